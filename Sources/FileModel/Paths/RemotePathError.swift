@@ -1,0 +1,27 @@
+/// Why a string could not become a ``RemotePath``.
+public enum RemotePathError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The path contains a NUL byte (shown escaped as `\0`).
+    case containsNUL(String)
+    /// The path contains a control character such as a newline.
+    case controlCharacter(String)
+    /// `..` components would climb above the root.
+    case escapesRoot(String)
+    /// The root name is empty or has characters other than letters, digits, `.`, `_`, `~`, `-`.
+    case invalidRoot(String)
+    /// A single name to append was empty, `.`, `..`, or contained `/` or NUL.
+    case invalidComponent(String)
+    /// The text does not start with `officer:`.
+    case notRemote(String)
+
+    /// A one-line message naming the offending input.
+    public var description: String {
+        switch self {
+        case .containsNUL(let path): "remote path \"\(path)\" contains a NUL byte"
+        case .controlCharacter(let path): "remote path \(path.debugDescription) contains a control character"
+        case .escapesRoot(let path): "remote path \"\(path)\" climbs above its root with '..'"
+        case .invalidRoot(let root): "invalid root name \"\(root)\": use letters, digits, '.', '_', '~' or '-'"
+        case .invalidComponent(let name): "invalid file name \(name.debugDescription)"
+        case .notRemote(let text): "\"\(text)\" is not a remote path: write officer:/path or officer:ROOT:/path"
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import CArchive
+
+/// Every libarchive call Preview makes, in one place.
+enum ArchiveCalls {
+    static let ok = ARCHIVE_OK
+    static let eof = ARCHIVE_EOF
+    static let warn = ARCHIVE_WARN
+
+    static func newReader() -> OpaquePointer? { archive_read_new() }
+    static func free(_ archive: OpaquePointer) { archive_read_free(archive) }
+    static func enableAllFormats(_ archive: OpaquePointer) {
+        archive_read_support_filter_all(archive)
+        archive_read_support_format_all(archive)
+    }
+    static func open(_ archive: OpaquePointer, path: String, blockSize: Int) -> Int32 {
+        archive_read_open_filename(archive, path, blockSize)
+    }
+    static func nextHeader(_ archive: OpaquePointer, _ entry: inout OpaquePointer?) -> Int32 {
+        archive_read_next_header(archive, &entry)
+    }
+    static func skipData(_ archive: OpaquePointer) -> Int32 { archive_read_data_skip(archive) }
+    static func errorString(_ archive: OpaquePointer) -> String {
+        archive_error_string(archive).map { String(cString: $0) } ?? "unknown libarchive error"
+    }
+    static func formatName(_ archive: OpaquePointer) -> String? {
+        archive_format_name(archive).map { String(cString: $0) }
+    }
+    static func entryPath(_ entry: OpaquePointer) -> String? {
+        if let utf8 = archive_entry_pathname_utf8(entry) { return String(cString: utf8) }
+        return archive_entry_pathname(entry).map { String(cString: $0) }
+    }
+    static func entrySize(_ entry: OpaquePointer) -> Int64? {
+        archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
+    }
+    static func entryIsDirectory(_ entry: OpaquePointer) -> Bool { archive_entry_filetype(entry) == 0o040000 }
+    static func entryMtime(_ entry: OpaquePointer) -> Int64 { Int64(archive_entry_mtime(entry)) }
+    static func version() -> String { String(cString: archive_version_string()) }
+}

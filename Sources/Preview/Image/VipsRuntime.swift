@@ -1,0 +1,20 @@
+/// libvips' process-wide set-up, done once: initialization, operation cache off, untrusted loaders blocked.
+public enum VipsRuntime {
+    // A static let runs its initializer exactly once, thread-safely.
+    private static let initialization: Result<Void, VipsError> = {
+        guard VipsCalls.initialize() == 0 else { return .failure(.initializationFailed(VipsCalls.lastError())) }
+        // Cached operations would keep decoded pixels of files we never look at again.
+        VipsCalls.disableOperationCache()
+        // Loaders libvips marks untrusted (e.g. via ImageMagick) are not fuzzed enough for files from others.
+        VipsCalls.blockUntrustedLoaders()
+        return .success(())
+    }()
+
+    /// Initializes libvips if it has not been yet.
+    public static func ensureInitialized() throws(VipsError) {
+        try initialization.get()
+    }
+
+    /// The libvips version, e.g. `8.14.1`.
+    public static var libraryVersion: String { VipsCalls.version() }
+}

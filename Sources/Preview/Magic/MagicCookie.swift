@@ -1,0 +1,53 @@
+import Foundation
+
+/// An owned libmagic cookie with its database loaded, answering `mime/type; charset=…`.
+///
+/// libmagic cookies are not thread-safe: give each thread its own (``MagicCookie/forCurrentThread()``).
+public final class MagicCookie {
+    private let cookie: OpaquePointer
+
+    /// Opens a cookie in MIME mode and loads the system's default magic database.
+    public init() throws(MagicError) {
+        guard let cookie = MagicCalls.open(flags: MagicCalls.mimeFlags) else { throw .openFailed }
+        guard MagicCalls.load(cookie) == 0 else {
+            let message = MagicCalls.error(cookie) ?? "unknown error"
+            MagicCalls.close(cookie)
+            throw .databaseLoadFailed(message)
+        }
+        self.cookie = cookie
+    }
+
+    deinit { MagicCalls.close(cookie) }
+
+    /// The libmagic version, e.g. `5.44`.
+    public static var libraryVersion: String {
+        let version = MagicCalls.version()
+        return "\(version / 100).\(version % 100)"
+    }
+
+    /// The cookie of the calling thread, created and loaded on first use.
+    public static func forCurrentThread() throws(MagicError) -> MagicCookie {
+        let key = "officer-files.magic-cookie"
+        if let cookie = Thread.current.threadDictionary[key] as? MagicCookie { return cookie }
+        let cookie = try MagicCookie()
+        Thread.current.threadDictionary[key] = cookie
+        return cookie
+    }
+
+    /// libmagic's raw answer for a file on disk, e.g. `image/png; charset=binary`.
+    public func describe(file path: String) throws(MagicError) -> String {
+        guard let answer = MagicCalls.file(cookie, path) else {
+            throw .detectionFailed(file: path, message: MagicCalls.error(cookie) ?? "unknown error")
+        }
+        return answer
+    }
+
+    /// libmagic's raw answer for bytes in memory.
+    public func describe(bytes: Data) throws(MagicError) -> String {
+        let answer = bytes.withUnsafeBytes { MagicCalls.buffer(cookie, $0) }
+        guard let answer else {
+            throw .detectionFailed(file: "<buffer>", message: MagicCalls.error(cookie) ?? "unknown error")
+        }
+        return answer
+    }
+}

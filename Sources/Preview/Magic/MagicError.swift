@@ -1,0 +1,18 @@
+/// A libmagic failure, carrying libmagic's own message.
+public enum MagicError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `magic_open` could not allocate a cookie.
+    case openFailed
+    /// The compiled magic database could not be loaded.
+    case databaseLoadFailed(String)
+    /// Detection failed for the named file (or `<buffer>`).
+    case detectionFailed(file: String, message: String)
+
+    /// A one-line message.
+    public var description: String {
+        switch self {
+        case .openFailed: "libmagic: could not open a magic cookie"
+        case .databaseLoadFailed(let message): "libmagic: could not load the magic database: \(message)"
+        case .detectionFailed(let file, let message): "\(file): libmagic: \(message)"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import CCurl
+import Foundation
+
+/// Drives libcurl's multi interface on one dedicated thread and hands results back to async callers.
+///
+/// One multi handle means one connection pool: consecutive requests to the same server reuse connections.
+final class CurlEngine: @unchecked Sendable {
+    /// The process-wide engine.
+    static let shared = CurlEngine()
+
+    private let multi: CurlCalls.Multi
+    private let lock = NSLock()
+    private var incoming: [CurlTransfer] = []
+    // Touched only on the engine thread.
+    private var active: [CurlCalls.Easy: CurlTransfer] = [:]
+
+    private init() {
+        precondition(CurlCalls.ensureGlobalInit(), "curl_global_init failed")
+        guard let multi = CurlCalls.multiInit() else { fatalError("curl_multi_init failed") }
+        self.multi = multi
+        CurlCalls.multiSetLong(multi, CURLMOPT_MAXCONNECTS, 16)
+        let thread = Thread { [unowned self] in self.run() }
+        thread.name = "officer-files.curl"
+        thread.start()
+    }
+
+    /// Runs `transfer` to completion; cancelling the calling task aborts it.
+    func perform(_ transfer: CurlTransfer) async throws -> HTTPResponse {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                transfer.attach(continuation)
+                lock.withLock { incoming.append(transfer) }
+                CurlCalls.multiWakeup(multi)
+            }
+        } onCancel: {
+            transfer.cancel()
+            CurlCalls.multiWakeup(multi)
+        }
+    }
+
+    private func run() {
+        while true {
+            let fresh = lock.withLock { () -> [CurlTransfer] in
+                defer { incoming.removeAll() }
+                return incoming
+            }
+            for transfer in fresh {
+                if transfer.isCancelled || CurlCalls.multiAdd(multi, transfer.easy).rawValue != 0 {
+                    transfer.finish(code: CurlCalls.abortedByCallback)
+                } else {
+                    active[transfer.easy] = transfer
+                }
+            }
+            for (easy, transfer) in active where transfer.isCancelled {
+                CurlCalls.multiRemove(multi, easy)
+                active[easy] = nil
+                transfer.finish(code: CurlCalls.abortedByCallback)
+            }
+            _ = CurlCalls.multiPerform(multi)
+            for (easy, code) in CurlCalls.multiFinished(multi) {
+                CurlCalls.multiRemove(multi, easy)
+                active.removeValue(forKey: easy)?.finish(code: code)
+            }
+            // Sleeps until a socket is ready, a timeout is due, or perform()/cancel wakes it.
+            CurlCalls.multiPoll(multi, timeoutMilliseconds: active.isEmpty ? 10_000 : 250)
+        }
+    }
+}

@@ -1,0 +1,314 @@
+import CCurl
+import Foundation
+
+/// One attempt of one request on the engine thread: owns its easy handle, header list, MIME body,
+/// error buffer and file descriptors, and is the `userdata` of every libcurl callback.
+final class CurlTransfer: @unchecked Sendable {
+    let easy: CurlCalls.Easy
+    let request: HTTPRequest
+    let label: String
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var mime: OpaquePointer?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private var sourceFD: Int32 = -1
+    private var sourceRemaining: Int64 = 0
+    private let sourceStart: Int64
+    private var sinkFD: Int32 = -1
+    private let memoryLimit: Int
+
+    // Response state, touched only on the engine thread.
+    private var status = 0
+    private var headers = HTTPHeaders()
+    private var body = Data()
+    private var bytesWritten: Int64 = 0
+    private var failure: HTTPError?
+    private var lastProgress: TransferProgress?
+
+    // Crosses threads: guarded by `lock`.
+    private let lock = NSLock()
+    private var cancelled = false
+    private var continuation: CheckedContinuation<HTTPResponse, any Error>?
+    private let onProgress: (@Sendable (TransferProgress) -> Void)?
+
+    init(request: HTTPRequest, configuration: HTTPClientConfiguration, onProgress: (@Sendable (TransferProgress) -> Void)?) throws {
+        guard request.url.lowercased().hasPrefix("http://") || request.url.lowercased().hasPrefix("https://") else {
+            throw HTTPError.unsupportedURL(request.url)
+        }
+        guard CurlCalls.ensureGlobalInit(), let easy = CurlCalls.easyInit() else {
+            throw HTTPError.transport(request: "\(request.method) \(request.url)", code: 2, message: "libcurl failed to initialize")
+        }
+        self.easy = easy
+        self.request = request
+        self.label = "\(request.method) \(Self.redactedURL(request.url))"
+        self.onProgress = onProgress
+        errorBuffer = .allocate(capacity: CurlCalls.errorBufferSize)
+        errorBuffer.initialize(repeating: 0, count: CurlCalls.errorBufferSize)
+        if case .memory(let limit) = request.sink { memoryLimit = limit } else { memoryLimit = 1 << 20 }
+        if case .file(_, let offset, _, _) = request.body { sourceStart = offset } else { sourceStart = 0 }
+        try configure(configuration)
+    }
+
+    deinit {
+        CurlCalls.easyCleanup(easy)
+        CurlCalls.freeList(headerList)
+        CurlCalls.mimeFree(mime)
+        errorBuffer.deallocate()
+        if sourceFD >= 0 { close(sourceFD) }
+        if sinkFD >= 0 { close(sinkFD) }
+    }
+
+    /// The URL without user info or query values that could carry secrets, for messages.
+    static func redactedURL(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return url }
+        if components.password != nil { components.password = "REDACTED" }
+        components.queryItems = components.queryItems?.map { item in
+            ["token", "access_token", "password"].contains(item.name.lowercased())
+                ? URLQueryItem(name: item.name, value: "REDACTED") : item
+        }
+        return components.string ?? url
+    }
+
+    private func configure(_ configuration: HTTPClientConfiguration) throws {
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        CurlCalls.set(easy, CURLOPT_URL, request.url)
+        CurlCalls.set(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        CurlCalls.set(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        CurlCalls.set(easy, CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
+        CurlCalls.set(easy, CURLOPT_MAXREDIRS, configuration.maxRedirects)
+        // Credentials stay with the host they were meant for, whatever the redirect says.
+        CurlCalls.set(easy, CURLOPT_UNRESTRICTED_AUTH, 0)
+        CurlCalls.set(easy, CURLOPT_NOSIGNAL, 1)
+        CurlCalls.set(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
+        CurlCalls.set(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+        CurlCalls.set(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.stallTimeout.rounded(.up))))
+        if let total = configuration.totalTimeout { CurlCalls.set(easy, CURLOPT_TIMEOUT_MS, Int(total * 1000)) }
+        CurlCalls.set(easy, CURLOPT_SSL_VERIFYPEER, configuration.insecure ? 0 : 1)
+        CurlCalls.set(easy, CURLOPT_SSL_VERIFYHOST, configuration.insecure ? 0 : 2)
+        if let ca = configuration.caCertificatePath { CurlCalls.set(easy, CURLOPT_CAINFO, ca) }
+        CurlCalls.set(easy, CURLOPT_USERAGENT, configuration.userAgent)
+        CurlCalls.set(easy, CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        if let token = request.bearerToken {
+            CurlCalls.set(easy, CURLOPT_HTTPAUTH, CurlCalls.authBearer())
+            CurlCalls.set(easy, CURLOPT_XOAUTH2_BEARER, token)
+        }
+
+        CurlCalls.set(easy, CURLOPT_HEADERFUNCTION, callback: headerCallback)
+        CurlCalls.set(easy, CURLOPT_HEADERDATA, pointer: userdata)
+        CurlCalls.set(easy, CURLOPT_WRITEFUNCTION, callback: writeCallback)
+        CurlCalls.set(easy, CURLOPT_WRITEDATA, pointer: userdata)
+        CurlCalls.set(easy, CURLOPT_NOPROGRESS, 0)
+        CurlCalls.setProgress(easy, progressCallback)
+        CurlCalls.set(easy, CURLOPT_XFERINFODATA, pointer: userdata)
+
+        var headerLines = request.headers.map { "\($0.name): \($0.value)" }
+        switch request.method {
+        case "GET": break
+        case "HEAD": CurlCalls.set(easy, CURLOPT_NOBODY, 1)
+        default: CurlCalls.set(easy, CURLOPT_CUSTOMREQUEST, request.method)
+        }
+        switch request.body {
+        case .empty:
+            if request.method != "GET", request.method != "HEAD" {
+                CurlCalls.set(easy, CURLOPT_POSTFIELDSIZE_LARGE, offset: 0)
+                CurlCalls.set(easy, CURLOPT_COPYPOSTFIELDS, "")
+            }
+        case .data(let data, let contentType):
+            CurlCalls.set(easy, CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(data.count))
+            data.withUnsafeBytes { bytes in
+                _ = CurlCalls.set(easy, CURLOPT_COPYPOSTFIELDS, pointer: UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
+            }
+            headerLines.append("Content-Type: \(contentType)")
+        case .file(let path, let offset, let length, let contentType):
+            sourceFD = open(path, O_RDONLY | O_CLOEXEC)
+            guard sourceFD >= 0 else { throw HTTPError.localFile(path: path, message: String(cString: strerror(errno))) }
+            guard lseek(sourceFD, off_t(offset), SEEK_SET) == off_t(offset) else {
+                throw HTTPError.localFile(path: path, message: "cannot seek to offset \(offset)")
+            }
+            sourceRemaining = length
+            CurlCalls.set(easy, CURLOPT_POST, 1)
+            CurlCalls.set(easy, CURLOPT_POSTFIELDSIZE_LARGE, offset: length)
+            CurlCalls.set(easy, CURLOPT_READFUNCTION, callback: readCallback)
+            CurlCalls.set(easy, CURLOPT_READDATA, pointer: userdata)
+            CurlCalls.setSeek(easy, seekCallback)
+            CurlCalls.set(easy, CURLOPT_SEEKDATA, pointer: userdata)
+            headerLines.append("Content-Type: \(contentType)")
+            // No "Expect: 100-continue" round trip: our servers answer early errors anyway.
+            headerLines.append("Expect:")
+        case .multipart(let parts):
+            guard let mime = CurlCalls.mimeInit(easy) else {
+                throw HTTPError.transport(request: label, code: 27, message: "out of memory")
+            }
+            self.mime = mime
+            for part in parts {
+                let status: CURLcode
+                switch part {
+                case .field(let name, let value): status = CurlCalls.mimeAddField(mime, name: name, value: value)
+                case .file(let name, let path, let filename, let type):
+                    guard access(path, R_OK) == 0 else {
+                        throw HTTPError.localFile(path: path, message: String(cString: strerror(errno)))
+                    }
+                    status = CurlCalls.mimeAddFile(mime, name: name, path: path, filename: filename, type: type)
+                }
+                guard status == CurlCalls.ok else {
+                    throw HTTPError.transport(request: label, code: Int(status.rawValue), message: CurlCalls.strerror(status))
+                }
+            }
+            CurlCalls.setMime(easy, mime)
+            headerLines.append("Expect:")
+        }
+        for line in headerLines { headerList = CurlCalls.append(headerList, line) }
+        if headerList != nil { CurlCalls.set(easy, CURLOPT_HTTPHEADER, list: headerList) }
+
+        if case .file(let path, let offset) = request.sink {
+            sinkFD = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (offset == nil ? O_TRUNC : 0), 0o644)
+            guard sinkFD >= 0 else { throw HTTPError.localFile(path: path, message: String(cString: strerror(errno))) }
+            let start = offset ?? 0
+            guard lseek(sinkFD, off_t(start), SEEK_SET) == off_t(start) else {
+                throw HTTPError.localFile(path: path, message: "cannot seek to offset \(start)")
+            }
+        }
+    }
+
+    // MARK: Lifecycle (called by CurlEngine)
+
+    func attach(_ continuation: CheckedContinuation<HTTPResponse, any Error>) {
+        lock.withLock { self.continuation = continuation }
+    }
+
+    func cancel() { lock.withLock { cancelled = true } }
+
+    var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// Resumes the waiting task exactly once with the outcome of `code`.
+    func finish(code: CURLcode) {
+        let outcome: Result<HTTPResponse, any Error>
+        if isCancelled {
+            outcome = .failure(CancellationError())
+        } else if let failure {
+            outcome = .failure(failure)
+        } else if code != CurlCalls.ok {
+            let detail = String(cString: errorBuffer)
+            outcome = .failure(
+                HTTPError.transport(
+                    request: label, code: Int(code.rawValue), message: detail.isEmpty ? CurlCalls.strerror(code) : detail))
+        } else {
+            if sinkFD >= 0, fsync(sinkFD) != 0, case .file(let path, _) = request.sink {
+                outcome = .failure(HTTPError.localFile(path: path, message: String(cString: strerror(errno))))
+            } else {
+                let response = HTTPResponse(
+                    status: CurlCalls.infoLong(easy, CURLINFO_RESPONSE_CODE), headers: headers, body: body,
+                    bytesWritten: bytesWritten, effectiveURL: CurlCalls.infoString(easy, CURLINFO_EFFECTIVE_URL) ?? request.url,
+                    attempts: 1)
+                outcome = .success(response)
+            }
+        }
+        let waiting = lock.withLock { () -> CheckedContinuation<HTTPResponse, any Error>? in
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(with: outcome)
+    }
+
+    // MARK: Callbacks
+
+    fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
+        let line = String(decoding: bytes, as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            // A new response starts (after 100-continue or a redirect): forget the previous one's headers.
+            headers = HTTPHeaders()
+            let parts = line.split(separator: " ", maxSplits: 2)
+            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        } else {
+            headers.addRawLine(Substring(line))
+        }
+        return bytes.count
+    }
+
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if isCancelled { return 0 }
+        if sinkFD >= 0, (200..<300).contains(status) {
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(sinkFD, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    if case .file(let path, _) = request.sink {
+                        failure = .localFile(path: path, message: String(cString: strerror(errno)))
+                    }
+                    return 0
+                }
+                offset += written
+            }
+            bytesWritten += Int64(bytes.count)
+            return bytes.count
+        }
+        guard body.count + bytes.count <= memoryLimit else {
+            failure = .responseTooLarge(request: label, limit: memoryLimit)
+            return 0
+        }
+        body.append(contentsOf: bytes)
+        return bytes.count
+    }
+
+    fileprivate func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        if isCancelled { return CurlCalls.readAbort }
+        let wanted = Int(min(Int64(buffer.count), sourceRemaining))
+        guard wanted > 0 else { return 0 }
+        let count = read(sourceFD, buffer.baseAddress, wanted)
+        guard count > 0 else {
+            if case .file(let path, _, _, _) = request.body {
+                failure = .localFile(path: path, message: count == 0 ? "file shrank while being sent" : String(cString: strerror(errno)))
+            }
+            return CurlCalls.readAbort
+        }
+        sourceRemaining -= Int64(count)
+        return count
+    }
+
+    fileprivate func seekBody(to offset: Int64) -> Int32 {
+        guard case .file(_, _, let length, _) = request.body, offset <= length,
+            lseek(sourceFD, off_t(sourceStart + offset), SEEK_SET) >= 0
+        else { return CurlCalls.seekFail }
+        sourceRemaining = length - offset
+        return CurlCalls.seekOK
+    }
+
+    fileprivate func reportProgress(received: Int64, expectedReceive: Int64, sent: Int64, expectedSend: Int64) -> Int32 {
+        if isCancelled { return 1 }
+        guard let onProgress else { return 0 }
+        let snapshot = TransferProgress(
+            received: received, expectedReceive: expectedReceive > 0 ? expectedReceive : nil,
+            sent: sent, expectedSend: expectedSend > 0 ? expectedSend : nil)
+        if snapshot != lastProgress {
+            lastProgress = snapshot
+            onProgress(snapshot)
+        }
+        return 0
+    }
+}
+
+private func transfer(_ userdata: UnsafeMutableRawPointer?) -> CurlTransfer {
+    Unmanaged<CurlTransfer>.fromOpaque(userdata!).takeUnretainedValue()
+}
+
+private let headerCallback: CurlCalls.DataCallback = { buffer, size, count, userdata in
+    transfer(userdata).receiveHeader(UnsafeRawBufferPointer(start: buffer, count: size * count))
+}
+
+private let writeCallback: CurlCalls.DataCallback = { buffer, size, count, userdata in
+    transfer(userdata).receiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+}
+
+private let readCallback: CurlCalls.DataCallback = { buffer, size, count, userdata in
+    transfer(userdata).sendBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+}
+
+private let seekCallback: CurlCalls.SeekCallback = { userdata, offset, origin in
+    origin == SEEK_SET ? transfer(userdata).seekBody(to: Int64(offset)) : CurlCalls.seekFail
+}
+
+private let progressCallback: CurlCalls.ProgressCallback = { userdata, downloadTotal, downloaded, uploadTotal, uploaded in
+    transfer(userdata).reportProgress(
+        received: Int64(downloaded), expectedReceive: Int64(downloadTotal), sent: Int64(uploaded),
+        expectedSend: Int64(uploadTotal))
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Sends HTTP requests through libcurl with retries, redirect rules and redacted logging.
+///
+/// Retries happen only for idempotent requests, on network failures and on 408/429/5xx answers,
+/// with exponential backoff and jitter, honouring `Retry-After`.
+public struct HTTPClient: Sendable {
+    /// Settings for every request.
+    public var configuration: HTTPClientConfiguration
+
+    /// Creates a client.
+    public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// The libcurl version line, e.g. `libcurl/7.88.1 OpenSSL/3.0.15 …`.
+    public static var libraryVersion: String { CurlCalls.version() }
+
+    /// Sends `request`; `onProgress` and `onRetry` are called from the transfer thread.
+    public func send(
+        _ request: HTTPRequest,
+        onProgress: (@Sendable (TransferProgress) -> Void)? = nil,
+        onRetry: (@Sendable (_ attempt: Int, _ delay: Double, _ reason: String) -> Void)? = nil
+    ) async throws -> HTTPResponse {
+        let policy = request.isIdempotent ? configuration.retry : .none
+        var attempt = 1
+        while true {
+            try Task.checkCancellation()
+            log("> \(request.method) \(CurlTransfer.redactedURL(request.url))")
+            if request.bearerToken != nil { log("> Authorization: Bearer [REDACTED]") }
+            let started = Date()
+            let reason: String
+            let retryAfter: String?
+            do {
+                let transfer = try CurlTransfer(request: request, configuration: configuration, onProgress: onProgress)
+                var response = try await CurlEngine.shared.perform(transfer)
+                response.attempts = attempt
+                log("< \(response.status) \(request.method) \(CurlTransfer.redactedURL(request.url)) "
+                    + "(\(response.body.count + Int(response.bytesWritten)) bytes, \(DurationText.seconds(Date().timeIntervalSince(started))))")
+                guard policy.retryableStatuses.contains(response.status), attempt < policy.maxAttempts else {
+                    return response
+                }
+                reason = "HTTP \(response.status)"
+                retryAfter = response.headers["Retry-After"]
+            } catch let error as HTTPError where error.isRetryable && attempt < policy.maxAttempts {
+                log("! \(error)")
+                reason = error.description
+                retryAfter = nil
+            } catch is CancellationError {
+                throw HTTPError.cancelled(request: "\(request.method) \(CurlTransfer.redactedURL(request.url))")
+            }
+            let delay = policy.delay(afterAttempt: attempt, retryAfter: retryAfter)
+            log("! retrying in \(DurationText.seconds(delay)) after \(reason) (attempt \(attempt + 1) of \(policy.maxAttempts))")
+            onRetry?(attempt + 1, delay, reason)
+            do {
+                try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            } catch {
+                throw HTTPError.cancelled(request: "\(request.method) \(CurlTransfer.redactedURL(request.url))")
+            }
+            attempt += 1
+        }
+    }
+
+    /// The same transfer as an event stream: progress and retries while it runs, then the response.
+    /// Ending iteration early (or cancelling the consuming task) cancels the transfer.
+    public func events(for request: HTTPRequest) -> AsyncThrowingStream<TransferEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let response = try await send(
+                        request, onProgress: { continuation.yield(.progress($0)) },
+                        onRetry: { continuation.yield(.retrying(attempt: $0, delay: $1, reason: $2)) })
+                    continuation.yield(.completed(response))
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func log(_ line: String) { configuration.log?(line) }
+}
+
+/// Short elapsed-time text for log lines.
+enum DurationText {
+    static func seconds(_ value: Double) -> String { "\(Int((value * 1000).rounded())) ms" }
+}

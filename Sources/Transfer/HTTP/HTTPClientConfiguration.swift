@@ -1,0 +1,24 @@
+/// Settings shared by every request an ``HTTPClient`` makes.
+public struct HTTPClientConfiguration: Sendable {
+    /// Seconds allowed to establish a connection.
+    public var connectTimeout: Double = 15
+    /// A transfer moving less than 1 byte/s for this many seconds is aborted as stalled.
+    public var stallTimeout: Double = 30
+    /// Seconds the whole transfer may take; nil for no limit (large files).
+    public var totalTimeout: Double?
+    /// Redirects followed at most.
+    public var maxRedirects = 5
+    /// Turn TLS verification off (`--insecure`); the only way to do so.
+    public var insecure = false
+    /// A PEM bundle of trusted CAs (`--cacert`).
+    public var caCertificatePath: String?
+    /// Retry schedule for idempotent requests.
+    public var retry = RetryPolicy()
+    /// The User-Agent sent.
+    public var userAgent = "officer-files"
+    /// Receives one line per request and response for `-v`; secrets are already redacted.
+    public var log: (@Sendable (String) -> Void)?
+
+    /// The defaults: verification on, 15 s connect, 30 s stall, 5 redirects, 4 attempts.
+    public init() {}
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// One HTTP request for ``HTTPClient``: where its body comes from and where the response body goes.
+public struct HTTPRequest: Sendable {
+    /// Where the request body comes from.
+    public enum Body: Sendable {
+        /// No body.
+        case empty
+        /// Bytes in memory (JSON bodies, small uploads).
+        case data(Data, contentType: String)
+        /// A byte range of a local file, streamed; never read into memory whole.
+        case file(path: String, offset: Int64, length: Int64, contentType: String)
+        /// A `multipart/form-data` body of fields and files, streamed by libcurl.
+        case multipart([MultipartPart])
+    }
+
+    /// One part of a multipart body.
+    public enum MultipartPart: Sendable {
+        /// A text field.
+        case field(name: String, value: String)
+        /// A file streamed from disk under the given file name.
+        case file(name: String, path: String, filename: String, contentType: String?)
+    }
+
+    /// Where the response body goes.
+    public enum Sink: Sendable {
+        /// Kept in memory up to `limit` bytes; a longer body fails the request.
+        case memory(limit: Int)
+        /// Written to a local file at `offset` (the file is created if missing); `nil` truncates it first.
+        /// Only a 2xx body is written there; any other status's body is kept in memory for its error message.
+        case file(path: String, offset: Int64?)
+    }
+
+    /// `GET`, `POST`, `PATCH`, … .
+    public var method: String
+    /// Absolute http(s) URL.
+    public var url: String
+    /// Extra header fields (never `Authorization`: use ``bearerToken``).
+    public var headers: HTTPHeaders
+    /// The body.
+    public var body: Body
+    /// Where the response body goes.
+    public var sink: Sink
+    /// Sent as `Authorization: Bearer …` to the request's own host only, never after a redirect to another host.
+    public var bearerToken: String?
+    /// Follow 3xx redirects (http and https only, limited in number).
+    public var followRedirects: Bool
+    /// Whether a failed attempt may be repeated; defaults to true for GET, HEAD, PUT, DELETE and OPTIONS.
+    public var isIdempotent: Bool
+
+    /// Creates a request; the body defaults to none and the sink to 16 MiB of memory.
+    public init(
+        method: String = "GET", url: String, headers: HTTPHeaders = HTTPHeaders(), body: Body = .empty,
+        sink: Sink = .memory(limit: 16 << 20), bearerToken: String? = nil, followRedirects: Bool = true,
+        isIdempotent: Bool? = nil
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.sink = sink
+        self.bearerToken = bearerToken
+        self.followRedirects = followRedirects
+        self.isIdempotent = isIdempotent ?? ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method)
+    }
+}

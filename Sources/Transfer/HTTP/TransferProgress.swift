@@ -1,0 +1,29 @@
+/// Byte counters of one transfer as libcurl reports them.
+public struct TransferProgress: Sendable, Equatable {
+    /// Bytes received so far in this attempt.
+    public var received: Int64
+    /// Bytes expected to be received, when known.
+    public var expectedReceive: Int64?
+    /// Bytes sent so far in this attempt.
+    public var sent: Int64
+    /// Bytes expected to be sent, when known.
+    public var expectedSend: Int64?
+
+    /// Creates a snapshot.
+    public init(received: Int64, expectedReceive: Int64?, sent: Int64, expectedSend: Int64?) {
+        self.received = received
+        self.expectedReceive = expectedReceive
+        self.sent = sent
+        self.expectedSend = expectedSend
+    }
+}
+
+/// What ``HTTPClient/events(for:)`` yields: progress while the transfer runs, then its response.
+public enum TransferEvent: Sendable {
+    /// Counters moved.
+    case progress(TransferProgress)
+    /// An attempt failed and another follows after `delay` seconds.
+    case retrying(attempt: Int, delay: Double, reason: String)
+    /// The transfer finished with this response.
+    case completed(HTTPResponse)
+}

@@ -1,0 +1,122 @@
+"""Assembles the reference server: auth middleware, routes, and the command line."""
+import argparse
+import asyncio
+import os
+import secrets
+import signal
+import sys
+
+from aiohttp import web
+
+from .ai import AIActions
+from .auth import PUBLIC, Auth
+from .errors import APIError
+from .files import FileBrowser, body_json, field, json_response
+from .paths import Roots
+from .tus import Tus
+
+VERSION = "1.0.0"
+API_VERSION = 1
+FEATURES = ["tus", "tree", "sha256", "mtime", "ai"]
+
+
+def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_max_size=1 << 40, tus_expiry=86400,
+               secret=None):
+    auth = Auth(users, secret or secrets.token_hex(32), token_ttl)
+    root_map = Roots(roots)
+
+    @web.middleware
+    async def middleware(request, handler):
+        try:
+            if (request.method, request.path) not in PUBLIC and not (
+                    request.method == "OPTIONS" and request.path.startswith("/api/file-browser/tus")):
+                request["claims"] = auth.verify(request)
+            return await handler(request)
+        except APIError as error:
+            return error.response()
+        except web.HTTPException as error:
+            if error.status >= 400:
+                code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(error.status, "http_error")
+                return APIError(error.status, code, error.reason).response()
+            raise
+        except PermissionError as error:
+            return APIError(403, "permission_denied", f"permission denied: {os.path.basename(error.filename or '')}").response()
+
+    async def signin(request):
+        data = await body_json(request)
+        return json_response(auth.sign_in(field(data, "email"), field(data, "password")))
+
+    async def signout(request):
+        auth.revoke(request["claims"])
+        return json_response({"ok": True})
+
+    async def me(request):
+        return json_response({"user": auth.user(request["claims"]["sub"])})
+
+    async def plugins(request):
+        return json_response({
+            "server": {"name": "officer", "version": VERSION, "apiVersion": API_VERSION, "features": FEATURES},
+            "plugins": [{"name": "file-browser", "enabled": True}, {"name": "ai-actions", "enabled": True}]})
+
+    app = web.Application(middlewares=[middleware], client_max_size=1 << 40)
+    app.add_routes([
+        web.post("/api/auth/signin", signin), web.post("/api/auth/signout", signout), web.get("/api/auth/me", me),
+        web.get("/api/server-settings/plugins", plugins),
+    ])
+    app.add_routes(FileBrowser(root_map).routes())
+    app.add_routes(AIActions(root_map).routes())
+    app.add_routes(Tus(root_map, state_dir, tus_max_size, tus_expiry).routes())
+    return app
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="reference-server", description="Reference Officer server over a folder.")
+    parser.add_argument("--root", required=True, help="folder served as the 'home' root")
+    parser.add_argument("--extra-root", action="append", default=[], metavar="NAME=DIR", help="another named root")
+    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0: any free port)")
+    parser.add_argument("--user", action="append", default=[], metavar="EMAIL:PASSWORD")
+    parser.add_argument("--state", help="folder for tus state (default: ROOT.officer-state beside the root)")
+    parser.add_argument("--token-ttl", type=int, default=86400, help="seconds a token stays valid")
+    parser.add_argument("--tus-max-size", type=int, default=1 << 40)
+    parser.add_argument("--tus-expiry", type=int, default=86400, help="seconds an unfinished upload is kept")
+    parser.add_argument("--secret", help="JWT signing secret (default: random per start)")
+    args = parser.parse_args(argv)
+
+    root = os.path.realpath(args.root)
+    if not os.path.isdir(root):
+        parser.error(f"--root {args.root}: not a folder")
+    roots = {"home": root}
+    for item in args.extra_root:
+        name, _, folder = item.partition("=")
+        if not name or not os.path.isdir(folder):
+            parser.error(f"--extra-root {item}: expected NAME=DIR with an existing folder")
+        roots[name] = folder
+    users = {}
+    for item in args.user or ["demo@officer.local:officer"]:
+        email, _, password = item.partition(":")
+        if not email or not password:
+            parser.error(f"--user {item}: expected EMAIL:PASSWORD")
+        users[email] = password
+    state = args.state or root.rstrip("/") + ".officer-state"
+    os.makedirs(state, exist_ok=True)
+    app = create_app(roots, users, state, args.token_ttl, args.tus_max_size, args.tus_expiry, args.secret)
+    asyncio.run(_serve(app, args.port))
+
+
+async def _serve(app, port):
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", port)
+    await site.start()
+    actual = site._server.sockets[0].getsockname()[1]
+    print(f"listening on http://127.0.0.1:{actual}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await runner.cleanup()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

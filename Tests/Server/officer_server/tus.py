@@ -1,0 +1,287 @@
+"""tus 1.0 resumable uploads (proposed in docs/officer-api.md): core, creation, creation-with-upload,
+termination, checksum, expiration, concatenation. State lives on disk, so uploads survive a restart."""
+import base64
+import binascii
+import email.utils
+import hashlib
+import json
+import os
+import time
+import uuid
+
+from aiohttp import web
+
+from .errors import APIError
+from .files import atomic_write, valid_name
+from .paths import child_path, entry
+
+BASE = "/api/file-browser/tus"
+EXTENSIONS = "creation,creation-with-upload,termination,checksum,expiration,concatenation"
+ALGORITHMS = {"sha1": hashlib.sha1, "sha256": hashlib.sha256, "md5": hashlib.md5}
+
+
+class Tus:
+    def __init__(self, roots, state_dir, max_size, expiry):
+        self.roots = roots
+        self.dir = os.path.join(state_dir, "tus")
+        os.makedirs(self.dir, exist_ok=True)
+        self.max_size = max_size
+        self.expiry = expiry
+
+    def routes(self):
+        return [
+            web.options(BASE, self.options), web.post(BASE, self.create),
+            web.head(BASE + "/{id}", self.head), web.patch(BASE + "/{id}", self.patch),
+            web.delete(BASE + "/{id}", self.terminate), web.options(BASE + "/{id}", self.options),
+        ]
+
+    def headers(self, extra=None):
+        h = {"Tus-Resumable": "1.0.0", "Cache-Control": "no-store"}
+        h.update(extra or {})
+        return h
+
+    def error(self, status, code, message):
+        return APIError(status, code, message, self.headers())
+
+    def check_version(self, request):
+        if request.headers.get("Tus-Resumable") != "1.0.0":
+            raise APIError(412, "unsupported_version", "Tus-Resumable: 1.0.0 required",
+                           {"Tus-Version": "1.0.0", "Tus-Resumable": "1.0.0"})
+
+    async def options(self, request):
+        return web.Response(status=204, headers=self.headers({
+            "Tus-Version": "1.0.0", "Tus-Extension": EXTENSIONS, "Tus-Max-Size": str(self.max_size),
+            "Tus-Checksum-Algorithm": ",".join(ALGORITHMS)}))
+
+    # -- state ---------------------------------------------------------------------------------------
+    def _paths(self, upload_id):
+        if not upload_id or any(c not in "0123456789abcdef" for c in upload_id):
+            raise self.error(404, "not_found", "no such upload")
+        return os.path.join(self.dir, upload_id + ".json"), os.path.join(self.dir, upload_id + ".part")
+
+    def load(self, upload_id):
+        meta_path, part_path = self._paths(upload_id)
+        if not os.path.exists(meta_path):
+            raise self.error(404, "not_found", "no such upload")
+        with open(meta_path) as f:
+            state = json.load(f)
+        if state["expires"] < time.time() and not state.get("done"):
+            self._delete(upload_id)
+            raise self.error(410, "expired", "upload expired; start a new one")
+        state["offset"] = os.path.getsize(part_path) if os.path.exists(part_path) else state.get("offset", 0)
+        return state
+
+    def save(self, state):
+        meta_path, _ = self._paths(state["id"])
+        tmp = meta_path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(state, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, meta_path)
+
+    def _delete(self, upload_id):
+        for path in self._paths(upload_id):
+            if os.path.exists(path):
+                os.unlink(path)
+
+    def parse_metadata(self, header):
+        meta = {}
+        if not header:
+            return meta
+        for pair in header.split(","):
+            pair = pair.strip()
+            if not pair:
+                continue
+            key, _, value = pair.partition(" ")
+            try:
+                meta[key] = base64.b64decode(value, validate=True).decode("utf-8") if value else ""
+            except (binascii.Error, UnicodeDecodeError):
+                raise self.error(400, "invalid_metadata", f"Upload-Metadata value of '{key}' is not base64 UTF-8")
+        return meta
+
+    def destination(self, meta):
+        root = meta.get("root", "home")
+        folder = meta.get("path", "/")
+        name = valid_name(meta.get("filename", ""))
+        path, local = self.roots.resolve(root, child_path(self.roots.normalize(folder), name))
+        return root, path, local
+
+    def expires_header(self, state):
+        return email.utils.formatdate(state["expires"], usegmt=True)
+
+    # -- handlers ------------------------------------------------------------------------------------
+    async def create(self, request):
+        self.check_version(request)
+        concat = request.headers.get("Upload-Concat", "")
+        meta = self.parse_metadata(request.headers.get("Upload-Metadata"))
+        upload_id = uuid.uuid4().hex
+        state = {"id": upload_id, "meta": meta, "expires": time.time() + self.expiry, "partial": concat == "partial",
+                 "offset": 0}
+        if concat.startswith("final;"):
+            return await self._create_final(request, state, concat[6:].split())
+        if "Upload-Length" not in request.headers:
+            raise self.error(400, "missing_length", "Upload-Length required (deferred length is not supported)")
+        try:
+            length = int(request.headers["Upload-Length"])
+        except ValueError:
+            raise self.error(400, "invalid_length", "Upload-Length must be a number")
+        if length < 0:
+            raise self.error(400, "invalid_length", "Upload-Length must not be negative")
+        if length > self.max_size:
+            raise self.error(413, "too_large", f"Upload-Length exceeds Tus-Max-Size {self.max_size}")
+        state["length"] = length
+        if not state["partial"]:
+            root, path, local = self.destination(meta)
+            self._check_target(path, local, meta)
+            state["target"] = {"root": root, "path": path}
+        open(self._paths(upload_id)[1], "wb").close()
+        self.save(state)
+        headers = {"Location": f"{BASE}/{upload_id}", "Upload-Expires": self.expires_header(state)}
+        if request.content_length and request.content_type == "application/offset+octet-stream":
+            state = await self._append(request, state)
+            headers["Upload-Offset"] = str(state["offset"])
+        elif length == 0:
+            state = self._finish(state)
+            headers["Upload-Offset"] = "0"
+        return web.Response(status=201, headers=self.headers(headers))
+
+    def _check_target(self, path, local, meta):
+        if not os.path.isdir(os.path.dirname(local)):
+            raise self.error(404, "parent_not_found", f"{path}: parent folder does not exist")
+        if os.path.isdir(local):
+            raise self.error(409, "is_a_directory", f"{path}: is a folder")
+        if os.path.lexists(local) and meta.get("overwrite") not in ("true", "1"):
+            raise self.error(409, "exists", f"{path}: already exists (set overwrite in Upload-Metadata)")
+
+    async def _create_final(self, request, state, urls):
+        parts = []
+        for url in urls:
+            part_id = url.rstrip("/").rsplit("/", 1)[-1]
+            part = self.load(part_id)
+            if not part.get("partial"):
+                raise self.error(400, "not_partial", f"{url}: not a partial upload")
+            if part["offset"] != part["length"]:
+                raise self.error(400, "incomplete_part", f"{url}: partial upload is not complete")
+            parts.append(part)
+        root, path, local = self.destination(state["meta"])
+        self._check_target(path, local, state["meta"])
+        state.update({"target": {"root": root, "path": path}, "length": sum(p["length"] for p in parts)})
+
+        def chunks():
+            for part in parts:
+                with open(self._paths(part["id"])[1], "rb") as f:
+                    yield from iter(lambda: f.read(1 << 20), b"")
+
+        atomic_write(local, chunks(), self._mtime(state["meta"]))
+        for part in parts:
+            self._delete(part["id"])
+        state.update({"done": True, "offset": state["length"]})
+        self.save(state)
+        return web.Response(status=201, headers=self.headers({"Location": f"{BASE}/{state['id']}",
+                                                              "Upload-Offset": str(state["length"])}))
+
+    async def head(self, request):
+        self.check_version(request)
+        state = self.load(request.match_info["id"])
+        headers = {"Upload-Offset": str(state["offset"]), "Upload-Length": str(state["length"]),
+                   "Upload-Expires": self.expires_header(state)}
+        if state.get("partial"):
+            headers["Upload-Concat"] = "partial"
+        if state["meta"]:
+            headers["Upload-Metadata"] = ",".join(
+                f"{k} {base64.b64encode(v.encode()).decode()}" for k, v in state["meta"].items())
+        return web.Response(status=200, headers=self.headers(headers))
+
+    async def patch(self, request):
+        self.check_version(request)
+        if request.content_type != "application/offset+octet-stream":
+            raise self.error(415, "unsupported_media_type", "PATCH needs Content-Type: application/offset+octet-stream")
+        state = self.load(request.match_info["id"])
+        if state.get("done"):
+            raise self.error(403, "complete", "upload already complete")
+        try:
+            offset = int(request.headers.get("Upload-Offset", ""))
+        except ValueError:
+            raise self.error(400, "invalid_offset", "Upload-Offset must be a number")
+        if offset != state["offset"]:
+            raise self.error(409, "offset_mismatch", f"Upload-Offset {offset} but the server has {state['offset']}")
+        state = await self._append(request, state)
+        return web.Response(status=204, headers=self.headers({"Upload-Offset": str(state["offset"]),
+                                                              "Upload-Expires": self.expires_header(state)}))
+
+    async def _append(self, request, state):
+        checksum = request.headers.get("Upload-Checksum")
+        digest = None
+        if checksum:
+            algorithm, _, expected = checksum.partition(" ")
+            if algorithm not in ALGORITHMS:
+                raise self.error(400, "unsupported_checksum", f"checksum algorithm '{algorithm}' not supported")
+            digest = ALGORITHMS[algorithm]()
+        _, part_path = self._paths(state["id"])
+        start = state["offset"]
+        received = 0
+        with open(part_path, "r+b") as f:
+            f.seek(start)
+            try:
+                async for chunk in request.content.iter_chunked(1 << 20):
+                    if start + received + len(chunk) > state["length"]:
+                        f.truncate(start)
+                        raise self.error(413, "too_large", "body goes past Upload-Length")
+                    f.write(chunk)
+                    received += len(chunk)
+                    if digest:
+                        digest.update(chunk)
+            finally:
+                if not digest:
+                    # Without a checksum, bytes that arrived before a broken connection are kept (tus core).
+                    f.flush()
+                    os.fsync(f.fileno())
+            if digest:
+                try:
+                    good = base64.b64decode(expected, validate=True) == digest.digest()
+                except binascii.Error:
+                    good = False
+                if not good:
+                    f.truncate(start)
+                    raise self.error(460, "checksum_mismatch", "Upload-Checksum does not match the body")
+                f.flush()
+                os.fsync(f.fileno())
+        state["offset"] = start + received
+        if state["offset"] == state["length"] and not state.get("partial"):
+            state = self._finish(state)
+        else:
+            self.save(state)
+        return state
+
+    def _mtime(self, meta):
+        try:
+            return float(meta["mtime"]) if meta.get("mtime") else None
+        except ValueError:
+            return None
+
+    def _finish(self, state):
+        target = state["target"]
+        path, local = self.roots.resolve(target["root"], target["path"])
+        _, part_path = self._paths(state["id"])
+        mtime = self._mtime(state["meta"])
+        os.chmod(part_path, 0o644)
+        if mtime is not None:
+            os.utime(part_path, (mtime, mtime))
+        # Cross-folder rename: the part file lives in the state dir; copy atomically if on another device.
+        try:
+            os.replace(part_path, local)
+        except OSError:
+            with open(part_path, "rb") as f:
+                atomic_write(local, iter(lambda: f.read(1 << 20), b""), mtime)
+            os.unlink(part_path)
+        state.update({"done": True, "entry": entry(path, local)})
+        self.save(state)
+        return state
+
+    async def terminate(self, request):
+        self.check_version(request)
+        upload_id = request.match_info["id"]
+        self.load(upload_id)
+        self._delete(upload_id)
+        return web.Response(status=204, headers=self.headers())
