@@ -18,6 +18,7 @@ from .tus import Tus
 VERSION = "1.0.0"
 API_VERSION = 1
 FEATURES = ["tus", "tree", "sha256", "mtime", "ai"]
+CLAIMS = web.RequestKey("claims", dict)
 
 
 def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_max_size=1 << 40, tus_expiry=86400,
@@ -30,7 +31,7 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
         try:
             if (request.method, request.path) not in PUBLIC and not (
                     request.method == "OPTIONS" and request.path.startswith("/api/file-browser/tus")):
-                request["claims"] = auth.verify(request)
+                request[CLAIMS] = auth.verify(request)
             return await handler(request)
         except APIError as error:
             return error.response()
@@ -47,11 +48,11 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
         return json_response(auth.sign_in(field(data, "email"), field(data, "password")))
 
     async def signout(request):
-        auth.revoke(request["claims"])
+        auth.revoke(request[CLAIMS])
         return json_response({"ok": True})
 
     async def me(request):
-        return json_response({"user": auth.user(request["claims"]["sub"])})
+        return json_response({"user": auth.user(request[CLAIMS]["sub"])})
 
     async def plugins(request):
         return json_response({

@@ -1,0 +1,125 @@
+"""A TCP proxy that injects faults between a client and a server, for tests and bench/faults.
+
+It resets connections after N bytes, stalls, throttles, or answers request number N with an HTTP error
+instead of forwarding it. It binds 127.0.0.1, prints "listening on http://127.0.0.1:PORT" first, and
+stops by itself after --lifetime seconds."""
+import argparse
+import asyncio
+import signal
+import sys
+
+
+class Faults:
+    def __init__(self, args):
+        self.args = args
+        self.connections = 0
+        self.requests = 0
+
+
+async def pump(reader, writer, faults, direction, counter):
+    args = faults.args
+    sent = 0
+    stalled = False
+    try:
+        while True:
+            data = await reader.read(64 * 1024)
+            if not data:
+                break
+            if direction == "up" and data[:4] in (b"GET ", b"POST", b"PUT ", b"PATC", b"HEAD", b"DELE", b"OPTI"):
+                faults.requests += 1
+                if args.fail_request and faults.requests in args.fail_request:
+                    body = b'{"error": {"code": "injected", "message": "fault-proxy injected failure"}}'
+                    counter["respond"].write(
+                        b"HTTP/1.1 %d Injected\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                        b"Connection: close\r\n\r\n%s" % (args.status, len(body), body))
+                    await counter["respond"].drain()
+                    break
+            applies = args.direction in (direction, "both")
+            if applies and args.reset_after is not None and sent + len(data) > args.reset_after:
+                cut = max(0, args.reset_after - sent)
+                if cut:
+                    writer.write(data[:cut])
+                    await writer.drain()
+                counter["reset"] = True
+                break
+            if applies and args.stall_after is not None and not stalled and sent + len(data) > args.stall_after:
+                cut = max(0, args.stall_after - sent)
+                writer.write(data[:cut])
+                await writer.drain()
+                await asyncio.sleep(args.stall_seconds)
+                stalled = True
+                data = data[cut:]
+                sent += cut
+            if applies and args.throttle:
+                for i in range(0, len(data), 4096):
+                    writer.write(data[i:i + 4096])
+                    await writer.drain()
+                    await asyncio.sleep(len(data[i:i + 4096]) / args.throttle)
+            else:
+                writer.write(data)
+                await writer.drain()
+            sent += len(data)
+    except (ConnectionError, asyncio.CancelledError):
+        pass
+    finally:
+        for w in (writer, counter["respond"]):
+            try:
+                if counter.get("reset") and w.get_extra_info("socket") is not None:
+                    w.get_extra_info("socket").setsockopt(__import__("socket").SOL_SOCKET,
+                                                          __import__("socket").SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+                w.close()
+            except Exception:
+                pass
+
+
+async def handle(client_reader, client_writer, faults):
+    faults.connections += 1
+    host, _, port = faults.args.target.rpartition(":")
+    try:
+        server_reader, server_writer = await asyncio.open_connection(host, int(port))
+    except OSError:
+        client_writer.close()
+        return
+    counter = {"respond": client_writer}
+    up = asyncio.ensure_future(pump(client_reader, server_writer, faults, "up", counter))
+    down = asyncio.ensure_future(pump(server_reader, client_writer, faults, "down", counter))
+    await asyncio.wait([up, down], return_when=asyncio.FIRST_COMPLETED)
+    for task in (up, down):
+        task.cancel()
+    for w in (client_writer, server_writer):
+        w.close()
+
+
+async def serve(args):
+    faults = Faults(args)
+    server = await asyncio.start_server(lambda r, w: handle(r, w, faults), "127.0.0.1", args.listen)
+    print(f"listening on http://127.0.0.1:{server.sockets[0].getsockname()[1]}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await asyncio.wait_for(stop.wait(), args.lifetime)
+    except asyncio.TimeoutError:
+        pass
+    server.close()
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="fault-proxy", description=__doc__.split("\n")[0])
+    p.add_argument("--listen", type=int, default=0, help="port on 127.0.0.1 (0: any)")
+    p.add_argument("--target", required=True, help="HOST:PORT to forward to")
+    p.add_argument("--reset-after", type=int, help="reset each connection after this many bytes")
+    p.add_argument("--direction", choices=["up", "down", "both"], default="down", help="which way faults apply")
+    p.add_argument("--stall-after", type=int, help="stall each connection after this many bytes")
+    p.add_argument("--stall-seconds", type=float, default=30)
+    p.add_argument("--throttle", type=int, help="bytes per second")
+    p.add_argument("--fail-request", type=int, action="append", help="answer the Nth request with --status")
+    p.add_argument("--status", type=int, default=503)
+    p.add_argument("--lifetime", type=float, default=600, help="seconds before the proxy stops by itself")
+    args = p.parse_args(argv)
+    asyncio.run(serve(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
