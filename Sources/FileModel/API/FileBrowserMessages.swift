@@ -6,6 +6,13 @@ public struct DirectoryListing: Codable, Sendable {
     public var path: String
     /// Its direct children, folders first, then by name.
     public var entries: [FileEntry]
+
+    /// Creates a listing.
+    public init(root: String, path: String, entries: [FileEntry]) {
+        self.root = root
+        self.path = path
+        self.entries = entries
+    }
 }
 
 /// Answer to `GET /api/file-browser/tree` (proposed): one page of a recursive listing in path order.

@@ -1,0 +1,89 @@
+import FileModel
+import Foundation
+import Transfer
+
+/// Everything a command needs: output, options, environment, configuration, and the server client.
+public struct CommandContext: Sendable {
+    /// Where output goes.
+    public let console: Console
+    /// The global options.
+    public let global: GlobalOptions
+    /// The process environment.
+    public let environment: [String: String]
+    /// The configuration file.
+    public let configStore: ConfigStore
+
+    /// Creates a context.
+    public init(console: Console, global: GlobalOptions, environment: [String: String], configStore: ConfigStore) {
+        self.console = console
+        self.global = global
+        self.environment = environment
+        self.configStore = configStore
+    }
+
+    /// The HTTP client configured from the global options; `-v` logs to stderr.
+    public func httpClient() -> HTTPClient {
+        var configuration = HTTPClientConfiguration()
+        configuration.insecure = global.insecure
+        configuration.caCertificatePath = global.caCertificate
+        configuration.userAgent = "officer-files/\(OfficerFilesApp.version)"
+        if global.verbose {
+            let console = console
+            configuration.log = { console.message($0) }
+        }
+        return HTTPClient(configuration: configuration)
+    }
+
+    /// The server URL: `--server`, then `OFFICER_SERVER`, then the config.
+    public func serverURL(config: OfficerConfig) throws(CLIError) -> String {
+        guard let server = global.server ?? environment["OFFICER_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) ?? config.server
+        else { throw .noServer }
+        guard server.lowercased().hasPrefix("http://") || server.lowercased().hasPrefix("https://") else {
+            throw .usage("--server \(server): only http:// and https:// URLs are supported")
+        }
+        return server
+    }
+
+    /// A client for the configured server with the token from `OFFICER_TOKEN` or the config.
+    public func client() throws -> OfficerClient {
+        let config = try configStore.load()
+        let server = try serverURL(config: config)
+        var token = environment["OFFICER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        // A saved token belongs to the server it was issued by; never send it elsewhere.
+        if token == nil, config.server.map(normalized) == normalized(server) { token = config.token }
+        let client = OfficerClient(server: server, token: token, http: httpClient())
+        if client.isInsecureRemote, token != nil, !global.quiet {
+            console.message("warning: \(server) is plain http to another machine: your token can be read on the way")
+        }
+        return client
+    }
+
+    /// The root used when a path names none: `--root`, then the config, then `home`.
+    public var defaultRoot: String {
+        global.root ?? (try? configStore.load().root ?? nil) ?? RemotePath.defaultRoot
+    }
+
+    /// A remote path from a command-line argument: `officer:/p`, `officer:ROOT:/p`, or a plain `/p`.
+    public func remotePath(_ argument: String) throws(RemotePathError) -> RemotePath {
+        if RemotePath.isRemote(argument) { return try RemotePath(parsing: argument, defaultRoot: defaultRoot) }
+        return try RemotePath(root: defaultRoot, path: argument)
+    }
+
+    /// Prints a value as one line of JSON.
+    public func printJSON(_ value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if let data = try? encoder.encode(value) { console.print(String(decoding: data, as: UTF8.self)) }
+    }
+
+    /// Prints a line unless `-q`.
+    public func say(_ text: String) {
+        if !global.quiet { console.print(text) }
+    }
+
+    private func normalized(_ url: String) -> String {
+        var url = url.lowercased()
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
+    }
+}

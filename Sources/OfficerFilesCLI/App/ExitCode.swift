@@ -1,0 +1,58 @@
+import FileModel
+import Transfer
+
+/// The CLI's exit codes, documented in the README.
+public enum ExitCode: Int32, Sendable {
+    /// Success.
+    case success = 0
+    /// Something failed that has no more specific code (including partial failure of a batch).
+    case failure = 1
+    /// The command line was wrong: unknown command or option, missing argument, malformed path.
+    case usage = 2
+    /// Not logged in, token expired or revoked, wrong password.
+    case authentication = 3
+    /// A file or folder does not exist.
+    case notFound = 4
+    /// The destination exists, a folder is not empty, or similar.
+    case conflict = 5
+    /// The network failed: connection refused, timeout, TLS.
+    case network = 6
+    /// The server failed (5xx) or answered outside the contract.
+    case server = 7
+    /// A local file could not be read or written.
+    case localFile = 8
+    /// The server refused the request (permission, outside the root, bad request).
+    case refused = 9
+    /// Interrupted (Ctrl-C).
+    case interrupted = 130
+
+    /// The exit code an error maps to.
+    public static func of(_ error: any Error) -> ExitCode {
+        switch error {
+        case is ArgumentError, is RemotePathError: return .usage
+        case let error as CLIError: return error.exitCode
+        case is ConfigError: return .localFile
+        case let error as HTTPError: return of(httpError: error)
+        case let error as OfficerError:
+            switch error {
+            case .notSignedIn, .invalidCredentials: return .authentication
+            case .notFound: return .notFound
+            case .conflict: return .conflict
+            case .forbidden, .badRequest: return .refused
+            case .server, .malformedResponse, .notOfficerServer: return .server
+            case .transport(let inner): return of(httpError: inner)
+            case .invalidPath: return .usage
+            }
+        default: return .failure
+        }
+    }
+
+    private static func of(httpError: HTTPError) -> ExitCode {
+        switch httpError {
+        case .localFile: .localFile
+        case .cancelled: .interrupted
+        case .unsupportedURL: .usage
+        default: .network
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// Options every command accepts.
+public struct GlobalOptions: Sendable {
+    /// Their declarations, for the parser and help.
+    public static let specs: [OptionSpec] = [
+        OptionSpec(["--server"], .value(placeholder: "URL"), help: "Officer server URL (default: OFFICER_SERVER, then the config)"),
+        OptionSpec(["--root"], .value(placeholder: "NAME"), help: "root for paths that name none (default: home)"),
+        OptionSpec(["--json"], help: "machine-readable output (JSON, or NDJSON for streams and progress)"),
+        OptionSpec(["--quiet", "-q"], help: "print only errors"),
+        OptionSpec(["--verbose", "-v"], help: "log each HTTP request and response to stderr (secrets redacted)"),
+        OptionSpec(["--no-progress"], help: "no progress display"),
+        OptionSpec(["--insecure"], help: "do not verify TLS certificates (dangerous)"),
+        OptionSpec(["--cacert"], .value(placeholder: "FILE"), help: "trust the CA certificates in FILE (PEM)"),
+        OptionSpec(["--version"], help: "print the version and exit"),
+    ]
+
+    /// `--server`.
+    public var server: String?
+    /// `--root`.
+    public var root: String?
+    /// `--json`.
+    public var json: Bool
+    /// `-q`.
+    public var quiet: Bool
+    /// `-v`.
+    public var verbose: Bool
+    /// `--no-progress`.
+    public var noProgress: Bool
+    /// `--insecure`.
+    public var insecure: Bool
+    /// `--cacert`.
+    public var caCertificate: String?
+
+    /// Reads the global options out of a parsed command line.
+    public init(_ parsed: ParsedCommand) {
+        server = parsed.value("server")
+        root = parsed.value("root")
+        json = parsed.flag("json")
+        quiet = parsed.flag("quiet")
+        verbose = parsed.flag("verbose")
+        noProgress = parsed.flag("no-progress")
+        insecure = parsed.flag("insecure")
+        caCertificate = parsed.value("cacert")
+    }
+}

@@ -1,0 +1,93 @@
+import FileModel
+import Foundation
+import Preview
+import Transfer
+
+/// The `officer-files` program: parses the command line, runs the command, maps errors to exit codes.
+public enum OfficerFilesApp {
+    /// The program's version.
+    public static let version = "0.1.0"
+
+    static let commands: [any Command.Type] = [
+        LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, ListCommand.self, StatCommand.self,
+        SearchCommand.self, MakeDirectoryCommand.self, MoveCommand.self, CopyCommand.self, RemoveCommand.self,
+    ]
+
+    static let helpSpec = CommandSpec(
+        "help", summary: "show help for a command",
+        positionals: [PositionalSpec("COMMAND", help: "the command to explain", optional: true, variadic: true)])
+
+    /// The command tree.
+    public static var rootSpec: CommandSpec {
+        CommandSpec(
+            "officer-files",
+            summary: "move and understand files on your Officer server",
+            discussion: """
+                Remote paths are written officer:/path (root 'home') or officer:ROOT:/path.
+                Commands that only take remote paths also accept a plain /path.
+                Environment: OFFICER_SERVER, OFFICER_TOKEN, XDG_CONFIG_HOME, NO_COLOR.
+                """,
+            subcommands: commands.map { $0.spec } + [helpSpec])
+    }
+
+    /// The parser over the command tree and the global options.
+    public static var parser: ArgumentParser { ArgumentParser(root: rootSpec, globals: GlobalOptions.specs) }
+
+    /// Runs the program and returns its exit code.
+    public static func run(
+        arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        console: Console? = nil
+    ) async -> Int32 {
+        let console = console ?? Console(environment: environment)
+        let parsed: ParsedCommand
+        do {
+            parsed = try parser.parse(arguments)
+        } catch {
+            console.message("officer-files: \(error)")
+            return ExitCode.usage.rawValue
+        }
+        if parsed.flag("version") {
+            console.print(versionText)
+            return 0
+        }
+        if parsed.wantsHelp || parsed.path.isEmpty {
+            console.printRaw(HelpFormatter.help(for: parser.specs(for: parsed.path), globals: GlobalOptions.specs))
+            return parsed.path.isEmpty && !parsed.wantsHelp ? ExitCode.usage.rawValue : 0
+        }
+        if parsed.path == ["help"] { return help(topic: parsed.positionals, console: console) }
+        guard let command = commands.first(where: { $0.spec.name == parsed.path[0] }) else {
+            return ExitCode.usage.rawValue
+        }
+        let context = CommandContext(
+            console: console, global: GlobalOptions(parsed), environment: environment,
+            configStore: ConfigStore(environment: environment))
+        do {
+            try await command.run(parsed, context)
+            return 0
+        } catch {
+            console.message("officer-files: \(error)")
+            return ExitCode.of(error).rawValue
+        }
+    }
+
+    static func help(topic: [String], console: Console) -> Int32 {
+        let chain = parser.specs(for: topic)
+        guard chain.count == topic.count + 1 else {
+            let unknown = topic[chain.count - 1]
+            let suggestion = EditDistance.suggestion(for: unknown, among: chain.last!.subcommands.map(\.name))
+            console.message("officer-files: " + ArgumentError.unknownCommand(unknown, parent: "officer-files ", suggestion: suggestion).description)
+            return ExitCode.usage.rawValue
+        }
+        console.printRaw(HelpFormatter.help(for: chain, globals: GlobalOptions.specs))
+        return 0
+    }
+
+    /// `officer-files 0.1.0` and the versions of the C libraries it links.
+    public static var versionText: String {
+        """
+        officer-files \(version)
+        \(HTTPClient.libraryVersion)
+        libmagic \(MagicCookie.libraryVersion), \(ArchiveReader.libraryVersion), libvips \(VipsRuntime.libraryVersion), SQLite \(SQLiteDatabase.libraryVersion)
+        """
+    }
+}

@@ -1,0 +1,118 @@
+/// A small declarative parser: subcommands, flags, options with values (`--o V`, `--o=V`, `-o V`),
+/// repeated options, bundled short flags (`-lR`), `--` to end options, and nearest-match suggestions.
+public struct ArgumentParser: Sendable {
+    /// The program's top command.
+    public var root: CommandSpec
+    /// Options accepted by every command, anywhere on the line.
+    public var globals: [OptionSpec]
+
+    /// Creates a parser.
+    public init(root: CommandSpec, globals: [OptionSpec]) {
+        self.root = root
+        self.globals = globals
+    }
+
+    /// The spec chain for a command path (root first).
+    public func specs(for path: [String]) -> [CommandSpec] {
+        var chain = [root]
+        for word in path {
+            guard let next = chain.last!.subcommand(word) else { break }
+            chain.append(next)
+        }
+        return chain
+    }
+
+    /// Parses `arguments` (without the program name).
+    public func parse(_ arguments: [String]) throws(ArgumentError) -> ParsedCommand {
+        var result = ParsedCommand(path: [])
+        var command = root
+        var onlyPositionals = false
+        var index = 0
+        func commandName() -> String { ([root.name] + result.path).joined(separator: " ") }
+        func options() -> [OptionSpec] { command.options + globals + [helpOption] }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+                if !onlyPositionals, result.positionals.isEmpty, !command.subcommands.isEmpty {
+                    guard let sub = command.subcommand(argument) else {
+                        throw .unknownCommand(
+                            argument, parent: commandName() + " ",
+                            suggestion: EditDistance.suggestion(for: argument, among: command.subcommands.map(\.name)))
+                    }
+                    command = sub
+                    result.path.append(argument)
+                    continue
+                }
+                result.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            // Bundled short flags: -lR means -l -R.
+            if !argument.hasPrefix("--"), argument.count > 2, !argument.contains("=") {
+                let letters = argument.dropFirst().map { "-\($0)" }
+                let specs = letters.map { letter in options().first { $0.names.contains(letter) } }
+                if specs.allSatisfy({ $0?.kind == .flag }) {
+                    for spec in specs { record(spec!, value: nil, into: &result) }
+                    continue
+                }
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard let spec = options().first(where: { $0.names.contains(name) }) else {
+                let candidates = options().flatMap(\.names).filter { $0.hasPrefix("--") }
+                throw .unknownOption(name, command: commandName(), suggestion: EditDistance.suggestion(for: name, among: candidates))
+            }
+            switch spec.kind {
+            case .flag:
+                if inlineValue != nil { throw .unexpectedValue(option: name) }
+                record(spec, value: nil, into: &result)
+            case .value, .repeated:
+                if let inlineValue {
+                    record(spec, value: inlineValue, into: &result)
+                } else {
+                    guard index < arguments.count else { throw .missingValue(option: name) }
+                    record(spec, value: arguments[index], into: &result)
+                    index += 1
+                }
+            }
+        }
+        if result.wantsHelp { return result }
+        try validatePositionals(result, command: command, name: commandName())
+        return result
+    }
+
+    private let helpOption = OptionSpec(["--help", "-h"], help: "show help for this command")
+
+    private func record(_ spec: OptionSpec, value: String?, into result: inout ParsedCommand) {
+        if spec.key == "help" {
+            result.wantsHelp = true
+        } else if let value {
+            result.values[spec.key, default: []].append(value)
+        } else {
+            result.flags.insert(spec.key)
+        }
+    }
+
+    private func validatePositionals(_ result: ParsedCommand, command: CommandSpec, name: String) throws(ArgumentError) {
+        // A command that only groups subcommands (e.g. `cache`) cannot run by itself.
+        if !command.subcommands.isEmpty, !result.path.isEmpty {
+            throw .missingSubcommand(command: name, choices: command.subcommands.map(\.name))
+        }
+        let required = command.positionals.filter { !$0.isOptional }
+        if result.positionals.count < required.count {
+            throw .missingArgument(command: name, name: required[result.positionals.count].name)
+        }
+        if !(command.positionals.last?.isVariadic ?? false), result.positionals.count > command.positionals.count {
+            throw .unexpectedArgument(command: name, argument: result.positionals[command.positionals.count])
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// A declared option: its spellings, whether it takes a value, and its help line.
+public struct OptionSpec: Sendable {
+    /// How the option consumes arguments.
+    public enum Kind: Sendable, Equatable {
+        /// Present or absent.
+        case flag
+        /// Takes one value (`--out FILE`, `--out=FILE`); given twice, the last wins.
+        case value(placeholder: String)
+        /// Takes one value each time and may repeat (`--exclude A --exclude B`).
+        case repeated(placeholder: String)
+    }
+
+    /// Spellings, long first: `["--force", "-f"]`.
+    public var names: [String]
+    /// Flag, value or repeated value.
+    public var kind: Kind
+    /// One line of help.
+    public var help: String
+
+    /// Creates an option.
+    public init(_ names: [String], _ kind: Kind = .flag, help: String) {
+        self.names = names
+        self.kind = kind
+        self.help = help
+    }
+
+    /// The key results are stored under: the first name without its dashes.
+    public var key: String { String(names[0].drop { $0 == "-" }) }
+}
+
+/// A declared positional argument.
+public struct PositionalSpec: Sendable {
+    /// Name shown in usage, e.g. `PATH`.
+    public var name: String
+    /// One line of help.
+    public var help: String
+    /// May be left out.
+    public var isOptional: Bool
+    /// Takes all remaining arguments.
+    public var isVariadic: Bool
+
+    /// Creates a positional argument.
+    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
+        self.name = name
+        self.help = help
+        isOptional = optional
+        isVariadic = variadic
+    }
+}
+
+/// A command or subcommand: its name, help, options, positionals and children.
+public struct CommandSpec: Sendable {
+    /// The word that selects it.
+    public var name: String
+    /// One line shown in command lists.
+    public var summary: String
+    /// Longer help shown by `help COMMAND`.
+    public var discussion: String
+    /// Options of this command (global options are added by the parser).
+    public var options: [OptionSpec]
+    /// Positional arguments, in order.
+    public var positionals: [PositionalSpec]
+    /// Subcommands; a command with subcommands takes no positionals of its own.
+    public var subcommands: [CommandSpec]
+
+    /// Creates a command.
+    public init(
+        _ name: String, summary: String, discussion: String = "", options: [OptionSpec] = [],
+        positionals: [PositionalSpec] = [], subcommands: [CommandSpec] = []
+    ) {
+        self.name = name
+        self.summary = summary
+        self.discussion = discussion
+        self.options = options
+        self.positionals = positionals
+        self.subcommands = subcommands
+    }
+
+    /// The direct subcommand called `name`.
+    public func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name } }
+}

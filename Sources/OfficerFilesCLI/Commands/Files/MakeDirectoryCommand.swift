@@ -1,0 +1,19 @@
+import FileModel
+import Transfer
+
+/// `mkdir`: remote folders, with `-p` for parents.
+enum MakeDirectoryCommand: Command {
+    static let spec = CommandSpec(
+        "mkdir", summary: "create remote folders",
+        options: [OptionSpec(["--parents", "-p"], help: "create missing parents; an existing folder is fine")],
+        positionals: [PositionalSpec("PATH", help: "remote folder to create", variadic: true)])
+
+    static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        let client = try context.client()
+        let targets = try parsed.positionals.map { try context.remotePath($0) }
+        try await BatchRunner.run(targets, context: context) { target in
+            let entry = try await client.makeDirectory(target, parents: parsed.flag("parents"))
+            if context.global.json { context.printJSON(entry) } else if context.global.verbose { context.say("created \(target)") }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import FileModel
+import Transfer
+
+/// `rm`: remote files, and folders with `-r`.
+enum RemoveCommand: Command {
+    static let spec = CommandSpec(
+        "rm", summary: "remove remote files or folders",
+        options: [
+            OptionSpec(["--recursive", "-r"], help: "remove folders and everything in them"),
+            OptionSpec(["--force", "-f"], help: "a path that does not exist is not an error"),
+        ],
+        positionals: [PositionalSpec("PATH", help: "remote path to remove", variadic: true)])
+
+    static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        let client = try context.client()
+        let targets = try parsed.positionals.map { try context.remotePath($0) }
+        if let top = targets.first(where: \.isRoot) {
+            throw CLIError.refused("refusing to remove the top of root '\(top.root)'", .refused)
+        }
+        try await BatchRunner.run(targets, context: context) { target in
+            do {
+                let removed = try await client.remove(target, recursive: parsed.flag("recursive"))
+                if context.global.verbose { context.say("removed \(target) (\(removed) entries)") }
+            } catch let error as OfficerError {
+                switch error {
+                case .notFound where parsed.flag("force"): return
+                case .conflict(let request, let message) where !parsed.flag("recursive"):
+                    throw OfficerError.conflict(request: request, message: message + "; use rm -r for a folder and its contents")
+                default: throw error
+                }
+            }
+        }
+    }
+}

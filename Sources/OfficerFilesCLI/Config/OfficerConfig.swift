@@ -1,0 +1,19 @@
+/// What `officer-files login` remembers: the server, who signed in, and the token.
+public struct OfficerConfig: Codable, Sendable, Equatable {
+    /// Base URL of the Officer server.
+    public var server: String?
+    /// Email used to sign in.
+    public var email: String?
+    /// The JWT; the file holding it is kept at mode 0600.
+    public var token: String?
+    /// Root used when a path names none.
+    public var root: String?
+
+    /// An empty configuration.
+    public init(server: String? = nil, email: String? = nil, token: String? = nil, root: String? = nil) {
+        self.server = server
+        self.email = email
+        self.token = token
+        self.root = root
+    }
+}

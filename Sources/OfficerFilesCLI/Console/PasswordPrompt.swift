@@ -1,0 +1,35 @@
+import Foundation
+
+/// Reads a password without echoing it: from the terminal (`/dev/tty`), or one line of stdin.
+enum PasswordPrompt {
+    /// Prompts on the controlling terminal with echo off; nil when there is no terminal.
+    static func fromTerminal(prompt: String) -> String? {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var original = termios()
+        guard tcgetattr(fd, &original) == 0 else { return nil }
+        var silent = original
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        _ = prompt.withCString { write(fd, $0, strlen($0)) }
+        tcsetattr(fd, TCSAFLUSH, &silent)
+        defer {
+            tcsetattr(fd, TCSAFLUSH, &original)
+            _ = write(fd, "\n", 1)
+        }
+        return readLine(fd: fd)
+    }
+
+    /// One line of standard input (for `--password-stdin`).
+    static func fromStandardInput() -> String? { readLine(fd: 0) }
+
+    private static func readLine(fd: Int32) -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(fd, &byte, 1) == 1 {
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,36 @@
+import FileModel
+
+extension OfficerClient {
+    /// Checks that the URL is an Officer server (the public plugins endpoint) and returns what it says of itself.
+    public func serverInfo() async throws(OfficerError) -> PluginsResponse {
+        let response: PluginsResponse
+        do {
+            response = try await call("GET", "/api/server-settings/plugins", authenticated: false)
+        } catch .malformedResponse(_, let detail) {
+            throw .notOfficerServer(url: server, detail: "the plugins endpoint answered something else (\(detail.prefix(80)))")
+        } catch .notFound {
+            throw .notOfficerServer(url: server, detail: "no /api/server-settings/plugins endpoint")
+        }
+        guard response.server.name == "officer" else {
+            throw .notOfficerServer(url: server, detail: "it calls itself '\(response.server.name)'")
+        }
+        return response
+    }
+
+    /// Signs in with email and password; the returned token is what later calls need.
+    public func signIn(email: String, password: String) async throws(OfficerError) -> SignInResponse {
+        try await call(
+            "POST", "/api/auth/signin", body: SignInRequest(email: email, password: password), authenticated: false,
+            subject: email)
+    }
+
+    /// The user the token belongs to; fails with ``OfficerError/notSignedIn(server:reason:)`` when it is no longer valid.
+    public func me() async throws(OfficerError) -> UserInfo {
+        try await call("GET", "/api/auth/me", as: MeResponse.self).user
+    }
+
+    /// Revokes the token on the server.
+    public func signOut() async throws(OfficerError) {
+        _ = try await raw("POST", "/api/auth/signout", body: Empty())
+    }
+}

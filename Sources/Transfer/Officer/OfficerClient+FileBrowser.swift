@@ -1,0 +1,149 @@
+import FileModel
+
+extension OfficerClient {
+    private static let base = "/api/file-browser/"
+
+    private func query(_ path: RemotePath, _ extra: [(String, String)] = []) -> [(String, String)] {
+        [("path", path.path), ("root", path.root)] + extra
+    }
+
+    /// The direct children of a folder.
+    public func list(_ path: RemotePath) async throws(OfficerError) -> DirectoryListing {
+        try await call("GET", Self.base + "ls", query: query(path))
+    }
+
+    /// One entry.
+    public func stat(_ path: RemotePath) async throws(OfficerError) -> FileEntry {
+        try await call("GET", Self.base + "stat", query: query(path), as: EntryResponse.self).entry
+    }
+
+    /// One entry, or nil when nothing is at that path.
+    public func statIfExists(_ path: RemotePath) async throws(OfficerError) -> FileEntry? {
+        do {
+            return try await stat(path)
+        } catch {
+            if case .notFound = error { return nil }
+            throw error
+        }
+    }
+
+    /// One page of the recursive listing below `path`, after `cursor`.
+    public func tree(_ path: RemotePath, cursor: String? = nil, limit: Int = 1000) async throws(OfficerError) -> TreePage {
+        var items = query(path, [("limit", String(limit))])
+        if let cursor { items.append(("cursor", cursor)) }
+        return try await call("GET", Self.base + "tree", query: items)
+    }
+
+    /// Every entry below `path`, page by page, in depth-first name order.
+    public func walk(_ path: RemotePath, pageSize: Int = 1000) -> AsyncThrowingStream<FileEntry, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                var cursor: String?
+                do {
+                    repeat {
+                        let page = try await tree(path, cursor: cursor, limit: pageSize)
+                        for entry in page.entries { continuation.yield(entry) }
+                        cursor = page.nextCursor
+                    } while cursor != nil
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Entries whose names contain `text` (case-insensitive) below `path`.
+    public func search(_ text: String, in path: RemotePath) async throws(OfficerError) -> SearchResponse {
+        try await call("GET", Self.base + "search", query: [("q", text)] + query(path))
+    }
+
+    /// A UTF-8 text file's content (at most 1 MiB; larger files go through `raw`).
+    public func read(_ path: RemotePath) async throws(OfficerError) -> ReadResponse {
+        try await call("GET", Self.base + "read", query: query(path))
+    }
+
+    /// The server's SHA-256 of a file.
+    public func sha256(_ path: RemotePath) async throws(OfficerError) -> ChecksumResponse {
+        try await call("GET", Self.base + "sha256", query: query(path))
+    }
+
+    /// Creates a folder; with `parents`, missing parents too and an existing folder is fine.
+    @discardableResult
+    public func makeDirectory(_ path: RemotePath, parents: Bool = false) async throws(OfficerError) -> FileEntry {
+        try await call(
+            "POST", Self.base + "mkdir", body: MkdirRequest(root: path.root, path: path.path, parents: parents),
+            subject: path.description, as: EntryResponse.self
+        ).entry
+    }
+
+    /// Writes a text file atomically.
+    @discardableResult
+    public func write(_ content: String, to path: RemotePath, overwrite: Bool = false, mtime: Double? = nil)
+        async throws(OfficerError) -> FileEntry
+    {
+        try await call(
+            "POST", Self.base + "write",
+            body: WriteRequest(root: path.root, path: path.path, content: content, overwrite: overwrite, mtime: mtime),
+            subject: path.description, as: EntryResponse.self
+        ).entry
+    }
+
+    /// Renames an entry within its folder.
+    @discardableResult
+    public func rename(_ path: RemotePath, to newName: String) async throws(OfficerError) -> FileEntry {
+        try await call(
+            "POST", Self.base + "rename", body: RenameRequest(root: path.root, path: path.path, newName: newName),
+            subject: path.description, as: EntryResponse.self
+        ).entry
+    }
+
+    /// Copies a file or folder to a new full path (same root).
+    @discardableResult
+    public func copy(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false)
+        async throws(OfficerError) -> FileEntry
+    {
+        try await relocate("copy", source, destination, overwrite)
+    }
+
+    /// Moves a file or folder to a new full path (same root).
+    @discardableResult
+    public func move(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false)
+        async throws(OfficerError) -> FileEntry
+    {
+        try await relocate("move", source, destination, overwrite)
+    }
+
+    private func relocate(_ action: String, _ source: RemotePath, _ destination: RemotePath, _ overwrite: Bool)
+        async throws(OfficerError) -> FileEntry
+    {
+        guard source.root == destination.root else {
+            throw .badRequest(
+                request: action, message: "\(source) and \(destination) are in different roots; the server \(action)s within one root")
+        }
+        return try await call(
+            "POST", Self.base + action,
+            body: RelocateRequest(root: source.root, from: source.path, to: destination.path, overwrite: overwrite),
+            subject: source.description, as: EntryResponse.self
+        ).entry
+    }
+
+    /// Removes a file, or a folder (non-empty ones only with `recursive`); returns how many entries went.
+    @discardableResult
+    public func remove(_ path: RemotePath, recursive: Bool = false) async throws(OfficerError) -> Int {
+        try await call(
+            "DELETE", Self.base + "rm", query: query(path, [("recursive", recursive ? "true" : "false")]),
+            as: RemoveResponse.self
+        ).removed
+    }
+
+    /// Sets a file's modification time.
+    @discardableResult
+    public func setModificationTime(_ path: RemotePath, to mtime: Double) async throws(OfficerError) -> FileEntry {
+        try await call(
+            "POST", Self.base + "mtime", body: SetMtimeRequest(root: path.root, path: path.path, mtime: mtime),
+            subject: path.description, as: EntryResponse.self
+        ).entry
+    }
+}

@@ -1,0 +1,105 @@
+import FileModel
+import Foundation
+
+/// A client of one Officer server (see `docs/officer-api.md`): JSON calls with a bearer token,
+/// the server's error bodies turned into ``OfficerError``.
+public struct OfficerClient: Sendable {
+    /// Base URL, e.g. `http://127.0.0.1:5000` (no trailing slash).
+    public let server: String
+    /// The JWT sent with every protected call.
+    public var token: String?
+    /// The transport.
+    public var http: HTTPClient
+
+    /// Creates a client; a trailing `/` on `server` is dropped.
+    public init(server: String, token: String? = nil, http: HTTPClient = HTTPClient()) {
+        var base = server
+        while base.hasSuffix("/") { base.removeLast() }
+        self.server = base
+        self.token = token
+        self.http = http
+    }
+
+    /// True when the server URL is plain http to a host other than loopback: a token sent there can be read on the way.
+    public var isInsecureRemote: Bool {
+        guard server.lowercased().hasPrefix("http://"), let host = URLComponents(string: server)?.host else { return false }
+        return !(host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]")
+    }
+
+    /// The absolute URL of an API path with query items.
+    public func url(_ path: String, query: [(String, String)] = []) -> String {
+        query.isEmpty ? server + path : server + path + "?" + URLQuery.encode(query)
+    }
+
+    // MARK: Plumbing
+
+    /// Sends a JSON call and decodes its answer, mapping error statuses to ``OfficerError``.
+    func call<Response: Decodable>(
+        _ method: String, _ path: String, query: [(String, String)] = [], body: (some Encodable)? = Optional<Empty>.none,
+        authenticated: Bool = true, subject: String? = nil, as type: Response.Type = Response.self
+    ) async throws(OfficerError) -> Response {
+        let response = try await raw(method, path, query: query, body: body, authenticated: authenticated, subject: subject)
+        do {
+            return try JSONDecoder().decode(Response.self, from: response.body)
+        } catch {
+            throw .malformedResponse(request: "\(method) \(path)", detail: String(describing: error))
+        }
+    }
+
+    /// Sends a call and returns the successful response undecoded.
+    func raw(
+        _ method: String, _ path: String, query: [(String, String)] = [], body: (some Encodable)? = Optional<Empty>.none,
+        authenticated: Bool = true, subject: String? = nil
+    ) async throws(OfficerError) -> HTTPResponse {
+        var request = HTTPRequest(method: method, url: url(path, query: query))
+        if let body {
+            do {
+                request.body = .data(try JSONEncoder().encode(body), contentType: "application/json")
+            } catch {
+                throw .malformedResponse(request: "\(method) \(path)", detail: "cannot encode request: \(error)")
+            }
+        }
+        request.headers.add("Accept", "application/json")
+        if authenticated {
+            guard let token else { throw .notSignedIn(server: server, reason: "not logged in") }
+            request.bearerToken = token
+        }
+        return try await send(request, subject: subject ?? query.first { $0.0 == "path" }?.1)
+    }
+
+    /// Sends a prepared request (JSON or not) and maps error statuses.
+    public func send(_ request: HTTPRequest, subject: String? = nil) async throws(OfficerError) -> HTTPResponse {
+        let response: HTTPResponse
+        do {
+            response = try await http.send(request)
+        } catch let error as HTTPError {
+            throw .transport(error)
+        } catch {
+            throw .transport(.cancelled(request: request.method + " " + request.url))
+        }
+        guard response.isSuccess || response.status == 304 else {
+            throw mapError(response, request: request, subject: subject)
+        }
+        return response
+    }
+
+    func mapError(_ response: HTTPResponse, request: HTTPRequest, subject: String?) -> OfficerError {
+        let label = request.method + " " + (URLComponents(string: request.url)?.path ?? request.url)
+        let detail = try? JSONDecoder().decode(APIErrorBody.self, from: response.body).error
+        let message = detail?.message ?? "HTTP \(response.status)"
+        switch (response.status, detail?.code) {
+        case (401, "invalid_credentials"):
+            return .invalidCredentials(email: subject ?? "")
+        case (401, "token_expired"): return .notSignedIn(server: server, reason: "your session has expired")
+        case (401, _): return .notSignedIn(server: server, reason: "the server no longer accepts your token")
+        case (404, _): return .notFound(request: label, message: message)
+        case (409, _): return .conflict(request: label, message: message)
+        case (403, _): return .forbidden(request: label, message: message)
+        case (400, _), (413, _), (415, _), (422, _): return .badRequest(request: label, message: message)
+        default: return .server(request: label, status: response.status, message: message)
+        }
+    }
+}
+
+/// An empty JSON body placeholder for calls without one.
+struct Empty: Codable, Sendable {}

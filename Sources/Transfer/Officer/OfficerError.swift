@@ -1,0 +1,44 @@
+import FileModel
+
+/// An Officer API call that failed, with the request it belongs to and the server's own message.
+public enum OfficerError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No token, or the server no longer accepts it (expired, revoked, signed by another server).
+    case notSignedIn(server: String, reason: String)
+    /// Wrong email or password.
+    case invalidCredentials(email: String)
+    /// The path does not exist.
+    case notFound(request: String, message: String)
+    /// The target exists, is not empty, or is of the wrong kind.
+    case conflict(request: String, message: String)
+    /// The server refused the path or the action (outside the root, permission).
+    case forbidden(request: String, message: String)
+    /// The request was malformed in the server's eyes.
+    case badRequest(request: String, message: String)
+    /// The server failed (5xx) or answered with an unexpected status.
+    case server(request: String, status: Int, message: String)
+    /// The URL answered, but not as an Officer server.
+    case notOfficerServer(url: String, detail: String)
+    /// The answer could not be decoded as the contract says.
+    case malformedResponse(request: String, detail: String)
+    /// The transfer itself failed.
+    case transport(HTTPError)
+    /// A path given by the caller was malformed.
+    case invalidPath(RemotePathError)
+
+    /// A one-line message.
+    public var description: String {
+        switch self {
+        case .notSignedIn(let server, let reason):
+            "\(server): \(reason): log in again with 'officer-files login --server \(server)'"
+        case .invalidCredentials(let email): "wrong email or password for \(email)"
+        case .notFound(_, let message), .conflict(_, let message), .forbidden(_, let message),
+            .badRequest(_, let message):
+            message
+        case .server(let request, let status, let message): "\(request): server error \(status): \(message)"
+        case .notOfficerServer(let url, let detail): "\(url) is not an Officer server: \(detail)"
+        case .malformedResponse(let request, let detail): "\(request): unexpected answer: \(detail)"
+        case .transport(let error): error.description
+        case .invalidPath(let error): error.description
+        }
+    }
+}
