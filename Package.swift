@@ -38,10 +38,12 @@ let package = Package(
         .target(name: "OfficerFilesCLI", dependencies: ["FileModel", "Preview", "Transfer"]),
         .executableTarget(name: "officer-files", dependencies: ["OfficerFilesCLI"]),
 
+        // Starts the reference server, the fault proxy and the built CLI for tests; never shipped.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FileModelTests", dependencies: ["FileModel"]),
-        .testTarget(name: "PreviewTests", dependencies: ["Preview"]),
-        .testTarget(name: "TransferTests", dependencies: ["Transfer"]),
-        .testTarget(name: "CLITests", dependencies: ["OfficerFilesCLI", "Transfer"]),
+        .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
+        .testTarget(name: "TransferTests", dependencies: ["Transfer", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["OfficerFilesCLI", "Transfer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

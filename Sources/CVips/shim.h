@@ -6,9 +6,10 @@
 
 static inline int officer_vips_init(const char *argv0) { return VIPS_INIT(argv0); }
 
-/* Header-only open: pixels are decoded lazily, so width/height come without a full decode. */
-static inline VipsImage *officer_vips_image_new_from_file(const char *path, int fail_on_error) {
-    return vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL,
+/* Header-only open: pixels are decoded lazily, so width/height come without a full decode.
+   Sequential access streams one top-to-bottom pass in little memory; random access allows several passes. */
+static inline VipsImage *officer_vips_image_new_from_file(const char *path, int sequential, int fail_on_error) {
+    return vips_image_new_from_file(path, "access", sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM,
                                     "fail_on", fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE, NULL);
 }
 static inline int officer_vips_black(VipsImage **out, int width, int height, int bands) {

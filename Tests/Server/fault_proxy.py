@@ -16,6 +16,10 @@ class Faults:
         self.requests = 0
 
 
+def retry_after(args):
+    return b"Retry-After: %d\r\n" % args.retry_after if args.retry_after is not None else b""
+
+
 async def pump(reader, writer, faults, direction, counter):
     args = faults.args
     sent = 0
@@ -30,8 +34,8 @@ async def pump(reader, writer, faults, direction, counter):
                 if args.fail_request and faults.requests in args.fail_request:
                     body = b'{"error": {"code": "injected", "message": "fault-proxy injected failure"}}'
                     counter["respond"].write(
-                        b"HTTP/1.1 %d Injected\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
-                        b"Connection: close\r\n\r\n%s" % (args.status, len(body), body))
+                        b"HTTP/1.1 %d Injected\r\nContent-Type: application/json\r\nContent-Length: %d\r\n%s"
+                        b"Connection: close\r\n\r\n%s" % (args.status, len(body), retry_after(args), body))
                     await counter["respond"].drain()
                     break
             applies = args.direction in (direction, "both")
@@ -63,13 +67,8 @@ async def pump(reader, writer, faults, direction, counter):
         pass
     finally:
         for w in (writer, counter["respond"]):
-            try:
-                if counter.get("reset") and w.get_extra_info("socket") is not None:
-                    w.get_extra_info("socket").setsockopt(__import__("socket").SOL_SOCKET,
-                                                          __import__("socket").SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
-                w.close()
-            except Exception:
-                pass
+            # A reset is an abort (RST), not an orderly close (FIN): the peer sees a broken connection.
+            w.transport.abort() if counter.get("reset") else w.close()
 
 
 async def handle(client_reader, client_writer, faults):
@@ -116,6 +115,7 @@ def main(argv=None):
     p.add_argument("--throttle", type=int, help="bytes per second")
     p.add_argument("--fail-request", type=int, action="append", help="answer the Nth request with --status")
     p.add_argument("--status", type=int, default=503)
+    p.add_argument("--retry-after", type=int, help="add Retry-After: N to injected failures")
     p.add_argument("--lifetime", type=float, default=600, help="seconds before the proxy stops by itself")
     args = p.parse_args(argv)
     asyncio.run(serve(args))

@@ -13,8 +13,8 @@ enum VipsCalls {
     }
     static func version() -> String { String(cString: vips_version_string()) }
 
-    static func open(_ path: String, failOnError: Bool) -> OpaquePointer? {
-        officer_vips_image_new_from_file(path, failOnError ? 1 : 0).map(OpaquePointer.init)
+    static func open(_ path: String, sequential: Bool, failOnError: Bool) -> OpaquePointer? {
+        officer_vips_image_new_from_file(path, sequential ? 1 : 0, failOnError ? 1 : 0).map(OpaquePointer.init)
     }
     static func black(width: Int32, height: Int32, bands: Int32) -> OpaquePointer? {
         var out: UnsafeMutablePointer<CVips.VipsImage>?

@@ -7,9 +7,11 @@ public final class VipsImage {
     deinit { VipsCalls.release(handle) }
 
     /// Opens `path`, failing on decode errors rather than producing garbage.
-    public convenience init(contentsOf path: String) throws(VipsError) {
+    ///
+    /// `sequential` streams a single top-to-bottom pass in little memory; leave it off to run several operations.
+    public convenience init(contentsOf path: String, sequential: Bool = false) throws(VipsError) {
         try VipsRuntime.ensureInitialized()
-        guard let handle = VipsCalls.open(path, failOnError: true) else {
+        guard let handle = VipsCalls.open(path, sequential: sequential, failOnError: true) else {
             throw .loadFailed(file: path, message: VipsCalls.lastError())
         }
         self.init(handle: handle)

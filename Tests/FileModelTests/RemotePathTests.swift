@@ -1,0 +1,57 @@
+import FileModel
+import Testing
+
+@Suite struct RemotePathTests {
+    @Test(arguments: [
+        ("/", "/"), ("", "/"), ("a/b", "/a/b"), ("/a//b/", "/a/b"), ("/a/./b/.", "/a/b"), ("/a/b/../c", "/a/c"),
+        ("/a/..", "/"), ("/ünïcode/名前.txt", "/ünïcode/名前.txt"), ("/sp ace/+plus&amp", "/sp ace/+plus&amp"),
+    ])
+    func normalizes(input: String, expected: String) throws {
+        #expect(try RemotePath(path: input).path == expected)
+    }
+
+    @Test func refusesEscapesNULAndControlCharacters() {
+        #expect(throws: RemotePathError.escapesRoot("/..")) { try RemotePath(path: "/..") }
+        #expect(throws: RemotePathError.escapesRoot("a/../../etc")) { try RemotePath(path: "a/../../etc") }
+        #expect(throws: RemotePathError.containsNUL("/a\\0b")) { try RemotePath(path: "/a\0b") }
+        #expect(throws: RemotePathError.controlCharacter("/a\nb")) { try RemotePath(path: "/a\nb") }
+        #expect(throws: RemotePathError.invalidRoot("")) { try RemotePath(root: "", path: "/") }
+        #expect(throws: RemotePathError.invalidRoot("a/b")) { try RemotePath(root: "a/b", path: "/") }
+    }
+
+    @Test func parsesTheCommandLineGrammar() throws {
+        let plain = try RemotePath(parsing: "officer:/docs/a.txt")
+        #expect(plain.root == "home" && plain.path == "/docs/a.txt")
+        let rooted = try RemotePath(parsing: "officer:officer.dev:/src")
+        #expect(rooted.root == "officer.dev" && rooted.path == "/src")
+        let relative = try RemotePath(parsing: "officer:docs")
+        #expect(relative.root == "home" && relative.path == "/docs")
+        let otherDefault = try RemotePath(parsing: "officer:/x", defaultRoot: "work")
+        #expect(otherDefault.root == "work")
+        #expect(throws: RemotePathError.notRemote("/local/file")) { try RemotePath(parsing: "/local/file") }
+        #expect(RemotePath.isRemote("officer:/") && !RemotePath.isRemote("./officer:/x"))
+    }
+
+    @Test func describesItselfInTheSameGrammar() throws {
+        #expect(try RemotePath(path: "/a b").description == "officer:/a b")
+        #expect(try RemotePath(root: "dev", path: "/x").description == "officer:dev:/x")
+        let roundTrip = try RemotePath(parsing: try RemotePath(root: "dev", path: "/x/y").description)
+        #expect(roundTrip == (try RemotePath(root: "dev", path: "/x/y")))
+    }
+
+    @Test func navigates() throws {
+        let path = try RemotePath(path: "/a/b/c.txt")
+        #expect(path.name == "c.txt")
+        #expect(path.parent.path == "/a/b")
+        #expect(path.parent.parent.parent.path == "/")
+        #expect(path.parent.parent.parent.isRoot)
+        #expect(try RemotePath(path: "/").appending("x").path == "/x")
+        #expect(throws: RemotePathError.invalidComponent("..")) { try path.appending("..") }
+        #expect(throws: RemotePathError.invalidComponent("a/b")) { try path.appending("a/b") }
+    }
+
+    @Test func errorMessagesNameTheInput() {
+        #expect(RemotePathError.escapesRoot("/../x").description.contains("/../x"))
+        #expect(RemotePathError.notRemote("foo").description.contains("officer:/path"))
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// A helper program (reference server, fault proxy) that prints `listening on URL` first and runs until stopped.
+public final class BackgroundService: @unchecked Sendable {
+    private let process: Process
+    /// The URL from its first line, e.g. `http://127.0.0.1:40123`.
+    public let url: String
+    /// The port it listens on.
+    public var port: Int { Int(url.split(separator: ":").last!)! }
+
+    /// Starts `script` (under `scripts/`, or an absolute path) and waits for its `listening on` line.
+    public init(script: String, arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script.hasPrefix("/") ? script : ProcessRunner.packageRoot + "/scripts/" + script)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        var line = Data()
+        let handle = output.fileHandleForReading
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: "listening on ") else {
+            process.terminate()
+            throw ServiceError.didNotStart(script: script, output: text)
+        }
+        url = String(text[range.upperBound...].prefix { !$0.isNewline })
+        self.process = process
+    }
+
+    /// Stops it (SIGTERM, then SIGKILL after two seconds) and waits.
+    public func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        kill()
+    }
+
+    /// Kills it at once (SIGKILL), as a crash would.
+    public func kill() {
+        if process.isRunning {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    // SIGKILL at once: a test's servers have nothing to flush, and a graceful stop would block the releasing thread.
+    deinit { kill() }
+
+    /// Starts a service off Swift's cooperative thread pool, which blocking pipe reads would otherwise starve.
+    public static func start(script: String, arguments: [String]) async throws -> BackgroundService {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try BackgroundService(script: script, arguments: arguments) })
+            }
+        }
+    }
+
+    /// Why a service did not come up.
+    public enum ServiceError: Error, CustomStringConvertible {
+        /// It exited or printed something else first.
+        case didNotStart(script: String, output: String)
+
+        /// A one-line message.
+        public var description: String {
+            switch self {
+            case .didNotStart(let script, let output): "\(script) did not start: \(output)"
+            }
+        }
+    }
+}
+
+/// The reference Officer server over a temporary root, with one user.
+public final class ReferenceServer: @unchecked Sendable {
+    /// The served folder ("home").
+    public let root: TemporaryDirectory
+    /// Its state folder (tus uploads).
+    public let state: TemporaryDirectory
+    /// The running process.
+    public let service: BackgroundService
+    /// Login email.
+    public let email = "ann@example.org"
+    /// Login password.
+    public let password = "correct horse"
+
+    private init(root: TemporaryDirectory, state: TemporaryDirectory, service: BackgroundService) {
+        self.root = root
+        self.state = state
+        self.service = service
+    }
+
+    /// Starts a server on a fresh root; `arguments` are added to its command line.
+    public static func start(arguments: [String] = []) async throws -> ReferenceServer {
+        let root = TemporaryDirectory(prefix: "officer-root")
+        let state = TemporaryDirectory(prefix: "officer-state")
+        let service = try await BackgroundService.start(
+            script: "reference-server",
+            arguments: ["--root", root.path, "--state", state.path, "--port", "0", "--user", "ann@example.org:correct horse"]
+                + arguments)
+        return ReferenceServer(root: root, state: state, service: service)
+    }
+
+    /// Base URL.
+    public var url: String { service.url }
+}
+
+/// The fault proxy in front of `target` (a `host:port`), with fault options as `scripts/fault-proxy` takes them.
+public func startFaultProxy(target: String, _ faults: [String]) async throws -> BackgroundService {
+    try await BackgroundService.start(script: "fault-proxy", arguments: ["--listen", "0", "--target", target, "--lifetime", "300"] + faults)
+}
+
+/// The redirect probe (`Tests/Server/redirect_probe.py`).
+public func startRedirectProbe() async throws -> BackgroundService {
+    try await BackgroundService.start(
+        script: ProcessRunner.packageRoot + "/.venv/bin/python",
+        arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/redirect_probe.py"])
+}

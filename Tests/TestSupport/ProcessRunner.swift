@@ -1,0 +1,63 @@
+import Foundation
+
+/// The outcome of running a program to completion.
+public struct ProcessResult: Sendable {
+    /// Exit status.
+    public var status: Int32
+    /// Everything written to stdout.
+    public var stdout: String
+    /// Everything written to stderr.
+    public var stderr: String
+}
+
+/// Runs programs and finds the package's own files.
+public enum ProcessRunner {
+    /// The package root (found from this file's location).
+    public static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// The built `officer-files` binary (`swift build` puts it under `.build/debug`).
+    public static var cliPath: String { packageRoot + "/.build/debug/officer-files" }
+
+    /// Runs `executable` with `arguments`, feeding `stdin`, and waits for it.
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, stdin: String? = nil,
+        currentDirectory: String? = nil
+    ) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+        let output = Pipe(), errors = Pipe(), input = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        // Read both pipes concurrently so a chatty child cannot block on a full pipe.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = errors.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return ProcessResult(
+            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Lowercase hex SHA-256 of a file, computed by coreutils' sha256sum.
+    public static func sha256(of path: String) throws -> String {
+        let result = try run("/usr/bin/sha256sum", [path])
+        return String(result.stdout.prefix(64))
+    }
+}

@@ -1,0 +1,206 @@
+import FileModel
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Transfer
+
+/// The libcurl engine against real HTTP servers: the reference server, the fault proxy and the redirect probe.
+@Suite struct HTTPClientTests {
+    let server: ReferenceServer
+    let token: String
+
+    init() async throws {
+        server = try await ReferenceServer.start()
+        token = try await OfficerClient(server: server.url).signIn(email: server.email, password: server.password).token
+    }
+
+    func rawURL(_ base: String, _ path: String) -> String {
+        base + "/api/file-browser/raw?" + URLQuery.encode([("path", path), ("root", "home")])
+    }
+
+    @Test func streamsABodyToAFileAndReadsRanges() async throws {
+        let bytes = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try server.root.write("big.bin", bytes)
+        let local = TemporaryDirectory()
+        let client = HTTPClient()
+        let whole = try await client.send(
+            HTTPRequest(url: rawURL(server.url, "/big.bin"), sink: .file(path: local.file("out"), offset: nil), bearerToken: token))
+        #expect(whole.status == 200 && whole.bytesWritten == 3_000_000 && whole.body.isEmpty)
+        #expect(try ProcessRunner.sha256(of: local.file("out")) == (try ProcessRunner.sha256(of: server.root.file("big.bin"))))
+        #expect(whole.headers["etag"] != nil && whole.headers["Accept-Ranges"] == "bytes")
+
+        var headers = HTTPHeaders()
+        headers.add("Range", "bytes=1000-1999")
+        let part = try await client.send(HTTPRequest(url: rawURL(server.url, "/big.bin"), headers: headers, bearerToken: token))
+        #expect(part.status == 206 && part.body == bytes[1000..<2000])
+        #expect(part.headers["Content-Range"] == "bytes 1000-1999/3000000")
+    }
+
+    @Test func anErrorBodyNeverLandsInTheFileSink() async throws {
+        let local = TemporaryDirectory()
+        let response = try await HTTPClient().send(
+            HTTPRequest(url: rawURL(server.url, "/missing"), sink: .file(path: local.file("out"), offset: nil), bearerToken: token))
+        #expect(response.status == 404 && response.bytesWritten == 0)
+        #expect(String(decoding: response.body, as: UTF8.self).contains("not_found"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: local.file("out"))).isEmpty)
+    }
+
+    @Test func streamsAFileBodyUp() async throws {
+        let local = TemporaryDirectory()
+        let payload = Data((0..<700_000).map { UInt8(truncatingIfNeeded: $0 / 7) })
+        let path = try local.write("up.bin", payload)
+        var request = HTTPRequest(
+            method: "POST", url: server.url + "/api/file-browser/tus",
+            body: .file(path: path, offset: 100_000, length: 500_000, contentType: "application/offset+octet-stream"),
+            bearerToken: token)
+        request.headers.add("Tus-Resumable", "1.0.0")
+        request.headers.add("Upload-Length", "500000")
+        request.headers.add("Upload-Metadata", "filename " + Data("slice.bin".utf8).base64EncodedString())
+        let response = try await HTTPClient().send(request)
+        #expect(response.status == 201 && response.headers["Upload-Offset"] == "500000")
+        let stored = try Data(contentsOf: URL(fileURLWithPath: server.root.file("slice.bin")))
+        #expect(stored == payload[100_000..<600_000])
+    }
+
+    @Test func retriesIdempotentRequestsOn503AndHonoursRetryAfter() async throws {
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--fail-request", "1", "--status", "503", "--retry-after", "1"])
+        let started = Date()
+        let retries = RetryLog()
+        let response = try await HTTPClient().send(
+            HTTPRequest(url: proxy.url + "/api/server-settings/plugins"), onRetry: { attempt, delay, _ in retries.add(attempt, delay) })
+        #expect(response.status == 200 && response.attempts == 2)
+        #expect(retries.entries.count == 1 && retries.entries[0].1 == 1)
+        #expect(Date().timeIntervalSince(started) >= 1)
+    }
+
+    @Test func doesNotRetryANonIdempotentRequest() async throws {
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--fail-request", "1", "--status", "503"])
+        let response = try await HTTPClient().send(
+            HTTPRequest(method: "POST", url: proxy.url + "/api/file-browser/mkdir",
+                        body: .data(Data(#"{"path":"/once"}"#.utf8), contentType: "application/json"), bearerToken: token))
+        #expect(response.status == 503 && response.attempts == 1)
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("once")))
+    }
+
+    @Test func retriesAfterAConnectionReset() async throws {
+        try server.root.write("reset.bin", Data(count: 400_000))
+        // Every connection is cut after 100 kB down: all attempts fail, each with a network error.
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--reset-after", "100000"])
+        var configuration = HTTPClientConfiguration()
+        configuration.retry.baseDelay = 0.05
+        let log = RetryLog()
+        await #expect {
+            try await HTTPClient(configuration: configuration).send(
+                HTTPRequest(url: rawURL(proxy.url, "/reset.bin"), bearerToken: token), onRetry: { attempt, delay, _ in log.add(attempt, delay) })
+        } throws: { error in
+            guard case HTTPError.transport(_, let code, _) = error else { return false }
+            return [18, 56].contains(code)
+        }
+        #expect(log.entries.map(\.0) == [2, 3, 4])
+    }
+
+    @Test func abortsAStalledTransfer() async throws {
+        try server.root.write("stall.bin", Data(count: 200_000))
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--stall-after", "50000", "--stall-seconds", "20"])
+        var configuration = HTTPClientConfiguration()
+        configuration.stallTimeout = 1
+        configuration.retry = .none
+        let started = Date()
+        await #expect {
+            try await HTTPClient(configuration: configuration).send(HTTPRequest(url: rawURL(proxy.url, "/stall.bin"), bearerToken: token))
+        } throws: { error in
+            guard case HTTPError.transport(_, let code, _) = error else { return false }
+            return code == 28
+        }
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    @Test func cancellationAbortsTheTransferPromptly() async throws {
+        try server.root.write("slow.bin", Data(count: 2_000_000))
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "50000"])
+        let local = TemporaryDirectory()
+        let task = Task {
+            try await HTTPClient().send(
+                HTTPRequest(url: rawURL(proxy.url, "/slow.bin"), sink: .file(path: local.file("slow"), offset: nil), bearerToken: token))
+        }
+        try await Task.sleep(nanoseconds: 500_000_000)
+        let started = Date()
+        task.cancel()
+        let result = await task.result
+        #expect(Date().timeIntervalSince(started) < 2)
+        guard case .failure(let error) = result, case HTTPError.cancelled = error else {
+            Issue.record("expected cancellation, got \(result)")
+            return
+        }
+    }
+
+    @Test func reportsProgressAsEvents() async throws {
+        try server.root.write("p.bin", Data(count: 1_500_000))
+        var sawProgress = false
+        var completed: HTTPResponse?
+        for try await event in HTTPClient().events(for: HTTPRequest(url: rawURL(server.url, "/p.bin"), bearerToken: token)) {
+            switch event {
+            case .progress(let progress):
+                #expect(progress.expectedReceive == nil || progress.expectedReceive == 1_500_000)
+                sawProgress = sawProgress || progress.received > 0
+            case .completed(let response): completed = response
+            case .retrying: Issue.record("no retry expected")
+            }
+        }
+        #expect(sawProgress && completed?.body.count == 1_500_000)
+    }
+
+    @Test func authorizationStaysWithItsHost() async throws {
+        let probe = try await startRedirectProbe()
+        let sameHost = probe.url + "/echo-auth"
+        // Same port, other host name: curl must treat it as another host.
+        let otherHost = "http://localhost:\(probe.port)/echo-auth"
+        let client = HTTPClient()
+        let kept = try await client.send(
+            HTTPRequest(url: probe.url + "/redirect?to=" + URLQuery.escape(sameHost), bearerToken: "sekrit"))
+        #expect(String(decoding: kept.body, as: UTF8.self).contains("Bearer sekrit"))
+        let dropped = try await client.send(
+            HTTPRequest(url: probe.url + "/redirect?to=" + URLQuery.escape(otherHost), bearerToken: "sekrit"))
+        #expect(dropped.status == 200 && dropped.effectiveURL.hasPrefix("http://localhost"))
+        #expect(String(decoding: dropped.body, as: UTF8.self).contains("\"authorization\": null"))
+    }
+
+    @Test func followsOnlyHTTPAndHTTPS() async throws {
+        let probe = try await startRedirectProbe()
+        await #expect {
+            try await HTTPClient().send(HTTPRequest(url: probe.url + "/redirect?to=" + URLQuery.escape("file:///etc/passwd")))
+        } throws: { error in
+            guard case HTTPError.transport(_, let code, _) = error else { return false }
+            return code == 1  // CURLE_UNSUPPORTED_PROTOCOL
+        }
+        await #expect(throws: HTTPError.unsupportedURL("ftp://127.0.0.1/x")) {
+            try await HTTPClient().send(HTTPRequest(url: "ftp://127.0.0.1/x"))
+        }
+    }
+
+    @Test func verboseLogNeverContainsTheToken() async throws {
+        let log = LineLog()
+        var configuration = HTTPClientConfiguration()
+        configuration.log = { log.add($0) }
+        _ = try await HTTPClient(configuration: configuration).send(
+            HTTPRequest(url: server.url + "/api/auth/me?token=" + token, bearerToken: token))
+        #expect(!log.lines.isEmpty)
+        #expect(!log.lines.joined().contains(token))
+        #expect(log.lines.joined().contains("[REDACTED]"))
+    }
+}
+
+final class RetryLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [(Int, Double)] = []
+    func add(_ attempt: Int, _ delay: Double) { lock.withLock { stored.append((attempt, delay)) } }
+    var entries: [(Int, Double)] { lock.withLock { stored } }
+}
+
+final class LineLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func add(_ line: String) { lock.withLock { stored.append(line) } }
+    var lines: [String] { lock.withLock { stored } }
+}
