@@ -55,6 +55,20 @@ public enum ProcessRunner {
             stderr: String(decoding: errorData, as: UTF8.self))
     }
 
+    /// `run` off Swift's cooperative thread pool, for async tests.
+    public static func runDetached(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, stdin: String? = nil,
+        currentDirectory: String? = nil
+    ) async throws -> ProcessResult {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    try run(executable, arguments, environment: environment, stdin: stdin, currentDirectory: currentDirectory)
+                })
+            }
+        }
+    }
+
     /// Lowercase hex SHA-256 of a file, computed by coreutils' sha256sum.
     public static func sha256(of path: String) throws -> String {
         let result = try run("/usr/bin/sha256sum", [path])

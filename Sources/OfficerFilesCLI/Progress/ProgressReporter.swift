@@ -38,6 +38,8 @@ public final class ProgressReporter: @unchecked Sendable {
         self.write = write
         self.clock = clock
         started = clock()
+        // A plain log gets its first line one interval in: short operations stay silent.
+        if case .plain = mode { lastDraw = started }
     }
 
     /// The mode the CLI uses for its global options and console.

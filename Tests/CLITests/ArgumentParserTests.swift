@@ -1,0 +1,100 @@
+import Testing
+
+@testable import OfficerFilesCLI
+
+@Suite struct ArgumentParserTests {
+    let parser = ArgumentParser(
+        root: CommandSpec(
+            "tool", summary: "test tool",
+            subcommands: [
+                CommandSpec(
+                    "copy", summary: "copy things",
+                    options: [
+                        OptionSpec(["--force", "-f"], help: "overwrite"),
+                        OptionSpec(["--recursive", "-r"], help: "folders"),
+                        OptionSpec(["--exclude"], .repeated(placeholder: "GLOB"), help: "skip"),
+                        OptionSpec(["--transfers", "-t"], .value(placeholder: "N"), help: "parallel"),
+                    ],
+                    positionals: [
+                        PositionalSpec("SRC", help: "from"), PositionalSpec("DST", help: "to", variadic: true),
+                    ]),
+                CommandSpec(
+                    "cache", summary: "cache",
+                    subcommands: [
+                        CommandSpec("clear", summary: "clear it"),
+                        CommandSpec("pin", summary: "pin", positionals: [PositionalSpec("PATH", help: "p")]),
+                    ]),
+            ]),
+        globals: [OptionSpec(["--json"], help: "json"), OptionSpec(["--server"], .value(placeholder: "URL"), help: "server")])
+
+    @Test func parsesFlagsValuesAndPositionals() throws {
+        let parsed = try parser.parse(["copy", "-f", "--exclude", "*.tmp", "a", "--exclude=*.bak", "-t", "8", "b", "--json"])
+        #expect(parsed.path == ["copy"])
+        #expect(parsed.flag("force") && parsed.flag("json") && !parsed.flag("recursive"))
+        #expect(parsed.all("exclude") == ["*.tmp", "*.bak"])
+        #expect(parsed.value("transfers") == "8")
+        #expect(parsed.positionals == ["a", "b"])
+    }
+
+    @Test func bundlesShortFlagsAndHonoursDoubleDash() throws {
+        let parsed = try parser.parse(["copy", "-fr", "--", "-weird-name", "--also"])
+        #expect(parsed.flag("force") && parsed.flag("recursive"))
+        #expect(parsed.positionals == ["-weird-name", "--also"])
+    }
+
+    @Test func lastValueWinsAndGlobalsGoAnywhere() throws {
+        let parsed = try parser.parse(["--server", "http://a", "copy", "x", "y", "--server=http://b"])
+        #expect(parsed.value("server") == "http://b" && parsed.all("server") == ["http://a", "http://b"])
+    }
+
+    @Test func nestedSubcommands() throws {
+        #expect(try parser.parse(["cache", "clear"]).path == ["cache", "clear"])
+        #expect(try parser.parse(["cache", "pin", "/x"]).positionals == ["/x"])
+        #expect(throws: ArgumentError.missingSubcommand(command: "tool cache", choices: ["clear", "pin"])) {
+            try parser.parse(["cache"])
+        }
+    }
+
+    @Test func suggestsTheNearestCommandAndOption() {
+        #expect(throws: ArgumentError.unknownCommand("cpy", parent: "tool ", suggestion: "copy")) { try parser.parse(["cpy"]) }
+        #expect(throws: ArgumentError.unknownCommand("cahce", parent: "tool ", suggestion: "cache")) { try parser.parse(["cahce"]) }
+        #expect(throws: ArgumentError.unknownCommand("zzzzzz", parent: "tool ", suggestion: nil)) { try parser.parse(["zzzzzz"]) }
+        #expect(throws: ArgumentError.unknownOption("--forse", command: "tool copy", suggestion: "--force")) {
+            try parser.parse(["copy", "--forse", "a", "b"])
+        }
+        #expect(throws: ArgumentError.unknownCommand("clera", parent: "tool cache ", suggestion: "clear")) {
+            try parser.parse(["cache", "clera"])
+        }
+    }
+
+    @Test func reportsMissingAndExtraArguments() {
+        #expect(throws: ArgumentError.missingValue(option: "--transfers")) { try parser.parse(["copy", "a", "b", "--transfers"]) }
+        #expect(throws: ArgumentError.missingArgument(command: "tool copy", name: "DST")) { try parser.parse(["copy", "a"]) }
+        #expect(throws: ArgumentError.unexpectedArgument(command: "tool cache pin", argument: "y")) {
+            try parser.parse(["cache", "pin", "x", "y"])
+        }
+        #expect(throws: ArgumentError.unexpectedValue(option: "--force")) { try parser.parse(["copy", "--force=yes", "a", "b"]) }
+    }
+
+    @Test func helpSkipsValidation() throws {
+        let parsed = try parser.parse(["copy", "--help"])
+        #expect(parsed.wantsHelp && parsed.path == ["copy"])
+        let text = HelpFormatter.help(for: parser.specs(for: ["copy"]), globals: parser.globals)
+        #expect(text.contains("Usage: tool copy [OPTIONS] SRC DST..."))
+        #expect(text.contains("-t, --transfers N") && text.contains("--exclude GLOB (repeatable)"))
+    }
+
+    @Test func theRealCommandTreeHasHelpForEveryCommand() throws {
+        for command in OfficerFilesApp.rootSpec.subcommands {
+            let text = HelpFormatter.help(for: OfficerFilesApp.parser.specs(for: [command.name]), globals: GlobalOptions.specs)
+            #expect(text.contains("Usage: officer-files \(command.name)"), "\(command.name)")
+            #expect(!command.summary.isEmpty)
+        }
+    }
+
+    @Test func editDistance() {
+        #expect(EditDistance.between("kitten", "sitting") == 3)
+        #expect(EditDistance.between("", "abc") == 3)
+        #expect(EditDistance.suggestion(for: "lst", among: ["ls", "stat"]) == "ls")
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import OfficerFilesCLI
+
+@Suite struct ConfigStoreTests {
+    @Test func savesAt0600AndReadsBack() throws {
+        let home = TemporaryDirectory()
+        let store = ConfigStore(environment: ["XDG_CONFIG_HOME": home.path])
+        #expect(store.path == home.path + "/officer-files/config.json")
+        #expect(try store.load() == OfficerConfig())
+        let config = OfficerConfig(server: "http://127.0.0.1:1", email: "a@b", token: "t0k3n", root: "home")
+        try store.save(config)
+        #expect(try store.load() == config)
+        let attributes = try FileManager.default.attributesOfItem(atPath: store.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: home.path + "/officer-files")
+        #expect((folder[.posixPermissions] as? Int) == 0o700)
+    }
+
+    @Test func fallsBackToHomeDotConfig() {
+        #expect(ConfigStore(environment: ["HOME": "/home/x"]).path == "/home/x/.config/officer-files/config.json")
+        #expect(ConfigStore(environment: ["HOME": "/home/x", "XDG_CONFIG_HOME": "relative"]).path.hasPrefix("/home/x/.config"))
+    }
+
+    @Test func refusesAGroupReadableFile() throws {
+        let home = TemporaryDirectory()
+        let store = ConfigStore(environment: ["XDG_CONFIG_HOME": home.path])
+        try store.save(OfficerConfig(token: "secret"))
+        chmod(store.path, 0o644)
+        #expect(throws: ConfigError.tooOpen(path: store.path, mode: 0o644)) { try store.load() }
+        #expect(ConfigError.tooOpen(path: store.path, mode: 0o644).description.contains("chmod 600"))
+    }
+
+    @Test func namesAMalformedFile() throws {
+        let home = TemporaryDirectory()
+        let store = ConfigStore(environment: ["XDG_CONFIG_HOME": home.path])
+        try home.write("officer-files/config.json", "{not json")
+        chmod(store.path, 0o600)
+        #expect {
+            try store.load()
+        } throws: { error in
+            guard case ConfigError.malformed(let path, _) = error else { return false }
+            return path == store.path
+        }
+    }
+}
