@@ -6,6 +6,16 @@
 
 static inline int officer_vips_init(const char *argv0) { return VIPS_INIT(argv0); }
 
+static void officer_vips_discard_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
+/* libvips also prints warnings to stderr through GLib; failures reach us through its error buffer,
+   so the stray lines are dropped and the CLI keeps its one-line errors. */
+static inline void officer_vips_silence_warnings(void) {
+    g_log_set_handler("VIPS", (GLogLevelFlags)(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO),
+                      officer_vips_discard_log, NULL);
+}
+
 /* Header-only open: pixels are decoded lazily, so width/height come without a full decode.
    Sequential access streams one top-to-bottom pass in little memory; random access allows several passes. */
 static inline VipsImage *officer_vips_image_new_from_file(const char *path, int sequential, int fail_on_error) {

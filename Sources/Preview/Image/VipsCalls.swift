@@ -4,6 +4,7 @@ import CVips
 enum VipsCalls {
     static func initialize() -> Int32 { officer_vips_init("officer-files") }
     static func disableOperationCache() { vips_cache_set_max(0) }
+    static func silenceWarnings() { officer_vips_silence_warnings() }
     static func blockUntrustedLoaders() { vips_block_untrusted_set(1) }
     static func lastError() -> String {
         let message = vips_error_buffer().map { String(cString: $0) } ?? ""

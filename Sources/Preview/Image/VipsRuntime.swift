@@ -5,6 +5,7 @@ public enum VipsRuntime {
         guard VipsCalls.initialize() == 0 else { return .failure(.initializationFailed(VipsCalls.lastError())) }
         // Cached operations would keep decoded pixels of files we never look at again.
         VipsCalls.disableOperationCache()
+        VipsCalls.silenceWarnings()
         // Loaders libvips marks untrusted (e.g. via ImageMagick) are not fuzzed enough for files from others.
         VipsCalls.blockUntrustedLoaders()
         return .success(())
