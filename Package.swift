@@ -27,13 +27,16 @@ let package = Package(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
+            name: "CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
             name: "CVips", pkgConfig: "officer-vips",
             providers: [.apt(["libvips-dev"])]),
 
         // Pure Swift value types: no C module, so it builds for iOS and anywhere else.
         .target(name: "FileModel"),
         .target(name: "Preview", dependencies: ["FileModel", "CMagic", "CArchive", "CVips"]),
-        .target(name: "Transfer", dependencies: ["FileModel", "Preview", "CCurl", "CSQLite"]),
+        .target(name: "Transfer", dependencies: ["FileModel", "Preview", "CCurl", "CSQLite", "CCrypto"]),
         // The commands, argument parser and progress reporter live in a library so tests can reach them.
         .target(name: "OfficerFilesCLI", dependencies: ["FileModel", "Preview", "Transfer"]),
         .executableTarget(name: "officer-files", dependencies: ["OfficerFilesCLI"]),

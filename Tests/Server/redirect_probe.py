@@ -1,6 +1,10 @@
-"""A tiny HTTP server for redirect tests: /redirect?to=URL answers 302 to URL, /echo-auth tells which
-Authorization header it received. Binds 127.0.0.1 and prints "listening on http://127.0.0.1:PORT"."""
+"""A tiny HTTP server for edge cases no well-behaved server shows: /redirect?to=URL answers 302 to URL,
+/echo-auth tells which Authorization header it received, /plain/NAME serves a file from --serve DIR
+ignoring Range (always 200, no Accept-Ranges). Binds 127.0.0.1, prints "listening on http://127.0.0.1:PORT"."""
+import argparse
 import asyncio
+import email.utils
+import os
 import sys
 
 from aiohttp import web
@@ -14,9 +18,25 @@ async def echo_auth(request):
     return web.json_response({"authorization": request.headers.get("Authorization")})
 
 
+def plain_handler(folder):
+    async def plain(request):
+        path = os.path.join(folder, os.path.basename(request.match_info["name"]))
+        if not os.path.isfile(path):
+            raise web.HTTPNotFound()
+        with open(path, "rb") as f:
+            body = f.read()
+        modified = email.utils.formatdate(os.stat(path).st_mtime, usegmt=True)
+        return web.Response(body=body, headers={"Last-Modified": modified, "Content-Type": "application/octet-stream"})
+    return plain
+
+
 async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--serve", default=".")
+    args = parser.parse_args()
     app = web.Application()
-    app.add_routes([web.get("/redirect", redirect), web.get("/echo-auth", echo_auth)])
+    app.add_routes([web.get("/redirect", redirect), web.get("/echo-auth", echo_auth),
+                    web.get("/plain/{name}", plain_handler(args.serve))])
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)

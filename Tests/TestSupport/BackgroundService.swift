@@ -115,9 +115,9 @@ public func startFaultProxy(target: String, _ faults: [String]) async throws -> 
     try await BackgroundService.start(script: "fault-proxy", arguments: ["--listen", "0", "--target", target, "--lifetime", "300"] + faults)
 }
 
-/// The redirect probe (`Tests/Server/redirect_probe.py`).
-public func startRedirectProbe() async throws -> BackgroundService {
+/// The redirect probe (`Tests/Server/redirect_probe.py`); `serving` is the folder behind its Range-ignoring `/plain/NAME`.
+public func startRedirectProbe(serving folder: String = "/nonexistent") async throws -> BackgroundService {
     try await BackgroundService.start(
         script: ProcessRunner.packageRoot + "/.venv/bin/python",
-        arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/redirect_probe.py"])
+        arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/redirect_probe.py", "--serve", folder])
 }

@@ -7,7 +7,8 @@ public final class TemporaryDirectory: @unchecked Sendable {
 
     /// Creates the folder.
     public init(prefix: String = "officer-files-test") {
-        var template = Array((NSTemporaryDirectory() + "/\(prefix)-XXXXXX").utf8CString)
+        let base = URL(fileURLWithPath: NSTemporaryDirectory()).standardizedFileURL.path
+        var template = Array((base + "/\(prefix)-XXXXXX").utf8CString)
         let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(created != nil, "mkdtemp failed")
         path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

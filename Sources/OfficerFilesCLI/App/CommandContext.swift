@@ -69,6 +69,15 @@ public struct CommandContext: Sendable {
         return try RemotePath(root: defaultRoot, path: argument)
     }
 
+    /// The progress display for this run's options and terminal.
+    public func progressReporter() -> ProgressReporter {
+        let console = console
+        return ProgressReporter(
+            mode: ProgressReporter.mode(
+                json: global.json, quiet: global.quiet, noProgress: global.noProgress, console: console, environment: environment),
+            write: { console.messageRaw($0) })
+    }
+
     /// Prints a value as one line of JSON.
     public func printJSON(_ value: some Encodable) {
         let encoder = JSONEncoder()

@@ -33,6 +33,15 @@ public enum ExitCode: Int32, Sendable {
         case let error as CLIError: return error.exitCode
         case is ConfigError: return .localFile
         case let error as HTTPError: return of(httpError: error)
+        case let error as DownloadError:
+            switch error {
+            case .destinationExists, .destinationIsDirectory, .busy: return .conflict
+            case .server(_, let status, _): return of(status: status)
+            case .checksumMismatch: return .failure
+            case .lengthMismatch, .unstable: return .server
+            case .transfer(let inner): return of(httpError: inner)
+            case .journal, .localFile: return .localFile
+            }
         case let error as OfficerError:
             switch error {
             case .notSignedIn, .invalidCredentials: return .authentication
@@ -47,11 +56,22 @@ public enum ExitCode: Int32, Sendable {
         }
     }
 
+    private static func of(status: Int) -> ExitCode {
+        switch status {
+        case 401: .authentication
+        case 404: .notFound
+        case 409: .conflict
+        case 400, 403, 413, 415, 422: .refused
+        default: .server
+        }
+    }
+
     private static func of(httpError: HTTPError) -> ExitCode {
         switch httpError {
         case .localFile: .localFile
         case .cancelled: .interrupted
         case .unsupportedURL: .usage
+        case .rejected: .server
         default: .network
         }
     }

@@ -11,6 +11,7 @@ public enum OfficerFilesApp {
     static let commands: [any Command.Type] = [
         LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, ListCommand.self, StatCommand.self,
         SearchCommand.self, MakeDirectoryCommand.self, MoveCommand.self, CopyCommand.self, RemoveCommand.self,
+        GetCommand.self, CatCommand.self,
     ]
 
     static let helpSpec = CommandSpec(
@@ -61,13 +62,34 @@ public enum OfficerFilesApp {
         let context = CommandContext(
             console: console, global: GlobalOptions(parsed), environment: environment,
             configStore: ConfigStore(environment: environment))
+        let task = Task { try await command.run(parsed, context) }
+        let interrupt = interruptHandler(cancelling: task)
+        defer { interrupt.cancel() }
         do {
-            try await command.run(parsed, context)
+            try await task.value
             return 0
         } catch {
-            console.message("officer-files: \(error)")
-            return ExitCode.of(error).rawValue
+            let code = ExitCode.of(error)
+            if code == .interrupted {
+                console.message("officer-files: interrupted; run the same command again to continue")
+            } else {
+                console.message("officer-files: \(error)")
+            }
+            return code.rawValue
         }
+    }
+
+    /// Ctrl-C cancels the command (transfers abort, journals are flushed, temp files kept for a rerun);
+    /// a second Ctrl-C ends the process at once.
+    static func interruptHandler(cancelling task: Task<Void, any Error>) -> any DispatchSourceSignal {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler {
+            task.cancel()
+            signal(SIGINT, SIG_DFL)
+        }
+        source.resume()
+        return source
     }
 
     static func help(topic: [String], console: Console) -> Int32 {

@@ -14,6 +14,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var sourceRemaining: Int64 = 0
     private let sourceStart: Int64
     private var sinkFD: Int32 = -1
+    private var ownsSink = true
+    private var verdict: String??  // nil: not checked yet; .some(nil): accepted; .some(reason): rejected
     private let memoryLimit: Int
 
     // Response state, touched only on the engine thread.
@@ -22,7 +24,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var body = Data()
     private var bytesWritten: Int64 = 0
     private var failure: HTTPError?
-    private var lastProgress: TransferProgress?
+    private var lastProgress: TransferProgress? = TransferProgress(received: 0, expectedReceive: nil, sent: 0, expectedSend: nil)
 
     // Crosses threads: guarded by `lock`.
     private let lock = NSLock()
@@ -54,7 +56,7 @@ final class CurlTransfer: @unchecked Sendable {
         CurlCalls.mimeFree(mime)
         errorBuffer.deallocate()
         if sourceFD >= 0 { close(sourceFD) }
-        if sinkFD >= 0 { close(sinkFD) }
+        if sinkFD >= 0, ownsSink { close(sinkFD) }
     }
 
     /// The URL without user info or query values that could carry secrets, for messages.
@@ -82,6 +84,9 @@ final class CurlTransfer: @unchecked Sendable {
         CurlCalls.set(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
         CurlCalls.set(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.stallTimeout.rounded(.up))))
         if let total = configuration.totalTimeout { CurlCalls.set(easy, CURLOPT_TIMEOUT_MS, Int(total * 1000)) }
+        if let rate = request.maxReceiveBytesPerSecond, rate > 0 {
+            CurlCalls.set(easy, CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate)
+        }
         CurlCalls.set(easy, CURLOPT_SSL_VERIFYPEER, configuration.insecure ? 0 : 1)
         CurlCalls.set(easy, CURLOPT_SSL_VERIFYHOST, configuration.insecure ? 0 : 2)
         if let ca = configuration.caCertificatePath { CurlCalls.set(easy, CURLOPT_CAINFO, ca) }
@@ -159,6 +164,10 @@ final class CurlTransfer: @unchecked Sendable {
         for line in headerLines { headerList = CurlCalls.append(headerList, line) }
         if headerList != nil { CurlCalls.set(easy, CURLOPT_HTTPHEADER, list: headerList) }
 
+        if case .stream(let fd) = request.sink {
+            sinkFD = fd
+            ownsSink = false
+        }
         if case .file(let path, let offset) = request.sink {
             sinkFD = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (offset == nil ? O_TRUNC : 0), 0o644)
             guard sinkFD >= 0 else { throw HTTPError.localFile(path: path, message: String(cString: strerror(errno))) }
@@ -186,13 +195,15 @@ final class CurlTransfer: @unchecked Sendable {
             outcome = .failure(CancellationError())
         } else if let failure {
             outcome = .failure(failure)
+        } else if case .some(.some(let reason)) = verdict {
+            outcome = .failure(HTTPError.rejected(request: label, status: status, reason: reason))
         } else if code != CurlCalls.ok {
             let detail = String(cString: errorBuffer)
             outcome = .failure(
                 HTTPError.transport(
                     request: label, code: Int(code.rawValue), message: detail.isEmpty ? CurlCalls.strerror(code) : detail))
         } else {
-            if sinkFD >= 0, fsync(sinkFD) != 0, case .file(let path, _) = request.sink {
+            if ownsSink, sinkFD >= 0, fsync(sinkFD) != 0, case .file(let path, _) = request.sink {
                 outcome = .failure(HTTPError.localFile(path: path, message: String(cString: strerror(errno))))
             } else {
                 let response = HTTPResponse(
@@ -216,8 +227,13 @@ final class CurlTransfer: @unchecked Sendable {
         if line.hasPrefix("HTTP/") {
             // A new response starts (after 100-continue or a redirect): forget the previous one's headers.
             headers = HTTPHeaders()
+            verdict = nil
             let parts = line.split(separator: " ", maxSplits: 2)
             status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        } else if line == "\r\n" || line == "\n" {
+            // End of one response's headers. Interim (1xx) and followed redirects are not the answer.
+            let isFinal = status >= 200 && !(request.followRedirects && (300..<400).contains(status) && headers["Location"] != nil)
+            if isFinal, let check = request.responseCheck { verdict = .some(check(status, headers)) }
         } else {
             headers.addRawLine(Substring(line))
         }
@@ -226,20 +242,34 @@ final class CurlTransfer: @unchecked Sendable {
 
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if isCancelled { return 0 }
+        if case .some(.some(let reason)) = verdict {
+            failure = .rejected(request: label, status: status, reason: reason)
+            return 0
+        }
         if sinkFD >= 0, (200..<300).contains(status) {
             var offset = 0
             while offset < bytes.count {
                 let written = write(sinkFD, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    if case .file(let path, _) = request.sink {
-                        failure = .localFile(path: path, message: String(cString: strerror(errno)))
+                    let path: String
+                    switch request.sink {
+                    case .file(let file, _): path = file
+                    default: path = "<stdout>"
                     }
+                    failure = .localFile(path: path, message: String(cString: strerror(errno)))
                     return 0
                 }
                 offset += written
             }
             bytesWritten += Int64(bytes.count)
+            // Stored bytes are reported as they land, so a resume after a failure knows exactly where to start.
+            if let onProgress, let last = lastProgress {
+                var snapshot = last
+                snapshot.written = bytesWritten
+                lastProgress = snapshot
+                onProgress(snapshot)
+            }
             return bytes.count
         }
         guard body.count + bytes.count <= memoryLimit else {
@@ -278,7 +308,7 @@ final class CurlTransfer: @unchecked Sendable {
         guard let onProgress else { return 0 }
         let snapshot = TransferProgress(
             received: received, expectedReceive: expectedReceive > 0 ? expectedReceive : nil,
-            sent: sent, expectedSend: expectedSend > 0 ? expectedSend : nil)
+            sent: sent, expectedSend: expectedSend > 0 ? expectedSend : nil, written: bytesWritten)
         if snapshot != lastProgress {
             lastProgress = snapshot
             onProgress(snapshot)

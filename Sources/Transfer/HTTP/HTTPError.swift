@@ -10,6 +10,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedURL(String)
     /// The caller cancelled the transfer.
     case cancelled(request: String)
+    /// The response was not the one asked for (the request's response check refused it); nothing was stored.
+    case rejected(request: String, status: Int, reason: String)
 
     /// A one-line message.
     public var description: String {
@@ -19,6 +21,7 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .localFile(let path, let message): "\(path): \(message)"
         case .unsupportedURL(let url): "\(url): only http:// and https:// URLs are supported"
         case .cancelled(let request): "\(request): cancelled"
+        case .rejected(let request, let status, let reason): "\(request): unexpected answer \(status): \(reason)"
         }
     }
 

@@ -29,7 +29,13 @@ public struct HTTPRequest: Sendable {
         /// Written to a local file at `offset` (the file is created if missing); `nil` truncates it first.
         /// Only a 2xx body is written there; any other status's body is kept in memory for its error message.
         case file(path: String, offset: Int64?)
+        /// Written to an open descriptor (stdout for `cat`) as it arrives; never seeked, never closed.
+        case stream(fileDescriptor: Int32)
     }
+
+    /// Decides, once the final response's headers are in and before any body byte is stored, whether the
+    /// response is the one asked for: nil accepts it, a reason rejects it (``HTTPError/rejected(request:status:reason:)``).
+    public typealias ResponseCheck = @Sendable (_ status: Int, _ headers: HTTPHeaders) -> String?
 
     /// `GET`, `POST`, `PATCH`, … .
     public var method: String
@@ -47,6 +53,10 @@ public struct HTTPRequest: Sendable {
     public var followRedirects: Bool
     /// Whether a failed attempt may be repeated; defaults to true for GET, HEAD, PUT, DELETE and OPTIONS.
     public var isIdempotent: Bool
+    /// Checks the response before its body is stored (a `Range` answer against the range asked for).
+    public var responseCheck: ResponseCheck?
+    /// Receive at most this many bytes per second (`--bwlimit`).
+    public var maxReceiveBytesPerSecond: Int64?
 
     /// Creates a request; the body defaults to none and the sink to 16 MiB of memory.
     public init(

@@ -8,13 +8,16 @@ public struct TransferProgress: Sendable, Equatable {
     public var sent: Int64
     /// Bytes expected to be sent, when known.
     public var expectedSend: Int64?
+    /// Bytes of this attempt's body stored in the file or stream sink so far.
+    public var written: Int64
 
     /// Creates a snapshot.
-    public init(received: Int64, expectedReceive: Int64?, sent: Int64, expectedSend: Int64?) {
+    public init(received: Int64, expectedReceive: Int64?, sent: Int64, expectedSend: Int64?, written: Int64 = 0) {
         self.received = received
         self.expectedReceive = expectedReceive
         self.sent = sent
         self.expectedSend = expectedSend
+        self.written = written
     }
 }
 

@@ -83,6 +83,18 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// Runs SQL-only work inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
+    public func writeTransaction(_ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
+        try execute("BEGIN IMMEDIATE")
+        do throws(SQLiteError) {
+            try body()
+            try execute("COMMIT")
+        } catch {
+            _ = try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")

@@ -1,0 +1,54 @@
+import FileModel
+import Foundation
+import Transfer
+
+/// What `get` and `cat` fetch: an Officer path through the `raw` endpoint, or any http(s) URL.
+struct DownloadSource {
+    /// The URL requested.
+    var url: String
+    /// Sent only to the Officer server the token belongs to; never to other URLs.
+    var token: String?
+    /// The name a downloaded copy gets by default.
+    var suggestedName: String
+
+    static func resolve(_ argument: String, context: CommandContext) throws -> DownloadSource {
+        let lowered = argument.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            guard let components = URLComponents(string: argument), components.host != nil else {
+                throw CLIError.usage("\(argument): not a valid URL")
+            }
+            let last = (components.path as NSString).lastPathComponent
+            return DownloadSource(url: argument, token: nil, suggestedName: safeName(last, fallback: "index.html"))
+        }
+        guard RemotePath.isRemote(argument) else {
+            throw CLIError.usage("\(argument): give an Officer path (officer:/path) or an http(s) URL")
+        }
+        let path = try context.remotePath(argument)
+        guard !path.isRoot else { throw CLIError.usage("\(argument): is the top of a root, not a file") }
+        let client = try context.client()
+        return DownloadSource(
+            url: client.url("/api/file-browser/raw", query: [("path", path.path), ("root", path.root)]), token: client.token,
+            suggestedName: safeName(path.name, fallback: "download"))
+    }
+
+    /// A name that stays inside the destination folder whatever the server or URL said.
+    static func safeName(_ name: String, fallback: String) -> String {
+        let cleaned = name.removingPercentEncoding ?? name
+        if cleaned.isEmpty || cleaned == "." || cleaned == ".." || cleaned == "/" || cleaned.contains("/") || cleaned.contains("\0") {
+            return fallback
+        }
+        return cleaned
+    }
+
+    /// Where a download of this source lands for the DEST argument (a folder, a file name, or nothing).
+    func destination(for argument: String?) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        guard let argument else { return cwd + "/" + suggestedName }
+        let absolute = argument.hasPrefix("/") ? argument : cwd + "/" + argument
+        var isDirectory: ObjCBool = false
+        if argument.hasSuffix("/") || (FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            return (absolute as NSString).appendingPathComponent(suggestedName)
+        }
+        return absolute
+    }
+}

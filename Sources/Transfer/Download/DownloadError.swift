@@ -1,0 +1,40 @@
+/// Why a download did not complete; the temp file and journal are kept where a rerun can use them.
+public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The destination exists and `force` was not given.
+    case destinationExists(path: String)
+    /// The destination is a folder.
+    case destinationIsDirectory(path: String)
+    /// Another process is downloading to the same destination.
+    case busy(path: String)
+    /// The server answered with an error status.
+    case server(url: String, status: Int, message: String)
+    /// The bytes do not hash to the expected checksum; the temp file was removed.
+    case checksumMismatch(path: String, expected: String, actual: String)
+    /// The file ended up with another length than the server announced.
+    case lengthMismatch(path: String, expected: Int64, actual: Int64)
+    /// The file kept changing on the server while being fetched.
+    case unstable(url: String)
+    /// A network or local-file failure that retries did not overcome.
+    case transfer(HTTPError)
+    /// The journal could not be read or written.
+    case journal(SQLiteError)
+    /// A local file operation failed.
+    case localFile(path: String, message: String)
+
+    /// A one-line message.
+    public var description: String {
+        switch self {
+        case .destinationExists(let path): "\(path): already exists (use --force to replace it)"
+        case .destinationIsDirectory(let path): "\(path): is a folder"
+        case .busy(let path): "\(path): another officer-files is downloading to it"
+        case .server(let url, let status, let message): "\(url): server answered \(status): \(message)"
+        case .checksumMismatch(let path, let expected, let actual):
+            "\(path): sha256 is \(actual), expected \(expected); nothing was saved"
+        case .lengthMismatch(let path, let expected, let actual): "\(path): got \(actual) bytes, expected \(expected)"
+        case .unstable(let url): "\(url): the file kept changing on the server; try again later"
+        case .transfer(let error): error.description
+        case .journal(let error): error.description
+        case .localFile(let path, let message): "\(path): \(message)"
+        }
+    }
+}

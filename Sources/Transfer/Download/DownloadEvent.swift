@@ -1,0 +1,25 @@
+/// What a download reports while it runs.
+public enum DownloadEvent: Sendable {
+    /// The plan: total length (when known), ranges, and bytes already on disk from an earlier run.
+    case started(total: Int64?, segments: [ClosedRange<Int64>], resumedBytes: Int64)
+    /// One range moved: bytes of it done.
+    case progress(segment: Int, done: Int64)
+    /// A range failed and is retried after `delay` seconds.
+    case retrying(segment: Int, attempt: Int, delay: Double, reason: String)
+    /// The server's file differs from the partial copy: starting over.
+    case restarted(reason: String)
+}
+
+/// The outcome of a finished download.
+public struct DownloadResult: Sendable, Equatable {
+    /// The final file.
+    public var path: String
+    /// Its length.
+    public var bytes: Int64
+    /// Bytes that were already on disk from an earlier run.
+    public var resumedBytes: Int64
+    /// Bytes received in this run; beyond `bytes - resumedBytes` they were fetched twice.
+    public var fetchedBytes: Int64
+    /// SHA-256 when it was checked.
+    public var sha256: String?
+}

@@ -1,0 +1,25 @@
+/// How a download behaves.
+public struct DownloadOptions: Sendable {
+    /// Replace an existing destination.
+    public var force = false
+    /// Parallel ranges; nil chooses by size (4 from 64 MiB up, else 1).
+    public var segments: Int?
+    /// The file must hash to this, or it never reaches its final name.
+    public var checksum: Checksum?
+    /// Receive at most this many bytes per second in all.
+    public var bandwidthLimit: Int64?
+    /// Give the file the server's Last-Modified time, as wget does.
+    public var preserveModificationTime = true
+    /// Attempts per segment without progress before giving up (progress resets the count).
+    public var maxAttemptsWithoutProgress = 5
+
+    /// The defaults.
+    public init() {}
+
+    /// Segments used for a file of `total` bytes on a server that serves ranges.
+    func segmentCount(total: Int64) -> Int {
+        let wanted = segments ?? (total >= 64 << 20 ? 4 : 1)
+        // Ranges under 1 MiB cost more in requests than they gain.
+        return max(1, min(wanted, Int(max(1, total / (1 << 20))), 16))
+    }
+}

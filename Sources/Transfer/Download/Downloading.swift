@@ -1,0 +1,8 @@
+/// Fetches a URL to a local file, resumably and verified.
+public protocol Downloading: Sendable {
+    /// Downloads `url` to `destination`; `onEvent` hears the plan, progress, retries and restarts.
+    func download(
+        from url: String, bearerToken: String?, to destination: String, options: DownloadOptions,
+        onEvent: (@Sendable (DownloadEvent) -> Void)?
+    ) async throws(DownloadError) -> DownloadResult
+}

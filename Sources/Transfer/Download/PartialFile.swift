@@ -1,0 +1,90 @@
+import Foundation
+
+/// The hidden temp file a download grows in, beside its destination (`.NAME.officer-download`).
+///
+/// It holds an exclusive `flock` while open, so two processes never fill one file; the lock dies with the
+/// process, SIGKILL included. The destination only ever appears through ``commit(force:modificationTime:)``.
+final class PartialFile: @unchecked Sendable {
+    let path: String
+    let destination: String
+    private let fd: Int32
+
+    static func tempPath(for destination: String) -> String {
+        let url = URL(fileURLWithPath: destination)
+        return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".officer-download"
+    }
+
+    init(destination: String) throws(DownloadError) {
+        self.destination = destination
+        path = Self.tempPath(for: destination)
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .localFile(path: path, message: String(cString: strerror(errno))) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            throw .busy(path: destination)
+        }
+    }
+
+    deinit { close(fd) }
+
+    var size: Int64 {
+        var info = stat()
+        return fstat(fd, &info) == 0 ? Int64(info.st_size) : -1
+    }
+
+    /// Empties the file (a fresh start) and reserves `length` bytes when known, so parallel ranges land in place.
+    func reset(length: Int64?) throws(DownloadError) {
+        guard ftruncate(fd, 0) == 0 else { throw failure() }
+        if let length, length > 0 {
+            let status = posix_fallocate(fd, 0, off_t(length))
+            // Filesystems without fallocate (tmpfs on old kernels) still get the right length.
+            if status != 0, ftruncate(fd, off_t(length)) != 0 { throw failure() }
+        }
+    }
+
+    /// Flushes written data to stable storage.
+    func sync() throws(DownloadError) {
+        guard fdatasync(fd) == 0 else { throw failure() }
+    }
+
+    /// Drops the temp file (checksum mismatch: its bytes must not be resumed from).
+    func discard() { unlink(path) }
+
+    /// Moves the finished file to its final name: fsync, then rename (with `force`) or link + unlink, which
+    /// fails rather than replace a destination that appeared meanwhile; then fsync of the folder.
+    func commit(force: Bool, modificationTime: Date?) throws(DownloadError) {
+        guard fsync(fd) == 0 else { throw failure() }
+        fchmod(fd, 0o644 & ~Self.umask)
+        if let modificationTime {
+            let seconds = modificationTime.timeIntervalSince1970
+            var times = [
+                timespec(tv_sec: time_t(seconds), tv_nsec: 0), timespec(tv_sec: time_t(seconds), tv_nsec: 0),
+            ]
+            futimens(fd, &times)
+        }
+        if force {
+            guard rename(path, destination) == 0 else { throw failure(destination) }
+        } else {
+            guard link(path, destination) == 0 else {
+                if errno == EEXIST { throw .destinationExists(path: destination) }
+                throw failure(destination)
+            }
+            unlink(path)
+        }
+        let directory = open((destination as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+    }
+
+    private static let umask: mode_t = {
+        let current = Foundation.umask(0o022)
+        Foundation.umask(current)
+        return current
+    }()
+
+    private func failure(_ file: String? = nil) -> DownloadError {
+        .localFile(path: file ?? path, message: String(cString: strerror(errno)))
+    }
+}

@@ -1,0 +1,110 @@
+import FileModel
+import Foundation
+
+extension SegmentedDownloader {
+    /// Streams `url` to an open descriptor (stdout for `cat`), resuming after network failures with
+    /// `Range` + `If-Range` from exactly the bytes already written, so the output is never duplicated or garbled.
+    /// Returns the bytes written.
+    public func stream(
+        from url: String, bearerToken: String?, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil,
+        onProgress: (@Sendable (_ written: Int64, _ total: Int64?) -> Void)? = nil
+    ) async throws(DownloadError) -> Int64 {
+        let state = StreamState()
+        var failures = 0
+        while true {
+            let (written, validator, total) = state.values
+            var request = HTTPRequest(url: url, sink: .stream(fileDescriptor: fileDescriptor), bearerToken: bearerToken, isIdempotent: false)
+            request.maxReceiveBytesPerSecond = bandwidthLimit
+            if written > 0 {
+                guard let validator else {
+                    throw .transfer(.transport(request: "GET \(CurlTransfer.redactedURL(url))", code: 56,
+                        message: "connection lost after \(written) bytes and the server gives no ETag or Last-Modified to resume safely"))
+                }
+                request.headers.add("Range", "bytes=\(written)-")
+                request.headers.add("If-Range", validator)
+            }
+            request.responseCheck = { status, headers in
+                guard written > 0 else {
+                    // Learnt before the first body byte, so a failure mid-stream can still resume.
+                    if status == 200 { state.learn(from: headers) }
+                    return status == 206 ? "a range that was not asked for" : nil
+                }
+                if status == 200 { return "the file changed on the server after \(written) bytes were written" }
+                if status == 206 {
+                    let parsed = headers["Content-Range"].flatMap(RemoteFileInfo.parseContentRange)
+                    if parsed?.range?.lowerBound != written || (total != nil && parsed?.total != total) {
+                        return "Content-Range \(headers["Content-Range"] ?? "missing") does not continue at byte \(written)"
+                    }
+                }
+                return nil
+            }
+            let reason: String
+            var retryAfter: String?
+            do {
+                let response = try await http.send(request, onProgress: { snapshot in
+                    state.attemptWritten = snapshot.written
+                    onProgress?(written + snapshot.written, total ?? snapshot.expectedReceive.map { written + $0 })
+                })
+                state.commitAttempt()
+                if response.isSuccess {
+                    let (now, _, expected) = state.values
+                    if let expected, now < expected { failures = 0; continue }  // cut short without an error
+                    return now
+                }
+                guard http.configuration.retry.retryableStatuses.contains(response.status) else {
+                    let message = String(decoding: response.body.prefix(300), as: UTF8.self)
+                    throw DownloadError.server(url: CurlTransfer.redactedURL(url), status: response.status,
+                        message: (try? JSONDecoder().decode(APIErrorBody.self, from: response.body).error.message) ?? message)
+                }
+                reason = "HTTP \(response.status)"
+                retryAfter = response.headers["Retry-After"]
+            } catch let error as HTTPError {
+                state.commitAttempt()
+                if case .rejected(_, _, let why) = error { throw .unstable(url: "\(CurlTransfer.redactedURL(url)) (\(why))") }
+                guard error.isRetryable else { throw .transfer(error) }
+                reason = error.description
+            } catch let error as DownloadError {
+                throw error
+            } catch {
+                throw .transfer(.cancelled(request: "GET \(url)"))
+            }
+            failures = state.values.written > written ? 1 : failures + 1
+            guard failures < 5 else { throw .transfer(.transport(request: "GET \(CurlTransfer.redactedURL(url))", code: 56, message: "gave up: \(reason)")) }
+            do {
+                try await Task.sleep(nanoseconds: UInt64(http.configuration.retry.delay(afterAttempt: failures, retryAfter: retryAfter) * 1e9))
+            } catch {
+                throw .transfer(.cancelled(request: "GET \(url)"))
+            }
+        }
+    }
+}
+
+/// What a stream knows between attempts.
+private final class StreamState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var written: Int64 = 0
+    private var validator: String?
+    private var total: Int64?
+    private var attempt: Int64 = 0
+
+    var values: (written: Int64, validator: String?, total: Int64?) { lock.withLock { (written, validator, total) } }
+    var attemptWritten: Int64 {
+        get { lock.withLock { attempt } }
+        set { lock.withLock { attempt = newValue } }
+    }
+
+    func commitAttempt() {
+        lock.withLock {
+            written += attempt
+            attempt = 0
+        }
+    }
+
+    func learn(from headers: HTTPHeaders) {
+        let info = RemoteFileInfo(headers: headers)
+        lock.withLock {
+            validator = info.rangeValidator
+            total = info.total
+        }
+    }
+}

@@ -1,0 +1,324 @@
+import FileModel
+import Foundation
+
+/// The default ``Downloading``: ranges fetched in parallel into a preallocated temp file, every range's
+/// progress journaled, every answer checked against what was asked, and the final name reached only by
+/// an atomic rename after the length (and checksum) is verified.
+public struct SegmentedDownloader: Downloading {
+    /// The transport; its retry policy sets the delays between a range's attempts.
+    public var http: HTTPClient
+    /// Where progress is recorded for resuming; nil keeps nothing (no resume across runs).
+    public var journal: TransferJournal?
+    /// How often the live offsets are written to the journal, in seconds.
+    public var journalInterval = 0.02
+    /// How often the temp file is flushed to stable storage, in seconds.
+    public var syncInterval = 1.0
+
+    /// Creates a downloader.
+    public init(http: HTTPClient = HTTPClient(), journal: TransferJournal?) {
+        self.http = http
+        self.journal = journal
+    }
+
+    private struct Restart: Error { var reason: String }
+
+    public func download(
+        from url: String, bearerToken: String?, to destination: String, options: DownloadOptions = DownloadOptions(),
+        onEvent: (@Sendable (DownloadEvent) -> Void)? = nil
+    ) async throws(DownloadError) -> DownloadResult {
+        let destination = URL(fileURLWithPath: destination).standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw .destinationIsDirectory(path: destination) }
+            if !options.force { throw .destinationExists(path: destination) }
+        }
+        let partial = try PartialFile(destination: destination)
+        var restarts = 0
+        while true {
+            do {
+                return try await attempt(
+                    url: url, token: bearerToken, partial: partial, options: options, fresh: restarts > 0, onEvent: onEvent)
+            } catch let restart as Restart {
+                restarts += 1
+                if restarts > 2 { throw .unstable(url: url) }
+                onEvent?(.restarted(reason: restart.reason))
+            } catch let error as DownloadError {
+                throw error
+            } catch is CancellationError {
+                throw .transfer(.cancelled(request: "GET \(url)"))
+            } catch {
+                throw .localFile(path: destination, message: "\(error)")
+            }
+        }
+    }
+
+    // MARK: One attempt of the whole file
+
+    private func attempt(
+        url: String, token: String?, partial: PartialFile, options: DownloadOptions, fresh: Bool,
+        onEvent: (@Sendable (DownloadEvent) -> Void)?
+    ) async throws -> DownloadResult {
+        let info = try await probe(url: url, token: token)
+        let destination = partial.destination
+        var segments: [TransferJournal.Segment]
+        var resumed: Int64 = 0
+        let saved = fresh ? nil : try journalCall { () throws(SQLiteError) in try journal?.download(for: destination) }
+        if let saved, let info, canResume(saved, info: info, partialSize: partial.size, url: url) {
+            let sameBoot = saved.bootID == TransferJournal.currentBootID
+            segments = saved.segments.map { segment in
+                var segment = segment
+                // After a reboot only flushed bytes are trusted; after a crashed process the page cache holds the rest.
+                segment.done = sameBoot ? segment.done : segment.synced
+                segment.synced = min(segment.synced, segment.done)
+                return segment
+            }
+            resumed = segments.reduce(0) { $0 + $1.done }
+            try journalCall { () throws(SQLiteError) in try journal?.claimBoot(destination: destination) }
+        } else if let info, info.isResumable, let total = info.total {
+            let count = options.segmentCount(total: total)
+            segments = (0..<count).map { index in
+                let start = total * Int64(index) / Int64(count)
+                let end = total * Int64(index + 1) / Int64(count) - 1
+                return TransferJournal.Segment(index: index, start: start, end: end, done: 0, synced: 0)
+            }
+            try partial.reset(length: total)
+            let record = TransferJournal.Download(
+                destination: destination, url: url, tempPath: partial.path, etag: info.etag, lastModified: info.lastModified,
+                total: total, bootID: TransferJournal.currentBootID, segments: segments)
+            try journalCall { () throws(SQLiteError) in try journal?.save(record) }
+        } else {
+            // No ranges, no length or no validator: one stream from the start, not resumable.
+            try journalCall { () throws(SQLiteError) in try journal?.remove(destination: destination) }
+            try partial.reset(length: nil)
+            return try await singleStream(url: url, token: token, partial: partial, info: info, options: options, onEvent: onEvent)
+        }
+        let total = info!.total!
+        onEvent?(.started(total: total, segments: segments.map { $0.start...$0.end }, resumedBytes: resumed))
+        let progress = SegmentProgress(segments)
+        let plan = segments
+        let rangeInfo = info!
+        let rate = options.bandwidthLimit.map { $0 / Int64(max(1, plan.count)) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let journalTask = Task { await journalLoop(progress, partial: partial) }
+            defer { journalTask.cancel() }
+            for segment in plan where segment.done < segment.length {
+                group.addTask {
+                    try await fetch(
+                        segment: segment.index, url: url, token: token, partial: partial, info: rangeInfo, progress: progress,
+                        rate: rate, options: options, onEvent: onEvent)
+                }
+            }
+            do {
+                try await group.waitForAll()
+            } catch {
+                group.cancelAll()
+                journalTask.cancel()
+                await journalTask.value
+                try? flushJournal(progress, partial: partial, sync: false)
+                throw error
+            }
+            journalTask.cancel()
+            await journalTask.value
+        }
+        let written = progress.snapshot.reduce(0) { $0 + $1.done }
+        guard written == total, partial.size == total else {
+            throw DownloadError.lengthMismatch(path: destination, expected: total, actual: written)
+        }
+        let digest = try verify(partial: partial, options: options)
+        try partial.commit(force: options.force, modificationTime: options.preserveModificationTime ? info?.lastModifiedDate : nil)
+        try journalCall { () throws(SQLiteError) in try journal?.remove(destination: destination) }
+        return DownloadResult(
+            path: destination, bytes: total, resumedBytes: resumed, fetchedBytes: progress.fetchedBytes, sha256: digest)
+    }
+
+    private func canResume(_ saved: TransferJournal.Download, info: RemoteFileInfo, partialSize: Int64, url: String) -> Bool {
+        guard saved.url == url, info.isResumable, saved.total == info.total, partialSize == info.total,
+            !saved.segments.isEmpty
+        else { return false }
+        // The same version of the file: a strong ETag if the server has one, else Last-Modified.
+        if let etag = info.etag, !etag.hasPrefix("W/") { return saved.etag == etag }
+        return saved.lastModified != nil && saved.lastModified == info.lastModified
+    }
+
+    private func verify(partial: PartialFile, options: DownloadOptions) throws -> String? {
+        guard let expected = options.checksum else { return nil }
+        let actual = try SHA256Hasher.hash(file: partial.path)
+        guard actual == expected.sha256 else {
+            partial.discard()
+            try? journal?.remove(destination: partial.destination)
+            throw DownloadError.checksumMismatch(path: partial.destination, expected: expected.sha256, actual: actual)
+        }
+        return actual
+    }
+
+    // MARK: The server's view
+
+    private func probe(url: String, token: String?) async throws -> RemoteFileInfo? {
+        let response: HTTPResponse
+        do {
+            response = try await http.send(HTTPRequest(method: "HEAD", url: url, bearerToken: token))
+        } catch let error as HTTPError {
+            throw DownloadError.transfer(error)
+        }
+        if [405, 501].contains(response.status) { return nil }  // no HEAD: fall back to one plain GET
+        guard response.isSuccess else { throw serverError(url: url, response: response) }
+        return RemoteFileInfo(headers: response.headers)
+    }
+
+    private func serverError(url: String, response: HTTPResponse) -> DownloadError {
+        let detail = try? JSONDecoder().decode(APIErrorBody.self, from: response.body)
+        let text = String(decoding: response.body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let message = detail?.error.message ?? (response.body.isEmpty || text.contains("<") ? "HTTP \(response.status)" : text)
+        return .server(url: CurlTransfer.redactedURL(url), status: response.status, message: message)
+    }
+
+    // MARK: One range
+
+    private func fetch(
+        segment index: Int, url: String, token: String?, partial: PartialFile, info: RemoteFileInfo,
+        progress: SegmentProgress, rate: Int64?, options: DownloadOptions, onEvent: (@Sendable (DownloadEvent) -> Void)?
+    ) async throws {
+        let segment = progress.snapshot[index]
+        let total = info.total!
+        var failures = 0
+        while progress.done(index) < segment.length {
+            try Task.checkCancellation()
+            let base = progress.done(index)
+            let offset = segment.start + base
+            var request = HTTPRequest(
+                url: url, sink: .file(path: partial.path, offset: offset), bearerToken: token, isIdempotent: false)
+            request.headers.add("Range", "bytes=\(offset)-\(segment.end)")
+            if let validator = info.rangeValidator { request.headers.add("If-Range", validator) }
+            request.maxReceiveBytesPerSecond = rate
+            let expected = offset...segment.end
+            request.responseCheck = { status, headers in
+                switch status {
+                case 206:
+                    guard let value = headers["Content-Range"], let parsed = RemoteFileInfo.parseContentRange(value),
+                        parsed.range == expected, parsed.total == total
+                    else { return "Content-Range \(headers["Content-Range"] ?? "missing") is not bytes \(expected.lowerBound)-\(expected.upperBound)/\(total)" }
+                    return nil
+                case 200: return "the whole file instead of a range: it changed on the server, or Range is ignored"
+                default: return nil
+                }
+            }
+            let reason: String
+            var retryAfter: String?
+            do {
+                let response = try await http.send(request, onProgress: { snapshot in
+                    progress.setDone(index, base + snapshot.written)
+                    onEvent?(.progress(segment: index, done: base + snapshot.written))
+                })
+                progress.addFetched(response.bytesWritten)
+                if response.status == 206 {
+                    progress.setDone(index, base + response.bytesWritten)
+                    onEvent?(.progress(segment: index, done: base + response.bytesWritten))
+                    failures = 0
+                    continue
+                }
+                if response.status == 416 {
+                    // Our range starts inside the length we were promised; a 416 means the file is shorter now.
+                    let announced = response.headers["Content-Range"].flatMap(RemoteFileInfo.parseContentRange)?.total
+                    throw Restart(reason: "the server's file is now \(announced.map(String.init) ?? "of unknown") bytes, not \(total)")
+                }
+                guard http.configuration.retry.retryableStatuses.contains(response.status) else {
+                    throw serverError(url: url, response: response)
+                }
+                reason = "HTTP \(response.status)"
+                retryAfter = response.headers["Retry-After"]
+            } catch let error as HTTPError {
+                switch error {
+                case .rejected(_, _, let why): throw Restart(reason: why)
+                case .cancelled: throw CancellationError()
+                case .transport where error.isRetryable: reason = error.description
+                default: throw DownloadError.transfer(error)
+                }
+            }
+            // A failed attempt that moved forward resets the count: slow progress is still progress.
+            failures = progress.done(index) > base ? 1 : failures + 1
+            guard failures < options.maxAttemptsWithoutProgress else {
+                throw DownloadError.transfer(.transport(request: "GET \(CurlTransfer.redactedURL(url))", code: 56, message: "gave up after \(failures) attempts without progress: \(reason)"))
+            }
+            let delay = http.configuration.retry.delay(afterAttempt: failures, retryAfter: retryAfter)
+            onEvent?(.retrying(segment: index, attempt: failures + 1, delay: delay, reason: reason))
+            try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+        }
+    }
+
+    // MARK: No ranges
+
+    private func singleStream(
+        url: String, token: String?, partial: PartialFile, info: RemoteFileInfo?, options: DownloadOptions,
+        onEvent: (@Sendable (DownloadEvent) -> Void)?
+    ) async throws -> DownloadResult {
+        onEvent?(.started(total: info?.total, segments: info?.total.map { [0...max(0, $0 - 1)] } ?? [], resumedBytes: 0))
+        var request = HTTPRequest(url: url, sink: .file(path: partial.path, offset: nil), bearerToken: token)
+        request.maxReceiveBytesPerSecond = options.bandwidthLimit
+        request.responseCheck = { status, _ in status == 206 ? "a range that was not asked for" : nil }
+        let response: HTTPResponse
+        do {
+            response = try await http.send(request, onProgress: { onEvent?(.progress(segment: 0, done: $0.written)) })
+        } catch let error as HTTPError {
+            if case .cancelled = error { throw CancellationError() }
+            throw DownloadError.transfer(error)
+        }
+        guard response.isSuccess else { throw serverError(url: url, response: response) }
+        let announced = response.headers["Content-Length"].flatMap { Int64($0) } ?? info?.total
+        if let announced, announced != response.bytesWritten || partial.size != announced {
+            throw DownloadError.lengthMismatch(path: partial.destination, expected: announced, actual: response.bytesWritten)
+        }
+        let digest = try verify(partial: partial, options: options)
+        let modified = response.headers["Last-Modified"].flatMap(RemoteFileInfo.httpDate)
+        try partial.commit(force: options.force, modificationTime: options.preserveModificationTime ? modified : nil)
+        return DownloadResult(
+            path: partial.destination, bytes: response.bytesWritten, resumedBytes: 0, fetchedBytes: response.bytesWritten,
+            sha256: digest)
+    }
+
+    // MARK: Journal
+
+    private func journalLoop(_ progress: SegmentProgress, partial: PartialFile) async {
+        guard journal != nil else { return }
+        var lastSync = Date()
+        var last = progress.snapshot.map(\.done)
+        while !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: UInt64(journalInterval * 1e9))
+            let sync = Date().timeIntervalSince(lastSync) >= syncInterval
+            let current = progress.snapshot.map(\.done)
+            if sync || current != last {
+                try? flushJournal(progress, partial: partial, sync: sync)
+                last = current
+                if sync { lastSync = Date() }
+            }
+        }
+        try? flushJournal(progress, partial: partial, sync: true)
+    }
+
+    /// Writes live offsets; with `sync`, flushes the file first and records those offsets as durable too.
+    private func flushJournal(_ progress: SegmentProgress, partial: PartialFile, sync: Bool) throws {
+        guard let journal else { return }
+        let before = progress.snapshot
+        if sync {
+            try partial.sync()
+            progress.markSynced(before.map(\.done))
+        }
+        try journal.updateProgress(
+            destination: partial.destination, before.map { (index: $0.index, done: $0.done, synced: sync ? $0.done : nil) })
+    }
+
+    private func journalCall<T>(_ body: () throws(SQLiteError) -> T) throws(DownloadError) -> T {
+        do { return try body() } catch { throw .journal(error) }
+    }
+}
+
+extension RemoteFileInfo {
+    var lastModifiedDate: Date? { lastModified.flatMap(Self.httpDate) }
+
+    static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+/// The durable record of unfinished transfers (SQLite in WAL mode), so a rerun after any interruption —
+/// SIGKILL included — continues from what is on disk. Safe to share between tasks; several processes
+/// may use one file (SQLite's locking and a busy timeout).
+public final class TransferJournal: @unchecked Sendable {
+    private let database: SQLiteDatabase
+    private let lock = NSLock()
+    /// The journal file.
+    public var path: String { database.path }
+
+    /// One byte range of a download and how much of it is stored.
+    public struct Segment: Sendable, Equatable {
+        /// Position in the download.
+        public var index: Int
+        /// First byte offset.
+        public var start: Int64
+        /// Last byte offset (inclusive).
+        public var end: Int64
+        /// Bytes of the range written to the temp file (in the page cache at least).
+        public var done: Int64
+        /// Bytes of the range known to be on stable storage (fdatasync'd).
+        public var synced: Int64
+
+        /// Bytes in the range.
+        public var length: Int64 { end - start + 1 }
+    }
+
+    /// An unfinished download.
+    public struct Download: Sendable, Equatable {
+        /// The final file name it is for.
+        public var destination: String
+        /// The URL fetched.
+        public var url: String
+        /// The temp file beside the destination.
+        public var tempPath: String
+        /// Strong ETag at the start.
+        public var etag: String?
+        /// Last-Modified at the start.
+        public var lastModified: String?
+        /// Total length.
+        public var total: Int64?
+        /// The kernel boot the `done` offsets were written in: after a reboot only `synced` is trusted.
+        public var bootID: String
+        /// Its ranges.
+        public var segments: [Segment]
+    }
+
+    /// Opens (creating) the journal at `path`.
+    public init(path: String) throws(SQLiteError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        database = try SQLiteDatabase(path: path)
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS downloads (
+                destination TEXT PRIMARY KEY, url TEXT NOT NULL, temp_path TEXT NOT NULL,
+                etag TEXT, last_modified TEXT, total INTEGER, boot_id TEXT NOT NULL, created REAL NOT NULL)
+            """)
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS download_segments (
+                destination TEXT NOT NULL, idx INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
+                done INTEGER NOT NULL DEFAULT 0, synced INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (destination, idx))
+            """)
+    }
+
+    /// `$XDG_STATE_HOME/officer-files/journal.sqlite`, default `~/.local/state/officer-files/journal.sqlite`.
+    public static func defaultPath(environment: [String: String]) -> String {
+        let base: String
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            base = state
+        } else {
+            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+        }
+        return base + "/officer-files/journal.sqlite"
+    }
+
+    /// This boot of the kernel, to tell a crashed process (page cache intact) from a crashed machine.
+    public static let currentBootID: String =
+        (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
+        .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+
+    /// The unfinished download for `destination`, if any.
+    public func download(for destination: String) throws(SQLiteError) -> Download? {
+        try locked { () throws(SQLiteError) -> Download? in
+            guard
+                let row = try database.query(
+                    "SELECT url, temp_path, etag, last_modified, total, boot_id FROM downloads WHERE destination = ?",
+                    [.text(destination)]
+                ).first
+            else { return nil }
+            let segments = try database.query(
+                "SELECT idx, start, end, done, synced FROM download_segments WHERE destination = ? ORDER BY idx",
+                [.text(destination)]
+            ).map { Segment(index: Int($0[0].int), start: $0[1].int, end: $0[2].int, done: $0[3].int, synced: $0[4].int) }
+            return Download(
+                destination: destination, url: row[0].string ?? "", tempPath: row[1].string ?? "", etag: row[2].string,
+                lastModified: row[3].string, total: row[4].optionalInt, bootID: row[5].string ?? "", segments: segments)
+        }
+    }
+
+    /// Records a new download (replacing any old record for the destination).
+    public func save(_ download: Download) throws(SQLiteError) {
+        try locked { () throws(SQLiteError) in
+            try database.writeTransaction { () throws(SQLiteError) in
+                try database.execute("DELETE FROM download_segments WHERE destination = ?", [.text(download.destination)])
+                try database.execute(
+                    "INSERT OR REPLACE INTO downloads VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        .text(download.destination), .text(download.url), .text(download.tempPath),
+                        download.etag.map(SQLiteValue.text) ?? .null, download.lastModified.map(SQLiteValue.text) ?? .null,
+                        download.total.map(SQLiteValue.integer) ?? .null, .text(download.bootID),
+                        .real(Date().timeIntervalSince1970),
+                    ])
+                for segment in download.segments {
+                    try database.execute(
+                        "INSERT INTO download_segments VALUES (?, ?, ?, ?, ?, ?)",
+                        [
+                            .text(download.destination), .integer(Int64(segment.index)), .integer(segment.start),
+                            .integer(segment.end), .integer(segment.done), .integer(segment.synced),
+                        ])
+                }
+            }
+        }
+    }
+
+    /// Records progress of some segments in one transaction; `synced` only when given.
+    public func updateProgress(destination: String, _ updates: [(index: Int, done: Int64, synced: Int64?)]) throws(SQLiteError) {
+        guard !updates.isEmpty else { return }
+        try locked { () throws(SQLiteError) in
+            try database.writeTransaction { () throws(SQLiteError) in
+                for update in updates {
+                    if let synced = update.synced {
+                        try database.execute(
+                            "UPDATE download_segments SET done = ?, synced = ? WHERE destination = ? AND idx = ?",
+                            [.integer(update.done), .integer(synced), .text(destination), .integer(Int64(update.index))])
+                    } else {
+                        try database.execute(
+                            "UPDATE download_segments SET done = ? WHERE destination = ? AND idx = ?",
+                            [.integer(update.done), .text(destination), .integer(Int64(update.index))])
+                    }
+                }
+            }
+        }
+    }
+
+    /// Marks the record as written in this boot.
+    public func claimBoot(destination: String) throws(SQLiteError) {
+        try locked { () throws(SQLiteError) in
+            try database.execute(
+                "UPDATE downloads SET boot_id = ? WHERE destination = ?", [.text(Self.currentBootID), .text(destination)])
+        }
+    }
+
+    /// Forgets a download (finished, or started over).
+    public func remove(destination: String) throws(SQLiteError) {
+        try locked { () throws(SQLiteError) in
+            try database.execute("DELETE FROM download_segments WHERE destination = ?", [.text(destination)])
+            try database.execute("DELETE FROM downloads WHERE destination = ?", [.text(destination)])
+        }
+    }
+
+    @discardableResult
+    private func locked<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}
+
+extension SQLiteValue {
+    var int: Int64 {
+        switch self {
+        case .integer(let value): value
+        case .real(let value): Int64(value)
+        default: 0
+        }
+    }
+    var optionalInt: Int64? { if case .null = self { nil } else { int } }
+    var string: String? { if case .text(let value) = self { value } else { nil } }
+}

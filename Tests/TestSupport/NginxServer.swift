@@ -1,0 +1,93 @@
+import Foundation
+
+/// A real nginx on 127.0.0.1 serving a temporary folder (Range, strong ETags, Last-Modified), run in the foreground.
+public final class NginxServer: @unchecked Sendable {
+    /// The folder served at `/`.
+    public let root = TemporaryDirectory(prefix: "nginx-root")
+    private let prefix = TemporaryDirectory(prefix: "nginx-prefix")
+    private let process = Process()
+    /// The port.
+    public let port: Int
+    /// `http://127.0.0.1:PORT`.
+    public var url: String { "http://127.0.0.1:\(port)" }
+
+    private init() throws {
+        port = try Self.freePort()
+        let config = """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(prefix.path)/nginx.pid;
+            error_log \(prefix.path)/error.log warn;
+            events { worker_connections 256; }
+            http {
+                access_log off;
+                client_body_temp_path \(prefix.path)/body;
+                proxy_temp_path \(prefix.path)/proxy;
+                fastcgi_temp_path \(prefix.path)/fastcgi;
+                uwsgi_temp_path \(prefix.path)/uwsgi;
+                scgi_temp_path \(prefix.path)/scgi;
+                sendfile on;
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(root.path);
+                }
+            }
+            """
+        try prefix.write("nginx.conf", config)
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        process.arguments = ["-p", prefix.path, "-c", prefix.path + "/nginx.conf", "-e", prefix.path + "/error.log"]
+        process.standardError = FileHandle.standardError
+        try process.run()
+        // Ready once it accepts connections.
+        for _ in 0..<100 {
+            if Self.canConnect(port) { return }
+            usleep(50_000)
+        }
+        process.terminate()
+        throw BackgroundService.ServiceError.didNotStart(script: "nginx", output: (try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? "")
+    }
+
+    /// Starts nginx off the cooperative thread pool.
+    public static func start() async throws -> NginxServer {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try NginxServer() }) }
+        }
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func canConnect(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+}
