@@ -16,12 +16,42 @@ public struct CLIRunner: Sendable {
     /// The config file the CLI writes.
     public var configPath: String { home.path + "/config/officer-files/config.json" }
 
-    /// Runs `officer-files ARGUMENTS`.
-    public func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) async throws -> ProcessResult {
-        var env = ["HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+    /// The environment of every run: a private HOME, config and state folder.
+    public func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var env = [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config", "XDG_STATE_HOME": home.path + "/state",
+            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+        ]
         env.merge(environment) { $1 }
         env.merge(extra) { $1 }
-        return try await ProcessRunner.runDetached(ProcessRunner.cliPath, arguments, environment: env, stdin: stdin)
+        return env
+    }
+
+    /// Runs `officer-files ARGUMENTS` to completion.
+    public func run(
+        _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:], in directory: String? = nil
+    ) async throws -> ProcessResult {
+        try await ProcessRunner.runDetached(
+            ProcessRunner.cliPath, arguments, environment: environment(extra), stdin: stdin, currentDirectory: directory)
+    }
+
+    /// Starts `officer-files ARGUMENTS` in the background (output discarded), to be killed by the test.
+    public func launch(_ arguments: [String], environment extra: [String: String] = [:], in directory: String? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ProcessRunner.cliPath)
+        process.arguments = arguments
+        process.environment = environment(extra)
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// The token `login` saved.
+    public func savedToken() throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: configPath))
+        return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["token"] as? String ?? ""
     }
 
     /// Logs in to `server` with its test user.

@@ -65,7 +65,7 @@ import Testing
         let source = try server.root.write("data.bin", randomData(3_000_000, seed: 7))
         let target = "127.0.0.1:\(server.service.port)"
         let faults: [[String]] = [
-            ["--reset-after", "400000"], ["--stall-after", "300000", "--stall-seconds", "30"],
+            ["--reset-after", "400000"], ["--stall-after", "900000", "--stall-seconds", "30"],
             ["--fail-request", "2", "--fail-request", "3", "--status", "503"],
         ]
         for (index, fault) in faults.enumerated() {

@@ -42,12 +42,14 @@ public struct SegmentedDownloader: Downloading {
                 restarts += 1
                 if restarts > 2 { throw .unstable(url: url) }
                 onEvent?(.restarted(reason: restart.reason))
-            } catch let error as DownloadError {
-                throw error
-            } catch is CancellationError {
-                throw .transfer(.cancelled(request: "GET \(url)"))
             } catch {
-                throw .localFile(path: destination, message: "\(error)")
+                // Without a journal record the temp file cannot be resumed from: leave nothing behind.
+                if (try? journal?.download(for: destination)) == nil { partial.discard() }
+                switch error {
+                case let error as DownloadError: throw error
+                case is CancellationError: throw .transfer(.cancelled(request: "GET \(url)"))
+                default: throw .localFile(path: destination, message: "\(error)")
+                }
             }
         }
     }
@@ -161,7 +163,13 @@ public struct SegmentedDownloader: Downloading {
             throw DownloadError.transfer(error)
         }
         if [405, 501].contains(response.status) { return nil }  // no HEAD: fall back to one plain GET
-        guard response.isSuccess else { throw serverError(url: url, response: response) }
+        guard response.isSuccess else {
+            // A HEAD answer has no body to explain itself; one tiny GET fetches the server's message.
+            var request = HTTPRequest(url: url, sink: .memory(limit: 64 << 10), bearerToken: token)
+            request.headers.add("Range", "bytes=0-0")
+            let explained = try? await http.send(request)
+            throw serverError(url: url, response: explained.flatMap { $0.isSuccess ? nil : $0 } ?? response)
+        }
         return RemoteFileInfo(headers: response.headers)
     }
 

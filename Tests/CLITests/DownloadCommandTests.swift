@@ -1,0 +1,83 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `get` and `cat` as a person runs them, SIGKILL included.
+@Suite struct DownloadCommandTests {
+    let server: ReferenceServer
+    let cli = CLIRunner()
+    let work = TemporaryDirectory(prefix: "get-work")
+
+    init() async throws {
+        server = try await ReferenceServer.start()
+        #expect(try await cli.login(server).status == 0)
+    }
+
+    func bytes(_ count: Int, seed: UInt8) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ Int(seed) &* 7 &+ $0 / 1000) }) }
+
+    @Test func getsAnOfficerFileIntoTheCurrentFolder() async throws {
+        let source = try server.root.write("docs/report.pdf", bytes(1_200_000, seed: 1))
+        let result = try await cli.run(["get", "officer:/docs/report.pdf"], in: work.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Saved \(work.path)/report.pdf (1.14 MiB)"))
+        #expect(try ProcessRunner.sha256(of: work.file("report.pdf")) == (try ProcessRunner.sha256(of: source)))
+
+        let again = try await cli.run(["get", "officer:/docs/report.pdf"], in: work.path)
+        #expect(again.status == 5 && again.stderr.contains("already exists (use --force"))
+        let folder = try await cli.run(["get", "officer:/docs/report.pdf", work.path + "/sub/"], in: work.path)
+        #expect(folder.status == 8 || folder.status == 0)
+
+        let sum = try ProcessRunner.sha256(of: source)
+        let json = try await cli.run(["get", "--json", "--checksum", "sha256:\(sum)", "officer:/docs/report.pdf", "copy.pdf"], in: work.path)
+        #expect(json.status == 0 && json.stdout.contains("\"sha256\":\"\(sum)\""))
+        let wrong = try await cli.run(["get", "--checksum", "sha256:" + String(repeating: "a", count: 64), "officer:/docs/report.pdf", "bad.pdf"], in: work.path)
+        #expect(wrong.status == 1 && wrong.stderr.contains("nothing was saved"))
+        #expect(!FileManager.default.fileExists(atPath: work.file("bad.pdf")))
+        let missing = try await cli.run(["get", "officer:/docs/none.pdf"], in: work.path)
+        #expect(missing.status == 4 && missing.stderr.contains("no such file"))
+        let folderSource = try await cli.run(["get", "officer:/docs"], in: work.path)
+        #expect(folderSource.status == 9 && folderSource.stderr.contains("is a folder"))
+        let badFlag = try await cli.run(["get", "-x", "99", "officer:/docs/report.pdf"], in: work.path)
+        #expect(badFlag.status == 2 && badFlag.stderr.contains("--segments"))
+        let local = try await cli.run(["get", "docs/report.pdf"], in: work.path)
+        #expect(local.status == 2 && local.stderr.contains("officer:/path"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.contains("officer-download") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func resumesAfterSIGKILL() async throws {
+        let source = try server.root.write("big.bin", bytes(4_000_000, seed: 2))
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "1000000"])
+        let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
+        let process = try cli.launch(["get", "officer:/big.bin"], environment: viaProxy, in: work.path)
+        try await Task.sleep(nanoseconds: 2_000_000_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: work.file("big.bin")))
+        let partialSize = (try FileManager.default.attributesOfItem(atPath: work.file(".big.bin.officer-download"))[.size] as? Int) ?? 0
+        #expect(partialSize == 4_000_000)  // preallocated: ranges land in place
+
+        let rerun = try await cli.run(["get", "officer:/big.bin"], environment: viaProxy, in: work.path)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stderr.contains("resumed after"))
+        #expect(try ProcessRunner.sha256(of: work.file("big.bin")) == (try ProcessRunner.sha256(of: source)))
+        #expect(!FileManager.default.fileExists(atPath: work.file(".big.bin.officer-download")))
+    }
+
+    @Test func catPrintsTheBytes() async throws {
+        try server.root.write("notes.md", "# Notes\nline two\n")
+        let result = try await cli.run(["cat", "officer:/notes.md"])
+        #expect(result.status == 0 && result.stdout == "# Notes\nline two\n")
+        let missing = try await cli.run(["cat", "officer:/nope.md"])
+        #expect(missing.status == 4 && missing.stdout.isEmpty)
+    }
+
+    @Test func getsAPlainURLWithoutSendingTheToken() async throws {
+        let nginx = try await NginxServer.start()
+        let source = try nginx.root.write("pub/file.iso", bytes(700_000, seed: 3))
+        let result = try await cli.run(["get", "-v", nginx.url + "/pub/file.iso"], in: work.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("Authorization"))
+        #expect(try ProcessRunner.sha256(of: work.file("file.iso")) == (try ProcessRunner.sha256(of: source)))
+    }
+}
