@@ -57,3 +57,21 @@ import Testing
         #expect(try JSONDecoder().decode(FileEntry.self, from: Data(folder.utf8)).isDirectory)
     }
 }
+
+@Suite struct HTTPDateTests {
+    @Test func parsesAndFormatsIMFFixdates() {
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
+        #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.parse("Thu, 01 Jan 1970 00:00:00 GMT") == 0)
+        #expect(HTTPDate.format(951_782_400) == "Tue, 29 Feb 2000 00:00:00 GMT")
+        for seconds in stride(from: 0.0, to: 4_000_000_000, by: 123_456_789) {
+            #expect(HTTPDate.parse(HTTPDate.format(seconds)) == seconds.rounded(.down))
+        }
+    }
+
+    @Test func refusesOtherShapes() {
+        for text in ["", "yesterday", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 32 Nov 1994 08:49:37 GMT"] {
+            #expect(HTTPDate.parse(text) == nil, "\(text)")
+        }
+    }
+}

@@ -73,6 +73,7 @@ public final class ProgressReporter: @unchecked Sendable {
 
     /// Records bytes done (and the total, once known) for a transfer.
     public func update(_ id: Int, done: Int64, total: Int64? = nil) {
+        if mode == .off { return }
         lock.withLock {
             guard var item = items[id] else { return }
             let now = clock()

@@ -10,7 +10,7 @@ public struct SegmentedDownloader: Downloading {
     /// Where progress is recorded for resuming; nil keeps nothing (no resume across runs).
     public var journal: TransferJournal?
     /// How often the live offsets are written to the journal, in seconds.
-    public var journalInterval = 0.02
+    public var journalInterval = 0.005
     /// How often the temp file is flushed to stable storage, in seconds.
     public var syncInterval = 1.0
 
@@ -71,6 +71,8 @@ public struct SegmentedDownloader: Downloading {
                 var segment = segment
                 // After a reboot only flushed bytes are trusted; after a crashed process the page cache holds the rest.
                 segment.done = sameBoot ? segment.done : segment.synced
+                // A range can never have more done than the file holds (a growing single range).
+                segment.done = min(segment.done, max(0, partial.size - segment.start))
                 segment.synced = min(segment.synced, segment.done)
                 return segment
             }
@@ -83,7 +85,8 @@ public struct SegmentedDownloader: Downloading {
                 let end = total * Int64(index + 1) / Int64(count) - 1
                 return TransferJournal.Segment(index: index, start: start, end: end, done: 0, synced: 0)
             }
-            try partial.reset(length: total)
+            // Parallel ranges land in place in a preallocated file; a single range just grows it.
+            try partial.reset(length: count > 1 ? total : nil)
             let record = TransferJournal.Download(
                 destination: destination, url: url, tempPath: partial.path, etag: info.etag, lastModified: info.lastModified,
                 total: total, bootID: TransferJournal.currentBootID, segments: segments)
@@ -134,8 +137,8 @@ public struct SegmentedDownloader: Downloading {
     }
 
     private func canResume(_ saved: TransferJournal.Download, info: RemoteFileInfo, partialSize: Int64, url: String) -> Bool {
-        guard saved.url == url, info.isResumable, saved.total == info.total, partialSize == info.total,
-            !saved.segments.isEmpty
+        guard saved.url == url, info.isResumable, saved.total == info.total, !saved.segments.isEmpty,
+            saved.segments.allSatisfy({ $0.start + $0.synced <= partialSize })
         else { return false }
         // The same version of the file: a strong ETag if the server has one, else Last-Modified.
         if let etag = info.etag, !etag.hasPrefix("W/") { return saved.etag == etag }
@@ -322,11 +325,5 @@ public struct SegmentedDownloader: Downloading {
 extension RemoteFileInfo {
     var lastModifiedDate: Date? { lastModified.flatMap(Self.httpDate) }
 
-    static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
-    }
+    static func httpDate(_ text: String) -> Date? { HTTPDate.parse(text).map(Date.init(timeIntervalSince1970:)) }
 }

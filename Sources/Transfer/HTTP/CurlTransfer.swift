@@ -164,6 +164,10 @@ final class CurlTransfer: @unchecked Sendable {
         for line in headerLines { headerList = CurlCalls.append(headerList, line) }
         if headerList != nil { CurlCalls.set(easy, CURLOPT_HTTPHEADER, list: headerList) }
 
+        if case .memory = request.sink {} else {
+            // Bigger reads mean fewer write callbacks and syscalls on bulk transfers.
+            CurlCalls.set(easy, CURLOPT_BUFFERSIZE, 256 << 10)
+        }
         if case .stream(let fd) = request.sink {
             sinkFD = fd
             ownsSink = false

@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 
 /// Exponential backoff with full jitter for idempotent requests, honouring `Retry-After`.
@@ -35,10 +36,6 @@ public struct RetryPolicy: Sendable {
     public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(trimmed) { return seconds }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: trimmed).map { $0.timeIntervalSince(now) }
+        return HTTPDate.parse(trimmed).map { $0 - now.timeIntervalSince1970 }
     }
 }
