@@ -1,47 +1,138 @@
 #ifndef OFFICER_CVIPS_SHIM_H
 #define OFFICER_CVIPS_SHIM_H
-/* Fixed-arity wrappers for the NULL-terminated vips_* calls: Swift cannot call C variadics,
+/* libvips and its hundred dependencies cost ~20 MiB of resident memory and milliseconds of start-up
+   in every process that links them, though only image work needs them. So libvips is not linked: it is
+   loaded with dlopen on first use, and every call goes through a table of resolved symbols.
+   Variadic (NULL-terminated) vips_* calls get fixed-arity wrappers: Swift cannot call C variadics,
    and naming each optional argument here keeps the option set explicit and type-checked. */
+#include <dlfcn.h>
+#include <stddef.h>
 #include <vips/vips.h>
 
-static inline int officer_vips_init(const char *argv0) { return VIPS_INIT(argv0); }
+#define OFFICER_VIPS_SONAME "libvips.so.42"
+
+typedef struct {
+    int state; /* 0: not tried, 1: loaded, -1: failed */
+    char error[512];
+    int (*init)(const char *);
+    int (*version)(int);
+    void (*cache_set_max)(int);
+    void (*block_untrusted_set)(gboolean);
+    const char *(*error_buffer)(void);
+    void (*error_clear)(void);
+    const char *(*version_string)(void);
+    VipsImage *(*image_new_from_file)(const char *, ...);
+    int (*black)(VipsImage **, int, int, ...);
+    int (*thumbnail)(const char *, VipsImage **, int, ...);
+    int (*jpegsave)(VipsImage *, const char *, ...);
+    int (*pngsave)(VipsImage *, const char *, ...);
+    int (*webpsave)(VipsImage *, const char *, ...);
+    int (*autorot)(VipsImage *, VipsImage **, ...);
+    int (*avg)(VipsImage *, double *, ...);
+    int (*image_get_width)(const VipsImage *);
+    int (*image_get_height)(const VipsImage *);
+    int (*image_get_bands)(const VipsImage *);
+    void (*object_unref)(gpointer);
+    guint (*log_set_handler)(const gchar *, GLogLevelFlags, GLogFunc, gpointer);
+} officer_vips_api;
+
+/* The table lives in Swift (one per process) and is passed to every wrapper: a C global in a header
+   would have no definition, since Swift emits only the inline functions of an imported header. */
 
 static void officer_vips_discard_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
     (void)domain; (void)level; (void)message; (void)data;
 }
+
+/* Loads libvips and resolves every symbol; 0 on success. Call once (Swift does, from a static let). */
+static inline int officer_vips_load(officer_vips_api *api) {
+    if (api->state != 0) return api->state == 1 ? 0 : -1;
+    void *h = dlopen(OFFICER_VIPS_SONAME, RTLD_NOW | RTLD_GLOBAL);
+    if (!h) {
+        snprintf(api->error, sizeof api->error, "%s", dlerror());
+        api->state = -1;
+        return -1;
+    }
+#define OFFICER_VIPS_BIND(field, symbol)                                                              \
+    if (!(*(void **)(&api->field) = dlsym(h, symbol))) {                                    \
+        snprintf(api->error, sizeof api->error, "%s lacks %s", OFFICER_VIPS_SONAME, symbol); \
+        api->state = -1;                                                                     \
+        return -1;                                                                                   \
+    }
+    OFFICER_VIPS_BIND(init, "vips_init")
+    OFFICER_VIPS_BIND(version, "vips_version")
+    OFFICER_VIPS_BIND(cache_set_max, "vips_cache_set_max")
+    OFFICER_VIPS_BIND(block_untrusted_set, "vips_block_untrusted_set")
+    OFFICER_VIPS_BIND(error_buffer, "vips_error_buffer")
+    OFFICER_VIPS_BIND(error_clear, "vips_error_clear")
+    OFFICER_VIPS_BIND(version_string, "vips_version_string")
+    OFFICER_VIPS_BIND(image_new_from_file, "vips_image_new_from_file")
+    OFFICER_VIPS_BIND(black, "vips_black")
+    OFFICER_VIPS_BIND(thumbnail, "vips_thumbnail")
+    OFFICER_VIPS_BIND(jpegsave, "vips_jpegsave")
+    OFFICER_VIPS_BIND(pngsave, "vips_pngsave")
+    OFFICER_VIPS_BIND(webpsave, "vips_webpsave")
+    OFFICER_VIPS_BIND(autorot, "vips_autorot")
+    OFFICER_VIPS_BIND(avg, "vips_avg")
+    OFFICER_VIPS_BIND(image_get_width, "vips_image_get_width")
+    OFFICER_VIPS_BIND(image_get_height, "vips_image_get_height")
+    OFFICER_VIPS_BIND(image_get_bands, "vips_image_get_bands")
+    OFFICER_VIPS_BIND(object_unref, "g_object_unref")
+    OFFICER_VIPS_BIND(log_set_handler, "g_log_set_handler")
+#undef OFFICER_VIPS_BIND
+    /* The ABI check VIPS_INIT makes, against the headers we were built with. */
+    if (api->version(3) - api->version(5) != VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE) {
+        snprintf(api->error, sizeof api->error, "libvips ABI %d, built for %d",
+                 api->version(3) - api->version(5), VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE);
+        api->state = -1;
+        return -1;
+    }
+    api->state = 1;
+    return 0;
+}
+static inline const char *officer_vips_load_error(const officer_vips_api *api) { return api->error; }
+
+static inline int officer_vips_init(const officer_vips_api *api, const char *argv0) { return api->init(argv0); }
+static inline void officer_vips_cache_set_max(const officer_vips_api *api, int max) { api->cache_set_max(max); }
+static inline void officer_vips_block_untrusted(const officer_vips_api *api) { api->block_untrusted_set(TRUE); }
+static inline const char *officer_vips_error_buffer(const officer_vips_api *api) { return api->error_buffer(); }
+static inline void officer_vips_error_clear(const officer_vips_api *api) { api->error_clear(); }
+static inline const char *officer_vips_version_string(const officer_vips_api *api) { return api->version_string(); }
+
 /* libvips also prints warnings to stderr through GLib; failures reach us through its error buffer,
    so the stray lines are dropped and the CLI keeps its one-line errors. */
-static inline void officer_vips_silence_warnings(void) {
-    g_log_set_handler("VIPS", (GLogLevelFlags)(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO),
-                      officer_vips_discard_log, NULL);
+static inline void officer_vips_silence_warnings(const officer_vips_api *api) {
+    api->log_set_handler("VIPS", (GLogLevelFlags)(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO),
+                                 officer_vips_discard_log, NULL);
 }
 
 /* Header-only open: pixels are decoded lazily, so width/height come without a full decode.
    Sequential access streams one top-to-bottom pass in little memory; random access allows several passes. */
-static inline VipsImage *officer_vips_image_new_from_file(const char *path, int sequential, int fail_on_error) {
-    return vips_image_new_from_file(path, "access", sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM,
-                                    "fail_on", fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE, NULL);
+static inline VipsImage *officer_vips_image_new_from_file(const officer_vips_api *api, const char *path, int sequential, int fail_on_error) {
+    return api->image_new_from_file(path, "access", sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM,
+                                            "fail_on", fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE, NULL);
 }
-static inline int officer_vips_black(VipsImage **out, int width, int height, int bands) {
-    return vips_black(out, width, height, "bands", bands, NULL);
+static inline int officer_vips_black(const officer_vips_api *api, VipsImage **out, int width, int height, int bands) {
+    return api->black(out, width, height, "bands", bands, NULL);
 }
-static inline int officer_vips_thumbnail(const char *path, VipsImage **out, int width, int height, int no_upsize,
+static inline int officer_vips_thumbnail(const officer_vips_api *api, const char *path, VipsImage **out, int width, int height, int no_upsize,
                                          int fail_on_error) {
-    return vips_thumbnail(path, out, width, "height", height,
-                          "size", no_upsize ? VIPS_SIZE_DOWN : VIPS_SIZE_BOTH,
-                          "export_profile", "srgb",
-                          "fail_on", fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE, NULL);
+    return api->thumbnail(path, out, width, "height", height, "size", no_upsize ? VIPS_SIZE_DOWN : VIPS_SIZE_BOTH,
+                                  "export_profile", "srgb",
+                                  "fail_on", fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE, NULL);
 }
-static inline int officer_vips_jpegsave(VipsImage *in, const char *path, int quality, int optimize, int strip) {
-    return vips_jpegsave(in, path, "Q", quality, "optimize_coding", optimize, "strip", strip, NULL);
+static inline int officer_vips_jpegsave(const officer_vips_api *api, VipsImage *in, const char *path, int quality, int optimize, int strip) {
+    return api->jpegsave(in, path, "Q", quality, "optimize_coding", optimize, "strip", strip, NULL);
 }
-static inline int officer_vips_pngsave(VipsImage *in, const char *path, int compression, int strip) {
-    return vips_pngsave(in, path, "compression", compression, "strip", strip, NULL);
+static inline int officer_vips_pngsave(const officer_vips_api *api, VipsImage *in, const char *path, int compression, int strip) {
+    return api->pngsave(in, path, "compression", compression, "strip", strip, NULL);
 }
-static inline int officer_vips_webpsave(VipsImage *in, const char *path, int quality, int strip) {
-    return vips_webpsave(in, path, "Q", quality, "strip", strip, NULL);
+static inline int officer_vips_webpsave(const officer_vips_api *api, VipsImage *in, const char *path, int quality, int strip) {
+    return api->webpsave(in, path, "Q", quality, "strip", strip, NULL);
 }
-static inline int officer_vips_autorot(VipsImage *in, VipsImage **out) { return vips_autorot(in, out, NULL); }
-static inline int officer_vips_avg(VipsImage *in, double *out) { return vips_avg(in, out, NULL); }
-static inline void officer_g_object_unref(VipsImage *image) { g_object_unref(image); }
+static inline int officer_vips_autorot(const officer_vips_api *api, VipsImage *in, VipsImage **out) { return api->autorot(in, out, NULL); }
+static inline int officer_vips_avg(const officer_vips_api *api, VipsImage *in, double *out) { return api->avg(in, out, NULL); }
+static inline int officer_vips_image_get_width(const officer_vips_api *api, VipsImage *image) { return api->image_get_width(image); }
+static inline int officer_vips_image_get_height(const officer_vips_api *api, VipsImage *image) { return api->image_get_height(image); }
+static inline int officer_vips_image_get_bands(const officer_vips_api *api, VipsImage *image) { return api->image_get_bands(image); }
+static inline void officer_g_object_unref(const officer_vips_api *api, VipsImage *image) { api->object_unref(image); }
 #endif

@@ -2,6 +2,9 @@
 public enum VipsRuntime {
     // A static let runs its initializer exactly once, thread-safely.
     private static let initialization: Result<Void, VipsError> = {
+        if let problem = VipsCalls.load() {
+            return .failure(.initializationFailed("cannot load libvips (\(problem)); install Debian's libvips42"))
+        }
         guard VipsCalls.initialize() == 0 else { return .failure(.initializationFailed(VipsCalls.lastError())) }
         // Cached operations would keep decoded pixels of files we never look at again.
         VipsCalls.disableOperationCache()
@@ -16,6 +19,13 @@ public enum VipsRuntime {
         try initialization.get()
     }
 
-    /// The libvips version, e.g. `8.14.1`.
-    public static var libraryVersion: String { VipsCalls.version() }
+    /// The libvips version, e.g. `8.14.1`, or why it cannot be loaded.
+    public static var libraryVersion: String {
+        do {
+            try ensureInitialized()
+            return VipsCalls.version()
+        } catch {
+            return "unavailable (\(error))"
+        }
+    }
 }
