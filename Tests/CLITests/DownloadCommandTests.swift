@@ -81,3 +81,19 @@ import Testing
         #expect(try ProcessRunner.sha256(of: work.file("file.iso")) == (try ProcessRunner.sha256(of: source)))
     }
 }
+
+@Suite struct BandwidthLimitTests {
+    @Test func bwlimitSlowsTheTransfer() async throws {
+        let nginx = try await NginxServer.start()
+        try nginx.root.write("slow.bin", Data(count: 600_000))
+        let cli = CLIRunner()
+        let work = TemporaryDirectory()
+        let started = Date()
+        let result = try await cli.run(["get", "--bwlimit", "300K", nginx.url + "/slow.bin"], in: work.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        // 600 kB at 300 KiB/s cannot take less than about two seconds; unlimited it takes milliseconds.
+        #expect(Date().timeIntervalSince(started) > 1.5)
+        let bad = try await cli.run(["get", "--bwlimit", "fast", nginx.url + "/slow.bin"], in: work.path)
+        #expect(bad.status == 2 && bad.stderr.contains("--bwlimit"))
+    }
+}

@@ -68,3 +68,20 @@ import Testing
         }
     }
 }
+
+@Suite struct RatePacerTests {
+    @Test func pacesToTheRate() {
+        var pacer = RatePacer(bytesPerSecond: 100_000, now: 0)
+        // The bucket starts empty: the first 16 KiB wait for their share of time.
+        let wait = pacer.admit(16_384, now: 0)
+        #expect(wait != nil && abs(wait! - 0.16384) < 0.0001)
+        #expect(pacer.admit(16_384, now: 0.17) == nil)
+        // Over ten seconds, about a megabyte gets through, not more.
+        var now = 0.17
+        var admitted = 0
+        while now < 10.17 {
+            if let delay = pacer.admit(16_384, now: now) { now += delay } else { admitted += 16_384 }
+        }
+        #expect(admitted >= 950_000 && admitted <= 1_050_000)
+    }
+}

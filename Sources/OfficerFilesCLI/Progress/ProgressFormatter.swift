@@ -15,9 +15,9 @@ public enum ProgressFormatter {
         return "  " + fit(item.name, nameWidth) + bar + tail
     }
 
-    /// The total line: bytes, percent, rate, ETA and file counts over all transfers.
+    /// The total line: bytes, percent, rate, ETA and item counts (files, or parts of one file) over all transfers.
     public static func totalLine(
-        done: Int64, total: Int64?, rate: Double?, filesDone: Int, filesTotal: Int, elapsed: Double
+        done: Int64, total: Int64?, rate: Double?, filesDone: Int, filesTotal: Int, elapsed: Double, itemLabel: String = "files"
     ) -> String {
         var parts = [ByteCountFormat.string(done) + (total.map { " / " + ByteCountFormat.string($0) } ?? "")]
         if let total, total > 0 { parts.append("\(Int(min(100, Double(done) * 100 / Double(total))))%") }
@@ -27,7 +27,7 @@ public enum ProgressFormatter {
         } else {
             parts.append("ETA --")
         }
-        parts.append("\(filesDone)/\(filesTotal) files")
+        parts.append("\(filesDone)/\(filesTotal) \(itemLabel)")
         parts.append("elapsed " + DurationFormat.string(seconds: elapsed))
         return "Transferred: " + parts.joined(separator: ", ")
     }

@@ -28,6 +28,13 @@ public final class ProgressReporter: @unchecked Sendable {
     private var nextID = 0
     private var lastDraw = -Double.infinity
     private var drawnLines = 0
+    private var label = "files"
+
+    /// What the items are called in the total line: `files`, or `parts` when they are ranges of one file.
+    public var itemLabel: String {
+        get { lock.withLock { label } }
+        set { lock.withLock { label = newValue } }
+    }
 
     /// Creates a reporter writing through `write` (stderr in the CLI); `clock` gives monotonic seconds.
     public init(
@@ -140,7 +147,7 @@ public final class ProgressReporter: @unchecked Sendable {
         return ProgressFormatter.totalLine(
             done: all.reduce(0) { $0 + $1.done }, total: totals.count == all.count ? totals.reduce(0, +) : nil,
             rate: totalEstimator.bytesPerSecond, filesDone: all.filter(\.finished).count, filesTotal: all.count,
-            elapsed: now - started)
+            elapsed: now - started, itemLabel: label)
     }
 
     private func redraw(now: Double) {

@@ -11,6 +11,7 @@ enum CurlCalls {
     static let ok = CURLE_OK
     static let abortedByCallback = CURLE_ABORTED_BY_CALLBACK
     static let readAbort = officer_curl_readfunc_abort()
+    static let writePause = officer_curl_writefunc_pause()
     static let seekOK: Int32 = 0  // CURL_SEEKFUNC_OK
     static let seekFail: Int32 = 1  // CURL_SEEKFUNC_FAIL
     static let errorBufferSize = Int(CURL_ERROR_SIZE)
@@ -24,6 +25,7 @@ enum CurlCalls {
     // MARK: Easy handles
     static func easyInit() -> Easy? { curl_easy_init() }
     static func easyCleanup(_ easy: Easy) { curl_easy_cleanup(easy) }
+    static func unpause(_ easy: Easy) { _ = officer_curl_unpause(easy) }
     static func strerror(_ code: CURLcode) -> String { String(cString: curl_easy_strerror(code)) }
 
     @discardableResult

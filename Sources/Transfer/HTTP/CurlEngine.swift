@@ -56,13 +56,17 @@ final class CurlEngine: @unchecked Sendable {
                 active[easy] = nil
                 transfer.finish(code: CurlCalls.abortedByCallback)
             }
+            let now = ProcessInfo.processInfo.systemUptime
+            for transfer in active.values { transfer.resumeIfDue(now: now) }
             _ = CurlCalls.multiPerform(multi)
             for (easy, code) in CurlCalls.multiFinished(multi) {
                 CurlCalls.multiRemove(multi, easy)
                 active.removeValue(forKey: easy)?.finish(code: code)
             }
             // Sleeps until a socket is ready, a timeout is due, or perform()/cancel wakes it.
-            CurlCalls.multiPoll(multi, timeoutMilliseconds: active.isEmpty ? 10_000 : 250)
+            let nextResume = active.values.compactMap(\.resumeAt).min()
+            let wait = nextResume.map { max(1, Int32(($0 - ProcessInfo.processInfo.systemUptime) * 1000)) } ?? 250
+            CurlCalls.multiPoll(multi, timeoutMilliseconds: active.isEmpty ? 10_000 : min(250, wait))
         }
     }
 }

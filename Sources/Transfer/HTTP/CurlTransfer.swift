@@ -24,6 +24,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var body = Data()
     private var bytesWritten: Int64 = 0
     private var failure: HTTPError?
+    private var pacer: RatePacer?
+    /// When a paced transfer may receive again (engine thread only).
+    private(set) var resumeAt: Double?
     private var lastProgress: TransferProgress? = TransferProgress(received: 0, expectedReceive: nil, sent: 0, expectedSend: nil)
 
     // Crosses threads: guarded by `lock`.
@@ -85,7 +88,9 @@ final class CurlTransfer: @unchecked Sendable {
         CurlCalls.set(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.stallTimeout.rounded(.up))))
         if let total = configuration.totalTimeout { CurlCalls.set(easy, CURLOPT_TIMEOUT_MS, Int(total * 1000)) }
         if let rate = request.maxReceiveBytesPerSecond, rate > 0 {
-            CurlCalls.set(easy, CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate)
+            pacer = RatePacer(bytesPerSecond: rate)
+            // Smaller reads keep the pacing even; the socket buffer does not need to fill at this rate.
+            CurlCalls.set(easy, CURLOPT_BUFFERSIZE, Int(max(16_384, min(rate / 10, 256 << 10))))
         }
         CurlCalls.set(easy, CURLOPT_SSL_VERIFYPEER, configuration.insecure ? 0 : 1)
         CurlCalls.set(easy, CURLOPT_SSL_VERIFYHOST, configuration.insecure ? 0 : 2)
@@ -164,7 +169,7 @@ final class CurlTransfer: @unchecked Sendable {
         for line in headerLines { headerList = CurlCalls.append(headerList, line) }
         if headerList != nil { CurlCalls.set(easy, CURLOPT_HTTPHEADER, list: headerList) }
 
-        if case .memory = request.sink {} else {
+        if case .memory = request.sink {} else if pacer == nil {
             // Bigger reads mean fewer write callbacks and syscalls on bulk transfers.
             CurlCalls.set(easy, CURLOPT_BUFFERSIZE, 256 << 10)
         }
@@ -189,6 +194,13 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     func cancel() { lock.withLock { cancelled = true } }
+
+    /// Unpauses a paced transfer whose bytes are due (engine thread only).
+    func resumeIfDue(now: Double) {
+        guard let due = resumeAt, due <= now else { return }
+        resumeAt = nil
+        CurlCalls.unpause(easy)
+    }
 
     var isCancelled: Bool { lock.withLock { cancelled } }
 
@@ -249,6 +261,11 @@ final class CurlTransfer: @unchecked Sendable {
         if case .some(.some(let reason)) = verdict {
             failure = .rejected(request: label, status: status, reason: reason)
             return 0
+        }
+        if pacer != nil, let wait = pacer!.admit(bytes.count) {
+            // libcurl keeps the data and offers it again once the engine unpauses us.
+            resumeAt = ProcessInfo.processInfo.systemUptime + wait
+            return CurlCalls.writePause
         }
         if sinkFD >= 0, (200..<300).contains(status) {
             var offset = 0

@@ -108,6 +108,7 @@ final class DownloadDisplay: @unchecked Sendable {
                 if segments.count <= 1 {
                     ids = [reporter.start(name: name, total: total)]
                 } else {
+                    reporter.itemLabel = "parts"
                     ids = segments.enumerated().map { index, range in
                         reporter.start(name: "\(name) [\(index + 1)/\(segments.count)]", total: range.upperBound - range.lowerBound + 1)
                     }

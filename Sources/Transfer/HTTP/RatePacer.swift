@@ -1,0 +1,31 @@
+import Foundation
+
+/// A token bucket for `--bwlimit`. libcurl's own limit averages over seconds and lets a whole small
+/// file through at full speed; this paces every write, pausing the transfer until the bytes are due.
+struct RatePacer {
+    let bytesPerSecond: Double
+    private let capacity: Double
+    private var tokens: Double
+    private var last: Double
+
+    init(bytesPerSecond: Int64, now: Double = ProcessInfo.processInfo.systemUptime) {
+        self.bytesPerSecond = Double(max(1, bytesPerSecond))
+        // A tenth of a second of burst, at least one curl buffer, so pacing stays smooth but cheap.
+        capacity = max(self.bytesPerSecond / 10, 16_384)
+        tokens = 0
+        last = now
+    }
+
+    /// Takes `bytes` if they are due at `now`; otherwise returns the seconds to wait before offering them again.
+    mutating func admit(_ bytes: Int, now: Double = ProcessInfo.processInfo.systemUptime) -> Double? {
+        tokens = min(capacity, tokens + (now - last) * bytesPerSecond)
+        last = now
+        // A chunk larger than the bucket is admitted once the bucket is full, then paid off as debt.
+        let needed = min(Double(bytes), capacity)
+        if tokens >= needed {
+            tokens -= Double(bytes)
+            return nil
+        }
+        return (needed - tokens) / bytesPerSecond
+    }
+}
