@@ -22,7 +22,8 @@ struct RatePacer {
         last = now
         // A chunk larger than the bucket is admitted once the bucket is full, then paid off as debt.
         let needed = min(Double(bytes), capacity)
-        if tokens >= needed {
+        // Half a byte of slack: floating-point refills must not leave a chunk waiting for nothing.
+        if tokens + 0.5 >= needed {
             tokens -= Double(bytes)
             return nil
         }
