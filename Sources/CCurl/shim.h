@@ -32,6 +32,7 @@ static inline CURLMcode officer_curl_multi_setopt_pointer(CURLM *m, CURLMoption 
 static inline size_t officer_curl_readfunc_abort(void) { return CURL_READFUNC_ABORT; }
 static inline size_t officer_curl_writefunc_error(void) { return 0xFFFFFFFF; }
 static inline size_t officer_curl_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
+static inline size_t officer_curl_readfunc_pause(void) { return CURL_READFUNC_PAUSE; }
 static inline CURLcode officer_curl_unpause(CURL *h) { return curl_easy_pause(h, CURLPAUSE_CONT); }
 static inline long officer_curl_auth_bearer(void) { return (long)CURLAUTH_BEARER; }
 static inline long officer_curl_version_num(void) { return (long)LIBCURL_VERSION_NUM; }

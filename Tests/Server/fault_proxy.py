@@ -14,6 +14,7 @@ class Faults:
         self.args = args
         self.connections = 0
         self.requests = 0
+        self.corrupted = False
 
 
 def retry_after(args):
@@ -39,6 +40,11 @@ async def pump(reader, writer, faults, direction, counter):
                     await counter["respond"].drain()
                     break
             applies = args.direction in (direction, "both")
+            if applies and args.corrupt_at is not None and not faults.corrupted and sent + len(data) > args.corrupt_at:
+                # Flip one byte once: a checksum must catch it.
+                index = args.corrupt_at - sent
+                data = data[:index] + bytes([data[index] ^ 0xFF]) + data[index + 1:]
+                faults.corrupted = True
             if applies and args.reset_after is not None and sent + len(data) > args.reset_after:
                 cut = max(0, args.reset_after - sent)
                 if cut:
@@ -116,6 +122,7 @@ def main(argv=None):
     p.add_argument("--fail-request", type=int, action="append", help="answer the Nth request with --status")
     p.add_argument("--status", type=int, default=503)
     p.add_argument("--retry-after", type=int, help="add Retry-After: N to injected failures")
+    p.add_argument("--corrupt-at", type=int, help="flip the byte at this offset of one connection, once")
     p.add_argument("--lifetime", type=float, default=600, help="seconds before the proxy stops by itself")
     args = p.parse_args(argv)
     asyncio.run(serve(args))

@@ -95,6 +95,14 @@ public final class ReferenceServer: @unchecked Sendable {
         self.service = service
     }
 
+    /// Starts a server over existing folders on a fixed port (to restart one "in place").
+    public static func start(root: TemporaryDirectory, state: TemporaryDirectory, port: Int) async throws -> ReferenceServer {
+        let service = try await BackgroundService.start(
+            script: "reference-server",
+            arguments: ["--root", root.path, "--state", state.path, "--port", String(port), "--user", "ann@example.org:correct horse", "--secret", String(repeating: "s", count: 32)])
+        return ReferenceServer(root: root, state: state, service: service)
+    }
+
     /// Starts a server on a fresh root; `arguments` are added to its command line.
     public static func start(arguments: [String] = []) async throws -> ReferenceServer {
         let root = TemporaryDirectory(prefix: "officer-root")
@@ -120,4 +128,11 @@ public func startRedirectProbe(serving folder: String = "/nonexistent") async th
     try await BackgroundService.start(
         script: ProcessRunner.packageRoot + "/.venv/bin/python",
         arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/redirect_probe.py", "--serve", folder])
+}
+
+/// The aiohttp-tus server from PyPI (not ours), storing uploads in `folder`.
+public func startInteropTusServer(folder: String) async throws -> BackgroundService {
+    try await BackgroundService.start(
+        script: ProcessRunner.packageRoot + "/.venv/bin/python",
+        arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/interop_tus_server.py", "--dir", folder])
 }

@@ -62,7 +62,8 @@ public final class NginxServer: @unchecked Sendable {
         }
     }
 
-    private static func freePort() throws -> Int {
+    /// A port on 127.0.0.1 that was free a moment ago.
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

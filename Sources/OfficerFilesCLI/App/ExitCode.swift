@@ -33,6 +33,16 @@ public enum ExitCode: Int32, Sendable {
         case let error as CLIError: return error.exitCode
         case is ConfigError: return .localFile
         case let error as HTTPError: return of(httpError: error)
+        case let error as UploadError:
+            switch error {
+            case .localFile, .journal: return .localFile
+            case .notTus: return .usage
+            case .tooLarge: return .refused
+            case .server(_, let status, _): return of(status: status)
+            case .protocolViolation, .checksumRejected: return .server
+            case .transfer(let inner): return of(httpError: inner)
+            case .cancelled: return .interrupted
+            }
         case let error as DownloadError:
             switch error {
             case .destinationExists, .destinationIsDirectory, .busy: return .conflict

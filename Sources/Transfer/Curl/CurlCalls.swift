@@ -12,6 +12,7 @@ enum CurlCalls {
     static let abortedByCallback = CURLE_ABORTED_BY_CALLBACK
     static let readAbort = officer_curl_readfunc_abort()
     static let writePause = officer_curl_writefunc_pause()
+    static let readPause = officer_curl_readfunc_pause()
     static let seekOK: Int32 = 0  // CURL_SEEKFUNC_OK
     static let seekFail: Int32 = 1  // CURL_SEEKFUNC_FAIL
     static let errorBufferSize = Int(CURL_ERROR_SIZE)

@@ -25,6 +25,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var bytesWritten: Int64 = 0
     private var failure: HTTPError?
     private var pacer: RatePacer?
+    private var sendPacer: RatePacer?
     /// When a paced transfer may receive again (engine thread only).
     private(set) var resumeAt: Double?
     private var lastProgress: TransferProgress? = TransferProgress(received: 0, expectedReceive: nil, sent: 0, expectedSend: nil)
@@ -87,6 +88,13 @@ final class CurlTransfer: @unchecked Sendable {
         CurlCalls.set(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
         CurlCalls.set(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.stallTimeout.rounded(.up))))
         if let total = configuration.totalTimeout { CurlCalls.set(easy, CURLOPT_TIMEOUT_MS, Int(total * 1000)) }
+        if let rate = request.maxSendBytesPerSecond, rate > 0 {
+            sendPacer = RatePacer(bytesPerSecond: rate)
+            CurlCalls.set(easy, CURLOPT_UPLOAD_BUFFERSIZE, Int(max(16_384, min(rate / 10, 2 << 20))))
+        } else if case .file = request.body {
+            // Large reads from the file: fewer callbacks and syscalls for big PATCH bodies.
+            CurlCalls.set(easy, CURLOPT_UPLOAD_BUFFERSIZE, 2 << 20)
+        }
         if let rate = request.maxReceiveBytesPerSecond, rate > 0 {
             pacer = RatePacer(bytesPerSecond: rate)
             // Smaller reads keep the pacing even; the socket buffer does not need to fill at this rate.
@@ -305,6 +313,10 @@ final class CurlTransfer: @unchecked Sendable {
         if isCancelled { return CurlCalls.readAbort }
         let wanted = Int(min(Int64(buffer.count), sourceRemaining))
         guard wanted > 0 else { return 0 }
+        if sendPacer != nil, let wait = sendPacer!.admit(wanted) {
+            resumeAt = ProcessInfo.processInfo.systemUptime + wait
+            return CurlCalls.readPause
+        }
         let count = read(sourceFD, buffer.baseAddress, wanted)
         guard count > 0 else {
             if case .file(let path, _, _, _) = request.body {

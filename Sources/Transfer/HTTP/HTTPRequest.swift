@@ -57,6 +57,8 @@ public struct HTTPRequest: Sendable {
     public var responseCheck: ResponseCheck?
     /// Receive at most this many bytes per second (`--bwlimit`).
     public var maxReceiveBytesPerSecond: Int64?
+    /// Send at most this many bytes per second (`--bwlimit` on uploads).
+    public var maxSendBytesPerSecond: Int64?
 
     /// Creates a request; the body defaults to none and the sink to 16 MiB of memory.
     public init(

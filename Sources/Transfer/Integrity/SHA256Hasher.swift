@@ -1,13 +1,16 @@
 import Foundation
 
-/// Incremental SHA-256 through libcrypto (hardware-accelerated where the CPU has SHA extensions).
+/// Incremental SHA-256 (or SHA-1, for tus chunk checksums) through libcrypto, hardware-accelerated
+/// where the CPU has SHA extensions.
 public final class SHA256Hasher {
     private let context: OpaquePointer
 
-    /// A fresh hasher.
-    public init() {
-        guard let context = CryptoCalls.newContext(), CryptoCalls.initSHA256(context) else {
-            fatalError("libcrypto could not set up SHA-256")  // only on allocation failure
+    /// A fresh SHA-256 hasher; `sha1` gives SHA-1 instead.
+    public init(sha1: Bool = false) {
+        guard let context = CryptoCalls.newContext(),
+            sha1 ? CryptoCalls.initSHA1(context) : CryptoCalls.initSHA256(context)
+        else {
+            fatalError("libcrypto could not set up a digest")  // only on allocation failure
         }
         self.context = context
     }
@@ -22,9 +25,12 @@ public final class SHA256Hasher {
     /// Adds bytes.
     public func update(_ data: Data) { data.withUnsafeBytes { update($0) } }
 
+    /// The raw digest; the hasher must not be used afterwards.
+    public func finalize() -> [UInt8] { CryptoCalls.final(context) ?? [] }
+
     /// The digest as lowercase hex; the hasher must not be used afterwards.
     public func finalizeHex() -> String {
-        (CryptoCalls.final(context) ?? []).map { byte in
+        finalize().map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()
@@ -32,21 +38,31 @@ public final class SHA256Hasher {
 
     /// SHA-256 of a whole file, read in 1 MiB blocks.
     public static func hash(file path: String) throws(HTTPError) -> String {
+        let hasher = SHA256Hasher()
+        try hasher.update(file: path, offset: 0, length: nil)
+        return hasher.finalizeHex()
+    }
+
+    /// Adds `length` bytes of a file from `offset` (to its end when nil), read in 1 MiB blocks.
+    public func update(file path: String, offset: Int64, length: Int64?) throws(HTTPError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .localFile(path: path, message: String(cString: strerror(errno))) }
         defer { close(fd) }
-        let hasher = SHA256Hasher()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
-        while true {
-            let count = read(fd, buffer.baseAddress, buffer.count)
+        var position = offset
+        var remaining = length ?? Int64.max
+        while remaining > 0 {
+            let count = pread(fd, buffer.baseAddress, Int(min(Int64(buffer.count), remaining)), off_t(position))
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .localFile(path: path, message: String(cString: strerror(errno)))
             }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            position += Int64(count)
+            remaining -= Int64(count)
         }
-        return hasher.finalizeHex()
+        if length != nil, remaining > 0 { throw .localFile(path: path, message: "file shrank while being read") }
     }
 }

@@ -64,6 +64,30 @@ public final class TransferJournal: @unchecked Sendable {
                 destination TEXT NOT NULL, idx INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
                 done INTEGER NOT NULL DEFAULT 0, synced INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (destination, idx))
             """)
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS uploads (
+                key TEXT PRIMARY KEY, local_path TEXT NOT NULL, label TEXT NOT NULL, target TEXT NOT NULL,
+                fingerprint TEXT NOT NULL, parts TEXT NOT NULL, created REAL NOT NULL)
+            """)
+    }
+
+    /// Runs journal SQL under the connection lock (for extensions in other files).
+    @discardableResult
+    func withDatabase<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        try locked { () throws(SQLiteError) -> T in try body(database) }
+    }
+
+    /// Every unfinished download.
+    public func downloads() throws(SQLiteError) -> [Download] {
+        let destinations = try locked { () throws(SQLiteError) -> [String] in
+            try database.query("SELECT destination FROM downloads ORDER BY created").compactMap { $0[0].string }
+        }
+        var result: [Download] = []
+        for destination in destinations {
+            if let download = try download(for: destination) { result.append(download) }
+        }
+        return result
     }
 
     /// `$XDG_STATE_HOME/officer-files/journal.sqlite`, default `~/.local/state/officer-files/journal.sqlite`.

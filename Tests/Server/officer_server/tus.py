@@ -27,6 +27,8 @@ class Tus:
         os.makedirs(self.dir, exist_ok=True)
         self.max_size = max_size
         self.expiry = expiry
+        # Terminated while a PATCH may still be running: that PATCH must not bring the upload back.
+        self.terminated = set()
 
     def routes(self):
         return [
@@ -72,6 +74,8 @@ class Tus:
         return state
 
     def save(self, state):
+        if state["id"] in self.terminated:
+            raise self.error(404, "not_found", "upload terminated")
         meta_path, _ = self._paths(state["id"])
         tmp = meta_path + ".tmp"
         with open(tmp, "w") as f:
@@ -232,6 +236,11 @@ class Tus:
                     received += len(chunk)
                     if digest:
                         digest.update(chunk)
+            except BaseException:
+                if digest:
+                    # A checksummed chunk counts only whole and verified: drop what arrived of it.
+                    f.truncate(start)
+                raise
             finally:
                 if not digest:
                     # Without a checksum, bytes that arrived before a broken connection are kept (tus core).
@@ -283,5 +292,6 @@ class Tus:
         self.check_version(request)
         upload_id = request.match_info["id"]
         self.load(upload_id)
+        self.terminated.add(upload_id)
         self._delete(upload_id)
         return web.Response(status=204, headers=self.headers())

@@ -1,0 +1,174 @@
+import FileModel
+import Foundation
+import Transfer
+
+/// `put`: resumable uploads (tus 1.0) to an Officer folder or any tus server.
+enum PutCommand: Command {
+    static let spec = CommandSpec(
+        "put", summary: "upload local files (resumable over tus, multipart where tus is missing)",
+        discussion: """
+            DEST is an Officer folder (officer:/Photos/), an Officer file name for a single LOCAL, or the URL of
+            any tus 1.0 server. Rerunning the same command after any interruption continues from the server's
+            offset; a local file changed meanwhile is uploaded again from the start. Ctrl-C removes the
+            partial upload from the server.
+            """,
+        options: [
+            OptionSpec(["--force", "-f"], help: "replace existing files on the server"),
+            OptionSpec(["--chunk-size"], .value(placeholder: "SIZE"), help: "bytes per PATCH request (default 64M)"),
+            OptionSpec(["--parts"], .value(placeholder: "N"), help: "upload N parts in parallel and join them (tus concatenation)"),
+            OptionSpec(["--bwlimit"], .value(placeholder: "RATE"), help: "at most RATE bytes/s in all (e.g. 500K, 2M)"),
+        ],
+        positionals: [
+            PositionalSpec("LOCAL", help: "local file(s) to upload"),
+            PositionalSpec("DEST", help: "officer:/folder/, officer:/path/name, or a tus URL", variadic: true),
+        ])
+
+    static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        var options = UploadOptions()
+        if let text = parsed.value("chunk-size") {
+            guard let size = ByteCountFormat.parse(text), size >= 64 << 10 else {
+                throw ArgumentError.invalidValue(option: "--chunk-size", value: text, reason: "a size of at least 64K, e.g. 8M")
+            }
+            options.chunkSize = size
+        }
+        if let text = parsed.value("parts") {
+            guard let parts = Int(text), (1...16).contains(parts) else {
+                throw ArgumentError.invalidValue(option: "--parts", value: text, reason: "a number from 1 to 16")
+            }
+            options.parts = parts
+        }
+        options.bandwidthLimit = try parsed.value("bwlimit").map { try GetCommand.parseRate($0, option: "--bwlimit") }
+        let locals = Array(parsed.positionals.dropLast())
+        for local in locals {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory) else {
+                throw CLIError.localFile(path: local, message: "no such file")
+            }
+            if isDirectory.boolValue { throw CLIError.localFile(path: local, message: "is a folder (upload its files, or use sync)") }
+        }
+        let targets = try await resolveTargets(locals: locals, dest: parsed.positionals.last!, force: parsed.flag("force"), context: context)
+        let uploader = TusUploader(
+            http: context.httpClient(), journal: try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment)))
+        let reporter = context.progressReporter()
+        try await BatchRunner.run(Array(zip(locals, targets)), context: context) { local, target in
+            try await upload(local, to: target, uploader: uploader, options: options, reporter: reporter, context: context)
+        }
+        reporter.close()
+    }
+
+    static func upload(
+        _ local: String, to target: UploadTarget, uploader: TusUploader, options: UploadOptions, reporter: ProgressReporter,
+        context: CommandContext
+    ) async throws {
+        let display = UploadDisplay(reporter: reporter, name: (local as NSString).lastPathComponent, context: context)
+        let started = Date()
+        let result: UploadResult
+        do {
+            result = try await uploader.upload(file: local, to: target, options: options, onEvent: display.handle)
+            display.finish(failed: false)
+        } catch {
+            display.finish(failed: true)
+            if case UploadError.cancelled = error {
+                throw CLIError.refused("\(local): upload cancelled; the partial upload was removed from the server", .interrupted)
+            }
+            if case UploadError.server(_, 409, let message) = error {
+                throw CLIError.refused("\(message.components(separatedBy: " (set overwrite")[0]); use --force to replace it", .conflict)
+            }
+            throw error
+        }
+        let seconds = Date().timeIntervalSince(started)
+        if context.global.json {
+            context.printJSON(PutResult(path: result.path, destination: target.label, bytes: result.bytes, method: result.method.rawValue, resumedBytes: result.resumedBytes, sentBytes: result.sentBytes, seconds: seconds))
+        } else if !context.global.quiet {
+            var line = "Uploaded \(local) to \(target.label) (\(ByteCountFormat.string(result.bytes))) in \(DurationFormat.precise(seconds: seconds))"
+            line += ", " + ByteCountFormat.rate(Double(result.sentBytes) / max(seconds, 0.001))
+            if result.resumedBytes > 0 { line += ", resumed after \(ByteCountFormat.string(result.resumedBytes))" }
+            if result.method == .multipart { line += ", multipart (the server has no tus)" }
+            context.console.message(line)
+        }
+    }
+
+    /// One target per local file: into a folder (existing, or created when DEST ends with '/' or there are
+    /// several files), or to a file name for a single file.
+    static func resolveTargets(locals: [String], dest: String, force: Bool, context: CommandContext) async throws -> [UploadTarget] {
+        func mtime(_ local: String) -> Double? {
+            (try? FileManager.default.attributesOfItem(atPath: local)[.modificationDate] as? Date)?.timeIntervalSince1970
+        }
+        let lowered = dest.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            return locals.map { UploadTarget.tus(url: dest, fileName: ($0 as NSString).lastPathComponent, mtime: mtime($0)) }
+        }
+        guard RemotePath.isRemote(dest) else {
+            throw CLIError.usage("\(dest): DEST must be officer:/path or a tus URL")
+        }
+        let client = try context.client()
+        let path = try context.remotePath(dest)
+        let existing = try await client.statIfExists(path)
+        let intoFolder = existing?.isDirectory ?? (dest.hasSuffix("/") || locals.count > 1 || path.isRoot)
+        if intoFolder, existing == nil { try await client.makeDirectory(path, parents: true) }
+        if !intoFolder, locals.count > 1 { throw CLIError.usage("with several files, \(dest) must be a folder") }
+        return locals.map { local in
+            let name = intoFolder ? (local as NSString).lastPathComponent : path.name
+            return client.uploadTarget(name: name, into: intoFolder ? path : path.parent, mtime: mtime(local), overwrite: force)
+        }
+    }
+
+    struct PutResult: Encodable {
+        var path: String
+        var destination: String
+        var bytes: Int64
+        var method: String
+        var resumedBytes: Int64
+        var sentBytes: Int64
+        var seconds: Double
+    }
+}
+
+/// Turns upload events into progress lines: one per part, plus the total.
+final class UploadDisplay: @unchecked Sendable {
+    private let reporter: ProgressReporter
+    private let name: String
+    private let verbose: Bool
+    private let console: Console
+    private let lock = NSLock()
+    private var ids: [Int] = []
+
+    init(reporter: ProgressReporter, name: String, context: CommandContext) {
+        self.reporter = reporter
+        self.name = name
+        verbose = context.global.verbose
+        console = context.console
+    }
+
+    func handle(_ event: UploadEvent) {
+        switch event {
+        case .started(let method, let size, let parts, _):
+            if verbose, method == .multipart {
+                console.message("\(name): the server has no tus: uploading in one multipart request (not resumable)")
+            }
+            lock.withLock {
+                for id in ids { reporter.finish(id, failed: true) }
+                if parts <= 1 {
+                    ids = [reporter.start(name: name, total: size)]
+                } else {
+                    reporter.itemLabel = "parts"
+                    ids = (0..<parts).map { index in
+                        let start = size * Int64(index) / Int64(parts)
+                        let end = size * Int64(index + 1) / Int64(parts)
+                        return reporter.start(name: "\(name) [\(index + 1)/\(parts)]", total: end - start)
+                    }
+                }
+            }
+        case .progress(let part, let sent):
+            if let id = lock.withLock({ part < ids.count ? ids[part] : nil }) { reporter.update(id, done: sent) }
+        case .retrying(let part, let attempt, let delay, let reason):
+            if verbose { console.message("\(name): retrying part \(part + 1) (attempt \(attempt)) in \(DurationFormat.precise(seconds: delay)): \(reason)") }
+        case .restarted(let reason):
+            if verbose { console.message("\(name): starting over: \(reason)") }
+        }
+    }
+
+    func finish(failed: Bool) {
+        lock.withLock { for id in ids { reporter.finish(id, failed: failed) } }
+    }
+}

@@ -1,0 +1,411 @@
+import FileModel
+import Foundation
+
+/// The default ``Uploading``: tus 1.0 with creation, creation-with-upload, per-chunk checksums,
+/// termination, expiration and concatenation; the journal makes it survive process death. A server
+/// without tus gets one multipart POST (not resumable) when the target offers one.
+public struct TusUploader: Uploading {
+    /// The transport; its retry policy sets the delays between attempts.
+    public var http: HTTPClient
+    /// Where uploads are recorded for resuming; nil keeps nothing.
+    public var journal: TransferJournal?
+
+    /// Creates an uploader.
+    public init(http: HTTPClient = HTTPClient(), journal: TransferJournal?) {
+        self.http = http
+        self.journal = journal
+    }
+
+    /// The upload is gone on the server (expired, terminated): start over.
+    struct StartOver: Error { var reason: String }
+
+    public func upload(
+        file path: String, to target: UploadTarget, options: UploadOptions = UploadOptions(),
+        onEvent: (@Sendable (UploadEvent) -> Void)? = nil
+    ) async throws(UploadError) -> UploadResult {
+        let path = URL(fileURLWithPath: path).standardizedFileURL.path
+        let fingerprint = try FileFingerprint(path: path)
+        let key = TransferJournal.uploadKey(path: path, target: target)
+        let counter = SentCounter()
+        var record: TransferJournal.Upload?
+        do {
+            guard let info = try await discover(target) else {
+                guard target.multipartEndpoint != nil else { throw UploadError.notTus(url: target.tusEndpoint) }
+                return try await MultipartUploader(http: http).upload(
+                    file: path, fingerprint: fingerprint, to: target, options: options, onEvent: onEvent)
+            }
+            if let limit = info.maxSize, fingerprint.size > limit {
+                throw UploadError.tooLarge(path: path, size: fingerprint.size, limit: limit)
+            }
+            var restarts = 0
+            while true {
+                do {
+                    let (prepared, isResumed) = try await prepare(
+                        key: key, path: path, fingerprint: fingerprint, target: target, info: info, options: options,
+                        fresh: restarts > 0, counter: counter, onEvent: onEvent)
+                    record = prepared
+                    return try await run(prepared, resuming: isResumed, info: info, options: options, counter: counter, onEvent: onEvent)
+                } catch let startOver as StartOver {
+                    restarts += 1
+                    if restarts > 2 {
+                        throw UploadError.protocolViolation(request: "PATCH \(target.tusEndpoint)", detail: startOver.reason)
+                    }
+                    try? journal?.removeUpload(key: key)
+                    onEvent?(.restarted(reason: startOver.reason))
+                }
+            }
+        } catch let error as UploadError {
+            throw error
+        } catch is CancellationError {
+            if options.terminateOnCancel, let record { await terminate(record, token: target.bearerToken) }
+            throw UploadError.cancelled(path: path)
+        } catch let error as SQLiteError {
+            throw UploadError.journal(error)
+        } catch {
+            throw UploadError.localFile(path: path, message: "\(error)")
+        }
+    }
+
+    // MARK: Plan
+
+    /// Finds the journaled upload to continue (true), or creates a new one (false), terminating a stale one first.
+    private func prepare(
+        key: String, path: String, fingerprint: FileFingerprint, target: UploadTarget, info: TusServerInfo,
+        options: UploadOptions, fresh: Bool, counter: SentCounter, onEvent: (@Sendable (UploadEvent) -> Void)?
+    ) async throws -> (TransferJournal.Upload, Bool) {
+        if !fresh, var saved = try journal?.upload(key: key) {
+            // The journal never holds the token: this run's credentials go with the old upload.
+            saved.target.bearerToken = target.bearerToken
+            if saved.fingerprint == fingerprint, saved.parts.allSatisfy({ $0.url != nil }) {
+                return (saved, true)
+            }
+            // The local file changed since: its bytes on the server are of another version.
+            await terminate(saved, token: target.bearerToken)
+            try journal?.removeUpload(key: key)
+            onEvent?(.restarted(reason: "\(path) changed since the upload began"))
+        }
+        let size = fingerprint.size
+        let partCount =
+            info.extensions.contains("concatenation") && options.parts > 1 ? max(1, min(options.parts, Int(size / (1 << 20)))) : 1
+        var record = TransferJournal.Upload(
+            key: key, localPath: path, label: target.label, target: target, fingerprint: fingerprint,
+            parts: (0..<partCount).map { index in
+                let start = size * Int64(index) / Int64(partCount)
+                let end = size * Int64(index + 1) / Int64(partCount)
+                return TransferJournal.UploadPart(index: index, start: start, length: end - start, url: nil, offset: 0)
+            })
+        for index in record.parts.indices {
+            let part = record.parts[index]
+            let created = try await create(
+                target: target, info: info, path: path, part: part, partial: partCount > 1, fingerprint: fingerprint,
+                options: options)
+            record.parts[index].url = created.url
+            record.parts[index].offset = created.offset
+            counter.add(created.offset)
+            // Journaled at once: a crash from here on resumes this upload rather than orphaning it.
+            try journal?.save(record)
+        }
+        return (record, false)
+    }
+
+    /// POST: creates an upload; small files go up in the same request (creation-with-upload).
+    private func create(
+        target: UploadTarget, info: TusServerInfo, path: String, part: TransferJournal.UploadPart, partial: Bool,
+        fingerprint: FileFingerprint, options: UploadOptions
+    ) async throws -> (url: String, offset: Int64) {
+        var request = HTTPRequest(method: "POST", url: target.tusEndpoint, bearerToken: target.bearerToken, isIdempotent: false)
+        request.headers.add("Tus-Resumable", "1.0.0")
+        request.headers.add("Upload-Length", String(part.length))
+        if partial {
+            request.headers.add("Upload-Concat", "partial")
+        } else {
+            request.headers.add("Upload-Metadata", target.metadataHeader)
+        }
+        let inline = info.extensions.contains("creation-with-upload") && part.length > 0 && part.length <= min(options.chunkSize, 4 << 20)
+        if inline {
+            request.body = .file(path: path, offset: part.start, length: part.length, contentType: "application/offset+octet-stream")
+            if let algorithm = info.checksumAlgorithm {
+                request.headers.add("Upload-Checksum", try checksumHeader(algorithm, path: path, offset: part.start, length: part.length))
+            }
+        }
+        request.maxSendBytesPerSecond = options.bandwidthLimit
+        let response = try await sendRetrying(request)
+        guard response.status == 201 else {
+            throw UploadError.server(request: "POST \(target.tusEndpoint)", status: response.status, message: Self.message(response))
+        }
+        guard let location = response.headers["Location"], let url = Self.resolve(location, against: target.tusEndpoint) else {
+            throw UploadError.protocolViolation(request: "POST \(target.tusEndpoint)", detail: "201 without a Location")
+        }
+        let offset = inline ? Int64(response.headers["Upload-Offset"] ?? "") ?? 0 : 0
+        return (url, offset)
+    }
+
+    // MARK: Run
+
+    private func run(
+        _ record: TransferJournal.Upload, resuming: Bool, info: TusServerInfo, options: UploadOptions, counter: SentCounter,
+        onEvent: (@Sendable (UploadEvent) -> Void)?
+    ) async throws -> UploadResult {
+        let token = record.target.bearerToken
+        // The server, not the journal, says how much it has.
+        var offsets: [Int64] = []
+        for part in record.parts { offsets.append(try await head(part.url!, token: token)) }
+        // Bytes sent inline with the creation request are this run's, not resumed ones.
+        let resumed = resuming ? offsets.reduce(0, +) : 0
+        onEvent?(.started(method: .tus, size: record.fingerprint.size, parts: record.parts.count, resumedBytes: resumed))
+        let state = RecordState(record)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (part, offset) in zip(record.parts, offsets) where offset < part.length {
+                group.addTask {
+                    try await send(
+                        part: part, from: offset, path: record.localPath, info: info, token: token, options: options,
+                        counter: counter, state: state, onEvent: onEvent)
+                }
+            }
+            try await group.waitForAll()
+        }
+        var url = record.parts[0].url
+        if record.parts.count > 1 {
+            url = try await concatenate(record)
+        }
+        try journal?.removeUpload(key: record.key)
+        return UploadResult(
+            path: record.localPath, bytes: record.fingerprint.size, method: .tus, resumedBytes: resumed,
+            sentBytes: counter.value, uploadURL: url)
+    }
+
+    /// PATCHes one part from `offset` to its end, following the tus error rules.
+    private func send(
+        part: TransferJournal.UploadPart, from start: Int64, path: String, info: TusServerInfo, token: String?,
+        options: UploadOptions, counter: SentCounter, state: RecordState, onEvent: (@Sendable (UploadEvent) -> Void)?
+    ) async throws {
+        let url = part.url!
+        var offset = start
+        var failures = 0
+        var checksumFailures = 0
+        let rate = options.bandwidthLimit.map { max(1, $0 / Int64(max(1, state.partCount))) }
+        while offset < part.length {
+            try Task.checkCancellation()
+            let length = min(options.chunkSize, part.length - offset)
+            var request = HTTPRequest(
+                method: "PATCH", url: url,
+                body: .file(path: path, offset: part.start + offset, length: length, contentType: "application/offset+octet-stream"),
+                bearerToken: token, isIdempotent: false)
+            request.headers.add("Tus-Resumable", "1.0.0")
+            request.headers.add("Upload-Offset", String(offset))
+            if let algorithm = info.checksumAlgorithm {
+                request.headers.add("Upload-Checksum", try checksumHeader(algorithm, path: path, offset: part.start + offset, length: length))
+            }
+            request.maxSendBytesPerSecond = rate
+            let reason: String
+            var retryAfter: String?
+            let before = offset
+            let inFlight = InFlight()
+            do {
+                let response = try await http.send(request, onProgress: { snapshot in
+                    inFlight.sent = snapshot.sent
+                    onEvent?(.progress(part: part.index, sent: before + snapshot.sent))
+                })
+                counter.add(inFlight.sent)
+                switch response.status {
+                case 200, 204:
+                    guard let value = response.headers["Upload-Offset"], let confirmed = Int64(value),
+                        confirmed > offset, confirmed <= offset + length
+                    else {
+                        throw UploadError.protocolViolation(
+                            request: "PATCH \(url)", detail: "Upload-Offset \(response.headers["Upload-Offset"] ?? "missing") after sending \(offset)+\(length)")
+                    }
+                    offset = confirmed
+                    failures = 0
+                    checksumFailures = 0
+                    state.confirm(part: part.index, offset: offset)
+                    try? journal?.save(state.record)
+                    onEvent?(.progress(part: part.index, sent: offset))
+                    continue
+                case 409:
+                    // Our offset and the server's disagree: the server's wins.
+                    offset = try await head(url, token: token)
+                    failures += 1
+                    guard failures < options.maxAttemptsWithoutProgress else {
+                        throw UploadError.server(request: "PATCH \(url)", status: 409, message: Self.message(response))
+                    }
+                    continue
+                case 460:
+                    checksumFailures += 1
+                    guard checksumFailures < 3 else { throw UploadError.checksumRejected(path: path, offset: part.start + offset) }
+                    onEvent?(.retrying(part: part.index, attempt: checksumFailures + 1, delay: 0, reason: "checksum mismatch"))
+                    continue
+                case 404, 410:
+                    throw StartOver(reason: "the server no longer has the upload (\(response.status))")
+                case let status where http.configuration.retry.retryableStatuses.contains(status):
+                    reason = "HTTP \(status)"
+                    retryAfter = response.headers["Retry-After"]
+                default:
+                    throw UploadError.server(request: "PATCH \(url)", status: response.status, message: Self.message(response))
+                }
+            } catch let error as HTTPError {
+                counter.add(inFlight.sent)
+                switch error {
+                case .cancelled: throw CancellationError()
+                case .transport where error.isRetryable: reason = error.description
+                default: throw UploadError.transfer(error)
+                }
+            }
+            failures += 1
+            guard failures < options.maxAttemptsWithoutProgress else {
+                throw UploadError.transfer(.transport(request: "PATCH \(url)", code: 56, message: "gave up after \(failures) attempts: \(reason)"))
+            }
+            let delay = http.configuration.retry.delay(afterAttempt: failures, retryAfter: retryAfter)
+            onEvent?(.retrying(part: part.index, attempt: failures + 1, delay: delay, reason: reason))
+            try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            let resumedAt = try await head(url, token: token)
+            if resumedAt > offset { failures = 0 }
+            offset = resumedAt
+        }
+    }
+
+    /// Joins complete partial uploads into the final file (concatenation extension).
+    private func concatenate(_ record: TransferJournal.Upload) async throws -> String {
+        let target = record.target
+        var request = HTTPRequest(method: "POST", url: target.tusEndpoint, bearerToken: target.bearerToken, isIdempotent: false)
+        request.headers.add("Tus-Resumable", "1.0.0")
+        request.headers.add("Upload-Concat", "final;" + record.parts.map { $0.url! }.joined(separator: " "))
+        request.headers.add("Upload-Metadata", target.metadataHeader)
+        let response = try await sendRetrying(request)
+        guard response.status == 201 else {
+            if response.status == 404 || response.status == 410 { throw StartOver(reason: "a part expired before the parts were joined") }
+            throw UploadError.server(request: "POST \(target.tusEndpoint) (final)", status: response.status, message: Self.message(response))
+        }
+        return response.headers["Location"].flatMap { Self.resolve($0, against: target.tusEndpoint) } ?? target.tusEndpoint
+    }
+
+    // MARK: Requests
+
+    /// OPTIONS: the server's tus capabilities, or nil when it does not speak tus.
+    private func discover(_ target: UploadTarget) async throws -> TusServerInfo? {
+        var request = HTTPRequest(method: "OPTIONS", url: target.tusEndpoint, bearerToken: target.bearerToken)
+        request.headers.add("Tus-Resumable", "1.0.0")
+        let response: HTTPResponse
+        do {
+            response = try await http.send(request)
+        } catch let error as HTTPError {
+            throw UploadError.transfer(error)
+        }
+        if response.status == 401 || response.status == 403 {
+            throw UploadError.server(request: "OPTIONS \(target.tusEndpoint)", status: response.status, message: Self.message(response))
+        }
+        return response.isSuccess ? TusServerInfo(headers: response.headers) : nil
+    }
+
+    /// HEAD: the server's offset. Failures are retried; only 404/410 mean "start over", never a 5xx.
+    private func head(_ url: String, token: String?) async throws -> Int64 {
+        var request = HTTPRequest(method: "HEAD", url: url, bearerToken: token)
+        request.headers.add("Tus-Resumable", "1.0.0")
+        var attempt = 0
+        while true {
+            attempt += 1
+            let reason: String
+            do {
+                let response = try await http.send(request)
+                if response.status == 404 || response.status == 410 {
+                    throw StartOver(reason: "the server no longer has the upload (\(response.status))")
+                }
+                if [400, 401, 403].contains(response.status) {
+                    throw UploadError.server(request: "HEAD \(url)", status: response.status, message: Self.message(response))
+                }
+                if response.isSuccess {
+                    guard let offset = response.headers["Upload-Offset"].flatMap({ Int64($0) }) else {
+                        throw UploadError.protocolViolation(request: "HEAD \(url)", detail: "no Upload-Offset")
+                    }
+                    return offset
+                }
+                reason = "HTTP \(response.status)"
+            } catch let error as HTTPError {
+                if case .cancelled = error { throw CancellationError() }
+                reason = error.description
+            }
+            guard attempt < 8 else {
+                throw UploadError.transfer(.transport(request: "HEAD \(url)", code: 56, message: "gave up: \(reason)"))
+            }
+            try await Task.sleep(nanoseconds: UInt64(http.configuration.retry.delay(afterAttempt: attempt, retryAfter: nil) * 1e9))
+        }
+    }
+
+    /// Sends a non-idempotent request, retrying only failures to connect (nothing reached the server).
+    private func sendRetrying(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await http.send(request)
+            } catch let error as HTTPError {
+                if case .cancelled = error { throw CancellationError() }
+                guard case .transport(_, 7, _) = error, attempt < http.configuration.retry.maxAttempts else {
+                    throw UploadError.transfer(error)
+                }
+                try await Task.sleep(nanoseconds: UInt64(http.configuration.retry.delay(afterAttempt: attempt, retryAfter: nil) * 1e9))
+            }
+        }
+    }
+
+    /// DELETE every part (termination), ignoring failures: used on cancel and for stale uploads.
+    func terminate(_ record: TransferJournal.Upload, token: String?) async {
+        let http = http
+        await Task.detached {
+            for url in record.parts.compactMap(\.url) {
+                var request = HTTPRequest(method: "DELETE", url: url, bearerToken: token)
+                request.headers.add("Tus-Resumable", "1.0.0")
+                _ = try? await http.send(request)
+            }
+        }.value
+        try? journal?.removeUpload(key: record.key)
+    }
+
+    private func checksumHeader(_ algorithm: String, path: String, offset: Int64, length: Int64) throws -> String {
+        let hasher = SHA256Hasher(sha1: algorithm == "sha1")
+        do {
+            try hasher.update(file: path, offset: offset, length: length)
+        } catch {
+            throw UploadError.localFile(path: path, message: error.description)
+        }
+        return algorithm + " " + Data(hasher.finalize()).base64EncodedString()
+    }
+
+    static func resolve(_ location: String, against base: String) -> String? {
+        URL(string: location, relativeTo: URL(string: base))?.absoluteString
+    }
+
+    static func message(_ response: HTTPResponse) -> String {
+        if let detail = try? JSONDecoder().decode(APIErrorBody.self, from: response.body) { return detail.error.message }
+        let text = String(decoding: response.body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty || text.contains("<") ? "HTTP \(response.status)" : text
+    }
+}
+
+/// Bytes sent in this run, across parts and attempts.
+final class SentCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total: Int64 = 0
+    func add(_ bytes: Int64) { lock.withLock { total += bytes } }
+    var value: Int64 { lock.withLock { total } }
+}
+
+/// The bytes of the request in flight, as the engine reports them.
+final class InFlight: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bytes: Int64 = 0
+    var sent: Int64 {
+        get { lock.withLock { bytes } }
+        set { lock.withLock { bytes = newValue } }
+    }
+}
+
+/// The journal record of a running upload, updated by its parts.
+final class RecordState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: TransferJournal.Upload
+    init(_ record: TransferJournal.Upload) { current = record }
+    var record: TransferJournal.Upload { lock.withLock { current } }
+    var partCount: Int { lock.withLock { current.parts.count } }
+    func confirm(part: Int, offset: Int64) { lock.withLock { current.parts[part].offset = offset } }
+}

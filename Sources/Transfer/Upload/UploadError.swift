@@ -1,0 +1,37 @@
+/// Why an upload did not complete; a resumable one is kept in the journal for a rerun.
+public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The local file cannot be read.
+    case localFile(path: String, message: String)
+    /// The URL does not speak tus and there is no other way to upload there.
+    case notTus(url: String)
+    /// The file is larger than the server accepts.
+    case tooLarge(path: String, size: Int64, limit: Int64)
+    /// The server refused or failed the upload.
+    case server(request: String, status: Int, message: String)
+    /// The server answered outside the tus protocol.
+    case protocolViolation(request: String, detail: String)
+    /// The server kept rejecting a chunk's checksum.
+    case checksumRejected(path: String, offset: Int64)
+    /// A network failure that retries did not overcome.
+    case transfer(HTTPError)
+    /// The journal could not be read or written.
+    case journal(SQLiteError)
+    /// The upload was cancelled (and, by default, removed from the server).
+    case cancelled(path: String)
+
+    /// A one-line message.
+    public var description: String {
+        switch self {
+        case .localFile(let path, let message): "\(path): \(message)"
+        case .notTus(let url): "\(url) is not a tus 1.0 upload endpoint"
+        case .tooLarge(let path, let size, let limit): "\(path): \(size) bytes is more than the server accepts (\(limit))"
+        case .server(let request, let status, let message): "\(request): server answered \(status): \(message)"
+        case .protocolViolation(let request, let detail): "\(request): not a valid tus answer: \(detail)"
+        case .checksumRejected(let path, let offset):
+            "\(path): the server rejected the checksum of the chunk at byte \(offset) again and again"
+        case .transfer(let error): error.description
+        case .journal(let error): error.description
+        case .cancelled(let path): "\(path): upload cancelled"
+        }
+    }
+}

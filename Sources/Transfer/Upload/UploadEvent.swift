@@ -1,0 +1,35 @@
+/// What an upload reports while it runs.
+public enum UploadEvent: Sendable {
+    /// The plan: the protocol used, the size, parts, and bytes the server already had.
+    case started(method: UploadMethod, size: Int64, parts: Int, resumedBytes: Int64)
+    /// Bytes of one part confirmed or in flight.
+    case progress(part: Int, sent: Int64)
+    /// A request failed and is retried after `delay` seconds.
+    case retrying(part: Int, attempt: Int, delay: Double, reason: String)
+    /// The upload was started over (changed local file, expired upload).
+    case restarted(reason: String)
+}
+
+/// How a file went up.
+public enum UploadMethod: String, Sendable, Codable {
+    /// tus 1.0, resumable.
+    case tus
+    /// One multipart POST, not resumable.
+    case multipart
+}
+
+/// The outcome of a finished upload.
+public struct UploadResult: Sendable, Equatable {
+    /// The local file.
+    public var path: String
+    /// Its size.
+    public var bytes: Int64
+    /// tus or multipart.
+    public var method: UploadMethod
+    /// Bytes the server already had from an earlier run.
+    public var resumedBytes: Int64
+    /// Bytes sent in this run (more than `bytes - resumedBytes` when chunks were re-sent).
+    public var sentBytes: Int64
+    /// The tus upload URL, when tus was used.
+    public var uploadURL: String?
+}

@@ -1,0 +1,16 @@
+/// How an upload behaves.
+public struct UploadOptions: Sendable {
+    /// Bytes per PATCH request (large: each request costs a round trip and a checksum pass).
+    public var chunkSize: Int64 = 64 << 20
+    /// Parallel partial uploads joined by concatenation, when the server offers it (`--parts N`).
+    public var parts = 1
+    /// Send at most this many bytes per second in all.
+    public var bandwidthLimit: Int64?
+    /// Delete the server's partial upload when the upload is cancelled.
+    public var terminateOnCancel = true
+    /// Attempts without progress before giving up (progress resets the count).
+    public var maxAttemptsWithoutProgress = 6
+
+    /// The defaults: 64 MiB chunks, one part.
+    public init() {}
+}

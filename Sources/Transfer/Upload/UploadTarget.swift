@@ -1,0 +1,64 @@
+import Foundation
+
+/// Where an upload goes: a tus endpoint with its metadata, and optionally a multipart endpoint for
+/// servers without tus. The bearer token is never journaled.
+public struct UploadTarget: Sendable, Codable, Equatable {
+    /// The tus creation URL (e.g. `https://host/api/file-browser/tus`).
+    public var tusEndpoint: String
+    /// Upload-Metadata pairs, in order (`filename` first).
+    public var metadata: [MetadataItem]
+    /// The multipart upload URL for servers without tus (Officer's `/api/file-browser/upload`), if any.
+    public var multipartEndpoint: String?
+    /// Text fields sent with a multipart upload.
+    public var multipartFields: [MetadataItem]
+    /// The file name the server stores.
+    public var fileName: String
+    /// Where it lands, for messages and the journal (`officer:/Photos/a.jpg` or the tus URL).
+    public var label: String
+    /// Sent as `Authorization: Bearer …` (to the target's host only); not encoded.
+    public var bearerToken: String?
+
+    /// One metadata key and value.
+    public struct MetadataItem: Sendable, Codable, Equatable {
+        /// Key.
+        public var key: String
+        /// Value.
+        public var value: String
+
+        /// Creates an item.
+        public init(_ key: String, _ value: String) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// Creates a target.
+    public init(
+        tusEndpoint: String, metadata: [MetadataItem], multipartEndpoint: String? = nil, multipartFields: [MetadataItem] = [],
+        fileName: String, label: String, bearerToken: String? = nil
+    ) {
+        self.tusEndpoint = tusEndpoint
+        self.metadata = metadata
+        self.multipartEndpoint = multipartEndpoint
+        self.multipartFields = multipartFields
+        self.fileName = fileName
+        self.label = label
+        self.bearerToken = bearerToken
+    }
+
+    /// Any tus 1.0 server: metadata `filename` and `mtime`.
+    public static func tus(url: String, fileName: String, mtime: Double? = nil, bearerToken: String? = nil) -> UploadTarget {
+        var metadata = [MetadataItem("filename", fileName)]
+        if let mtime { metadata.append(MetadataItem("mtime", String(mtime))) }
+        return UploadTarget(tusEndpoint: url, metadata: metadata, fileName: fileName, label: url, bearerToken: bearerToken)
+    }
+
+    /// The `Upload-Metadata` header value.
+    var metadataHeader: String {
+        metadata.map { $0.key + " " + Data($0.value.utf8).base64EncodedString() }.joined(separator: ",")
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case tusEndpoint, metadata, multipartEndpoint, multipartFields, fileName, label
+    }
+}

@@ -1,0 +1,7 @@
+/// Sends a local file to a server, resumably where the server allows it.
+public protocol Uploading: Sendable {
+    /// Uploads `path` to `target`; `onEvent` hears the plan, progress, retries and restarts.
+    func upload(
+        file path: String, to target: UploadTarget, options: UploadOptions, onEvent: (@Sendable (UploadEvent) -> Void)?
+    ) async throws(UploadError) -> UploadResult
+}

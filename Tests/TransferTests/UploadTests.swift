@@ -1,0 +1,239 @@
+import FileModel
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Transfer
+
+/// tus uploads against the reference server, through the fault proxy, and against aiohttp-tus: every
+/// test compares the server-side SHA-256 with the local one.
+@Suite struct UploadTests {
+    let local = TemporaryDirectory(prefix: "uploads")
+    let server: ReferenceServer
+    let client: OfficerClient
+
+    init() async throws {
+        server = try await ReferenceServer.start()
+        var client = OfficerClient(server: server.url)
+        client.token = try await client.signIn(email: server.email, password: server.password).token
+        self.client = client
+    }
+
+    func file(_ name: String, _ count: Int, seed: UInt64 = 1) throws -> String {
+        var state = seed
+        var bytes = [UInt8](repeating: 0, count: count)
+        for index in 0..<count {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            bytes[index] = UInt8(truncatingIfNeeded: state >> 33)
+        }
+        return try local.write(name, Data(bytes))
+    }
+
+    func uploader(stall: Double = 30) throws -> TusUploader {
+        var configuration = HTTPClientConfiguration()
+        configuration.retry.baseDelay = 0.05
+        configuration.retry.maxDelay = 0.3
+        configuration.stallTimeout = stall
+        return TusUploader(http: HTTPClient(configuration: configuration), journal: try TransferJournal(path: local.file("journal.sqlite")))
+    }
+
+    func target(_ client: OfficerClient, _ name: String, overwrite: Bool = false, mtime: Double? = nil) throws -> UploadTarget {
+        client.uploadTarget(name: name, into: try RemotePath(path: "/in"), mtime: mtime, overwrite: overwrite)
+    }
+
+    func expectSameOnServer(_ path: String, _ remote: String) async throws {
+        let sum = try await client.sha256(try RemotePath(path: remote))
+        #expect(sum.sha256 == (try ProcessRunner.sha256(of: path)), "\(remote)")
+    }
+
+    func journalIsEmpty() throws -> Bool { try TransferJournal(path: local.file("journal.sqlite")).uploads().isEmpty }
+
+    @Test func uploadsInChunksWithChecksumsAndKeepsTheMtime() async throws {
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let path = try file("a.bin", 3_000_000)
+        var options = UploadOptions()
+        options.chunkSize = 1 << 20
+        let result = try await uploader().upload(file: path, to: try target(client, "a.bin", mtime: 1_700_000_000.5), options: options)
+        #expect(result.method == .tus && result.bytes == 3_000_000 && result.sentBytes == 3_000_000 && result.resumedBytes == 0)
+        try await expectSameOnServer(path, "/in/a.bin")
+        #expect(try await client.stat(try RemotePath(path: "/in/a.bin")).mtime == 1_700_000_000.5)
+        #expect(try journalIsEmpty())
+    }
+
+    @Test func smallFilesGoUpWithTheCreation() async throws {
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let path = try file("s.txt", 1000)
+        let result = try await uploader().upload(file: path, to: try target(client, "s.txt"))
+        #expect(result.sentBytes == 1000 && result.resumedBytes == 0)
+        try await expectSameOnServer(path, "/in/s.txt")
+        let empty = try local.write("empty", Data())
+        _ = try await uploader().upload(file: empty, to: try target(client, "empty"))
+        #expect(try await client.stat(try RemotePath(path: "/in/empty")).size == 0)
+    }
+
+    @Test func parallelPartsAreJoined() async throws {
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let path = try file("p.bin", 5_000_000, seed: 3)
+        var options = UploadOptions()
+        options.parts = 3
+        options.chunkSize = 1 << 20
+        let events = UploadEventLog()
+        _ = try await uploader().upload(file: path, to: try target(client, "p.bin"), options: options, onEvent: events.add)
+        #expect(events.parts == 3)
+        try await expectSameOnServer(path, "/in/p.bin")
+    }
+
+    @Test(arguments: [
+        ["--direction", "up", "--reset-after", "700000"],
+        ["--fail-request", "3", "--fail-request", "4", "--fail-request", "6", "--status", "503"],
+        ["--direction", "up", "--stall-after", "900000", "--stall-seconds", "30"],
+        ["--direction", "up", "--corrupt-at", "1500000"],
+    ])
+    func survivesFaults(fault: [String]) async throws {
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", fault)
+        var viaProxy = OfficerClient(server: proxy.url)
+        viaProxy.token = client.token
+        let path = try file("f.bin", 2_500_000, seed: 4)
+        var options = UploadOptions()
+        options.chunkSize = 512 << 10
+        options.maxAttemptsWithoutProgress = 10
+        let result = try await uploader(stall: 1).upload(file: path, to: try target(viaProxy, "f.bin"), options: options)
+        #expect(result.bytes == 2_500_000)
+        try await expectSameOnServer(path, "/in/f.bin")
+        #expect(try journalIsEmpty())
+    }
+
+    @Test func resumesAfterTheServerRestarts() async throws {
+        let port = try NginxServer.freePort()
+        var first: ReferenceServer? = try await ReferenceServer.start(root: server.root, state: server.state, port: port)
+        var direct = OfficerClient(server: first!.url)
+        direct.token = try await direct.signIn(email: first!.email, password: first!.password).token
+        try await direct.makeDirectory(try RemotePath(path: "/in"))
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(port)", ["--direction", "up", "--throttle", "1500000"])
+        var viaProxy = OfficerClient(server: proxy.url)
+        viaProxy.token = direct.token
+        let path = try file("r.bin", 4_000_000, seed: 5)
+        var options = UploadOptions()
+        options.chunkSize = 256 << 10
+        options.terminateOnCancel = false
+        let target = try target(viaProxy, "r.bin")
+        let task = Task { try await uploader().upload(file: path, to: target, options: options) }
+        try await Task.sleep(nanoseconds: 1_200_000_000)
+        task.cancel()
+        _ = await task.result
+        first!.service.kill()
+        first = nil
+        // Same port, same state folder, same signing secret: the journaled upload URL is valid again.
+        let second = try await ReferenceServer.start(root: server.root, state: server.state, port: port)
+        let result = try await uploader().upload(file: path, to: target, options: options)
+        #expect(result.resumedBytes > 0 && result.resumedBytes < 4_000_000)
+        #expect(result.sentBytes == 4_000_000 - result.resumedBytes)
+        var checker = OfficerClient(server: second.url)
+        checker.token = direct.token
+        #expect(try await checker.sha256(try RemotePath(path: "/in/r.bin")).sha256 == (try ProcessRunner.sha256(of: path)))
+    }
+
+    @Test func aChangedLocalFileStartsOver() async throws {
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "1000000"])
+        var viaProxy = OfficerClient(server: proxy.url)
+        viaProxy.token = client.token
+        let path = try file("c.bin", 3_000_000, seed: 6)
+        var options = UploadOptions()
+        options.chunkSize = 256 << 10
+        options.terminateOnCancel = false
+        let target = try target(viaProxy, "c.bin")
+        let task = Task { try await uploader().upload(file: path, to: target, options: options) }
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        task.cancel()
+        _ = await task.result
+        let saved = try #require(try TransferJournal(path: local.file("journal.sqlite")).uploads().first)
+        _ = try file("c.bin", 3_000_000, seed: 7)  // same size, new bytes
+        let events = UploadEventLog()
+        let result = try await uploader().upload(file: path, to: target, options: options, onEvent: events.add)
+        #expect(result.resumedBytes == 0 && events.restarts == 1)
+        try await expectSameOnServer(path, "/in/c.bin")
+        // The stale upload was terminated on the server.
+        var head = HTTPRequest(method: "HEAD", url: saved.parts[0].url!, bearerToken: client.token)
+        head.headers.add("Tus-Resumable", "1.0.0")
+        let status = try await HTTPClient().send(head).status
+        #expect(status == 404, "HEAD of the stale upload answered \(status)")
+    }
+
+    @Test func cancellingTerminatesTheUpload() async throws {
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "500000"])
+        var viaProxy = OfficerClient(server: proxy.url)
+        viaProxy.token = client.token
+        let path = try file("x.bin", 3_000_000, seed: 8)
+        let target = try target(viaProxy, "x.bin")
+        var options = UploadOptions()
+        options.chunkSize = 256 << 10
+        let task = Task { try await uploader().upload(file: path, to: target, options: options) }
+        try await Task.sleep(nanoseconds: 800_000_000)
+        task.cancel()
+        guard case .failure(UploadError.cancelled) = await task.result else {
+            Issue.record("expected cancellation")
+            return
+        }
+        #expect(try journalIsEmpty())
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: server.state.path + "/tus")
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test func interoperatesWithAiohttpTus() async throws {
+        let folder = TemporaryDirectory(prefix: "aiohttp-tus")
+        let other = try await startInteropTusServer(folder: folder.path)
+        let path = try file("i.bin", 2_000_000, seed: 9)
+        var options = UploadOptions()
+        options.chunkSize = 512 << 10
+        let result = try await uploader().upload(
+            file: path, to: UploadTarget.tus(url: other.url + "/uploads", fileName: "i.bin"), options: options)
+        #expect(result.method == .tus)
+        #expect(try ProcessRunner.sha256(of: folder.file("i.bin")) == (try ProcessRunner.sha256(of: path)))
+    }
+
+    @Test func fallsBackToMultipartWithoutTus() async throws {
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let path = try file("m.bin", 700_000, seed: 10)
+        var target = try target(client, "m.bin", mtime: 1_600_000_000)
+        target.tusEndpoint = server.url + "/api/no-tus-here"
+        let result = try await uploader().upload(file: path, to: target)
+        #expect(result.method == .multipart)
+        try await expectSameOnServer(path, "/in/m.bin")
+        #expect(try await client.stat(try RemotePath(path: "/in/m.bin")).mtime == 1_600_000_000)
+    }
+
+    @Test func refusesWhatCannotWork() async throws {
+        await #expect(throws: UploadError.localFile(path: local.file("none"), message: "No such file or directory")) {
+            try await uploader().upload(file: local.file("none"), to: try target(client, "none"))
+        }
+        let probe = try await startRedirectProbe()
+        let path = try file("n.bin", 10)
+        await #expect(throws: UploadError.notTus(url: probe.url + "/echo-auth")) {
+            try await uploader().upload(file: path, to: UploadTarget.tus(url: probe.url + "/echo-auth", fileName: "n.bin"))
+        }
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        try server.root.write("in/taken.bin", "old")
+        await #expect {
+            try await uploader().upload(file: path, to: try target(client, "taken.bin"))
+        } throws: { error in
+            guard case UploadError.server(_, 409, _) = error else { return false }
+            return true
+        }
+        #expect(try String(contentsOfFile: server.root.file("in/taken.bin"), encoding: .utf8) == "old")
+        _ = try await uploader().upload(file: path, to: try target(client, "taken.bin", overwrite: true))
+        try await expectSameOnServer(path, "/in/taken.bin")
+    }
+}
+
+final class UploadEventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [UploadEvent] = []
+    func add(_ event: UploadEvent) { lock.withLock { events.append(event) } }
+    var parts: Int {
+        lock.withLock { events.compactMap { if case .started(_, _, let parts, _) = $0 { parts } else { nil } }.last ?? 0 }
+    }
+    var restarts: Int { lock.withLock { events.filter { if case .restarted = $0 { true } else { false } }.count } }
+}
