@@ -348,8 +348,8 @@ public struct TusUploader: Uploading {
         }
     }
 
-    /// DELETE every part (termination), ignoring failures: used on cancel and for stale uploads.
-    func terminate(_ record: TransferJournal.Upload, token: String?) async {
+    /// Removes an unfinished upload: DELETE of every part (termination; failures ignored), then the journal record.
+    public func terminate(_ record: TransferJournal.Upload, token: String?) async {
         let http = http
         await Task.detached {
             for url in record.parts.compactMap(\.url) {

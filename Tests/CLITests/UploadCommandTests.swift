@@ -1,0 +1,110 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `put` and `transfers` as a person runs them, SIGKILL included.
+@Suite struct UploadCommandTests {
+    let server: ReferenceServer
+    let cli = CLIRunner()
+    let work = TemporaryDirectory(prefix: "put-work")
+
+    init() async throws {
+        server = try await ReferenceServer.start()
+        #expect(try await cli.login(server).status == 0)
+    }
+
+    func bytes(_ count: Int, seed: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ seed &+ $0 / 777) }) }
+
+    @Test func putsFilesIntoAFolder() async throws {
+        let a = try work.write("a.jpg", bytes(300_000, seed: 1))
+        let b = try work.write("notes.txt", "hello\n")
+        let result = try await cli.run(["put", a, b, "officer:/Photos/2026/"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Uploaded \(a) to officer:/Photos/2026/a.jpg (293 KiB)"))
+        #expect(try ProcessRunner.sha256(of: server.root.file("Photos/2026/a.jpg")) == (try ProcessRunner.sha256(of: a)))
+        #expect(try String(contentsOfFile: server.root.file("Photos/2026/notes.txt"), encoding: .utf8) == "hello\n")
+        // mtime kept as sent.
+        let local = try FileManager.default.attributesOfItem(atPath: a)[.modificationDate] as! Date
+        let remote = try FileManager.default.attributesOfItem(atPath: server.root.file("Photos/2026/a.jpg"))[.modificationDate] as! Date
+        #expect(abs(local.timeIntervalSince(remote)) < 0.01)
+
+        let renamed = try await cli.run(["put", a, "officer:/Photos/cover.jpg", "--json"])
+        #expect(renamed.status == 0 && renamed.stdout.contains("\"method\":\"tus\""))
+        #expect(FileManager.default.fileExists(atPath: server.root.file("Photos/cover.jpg")))
+
+        let again = try await cli.run(["put", a, "officer:/Photos/2026/"])
+        #expect(again.status == 5 && again.stderr.contains("use --force to replace it"))
+        let forced = try await cli.run(["put", "-f", b, "officer:/Photos/2026/a.jpg"])
+        let replaced = try String(contentsOfFile: server.root.file("Photos/2026/a.jpg"), encoding: .utf8)
+        #expect(forced.status == 0 && replaced == "hello\n")
+    }
+
+    @Test func badInputIsRefusedClearly() async throws {
+        let missing = try await cli.run(["put", work.file("nope.bin"), "officer:/"])
+        #expect(missing.status == 8 && missing.stderr.contains("nope.bin: no such file"))
+        let folder = try await cli.run(["put", work.path, "officer:/"])
+        #expect(folder.status == 8 && folder.stderr.contains("is a folder"))
+        let file = try work.write("x.bin", "x")
+        let localDest = try await cli.run(["put", file, "/tmp/elsewhere"])
+        #expect(localDest.status == 2 && localDest.stderr.contains("officer:/path or a tus URL"))
+        let chunk = try await cli.run(["put", "--chunk-size", "1", file, "officer:/"])
+        #expect(chunk.status == 2 && chunk.stderr.contains("--chunk-size"))
+        let traversal = try await cli.run(["put", file, "officer:/../x/"])
+        #expect(traversal.status == 2)
+    }
+
+    @Test func resumesAfterSIGKILLAndListsUnfinishedTransfers() async throws {
+        let big = try work.write("big.bin", bytes(5_000_000, seed: 2))
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "1000000"])
+        let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
+        let process = try cli.launch(["put", "--chunk-size", "256K", big, "officer:/in/"], environment: viaProxy)
+        try await Task.sleep(nanoseconds: 2_000_000_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("in/big.bin")))
+
+        let listed = try await cli.run(["transfers", "list"], environment: viaProxy)
+        #expect(listed.status == 0 && listed.stdout.contains("upload    \(big) -> officer:/in/big.bin"))
+
+        let rerun = try await cli.run(["put", "--chunk-size", "256K", big, "officer:/in/"], environment: viaProxy)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stderr.contains("resumed after"))
+        #expect(try ProcessRunner.sha256(of: server.root.file("in/big.bin")) == (try ProcessRunner.sha256(of: big)))
+        let empty = try await cli.run(["transfers", "list"])
+        #expect(empty.stdout.contains("No unfinished transfers."))
+    }
+
+    @Test func transfersResumeAndClean() async throws {
+        let big = try work.write("r.bin", bytes(3_000_000, seed: 3))
+        try server.root.write("remote.bin", bytes(3_000_000, seed: 4))
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "both", "--throttle", "600000"])
+        let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
+        let upload = try cli.launch(["put", "--chunk-size", "128K", big, "officer:/"], environment: viaProxy)
+        let download = try cli.launch(["get", "officer:/remote.bin", work.file("remote.bin")], environment: viaProxy)
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        kill(upload.processIdentifier, SIGKILL)
+        kill(download.processIdentifier, SIGKILL)
+        upload.waitUntilExit()
+        download.waitUntilExit()
+        let listed = try await cli.run(["transfers", "list", "--json"], environment: viaProxy)
+        #expect(listed.stdout.split(separator: "\n").count == 2, "\(listed.stdout)")
+
+        let resumed = try await cli.run(["transfers", "resume"], environment: viaProxy)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try ProcessRunner.sha256(of: server.root.file("r.bin")) == (try ProcessRunner.sha256(of: big)))
+        #expect(try ProcessRunner.sha256(of: work.file("remote.bin")) == (try ProcessRunner.sha256(of: server.root.file("remote.bin"))))
+
+        // clean: a new interrupted upload is removed from the server and forgotten.
+        try FileManager.default.removeItem(atPath: server.root.file("r.bin"))
+        let again = try cli.launch(["put", "--chunk-size", "128K", big, "officer:/"], environment: viaProxy)
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        kill(again.processIdentifier, SIGKILL)
+        again.waitUntilExit()
+        let cleaned = try await cli.run(["transfers", "clean"], environment: viaProxy)
+        #expect(cleaned.status == 0 && cleaned.stdout.contains("removed the partial upload"))
+        // Only the record of the finished upload stays on the server; the interrupted one is gone, bytes and all.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: server.state.path + "/tus")
+        #expect(leftovers.filter { $0.hasSuffix(".part") }.isEmpty && leftovers.count == 1, "\(leftovers)")
+        #expect(try await cli.run(["transfers", "list"]).stdout.contains("No unfinished transfers."))
+    }
+}
