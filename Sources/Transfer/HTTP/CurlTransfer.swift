@@ -92,8 +92,8 @@ final class CurlTransfer: @unchecked Sendable {
             sendPacer = RatePacer(bytesPerSecond: rate)
             CurlCalls.set(easy, CURLOPT_UPLOAD_BUFFERSIZE, Int(max(16_384, min(rate / 10, 2 << 20))))
         } else if case .file = request.body {
-            // Large reads from the file: fewer callbacks and syscalls for big PATCH bodies.
-            CurlCalls.set(easy, CURLOPT_UPLOAD_BUFFERSIZE, 2 << 20)
+            // Larger reads from the file: fewer callbacks and syscalls for big PATCH bodies.
+            CurlCalls.set(easy, CURLOPT_UPLOAD_BUFFERSIZE, 512 << 10)
         }
         if let rate = request.maxReceiveBytesPerSecond, rate > 0 {
             pacer = RatePacer(bytesPerSecond: rate)

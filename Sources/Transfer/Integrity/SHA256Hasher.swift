@@ -36,19 +36,19 @@ public final class SHA256Hasher {
         }.joined()
     }
 
-    /// SHA-256 of a whole file, read in 1 MiB blocks.
+    /// SHA-256 of a whole file.
     public static func hash(file path: String) throws(HTTPError) -> String {
         let hasher = SHA256Hasher()
         try hasher.update(file: path, offset: 0, length: nil)
         return hasher.finalizeHex()
     }
 
-    /// Adds `length` bytes of a file from `offset` (to its end when nil), read in 1 MiB blocks.
+    /// Adds `length` bytes of a file from `offset` (to its end when nil), read in 256 KiB blocks.
     public func update(file path: String, offset: Int64, length: Int64?) throws(HTTPError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .localFile(path: path, message: String(cString: strerror(errno))) }
         defer { close(fd) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
         defer { buffer.deallocate() }
         var position = offset
         var remaining = length ?? Int64.max

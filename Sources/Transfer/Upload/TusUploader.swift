@@ -184,6 +184,16 @@ public struct TusUploader: Uploading {
         var failures = 0
         var checksumFailures = 0
         let rate = options.bandwidthLimit.map { max(1, $0 / Int64(max(1, state.partCount))) }
+        // The next chunk's checksum is computed while the current chunk is on the wire.
+        var nextChecksum: (offset: Int64, task: Task<String, any Error>)?
+        func checksumTask(at chunkOffset: Int64) -> Task<String, any Error>? {
+            guard let algorithm = info.checksumAlgorithm, chunkOffset < part.length else { return nil }
+            let length = min(options.chunkSize, part.length - chunkOffset)
+            return Task.detached {
+                try checksumHeader(algorithm, path: path, offset: part.start + chunkOffset, length: length)
+            }
+        }
+        defer { nextChecksum?.task.cancel() }
         while offset < part.length {
             try Task.checkCancellation()
             let length = min(options.chunkSize, part.length - offset)
@@ -193,8 +203,10 @@ public struct TusUploader: Uploading {
                 bearerToken: token, isIdempotent: false)
             request.headers.add("Tus-Resumable", "1.0.0")
             request.headers.add("Upload-Offset", String(offset))
-            if let algorithm = info.checksumAlgorithm {
-                request.headers.add("Upload-Checksum", try checksumHeader(algorithm, path: path, offset: part.start + offset, length: length))
+            if info.checksumAlgorithm != nil {
+                let current = nextChecksum?.offset == offset ? nextChecksum!.task : checksumTask(at: offset)!
+                request.headers.add("Upload-Checksum", try await current.value)
+                nextChecksum = checksumTask(at: offset + length).map { (offset + length, $0) }
             }
             request.maxSendBytesPerSecond = rate
             let reason: String
