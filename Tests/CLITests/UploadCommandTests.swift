@@ -32,6 +32,10 @@ import Testing
         #expect(renamed.status == 0 && renamed.stdout.contains("\"method\":\"tus\""))
         #expect(FileManager.default.fileExists(atPath: server.root.file("Photos/cover.jpg")))
 
+        let unchecked = try await cli.run(["put", "--no-checksum", "--chunk-size", "64K", a, "officer:/Photos/unchecked.jpg"])
+        #expect(unchecked.status == 0, "\(unchecked.stderr)")
+        #expect(try ProcessRunner.sha256(of: server.root.file("Photos/unchecked.jpg")) == (try ProcessRunner.sha256(of: a)))
+
         let again = try await cli.run(["put", a, "officer:/Photos/2026/"])
         #expect(again.status == 5 && again.stderr.contains("use --force to replace it"))
         let forced = try await cli.run(["put", "-f", b, "officer:/Photos/2026/a.jpg"])

@@ -121,10 +121,11 @@ public struct TusUploader: Uploading {
         } else {
             request.headers.add("Upload-Metadata", target.metadataHeader)
         }
+        let algorithm = options.checksums ? info.checksumAlgorithm : nil
         let inline = info.extensions.contains("creation-with-upload") && part.length > 0 && part.length <= min(options.chunkSize, 4 << 20)
         if inline {
             request.body = .file(path: path, offset: part.start, length: part.length, contentType: "application/offset+octet-stream")
-            if let algorithm = info.checksumAlgorithm {
+            if let algorithm {
                 request.headers.add("Upload-Checksum", try checksumHeader(algorithm, path: path, offset: part.start, length: part.length))
             }
         }
@@ -186,8 +187,9 @@ public struct TusUploader: Uploading {
         let rate = options.bandwidthLimit.map { max(1, $0 / Int64(max(1, state.partCount))) }
         // The next chunk's checksum is computed while the current chunk is on the wire.
         var nextChecksum: (offset: Int64, task: Task<String, any Error>)?
+        let algorithm = options.checksums ? info.checksumAlgorithm : nil
         func checksumTask(at chunkOffset: Int64) -> Task<String, any Error>? {
-            guard let algorithm = info.checksumAlgorithm, chunkOffset < part.length else { return nil }
+            guard let algorithm, chunkOffset < part.length else { return nil }
             let length = min(options.chunkSize, part.length - chunkOffset)
             return Task.detached {
                 try checksumHeader(algorithm, path: path, offset: part.start + chunkOffset, length: length)
@@ -203,7 +205,7 @@ public struct TusUploader: Uploading {
                 bearerToken: token, isIdempotent: false)
             request.headers.add("Tus-Resumable", "1.0.0")
             request.headers.add("Upload-Offset", String(offset))
-            if info.checksumAlgorithm != nil {
+            if algorithm != nil {
                 let current = nextChecksum?.offset == offset ? nextChecksum!.task : checksumTask(at: offset)!
                 request.headers.add("Upload-Checksum", try await current.value)
                 nextChecksum = checksumTask(at: offset + length).map { (offset + length, $0) }

@@ -8,6 +8,8 @@ public struct UploadOptions: Sendable {
     public var bandwidthLimit: Int64?
     /// Delete the server's partial upload when the upload is cancelled.
     public var terminateOnCancel = true
+    /// Send a checksum with every chunk when the server offers the extension (the server then verifies it).
+    public var checksums = true
     /// Attempts without progress before giving up (progress resets the count).
     public var maxAttemptsWithoutProgress = 6
 

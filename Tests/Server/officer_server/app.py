@@ -40,6 +40,9 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
                 code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(error.status, "http_error")
                 return APIError(error.status, code, error.reason).response()
             raise
+        except (ConnectionResetError, ConnectionError):
+            # The client went away mid-request (a killed upload): nothing to answer, nothing to log.
+            return web.Response(status=499)
         except PermissionError as error:
             return APIError(403, "permission_denied", f"permission denied: {os.path.basename(error.filename or '')}").response()
 

@@ -1,5 +1,6 @@
 """tus 1.0 resumable uploads (proposed in docs/officer-api.md): core, creation, creation-with-upload,
 termination, checksum, expiration, concatenation. State lives on disk, so uploads survive a restart."""
+import asyncio
 import base64
 import binascii
 import email.utils
@@ -225,6 +226,8 @@ class Tus:
         _, part_path = self._paths(state["id"])
         start = state["offset"]
         received = 0
+        loop = asyncio.get_running_loop()
+        hashing = None  # the previous chunk's hash, running in a thread while the next chunk arrives
         with open(part_path, "r+b") as f:
             f.seek(start)
             try:
@@ -235,7 +238,11 @@ class Tus:
                     f.write(chunk)
                     received += len(chunk)
                     if digest:
-                        digest.update(chunk)
+                        if hashing:
+                            await hashing
+                        hashing = loop.run_in_executor(None, digest.update, chunk)
+                if hashing:
+                    await hashing
             except BaseException:
                 if digest:
                     # A checksummed chunk counts only whole and verified: drop what arrived of it.

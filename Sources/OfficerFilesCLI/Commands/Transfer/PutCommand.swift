@@ -17,6 +17,7 @@ enum PutCommand: Command {
             OptionSpec(["--chunk-size"], .value(placeholder: "SIZE"), help: "bytes per PATCH request (default 64M)"),
             OptionSpec(["--parts"], .value(placeholder: "N"), help: "upload N parts in parallel and join them (tus concatenation)"),
             OptionSpec(["--bwlimit"], .value(placeholder: "RATE"), help: "at most RATE bytes/s in all (e.g. 500K, 2M)"),
+            OptionSpec(["--no-checksum"], help: "do not checksum chunks (faster; TLS still protects the bytes in transit)"),
         ],
         positionals: [
             PositionalSpec("LOCAL", help: "local file(s) to upload"),
@@ -38,6 +39,7 @@ enum PutCommand: Command {
             options.parts = parts
         }
         options.bandwidthLimit = try parsed.value("bwlimit").map { try GetCommand.parseRate($0, option: "--bwlimit") }
+        options.checksums = !parsed.flag("no-checksum")
         let locals = Array(parsed.positionals.dropLast())
         for local in locals {
             var isDirectory: ObjCBool = false
