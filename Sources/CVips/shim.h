@@ -33,6 +33,11 @@ typedef struct {
     int (*image_get_height)(const VipsImage *);
     int (*image_get_bands)(const VipsImage *);
     void (*object_unref)(gpointer);
+    GType (*image_get_typeof)(const VipsImage *, const char *);
+    int (*image_get_string)(const VipsImage *, const char *, const char **);
+    int (*image_get_int)(const VipsImage *, const char *, int *);
+    gboolean (*image_hasalpha)(VipsImage *);
+    VipsInterpretation (*image_guess_interpretation)(const VipsImage *);
     guint (*log_set_handler)(const gchar *, GLogLevelFlags, GLogFunc, gpointer);
 } officer_vips_api;
 
@@ -78,6 +83,11 @@ static inline int officer_vips_load(officer_vips_api *api) {
     OFFICER_VIPS_BIND(image_get_bands, "vips_image_get_bands")
     OFFICER_VIPS_BIND(object_unref, "g_object_unref")
     OFFICER_VIPS_BIND(log_set_handler, "g_log_set_handler")
+    OFFICER_VIPS_BIND(image_get_typeof, "vips_image_get_typeof")
+    OFFICER_VIPS_BIND(image_get_string, "vips_image_get_string")
+    OFFICER_VIPS_BIND(image_get_int, "vips_image_get_int")
+    OFFICER_VIPS_BIND(image_hasalpha, "vips_image_hasalpha")
+    OFFICER_VIPS_BIND(image_guess_interpretation, "vips_image_guess_interpretation")
 #undef OFFICER_VIPS_BIND
     /* The ABI check VIPS_INIT makes, against the headers we were built with. */
     if (api->version(3) - api->version(5) != VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE) {
@@ -114,11 +124,35 @@ static inline VipsImage *officer_vips_image_new_from_file(const officer_vips_api
 static inline int officer_vips_black(const officer_vips_api *api, VipsImage **out, int width, int height, int bands) {
     return api->black(out, width, height, "bands", bands, NULL);
 }
+/* Shrink-on-load thumbnail: never upsized, EXIF orientation applied, colour managed to sRGB. */
 static inline int officer_vips_thumbnail(const officer_vips_api *api, const char *path, VipsImage **out, int width, int height, int no_upsize,
                                          int fail_on_error) {
     return api->thumbnail(path, out, width, "height", height, "size", no_upsize ? VIPS_SIZE_DOWN : VIPS_SIZE_BOTH,
                                   "export_profile", "srgb",
                                   "fail_on", fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE, NULL);
+}
+static inline int officer_vips_jpegsave_full(const officer_vips_api *api, VipsImage *in, const char *path, int quality, int strip,
+                                             int interlace) {
+    return api->jpegsave(in, path, "Q", quality, "optimize_coding", TRUE, "strip", strip, "interlace", interlace, NULL);
+}
+static inline int officer_vips_pngsave_8bit(const officer_vips_api *api, VipsImage *in, const char *path, int strip) {
+    return api->pngsave(in, path, "compression", 6, "strip", strip, "bitdepth", 8, NULL);
+}
+static inline int officer_vips_has_field(const officer_vips_api *api, VipsImage *image, const char *name) {
+    return api->image_get_typeof(image, name) != 0;
+}
+static inline const char *officer_vips_get_string(const officer_vips_api *api, VipsImage *image, const char *name) {
+    const char *out = NULL;
+    return api->image_get_string(image, name, &out) == 0 ? out : NULL;
+}
+static inline int officer_vips_get_int(const officer_vips_api *api, VipsImage *image, const char *name, int fallback) {
+    int out = 0;
+    if (api->image_get_typeof(image, name) == 0) return fallback;
+    return api->image_get_int(image, name, &out) == 0 ? out : fallback;
+}
+static inline int officer_vips_has_alpha(const officer_vips_api *api, VipsImage *image) { return api->image_hasalpha(image); }
+static inline int officer_vips_is_cmyk(const officer_vips_api *api, VipsImage *image) {
+    return api->image_guess_interpretation(image) == VIPS_INTERPRETATION_CMYK;
 }
 static inline int officer_vips_jpegsave(const officer_vips_api *api, VipsImage *in, const char *path, int quality, int optimize, int strip) {
     return api->jpegsave(in, path, "Q", quality, "optimize_coding", optimize, "strip", strip, NULL);

@@ -1,4 +1,5 @@
 import FileModel
+import Preview
 import Transfer
 
 /// The CLI's exit codes, documented in the README.
@@ -33,6 +34,12 @@ public enum ExitCode: Int32, Sendable {
         case let error as CLIError: return error.exitCode
         case is ConfigError: return .localFile
         case let error as HTTPError: return of(httpError: error)
+        case let error as ImageError:
+            switch error {
+            case .invalidOption: return .usage
+            case .writeFailed: return .localFile
+            case .unsupported, .tooManyPixels, .undecodable: return .refused
+            }
         case let error as UploadError:
             switch error {
             case .localFile, .journal: return .localFile

@@ -11,7 +11,7 @@ public enum OfficerFilesApp {
     static let commands: [any Command.Type] = [
         LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, ListCommand.self, StatCommand.self,
         SearchCommand.self, MakeDirectoryCommand.self, MoveCommand.self, CopyCommand.self, RemoveCommand.self,
-        GetCommand.self, CatCommand.self, PutCommand.self, TransfersCommand.self,
+        GetCommand.self, CatCommand.self, PutCommand.self, TransfersCommand.self, ImageCommand.self,
     ]
 
     static let helpSpec = CommandSpec(

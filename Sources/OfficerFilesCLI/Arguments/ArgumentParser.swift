@@ -75,6 +75,9 @@ public struct ArgumentParser: Sendable {
             case .flag:
                 if inlineValue != nil { throw .unexpectedValue(option: name) }
                 record(spec, value: nil, into: &result)
+            case .optionalValue:
+                record(spec, value: nil, into: &result)
+                if let inlineValue { record(spec, value: inlineValue, into: &result) }
             case .value, .repeated:
                 if let inlineValue {
                     record(spec, value: inlineValue, into: &result)

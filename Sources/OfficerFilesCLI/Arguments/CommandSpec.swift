@@ -8,6 +8,8 @@ public struct OptionSpec: Sendable {
         case value(placeholder: String)
         /// Takes one value each time and may repeat (`--exclude A --exclude B`).
         case repeated(placeholder: String)
+        /// A flag that may carry a value, written only as `--name=VALUE` (`--resize`, `--resize=1600`).
+        case optionalValue(placeholder: String)
     }
 
     /// Spellings, long first: `["--force", "-f"]`.

@@ -42,6 +42,7 @@ public enum HelpFormatter {
             case .flag: return names
             case .value(let placeholder): return names + " " + placeholder
             case .repeated(let placeholder): return names + " " + placeholder + " (repeatable)"
+            case .optionalValue(let placeholder): return names + "[=" + placeholder + "]"
             }
         }
         let width = min(34, spellings.map(\.count).max() ?? 0)

@@ -23,8 +23,10 @@ enum VipsCalls {
     static func lastError() -> String {
         let message = officer_vips_error_buffer(api).map { String(cString: $0) } ?? ""
         officer_vips_error_clear(api)
-        let trimmed = message.split(separator: "\n").joined(separator: "; ")
-        return trimmed.isEmpty ? "unknown libvips error" : trimmed
+        // libvips keeps one error buffer for the whole process; with images prepared in parallel it holds
+        // other threads' lines too. The last line is the one our failed call just added.
+        let last = message.split(separator: "\n").last.map(String.init) ?? ""
+        return last.isEmpty ? "unknown libvips error" : last
     }
     static func version() -> String { String(cString: officer_vips_version_string(api)) }
 
@@ -47,7 +49,27 @@ enum VipsCalls {
     static func savePNG(_ image: OpaquePointer, to path: String) -> Bool {
         officer_vips_pngsave(api, Image(image), path, 6, 1) == 0
     }
-    static func saveJPEG(_ image: OpaquePointer, to path: String, quality: Int32, strip: Bool) -> Bool {
-        officer_vips_jpegsave(api, Image(image), path, quality, 1, strip ? 1 : 0) == 0
+    static func saveJPEG(_ image: OpaquePointer, to path: String, quality: Int32, strip: Bool, progressive: Bool = false) -> Bool {
+        officer_vips_jpegsave_full(api, Image(image), path, quality, strip ? 1 : 0, progressive ? 1 : 0) == 0
     }
+    static func savePNG8(_ image: OpaquePointer, to path: String, strip: Bool) -> Bool {
+        officer_vips_pngsave_8bit(api, Image(image), path, strip ? 1 : 0) == 0
+    }
+    static func saveWebP(_ image: OpaquePointer, to path: String, quality: Int32, strip: Bool) -> Bool {
+        officer_vips_webpsave(api, Image(image), path, quality, strip ? 1 : 0) == 0
+    }
+    static func thumbnail(_ path: String, maxEdge: Int32) -> OpaquePointer? {
+        var out: Image?
+        guard officer_vips_thumbnail(api, path, &out, maxEdge, maxEdge, 1, 1) == 0 else { return nil }
+        return out.map(OpaquePointer.init)
+    }
+    static func hasField(_ image: OpaquePointer, _ name: String) -> Bool { officer_vips_has_field(api, Image(image), name) != 0 }
+    static func string(_ image: OpaquePointer, _ name: String) -> String? {
+        officer_vips_get_string(api, Image(image), name).map { String(cString: $0) }
+    }
+    static func int(_ image: OpaquePointer, _ name: String, fallback: Int32) -> Int32 {
+        officer_vips_get_int(api, Image(image), name, fallback)
+    }
+    static func hasAlpha(_ image: OpaquePointer) -> Bool { officer_vips_has_alpha(api, Image(image)) != 0 }
+    static func isCMYK(_ image: OpaquePointer) -> Bool { officer_vips_is_cmyk(api, Image(image)) != 0 }
 }

@@ -26,6 +26,43 @@ public final class VipsImage {
         return VipsImage(handle: handle)
     }
 
+    /// A thumbnail of the file no larger than `maxEdge` on either side, made with shrink-on-load, never
+    /// upsized, EXIF orientation applied and converted to sRGB; decode errors fail it.
+    public static func thumbnail(of path: String, maxEdge: Int) throws(VipsError) -> VipsImage {
+        try VipsRuntime.ensureInitialized()
+        guard let handle = VipsCalls.thumbnail(path, maxEdge: Int32(maxEdge)) else {
+            throw .loadFailed(file: path, message: VipsCalls.lastError())
+        }
+        return VipsImage(handle: handle)
+    }
+
+    /// The libvips loader that read the file (`jpegload`, `pngload`, `heifload`, …).
+    public var loader: String? { VipsCalls.string(handle, "vips-loader") }
+    /// True when the image has an alpha channel.
+    public var hasAlpha: Bool { VipsCalls.hasAlpha(handle) }
+    /// True for CMYK images.
+    public var isCMYK: Bool { VipsCalls.isCMYK(handle) }
+    /// The EXIF orientation (1 when absent).
+    public var orientation: Int { Int(VipsCalls.int(handle, "orientation", fallback: 1)) }
+    /// True when the image carries EXIF, XMP or IPTC metadata (where GPS positions live).
+    public var hasMetadata: Bool { ["exif-data", "xmp-data", "iptc-data"].contains { VipsCalls.hasField(handle, $0) } }
+    /// A metadata string field, e.g. `exif-ifd0-Model`.
+    public func string(_ field: String) -> String? { VipsCalls.string(handle, field) }
+
+    /// Writes the image as WebP.
+    public func writeWebP(to path: String, quality: Int = 85, stripMetadata: Bool = true) throws(VipsError) {
+        guard VipsCalls.saveWebP(handle, to: path, quality: Int32(quality), strip: stripMetadata) else {
+            throw .saveFailed(file: path, message: VipsCalls.lastError())
+        }
+    }
+
+    /// Writes the image as an 8-bit PNG.
+    public func writePNG8(to path: String, stripMetadata: Bool = true) throws(VipsError) {
+        guard VipsCalls.savePNG8(handle, to: path, strip: stripMetadata) else {
+            throw .saveFailed(file: path, message: VipsCalls.lastError())
+        }
+    }
+
     /// Width in pixels.
     public var width: Int { Int(VipsCalls.width(handle)) }
     /// Height in pixels.
@@ -47,8 +84,8 @@ public final class VipsImage {
     }
 
     /// Writes the image as JPEG with optimized coding.
-    public func writeJPEG(to path: String, quality: Int = 85, stripMetadata: Bool = true) throws(VipsError) {
-        guard VipsCalls.saveJPEG(handle, to: path, quality: Int32(quality), strip: stripMetadata) else {
+    public func writeJPEG(to path: String, quality: Int = 85, stripMetadata: Bool = true, progressive: Bool = false) throws(VipsError) {
+        guard VipsCalls.saveJPEG(handle, to: path, quality: Int32(quality), strip: stripMetadata, progressive: progressive) else {
             throw .saveFailed(file: path, message: VipsCalls.lastError())
         }
     }

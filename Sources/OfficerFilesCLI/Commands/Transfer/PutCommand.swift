@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import Preview
 import Transfer
 
 /// `put`: resumable uploads (tus 1.0) to an Officer folder or any tus server.
@@ -18,7 +19,10 @@ enum PutCommand: Command {
             OptionSpec(["--parts"], .value(placeholder: "N"), help: "upload N parts in parallel and join them (tus concatenation)"),
             OptionSpec(["--bwlimit"], .value(placeholder: "RATE"), help: "at most RATE bytes/s in all (e.g. 500K, 2M)"),
             OptionSpec(["--no-checksum"], help: "do not checksum chunks (faster; TLS still protects the bytes in transit)"),
-        ],
+            OptionSpec(
+                ["--resize"], .optionalValue(placeholder: "N|best-effort"),
+                help: "prepare images first: longest edge N (default 2048), re-encoded, metadata stripped; best-effort uploads damaged images unchanged"),
+        ] + ImageSettings.options,
         positionals: [
             PositionalSpec("LOCAL", help: "local file(s) to upload"),
             PositionalSpec("DEST", help: "officer:/folder/, officer:/path/name, or a tus URL", variadic: true),
@@ -48,21 +52,80 @@ enum PutCommand: Command {
             }
             if isDirectory.boolValue { throw CLIError.localFile(path: local, message: "is a folder (upload its files, or use sync)") }
         }
-        let targets = try await resolveTargets(locals: locals, dest: parsed.positionals.last!, force: parsed.flag("force"), context: context)
         let uploader = TusUploader(
             http: context.httpClient(), journal: try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment)))
         let reporter = context.progressReporter()
-        try await BatchRunner.run(Array(zip(locals, targets)), context: context) { local, target in
-            try await upload(local, to: target, uploader: uploader, options: options, reporter: reporter, context: context)
+        guard parsed.flag("resize") else {
+            let targets = try await resolveTargets(locals: locals, names: nil, dest: parsed.positionals.last!, force: parsed.flag("force"), context: context)
+            try await BatchRunner.run(Array(zip(locals, targets)), context: context) { local, target in
+                try await upload(local, to: target, uploader: uploader, options: options, reporter: reporter, context: context)
+            }
+            reporter.close()
+            return
         }
+        let resizeValue = parsed.value("resize")
+        let bestEffort = resizeValue == "best-effort"
+        let imageOptions = try ImageSettings.parse(parsed, maxEdge: bestEffort ? nil : resizeValue)
+        let preparation = UploadImagePreparation(options: imageOptions, bestEffort: bestEffort, environment: context.environment)
+        try await uploadPrepared(
+            locals: locals, dest: parsed.positionals.last!, force: parsed.flag("force"), preparation: preparation, uploader: uploader,
+            options: options, reporter: reporter, context: context)
         reporter.close()
+    }
+
+    /// A two-stage pipeline: the next window of images is prepared on every core while the current one uploads.
+    static func uploadPrepared(
+        locals: [String], dest: String, force: Bool, preparation: UploadImagePreparation, uploader: TusUploader,
+        options: UploadOptions, reporter: ProgressReporter, context: CommandContext
+    ) async throws {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let windows = stride(from: 0, to: locals.count, by: cores * 2).map { Array(locals[$0..<min($0 + cores * 2, locals.count)]) }
+        func prepareWindow(_ files: [String]) -> Task<[Result<UploadImagePreparation.Item, ImageError>], Never> {
+            Task { await ParallelRunner.map(files, width: cores) { preparation.prepare($0) } }
+        }
+        var failures: [any Error] = []
+        var pending: Task<[Result<UploadImagePreparation.Item, ImageError>], Never>? = windows.first.map(prepareWindow)
+        for (index, window) in windows.enumerated() {
+            let prepared = await pending!.value
+            pending = index + 1 < windows.count ? prepareWindow(windows[index + 1]) : nil
+            var ready: [(String, UploadImagePreparation.Item)] = []
+            for (local, result) in zip(window, prepared) {
+                switch result {
+                case .success(let item):
+                    if let warning = item.warning { context.console.message("warning: \(warning)") }
+                    ready.append((local, item))
+                case .failure(let error):
+                    context.console.message("officer-files: \(error); not uploaded")
+                    failures.append(error)
+                }
+            }
+            let targets = try await resolveTargets(
+                locals: ready.map(\.1.path), names: ready.map(\.1.name), dest: dest, force: force, context: context,
+                multiple: locals.count > 1)
+            for ((local, item), target) in zip(ready, targets) {
+                do {
+                    try await upload(item.path, to: target, uploader: uploader, options: options, reporter: reporter, context: context, shownAs: local)
+                    if let temporary = item.temporary { unlink(temporary) }
+                } catch {
+                    if locals.count == 1 { throw error }
+                    context.console.message("officer-files: \(error)")
+                    failures.append(error)
+                }
+            }
+        }
+        if !failures.isEmpty {
+            if locals.count == 1 { throw failures[0] }
+            let codes = Set(failures.map { ExitCode.of($0) })
+            throw CLIError.refused("\(failures.count) of \(locals.count) failed", codes.count == 1 ? codes.first! : .failure)
+        }
     }
 
     static func upload(
         _ local: String, to target: UploadTarget, uploader: TusUploader, options: UploadOptions, reporter: ProgressReporter,
-        context: CommandContext
+        context: CommandContext, shownAs: String? = nil
     ) async throws {
-        let display = UploadDisplay(reporter: reporter, name: (local as NSString).lastPathComponent, context: context)
+        let shown = shownAs ?? local
+        let display = UploadDisplay(reporter: reporter, name: (shown as NSString).lastPathComponent, context: context)
         let started = Date()
         let result: UploadResult
         do {
@@ -82,7 +145,7 @@ enum PutCommand: Command {
         if context.global.json {
             context.printJSON(PutResult(path: result.path, destination: target.label, bytes: result.bytes, method: result.method.rawValue, resumedBytes: result.resumedBytes, sentBytes: result.sentBytes, seconds: seconds))
         } else if !context.global.quiet {
-            var line = "Uploaded \(local) to \(target.label) (\(ByteCountFormat.string(result.bytes))) in \(DurationFormat.precise(seconds: seconds))"
+            var line = "Uploaded \(shown) to \(target.label) (\(ByteCountFormat.string(result.bytes))) in \(DurationFormat.precise(seconds: seconds))"
             line += ", " + ByteCountFormat.rate(Double(result.sentBytes) / max(seconds, 0.001))
             if result.resumedBytes > 0 { line += ", resumed after \(ByteCountFormat.string(result.resumedBytes))" }
             if result.method == .multipart { line += ", multipart (the server has no tus)" }
@@ -92,13 +155,18 @@ enum PutCommand: Command {
 
     /// One target per local file: into a folder (existing, or created when DEST ends with '/' or there are
     /// several files), or to a file name for a single file.
-    static func resolveTargets(locals: [String], dest: String, force: Bool, context: CommandContext) async throws -> [UploadTarget] {
+    static func resolveTargets(
+        locals: [String], names: [String]?, dest: String, force: Bool, context: CommandContext, multiple: Bool? = nil
+    ) async throws -> [UploadTarget] {
+        let several = multiple ?? (locals.count > 1)
         func mtime(_ local: String) -> Double? {
             (try? FileManager.default.attributesOfItem(atPath: local)[.modificationDate] as? Date)?.timeIntervalSince1970
         }
         let lowered = dest.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
-            return locals.map { UploadTarget.tus(url: dest, fileName: ($0 as NSString).lastPathComponent, mtime: mtime($0)) }
+            return locals.enumerated().map { index, local in
+                UploadTarget.tus(url: dest, fileName: names?[index] ?? (local as NSString).lastPathComponent, mtime: mtime(local))
+            }
         }
         guard RemotePath.isRemote(dest) else {
             throw CLIError.usage("\(dest): DEST must be officer:/path or a tus URL")
@@ -106,11 +174,11 @@ enum PutCommand: Command {
         let client = try context.client()
         let path = try context.remotePath(dest)
         let existing = try await client.statIfExists(path)
-        let intoFolder = existing?.isDirectory ?? (dest.hasSuffix("/") || locals.count > 1 || path.isRoot)
+        let intoFolder = existing?.isDirectory ?? (dest.hasSuffix("/") || several || path.isRoot)
         if intoFolder, existing == nil { try await client.makeDirectory(path, parents: true) }
-        if !intoFolder, locals.count > 1 { throw CLIError.usage("with several files, \(dest) must be a folder") }
-        return locals.map { local in
-            let name = intoFolder ? (local as NSString).lastPathComponent : path.name
+        if !intoFolder, several { throw CLIError.usage("with several files, \(dest) must be a folder") }
+        return locals.enumerated().map { index, local in
+            let name = intoFolder ? names?[index] ?? (local as NSString).lastPathComponent : path.name
             return client.uploadTarget(name: name, into: intoFolder ? path : path.parent, mtime: mtime(local), overwrite: force)
         }
     }

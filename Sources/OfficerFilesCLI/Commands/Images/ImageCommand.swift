@@ -1,0 +1,109 @@
+import FileModel
+import Foundation
+import Preview
+
+/// `image prepare`: resize, compress and strip images locally, as `put --resize` does before uploading.
+enum ImageCommand: Command {
+    static let spec = CommandSpec(
+        "image", summary: "prepare images locally (resize, compress, strip metadata)",
+        subcommands: [
+            CommandSpec(
+                "prepare", summary: "resize to a longest edge, re-encode, strip metadata",
+                discussion: """
+                    One file to OUT, or several into the folder OUT (the extension follows the output format).
+                    Images are prepared in parallel, one per core. A damaged image fails with a message naming it;
+                    the others still go through.
+                    """,
+                options: [OptionSpec(["--max-edge"], .value(placeholder: "N"), help: "longest edge in pixels (default 2048)")]
+                    + ImageSettings.options,
+                positionals: [
+                    PositionalSpec("IN", help: "image files"),
+                    PositionalSpec("OUT", help: "output file, or folder for several", variadic: true),
+                ])
+        ])
+
+    static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        let options = try ImageSettings.parse(parsed, maxEdge: parsed.value("max-edge"))
+        let inputs = Array(parsed.positionals.dropLast())
+        let out = parsed.positionals.last!
+        var isDirectory: ObjCBool = false
+        let outIsFolder = FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) && isDirectory.boolValue
+        if inputs.count > 1, !outIsFolder { throw CLIError.usage("with several images, \(out) must be an existing folder") }
+        let preparer = ImagePreparer(options: options)
+        let jobs: [(String, String)] = try inputs.map { input in
+            guard outIsFolder else { return (input, out) }
+            let format = try preparer.outputFormat(for: input)
+            let base = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+            return (input, (out as NSString).appendingPathComponent(base + "." + format.fileExtension))
+        }
+        let results = await ParallelRunner.map(jobs, width: ProcessInfo.processInfo.activeProcessorCount) { job in
+            Result { () throws(ImageError) -> PreparedImage in try preparer.prepare(job.0, to: job.1) }
+        }
+        var failures = 0
+        for ((input, output), result) in zip(jobs, results) {
+            switch result {
+            case .success(let image):
+                if image.usedOriginal, image.path != output {
+                    // Nothing to gain: the output is a plain copy of the original.
+                    try? FileManager.default.removeItem(atPath: output)
+                    try FileManager.default.copyItem(atPath: input, toPath: output)
+                }
+                if context.global.json {
+                    context.printJSON(Row(input: input, output: output, width: image.width, height: image.height, bytes: image.bytes, format: image.format.rawValue, original: image.usedOriginal))
+                } else {
+                    context.say("\(input) -> \(output): \(image.width)×\(image.height) \(image.format.rawValue), \(ByteCountFormat.string(image.bytes))" + (image.usedOriginal ? " (original kept: already fits and smaller)" : ""))
+                }
+            case .failure(let error):
+                failures += 1
+                if jobs.count > 1 { context.console.message("officer-files: \(error)") }
+            }
+        }
+        if failures > 0 {
+            if jobs.count == 1, let error = results[0].failureError { throw error }
+            throw CLIError.refused("\(failures) of \(jobs.count) images failed", .failure)
+        }
+    }
+
+    struct Row: Encodable {
+        var input: String
+        var output: String
+        var width: Int
+        var height: Int
+        var bytes: Int64
+        var format: String
+        var original: Bool
+    }
+}
+
+extension Result {
+    var failureError: Failure? { if case .failure(let error) = self { error } else { nil } }
+}
+
+/// Runs blocking work (libvips) on `width` threads at a time, keeping the results in order.
+enum ParallelRunner {
+    static func map<Input: Sendable, Output: Sendable>(
+        _ inputs: [Input], width: Int, _ body: @escaping @Sendable (Input) -> Output
+    ) async -> [Output] {
+        await withTaskGroup(of: (Int, Output).self) { group in
+            var results = [Output?](repeating: nil, count: inputs.count)
+            var next = 0
+            func launch() {
+                let index = next
+                let input = inputs[index]
+                next += 1
+                // Off the cooperative pool: libvips blocks its thread while it works.
+                group.addTask {
+                    await withCheckedContinuation { continuation in
+                        DispatchQueue.global().async { continuation.resume(returning: (index, body(input))) }
+                    }
+                }
+            }
+            while next < inputs.count && next < max(1, width) { launch() }
+            for await (index, output) in group {
+                results[index] = output
+                if next < inputs.count { launch() }
+            }
+            return results.map { $0! }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// Why an image could not be prepared; each names the file.
+public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Not one of JPEG, PNG, WebP, HEIC/HEIF, GIF, TIFF (or a loader that is blocked as untrusted).
+    case unsupported(file: String, detail: String)
+    /// More pixels than the limit: refused before any decoding.
+    case tooManyPixels(file: String, width: Int, height: Int, limit: Int)
+    /// The file is corrupt or truncated.
+    case undecodable(file: String, message: String)
+    /// The result could not be written.
+    case writeFailed(file: String, message: String)
+    /// An option is out of range.
+    case invalidOption(String)
+
+    /// A one-line message.
+    public var description: String {
+        switch self {
+        case .unsupported(let file, let detail): "\(file): not an image we prepare (\(detail))"
+        case .tooManyPixels(let file, let width, let height, let limit):
+            "\(file): \(width)×\(height) is \(width * height) pixels, more than the limit of \(limit)"
+        case .undecodable(let file, let message): "\(file): damaged or truncated image: \(message)"
+        case .writeFailed(let file, let message): "\(file): cannot write: \(message)"
+        case .invalidOption(let message): message
+        }
+    }
+}

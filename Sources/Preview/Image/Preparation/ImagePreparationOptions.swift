@@ -1,0 +1,42 @@
+/// The encodings an image can be prepared into.
+public enum ImageOutputFormat: String, Sendable, Codable {
+    /// JPEG with optimized Huffman tables.
+    case jpeg
+    /// 8-bit PNG (images with alpha, screenshots).
+    case png
+    /// WebP.
+    case webp
+
+    /// The file extension, without the dot.
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+}
+
+/// What `--format` asks for.
+public enum ImageFormatChoice: String, Sendable, Codable, CaseIterable {
+    /// JPEG unless the image has alpha (then PNG).
+    case jpeg
+    /// WebP for everything.
+    case webp
+    /// The input's own format where it is JPEG, PNG or WebP; HEIC, GIF and TIFF become JPEG (PNG with alpha).
+    case keep
+}
+
+/// How images are made ready for upload (the seed: longest edge 2048 px, JPEG at 85 %, no GPS).
+public struct ImagePreparationOptions: Sendable, Hashable, Codable {
+    /// Longest edge in pixels; smaller images are never upsized.
+    public var maxEdge = 2048
+    /// JPEG / WebP quality, 1–100.
+    public var quality = 85
+    /// Output format choice.
+    public var format = ImageFormatChoice.keep
+    /// Keep EXIF/XMP/IPTC metadata (GPS included) instead of stripping it.
+    public var keepMetadata = false
+    /// Images with more pixels than this are refused before decoding (pixel bombs).
+    public var pixelLimit = 100_000_000
+
+    /// The defaults.
+    public init() {}
+
+    /// A stable text of the settings, for cache keys: the same source and settings give the same file.
+    public var signature: String { "edge=\(maxEdge),q=\(quality),format=\(format.rawValue),meta=\(keepMetadata)" }
+}

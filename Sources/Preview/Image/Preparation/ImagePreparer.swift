@@ -1,0 +1,137 @@
+import Foundation
+
+/// What preparing one image gave.
+public struct PreparedImage: Sendable, Equatable {
+    /// The file to upload: the prepared copy, or the original when that was already best.
+    public var path: String
+    /// Its format.
+    public var format: ImageOutputFormat
+    /// Its dimensions.
+    public var width: Int
+    /// Its dimensions.
+    public var height: Int
+    /// Its size in bytes.
+    public var bytes: Int64
+    /// True when the original goes up untouched (it fits, carries nothing to strip, and re-encoding did not shrink it).
+    public var usedOriginal: Bool
+}
+
+/// Makes images ready for upload with libvips: header checked first (type, pixel limit), then one
+/// shrink-on-load thumbnail (never upsized, EXIF orientation applied, sRGB), metadata stripped unless
+/// kept, written atomically. Thread-safe; libvips parallelizes each image internally too.
+public struct ImagePreparer: Sendable {
+    /// The settings.
+    public var options: ImagePreparationOptions
+
+    /// Creates a preparer.
+    public init(options: ImagePreparationOptions = ImagePreparationOptions()) {
+        self.options = options
+    }
+
+    private static let loaders: [(prefix: String, format: ImageOutputFormat?)] = [
+        ("jpegload", .jpeg), ("pngload", .png), ("webpload", .webp), ("heifload", nil), ("gifload", nil), ("tiffload", nil),
+    ]
+
+    /// The output format for an input, from its header; throws for anything that is not a supported image.
+    public func outputFormat(for input: String) throws(ImageError) -> ImageOutputFormat {
+        try inspect(input).output
+    }
+
+    /// Prepares `input` into `output` (whose extension the caller takes from ``outputFormat(for:)``).
+    public func prepare(_ input: String, to output: String) throws(ImageError) -> PreparedImage {
+        guard (1...100).contains(options.quality) else { throw .invalidOption("quality must be 1–100, not \(options.quality)") }
+        guard options.maxEdge >= 16 else { throw .invalidOption("the longest edge must be at least 16 px, not \(options.maxEdge)") }
+        let facts = try inspect(input)
+        let thumbnail: VipsImage
+        do {
+            thumbnail = try VipsImage.thumbnail(of: input, maxEdge: options.maxEdge)
+        } catch {
+            throw .undecodable(file: input, message: Self.message(error))
+        }
+        let temp = output + ".officer-tmp-\(getpid())"
+        do {
+            let strip = !options.keepMetadata
+            switch facts.output {
+            case .jpeg: try thumbnail.writeJPEG(to: temp, quality: options.quality, stripMetadata: strip)
+            case .png: try thumbnail.writePNG8(to: temp, stripMetadata: strip)
+            case .webp: try thumbnail.writeWebP(to: temp, quality: options.quality, stripMetadata: strip)
+            }
+        } catch {
+            unlink(temp)
+            // A decode error surfaces only when pixels are read, that is while saving.
+            if case .saveFailed(_, let message) = error, !message.contains("unable to write"), !message.contains("No such file") {
+                throw .undecodable(file: input, message: message)
+            }
+            throw .writeFailed(file: output, message: Self.message(error))
+        }
+        let preparedSize = Self.size(temp)
+        if facts.canStayAsIs && preparedSize >= facts.size {
+            unlink(temp)
+            return PreparedImage(
+                path: input, format: facts.output, width: facts.width, height: facts.height, bytes: facts.size, usedOriginal: true)
+        }
+        guard rename(temp, output) == 0 else {
+            let message = String(cString: strerror(errno))
+            unlink(temp)
+            throw .writeFailed(file: output, message: message)
+        }
+        return PreparedImage(
+            path: output, format: facts.output, width: thumbnail.width, height: thumbnail.height, bytes: preparedSize,
+            usedOriginal: false)
+    }
+
+    private struct Facts {
+        var output: ImageOutputFormat
+        var width: Int
+        var height: Int
+        var size: Int64
+        var canStayAsIs: Bool
+    }
+
+    /// Reads only the header: type, dimensions, alpha, orientation, metadata.
+    private func inspect(_ input: String) throws(ImageError) -> Facts {
+        let header: VipsImage
+        do {
+            header = try VipsImage(contentsOf: input, sequential: true)
+        } catch {
+            let message = Self.message(error)
+            if message.contains("not a known file format") || message.contains("is not in a known format") {
+                throw .unsupported(file: input, detail: "unknown format")
+            }
+            throw .undecodable(file: input, message: message)
+        }
+        let loader = header.loader ?? "unknown"
+        guard let known = Self.loaders.first(where: { loader.hasPrefix($0.prefix) }) else {
+            throw .unsupported(file: input, detail: loader)
+        }
+        let (width, height) = (header.width, header.height)
+        guard width * height <= options.pixelLimit else {
+            throw .tooManyPixels(file: input, width: width, height: height, limit: options.pixelLimit)
+        }
+        let output: ImageOutputFormat
+        switch (options.format, header.hasAlpha) {
+        case (.webp, _): output = .webp
+        case (_, true): output = known.format == .webp && options.format == .keep ? .webp : .png
+        case (.jpeg, false): output = .jpeg
+        case (.keep, false): output = known.format ?? .jpeg
+        }
+        let fits = max(width, height) <= options.maxEdge
+        let canStayAsIs =
+            fits && known.format == output && header.orientation == 1 && !header.isCMYK
+            && (options.keepMetadata || !header.hasMetadata)
+        return Facts(output: output, width: width, height: height, size: Self.size(input), canStayAsIs: canStayAsIs)
+    }
+
+    private static func size(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+
+    private static func message(_ error: VipsError) -> String {
+        switch error {
+        case .loadFailed(_, let message), .saveFailed(_, let message), .operationFailed(_, let message),
+            .initializationFailed(let message):
+            message
+        }
+    }
+}
