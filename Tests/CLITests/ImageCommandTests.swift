@@ -1,0 +1,76 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `image prepare` and `put --resize` end to end.
+@Suite struct ImageCommandTests {
+    let server: ReferenceServer
+    let cli = CLIRunner()
+    let work = TemporaryDirectory(prefix: "image-work")
+
+    init() async throws {
+        server = try await ReferenceServer.start()
+        #expect(try await cli.login(server).status == 0)
+    }
+
+    func photo(_ name: String, width: Int, height: Int) throws -> String {
+        for step in [
+            ["gaussnoise", work.file("n.v"), String(width), String(height)], ["colourspace", work.file("n.v"), work.file("s.v"), "srgb"],
+            ["cast", work.file("s.v"), work.file("c.v"), "uchar"], ["copy", work.file("c.v"), work.file(name) + "[Q=95]"],
+        ] {
+            #expect(try ProcessRunner.run("/usr/bin/vips", step).status == 0)
+        }
+        return work.file(name)
+    }
+
+    func width(_ path: String) throws -> String {
+        try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "width", path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func preparesABatchInParallel() async throws {
+        let photos = try (0..<4).map { try photo("p\($0).jpg", width: 3000, height: 2000) }
+        let broken = try work.write("broken.jpg", try Data(contentsOf: URL(fileURLWithPath: photos[0])).prefix(5000))
+        let out = work.file("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let result = try await cli.run(["image", "prepare", "--max-edge", "1000", "--format", "webp"] + photos + [broken, out])
+        #expect(result.status == 1 && result.stderr.contains("broken.jpg: damaged or truncated image"))
+        for index in 0..<4 { #expect(try width(out + "/p\(index).webp") == "1000") }
+        let single = try await cli.run(["image", "prepare", broken, work.file("x.jpg")])
+        #expect(single.status == 9 && single.stderr.split(separator: "\n").count == 1)
+        let quality = try await cli.run(["image", "prepare", "--quality", "0", photos[0], work.file("q.jpg")])
+        #expect(quality.status == 2 && quality.stderr.contains("--quality"))
+    }
+
+    @Test func putResizesBeforeUploading() async throws {
+        let big = try photo("holiday.jpg", width: 4000, height: 3000)
+        let result = try await cli.run(["put", "--resize=1200", big, "officer:/Photos/"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try width(server.root.file("Photos/holiday.jpg")) == "1200")
+
+        let broken = try work.write("cut.jpg", try Data(contentsOf: URL(fileURLWithPath: big)).prefix(20000))
+        let refused = try await cli.run(["put", "--resize", broken, "officer:/Photos/"])
+        #expect(refused.status == 9 && refused.stderr.contains("cut.jpg: damaged or truncated image"))
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("Photos/cut.jpg")))
+        let bestEffort = try await cli.run(["put", "--resize=best-effort", broken, "officer:/Photos/"])
+        #expect(bestEffort.status == 0 && bestEffort.stderr.contains("uploading it unchanged"))
+        #expect(try ProcessRunner.sha256(of: server.root.file("Photos/cut.jpg")) == (try ProcessRunner.sha256(of: broken)))
+    }
+
+    @Test func aKilledResizedUploadResumesTheSameBytes() async throws {
+        let big = try photo("large.jpg", width: 3000, height: 2400)
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "1000000"])
+        let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
+        let arguments = ["put", "--resize=2500", "--quality", "90", "--chunk-size", "64K", big, "officer:/in/"]
+        let process = try cli.launch(arguments, environment: viaProxy)
+        try await Task.sleep(nanoseconds: 2_000_000_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let rerun = try await cli.run(arguments, environment: viaProxy)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stderr.contains("resumed after"))
+        #expect(try width(server.root.file("in/large.jpg")) == "2500")
+        // The prepared copy is removed once it is uploaded.
+        let cache = cli.home.path + "/.cache/officer-files/prepared"
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: cache))?.isEmpty ?? true)
+    }
+}
