@@ -124,12 +124,16 @@ static inline VipsImage *officer_vips_image_new_from_file(const officer_vips_api
 static inline int officer_vips_black(const officer_vips_api *api, VipsImage **out, int width, int height, int bands) {
     return api->black(out, width, height, "bands", bands, NULL);
 }
-/* Shrink-on-load thumbnail: never upsized, EXIF orientation applied, colour managed to sRGB. */
+/* Shrink-on-load thumbnail: never upsized, EXIF orientation applied. With export_srgb, colour managed
+   to sRGB (needed for embedded profiles and CMYK; a plain RGB image is taken as sRGB already, which
+   spares a colour transform of every pixel). */
 static inline int officer_vips_thumbnail(const officer_vips_api *api, const char *path, VipsImage **out, int width, int height, int no_upsize,
-                                         int fail_on_error) {
-    return api->thumbnail(path, out, width, "height", height, "size", no_upsize ? VIPS_SIZE_DOWN : VIPS_SIZE_BOTH,
-                                  "export_profile", "srgb",
-                                  "fail_on", fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE, NULL);
+                                         int fail_on_error, int export_srgb) {
+    VipsSize size = no_upsize ? VIPS_SIZE_DOWN : VIPS_SIZE_BOTH;
+    VipsFailOn fail = fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE;
+    if (export_srgb)
+        return api->thumbnail(path, out, width, "height", height, "size", size, "export_profile", "srgb", "fail_on", fail, NULL);
+    return api->thumbnail(path, out, width, "height", height, "size", size, "fail_on", fail, NULL);
 }
 static inline int officer_vips_jpegsave_full(const officer_vips_api *api, VipsImage *in, const char *path, int quality, int strip,
                                              int interlace) {

@@ -58,9 +58,9 @@ enum VipsCalls {
     static func saveWebP(_ image: OpaquePointer, to path: String, quality: Int32, strip: Bool) -> Bool {
         officer_vips_webpsave(api, Image(image), path, quality, strip ? 1 : 0) == 0
     }
-    static func thumbnail(_ path: String, maxEdge: Int32) -> OpaquePointer? {
+    static func thumbnail(_ path: String, maxEdge: Int32, exportSRGB: Bool) -> OpaquePointer? {
         var out: Image?
-        guard officer_vips_thumbnail(api, path, &out, maxEdge, maxEdge, 1, 1) == 0 else { return nil }
+        guard officer_vips_thumbnail(api, path, &out, maxEdge, maxEdge, 1, 1, exportSRGB ? 1 : 0) == 0 else { return nil }
         return out.map(OpaquePointer.init)
     }
     static func hasField(_ image: OpaquePointer, _ name: String) -> Bool { officer_vips_has_field(api, Image(image), name) != 0 }

@@ -27,10 +27,10 @@ public final class VipsImage {
     }
 
     /// A thumbnail of the file no larger than `maxEdge` on either side, made with shrink-on-load, never
-    /// upsized, EXIF orientation applied and converted to sRGB; decode errors fail it.
-    public static func thumbnail(of path: String, maxEdge: Int) throws(VipsError) -> VipsImage {
+    /// upsized, EXIF orientation applied, and with `exportSRGB` converted to sRGB; decode errors fail it.
+    public static func thumbnail(of path: String, maxEdge: Int, exportSRGB: Bool = true) throws(VipsError) -> VipsImage {
         try VipsRuntime.ensureInitialized()
-        guard let handle = VipsCalls.thumbnail(path, maxEdge: Int32(maxEdge)) else {
+        guard let handle = VipsCalls.thumbnail(path, maxEdge: Int32(maxEdge), exportSRGB: exportSRGB) else {
             throw .loadFailed(file: path, message: VipsCalls.lastError())
         }
         return VipsImage(handle: handle)
@@ -40,6 +40,8 @@ public final class VipsImage {
     public var loader: String? { VipsCalls.string(handle, "vips-loader") }
     /// True when the image has an alpha channel.
     public var hasAlpha: Bool { VipsCalls.hasAlpha(handle) }
+    /// True when the image embeds an ICC colour profile.
+    public var hasColourProfile: Bool { VipsCalls.hasField(handle, "icc-profile-data") }
     /// True for CMYK images.
     public var isCMYK: Bool { VipsCalls.isCMYK(handle) }
     /// The EXIF orientation (1 when absent).

@@ -91,10 +91,13 @@ enum ParallelRunner {
                 let index = next
                 let input = inputs[index]
                 next += 1
-                // Off the cooperative pool: libvips blocks its thread while it works.
+                // A thread of its own: libvips blocks it for the whole image, and the threads shared by the
+                // concurrency runtime and libdispatch stay free for everything else.
                 group.addTask {
                     await withCheckedContinuation { continuation in
-                        DispatchQueue.global().async { continuation.resume(returning: (index, body(input))) }
+                        let thread = Thread { continuation.resume(returning: (index, body(input))) }
+                        thread.stackSize = 8 << 20
+                        thread.start()
                     }
                 }
             }

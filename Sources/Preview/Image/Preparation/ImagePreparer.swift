@@ -44,7 +44,7 @@ public struct ImagePreparer: Sendable {
         let facts = try inspect(input)
         let thumbnail: VipsImage
         do {
-            thumbnail = try VipsImage.thumbnail(of: input, maxEdge: options.maxEdge)
+            thumbnail = try VipsImage.thumbnail(of: input, maxEdge: options.maxEdge, exportSRGB: facts.needsColourManagement)
         } catch {
             throw .undecodable(file: input, message: Self.message(error))
         }
@@ -86,6 +86,7 @@ public struct ImagePreparer: Sendable {
         var height: Int
         var size: Int64
         var canStayAsIs: Bool
+        var needsColourManagement: Bool
     }
 
     /// Reads only the header: type, dimensions, alpha, orientation, metadata.
@@ -119,7 +120,9 @@ public struct ImagePreparer: Sendable {
         let canStayAsIs =
             fits && known.format == output && header.orientation == 1 && !header.isCMYK
             && (options.keepMetadata || !header.hasMetadata)
-        return Facts(output: output, width: width, height: height, size: Self.size(input), canStayAsIs: canStayAsIs)
+        return Facts(
+            output: output, width: width, height: height, size: Self.size(input), canStayAsIs: canStayAsIs,
+            needsColourManagement: header.isCMYK || header.hasColourProfile)
     }
 
     private static func size(_ path: String) -> Int64 {
