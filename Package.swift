@@ -15,7 +15,7 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(
-            name: "CCurl", pkgConfig: "libcurl",
+            name: "CCurl", pkgConfig: "officer-curl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(
             name: "CArchive", pkgConfig: "libarchive",

@@ -41,7 +41,7 @@ final class CurlTransfer: @unchecked Sendable {
             throw HTTPError.unsupportedURL(request.url)
         }
         guard CurlCalls.ensureGlobalInit(), let easy = CurlCalls.easyInit() else {
-            throw HTTPError.transport(request: "\(request.method) \(request.url)", code: 2, message: "libcurl failed to initialize")
+            throw HTTPError.transport(request: "\(request.method) \(request.url)", code: 2, message: "cannot load libcurl: \(CurlCalls.loadFailure)")
         }
         self.easy = easy
         self.request = request
