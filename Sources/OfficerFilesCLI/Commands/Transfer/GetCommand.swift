@@ -43,15 +43,17 @@ enum GetCommand: Command {
         let journal = try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment))
         let downloader = SegmentedDownloader(http: context.httpClient(), journal: journal)
         let reporter = context.progressReporter()
-        let display = DownloadDisplay(reporter: reporter, name: (destination as NSString).lastPathComponent, context: context)
+        let display = PartsDisplay(reporter: reporter, name: (destination as NSString).lastPathComponent, context: context)
         let started = Date()
         let result: DownloadResult
         do {
             result = try await downloader.download(
                 from: source.url, bearerToken: source.token, to: destination, options: options, onEvent: display.handle)
             display.finish(failed: false)
+            reporter.close()
         } catch {
             display.finish(failed: true)
+            reporter.close()
             throw error
         }
         let seconds = Date().timeIntervalSince(started)
@@ -84,47 +86,16 @@ enum GetCommand: Command {
     }
 }
 
-/// Turns download events into progress lines: one per range, plus the total.
-final class DownloadDisplay: @unchecked Sendable {
-    private let reporter: ProgressReporter
-    private let name: String
-    private let verbose: Bool
-    private let console: Console
-    private let lock = NSLock()
-    private var ids: [Int] = []
-
-    init(reporter: ProgressReporter, name: String, context: CommandContext) {
-        self.reporter = reporter
-        self.name = name
-        verbose = context.global.verbose
-        console = context.console
-    }
-
+extension PartsDisplay {
+    /// Shows download events: one line per range, plus the total.
     func handle(_ event: DownloadEvent) {
         switch event {
         case .started(let total, let segments, _):
-            lock.withLock {
-                for id in ids { reporter.finish(id, failed: true) }
-                if segments.count <= 1 {
-                    ids = [reporter.start(name: name, total: total)]
-                } else {
-                    reporter.itemLabel = "parts"
-                    ids = segments.enumerated().map { index, range in
-                        reporter.start(name: "\(name) [\(index + 1)/\(segments.count)]", total: range.upperBound - range.lowerBound + 1)
-                    }
-                }
-            }
-        case .progress(let segment, let done):
-            if let id = lock.withLock({ segment < ids.count ? ids[segment] : nil }) { reporter.update(id, done: done) }
+            start(total: total, partSizes: segments.map { $0.upperBound - $0.lowerBound + 1 })
+        case .progress(let segment, let done): progress(part: segment, done: done)
         case .retrying(let segment, let attempt, let delay, let reason):
-            if verbose { console.message("retrying range \(segment + 1) (attempt \(attempt)) in \(DurationFormat.precise(seconds: delay)): \(reason)") }
-        case .restarted(let reason):
-            if verbose { console.message("starting over: \(reason)") }
+            note("retrying range \(segment + 1) (attempt \(attempt)) in \(DurationFormat.precise(seconds: delay)): \(reason)")
+        case .restarted(let reason): note("starting over: \(reason)")
         }
-    }
-
-    func finish(failed: Bool) {
-        lock.withLock { for id in ids { reporter.finish(id, failed: failed) } }
-        reporter.close()
     }
 }

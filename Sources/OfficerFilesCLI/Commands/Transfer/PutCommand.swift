@@ -125,7 +125,7 @@ enum PutCommand: Command {
         context: CommandContext, shownAs: String? = nil
     ) async throws {
         let shown = shownAs ?? local
-        let display = UploadDisplay(reporter: reporter, name: (shown as NSString).lastPathComponent, context: context)
+        let display = PartsDisplay(reporter: reporter, name: (shown as NSString).lastPathComponent, context: context)
         let started = Date()
         let result: UploadResult
         do {
@@ -194,51 +194,17 @@ enum PutCommand: Command {
     }
 }
 
-/// Turns upload events into progress lines: one per part, plus the total.
-final class UploadDisplay: @unchecked Sendable {
-    private let reporter: ProgressReporter
-    private let name: String
-    private let verbose: Bool
-    private let console: Console
-    private let lock = NSLock()
-    private var ids: [Int] = []
-
-    init(reporter: ProgressReporter, name: String, context: CommandContext) {
-        self.reporter = reporter
-        self.name = name
-        verbose = context.global.verbose
-        console = context.console
-    }
-
+extension PartsDisplay {
+    /// Shows upload events: one line per part, plus the total.
     func handle(_ event: UploadEvent) {
         switch event {
         case .started(let method, let size, let parts, _):
-            if verbose, method == .multipart {
-                console.message("\(name): the server has no tus: uploading in one multipart request (not resumable)")
-            }
-            lock.withLock {
-                for id in ids { reporter.finish(id, failed: true) }
-                if parts <= 1 {
-                    ids = [reporter.start(name: name, total: size)]
-                } else {
-                    reporter.itemLabel = "parts"
-                    ids = (0..<parts).map { index in
-                        let start = size * Int64(index) / Int64(parts)
-                        let end = size * Int64(index + 1) / Int64(parts)
-                        return reporter.start(name: "\(name) [\(index + 1)/\(parts)]", total: end - start)
-                    }
-                }
-            }
-        case .progress(let part, let sent):
-            if let id = lock.withLock({ part < ids.count ? ids[part] : nil }) { reporter.update(id, done: sent) }
+            if method == .multipart { note("the server has no tus: uploading in one multipart request (not resumable)") }
+            start(total: size, partSizes: (0..<parts).map { size * Int64($0 + 1) / Int64(parts) - size * Int64($0) / Int64(parts) })
+        case .progress(let part, let sent): progress(part: part, done: sent)
         case .retrying(let part, let attempt, let delay, let reason):
-            if verbose { console.message("\(name): retrying part \(part + 1) (attempt \(attempt)) in \(DurationFormat.precise(seconds: delay)): \(reason)") }
-        case .restarted(let reason):
-            if verbose { console.message("\(name): starting over: \(reason)") }
+            note("retrying part \(part + 1) (attempt \(attempt)) in \(DurationFormat.precise(seconds: delay)): \(reason)")
+        case .restarted(let reason): note("starting over: \(reason)")
         }
-    }
-
-    func finish(failed: Bool) {
-        lock.withLock { for id in ids { reporter.finish(id, failed: failed) } }
     }
 }

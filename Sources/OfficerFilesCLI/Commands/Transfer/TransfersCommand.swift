@@ -73,7 +73,7 @@ enum TransfersCommand: Command {
                 target.bearerToken = token(for: target.tusEndpoint, context: context)
                 try await PutCommand.upload(upload.localPath, to: target, uploader: uploader, options: UploadOptions(), reporter: reporter, context: context)
             case .download(let download):
-                let display = DownloadDisplay(reporter: reporter, name: (download.destination as NSString).lastPathComponent, context: context)
+                let display = PartsDisplay(reporter: reporter, name: (download.destination as NSString).lastPathComponent, context: context)
                 let result = try await downloader.download(
                     from: download.url, bearerToken: token(for: download.url, context: context), to: download.destination,
                     onEvent: display.handle)
