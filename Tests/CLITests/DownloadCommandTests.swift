@@ -97,3 +97,17 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("--bwlimit"))
     }
 }
+
+@Suite struct TLSCommandTests {
+    @Test func aSelfSignedServerIsRefusedUnlessTrusted() async throws {
+        let nginx = try await NginxServer.start(tls: true)
+        try nginx.root.write("doc.txt", "secret words\n")
+        let cli = CLIRunner()
+        let refused = try await cli.run(["cat", nginx.url + "/doc.txt"])
+        #expect(refused.status == 6 && refused.stderr.contains("curl error 60") && refused.stdout.isEmpty)
+        let trusted = try await cli.run(["cat", "--cacert", nginx.certificate!, nginx.url + "/doc.txt"])
+        #expect(trusted.status == 0 && trusted.stdout == "secret words\n")
+        let insecure = try await cli.run(["cat", "--insecure", nginx.url + "/doc.txt"])
+        #expect(insecure.status == 0 && insecure.stdout == "secret words\n")
+    }
+}

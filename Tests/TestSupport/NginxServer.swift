@@ -8,11 +8,26 @@ public final class NginxServer: @unchecked Sendable {
     private let process = Process()
     /// The port.
     public let port: Int
-    /// `http://127.0.0.1:PORT`.
-    public var url: String { "http://127.0.0.1:\(port)" }
+    /// `http://127.0.0.1:PORT` (https with TLS).
+    public var url: String { (certificate == nil ? "http" : "https") + "://127.0.0.1:\(port)" }
 
-    private init() throws {
+    /// The self-signed certificate served when started with TLS (PEM), for `--cacert`.
+    public private(set) var certificate: String?
+
+    private init(tls: Bool) throws {
         port = try Self.freePort()
+        var listen = "listen 127.0.0.1:\(port);"
+        if tls {
+            let key = prefix.path + "/key.pem"
+            let cert = prefix.path + "/cert.pem"
+            let made = try ProcessRunner.run(
+                "/usr/bin/openssl",
+                ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1",
+                 "-addext", "subjectAltName=IP:127.0.0.1"])
+            guard made.status == 0 else { throw BackgroundService.ServiceError.didNotStart(script: "openssl", output: made.stderr) }
+            certificate = cert
+            listen = "listen 127.0.0.1:\(port) ssl; ssl_certificate \(cert); ssl_certificate_key \(key);"
+        }
         let config = """
             daemon off;
             master_process off;
@@ -29,7 +44,7 @@ public final class NginxServer: @unchecked Sendable {
                 scgi_temp_path \(prefix.path)/scgi;
                 sendfile on;
                 server {
-                    listen 127.0.0.1:\(port);
+                    \(listen)
                     root \(root.path);
                 }
             }
@@ -48,10 +63,10 @@ public final class NginxServer: @unchecked Sendable {
         throw BackgroundService.ServiceError.didNotStart(script: "nginx", output: (try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? "")
     }
 
-    /// Starts nginx off the cooperative thread pool.
-    public static func start() async throws -> NginxServer {
+    /// Starts nginx off the cooperative thread pool; with `tls`, over https with a fresh self-signed certificate.
+    public static func start(tls: Bool = false) async throws -> NginxServer {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try NginxServer() }) }
+            DispatchQueue.global().async { continuation.resume(with: Result { try NginxServer(tls: tls) }) }
         }
     }
 

@@ -204,3 +204,24 @@ final class LineLog: @unchecked Sendable {
     func add(_ line: String) { lock.withLock { stored.append(line) } }
     var lines: [String] { lock.withLock { stored } }
 }
+
+/// TLS against a real https nginx with a self-signed certificate.
+@Suite struct TLSTests {
+    @Test func verifiesCertificatesByDefault() async throws {
+        let nginx = try await NginxServer.start(tls: true)
+        try nginx.root.write("hello.txt", "over tls\n")
+        await #expect {
+            try await HTTPClient().send(HTTPRequest(url: nginx.url + "/hello.txt"))
+        } throws: { error in
+            guard case HTTPError.transport(_, let code, _) = error else { return false }
+            return code == 60  // CURLE_PEER_FAILED_VERIFICATION
+        }
+        var trusting = HTTPClientConfiguration()
+        trusting.caCertificatePath = nginx.certificate
+        let trusted = try await HTTPClient(configuration: trusting).send(HTTPRequest(url: nginx.url + "/hello.txt"))
+        #expect(trusted.status == 200 && String(decoding: trusted.body, as: UTF8.self) == "over tls\n")
+        var insecure = HTTPClientConfiguration()
+        insecure.insecure = true
+        #expect(try await HTTPClient(configuration: insecure).send(HTTPRequest(url: nginx.url + "/hello.txt")).status == 200)
+    }
+}
