@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import Transfer
 
 /// `get` and `cat` as a person runs them, SIGKILL included.
 @Suite struct DownloadCommandTests {
@@ -50,7 +51,9 @@ import Testing
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "1000000"])
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let process = try cli.launch(["get", "officer:/big.bin"], environment: viaProxy, in: work.path)
-        try await Task.sleep(nanoseconds: 2_000_000_000)
+        #expect(await Eventually.wait {
+            (try TransferJournal(path: cli.journalPath).downloads().first?.segments.reduce(0) { $0 + $1.done } ?? 0) > 600_000
+        })
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(!FileManager.default.fileExists(atPath: work.file("big.bin")))

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import Transfer
 
 /// `image prepare` and `put --resize` end to end.
 @Suite struct ImageCommandTests {
@@ -62,7 +63,9 @@ import Testing
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let arguments = ["put", "--resize=2500", "--quality", "90", "--chunk-size", "64K", big, "officer:/in/"]
         let process = try cli.launch(arguments, environment: viaProxy)
-        try await Task.sleep(nanoseconds: 2_000_000_000)
+        #expect(await Eventually.wait {
+            (try TransferJournal(path: cli.journalPath).uploads().first?.parts.reduce(0) { $0 + $1.offset } ?? 0) > 0
+        })
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let rerun = try await cli.run(arguments, environment: viaProxy)

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import Transfer
 
 /// `put` and `transfers` as a person runs them, SIGKILL included.
 @Suite struct UploadCommandTests {
@@ -11,6 +12,14 @@ import Testing
     init() async throws {
         server = try await ReferenceServer.start()
         #expect(try await cli.login(server).status == 0)
+    }
+
+    func uploadedSoFar() throws -> Int64 {
+        try TransferJournal(path: cli.journalPath).uploads().reduce(0) { $0 + $1.parts.reduce(0) { $0 + $1.offset } }
+    }
+
+    func downloadedSoFar() throws -> Int64 {
+        try TransferJournal(path: cli.journalPath).downloads().reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.done } }
     }
 
     func bytes(_ count: Int, seed: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ seed &+ $0 / 777) }) }
@@ -62,7 +71,7 @@ import Testing
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "1000000"])
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let process = try cli.launch(["put", "--chunk-size", "256K", big, "officer:/in/"], environment: viaProxy)
-        try await Task.sleep(nanoseconds: 2_000_000_000)
+        #expect(await Eventually.wait { try uploadedSoFar() > 0 })
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(!FileManager.default.fileExists(atPath: server.root.file("in/big.bin")))
@@ -85,7 +94,7 @@ import Testing
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let upload = try cli.launch(["put", "--chunk-size", "128K", big, "officer:/"], environment: viaProxy)
         let download = try cli.launch(["get", "officer:/remote.bin", work.file("remote.bin")], environment: viaProxy)
-        try await Task.sleep(nanoseconds: 1_500_000_000)
+        #expect(await Eventually.wait { try uploadedSoFar() > 0 && downloadedSoFar() > 0 })
         kill(upload.processIdentifier, SIGKILL)
         kill(download.processIdentifier, SIGKILL)
         upload.waitUntilExit()
@@ -101,7 +110,7 @@ import Testing
         // clean: a new interrupted upload is removed from the server and forgotten.
         try FileManager.default.removeItem(atPath: server.root.file("r.bin"))
         let again = try cli.launch(["put", "--chunk-size", "128K", big, "officer:/"], environment: viaProxy)
-        try await Task.sleep(nanoseconds: 1_500_000_000)
+        #expect(await Eventually.wait { try uploadedSoFar() > 0 })
         kill(again.processIdentifier, SIGKILL)
         again.waitUntilExit()
         let cleaned = try await cli.run(["transfers", "clean"], environment: viaProxy)

@@ -13,6 +13,9 @@ public struct CLIRunner: Sendable {
         self.environment = environment
     }
 
+    /// The journal the CLI keeps unfinished transfers in.
+    public var journalPath: String { home.path + "/state/officer-files/journal.sqlite" }
+
     /// The config file the CLI writes.
     public var configPath: String { home.path + "/config/officer-files/config.json" }
 

@@ -46,6 +46,10 @@ import Testing
         #expect(sum.sha256 == (try ProcessRunner.sha256(of: path)), "\(remote)")
     }
 
+    func journaledOffset() throws -> Int64 {
+        try TransferJournal(path: local.file("journal.sqlite")).uploads().first?.parts.reduce(0) { $0 + $1.offset } ?? 0
+    }
+
     func journalIsEmpty() throws -> Bool { try TransferJournal(path: local.file("journal.sqlite")).uploads().isEmpty }
 
     @Test func uploadsInChunksWithChecksumsAndKeepsTheMtime() async throws {
@@ -119,7 +123,7 @@ import Testing
         options.terminateOnCancel = false
         let target = try target(viaProxy, "r.bin")
         let task = Task { try await uploader().upload(file: path, to: target, options: options) }
-        try await Task.sleep(nanoseconds: 1_200_000_000)
+        #expect(await Eventually.wait { try journaledOffset() > 0 })
         task.cancel()
         _ = await task.result
         first!.service.kill()
@@ -145,7 +149,7 @@ import Testing
         options.terminateOnCancel = false
         let target = try target(viaProxy, "c.bin")
         let task = Task { try await uploader().upload(file: path, to: target, options: options) }
-        try await Task.sleep(nanoseconds: 1_000_000_000)
+        #expect(await Eventually.wait { try journaledOffset() > 0 })
         task.cancel()
         _ = await task.result
         let saved = try #require(try TransferJournal(path: local.file("journal.sqlite")).uploads().first)
