@@ -46,6 +46,14 @@ import Testing
         #expect(sum.sha256 == (try ProcessRunner.sha256(of: path)), "\(remote)")
     }
 
+    /// A client that reaches the server through the fault proxy; the proxy lives as long as the client is used.
+    func clientThroughProxy(port: Int? = nil, token: String? = nil, _ faults: [String]) async throws -> (OfficerClient, BackgroundService) {
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(port ?? server.service.port)", faults)
+        var viaProxy = OfficerClient(server: proxy.url)
+        viaProxy.token = token ?? client.token
+        return (viaProxy, proxy)
+    }
+
     func journaledOffset() throws -> Int64 {
         try TransferJournal(path: local.file("journal.sqlite")).uploads().first?.parts.reduce(0) { $0 + $1.offset } ?? 0
     }
@@ -95,9 +103,8 @@ import Testing
     ])
     func survivesFaults(fault: [String]) async throws {
         try await client.makeDirectory(try RemotePath(path: "/in"))
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", fault)
-        var viaProxy = OfficerClient(server: proxy.url)
-        viaProxy.token = client.token
+        let (viaProxy, proxy) = try await clientThroughProxy(fault)
+        defer { proxy.stop() }
         let path = try file("f.bin", 2_500_000, seed: 4)
         var options = UploadOptions()
         options.chunkSize = 512 << 10
@@ -114,9 +121,8 @@ import Testing
         var direct = OfficerClient(server: first!.url)
         direct.token = try await direct.signIn(email: first!.email, password: first!.password).token
         try await direct.makeDirectory(try RemotePath(path: "/in"))
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(port)", ["--direction", "up", "--throttle", "1500000"])
-        var viaProxy = OfficerClient(server: proxy.url)
-        viaProxy.token = direct.token
+        let (viaProxy, proxy) = try await clientThroughProxy(port: port, token: direct.token, ["--direction", "up", "--throttle", "1500000"])
+        defer { proxy.stop() }
         let path = try file("r.bin", 4_000_000, seed: 5)
         var options = UploadOptions()
         options.chunkSize = 256 << 10
@@ -140,9 +146,8 @@ import Testing
 
     @Test func aChangedLocalFileStartsOver() async throws {
         try await client.makeDirectory(try RemotePath(path: "/in"))
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "1000000"])
-        var viaProxy = OfficerClient(server: proxy.url)
-        viaProxy.token = client.token
+        let (viaProxy, proxy) = try await clientThroughProxy(["--direction", "up", "--throttle", "1000000"])
+        defer { proxy.stop() }
         let path = try file("c.bin", 3_000_000, seed: 6)
         var options = UploadOptions()
         options.chunkSize = 256 << 10
@@ -167,9 +172,8 @@ import Testing
 
     @Test func cancellingTerminatesTheUpload() async throws {
         try await client.makeDirectory(try RemotePath(path: "/in"))
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "500000"])
-        var viaProxy = OfficerClient(server: proxy.url)
-        viaProxy.token = client.token
+        let (viaProxy, proxy) = try await clientThroughProxy(["--direction", "up", "--throttle", "500000"])
+        defer { proxy.stop() }
         let path = try file("x.bin", 3_000_000, seed: 8)
         let target = try target(viaProxy, "x.bin")
         var options = UploadOptions()
