@@ -32,7 +32,7 @@ public enum ExitCode: Int32, Sendable {
         switch error {
         case is ArgumentError, is RemotePathError: return .usage
         case let error as CLIError: return error.exitCode
-        case is ConfigError: return .localFile
+        case is ConfigError, is MagicError: return .localFile
         case let error as HTTPError: return of(httpError: error)
         case let error as ImageError:
             switch error {

@@ -48,6 +48,8 @@ public final class VipsImage {
     public var orientation: Int { Int(VipsCalls.int(handle, "orientation", fallback: 1)) }
     /// True when the image carries EXIF, XMP or IPTC metadata (where GPS positions live).
     public var hasMetadata: Bool { ["exif-data", "xmp-data", "iptc-data"].contains { VipsCalls.hasField(handle, $0) } }
+    /// True when the EXIF data carries a GPS position.
+    public var hasGPS: Bool { VipsCalls.hasField(handle, "exif-ifd3-GPSLatitude") }
     /// A metadata string field, e.g. `exif-ifd0-Model`.
     public func string(_ field: String) -> String? { VipsCalls.string(handle, field) }
 

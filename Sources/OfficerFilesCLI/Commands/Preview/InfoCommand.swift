@@ -1,0 +1,126 @@
+import FileModel
+import Foundation
+import Preview
+import Transfer
+
+/// `info`: what a file is and how the Officer viewer would show it, for local files and `officer:` paths
+/// (the latter from the listing and the first 64 KiB, fetched with a Range request).
+enum InfoCommand: Command {
+    static let spec = CommandSpec(
+        "info", summary: "show a file's type, viewer, AI actions and metadata (local or officer:)",
+        positionals: [PositionalSpec("PATH", help: "local file or officer:/path", variadic: true)])
+
+    struct Info: Encodable {
+        var path: String
+        var size: Int64
+        var mtime: Double
+        var mode: Int?
+        var type: FileType
+        var image: ImageFacts?
+        var lines: Int?
+    }
+
+    struct ImageFacts: Encodable {
+        var width: Int
+        var height: Int
+        var orientation: Int
+        var camera: String?
+        var taken: String?
+        var hasGPS: Bool
+    }
+
+    static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        let printed = Counter()
+        try await BatchRunner.run(parsed.positionals, context: context) { argument in
+            let info = RemotePath.isRemote(argument) ? try await remote(argument, context: context) : try local(argument)
+            if context.global.json {
+                context.printJSON(info)
+            } else {
+                context.console.print((printed.next() > 0 ? "\n" : "") + render(info))
+            }
+        }
+    }
+
+    static func local(_ path: String) throws -> Info {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw CLIError.localFile(path: path, message: String(cString: strerror(errno))) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw CLIError.localFile(path: path, message: "not a regular file") }
+        let type = try FileTypeDetector().detect(file: path)
+        var info = Info(
+            path: path, size: Int64(status.st_size), mtime: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9,
+            mode: Int(status.st_mode & 0o7777), type: type)
+        if type.viewer == .image, let image = try? VipsImage(contentsOf: path, sequential: true) {
+            // libvips renders EXIF strings as `value (value, ASCII, n components, n bytes)`: keep the value.
+            func exif(_ field: String) -> String? {
+                image.string(field).map { $0.components(separatedBy: " (")[0].trimmingCharacters(in: .whitespaces) }
+            }
+            info.image = ImageFacts(
+                width: image.width, height: image.height, orientation: image.orientation, camera: exif("exif-ifd0-Model"),
+                taken: exif("exif-ifd2-DateTimeOriginal"), hasGPS: image.hasGPS)
+        }
+        if type.charset != "binary", info.size <= 64 << 20 {
+            info.lines = try? countLines(path)
+        }
+        return info
+    }
+
+    static func remote(_ argument: String, context: CommandContext) async throws -> Info {
+        let client = try context.client()
+        let path = try context.remotePath(argument)
+        let entry = try await client.stat(path)
+        guard !entry.isDirectory else { throw CLIError.refused("\(path): is a folder", .refused) }
+        var request = HTTPRequest(
+            url: client.url("/api/file-browser/raw", query: [("path", path.path), ("root", path.root)]),
+            sink: .memory(limit: FileTypeDetector.prefixLength + 1024), bearerToken: client.token)
+        request.headers.add("Range", "bytes=0-\(FileTypeDetector.prefixLength - 1)")
+        let prefix = try await client.send(request, subject: path.description).body
+        let type = try FileTypeDetector().detect(bytes: prefix, name: path.name)
+        return Info(path: path.description, size: entry.size, mtime: entry.mtime, mode: entry.mode, type: type)
+    }
+
+    static func countLines(_ path: String) throws -> Int {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var lines = 0
+        var last: UInt8 = UInt8(ascii: "\n")
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            lines += chunk.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            last = chunk.last!
+        }
+        return lines + (last == UInt8(ascii: "\n") ? 0 : 1)
+    }
+
+    static func render(_ info: Info) -> String {
+        var lines = [
+            "    Path: \(info.path)",
+            "    Size: \(info.size) (\(ByteCountFormat.string(info.size)))",
+            "Modified: \(EntryFormatter.date(info.mtime)) UTC",
+            "    MIME: \(info.type.mime); charset=\(info.type.charset)" + (info.type.fromExtension ? " (from the extension)" : ""),
+            "  Viewer: \(info.type.viewer.rawValue)" + (info.type.language.map { " (\($0))" } ?? ""),
+            " Actions: " + (info.type.actions.isEmpty ? "none" : info.type.actions.map(\.rawValue).joined(separator: ", ")),
+        ]
+        if let mode = info.mode { lines.insert("    Mode: \(String(mode, radix: 8))", at: 3) }
+        if let image = info.image {
+            var text = "   Image: \(image.width)×\(image.height)"
+            if image.orientation != 1 { text += ", EXIF orientation \(image.orientation)" }
+            if let camera = image.camera { text += ", camera \(camera)" }
+            if let taken = image.taken { text += ", taken \(taken)" }
+            text += image.hasGPS ? ", GPS position" : ", no GPS"
+            lines.append(text)
+        }
+        if let count = info.lines { lines.append("    Text: \(count) line" + (count == 1 ? "" : "s")) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Counts calls (for separating blocks of output).
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int {
+        lock.withLock {
+            defer { value += 1 }
+            return value
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct InfoCommandTests {
+    @Test func localAndRemoteFiles() async throws {
+        let server = try await ReferenceServer.start()
+        let cli = CLIRunner()
+        #expect(try await cli.login(server).status == 0)
+        let work = TemporaryDirectory()
+        let notes = try work.write("notes.md", "# Notes\nline two\nline three\n")
+        let photo = work.file("photo.jpg")
+        #expect(try ProcessRunner.run("/usr/bin/vips", ["black", photo, "640", "480", "--bands", "3"]).status == 0)
+        #expect(try ProcessRunner.run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-Model=Pocket", "-GPSLatitude=1", "-GPSLatitudeRef=N", photo]).status == 0)
+
+        let local = try await cli.run(["info", notes, photo])
+        #expect(local.status == 0, "\(local.stderr)")
+        #expect(local.stdout.contains("MIME: text/markdown; charset=us-ascii (from the extension)"))
+        #expect(local.stdout.contains("Viewer: markdown") && local.stdout.contains("Actions: tts") && local.stdout.contains("Text: 3 lines"))
+        #expect(local.stdout.contains("Image: 640×480, camera Pocket, GPS position") && local.stdout.contains("Actions: ocr"))
+
+        try server.root.write("clips/song.mp3", try Data(contentsOf: URL(fileURLWithPath: notes)))
+        #expect(try ProcessRunner.run("/usr/bin/ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=duration=0.3", server.root.file("clips/real.mp3")]).status == 0)
+        let remote = try await cli.run(["info", "--json", "officer:/clips/real.mp3"])
+        #expect(remote.status == 0 && remote.stdout.contains("\"viewer\":\"audio\"") && remote.stdout.contains("\"transcribe\""))
+        // Content first: a text file named .mp3 is text, whatever its name says.
+        let liar = try await cli.run(["info", "officer:/clips/song.mp3"])
+        #expect(liar.stdout.contains("Viewer: code"))
+        let missing = try await cli.run(["info", work.file("none.txt")])
+        #expect(missing.status == 8 && missing.stderr.contains("none.txt"))
+        let folder = try await cli.run(["info", "officer:/clips"])
+        #expect(folder.status == 9 && folder.stderr.contains("is a folder"))
+    }
+}
