@@ -51,7 +51,7 @@ public enum ByteCountFormat {
     }
 
     /// Fixed-point formatting without Foundation's locale-dependent `String(format:)`.
-    static func fixed(_ value: Double, decimals: Int) -> String {
+    public static func fixed(_ value: Double, decimals: Int) -> String {
         var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }
         let scaled = Int64((value * Double(scale)).rounded())

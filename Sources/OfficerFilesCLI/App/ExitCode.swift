@@ -33,6 +33,11 @@ public enum ExitCode: Int32, Sendable {
         case is ArgumentError, is RemotePathError: return .usage
         case let error as CLIError: return error.exitCode
         case is ConfigError, is MagicError: return .localFile
+        case let error as ArchiveError:
+            switch error {
+            case .allocationFailed, .openFailed, .readFailed: return .localFile
+            case .notAFile, .encrypted, .tooLarge: return .refused
+            }
         case let error as HTTPError: return of(httpError: error)
         case let error as ImageError:
             switch error {

@@ -33,6 +33,18 @@ enum ArchiveCalls {
         archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
     }
     static func entryIsDirectory(_ entry: OpaquePointer) -> Bool { archive_entry_filetype(entry) == 0o040000 }
+    static func entryFileType(_ entry: OpaquePointer) -> UInt32 { UInt32(archive_entry_filetype(entry)) }
+    static func entryMode(_ entry: OpaquePointer) -> Int { Int(archive_entry_perm(entry)) }
+    static func entrySymlink(_ entry: OpaquePointer) -> String? {
+        (archive_entry_symlink_utf8(entry) ?? archive_entry_symlink(entry)).map { String(cString: $0) }
+    }
+    static func entryHardlink(_ entry: OpaquePointer) -> String? {
+        (archive_entry_hardlink_utf8(entry) ?? archive_entry_hardlink(entry)).map { String(cString: $0) }
+    }
+    static func entryIsEncrypted(_ entry: OpaquePointer) -> Bool { archive_entry_is_encrypted(entry) != 0 }
+    static func readData(_ archive: OpaquePointer, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        archive_read_data(archive, buffer.baseAddress, buffer.count)
+    }
     static func entryMtime(_ entry: OpaquePointer) -> Int64 { Int64(archive_entry_mtime(entry)) }
     static func version() -> String { String(cString: archive_version_string()) }
 }

@@ -6,6 +6,12 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     case openFailed(file: String, message: String)
     /// Reading a header or skipping data failed after `entries` entries.
     case readFailed(file: String, entries: Int, message: String)
+    /// The member asked for is a folder or link, not a file.
+    case notAFile(file: String, entry: String)
+    /// The member asked for is encrypted.
+    case encrypted(file: String, entry: String)
+    /// The member is larger than the cap on what is streamed.
+    case tooLarge(file: String, entry: String, limit: Int64)
 
     /// A one-line message.
     public var description: String {
@@ -13,6 +19,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
         case .allocationFailed: "libarchive: could not allocate a reader"
         case .openFailed(let file, let message): "\(file): cannot open archive: \(message)"
         case .readFailed(let file, let entries, let message): "\(file): archive damaged after entry \(entries): \(message)"
+        case .notAFile(let file, let entry): "\(file): \(entry) is not a file"
+        case .encrypted(let file, let entry): "\(file): \(entry) is encrypted"
+        case .tooLarge(let file, let entry, let limit): "\(file): \(entry) is larger than \(limit) bytes (raise --max-size)"
         }
     }
 }

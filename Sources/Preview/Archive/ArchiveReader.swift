@@ -1,23 +1,48 @@
 /// One member of an archive as listed without extracting it.
-public struct ArchiveMember: Hashable, Sendable {
+public struct ArchiveMember: Hashable, Sendable, Codable {
+    /// What kind of member it is.
+    public enum Kind: String, Sendable, Codable {
+        /// A regular file.
+        case file
+        /// A folder.
+        case directory
+        /// A symbolic link (see `linkTarget`).
+        case symlink
+        /// A hard link to another member (see `linkTarget`).
+        case hardlink
+        /// A device, FIFO or socket.
+        case special
+    }
+
     /// The member's path as stored.
     public var path: String
+    /// Its kind.
+    public var kind: Kind
     /// Uncompressed size, when the archive records it.
     public var size: Int64?
-    /// True for folder members.
-    public var isDirectory: Bool
+    /// Permission bits.
+    public var mode: Int
     /// Modification time, seconds since 1970.
     public var mtime: Int64
+    /// Target of a symlink or hard link.
+    public var linkTarget: String?
+    /// Encrypted data (zip, 7z, rar).
+    public var encrypted: Bool
+
+    /// True for folder members.
+    public var isDirectory: Bool { kind == .directory }
 }
 
-/// Lists archives (zip, tar and its compressions, 7z, …) through an owned libarchive reader.
+/// Lists and reads archives (zip, tar and its compressions, 7z, rar, iso, cpio, …) through an owned
+/// libarchive reader. Listing skips member data without decompressing it where the format allows
+/// (zip is read through its central directory when the file is seekable).
 public final class ArchiveReader {
     private let handle: OpaquePointer
     private let path: String
     /// The format libarchive detected, e.g. `ZIP 2.0 (deflation)`; set once the first header is read.
     public private(set) var formatName: String?
 
-    /// Opens `path` for listing; every format and filter libarchive supports is enabled.
+    /// Opens `path`; every format and filter libarchive supports is enabled.
     public init(path: String) throws(ArchiveError) {
         guard let handle = ArchiveCalls.newReader() else { throw .allocationFailed }
         ArchiveCalls.enableAllFormats(handle)
@@ -38,24 +63,76 @@ public final class ArchiveReader {
     /// Reads every header, skipping member data, and returns the members in archive order.
     public func members() throws(ArchiveError) -> [ArchiveMember] {
         var result: [ArchiveMember] = []
-        while true {
-            var entry: OpaquePointer?
-            let status = ArchiveCalls.nextHeader(handle, &entry)
-            if status == ArchiveCalls.eof { break }
-            guard status == ArchiveCalls.ok || status == ArchiveCalls.warn, let entry else {
-                throw .readFailed(file: path, entries: result.count, message: ArchiveCalls.errorString(handle))
-            }
-            formatName = formatName ?? ArchiveCalls.formatName(handle)
-            result.append(
-                ArchiveMember(
-                    path: ArchiveCalls.entryPath(entry) ?? "",
-                    size: ArchiveCalls.entrySize(entry),
-                    isDirectory: ArchiveCalls.entryIsDirectory(entry),
-                    mtime: ArchiveCalls.entryMtime(entry)))
+        while let member = try nextMember(count: result.count) {
+            result.append(member)
             guard ArchiveCalls.skipData(handle) == ArchiveCalls.ok else {
                 throw .readFailed(file: path, entries: result.count, message: ArchiveCalls.errorString(handle))
             }
         }
         return result
+    }
+
+    /// Streams the data of the member at `entryPath` to `write`, at most `limit` bytes; false when no such member.
+    public func read(member entryPath: String, limit: Int64, _ write: (UnsafeRawBufferPointer) -> Void) throws(ArchiveError) -> Bool {
+        var count = 0
+        while let member = try nextMember(count: count) {
+            count += 1
+            guard Self.samePath(member.path, entryPath) else {
+                guard ArchiveCalls.skipData(handle) == ArchiveCalls.ok else {
+                    throw .readFailed(file: path, entries: count, message: ArchiveCalls.errorString(handle))
+                }
+                continue
+            }
+            guard member.kind == .file else { throw .notAFile(file: path, entry: entryPath) }
+            if member.encrypted { throw .encrypted(file: path, entry: entryPath) }
+            // Refused up front when the header already says so; the count below catches headers that lie.
+            if let size = member.size, size > limit { throw .tooLarge(file: path, entry: entryPath, limit: limit) }
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+            defer { buffer.deallocate() }
+            var total: Int64 = 0
+            while true {
+                let read = ArchiveCalls.readData(handle, into: buffer)
+                if read == 0 { return true }
+                guard read > 0 else { throw .readFailed(file: path, entries: count, message: ArchiveCalls.errorString(handle)) }
+                total += Int64(read)
+                guard total <= limit else { throw .tooLarge(file: path, entry: entryPath, limit: limit) }
+                write(UnsafeRawBufferPointer(rebasing: buffer[0..<read]))
+            }
+        }
+        return false
+    }
+
+    /// `./a/b`, `a/b` and `a/b/` name the same member.
+    static func samePath(_ stored: String, _ asked: String) -> Bool {
+        func clean(_ path: String) -> Substring {
+            var path = Substring(path)
+            while path.hasPrefix("./") { path = path.dropFirst(2) }
+            while path.hasSuffix("/") { path = path.dropLast() }
+            return path
+        }
+        return clean(stored) == clean(asked)
+    }
+
+    private func nextMember(count: Int) throws(ArchiveError) -> ArchiveMember? {
+        var entry: OpaquePointer?
+        let status = ArchiveCalls.nextHeader(handle, &entry)
+        if status == ArchiveCalls.eof { return nil }
+        guard status == ArchiveCalls.ok || status == ArchiveCalls.warn, let entry else {
+            throw .readFailed(file: path, entries: count, message: ArchiveCalls.errorString(handle))
+        }
+        formatName = formatName ?? ArchiveCalls.formatName(handle)
+        let kind: ArchiveMember.Kind
+        let hardlink = ArchiveCalls.entryHardlink(entry)
+        switch ArchiveCalls.entryFileType(entry) {
+        case _ where hardlink != nil: kind = .hardlink
+        case 0o100000: kind = .file
+        case 0o040000: kind = .directory
+        case 0o120000: kind = .symlink
+        default: kind = .special
+        }
+        return ArchiveMember(
+            path: ArchiveCalls.entryPath(entry) ?? "", kind: kind, size: ArchiveCalls.entrySize(entry),
+            mode: ArchiveCalls.entryMode(entry), mtime: ArchiveCalls.entryMtime(entry),
+            linkTarget: kind == .symlink ? ArchiveCalls.entrySymlink(entry) : hardlink, encrypted: ArchiveCalls.entryIsEncrypted(entry))
     }
 }

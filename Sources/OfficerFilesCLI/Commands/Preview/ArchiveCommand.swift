@@ -1,0 +1,67 @@
+import FileModel
+import Foundation
+import Preview
+
+/// `archive ls` and `archive cat`: look inside archives without extracting them.
+enum ArchiveCommand: Command {
+    static let spec = CommandSpec(
+        "archive", summary: "list archives and read single members, with a safety report",
+        subcommands: [
+            CommandSpec(
+                "ls", summary: "list members, totals and risks (traversal, links out, bombs, encryption)",
+                positionals: [PositionalSpec("FILE", help: "zip, tar(.gz/.bz2/.xz/.zst), 7z, rar, iso, cpio, …")]),
+            CommandSpec(
+                "cat", summary: "write one member to stdout",
+                options: [OptionSpec(["--max-size"], .value(placeholder: "SIZE"), help: "refuse members larger than SIZE (default 1G)")],
+                positionals: [PositionalSpec("FILE", help: "the archive"), PositionalSpec("ENTRY", help: "the member's path")]),
+        ])
+
+    static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        let file = parsed.positionals[0]
+        guard FileManager.default.fileExists(atPath: file) else { throw CLIError.localFile(path: file, message: "no such file") }
+        if parsed.path.last == "cat" {
+            var limit: Int64 = 1 << 30
+            if let text = parsed.value("max-size") {
+                guard let value = ByteCountFormat.parse(text), value > 0 else {
+                    throw ArgumentError.invalidValue(option: "--max-size", value: text, reason: "a size such as 10M")
+                }
+                limit = value
+            }
+            let console = context.console
+            let found = try ArchiveReader(path: file).read(member: parsed.positionals[1], limit: limit) { bytes in
+                console.writeOutput(Data(bytes))
+            }
+            if !found { throw CLIError.refused("\(file): no member \(parsed.positionals[1])", .notFound) }
+            return
+        }
+        let inspection = try ArchiveInspection.inspect(file)
+        if context.global.json {
+            context.printJSON(inspection)
+            return
+        }
+        let width = inspection.members.map { String($0.size ?? 0).count }.max() ?? 1
+        for member in inspection.members {
+            let type: Character =
+                switch member.kind {
+                case .directory: "d"
+                case .symlink: "l"
+                case .hardlink: "h"
+                case .special: "c"
+                case .file: "-"
+                }
+            let size = String(member.size ?? 0)
+            var line = String(type) + EntryFormatter.modeString(FileEntry(name: "", path: "", type: .file, size: 0, mtime: 0, mode: member.mode)).dropFirst()
+            line += "  " + String(repeating: " ", count: max(0, width - size.count)) + size + "  " + EntryFormatter.date(Double(member.mtime))
+            line += "  " + member.path + (member.linkTarget.map { (member.kind == .symlink ? " -> " : " link to ") + $0 } ?? "")
+            if member.encrypted { line += "  (encrypted)" }
+            context.console.print(line)
+        }
+        context.console.print(
+            "\(inspection.format): \(inspection.fileCount) files, \(inspection.directoryCount) folders, "
+                + "\(ByteCountFormat.string(inspection.totalSize)) in \(ByteCountFormat.string(inspection.archiveSize))"
+                + (inspection.archiveSize > 0 ? " (ratio \(ByteCountFormat.fixed(inspection.ratio, decimals: 1)):1)" : ""))
+        for warning in inspection.warnings {
+            context.console.message("warning: \(warning.kind.rawValue): " + (warning.entry.map { "\($0): " } ?? "") + warning.detail)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Something in an archive that extracting it would regret.
+public struct ArchiveWarning: Sendable, Codable, Equatable {
+    /// The kind of risk.
+    public enum Kind: String, Sendable, Codable {
+        /// A member path starting with `/`.
+        case absolutePath = "absolute-path"
+        /// A member path with `..` components.
+        case parentTraversal = "parent-traversal"
+        /// A symlink or hard link pointing outside the extraction folder.
+        case linkEscapes = "link-escapes"
+        /// Two members with the same path.
+        case duplicateName = "duplicate-name"
+        /// Expands to far more than its size (a zip bomb).
+        case bomb
+        /// Encrypted members.
+        case encrypted
+    }
+
+    /// The kind of risk.
+    public var kind: Kind
+    /// The member concerned, if one.
+    public var entry: String?
+    /// One line of explanation.
+    public var detail: String
+}
+
+/// An archive's listing with totals and a safety report, read without extracting anything.
+public struct ArchiveInspection: Sendable, Codable {
+    /// The format libarchive detected.
+    public var format: String
+    /// Members in archive order.
+    public var members: [ArchiveMember]
+    /// Regular files.
+    public var fileCount: Int
+    /// Folders.
+    public var directoryCount: Int
+    /// Sum of the files' uncompressed sizes.
+    public var totalSize: Int64
+    /// The archive file's size.
+    public var archiveSize: Int64
+    /// Uncompressed over compressed size.
+    public var ratio: Double
+    /// What extracting it would risk.
+    public var warnings: [ArchiveWarning]
+
+    /// Expanding beyond this is reported as a bomb whatever the ratio.
+    public static let bombTotal: Int64 = 10 << 30
+    /// A ratio above this on more than 100 MiB is reported as a bomb.
+    public static let bombRatio = 200.0
+
+    /// Lists `path` and checks every member.
+    public static func inspect(_ path: String) throws(ArchiveError) -> ArchiveInspection {
+        let reader = try ArchiveReader(path: path)
+        let members = try reader.members()
+        var info = stat()
+        let archiveSize = stat(path, &info) == 0 ? Int64(info.st_size) : 0
+        // Only file data expands on extraction (ISO images, for one, give folders a size too).
+        let total = members.filter { $0.kind == .file }.reduce(Int64(0)) { $0 + max(0, $1.size ?? 0) }
+        var warnings: [ArchiveWarning] = []
+        var seen: Set<String> = []
+        for member in members {
+            let clean = member.path.hasSuffix("/") ? String(member.path.dropLast()) : member.path
+            if member.path.hasPrefix("/") {
+                warnings.append(ArchiveWarning(kind: .absolutePath, entry: member.path, detail: "absolute path"))
+            }
+            if clean.split(separator: "/").contains("..") {
+                warnings.append(ArchiveWarning(kind: .parentTraversal, entry: member.path, detail: "climbs out with '..'"))
+            }
+            if let target = member.linkTarget, member.kind == .symlink || member.kind == .hardlink {
+                let base = member.kind == .symlink ? (clean as NSString).deletingLastPathComponent : ""
+                if target.hasPrefix("/") || escapes(base: base, target: target) {
+                    warnings.append(ArchiveWarning(kind: .linkEscapes, entry: member.path, detail: "\(member.kind.rawValue) to \(target) leads outside"))
+                }
+            }
+            if !seen.insert(clean).inserted {
+                warnings.append(ArchiveWarning(kind: .duplicateName, entry: member.path, detail: "appears more than once"))
+            }
+        }
+        let encrypted = members.filter(\.encrypted).count
+        if encrypted > 0 {
+            warnings.append(ArchiveWarning(kind: .encrypted, entry: nil, detail: "\(encrypted) encrypted member(s)"))
+        }
+        let ratio = archiveSize > 0 ? Double(total) / Double(archiveSize) : 0
+        if total > bombTotal || (ratio > bombRatio && total > 100 << 20) {
+            warnings.append(
+                ArchiveWarning(kind: .bomb, entry: nil, detail: "expands to \(total) bytes from \(archiveSize) (ratio \(Int(ratio)):1)"))
+        }
+        return ArchiveInspection(
+            format: reader.formatName ?? "empty", members: members, fileCount: members.filter { $0.kind == .file }.count,
+            directoryCount: members.filter(\.isDirectory).count, totalSize: total, archiveSize: archiveSize, ratio: ratio,
+            warnings: warnings)
+    }
+
+    /// True when `target`, taken relative to `base`, climbs above the extraction folder.
+    static func escapes(base: String, target: String) -> Bool {
+        var depth = 0
+        for component in (base.isEmpty ? target : base + "/" + target).split(separator: "/") {
+            switch component {
+            case ".", "": continue
+            case "..":
+                depth -= 1
+                if depth < 0 { return true }
+            default: depth += 1
+            }
+        }
+        return false
+    }
+}
