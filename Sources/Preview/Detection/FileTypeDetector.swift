@@ -12,15 +12,23 @@ public struct FileTypeDetector: Sendable {
 
     /// Detects a local file from its first ``prefixLength`` bytes and its name.
     public func detect(file path: String) throws(MagicError) -> FileType {
-        let prefix: Data
+        try detect(bytes: try prefix(of: path), name: (path as NSString).lastPathComponent)
+    }
+
+    /// libmagic's description of the first bytes, as `file(1)` prints it (codec, bit rate, dimensions, …).
+    public func describe(bytes: Data) throws(MagicError) -> String {
+        try MagicCookie.forCurrentThread(mime: false).describe(bytes: bytes)
+    }
+
+    /// The first bytes of a local file (up to ``prefixLength``).
+    public func prefix(of path: String) throws(MagicError) -> Data {
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }
-            prefix = try handle.read(upToCount: Self.prefixLength) ?? Data()
+            return try handle.read(upToCount: Self.prefixLength) ?? Data()
         } catch {
             throw .detectionFailed(file: path, message: (error as NSError).localizedDescription)
         }
-        return try detect(bytes: prefix, name: (path as NSString).lastPathComponent)
     }
 
     /// Detects from the first bytes of a file (a local prefix, or a remote one fetched with Range) and its name.

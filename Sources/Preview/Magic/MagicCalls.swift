@@ -3,6 +3,7 @@ import CMagic
 /// Every libmagic call Preview makes, in one place (like swift-system's `Syscalls.swift`).
 enum MagicCalls {
     static let mimeFlags = MAGIC_MIME_TYPE | MAGIC_MIME_ENCODING | MAGIC_ERROR
+    static let describeFlags = MAGIC_ERROR
 
     static func open(flags: Int32) -> OpaquePointer? { magic_open(flags) }
     static func close(_ cookie: OpaquePointer) { magic_close(cookie) }

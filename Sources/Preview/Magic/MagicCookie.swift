@@ -6,9 +6,10 @@ import Foundation
 public final class MagicCookie {
     private let cookie: OpaquePointer
 
-    /// Opens a cookie in MIME mode and loads the system's default magic database.
-    public init() throws(MagicError) {
-        guard let cookie = MagicCalls.open(flags: MagicCalls.mimeFlags) else { throw .openFailed }
+    /// Opens a cookie and loads the system's default magic database: in MIME mode (`image/png; charset=binary`),
+    /// or with `mime: false` in description mode, as `file(1)` prints (`PNG image data, 8 x 8, 8-bit/color RGB`).
+    public init(mime: Bool = true) throws(MagicError) {
+        guard let cookie = MagicCalls.open(flags: mime ? MagicCalls.mimeFlags : MagicCalls.describeFlags) else { throw .openFailed }
         guard MagicCalls.load(cookie) == 0 else {
             let message = MagicCalls.error(cookie) ?? "unknown error"
             MagicCalls.close(cookie)
@@ -25,11 +26,11 @@ public final class MagicCookie {
         return "\(version / 100).\(version % 100)"
     }
 
-    /// The cookie of the calling thread, created and loaded on first use.
-    public static func forCurrentThread() throws(MagicError) -> MagicCookie {
-        let key = "officer-files.magic-cookie"
+    /// The calling thread's cookie (MIME or description mode), created and loaded on first use.
+    public static func forCurrentThread(mime: Bool = true) throws(MagicError) -> MagicCookie {
+        let key = mime ? "officer-files.magic-cookie" : "officer-files.magic-cookie.describe"
         if let cookie = Thread.current.threadDictionary[key] as? MagicCookie { return cookie }
-        let cookie = try MagicCookie()
+        let cookie = try MagicCookie(mime: mime)
         Thread.current.threadDictionary[key] = cookie
         return cookie
     }

@@ -79,34 +79,51 @@ extension Result {
     var failureError: Failure? { if case .failure(let error) = self { error } else { nil } }
 }
 
-/// Runs blocking work (libvips) on `width` threads at a time, keeping the results in order.
+/// Runs blocking work (libvips, libmagic) on `width` threads of its own, keeping the results in order.
+/// The threads live for the whole batch, so per-thread state (libmagic cookies) is set up once per thread.
 enum ParallelRunner {
     static func map<Input: Sendable, Output: Sendable>(
         _ inputs: [Input], width: Int, _ body: @escaping @Sendable (Input) -> Output
     ) async -> [Output] {
-        await withTaskGroup(of: (Int, Output).self) { group in
-            var results = [Output?](repeating: nil, count: inputs.count)
-            var next = 0
-            func launch() {
-                let index = next
-                let input = inputs[index]
-                next += 1
-                // A thread of its own: libvips blocks it for the whole image, and the threads shared by the
-                // concurrency runtime and libdispatch stay free for everything else.
-                group.addTask {
-                    await withCheckedContinuation { continuation in
-                        let thread = Thread { continuation.resume(returning: (index, body(input))) }
-                        thread.stackSize = 8 << 20
-                        thread.start()
-                    }
+        guard !inputs.isEmpty else { return [] }
+        let state = BatchState<Output>(count: inputs.count)
+        return await withCheckedContinuation { continuation in
+            state.onFinish = { continuation.resume(returning: $0) }
+            for _ in 0..<max(1, min(width, inputs.count)) {
+                let thread = Thread {
+                    while let index = state.claim() { state.store(body(inputs[index]), at: index) }
                 }
+                thread.stackSize = 8 << 20
+                thread.start()
             }
-            while next < inputs.count && next < max(1, width) { launch() }
-            for await (index, output) in group {
-                results[index] = output
-                if next < inputs.count { launch() }
-            }
-            return results.map { $0! }
         }
+    }
+}
+
+/// The shared work list and results of one ParallelRunner batch.
+private final class BatchState<Output>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private var done = 0
+    private var results: [Output?]
+    var onFinish: (([Output]) -> Void)?
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func claim() -> Int? {
+        lock.withLock {
+            guard next < results.count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    func store(_ output: Output, at index: Int) {
+        let finished: [Output]? = lock.withLock {
+            results[index] = output
+            done += 1
+            return done == results.count ? results.map { $0! } : nil
+        }
+        if let finished { onFinish?(finished) }
     }
 }

@@ -16,8 +16,10 @@ enum InfoCommand: Command {
         var mtime: Double
         var mode: Int?
         var type: FileType
+        var description: String
         var image: ImageFacts?
         var lines: Int?
+        var firstLines: [String]?
     }
 
     struct ImageFacts: Encodable {
@@ -31,8 +33,14 @@ enum InfoCommand: Command {
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let printed = Counter()
+        // Local files are read on every core at once (in order of output); remote ones one request at a time.
+        let locals = parsed.positionals.filter { !RemotePath.isRemote($0) }
+        let localResults = await ParallelRunner.map(locals, width: ProcessInfo.processInfo.activeProcessorCount) { path in
+            Result { try local(path) }
+        }
+        let localInfo = Dictionary(zip(locals, localResults), uniquingKeysWith: { first, _ in first })
         try await BatchRunner.run(parsed.positionals, context: context) { argument in
-            let info = RemotePath.isRemote(argument) ? try await remote(argument, context: context) : try local(argument)
+            let info = RemotePath.isRemote(argument) ? try await remote(argument, context: context) : try localInfo[argument]!.get()
             if context.global.json {
                 context.printJSON(info)
             } else {
@@ -45,10 +53,12 @@ enum InfoCommand: Command {
         var status = stat()
         guard stat(path, &status) == 0 else { throw CLIError.localFile(path: path, message: String(cString: strerror(errno))) }
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw CLIError.localFile(path: path, message: "not a regular file") }
-        let type = try FileTypeDetector().detect(file: path)
+        let detector = FileTypeDetector()
+        let prefix = try detector.prefix(of: path)
+        let type = try detector.detect(bytes: prefix, name: (path as NSString).lastPathComponent)
         var info = Info(
             path: path, size: Int64(status.st_size), mtime: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9,
-            mode: Int(status.st_mode & 0o7777), type: type)
+            mode: Int(status.st_mode & 0o7777), type: type, description: try detector.describe(bytes: prefix))
         if type.viewer == .image, let image = try? VipsImage(contentsOf: path, sequential: true) {
             // libvips renders EXIF strings as `value (value, ASCII, n components, n bytes)`: keep the value.
             func exif(_ field: String) -> String? {
@@ -58,8 +68,9 @@ enum InfoCommand: Command {
                 width: image.width, height: image.height, orientation: image.orientation, camera: exif("exif-ifd0-Model"),
                 taken: exif("exif-ifd2-DateTimeOriginal"), hasGPS: image.hasGPS)
         }
-        if type.charset != "binary", info.size <= 64 << 20 {
-            info.lines = try? countLines(path)
+        if type.charset != "binary" {
+            if info.size <= 64 << 20 { info.lines = try? countLines(path) }
+            info.firstLines = firstLines(prefix)
         }
         return info
     }
@@ -74,8 +85,17 @@ enum InfoCommand: Command {
             sink: .memory(limit: FileTypeDetector.prefixLength + 1024), bearerToken: client.token)
         request.headers.add("Range", "bytes=0-\(FileTypeDetector.prefixLength - 1)")
         let prefix = try await client.send(request, subject: path.description).body
-        let type = try FileTypeDetector().detect(bytes: prefix, name: path.name)
-        return Info(path: path.description, size: entry.size, mtime: entry.mtime, mode: entry.mode, type: type)
+        let detector = FileTypeDetector()
+        let type = try detector.detect(bytes: prefix, name: path.name)
+        return Info(
+            path: path.description, size: entry.size, mtime: entry.mtime, mode: entry.mode, type: type,
+            description: try detector.describe(bytes: prefix), firstLines: type.charset == "binary" ? nil : firstLines(prefix))
+    }
+
+    /// Up to three lines from the start, each cut at 120 characters.
+    static func firstLines(_ prefix: Data) -> [String] {
+        String(decoding: prefix.prefix(4096), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .prefix(3).map { String($0.prefix(120)) }.filter { !$0.isEmpty }
     }
 
     static func countLines(_ path: String) throws -> Int {
@@ -98,6 +118,7 @@ enum InfoCommand: Command {
             "    MIME: \(info.type.mime); charset=\(info.type.charset)" + (info.type.fromExtension ? " (from the extension)" : ""),
             "  Viewer: \(info.type.viewer.rawValue)" + (info.type.language.map { " (\($0))" } ?? ""),
             " Actions: " + (info.type.actions.isEmpty ? "none" : info.type.actions.map(\.rawValue).joined(separator: ", ")),
+            " Content: \(info.description)",
         ]
         if let mode = info.mode { lines.insert("    Mode: \(String(mode, radix: 8))", at: 3) }
         if let image = info.image {
@@ -109,6 +130,7 @@ enum InfoCommand: Command {
             lines.append(text)
         }
         if let count = info.lines { lines.append("    Text: \(count) line" + (count == 1 ? "" : "s")) }
+        for (index, line) in (info.firstLines ?? []).enumerated() { lines.append((index == 0 ? "   Start: " : "          ") + line) }
         return lines.joined(separator: "\n")
     }
 }
