@@ -33,6 +33,20 @@ public enum HTTPDate {
         return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60)) GMT"
     }
 
+    /// `2026-11-29 16:02` in UTC: sortable, unambiguous, and with no locale machinery behind it.
+    public static func minuteStamp(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded(.down))
+        var days = total / 86_400
+        var rest = total % 86_400
+        if rest < 0 {
+            rest += 86_400
+            days -= 1
+        }
+        let (year, month, day) = civilFromDays(days)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day)) \(two(rest / 3600)):\(two(rest / 60 % 60))"
+    }
+
     // Howard Hinnant's days-from-civil algorithm (proleptic Gregorian calendar).
     private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year

@@ -35,6 +35,7 @@ public struct FileType: Sendable, Equatable, Codable {
         self.fromExtension = fromExtension
         let viewer = row.map { $0.mime == mime ? $0.viewer : FileTypeTable.viewer(forMIME: mime) } ?? FileTypeTable.viewer(forMIME: mime)
         self.viewer = viewer
+        // The extension names the language even where libmagic named the type (text/x-script.python for .py).
         language = viewer == .code || viewer == .markdown ? row?.language : nil
         actions = viewer.aiActions
     }

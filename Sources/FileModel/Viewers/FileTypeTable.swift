@@ -69,7 +69,6 @@ public enum FileTypeTable {
     /// MIME types libmagic gives when it cannot tell more; the extension then decides.
     public static let genericMIMETypes: Set<String> = [
         "text/plain", "application/octet-stream", "application/zip", "application/x-empty", "inode/x-empty",
-        "application/x-wine-extension-ini", "text/x-c", "text/x-c++", "text/x-java", "text/x-script.python",
     ]
 
     /// The viewer for a MIME type when the extension says nothing.

@@ -20,14 +20,8 @@ enum EntryFormatter {
         return text
     }
 
-    /// `2026-11-29 16:02` in UTC, sortable and unambiguous.
-    static func date(_ mtime: Double) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: Date(timeIntervalSince1970: mtime))
-    }
+    /// `2026-11-29 16:02` in UTC, sortable and unambiguous (no DateFormatter: listings print thousands).
+    static func date(_ mtime: Double) -> String { HTTPDate.minuteStamp(mtime) }
 
     /// The short form: the name, with `/` after folders.
     static func short(_ entry: FileEntry, name: String? = nil) -> String {

@@ -40,6 +40,7 @@ enum ArchiveCommand: Command {
             return
         }
         let width = inspection.members.map { String($0.size ?? 0).count }.max() ?? 1
+        var output = ""
         for member in inspection.members {
             let type: Character =
                 switch member.kind {
@@ -54,8 +55,9 @@ enum ArchiveCommand: Command {
             line += "  " + String(repeating: " ", count: max(0, width - size.count)) + size + "  " + EntryFormatter.date(Double(member.mtime))
             line += "  " + member.path + (member.linkTarget.map { (member.kind == .symlink ? " -> " : " link to ") + $0 } ?? "")
             if member.encrypted { line += "  (encrypted)" }
-            context.console.print(line)
+            output += line + "\n"
         }
+        context.console.printRaw(output)
         context.console.print(
             "\(inspection.format): \(inspection.fileCount) files, \(inspection.directoryCount) folders, "
                 + "\(ByteCountFormat.string(inspection.totalSize)) in \(ByteCountFormat.string(inspection.archiveSize))"

@@ -16,7 +16,7 @@ enum InfoCommand: Command {
         var mtime: Double
         var mode: Int?
         var type: FileType
-        var description: String
+        var description: String?
         var image: ImageFacts?
         var lines: Int?
         var firstLines: [String]?
@@ -58,7 +58,7 @@ enum InfoCommand: Command {
         let type = try detector.detect(bytes: prefix, name: (path as NSString).lastPathComponent)
         var info = Info(
             path: path, size: Int64(status.st_size), mtime: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9,
-            mode: Int(status.st_mode & 0o7777), type: type, description: try detector.describe(bytes: prefix))
+            mode: Int(status.st_mode & 0o7777), type: type, description: try describe(type, prefix, detector))
         if type.viewer == .image, let image = try? VipsImage(contentsOf: path, sequential: true) {
             // libvips renders EXIF strings as `value (value, ASCII, n components, n bytes)`: keep the value.
             func exif(_ field: String) -> String? {
@@ -89,7 +89,16 @@ enum InfoCommand: Command {
         let type = try detector.detect(bytes: prefix, name: path.name)
         return Info(
             path: path.description, size: entry.size, mtime: entry.mtime, mode: entry.mode, type: type,
-            description: try detector.describe(bytes: prefix), firstLines: type.charset == "binary" ? nil : firstLines(prefix))
+            description: try describe(type, prefix, detector), firstLines: type.charset == "binary" ? nil : firstLines(prefix))
+    }
+
+    /// libmagic's own words where they add something (codec, bit rate, format version): media and unknown
+    /// files. Text and images are described better by their lines and dimensions, and a second pass costs.
+    static func describe(_ type: FileType, _ prefix: Data, _ detector: FileTypeDetector) throws -> String? {
+        switch type.viewer {
+        case .audio, .video, .transcodedVideo, .pdf, .download: try detector.describe(bytes: prefix)
+        default: nil
+        }
     }
 
     /// Up to three lines from the start, each cut at 120 characters.
@@ -118,8 +127,8 @@ enum InfoCommand: Command {
             "    MIME: \(info.type.mime); charset=\(info.type.charset)" + (info.type.fromExtension ? " (from the extension)" : ""),
             "  Viewer: \(info.type.viewer.rawValue)" + (info.type.language.map { " (\($0))" } ?? ""),
             " Actions: " + (info.type.actions.isEmpty ? "none" : info.type.actions.map(\.rawValue).joined(separator: ", ")),
-            " Content: \(info.description)",
         ]
+        if let description = info.description { lines.append(" Content: \(description)") }
         if let mode = info.mode { lines.insert("    Mode: \(String(mode, radix: 8))", at: 3) }
         if let image = info.image {
             var text = "   Image: \(image.width)×\(image.height)"
