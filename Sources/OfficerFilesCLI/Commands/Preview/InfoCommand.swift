@@ -32,21 +32,26 @@ enum InfoCommand: Command {
     }
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        let printed = Counter()
-        // Local files are read on every core at once (in order of output); remote ones one request at a time.
+        // Local files are read on every core at once; remote ones one request at a time. Output keeps the
+        // order of the arguments and is written in one piece per batch of results.
         let locals = parsed.positionals.filter { !RemotePath.isRemote($0) }
         let localResults = await ParallelRunner.map(locals, width: ProcessInfo.processInfo.activeProcessorCount) { path in
             Result { try local(path) }
         }
         let localInfo = Dictionary(zip(locals, localResults), uniquingKeysWith: { first, _ in first })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let output = OutputBuffer()
         try await BatchRunner.run(parsed.positionals, context: context) { argument in
             let info = RemotePath.isRemote(argument) ? try await remote(argument, context: context) : try localInfo[argument]!.get()
             if context.global.json {
-                context.printJSON(info)
+                output.append(String(decoding: try encoder.encode(info), as: UTF8.self) + "\n")
             } else {
-                context.console.print((printed.next() > 0 ? "\n" : "") + render(info))
+                output.append((output.isEmpty ? "" : "\n") + render(info) + "\n")
             }
+            if output.count > 1 << 16 { context.console.printRaw(output.take()) }
         }
+        context.console.printRaw(output.take())
     }
 
     static func local(_ path: String) throws -> Info {
@@ -69,7 +74,12 @@ enum InfoCommand: Command {
                 taken: exif("exif-ifd2-DateTimeOriginal"), hasGPS: image.hasGPS)
         }
         if type.charset != "binary" {
-            if info.size <= 64 << 20 { info.lines = try? countLines(path) }
+            // A small file is all in the prefix already: no second read.
+            if Int64(prefix.count) == info.size {
+                info.lines = lineCount(prefix)
+            } else if info.size <= 64 << 20 {
+                info.lines = try? countLines(path)
+            }
             info.firstLines = firstLines(prefix)
         }
         return info
@@ -105,6 +115,12 @@ enum InfoCommand: Command {
     static func firstLines(_ prefix: Data) -> [String] {
         String(decoding: prefix.prefix(4096), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .prefix(3).map { String($0.prefix(120)) }.filter { !$0.isEmpty }
+    }
+
+    static func lineCount(_ bytes: Data) -> Int {
+        guard !bytes.isEmpty else { return 0 }
+        let newlines = bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        return newlines + (bytes.last == UInt8(ascii: "\n") ? 0 : 1)
     }
 
     static func countLines(_ path: String) throws -> Int {
@@ -144,14 +160,18 @@ enum InfoCommand: Command {
     }
 }
 
-/// Counts calls (for separating blocks of output).
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int {
-        lock.withLock {
-            defer { value += 1 }
-            return value
+/// Output collected between writes.
+final class OutputBuffer {
+    private var text = ""
+    private var written = false
+    var count: Int { text.utf8.count }
+    var isEmpty: Bool { text.isEmpty && !written }
+    func append(_ more: String) { text += more }
+    func take() -> String {
+        defer {
+            written = written || !text.isEmpty
+            text = ""
         }
+        return text
     }
 }
