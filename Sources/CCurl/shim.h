@@ -50,7 +50,8 @@ typedef struct {
 /* Loads libcurl, resolves every symbol and runs curl_global_init; 0 on success. Call once. */
 static inline int officer_curl_load(officer_curl_api *api) {
     if (api->state != 0) return api->state == 1 ? 0 : -1;
-    void *h = dlopen(OFFICER_CURL_SONAME, RTLD_NOW | RTLD_GLOBAL);
+    /* Lazy binding: only the symbols really called get resolved, in libcurl and its dependencies. */
+    void *h = dlopen(OFFICER_CURL_SONAME, RTLD_LAZY | RTLD_GLOBAL);
     if (!h) {
         snprintf(api->error, sizeof api->error, "%s", dlerror());
         api->state = -1;

@@ -51,7 +51,8 @@ static void officer_vips_discard_log(const gchar *domain, GLogLevelFlags level, 
 /* Loads libvips and resolves every symbol; 0 on success. Call once (Swift does, from a static let). */
 static inline int officer_vips_load(officer_vips_api *api) {
     if (api->state != 0) return api->state == 1 ? 0 : -1;
-    void *h = dlopen(OFFICER_VIPS_SONAME, RTLD_NOW | RTLD_GLOBAL);
+    /* Lazy binding: of the hundred libraries libvips pulls in, only the symbols really called get resolved. */
+    void *h = dlopen(OFFICER_VIPS_SONAME, RTLD_LAZY | RTLD_GLOBAL);
     if (!h) {
         snprintf(api->error, sizeof api->error, "%s", dlerror());
         api->state = -1;
