@@ -13,6 +13,13 @@ import Testing
         #expect(try ProcessRunner.run("/usr/bin/vips", ["black", photo, "640", "480", "--bands", "3"]).status == 0)
         #expect(try ProcessRunner.run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-Model=Pocket", "-GPSLatitude=1", "-GPSLatitudeRef=N", photo]).status == 0)
 
+        let png = work.file("shot.png")
+        #expect(try ProcessRunner.run("/usr/bin/vips", ["black", png, "300", "200"]).status == 0)
+        let gif = work.file("anim.gif")
+        #expect(try ProcessRunner.run("/usr/bin/vips", ["black", gif, "40", "30"]).status == 0)
+        let plain = try await cli.run(["info", png, gif])
+        #expect(plain.stdout.contains("Image: 300×200, no GPS") && plain.stdout.contains("Image: 40×30, no GPS"))
+
         let local = try await cli.run(["info", notes, photo])
         #expect(local.status == 0, "\(local.stderr)")
         #expect(local.stdout.contains("MIME: text/markdown; charset=us-ascii (from the extension)"))

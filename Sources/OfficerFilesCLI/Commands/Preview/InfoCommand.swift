@@ -64,7 +64,10 @@ enum InfoCommand: Command {
         var info = Info(
             path: path, size: Int64(status.st_size), mtime: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9,
             mode: Int(status.st_mode & 0o7777), type: type, description: try describe(type, prefix, detector))
-        if type.viewer == .image, let image = try? VipsImage(contentsOf: path, sequential: true) {
+        if let (width, height) = plainImageSize(type.mime, prefix) {
+            // PNG and GIF carry no EXIF: their headers give the size without loading libvips.
+            info.image = ImageFacts(width: width, height: height, orientation: 1, camera: nil, taken: nil, hasGPS: false)
+        } else if type.viewer == .image, let image = try? VipsImage(contentsOf: path, sequential: true) {
             // libvips renders EXIF strings as `value (value, ASCII, n components, n bytes)`: keep the value.
             func exif(_ field: String) -> String? {
                 image.string(field).map { $0.components(separatedBy: " (")[0].trimmingCharacters(in: .whitespaces) }
@@ -115,6 +118,20 @@ enum InfoCommand: Command {
     static func firstLines(_ prefix: Data) -> [String] {
         String(decoding: prefix.prefix(4096), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .prefix(3).map { String($0.prefix(120)) }.filter { !$0.isEmpty }
+    }
+
+    /// Width and height from a PNG's IHDR or a GIF's logical screen descriptor.
+    static func plainImageSize(_ mime: String, _ bytes: Data) -> (Int, Int)? {
+        let b = [UInt8](bytes.prefix(32))
+        switch mime {
+        case "image/png" where b.count >= 24:
+            func be32(_ at: Int) -> Int { Int(b[at]) << 24 | Int(b[at + 1]) << 16 | Int(b[at + 2]) << 8 | Int(b[at + 3]) }
+            return (be32(16), be32(20))
+        case "image/gif" where b.count >= 10:
+            return (Int(b[6]) | Int(b[7]) << 8, Int(b[8]) | Int(b[9]) << 8)
+        default:
+            return nil
+        }
     }
 
     static func lineCount(_ bytes: Data) -> Int {
