@@ -26,8 +26,9 @@ enum ArchiveCalls {
         archive_format_name(archive).map { String(cString: $0) }
     }
     static func entryPath(_ entry: OpaquePointer) -> String? {
-        if let utf8 = archive_entry_pathname_utf8(entry) { return String(cString: utf8) }
-        return archive_entry_pathname(entry).map { String(cString: $0) }
+        // The stored form first: asking for UTF-8 runs a charset conversion for every member.
+        if let raw = archive_entry_pathname(entry) { return String(cString: raw) }
+        return archive_entry_pathname_utf8(entry).map { String(cString: $0) }
     }
     static func entrySize(_ entry: OpaquePointer) -> Int64? {
         archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
@@ -36,10 +37,10 @@ enum ArchiveCalls {
     static func entryFileType(_ entry: OpaquePointer) -> UInt32 { UInt32(archive_entry_filetype(entry)) }
     static func entryMode(_ entry: OpaquePointer) -> Int { Int(archive_entry_perm(entry)) }
     static func entrySymlink(_ entry: OpaquePointer) -> String? {
-        (archive_entry_symlink_utf8(entry) ?? archive_entry_symlink(entry)).map { String(cString: $0) }
+        (archive_entry_symlink(entry) ?? archive_entry_symlink_utf8(entry)).map { String(cString: $0) }
     }
     static func entryHardlink(_ entry: OpaquePointer) -> String? {
-        (archive_entry_hardlink_utf8(entry) ?? archive_entry_hardlink(entry)).map { String(cString: $0) }
+        (archive_entry_hardlink(entry) ?? archive_entry_hardlink_utf8(entry)).map { String(cString: $0) }
     }
     static func entryIsEncrypted(_ entry: OpaquePointer) -> Bool { archive_entry_is_encrypted(entry) != 0 }
     static func readData(_ archive: OpaquePointer, into buffer: UnsafeMutableRawBufferPointer) -> Int {

@@ -65,7 +65,7 @@ public struct ArchiveInspection: Sendable, Codable {
             if member.path.hasPrefix("/") {
                 warnings.append(ArchiveWarning(kind: .absolutePath, entry: member.path, detail: "absolute path"))
             }
-            if clean.split(separator: "/").contains("..") {
+            if Self.hasDotDot(clean), clean.split(separator: "/").contains("..") {
                 warnings.append(ArchiveWarning(kind: .parentTraversal, entry: member.path, detail: "climbs out with '..'"))
             }
             if let target = member.linkTarget, member.kind == .symlink || member.kind == .hardlink {
@@ -91,6 +91,20 @@ public struct ArchiveInspection: Sendable, Codable {
             format: reader.formatName ?? "empty", members: members, fileCount: members.filter { $0.kind == .file }.count,
             directoryCount: members.filter(\.isDirectory).count, totalSize: total, archiveSize: archiveSize, ratio: ratio,
             warnings: warnings)
+    }
+
+    /// A byte scan for `..` (Foundation's `contains` goes through CFString and dominated big listings).
+    static func hasDotDot(_ text: String) -> Bool {
+        var previousWasDot = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ".") {
+                if previousWasDot { return true }
+                previousWasDot = true
+            } else {
+                previousWasDot = false
+            }
+        }
+        return false
     }
 
     /// True when `target`, taken relative to `base`, climbs above the extraction folder.

@@ -40,7 +40,11 @@ enum ArchiveCommand: Command {
             return
         }
         let width = inspection.members.map { String($0.size ?? 0).count }.max() ?? 1
+        // Archives repeat the same modes and times: each is formatted once.
+        var modes: [Int: String] = [:]
+        var dates: [Int64: String] = [:]
         var output = ""
+        output.reserveCapacity(inspection.members.count * 64)
         for member in inspection.members {
             let type: Character =
                 switch member.kind {
@@ -50,12 +54,29 @@ enum ArchiveCommand: Command {
                 case .special: "c"
                 case .file: "-"
                 }
+            let mode = modes[member.mode] ?? {
+                let text = String(EntryFormatter.modeString(FileEntry(name: "", path: "", type: .file, size: 0, mtime: 0, mode: member.mode)).dropFirst())
+                modes[member.mode] = text
+                return text
+            }()
+            let date = dates[member.mtime] ?? {
+                let text = EntryFormatter.date(Double(member.mtime))
+                dates[member.mtime] = text
+                return text
+            }()
             let size = String(member.size ?? 0)
-            var line = String(type) + EntryFormatter.modeString(FileEntry(name: "", path: "", type: .file, size: 0, mtime: 0, mode: member.mode)).dropFirst()
-            line += "  " + String(repeating: " ", count: max(0, width - size.count)) + size + "  " + EntryFormatter.date(Double(member.mtime))
-            line += "  " + member.path + (member.linkTarget.map { (member.kind == .symlink ? " -> " : " link to ") + $0 } ?? "")
-            if member.encrypted { line += "  (encrypted)" }
-            output += line + "\n"
+            output.append(type)
+            output += mode
+            output += "  "
+            if size.count < width { output += String(repeating: " ", count: width - size.count) }
+            output += size
+            output += "  "
+            output += date
+            output += "  "
+            output += member.path
+            if let target = member.linkTarget { output += (member.kind == .symlink ? " -> " : " link to ") + target }
+            if member.encrypted { output += "  (encrypted)" }
+            output += "\n"
         }
         context.console.printRaw(output)
         context.console.print(
