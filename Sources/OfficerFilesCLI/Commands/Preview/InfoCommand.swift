@@ -105,11 +105,11 @@ enum InfoCommand: Command {
             description: try describe(type, prefix, detector), firstLines: type.charset == "binary" ? nil : firstLines(prefix))
     }
 
-    /// libmagic's own words where they add something (codec, bit rate, format version): media and unknown
-    /// files. Text and images are described better by their lines and dimensions, and a second pass costs.
+    /// libmagic's own words for audio and video (codec, bit rate, channels): what the seed asks of media.
+    /// Other kinds are described by their MIME type, lines or dimensions; a second libmagic pass costs.
     static func describe(_ type: FileType, _ prefix: Data, _ detector: FileTypeDetector) throws -> String? {
         switch type.viewer {
-        case .audio, .video, .transcodedVideo, .pdf, .download: try detector.describe(bytes: prefix)
+        case .audio, .video, .transcodedVideo: try detector.describe(bytes: prefix)
         default: nil
         }
     }
