@@ -20,6 +20,17 @@ import Testing
         let plain = try await cli.run(["info", png, gif])
         #expect(plain.stdout.contains("Image: 300×200, no GPS") && plain.stdout.contains("Image: 40×30, no GPS"))
 
+        let pdf = try work.write("doc.pdf", """
+            %PDF-1.4
+            1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+            2 0 obj << /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >> endobj
+            3 0 obj << /Type /Page /Parent 2 0 R >> endobj
+            trailer << /Root 1 0 R >>
+            %%EOF
+            """)
+        let pdfInfo = try await cli.run(["info", pdf])
+        #expect(pdfInfo.stdout.contains("Viewer: pdf") && pdfInfo.stdout.contains("PDF: 3 pages"), "\(pdfInfo.stdout)")
+
         let local = try await cli.run(["info", notes, photo])
         #expect(local.status == 0, "\(local.stderr)")
         #expect(local.stdout.contains("MIME: text/markdown; charset=us-ascii (from the extension)"))

@@ -20,6 +20,7 @@ enum InfoCommand: Command {
         var image: ImageFacts?
         var lines: Int?
         var firstLines: [String]?
+        var pdfPages: Int?
     }
 
     struct ImageFacts: Encodable {
@@ -76,6 +77,7 @@ enum InfoCommand: Command {
                 width: image.width, height: image.height, orientation: image.orientation, camera: exif("exif-ifd0-Model"),
                 taken: exif("exif-ifd2-DateTimeOriginal"), hasGPS: image.hasGPS)
         }
+        if type.viewer == .pdf { info.pdfPages = pdfPageCount(prefix) }
         if type.charset != "binary" {
             // A small file is all in the prefix already: no second read.
             if Int64(prefix.count) == info.size {
@@ -118,6 +120,26 @@ enum InfoCommand: Command {
     static func firstLines(_ prefix: Data) -> [String] {
         String(decoding: prefix.prefix(4096), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .prefix(3).map { String($0.prefix(120)) }.filter { !$0.isEmpty }
+    }
+
+    /// The page count when it is cheaply known: the root `/Type /Pages` dictionary's `/Count` in the first
+    /// 64 KiB (where linearized and most small PDFs keep it). nil otherwise; no parsing of the whole file.
+    static func pdfPageCount(_ prefix: Data) -> Int? {
+        let text = String(decoding: prefix, as: Unicode.ASCII.self)
+        var best: Int?
+        var searchStart = text.startIndex
+        while let range = text.range(of: "/Type /Pages", range: searchStart..<text.endIndex) ?? text.range(of: "/Type/Pages", range: searchStart..<text.endIndex) {
+            // The dictionary around the match: up to its closing '>>'.
+            let open = text[..<range.lowerBound].range(of: "<<", options: .backwards)?.lowerBound ?? range.lowerBound
+            let close = text[range.upperBound...].range(of: ">>")?.upperBound ?? text.endIndex
+            let dictionary = text[open..<close]
+            if let count = dictionary.range(of: "/Count") {
+                let digits = dictionary[count.upperBound...].drop { $0 == " " }.prefix { $0.isNumber }
+                if let value = Int(digits) { best = max(best ?? 0, value) }  // the root holds the largest count
+            }
+            searchStart = range.upperBound
+        }
+        return best
     }
 
     /// Width and height from a PNG's IHDR or a GIF's logical screen descriptor.
@@ -172,6 +194,7 @@ enum InfoCommand: Command {
             lines.append(text)
         }
         if let count = info.lines { lines.append("    Text: \(count) line" + (count == 1 ? "" : "s")) }
+        if let pages = info.pdfPages { lines.append("     PDF: \(pages) page" + (pages == 1 ? "" : "s")) }
         for (index, line) in (info.firstLines ?? []).enumerated() { lines.append((index == 0 ? "   Start: " : "          ") + line) }
         return lines.joined(separator: "\n")
     }
