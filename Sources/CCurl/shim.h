@@ -118,9 +118,7 @@ static inline CURLcode officer_curl_easy_setopt_xferinfo_callback(const officer_
 static inline CURLcode officer_curl_easy_setopt_seek_callback(const officer_curl_api *api, CURL *h, officer_curl_seek_callback v) { return api->easy_setopt(h, CURLOPT_SEEKFUNCTION, v); }
 
 static inline CURLcode officer_curl_easy_getinfo_long(const officer_curl_api *api, CURL *h, CURLINFO i, long *v) { return api->easy_getinfo(h, i, v); }
-static inline CURLcode officer_curl_easy_getinfo_off_t(const officer_curl_api *api, CURL *h, CURLINFO i, curl_off_t *v) { return api->easy_getinfo(h, i, v); }
 static inline CURLcode officer_curl_easy_getinfo_string(const officer_curl_api *api, CURL *h, CURLINFO i, char **v) { return api->easy_getinfo(h, i, v); }
-static inline CURLcode officer_curl_easy_getinfo_double(const officer_curl_api *api, CURL *h, CURLINFO i, double *v) { return api->easy_getinfo(h, i, v); }
 
 static inline struct curl_slist *officer_curl_slist_append(const officer_curl_api *api, struct curl_slist *l, const char *s) { return api->slist_append(l, s); }
 static inline void officer_curl_slist_free_all(const officer_curl_api *api, struct curl_slist *l) { api->slist_free_all(l); }

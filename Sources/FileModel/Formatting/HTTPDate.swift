@@ -20,32 +20,27 @@ public enum HTTPDate {
 
     /// The IMF-fixdate of a time.
     public static func format(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded(.down))
-        var days = total / 86_400
-        var rest = total % 86_400
-        if rest < 0 {
-            rest += 86_400
-            days -= 1
-        }
+        let (days, rest) = split(seconds)
         let (year, month, day) = civilFromDays(days)
         let weekday = weekdays[((days % 7) + 7) % 7]
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60)) GMT"
     }
 
     /// `2026-11-29 16:02` in UTC: sortable, unambiguous, and with no locale machinery behind it.
     public static func minuteStamp(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded(.down))
-        var days = total / 86_400
-        var rest = total % 86_400
-        if rest < 0 {
-            rest += 86_400
-            days -= 1
-        }
+        let (days, rest) = split(seconds)
         let (year, month, day) = civilFromDays(days)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(year)-\(two(month))-\(two(day)) \(two(rest / 3600)):\(two(rest / 60 % 60))"
     }
+
+    /// Whole days since 1970 and seconds into that day (floored, so times before 1970 stay in their day).
+    private static func split(_ seconds: Double) -> (days: Int, secondOfDay: Int) {
+        let total = Int(seconds.rounded(.down))
+        let rest = ((total % 86_400) + 86_400) % 86_400
+        return ((total - rest) / 86_400, rest)
+    }
+
+    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
     // Howard Hinnant's days-from-civil algorithm (proleptic Gregorian calendar).
     private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {

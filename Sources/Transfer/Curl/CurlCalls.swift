@@ -82,11 +82,6 @@ enum CurlCalls {
         _ = officer_curl_easy_getinfo_long(api, easy, info, &value)
         return value
     }
-    static func infoOffset(_ easy: Easy, _ info: CURLINFO) -> Int64 {
-        var value: curl_off_t = 0
-        _ = officer_curl_easy_getinfo_off_t(api, easy, info, &value)
-        return Int64(value)
-    }
     static func infoString(_ easy: Easy, _ info: CURLINFO) -> String? {
         var value: UnsafeMutablePointer<CChar>?
         _ = officer_curl_easy_getinfo_string(api, easy, info, &value)

@@ -52,9 +52,7 @@ extension SegmentedDownloader {
                     return now
                 }
                 guard http.configuration.retry.retryableStatuses.contains(response.status) else {
-                    let message = String(decoding: response.body.prefix(300), as: UTF8.self)
-                    throw DownloadError.server(url: CurlTransfer.redactedURL(url), status: response.status,
-                        message: (try? JSONDecoder().decode(APIErrorBody.self, from: response.body).error.message) ?? message)
+                    throw DownloadError.server(url: CurlTransfer.redactedURL(url), status: response.status, message: response.errorMessage)
                 }
                 reason = "HTTP \(response.status)"
                 retryAfter = response.headers["Retry-After"]

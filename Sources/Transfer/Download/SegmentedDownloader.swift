@@ -177,10 +177,7 @@ public struct SegmentedDownloader: Downloading {
     }
 
     private func serverError(url: String, response: HTTPResponse) -> DownloadError {
-        let detail = try? JSONDecoder().decode(APIErrorBody.self, from: response.body)
-        let text = String(decoding: response.body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let message = detail?.error.message ?? (response.body.isEmpty || text.contains("<") ? "HTTP \(response.status)" : text)
-        return .server(url: CurlTransfer.redactedURL(url), status: response.status, message: message)
+        .server(url: CurlTransfer.redactedURL(url), status: response.status, message: response.errorMessage)
     }
 
     // MARK: One range

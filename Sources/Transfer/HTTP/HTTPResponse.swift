@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 
 /// A completed HTTP exchange.
@@ -17,4 +18,12 @@ public struct HTTPResponse: Sendable {
 
     /// True for 2xx.
     public var isSuccess: Bool { (200..<300).contains(status) }
+
+    /// The server's one-line explanation of an error: the contract's error body, else a short plain-text
+    /// body, else `HTTP <status>` (an HTML error page is no message).
+    public var errorMessage: String {
+        if let detail = try? JSONDecoder().decode(APIErrorBody.self, from: body) { return detail.error.message }
+        let text = String(decoding: body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty || text.contains("<") ? "HTTP \(status)" : text
+    }
 }

@@ -35,7 +35,7 @@ struct MultipartUploader {
             throw .cancelled(path: path)
         }
         guard response.isSuccess else {
-            throw .server(request: "POST \(endpoint)", status: response.status, message: TusUploader.message(response))
+            throw .server(request: "POST \(endpoint)", status: response.status, message: response.errorMessage)
         }
         sent.add(fingerprint.size)
         return UploadResult(

@@ -132,7 +132,7 @@ public struct TusUploader: Uploading {
         request.maxSendBytesPerSecond = options.bandwidthLimit
         let response = try await sendRetrying(request)
         guard response.status == 201 else {
-            throw UploadError.server(request: "POST \(target.tusEndpoint)", status: response.status, message: Self.message(response))
+            throw UploadError.server(request: "POST \(target.tusEndpoint)", status: response.status, message: response.errorMessage)
         }
         guard let location = response.headers["Location"], let url = Self.resolve(location, against: target.tusEndpoint) else {
             throw UploadError.protocolViolation(request: "POST \(target.tusEndpoint)", detail: "201 without a Location")
@@ -241,7 +241,7 @@ public struct TusUploader: Uploading {
                     offset = try await head(url, token: token)
                     failures += 1
                     guard failures < options.maxAttemptsWithoutProgress else {
-                        throw UploadError.server(request: "PATCH \(url)", status: 409, message: Self.message(response))
+                        throw UploadError.server(request: "PATCH \(url)", status: 409, message: response.errorMessage)
                     }
                     continue
                 case 460:
@@ -255,7 +255,7 @@ public struct TusUploader: Uploading {
                     reason = "HTTP \(status)"
                     retryAfter = response.headers["Retry-After"]
                 default:
-                    throw UploadError.server(request: "PATCH \(url)", status: response.status, message: Self.message(response))
+                    throw UploadError.server(request: "PATCH \(url)", status: response.status, message: response.errorMessage)
                 }
             } catch let error as HTTPError {
                 counter.add(inFlight.sent)
@@ -288,7 +288,7 @@ public struct TusUploader: Uploading {
         let response = try await sendRetrying(request)
         guard response.status == 201 else {
             if response.status == 404 || response.status == 410 { throw StartOver(reason: "a part expired before the parts were joined") }
-            throw UploadError.server(request: "POST \(target.tusEndpoint) (final)", status: response.status, message: Self.message(response))
+            throw UploadError.server(request: "POST \(target.tusEndpoint) (final)", status: response.status, message: response.errorMessage)
         }
         return response.headers["Location"].flatMap { Self.resolve($0, against: target.tusEndpoint) } ?? target.tusEndpoint
     }
@@ -306,7 +306,7 @@ public struct TusUploader: Uploading {
             throw UploadError.transfer(error)
         }
         if response.status == 401 || response.status == 403 {
-            throw UploadError.server(request: "OPTIONS \(target.tusEndpoint)", status: response.status, message: Self.message(response))
+            throw UploadError.server(request: "OPTIONS \(target.tusEndpoint)", status: response.status, message: response.errorMessage)
         }
         return response.isSuccess ? TusServerInfo(headers: response.headers) : nil
     }
@@ -325,7 +325,7 @@ public struct TusUploader: Uploading {
                     throw StartOver(reason: "the server no longer has the upload (\(response.status))")
                 }
                 if [400, 401, 403].contains(response.status) {
-                    throw UploadError.server(request: "HEAD \(url)", status: response.status, message: Self.message(response))
+                    throw UploadError.server(request: "HEAD \(url)", status: response.status, message: response.errorMessage)
                 }
                 if response.isSuccess {
                     guard let offset = response.headers["Upload-Offset"].flatMap({ Int64($0) }) else {
@@ -387,12 +387,6 @@ public struct TusUploader: Uploading {
 
     static func resolve(_ location: String, against base: String) -> String? {
         URL(string: location, relativeTo: URL(string: base))?.absoluteString
-    }
-
-    static func message(_ response: HTTPResponse) -> String {
-        if let detail = try? JSONDecoder().decode(APIErrorBody.self, from: response.body) { return detail.error.message }
-        let text = String(decoding: response.body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty || text.contains("<") ? "HTTP \(response.status)" : text
     }
 }
 

@@ -13,10 +13,12 @@ enum BatchRunner {
                 failures.append(error)
             }
         }
-        guard failures.isEmpty else {
-            // One kind of failure keeps its own exit code; a mixture is a generic failure.
-            let codes = Set(failures.map { ExitCode.of($0) })
-            throw CLIError.refused("\(failures.count) of \(items.count) failed", codes.count == 1 ? codes.first! : .failure)
-        }
+        if !failures.isEmpty { throw summary(of: failures, total: items.count) }
+    }
+
+    /// The error a batch ends with: one kind of failure keeps its own exit code; a mixture is a generic failure.
+    static func summary(of failures: [any Error], total: Int) -> CLIError {
+        let codes = Set(failures.map { ExitCode.of($0) })
+        return .refused("\(failures.count) of \(total) failed", codes.count == 1 ? codes.first! : .failure)
     }
 }

@@ -156,22 +156,26 @@ enum InfoCommand: Command {
         }
     }
 
-    static func lineCount(_ bytes: Data) -> Int {
-        guard !bytes.isEmpty else { return 0 }
-        let newlines = bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-        return newlines + (bytes.last == UInt8(ascii: "\n") ? 0 : 1)
+    /// Lines in text whose newlines number `newlines`: a last line without a newline counts too.
+    static func lines(newlines: Int, lastByte: UInt8?) -> Int {
+        guard let lastByte else { return 0 }
+        return newlines + (lastByte == UInt8(ascii: "\n") ? 0 : 1)
     }
+
+    static func newlineCount(_ bytes: Data) -> Int { bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) } }
+
+    static func lineCount(_ bytes: Data) -> Int { lines(newlines: newlineCount(bytes), lastByte: bytes.last) }
 
     static func countLines(_ path: String) throws -> Int {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         defer { try? handle.close() }
-        var lines = 0
-        var last: UInt8 = UInt8(ascii: "\n")
+        var newlines = 0
+        var last: UInt8?
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            lines += chunk.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-            last = chunk.last!
+            newlines += newlineCount(chunk)
+            last = chunk.last
         }
-        return lines + (last == UInt8(ascii: "\n") ? 0 : 1)
+        return lines(newlines: newlines, lastByte: last)
     }
 
     static func render(_ info: Info) -> String {

@@ -115,8 +115,7 @@ enum PutCommand: Command {
         }
         if !failures.isEmpty {
             if locals.count == 1 { throw failures[0] }
-            let codes = Set(failures.map { ExitCode.of($0) })
-            throw CLIError.refused("\(failures.count) of \(locals.count) failed", codes.count == 1 ? codes.first! : .failure)
+            throw BatchRunner.summary(of: failures, total: locals.count)
         }
     }
 

@@ -1,0 +1,4 @@
+extension Result {
+    /// The error of a failed result.
+    var failureError: Failure? { if case .failure(let error) = self { error } else { nil } }
+}
