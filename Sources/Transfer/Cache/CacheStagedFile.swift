@@ -1,0 +1,72 @@
+import Foundation
+
+/// Bytes on their way into the cache: a private temp file (named after the writing process, so a crash
+/// leaves a trace that the next open finds) that ``ContentCache/commit(_:key:version:pinned:metadata:)``
+/// links into place. Dropped without a commit, it removes itself.
+public final class CacheStagedFile: @unchecked Sendable {
+    /// The temp file.
+    public let path: String
+    /// Its descriptor, open for writing until the commit (a download can write into it directly).
+    public let fileDescriptor: Int32
+    private var isOpen = true
+    var isCommitted = false
+
+    init(temporaryDirectory: String) throws(CacheError) {
+        let name = "\(getpid()).\(ContentCache.randomName())"
+        path = temporaryDirectory + "/" + name
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .io(path: path, message: String(cString: strerror(errno))) }
+        fileDescriptor = fd
+    }
+
+    deinit {
+        if isOpen { close(fileDescriptor) }
+        if !isCommitted { unlink(path) }
+    }
+
+    /// Appends bytes.
+    public func write(_ data: Data) throws(CacheError) {
+        let failure: Int32? = data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw .io(path: path, message: String(cString: strerror(failure))) }
+    }
+
+    /// Appends a local file's bytes.
+    public func write(contentsOf source: String) throws(CacheError) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw .io(path: source, message: String(cString: strerror(errno))) }
+        defer { close(input) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
+            if count == 0 { return }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: source, message: String(cString: strerror(errno)))
+            }
+            try write(Data(buffer[0..<count]))
+        }
+    }
+
+    /// Flushes the bytes to stable storage and closes the file; returns its size.
+    func finish() throws(CacheError) -> Int64 {
+        guard isOpen else { throw .io(path: path, message: "already committed") }
+        var info = stat()
+        let synced = fsync(fileDescriptor) == 0 && fstat(fileDescriptor, &info) == 0
+        let failure = errno
+        close(fileDescriptor)
+        isOpen = false
+        guard synced else { throw .io(path: path, message: String(cString: strerror(failure))) }
+        return Int64(info.st_size)
+    }
+}

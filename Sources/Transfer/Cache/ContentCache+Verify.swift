@@ -1,0 +1,111 @@
+import Foundation
+
+extension ContentCache {
+    /// Checks the index and the files against each other and repairs what does not match: an unreadable
+    /// index is created anew, entries whose file is missing or of the wrong size are dropped, files no entry
+    /// names are removed, temp files of processes that no longer run are removed, and the cache is trimmed
+    /// to its limit. Holds the write lock throughout, so no other process commits meanwhile.
+    public func verify() throws(CacheError) -> CacheVerification {
+        var report = CacheVerification()
+        let check = try? sql { db throws(SQLiteError) in try db.query("PRAGMA quick_check").first?.first?.text }
+        if check != "ok" {
+            lock.lock()
+            defer { lock.unlock() }
+            database = try Self.recreateIndex(indexPath)
+            report.rebuiltIndex = true
+        }
+        try withWriteTransaction { () throws(CacheError) in
+            for name in Self.names(in: temporaryDirectory) where !Self.isAlive(writerOf: name) {
+                if unlink(temporaryDirectory + "/" + name) == 0 { report.staleTempFilesRemoved += 1 }
+            }
+            let rows = try sql { db throws(SQLiteError) in try db.query("SELECT rowid, file, size FROM entries") }
+            var known = Set<String>()
+            for row in rows {
+                var info = stat()
+                if stat(row[1].text, &info) != 0 || Int64(info.st_size) != row[2].int64 {
+                    try deleteRow(row[0].int64, file: row[1].text)
+                    report.entriesDropped += 1
+                } else {
+                    known.insert(row[1].text)
+                }
+            }
+            for folder in Self.names(in: objectsDirectory) {
+                let folderPath = objectsDirectory + "/" + folder
+                for name in Self.names(in: folderPath) where !known.contains(folderPath + "/" + name) {
+                    if unlink(folderPath + "/" + name) == 0 { report.orphanFilesRemoved += 1 }
+                }
+            }
+            report.entriesEvicted = try evict(toFit: 0)
+        }
+        return report
+    }
+
+    /// Whether `tmp/` holds a temp file of a process that is gone: the mark of a crash mid-insert.
+    func hasStaleTemporaryFiles() -> Bool {
+        Self.names(in: temporaryDirectory).contains { !Self.isAlive(writerOf: $0) }
+    }
+
+    static func names(in folder: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    }
+
+    /// Temp files are named `PID.RANDOM`.
+    static func isAlive(writerOf name: String) -> Bool {
+        guard let pid = name.split(separator: ".").first.flatMap({ Int32($0) }), pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    static func openIndex(_ path: String) throws(SQLiteError) -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: path)
+        try database.writeTransaction { () throws(SQLiteError) in
+            try database.execute(
+                """
+                CREATE TABLE IF NOT EXISTS entries (
+                    server TEXT NOT NULL, root TEXT NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL,
+                    version TEXT NOT NULL, size INTEGER NOT NULL, file TEXT NOT NULL,
+                    created REAL NOT NULL, accessed REAL NOT NULL, seq INTEGER NOT NULL, expires REAL,
+                    pinned INTEGER NOT NULL DEFAULT 0, metadata TEXT NOT NULL DEFAULT '{}',
+                    PRIMARY KEY (server, root, path, kind))
+                """)
+            try database.execute("CREATE INDEX IF NOT EXISTS entries_lru ON entries (pinned, seq)")
+            try database.execute("CREATE INDEX IF NOT EXISTS entries_expiry ON entries (expires) WHERE expires IS NOT NULL")
+            // Totals kept by triggers, so the limit check on every insert reads one row instead of summing.
+            try database.execute(
+                """
+                CREATE TABLE IF NOT EXISTS totals (id INTEGER PRIMARY KEY CHECK (id = 1), count INTEGER NOT NULL,
+                    bytes INTEGER NOT NULL, pinned_bytes INTEGER NOT NULL, clock INTEGER NOT NULL)
+                """)
+            try database.execute("INSERT OR IGNORE INTO totals VALUES (1, 0, 0, 0, 0)")
+            try database.execute(
+                """
+                CREATE TRIGGER IF NOT EXISTS entries_added AFTER INSERT ON entries BEGIN
+                    UPDATE totals SET count = count + 1, bytes = bytes + NEW.size,
+                        pinned_bytes = pinned_bytes + NEW.pinned * NEW.size WHERE id = 1; END
+                """)
+            try database.execute(
+                """
+                CREATE TRIGGER IF NOT EXISTS entries_removed AFTER DELETE ON entries BEGIN
+                    UPDATE totals SET count = count - 1, bytes = bytes - OLD.size,
+                        pinned_bytes = pinned_bytes - OLD.pinned * OLD.size WHERE id = 1; END
+                """)
+            try database.execute(
+                """
+                CREATE TRIGGER IF NOT EXISTS entries_changed AFTER UPDATE OF size, pinned ON entries BEGIN
+                    UPDATE totals SET bytes = bytes + NEW.size - OLD.size,
+                        pinned_bytes = pinned_bytes + NEW.pinned * NEW.size - OLD.pinned * OLD.size WHERE id = 1; END
+                """)
+        }
+        return database
+    }
+
+    /// Deletes an unreadable index and starts an empty one; ``verify()`` then removes the files it named.
+    static func recreateIndex(_ path: String) throws(CacheError) -> SQLiteDatabase {
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        do { return try openIndex(path) } catch { throw .index(error) }
+    }
+}
+
+extension SQLiteError {
+    /// SQLITE_CORRUPT or SQLITE_NOTADB: the file is damaged or not a database at all.
+    public var isCorruption: Bool { code & 0xff == 11 || code & 0xff == 26 }
+}

@@ -1,0 +1,330 @@
+import Foundation
+
+/// A content cache with a hard size limit: file bodies, remote previews, listings and AI results, keyed by
+/// ``CacheKey`` and the remote file's version, stored as files beside an SQLite index (WAL, busy timeout).
+///
+/// The limit holds at every moment, not after a sweep: each commit evicts (expired entries first, then the
+/// least recently used unpinned ones) inside the same `BEGIN IMMEDIATE` transaction that indexes the new
+/// entry, and removes the victims' files before linking the new one in, so neither the index total nor the
+/// bytes under `objects/` ever pass the limit. That transaction also serializes several processes sharing
+/// one cache. A reader only ever sees complete files: bytes are written and fsync'ed in `tmp/` first and
+/// hard-linked into `objects/` whole.
+///
+/// A crash leaves its temp file (named by process id) in `tmp/`; the next open sees a temp file of a dead
+/// process and runs ``verify()``, which drops entries without files and files without entries.
+public final class ContentCache: @unchecked Sendable {
+    /// Where the cache lives.
+    public let directory: String
+    /// The most bytes it holds.
+    public let limit: Int64
+    /// How long an unpinned entry is served after it was stored; nil keeps entries until evicted.
+    public let timeToLive: Double?
+    /// What opening found and repaired (a crash's leftovers, a corrupt index).
+    public private(set) var openingReport = CacheVerification()
+
+    var database: SQLiteDatabase
+    let lock = NSLock()
+    var indexPath: String { directory + "/index.sqlite" }
+    var objectsDirectory: String { directory + "/objects" }
+    var temporaryDirectory: String { directory + "/tmp" }
+
+    /// The default limit: 1 GiB.
+    public static let defaultLimit: Int64 = 1 << 30
+
+    /// `$XDG_CACHE_HOME/officer-files/content`, else `~/.cache/officer-files/content`.
+    public static func defaultDirectory(environment: [String: String]) -> String {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/officer-files/content" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/officer-files/content"
+    }
+
+    /// Opens (creating) the cache in `directory`, healing what a crash left and trimming it to `limit`.
+    public init(directory: String, limit: Int64 = ContentCache.defaultLimit, timeToLive: Double? = nil) throws(CacheError) {
+        self.directory = directory
+        self.limit = max(0, limit)
+        self.timeToLive = timeToLive
+        for folder in [directory, directory + "/objects", directory + "/tmp"] {
+            if mkdir(folder, 0o700) != 0, errno != EEXIST {
+                throw .io(path: folder, message: String(cString: strerror(errno)))
+            }
+        }
+        var rebuilt = false
+        do {
+            database = try Self.openIndex(directory + "/index.sqlite")
+        } catch {
+            guard error.isCorruption else { throw .index(error) }
+            database = try Self.recreateIndex(directory + "/index.sqlite")
+            rebuilt = true
+        }
+        if rebuilt || hasStaleTemporaryFiles() {
+            openingReport = try verify()
+            openingReport.rebuiltIndex = rebuilt
+        } else if try statistics().bytes > self.limit {
+            openingReport.entriesEvicted = try withWriteTransaction { () throws(CacheError) -> Int in try evict(toFit: 0) }
+        }
+    }
+
+    // MARK: Reading
+
+    /// The entry for `key` — only if it was stored for `version` when one is given — marking it used.
+    /// Expired entries and entries whose file vanished are dropped and reported as misses.
+    public func entry(for key: CacheKey, version: String? = nil) throws(CacheError) -> CacheEntry? {
+        try withWriteTransaction { () throws(CacheError) -> CacheEntry? in
+            guard let (rowID, entry) = try row(for: key) else { return nil }
+            if let version, entry.version != version { return nil }
+            let now = Date().timeIntervalSince1970
+            var info = stat()
+            if (!entry.pinned && (entry.expires ?? .infinity) < now) || stat(entry.path, &info) != 0 || Int64(info.st_size) != entry.size {
+                try deleteRow(rowID, file: entry.path)
+                return nil
+            }
+            try sql { db throws(SQLiteError) in
+                try db.execute("UPDATE totals SET clock = clock + 1 WHERE id = 1")
+                try db.execute(
+                    "UPDATE entries SET accessed = ?, seq = (SELECT clock FROM totals WHERE id = 1) WHERE rowid = ?",
+                    [.real(now), .integer(rowID)])
+            }
+            var used = entry
+            used.accessed = now
+            return used
+        }
+    }
+
+    /// The bytes stored for `key` (at `version` if given), or nil.
+    public func data(for key: CacheKey, version: String? = nil) throws(CacheError) -> Data? {
+        try entry(for: key, version: version)?.contents()
+    }
+
+    /// Every entry (or those of one kind), least recently used first, without marking any as used.
+    public func entries(kind: String? = nil) throws(CacheError) -> [CacheEntry] {
+        try sql { db throws(SQLiteError) in
+            try db.query(
+                "SELECT \(Self.columns) FROM entries" + (kind == nil ? "" : " WHERE kind = ?") + " ORDER BY seq",
+                kind.map { [.text($0)] } ?? []
+            ).map { decode($0).1 }
+        }
+    }
+
+    /// Totals for `cache stats`.
+    public func statistics() throws(CacheError) -> CacheStatistics {
+        try sql { db throws(SQLiteError) in
+            let totals = try db.query("SELECT count, bytes, pinned_bytes FROM totals WHERE id = 1").first ?? []
+            let pinned = try db.query("SELECT count(*) FROM entries WHERE pinned = 1").first?.first
+            var kinds: [String: CacheStatistics.KindTotals] = [:]
+            for row in try db.query("SELECT kind, count(*), sum(size) FROM entries GROUP BY kind") {
+                guard case .text(let kind) = row[0] else { continue }
+                kinds[kind] = .init(entries: Int(row[1].int64), bytes: row[2].int64)
+            }
+            return CacheStatistics(
+                directory: directory, limit: limit, entries: Int(totals.first?.int64 ?? 0),
+                bytes: totals.count > 1 ? totals[1].int64 : 0, pinnedEntries: Int(pinned?.int64 ?? 0),
+                pinnedBytes: totals.count > 2 ? totals[2].int64 : 0, kinds: kinds)
+        }
+    }
+
+    // MARK: Writing
+
+    /// A temp file to write an entry's bytes into before ``commit(_:key:version:pinned:metadata:)``.
+    public func stage() throws(CacheError) -> CacheStagedFile {
+        try CacheStagedFile(temporaryDirectory: temporaryDirectory)
+    }
+
+    /// Stores `data` for `key` at `version` (see ``commit(_:key:version:pinned:metadata:)``).
+    @discardableResult
+    public func store(_ data: Data, for key: CacheKey, version: String, pinned: Bool = false, metadata: [String: String] = [:])
+        throws(CacheError) -> CacheEntry
+    {
+        let staged = try stage()
+        try staged.write(data)
+        return try commit(staged, key: key, version: version, pinned: pinned, metadata: metadata)
+    }
+
+    /// Makes staged bytes the entry for `key`, replacing any older version. Evicts what it must first;
+    /// when it returns, the cache is within its limit. Throws ``CacheError/tooLarge(key:size:available:)``
+    /// when the entry cannot fit beside the pinned ones; the cache is then unchanged.
+    @discardableResult
+    public func commit(
+        _ staged: CacheStagedFile, key: CacheKey, version: String, pinned: Bool = false, metadata: [String: String] = [:]
+    ) throws(CacheError) -> CacheEntry {
+        let size = try staged.finish()
+        let name = Self.randomName()
+        let folder = objectsDirectory + "/" + name.prefix(2)
+        let path = folder + "/" + name
+        let now = Date().timeIntervalSince1970
+        let metadataText = String(decoding: (try? JSONEncoder().encode(metadata)) ?? Data("{}".utf8), as: UTF8.self)
+        let entry = try withWriteTransaction { () throws(CacheError) -> CacheEntry in
+            let existing = try row(for: key)
+            let keepPinned = pinned || existing?.1.pinned == true
+            let pinnedElsewhere = try sql { db throws(SQLiteError) in
+                try db.query("SELECT pinned_bytes FROM totals WHERE id = 1").first?.first?.int64 ?? 0
+            } - (existing?.1.pinned == true ? existing!.1.size : 0)
+            guard size <= limit - pinnedElsewhere else {
+                throw .tooLarge(key: key, size: size, available: max(0, limit - pinnedElsewhere))
+            }
+            if let (rowID, old) = existing { try deleteRow(rowID, file: old.path) }
+            _ = try evict(toFit: size)
+            if mkdir(folder, 0o700) != 0, errno != EEXIST { throw .io(path: folder, message: String(cString: strerror(errno))) }
+            // A link, not a rename: the temp file stays until the commit, the trace a crash here leaves.
+            guard link(staged.path, path) == 0 else { throw .io(path: path, message: String(cString: strerror(errno))) }
+            let expires = keepPinned ? nil : timeToLive.map { now + $0 }
+            do throws(CacheError) {
+                try sql { db throws(SQLiteError) in
+                    try db.execute("UPDATE totals SET clock = clock + 1 WHERE id = 1")
+                    try db.execute(
+                        """
+                        INSERT INTO entries (server, root, path, kind, version, size, file, created, accessed, seq, expires, pinned, metadata)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT clock FROM totals WHERE id = 1), ?, ?, ?)
+                        """,
+                        [.text(key.server), .text(key.root), .text(key.path), .text(key.kind), .text(version), .integer(size),
+                         .text(path), .real(now), .real(now), expires.map { .real($0) } ?? .null, .integer(keepPinned ? 1 : 0),
+                         .text(metadataText)])
+                }
+            } catch {
+                unlink(path)
+                throw error
+            }
+            return CacheEntry(
+                key: key, version: version, size: size, path: path, created: now, accessed: now, expires: expires,
+                pinned: keepPinned, metadata: metadata)
+        }
+        staged.isCommitted = true
+        unlink(staged.path)
+        return entry
+    }
+
+    /// Pins or unpins the entry for `key`; pinned entries are never evicted and never expire.
+    public func setPinned(_ pinned: Bool, for key: CacheKey) throws(CacheError) {
+        try withWriteTransaction { () throws(CacheError) in
+            let changed = try sql { db throws(SQLiteError) in
+                try db.execute(
+                    "UPDATE entries SET pinned = ?, expires = ? WHERE server = ? AND root = ? AND path = ? AND kind = ?",
+                    [.integer(pinned ? 1 : 0), pinned ? .null : timeToLive.map { .real(Date().timeIntervalSince1970 + $0) } ?? .null,
+                     .text(key.server), .text(key.root), .text(key.path), .text(key.kind)])
+            }
+            guard changed > 0 else { throw .notCached(key: key) }
+        }
+    }
+
+    /// Removes the entry for `key`; returns whether there was one.
+    @discardableResult
+    public func remove(_ key: CacheKey) throws(CacheError) -> Bool {
+        try withWriteTransaction { () throws(CacheError) -> Bool in
+            guard let (rowID, entry) = try row(for: key) else { return false }
+            try deleteRow(rowID, file: entry.path)
+            return true
+        }
+    }
+
+    /// Removes every unpinned entry (every entry with `includingPinned`); returns how many and their bytes.
+    @discardableResult
+    public func clear(includingPinned: Bool = false) throws(CacheError) -> (entries: Int, bytes: Int64) {
+        try withWriteTransaction { () throws(CacheError) -> (entries: Int, bytes: Int64) in
+            let victims = try sql { db throws(SQLiteError) in
+                try db.query("SELECT rowid, file, size FROM entries" + (includingPinned ? "" : " WHERE pinned = 0"))
+            }
+            for victim in victims { try deleteRow(victim[0].int64, file: victim[1].text) }
+            return (victims.count, victims.reduce(0) { $0 + $1[2].int64 })
+        }
+    }
+
+    // MARK: Internals
+
+    static let columns = "rowid, server, root, path, kind, version, size, file, created, accessed, expires, pinned, metadata"
+
+    func row(for key: CacheKey) throws(CacheError) -> (Int64, CacheEntry)? {
+        try sql { db throws(SQLiteError) in
+            try db.query(
+                "SELECT \(Self.columns) FROM entries WHERE server = ? AND root = ? AND path = ? AND kind = ?",
+                [.text(key.server), .text(key.root), .text(key.path), .text(key.kind)]
+            ).first.map(decode)
+        }
+    }
+
+    func decode(_ row: [SQLiteValue]) -> (Int64, CacheEntry) {
+        let metadata = (try? JSONDecoder().decode([String: String].self, from: Data(row[12].text.utf8))) ?? [:]
+        let expires: Double? = if case .real(let value) = row[10] { value } else { nil }
+        return (
+            row[0].int64,
+            CacheEntry(
+                key: CacheKey(server: row[1].text, root: row[2].text, path: row[3].text, kind: row[4].text), version: row[5].text,
+                size: row[6].int64, path: row[7].text, created: row[8].real, accessed: row[9].real, expires: expires,
+                pinned: row[11].int64 != 0, metadata: metadata)
+        )
+    }
+
+    /// Removes the file first: should the transaction then roll back, the row points at nothing and is
+    /// dropped as a miss, while the opposite order could leave bytes that no limit counts.
+    func deleteRow(_ rowID: Int64, file: String) throws(CacheError) {
+        if unlink(file) != 0, errno != ENOENT { throw .io(path: file, message: String(cString: strerror(errno))) }
+        _ = try sql { db throws(SQLiteError) in try db.execute("DELETE FROM entries WHERE rowid = ?", [.integer(rowID)]) }
+    }
+
+    /// Evicts expired, then least recently used, unpinned entries until `incoming` more bytes fit. Call inside a write transaction.
+    func evict(toFit incoming: Int64) throws(CacheError) -> Int {
+        var evicted = 0
+        let now = Date().timeIntervalSince1970
+        for query in [
+            "SELECT rowid, file, size FROM entries WHERE pinned = 0 AND expires IS NOT NULL AND expires < \(now) ORDER BY expires LIMIT 64",
+            "SELECT rowid, file, size FROM entries WHERE pinned = 0 ORDER BY seq LIMIT 64",
+        ] {
+            while true {
+                let stored = try sql { db throws(SQLiteError) in try db.query("SELECT bytes FROM totals WHERE id = 1").first?.first?.int64 ?? 0 }
+                var excess = stored + incoming - limit
+                guard excess > 0 else { return evicted }
+                let victims = try sql { db throws(SQLiteError) in try db.query(query) }
+                if victims.isEmpty { break }
+                for victim in victims where excess > 0 {
+                    try deleteRow(victim[0].int64, file: victim[1].text)
+                    excess -= victim[2].int64
+                    evicted += 1
+                }
+            }
+        }
+        return evicted
+    }
+
+    func withWriteTransaction<T>(_ body: () throws(CacheError) -> T) throws(CacheError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        do { try database.execute("BEGIN IMMEDIATE") } catch { throw .index(error) }
+        do throws(CacheError) {
+            let result = try body()
+            do { try database.execute("COMMIT") } catch { throw CacheError.index(error) }
+            return result
+        } catch {
+            _ = try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    func sql<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(CacheError) -> T {
+        do { return try body(database) } catch { throw .index(error) }
+    }
+
+    static func randomName() -> String {
+        let value = (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
+        return hex(value.0) + hex(value.1)
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+extension SQLiteValue {
+    var int64: Int64 {
+        switch self {
+        case .integer(let value): value
+        case .real(let value): Int64(value)
+        default: 0
+        }
+    }
+    var real: Double {
+        switch self {
+        case .integer(let value): Double(value)
+        case .real(let value): value
+        default: 0
+        }
+    }
+    var text: String { if case .text(let value) = self { value } else { "" } }
+}
