@@ -39,6 +39,12 @@ public enum ExitCode: Int32, Sendable {
             case .notAFile, .encrypted, .tooLarge: return .refused
             }
         case let error as HTTPError: return of(httpError: error)
+        case let error as CacheError:
+            switch error {
+            case .index, .io: return .localFile
+            case .tooLarge: return .refused
+            case .notCached: return .notFound
+            }
         case let error as ImageError:
             switch error {
             case .invalidOption: return .usage

@@ -10,6 +10,9 @@ public struct GlobalOptions: Sendable {
         OptionSpec(["--no-progress"], help: "no progress display"),
         OptionSpec(["--insecure"], help: "do not verify TLS certificates (dangerous)"),
         OptionSpec(["--cacert"], .value(placeholder: "FILE"), help: "trust the CA certificates in FILE (PEM)"),
+        OptionSpec(["--offline"], help: "no network: answer from the cache (ls, cat, get, info, cache ls)"),
+        OptionSpec(["--no-cache"], help: "neither read nor fill the cache"),
+        OptionSpec(["--cache-limit"], .value(placeholder: "SIZE"), help: "cache size limit, e.g. 500M (default: OFFICER_CACHE_LIMIT, then 1G)"),
         OptionSpec(["--version"], help: "print the version and exit"),
     ]
 
@@ -29,6 +32,12 @@ public struct GlobalOptions: Sendable {
     public var insecure: Bool
     /// `--cacert`.
     public var caCertificate: String?
+    /// `--offline`.
+    public var offline: Bool
+    /// `--no-cache`.
+    public var noCache: Bool
+    /// `--cache-limit`, as given.
+    public var cacheLimit: String?
 
     /// Reads the global options out of a parsed command line.
     public init(_ parsed: ParsedCommand) {
@@ -40,5 +49,8 @@ public struct GlobalOptions: Sendable {
         noProgress = parsed.flag("no-progress")
         insecure = parsed.flag("insecure")
         caCertificate = parsed.value("cacert")
+        offline = parsed.flag("offline")
+        noCache = parsed.flag("no-cache")
+        cacheLimit = parsed.value("cache-limit")
     }
 }

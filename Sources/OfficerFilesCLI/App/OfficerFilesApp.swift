@@ -12,7 +12,7 @@ public enum OfficerFilesApp {
         LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, ListCommand.self, StatCommand.self,
         SearchCommand.self, MakeDirectoryCommand.self, MoveCommand.self, CopyCommand.self, RemoveCommand.self,
         GetCommand.self, CatCommand.self, PutCommand.self, TransfersCommand.self, ImageCommand.self,
-        InfoCommand.self, ArchiveCommand.self,
+        InfoCommand.self, ArchiveCommand.self, CacheCommand.self,
     ]
 
     static let helpSpec = CommandSpec(

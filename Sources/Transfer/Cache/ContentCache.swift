@@ -42,7 +42,12 @@ public final class ContentCache: @unchecked Sendable {
         self.directory = directory
         self.limit = max(0, limit)
         self.timeToLive = timeToLive
-        for folder in [directory, directory + "/objects", directory + "/tmp"] {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .io(path: directory, message: (error as NSError).localizedDescription)
+        }
+        for folder in [directory + "/objects", directory + "/tmp"] {
             if mkdir(folder, 0o700) != 0, errno != EEXIST {
                 throw .io(path: folder, message: String(cString: strerror(errno)))
             }

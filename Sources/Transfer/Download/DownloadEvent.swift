@@ -22,4 +22,8 @@ public struct DownloadResult: Sendable, Equatable {
     public var fetchedBytes: Int64
     /// SHA-256 when it was checked.
     public var sha256: String?
+    /// The server's strong ETag for the version fetched, if it gave one.
+    public var etag: String? = nil
+    /// True when the bytes came from a local copy (the cache) the server confirmed current, not over the network.
+    public var fromCache = false
 }

@@ -9,11 +9,28 @@ extension SegmentedDownloader {
         from url: String, bearerToken: String?, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil,
         onProgress: (@Sendable (_ written: Int64, _ total: Int64?) -> Void)? = nil
     ) async throws(DownloadError) -> Int64 {
+        try await stream(
+            from: url, bearerToken: bearerToken, to: fileDescriptor, copy: nil, ifNoneMatch: nil, bandwidthLimit: bandwidthLimit,
+            onProgress: onProgress
+        ).written
+    }
+
+    /// Streams `url` to `fileDescriptor` like ``stream(from:bearerToken:to:bandwidthLimit:onProgress:)``, also copying
+    /// the bytes to `copy` (a cache entry being filled, abandoned past `limit`), and asking with `If-None-Match`
+    /// first: a `304` writes nothing and reports ``StreamOutcome/notModified``.
+    public func stream(
+        from url: String, bearerToken: String?, to fileDescriptor: Int32, copy: (descriptor: Int32, limit: Int64)?,
+        ifNoneMatch: String?, bandwidthLimit: Int64? = nil,
+        onProgress: (@Sendable (_ written: Int64, _ total: Int64?) -> Void)? = nil
+    ) async throws(DownloadError) -> StreamOutcome {
         let state = StreamState()
         var failures = 0
         while true {
             let (written, validator, total) = state.values
-            var request = HTTPRequest(url: url, sink: .stream(fileDescriptor: fileDescriptor), bearerToken: bearerToken, isIdempotent: false)
+            let sink: HTTPRequest.Sink =
+                if let copy { .streamWithCopy(fileDescriptor: fileDescriptor, copyDescriptor: copy.descriptor, copyLimit: copy.limit) }
+                else { .stream(fileDescriptor: fileDescriptor) }
+            var request = HTTPRequest(url: url, sink: sink, bearerToken: bearerToken, isIdempotent: false)
             request.maxReceiveBytesPerSecond = bandwidthLimit
             if written > 0 {
                 guard let validator else {
@@ -22,6 +39,8 @@ extension SegmentedDownloader {
                 }
                 request.headers.add("Range", "bytes=\(written)-")
                 request.headers.add("If-Range", validator)
+            } else if let ifNoneMatch {
+                request.headers.add("If-None-Match", ifNoneMatch)
             }
             request.responseCheck = { status, headers in
                 guard written > 0 else {
@@ -46,10 +65,13 @@ extension SegmentedDownloader {
                     onProgress?(written + snapshot.written, total ?? snapshot.expectedReceive.map { written + $0 })
                 })
                 state.commitAttempt()
+                if response.status == 304, written == 0, ifNoneMatch != nil {
+                    return StreamOutcome(written: 0, notModified: true, etag: response.headers["ETag"] ?? ifNoneMatch)
+                }
                 if response.isSuccess {
                     let (now, _, expected) = state.values
                     if let expected, now < expected { failures = 0; continue }  // cut short without an error
-                    return now
+                    return StreamOutcome(written: now, notModified: false, etag: state.etag)
                 }
                 guard http.configuration.retry.retryableStatuses.contains(response.status) else {
                     throw DownloadError.server(url: CurlTransfer.redactedURL(url), status: response.status, message: response.errorMessage)
@@ -83,9 +105,11 @@ private final class StreamState: @unchecked Sendable {
     private var written: Int64 = 0
     private var validator: String?
     private var total: Int64?
+    private var strongETag: String?
     private var attempt: Int64 = 0
 
     var values: (written: Int64, validator: String?, total: Int64?) { lock.withLock { (written, validator, total) } }
+    var etag: String? { lock.withLock { strongETag } }
     var attemptWritten: Int64 {
         get { lock.withLock { attempt } }
         set { lock.withLock { attempt = newValue } }
@@ -103,6 +127,17 @@ private final class StreamState: @unchecked Sendable {
         lock.withLock {
             validator = info.rangeValidator
             total = info.total
+            strongETag = info.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 }
         }
     }
+}
+
+/// How a stream ended.
+public struct StreamOutcome: Sendable, Equatable {
+    /// Bytes written to the output.
+    public var written: Int64
+    /// The server answered `304 Not Modified` to `If-None-Match`: nothing was written.
+    public var notModified: Bool
+    /// The strong ETag of what was sent (or confirmed unchanged), if the server gave one.
+    public var etag: String?
 }

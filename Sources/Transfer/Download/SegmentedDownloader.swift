@@ -133,7 +133,8 @@ public struct SegmentedDownloader: Downloading {
         try partial.commit(force: options.force, modificationTime: options.preserveModificationTime ? info?.lastModifiedDate : nil)
         try journalCall { () throws(SQLiteError) in try journal?.remove(destination: destination) }
         return DownloadResult(
-            path: destination, bytes: total, resumedBytes: resumed, fetchedBytes: progress.fetchedBytes, sha256: digest)
+            path: destination, bytes: total, resumedBytes: resumed, fetchedBytes: progress.fetchedBytes, sha256: digest,
+            etag: info?.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 })
     }
 
     private func canResume(_ saved: TransferJournal.Download, info: RemoteFileInfo, partialSize: Int64, url: String) -> Bool {
@@ -280,7 +281,7 @@ public struct SegmentedDownloader: Downloading {
         try partial.commit(force: options.force, modificationTime: options.preserveModificationTime ? modified : nil)
         return DownloadResult(
             path: partial.destination, bytes: response.bytesWritten, resumedBytes: 0, fetchedBytes: response.bytesWritten,
-            sha256: digest)
+            sha256: digest, etag: response.headers["ETag"].flatMap { $0.hasPrefix("W/") ? nil : $0 })
     }
 
     // MARK: Journal

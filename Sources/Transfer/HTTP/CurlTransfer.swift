@@ -15,6 +15,8 @@ final class CurlTransfer: @unchecked Sendable {
     private let sourceStart: Int64
     private var sinkFD: Int32 = -1
     private var ownsSink = true
+    private var copyFD: Int32 = -1
+    private var copyRemaining: Int64 = 0
     private var verdict: String??  // nil: not checked yet; .some(nil): accepted; .some(reason): rejected
     private let memoryLimit: Int
 
@@ -185,6 +187,12 @@ final class CurlTransfer: @unchecked Sendable {
             sinkFD = fd
             ownsSink = false
         }
+        if case .streamWithCopy(let fd, let copy, let limit) = request.sink {
+            sinkFD = fd
+            ownsSink = false
+            copyFD = copy
+            copyRemaining = limit
+        }
         if case .file(let path, let offset) = request.sink {
             sinkFD = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (offset == nil ? O_TRUNC : 0), 0o644)
             guard sinkFD >= 0 else { throw HTTPError.localFile(path: path, message: String(cString: strerror(errno))) }
@@ -193,6 +201,25 @@ final class CurlTransfer: @unchecked Sendable {
                 throw HTTPError.localFile(path: path, message: "cannot seek to offset \(start)")
             }
         }
+    }
+
+    /// Best effort by design: a full cache disk must not break the output the user asked for.
+    private func copy(_ bytes: UnsafeRawBufferPointer) {
+        guard Int64(bytes.count) <= copyRemaining else {
+            copyFD = -1
+            return
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(copyFD, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                copyFD = -1
+                return
+            }
+            offset += written
+        }
+        copyRemaining -= Int64(bytes.count)
     }
 
     // MARK: Lifecycle (called by CurlEngine)
@@ -291,6 +318,7 @@ final class CurlTransfer: @unchecked Sendable {
                 }
                 offset += written
             }
+            if copyFD >= 0 { copy(bytes) }
             bytesWritten += Int64(bytes.count)
             // Stored bytes are reported as they land, so a resume after a failure knows exactly where to start.
             if let onProgress, let last = lastProgress {

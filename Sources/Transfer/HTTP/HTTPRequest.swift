@@ -31,6 +31,10 @@ public struct HTTPRequest: Sendable {
         case file(path: String, offset: Int64?)
         /// Written to an open descriptor (stdout for `cat`) as it arrives; never seeked, never closed.
         case stream(fileDescriptor: Int32)
+        /// Like ``stream(fileDescriptor:)``, and also copied to `copyDescriptor` (a cache entry being filled) until
+        /// `copyLimit` bytes; past that limit, or after a failed write, the copy is abandoned and the caller, seeing
+        /// its length fall short, drops it. The main output never suffers for the copy.
+        case streamWithCopy(fileDescriptor: Int32, copyDescriptor: Int32, copyLimit: Int64)
     }
 
     /// Decides, once the final response's headers are in and before any body byte is stored, whether the

@@ -1,11 +1,15 @@
 import FileModel
+import Foundation
 import Transfer
 
 /// `ls`: a folder's entries, or with `-R` the whole tree streamed page by page.
 enum ListCommand: Command {
     static let spec = CommandSpec(
         "ls", summary: "list a remote folder",
-        discussion: "With -R the tree is streamed page by page, so a folder of any size lists in bounded memory; --json then prints one entry per line.",
+        discussion: """
+            With -R the tree is streamed page by page, so a folder of any size lists in bounded memory; --json then
+            prints one entry per line. Each folder listed is kept in the cache: --offline shows the last listing seen.
+            """,
         options: [
             OptionSpec(["--long", "-l"], help: "mode, size, modification time (UTC) and name"),
             OptionSpec(["--recursive", "-R"], help: "list every entry below the folder"),
@@ -14,6 +18,9 @@ enum ListCommand: Command {
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let client = try context.client()
+        if context.global.offline, parsed.flag("recursive") {
+            throw CLIError.usage("ls -R needs the server: --offline shows one cached folder at a time")
+        }
         let targets = try (parsed.positionals.isEmpty ? ["/"] : parsed.positionals).map { try context.remotePath($0) }
         for (index, target) in targets.enumerated() {
             if targets.count > 1, !context.global.json {
@@ -28,13 +35,35 @@ enum ListCommand: Command {
     }
 
     private static func listOne(_ target: RemotePath, client: OfficerClient, context: CommandContext, long: Bool) async throws {
+        let cache = try context.contentCache()
+        let key = context.cacheKey(target, kind: CacheKey.Kind.listing, client: client)
         let listing: DirectoryListing
-        do {
-            listing = try await client.list(target)
-        } catch {
-            // Like ls(1): naming a file lists just that file.
-            guard case .badRequest(_, let message) = error, message.contains("not a folder") else { throw error }
-            listing = DirectoryListing(root: target.root, path: target.parent.path, entries: [try await client.stat(target)])
+        if context.global.offline {
+            guard let entry = try cache?.entry(for: key), let data = entry.contents(),
+                let cached = try? JSONDecoder().decode(DirectoryListing.self, from: data)
+            else { throw context.notCachedOffline(target, what: "listing") }
+            if !context.global.quiet {
+                context.console.message("offline: \(target) as listed \(HTTPDate.minuteStamp(entry.created) + " UTC")")
+            }
+            listing = cached
+        } else {
+            do {
+                listing = try await client.list(target)
+                if let cache, let data = try? JSONEncoder().encode(listing) {
+                    do { try cache.store(data, for: key, version: "listing") } catch {
+                        if context.global.verbose { context.console.message("cache: listing not stored: \(error)") }
+                    }
+                }
+            } catch {
+                // Like ls(1): naming a file lists just that file.
+                guard case .badRequest(_, let message) = error, message.contains("not a folder") else {
+                    if case .transport = error, (try? cache?.entry(for: key)) != nil {
+                        context.console.message("hint: \(target) has a cached listing: ls --offline shows it")
+                    }
+                    throw error
+                }
+                listing = DirectoryListing(root: target.root, path: target.parent.path, entries: [try await client.stat(target)])
+            }
         }
         if context.global.json {
             context.printJSON(listing)

@@ -93,17 +93,40 @@ enum InfoCommand: Command {
     static func remote(_ argument: String, context: CommandContext) async throws -> Info {
         let client = try context.client()
         let path = try context.remotePath(argument)
-        let entry = try await client.stat(path)
-        guard !entry.isDirectory else { throw CLIError.refused("\(path): is a folder", .refused) }
-        var request = HTTPRequest(
-            url: client.url("/api/file-browser/raw", query: [("path", path.path), ("root", path.root)]),
-            sink: .memory(limit: FileTypeDetector.prefixLength + 1024), bearerToken: client.token)
-        request.headers.add("Range", "bytes=0-\(FileTypeDetector.prefixLength - 1)")
-        let prefix = try await client.send(request, subject: path.description).body
+        let cache = try context.contentCache()
+        let key = context.cacheKey(path, kind: CacheKey.Kind.preview, client: client)
+        let size: Int64, mtime: Double, mode: Int?, prefix: Data
+        if context.global.offline {
+            guard let entry = try cache?.entry(for: key), let bytes = entry.contents() else {
+                throw context.notCachedOffline(path, what: "preview")
+            }
+            size = Int64(entry.metadata["size"] ?? "") ?? 0
+            mtime = Double(entry.metadata["mtime"] ?? "") ?? 0
+            mode = entry.metadata["mode"].flatMap { Int($0) }
+            prefix = bytes
+        } else {
+            let entry = try await client.stat(path)
+            guard !entry.isDirectory else { throw CLIError.refused("\(path): is a folder", .refused) }
+            (size, mtime, mode) = (entry.size, entry.mtime, entry.mode)
+            // The stat above names the version, so an unchanged file's first bytes are not fetched again.
+            let version = CacheKey.version(size: entry.size, modificationTime: Int64(entry.mtime * 1000))
+            if let cached = try cache?.data(for: key, version: version) {
+                prefix = cached
+            } else {
+                var request = HTTPRequest(
+                    url: client.url("/api/file-browser/raw", query: [("path", path.path), ("root", path.root)]),
+                    sink: .memory(limit: FileTypeDetector.prefixLength + 1024), bearerToken: client.token)
+                request.headers.add("Range", "bytes=0-\(FileTypeDetector.prefixLength - 1)")
+                prefix = try await client.send(request, subject: path.description).body
+                var metadata = ["size": String(entry.size), "mtime": String(entry.mtime)]
+                if let mode = entry.mode { metadata["mode"] = String(mode) }
+                _ = try? cache?.store(prefix, for: key, version: version, metadata: metadata)
+            }
+        }
         let detector = FileTypeDetector()
         let type = try detector.detect(bytes: prefix, name: path.name)
         return Info(
-            path: path.description, size: entry.size, mtime: entry.mtime, mode: entry.mode, type: type,
+            path: path.description, size: size, mtime: mtime, mode: mode, type: type,
             description: try describe(type, prefix, detector), firstLines: type.charset == "binary" ? nil : firstLines(prefix))
     }
 

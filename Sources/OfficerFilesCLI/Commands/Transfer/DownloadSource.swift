@@ -10,6 +10,8 @@ struct DownloadSource {
     var token: String?
     /// The name a downloaded copy gets by default.
     var suggestedName: String
+    /// For an Officer path: the path and the client, so the cache can key it by account.
+    var remote: (path: RemotePath, client: OfficerClient)? = nil
 
     static func resolve(_ argument: String, context: CommandContext) throws -> DownloadSource {
         let lowered = argument.lowercased()
@@ -28,7 +30,7 @@ struct DownloadSource {
         let client = try context.client()
         return DownloadSource(
             url: client.url("/api/file-browser/raw", query: [("path", path.path), ("root", path.root)]), token: client.token,
-            suggestedName: safeName(path.name, fallback: "download"))
+            suggestedName: safeName(path.name, fallback: "download"), remote: (path, client))
     }
 
     /// A name that stays inside the destination folder whatever the server or URL said.

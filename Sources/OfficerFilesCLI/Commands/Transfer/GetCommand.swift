@@ -10,6 +10,8 @@ enum GetCommand: Command {
             Bytes go to a hidden temp file beside DEST and reach DEST only after the length (and --checksum)
             is verified. Rerunning the same command after any interruption continues where it stopped; a file
             that changed on the server meanwhile is fetched again from the start.
+            Officer files up to an eighth of the cache limit are kept in the cache; a cached copy whose ETag the
+            server still reports is copied instead of fetched, and --offline copies it without asking.
             """,
         options: [
             OptionSpec(["--segments", "-x"], .value(placeholder: "N"), help: "parallel ranges (default: 4 from 64 MiB, else 1)"),
@@ -42,9 +44,24 @@ enum GetCommand: Command {
         let destination = source.destination(for: parsed.positionals.count > 1 ? parsed.positionals[1] : nil)
         let journal = try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment))
         let downloader = SegmentedDownloader(http: context.httpClient(), journal: journal)
+        let started = Date()
+        let cache = try source.remote == nil ? nil : context.contentCache()
+        if source.remote == nil, context.global.offline { throw CLIError.usage("\(source.url): --offline serves only officer: paths") }
+        let key = source.remote.map { context.cacheKey($0.path, kind: CacheKey.Kind.body, client: $0.client) }
+        if let cache, let key, let remote = source.remote, let cached = try CachedBody.open(cache, key: key) {
+            if context.global.offline {
+                report(try downloader.install(from: cached.handle.fileDescriptor, expectedLength: cached.entry.size, to: destination, options: options), started, context)
+                return
+            }
+            if let etag = cached.etag, try await currentETag(source, client: remote.client) == etag {
+                report(try downloader.install(from: cached.handle.fileDescriptor, expectedLength: cached.entry.size, to: destination, options: options), started, context)
+                return
+            }
+        } else if context.global.offline, let remote = source.remote {
+            throw context.notCachedOffline(remote.path)
+        }
         let reporter = context.progressReporter()
         let display = PartsDisplay(reporter: reporter, name: (destination as NSString).lastPathComponent, context: context)
-        let started = Date()
         let result: DownloadResult
         do {
             result = try await downloader.download(
@@ -56,12 +73,31 @@ enum GetCommand: Command {
             reporter.close()
             throw error
         }
+        if let cache, let key, result.bytes <= cache.automaticEntryLimit, let staged = try? cache.stage() {
+            if (try? staged.write(contentsOf: result.path)) != nil {
+                CachedBody.keep(staged, in: cache, key: key, length: result.bytes, etag: result.etag, context: context)
+            }
+        }
+        report(result, started, context)
+    }
+
+    /// The ETag the server reports now (a HEAD request), to tell whether a cached copy is current.
+    static func currentETag(_ source: DownloadSource, client: OfficerClient) async throws -> String? {
+        let response = try await client.send(HTTPRequest(method: "HEAD", url: source.url, sink: .memory(limit: 0), bearerToken: source.token))
+        return response.headers["ETag"]
+    }
+
+    static func report(_ result: DownloadResult, _ started: Date, _ context: CommandContext) {
         let seconds = Date().timeIntervalSince(started)
         if context.global.json {
-            context.printJSON(GetResult(path: result.path, bytes: result.bytes, resumedBytes: result.resumedBytes, fetchedBytes: result.fetchedBytes, sha256: result.sha256, seconds: seconds))
+            context.printJSON(
+                GetResult(
+                    path: result.path, bytes: result.bytes, resumedBytes: result.resumedBytes, fetchedBytes: result.fetchedBytes,
+                    sha256: result.sha256, seconds: seconds, fromCache: result.fromCache))
         } else if !context.global.quiet {
             let rate = ByteCountFormat.rate(Double(result.fetchedBytes) / max(seconds, 0.001))
-            var line = "Saved \(result.path) (\(ByteCountFormat.string(result.bytes))) in \(DurationFormat.precise(seconds: seconds)), \(rate)"
+            var line = "Saved \(result.path) (\(ByteCountFormat.string(result.bytes))) in \(DurationFormat.precise(seconds: seconds))"
+            line += result.fromCache ? ", from the cache" : ", \(rate)"
             if result.resumedBytes > 0 { line += ", resumed after \(ByteCountFormat.string(result.resumedBytes))" }
             if let digest = result.sha256 { line += ", sha256 verified (\(digest.prefix(12))…)" }
             context.console.message(line)
@@ -83,6 +119,7 @@ enum GetCommand: Command {
         var fetchedBytes: Int64
         var sha256: String?
         var seconds: Double
+        var fromCache: Bool
     }
 }
 

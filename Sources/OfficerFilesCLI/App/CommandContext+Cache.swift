@@ -1,0 +1,61 @@
+import FileModel
+import Foundation
+import Transfer
+
+extension CommandContext {
+    /// The cache limit: `--cache-limit`, then `OFFICER_CACHE_LIMIT`, then 1 GiB.
+    func cacheLimit() throws -> Int64 {
+        let (option, text) =
+            if let given = global.cacheLimit { ("--cache-limit", given) }
+            else if let given = environment["OFFICER_CACHE_LIMIT"], !given.isEmpty { ("OFFICER_CACHE_LIMIT", given) }
+            else { ("", "") }
+        guard !text.isEmpty else { return ContentCache.defaultLimit }
+        guard let limit = ByteCountFormat.parse(text), limit >= 0 else {
+            throw ArgumentError.invalidValue(option: option, value: text, reason: "a size such as 500M or 2G")
+        }
+        return limit
+    }
+
+    /// Opens the cache, reporting on stderr what it repaired; errors propagate (for `cache` and `--offline`).
+    func openCache() throws -> ContentCache {
+        if global.noCache, global.offline { throw CLIError.usage("--offline answers from the cache: it cannot go with --no-cache") }
+        let cache = try ContentCache(directory: ContentCache.defaultDirectory(environment: environment), limit: try cacheLimit())
+        let report = cache.openingReport
+        if report.rebuiltIndex {
+            console.message("warning: cache index \(cache.directory)/index.sqlite was unreadable; started a new one (\(report.orphanFilesRemoved) cached files dropped)")
+        } else if report.repairedAnything, !global.quiet {
+            console.message(
+                "cache: repaired after an interrupted run: \(report.staleTempFilesRemoved) temp files, \(report.orphanFilesRemoved) unindexed files, \(report.entriesDropped) entries without files removed")
+        }
+        return cache
+    }
+
+    /// The cache for commands that only gain from it: nil with `--no-cache`, or (with a warning) when it cannot be opened,
+    /// because a broken cache must never stop a download.
+    func contentCache() throws -> ContentCache? {
+        if global.offline { return try openCache() }
+        guard !global.noCache else { return nil }
+        do {
+            return try openCache()
+        } catch let error as CacheError {
+            console.message("warning: cache not used: \(error)")
+            return nil
+        }
+    }
+
+    /// The cache key of one kind of content of a remote path, for the account `client` acts as.
+    func cacheKey(_ path: RemotePath, kind: String, client: OfficerClient) -> CacheKey {
+        CacheKey(server: client.accountIdentity, root: path.root, path: path.path, kind: kind)
+    }
+
+    /// The error for content `--offline` cannot find.
+    func notCachedOffline(_ path: RemotePath, what: String = "") -> CLIError {
+        .refused("\(path): \(what.isEmpty ? "" : what + " ")not in the cache (--offline makes no network request)", .notFound)
+    }
+}
+
+extension ContentCache {
+    /// The largest entry filled automatically (an eighth of the limit), so one big download never flushes the cache;
+    /// `cache pin` stores any size that fits.
+    var automaticEntryLimit: Int64 { limit / 8 }
+}

@@ -1,0 +1,127 @@
+import FileModel
+import Foundation
+import Transfer
+
+/// `cache stats|ls|clear|pin|unpin|verify`: the local content cache.
+enum CacheCommand: Command {
+    static let spec = CommandSpec(
+        "cache", summary: "inspect, fill, pin or repair the local content cache",
+        discussion: """
+            The cache keeps file bodies, folder listings, previews and AI results, up to a hard limit
+            (--cache-limit, OFFICER_CACHE_LIMIT, default 1G): least recently used entries go first, pinned ones never.
+            """,
+        subcommands: [
+            CommandSpec("stats", summary: "entries and bytes, by kind, against the limit"),
+            CommandSpec("ls", summary: "every entry, least recently used first"),
+            CommandSpec(
+                "clear", summary: "remove every unpinned entry",
+                options: [OptionSpec(["--all"], help: "pinned entries too")]),
+            CommandSpec(
+                "pin", summary: "fetch files into the cache and keep them there for offline use",
+                positionals: [PositionalSpec("PATH", help: "officer:/path of a file", variadic: true)]),
+            CommandSpec(
+                "unpin", summary: "let pinned files be evicted again",
+                positionals: [PositionalSpec("PATH", help: "officer:/path of a file", variadic: true)]),
+            CommandSpec("verify", summary: "check the index against the files and repair what differs"),
+        ])
+
+    static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        let cache = try context.openCache()
+        switch parsed.path.last {
+        case "stats": try stats(cache, context)
+        case "ls": try list(cache, context)
+        case "clear":
+            let (count, bytes) = try cache.clear(includingPinned: parsed.flag("all"))
+            if context.global.json {
+                context.printJSON(["entries": Int64(count), "bytes": bytes])
+            } else {
+                context.say("Removed \(count) entries (\(ByteCountFormat.string(bytes))).")
+            }
+        case "pin": try await pin(parsed.positionals, cache, context)
+        case "unpin":
+            let client = try context.client()
+            for argument in parsed.positionals {
+                let path = try context.remotePath(argument)
+                try cache.setPinned(false, for: context.cacheKey(path, kind: CacheKey.Kind.body, client: client))
+                context.say("Unpinned \(path).")
+            }
+        default: try verify(cache, context)
+        }
+    }
+
+    static func stats(_ cache: ContentCache, _ context: CommandContext) throws {
+        let stats = try cache.statistics()
+        if context.global.json {
+            context.printJSON(stats)
+            return
+        }
+        let percent = stats.limit > 0 ? Double(stats.bytes) * 100 / Double(stats.limit) : 0
+        context.console.print("Cache:    \(stats.directory)")
+        context.console.print(
+            "Used:     \(ByteCountFormat.string(stats.bytes)) of \(ByteCountFormat.string(stats.limit)) (\(String(format: "%.1f", percent))%) in \(stats.entries) entries")
+        context.console.print("Pinned:   \(ByteCountFormat.string(stats.pinnedBytes)) in \(stats.pinnedEntries) entries (never evicted)")
+        for (kind, totals) in stats.kinds.sorted(by: { $0.key < $1.key }) {
+            context.console.print("  \(kind.padding(toLength: 12, withPad: " ", startingAt: 0)) \(totals.entries) entries, \(ByteCountFormat.string(totals.bytes))")
+        }
+    }
+
+    static func list(_ cache: ContentCache, _ context: CommandContext) throws {
+        let entries = try cache.entries()
+        if context.global.json {
+            for entry in entries { context.printJSON(entry) }
+            return
+        }
+        if entries.isEmpty { context.say("The cache is empty.") }
+        for entry in entries {
+            let size = String(entry.size)
+            context.console.print(
+                "\(entry.key.kind.padding(toLength: 10, withPad: " ", startingAt: 0)) \(String(repeating: " ", count: max(0, 12 - size.count)))\(size) \(entry.pinned ? "pinned" : "      ") \(HTTPDate.minuteStamp(entry.accessed))  officer:\(entry.key.root):\(entry.key.path)")
+        }
+    }
+
+    static func pin(_ arguments: [String], _ cache: ContentCache, _ context: CommandContext) async throws {
+        if context.global.offline {
+            // Offline, pinning keeps what is already cached.
+            let client = try context.client()
+            for argument in arguments {
+                let path = try context.remotePath(argument)
+                try cache.setPinned(true, for: context.cacheKey(path, kind: CacheKey.Kind.body, client: client))
+                context.say("Pinned \(path) (already cached).")
+            }
+            return
+        }
+        let downloader = SegmentedDownloader(http: context.httpClient(), journal: nil)
+        for argument in arguments {
+            let source = try DownloadSource.resolve(argument, context: context)
+            guard let remote = source.remote else { throw CLIError.usage("\(argument): only officer: paths can be pinned") }
+            let key = context.cacheKey(remote.path, kind: CacheKey.Kind.body, client: remote.client)
+            if let cached = try CachedBody.open(cache, key: key), let etag = cached.etag,
+                try await GetCommand.currentETag(source, client: remote.client) == etag
+            {
+                try cache.setPinned(true, for: key)
+                context.say("Pinned \(remote.path) (\(ByteCountFormat.string(cached.entry.size)), already cached).")
+                continue
+            }
+            let staged = try cache.stage()
+            let outcome = try await downloader.stream(
+                from: source.url, bearerToken: source.token, to: staged.fileDescriptor, copy: nil, ifNoneMatch: nil)
+            let entry = try cache.commit(staged, key: key, version: outcome.etag ?? "unversioned", pinned: true)
+            context.say("Pinned \(remote.path) (\(ByteCountFormat.string(entry.size))).")
+        }
+    }
+
+    static func verify(_ cache: ContentCache, _ context: CommandContext) throws {
+        let report = try cache.verify()
+        if context.global.json {
+            context.printJSON(report)
+            return
+        }
+        if !report.repairedAnything && report.entriesEvicted == 0 {
+            context.say("The cache is consistent: \(try cache.statistics().entries) entries, every one with its file.")
+            return
+        }
+        if report.rebuiltIndex { context.say("The index was unreadable and was created anew.") }
+        context.say(
+            "Repaired: \(report.entriesDropped) entries without their file dropped, \(report.orphanFilesRemoved) unindexed files removed, \(report.staleTempFilesRemoved) stale temp files removed, \(report.entriesEvicted) entries evicted to fit the limit.")
+    }
+}
