@@ -40,6 +40,8 @@ let package = Package(
         // The commands, argument parser and progress reporter live in a library so tests can reach them.
         .target(name: "OfficerFilesCLI", dependencies: ["FileModel", "Preview", "Transfer"]),
         .executableTarget(name: "officer-files", dependencies: ["OfficerFilesCLI"]),
+        // Drives library code for the bench/ scripts; not part of the product.
+        .executableTarget(name: "officer-files-bench", dependencies: ["Transfer"]),
 
         // Starts the reference server, the fault proxy and the built CLI for tests; never shipped.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -39,6 +39,15 @@ public enum ExitCode: Int32, Sendable {
             case .notAFile, .encrypted, .tooLarge: return .refused
             }
         case let error as HTTPError: return of(httpError: error)
+        case let error as RemoteActionError:
+            switch error {
+            case .unsupported, .notAFile: return .refused
+            case .server(_, let inner): return of(inner)
+            case .upload(_, let inner): return of(inner)
+            case .download(_, let inner): return of(inner)
+            case .localFile: return .localFile
+            case .timedOut: return .network
+            }
         case let error as CacheError:
             switch error {
             case .index, .io: return .localFile

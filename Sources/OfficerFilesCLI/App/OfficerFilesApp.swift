@@ -12,7 +12,8 @@ public enum OfficerFilesApp {
         LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, ListCommand.self, StatCommand.self,
         SearchCommand.self, MakeDirectoryCommand.self, MoveCommand.self, CopyCommand.self, RemoveCommand.self,
         GetCommand.self, CatCommand.self, PutCommand.self, TransfersCommand.self, ImageCommand.self,
-        InfoCommand.self, ArchiveCommand.self, CacheCommand.self,
+        InfoCommand.self, ArchiveCommand.self, CacheCommand.self, OCRCommand.self, TTSCommand.self,
+        TranscribeCommand.self, ExtractAudioCommand.self,
     ]
 
     static let helpSpec = CommandSpec(

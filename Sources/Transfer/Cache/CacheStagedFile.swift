@@ -9,6 +9,7 @@ public final class CacheStagedFile: @unchecked Sendable {
     /// Its descriptor, open for writing until the commit (a download can write into it directly).
     public let fileDescriptor: Int32
     private var isOpen = true
+    private var finishedSize: Int64?
     var isCommitted = false
 
     init(temporaryDirectory: String) throws(CacheError) {
@@ -58,8 +59,11 @@ public final class CacheStagedFile: @unchecked Sendable {
         }
     }
 
-    /// Flushes the bytes to stable storage and closes the file; returns its size.
-    func finish() throws(CacheError) -> Int64 {
+    /// Flushes the bytes to stable storage and closes the file; returns its size. The commit does this
+    /// when it has not been done, so calling it is only needed to keep the flush out of the commit's time.
+    @discardableResult
+    public func finish() throws(CacheError) -> Int64 {
+        if !isOpen, let size = finishedSize { return size }
         guard isOpen else { throw .io(path: path, message: "already committed") }
         var info = stat()
         let synced = fsync(fileDescriptor) == 0 && fstat(fileDescriptor, &info) == 0
@@ -67,6 +71,7 @@ public final class CacheStagedFile: @unchecked Sendable {
         close(fileDescriptor)
         isOpen = false
         guard synced else { throw .io(path: path, message: String(cString: strerror(failure))) }
+        finishedSize = Int64(info.st_size)
         return Int64(info.st_size)
     }
 }

@@ -268,7 +268,8 @@ public final class ContentCache: @unchecked Sendable {
         var evicted = 0
         let now = Date().timeIntervalSince1970
         for query in [
-            "SELECT rowid, file, size FROM entries WHERE pinned = 0 AND expires IS NOT NULL AND expires < \(now) ORDER BY expires LIMIT 64",
+            // Pinned entries never carry an expiry, so the partial index alone finds the expired ones.
+            "SELECT rowid, file, size FROM entries INDEXED BY entries_expiry WHERE expires IS NOT NULL AND expires < \(now) ORDER BY expires LIMIT 64",
             "SELECT rowid, file, size FROM entries WHERE pinned = 0 ORDER BY seq LIMIT 64",
         ] {
             while true {

@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// Every SQLite call Transfer makes, in one place.
 enum SQLiteCalls {
@@ -23,6 +24,19 @@ enum SQLiteCalls {
     static func errorMessage(_ db: Connection) -> String { String(cString: sqlite3_errmsg(db)) }
     static func errorString(_ code: Int32) -> String { String(cString: sqlite3_errstr(code)) }
     static func busyTimeout(_ db: Connection, milliseconds: Int32) { sqlite3_busy_timeout(db, milliseconds) }
+
+    /// Waits for another connection's lock by polling every 50 µs for the first 10 ms, then every millisecond,
+    /// up to about `milliseconds`. SQLite's own busy timeout sleeps 1, 2, 5, 10… ms, which turns a
+    /// 0.3 ms wait for a short write transaction into many milliseconds.
+    static func pollingBusyHandler(_ db: Connection, milliseconds: Int32) {
+        let limit = Int(milliseconds) + 200
+        sqlite3_busy_handler(db, { context, count in
+            let limit = Int(bitPattern: context)
+            guard Int(count) < limit else { return 0 }
+            usleep(count < 200 ? 50 : 1000)
+            return 1
+        }, UnsafeMutableRawPointer(bitPattern: limit))
+    }
     static func changes(_ db: Connection) -> Int { Int(sqlite3_changes64(db)) }
     static func lastInsertRowID(_ db: Connection) -> Int64 { sqlite3_last_insert_rowid(db) }
 

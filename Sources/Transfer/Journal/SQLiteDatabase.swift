@@ -28,7 +28,7 @@ public final class SQLiteDatabase {
         }
         self.connection = connection
         self.path = path
-        SQLiteCalls.busyTimeout(connection, milliseconds: busyTimeoutMilliseconds)
+        SQLiteCalls.pollingBusyHandler(connection, milliseconds: busyTimeoutMilliseconds)
         _ = try query("PRAGMA journal_mode=WAL")
         try execute("PRAGMA synchronous=NORMAL")
     }

@@ -1,0 +1,214 @@
+import FileModel
+import Foundation
+import Transfer
+
+/// What `ocr`, `tts`, `transcribe` and `extract-audio` share: targets, batching, output, the summary.
+enum RemoteActionCommand {
+    static func spec(_ action: AIAction, summary: String, options: [OptionSpec] = []) -> CommandSpec {
+        let producesText = action == .ocr || action == .transcribe
+        return CommandSpec(
+            action.rawValue, summary: summary,
+            discussion: """
+                TARGET is an Officer path or a local file. A local file is uploaded (resumably) into
+                officer:/.officer-files/inbox, processed, and removed again unless --keep-remote. Each target's kind
+                is checked first: an action that does not fit it is refused before anything is sent.
+                \(producesText ? "The text goes to stdout (one '==> TARGET <==' header per target when there are several), or to -o." : "The produced file is downloaded to -o (a file, or a folder) or the current folder; on the server it stays beside an Officer target.")
+                Results are cached by the target's content (local) or size and mtime (remote) and the parameters:
+                an unchanged target is answered without a server call unless --refresh. Several targets run
+                --jobs at a time; one failure does not stop the rest, and the exit status says if any failed.
+                """,
+            options: options + [
+                OptionSpec(["--output", "-o"], .value(placeholder: "PATH"), help: producesText ? "write the text to PATH (a folder with several targets)" : "save the produced file as PATH or into folder PATH"),
+                OptionSpec(["--force", "-f"], help: "replace existing local files"),
+                OptionSpec(["--keep-remote"], help: "keep uploaded local files (and their outputs) in the inbox"),
+                OptionSpec(["--refresh"], help: "ask the server even if the result is cached"),
+                OptionSpec(["--jobs", "-j"], .value(placeholder: "N"), help: "targets processed at once (default: 2)"),
+                OptionSpec(["--timeout"], .value(placeholder: "SECONDS"), help: "longest wait for one action (default: 300)"),
+            ],
+            positionals: [PositionalSpec("TARGET", help: "officer:/path or a local file", optional: action == .tts, variadic: true)])
+    }
+
+    static func run(_ action: AIAction, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        let requests = try requests(action, parsed, context)
+        let jobs = try intValue(parsed, "jobs", range: 1...16) ?? 2
+        let timeout = Double(try intValue(parsed, "timeout", range: 1...86_400) ?? 300)
+        let client = try context.client()
+        let journal = try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment))
+        let runner = RemoteActionRunner(client: client, journal: journal, cache: try context.contentCache(), timeout: timeout)
+        let several = requests.count > 1
+        let output = parsed.value("output")
+        if let output, several {
+            var isDirectory: ObjCBool = false
+            if !(FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue) {
+                throw CLIError.usage("-o \(output): with several targets, -o must be an existing folder")
+            }
+        }
+        let console = context.console
+        let quiet = context.global.quiet || context.global.json
+        var writeFailures: [any Error] = []
+        let outcomes = await inOrder(requests, width: jobs) { (request: RemoteActionRequest) -> Result<RemoteActionResult, any Error> in
+            if !quiet, several { console.message("\(action.rawValue): \(request.target): started") }
+            do {
+                return .success(try await runner.run(request))
+            } catch {
+                return .failure(error)
+            }
+        } onEach: { (index: Int, outcome: Result<RemoteActionResult, any Error>) in
+            if let error = report(outcome, request: requests[index], several: several, output: output, force: parsed.flag("force"), context: context) {
+                writeFailures.append(error)
+            }
+        }
+        let failures = outcomes.compactMap { if case .failure(let error) = $0 { error } else { nil } } + writeFailures
+        if several, !context.global.quiet, !context.global.json {
+            let cached = outcomes.filter { if case .success(let r) = $0 { r.fromCache } else { false } }.count
+            console.message("\(action.rawValue): \(outcomes.count - failures.count) of \(outcomes.count) done (\(cached) from the cache), \(failures.count) failed")
+        }
+        if failures.count == 1, requests.count == 1 { throw failures[0] }
+        if !failures.isEmpty { throw BatchRunner.summary(of: failures, total: requests.count) }
+    }
+
+    /// One request per target (or the `--text`), with this command's parameters.
+    static func requests(_ action: AIAction, _ parsed: ParsedCommand, _ context: CommandContext) throws -> [RemoteActionRequest] {
+        var targets: [ActionTarget] = []
+        if let text = parsed.value("text") {
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw ArgumentError.invalidValue(option: "--text", value: text, reason: "nothing to speak")
+            }
+            targets.append(.text(text))
+        }
+        for argument in parsed.positionals {
+            targets.append(RemotePath.isRemote(argument) ? .remote(try context.remotePath(argument)) : .local(argument))
+        }
+        guard !targets.isEmpty else { throw CLIError.usage("\(action.rawValue): give a TARGET\(action == .tts ? " or --text" : "")") }
+        let format = parsed.value("format") ?? "mp3"
+        guard ["mp3", "wav", "ogg", "m4a"].contains(format) else {
+            throw ArgumentError.invalidValue(option: "--format", value: format, reason: "mp3, wav, ogg or m4a")
+        }
+        let produces = action == .tts || action == .extractAudio
+        let cwd = FileManager.default.currentDirectoryPath + "/"
+        return targets.map { target in
+            var request = RemoteActionRequest(action: action, target: target)
+            request.language = parsed.value("language") ?? "eng"
+            request.voice = parsed.value("voice") ?? "en"
+            request.format = format
+            request.force = parsed.flag("force")
+            request.keepRemote = parsed.flag("keep-remote")
+            request.refresh = parsed.flag("refresh")
+            if produces, !parsed.flag("no-download") { request.download = parsed.value("output") ?? cwd }
+            return request
+        }
+    }
+
+    /// Prints one finished target: text to stdout (or -o), a saved file's line, or its error. Returns the
+    /// error of writing the text to -o, which fails the target too.
+    static func report(
+        _ outcome: Result<RemoteActionResult, any Error>, request: RemoteActionRequest, several: Bool, output: String?, force: Bool,
+        context: CommandContext
+    ) -> (any Error)? {
+        let quiet = context.global.quiet
+        switch outcome {
+        case .failure(let error):
+            if context.global.json {
+                context.printJSON(["target": request.target.description, "action": request.action.rawValue, "error": "\(error)"])
+            } else if several {
+                context.console.message("officer-files: \(error)")
+            }
+        case .success(let result):
+            if context.global.json {
+                context.printJSON(result)
+                return nil
+            }
+            if let text = result.text {
+                let line = text.hasSuffix("\n") || text.isEmpty ? text : text + "\n"
+                if let output {
+                    do {
+                        let path = try writeText(line, to: output, target: request.target, several: several, force: force)
+                        if !quiet { context.console.message("Wrote \(path)") }
+                    } catch {
+                        if several { context.console.message("officer-files: \(error)") }
+                        return error
+                    }
+                } else {
+                    if several { context.console.print("==> \(result.target) <==") }
+                    context.console.printRaw(line)
+                }
+            } else if let saved = result.savedPath, !quiet {
+                context.console.message("Saved \(saved) (\(ByteCountFormat.string(result.outputBytes ?? 0)))\(result.fromCache ? " from the cache" : ", \(result.engine) in \(DurationFormat.precise(seconds: result.seconds))")")
+            } else if let remote = result.remoteOutput {
+                context.say("Wrote \(remote) on the server (\(ByteCountFormat.string(result.outputBytes ?? 0)))")
+            }
+        }
+        return nil
+    }
+
+    /// Writes text atomically: a temp file beside it, then a link (or a rename with --force).
+    static func writeText(_ text: String, to output: String, target: ActionTarget, several: Bool, force: Bool) throws -> String {
+        var path = output
+        var isDirectory: ObjCBool = false
+        if several || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            let base: String =
+                switch target {
+                case .remote(let remote): remote.name
+                case .local(let local): (local as NSString).lastPathComponent
+                case .text: "text"
+                }
+            path = (output as NSString).appendingPathComponent(base + ".txt")
+        }
+        let temp = (path as NSString).deletingLastPathComponent + "/." + (path as NSString).lastPathComponent + ".officer-tmp"
+        guard FileManager.default.createFile(atPath: temp, contents: Data(text.utf8)) else {
+            throw CLIError.localFile(path: path, message: "cannot write")
+        }
+        if force {
+            guard rename(temp, path) == 0 else {
+                unlink(temp)
+                throw CLIError.localFile(path: path, message: String(cString: strerror(errno)))
+            }
+        } else {
+            defer { unlink(temp) }
+            guard link(temp, path) == 0 else {
+                if errno == EEXIST { throw CLIError.refused("\(path): already exists (use --force to replace it)", .conflict) }
+                throw CLIError.localFile(path: path, message: String(cString: strerror(errno)))
+            }
+        }
+        return path
+    }
+
+    static func intValue(_ parsed: ParsedCommand, _ key: String, range: ClosedRange<Int>) throws -> Int? {
+        guard let text = parsed.value(key) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw ArgumentError.invalidValue(option: "--" + key, value: text, reason: "a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// Runs `body` on at most `width` items at once and hands each outcome to `onEach` in input order,
+    /// as soon as it and all before it are done.
+    static func inOrder<Item: Sendable, Output: Sendable>(
+        _ items: [Item], width: Int, _ body: @escaping @Sendable (Item) async -> Output,
+        onEach: (Int, Output) -> Void
+    ) async -> [Output] {
+        var results = [Output?](repeating: nil, count: items.count)
+        var nextToReport = 0
+        await withTaskGroup(of: (Int, Output).self) { group in
+            var started = 0
+            while started < min(width, items.count) {
+                let index = started
+                group.addTask { (index, await body(items[index])) }
+                started += 1
+            }
+            while let (index, output) = await group.next() {
+                results[index] = output
+                while nextToReport < items.count, let ready = results[nextToReport] {
+                    onEach(nextToReport, ready)
+                    nextToReport += 1
+                }
+                if started < items.count {
+                    let index = started
+                    group.addTask { (index, await body(items[index])) }
+                    started += 1
+                }
+            }
+        }
+        return results.map { $0! }
+    }
+}

@@ -1,0 +1,34 @@
+import FileModel
+
+/// Why a remote action failed, naming the target.
+public enum RemoteActionError: Error, Sendable, CustomStringConvertible {
+    /// The action does not apply to this kind of file (checked locally, before anything is sent).
+    case unsupported(target: String, action: AIAction, mime: String, viewer: ViewerKind)
+    /// The target is a folder or not a regular file.
+    case notAFile(target: String)
+    /// The server refused or failed the action (an engine failure included).
+    case server(target: String, OfficerError)
+    /// Uploading the local file failed.
+    case upload(target: String, UploadError)
+    /// Downloading the produced file failed.
+    case download(target: String, DownloadError)
+    /// A local file could not be read or written.
+    case localFile(path: String, message: String)
+    /// The action took longer than allowed.
+    case timedOut(target: String, seconds: Double)
+
+    /// A one-line message.
+    public var description: String {
+        switch self {
+        case .unsupported(let target, let action, let mime, let viewer):
+            let offered = viewer.aiActions.map(\.rawValue).joined(separator: ", ")
+            return "\(target): \(action.rawValue) does not apply to \(mime) (\(viewer.rawValue) files offer \(offered.isEmpty ? "no AI actions" : offered)); nothing was sent"
+        case .notAFile(let target): return "\(target): not a regular file"
+        case .server(let target, let error): return "\(target): \(error)"
+        case .upload(_, let error): return "\(error)"
+        case .download(_, let error): return "\(error)"
+        case .localFile(let path, let message): return "\(path): \(message)"
+        case .timedOut(let target, let seconds): return "\(target): no answer within \(Int(seconds)) s (--timeout)"
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import FileModel
+
+/// What a remote AI action works on.
+public enum ActionTarget: Sendable, Equatable, CustomStringConvertible {
+    /// A file already on the server.
+    case remote(RemotePath)
+    /// A local file: uploaded into the inbox folder first.
+    case local(String)
+    /// Text to speak (`tts --text`).
+    case text(String)
+
+    /// How messages name it.
+    public var description: String {
+        switch self {
+        case .remote(let path): path.description
+        case .local(let path): path
+        case .text(let text): "text \"\(text.count > 30 ? text.prefix(30) + "…" : Substring(text))\""
+        }
+    }
+}
+
+/// One remote AI action to run: the action, its target and its parameters.
+public struct RemoteActionRequest: Sendable, Equatable {
+    /// OCR, TTS, transcription or audio extraction.
+    public var action: AIAction
+    /// What it works on.
+    public var target: ActionTarget
+    /// OCR language (tesseract code), default `eng`.
+    public var language = "eng"
+    /// TTS voice (espeak-ng name), default `en`.
+    public var voice = "en"
+    /// Audio format of `extract-audio`, default `mp3`.
+    public var format = "mp3"
+    /// Where a produced file is saved locally: a file, or a folder to put it in; nil saves nothing locally
+    /// (the file stays on the server).
+    public var download: String?
+    /// Replace an existing local file.
+    public var force = false
+    /// Keep the uploaded copy of a local target (and its server-side output) in the inbox.
+    public var keepRemote = false
+    /// Ask the server even when the cache has the result (and let it replace its earlier output).
+    public var refresh = false
+
+    /// Creates a request with default parameters.
+    public init(action: AIAction, target: ActionTarget) {
+        self.action = action
+        self.target = target
+    }
+
+    /// The parameters that change the result, for the cache key.
+    var parameters: [(String, String)] {
+        switch action {
+        case .ocr: [("language", language)]
+        case .tts: [("voice", voice)]
+        case .transcribe: []
+        case .extractAudio: [("format", format)]
+        }
+    }
+
+    /// Whether the action answers with text (OCR, transcription) rather than a file.
+    public var producesText: Bool { action == .ocr || action == .transcribe }
+}
+
+/// The outcome of one action.
+public struct RemoteActionResult: Sendable, Equatable, Codable {
+    /// The target as given.
+    public var target: String
+    /// The action.
+    public var action: AIAction
+    /// OCR or transcription text.
+    public var text: String?
+    /// A produced file saved locally.
+    public var savedPath: String?
+    /// A produced file left on the server.
+    public var remoteOutput: String?
+    /// Bytes of the produced file.
+    public var outputBytes: Int64?
+    /// The server's engine, or `cache` when no request was made.
+    public var engine: String
+    /// True when the result came from the cache without a server call.
+    public var fromCache: Bool
+    /// Seconds it took.
+    public var seconds: Double
+}
+
+/// Where an action is while it runs.
+public enum RemoteActionEvent: Sendable, Equatable {
+    /// The local file is being uploaded into the inbox.
+    case uploading(sent: Int64, total: Int64)
+    /// The server is working on it.
+    case processing
+    /// The produced file is being downloaded.
+    case downloading(done: Int64, total: Int64?)
+}

@@ -1,0 +1,279 @@
+import FileModel
+import Foundation
+import Preview
+
+/// Runs the server's AI actions (OCR, text-to-speech, transcription, audio extraction) on server files, local
+/// files and given text: checks the action fits the file's kind before anything is sent, uploads a local file
+/// resumably into an inbox folder, calls the action with its own timeout, downloads a produced file, caches
+/// results by the target's identity (content hash for local files, size and mtime for server files) and the
+/// action's parameters, and removes what it put in the inbox.
+public struct RemoteActionRunner: Sendable {
+    /// The client for uploads, downloads and file calls.
+    public let client: OfficerClient
+    /// Uploads local targets.
+    public let uploader: TusUploader
+    /// Downloads produced files.
+    public let downloader: SegmentedDownloader
+    /// Results are kept here; nil disables caching.
+    public let cache: ContentCache?
+    /// Where local files are uploaded to be worked on.
+    public let inbox: RemotePath
+    /// The longest one action may take on the server, in seconds.
+    public let timeout: Double
+
+    /// The default inbox: `officer:/.officer-files/inbox`.
+    public static let defaultInbox = try! RemotePath(path: "/.officer-files/inbox")
+
+    /// Creates a runner.
+    public init(
+        client: OfficerClient, journal: TransferJournal?, cache: ContentCache?, inbox: RemotePath = RemoteActionRunner.defaultInbox,
+        timeout: Double = 300
+    ) {
+        self.client = client
+        uploader = TusUploader(http: client.http, journal: journal)
+        downloader = SegmentedDownloader(http: client.http, journal: journal)
+        self.cache = cache
+        self.inbox = inbox
+        self.timeout = timeout
+    }
+
+    /// Runs one action; `onEvent` hears the upload, the processing and the download.
+    public func run(_ request: RemoteActionRequest, onEvent: (@Sendable (RemoteActionEvent) -> Void)? = nil)
+        async throws(RemoteActionError) -> RemoteActionResult
+    {
+        let started = Date()
+        let label = request.target.description
+        let identity = try await identify(request)
+        let key = CacheKey(
+            server: client.accountIdentity, root: identity.root, path: identity.path,
+            kind: CacheKey.Kind.aiResult(action: request.action.rawValue, parameters: request.parameters))
+        var result = RemoteActionResult(
+            target: label, action: request.action, engine: "cache", fromCache: true, seconds: 0)
+        if !request.refresh, let cached = try? cache?.entry(for: key, version: identity.version) {
+            if request.producesText, let data = cached.contents() {
+                result.text = String(decoding: data, as: UTF8.self)
+                result.seconds = Date().timeIntervalSince(started)
+                return result
+            }
+            if let destination = request.download, let handle = FileHandle(forReadingAtPath: cached.path) {
+                let path = try localDestination(destination, name: cached.metadata["name"] ?? "output")
+                var options = DownloadOptions()
+                options.force = request.force
+                do {
+                    let saved = try downloader.install(from: handle.fileDescriptor, expectedLength: cached.size, to: path, options: options)
+                    result.savedPath = saved.path
+                    result.outputBytes = saved.bytes
+                    result.seconds = Date().timeIntervalSince(started)
+                    return result
+                } catch {
+                    throw .download(target: label, error)
+                }
+            }
+        }
+        result.fromCache = false
+
+        // A local file goes into the inbox under a name no other file can take: its content hash.
+        var uploaded: RemotePath?
+        var input: RemotePath?
+        if case .local(let path) = request.target {
+            uploaded = try await upload(path, contentHash: identity.path.dropFirst(), label: label, onEvent: onEvent)
+            input = uploaded
+        } else if case .remote(let path) = request.target {
+            input = path
+        }
+        var producedOnServer: RemotePath?
+        let outcome: Result<RemoteActionResult, RemoteActionError>
+        do {
+            outcome = .success(try await perform(request, input: input, uploaded: uploaded, identity: identity, key: key, result: result,
+                                                 producedOnServer: &producedOnServer, onEvent: onEvent))
+        } catch {
+            outcome = .failure(error)
+        }
+        if !request.keepRemote, uploaded != nil || producedOnServer != nil {
+            // After the result is in hand, failed or not; a leftover in the inbox would be harmless and visible.
+            for path in [uploaded, producedOnServer].compactMap({ $0 }) { _ = try? await client.remove(path) }
+        }
+        result = try outcome.get()
+        result.seconds = Date().timeIntervalSince(started)
+        return result
+    }
+
+    // MARK: Steps
+
+    /// Calls the action and handles its answer; `producedOnServer` names a server file this run created in the inbox.
+    private func perform(
+        _ request: RemoteActionRequest, input: RemotePath?, uploaded: RemotePath?, identity: (root: String, path: String, version: String),
+        key: CacheKey, result: RemoteActionResult, producedOnServer: inout RemotePath?,
+        onEvent: (@Sendable (RemoteActionEvent) -> Void)?
+    ) async throws(RemoteActionError) -> RemoteActionResult {
+        var result = result
+        let label = request.target.description
+        onEvent?(.processing)
+        let actionClient = client.with(http: longRunningHTTP())
+        var body = AIActionRequest(root: input?.root ?? inbox.root, path: input?.path)
+        switch request.action {
+        case .ocr: body.language = request.language
+        case .tts:
+            body.voice = request.voice
+            if case .text(let text) = request.target {
+                body.text = text
+                body.output = (try? inbox.appending("speech-\(identity.path.dropFirst().prefix(16)).wav"))?.path
+                body.root = inbox.root
+                try await ensureInbox(label)
+            }
+        case .extractAudio: body.format = request.format
+        case .transcribe: break
+        }
+        // The inbox is ours to overwrite; a user's folder only when they asked for a fresh result.
+        if !request.producesText { body.overwrite = uploaded != nil || body.text != nil || request.refresh }
+        do {
+            if request.producesText {
+                let answer = try await actionClient.text(of: request.action, body)
+                result.text = answer.text
+                result.engine = answer.engine
+                _ = try? cache?.store(Data(answer.text.utf8), for: key, version: identity.version, metadata: ["engine": answer.engine])
+            } else {
+                let answer = try await actionClient.produce(request.action, body)
+                result.engine = answer.engine
+                result.outputBytes = answer.entry.size
+                let produced = try RemotePath(root: body.root, path: answer.entry.path)
+                if uploaded != nil || body.text != nil { producedOnServer = produced }
+                if let destination = request.download {
+                    onEvent?(.downloading(done: 0, total: answer.entry.size))
+                    result.savedPath = try await download(
+                        produced, to: try localDestination(destination, name: outputName(request.target, produced: answer.entry.name)),
+                        force: request.force, label: label,
+                        key: key, version: identity.version, onEvent: onEvent)
+                } else {
+                    result.remoteOutput = produced.description
+                    if producedOnServer != nil, !request.keepRemote { producedOnServer = nil }  // asked to stay on the server
+                }
+            }
+        } catch let error as OfficerError {
+            if case .transport(let inner) = error, case .transport(_, 28, _) = inner { throw .timedOut(target: label, seconds: timeout) }
+            throw .server(target: label, error)
+        } catch let error as RemoteActionError {
+            throw error
+        } catch {
+            throw .localFile(path: label, message: "\(error)")
+        }
+        return result
+    }
+
+
+    /// The target's identity for the cache, after checking the action fits its kind.
+    private func identify(_ request: RemoteActionRequest) async throws(RemoteActionError) -> (root: String, path: String, version: String) {
+        let label = request.target.description
+        switch request.target {
+        case .text(let text):
+            guard request.action == .tts else {
+                throw .unsupported(target: label, action: request.action, mime: "text/plain", viewer: .code)
+            }
+            let hasher = SHA256Hasher()
+            hasher.update(Data(text.utf8))
+            return ("text", "/" + hasher.finalizeHex(), "text")
+        case .local(let path):
+            var info = stat()
+            guard stat(path, &info) == 0 else { throw .localFile(path: path, message: String(cString: strerror(errno))) }
+            guard info.st_mode & S_IFMT == S_IFREG else { throw .notAFile(target: label) }
+            let type: FileType
+            do { type = try FileTypeDetector().detect(file: path) } catch { throw .localFile(path: path, message: "\(error)") }
+            guard type.actions.contains(request.action) else {
+                throw .unsupported(target: label, action: request.action, mime: type.mime, viewer: type.viewer)
+            }
+            do { return ("local-content", "/" + (try SHA256Hasher.hash(file: path)), "sha256") } catch {
+                throw .localFile(path: path, message: "\(error)")
+            }
+        case .remote(let path):
+            let entry: FileEntry
+            do { entry = try await client.stat(path) } catch { throw .server(target: label, error) }
+            guard !entry.isDirectory else { throw .notAFile(target: label) }
+            let type = FileType(contentMIME: entry.mime ?? "application/octet-stream", charset: "", fileName: entry.name)
+            guard type.actions.contains(request.action) else {
+                throw .unsupported(target: label, action: request.action, mime: type.mime, viewer: type.viewer)
+            }
+            return (path.root, path.path, CacheKey.version(size: entry.size, modificationTime: Int64(entry.mtime * 1000)))
+        }
+    }
+
+    private func ensureInbox(_ label: String) async throws(RemoteActionError) {
+        do { _ = try await client.makeDirectory(inbox, parents: true) } catch {
+            if case .conflict = error { return }
+            throw .server(target: label, error)
+        }
+    }
+
+    private func upload(
+        _ path: String, contentHash: Substring, label: String, onEvent: (@Sendable (RemoteActionEvent) -> Void)?
+    ) async throws(RemoteActionError) -> RemotePath {
+        try await ensureInbox(label)
+        let name = String(contentHash.prefix(16)) + "-" + (path as NSString).lastPathComponent
+        let target = client.uploadTarget(name: name, into: inbox, mtime: nil, overwrite: true)
+        let total = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
+        do {
+            _ = try await uploader.upload(file: path, to: target) { event in
+                if case .progress(_, let sent) = event { onEvent?(.uploading(sent: sent, total: total)) }
+            }
+            return try inbox.appending(name)
+        } catch let error as UploadError {
+            throw .upload(target: label, error)
+        } catch {
+            throw .localFile(path: path, message: "\(error)")
+        }
+    }
+
+    private func download(
+        _ produced: RemotePath, to destination: String, force: Bool, label: String, key: CacheKey, version: String,
+        onEvent: (@Sendable (RemoteActionEvent) -> Void)?
+    ) async throws(RemoteActionError) -> String {
+        var options = DownloadOptions()
+        options.force = force
+        let url = client.url("/api/file-browser/raw", query: [("path", produced.path), ("root", produced.root)])
+        let saved: DownloadResult
+        do {
+            saved = try await downloader.download(from: url, bearerToken: client.token, to: destination, options: options) { event in
+                if case .progress = event { onEvent?(.downloading(done: 0, total: nil)) }
+            }
+        } catch {
+            throw .download(target: label, error)
+        }
+        if let cache, saved.bytes <= cache.limit / 8, let staged = try? cache.stage() {
+            if (try? staged.write(contentsOf: saved.path)) != nil {
+                _ = try? cache.commit(staged, key: key, version: version, metadata: ["name": (destination as NSString).lastPathComponent])
+            }
+        }
+        return saved.path
+    }
+
+    /// A file path as given, or `name` inside a folder given (an existing folder, or a path ending in `/`, created).
+    private func localDestination(_ destination: String, name: String) throws(RemoteActionError) -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory), isDirectory.boolValue {
+            return (destination as NSString).appendingPathComponent(name)
+        }
+        if destination.hasSuffix("/") {
+            do { try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true) } catch {
+                throw .localFile(path: destination, message: "cannot create the folder: \((error as NSError).localizedDescription)")
+            }
+            return (destination as NSString).appendingPathComponent(name)
+        }
+        return destination
+    }
+
+    /// The local name of a produced file: the target's own name with the output's extension (`notes.txt` →
+    /// `notes.wav`), not the inbox name, which carries a content hash.
+    private func outputName(_ target: ActionTarget, produced: String) -> String {
+        guard case .local(let path) = target else { return produced }
+        let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let ext = (produced as NSString).pathExtension
+        return ext.isEmpty ? base : base + "." + ext
+    }
+
+    /// An action may work for minutes without sending a byte: the stall timeout becomes the action's timeout.
+    private func longRunningHTTP() -> HTTPClient {
+        var configuration = client.http.configuration
+        configuration.stallTimeout = timeout
+        configuration.totalTimeout = timeout
+        return HTTPClient(configuration: configuration)
+    }
+}

@@ -1,0 +1,91 @@
+// officer-files-bench: drives library code for bench/ scripts, which time it side by side with their anchors.
+//
+//   officer-files-bench cache DIR ENTRIES LIMIT_BYTES MIN_SIZE MAX_SIZE [SEED]
+//
+// Puts ENTRIES entries of random sizes into a ContentCache at DIR (evicting as it fills), then gets ENTRIES random
+// keys, and prints one JSON object: latencies (p50/p99, ms) of the commit (index + link, the file write excluded),
+// of the whole put, of gets; throughputs; evictions; and how often a put returned with the cache over its limit.
+import Foundation
+import Transfer
+
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction + 0.5))]
+}
+
+func now() -> Double { ProcessInfo.processInfo.systemUptime }
+
+func cacheBenchmark(_ arguments: [String]) throws {
+    guard arguments.count >= 5, let entries = Int(arguments[1]), let limit = Int64(arguments[2]),
+        let minimum = Int(arguments[3]), let maximum = Int(arguments[4])
+    else {
+        FileHandle.standardError.write(Data("usage: officer-files-bench cache DIR ENTRIES LIMIT MIN_SIZE MAX_SIZE [SEED]\n".utf8))
+        exit(2)
+    }
+    var seed = UInt64(arguments.count > 5 ? Int(arguments[5]) ?? 1 : 1)
+    func next() -> UInt64 {
+        seed = seed &* 6364136223846793005 &+ 1442695040888963407
+        return seed >> 11
+    }
+    let cache = try ContentCache(directory: arguments[0], limit: limit)
+    let payload = Data((0..<maximum).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+    func key(_ index: Int) -> CacheKey {
+        CacheKey(server: "http://127.0.0.1#bench-\(getpid())", root: "home", path: "/bench/\(index)", kind: CacheKey.Kind.body)
+    }
+    var commit: [Double] = [], put: [Double] = [], get: [Double] = []
+    commit.reserveCapacity(entries)
+    put.reserveCapacity(entries)
+    get.reserveCapacity(entries)
+    var overLimit = 0
+    let before = try cache.statistics()
+    let putStart = now()
+    for index in 0..<entries {
+        let size = minimum + Int(next() % UInt64(maximum - minimum + 1))
+        let started = now()
+        let staged = try cache.stage()
+        try staged.write(payload.prefix(size))
+        try staged.finish()
+        let committing = now()
+        try cache.commit(staged, key: key(index), version: "\"\(index)\"")
+        let done = now()
+        commit.append((done - committing) * 1000)
+        put.append((done - started) * 1000)
+        if index % 100 == 0, try cache.statistics().bytes > limit { overLimit += 1 }
+    }
+    let putSeconds = now() - putStart
+    let afterPuts = try cache.statistics()
+    var hits = 0
+    let getStart = now()
+    for _ in 0..<entries {
+        let index = Int(next() % UInt64(entries))
+        let started = now()
+        if try cache.entry(for: key(index)) != nil { hits += 1 }
+        get.append((now() - started) * 1000)
+    }
+    let getSeconds = now() - getStart
+    let evicted = before.entries + entries - afterPuts.entries
+    let result: [String: Double] = [
+        "entries": Double(entries), "commit_p50_ms": percentile(commit, 0.5), "commit_p99_ms": percentile(commit, 0.99),
+        "put_p50_ms": percentile(put, 0.5), "put_p99_ms": percentile(put, 0.99), "get_p50_ms": percentile(get, 0.5),
+        "get_p99_ms": percentile(get, 0.99), "puts_per_s": Double(entries) / putSeconds, "gets_per_s": Double(entries) / getSeconds,
+        "evicted": Double(evicted), "evictions_per_s": Double(evicted) / putSeconds, "hit_pct": Double(hits) * 100 / Double(entries),
+        "over_limit_after_put": Double(overLimit), "final_bytes": Double(afterPuts.bytes), "limit": Double(limit),
+    ]
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    print(String(decoding: try encoder.encode(result), as: UTF8.self))
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "cache": try cacheBenchmark(Array(arguments.dropFirst()))
+    default:
+        FileHandle.standardError.write(Data("usage: officer-files-bench cache ...\n".utf8))
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("officer-files-bench: \(error)\n".utf8))
+    exit(1)
+}
