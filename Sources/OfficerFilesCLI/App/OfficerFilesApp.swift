@@ -13,7 +13,7 @@ public enum OfficerFilesApp {
         SearchCommand.self, MakeDirectoryCommand.self, MoveCommand.self, CopyCommand.self, RemoveCommand.self,
         GetCommand.self, CatCommand.self, PutCommand.self, TransfersCommand.self, ImageCommand.self,
         InfoCommand.self, ArchiveCommand.self, CacheCommand.self, OCRCommand.self, TTSCommand.self,
-        TranscribeCommand.self, ExtractAudioCommand.self,
+        TranscribeCommand.self, ExtractAudioCommand.self, SyncCommand.self, CopyFolderCommand.self,
     ]
 
     static let helpSpec = CommandSpec(

@@ -100,6 +100,7 @@ public struct ArgumentParser: Sendable {
             result.wantsHelp = true
         } else if let value {
             result.values[spec.key, default: []].append(value)
+            result.sequence.append(ParsedCommand.OptionValue(key: spec.key, value: value))
         } else {
             result.flags.insert(spec.key)
         }

@@ -6,6 +6,8 @@ public struct ParsedCommand: Sendable, Equatable {
     public var flags: Set<String> = []
     /// Option values given, by key, in order.
     public var values: [String: [String]] = [:]
+    /// Every option value as given, in command-line order across options (filters depend on it).
+    public var sequence: [OptionValue] = []
     /// Positional arguments, in order (everything after `--` included).
     public var positionals: [String] = []
     /// `-h`/`--help` was given.
@@ -17,4 +19,12 @@ public struct ParsedCommand: Sendable, Equatable {
     public func value(_ key: String) -> String? { values[key]?.last }
     /// All values of a repeated option.
     public func all(_ key: String) -> [String] { values[key] ?? [] }
+
+    /// One option value and its option's key.
+    public struct OptionValue: Sendable, Equatable {
+        /// The option's key.
+        public var key: String
+        /// The value.
+        public var value: String
+    }
 }

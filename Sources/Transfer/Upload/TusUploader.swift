@@ -9,6 +9,8 @@ public struct TusUploader: Uploading {
     public var http: HTTPClient
     /// Where uploads are recorded for resuming; nil keeps nothing.
     public var journal: TransferJournal?
+    /// What each endpoint's OPTIONS said, so a batch of small files costs one request each, not two.
+    private let discovered = DiscoveryCache()
 
     /// Creates an uploader.
     public init(http: HTTPClient = HTTPClient(), journal: TransferJournal?) {
@@ -297,6 +299,13 @@ public struct TusUploader: Uploading {
 
     /// OPTIONS: the server's tus capabilities, or nil when it does not speak tus.
     private func discover(_ target: UploadTarget) async throws -> TusServerInfo? {
+        if let known = discovered[target.tusEndpoint] { return known }
+        let info = try await askServer(target)
+        discovered[target.tusEndpoint] = info
+        return info
+    }
+
+    private func askServer(_ target: UploadTarget) async throws -> TusServerInfo? {
         var request = HTTPRequest(method: "OPTIONS", url: target.tusEndpoint, bearerToken: target.bearerToken)
         request.headers.add("Tus-Resumable", "1.0.0")
         let response: HTTPResponse
@@ -416,4 +425,15 @@ final class RecordState: @unchecked Sendable {
     var record: TransferJournal.Upload { lock.withLock { current } }
     var partCount: Int { lock.withLock { current.parts.count } }
     func confirm(part: Int, offset: Int64) { lock.withLock { current.parts[part].offset = offset } }
+}
+
+/// OPTIONS answers by endpoint, shared by copies of one uploader.
+private final class DiscoveryCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var answers: [String: TusServerInfo?] = [:]
+
+    subscript(endpoint: String) -> TusServerInfo?? {
+        get { lock.withLock { answers[endpoint] } }
+        set { lock.withLock { answers[endpoint] = newValue ?? nil } }
+    }
 }

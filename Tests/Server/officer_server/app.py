@@ -22,7 +22,7 @@ CLAIMS = web.RequestKey("claims", dict)
 
 
 def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_max_size=1 << 40, tus_expiry=86400,
-               secret=None):
+               secret=None, hostile_names=False):
     auth = Auth(users, secret or secrets.token_hex(32), token_ttl)
     root_map = Roots(roots)
 
@@ -67,7 +67,7 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
         web.post("/api/auth/signin", signin), web.post("/api/auth/signout", signout), web.get("/api/auth/me", me),
         web.get("/api/server-settings/plugins", plugins),
     ])
-    app.add_routes(FileBrowser(root_map).routes())
+    app.add_routes(FileBrowser(root_map, hostile_names=hostile_names).routes())
     app.add_routes(AIActions(root_map).routes())
     app.add_routes(Tus(root_map, state_dir, tus_max_size, tus_expiry).routes())
     return app
@@ -84,6 +84,8 @@ def main(argv=None):
     parser.add_argument("--tus-max-size", type=int, default=1 << 40)
     parser.add_argument("--tus-expiry", type=int, default=86400, help="seconds an unfinished upload is kept")
     parser.add_argument("--secret", help="JWT signing secret (default: random per start)")
+    parser.add_argument("--hostile-names", action="store_true",
+                        help="for tests: folders named 'hostile' also list entries with unsafe names ('..', '/', NUL, absolute)")
     args = parser.parse_args(argv)
 
     root = os.path.realpath(args.root)
@@ -103,7 +105,8 @@ def main(argv=None):
         users[email] = password
     state = args.state or root.rstrip("/") + ".officer-state"
     os.makedirs(state, exist_ok=True)
-    app = create_app(roots, users, state, args.token_ttl, args.tus_max_size, args.tus_expiry, args.secret)
+    app = create_app(roots, users, state, args.token_ttl, args.tus_max_size, args.tus_expiry, args.secret,
+                     hostile_names=args.hostile_names)
     asyncio.run(_serve(app, args.port))
 
 

@@ -76,14 +76,23 @@ def sha256_file(local):
     return digest.hexdigest()
 
 
+def hostile_entries(folder):
+    """What a malicious or broken server might list in `folder`: names a client must never use as paths."""
+    def fake(name, path):
+        return {"name": name, "path": path, "type": "file", "size": 5, "mtime": 1700000000.0, "mode": 420, "mime": "text/plain"}
+    return [fake("..", folder + "/.."), fake("../escape.txt", folder + "/../escape.txt"), fake("passwd", "/etc/passwd"),
+            fake("nul\u0000.txt", folder + "/nul\u0000.txt"), fake("x/y.txt", folder + "/x/y.txt")]
+
+
 def hidden(name):
     # Upload temp files are never shown: a half-written file must not look like a file.
     return name.startswith(".officer-upload-")
 
 
 class FileBrowser:
-    def __init__(self, roots):
+    def __init__(self, roots, hostile_names=False):
         self.roots = roots
+        self.hostile_names = hostile_names
 
     def routes(self):
         p = "/api/file-browser/"
@@ -224,6 +233,8 @@ class FileBrowser:
         """Appends entries after `cursor` (a tuple of components); returns True when more remain."""
         with os.scandir(local) as it:
             children = sorted((c for c in it if not hidden(c.name)), key=lambda c: c.name.encode())
+        if self.hostile_names and path.rsplit("/", 1)[-1] == "hostile" and cursor is None:
+            out.extend(hostile_entries(path))
         for child in children:
             cpath = child_path(path, child.name)
             parts = tuple(p for p in cpath.split("/") if p)

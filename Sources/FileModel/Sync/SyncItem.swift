@@ -1,0 +1,60 @@
+/// One file or folder on one side of a sync.
+public struct SyncItem: Sendable, Equatable {
+    /// What it is.
+    public enum Kind: String, Sendable, Codable {
+        /// A regular file.
+        case file
+        /// A folder.
+        case directory
+    }
+
+    /// Where it is, relative to the side's root.
+    public var path: SyncPath
+    /// File or folder.
+    public var kind: Kind
+    /// Bytes (0 for folders).
+    public var size: Int64
+    /// Modification time, seconds since 1970.
+    public var mtime: Double
+    /// For a local image prepared before upload: the source file's own name (the item carries the uploaded name).
+    public var sourceName: String?
+
+    /// Creates an item.
+    public init(path: SyncPath, kind: Kind, size: Int64, mtime: Double, sourceName: String? = nil) {
+        self.path = path
+        self.kind = kind
+        self.size = size
+        self.mtime = mtime
+        self.sourceName = sourceName
+    }
+
+    /// Whether it is a folder.
+    public var isDirectory: Bool { kind == .directory }
+
+    /// Its name (the last component of its path).
+    public var name: String { path.name }
+}
+
+/// How a sync decides that two files are the same.
+public enum SyncComparison: String, Sendable, Codable {
+    /// Same size and modification time (to the millisecond the server keeps): the default.
+    case sizeAndTime
+    /// Same size only.
+    case sizeOnly
+    /// Same size and the same SHA-256 (the server computes its side).
+    case checksum
+
+    /// The modification times the server and file systems keep differ by less than this when they are the same.
+    public static let timeTolerance = 0.002
+
+    /// Whether `source` must be transferred over `destination` without reading any bytes; nil when only the
+    /// checksums can tell (``checksum`` with equal sizes).
+    public func needsTransfer(_ source: SyncItem, over destination: SyncItem, ignoringSize: Bool = false) -> Bool? {
+        if !ignoringSize, source.size != destination.size { return true }
+        switch self {
+        case .sizeOnly: return ignoringSize ? abs(source.mtime - destination.mtime) >= Self.timeTolerance : false
+        case .sizeAndTime: return abs(source.mtime - destination.mtime) >= Self.timeTolerance
+        case .checksum: return ignoringSize ? abs(source.mtime - destination.mtime) >= Self.timeTolerance : nil
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// A path inside a sync, relative to its two roots, as components.
+///
+/// Both sides are walked depth first with siblings in byte order of their UTF-8 names, which is the order of
+/// ``precedes(_:)``: a folder comes right before its contents, and the two streams can be merged in one pass.
+public struct SyncPath: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The names from the sync root down.
+    public var components: [String]
+
+    /// A path from components that are already known to be safe names.
+    public init(_ components: [String]) { self.components = components }
+
+    /// The root itself.
+    public static let root = SyncPath([])
+
+    /// `a/b/c`.
+    public var description: String { components.joined(separator: "/") }
+
+    /// The last name.
+    public var name: String { components.last ?? "" }
+
+    /// The path one level down.
+    public func appending(_ name: String) -> SyncPath { SyncPath(components + [name]) }
+
+    /// Whether `self` is `other` or lies inside it.
+    public func isInside(_ other: SyncPath) -> Bool {
+        components.count >= other.components.count && Array(components.prefix(other.components.count)) == other.components
+    }
+
+    /// Depth-first order with siblings by UTF-8 bytes (a parent before its children).
+    public static func < (lhs: SyncPath, rhs: SyncPath) -> Bool {
+        for (left, right) in zip(lhs.components, rhs.components) where left != right {
+            return left.utf8.lexicographicallyPrecedes(right.utf8)
+        }
+        return lhs.components.count < rhs.components.count
+    }
+
+    /// Why a name from a server cannot be used locally, or nil when it is a plain file name. Refused: empty,
+    /// `.` and `..`, anything with `/`, `\` or NUL, and names longer than 255 bytes.
+    public static func problem(withName name: String) -> String? {
+        if name.isEmpty { return "an empty name" }
+        if name == "." || name == ".." { return "the name '\(name)'" }
+        if name.utf8.contains(0) { return "a NUL byte in the name" }
+        if name.contains("/") || name.contains("\\") { return "a path separator in the name" }
+        if name.utf8.count > 255 { return "a name longer than 255 bytes" }
+        return nil
+    }
+
+    /// The path of a server entry below `base`, checked component by component; a reason when it is unsafe
+    /// (absolute elsewhere, `..`, NUL, a separator inside the name, a name that is not its path's last part).
+    public static func relative(entryPath: String, name: String, below base: String) -> Result<SyncPath, SyncNameError> {
+        let prefix = base == "/" ? "/" : base + "/"
+        guard entryPath.hasPrefix(prefix) else {
+            return .failure(SyncNameError(name: entryPath, reason: "a path outside \(base)"))
+        }
+        if let reason = problem(withName: name) { return .failure(SyncNameError(name: entryPath, reason: reason)) }
+        let components = entryPath.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        for component in components {
+            if let reason = problem(withName: component) { return .failure(SyncNameError(name: entryPath, reason: reason)) }
+        }
+        guard components.last == name else {
+            return .failure(SyncNameError(name: entryPath, reason: "the name '\(name)' is not the last part of its path"))
+        }
+        return .success(SyncPath(components))
+    }
+}
+
+/// A name the server sent that a sync refuses to use.
+public struct SyncNameError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The name or path as sent.
+    public var name: String
+    /// What is wrong with it.
+    public var reason: String
+
+    /// Creates the error.
+    public init(name: String, reason: String) {
+        self.name = name
+        self.reason = reason
+    }
+
+    /// `refused name '../x': the name '..'`.
+    public var description: String {
+        "refused a name from the server: \(name.debugDescription.dropFirst().dropLast()): \(reason)"
+    }
+}

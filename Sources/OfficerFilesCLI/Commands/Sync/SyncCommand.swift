@@ -1,0 +1,161 @@
+import FileModel
+import Foundation
+import Preview
+import Transfer
+
+/// `sync SRC DST` and `copy SRC DST`: a local folder and an Officer folder, either way.
+enum SyncCommand: Command {
+    static let spec = CommandSpec(
+        "sync", summary: "make a folder the same as another (local ↔ Officer), resumable, streaming",
+        discussion: discussion + "\nWith --delete, what DST has and SRC lacks is removed — after the transfers, and only if nothing failed.",
+        options: [
+            OptionSpec(["--delete"], help: "remove from DST what SRC does not have (after a run without errors)"),
+            OptionSpec(["--max-delete"], .value(placeholder: "N"), help: "refuse to delete more than N entries (nothing is deleted then)"),
+        ] + sharedOptions,
+        positionals: positionals)
+
+    static let discussion = """
+        One of SRC and DST is a local folder, the other an Officer folder (officer:/path). Files are compared by
+        size and modification time (the server keeps the time sent), or --checksum (SHA-256 computed by the
+        server) or --size-only. Both sides are listed in one order and merged as they stream, and transfers
+        start while listing goes on, so memory stays bounded however large the tree. Large files go through
+        the resumable upload and download: rerunning an interrupted sync continues them and skips what is done.
+        Names from the server that could escape DST (.., /, NUL) are refused, and a local file that changed
+        since it was compared is not overwritten. Filters: --exclude/--include PATTERN (tried in order; *, **,
+        ?, [...]; a leading / anchors at the root, a trailing / matches folders) and --exclude-from FILE.
+        """
+
+    static let sharedOptions: [OptionSpec] = [
+        OptionSpec(["--dry-run", "-n"], help: "print the plan (transfers, deletions, bytes) and change nothing"),
+        OptionSpec(["--checksum", "-c"], help: "compare same-size files by SHA-256"),
+        OptionSpec(["--size-only"], help: "compare by size only"),
+        OptionSpec(["--exclude"], .value(placeholder: "PATTERN"), help: "leave out matching paths (repeatable)"),
+        OptionSpec(["--include"], .value(placeholder: "PATTERN"), help: "keep matching paths even if a later --exclude matches (repeatable)"),
+        OptionSpec(["--exclude-from"], .value(placeholder: "FILE"), help: "exclude patterns from FILE, one per line (# comments)"),
+        OptionSpec(["--copy-links", "-L"], help: "follow symbolic links (default: skip them with a warning)"),
+        OptionSpec(["--transfers"], .value(placeholder: "N"), help: "files transferred at once (default 4)"),
+        OptionSpec(["--progress", "-P"], help: "show progress"),
+        OptionSpec(
+            ["--resize"], .optionalValue(placeholder: "N|best-effort"),
+            help: "on push, prepare images first (longest edge N, default 2048; HEIC becomes .jpg); compared by time only"),
+    ] + ImageSettings.options.filter { $0.names != ["--format"] }
+
+    static let positionals = [
+        PositionalSpec("SRC", help: "local folder or officer:/folder"),
+        PositionalSpec("DST", help: "officer:/folder or local folder"),
+    ]
+
+    static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        try await run(parsed, context, allowDelete: true)
+    }
+
+    static func run(_ parsed: ParsedCommand, _ context: CommandContext, allowDelete: Bool) async throws {
+        let (sourceText, destinationText) = (parsed.positionals[0], parsed.positionals[1])
+        let push: Bool
+        switch (RemotePath.isRemote(sourceText), RemotePath.isRemote(destinationText)) {
+        case (false, true): push = true
+        case (true, false): push = false
+        default: throw CLIError.usage("give one local folder and one Officer folder (officer:/path)")
+        }
+        let localRoot = push ? sourceText : destinationText
+        let remotePath = try context.remotePath(push ? destinationText : sourceText)
+        var options = SyncOptions(direction: push ? .push : .pull)
+        options.deleteExtraneous = allowDelete && parsed.flag("delete")
+        if let text = parsed.value("max-delete") {
+            guard let value = Int(text), value >= 0 else {
+                throw ArgumentError.invalidValue(option: "--max-delete", value: text, reason: "a number of entries, 0 or more")
+            }
+            options.maxDelete = value
+        }
+        if parsed.flag("checksum") && parsed.flag("size-only") { throw CLIError.usage("--checksum and --size-only exclude each other") }
+        options.comparison = parsed.flag("checksum") ? .checksum : parsed.flag("size-only") ? .sizeOnly : .sizeAndTime
+        options.dryRun = parsed.flag("dry-run")
+        options.followSymlinks = parsed.flag("copy-links")
+        if let text = parsed.value("transfers") {
+            guard let value = Int(text), (1...64).contains(value) else {
+                throw ArgumentError.invalidValue(option: "--transfers", value: text, reason: "a number from 1 to 64")
+            }
+            options.transfers = value
+        }
+        options.filter = try filter(parsed)
+        if parsed.flag("resize") {
+            guard push else { throw CLIError.usage("--resize prepares images on push (a local SRC)") }
+            options.imagePreparation = try imagePreparation(parsed, context)
+        }
+        if !push, !options.dryRun {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: localRoot, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw CLIError.localFile(path: localRoot, message: "not a folder")
+            }
+        }
+        let client = try context.client()
+        let journal = try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment))
+        let engine = SyncEngine(localRoot: localRoot, remote: OfficerSyncRemote(client: client, base: remotePath, journal: journal), options: options)
+        let display = SyncDisplay(context: context, showProgress: parsed.flag("progress"), dryRun: options.dryRun)
+        let report = await engine.run(onEvent: display.handle)
+        display.close()
+        display.summarize(report, source: sourceText, destination: destinationText, deleteAsked: options.deleteExtraneous)
+        guard report.succeeded else {
+            var parts: [String] = []
+            if !report.failures.isEmpty { parts.append("\(report.failures.count) failed") }
+            if let skipped = report.deletionsSkipped { parts.append(skipped) }
+            throw CLIError.refused("\(parsed.path[0]): " + parts.joined(separator: "; "), .failure)
+        }
+    }
+
+    /// --include/--exclude in command-line order, then --exclude-from.
+    static func filter(_ parsed: ParsedCommand) throws -> SyncFilter {
+        var filter = SyncFilter()
+        for option in parsed.sequence where option.key == "include" || option.key == "exclude" {
+            guard let pattern = GlobPattern(option.value) else {
+                throw ArgumentError.invalidValue(option: "--" + option.key, value: option.value, reason: "an empty pattern")
+            }
+            filter.add(include: option.key == "include", pattern: pattern)
+        }
+        for file in parsed.all("exclude-from") {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw CLIError.localFile(path: file, message: "cannot read the exclude list")
+            }
+            for line in text.split(whereSeparator: \.isNewline) {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+                if let pattern = GlobPattern(trimmed) { filter.add(include: false, pattern: pattern) }
+            }
+        }
+        return filter
+    }
+
+    /// `--resize` on push: images keep their names (HEIC and HEIF become .jpg), so the listing can be merged by name.
+    static func imagePreparation(_ parsed: ParsedCommand, _ context: CommandContext) throws -> SyncImagePreparation {
+        let value = parsed.value("resize")
+        let bestEffort = value == "best-effort"
+        let options = try ImageSettings.parse(parsed, maxEdge: bestEffort ? nil : value)
+        let preparation = UploadImagePreparation(options: options, bestEffort: bestEffort, environment: context.environment)
+        let console = context.console
+        return SyncImagePreparation(
+            uploadedName: { name in
+                let ext = (name as NSString).pathExtension.lowercased()
+                guard ImageSettings.imageExtensions.contains(ext) else { return nil }
+                return ext == "heic" || ext == "heif" ? (name as NSString).deletingPathExtension + ".jpg" : name
+            },
+            prepare: { local in
+                switch preparation.prepare(local) {
+                case .success(let item):
+                    if let warning = item.warning { console.message("warning: \(warning)") }
+                    return item.path
+                case .failure(let error): throw error
+                }
+            })
+    }
+}
+
+/// `copy SRC DST`: `sync` that never deletes.
+enum CopyFolderCommand: Command {
+    static let spec = CommandSpec(
+        "copy", summary: "copy new and changed files between a local folder and an Officer folder (never deletes)",
+        discussion: SyncCommand.discussion, options: SyncCommand.sharedOptions, positionals: SyncCommand.positionals)
+
+    static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        try await SyncCommand.run(parsed, context, allowDelete: false)
+    }
+}

@@ -1,0 +1,89 @@
+import FileModel
+import Foundation
+import Transfer
+
+/// What a sync shows: the plan in a dry run, failures and warnings as they happen, `-P` progress, the summary.
+final class SyncDisplay: @unchecked Sendable {
+    private let context: CommandContext
+    private let dryRun: Bool
+    private let reporter: ProgressReporter?
+    private let lock = NSLock()
+    private var progressID: Int?
+    private var plannedBytes: Int64 = 0
+    private var doneBytes: Int64 = 0
+    private var inFlight: [String: Int64] = [:]
+
+    init(context: CommandContext, showProgress: Bool, dryRun: Bool) {
+        self.context = context
+        self.dryRun = dryRun
+        reporter = showProgress && !dryRun ? context.progressReporter() : nil
+        if let reporter { progressID = reporter.start(name: "sync", total: 0) }
+    }
+
+    func handle(_ event: SyncEvent) {
+        switch event {
+        case .planned(let action):
+            if dryRun {
+                if context.global.json {
+                    context.printJSON(action)
+                } else {
+                    let size = action.bytes > 0 ? " (\(ByteCountFormat.string(action.bytes)))" : ""
+                    context.console.print("\(action.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(action.path)\(size)  \(action.reason)")
+                }
+            }
+            lock.withLock { plannedBytes += action.bytes }
+            update()
+        case .progress(let path, let bytes, _):
+            lock.withLock { inFlight[path] = bytes }
+            update()
+        case .done(let action):
+            lock.withLock {
+                inFlight[action.path] = nil
+                doneBytes += action.bytes
+            }
+            update()
+        case .failed(let failure):
+            context.console.message("officer-files: \(failure)")
+        case .warning(let message):
+            if !context.global.quiet { context.console.message("warning: \(message)") }
+        }
+    }
+
+    private func update() {
+        guard let reporter, let progressID else { return }
+        let (done, total) = lock.withLock { (doneBytes + inFlight.values.reduce(0, +), plannedBytes) }
+        reporter.update(progressID, done: done, total: total)
+    }
+
+    func close() {
+        if let reporter, let progressID {
+            reporter.finish(progressID)
+            reporter.close()
+        }
+    }
+
+    func summarize(_ report: SyncReport, source: String, destination: String, deleteAsked: Bool) {
+        if context.global.json {
+            context.printJSON(report)
+            return
+        }
+        guard !context.global.quiet || !report.succeeded else { return }
+        let verb = dryRun ? "Would transfer" : "Transferred"
+        let rate = report.seconds > 0 && !dryRun ? ", \(ByteCountFormat.rate(Double(report.bytes) / report.seconds))" : ""
+        var lines = [
+            "\(verb) \(report.transferred) file\(report.transferred == 1 ? "" : "s") (\(ByteCountFormat.string(report.bytes))) in \(DurationFormat.precise(seconds: report.seconds))\(rate)"
+                + "; \(report.unchanged) unchanged, \(report.directoriesCreated) folder\(report.directoriesCreated == 1 ? "" : "s") created"
+                + (report.timesSet > 0 ? ", \(report.timesSet) times set" : "")
+                + ", \(report.deleted) deleted, \(report.failures.count) error\(report.failures.count == 1 ? "" : "s")"
+        ]
+        if report.extraneous > 0, !deleteAsked {
+            lines.append("\(report.extraneous) entr\(report.extraneous == 1 ? "y is" : "ies are") only in \(destination) (sync --delete removes them)")
+        }
+        if let skipped = report.deletionsSkipped { lines.append("Not deleted: \(skipped)") }
+        if !report.failures.isEmpty {
+            lines.append("Failed:")
+            lines += report.failures.map { "  \($0)" }
+        }
+        for line in lines { context.console.message(line) }
+    }
+}

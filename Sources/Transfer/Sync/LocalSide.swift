@@ -1,0 +1,78 @@
+import FileModel
+import Foundation
+
+/// The local half of a pull: folders created, files received through a temp file and checked against the
+/// plan before they replace anything, deletions — never outside the local root.
+enum LocalSide {
+    static func makeDirectory(_ path: SyncPath, in root: String) throws {
+        try checkParents(of: path, in: root)
+        let absolute = root + "/" + path.description
+        if mkdir(absolute, 0o755) != 0 {
+            var info = stat()
+            guard errno == EEXIST, lstat(absolute, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                throw HTTPError.localFile(path: absolute, message: String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    /// Every folder between the root and `path` must be a real folder: a symbolic link there could lead outside.
+    static func checkParents(of path: SyncPath, in root: String) throws {
+        var current = root
+        for component in path.components.dropLast() {
+            current += "/" + component
+            var info = stat()
+            guard lstat(current, &info) == 0 else { throw HTTPError.localFile(path: current, message: String(cString: strerror(errno))) }
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw HTTPError.localFile(path: current, message: "not a real folder (a symbolic link or a file): nothing is written through it")
+            }
+        }
+    }
+
+    /// Downloads into `.NAME.officer-sync` beside the file, then replaces the file only if it is still what the
+    /// plan saw (absent, or the same size and modification time).
+    static func receive(
+        _ item: SyncItem, replacing seen: SyncItem?, in root: String, remote: any SyncRemote,
+        onProgress: @escaping @Sendable (Int64) -> Void
+    ) async throws {
+        try checkParents(of: item.path, in: root)
+        let final = root + "/" + item.path.description
+        let folder = (final as NSString).deletingLastPathComponent
+        let temp = folder + "/." + item.name + ".officer-sync"
+        try await remote.download(item.path, to: temp, onProgress: onProgress)
+        var info = stat()
+        let exists = lstat(final, &info) == 0
+        let mtime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        if let seen {
+            guard exists, info.st_mode & S_IFMT == S_IFREG, Int64(info.st_size) == seen.size,
+                abs(mtime - seen.mtime) < SyncComparison.timeTolerance
+            else {
+                unlink(temp)
+                throw HTTPError.localFile(path: final, message: "changed locally since the sync compared it: not overwritten")
+            }
+        } else if exists {
+            unlink(temp)
+            throw HTTPError.localFile(path: final, message: "appeared locally since the sync listed the folder: not overwritten")
+        }
+        try setModificationTime(temp, to: item.mtime)
+        guard rename(temp, final) == 0 else { throw HTTPError.localFile(path: final, message: String(cString: strerror(errno))) }
+    }
+
+    static func setModificationTime(_ path: String, to mtime: Double) throws {
+        let seconds = floor(mtime)
+        let time = timespec(tv_sec: time_t(seconds), tv_nsec: Int((mtime - seconds) * 1e9))
+        var times = [time, time]
+        guard utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw HTTPError.localFile(path: path, message: String(cString: strerror(errno)))
+        }
+    }
+
+    static func delete(_ item: SyncItem, in root: String) throws {
+        try checkParents(of: item.path, in: root)
+        let absolute = root + "/" + item.path.description
+        if item.isDirectory {
+            try FileManager.default.removeItem(atPath: absolute)
+        } else if unlink(absolute) != 0, errno != ENOENT {
+            throw HTTPError.localFile(path: absolute, message: String(cString: strerror(errno)))
+        }
+    }
+}

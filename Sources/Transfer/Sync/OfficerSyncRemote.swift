@@ -1,0 +1,145 @@
+import FileModel
+import Foundation
+
+/// ``SyncRemote`` over an Officer server: the paged tree listing, tus uploads, segmented downloads.
+public struct OfficerSyncRemote: SyncRemote {
+    /// The client.
+    public let client: OfficerClient
+    /// The remote folder synced.
+    public let base: RemotePath
+    private let uploader: TusUploader
+    private let downloader: SegmentedDownloader
+    /// Entries per listing page.
+    public var pageSize = 1000
+
+    /// A remote for `base`; the journal lets interrupted large transfers resume on the next run.
+    public init(client: OfficerClient, base: RemotePath, journal: TransferJournal?) {
+        self.client = client
+        self.base = base
+        uploader = TusUploader(http: client.http, journal: journal)
+        downloader = SegmentedDownloader(http: client.http, journal: journal)
+    }
+
+    /// `officer:ROOT:/path`.
+    public var description: String { base.description }
+
+    func remotePath(_ path: SyncPath) throws -> RemotePath {
+        var result = base
+        for component in path.components { result = try result.appending(component) }
+        return result
+    }
+
+    public func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
+        OfficerTreeIterator(client: client, base: base, pageSize: pageSize, missingRootIsEmpty: missingRootIsEmpty)
+    }
+
+    public func makeDirectory(_ path: SyncPath) async throws {
+        do {
+            _ = try await client.makeDirectory(try remotePath(path), parents: true)
+        } catch OfficerError.conflict {
+            // Already there.
+        }
+    }
+
+    public func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
+        let folder = try remotePath(SyncPath(Array(path.components.dropLast())))
+        let target = client.uploadTarget(name: path.name, into: folder, mtime: mtime, overwrite: true)
+        _ = try await uploader.upload(file: localFile, to: target) { event in
+            if case .progress(_, let sent) = event { onProgress(sent) }
+        }
+    }
+
+    public func download(_ path: SyncPath, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
+        let remote = try remotePath(path)
+        var options = DownloadOptions()
+        options.force = true
+        options.preserveModificationTime = false
+        let url = client.url("/api/file-browser/raw", query: [("path", remote.path), ("root", remote.root)])
+        let progress = DownloadProgressSum()
+        _ = try await downloader.download(from: url, bearerToken: client.token, to: localFile, options: options) { event in
+            if case .progress(let segment, let done) = event { onProgress(progress.update(segment: segment, done: done)) }
+        }
+    }
+
+    public func delete(_ path: SyncPath, isDirectory: Bool) async throws {
+        try await client.remove(try remotePath(path), recursive: isDirectory)
+    }
+
+    public func sha256(_ path: SyncPath) async throws -> String {
+        try await client.sha256(try remotePath(path)).sha256
+    }
+
+    public func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {
+        try await client.setModificationTime(try remotePath(path), to: mtime)
+    }
+}
+
+/// Sums per-range progress into bytes of the whole file.
+final class DownloadProgressSum: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done: [Int: Int64] = [:]
+    func update(segment: Int, done value: Int64) -> Int64 {
+        lock.withLock {
+            done[segment] = value
+            return done.values.reduce(0, +)
+        }
+    }
+}
+
+/// Reads the tree a page at a time, fetching the next page while the current one is consumed: at most two
+/// pages in memory whatever the size of the tree.
+final class OfficerTreeIterator: SyncRemoteIterator, @unchecked Sendable {
+    private let client: OfficerClient
+    private let base: RemotePath
+    private let pageSize: Int
+    private var page: [FileEntry] = []
+    private var index = 0
+    private var nextPage: Task<TreePage, any Error>?
+    private var finished = false
+    private let missingRootIsEmpty: Bool
+    private var first = true
+
+    init(client: OfficerClient, base: RemotePath, pageSize: Int, missingRootIsEmpty: Bool) {
+        self.client = client
+        self.base = base
+        self.pageSize = pageSize
+        self.missingRootIsEmpty = missingRootIsEmpty
+        nextPage = fetch(cursor: nil)
+    }
+
+    deinit { nextPage?.cancel() }
+
+    private func fetch(cursor: String?) -> Task<TreePage, any Error> {
+        let (client, base, pageSize) = (client, base, pageSize)
+        return Task { try await client.tree(base, cursor: cursor, limit: pageSize) }
+    }
+
+    func next() async throws -> Result<SyncItem, SyncNameError>? {
+        while index >= page.count {
+            guard !finished, let pending = nextPage else { return nil }
+            let fetched: TreePage
+            do {
+                fetched = try await pending.value
+            } catch OfficerError.notFound where first && missingRootIsEmpty {
+                finished = true
+                return nil
+            }
+            first = false
+            page = fetched.entries
+            index = 0
+            if let cursor = fetched.nextCursor {
+                nextPage = fetch(cursor: cursor)
+            } else {
+                nextPage = nil
+                finished = true
+            }
+        }
+        let entry = page[index]
+        index += 1
+        // The server's links are its own business (it never follows one out of its root); a sync leaves them alone.
+        if entry.type == .symlink { return try await next() }
+        return SyncPath.relative(entryPath: entry.path, name: entry.name, below: base.path).map { path in
+            SyncItem(path: path, kind: entry.isDirectory ? .directory : .file, size: entry.isDirectory ? 0 : entry.size, mtime: entry.mtime)
+        }
+    }
+}

@@ -1,0 +1,294 @@
+import FileModel
+import Foundation
+
+/// Syncs a local folder and a remote folder in one direction, streaming: both sides are listed in the same
+/// order and merged as they arrive, and transfers start while listing goes on, at most `transfers` at once,
+/// so memory stays bounded whatever the size of the trees. Deletions come last, only after a run without
+/// errors, and never more than `maxDelete`. On pull, names from the server are checked before use, nothing
+/// is written outside the local folder (a parent that is a symbolic link is refused), and a local file that
+/// changed since it was compared is not overwritten.
+public struct SyncEngine: Sendable {
+    /// The local folder.
+    public let localRoot: String
+    /// The remote side.
+    public let remote: any SyncRemote
+    /// How to run.
+    public let options: SyncOptions
+
+    /// Creates an engine.
+    public init(localRoot: String, remote: any SyncRemote, options: SyncOptions) {
+        self.localRoot = URL(fileURLWithPath: localRoot).standardizedFileURL.path
+        self.remote = remote
+        self.options = options
+    }
+
+    /// Runs the sync and returns its account; `onEvent` hears the plan, progress, failures and warnings.
+    public func run(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> SyncReport {
+        let started = Date()
+        let state = SyncState(report: SyncReport(direction: options.direction, dryRun: options.dryRun), onEvent: onEvent)
+        let push = options.direction == .push
+        if !options.dryRun {
+            do {
+                if push { try await remote.makeDirectory(.root) } else { try FileManager.default.createDirectory(atPath: localRoot, withIntermediateDirectories: true) }
+            } catch {
+                state.fail("", push ? "create the remote folder" : "create the local folder", error)
+                return state.finish(started)
+            }
+        }
+        let walker = LocalTreeWalker(
+            root: localRoot, followSymlinks: options.followSymlinks, filter: options.filter,
+            rename: push ? options.imagePreparation?.uploadedName : nil
+        ) { path, message, isError in
+            if isError { state.fail(path.description, "read", message) } else { state.warn("\(path): \(message)") }
+        }
+        let remoteItems = RemoteStream(iterator: remote.makeIterator(missingRootIsEmpty: push), filter: options.filter, state: state)
+        var deletions = DeletionList()
+        var skipSource: SyncPath?  // a source folder whose contents cannot be synced (its creation failed)
+
+        await withTaskGroup(of: Void.self) { group in
+            var inFlight = 0
+            var local = walker.next()
+            var remoteItem = await remoteItems.next()
+            while local != nil || remoteItem != nil {
+                if Task.isCancelled { break }
+                let source: SyncItem?
+                let destination: SyncItem?
+                if let l = local, let r = remoteItem, l.path == r.path {
+                    (source, destination) = push ? (l, r) : (r, l)
+                    local = walker.next()
+                    remoteItem = await remoteItems.next()
+                } else if let l = local, remoteItem.map({ l.path < $0.path }) ?? true {
+                    (source, destination) = push ? (l, nil) : (nil, l)
+                    local = walker.next()
+                } else {
+                    (source, destination) = push ? (nil, remoteItem) : (remoteItem, nil)
+                    remoteItem = await remoteItems.next()
+                }
+                if let source, let skip = skipSource, source.path.isInside(skip) { continue }
+                guard let source else {
+                    if let destination { deletions.add(destination, enabled: options.deleteExtraneous) }
+                    continue
+                }
+                if let destination, destination.kind != source.kind {
+                    state.fail(source.path.description, "sync", "a \(source.kind.rawValue) on one side and a \(destination.kind.rawValue) on the other: left alone")
+                    if source.isDirectory { skipSource = source.path }
+                    continue
+                }
+                if source.isDirectory {
+                    if destination == nil, !(await makeDirectory(source.path, state: state)) { skipSource = source.path }
+                    continue
+                }
+                let work: @Sendable () async -> Void
+                if let destination {
+                    switch options.comparison.needsTransfer(source, over: destination, ignoringSize: source.sourceName != nil) {
+                    case true?:
+                        state.planned(transferAction(source, reason: "changed"))
+                        work = { await transfer(source, over: destination, reason: "changed", state: state) }
+                    case false?:
+                        state.unchanged()
+                        continue
+                    case nil: work = { await compareContent(source, destination, state: state) }
+                    }
+                } else {
+                    state.planned(transferAction(source, reason: "new"))
+                    work = { await transfer(source, over: nil, reason: "new", state: state) }
+                }
+                if inFlight >= max(1, options.transfers) {
+                    await group.next()
+                    inFlight -= 1
+                }
+                group.addTask(operation: work)
+                inFlight += 1
+            }
+            await group.waitForAll()
+        }
+        if Task.isCancelled { state.fail("", "sync", "interrupted") }
+        await delete(deletions, state: state)
+        return state.finish(started)
+    }
+
+    // MARK: Steps
+
+    private func makeDirectory(_ path: SyncPath, state: SyncState) async -> Bool {
+        let action = SyncAction(kind: .makeDirectory, path: path.description, bytes: 0, reason: "new")
+        state.planned(action)
+        guard !options.dryRun else {
+            state.directoryCreated(action)
+            return true
+        }
+        do {
+            if options.direction == .push {
+                try await remote.makeDirectory(path)
+            } else {
+                try LocalSide.makeDirectory(path, in: localRoot)
+            }
+            state.directoryCreated(action)
+            return true
+        } catch {
+            state.fail(path.description, "create the folder", error)
+            return false
+        }
+    }
+
+    private func transferAction(_ source: SyncItem, reason: String) -> SyncAction {
+        SyncAction(kind: options.direction == .push ? .upload : .download, path: source.path.description, bytes: source.size, reason: reason)
+    }
+
+    /// Moves one file; `planned` was announced by the caller (in listing order, which a dry run prints).
+    private func transfer(_ source: SyncItem, over destination: SyncItem?, reason: String, state: SyncState, announce: Bool = false) async {
+        let push = options.direction == .push
+        let action = transferAction(source, reason: reason)
+        if announce { state.planned(action) }
+        guard !options.dryRun else {
+            state.transferred(action, bytes: source.size)
+            return
+        }
+        let label = source.path.description
+        let total = source.size
+        let progress: @Sendable (Int64) -> Void = { bytes in state.progress(path: label, bytes: bytes, total: total) }
+        do {
+            if push {
+                let parent = source.path.components.dropLast().map { "/" + $0 }.joined()
+                let local = localRoot + parent + "/" + (source.sourceName ?? source.name)
+                var file = local
+                if let preparation = options.imagePreparation, source.sourceName != nil { file = try await preparation.prepare(local) }
+                try await remote.upload(file, to: source.path, mtime: source.mtime, onProgress: progress)
+                state.transferred(action, bytes: (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? source.size)
+                // A prepared copy is kept until its upload is done, so an interrupted run resumes the same bytes.
+                if file != local { unlink(file) }
+            } else {
+                try await LocalSide.receive(source, replacing: destination, in: localRoot, remote: remote, onProgress: progress)
+                state.transferred(action, bytes: source.size)
+            }
+        } catch {
+            state.fail(label, push ? "upload" : "download", error)
+        }
+    }
+
+    /// Same size under `--checksum`: the server's SHA-256 against the local one decides; equal content with
+    /// another modification time only gets the time set.
+    private func compareContent(_ source: SyncItem, _ destination: SyncItem, state: SyncState) async {
+        let push = options.direction == .push
+        let local = push ? source : destination
+        do {
+            let localHash = try SHA256Hasher.hash(file: localRoot + "/" + local.path.description)
+            let remoteHash = try await remote.sha256(source.path)
+            if localHash != remoteHash {
+                await transfer(source, over: destination, reason: "changed (checksum)", state: state, announce: true)
+                return
+            }
+            guard abs(source.mtime - destination.mtime) >= SyncComparison.timeTolerance else {
+                state.unchanged()
+                return
+            }
+            let action = SyncAction(kind: .setTime, path: source.path.description, bytes: 0, reason: "same content")
+            state.planned(action)
+            if !options.dryRun {
+                if push {
+                    try await remote.setModificationTime(source.path, to: source.mtime)
+                } else {
+                    try LocalSide.setModificationTime(localRoot + "/" + source.path.description, to: source.mtime)
+                }
+            }
+            state.timeSet(action)
+        } catch {
+            state.fail(source.path.description, "checksum", error)
+        }
+    }
+
+    private func delete(_ deletions: DeletionList, state: SyncState) async {
+        state.extraneous(deletions.count)
+        guard options.deleteExtraneous, deletions.count > 0 else { return }
+        if let reason = state.deletionBlocker {
+            state.skipDeletions("\(deletions.count) entries not deleted: \(reason)")
+            return
+        }
+        if let limit = options.maxDelete, deletions.count > limit {
+            state.skipDeletions("\(deletions.count) entries would be deleted, more than --max-delete \(limit): nothing was deleted")
+            return
+        }
+        for (item, count) in deletions.items {
+            let action = SyncAction(kind: .delete, path: item.path.description, bytes: 0, reason: "extraneous")
+            state.planned(action)
+            guard !options.dryRun else {
+                state.deleted(action, count: count)
+                continue
+            }
+            do {
+                if options.direction == .push {
+                    try await remote.delete(item.path, isDirectory: item.isDirectory)
+                } else {
+                    try LocalSide.delete(item, in: localRoot)
+                }
+                state.deleted(action, count: count)
+            } catch {
+                state.fail(item.path.description, "delete", error)
+            }
+        }
+    }
+}
+
+/// Destination entries the source lacks: the top-most ones (a folder stands for its contents) and a count.
+struct DeletionList {
+    private(set) var items: [(SyncItem, Int)] = []
+    private(set) var count = 0
+    private var current: SyncPath?
+
+    mutating func add(_ item: SyncItem, enabled: Bool) {
+        count += 1
+        guard enabled else { return }
+        if let current, item.path.isInside(current), !items.isEmpty {
+            items[items.count - 1].1 += 1
+            return
+        }
+        items.append((item, 1))
+        current = item.isDirectory ? item.path : nil
+    }
+}
+
+/// The remote listing with refused names reported once per subtree and excluded subtrees left out.
+final class RemoteStream: @unchecked Sendable {
+    private let iterator: any SyncRemoteIterator
+    private let filter: SyncFilter
+    private let state: SyncState
+    private var excluded: SyncPath?
+    private var refusedPrefix: String?
+    private var previous: SyncPath?
+
+    init(iterator: any SyncRemoteIterator, filter: SyncFilter, state: SyncState) {
+        self.iterator = iterator
+        self.filter = filter
+        self.state = state
+    }
+
+    func next() async -> SyncItem? {
+        while true {
+            let result: Result<SyncItem, SyncNameError>?
+            do {
+                result = try await iterator.next()
+            } catch {
+                state.fail("", "list the remote folder", error)
+                return nil
+            }
+            guard let result else { return nil }
+            switch result {
+            case .failure(let refused):
+                if let prefix = refusedPrefix, refused.name.hasPrefix(prefix) { continue }
+                refusedPrefix = refused.name + "/"
+                state.fail(refused.name, "refused", refused.reason)
+            case .success(let item):
+                if let excluded, item.path.isInside(excluded) { continue }
+                guard filter.includes(item.path, isDirectory: item.isDirectory) else {
+                    if item.isDirectory { excluded = item.path }
+                    continue
+                }
+                if let previous, !(previous < item.path) {
+                    state.fail(item.path.description, "list the remote folder", "the server listed it out of order: skipped")
+                    continue
+                }
+                previous = item.path
+                return item
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import FileModel
+
+/// Which way a sync goes.
+public enum SyncDirection: String, Sendable, Codable {
+    /// Local folder → server.
+    case push
+    /// Server → local folder.
+    case pull
+}
+
+/// How a sync runs.
+public struct SyncOptions: Sendable {
+    /// Local → server or server → local.
+    public var direction: SyncDirection
+    /// Remove what the destination has and the source does not — after all transfers, and only if none failed.
+    public var deleteExtraneous = false
+    /// Refuse to delete more than this many entries (the whole deletion, before any of it happens).
+    public var maxDelete: Int?
+    /// How files are compared.
+    public var comparison = SyncComparison.sizeAndTime
+    /// Plan only: report what would be done and change nothing.
+    public var dryRun = false
+    /// Files transferred at once.
+    public var transfers = 4
+    /// Which paths take part.
+    public var filter = SyncFilter()
+    /// Follow symbolic links in the local folder instead of skipping them.
+    public var followSymlinks = false
+    /// On push: the name an image is uploaded under after preparation (nil: unchanged) and the preparation
+    /// itself (a local file in, the file to upload out). Prepared images are compared by modification time only.
+    public var imagePreparation: SyncImagePreparation?
+
+    /// Options for one direction, the rest default.
+    public init(direction: SyncDirection) { self.direction = direction }
+}
+
+/// Image preparation applied on push (`sync --resize`).
+public struct SyncImagePreparation: Sendable {
+    /// The uploaded name for a local name, or nil when the file is not prepared.
+    public var uploadedName: @Sendable (String) -> String?
+    /// Prepares a local image; returns the file to upload.
+    public var prepare: @Sendable (String) async throws -> String
+
+    /// Creates the hooks.
+    public init(uploadedName: @escaping @Sendable (String) -> String?, prepare: @escaping @Sendable (String) async throws -> String) {
+        self.uploadedName = uploadedName
+        self.prepare = prepare
+    }
+}
+
+/// One thing a sync does (or, in a dry run, would do).
+public struct SyncAction: Sendable, Equatable, Codable {
+    /// What kind of step.
+    public enum Kind: String, Sendable, Codable {
+        /// Send a file to the server.
+        case upload
+        /// Fetch a file from the server.
+        case download
+        /// Create a folder on the destination.
+        case makeDirectory = "mkdir"
+        /// Remove from the destination.
+        case delete
+        /// Only the modification time differs (the content is the same): set it.
+        case setTime = "set-time"
+    }
+
+    /// The step.
+    public var kind: Kind
+    /// The path, relative to the sync's roots.
+    public var path: String
+    /// Bytes moved (0 for other steps).
+    public var bytes: Int64
+    /// Why: `new`, `changed`, `extraneous`, `same content`.
+    public var reason: String
+}
+
+/// A step that failed, with its path.
+public struct SyncFailure: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The path, relative to the sync's roots (or the root's own name).
+    public var path: String
+    /// What was being done.
+    public var operation: String
+    /// Why it failed.
+    public var message: String
+
+    /// `path: operation failed: message`.
+    public var description: String { "\(path.isEmpty ? "." : path): \(operation): \(message)" }
+}
+
+/// What happens while a sync runs.
+public enum SyncEvent: Sendable {
+    /// A step was decided (in a dry run, this is the plan).
+    case planned(SyncAction)
+    /// A step finished.
+    case done(SyncAction)
+    /// Bytes moved so far in one transfer.
+    case progress(path: String, bytes: Int64, total: Int64)
+    /// A step failed.
+    case failed(SyncFailure)
+    /// Something skipped (a link, a special file).
+    case warning(String)
+}
+
+/// The closing account of a sync.
+public struct SyncReport: Sendable, Codable, Equatable {
+    /// Push or pull.
+    public var direction: SyncDirection
+    /// Nothing was changed.
+    public var dryRun: Bool
+    /// Files transferred (or that would be, in a dry run).
+    public var transferred = 0
+    /// Their bytes.
+    public var bytes: Int64 = 0
+    /// Files already the same.
+    public var unchanged = 0
+    /// Folders created.
+    public var directoriesCreated = 0
+    /// Entries deleted (or that would be); a deleted folder counts with everything in it.
+    public var deleted = 0
+    /// Entries found only on the destination.
+    public var extraneous = 0
+    /// Modification times set where only they differed.
+    public var timesSet = 0
+    /// Entries skipped with a warning (links, special files).
+    public var warnings = 0
+    /// What failed.
+    public var failures: [SyncFailure] = []
+    /// Why deletions were not done, when they were not.
+    public var deletionsSkipped: String?
+    /// Seconds the sync took.
+    public var seconds: Double = 0
+
+    /// Whether everything asked for was done.
+    public var succeeded: Bool { failures.isEmpty && deletionsSkipped == nil }
+}

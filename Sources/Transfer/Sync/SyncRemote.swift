@@ -1,0 +1,33 @@
+import FileModel
+
+/// The server side of a sync, in the terms the sync needs, so another kind of server (WebDAV) can be added
+/// without touching the sync logic. Paths are relative to the remote root of the sync.
+public protocol SyncRemote: Sendable {
+    /// How messages name the remote root.
+    var description: String { get }
+
+    /// Every entry below the root, depth first with siblings in UTF-8 byte order, fetched as it is consumed
+    /// (a page ahead at most). Entries with unsafe names come as failures instead of items. A root that does
+    /// not exist lists as empty with `missingRootIsEmpty` (a push creates it), else it fails.
+    func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator
+
+    /// Creates a folder (its parent exists); an existing folder is fine.
+    func makeDirectory(_ path: SyncPath) async throws
+    /// Uploads a local file to `path` with the given modification time, replacing what is there; resumable
+    /// across runs where the server allows.
+    func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void) async throws
+    /// Downloads `path` to `localFile` (replacing it); resumable across runs where the server allows.
+    func download(_ path: SyncPath, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws
+    /// Removes a file, or a folder with everything in it.
+    func delete(_ path: SyncPath, isDirectory: Bool) async throws
+    /// The SHA-256 of a file's content (hex), computed by the server.
+    func sha256(_ path: SyncPath) async throws -> String
+    /// Sets a file's modification time.
+    func setModificationTime(_ path: SyncPath, to mtime: Double) async throws
+}
+
+/// Pulls a remote listing one entry at a time.
+public protocol SyncRemoteIterator: AnyObject, Sendable {
+    /// The next entry (or a refused name), nil at the end.
+    func next() async throws -> Result<SyncItem, SyncNameError>?
+}

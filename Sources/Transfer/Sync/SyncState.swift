@@ -1,0 +1,75 @@
+import Foundation
+
+/// The report of a running sync, updated by its tasks.
+final class SyncState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var report: SyncReport
+    private let onEvent: @Sendable (SyncEvent) -> Void
+
+    init(report: SyncReport, onEvent: @escaping @Sendable (SyncEvent) -> Void) {
+        self.report = report
+        self.onEvent = onEvent
+    }
+
+    func planned(_ action: SyncAction) { onEvent(.planned(action)) }
+
+    func transferred(_ action: SyncAction, bytes: Int64) {
+        lock.withLock {
+            report.transferred += 1
+            report.bytes += bytes
+        }
+        onEvent(.done(action))
+    }
+
+    func directoryCreated(_ action: SyncAction) {
+        lock.withLock { report.directoriesCreated += 1 }
+        onEvent(.done(action))
+    }
+
+    func deleted(_ action: SyncAction, count: Int) {
+        lock.withLock { report.deleted += count }
+        onEvent(.done(action))
+    }
+
+    func timeSet(_ action: SyncAction) {
+        lock.withLock { report.timesSet += 1 }
+        onEvent(.done(action))
+    }
+
+    func unchanged() { lock.withLock { report.unchanged += 1 } }
+    func extraneous(_ count: Int) { lock.withLock { report.extraneous = count } }
+
+    func progress(path: String, bytes: Int64, total: Int64) { onEvent(.progress(path: path, bytes: bytes, total: total)) }
+
+    func warn(_ message: String) {
+        lock.withLock { report.warnings += 1 }
+        onEvent(.warning(message))
+    }
+
+    func fail(_ path: String, _ operation: String, _ message: String) {
+        let failure = SyncFailure(path: path, operation: operation, message: message)
+        lock.withLock { report.failures.append(failure) }
+        onEvent(.failed(failure))
+    }
+
+    func fail(_ path: String, _ operation: String, _ error: any Error) { fail(path, operation, "\(error)") }
+
+    func skipDeletions(_ reason: String) {
+        lock.withLock { report.deletionsSkipped = reason }
+        onEvent(.warning(reason))
+    }
+
+    /// Why deleting would be unsafe now: any failure means the source may not have been seen whole.
+    var deletionBlocker: String? {
+        lock.withLock {
+            report.failures.isEmpty ? nil : "\(report.failures.count) failure\(report.failures.count == 1 ? "" : "s") (deletions happen only after a sync without errors)"
+        }
+    }
+
+    func finish(_ started: Date) -> SyncReport {
+        lock.withLock {
+            report.seconds = Date().timeIntervalSince(started)
+            return report
+        }
+    }
+}
