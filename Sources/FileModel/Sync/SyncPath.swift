@@ -77,8 +77,9 @@ public struct SyncNameError: Error, Sendable, Equatable, CustomStringConvertible
         self.reason = reason
     }
 
-    /// `refused name '../x': the name '..'`.
-    public var description: String {
-        "refused a name from the server: \(name.debugDescription.dropFirst().dropLast()): \(reason)"
-    }
+    /// The name with control characters escaped (`\0`, `\n`…), safe to print on a terminal.
+    public var printableName: String { String(name.debugDescription.dropFirst().dropLast()) }
+
+    /// `refused a name from the server: ../x: the name '..'`.
+    public var description: String { "refused a name from the server: \(printableName): \(reason)" }
 }

@@ -8,9 +8,13 @@ enum LocalSide {
         try checkParents(of: path, in: root)
         let absolute = root + "/" + path.description
         if mkdir(absolute, 0o755) != 0 {
+            let failure = errno
             var info = stat()
-            guard errno == EEXIST, lstat(absolute, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-                throw HTTPError.localFile(path: absolute, message: String(cString: strerror(errno)))
+            guard failure == EEXIST, lstat(absolute, &info) == 0 else {
+                throw HTTPError.localFile(path: absolute, message: String(cString: strerror(failure)))
+            }
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw HTTPError.localFile(path: absolute, message: "exists and is not a real folder (a symbolic link or a file): nothing is written through it")
             }
         }
     }

@@ -275,7 +275,7 @@ final class RemoteStream: @unchecked Sendable {
             case .failure(let refused):
                 if let prefix = refusedPrefix, refused.name.hasPrefix(prefix) { continue }
                 refusedPrefix = refused.name + "/"
-                state.fail(refused.name, "refused", refused.reason)
+                state.fail(refused.printableName, "refused", refused.reason)
             case .success(let item):
                 if let excluded, item.path.isInside(excluded) { continue }
                 guard filter.includes(item.path, isDirectory: item.isDirectory) else {

@@ -239,12 +239,17 @@ public struct TusUploader: Uploading {
                     onEvent?(.progress(part: part.index, sent: offset))
                     continue
                 case 409:
-                    // Our offset and the server's disagree: the server's wins.
-                    offset = try await head(url, token: token)
+                    // Our offset and the server's disagree: the server's wins. It may still be taking in the body of
+                    // an earlier connection (a killed run, a proxy draining its buffer), so its offset can move
+                    // under us: wait a little before asking, and count only conflicts where it did not move.
                     failures += 1
                     guard failures < options.maxAttemptsWithoutProgress else {
                         throw UploadError.server(request: "PATCH \(url)", status: 409, message: response.errorMessage)
                     }
+                    try await Task.sleep(nanoseconds: UInt64(http.configuration.retry.delay(afterAttempt: failures, retryAfter: nil) * 1e9))
+                    let serverOffset = try await head(url, token: token)
+                    if serverOffset > offset { failures = 0 }
+                    offset = serverOffset
                     continue
                 case 460:
                     checksumFailures += 1

@@ -1,0 +1,205 @@
+import Foundation
+import TestSupport
+import Testing
+import Transfer
+
+/// `sync` and `copy` end to end: push, pull, no-op, changes, renames, deletions and their safety, filters,
+/// dry runs, interruption, hostile names from the server.
+@Suite struct SyncCommandTests {
+    let server: ReferenceServer
+    let cli = CLIRunner()
+    let work = TemporaryDirectory(prefix: "sync")
+
+    init() async throws {
+        server = try await ReferenceServer.start(arguments: ["--hostile-names"])
+        #expect(try await cli.login(server).status == 0)
+    }
+
+    func bytes(_ count: Int, seed: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ seed &* 7) }) }
+
+    /// Relative path → (sha256, mtime) of every file below `folder`.
+    func snapshot(_ folder: String) throws -> [String: (String, Double)] {
+        var result: [String: (String, Double)] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        while let relative = enumerator?.nextObject() as? String {
+            let path = folder + "/" + relative
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            result[relative] = (try SHA256Hasher.hash(file: path), Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+        }
+        return result
+    }
+
+    func expectSame(_ left: String, _ right: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (a, b) = (try snapshot(left), try snapshot(right))
+        #expect(Set(a.keys) == Set(b.keys), sourceLocation: sourceLocation)
+        for (path, (hash, mtime)) in a {
+            #expect(b[path]?.0 == hash, "\(path) differs", sourceLocation: sourceLocation)
+            #expect(abs((b[path]?.1 ?? 0) - mtime) < 0.002, "\(path): mtime \(mtime) vs \(b[path]?.1 ?? 0)", sourceLocation: sourceLocation)
+        }
+    }
+
+    func report(_ result: ProcessResult) throws -> SyncReport {
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        return try JSONDecoder().decode(SyncReport.self, from: Data(last.utf8))
+    }
+
+    @Test func pushesPullsAndFollowsChanges() async throws {
+        let local = work.path + "/local"
+        try work.write("local/docs/a.txt", "alpha\n")
+        try work.write("local/docs/b.txt", "bravo\n")
+        try work.write("local/docs/deep/c.bin", bytes(300_000, seed: 1))
+        try work.write("local/photos/big.bin", bytes(3_000_000, seed: 2))
+        try work.write("local/zeta.txt", "")
+        try FileManager.default.createDirectory(atPath: local + "/empty", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: local + "/link", withDestinationPath: "/etc/hostname")
+
+        let pushed = try await cli.run(["--json", "sync", local, "officer:/backup"])
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        let first = try report(pushed)
+        #expect(first.transferred == 5 && first.bytes == 3_300_012 && first.directoriesCreated == 4 && first.warnings == 1)
+        #expect(pushed.stderr.contains("link: a symbolic link: skipped"))
+        try expectSame(local, server.root.file("backup"))
+        #expect(FileManager.default.fileExists(atPath: server.root.file("backup/empty")))
+
+        let noop = try report(try await cli.run(["--json", "sync", local, "officer:/backup"]))
+        #expect(noop.transferred == 0 && noop.unchanged == 5 && noop.directoriesCreated == 0)
+
+        // A touched file (same size, new time), a renamed one, a deleted one.
+        try "ALPHA\n".write(toFile: local + "/docs/a.txt", atomically: false, encoding: .utf8)
+        try FileManager.default.moveItem(atPath: local + "/docs/b.txt", toPath: local + "/docs/b-renamed.txt")
+        try FileManager.default.removeItem(atPath: local + "/zeta.txt")
+        let copied = try await cli.run(["--json", "copy", local, "officer:/backup"])
+        let changes = try report(copied)
+        #expect(changes.transferred == 2 && changes.extraneous == 2 && changes.deleted == 0)
+        #expect(copied.stderr.isEmpty || !copied.stderr.contains("error"))
+        #expect(FileManager.default.fileExists(atPath: server.root.file("backup/docs/b.txt")))
+        let mirrored = try report(try await cli.run(["--json", "sync", "--delete", local, "officer:/backup"]))
+        #expect(mirrored.transferred == 0 && mirrored.deleted == 2)
+        try expectSame(local, server.root.file("backup"))
+
+        // Pull into a fresh folder, then a change on the server comes back down.
+        let pulled = work.path + "/pulled"
+        let down = try await cli.run(["sync", "officer:/backup", pulled])
+        #expect(down.status == 0, "\(down.stderr)")
+        try expectSame(server.root.file("backup"), pulled)
+        try server.root.write("backup/docs/new-on-server.txt", "fresh\n")
+        let again = try report(try await cli.run(["--json", "sync", "officer:/backup", pulled]))
+        #expect(again.transferred == 1 && again.unchanged == 4)
+        try expectSame(server.root.file("backup"), pulled)
+    }
+
+    @Test func aDryRunChangesNothingAndFiltersApply() async throws {
+        let local = work.path + "/local"
+        for name in ["keep.txt", "skip.tmp", "keep.tmp", "cache/x.txt", "sub/cache/y.txt", "sub/z.log", "notes/a.md"] {
+            try work.write("local/" + name, name)
+        }
+        let plan = try await cli.run(["sync", "-n", local, "officer:/dest"])
+        #expect(plan.status == 0 && plan.stdout.contains("upload    keep.txt (8 B)  new") && plan.stdout.contains("mkdir     sub  new"))
+        #expect(plan.stderr.contains("Would transfer 7 files (69 B)"))
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("dest")))
+
+        let exclusions = work.file("exclude.list")
+        try "# logs\n*.log\n".write(toFile: exclusions, atomically: true, encoding: .utf8)
+        let filtered = try await cli.run([
+            "sync", local, "officer:/dest", "--include", "keep.tmp", "--exclude", "*.tmp", "--exclude", "cache/", "--exclude-from", exclusions,
+        ])
+        #expect(filtered.status == 0, "\(filtered.stderr)")
+        let uploaded = Set(try snapshot(server.root.file("dest")).keys)
+        #expect(uploaded == ["keep.txt", "keep.tmp", "notes/a.md"])
+        // An excluded file on the server is not deleted either.
+        try server.root.write("dest/extra.log", "x")
+        let deleting = try report(try await cli.run(["--json", "sync", "--delete", "--exclude", "*.log", "--exclude", "*.tmp", "--include", "keep.tmp", local, "officer:/dest"]))
+        #expect(deleting.deleted == 0 && FileManager.default.fileExists(atPath: server.root.file("dest/extra.log")))
+    }
+
+    @Test func deletesNothingAfterAnErrorOrBeyondMaxDelete() async throws {
+        let local = work.path + "/local"
+        try work.write("local/clash", "a file here, a folder on the server")
+        try work.write("local/ok.txt", "ok")
+        try server.root.write("dest/clash/inside.txt", "server folder")
+        for index in 0..<3 { try server.root.write("dest/old\(index).txt", "old") }
+        let failed = try await cli.run(["sync", "--delete", local, "officer:/dest"])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("clash: sync: a file on one side and a directory on the other: left alone"), "\(failed.stderr)")
+        #expect(failed.stderr.contains("not deleted: 1 failure"))
+        for index in 0..<3 { #expect(FileManager.default.fileExists(atPath: server.root.file("dest/old\(index).txt"))) }
+        #expect(FileManager.default.fileExists(atPath: server.root.file("dest/ok.txt")), "transfers still happen")
+
+        try FileManager.default.removeItem(atPath: local + "/clash")
+        try FileManager.default.createDirectory(atPath: local + "/clash", withIntermediateDirectories: true)
+        try work.write("local/clash/inside.txt", "server folder")
+        let limited = try await cli.run(["sync", "--delete", "--max-delete", "2", local, "officer:/dest"])
+        #expect(limited.status == 1 && limited.stderr.contains("3 entries would be deleted, more than --max-delete 2: nothing was deleted"))
+        for index in 0..<3 { #expect(FileManager.default.fileExists(atPath: server.root.file("dest/old\(index).txt"))) }
+        let allowed = try await cli.run(["sync", "--delete", "--max-delete", "3", local, "officer:/dest"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        try expectSame(local, server.root.file("dest"))
+    }
+
+    @Test func refusesHostileNamesAndNeverWritesOutside() async throws {
+        try server.root.write("share/hostile/fine.txt", "fine")
+        try server.root.write("share/docs/a.txt", "through a link")
+        let outside = work.path + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        let destination = work.path + "/inner/dest"
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: destination + "/docs", withDestinationPath: outside)
+        let pulled = try await cli.run(["sync", "officer:/share", destination])
+        #expect(pulled.status == 1)
+        #expect(pulled.stderr.contains("refused: the name '..'") && pulled.stderr.contains("refused: a path outside /share"))
+        #expect(pulled.stderr.contains("/share/hostile/nul\\0.txt: refused: a NUL byte in the name"), "printed escaped")
+        #expect(pulled.stderr.contains("refused: a path separator in the name"))
+        #expect(pulled.stderr.contains("not a real folder"), "\(pulled.stderr)")
+        #expect(try String(contentsOfFile: destination + "/hostile/fine.txt", encoding: .utf8) == "fine")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty, "nothing written through the link")
+        #expect(!FileManager.default.fileExists(atPath: work.path + "/inner/escape.txt"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path + "/inner") == ["dest"])
+    }
+
+    @Test func doesNotOverwriteALocalFileChangedMidSync() async throws {
+        try server.root.write("media/movie.bin", bytes(3_000_000, seed: 5))
+        let destination = work.path + "/pull"
+        try work.write("pull/movie.bin", "old local version")
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "1000000"])
+        let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
+        let running = Task { try await cli.run(["sync", "officer:/media", destination], environment: viaProxy) }
+        #expect(await Eventually.wait {
+            try FileManager.default.contentsOfDirectory(atPath: destination).contains { $0.hasSuffix(".officer-download") }
+        })
+        try "edited meanwhile".write(toFile: destination + "/movie.bin", atomically: false, encoding: .utf8)
+        let result = try await running.value
+        #expect(result.status == 1 && result.stderr.contains("changed locally since the sync compared it: not overwritten"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: destination + "/movie.bin", encoding: .utf8) == "edited meanwhile")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: destination) == ["movie.bin"], "no temp file left")
+    }
+
+    @Test func resumesAnInterruptedPushAndHandlesTenThousandFiles() async throws {
+        let local = work.path + "/local"
+        try work.write("local/big.bin", bytes(6_000_000, seed: 9))
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "2000000", "--direction", "up"])
+        let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
+        let process = try cli.launch(["sync", local, "officer:/up"], environment: viaProxy)
+        #expect(await Eventually.wait { (try TransferJournal(path: cli.journalPath).uploads().isEmpty) == false })
+        try await Task.sleep(nanoseconds: 700_000_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("up/big.bin")))
+        let rerun = try await cli.run(["--json", "sync", local, "officer:/up"], environment: viaProxy)
+        #expect(rerun.status == 0, "\(rerun.stderr)\n\(rerun.stdout)")
+        #expect(try TransferJournal(path: cli.journalPath).uploads().isEmpty)
+        try expectSame(local, server.root.file("up"))
+
+        let many = work.path + "/many"
+        for folder in 0..<20 {
+            let path = many + "/d\(folder)"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            for index in 0..<500 { FileManager.default.createFile(atPath: path + "/f\(index)", contents: Data("\(folder)-\(index)".utf8)) }
+        }
+        let pushed = try report(try await cli.run(["--json", "sync", "--transfers", "8", many, "officer:/many"]))
+        #expect(pushed.transferred == 10_000 && pushed.failures.isEmpty)
+        let noop = try report(try await cli.run(["--json", "sync", many, "officer:/many"]))
+        #expect(noop.transferred == 0 && noop.unchanged == 10_000)
+        try expectSame(many, server.root.file("many"))
+    }
+}
