@@ -42,6 +42,8 @@ let package = Package(
         .executableTarget(name: "officer-files", dependencies: ["OfficerFilesCLI"]),
         // Drives library code for the bench/ scripts; not part of the product.
         .executableTarget(name: "officer-files-bench", dependencies: ["Transfer"]),
+        // libFuzzer targets (scripts/fuzz); built normally it replays inputs, so found crashes stay tests.
+        .executableTarget(name: "officer-files-fuzz", dependencies: ["FileModel", "Preview", "Transfer", "OfficerFilesCLI"]),
 
         // Starts the reference server, the fault proxy and the built CLI for tests; never shipped.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

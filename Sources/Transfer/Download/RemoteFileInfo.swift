@@ -41,3 +41,11 @@ struct RemoteFileInfo: Sendable, Equatable {
         return (start...end, total)
     }
 }
+
+extension HTTPHeaders {
+    /// `Content-Range` parsed: the byte range sent (nil for `bytes */TOTAL`) and the total length if known;
+    /// nil when absent or malformed.
+    public var contentRange: (range: ClosedRange<Int64>?, total: Int64?)? {
+        self["Content-Range"].flatMap(RemoteFileInfo.parseContentRange)
+    }
+}

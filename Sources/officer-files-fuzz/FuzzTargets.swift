@@ -1,0 +1,99 @@
+// officer-files-fuzz: libFuzzer targets over the code that reads untrusted bytes.
+//
+// Built with `scripts/fuzz` (`-sanitize=fuzzer,address -DFUZZING`), libFuzzer drives LLVMFuzzerTestOneInput.
+// Built normally, the same binary replays inputs given as files, which is how crashes found once stay
+// regression tests (Tests/Fixtures/fuzz/TARGET/). OFFICER_FUZZ_TARGET picks the target:
+// archive, image, mime, json, headers, arguments.
+import FileModel
+import Foundation
+import OfficerFilesCLI
+import Preview
+import Transfer
+
+enum FuzzTarget: String, CaseIterable {
+    case archive, image, mime, json, headers, arguments
+
+    static let selected: FuzzTarget = {
+        let name = ProcessInfo.processInfo.environment["OFFICER_FUZZ_TARGET"] ?? ""
+        guard let target = FuzzTarget(rawValue: name) else {
+            FileHandle.standardError.write(Data("OFFICER_FUZZ_TARGET must be one of: \(allCases.map(\.rawValue).joined(separator: ", "))\n".utf8))
+            exit(2)
+        }
+        return target
+    }()
+
+    /// A file for targets whose libraries read from paths, private to this process.
+    static let scratch = NSTemporaryDirectory() + "/officer-fuzz-\(getpid())"
+
+    func run(_ data: Data) {
+        switch self {
+        case .archive:
+            let path = Self.scratch + ".archive"
+            guard FileManager.default.createFile(atPath: path, contents: data) else { return }
+            _ = try? ArchiveInspection.inspect(path)
+        case .image:
+            let input = Self.scratch + ".image"
+            guard FileManager.default.createFile(atPath: input, contents: data) else { return }
+            var options = ImagePreparationOptions()
+            options.maxEdge = 64
+            options.pixelLimit = 4_000_000
+            let preparer = ImagePreparer(options: options)
+            _ = try? preparer.outputFormat(for: input)
+            _ = try? preparer.prepare(input, to: Self.scratch + ".out")
+        case .mime:
+            _ = try? FileTypeDetector().detect(bytes: data, name: "fuzz.bin")
+        case .json:
+            let decoder = JSONDecoder()
+            _ = try? decoder.decode(DirectoryListing.self, from: data)
+            _ = try? decoder.decode(TreePage.self, from: data)
+            _ = try? decoder.decode(APIErrorBody.self, from: data)
+            _ = try? decoder.decode(AITextResponse.self, from: data)
+            _ = try? decoder.decode(AIFileResponse.self, from: data)
+            if let page = try? decoder.decode(TreePage.self, from: data) {
+                for entry in page.entries { _ = SyncPath.relative(entryPath: entry.path, name: entry.name, below: page.path) }
+            }
+        case .headers:
+            var headers = HTTPHeaders()
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+                headers.addRawLine(line + "\n")
+            }
+            _ = headers.contentRange
+            _ = TusServerInfo(headers: headers)
+            _ = headers["Last-Modified"].flatMap(HTTPDate.parse)
+            _ = headers["Content-Length"].flatMap(ByteCountFormat.parse)
+        case .arguments:
+            let arguments = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            _ = try? OfficerFilesApp.parser.parse(arguments)
+            for argument in arguments { _ = try? RemotePath(parsing: argument) }
+        }
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    FuzzTarget.selected.run(Data(bytes: bytes, count: count))
+    return 0
+}
+
+#if !FUZZING
+/// Without libFuzzer: replays each file named on the command line (a corpus or a crash) through the target.
+@main
+enum Replay {
+    static func main() {
+        var count = 0
+        for argument in CommandLine.arguments.dropFirst() {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else { continue }
+            let files =
+                isDirectory.boolValue
+                ? ((try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []).sorted().map { argument + "/" + $0 } : [argument]
+            for file in files {
+                guard let data = FileManager.default.contents(atPath: file) else { continue }
+                FuzzTarget.selected.run(data)
+                count += 1
+            }
+        }
+        print("replayed \(count) inputs through \(FuzzTarget.selected.rawValue)")
+    }
+}
+#endif
