@@ -75,7 +75,26 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-#if !FUZZING
+#if FUZZING
+/// libFuzzer's driver, called by name so the linker pulls it in (it is not exported for dlsym).
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
+
+/// SwiftPM links every executable's entry point as `<target>_main` (aliased to `main`), so under libFuzzer that
+/// symbol hands over to libFuzzer's own driver.
+@_cdecl("officer_files_fuzz_main")
+public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { bytes, size in
+        FuzzTarget.selected.run(bytes.map { Data(bytes: $0, count: size) } ?? Data())
+        return 0
+    }
+}
+#else
 /// Without libFuzzer: replays each file named on the command line (a corpus or a crash) through the target.
 @main
 enum Replay {

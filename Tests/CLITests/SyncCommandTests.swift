@@ -194,7 +194,7 @@ import Transfer
         for folder in 0..<20 {
             let path = many + "/d\(folder)"
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            for index in 0..<500 { FileManager.default.createFile(atPath: path + "/f\(index)", contents: Data("\(folder)-\(index)".utf8)) }
+            for index in 0..<500 { _ = FileManager.default.createFile(atPath: path + "/f\(index)", contents: Data("\(folder)-\(index)".utf8)) }
         }
         let pushed = try report(try await cli.run(["--json", "sync", "--transfers", "8", many, "officer:/many"]))
         #expect(pushed.transferred == 10_000 && pushed.failures.isEmpty)

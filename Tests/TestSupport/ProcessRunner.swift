@@ -20,7 +20,12 @@ public enum ProcessRunner {
     }()
 
     /// The built `officer-files` binary (`swift build` puts it under `.build/debug`).
-    public static var cliPath: String { packageRoot + "/.build/debug/officer-files" }
+    /// The CLI built with the tests: beside the test bundle, so a sanitizer build (its own build path) runs its
+    /// own instrumented CLI.
+    public static var cliPath: String {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/officer-files"
+        return FileManager.default.isExecutableFile(atPath: besideTests) ? besideTests : packageRoot + "/.build/debug/officer-files"
+    }
 
     /// Runs `executable` with `arguments`, feeding `stdin`, and waits for it.
     public static func run(
