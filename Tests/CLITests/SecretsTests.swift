@@ -14,7 +14,7 @@ import Transfer
         let token = try cli.savedToken()
         try #require(token.count > 20)
         try work.write("up/a.txt", "alpha\n")
-        try work.write("big.bin", Data(repeating: 3, count: 3_000_000))
+        try work.write("big.bin", Data(repeating: 3, count: 8_000_000))  // above the inline limit: POST, journal, then PATCH
         try server.root.write("docs/n.txt", "note\n")
         var outputs: [ProcessResult] = []
         for arguments in [

@@ -25,6 +25,10 @@ public struct CLIRunner: Sendable {
             "HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config", "XDG_STATE_HOME": home.path + "/state",
             "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
         ]
+        // Sanitizer settings reach the CLI too (scripts/test-asan, scripts/test-tsan run an instrumented one).
+        for key in ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"] {
+            if let value = ProcessInfo.processInfo.environment[key] { env[key] = value }
+        }
         env.merge(environment) { $1 }
         env.merge(extra) { $1 }
         return env
