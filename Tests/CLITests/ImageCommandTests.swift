@@ -59,12 +59,16 @@ import Transfer
 
     @Test func aKilledResizedUploadResumesTheSameBytes() async throws {
         let big = try photo("large.jpg", width: 3000, height: 2400)
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "1000000"])
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "500000"])
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let arguments = ["put", "--resize=2500", "--quality", "90", "--chunk-size", "64K", big, "officer:/in/"]
         let process = try cli.launch(arguments, environment: viaProxy)
-        #expect(await Eventually.wait {
-            (try TransferJournal(path: cli.journalPath).uploads().first?.parts.reduce(0) { $0 + $1.offset } ?? 0) > 0
+        // Killed once the server holds part of the prepared image (and so the journal its upload).
+        let tus = server.state.path + "/tus"
+        #expect(await Eventually.wait(timeout: 120) {
+            try FileManager.default.contentsOfDirectory(atPath: tus).contains { name in
+                name.hasSuffix(".part") && ((try? FileManager.default.attributesOfItem(atPath: tus + "/" + name)[.size] as? Int) ?? 0) > 100_000
+            }
         })
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
