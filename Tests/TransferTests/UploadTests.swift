@@ -115,6 +115,19 @@ import Testing
         #expect(try journalIsEmpty())
     }
 
+    @Test func shrinksChunksWhenEveryConnectionDiesEarly() async throws {
+        // Every connection is cut after 600 kB; 2 MiB checksummed chunks could never pass whole.
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let (viaProxy, proxy) = try await clientThroughProxy(["--direction", "up", "--reset-after", "600000"])
+        defer { proxy.stop() }
+        let path = try file("cut.bin", 5_000_000, seed: 8)
+        var options = UploadOptions()
+        options.chunkSize = 2 << 20
+        let result = try await uploader(stall: 1).upload(file: path, to: try target(viaProxy, "cut.bin"), options: options)
+        #expect(result.bytes == 5_000_000)
+        try await expectSameOnServer(path, "/in/cut.bin")
+    }
+
     @Test func resumesAfterTheServerRestarts() async throws {
         let port = try NginxServer.freePort()
         var first: ReferenceServer? = try await ReferenceServer.start(root: server.root, state: server.state, port: port)

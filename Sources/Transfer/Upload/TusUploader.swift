@@ -18,6 +18,9 @@ public struct TusUploader: Uploading {
         self.journal = journal
     }
 
+    /// Chunks never shrink below this after failures.
+    static let smallestChunk: Int64 = 256 << 10
+
     /// The upload is gone on the server (expired, terminated): start over.
     struct StartOver: Error { var reason: String }
 
@@ -188,19 +191,23 @@ public struct TusUploader: Uploading {
         var checksumFailures = 0
         let rate = options.bandwidthLimit.map { max(1, $0 / Int64(max(1, state.partCount))) }
         // The next chunk's checksum is computed while the current chunk is on the wire.
-        var nextChecksum: (offset: Int64, task: Task<String, any Error>)?
+        var nextChecksum: (offset: Int64, length: Int64, task: Task<String, any Error>)?
         let algorithm = options.checksums ? info.checksumAlgorithm : nil
-        func checksumTask(at chunkOffset: Int64) -> Task<String, any Error>? {
+        // A link that drops every connection after N bytes would never pass a checksummed chunk larger than N
+        // (the server keeps no unverified bytes): after a failure that kept nothing, chunks shrink below what
+        // got through, so the upload still advances.
+        var chunkSize = options.chunkSize
+        func checksumTask(at chunkOffset: Int64) -> (offset: Int64, length: Int64, task: Task<String, any Error>)? {
             guard let algorithm, chunkOffset < part.length else { return nil }
-            let length = min(options.chunkSize, part.length - chunkOffset)
-            return Task.detached {
+            let length = min(chunkSize, part.length - chunkOffset)
+            return (chunkOffset, length, Task.detached {
                 try checksumHeader(algorithm, path: path, offset: part.start + chunkOffset, length: length)
-            }
+            })
         }
         defer { nextChecksum?.task.cancel() }
         while offset < part.length {
             try Task.checkCancellation()
-            let length = min(options.chunkSize, part.length - offset)
+            let length = min(chunkSize, part.length - offset)
             var request = HTTPRequest(
                 method: "PATCH", url: url,
                 body: .file(path: path, offset: part.start + offset, length: length, contentType: "application/offset+octet-stream"),
@@ -208,9 +215,9 @@ public struct TusUploader: Uploading {
             request.headers.add("Tus-Resumable", "1.0.0")
             request.headers.add("Upload-Offset", String(offset))
             if algorithm != nil {
-                let current = nextChecksum?.offset == offset ? nextChecksum!.task : checksumTask(at: offset)!
+                let current = nextChecksum.flatMap { $0.offset == offset && $0.length == length ? $0.task : nil } ?? checksumTask(at: offset)!.task
                 request.headers.add("Upload-Checksum", try await current.value)
-                nextChecksum = checksumTask(at: offset + length).map { (offset + length, $0) }
+                nextChecksum = checksumTask(at: offset + length)
             }
             request.maxSendBytesPerSecond = rate
             let reason: String
@@ -280,7 +287,11 @@ public struct TusUploader: Uploading {
             onEvent?(.retrying(part: part.index, attempt: failures + 1, delay: delay, reason: reason))
             try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
             let resumedAt = try await head(url, token: token)
-            if resumedAt > offset { failures = 0 }
+            if resumedAt > offset {
+                failures = 0
+            } else if algorithm != nil, inFlight.sent > 0, inFlight.sent < length + 1 {
+                chunkSize = max(Self.smallestChunk, min(chunkSize, inFlight.sent) / 2 / Self.smallestChunk * Self.smallestChunk)
+            }
             offset = resumedAt
         }
     }
