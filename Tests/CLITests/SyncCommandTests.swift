@@ -174,6 +174,25 @@ import Transfer
         #expect(try FileManager.default.contentsOfDirectory(atPath: destination) == ["movie.bin"], "no temp file left")
     }
 
+    @Test func resizesImagesOnPushAndComparesThemByTime() async throws {
+        let local = work.path + "/photos"
+        try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
+        for step in [["black", work.file("b.v"), "2400", "1600"], ["copy", work.file("b.v"), local + "/wide.jpg[Q=95]"]] {
+            #expect(try ProcessRunner.run("/usr/bin/vips", step).status == 0)
+        }
+        try work.write("photos/notes.txt", "not an image")
+        let pushed = try report(try await cli.run(["--json", "sync", "--resize=800", local, "officer:/pics"]))
+        #expect(pushed.transferred == 2 && pushed.failures.isEmpty)
+        let width = try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "width", server.root.file("pics/wide.jpg")]).stdout
+        #expect(width.trimmingCharacters(in: .whitespacesAndNewlines) == "800")
+        #expect(try String(contentsOfFile: server.root.file("pics/notes.txt"), encoding: .utf8) == "not an image")
+        // The prepared copy differs in size from the source, so only the time decides: nothing moves again.
+        let again = try report(try await cli.run(["--json", "sync", "--resize=800", local, "officer:/pics"]))
+        #expect(again.transferred == 0 && again.unchanged == 2)
+        let pull = try await cli.run(["sync", "--resize", "officer:/pics", work.path + "/back"])
+        #expect(pull.status == 2 && pull.stderr.contains("--resize prepares images on push"))
+    }
+
     @Test func resumesAnInterruptedPushAndHandlesTenThousandFiles() async throws {
         let local = work.path + "/local"
         try work.write("local/big.bin", bytes(8_000_000, seed: 9))
