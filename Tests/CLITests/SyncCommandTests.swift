@@ -191,6 +191,11 @@ import Transfer
         #expect(again.transferred == 0 && again.unchanged == 2)
         let pull = try await cli.run(["sync", "--resize", "officer:/pics", work.path + "/back"])
         #expect(pull.status == 2 && pull.stderr.contains("--resize prepares images on push"))
+        let missing = try await cli.run(["sync", work.path + "/nope", "officer:/nope"])
+        #expect(missing.status == 8 && missing.stderr.contains("nope: no such folder"))
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("nope")))
+        let twoLocal = try await cli.run(["sync", local, work.path + "/other"])
+        #expect(twoLocal.status == 2 && twoLocal.stderr.contains("one local folder and one Officer folder"))
     }
 
     @Test func resumesAnInterruptedPushAndHandlesTenThousandFiles() async throws {

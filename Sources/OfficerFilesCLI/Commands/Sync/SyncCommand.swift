@@ -82,6 +82,12 @@ enum SyncCommand: Command {
             guard push else { throw CLIError.usage("--resize prepares images on push (a local SRC)") }
             options.imagePreparation = try imagePreparation(parsed, context)
         }
+        if push {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: localRoot, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CLIError.localFile(path: localRoot, message: "no such folder")
+            }
+        }
         if !push, !options.dryRun {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: localRoot, isDirectory: &isDirectory), !isDirectory.boolValue {
