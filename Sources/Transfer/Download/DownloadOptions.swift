@@ -12,6 +12,12 @@ public struct DownloadOptions: Sendable {
     public var preserveModificationTime = true
     /// Attempts per segment without progress before giving up (progress resets the count).
     public var maxAttemptsWithoutProgress = 5
+    /// The length the caller already knows (from a listing). A file this small (up to
+    /// ``smallFileLimit``) with nothing journaled comes in one GET without the HEAD first: for many small
+    /// files that halves the requests, and an interrupted one is simply fetched again.
+    public var knownLength: Int64?
+    /// Files up to this length skip the HEAD when their length is known.
+    public static let smallFileLimit: Int64 = 4 << 20
 
     /// The defaults.
     public init() {}

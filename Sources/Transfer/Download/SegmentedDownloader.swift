@@ -60,6 +60,12 @@ public struct SegmentedDownloader: Downloading {
         url: String, token: String?, partial: PartialFile, options: DownloadOptions, fresh: Bool,
         onEvent: (@Sendable (DownloadEvent) -> Void)?
     ) async throws -> DownloadResult {
+        if let known = options.knownLength, known <= DownloadOptions.smallFileLimit,
+            try journalCall({ () throws(SQLiteError) in try journal?.download(for: partial.destination) }) == nil
+        {
+            try partial.reset(length: nil)
+            return try await singleStream(url: url, token: token, partial: partial, info: nil, options: options, onEvent: onEvent)
+        }
         let info = try await probe(url: url, token: token)
         let destination = partial.destination
         var segments: [TransferJournal.Segment]

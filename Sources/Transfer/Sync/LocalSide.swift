@@ -42,7 +42,7 @@ enum LocalSide {
         let final = root + "/" + item.path.description
         let folder = (final as NSString).deletingLastPathComponent
         let temp = folder + "/." + item.name + ".officer-sync"
-        try await remote.download(item.path, to: temp, onProgress: onProgress)
+        try await remote.download(item.path, size: item.size, to: temp, onProgress: onProgress)
         var info = stat()
         let exists = lstat(final, &info) == 0
         let mtime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9

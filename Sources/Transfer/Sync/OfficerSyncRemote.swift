@@ -49,11 +49,12 @@ public struct OfficerSyncRemote: SyncRemote {
         }
     }
 
-    public func download(_ path: SyncPath, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
+    public func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
         let remote = try remotePath(path)
         var options = DownloadOptions()
         options.force = true
         options.preserveModificationTime = false
+        options.knownLength = size
         let url = client.url("/api/file-browser/raw", query: [("path", remote.path), ("root", remote.root)])
         let progress = DownloadProgressSum()
         _ = try await downloader.download(from: url, bearerToken: client.token, to: localFile, options: options) { event in

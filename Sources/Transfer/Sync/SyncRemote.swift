@@ -16,8 +16,9 @@ public protocol SyncRemote: Sendable {
     /// Uploads a local file to `path` with the given modification time, replacing what is there; resumable
     /// across runs where the server allows.
     func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void) async throws
-    /// Downloads `path` to `localFile` (replacing it); resumable across runs where the server allows.
-    func download(_ path: SyncPath, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws
+    /// Downloads `path` (`size` bytes when listed) to `localFile`, replacing it; resumable across runs where the
+    /// server allows.
+    func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws
     /// Removes a file, or a folder with everything in it.
     func delete(_ path: SyncPath, isDirectory: Bool) async throws
     /// The SHA-256 of a file's content (hex), computed by the server.
