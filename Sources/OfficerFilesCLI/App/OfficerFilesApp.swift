@@ -28,7 +28,8 @@ public enum OfficerFilesApp {
             discussion: """
                 Remote paths are written officer:/path (root 'home') or officer:ROOT:/path.
                 Commands that only take remote paths also accept a plain /path.
-                Environment: OFFICER_SERVER, OFFICER_TOKEN, XDG_CONFIG_HOME, NO_COLOR.
+                Environment: OFFICER_SERVER, OFFICER_TOKEN, OFFICER_CACHE_LIMIT, XDG_CONFIG_HOME, XDG_STATE_HOME,
+                XDG_CACHE_HOME, NO_COLOR.
                 """,
             subcommands: commands.map { $0.spec } + [helpSpec])
     }
