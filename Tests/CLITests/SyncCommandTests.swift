@@ -213,7 +213,18 @@ import Transfer
         })
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        // The proxy goes too, so the server sees the killed request end (the reference server does not lock
+        // an upload against a second writer, as a real one would) before the rerun starts through a new one.
+        proxy.stop()
+        #expect(await Eventually.wait {
+            try FileManager.default.contentsOfDirectory(atPath: tus).allSatisfy { name in
+                !name.hasSuffix(".part") || ((try? FileManager.default.attributesOfItem(atPath: tus + "/" + name)[.size] as? Int) ?? 0) == 0
+            }
+        })
         #expect(!FileManager.default.fileExists(atPath: server.root.file("up/big.bin")))
+        // The same address again: the journal knows the upload by its URL.
+        let again = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--listen", String(proxy.port)])
+        defer { again.stop() }
         let rerun = try await cli.run(["--json", "sync", local, "officer:/up"], environment: viaProxy)
         #expect(rerun.status == 0, "\(rerun.stderr)\n\(rerun.stdout)")
         #expect(try TransferJournal(path: cli.journalPath).uploads().isEmpty)

@@ -265,6 +265,9 @@ public struct TusUploader: Uploading {
                     continue
                 case 404, 410:
                     throw StartOver(reason: "the server no longer has the upload (\(response.status))")
+                case 423:
+                    // The server is still taking in an earlier request for this upload (a killed run's body).
+                    reason = "the upload is locked by an earlier request (423)"
                 case let status where http.configuration.retry.retryableStatuses.contains(status):
                     reason = "HTTP \(status)"
                     retryAfter = response.headers["Retry-After"]
