@@ -27,6 +27,18 @@ final class PartialFile: @unchecked Sendable {
 
     deinit { close(fd) }
 
+    /// The temp file for `destination` (made absolute), after checking that the destination is not a folder
+    /// and, without `force`, does not exist.
+    static func claim(for destination: String, force: Bool) throws(DownloadError) -> PartialFile {
+        let destination = URL(fileURLWithPath: destination).standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw .destinationIsDirectory(path: destination) }
+            if !force { throw .destinationExists(path: destination) }
+        }
+        return try PartialFile(destination: destination)
+    }
+
     var size: Int64 {
         var info = stat()
         return fstat(fd, &info) == 0 ? Int64(info.st_size) : -1

@@ -7,13 +7,8 @@ extension SegmentedDownloader {
     public func install(
         from source: Int32, expectedLength: Int64, to destination: String, options: DownloadOptions = DownloadOptions()
     ) throws(DownloadError) -> DownloadResult {
-        let destination = URL(fileURLWithPath: destination).standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw .destinationIsDirectory(path: destination) }
-            if !options.force { throw .destinationExists(path: destination) }
-        }
-        let partial = try PartialFile(destination: destination)
+        let partial = try PartialFile.claim(for: destination, force: options.force)
+        let destination = partial.destination
         do throws(DownloadError) {
             try partial.fill(from: source)
             guard partial.size == expectedLength else {

@@ -26,13 +26,8 @@ public struct SegmentedDownloader: Downloading {
         from url: String, bearerToken: String?, to destination: String, options: DownloadOptions = DownloadOptions(),
         onEvent: (@Sendable (DownloadEvent) -> Void)? = nil
     ) async throws(DownloadError) -> DownloadResult {
-        let destination = URL(fileURLWithPath: destination).standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw .destinationIsDirectory(path: destination) }
-            if !options.force { throw .destinationExists(path: destination) }
-        }
-        let partial = try PartialFile(destination: destination)
+        let partial = try PartialFile.claim(for: destination, force: options.force)
+        let destination = partial.destination
         var restarts = 0
         while true {
             do {
