@@ -53,9 +53,3 @@ extension CommandContext {
         .refused("\(path): \(what.isEmpty ? "" : what + " ")not in the cache (--offline makes no network request)", .notFound)
     }
 }
-
-extension ContentCache {
-    /// The largest entry filled automatically (an eighth of the limit), so one big download never flushes the cache;
-    /// `cache pin` stores any size that fits.
-    var automaticEntryLimit: Int64 { limit / 8 }
-}

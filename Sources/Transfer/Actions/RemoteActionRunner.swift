@@ -237,10 +237,8 @@ public struct RemoteActionRunner: Sendable {
         } catch {
             throw .download(target: label, error)
         }
-        if let cache, saved.bytes <= cache.limit / 8, let staged = try? cache.stage() {
-            if (try? staged.write(contentsOf: saved.path)) != nil {
-                _ = try? cache.commit(staged, key: key, version: version, metadata: ["name": (destination as NSString).lastPathComponent])
-            }
+        if let cache, saved.bytes <= cache.automaticEntryLimit {
+            _ = try? cache.store(contentsOf: saved.path, for: key, version: version, metadata: ["name": (destination as NSString).lastPathComponent])
         }
         return saved.path
     }

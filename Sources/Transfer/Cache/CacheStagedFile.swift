@@ -47,15 +47,10 @@ public final class CacheStagedFile: @unchecked Sendable {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw .io(path: source, message: String(cString: strerror(errno))) }
         defer { close(input) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
-            if count == 0 { return }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: source, message: String(cString: strerror(errno)))
-            }
-            try write(Data(buffer[0..<count]))
+        do {
+            try DescriptorCopy.copy(from: input, to: fileDescriptor)
+        } catch {
+            throw .io(path: error.reading ? source : path, message: error.message)
         }
     }
 

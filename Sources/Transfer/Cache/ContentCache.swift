@@ -143,6 +143,20 @@ public final class ContentCache: @unchecked Sendable {
         return try commit(staged, key: key, version: version, pinned: pinned, metadata: metadata)
     }
 
+    /// Stores a copy of a local file's bytes for `key` at `version` (see ``commit(_:key:version:pinned:metadata:)``).
+    @discardableResult
+    public func store(
+        contentsOf path: String, for key: CacheKey, version: String, pinned: Bool = false, metadata: [String: String] = [:]
+    ) throws(CacheError) -> CacheEntry {
+        let staged = try stage()
+        try staged.write(contentsOf: path)
+        return try commit(staged, key: key, version: version, pinned: pinned, metadata: metadata)
+    }
+
+    /// The largest entry stored on the way (a download, an AI result): an eighth of the limit, so one big file
+    /// never flushes the cache. Explicit pins store any size that fits.
+    public var automaticEntryLimit: Int64 { limit / 8 }
+
     /// Makes staged bytes the entry for `key`, replacing any older version. Evicts what it must first;
     /// when it returns, the cache is within its limit. Throws ``CacheError/tooLarge(key:size:available:)``
     /// when the entry cannot fit beside the pinned ones; the cache is then unchanged.

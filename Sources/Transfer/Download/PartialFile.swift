@@ -57,23 +57,10 @@ final class PartialFile: @unchecked Sendable {
     /// Replaces the contents with everything readable from `source` (a cache entry).
     func fill(from source: Int32) throws(DownloadError) {
         guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw failure() }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress!, $0.count) }
-            if count == 0 { return }
-            guard count > 0 else {
-                if errno == EINTR { continue }
-                throw .localFile(path: "cached copy of \(destination)", message: String(cString: strerror(errno)))
-            }
-            var offset = 0
-            while offset < count {
-                let written = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + offset, count - offset) }
-                guard written >= 0 else {
-                    if errno == EINTR { continue }
-                    throw failure()
-                }
-                offset += written
-            }
+        do {
+            try DescriptorCopy.copy(from: source, to: fd)
+        } catch {
+            throw .localFile(path: error.reading ? "cached copy of \(destination)" : path, message: error.message)
         }
     }
 

@@ -19,25 +19,11 @@ struct CachedBody {
 
     /// Writes the whole body to `fileDescriptor` (stdout for `cat`).
     func copy(to fileDescriptor: Int32, name: String) throws {
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        let source = handle.fileDescriptor
-        lseek(source, 0, SEEK_SET)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress!, $0.count) }
-            if count == 0 { return }
-            guard count > 0 else {
-                if errno == EINTR { continue }
-                throw CLIError.localFile(path: entry.path, message: String(cString: strerror(errno)))
-            }
-            var offset = 0
-            while offset < count {
-                let written = buffer.withUnsafeBytes { write(fileDescriptor, $0.baseAddress! + offset, count - offset) }
-                guard written >= 0 else {
-                    if errno == EINTR { continue }
-                    throw CLIError.localFile(path: name, message: String(cString: strerror(errno)))
-                }
-                offset += written
-            }
+        lseek(handle.fileDescriptor, 0, SEEK_SET)
+        do {
+            try DescriptorCopy.copy(from: handle.fileDescriptor, to: fileDescriptor)
+        } catch {
+            throw CLIError.localFile(path: error.reading ? entry.path : name, message: error.message)
         }
     }
 

@@ -49,11 +49,10 @@ enum GetCommand: Command {
         if source.remote == nil, context.global.offline { throw CLIError.usage("\(source.url): --offline serves only officer: paths") }
         let key = source.remote.map { context.cacheKey($0.path, kind: CacheKey.Kind.body, client: $0.client) }
         if let cache, let key, let remote = source.remote, let cached = try CachedBody.open(cache, key: key) {
-            if context.global.offline {
-                report(try downloader.install(from: cached.handle.fileDescriptor, expectedLength: cached.entry.size, to: destination, options: options), started, context)
-                return
-            }
-            if let etag = cached.etag, try await currentETag(source, client: remote.client) == etag {
+            // Offline the cached copy is the answer; online only when the server still reports its ETag.
+            var current = context.global.offline
+            if !current, let etag = cached.etag { current = try await currentETag(source, client: remote.client) == etag }
+            if current {
                 report(try downloader.install(from: cached.handle.fileDescriptor, expectedLength: cached.entry.size, to: destination, options: options), started, context)
                 return
             }
@@ -73,9 +72,11 @@ enum GetCommand: Command {
             reporter.close()
             throw error
         }
-        if let cache, let key, result.bytes <= cache.automaticEntryLimit, let staged = try? cache.stage() {
-            if (try? staged.write(contentsOf: result.path)) != nil {
-                CachedBody.keep(staged, in: cache, key: key, length: result.bytes, etag: result.etag, context: context)
+        if let cache, let key, let etag = result.etag, result.bytes <= cache.automaticEntryLimit {
+            do {
+                try cache.store(contentsOf: result.path, for: key, version: etag)
+            } catch {
+                if context.global.verbose { context.console.message("cache: not stored: \(error)") }
             }
         }
         report(result, started, context)
