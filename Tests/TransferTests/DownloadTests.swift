@@ -47,7 +47,7 @@ import Testing
         options.segments = segments
         let events = EventLog()
         let result = try await downloader().download(
-            from: nginx.url + "/movie.bin", bearerToken: nil, to: local.file("movie.bin"), options: options, onEvent: events.add)
+            from: nginx.url + "/movie.bin", credential: nil, to: local.file("movie.bin"), options: options, onEvent: events.add)
         #expect(result.bytes == 5_000_000 && result.resumedBytes == 0 && result.fetchedBytes == 5_000_000)
         #expect(try ProcessRunner.sha256(of: local.file("movie.bin")) == (try ProcessRunner.sha256(of: source)))
         #expect(try leftovers().isEmpty)
@@ -75,7 +75,7 @@ import Testing
             options.maxAttemptsWithoutProgress = 8
             let name = local.file("data-\(index).bin")
             let result = try await downloader(stall: 1).download(
-                from: rawURL(proxy.url, "/data.bin"), bearerToken: token, to: name, options: options)
+                from: rawURL(proxy.url, "/data.bin"), credential: .forTests(token, rawURL(proxy.url, "/data.bin")), to: name, options: options)
             #expect(result.bytes == 3_000_000, "\(fault)")
             #expect(try ProcessRunner.sha256(of: name) == (try ProcessRunner.sha256(of: source)), "\(fault)")
         }
@@ -90,7 +90,7 @@ import Testing
         var options = DownloadOptions()
         options.segments = 4
         let destination = local.file("big.bin")
-        let first = Task { try await downloader().download(from: proxy.url + "/big.bin", bearerToken: nil, to: destination, options: options) }
+        let first = Task { try await downloader().download(from: proxy.url + "/big.bin", credential: nil, to: destination, options: options) }
         // Interrupt once 600 kB are journaled (polling, so a busy machine cannot make it flaky).
         let observer = try TransferJournal(path: local.file("journal.sqlite"))
         for _ in 0..<400 {
@@ -106,7 +106,7 @@ import Testing
         let journaled = saved.segments.reduce(0) { $0 + $1.done }
         #expect(journaled > 500_000 && journaled < 8_000_000)
 
-        let second = try await downloader().download(from: proxy.url + "/big.bin", bearerToken: nil, to: destination, options: options)
+        let second = try await downloader().download(from: proxy.url + "/big.bin", credential: nil, to: destination, options: options)
         #expect(second.resumedBytes == journaled)
         #expect(second.fetchedBytes == 8_000_000 - journaled)
         #expect(try ProcessRunner.sha256(of: destination) == (try ProcessRunner.sha256(of: source)))
@@ -118,14 +118,14 @@ import Testing
         try nginx.root.write("doc.bin", randomData(6_000_000, seed: 1))
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(nginx.port)", ["--throttle", "2000000"])
         let destination = local.file("doc.bin")
-        let first = Task { try await downloader().download(from: proxy.url + "/doc.bin", bearerToken: nil, to: destination) }
+        let first = Task { try await downloader().download(from: proxy.url + "/doc.bin", credential: nil, to: destination) }
         try await Task.sleep(nanoseconds: 1_000_000_000)
         first.cancel()
         _ = await first.result
         // Same size, new content and mtime: only the validator tells.
         let changed = try nginx.root.write("doc.bin", randomData(6_000_000, seed: 2))
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: changed)
-        let result = try await downloader().download(from: nginx.url + "/doc.bin", bearerToken: nil, to: destination)
+        let result = try await downloader().download(from: nginx.url + "/doc.bin", credential: nil, to: destination)
         #expect(result.resumedBytes == 0)
         #expect(try ProcessRunner.sha256(of: destination) == (try ProcessRunner.sha256(of: changed)))
     }
@@ -138,7 +138,7 @@ import Testing
         options.segments = 4
         let events = EventLog()
         let result = try await downloader().download(
-            from: probe.url + "/plain/plain.bin", bearerToken: nil, to: local.file("plain.bin"), options: options, onEvent: events.add)
+            from: probe.url + "/plain/plain.bin", credential: nil, to: local.file("plain.bin"), options: options, onEvent: events.add)
         #expect(result.bytes == 2_500_000 && events.segmentCount == 1)
         #expect(try ProcessRunner.sha256(of: local.file("plain.bin")) == (try ProcessRunner.sha256(of: source)))
     }
@@ -149,11 +149,11 @@ import Testing
         let good = try ProcessRunner.sha256(of: source)
         var options = DownloadOptions()
         options.checksum = Checksum(parsing: "sha256:" + good.uppercased())
-        let result = try await downloader().download(from: nginx.url + "/c.bin", bearerToken: nil, to: local.file("ok.bin"), options: options)
+        let result = try await downloader().download(from: nginx.url + "/c.bin", credential: nil, to: local.file("ok.bin"), options: options)
         #expect(result.sha256 == good)
         options.checksum = Checksum(parsing: "sha256:" + String(repeating: "0", count: 64))
         await #expect(throws: DownloadError.checksumMismatch(path: local.file("bad.bin"), expected: String(repeating: "0", count: 64), actual: good)) {
-            try await downloader().download(from: nginx.url + "/c.bin", bearerToken: nil, to: local.file("bad.bin"), options: options)
+            try await downloader().download(from: nginx.url + "/c.bin", credential: nil, to: local.file("bad.bin"), options: options)
         }
         #expect(!FileManager.default.fileExists(atPath: local.file("bad.bin")))
         #expect(try leftovers().isEmpty)
@@ -165,22 +165,22 @@ import Testing
         try nginx.root.write("f.txt", "new contents")
         let existing = try local.write("f.txt", "precious")
         await #expect(throws: DownloadError.destinationExists(path: existing)) {
-            try await downloader().download(from: nginx.url + "/f.txt", bearerToken: nil, to: existing)
+            try await downloader().download(from: nginx.url + "/f.txt", credential: nil, to: existing)
         }
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "precious")
         var options = DownloadOptions()
         options.force = true
-        _ = try await downloader().download(from: nginx.url + "/f.txt", bearerToken: nil, to: existing, options: options)
+        _ = try await downloader().download(from: nginx.url + "/f.txt", credential: nil, to: existing, options: options)
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "new contents")
         await #expect(throws: DownloadError.destinationIsDirectory(path: local.path)) {
-            try await downloader().download(from: nginx.url + "/f.txt", bearerToken: nil, to: local.path)
+            try await downloader().download(from: nginx.url + "/f.txt", credential: nil, to: local.path)
         }
     }
 
     @Test func serverErrorsNameTheURL() async throws {
         let nginx = try await NginxServer.start()
         await #expect {
-            try await downloader().download(from: nginx.url + "/missing.bin", bearerToken: nil, to: local.file("m.bin"))
+            try await downloader().download(from: nginx.url + "/missing.bin", credential: nil, to: local.file("m.bin"))
         } throws: { error in
             guard case DownloadError.server(let url, 404, _) = error else { return false }
             return url.hasSuffix("/missing.bin")
@@ -194,7 +194,7 @@ import Testing
         let nginx = try await NginxServer.start()
         try nginx.root.write("same.bin", "x")
         await #expect(throws: DownloadError.busy(path: destination)) {
-            try await downloader().download(from: nginx.url + "/same.bin", bearerToken: nil, to: destination)
+            try await downloader().download(from: nginx.url + "/same.bin", credential: nil, to: destination)
         }
         _ = partial
     }
@@ -207,7 +207,7 @@ import Testing
         let output = local.file("stream.out")
         let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         defer { close(fd) }
-        let written = try await downloader().stream(from: rawURL(proxy.url, "/s.bin"), bearerToken: token, to: fd)
+        let written = try await downloader().stream(from: rawURL(proxy.url, "/s.bin"), credential: .forTests(token, rawURL(proxy.url, "/s.bin")), to: fd)
         #expect(written == 2_000_000)
         #expect(try ProcessRunner.sha256(of: output) == (try ProcessRunner.sha256(of: source)))
     }

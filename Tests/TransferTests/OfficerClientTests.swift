@@ -108,7 +108,7 @@ import Testing
         // The client refuses '..' itself; the server refuses it too when a request gets through anyway.
         #expect(throws: RemotePathError.self) { try path("/../etc/passwd") }
         var request = HTTPRequest(url: client.url("/api/file-browser/read", query: [("path", "/../etc/passwd")]))
-        request.bearerToken = client.token
+        request.credential = client.credential
         await #expect {
             try await client.send(request)
         } throws: { error in

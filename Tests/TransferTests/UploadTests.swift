@@ -177,7 +177,7 @@ import Testing
         #expect(result.resumedBytes == 0 && events.restarts == 1)
         try await expectSameOnServer(path, "/in/c.bin")
         // The stale upload was terminated on the server.
-        var head = HTTPRequest(method: "HEAD", url: saved.parts[0].url!, bearerToken: client.token)
+        var head = HTTPRequest(method: "HEAD", url: saved.parts[0].url!, credential: .forTests(client.token, saved.parts[0].url!))
         head.headers.add("Tus-Resumable", "1.0.0")
         let status = try await HTTPClient().send(head).status
         #expect(status == 404, "HEAD of the stale upload answered \(status)")

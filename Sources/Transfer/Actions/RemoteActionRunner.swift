@@ -231,7 +231,7 @@ public struct RemoteActionRunner: Sendable {
         let url = client.url("/api/file-browser/raw", query: [("path", produced.path), ("root", produced.root)])
         let saved: DownloadResult
         do {
-            saved = try await downloader.download(from: url, bearerToken: client.token, to: destination, options: options) { event in
+            saved = try await downloader.download(from: url, credential: client.credential, to: destination, options: options) { event in
                 if case .progress = event { onEvent?(.downloading(done: 0, total: nil)) }
             }
         } catch {

@@ -11,6 +11,8 @@ enum CurlCalls {
 
     static let ok = CURLE_OK
     static let abortedByCallback = CURLE_ABORTED_BY_CALLBACK
+    /// libcurl's answer to a header line over its size limit: "out of memory" (27) before 8.6, "too large" (100) since.
+    static func isTooLarge(_ code: CURLcode) -> Bool { code == CURLE_OUT_OF_MEMORY || code.rawValue == 100 }
     static let readAbort = officer_curl_readfunc_abort()
     static let writePause = officer_curl_writefunc_pause()
     static let readPause = officer_curl_readfunc_pause()

@@ -2,7 +2,7 @@
 public protocol Downloading: Sendable {
     /// Downloads `url` to `destination`; `onEvent` hears the plan, progress, retries and restarts.
     func download(
-        from url: String, bearerToken: String?, to destination: String, options: DownloadOptions,
+        from url: String, credential: BearerCredential?, to destination: String, options: DownloadOptions,
         onEvent: (@Sendable (DownloadEvent) -> Void)?
     ) async throws(DownloadError) -> DownloadResult
 }

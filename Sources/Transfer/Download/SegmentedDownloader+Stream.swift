@@ -6,20 +6,20 @@ extension SegmentedDownloader {
     /// `Range` + `If-Range` from exactly the bytes already written, so the output is never duplicated or garbled.
     /// Returns the bytes written.
     public func stream(
-        from url: String, bearerToken: String?, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil,
+        from url: String, credential: BearerCredential?, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil,
         onProgress: (@Sendable (_ written: Int64, _ total: Int64?) -> Void)? = nil
     ) async throws(DownloadError) -> Int64 {
         try await stream(
-            from: url, bearerToken: bearerToken, to: fileDescriptor, copy: nil, ifNoneMatch: nil, bandwidthLimit: bandwidthLimit,
+            from: url, credential: credential, to: fileDescriptor, copy: nil, ifNoneMatch: nil, bandwidthLimit: bandwidthLimit,
             onProgress: onProgress
         ).written
     }
 
-    /// Streams `url` to `fileDescriptor` like ``stream(from:bearerToken:to:bandwidthLimit:onProgress:)``, also copying
+    /// Streams `url` to `fileDescriptor` like ``stream(from:credential:to:bandwidthLimit:onProgress:)``, also copying
     /// the bytes to `copy` (a cache entry being filled, abandoned past `limit`), and asking with `If-None-Match`
     /// first: a `304` writes nothing and reports ``StreamOutcome/notModified``.
     public func stream(
-        from url: String, bearerToken: String?, to fileDescriptor: Int32, copy: (descriptor: Int32, limit: Int64)?,
+        from url: String, credential: BearerCredential?, to fileDescriptor: Int32, copy: (descriptor: Int32, limit: Int64)?,
         ifNoneMatch: String?, bandwidthLimit: Int64? = nil,
         onProgress: (@Sendable (_ written: Int64, _ total: Int64?) -> Void)? = nil
     ) async throws(DownloadError) -> StreamOutcome {
@@ -30,7 +30,7 @@ extension SegmentedDownloader {
             let sink: HTTPRequest.Sink =
                 if let copy { .streamWithCopy(fileDescriptor: fileDescriptor, copyDescriptor: copy.descriptor, copyLimit: copy.limit) }
                 else { .stream(fileDescriptor: fileDescriptor) }
-            var request = HTTPRequest(url: url, sink: sink, bearerToken: bearerToken, isIdempotent: false)
+            var request = HTTPRequest(url: url, sink: sink, credential: credential, redirects: .anyOrigin, isIdempotent: false)
             request.maxReceiveBytesPerSecond = bandwidthLimit
             if written > 0 {
                 guard let validator else {

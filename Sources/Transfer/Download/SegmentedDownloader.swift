@@ -23,7 +23,7 @@ public struct SegmentedDownloader: Downloading {
     private struct Restart: Error { var reason: String }
 
     public func download(
-        from url: String, bearerToken: String?, to destination: String, options: DownloadOptions = DownloadOptions(),
+        from url: String, credential: BearerCredential?, to destination: String, options: DownloadOptions = DownloadOptions(),
         onEvent: (@Sendable (DownloadEvent) -> Void)? = nil
     ) async throws(DownloadError) -> DownloadResult {
         let partial = try PartialFile.claim(for: destination, force: options.force)
@@ -32,7 +32,7 @@ public struct SegmentedDownloader: Downloading {
         while true {
             do {
                 return try await attempt(
-                    url: url, token: bearerToken, partial: partial, options: options, fresh: restarts > 0, onEvent: onEvent)
+                    url: url, token: credential, partial: partial, options: options, fresh: restarts > 0, onEvent: onEvent)
             } catch let restart as Restart {
                 restarts += 1
                 if restarts > 2 { throw .unstable(url: url) }
@@ -52,7 +52,7 @@ public struct SegmentedDownloader: Downloading {
     // MARK: One attempt of the whole file
 
     private func attempt(
-        url: String, token: String?, partial: PartialFile, options: DownloadOptions, fresh: Bool,
+        url: String, token: BearerCredential?, partial: PartialFile, options: DownloadOptions, fresh: Bool,
         onEvent: (@Sendable (DownloadEvent) -> Void)?
     ) async throws -> DownloadResult {
         if let known = options.knownLength, known <= DownloadOptions.smallFileLimit,
@@ -160,17 +160,17 @@ public struct SegmentedDownloader: Downloading {
 
     // MARK: The server's view
 
-    private func probe(url: String, token: String?) async throws -> RemoteFileInfo? {
+    private func probe(url: String, token: BearerCredential?) async throws -> RemoteFileInfo? {
         let response: HTTPResponse
         do {
-            response = try await http.send(HTTPRequest(method: "HEAD", url: url, bearerToken: token))
+            response = try await http.send(HTTPRequest(method: "HEAD", url: url, credential: token, redirects: .anyOrigin))
         } catch let error as HTTPError {
             throw DownloadError.transfer(error)
         }
         if [405, 501].contains(response.status) { return nil }  // no HEAD: fall back to one plain GET
         guard response.isSuccess else {
             // A HEAD answer has no body to explain itself; one tiny GET fetches the server's message.
-            var request = HTTPRequest(url: url, sink: .memory(limit: 64 << 10), bearerToken: token)
+            var request = HTTPRequest(url: url, sink: .memory(limit: 64 << 10), credential: token, redirects: .anyOrigin)
             request.headers.add("Range", "bytes=0-0")
             let explained = try? await http.send(request)
             throw serverError(url: url, response: explained.flatMap { $0.isSuccess ? nil : $0 } ?? response)
@@ -185,7 +185,7 @@ public struct SegmentedDownloader: Downloading {
     // MARK: One range
 
     private func fetch(
-        segment index: Int, url: String, token: String?, partial: PartialFile, info: RemoteFileInfo,
+        segment index: Int, url: String, token: BearerCredential?, partial: PartialFile, info: RemoteFileInfo,
         progress: SegmentProgress, rate: Int64?, options: DownloadOptions, onEvent: (@Sendable (DownloadEvent) -> Void)?
     ) async throws {
         let segment = progress.snapshot[index]
@@ -196,7 +196,7 @@ public struct SegmentedDownloader: Downloading {
             let base = progress.done(index)
             let offset = segment.start + base
             var request = HTTPRequest(
-                url: url, sink: .file(path: partial.path, offset: offset), bearerToken: token, isIdempotent: false)
+                url: url, sink: .file(path: partial.path, offset: offset), credential: token, redirects: .anyOrigin, isIdempotent: false)
             request.headers.add("Range", "bytes=\(offset)-\(segment.end)")
             if let validator = info.rangeValidator { request.headers.add("If-Range", validator) }
             request.maxReceiveBytesPerSecond = rate
@@ -258,11 +258,11 @@ public struct SegmentedDownloader: Downloading {
     // MARK: No ranges
 
     private func singleStream(
-        url: String, token: String?, partial: PartialFile, info: RemoteFileInfo?, options: DownloadOptions,
+        url: String, token: BearerCredential?, partial: PartialFile, info: RemoteFileInfo?, options: DownloadOptions,
         onEvent: (@Sendable (DownloadEvent) -> Void)?
     ) async throws -> DownloadResult {
         onEvent?(.started(total: info?.total, segments: info?.total.map { [0...max(0, $0 - 1)] } ?? [], resumedBytes: 0))
-        var request = HTTPRequest(url: url, sink: .file(path: partial.path, offset: nil), bearerToken: token)
+        var request = HTTPRequest(url: url, sink: .file(path: partial.path, offset: nil), credential: token, redirects: .anyOrigin)
         request.maxReceiveBytesPerSecond = options.bandwidthLimit
         request.responseCheck = { status, _ in status == 206 ? "a range that was not asked for" : nil }
         let response: HTTPResponse

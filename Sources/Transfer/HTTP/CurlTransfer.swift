@@ -19,6 +19,15 @@ final class CurlTransfer: @unchecked Sendable {
     private var copyRemaining: Int64 = 0
     private var verdict: String??  // nil: not checked yet; .some(nil): accepted; .some(reason): rejected
     private let memoryLimit: Int
+    /// The most 2xx body bytes this response may carry (the request's expectation, Content-Range, Content-Length).
+    private var bodyLimit: Int64?
+    private var headerBytes = 0
+    private var headersComplete = false
+    // Low-speed window: bytes moved (both ways) and the time at its start.
+    private let lowSpeedLimit: Int
+    private let lowSpeedWindow: Double
+    private var windowStart: Double
+    private var windowStartBytes: Int64 = 0
 
     // Response state, touched only on the engine thread.
     private var status = 0
@@ -53,6 +62,11 @@ final class CurlTransfer: @unchecked Sendable {
         errorBuffer.initialize(repeating: 0, count: CurlCalls.errorBufferSize)
         if case .memory(let limit) = request.sink { memoryLimit = limit } else { memoryLimit = 1 << 20 }
         if case .file(_, let offset, _, _) = request.body { sourceStart = offset } else { sourceStart = 0 }
+        // A deliberately paced transfer may run below the usual floor; it still must not fall far below its pace.
+        let pace = [request.maxReceiveBytesPerSecond, request.maxSendBytesPerSecond].compactMap { $0 }.filter { $0 > 0 }.min()
+        lowSpeedLimit = pace.map { max(1, min(configuration.lowSpeedLimit, Int($0 / 4))) } ?? configuration.lowSpeedLimit
+        lowSpeedWindow = max(configuration.lowSpeedWindow, configuration.stallTimeout)
+        windowStart = ProcessInfo.processInfo.systemUptime
         try configure(configuration)
     }
 
@@ -81,9 +95,8 @@ final class CurlTransfer: @unchecked Sendable {
         CurlCalls.set(easy, CURLOPT_URL, request.url)
         CurlCalls.set(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         CurlCalls.set(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        CurlCalls.set(easy, CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
-        CurlCalls.set(easy, CURLOPT_MAXREDIRS, configuration.maxRedirects)
-        // Credentials stay with the host they were meant for, whatever the redirect says.
+        // Redirects are followed by HTTPClient, hop by hop, so each hop's origin is checked and logged.
+        CurlCalls.set(easy, CURLOPT_FOLLOWLOCATION, 0)
         CurlCalls.set(easy, CURLOPT_UNRESTRICTED_AUTH, 0)
         CurlCalls.set(easy, CURLOPT_NOSIGNAL, 1)
         CurlCalls.set(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
@@ -107,9 +120,17 @@ final class CurlTransfer: @unchecked Sendable {
         if let ca = configuration.caCertificatePath { CurlCalls.set(easy, CURLOPT_CAINFO, ca) }
         CurlCalls.set(easy, CURLOPT_USERAGENT, configuration.userAgent)
         CurlCalls.set(easy, CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
-        if let token = request.bearerToken {
+        if let credential = request.credential {
+            // HTTPClient already refused such a request; this is the last line before the token leaves.
+            guard URLOrigin(url: request.url) == credential.origin else {
+                throw HTTPError.credentialScope(request: label, origin: credential.origin.description)
+            }
+            try BearerCredential.validate(credential.token, request: label)
             CurlCalls.set(easy, CURLOPT_HTTPAUTH, CurlCalls.authBearer())
-            CurlCalls.set(easy, CURLOPT_XOAUTH2_BEARER, token)
+            CurlCalls.set(easy, CURLOPT_XOAUTH2_BEARER, credential.token)
+        }
+        for field in request.headers where !Self.isSafeHeader(field) {
+            throw HTTPError.invalidHeader(request: label, name: String(field.name.prefix(40)))
         }
 
         CurlCalls.set(easy, CURLOPT_HEADERFUNCTION, callback: headerCallback)
@@ -203,6 +224,15 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
+    /// A header field libcurl can send as one line: a token name, a value without line breaks or control characters
+    /// (tab allowed). Values come from servers (ETags, tus URLs) and users; a line break would inject a header.
+    static func isSafeHeader(_ field: HTTPHeaders.Field) -> Bool {
+        guard !field.name.isEmpty,
+            field.name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") })
+        else { return false }
+        return field.value.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
+    }
+
     /// Best effort by design: a full cache disk must not break the output the user asked for.
     private func copy(_ bytes: UnsafeRawBufferPointer) {
         guard Int64(bytes.count) <= copyRemaining else {
@@ -248,6 +278,9 @@ final class CurlTransfer: @unchecked Sendable {
             outcome = .failure(failure)
         } else if case .some(.some(let reason)) = verdict {
             outcome = .failure(HTTPError.rejected(request: label, status: status, reason: reason))
+        } else if code != CurlCalls.ok, status > 0, !headersComplete, CurlCalls.isTooLarge(code) {
+            // libcurl refuses a header line over its own limit with "out of memory": the server's fault, not ours.
+            outcome = .failure(HTTPError.headersTooLarge(request: label))
         } else if code != CurlCalls.ok {
             let detail = String(cString: errorBuffer)
             outcome = .failure(
@@ -274,17 +307,26 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: Callbacks
 
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
+        headerBytes += bytes.count
+        guard headerBytes <= Self.maxHeaderBytes else {
+            failure = .headersTooLarge(request: label)
+            return 0
+        }
         let line = String(decoding: bytes, as: UTF8.self)
         if line.hasPrefix("HTTP/") {
-            // A new response starts (after 100-continue or a redirect): forget the previous one's headers.
+            // A new response starts (after 100-continue): forget the previous one's headers.
             headers = HTTPHeaders()
             verdict = nil
+            bodyLimit = nil
+            headersComplete = false
             let parts = line.split(separator: " ", maxSplits: 2)
             status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
         } else if line == "\r\n" || line == "\n" {
-            // End of one response's headers. Interim (1xx) and followed redirects are not the answer.
-            let isFinal = status >= 200 && !(request.followRedirects && (300..<400).contains(status) && headers["Location"] != nil)
+            headersComplete = status >= 200
+            // End of one response's headers. Interim (1xx) and redirects HTTPClient will follow are not the answer.
+            let isFinal = status >= 200 && !(request.redirects != .never && (300..<400).contains(status) && headers["Location"] != nil)
             if isFinal, let check = request.responseCheck { verdict = .some(check(status, headers)) }
+            if (200..<300).contains(status) { bodyLimit = Self.bodyLimit(status: status, headers: headers, expected: request.expectedLength) }
         } else {
             headers.addRawLine(Substring(line))
         }
@@ -301,6 +343,10 @@ final class CurlTransfer: @unchecked Sendable {
             // libcurl keeps the data and offers it again once the engine unpauses us.
             resumeAt = ProcessInfo.processInfo.systemUptime + wait
             return CurlCalls.writePause
+        }
+        if let bodyLimit, (200..<300).contains(status), bytesWritten + Int64(body.count) + Int64(bytes.count) > bodyLimit {
+            failure = .lengthExceeded(request: label, limit: bodyLimit)
+            return 0
         }
         if sinkFD >= 0, (200..<300).contains(status) {
             var offset = 0
@@ -364,8 +410,33 @@ final class CurlTransfer: @unchecked Sendable {
         return CurlCalls.seekOK
     }
 
+    /// The most 2xx body bytes a response may carry: a `206`'s range, `Content-Length`, and what the caller
+    /// expects, whichever is smallest; nil when nothing bounds it.
+    static func bodyLimit(status: Int, headers: HTTPHeaders, expected: Int64?) -> Int64? {
+        var limits: [Int64] = []
+        if let expected { limits.append(max(0, expected)) }
+        if let length = headers["Content-Length"].flatMap({ Int64($0) }), length >= 0 { limits.append(length) }
+        if status == 206, let range = headers["Content-Range"].flatMap(RemoteFileInfo.parseContentRange)?.range {
+            limits.append(range.upperBound - range.lowerBound + 1)
+        }
+        return limits.min()
+    }
+
+    /// A header block larger than this is no real server's (libcurl's own limit per line is 100 KiB).
+    static let maxHeaderBytes = 256 << 10
+
     fileprivate func reportProgress(received: Int64, expectedReceive: Int64, sent: Int64, expectedSend: Int64) -> Int32 {
         if isCancelled { return 1 }
+        let now = ProcessInfo.processInfo.systemUptime
+        if now - windowStart >= lowSpeedWindow {
+            let moved = received + sent - windowStartBytes
+            if Double(moved) < Double(lowSpeedLimit) * (now - windowStart), resumeAt == nil {
+                failure = .tooSlow(request: label, bytesPerSecond: lowSpeedLimit, seconds: Int(lowSpeedWindow.rounded()))
+                return 1
+            }
+            windowStart = now
+            windowStartBytes = received + sent
+        }
         guard let onProgress else { return 0 }
         let snapshot = TransferProgress(
             received: received, expectedReceive: expectedReceive > 0 ? expectedReceive : nil,

@@ -16,18 +16,62 @@ public struct HTTPClient: Sendable {
     /// The libcurl version line, e.g. `libcurl/7.88.1 OpenSSL/3.0.15 …`.
     public static var libraryVersion: String { CurlCalls.version() }
 
-    /// Sends `request`; `onProgress` and `onRetry` are called from the transfer thread.
+    /// Sends `request`, following redirects as its ``HTTPRequest/redirects`` policy allows; `onProgress` and
+    /// `onRetry` are called from the transfer thread.
+    ///
+    /// Every hop is checked before it is taken: http(s) only, at most ``HTTPClientConfiguration/maxRedirects``,
+    /// the same origin unless the policy is ``RedirectPolicy/anyOrigin``, and the credential never goes to an
+    /// origin other than its own (a hop there goes without it; a request there fails before any connection).
     public func send(
         _ request: HTTPRequest,
         onProgress: (@Sendable (TransferProgress) -> Void)? = nil,
         onRetry: (@Sendable (_ attempt: Int, _ delay: Double, _ reason: String) -> Void)? = nil
+    ) async throws -> HTTPResponse {
+        if let credential = request.credential, URLOrigin(url: request.url) != credential.origin {
+            throw HTTPError.credentialScope(
+                request: "\(request.method) \(CurlTransfer.redactedURL(request.url))", origin: credential.origin.description)
+        }
+        var current = request
+        var hops = 0
+        while true {
+            let response = try await sendFollowingNothing(current, onProgress: onProgress, onRetry: onRetry)
+            guard current.redirects != .never, [301, 302, 303, 307, 308].contains(response.status),
+                let location = response.headers["Location"]
+            else { return response }
+            let label = "\(current.method) \(CurlTransfer.redactedURL(current.url))"
+            guard let next = URL(string: location, relativeTo: URL(string: current.url))?.absoluteString,
+                let nextOrigin = URLOrigin(url: next)
+            else { throw HTTPError.redirectRefused(request: label, location: String(location.prefix(200))) }
+            if current.redirects == .sameOrigin, nextOrigin != URLOrigin(url: current.url) {
+                log("! refused redirect (\(response.status)) to \(CurlTransfer.redactedURL(next)): another origin")
+                throw HTTPError.redirectRefused(request: label, location: CurlTransfer.redactedURL(next))
+            }
+            hops += 1
+            guard hops <= configuration.maxRedirects else {
+                throw HTTPError.tooManyRedirects(request: label, limit: configuration.maxRedirects)
+            }
+            log("> redirected (\(response.status)) to \(CurlTransfer.redactedURL(next))")
+            // 303, and 301/302 after a POST, turn into a GET without body, as browsers and curl do.
+            if response.status == 303 || ([301, 302].contains(response.status) && current.method == "POST") {
+                current.method = current.method == "HEAD" ? "HEAD" : "GET"
+                current.body = .empty
+            }
+            if let credential = current.credential, nextOrigin != credential.origin { current.credential = nil }
+            current.url = next
+        }
+    }
+
+    private func sendFollowingNothing(
+        _ request: HTTPRequest,
+        onProgress: (@Sendable (TransferProgress) -> Void)?,
+        onRetry: (@Sendable (_ attempt: Int, _ delay: Double, _ reason: String) -> Void)?
     ) async throws -> HTTPResponse {
         let policy = request.isIdempotent ? configuration.retry : .none
         var attempt = 1
         while true {
             try Task.checkCancellation()
             log("> \(request.method) \(CurlTransfer.redactedURL(request.url))")
-            if request.bearerToken != nil { log("> Authorization: Bearer [REDACTED]") }
+            if request.credential != nil { log("> Authorization: Bearer [REDACTED]") }
             let started = Date()
             let reason: String
             let retryAfter: String?

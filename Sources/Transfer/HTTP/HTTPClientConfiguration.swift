@@ -4,6 +4,12 @@ public struct HTTPClientConfiguration: Sendable {
     public var connectTimeout: Double = 15
     /// A transfer moving less than 1 byte/s for this many seconds is aborted as stalled.
     public var stallTimeout: Double = 30
+    /// A transfer averaging less than this many bytes per second over ``lowSpeedWindow`` fails: a server that
+    /// trickles (a byte every second, an entry every few hundred milliseconds) cannot hold a command forever.
+    public var lowSpeedLimit = 1024
+    /// The window ``lowSpeedLimit`` is measured over, in seconds (never shorter than ``stallTimeout``, so a
+    /// long server-side action that only stalls is governed by that).
+    public var lowSpeedWindow: Double = 60
     /// Seconds the whole transfer may take; nil for no limit (large files).
     public var totalTimeout: Double?
     /// Redirects followed at most.

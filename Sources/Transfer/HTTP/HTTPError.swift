@@ -12,6 +12,20 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case cancelled(request: String)
     /// The response was not the one asked for (the request's response check refused it); nothing was stored.
     case rejected(request: String, status: Int, reason: String)
+    /// The server sent more body than it announced or than was expected; the transfer stopped at the limit.
+    case lengthExceeded(request: String, limit: Int64)
+    /// The response's header block was larger than any real server's.
+    case headersTooLarge(request: String)
+    /// The transfer moved less than `bytesPerSecond` on average over `seconds` (a trickling server).
+    case tooSlow(request: String, bytesPerSecond: Int, seconds: Int)
+    /// A redirect was refused: to another origin on an API call, or to a URL that is not http(s).
+    case redirectRefused(request: String, location: String)
+    /// More redirects than the configuration allows.
+    case tooManyRedirects(request: String, limit: Int)
+    /// The request would have carried a token to an origin other than the one that issued it; nothing was sent.
+    case credentialScope(request: String, origin: String)
+    /// A header value holds a line break or another control character; nothing was sent.
+    case invalidHeader(request: String, name: String)
 
     /// A one-line message.
     public var description: String {
@@ -22,6 +36,17 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupportedURL(let url): "\(url): only http:// and https:// URLs are supported"
         case .cancelled(let request): "\(request): cancelled"
         case .rejected(let request, let status, let reason): "\(request): unexpected answer \(status): \(reason)"
+        case .lengthExceeded(let request, let limit):
+            "\(request): the server sent more than the \(limit) bytes expected; stopped there"
+        case .headersTooLarge(let request): "\(request): the server's response headers are too large"
+        case .tooSlow(let request, let rate, let seconds):
+            "\(request): slower than \(rate) bytes/s for \(seconds) s; gave up"
+        case .redirectRefused(let request, let location):
+            "\(request): refused to follow a redirect to \(location) (another server)"
+        case .tooManyRedirects(let request, let limit): "\(request): more than \(limit) redirects"
+        case .credentialScope(let request, let origin):
+            "\(request): refused: the token belongs to \(origin) and is never sent to another server"
+        case .invalidHeader(let request, let name): "\(request): the \(name) header holds a line break or control character"
         }
     }
 

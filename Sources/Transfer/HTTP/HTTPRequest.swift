@@ -45,16 +45,22 @@ public struct HTTPRequest: Sendable {
     public var method: String
     /// Absolute http(s) URL.
     public var url: String
-    /// Extra header fields (never `Authorization`: use ``bearerToken``).
+    /// Extra header fields (never `Authorization`: use ``credential``). A value with a line break or another
+    /// control character fails the request before anything is sent.
     public var headers: HTTPHeaders
     /// The body.
     public var body: Body
     /// Where the response body goes.
     public var sink: Sink
-    /// Sent as `Authorization: Bearer …` to the request's own host only, never after a redirect to another host.
-    public var bearerToken: String?
-    /// Follow 3xx redirects (http and https only, limited in number).
-    public var followRedirects: Bool
+    /// Sent as `Authorization: Bearer …`, and only to the credential's own origin: a request whose URL is on
+    /// another origin fails before any connection (``HTTPError/credentialScope(request:origin:)``), and a redirect
+    /// hop to another origin goes without it.
+    public var credential: BearerCredential?
+    /// Which 3xx redirects are followed (http and https only, at most the configuration's limit, each hop logged).
+    public var redirects: RedirectPolicy
+    /// The longest 2xx body accepted (what a listing, a HEAD or a range said): the transfer fails at the first
+    /// byte beyond it. A `206`'s `Content-Range` and any `Content-Length` bound the body as well, whatever this says.
+    public var expectedLength: Int64?
     /// Whether a failed attempt may be repeated; defaults to true for GET, HEAD, PUT, DELETE and OPTIONS.
     public var isIdempotent: Bool
     /// Checks the response before its body is stored (a `Range` answer against the range asked for).
@@ -64,10 +70,10 @@ public struct HTTPRequest: Sendable {
     /// Send at most this many bytes per second (`--bwlimit` on uploads).
     public var maxSendBytesPerSecond: Int64?
 
-    /// Creates a request; the body defaults to none and the sink to 16 MiB of memory.
+    /// Creates a request; the body defaults to none, the sink to 16 MiB of memory, redirects to the same origin only.
     public init(
         method: String = "GET", url: String, headers: HTTPHeaders = HTTPHeaders(), body: Body = .empty,
-        sink: Sink = .memory(limit: 16 << 20), bearerToken: String? = nil, followRedirects: Bool = true,
+        sink: Sink = .memory(limit: 16 << 20), credential: BearerCredential? = nil, redirects: RedirectPolicy = .sameOrigin,
         isIdempotent: Bool? = nil
     ) {
         self.method = method
@@ -75,8 +81,18 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.sink = sink
-        self.bearerToken = bearerToken
-        self.followRedirects = followRedirects
+        self.credential = credential
+        self.redirects = redirects
         self.isIdempotent = isIdempotent ?? ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method)
     }
+}
+
+/// Which redirects a request follows.
+public enum RedirectPolicy: Sendable, Equatable {
+    /// None: a 3xx is the answer.
+    case never
+    /// Only to the origin of the URL asked for (API calls: another host's JSON is never taken for our server's).
+    case sameOrigin
+    /// To any http(s) origin (file downloads handed to a CDN or a presigned URL); the credential is not sent there.
+    case anyOrigin
 }

@@ -19,6 +19,6 @@ extension OfficerClient {
         let destination = (try? folder.appending(name))?.description ?? folder.description + "/" + name
         return UploadTarget(
             tusEndpoint: url("/api/file-browser/tus"), metadata: metadata, multipartEndpoint: url("/api/file-browser/upload"),
-            multipartFields: fields, fileName: name, label: destination, bearerToken: token)
+            multipartFields: fields, fileName: name, label: destination, credential: credential)
     }
 }

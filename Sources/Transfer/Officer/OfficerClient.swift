@@ -26,6 +26,12 @@ public struct OfficerClient: Sendable {
         return !(host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]")
     }
 
+    /// The token bound to this server's origin, for requests made outside ``raw`` (downloads, uploads); nil when
+    /// there is no token or it is not one (``raw`` reports that case as an error).
+    public var credential: BearerCredential? {
+        token.flatMap { try? BearerCredential(token: $0, issuedBy: server) }
+    }
+
     /// The absolute URL of an API path with query items.
     public func url(_ path: String, query: [(String, String)] = []) -> String {
         query.isEmpty ? server + path : server + path + "?" + URLQuery.encode(query)
@@ -62,7 +68,11 @@ public struct OfficerClient: Sendable {
         request.headers.add("Accept", "application/json")
         if authenticated {
             guard let token else { throw .notSignedIn(server: server, reason: "not logged in") }
-            request.bearerToken = token
+            do {
+                request.credential = try BearerCredential(token: token, issuedBy: server)
+            } catch {
+                throw .notSignedIn(server: server, reason: "the token is unusable: \(error)")
+            }
         }
         return try await send(request, subject: subject ?? query.first { $0.0 == "path" }?.1)
     }

@@ -57,7 +57,7 @@ public struct OfficerSyncRemote: SyncRemote {
         options.knownLength = size
         let url = client.url("/api/file-browser/raw", query: [("path", remote.path), ("root", remote.root)])
         let progress = DownloadProgressSum()
-        _ = try await downloader.download(from: url, bearerToken: client.token, to: localFile, options: options) { event in
+        _ = try await downloader.download(from: url, credential: client.credential, to: localFile, options: options) { event in
             if case .progress(let segment, let done) = event { onProgress(progress.update(segment: segment, done: done)) }
         }
     }

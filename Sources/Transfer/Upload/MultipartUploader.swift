@@ -14,7 +14,7 @@ struct MultipartUploader {
         var parts = target.multipartFields.map { HTTPRequest.MultipartPart.field(name: $0.key, value: $0.value) }
         parts.append(.file(name: "file", path: path, filename: target.fileName, contentType: "application/octet-stream"))
         var request = HTTPRequest(
-            method: "POST", url: endpoint, body: .multipart(parts), bearerToken: target.bearerToken,
+            method: "POST", url: endpoint, body: .multipart(parts), credential: target.credential,
             // The server writes to a temp file and renames: a repeated POST cannot leave a torn file.
             isIdempotent: true)
         request.maxSendBytesPerSecond = options.bandwidthLimit

@@ -62,7 +62,7 @@ public struct TusUploader: Uploading {
         } catch let error as UploadError {
             throw error
         } catch is CancellationError {
-            if options.terminateOnCancel, let record { await terminate(record, token: target.bearerToken) }
+            if options.terminateOnCancel, let record { await terminate(record, credential: target.credential) }
             throw UploadError.cancelled(path: path)
         } catch let error as SQLiteError {
             throw UploadError.journal(error)
@@ -80,12 +80,12 @@ public struct TusUploader: Uploading {
     ) async throws -> (TransferJournal.Upload, Bool) {
         if !fresh, var saved = try journal?.upload(key: key) {
             // The journal never holds the token: this run's credentials go with the old upload.
-            saved.target.bearerToken = target.bearerToken
+            saved.target.credential = target.credential
             if saved.fingerprint == fingerprint, saved.parts.allSatisfy({ $0.url != nil }) {
                 return (saved, true)
             }
             // The local file changed since: its bytes on the server are of another version.
-            await terminate(saved, token: target.bearerToken)
+            await terminate(saved, credential: target.credential)
             try journal?.removeUpload(key: key)
             onEvent?(.restarted(reason: "\(path) changed since the upload began"))
         }
@@ -118,7 +118,7 @@ public struct TusUploader: Uploading {
         target: UploadTarget, info: TusServerInfo, path: String, part: TransferJournal.UploadPart, partial: Bool,
         fingerprint: FileFingerprint, options: UploadOptions
     ) async throws -> (url: String, offset: Int64) {
-        var request = HTTPRequest(method: "POST", url: target.tusEndpoint, bearerToken: target.bearerToken, isIdempotent: false)
+        var request = HTTPRequest(method: "POST", url: target.tusEndpoint, credential: target.credential, isIdempotent: false)
         request.headers.add("Tus-Resumable", "1.0.0")
         request.headers.add("Upload-Length", String(part.length))
         if partial {
@@ -142,6 +142,7 @@ public struct TusUploader: Uploading {
         guard let location = response.headers["Location"], let url = Self.resolve(location, against: target.tusEndpoint) else {
             throw UploadError.protocolViolation(request: "POST \(target.tusEndpoint)", detail: "201 without a Location")
         }
+        try Self.checkSameOrigin(url, as: target.tusEndpoint)
         let offset = inline ? Int64(response.headers["Upload-Offset"] ?? "") ?? 0 : 0
         return (url, offset)
     }
@@ -152,7 +153,7 @@ public struct TusUploader: Uploading {
         _ record: TransferJournal.Upload, resuming: Bool, info: TusServerInfo, options: UploadOptions, counter: SentCounter,
         onEvent: (@Sendable (UploadEvent) -> Void)?
     ) async throws -> UploadResult {
-        let token = record.target.bearerToken
+        let token = record.target.credential
         // The server, not the journal, says how much it has.
         var offsets: [Int64] = []
         for part in record.parts { offsets.append(try await head(part.url!, token: token)) }
@@ -182,7 +183,7 @@ public struct TusUploader: Uploading {
 
     /// PATCHes one part from `offset` to its end, following the tus error rules.
     private func send(
-        part: TransferJournal.UploadPart, from start: Int64, path: String, info: TusServerInfo, token: String?,
+        part: TransferJournal.UploadPart, from start: Int64, path: String, info: TusServerInfo, token: BearerCredential?,
         options: UploadOptions, counter: SentCounter, state: RecordState, onEvent: (@Sendable (UploadEvent) -> Void)?
     ) async throws {
         let url = part.url!
@@ -211,7 +212,7 @@ public struct TusUploader: Uploading {
             var request = HTTPRequest(
                 method: "PATCH", url: url,
                 body: .file(path: path, offset: part.start + offset, length: length, contentType: "application/offset+octet-stream"),
-                bearerToken: token, isIdempotent: false)
+                credential: token, isIdempotent: false)
             request.headers.add("Tus-Resumable", "1.0.0")
             request.headers.add("Upload-Offset", String(offset))
             if algorithm != nil {
@@ -302,7 +303,7 @@ public struct TusUploader: Uploading {
     /// Joins complete partial uploads into the final file (concatenation extension).
     private func concatenate(_ record: TransferJournal.Upload) async throws -> String {
         let target = record.target
-        var request = HTTPRequest(method: "POST", url: target.tusEndpoint, bearerToken: target.bearerToken, isIdempotent: false)
+        var request = HTTPRequest(method: "POST", url: target.tusEndpoint, credential: target.credential, isIdempotent: false)
         request.headers.add("Tus-Resumable", "1.0.0")
         request.headers.add("Upload-Concat", "final;" + record.parts.map { $0.url! }.joined(separator: " "))
         request.headers.add("Upload-Metadata", target.metadataHeader)
@@ -311,7 +312,19 @@ public struct TusUploader: Uploading {
             if response.status == 404 || response.status == 410 { throw StartOver(reason: "a part expired before the parts were joined") }
             throw UploadError.server(request: "POST \(target.tusEndpoint) (final)", status: response.status, message: response.errorMessage)
         }
-        return response.headers["Location"].flatMap { Self.resolve($0, against: target.tusEndpoint) } ?? target.tusEndpoint
+        let url = response.headers["Location"].flatMap { Self.resolve($0, against: target.tusEndpoint) } ?? target.tusEndpoint
+        try Self.checkSameOrigin(url, as: target.tusEndpoint)
+        return url
+    }
+
+    /// An upload lives on the server it was created on: a `Location` on another origin (scheme, host, port) would
+    /// send the file's bytes, and the token, somewhere the user never named. Refused before any request goes there.
+    static func checkSameOrigin(_ url: String, as endpoint: String) throws(UploadError) {
+        guard let origin = URLOrigin(url: url), origin == URLOrigin(url: endpoint) else {
+            throw .protocolViolation(
+                request: "POST \(CurlTransfer.redactedURL(endpoint))",
+                detail: "the server put the upload on another server (\(CurlTransfer.redactedURL(url))); refused, nothing was sent there")
+        }
     }
 
     // MARK: Requests
@@ -325,7 +338,7 @@ public struct TusUploader: Uploading {
     }
 
     private func askServer(_ target: UploadTarget) async throws -> TusServerInfo? {
-        var request = HTTPRequest(method: "OPTIONS", url: target.tusEndpoint, bearerToken: target.bearerToken)
+        var request = HTTPRequest(method: "OPTIONS", url: target.tusEndpoint, credential: target.credential)
         request.headers.add("Tus-Resumable", "1.0.0")
         let response: HTTPResponse
         do {
@@ -340,8 +353,8 @@ public struct TusUploader: Uploading {
     }
 
     /// HEAD: the server's offset. Failures are retried; only 404/410 mean "start over", never a 5xx.
-    private func head(_ url: String, token: String?) async throws -> Int64 {
-        var request = HTTPRequest(method: "HEAD", url: url, bearerToken: token)
+    private func head(_ url: String, token: BearerCredential?) async throws -> Int64 {
+        var request = HTTPRequest(method: "HEAD", url: url, credential: token)
         request.headers.add("Tus-Resumable", "1.0.0")
         var attempt = 0
         while true {
@@ -391,11 +404,11 @@ public struct TusUploader: Uploading {
     }
 
     /// Removes an unfinished upload: DELETE of every part (termination; failures ignored), then the journal record.
-    public func terminate(_ record: TransferJournal.Upload, token: String?) async {
+    public func terminate(_ record: TransferJournal.Upload, credential token: BearerCredential?) async {
         let http = http
         await Task.detached {
             for url in record.parts.compactMap(\.url) {
-                var request = HTTPRequest(method: "DELETE", url: url, bearerToken: token)
+                var request = HTTPRequest(method: "DELETE", url: url, credential: token)
                 request.headers.add("Tus-Resumable", "1.0.0")
                 _ = try? await http.send(request)
             }

@@ -16,7 +16,7 @@ public struct UploadTarget: Sendable, Codable, Equatable {
     /// Where it lands, for messages and the journal (`officer:/Photos/a.jpg` or the tus URL).
     public var label: String
     /// Sent as `Authorization: Bearer …` (to the target's host only); not encoded.
-    public var bearerToken: String?
+    public var credential: BearerCredential?
 
     /// One metadata key and value.
     public struct MetadataItem: Sendable, Codable, Equatable {
@@ -35,7 +35,7 @@ public struct UploadTarget: Sendable, Codable, Equatable {
     /// Creates a target.
     public init(
         tusEndpoint: String, metadata: [MetadataItem], multipartEndpoint: String? = nil, multipartFields: [MetadataItem] = [],
-        fileName: String, label: String, bearerToken: String? = nil
+        fileName: String, label: String, credential: BearerCredential? = nil
     ) {
         self.tusEndpoint = tusEndpoint
         self.metadata = metadata
@@ -43,14 +43,14 @@ public struct UploadTarget: Sendable, Codable, Equatable {
         self.multipartFields = multipartFields
         self.fileName = fileName
         self.label = label
-        self.bearerToken = bearerToken
+        self.credential = credential
     }
 
     /// Any tus 1.0 server: metadata `filename` and `mtime`.
-    public static func tus(url: String, fileName: String, mtime: Double? = nil, bearerToken: String? = nil) -> UploadTarget {
+    public static func tus(url: String, fileName: String, mtime: Double? = nil, credential: BearerCredential? = nil) -> UploadTarget {
         var metadata = [MetadataItem("filename", fileName)]
         if let mtime { metadata.append(MetadataItem("mtime", String(mtime))) }
-        return UploadTarget(tusEndpoint: url, metadata: metadata, fileName: fileName, label: url, bearerToken: bearerToken)
+        return UploadTarget(tusEndpoint: url, metadata: metadata, fileName: fileName, label: url, credential: credential)
     }
 
     /// The `Upload-Metadata` header value.

@@ -104,7 +104,7 @@ enum CacheCommand: Command {
             }
             let staged = try cache.stage()
             let outcome = try await downloader.stream(
-                from: source.url, bearerToken: source.token, to: staged.fileDescriptor, copy: nil, ifNoneMatch: nil)
+                from: source.url, credential: source.credential, to: staged.fileDescriptor, copy: nil, ifNoneMatch: nil)
             let entry = try cache.commit(staged, key: key, version: outcome.etag ?? "unversioned", pinned: true)
             context.say("Pinned \(remote.path) (\(ByteCountFormat.string(entry.size))).")
         }

@@ -115,7 +115,7 @@ enum InfoCommand: Command {
             } else {
                 var request = HTTPRequest(
                     url: client.url("/api/file-browser/raw", query: [("path", path.path), ("root", path.root)]),
-                    sink: .memory(limit: FileTypeDetector.prefixLength + 1024), bearerToken: client.token)
+                    sink: .memory(limit: FileTypeDetector.prefixLength + 1024), credential: client.credential)
                 request.headers.add("Range", "bytes=0-\(FileTypeDetector.prefixLength - 1)")
                 prefix = try await client.send(request, subject: path.description).body
                 var metadata = ["size": String(entry.size), "mtime": String(entry.mtime)]

@@ -7,7 +7,7 @@ struct DownloadSource {
     /// The URL requested.
     var url: String
     /// Sent only to the Officer server the token belongs to; never to other URLs.
-    var token: String?
+    var credential: BearerCredential?
     /// The name a downloaded copy gets by default.
     var suggestedName: String
     /// For an Officer path: the path and the client, so the cache can key it by account.
@@ -20,7 +20,7 @@ struct DownloadSource {
                 throw CLIError.usage("\(argument): not a valid URL")
             }
             let last = (components.path as NSString).lastPathComponent
-            return DownloadSource(url: argument, token: nil, suggestedName: safeName(last, fallback: "index.html"))
+            return DownloadSource(url: argument, credential: nil, suggestedName: safeName(last, fallback: "index.html"))
         }
         guard RemotePath.isRemote(argument) else {
             throw CLIError.usage("\(argument): give an Officer path (officer:/path) or an http(s) URL")
@@ -29,7 +29,7 @@ struct DownloadSource {
         guard !path.isRoot else { throw CLIError.usage("\(argument): is the top of a root, not a file") }
         let client = try context.client()
         return DownloadSource(
-            url: client.url("/api/file-browser/raw", query: [("path", path.path), ("root", path.root)]), token: client.token,
+            url: client.url("/api/file-browser/raw", query: [("path", path.path), ("root", path.root)]), credential: client.credential,
             suggestedName: safeName(path.name, fallback: "download"), remote: (path, client))
     }
 

@@ -64,7 +64,7 @@ enum GetCommand: Command {
         let result: DownloadResult
         do {
             result = try await downloader.download(
-                from: source.url, bearerToken: source.token, to: destination, options: options, onEvent: display.handle)
+                from: source.url, credential: source.credential, to: destination, options: options, onEvent: display.handle)
             display.finish(failed: false)
             reporter.close()
         } catch {
@@ -84,7 +84,7 @@ enum GetCommand: Command {
 
     /// The ETag the server reports now (a HEAD request), to tell whether a cached copy is current.
     static func currentETag(_ source: DownloadSource, client: OfficerClient) async throws -> String? {
-        let response = try await client.send(HTTPRequest(method: "HEAD", url: source.url, sink: .memory(limit: 0), bearerToken: source.token))
+        let response = try await client.send(HTTPRequest(method: "HEAD", url: source.url, sink: .memory(limit: 0), credential: source.credential))
         return response.headers["ETag"]
     }
 

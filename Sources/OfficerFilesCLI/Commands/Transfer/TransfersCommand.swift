@@ -70,12 +70,12 @@ enum TransfersCommand: Command {
             switch job {
             case .upload(let upload):
                 var target = upload.target
-                target.bearerToken = token(for: target.tusEndpoint, context: context)
+                target.credential = credential(for: target.tusEndpoint, context: context)
                 try await PutCommand.upload(upload.localPath, to: target, uploader: uploader, options: UploadOptions(), reporter: reporter, context: context)
             case .download(let download):
                 let display = PartsDisplay(reporter: reporter, name: (download.destination as NSString).lastPathComponent, context: context)
                 let result = try await downloader.download(
-                    from: download.url, bearerToken: token(for: download.url, context: context), to: download.destination,
+                    from: download.url, credential: credential(for: download.url, context: context), to: download.destination,
                     onEvent: display.handle)
                 display.finish(failed: false)
                 context.say("Saved \(result.path) (\(ByteCountFormat.string(result.bytes))), resumed after \(ByteCountFormat.string(result.resumedBytes))")
@@ -89,7 +89,7 @@ enum TransfersCommand: Command {
     ) async throws {
         let uploader = TusUploader(http: context.httpClient(), journal: journal)
         for upload in uploads {
-            await uploader.terminate(upload, token: token(for: upload.target.tusEndpoint, context: context))
+            await uploader.terminate(upload, credential: credential(for: upload.target.tusEndpoint, context: context))
             context.say("removed the partial upload of \(upload.localPath) to \(upload.label)")
         }
         for download in downloads {
@@ -100,14 +100,9 @@ enum TransfersCommand: Command {
         if uploads.isEmpty && downloads.isEmpty { context.say("No unfinished transfers.") }
     }
 
-    /// The saved (or environment) token, but only for URLs on the server it belongs to.
-    static func token(for url: String, context: CommandContext) -> String? {
-        guard let config = try? context.configStore.load() else { return nil }
-        let server = context.environment["OFFICER_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? config.server
-        let token = context.environment["OFFICER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 } ?? config.token
-        guard var base = server?.lowercased() else { return nil }
-        while base.hasSuffix("/") { base.removeLast() }
-        return url.lowercased().hasPrefix(base + "/") ? token : nil
+    /// The configured server's credential, but only for URLs on its origin.
+    static func credential(for url: String, context: CommandContext) -> BearerCredential? {
+        (try? context.client())?.credential?.scoped(to: url)
     }
 
     enum Job: Sendable {
