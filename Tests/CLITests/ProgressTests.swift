@@ -78,6 +78,25 @@ import Testing
         #expect(!sink.text.contains("\u{1B}"))
     }
 
+    @Test func aRestartedTransferCountsOnce() {
+        let sink = Sink()
+        let reporter = ProgressReporter(mode: .plain(interval: 5), write: sink.write, clock: { sink.lock.withLock { sink.now } })
+        // A download that got 1 MiB, then was restarted twice from zero (the server's file changed).
+        var id = reporter.start(name: "f.bin", total: 1 << 20)
+        for _ in 0..<2 {
+            sink.now += 1
+            reporter.update(id, done: 1 << 20)
+            reporter.discard(id)
+            id = reporter.start(name: "f.bin", total: 1 << 20)
+        }
+        sink.now += 1
+        reporter.update(id, done: 1 << 20)
+        reporter.finish(id)
+        reporter.close()
+        #expect(sink.text.contains("Transferred: 1.00 MiB / 1.00 MiB, 100%"), "\(sink.text)")
+        #expect(sink.text.contains("1/1 files"), "\(sink.text)")
+    }
+
     @Test func terminalModeRedrawsInPlace() {
         let sink = Sink()
         let reporter = ProgressReporter(mode: .terminal(width: 80, color: false), write: sink.write, clock: { sink.lock.withLock { sink.now } })

@@ -136,3 +136,10 @@ public func startInteropTusServer(folder: String) async throws -> BackgroundServ
         script: ProcessRunner.packageRoot + "/.venv/bin/python",
         arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/interop_tus_server.py", "--dir", folder])
 }
+
+/// The hostile Officer server (`Tests/Server/hostile_server.py`) in one of its misbehaving modes.
+public func startHostileServer(mode: String) async throws -> BackgroundService {
+    try await BackgroundService.start(
+        script: ProcessRunner.packageRoot + "/.venv/bin/python",
+        arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/hostile_server.py", "--mode", mode])
+}

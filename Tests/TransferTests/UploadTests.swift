@@ -38,7 +38,7 @@ import Testing
     }
 
     func target(_ client: OfficerClient, _ name: String, overwrite: Bool = false, mtime: Double? = nil) throws -> UploadTarget {
-        client.uploadTarget(name: name, into: try RemotePath(path: "/in"), mtime: mtime, overwrite: overwrite)
+        try client.uploadTarget(name: name, into: try RemotePath(path: "/in"), mtime: mtime, overwrite: overwrite)
     }
 
     func expectSameOnServer(_ path: String, _ remote: String) async throws {

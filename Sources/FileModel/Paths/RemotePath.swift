@@ -50,11 +50,9 @@ public struct RemotePath: Hashable, Sendable, CustomStringConvertible {
     /// True for the top of the root.
     public var isRoot: Bool { path == "/" }
 
-    /// The path one level down; `name` must be a single component.
+    /// The path one level down; `name` must be a single valid name (``FileName``).
     public func appending(_ name: String) throws(RemotePathError) -> RemotePath {
-        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
-            throw .invalidComponent(name)
-        }
+        guard FileName.isValid(name) else { throw .invalidComponent(name) }
         return RemotePath(uncheckedRoot: root, path: path == "/" ? "/" + name : path + "/" + name)
     }
 

@@ -8,7 +8,7 @@ public enum RemotePathError: Error, Equatable, Sendable, CustomStringConvertible
     case escapesRoot(String)
     /// The root name is empty or has characters other than letters, digits, `.`, `_`, `~`, `-`.
     case invalidRoot(String)
-    /// A single name to append was empty, `.`, `..`, or contained `/` or NUL.
+    /// A single name to append breaks the name rule (``FileName``).
     case invalidComponent(String)
     /// The text does not start with `officer:`.
     case notRemote(String)
@@ -20,7 +20,8 @@ public enum RemotePathError: Error, Equatable, Sendable, CustomStringConvertible
         case .controlCharacter(let path): "remote path \(path.debugDescription) contains a control character"
         case .escapesRoot(let path): "remote path \"\(path)\" climbs above its root with '..'"
         case .invalidRoot(let root): "invalid root name \"\(root)\": use letters, digits, '.', '_', '~' or '-'"
-        case .invalidComponent(let name): "invalid file name \(name.debugDescription)"
+        case .invalidComponent(let name):
+            "invalid file name \(name.debugDescription): \(FileName.problem(name) ?? "not a single name")"
         case .notRemote(let text): "\"\(text)\" is not a remote path: write officer:/path or officer:ROOT:/path"
         }
     }

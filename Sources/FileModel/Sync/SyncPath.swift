@@ -34,16 +34,9 @@ public struct SyncPath: Hashable, Sendable, Comparable, CustomStringConvertible 
         return lhs.components.count < rhs.components.count
     }
 
-    /// Why a name from a server cannot be used locally, or nil when it is a plain file name. Refused: empty,
-    /// `.` and `..`, anything with `/`, `\` or NUL, and names longer than 255 bytes.
-    public static func problem(withName name: String) -> String? {
-        if name.isEmpty { return "an empty name" }
-        if name == "." || name == ".." { return "the name '\(name)'" }
-        if name.utf8.contains(0) { return "a NUL byte in the name" }
-        if name.contains("/") || name.contains("\\") { return "a path separator in the name" }
-        if name.utf8.count > 255 { return "a name longer than 255 bytes" }
-        return nil
-    }
+    /// Why a name from a server cannot be used locally, or nil when it is a plain file name: the one name rule,
+    /// ``FileName/problem(_:)``.
+    public static func problem(withName name: String) -> String? { FileName.problem(name) }
 
     /// The path of a server entry below `base`, checked component by component; a reason when it is unsafe
     /// (absolute elsewhere, `..`, NUL, a separator inside the name, a name that is not its path's last part).
@@ -78,7 +71,7 @@ public struct SyncNameError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// The name with control characters escaped (`\0`, `\n`…), safe to print on a terminal.
-    public var printableName: String { String(name.debugDescription.dropFirst().dropLast()) }
+    public var printableName: String { TerminalText.escaped(name) }
 
     /// `refused a name from the server: ../x: the name '..'`.
     public var description: String { "refused a name from the server: \(printableName): \(reason)" }

@@ -27,6 +27,11 @@ public struct CommandContext: Sendable {
         configuration.insecure = global.insecure
         configuration.caCertificatePath = global.caCertificate
         configuration.userAgent = "officer-files/\(OfficerFilesApp.version)"
+        // Checked before the command runs (OfficerFilesApp), so a bad value never reaches here.
+        if let (rate, seconds) = try? global.lowSpeed() {
+            if let rate { configuration.lowSpeedLimit = rate }
+            if let seconds { configuration.lowSpeedWindow = seconds }
+        }
         if global.verbose {
             let console = console
             configuration.log = { console.message($0) }
@@ -49,6 +54,13 @@ public struct CommandContext: Sendable {
         let config = try configStore.load()
         let server = try serverURL(config: config)
         var token = environment["OFFICER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let token {
+            do {
+                try BearerCredential.validate(token)
+            } catch {
+                throw CLIError.refused("OFFICER_TOKEN: \(error)", .authentication)
+            }
+        }
         // A saved token belongs to the server it was issued by; never send it elsewhere.
         if token == nil, config.server.map(normalized) == normalized(server) { token = config.token }
         let client = OfficerClient(server: server, token: token, http: httpClient())

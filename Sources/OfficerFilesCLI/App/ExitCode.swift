@@ -75,7 +75,7 @@ public enum ExitCode: Int32, Sendable {
             case .destinationExists, .destinationIsDirectory, .busy: return .conflict
             case .server(_, let status, _): return of(status: status)
             case .checksumMismatch: return .failure
-            case .lengthMismatch, .unstable: return .server
+            case .lengthMismatch, .unstable, .unexpectedAnswer: return .server
             case .transfer(let inner): return of(httpError: inner)
             case .journal, .localFile: return .localFile
             }
@@ -108,8 +108,9 @@ public enum ExitCode: Int32, Sendable {
         case .localFile: .localFile
         case .cancelled: .interrupted
         case .unsupportedURL: .usage
-        case .rejected: .server
-        default: .network
+        case .rejected, .lengthExceeded, .headersTooLarge, .responseTooLarge, .tooManyRedirects: .server
+        case .credentialScope, .redirectRefused, .invalidHeader: .refused
+        case .transport, .tooSlow: .network
         }
     }
 }

@@ -13,6 +13,8 @@ public struct GlobalOptions: Sendable {
         OptionSpec(["--offline"], help: "no network: answer from the cache (ls, cat, get, info, cache ls)"),
         OptionSpec(["--no-cache"], help: "neither read nor fill the cache"),
         OptionSpec(["--cache-limit"], .value(placeholder: "SIZE"), help: "cache size limit, e.g. 500M (default: OFFICER_CACHE_LIMIT, then 1G)"),
+        OptionSpec(["--speed-limit"], .value(placeholder: "RATE"), help: "a transfer slower than RATE for --speed-time fails (default 1K)"),
+        OptionSpec(["--speed-time"], .value(placeholder: "SECONDS"), help: "the window --speed-limit is measured over (default 60)"),
         OptionSpec(["--version"], help: "print the version and exit"),
     ]
 
@@ -38,6 +40,10 @@ public struct GlobalOptions: Sendable {
     public var noCache: Bool
     /// `--cache-limit`, as given.
     public var cacheLimit: String?
+    /// `--speed-limit`, as given.
+    public var speedLimit: String?
+    /// `--speed-time`, as given.
+    public var speedTime: String?
 
     /// Reads the global options out of a parsed command line.
     public init(_ parsed: ParsedCommand) {
@@ -52,5 +58,21 @@ public struct GlobalOptions: Sendable {
         offline = parsed.flag("offline")
         noCache = parsed.flag("no-cache")
         cacheLimit = parsed.value("cache-limit")
+        speedLimit = parsed.value("speed-limit")
+        speedTime = parsed.value("speed-time")
+    }
+}
+
+extension GlobalOptions {
+    /// `--speed-limit` and `--speed-time` as numbers; a malformed value is a usage error before anything runs.
+    public func lowSpeed() throws -> (bytesPerSecond: Int?, seconds: Double?) {
+        let rate = try speedLimit.map { Int(try GetCommand.parseRate($0, option: "--speed-limit")) }
+        let seconds = try speedTime.map { text -> Double in
+            guard let value = Double(text), value >= 1, value <= 86_400 else {
+                throw ArgumentError.invalidValue(option: "--speed-time", value: text, reason: "seconds from 1 to 86400")
+            }
+            return value
+        }
+        return (rate, seconds)
     }
 }

@@ -65,6 +65,12 @@ public enum OfficerFilesApp {
         let context = CommandContext(
             console: console, global: GlobalOptions(parsed), environment: environment,
             configStore: ConfigStore(environment: environment))
+        do {
+            _ = try context.global.lowSpeed()
+        } catch {
+            console.message("officer-files: \(error)")
+            return ExitCode.usage.rawValue
+        }
         let task = Task { try await command.run(parsed, context) }
         let interrupt = interruptHandler(cancelling: task)
         defer { interrupt.cancel() }

@@ -1,4 +1,5 @@
 import Foundation
+import Transfer
 
 /// Reads and writes `$XDG_CONFIG_HOME/officer-files/config.json` (default `~/.config/...`), always at mode 0600.
 public struct ConfigStore: Sendable {
@@ -31,11 +32,20 @@ public struct ConfigStore: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .io(path: path, message: "cannot read")
         }
+        let config: OfficerConfig
         do {
-            return try JSONDecoder().decode(OfficerConfig.self, from: data)
+            config = try JSONDecoder().decode(OfficerConfig.self, from: data)
         } catch {
             throw .malformed(path: path, detail: String(describing: error))
         }
+        if let token = config.token {
+            do {
+                try BearerCredential.validate(token)
+            } catch {
+                throw .malformed(path: path, detail: "\(error); log in again")
+            }
+        }
+        return config
     }
 
     /// Saves atomically: a 0600 temp file beside it, fsynced, renamed over the old one.

@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 
 /// Where the CLI writes: stdout for results, stderr for messages and progress. Thread-safe.
@@ -21,16 +22,20 @@ public final class Console: @unchecked Sendable {
         colorEnabled = errorIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
+    // Every line of text goes out with control characters escaped (``TerminalText``), line breaks and tabs kept:
+    // names, messages and file contents from a server cannot drive the terminal, whichever command prints them.
+    // JSON stays exact (its escapes are JSON's own). Only `cat`'s bytes and progress redraws go out unchanged.
+
     /// Writes a line (a newline is added) to stdout.
-    public func print(_ text: String) { write(outputFD, text + "\n") }
+    public func print(_ text: String) { write(outputFD, TerminalText.escaped(text, .block) + "\n") }
 
-    /// Writes text as it is to stdout.
-    public func printRaw(_ text: String) { write(outputFD, text) }
+    /// Writes text without adding a newline to stdout (control characters escaped, line breaks kept).
+    public func printRaw(_ text: String) { write(outputFD, TerminalText.escaped(text, .block)) }
 
-    /// Writes a line to stderr.
-    public func message(_ text: String) { write(errorFD, text + "\n") }
+    /// Writes a line to stderr; the whole message is one line, so a line break inside it is escaped too.
+    public func message(_ text: String) { write(errorFD, TerminalText.escaped(text, .name) + "\n") }
 
-    /// Writes text as it is to stderr (progress redraws).
+    /// Writes text as it is to stderr (progress redraws, which escape the names they show themselves).
     public func messageRaw(_ text: String) { write(errorFD, text) }
 
     /// Writes raw bytes to stdout (`cat`).

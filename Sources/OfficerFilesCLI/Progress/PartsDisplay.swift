@@ -21,7 +21,7 @@ final class PartsDisplay: @unchecked Sendable {
     /// (Re)starts the display with one line per part of the given sizes (a single line for one part).
     func start(total: Int64?, partSizes: [Int64]) {
         lock.withLock {
-            for id in ids { reporter.finish(id, failed: true) }
+            for id in ids { reporter.discard(id) }
             if partSizes.count <= 1 {
                 ids = [reporter.start(name: name, total: total)]
             } else {

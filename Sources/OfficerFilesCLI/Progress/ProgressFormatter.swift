@@ -12,7 +12,7 @@ public enum ProgressFormatter {
         let barWidth = width >= 100 ? 20 : (width >= 80 ? 10 : 0)
         let bar = barWidth > 0 ? "  [" + self.bar(percent: item.percent, width: barWidth) + "]" : ""
         let nameWidth = max(8, width - tail.count - bar.count - 2)
-        return "  " + fit(item.name, nameWidth) + bar + tail
+        return "  " + fit(TerminalText.escaped(item.name), nameWidth) + bar + tail
     }
 
     /// The total line: bytes, percent, rate, ETA and item counts (files, or parts of one file) over all transfers.

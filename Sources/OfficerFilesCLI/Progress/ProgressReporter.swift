@@ -107,6 +107,17 @@ public final class ProgressReporter: @unchecked Sendable {
         }
     }
 
+    /// Forgets a transfer that starts over under a new id (a download restarted from zero): its bytes leave the
+    /// totals and the rate is measured afresh, so a restart neither counts a file twice nor skews the ETA.
+    public func discard(_ id: Int) {
+        lock.withLock {
+            guard items.removeValue(forKey: id) != nil else { return }
+            order.removeAll { $0 == id }
+            estimators[id] = nil
+            totalEstimator = RateEstimator()
+        }
+    }
+
     /// Draws the final state and leaves the cursor below it.
     public func close() {
         lock.withLock {

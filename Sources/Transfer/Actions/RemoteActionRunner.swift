@@ -207,8 +207,11 @@ public struct RemoteActionRunner: Sendable {
         _ path: String, contentHash: Substring, label: String, onEvent: (@Sendable (RemoteActionEvent) -> Void)?
     ) async throws(RemoteActionError) -> RemotePath {
         try await ensureInbox(label)
-        let name = String(contentHash.prefix(16)) + "-" + (path as NSString).lastPathComponent
-        let target = client.uploadTarget(name: name, into: inbox, mtime: nil, overwrite: true)
+        let name = Self.inboxName(for: path, contentHash: String(contentHash))
+        // inboxName only returns names the rule accepts.
+        guard let target = try? client.uploadTarget(name: name, into: inbox, mtime: nil, overwrite: true) else {
+            throw .localFile(path: path, message: "no usable name for the server's inbox")
+        }
         let total = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
         do {
             _ = try await uploader.upload(file: path, to: target) { event in
@@ -267,10 +270,22 @@ public struct RemoteActionRunner: Sendable {
         return ext.isEmpty ? base : base + "." + ext
     }
 
+    /// The inbox copy's name: unique by content, keeping the local name (and its extension, which tells the server
+    /// the kind) when that name passes the name rule, else only the extension.
+    static func inboxName(for path: String, contentHash: String) -> String {
+        let prefix = String(contentHash.prefix(16))
+        let original = (path as NSString).lastPathComponent
+        if FileName.isValid(prefix + "-" + original) { return prefix + "-" + original }
+        let ext = (original as NSString).pathExtension
+        return FileName.isValid(prefix + "." + ext) ? prefix + "." + ext : prefix
+    }
+
     /// An action may work for minutes without sending a byte: the stall timeout becomes the action's timeout.
     private func longRunningHTTP() -> HTTPClient {
         var configuration = client.http.configuration
         configuration.stallTimeout = timeout
+        // The server computes for up to `timeout` before its first byte: no speed to measure until then.
+        configuration.lowSpeedWindow = max(configuration.lowSpeedWindow, timeout)
         configuration.totalTimeout = timeout
         return HTTPClient(configuration: configuration)
     }

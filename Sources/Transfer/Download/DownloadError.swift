@@ -14,6 +14,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case lengthMismatch(path: String, expected: Int64, actual: Int64)
     /// The file kept changing on the server while being fetched.
     case unstable(url: String)
+    /// The server's answers did not fit what was asked (a range it was not asked for, no length); nothing was kept.
+    case unexpectedAnswer(url: String, reason: String)
     /// A network or local-file failure that retries did not overcome.
     case transfer(HTTPError)
     /// The journal could not be read or written.
@@ -32,6 +34,7 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path): sha256 is \(actual), expected \(expected); nothing was saved"
         case .lengthMismatch(let path, let expected, let actual): "\(path): got \(actual) bytes, expected \(expected)"
         case .unstable(let url): "\(url): the file kept changing on the server; try again later"
+        case .unexpectedAnswer(let url, let reason): "\(url): the server's answer does not fit the request: \(reason)"
         case .transfer(let error): error.description
         case .journal(let error): error.description
         case .localFile(let path, let message): "\(path): \(message)"

@@ -20,7 +20,7 @@ extension SegmentedDownloader {
     /// first: a `304` writes nothing and reports ``StreamOutcome/notModified``.
     public func stream(
         from url: String, credential: BearerCredential?, to fileDescriptor: Int32, copy: (descriptor: Int32, limit: Int64)?,
-        ifNoneMatch: String?, bandwidthLimit: Int64? = nil,
+        ifNoneMatch: String?, bandwidthLimit: Int64? = nil, requireLength: Bool = false,
         onProgress: (@Sendable (_ written: Int64, _ total: Int64?) -> Void)? = nil
     ) async throws(DownloadError) -> StreamOutcome {
         let state = StreamState()
@@ -46,6 +46,10 @@ extension SegmentedDownloader {
                 guard written > 0 else {
                     // Learnt before the first body byte, so a failure mid-stream can still resume.
                     if status == 200 { state.learn(from: headers) }
+                    // A server that promises lengths (Officer's raw endpoint) and sends none could send forever.
+                    if status == 200, requireLength, headers["Content-Length"] == nil {
+                        return "no Content-Length for a file"
+                    }
                     return status == 206 ? "a range that was not asked for" : nil
                 }
                 if status == 200 { return "the file changed on the server after \(written) bytes were written" }
@@ -80,7 +84,11 @@ extension SegmentedDownloader {
                 retryAfter = response.headers["Retry-After"]
             } catch let error as HTTPError {
                 state.commitAttempt()
-                if case .rejected(_, _, let why) = error { throw .unstable(url: "\(CurlTransfer.redactedURL(url)) (\(why))") }
+                if case .rejected(_, let status, let why) = error {
+                    throw written > 0 && status == 200
+                        ? .unstable(url: CurlTransfer.redactedURL(url))
+                        : .unexpectedAnswer(url: CurlTransfer.redactedURL(url), reason: why)
+                }
                 guard error.isRetryable else { throw .transfer(error) }
                 reason = error.description
             } catch let error as DownloadError {

@@ -20,7 +20,11 @@ public struct SegmentedDownloader: Downloading {
         self.journal = journal
     }
 
-    private struct Restart: Error { var reason: String }
+    private struct Restart: Error {
+        var reason: String
+        /// The server's file changed (a new version); otherwise its answers simply did not fit what was asked.
+        var changed = true
+    }
 
     public func download(
         from url: String, credential: BearerCredential?, to destination: String, options: DownloadOptions = DownloadOptions(),
@@ -35,7 +39,13 @@ public struct SegmentedDownloader: Downloading {
                     url: url, token: credential, partial: partial, options: options, fresh: restarts > 0, onEvent: onEvent)
             } catch let restart as Restart {
                 restarts += 1
-                if restarts > 2 { throw .unstable(url: url) }
+                if restarts > 2 {
+                    partial.discard()
+                    try? journal?.remove(destination: destination)
+                    throw restart.changed
+                        ? .unstable(url: CurlTransfer.redactedURL(url))
+                        : .unexpectedAnswer(url: CurlTransfer.redactedURL(url), reason: restart.reason)
+                }
                 onEvent?(.restarted(reason: restart.reason))
             } catch {
                 // Without a journal record the temp file cannot be resumed from: leave nothing behind.
@@ -238,7 +248,7 @@ public struct SegmentedDownloader: Downloading {
                 retryAfter = response.headers["Retry-After"]
             } catch let error as HTTPError {
                 switch error {
-                case .rejected(_, _, let why): throw Restart(reason: why)
+                case .rejected(_, let status, let why): throw Restart(reason: why, changed: status == 200)
                 case .cancelled: throw CancellationError()
                 case .transport where error.isRetryable: reason = error.description
                 default: throw DownloadError.transfer(error)
@@ -264,6 +274,9 @@ public struct SegmentedDownloader: Downloading {
         onEvent?(.started(total: info?.total, segments: info?.total.map { [0...max(0, $0 - 1)] } ?? [], resumedBytes: 0))
         var request = HTTPRequest(url: url, sink: .file(path: partial.path, offset: nil), credential: token, redirects: .anyOrigin)
         request.maxReceiveBytesPerSecond = options.bandwidthLimit
+        // What the listing or HEAD said bounds the body: an endless answer stops at the first byte beyond it.
+        let expected = options.knownLength ?? info?.total
+        request.expectedLength = expected
         request.responseCheck = { status, _ in status == 206 ? "a range that was not asked for" : nil }
         let response: HTTPResponse
         do {
@@ -273,7 +286,7 @@ public struct SegmentedDownloader: Downloading {
             throw DownloadError.transfer(error)
         }
         guard response.isSuccess else { throw serverError(url: url, response: response) }
-        let announced = response.headers["Content-Length"].flatMap { Int64($0) } ?? info?.total
+        let announced = expected ?? response.headers["Content-Length"].flatMap { Int64($0) }
         if let announced, announced != response.bytesWritten || partial.size != announced {
             throw DownloadError.lengthMismatch(path: partial.destination, expected: announced, actual: response.bytesWritten)
         }

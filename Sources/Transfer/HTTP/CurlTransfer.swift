@@ -65,7 +65,7 @@ final class CurlTransfer: @unchecked Sendable {
         // A deliberately paced transfer may run below the usual floor; it still must not fall far below its pace.
         let pace = [request.maxReceiveBytesPerSecond, request.maxSendBytesPerSecond].compactMap { $0 }.filter { $0 > 0 }.min()
         lowSpeedLimit = pace.map { max(1, min(configuration.lowSpeedLimit, Int($0 / 4))) } ?? configuration.lowSpeedLimit
-        lowSpeedWindow = max(configuration.lowSpeedWindow, configuration.stallTimeout)
+        lowSpeedWindow = max(1, configuration.lowSpeedWindow)
         windowStart = ProcessInfo.processInfo.systemUptime
         try configure(configuration)
     }

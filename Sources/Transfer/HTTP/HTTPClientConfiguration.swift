@@ -7,8 +7,8 @@ public struct HTTPClientConfiguration: Sendable {
     /// A transfer averaging less than this many bytes per second over ``lowSpeedWindow`` fails: a server that
     /// trickles (a byte every second, an entry every few hundred milliseconds) cannot hold a command forever.
     public var lowSpeedLimit = 1024
-    /// The window ``lowSpeedLimit`` is measured over, in seconds (never shorter than ``stallTimeout``, so a
-    /// long server-side action that only stalls is governed by that).
+    /// The window ``lowSpeedLimit`` is measured over, in seconds. A request whose server may think longer before
+    /// answering (a remote action) needs a window at least that long.
     public var lowSpeedWindow: Double = 60
     /// Seconds the whole transfer may take; nil for no limit (large files).
     public var totalTimeout: Double?

@@ -18,10 +18,18 @@ extension OfficerClient {
     }
 
     /// Signs in with email and password; the returned token is what later calls need.
+    /// A token that could not go into a header as it is (a line break would inject one) is refused here, so it is
+    /// never stored.
     public func signIn(email: String, password: String) async throws(OfficerError) -> SignInResponse {
-        try await call(
+        let response: SignInResponse = try await call(
             "POST", "/api/auth/signin", body: SignInRequest(email: email, password: password), authenticated: false,
             subject: email)
+        do {
+            try BearerCredential.validate(response.token)
+        } catch {
+            throw .malformedResponse(request: "POST /api/auth/signin", detail: "the token it sent is unusable: \(error)")
+        }
+        return response
     }
 
     /// The user the token belongs to; fails with ``OfficerError/notSignedIn(server:reason:)`` when it is no longer valid.

@@ -28,10 +28,30 @@ extension OfficerClient {
     }
 
     /// One page of the recursive listing below `path`, after `cursor`.
+    ///
+    /// A page that promises more must move forward: it holds entries and its `nextCursor` comes after `cursor` in
+    /// the listing's order (depth first, names by bytes). A server repeating or going back is a server error at
+    /// once, so a walk can never loop.
     public func tree(_ path: RemotePath, cursor: String? = nil, limit: Int = 1000) async throws(OfficerError) -> TreePage {
         var items = query(path, [("limit", String(limit))])
         if let cursor { items.append(("cursor", cursor)) }
-        return try await call("GET", Self.base + "tree", query: items)
+        let page: TreePage = try await call("GET", Self.base + "tree", query: items)
+        if let next = page.nextCursor {
+            let request = "GET \(Self.base)tree \(path)"
+            guard !page.entries.isEmpty else {
+                throw .malformedResponse(request: request, detail: "an empty page that promises more")
+            }
+            if let cursor, !(Self.treeOrderKey(cursor) < Self.treeOrderKey(next)) {
+                throw .malformedResponse(
+                    request: request, detail: "the listing's cursor did not move forward (\(next.prefix(200)) after \(cursor.prefix(200)))")
+            }
+        }
+        return page
+    }
+
+    /// A server path as a key in the tree listing's order.
+    static func treeOrderKey(_ path: String) -> SyncPath {
+        SyncPath(path.split(separator: "/", omittingEmptySubsequences: true).map(String.init))
     }
 
     /// Every entry below `path`, page by page, in depth-first name order.

@@ -1,8 +1,12 @@
 import FileModel
 
 extension OfficerClient {
-    /// Where a file named `name` goes when uploaded into `folder` (tus, with multipart as the fallback).
-    public func uploadTarget(name: String, into folder: RemotePath, mtime: Double?, overwrite: Bool) -> UploadTarget {
+    /// Where a file named `name` goes when uploaded into `folder` (tus, with multipart as the fallback); a name
+    /// the one name rule refuses (``FileName``) fails here, before anything is sent.
+    public func uploadTarget(name: String, into folder: RemotePath, mtime: Double?, overwrite: Bool) throws(RemotePathError)
+        -> UploadTarget
+    {
+        let destination = try folder.appending(name).description
         var metadata = [
             UploadTarget.MetadataItem("filename", name), UploadTarget.MetadataItem("path", folder.path),
             UploadTarget.MetadataItem("root", folder.root),
@@ -16,7 +20,6 @@ extension OfficerClient {
             fields.append(UploadTarget.MetadataItem("mtime", String(mtime)))
         }
         if overwrite { metadata.append(UploadTarget.MetadataItem("overwrite", "true")) }
-        let destination = (try? folder.appending(name))?.description ?? folder.description + "/" + name
         return UploadTarget(
             tusEndpoint: url("/api/file-browser/tus"), metadata: metadata, multipartEndpoint: url("/api/file-browser/upload"),
             multipartFields: fields, fileName: name, label: destination, credential: credential)

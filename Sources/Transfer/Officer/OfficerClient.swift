@@ -96,7 +96,8 @@ public struct OfficerClient: Sendable {
     func mapError(_ response: HTTPResponse, request: HTTPRequest, subject: String?) -> OfficerError {
         let label = request.method + " " + (URLComponents(string: request.url)?.path ?? request.url)
         let detail = try? JSONDecoder().decode(APIErrorBody.self, from: response.body).error
-        let message = detail?.message ?? "HTTP \(response.status)"
+        // Without the contract's error body (an HTML page, a proxy's text) the message still names what was asked.
+        let message = detail?.message ?? "\(subject ?? label): HTTP \(response.status) from the server, without an explanation"
         switch (response.status, detail?.code) {
         case (401, "invalid_credentials"):
             return .invalidCredentials(email: subject ?? "")

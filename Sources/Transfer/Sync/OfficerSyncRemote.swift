@@ -43,7 +43,7 @@ public struct OfficerSyncRemote: SyncRemote {
 
     public func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
         let folder = try remotePath(SyncPath(Array(path.components.dropLast())))
-        let target = client.uploadTarget(name: path.name, into: folder, mtime: mtime, overwrite: true)
+        let target = try client.uploadTarget(name: path.name, into: folder, mtime: mtime, overwrite: true)
         _ = try await uploader.upload(file: localFile, to: target) { event in
             if case .progress(_, let sent) = event { onProgress(sent) }
         }

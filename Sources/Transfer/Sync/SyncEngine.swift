@@ -254,6 +254,7 @@ final class RemoteStream: @unchecked Sendable {
     private var excluded: SyncPath?
     private var refusedPrefix: String?
     private var previous: SyncPath?
+    private var outOfOrder = 0
 
     init(iterator: any SyncRemoteIterator, filter: SyncFilter, state: SyncState) {
         self.iterator = iterator
@@ -270,7 +271,13 @@ final class RemoteStream: @unchecked Sendable {
                 state.fail("", "list the remote folder", error)
                 return nil
             }
-            guard let result else { return nil }
+            guard let result else {
+                if outOfOrder > 1 {
+                    state.fail("", "list the remote folder", "\(outOfOrder - 1) more entries listed out of order: skipped")
+                    outOfOrder = 0
+                }
+                return nil
+            }
             switch result {
             case .failure(let refused):
                 if let prefix = refusedPrefix, refused.name.hasPrefix(prefix) { continue }
@@ -282,8 +289,16 @@ final class RemoteStream: @unchecked Sendable {
                     if item.isDirectory { excluded = item.path }
                     continue
                 }
+                if let previous, previous == item.path {
+                    state.fail(item.path.description, "list the remote folder", "listed twice (a file and a folder of the same name?): skipped")
+                    continue
+                }
                 if let previous, !(previous < item.path) {
-                    state.fail(item.path.description, "list the remote folder", "the server listed it out of order: skipped")
+                    // Reported once with a count: a server repeating itself must not grow the report without end.
+                    outOfOrder += 1
+                    if outOfOrder == 1 {
+                        state.fail(item.path.description, "list the remote folder", "the server listed it out of order: skipped")
+                    }
                     continue
                 }
                 previous = item.path

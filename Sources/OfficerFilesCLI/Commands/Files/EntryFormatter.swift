@@ -23,9 +23,9 @@ enum EntryFormatter {
     /// `2026-11-29 16:02` in UTC, sortable and unambiguous (no DateFormatter: listings print thousands).
     static func date(_ mtime: Double) -> String { HTTPDate.minuteStamp(mtime) }
 
-    /// The short form: the name, with `/` after folders.
+    /// The short form: the name (control characters escaped, line breaks too), with `/` after folders.
     static func short(_ entry: FileEntry, name: String? = nil) -> String {
-        (name ?? entry.name) + (entry.isDirectory ? "/" : "")
+        TerminalText.escaped(name ?? entry.name) + (entry.isDirectory ? "/" : "")
     }
 
     /// The long form: mode, size, date, name; sizes right-aligned to `sizeWidth`.

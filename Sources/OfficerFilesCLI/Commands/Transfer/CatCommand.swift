@@ -20,7 +20,9 @@ enum CatCommand: Command {
         for source in sources {
             guard let remote = source.remote, let cache else {
                 if context.global.offline { throw CLIError.usage("\(source.url): --offline serves only officer: paths") }
-                _ = try await downloader.stream(from: source.url, credential: source.credential, to: 1, bandwidthLimit: rate)
+                _ = try await downloader.stream(
+                    from: source.url, credential: source.credential, to: 1, copy: nil, ifNoneMatch: nil, bandwidthLimit: rate,
+                    requireLength: source.remote != nil)
                 continue
             }
             let key = context.cacheKey(remote.path, kind: CacheKey.Kind.body, client: remote.client)
@@ -33,7 +35,8 @@ enum CatCommand: Command {
             let staged = try? cache.stage()
             let outcome = try await downloader.stream(
                 from: source.url, credential: source.credential, to: 1,
-                copy: staged.map { ($0.fileDescriptor, cache.automaticEntryLimit) }, ifNoneMatch: cached?.etag, bandwidthLimit: rate)
+                copy: staged.map { ($0.fileDescriptor, cache.automaticEntryLimit) }, ifNoneMatch: cached?.etag, bandwidthLimit: rate,
+                requireLength: true)
             if outcome.notModified, let cached {
                 if context.global.verbose { context.console.message("cache: \(remote.path) unchanged on the server (304): printing the cached copy") }
                 try cached.copy(to: 1, name: "<stdout>")

@@ -176,9 +176,9 @@ enum PutCommand: Command {
         let intoFolder = existing?.isDirectory ?? (dest.hasSuffix("/") || several || path.isRoot)
         if intoFolder, existing == nil { try await client.makeDirectory(path, parents: true) }
         if !intoFolder, several { throw CLIError.usage("with several files, \(dest) must be a folder") }
-        return locals.enumerated().map { index, local in
+        return try locals.enumerated().map { index, local in
             let name = intoFolder ? names?[index] ?? (local as NSString).lastPathComponent : path.name
-            return client.uploadTarget(name: name, into: intoFolder ? path : path.parent, mtime: mtime(local), overwrite: force)
+            return try client.uploadTarget(name: name, into: intoFolder ? path : path.parent, mtime: mtime(local), overwrite: force)
         }
     }
 
