@@ -137,6 +137,43 @@ import Transfer
         try expectSame(local, server.root.file("dest"))
     }
 
+    @Test func rootsAreCheckedBeforeAnythingMoves() async throws {
+        try server.root.write("afile.txt", "a file\n")
+        let local = work.path + "/src"
+        for name in ["a", "b", "c"] { try work.write("src/\(name).txt", name) }
+        let before = try FileManager.default.contentsOfDirectory(atPath: server.root.path).sorted()
+        let onFile = try await cli.run(["sync", local, "officer:/afile.txt"])
+        #expect(onFile.status == 5 && onFile.stderr.split(separator: "\n").count == 1, "\(onFile.stderr)")
+        #expect(onFile.stderr.contains("officer:/afile.txt: is a file, not a folder"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: server.root.path).sorted() == before, "nothing created")
+        #expect(try String(contentsOfFile: server.root.file("afile.txt"), encoding: .utf8) == "a file\n")
+        let fromFile = try await cli.run(["sync", "officer:/afile.txt", work.path + "/out"])
+        #expect(fromFile.status == 5, "\(fromFile.stderr)")
+
+        // A dry-run pull into a folder that does not exist yet plans the same as the real run, and creates nothing.
+        #expect(try await cli.run(["sync", local, "officer:/planned"]).status == 0)
+        let missing = work.path + "/not/yet"
+        let plan = try await cli.run(["sync", "-n", "officer:/planned", missing])
+        #expect(plan.status == 0 && plan.stdout.contains("a.txt") && plan.stderr.contains("Would transfer 3 files"), "\(plan.stdout)\(plan.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
+    @Test func ctrlCExitsWith130() async throws {
+        try work.write("slow/big.bin", bytes(6_000_000, seed: 3))
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "500000", "--direction", "up"])
+        let process = try cli.launch(
+            ["sync", work.path + "/slow", "officer:/slow"], environment: ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()])
+        let tus = server.state.path + "/tus"
+        #expect(await Eventually.wait {
+            try FileManager.default.contentsOfDirectory(atPath: tus).contains { name in
+                name.hasSuffix(".part") && ((try? FileManager.default.attributesOfItem(atPath: tus + "/" + name)[.size] as? Int) ?? 0) > 100_000
+            }
+        })
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+    }
+
     @Test func refusesHostileNamesAndNeverWritesOutside() async throws {
         try server.root.write("share/hostile/fine.txt", "fine")
         try server.root.write("share/docs/a.txt", "through a link")

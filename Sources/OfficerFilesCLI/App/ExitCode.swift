@@ -31,6 +31,7 @@ public enum ExitCode: Int32, Sendable {
     public static func of(_ error: any Error) -> ExitCode {
         switch error {
         case is ArgumentError, is RemotePathError: return .usage
+        case is CancellationError: return .interrupted
         case let error as CLIError: return error.exitCode
         case is ConfigError, is MagicError: return .localFile
         case let error as ArchiveError:
@@ -78,6 +79,11 @@ public enum ExitCode: Int32, Sendable {
             case .lengthMismatch, .unstable, .unexpectedAnswer: return .server
             case .transfer(let inner): return of(httpError: inner)
             case .journal, .localFile: return .localFile
+            }
+        case let error as SyncRootError:
+            switch error {
+            case .notAFolder: return .conflict
+            case .missing: return .localFile
             }
         case let error as OfficerError:
             switch error {

@@ -32,6 +32,8 @@ final class LocalTreeWalker {
     private let onProblem: (SyncPath, String, Bool) -> Void
     private var stack: [Frame] = []
     private var started = false
+    /// A root that does not exist is walked as an empty folder (the destination of a pull).
+    var missingRootIsEmpty = false
 
     /// `rename` gives the name a file is uploaded under (a prepared image) or nil to keep it; `onProblem`
     /// hears skipped entries (`false`: a warning) and unreadable folders (`true`: an error, which blocks deletions).
@@ -57,8 +59,11 @@ final class LocalTreeWalker {
         if !started {
             started = true
             var info = stat()
-            guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-                onProblem(.root, "\(root): not a folder", true)
+            let found = stat(root, &info) == 0
+            // A pull's destination that does not exist yet is an empty folder (a dry run does not create it).
+            if !found, errno == ENOENT, missingRootIsEmpty { return nil }
+            guard found, info.st_mode & S_IFMT == S_IFDIR else {
+                onProblem(.root, found ? "\(root): not a folder" : "\(root): \(String(cString: strerror(errno)))", true)
                 return nil
             }
             stack = [Frame(path: .root, absolute: root, children: read(root, at: .root), identity: (UInt64(info.st_dev), UInt64(info.st_ino)))]

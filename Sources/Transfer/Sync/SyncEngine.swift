@@ -22,6 +22,20 @@ public struct SyncEngine: Sendable {
         self.options = options
     }
 
+    /// Checks both roots before anything moves: the source must be a folder that exists, the destination a
+    /// folder or nothing yet. Throws the first problem (a file where a folder should be: a conflict), so a
+    /// caller can stop before a single transfer.
+    public func checkRoots() async throws {
+        let push = options.direction == .push
+        var info = stat()
+        let found = stat(localRoot, &info) == 0
+        if found, info.st_mode & S_IFMT != S_IFDIR {
+            throw SyncRootError.notAFolder(path: localRoot)
+        }
+        if !found, push { throw SyncRootError.missing(path: localRoot) }
+        try await remote.checkRoot(mustExist: !push)
+    }
+
     /// Runs the sync and returns its account; `onEvent` hears the plan, progress, failures and warnings.
     public func run(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> SyncReport {
         let started = Date()
@@ -41,6 +55,7 @@ public struct SyncEngine: Sendable {
         ) { path, message, isError in
             if isError { state.fail(path.description, "read", message) } else { state.warn("\(path): \(message)") }
         }
+        walker.missingRootIsEmpty = !push
         let remoteItems = RemoteStream(iterator: remote.makeIterator(missingRootIsEmpty: push), filter: options.filter, state: state)
         var deletions = DeletionList()
         var skipSource: SyncPath?  // a source folder whose contents cannot be synced (its creation failed)
@@ -304,6 +319,22 @@ final class RemoteStream: @unchecked Sendable {
                 previous = item.path
                 return item
             }
+        }
+    }
+}
+
+/// A local sync root that cannot be used.
+public enum SyncRootError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A file is where the folder should be.
+    case notAFolder(path: String)
+    /// The source folder does not exist.
+    case missing(path: String)
+
+    /// A one-line message.
+    public var description: String {
+        switch self {
+        case .notAFolder(let path): "\(path): is a file, not a folder"
+        case .missing(let path): "\(path): no such folder"
         }
     }
 }

@@ -25,6 +25,13 @@ public protocol SyncRemote: Sendable {
     func sha256(_ path: SyncPath) async throws -> String
     /// Sets a file's modification time.
     func setModificationTime(_ path: SyncPath, to mtime: Double) async throws
+    /// Fails when the root is not a folder (a file is there), or does not exist and `mustExist`.
+    func checkRoot(mustExist: Bool) async throws
+}
+
+extension SyncRemote {
+    /// Remotes that cannot tell before listing accept any root.
+    public func checkRoot(mustExist: Bool) async throws {}
 }
 
 /// Pulls a remote listing one entry at a time.

@@ -82,25 +82,16 @@ enum SyncCommand: Command {
             guard push else { throw CLIError.usage("--resize prepares images on push (a local SRC)") }
             options.imagePreparation = try imagePreparation(parsed, context)
         }
-        if push {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: localRoot, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw CLIError.localFile(path: localRoot, message: "no such folder")
-            }
-        }
-        if !push, !options.dryRun {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: localRoot, isDirectory: &isDirectory), !isDirectory.boolValue {
-                throw CLIError.localFile(path: localRoot, message: "not a folder")
-            }
-        }
         let client = try context.client()
         let journal = try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment))
         let engine = SyncEngine(localRoot: localRoot, remote: OfficerSyncRemote(client: client, base: remotePath, journal: journal), options: options)
+        try await engine.checkRoots()
         let display = SyncDisplay(context: context, showProgress: parsed.flag("progress"), dryRun: options.dryRun)
         let report = await engine.run(onEvent: display.handle)
         display.close()
         display.summarize(report, source: sourceText, destination: destinationText, deleteAsked: options.deleteExtraneous)
+        // Ctrl-C: the failures it caused are not the run's; a rerun continues.
+        try Task.checkCancellation()
         guard report.succeeded else {
             var parts: [String] = []
             if !report.failures.isEmpty { parts.append("\(report.failures.count) failed") }
