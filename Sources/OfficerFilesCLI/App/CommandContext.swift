@@ -26,6 +26,7 @@ public struct CommandContext: Sendable {
         var configuration = HTTPClientConfiguration()
         configuration.insecure = global.insecure
         configuration.caCertificatePath = global.caCertificate
+        configuration.offline = global.offline
         configuration.userAgent = "officer-files/\(OfficerFilesApp.version)"
         // Checked before the command runs (OfficerFilesApp), so a bad value never reaches here.
         if let (rate, seconds) = try? global.lowSpeed() {

@@ -115,7 +115,7 @@ public enum ExitCode: Int32, Sendable {
         case .cancelled: .interrupted
         case .unsupportedURL: .usage
         case .rejected, .lengthExceeded, .headersTooLarge, .responseTooLarge, .tooManyRedirects: .server
-        case .credentialScope, .redirectRefused, .invalidHeader: .refused
+        case .credentialScope, .redirectRefused, .invalidHeader, .offline: .refused
         case .transport, .tooSlow: .network
         }
     }

@@ -27,6 +27,10 @@ public struct HTTPClient: Sendable {
         onProgress: (@Sendable (TransferProgress) -> Void)? = nil,
         onRetry: (@Sendable (_ attempt: Int, _ delay: Double, _ reason: String) -> Void)? = nil
     ) async throws -> HTTPResponse {
+        if configuration.offline {
+            log("! offline: \(request.method) \(CurlTransfer.redactedURL(request.url)) not sent")
+            throw HTTPError.offline(request: "\(request.method) \(CurlTransfer.redactedURL(request.url))")
+        }
         if let credential = request.credential, URLOrigin(url: request.url) != credential.origin {
             throw HTTPError.credentialScope(
                 request: "\(request.method) \(CurlTransfer.redactedURL(request.url))", origin: credential.origin.description)

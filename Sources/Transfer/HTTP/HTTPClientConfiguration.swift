@@ -10,6 +10,9 @@ public struct HTTPClientConfiguration: Sendable {
     /// The window ``lowSpeedLimit`` is measured over, in seconds. A request whose server may think longer before
     /// answering (a remote action) needs a window at least that long.
     public var lowSpeedWindow: Double = 60
+    /// No network at all: every request fails before a connection is made (``HTTPError/offline(request:)``).
+    /// Enforced here, where every request passes, so no operation can forget it.
+    public var offline = false
     /// Seconds the whole transfer may take; nil for no limit (large files).
     public var totalTimeout: Double?
     /// Redirects followed at most.

@@ -26,6 +26,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case credentialScope(request: String, origin: String)
     /// A header value holds a line break or another control character; nothing was sent.
     case invalidHeader(request: String, name: String)
+    /// The client is offline by choice; nothing was sent.
+    case offline(request: String)
 
     /// A one-line message.
     public var description: String {
@@ -47,6 +49,7 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .credentialScope(let request, let origin):
             "\(request): refused: the token belongs to \(origin) and is never sent to another server"
         case .invalidHeader(let request, let name): "\(request): the \(name) header holds a line break or control character"
+        case .offline(let request): "\(request): not sent: offline (this needs the server)"
         }
     }
 
