@@ -16,6 +16,32 @@ import Transfer
 
     func bytes(_ count: Int, seed: UInt8) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ Int(seed) &* 7 &+ $0 / 1000) }) }
 
+    /// Modification time in seconds with the nanoseconds.
+    func mtime(_ path: String) -> Double {
+        var info = stat()
+        stat(path, &info)
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    }
+
+    @Test func getKeepsTheServersMillisecondTimeFromTheNetworkAndTheCache() async throws {
+        let source = try server.root.write("timed/f.txt", "timed\n")
+        let listed = 1_796_033_062.101
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: listed)], ofItemAtPath: source)
+        let local = work.path + "/timed"
+        try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
+        let got = try await cli.run(["get", "officer:/timed/f.txt", local + "/f.txt"])
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(abs(mtime(local + "/f.txt") - listed) < 0.0005, "\(mtime(local + "/f.txt"))")
+        let plan = try await cli.run(["sync", "-n", "officer:/timed", local])
+        #expect(plan.status == 0 && plan.stderr.contains("Would transfer 0 files"), "\(plan.stdout)\(plan.stderr)")
+        // The second get is a copy of the cached body: the same time.
+        let cached = try await cli.run(["--json", "get", "officer:/timed/f.txt", work.path + "/again.txt"])
+        #expect(cached.status == 0 && cached.stdout.contains("\"fromCache\":true"), "\(cached.stdout)")
+        #expect(abs(mtime(work.path + "/again.txt") - listed) < 0.0005)
+        let offline = try await cli.run(["--offline", "get", "officer:/timed/f.txt", work.path + "/offline.txt"])
+        #expect(offline.status == 0 && abs(mtime(work.path + "/offline.txt") - listed) < 0.0005, "\(offline.stderr)")
+    }
+
     @Test func getsAnOfficerFileIntoTheCurrentFolder() async throws {
         let source = try server.root.write("docs/report.pdf", bytes(1_200_000, seed: 1))
         let result = try await cli.run(["get", "officer:/docs/report.pdf"], in: work.path)

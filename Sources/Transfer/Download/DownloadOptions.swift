@@ -10,6 +10,9 @@ public struct DownloadOptions: Sendable {
     public var bandwidthLimit: Int64?
     /// Give the file the server's Last-Modified time, as wget does.
     public var preserveModificationTime = true
+    /// The modification time to give the file (seconds since 1970, any precision), over Last-Modified's whole
+    /// seconds: an Officer file's listed time, so a later sync compares equal to the millisecond.
+    public var modificationTime: Double?
     /// Attempts per segment without progress before giving up (progress resets the count).
     public var maxAttemptsWithoutProgress = 5
     /// The length the caller already knows (from a listing). A file this small (up to

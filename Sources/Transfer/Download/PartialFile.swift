@@ -74,14 +74,15 @@ final class PartialFile: @unchecked Sendable {
 
     /// Moves the finished file to its final name: fsync, then rename (with `force`) or link + unlink, which
     /// fails rather than replace a destination that appeared meanwhile; then fsync of the folder.
-    func commit(force: Bool, modificationTime: Date?) throws(DownloadError) {
+    func commit(force: Bool, modificationTime: Double?) throws(DownloadError) {
         guard fsync(fd) == 0 else { throw failure() }
         fchmod(fd, 0o644 & ~Self.umask)
         if let modificationTime {
-            let seconds = modificationTime.timeIntervalSince1970
-            var times = [
-                timespec(tv_sec: time_t(seconds), tv_nsec: 0), timespec(tv_sec: time_t(seconds), tv_nsec: 0),
-            ]
+            let whole = modificationTime.rounded(.down)
+            // Whole milliseconds: what the server keeps; a binary fraction's noise must not make times differ.
+            let nanoseconds = Int((modificationTime - whole) * 1000).clamped(to: 0...999) * 1_000_000
+            let stamp = timespec(tv_sec: time_t(whole), tv_nsec: nanoseconds)
+            var times = [stamp, stamp]
             futimens(fd, &times)
         }
         if force {
@@ -109,4 +110,8 @@ final class PartialFile: @unchecked Sendable {
     private func failure(_ file: String? = nil) -> DownloadError {
         .localFile(path: file ?? path, message: String(cString: strerror(errno)))
     }
+}
+
+extension Comparable {
+    fileprivate func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
 }

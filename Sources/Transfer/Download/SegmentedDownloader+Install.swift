@@ -25,7 +25,7 @@ extension SegmentedDownloader {
                 }
                 digest = actual
             }
-            try partial.commit(force: options.force, modificationTime: nil)
+            try partial.commit(force: options.force, modificationTime: options.settledModificationTime(lastModified: nil))
             return DownloadResult(
                 path: destination, bytes: expectedLength, resumedBytes: 0, fetchedBytes: 0, sha256: digest, fromCache: true)
         } catch {

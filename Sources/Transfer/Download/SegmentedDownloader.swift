@@ -141,7 +141,7 @@ public struct SegmentedDownloader: Downloading {
             throw DownloadError.lengthMismatch(path: destination, expected: total, actual: written)
         }
         let digest = try verify(partial: partial, options: options)
-        try partial.commit(force: options.force, modificationTime: options.preserveModificationTime ? info?.lastModifiedDate : nil)
+        try partial.commit(force: options.force, modificationTime: options.settledModificationTime(lastModified: info?.lastModified))
         try journalCall { () throws(SQLiteError) in try journal?.remove(destination: destination) }
         return DownloadResult(
             path: destination, bytes: total, resumedBytes: resumed, fetchedBytes: progress.fetchedBytes, sha256: digest,
@@ -291,8 +291,7 @@ public struct SegmentedDownloader: Downloading {
             throw DownloadError.lengthMismatch(path: partial.destination, expected: announced, actual: response.bytesWritten)
         }
         let digest = try verify(partial: partial, options: options)
-        let modified = response.headers["Last-Modified"].flatMap(RemoteFileInfo.httpDate)
-        try partial.commit(force: options.force, modificationTime: options.preserveModificationTime ? modified : nil)
+        try partial.commit(force: options.force, modificationTime: options.settledModificationTime(lastModified: response.headers["Last-Modified"]))
         return DownloadResult(
             path: partial.destination, bytes: response.bytesWritten, resumedBytes: 0, fetchedBytes: response.bytesWritten,
             sha256: digest, etag: response.headers["ETag"].flatMap { $0.hasPrefix("W/") ? nil : $0 })
@@ -334,8 +333,15 @@ public struct SegmentedDownloader: Downloading {
     }
 }
 
+extension DownloadOptions {
+    /// The time the finished file gets: the caller's precise one, else Last-Modified, or none.
+    func settledModificationTime(lastModified: String?) -> Double? {
+        guard preserveModificationTime else { return nil }
+        return modificationTime ?? lastModified.flatMap(HTTPDate.parse)
+    }
+}
+
 extension RemoteFileInfo {
-    var lastModifiedDate: Date? { lastModified.flatMap(Self.httpDate) }
 
     static func httpDate(_ text: String) -> Date? { HTTPDate.parse(text).map(Date.init(timeIntervalSince1970:)) }
 }

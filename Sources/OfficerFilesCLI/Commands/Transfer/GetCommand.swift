@@ -48,11 +48,20 @@ enum GetCommand: Command {
         let cache = try source.remote == nil ? nil : context.contentCache()
         if source.remote == nil, context.global.offline { throw CLIError.usage("\(source.url): --offline serves only officer: paths") }
         let key = source.remote.map { context.cacheKey($0.path, kind: CacheKey.Kind.body, client: $0.client) }
+        if let remote = source.remote, !context.global.offline {
+            // The listed time to the millisecond (Last-Modified has whole seconds).
+            let entry = try await remote.client.stat(remote.path)
+            guard !entry.isDirectory else {
+                throw CLIError.refused("\(remote.path): is a folder; officer-files copy fetches folders", .refused)
+            }
+            options.modificationTime = entry.mtime
+        }
         if let cache, let key, let remote = source.remote, let cached = try CachedBody.open(cache, key: key) {
             // Offline the cached copy is the answer; online only when the server still reports its ETag.
             var current = context.global.offline
             if !current, let etag = cached.etag { current = try await currentETag(source, client: remote.client) == etag }
             if current {
+                if options.modificationTime == nil { options.modificationTime = cached.entry.metadata["mtime"].flatMap(Double.init) }
                 report(try downloader.install(from: cached.handle.fileDescriptor, expectedLength: cached.entry.size, to: destination, options: options), started, context)
                 return
             }
@@ -74,7 +83,9 @@ enum GetCommand: Command {
         }
         if let cache, let key, let etag = result.etag, result.bytes <= cache.automaticEntryLimit {
             do {
-                try cache.store(contentsOf: result.path, for: key, version: etag)
+                try cache.store(
+                    contentsOf: result.path, for: key, version: etag,
+                    metadata: options.modificationTime.map { ["mtime": String($0)] } ?? [:])
             } catch {
                 if context.global.verbose { context.console.message("cache: not stored: \(error)") }
             }
