@@ -28,6 +28,38 @@ import Transfer
         try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "width", path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    @Test func neverOverwritesWithoutForceAndNeverTheInput() async throws {
+        let big = try photo("big.jpg", width: 4000, height: 3000)
+        let original = try ProcessRunner.sha256(of: big)
+        let precious = try work.write("precious.jpg", "precious bytes")
+        let refused = try await cli.run(["image", "prepare", big, precious])
+        #expect(refused.status == 5 && refused.stderr.contains("precious.jpg: already exists (use --force"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: precious, encoding: .utf8) == "precious bytes")
+        for arguments in [["image", "prepare", big, big], ["image", "prepare", "--force", big, big]] {
+            let onItself = try await cli.run(arguments)
+            #expect(onItself.status == 9 && onItself.stderr.contains("is the input image"), "\(onItself.stderr)")
+            #expect(try ProcessRunner.sha256(of: big) == original, "the input is intact")
+        }
+        let forced = try await cli.run(["image", "prepare", "--force", "--max-edge", "800", big, precious])
+        #expect(forced.status == 0)
+        #expect(try width(precious) == "800")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.contains(".officer-") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+        // Messages in the user's terms, naming the file.
+        let pdf = try work.write("spec.pdf", "%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n")
+        let notImage = try await cli.run(["image", "prepare", pdf, work.file("x.jpg")])
+        #expect(notImage.status == 9 && notImage.stderr.contains("spec.pdf: not an image we prepare (application/pdf)"), "\(notImage.stderr)")
+        let noFolder = try await cli.run(["image", "prepare", big, work.file("missing/out.jpg")])
+        #expect(noFolder.status == 8 && noFolder.stderr.contains("missing/out.jpg: cannot write: the folder"), "\(noFolder.stderr)")
+        let locked = try work.write("locked.jpg", try Data(contentsOf: URL(fileURLWithPath: big)))
+        chmod(locked, 0)
+        defer { chmod(locked, 0o644) }
+        if getuid() != 0 {  // root reads anything
+            let unreadable = try await cli.run(["image", "prepare", locked, work.file("y.jpg")])
+            #expect(unreadable.status == 8 && unreadable.stderr.contains("locked.jpg: cannot read: Permission denied"), "\(unreadable.stderr)")
+        }
+    }
+
     @Test func preparesABatchInParallel() async throws {
         let photos = try (0..<4).map { try photo("p\($0).jpg", width: 3000, height: 2000) }
         let broken = try work.write("broken.jpg", try Data(contentsOf: URL(fileURLWithPath: photos[0])).prefix(5000))

@@ -58,8 +58,9 @@ public enum ExitCode: Int32, Sendable {
         case let error as ImageError:
             switch error {
             case .invalidOption: return .usage
-            case .writeFailed: return .localFile
-            case .unsupported, .tooManyPixels, .undecodable: return .refused
+            case .writeFailed, .unreadable: return .localFile
+            case .outputExists: return .conflict
+            case .unsupported, .tooManyPixels, .undecodable, .outputIsInput: return .refused
             }
         case let error as UploadError:
             switch error {

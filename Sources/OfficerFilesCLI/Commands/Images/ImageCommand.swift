@@ -14,8 +14,10 @@ enum ImageCommand: Command {
                     Images are prepared in parallel, one per core. A damaged image fails with a message naming it;
                     the others still go through.
                     """,
-                options: [OptionSpec(["--max-edge"], .value(placeholder: "N"), help: "longest edge in pixels (default 2048)")]
-                    + ImageSettings.options,
+                options: [
+                    OptionSpec(["--max-edge"], .value(placeholder: "N"), help: "longest edge in pixels (default 2048)"),
+                    OptionSpec(["--force", "-f"], help: "replace existing outputs (never an input)"),
+                ] + ImageSettings.options,
                 positionals: [
                     PositionalSpec("IN", help: "image files"),
                     PositionalSpec("OUT", help: "output file, or folder for several", variadic: true),
@@ -36,18 +38,14 @@ enum ImageCommand: Command {
             let base = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
             return (input, (out as NSString).appendingPathComponent(base + "." + format.fileExtension))
         }
+        let force = parsed.flag("force")
         let results = await ParallelRunner.map(jobs, width: ProcessInfo.processInfo.activeProcessorCount) { job in
-            Result { () throws(ImageError) -> PreparedImage in try preparer.prepare(job.0, to: job.1) }
+            Result { () throws(ImageError) -> PreparedImage in try preparer.prepareFile(job.0, to: job.1, overwrite: force) }
         }
         var failures = 0
         for ((input, output), result) in zip(jobs, results) {
             switch result {
             case .success(let image):
-                if image.usedOriginal, image.path != output {
-                    // Nothing to gain: the output is a plain copy of the original.
-                    try? FileManager.default.removeItem(atPath: output)
-                    try FileManager.default.copyItem(atPath: input, toPath: output)
-                }
                 if context.global.json {
                     context.printJSON(Row(input: input, output: output, width: image.width, height: image.height, bytes: image.bytes, format: image.format.rawValue, original: image.usedOriginal))
                 } else {

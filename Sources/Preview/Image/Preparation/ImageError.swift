@@ -10,6 +10,12 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case writeFailed(file: String, message: String)
     /// An option is out of range.
     case invalidOption(String)
+    /// The output exists and replacing was not asked for.
+    case outputExists(file: String)
+    /// The output is the input itself: never overwritten, whatever was asked.
+    case outputIsInput(file: String)
+    /// The input cannot be read (permissions, missing).
+    case unreadable(file: String, message: String)
 
     /// A one-line message.
     public var description: String {
@@ -20,6 +26,9 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .undecodable(let file, let message): "\(file): damaged or truncated image: \(message)"
         case .writeFailed(let file, let message): "\(file): cannot write: \(message)"
         case .invalidOption(let message): message
+        case .outputExists(let file): "\(file): already exists (use --force to replace it)"
+        case .outputIsInput(let file): "\(file): is the input image; write the prepared copy elsewhere"
+        case .unreadable(let file, let message): "\(file): cannot read: \(message)"
         }
     }
 }

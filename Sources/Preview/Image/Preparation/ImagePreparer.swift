@@ -80,6 +80,45 @@ public struct ImagePreparer: Sendable {
             usedOriginal: false)
     }
 
+    /// Prepares `input` into the file `output` as a command that writes files must: the input is never
+    /// overwritten (not even with `overwrite`), an existing output only with `overwrite`, the folder must exist,
+    /// and the output appears whole or not at all (temp file, then link or rename). When the original is already
+    /// best, the output is a copy of it, written the same way.
+    public func prepareFile(_ input: String, to output: String, overwrite: Bool) throws(ImageError) -> PreparedImage {
+        var inputInfo = stat()
+        guard stat(input, &inputInfo) == 0 else { throw .unreadable(file: input, message: String(cString: strerror(errno))) }
+        var outputInfo = stat()
+        if stat(output, &outputInfo) == 0 {
+            if outputInfo.st_dev == inputInfo.st_dev && outputInfo.st_ino == inputInfo.st_ino { throw .outputIsInput(file: output) }
+            if !overwrite { throw .outputExists(file: output) }
+        }
+        let folder = (output as NSString).deletingLastPathComponent
+        var folderInfo = stat()
+        guard stat(folder.isEmpty ? "." : folder, &folderInfo) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR else {
+            throw .writeFailed(file: output, message: "the folder \(folder.isEmpty ? "." : folder) does not exist")
+        }
+        let staged = output + ".officer-out-\(getpid())"
+        unlink(staged)
+        var image = try prepare(input, to: staged)
+        if image.usedOriginal {
+            do {
+                try FileManager.default.copyItem(atPath: input, toPath: staged)
+            } catch {
+                unlink(staged)
+                throw .writeFailed(file: output, message: "cannot copy the original: \(error.localizedDescription)")
+            }
+        }
+        // Without overwrite, link() fails rather than replace a file that appeared meanwhile.
+        let placed = overwrite ? rename(staged, output) == 0 : link(staged, output) == 0
+        let failure = errno
+        if !overwrite || !placed { unlink(staged) }
+        guard placed else {
+            throw failure == EEXIST ? .outputExists(file: output) : .writeFailed(file: output, message: String(cString: strerror(failure)))
+        }
+        image.path = output
+        return image
+    }
+
     private struct Facts {
         var output: ImageOutputFormat
         var width: Int
@@ -91,6 +130,12 @@ public struct ImagePreparer: Sendable {
 
     /// Reads only the header: type, dimensions, alpha, orientation, metadata.
     private func inspect(_ input: String) throws(ImageError) -> Facts {
+        guard access(input, R_OK) == 0 else { throw .unreadable(file: input, message: String(cString: strerror(errno))) }
+        // What the bytes are, before any loader runs: a PDF or an SVG is not an image we prepare, and saying so
+        // beats libvips' "operation is blocked" for its untrusted loaders.
+        if let type = try? FileTypeDetector().detect(file: input), !type.mime.hasPrefix("image/") || type.mime == "image/svg+xml" {
+            throw .unsupported(file: input, detail: type.mime)
+        }
         let header: VipsImage
         do {
             header = try VipsImage(contentsOf: input, sequential: true)
