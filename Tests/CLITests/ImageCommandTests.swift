@@ -76,7 +76,7 @@ import Transfer
 
     @Test func putResizesBeforeUploading() async throws {
         let big = try photo("holiday.jpg", width: 4000, height: 3000)
-        let result = try await cli.run(["put", "--resize=1200", big, "officer:/Photos/"])
+        let result = try await cli.run(["put", "-p", "--resize=1200", big, "officer:/Photos/"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try width(server.root.file("Photos/holiday.jpg")) == "1200")
 
@@ -93,7 +93,7 @@ import Transfer
         let big = try photo("large.jpg", width: 3000, height: 2400)
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "500000"])
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
-        let arguments = ["put", "--resize=2500", "--quality", "90", "--chunk-size", "64K", big, "officer:/in/"]
+        let arguments = ["put", "-p", "--resize=2500", "--quality", "90", "--chunk-size", "64K", big, "officer:/in/"]
         let process = try cli.launch(arguments, environment: viaProxy)
         // Killed once the server holds part of the prepared image (and so the journal its upload).
         let tus = server.state.path + "/tus"

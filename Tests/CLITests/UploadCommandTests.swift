@@ -27,7 +27,7 @@ import Transfer
     @Test func putsFilesIntoAFolder() async throws {
         let a = try work.write("a.jpg", bytes(300_000, seed: 1))
         let b = try work.write("notes.txt", "hello\n")
-        let result = try await cli.run(["put", a, b, "officer:/Photos/2026/"])
+        let result = try await cli.run(["put", "-p", a, b, "officer:/Photos/2026/"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("Uploaded \(a) to officer:/Photos/2026/a.jpg (293 KiB)"))
         #expect(try ProcessRunner.sha256(of: server.root.file("Photos/2026/a.jpg")) == (try ProcessRunner.sha256(of: a)))
@@ -52,6 +52,41 @@ import Transfer
         #expect(forced.status == 0 && replaced == "hello\n")
     }
 
+    @Test func placesUploadsAsCpDoes() async throws {
+        let edit = try work.write("edit.txt", "edited\n")
+        let other = try work.write("other.txt", "other\n")
+        try server.root.write("Odd/empty.dat", "")
+        // A trailing slash means a folder; a file there is a conflict, and stays as it was.
+        let slash = try await cli.run(["put", "-f", edit, "officer:/Odd/empty.dat/"])
+        #expect(slash.status == 5 && slash.stderr.contains("officer:/Odd/empty.dat: is a file, not a folder"), "\(slash.stderr)")
+        #expect(try String(contentsOfFile: server.root.file("Odd/empty.dat"), encoding: .utf8) == "")
+        // Several files need an existing folder; --parents creates it.
+        let several = try await cli.run(["put", edit, other, "officer:/new"])
+        #expect(several.status == 4 && several.stderr.contains("officer:/new: no such folder (put --parents creates it)"), "\(several.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("new")))
+        let created = try await cli.run(["put", "--parents", edit, other, "officer:/new"])
+        #expect(created.status == 0 && FileManager.default.fileExists(atPath: server.root.file("new/other.txt")), "\(created.stderr)")
+        // One file to a missing name goes under that name; its parent must exist.
+        let named = try await cli.run(["put", edit, "officer:/Odd/renamed.txt"])
+        #expect(named.status == 0)
+        #expect(try String(contentsOfFile: server.root.file("Odd/renamed.txt"), encoding: .utf8) == "edited\n")
+        let noParent = try await cli.run(["put", edit, "officer:/up/deep/big.bin"])
+        #expect(noParent.status == 4 && noParent.stderr.contains("officer:/up/deep: no such folder (put --parents creates it)"), "\(noParent.stderr)")
+        let withParent = try await cli.run(["put", "-p", edit, "officer:/up/deep/big.bin"])
+        #expect(withParent.status == 0 && FileManager.default.fileExists(atPath: server.root.file("up/deep/big.bin")), "\(withParent.stderr)")
+        // A local name the one name rule refuses is refused before anything is sent, naming it.
+        let tabbed = try work.write("tab\tname.txt", "t")
+        let refused = try await cli.run(["put", tabbed, "officer:/Odd/"])
+        #expect(refused.status == 2 && refused.stderr.contains("control character"), "\(refused.stderr)")
+        // Names with a backslash go up and come back like any other.
+        let slashName = try work.write("back\\slash.txt", "b")
+        #expect(try await cli.run(["put", slashName, "officer:/Odd/"]).status == 0)
+        for arguments in [["stat", "officer:/Odd/back\\slash.txt"], ["cat", "officer:/Odd/back\\slash.txt"], ["rm", "officer:/Odd/back\\slash.txt"]] {
+            let result = try await cli.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test func badInputIsRefusedClearly() async throws {
         let missing = try await cli.run(["put", work.file("nope.bin"), "officer:/"])
         #expect(missing.status == 8 && missing.stderr.contains("nope.bin: no such file"))
@@ -70,7 +105,7 @@ import Transfer
         let big = try work.write("big.bin", bytes(5_000_000, seed: 2))
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "1000000"])
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
-        let process = try cli.launch(["put", "--chunk-size", "256K", big, "officer:/in/"], environment: viaProxy)
+        let process = try cli.launch(["put", "-p", "--chunk-size", "256K", big, "officer:/in/"], environment: viaProxy)
         #expect(await Eventually.wait { try uploadedSoFar() > 0 })
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -79,7 +114,7 @@ import Transfer
         let listed = try await cli.run(["transfers", "list"], environment: viaProxy)
         #expect(listed.status == 0 && listed.stdout.contains("upload    \(big) -> officer:/in/big.bin"))
 
-        let rerun = try await cli.run(["put", "--chunk-size", "256K", big, "officer:/in/"], environment: viaProxy)
+        let rerun = try await cli.run(["put", "-p", "--chunk-size", "256K", big, "officer:/in/"], environment: viaProxy)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(rerun.stderr.contains("resumed after"))
         #expect(try ProcessRunner.sha256(of: server.root.file("in/big.bin")) == (try ProcessRunner.sha256(of: big)))

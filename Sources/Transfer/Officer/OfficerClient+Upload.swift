@@ -25,3 +25,44 @@ extension OfficerClient {
             multipartFields: fields, fileName: name, label: destination, credential: credential)
     }
 }
+
+/// Where uploads to a destination go.
+public enum UploadPlacement: Sendable, Equatable {
+    /// Into this existing folder, each file under its own name.
+    case intoFolder(RemotePath)
+    /// As this file (a single upload to a name).
+    case asFile(RemotePath)
+}
+
+extension OfficerClient {
+    /// Decides where uploads to `destination` go, as `cp` does: an existing folder takes them in; a name written
+    /// as a folder (`namesFolder`: a trailing slash) or given several files must be an existing folder; a single
+    /// file to a name that does not exist goes under that name, into a parent that must exist. With
+    /// `createMissing`, missing folders (the destination folder, or the parent) are created instead of refused.
+    /// A file where a folder is needed is a conflict; a missing folder is not found.
+    public func uploadPlacement(
+        destination: RemotePath, namesFolder: Bool, several: Bool, createMissing: Bool
+    ) async throws(OfficerError) -> UploadPlacement {
+        let wantsFolder = namesFolder || several || destination.isRoot
+        if let existing = try await statIfExists(destination) {
+            if existing.isDirectory { return .intoFolder(destination) }
+            guard !wantsFolder else {
+                throw .conflict(request: "upload", message: "\(destination): is a file, not a folder")
+            }
+            return .asFile(destination)
+        }
+        if wantsFolder {
+            guard createMissing else { throw .notFound(request: "upload", message: "\(destination): no such folder") }
+            try await makeDirectory(destination, parents: true)
+            return .intoFolder(destination)
+        }
+        let parent = destination.parent
+        if let folder = try await statIfExists(parent) {
+            guard folder.isDirectory else { throw .conflict(request: "upload", message: "\(parent): is a file, not a folder") }
+        } else {
+            guard createMissing else { throw .notFound(request: "upload", message: "\(parent): no such folder") }
+            try await makeDirectory(parent, parents: true)
+        }
+        return .asFile(destination)
+    }
+}

@@ -15,6 +15,7 @@ enum PutCommand: Command {
             """,
         options: [
             OptionSpec(["--force", "-f"], help: "replace existing files on the server"),
+            OptionSpec(["--parents", "-p"], help: "create the destination folder (or a single file's parent) if missing"),
             OptionSpec(["--chunk-size"], .value(placeholder: "SIZE"), help: "bytes per PATCH request (default 64M)"),
             OptionSpec(["--parts"], .value(placeholder: "N"), help: "upload N parts in parallel and join them (tus concatenation)"),
             OptionSpec(["--bwlimit"], .value(placeholder: "RATE"), help: "at most RATE bytes/s in all (e.g. 500K, 2M)"),
@@ -56,7 +57,9 @@ enum PutCommand: Command {
             http: context.httpClient(), journal: try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment)))
         let reporter = context.progressReporter()
         guard parsed.flag("resize") else {
-            let targets = try await resolveTargets(locals: locals, names: nil, dest: parsed.positionals.last!, force: parsed.flag("force"), context: context)
+            let targets = try await resolveTargets(
+                locals: locals, names: nil, dest: parsed.positionals.last!, force: parsed.flag("force"), parents: parsed.flag("parents"),
+                context: context)
             try await BatchRunner.run(Array(zip(locals, targets)), context: context) { local, target in
                 try await upload(local, to: target, uploader: uploader, options: options, reporter: reporter, context: context)
             }
@@ -68,14 +71,15 @@ enum PutCommand: Command {
         let imageOptions = try ImageSettings.parse(parsed, maxEdge: bestEffort ? nil : resizeValue)
         let preparation = UploadImagePreparation(options: imageOptions, bestEffort: bestEffort, environment: context.environment)
         try await uploadPrepared(
-            locals: locals, dest: parsed.positionals.last!, force: parsed.flag("force"), preparation: preparation, uploader: uploader,
+            locals: locals, dest: parsed.positionals.last!, force: parsed.flag("force"), parents: parsed.flag("parents"),
+            preparation: preparation, uploader: uploader,
             options: options, reporter: reporter, context: context)
         reporter.close()
     }
 
     /// A two-stage pipeline: the next window of images is prepared on every core while the current one uploads.
     static func uploadPrepared(
-        locals: [String], dest: String, force: Bool, preparation: UploadImagePreparation, uploader: TusUploader,
+        locals: [String], dest: String, force: Bool, parents: Bool, preparation: UploadImagePreparation, uploader: TusUploader,
         options: UploadOptions, reporter: ProgressReporter, context: CommandContext
     ) async throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -100,7 +104,7 @@ enum PutCommand: Command {
                 }
             }
             let targets = try await resolveTargets(
-                locals: ready.map(\.1.path), names: ready.map(\.1.name), dest: dest, force: force, context: context,
+                locals: ready.map(\.1.path), names: ready.map(\.1.name), dest: dest, force: force, parents: parents, context: context,
                 multiple: locals.count > 1)
             for ((local, item), target) in zip(ready, targets) {
                 do {
@@ -152,10 +156,10 @@ enum PutCommand: Command {
         }
     }
 
-    /// One target per local file: into a folder (existing, or created when DEST ends with '/' or there are
-    /// several files), or to a file name for a single file.
+    /// One target per local file, placed by the library's rule (``OfficerClient/uploadPlacement``): into an
+    /// existing folder, or to a file name for a single file; missing folders only with `--parents`.
     static func resolveTargets(
-        locals: [String], names: [String]?, dest: String, force: Bool, context: CommandContext, multiple: Bool? = nil
+        locals: [String], names: [String]?, dest: String, force: Bool, parents: Bool, context: CommandContext, multiple: Bool? = nil
     ) async throws -> [UploadTarget] {
         let several = multiple ?? (locals.count > 1)
         func mtime(_ local: String) -> Double? {
@@ -172,13 +176,32 @@ enum PutCommand: Command {
         }
         let client = try context.client()
         let path = try context.remotePath(dest)
-        let existing = try await client.statIfExists(path)
-        let intoFolder = existing?.isDirectory ?? (dest.hasSuffix("/") || several || path.isRoot)
-        if intoFolder, existing == nil { try await client.makeDirectory(path, parents: true) }
-        if !intoFolder, several { throw CLIError.usage("with several files, \(dest) must be a folder") }
+        let placement = try await place(client, path, namesFolder: dest.hasSuffix("/"), several: several, parents: parents)
         return try locals.enumerated().map { index, local in
-            let name = intoFolder ? names?[index] ?? (local as NSString).lastPathComponent : path.name
-            return try client.uploadTarget(name: name, into: intoFolder ? path : path.parent, mtime: mtime(local), overwrite: force)
+            switch placement {
+            case .intoFolder(let folder):
+                return try client.uploadTarget(
+                    name: names?[index] ?? (local as NSString).lastPathComponent, into: folder, mtime: mtime(local), overwrite: force)
+            case .asFile(let file):
+                return try client.uploadTarget(name: file.name, into: file.parent, mtime: mtime(local), overwrite: force)
+            }
+        }
+    }
+
+    /// The library's placement; a missing folder gets the option that creates it named.
+    static func place(_ client: OfficerClient, _ path: RemotePath, namesFolder: Bool, several: Bool, parents: Bool) async throws
+        -> UploadPlacement
+    {
+        let outcome: Result<UploadPlacement, OfficerError>
+        do {
+            outcome = .success(try await client.uploadPlacement(destination: path, namesFolder: namesFolder, several: several, createMissing: parents))
+        } catch {
+            outcome = .failure(error)
+        }
+        switch outcome {
+        case .success(let placement): return placement
+        case .failure(.notFound(_, let message)): throw CLIError.refused("\(message) (put --parents creates it)", .notFound)
+        case .failure(let error): throw error
         }
     }
 
