@@ -93,6 +93,34 @@ import Transfer
         #expect(!FileManager.default.fileExists(atPath: work.file(".big.bin.officer-download")))
     }
 
+    @Test func aResumeOnLastModifiedAloneNeverSplicesTwoVersions() async throws {
+        // No ETag: only Last-Modified, whole seconds, vouches for the version.
+        let nginx = try await NginxServer.start(directives: "etag off;")
+        let path = try nginx.root.write("same.bin", bytes(3_000_000, seed: 4))
+        let stamp = Date(timeIntervalSince1970: 1_790_000_000)
+        try FileManager.default.setAttributes([.modificationDate: stamp], ofItemAtPath: path)
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(nginx.port)", ["--throttle", "1000000"])
+        let process = try cli.launch(["get", proxy.url + "/same.bin"], in: work.path)
+        #expect(await Eventually.wait { (try self.downloaded()) > 400_000 })
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        // Replaced by another file of the same length with the same Last-Modified.
+        let replacement = bytes(3_000_000, seed: 9)
+        try replacement.write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.modificationDate: stamp], ofItemAtPath: path)
+        proxy.stop()
+        let again = try await startFaultProxy(target: "127.0.0.1:\(nginx.port)", ["--listen", String(proxy.port)])
+        defer { again.stop() }
+        let rerun = try await cli.run(["-v", "get", proxy.url + "/same.bin"], in: work.path)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stderr.contains("starting over"), "\(rerun.stderr)")
+        #expect(try ProcessRunner.sha256(of: work.file("same.bin")) == (try ProcessRunner.sha256(of: path)), "the new version, whole")
+    }
+
+    func downloaded() throws -> Int64 {
+        try TransferJournal(path: cli.journalPath).downloads().reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.done } }
+    }
+
     @Test func catPrintsTheBytes() async throws {
         try server.root.write("notes.md", "# Notes\nline two\n")
         let result = try await cli.run(["cat", "officer:/notes.md"])

@@ -14,7 +14,7 @@ public final class NginxServer: @unchecked Sendable {
     /// The self-signed certificate served when started with TLS (PEM), for `--cacert`.
     public private(set) var certificate: String?
 
-    private init(tls: Bool) throws {
+    private init(tls: Bool, directives: String) throws {
         port = try Self.freePort()
         var listen = "listen 127.0.0.1:\(port);"
         if tls {
@@ -46,6 +46,7 @@ public final class NginxServer: @unchecked Sendable {
                 server {
                     \(listen)
                     root \(root.path);
+                    \(directives)
                 }
             }
             """
@@ -63,10 +64,11 @@ public final class NginxServer: @unchecked Sendable {
         throw BackgroundService.ServiceError.didNotStart(script: "nginx", output: (try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? "")
     }
 
-    /// Starts nginx off the cooperative thread pool; with `tls`, over https with a fresh self-signed certificate.
-    public static func start(tls: Bool = false) async throws -> NginxServer {
+    /// Starts nginx off the cooperative thread pool; with `tls`, over https with a fresh self-signed certificate;
+    /// `directives` go into the server block (`etag off;`).
+    public static func start(tls: Bool = false, directives: String = "") async throws -> NginxServer {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try NginxServer(tls: tls) }) }
+            DispatchQueue.global().async { continuation.resume(with: Result { try NginxServer(tls: tls, directives: directives) }) }
         }
     }
 

@@ -44,6 +44,19 @@ final class PartialFile: @unchecked Sendable {
         return fstat(fd, &info) == 0 ? Int64(info.st_size) : -1
     }
 
+    /// `length` bytes at `offset`, fewer at the end of the file.
+    func read(offset: Int64, length: Int) throws(DownloadError) -> Data {
+        var data = Data(count: length)
+        var done = 0
+        while done < length {
+            let count = data.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, length - done, off_t(offset) + off_t(done)) }
+            if count < 0 { if errno == EINTR { continue }; throw failure() }
+            if count == 0 { break }
+            done += count
+        }
+        return data.prefix(done)
+    }
+
     /// Empties the file (a fresh start) and reserves `length` bytes when known, so parallel ranges land in place.
     func reset(length: Int64?) throws(DownloadError) {
         guard ftruncate(fd, 0) == 0 else { throw failure() }

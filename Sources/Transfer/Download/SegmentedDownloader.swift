@@ -88,6 +88,9 @@ public struct SegmentedDownloader: Downloading {
                 return segment
             }
             resumed = segments.reduce(0) { $0 + $1.done }
+            if resumed > 0, info.etag.map({ $0.hasPrefix("W/") }) ?? true {
+                try await checkOverlaps(segments, url: url, token: token, partial: partial, info: info)
+            }
             try journalCall { () throws(SQLiteError) in try journal?.claimBoot(destination: destination) }
         } else if let info, info.isResumable, let total = info.total {
             let count = options.segmentCount(total: total)
@@ -155,6 +158,37 @@ public struct SegmentedDownloader: Downloading {
         // The same version of the file: a strong ETag if the server has one, else Last-Modified.
         if let etag = info.etag, !etag.hasPrefix("W/") { return saved.etag == etag }
         return saved.lastModified != nil && saved.lastModified == info.lastModified
+    }
+
+    /// Bytes re-fetched before each resume point when only Last-Modified vouches for the file's version.
+    static let overlapLength: Int64 = 64 << 10
+
+    /// Last-Modified has whole seconds: a file replaced within the same second by one of the same length passes
+    /// `If-Range`, and resuming would splice two versions (as `curl -C -`, `wget -c` and aria2 do). Without a
+    /// strong ETag, the bytes just before each resume point are fetched again and compared with the disk; any
+    /// difference starts the file over.
+    private func checkOverlaps(
+        _ segments: [TransferJournal.Segment], url: String, token: BearerCredential?, partial: PartialFile, info: RemoteFileInfo
+    ) async throws {
+        for segment in segments where segment.done > 0 {
+            let length = min(segment.done, Self.overlapLength)
+            let from = segment.start + segment.done - length
+            var request = HTTPRequest(url: url, sink: .memory(limit: Int(length) + 1024), credential: token, redirects: .anyOrigin)
+            request.headers.add("Range", "bytes=\(from)-\(from + length - 1)")
+            if let validator = info.rangeValidator { request.headers.add("If-Range", validator) }
+            let response: HTTPResponse
+            do {
+                response = try await http.send(request)
+            } catch let error as HTTPError {
+                throw DownloadError.transfer(error)
+            }
+            guard response.status == 206, Int64(response.body.count) == length else {
+                throw Restart(reason: "the server's file changed (it no longer serves the same range)")
+            }
+            guard try partial.read(offset: from, length: Int(length)) == response.body else {
+                throw Restart(reason: "the server's file changed: the bytes before byte \(from + length) differ from those on disk")
+            }
+        }
     }
 
     private func verify(partial: PartialFile, options: DownloadOptions) throws -> String? {
