@@ -3,6 +3,30 @@ import TestSupport
 import Testing
 
 @Suite struct InfoCommandTests {
+    @Test func emptyFilesAndFormatsOCRCannotRead() async throws {
+        let server = try await ReferenceServer.start()
+        let cli = CLIRunner()
+        #expect(try await cli.login(server).status == 0)
+        try server.root.write("Odd/empty.dat", "")
+        let empty = try await cli.run(["info", "officer:/Odd/empty.dat"])
+        #expect(empty.status == 0 && empty.stdout.contains("Size: 0"), "\(empty.stdout)\(empty.stderr)")
+        // An X pixmap is an image to view, but not one the OCR engine reads: no ocr offered, and refused locally.
+        let work = TemporaryDirectory()
+        let xpm = try work.write("icon.xpm", """
+            /* XPM */
+            static char *icon[] = {
+            "2 2 1 1",
+            "a c #000000",
+            "aa",
+            "aa"};
+
+            """)
+        let info = try await cli.run(["info", xpm])
+        #expect(info.stdout.contains("Viewer: image") && info.stdout.contains("Actions: none"), "\(info.stdout)")
+        let ocr = try await cli.run(["ocr", xpm])
+        #expect(ocr.status == 9 && ocr.stderr.contains("nothing was sent"), "\(ocr.stderr)")
+    }
+
     @Test func localAndRemoteFiles() async throws {
         let server = try await ReferenceServer.start()
         let cli = CLIRunner()

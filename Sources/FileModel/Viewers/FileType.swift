@@ -37,6 +37,6 @@ public struct FileType: Sendable, Equatable, Codable {
         self.viewer = viewer
         // The extension names the language even where libmagic named the type (text/x-script.python for .py).
         language = viewer == .code || viewer == .markdown ? row?.language : nil
-        actions = viewer.aiActions
+        actions = viewer.aiActions.filter { $0.accepts(mime: mime) }
     }
 }

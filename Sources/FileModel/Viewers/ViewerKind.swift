@@ -40,3 +40,20 @@ public enum AIAction: String, Sendable, Codable, CaseIterable {
     /// Extract the audio track of a video (`/api/file-browser/extract-audio`).
     case extractAudio = "extract-audio"
 }
+
+extension AIAction {
+    /// Image formats the server's OCR engine reads (tesseract through leptonica); an image viewer shows more
+    /// (XPM, SVG, HEIC, icons), and offering OCR there would only end in the engine's error.
+    public static let ocrMIMETypes: Set<String> = [
+        "image/png", "image/jpeg", "image/tiff", "image/bmp", "image/x-ms-bmp", "image/gif", "image/webp",
+        "image/x-portable-bitmap", "image/x-portable-graymap", "image/x-portable-pixmap", "image/x-portable-anymap",
+    ]
+
+    /// Whether the server can run this action on a file of type `mime` (the viewer table decided the kind).
+    public func accepts(mime: String) -> Bool {
+        switch self {
+        case .ocr: Self.ocrMIMETypes.contains(mime)
+        default: true
+        }
+    }
+}

@@ -21,8 +21,8 @@ public enum RemoteActionError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unsupported(let target, let action, let mime, let viewer):
-            let offered = viewer.aiActions.map(\.rawValue).joined(separator: ", ")
-            return "\(target): \(action.rawValue) does not apply to \(mime) (\(viewer.rawValue) files offer \(offered.isEmpty ? "no AI actions" : offered)); nothing was sent"
+            let offered = viewer.aiActions.filter { $0.accepts(mime: mime) }.map(\.rawValue).joined(separator: ", ")
+            return "\(target): \(action.rawValue) does not apply to \(mime) (\(offered.isEmpty ? "no AI action applies to it" : "it offers " + offered)); nothing was sent"
         case .notAFile(let target): return "\(target): not a regular file"
         case .server(let target, let error): return "\(target): \(error)"
         case .upload(_, let error): return "\(error)"

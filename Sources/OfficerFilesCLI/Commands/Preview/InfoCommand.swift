@@ -112,6 +112,9 @@ enum InfoCommand: Command {
             let version = CacheKey.version(size: entry.size, modificationTime: Int64(entry.mtime * 1000))
             if let cached = try cache?.data(for: key, version: version) {
                 prefix = cached
+            } else if entry.size == 0 {
+                // An empty file has no first byte to ask a range for (a server answers 416).
+                prefix = Data()
             } else {
                 var request = HTTPRequest(
                     url: client.url("/api/file-browser/raw", query: [("path", path.path), ("root", path.root)]),
