@@ -91,6 +91,18 @@ import Testing
         let cached = try await cli.run(["-v", "tts", "--text", "Good morning", "-o", work.file("morning2.wav")])
         #expect(cached.status == 0 && !cached.stderr.contains("/api/file-browser/tts") && cached.stderr.contains("from the cache"))
         #expect(try ProcessRunner.sha256(of: work.file("morning2.wav")) == (try ProcessRunner.sha256(of: work.file("morning.wav"))))
+        // Into a folder, a cached result gets the name a fresh one would get there, not an earlier run's -o name.
+        let intoFolder = try await cli.run(["tts", "--text", "Good morning", "-o", work.path + "/other/"])
+        let saved = try FileManager.default.contentsOfDirectory(atPath: work.file("other"))
+        #expect(intoFolder.status == 0 && saved.count == 1 && saved[0] != "morning2.wav" && saved[0].hasSuffix(".wav"), "\(saved)")
+        let fresh = try await cli.run(["tts", "--refresh", "--text", "Good morning", "-o", work.path + "/fresh/"])
+        #expect(fresh.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.file("fresh")) == saved)
+        // The cache kinds are shown whole.
+        let stats = try await cli.run(["cache", "stats"])
+        #expect(stats.stdout.contains("ai/tts"), "\(stats.stdout)")
+        let kinds = stats.stdout.split(separator: "\n").filter { $0.hasPrefix("  ai/") }.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        #expect(Set(kinds).count == kinds.count && kinds.allSatisfy { !$0.hasSuffix("?") }, "\(kinds)")
         // A server file: the WAV is written beside it and, with --no-download, left there.
         try server.root.write("notes/todo.md", "# Todo\nBuy milk.\n")
         let remote = try await cli.run(["tts", "--no-download", "officer:/notes/todo.md"])

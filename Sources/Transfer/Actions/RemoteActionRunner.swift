@@ -56,7 +56,9 @@ public struct RemoteActionRunner: Sendable {
                 return result
             }
             if let destination = request.download, let handle = FileHandle(forReadingAtPath: cached.path) {
-                let path = try localDestination(destination, name: cached.metadata["name"] ?? "output")
+                // Where this run would save it: the same name rule as a fresh result, not an earlier run's -o.
+                let produced = cached.metadata["produced"] ?? "output"
+                let path = try localDestination(destination, name: outputName(request.target, produced: produced))
                 var options = DownloadOptions()
                 options.force = request.force
                 do {
@@ -241,7 +243,7 @@ public struct RemoteActionRunner: Sendable {
             throw .download(target: label, error)
         }
         if let cache, saved.bytes <= cache.automaticEntryLimit {
-            _ = try? cache.store(contentsOf: saved.path, for: key, version: version, metadata: ["name": (destination as NSString).lastPathComponent])
+            _ = try? cache.store(contentsOf: saved.path, for: key, version: version, metadata: ["produced": produced.name])
         }
         return saved.path
     }

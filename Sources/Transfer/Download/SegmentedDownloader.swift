@@ -288,6 +288,8 @@ public struct SegmentedDownloader: Downloading {
                 default: throw DownloadError.transfer(error)
                 }
             }
+            // The bytes a failed attempt stored are kept and were fetched: they count in the rate.
+            progress.addFetched(max(0, progress.done(index) - base))
             // A failed attempt that moved forward resets the count: slow progress is still progress.
             failures = progress.done(index) > base ? 1 : failures + 1
             guard failures < options.maxAttemptsWithoutProgress else {

@@ -60,9 +60,16 @@ enum CacheCommand: Command {
         context.console.print(
             "Used:     \(ByteCountFormat.string(stats.bytes)) of \(ByteCountFormat.string(stats.limit)) (\(String(format: "%.1f", percent))%) in \(stats.entries) entries")
         context.console.print("Pinned:   \(ByteCountFormat.string(stats.pinnedBytes)) in \(stats.pinnedEntries) entries (never evicted)")
+        // Kinds are never cut: two kinds must not look alike (ai/ocr?languages=eng and ai/ocr?languages=deu).
+        let width = max(12, stats.kinds.keys.map(\.count).max() ?? 0)
         for (kind, totals) in stats.kinds.sorted(by: { $0.key < $1.key }) {
-            context.console.print("  \(kind.padding(toLength: 12, withPad: " ", startingAt: 0)) \(totals.entries) entries, \(ByteCountFormat.string(totals.bytes))")
+            context.console.print("  \(pad(kind, width)) \(totals.entries) entries, \(ByteCountFormat.string(totals.bytes))")
         }
+    }
+
+    /// `text` padded with spaces to `width` columns, never cut.
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
     static func list(_ cache: ContentCache, _ context: CommandContext) throws {
@@ -72,10 +79,11 @@ enum CacheCommand: Command {
             return
         }
         if entries.isEmpty { context.say("The cache is empty.") }
+        let width = max(10, entries.map(\.key.kind.count).max() ?? 0)
         for entry in entries {
             let size = String(entry.size)
             context.console.print(
-                "\(entry.key.kind.padding(toLength: 10, withPad: " ", startingAt: 0)) \(String(repeating: " ", count: max(0, 12 - size.count)))\(size) \(entry.pinned ? "pinned" : "      ") \(HTTPDate.minuteStamp(entry.accessed))  officer:\(entry.key.root):\(entry.key.path)")
+                "\(pad(entry.key.kind, width)) \(String(repeating: " ", count: max(0, 12 - size.count)))\(size) \(entry.pinned ? "pinned" : "      ") \(HTTPDate.minuteStamp(entry.accessed))  officer:\(entry.key.root):\(entry.key.path)")
         }
     }
 
