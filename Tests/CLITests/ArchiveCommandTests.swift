@@ -3,6 +3,21 @@ import TestSupport
 import Testing
 
 @Suite struct ArchiveCommandTests {
+    @Test func labelsTheFormatAndWarnsOfAModerateBomb() async throws {
+        let work = TemporaryDirectory(prefix: "zipbomb")
+        try FileManager.default.createDirectory(atPath: work.file("docs/inner"), withIntermediateDirectories: true)
+        try Data(count: 20 << 20).write(to: URL(fileURLWithPath: work.file("docs/inner/zeros.bin")))
+        let zipped = try ProcessRunner.run("/usr/bin/bsdtar", ["--format", "zip", "-cf", work.file("docs.zip"), "-C", work.path, "docs"])
+        try #require(zipped.status == 0, "\(zipped.stderr)")
+        let cli = CLIRunner()
+        let listed = try await cli.run(["archive", "ls", work.file("docs.zip")])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("ZIP 2.0: 1 files") && !listed.stdout.contains("uncompressed"), "\(listed.stdout)")
+        #expect(listed.stderr.contains("warning: bomb"), "a 20 MiB member at ~1000:1: \(listed.stderr)")
+        let remote = try await cli.run(["archive", "ls", "officer:/Media/docs.zip"])
+        #expect(remote.status == 2 && remote.stderr.contains("local archives only; fetch it first with: officer-files get officer:/Media/docs.zip"))
+    }
+
     @Test func listsAndCatsMembers() async throws {
         let work = TemporaryDirectory()
         try work.write("in/a.txt", "alpha\n")

@@ -47,8 +47,10 @@ public struct ArchiveInspection: Sendable, Codable {
 
     /// Expanding beyond this is reported as a bomb whatever the ratio.
     public static let bombTotal: Int64 = 10 << 30
-    /// A ratio above this on more than 100 MiB is reported as a bomb.
+    /// A ratio above this on more than ``bombRatioFloor`` bytes is reported as a bomb.
     public static let bombRatio = 200.0
+    /// Below this, even a high ratio is harmless (a small file of zeros).
+    public static let bombRatioFloor: Int64 = 16 << 20
 
     /// Lists `path` and checks every member.
     public static func inspect(_ path: String) throws(ArchiveError) -> ArchiveInspection {
@@ -83,17 +85,25 @@ public struct ArchiveInspection: Sendable, Codable {
             warnings.append(ArchiveWarning(kind: .encrypted, entry: nil, detail: "\(encrypted) encrypted member(s)"))
         }
         let ratio = archiveSize > 0 ? Double(total) / Double(archiveSize) : 0
-        if total > bombTotal || (ratio > bombRatio && total > 100 << 20) {
+        if total > bombTotal || (ratio > bombRatio && total > bombRatioFloor) {
             warnings.append(
                 ArchiveWarning(kind: .bomb, entry: nil, detail: "expands to \(total) bytes from \(archiveSize) (ratio \(Int(ratio)):1)"))
         }
         return ArchiveInspection(
-            format: reader.formatName ?? "empty", members: members, fileCount: members.filter { $0.kind == .file }.count,
+            format: Self.formatLabel(reader.formatName), members: members, fileCount: members.filter { $0.kind == .file }.count,
             directoryCount: members.filter(\.isDirectory).count, totalSize: total, archiveSize: archiveSize, ratio: ratio,
             warnings: warnings)
     }
 
     /// A byte scan for `..` (Foundation's `contains` goes through CFString and dominated big listings).
+    /// The archive's format without libarchive's note on the first member's compression (`ZIP 2.0
+    /// (uncompressed)` when the first member is a stored folder, though the rest are deflated).
+    static func formatLabel(_ name: String?) -> String {
+        guard let name else { return "empty" }
+        guard let open = name.range(of: " (") else { return name }
+        return String(name[..<open.lowerBound])
+    }
+
     static func hasDotDot(_ text: String) -> Bool {
         var previousWasDot = false
         for byte in text.utf8 {

@@ -18,6 +18,10 @@ enum ArchiveCommand: Command {
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let file = parsed.positionals[0]
+        if RemotePath.isRemote(file) {
+            throw CLIError.refused(
+                "\(file): archive reads local archives only; fetch it first with: officer-files get \(file)", .usage)
+        }
         guard FileManager.default.fileExists(atPath: file) else { throw CLIError.localFile(path: file, message: "no such file") }
         if parsed.path.last == "cat" {
             var limit: Int64 = 1 << 30
