@@ -117,6 +117,31 @@ import Transfer
         #expect(try ProcessRunner.sha256(of: work.file("same.bin")) == (try ProcessRunner.sha256(of: path)), "the new version, whole")
     }
 
+    @Test func killedDownloadsAreListedAsTheUserNamedThemAndCleaned() async throws {
+        let folder = TemporaryDirectory(prefix: "plain")
+        try folder.write("f.bin", bytes(3_000_000, seed: 5))
+        let probe = try await startRedirectProbe(serving: folder.path)
+        let plainProxy = try await startFaultProxy(target: "127.0.0.1:\(probe.port)", ["--throttle", "500000"])
+        try server.root.write("Videos/talk.mkv", bytes(3_000_000, seed: 6))
+        let officerProxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "500000"])
+        let viaProxy = ["OFFICER_SERVER": officerProxy.url, "OFFICER_TOKEN": try cli.savedToken()]
+        for (arguments, environment) in [
+            (["get", plainProxy.url + "/plain/f.bin"], [String: String]()), (["get", "officer:/Videos/talk.mkv"], viaProxy),
+        ] {
+            let process = try cli.launch(arguments, environment: environment, in: work.path)
+            let temp = work.file("." + (arguments[1] as NSString).lastPathComponent + ".officer-download")
+            #expect(await Eventually.wait { ((try? FileManager.default.attributesOfItem(atPath: temp)[.size] as? Int) ?? 0) > 200_000 })
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let listed = try await cli.run(["transfers", "list"], environment: viaProxy)
+        #expect(listed.stdout.contains("download  officer:/Videos/talk.mkv -> \(work.path)/talk.mkv"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("/plain/f.bin -> \(work.path)/f.bin") && listed.stdout.contains("a rerun starts over"), "\(listed.stdout)")
+        let cleaned = try await cli.run(["transfers", "clean"], environment: viaProxy)
+        #expect(cleaned.status == 0, "\(cleaned.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasSuffix(".officer-download") }.isEmpty)
+    }
+
     func downloaded() throws -> Int64 {
         try TransferJournal(path: cli.journalPath).downloads().reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.done } }
     }

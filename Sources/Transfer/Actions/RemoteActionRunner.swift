@@ -233,7 +233,7 @@ public struct RemoteActionRunner: Sendable {
     ) async throws(RemoteActionError) -> String {
         var options = DownloadOptions()
         options.force = force
-        let url = client.url("/api/file-browser/raw", query: [("path", produced.path), ("root", produced.root)])
+        let url = client.rawURL(for: produced)
         let saved: DownloadResult
         do {
             saved = try await downloader.download(from: url, credential: client.credential, to: destination, options: options) { event in

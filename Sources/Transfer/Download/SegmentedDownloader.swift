@@ -106,10 +106,23 @@ public struct SegmentedDownloader: Downloading {
                 total: total, bootID: TransferJournal.currentBootID, segments: segments)
             try journalCall { () throws(SQLiteError) in try journal?.save(record) }
         } else {
-            // No ranges, no length or no validator: one stream from the start, not resumable.
-            try journalCall { () throws(SQLiteError) in try journal?.remove(destination: destination) }
+            // No ranges, no length or no validator: one stream from the start, not resumable. It is journaled
+            // without ranges all the same, so that a killed run's temp file is listed and cleaned like any other.
+            let record = TransferJournal.Download(
+                destination: destination, url: url, tempPath: partial.path, etag: info?.etag, lastModified: info?.lastModified,
+                total: info?.total, bootID: TransferJournal.currentBootID, segments: [])
+            try journalCall { () throws(SQLiteError) in try journal?.save(record) }
             try partial.reset(length: nil)
-            return try await singleStream(url: url, token: token, partial: partial, info: info, options: options, onEvent: onEvent)
+            do {
+                let result = try await singleStream(url: url, token: token, partial: partial, info: info, options: options, onEvent: onEvent)
+                try journalCall { () throws(SQLiteError) in try journal?.remove(destination: destination) }
+                return result
+            } catch {
+                // Nothing to resume from: neither the record nor the bytes are worth keeping.
+                try? journal?.remove(destination: destination)
+                partial.discard()
+                throw error
+            }
         }
         let total = info!.total!
         onEvent?(.started(total: total, segments: segments.map { $0.start...$0.end }, resumedBytes: resumed))

@@ -1,4 +1,5 @@
 import FileModel
+import Foundation
 
 extension OfficerClient {
     private static let base = "/api/file-browser/"
@@ -73,6 +74,22 @@ extension OfficerClient {
             continuation.onTermination = { _ in task.cancel() }
         }
     }
+
+    /// The URL of a file's bytes (the `raw` endpoint, ranges and validators supported): what downloads fetch.
+    public func rawURL(for path: RemotePath) -> String {
+        url(Self.rawEndpoint, query: [("path", path.path), ("root", path.root)])
+    }
+
+    /// The Officer path a `raw` URL of any server points at, for showing a journaled download as the user named it.
+    public static func remotePath(fromRawURL text: String) -> RemotePath? {
+        guard let components = URLComponents(string: text), components.path.hasSuffix(rawEndpoint),
+            let path = components.queryItems?.first(where: { $0.name == "path" })?.value
+        else { return nil }
+        let root = components.queryItems?.first(where: { $0.name == "root" })?.value ?? RemotePath.defaultRoot
+        return try? RemotePath(root: root, path: path)
+    }
+
+    private static let rawEndpoint = "/api/file-browser/raw"
 
     /// Entries whose names contain `text` (case-insensitive) below `path`.
     public func search(_ text: String, in path: RemotePath) async throws(OfficerError) -> SearchResponse {

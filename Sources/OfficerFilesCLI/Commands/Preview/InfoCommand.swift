@@ -117,7 +117,7 @@ enum InfoCommand: Command {
                 prefix = Data()
             } else {
                 var request = HTTPRequest(
-                    url: client.url("/api/file-browser/raw", query: [("path", path.path), ("root", path.root)]),
+                    url: client.rawURL(for: path),
                     sink: .memory(limit: FileTypeDetector.prefixLength + 1024), credential: client.credential)
                 request.headers.add("Range", "bytes=0-\(FileTypeDetector.prefixLength - 1)")
                 prefix = try await client.send(request, subject: path.description).body

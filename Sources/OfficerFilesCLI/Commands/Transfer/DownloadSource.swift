@@ -29,7 +29,7 @@ struct DownloadSource {
         guard !path.isRoot else { throw CLIError.usage("\(argument): is the top of a root, not a file") }
         let client = try context.client()
         return DownloadSource(
-            url: client.url("/api/file-browser/raw", query: [("path", path.path), ("root", path.root)]), credential: client.credential,
+            url: client.rawURL(for: path), credential: client.credential,
             suggestedName: safeName(path.name, fallback: "download"), remote: (path, client))
     }
 

@@ -31,7 +31,7 @@ enum TransfersCommand: Command {
             }
             for download in downloads {
                 let done = download.segments.reduce(0) { $0 + $1.done }
-                context.printJSON(Row(kind: "download", from: download.url, to: download.destination, done: done, total: download.total))
+                context.printJSON(Row(kind: "download", from: shown(download), to: download.destination, done: done, total: download.total))
             }
             return
         }
@@ -45,8 +45,14 @@ enum TransfersCommand: Command {
         }
         for download in downloads {
             let done = download.segments.reduce(0) { $0 + $1.done }
-            context.console.print("download  \(download.url) -> \(download.destination)  \(amount(done, download.total))")
+            let note = download.segments.isEmpty ? "  (no ranges on the server: a rerun starts over)" : ""
+            context.console.print("download  \(shown(download)) -> \(download.destination)  \(amount(done, download.total))\(note)")
         }
+    }
+
+    /// An Officer download as the user named it (`officer:/path`), any other by its URL.
+    static func shown(_ download: TransferJournal.Download) -> String {
+        OfficerClient.remotePath(fromRawURL: download.url)?.description ?? download.url
     }
 
     static func amount(_ done: Int64, _ total: Int64?) -> String {
