@@ -97,6 +97,27 @@ import Testing
         #expect(sink.text.contains("1/1 files"), "\(sink.text)")
     }
 
+    @Test func aMessageIsNeverDrawnOver() {
+        let sink = Sink()
+        let reporter = ProgressReporter(mode: .terminal(width: 80, color: false), write: sink.write, clock: { sink.lock.withLock { sink.now } })
+        let id = reporter.start(name: "big.bin", total: 100)
+        reporter.update(id, done: 50)
+        reporter.finish(id)
+        reporter.message("Uploaded big.bin to officer:/big.bin")
+        reporter.close()
+        let after = sink.text.components(separatedBy: "Uploaded big.bin to officer:/big.bin\n").last ?? ""
+        // Nothing after the message moves the cursor up over it, and the total line is drawn once after it.
+        #expect(after.range(of: "\u{1B}\\[[0-9]+A", options: .regularExpression) == nil, "\(after.debugDescription)")
+        #expect(after.components(separatedBy: "Transferred:").count == 2, "\(after.debugDescription)")
+        // One bar standing for several files counts files, not bars.
+        let counted = ProgressReporter(mode: .plain(interval: 5), write: sink.write, clock: { 0 })
+        let sync = counted.start(name: "sync", total: 30)
+        counted.setFileCounts(done: 3, total: 3)
+        counted.finish(sync)
+        counted.close()
+        #expect(sink.text.hasSuffix("3/3 files, elapsed 0s\n"), "\(sink.text.suffix(80))")
+    }
+
     @Test func terminalModeRedrawsInPlace() {
         let sink = Sink()
         let reporter = ProgressReporter(mode: .terminal(width: 80, color: false), write: sink.write, clock: { sink.lock.withLock { sink.now } })

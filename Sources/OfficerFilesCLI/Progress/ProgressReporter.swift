@@ -29,6 +29,7 @@ public final class ProgressReporter: @unchecked Sendable {
     private var lastDraw = -Double.infinity
     private var drawnLines = 0
     private var label = "files"
+    private var fileCounts: (done: Int, total: Int)?
 
     /// What the items are called in the total line: `files`, or `parts` when they are ranges of one file.
     public var itemLabel: String {
@@ -107,6 +108,29 @@ public final class ProgressReporter: @unchecked Sendable {
         }
     }
 
+    /// Counts for the total line when one item stands for many files (a sync's bytes in one bar).
+    public func setFileCounts(done: Int, total: Int) {
+        lock.withLock { fileCounts = (done, total) }
+    }
+
+    /// Writes one message line (a result, a warning) without breaking the display: on a terminal the frame is
+    /// cleared, the line printed, and the frame drawn again below it, so a redraw never overwrites the message.
+    public func message(_ line: String) {
+        lock.withLock {
+            let text = TerminalText.escaped(line, .name) + "\n"
+            guard case .terminal = mode, drawnLines > 0 else {
+                write(text)
+                return
+            }
+            var erase = "\u{1B}[\(drawnLines)A"
+            for _ in 0..<drawnLines { erase += "\r\u{1B}[2K\n" }
+            erase += "\u{1B}[\(drawnLines)A"
+            write(erase + text)
+            drawnLines = 0
+            if items.values.contains(where: { !$0.finished }) { redraw(now: clock()) }
+        }
+    }
+
     /// Forgets a transfer that starts over under a new id (a download restarted from zero): its bytes leave the
     /// totals and the rate is measured afresh, so a restart neither counts a file twice nor skews the ETA.
     public func discard(_ id: Int) {
@@ -122,7 +146,10 @@ public final class ProgressReporter: @unchecked Sendable {
     public func close() {
         lock.withLock {
             switch mode {
-            case .terminal: redraw(now: clock())
+            case .terminal:
+                redraw(now: clock())
+                // The final frame stays as it is: what is printed next goes below it, never under a redraw.
+                drawnLines = 0
             case .plain: if !items.isEmpty { write(summaryLine(now: clock()) + "\n") }
             case .json: emitJSON(["event": "summary", "bytes": items.values.reduce(0) { $0 + $1.done }, "files": items.count])
             case .off: break
@@ -157,7 +184,8 @@ public final class ProgressReporter: @unchecked Sendable {
         let totals = all.compactMap(\.total)
         return ProgressFormatter.totalLine(
             done: all.reduce(0) { $0 + $1.done }, total: totals.count == all.count ? totals.reduce(0, +) : nil,
-            rate: totalEstimator.bytesPerSecond, filesDone: all.filter(\.finished).count, filesTotal: all.count,
+            rate: totalEstimator.bytesPerSecond, filesDone: fileCounts?.done ?? all.filter(\.finished).count,
+            filesTotal: fileCounts?.total ?? all.count,
             elapsed: now - started, itemLabel: label)
     }
 

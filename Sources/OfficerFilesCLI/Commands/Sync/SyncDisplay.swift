@@ -12,6 +12,8 @@ final class SyncDisplay: @unchecked Sendable {
     private var plannedBytes: Int64 = 0
     private var doneBytes: Int64 = 0
     private var inFlight: [String: Int64] = [:]
+    private var plannedFiles = 0
+    private var doneFiles = 0
 
     init(context: CommandContext, showProgress: Bool, dryRun: Bool) {
         self.context = context
@@ -31,7 +33,10 @@ final class SyncDisplay: @unchecked Sendable {
                     context.console.print("\(action.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(action.path)\(size)  \(action.reason)")
                 }
             }
-            lock.withLock { plannedBytes += action.bytes }
+            lock.withLock {
+                plannedBytes += action.bytes
+                if action.kind == .upload || action.kind == .download { plannedFiles += 1 }
+            }
             update()
         case .progress(let path, let bytes, _):
             lock.withLock { inFlight[path] = bytes }
@@ -40,18 +45,25 @@ final class SyncDisplay: @unchecked Sendable {
             lock.withLock {
                 inFlight[action.path] = nil
                 doneBytes += action.bytes
+                if action.kind == .upload || action.kind == .download { doneFiles += 1 }
             }
             update()
         case .failed(let failure):
-            context.console.message("officer-files: \(failure)")
+            say("officer-files: \(failure)")
         case .warning(let message):
-            if !context.global.quiet { context.console.message("warning: \(message)") }
+            if !context.global.quiet { say("warning: \(message)") }
         }
+    }
+
+    /// A line on stderr that a progress display does not draw over.
+    private func say(_ line: String) {
+        if let reporter { reporter.message(line) } else { context.console.message(line) }
     }
 
     private func update() {
         guard let reporter, let progressID else { return }
-        let (done, total) = lock.withLock { (doneBytes + inFlight.values.reduce(0, +), plannedBytes) }
+        let (done, total, files) = lock.withLock { (doneBytes + inFlight.values.reduce(0, +), plannedBytes, (doneFiles, plannedFiles)) }
+        reporter.setFileCounts(done: files.0, total: files.1)
         reporter.update(progressID, done: done, total: total)
     }
 

@@ -152,7 +152,7 @@ enum PutCommand: Command {
             line += ", " + ByteCountFormat.rate(Double(result.sentBytes) / max(seconds, 0.001))
             if result.resumedBytes > 0 { line += ", resumed after \(ByteCountFormat.string(result.resumedBytes))" }
             if result.method == .multipart { line += ", multipart (the server has no tus)" }
-            context.console.message(line)
+            reporter.message(line)
         }
     }
 
