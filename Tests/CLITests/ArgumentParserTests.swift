@@ -90,6 +90,16 @@ import Testing
             #expect(text.contains("Usage: officer-files \(command.name)"), "\(command.name)")
             #expect(!command.summary.isEmpty)
         }
+        // Several sources, one destination: the ellipsis is on the sources.
+        for (path, usage) in [
+            (["mv"], "mv [OPTIONS] SOURCE... DEST"), (["cp"], "cp [OPTIONS] SOURCE... DEST"), (["put"], "put [OPTIONS] LOCAL... DEST"),
+            (["image", "prepare"], "image prepare [OPTIONS] IN... OUT"),
+        ] {
+            let text = HelpFormatter.help(for: OfficerFilesApp.parser.specs(for: path), globals: GlobalOptions.specs)
+            #expect(text.contains("Usage: officer-files " + usage), "\(text.prefix(200))")
+        }
+        let parsed = try OfficerFilesApp.parser.parse(["mv", "officer:/a", "officer:/b", "officer:/dest/"])
+        #expect(parsed.positionals == ["officer:/a", "officer:/b", "officer:/dest/"])
     }
 
     @Test func editDistance() {

@@ -152,6 +152,10 @@ import Transfer
         #expect(result.status == 0 && result.stdout == "# Notes\nline two\n")
         let missing = try await cli.run(["cat", "officer:/nope.md"])
         #expect(missing.status == 4 && missing.stdout.isEmpty)
+        // The server down: one line naming the request once, the network's exit code.
+        let down = try await cli.run(["cat", "http://127.0.0.1:\(try NginxServer.freePort())/notes.md"])
+        #expect(down.status == 6 && down.stderr.components(separatedBy: "GET ").count == 2, "\(down.stderr)")
+        #expect(!down.stderr.contains("gave up") && down.stderr.split(separator: "\n").count == 1)
     }
 
     @Test func getsAPlainURLWithoutSendingTheToken() async throws {

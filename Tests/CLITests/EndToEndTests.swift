@@ -171,7 +171,10 @@ import Testing
         #expect(try await cli.login(shortLived).status == 0)
         try await Task.sleep(nanoseconds: 2_100_000_000)
         let result = try await cli.run(["ls"])
-        #expect(result.status == 3 && result.stderr.contains("your session has expired: log in again"))
+        #expect(result.status == 3 && result.stderr.contains("your session has expired; log in again with: officer-files login --server \(shortLived.url) --email \(shortLived.email)"), "\(result.stderr)")
+        // The command printed works exactly as printed (the password from stdin here).
+        let again = try await cli.run(["login", "--server", shortLived.url, "--email", shortLived.email, "--password-stdin"], stdin: shortLived.password + "\n")
+        #expect(again.status == 0, "\(again.stderr)")
     }
 
     @Test func aReadableConfigIsRefused() async throws {

@@ -83,6 +83,7 @@ import Transfer
         let broken = try work.write("cut.jpg", try Data(contentsOf: URL(fileURLWithPath: big)).prefix(20000))
         let refused = try await cli.run(["put", "--resize", broken, "officer:/Photos/"])
         #expect(refused.status == 9 && refused.stderr.contains("cut.jpg: damaged or truncated image"))
+        #expect(refused.stderr.split(separator: "\n").count == 1, "said once: \(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: server.root.file("Photos/cut.jpg")))
         let bestEffort = try await cli.run(["put", "--resize=best-effort", broken, "officer:/Photos/"])
         #expect(bestEffort.status == 0 && bestEffort.stderr.contains("uploading it unchanged"))

@@ -42,7 +42,7 @@ import Testing
         await #expect {
             try await OfficerClient(server: server.url).list(try path("/"))
         } throws: { error in
-            "\(error)".contains("log in again")
+            "\(error)".contains("not logged in")
         }
     }
 
@@ -84,7 +84,7 @@ import Testing
         await #expect {
             try await client.remove(path("/moved"))
         } throws: { error in
-            guard case OfficerError.conflict(_, let message) = error else { return false }
+            guard case OfficerError.conflict(_, let message, _) = error else { return false }
             return message.contains("not empty")
         }
         #expect(try await client.remove(path("/moved"), recursive: true) == 2)

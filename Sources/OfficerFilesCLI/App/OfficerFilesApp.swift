@@ -82,10 +82,17 @@ public enum OfficerFilesApp {
             if code == .interrupted {
                 console.message("officer-files: interrupted; run the same command again to continue")
             } else {
-                console.message("officer-files: \(error)")
+                console.message("officer-files: \(error)" + (hint(for: error, context: context).map { "; " + $0 } ?? ""))
             }
             return code.rawValue
         }
+    }
+
+    /// The command that helps, where one does: exactly as it can be run (the email from the config).
+    static func hint(for error: any Error, context: CommandContext) -> String? {
+        guard case OfficerError.notSignedIn(let server, _) = error else { return nil }
+        let email = (try? context.configStore.load())?.email
+        return "log in again with: officer-files login --server \(server)" + (email.map { " --email \($0)" } ?? " --email YOUR-EMAIL")
     }
 
     /// Ctrl-C cancels the command (transfers abort, journals are flushed, temp files kept for a rerun);

@@ -115,7 +115,8 @@ public struct ArgumentParser: Sendable {
         if result.positionals.count < required.count {
             throw .missingArgument(command: name, name: required[result.positionals.count].name)
         }
-        if !(command.positionals.last?.isVariadic ?? false), result.positionals.count > command.positionals.count {
+        // A variadic positional takes the extra arguments wherever it stands (`SOURCE... DEST` as cp has it).
+        if !command.positionals.contains(where: \.isVariadic), result.positionals.count > command.positionals.count {
             throw .unexpectedArgument(command: name, argument: result.positionals[command.positionals.count])
         }
     }

@@ -61,7 +61,8 @@ extension SegmentedDownloader {
                 }
                 return nil
             }
-            let reason: String
+            // What the last attempt failed with: given up on, it is the error as it is, not wrapped again.
+            let lastFailure: DownloadError
             var retryAfter: String?
             do {
                 let response = try await http.send(request, onProgress: { snapshot in
@@ -80,7 +81,7 @@ extension SegmentedDownloader {
                 guard http.configuration.retry.retryableStatuses.contains(response.status) else {
                     throw DownloadError.server(url: CurlTransfer.redactedURL(url), status: response.status, message: response.errorMessage)
                 }
-                reason = "HTTP \(response.status)"
+                lastFailure = .server(url: CurlTransfer.redactedURL(url), status: response.status, message: response.errorMessage)
                 retryAfter = response.headers["Retry-After"]
             } catch let error as HTTPError {
                 state.commitAttempt()
@@ -90,14 +91,14 @@ extension SegmentedDownloader {
                         : .unexpectedAnswer(url: CurlTransfer.redactedURL(url), reason: why)
                 }
                 guard error.isRetryable else { throw .transfer(error) }
-                reason = error.description
+                lastFailure = .transfer(error)
             } catch let error as DownloadError {
                 throw error
             } catch {
                 throw .transfer(.cancelled(request: "GET \(url)"))
             }
             failures = state.values.written > written ? 1 : failures + 1
-            guard failures < 5 else { throw .transfer(.transport(request: "GET \(CurlTransfer.redactedURL(url))", code: 56, message: "gave up: \(reason)")) }
+            guard failures < 5 else { throw lastFailure }
             do {
                 try await Task.sleep(nanoseconds: UInt64(http.configuration.retry.delay(afterAttempt: failures, retryAfter: retryAfter) * 1e9))
             } catch {

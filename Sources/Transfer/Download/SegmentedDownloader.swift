@@ -270,6 +270,7 @@ public struct SegmentedDownloader: Downloading {
                 }
             }
             let reason: String
+            let lastFailure: DownloadError
             var retryAfter: String?
             do {
                 let response = try await http.send(request, onProgress: { snapshot in
@@ -292,12 +293,15 @@ public struct SegmentedDownloader: Downloading {
                     throw serverError(url: url, response: response)
                 }
                 reason = "HTTP \(response.status)"
+                lastFailure = serverError(url: url, response: response)
                 retryAfter = response.headers["Retry-After"]
             } catch let error as HTTPError {
                 switch error {
                 case .rejected(_, let status, let why): throw Restart(reason: why, changed: status == 200)
                 case .cancelled: throw CancellationError()
-                case .transport where error.isRetryable: reason = error.description
+                case .transport where error.isRetryable:
+                    reason = error.description
+                    lastFailure = .transfer(error)
                 default: throw DownloadError.transfer(error)
                 }
             }
@@ -305,9 +309,7 @@ public struct SegmentedDownloader: Downloading {
             progress.addFetched(max(0, progress.done(index) - base))
             // A failed attempt that moved forward resets the count: slow progress is still progress.
             failures = progress.done(index) > base ? 1 : failures + 1
-            guard failures < options.maxAttemptsWithoutProgress else {
-                throw DownloadError.transfer(.transport(request: "GET \(CurlTransfer.redactedURL(url))", code: 56, message: "gave up after \(failures) attempts without progress: \(reason)"))
-            }
+            guard failures < options.maxAttemptsWithoutProgress else { throw lastFailure }
             let delay = http.configuration.retry.delay(afterAttempt: failures, retryAfter: retryAfter)
             onEvent?(.retrying(segment: index, attempt: failures + 1, delay: delay, reason: reason))
             try await Task.sleep(nanoseconds: UInt64(delay * 1e9))

@@ -53,6 +53,12 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The message without the path a local-file failure starts with, for errors that name the file themselves.
+    var detailWithoutPath: String {
+        if case .localFile(_, let message) = self { return message }
+        return description
+    }
+
     /// libcurl codes worth another attempt: the network, not the request, was at fault.
     var isRetryable: Bool {
         guard case .transport(_, let code, _) = self else { return false }

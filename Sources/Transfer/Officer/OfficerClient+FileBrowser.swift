@@ -159,11 +159,16 @@ extension OfficerClient {
             throw .badRequest(
                 request: action, message: "\(source) and \(destination) are in different roots; the server \(action)s within one root")
         }
-        return try await call(
-            "POST", Self.base + action,
-            body: RelocateRequest(root: source.root, from: source.path, to: destination.path, overwrite: overwrite),
-            subject: source.description, as: EntryResponse.self
-        ).entry
+        do {
+            return try await call(
+                "POST", Self.base + action,
+                body: RelocateRequest(root: source.root, from: source.path, to: destination.path, overwrite: overwrite),
+                subject: source.description, as: EntryResponse.self
+            ).entry
+        } catch .conflict(let request, _, "exists") {
+            // What exists is the destination, not the source the call is named after.
+            throw .conflict(request: request, message: "\(destination): already exists", code: "exists")
+        }
     }
 
     /// Removes a file, or a folder (non-empty ones only with `recursive`); returns how many entries went.

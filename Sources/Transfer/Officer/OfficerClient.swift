@@ -104,7 +104,10 @@ public struct OfficerClient: Sendable {
         case (401, "token_expired"): return .notSignedIn(server: server, reason: "your session has expired")
         case (401, _): return .notSignedIn(server: server, reason: "the server no longer accepts your token")
         case (404, _): return .notFound(request: label, message: message)
-        case (409, _): return .conflict(request: label, message: message)
+        // The server's own words may name its parameters ("set overwrite"); known codes get words of our own.
+        case (409, "exists"): return .conflict(request: label, message: "\(subject ?? label): already exists", code: "exists")
+        case (409, "not_empty"): return .conflict(request: label, message: "\(subject ?? label): folder not empty", code: "not_empty")
+        case (409, let code): return .conflict(request: label, message: message, code: code)
         case (403, _): return .forbidden(request: label, message: message)
         case (400, _), (413, _), (415, _), (422, _): return .badRequest(request: label, message: message)
         default: return .server(request: label, status: response.status, message: message)

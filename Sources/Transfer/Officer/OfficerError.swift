@@ -8,8 +8,8 @@ public enum OfficerError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidCredentials(email: String)
     /// The path does not exist.
     case notFound(request: String, message: String)
-    /// The target exists, is not empty, or is of the wrong kind.
-    case conflict(request: String, message: String)
+    /// The target exists, is not empty, or is of the wrong kind; `code` is the server's (`exists`, `not_empty`, …).
+    case conflict(request: String, message: String, code: String? = nil)
     /// The server refused the path or the action (outside the root, permission).
     case forbidden(request: String, message: String)
     /// The request was malformed in the server's eyes.
@@ -29,9 +29,9 @@ public enum OfficerError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notSignedIn(let server, let reason):
-            "\(server): \(reason): log in again with 'officer-files login --server \(server)'"
+            "\(server): \(reason)"
         case .invalidCredentials(let email): "wrong email or password for \(email)"
-        case .notFound(_, let message), .conflict(_, let message), .forbidden(_, let message),
+        case .notFound(_, let message), .conflict(_, let message, _), .forbidden(_, let message),
             .badRequest(_, let message):
             message
         case .server(let request, let status, let message): "\(request): server error \(status): \(message)"

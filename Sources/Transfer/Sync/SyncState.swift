@@ -54,9 +54,9 @@ final class SyncState: @unchecked Sendable {
 
     func fail(_ path: String, _ operation: String, _ error: any Error) { fail(path, operation, "\(error)") }
 
+    /// Recorded in the report only: its summary says why, once.
     func skipDeletions(_ reason: String) {
         lock.withLock { report.deletionsSkipped = reason }
-        onEvent(.warning(reason))
     }
 
     /// Why deleting would be unsafe now: any failure means the source may not have been seen whole.

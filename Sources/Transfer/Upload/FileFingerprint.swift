@@ -31,7 +31,7 @@ public struct FileFingerprint: Sendable, Equatable, Codable {
             try tail.update(file: path, offset: max(0, size - window), length: min(window, size))
             tailHash = tail.finalizeHex()
         } catch {
-            throw .localFile(path: path, message: error.description)
+            throw .localFile(path: path, message: error.detailWithoutPath)
         }
     }
 

@@ -421,7 +421,7 @@ public struct TusUploader: Uploading {
         do {
             try hasher.update(file: path, offset: offset, length: length)
         } catch {
-            throw UploadError.localFile(path: path, message: error.description)
+            throw UploadError.localFile(path: path, message: error.detailWithoutPath)
         }
         return algorithm + " " + Data(hasher.finalize()).base64EncodedString()
     }

@@ -23,9 +23,14 @@ enum RelocateCommand {
                 throw CLIError.refused("\(source) is a folder: use cp -r", .refused)
             }
             let entry: FileEntry
-            switch action {
-            case .move: entry = try await client.move(source, to: target, overwrite: parsed.flag("force"))
-            case .copy: entry = try await client.copy(source, to: target, overwrite: parsed.flag("force"))
+            do {
+                switch action {
+                case .move: entry = try await client.move(source, to: target, overwrite: parsed.flag("force"))
+                case .copy: entry = try await client.copy(source, to: target, overwrite: parsed.flag("force"))
+                }
+            } catch let error as OfficerError {
+                guard case .conflict(let request, let message, "exists") = error, !parsed.flag("force") else { throw error }
+                throw OfficerError.conflict(request: request, message: message + " (use --force to replace it)", code: "exists")
             }
             if context.global.json {
                 context.printJSON(entry)
@@ -42,8 +47,8 @@ enum MoveCommand: Command {
         "mv", summary: "move or rename remote files and folders",
         options: [OptionSpec(["--force", "-f"], help: "replace an existing file at the destination")],
         positionals: [
-            PositionalSpec("SOURCE", help: "remote path to move"),
-            PositionalSpec("DEST", help: "new path, or an existing folder to move into", variadic: true),
+            PositionalSpec("SOURCE", help: "remote path(s) to move", variadic: true),
+            PositionalSpec("DEST", help: "new path, or an existing folder to move into"),
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
@@ -60,8 +65,8 @@ enum CopyCommand: Command {
             OptionSpec(["--force", "-f"], help: "replace an existing file at the destination"),
         ],
         positionals: [
-            PositionalSpec("SOURCE", help: "remote path to copy"),
-            PositionalSpec("DEST", help: "new path, or an existing folder to copy into", variadic: true),
+            PositionalSpec("SOURCE", help: "remote path(s) to copy", variadic: true),
+            PositionalSpec("DEST", help: "new path, or an existing folder to copy into"),
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {

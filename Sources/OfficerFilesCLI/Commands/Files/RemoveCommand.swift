@@ -24,8 +24,9 @@ enum RemoveCommand: Command {
             } catch let error as OfficerError {
                 switch error {
                 case .notFound where parsed.flag("force"): return
-                case .conflict(let request, let message) where !parsed.flag("recursive"):
-                    throw OfficerError.conflict(request: request, message: message + "; use rm -r for a folder and its contents")
+                case .conflict(let request, let message, "not_empty") where !parsed.flag("recursive"):
+                    throw OfficerError.conflict(
+                        request: request, message: message + "; use rm -r for a folder and its contents", code: "not_empty")
                 default: throw error
                 }
             }

@@ -19,8 +19,8 @@ enum ImageCommand: Command {
                     OptionSpec(["--force", "-f"], help: "replace existing outputs (never an input)"),
                 ] + ImageSettings.options,
                 positionals: [
-                    PositionalSpec("IN", help: "image files"),
-                    PositionalSpec("OUT", help: "output file, or folder for several", variadic: true),
+                    PositionalSpec("IN", help: "image files", variadic: true),
+                    PositionalSpec("OUT", help: "output file, or folder for several"),
                 ])
         ])
 

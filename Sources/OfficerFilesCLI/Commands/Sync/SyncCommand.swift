@@ -95,7 +95,7 @@ enum SyncCommand: Command {
         guard report.succeeded else {
             var parts: [String] = []
             if !report.failures.isEmpty { parts.append("\(report.failures.count) failed") }
-            if let skipped = report.deletionsSkipped { parts.append(skipped) }
+            if report.deletionsSkipped != nil { parts.append("nothing deleted") }
             throw CLIError.refused("\(parsed.path[0]): " + parts.joined(separator: "; "), .failure)
         }
     }

@@ -25,8 +25,8 @@ enum PutCommand: Command {
                 help: "prepare images first: longest edge N (default 2048), re-encoded, metadata stripped; best-effort uploads damaged images unchanged"),
         ] + ImageSettings.options,
         positionals: [
-            PositionalSpec("LOCAL", help: "local file(s) to upload"),
-            PositionalSpec("DEST", help: "officer:/folder/, officer:/path/name, or a tus URL", variadic: true),
+            PositionalSpec("LOCAL", help: "local file(s) to upload", variadic: true),
+            PositionalSpec("DEST", help: "officer:/folder/, officer:/path/name, or a tus URL"),
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
@@ -99,6 +99,8 @@ enum PutCommand: Command {
                     if let warning = item.warning { context.console.message("warning: \(warning)") }
                     ready.append((local, item))
                 case .failure(let error):
+                    // A single file's failure is the command's error, printed once by the caller.
+                    if locals.count == 1 { throw error }
                     context.console.message("officer-files: \(error); not uploaded")
                     failures.append(error)
                 }
@@ -140,7 +142,12 @@ enum PutCommand: Command {
                 throw CLIError.refused("\(local): upload cancelled; the partial upload was removed from the server", .interrupted)
             }
             if case UploadError.server(_, 409, let message) = error {
-                throw CLIError.refused("\(message.components(separatedBy: " (set overwrite")[0]); use --force to replace it", .conflict)
+                // On an Officer server a 409 at creation means the file exists, which --force settles; any other
+                // tus server's 409 is its own business, told with the file and the URL.
+                if RemotePath.isRemote(target.label) {
+                    throw CLIError.refused("\(target.label): already exists (use --force to replace it)", .conflict)
+                }
+                throw CLIError.refused("\(shown) -> \(target.label): the tus server refused it (409 Conflict): \(message)", .conflict)
             }
             throw error
         }
