@@ -166,6 +166,21 @@ import Testing
         #expect(elsewhere.status == 3 && elsewhere.stderr.contains("not logged in"))
     }
 
+    @Test func theDemoShowsTheWholeMission() async throws {
+        let started = Date()
+        let demo = try await ProcessRunner.runDetached(
+            ProcessRunner.packageRoot + "/scripts/demo", [], environment: ProcessInfo.processInfo.environment, stdin: nil,
+            currentDirectory: nil)
+        #expect(demo.status == 0, "\(demo.stdout.suffix(2000))\(demo.stderr.suffix(2000))")
+        for line in [
+            "13/13 files", "Transferred 1 file", "Transferred 0 files", "resumed after", "IMG_0001.jpg", "warning: bomb",
+            "warning: parent-traversal", "Invoice 2026-117", "notes.wav", "offline: officer:/Documents", "(exit code 4)",
+        ] {
+            #expect(demo.stdout.contains(line) || demo.stderr.contains(line), "\(line)")
+        }
+        #expect(Date().timeIntervalSince(started) < 60)
+    }
+
     @Test func expiredTokenAsksForANewLogin() async throws {
         let shortLived = try await ReferenceServer.start(arguments: ["--token-ttl", "1"])
         #expect(try await cli.login(shortLived).status == 0)
