@@ -77,7 +77,7 @@ import Transfer
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "1000000"])
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let process = try cli.launch(["get", "officer:/big.bin"], environment: viaProxy, in: work.path)
-        #expect(await Eventually.wait {
+        #expect(await Eventually.wait(timeout: 90) {
             (try TransferJournal(path: cli.journalPath).downloads().first?.segments.reduce(0) { $0 + $1.done } ?? 0) > 600_000
         })
         kill(process.processIdentifier, SIGKILL)

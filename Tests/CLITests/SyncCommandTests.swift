@@ -15,6 +15,14 @@ import Transfer
         #expect(try await cli.login(server).status == 0)
     }
 
+    /// True once the server's tus state holds a partial upload larger than `bytes`.
+    func serverHoldsAPart(largerThan bytes: Int) throws -> Bool {
+        let tus = server.state.path + "/tus"
+        return try FileManager.default.contentsOfDirectory(atPath: tus).contains { name in
+            name.hasSuffix(".part") && ((try? FileManager.default.attributesOfItem(atPath: tus + "/" + name)[.size] as? Int) ?? 0) > bytes
+        }
+    }
+
     func bytes(_ count: Int, seed: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ seed &* 7) }) }
 
     /// Relative path → (sha256, mtime) of every file below `folder`.
@@ -164,12 +172,7 @@ import Transfer
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "500000", "--direction", "up"])
         let process = try cli.launch(
             ["sync", work.path + "/slow", "officer:/slow"], environment: ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()])
-        let tus = server.state.path + "/tus"
-        #expect(await Eventually.wait {
-            try FileManager.default.contentsOfDirectory(atPath: tus).contains { name in
-                name.hasSuffix(".part") && ((try? FileManager.default.attributesOfItem(atPath: tus + "/" + name)[.size] as? Int) ?? 0) > 100_000
-            }
-        })
+        #expect(await Eventually.wait { try serverHoldsAPart(largerThan: 100_000) })
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
@@ -244,11 +247,7 @@ import Transfer
         let process = try cli.launch(["sync", local, "officer:/up"], environment: viaProxy)
         // Killed once the server holds part of the file: the rerun must continue from there.
         let tus = server.state.path + "/tus"
-        #expect(await Eventually.wait {
-            try FileManager.default.contentsOfDirectory(atPath: tus).contains { name in
-                name.hasSuffix(".part") && ((try? FileManager.default.attributesOfItem(atPath: tus + "/" + name)[.size] as? Int) ?? 0) > 1_000_000
-            }
-        })
+        #expect(await Eventually.wait { try serverHoldsAPart(largerThan: 1_000_000) })
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         // The proxy goes too, so the server sees the killed request end (the reference server does not lock

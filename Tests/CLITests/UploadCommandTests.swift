@@ -129,7 +129,7 @@ import Transfer
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let upload = try cli.launch(["put", "--chunk-size", "128K", big, "officer:/"], environment: viaProxy)
         let download = try cli.launch(["get", "officer:/remote.bin", work.file("remote.bin")], environment: viaProxy)
-        #expect(await Eventually.wait { try uploadedSoFar() > 0 && downloadedSoFar() > 0 })
+        #expect(await Eventually.wait(timeout: 90) { try uploadedSoFar() > 0 && downloadedSoFar() > 0 })
         kill(upload.processIdentifier, SIGKILL)
         kill(download.processIdentifier, SIGKILL)
         upload.waitUntilExit()

@@ -14,6 +14,8 @@ import sys
 
 from aiohttp import web
 
+import loopback
+
 TOKEN = "hostile-token.abc_DEF-123"
 ESCAPE_NAMES = ["\x1b]0;owned\x07", "\x1b[2J", "plain.txt"]
 MODES = [
@@ -185,11 +187,7 @@ async def main():
 
     other_app = web.Application(client_max_size=1 << 30)
     other_app.router.add_route("*", "/{tail:.*}", hostile.bystander)
-    other_runner = web.AppRunner(other_app, access_log=None, shutdown_timeout=0.5)
-    await other_runner.setup()
-    other_site = web.TCPSite(other_runner, "127.0.0.1", 0)
-    await other_site.start()
-    hostile.other = f"http://127.0.0.1:{other_site._server.sockets[0].getsockname()[1]}"
+    hostile.other = await loopback.start(other_app, shutdown_timeout=0.5)
 
     app = web.Application(client_max_size=1 << 30)
     app.add_routes([
@@ -201,12 +199,7 @@ async def main():
         web.route("*", "/api/file-browser/tus", hostile.tus), web.route("*", "/api/file-browser/tus/{id}", hostile.tus),
         web.route("*", "/{tail:.*}", hostile.fallback),
     ])
-    runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5, max_field_size=1 << 24, max_line_size=1 << 24)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    print(f"listening on http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}", flush=True)
-    await asyncio.sleep(600)
+    await loopback.serve(app, shutdown_timeout=0.5, max_field_size=1 << 24, max_line_size=1 << 24)
 
 
 if __name__ == "__main__":

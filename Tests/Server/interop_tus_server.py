@@ -6,6 +6,8 @@ import sys
 from pathlib import Path
 
 from aiohttp import web
+
+import loopback
 from aiohttp_tus import setup_tus
 
 
@@ -15,12 +17,7 @@ async def main():
     args = parser.parse_args()
     app = web.Application(client_max_size=1 << 40)
     setup_tus(app, upload_url="/uploads", upload_path=Path(args.dir))
-    runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    print(f"listening on http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}", flush=True)
-    await asyncio.sleep(600)
+    await loopback.serve(app, shutdown_timeout=1.0)
 
 
 if __name__ == "__main__":

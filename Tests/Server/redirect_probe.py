@@ -9,6 +9,8 @@ import sys
 
 from aiohttp import web
 
+import loopback
+
 
 async def redirect(request):
     raise web.HTTPFound(request.query["to"])
@@ -37,12 +39,7 @@ async def main():
     app = web.Application()
     app.add_routes([web.get("/redirect", redirect), web.get("/echo-auth", echo_auth),
                     web.get("/plain/{name}", plain_handler(args.serve))])
-    runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    print(f"listening on http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}", flush=True)
-    await asyncio.sleep(600)
+    await loopback.serve(app, shutdown_timeout=1.0)
 
 
 if __name__ == "__main__":
