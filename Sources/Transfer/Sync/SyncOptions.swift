@@ -123,12 +123,20 @@ public struct SyncReport: Sendable, Codable, Equatable {
     public var timesSet = 0
     /// Entries skipped with a warning (links, special files).
     public var warnings = 0
-    /// What failed.
+    /// What failed: the first ``listedFailureLimit``; the rest are only counted in ``unlistedFailures``.
     public var failures: [SyncFailure] = []
+    /// Failures past the first ``listedFailureLimit``: counted, not kept, so a server sending endless bad names
+    /// cannot grow the report without bound.
+    public var unlistedFailures = 0
+    /// How many failures a report keeps.
+    public static let listedFailureLimit = 1000
     /// Why deletions were not done, when they were not.
     public var deletionsSkipped: String?
     /// Seconds the sync took.
     public var seconds: Double = 0
+
+    /// Failures in all, listed or not.
+    public var failureCount: Int { failures.count + unlistedFailures }
 
     /// Whether everything asked for was done.
     public var succeeded: Bool { failures.isEmpty && deletionsSkipped == nil }

@@ -48,7 +48,13 @@ final class SyncState: @unchecked Sendable {
 
     func fail(_ path: String, _ operation: String, _ message: String) {
         let failure = SyncFailure(path: path, operation: operation, message: message)
-        lock.withLock { report.failures.append(failure) }
+        lock.withLock {
+            if report.failures.count < SyncReport.listedFailureLimit {
+                report.failures.append(failure)
+            } else {
+                report.unlistedFailures += 1
+            }
+        }
         onEvent(.failed(failure))
     }
 

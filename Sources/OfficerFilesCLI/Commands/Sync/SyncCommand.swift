@@ -94,7 +94,7 @@ enum SyncCommand: Command {
         try Task.checkCancellation()
         guard report.succeeded else {
             var parts: [String] = []
-            if !report.failures.isEmpty { parts.append("\(report.failures.count) failed") }
+            if !report.failures.isEmpty { parts.append("\(report.failureCount) failed") }
             if report.deletionsSkipped != nil { parts.append("nothing deleted") }
             throw CLIError.refused("\(parsed.path[0]): " + parts.joined(separator: "; "), .failure)
         }

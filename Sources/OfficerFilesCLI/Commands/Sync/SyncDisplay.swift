@@ -86,7 +86,7 @@ final class SyncDisplay: @unchecked Sendable {
             "\(verb) \(report.transferred) file\(report.transferred == 1 ? "" : "s") (\(ByteCountFormat.string(report.bytes))) in \(DurationFormat.precise(seconds: report.seconds))\(rate)"
                 + "; \(report.unchanged) unchanged, \(report.directoriesCreated) folder\(report.directoriesCreated == 1 ? "" : "s") created"
                 + (report.timesSet > 0 ? ", \(report.timesSet) times set" : "")
-                + ", \(report.deleted) deleted, \(report.failures.count) error\(report.failures.count == 1 ? "" : "s")"
+                + ", \(report.deleted) deleted, \(report.failureCount) error\(report.failureCount == 1 ? "" : "s")"
         ]
         if report.extraneous > 0, !deleteAsked {
             lines.append("\(report.extraneous) entr\(report.extraneous == 1 ? "y is" : "ies are") only in \(destination) (sync --delete removes them)")
@@ -95,6 +95,7 @@ final class SyncDisplay: @unchecked Sendable {
         if !report.failures.isEmpty {
             lines.append("Failed:")
             lines += report.failures.map { "  \($0)" }
+            if report.unlistedFailures > 0 { lines.append("  … and \(report.unlistedFailures) more") }
         }
         for line in lines { context.console.message(line) }
     }
