@@ -162,6 +162,14 @@ import Transfer
         let missing = try await htmlCLI.run(["stat", "officer:/some/file.txt"])
         #expect(missing.status == 4 && missing.stderr.contains("/some/file.txt") && missing.stderr.contains("404"), "\(missing.stderr)")
 
+        // Another tus server's 409 is told with the file and the URL, and without an option that would not help.
+        let tus = try await startHostileServer(mode: "tus-conflict")
+        servers.add(tus)
+        try work.write("f.bin", "bytes")
+        let conflict = try await CLIRunner().run(["put", work.file("f.bin"), tus.url + "/files/"])
+        #expect(conflict.status == 5 && conflict.stderr.contains("f.bin -> \(tus.url)/files/"), "\(conflict.stderr)")
+        #expect(conflict.stderr.contains("in progress") && !conflict.stderr.contains("--force"), "\(conflict.stderr)")
+
         // A mixed listing: the escaping paths and the file/folder clash are each listed by name.
         let (_, mixedCLI) = try await loggedIn("mixed-names")
         let pull = try await mixedCLI.run(["sync", "-n", "officer:/Mixed", work.file("mixed")])

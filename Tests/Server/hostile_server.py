@@ -20,7 +20,7 @@ TOKEN = "hostile-token.abc_DEF-123"
 ESCAPE_NAMES = ["\x1b]0;owned\x07", "\x1b[2J", "plain.txt"]
 MODES = [
     "tus-elsewhere", "token-inject", "token-huge", "escapes", "endless", "cursor-stuck", "trickle",
-    "tree-trickle", "redirect-elsewhere", "huge-header", "html-error", "mixed-names",
+    "tree-trickle", "redirect-elsewhere", "huge-header", "html-error", "mixed-names", "tus-conflict",
 ]
 
 
@@ -173,6 +173,8 @@ class Hostile:
         if request.method == "OPTIONS":
             return web.Response(status=204, headers=headers)
         await request.read()
+        if self.mode == "tus-conflict":
+            return web.Response(status=409, headers=headers, text="an upload with this name is in progress")
         return web.Response(status=201, headers={**headers, "Location": self.other + "/files/stolen", "Upload-Offset": "0"})
 
     async def fallback(self, request):
@@ -197,6 +199,7 @@ async def main():
         web.get("/api/file-browser/stat", hostile.stat), web.get("/api/file-browser/tree", hostile.tree),
         web.get("/api/file-browser/raw", hostile.raw),
         web.route("*", "/api/file-browser/tus", hostile.tus), web.route("*", "/api/file-browser/tus/{id}", hostile.tus),
+        web.route("*", "/files/", hostile.tus),
         web.route("*", "/{tail:.*}", hostile.fallback),
     ])
     await loopback.serve(app, shutdown_timeout=0.5, max_field_size=1 << 24, max_line_size=1 << 24)
