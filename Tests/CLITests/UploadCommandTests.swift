@@ -122,6 +122,28 @@ import Transfer
         #expect(empty.stdout.contains("No unfinished transfers."))
     }
 
+    @Test func ctrlCPausesAndTheSameCommandContinues() async throws {
+        let big = try work.write("paused.bin", bytes(5_000_000, seed: 8))
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "1000000"])
+        let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
+        let arguments = ["put", "--chunk-size", "256K", big, "officer:/"]
+        let process = try cli.launch(arguments, environment: viaProxy)
+        #expect(await Eventually.wait(timeout: 90) { try uploadedSoFar() >= 512 << 10 })
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        // Paused, not discarded: the journal keeps the upload and the server its bytes.
+        let confirmed = try uploadedSoFar()
+        #expect(confirmed >= 512 << 10, "\(confirmed)")
+        let listed = try await cli.run(["transfers", "list"], environment: viaProxy)
+        #expect(listed.stdout.contains("upload    \(big) -> officer:/paused.bin"), "\(listed.stdout)")
+        let rerun = try await cli.run(arguments, environment: viaProxy)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stderr.contains("paused.bin: resuming at") && rerun.stderr.contains("(the server has it)"), "\(rerun.stderr)")
+        #expect(rerun.stderr.contains("resumed after"), "\(rerun.stderr)")
+        #expect(try ProcessRunner.sha256(of: server.root.file("paused.bin")) == (try ProcessRunner.sha256(of: big)))
+    }
+
     @Test func transfersResumeAndClean() async throws {
         let big = try work.write("r.bin", bytes(3_000_000, seed: 3))
         try server.root.write("remote.bin", bytes(3_000_000, seed: 4))

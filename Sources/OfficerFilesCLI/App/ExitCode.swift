@@ -70,7 +70,7 @@ public enum ExitCode: Int32, Sendable {
             case .server(_, let status, _): return of(status: status)
             case .protocolViolation, .checksumRejected: return .server
             case .transfer(let inner): return of(httpError: inner)
-            case .cancelled: return .interrupted
+            case .cancelled, .paused: return .interrupted
             }
         case let error as DownloadError:
             switch error {

@@ -79,7 +79,10 @@ public enum OfficerFilesApp {
             return 0
         } catch {
             let code = ExitCode.of(error)
-            if code == .interrupted {
+            if code == .interrupted, case CLIError.refused(let message, _) = error {
+                // The command said what an interruption left (a paused upload) and what to run next.
+                console.message("officer-files: \(message)")
+            } else if code == .interrupted {
                 console.message("officer-files: interrupted; run the same command again to continue")
             } else {
                 console.message("officer-files: \(error)" + (hint(for: error, context: context).map { "; " + $0 } ?? ""))

@@ -4,9 +4,11 @@ import Foundation
 /// Progress lines for one file moved in parts (ranges of a download, parts of an upload): one line per
 /// part plus the total, and `-v` notes for retries and restarts. Shared by `get` and `put`.
 final class PartsDisplay: @unchecked Sendable {
-    private let reporter: ProgressReporter
+    let reporter: ProgressReporter
     let name: String
     private let verbose: Bool
+    /// `-q`: results and notes are not shown.
+    let quiet: Bool
     private let console: Console
     private let lock = NSLock()
     private var ids: [Int] = []
@@ -15,6 +17,7 @@ final class PartsDisplay: @unchecked Sendable {
         self.reporter = reporter
         self.name = name
         verbose = context.global.verbose
+        quiet = context.global.quiet || context.global.json
         console = context.console
     }
 

@@ -62,8 +62,14 @@ public struct TusUploader: Uploading {
         } catch let error as UploadError {
             throw error
         } catch is CancellationError {
-            if options.terminateOnCancel, let record { await terminate(record, credential: target.credential) }
-            throw UploadError.cancelled(path: path)
+            guard let record else { throw UploadError.cancelled(path: path) }
+            if options.terminateOnCancel {
+                await terminate(record, credential: target.credential)
+                throw UploadError.cancelled(path: path)
+            }
+            // What the server confirmed, as the journal last recorded it: where the same call will continue.
+            let confirmed = ((try? journal?.upload(key: key)) ?? nil)?.parts.reduce(0) { $0 + $1.offset } ?? 0
+            throw UploadError.paused(path: path, confirmed: confirmed, total: fingerprint.size)
         } catch let error as SQLiteError {
             throw UploadError.journal(error)
         } catch {

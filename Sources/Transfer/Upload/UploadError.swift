@@ -1,3 +1,4 @@
+import FileModel
 /// Why an upload did not complete; a resumable one is kept in the journal for a rerun.
 public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The local file cannot be read.
@@ -16,8 +17,12 @@ public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
     case transfer(HTTPError)
     /// The journal could not be read or written.
     case journal(SQLiteError)
-    /// The upload was cancelled (and, by default, removed from the server).
+    /// The upload was cancelled before the server held any of it, or removed from the server as asked
+    /// (``UploadOptions/terminateOnCancel``).
     case cancelled(path: String)
+    /// The upload was cancelled and paused: the server keeps the `confirmed` bytes and the journal the upload,
+    /// so the same call continues it.
+    case paused(path: String, confirmed: Int64, total: Int64)
 
     /// A one-line message.
     public var description: String {
@@ -32,6 +37,8 @@ public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .transfer(let error): error.description
         case .journal(let error): error.description
         case .cancelled(let path): "\(path): upload cancelled"
+        case .paused(let path, let confirmed, let total):
+            "\(path): upload paused at \(ByteCountFormat.string(confirmed)) of \(ByteCountFormat.string(total))"
         }
     }
 }

@@ -6,8 +6,9 @@ public struct UploadOptions: Sendable {
     public var parts = 1
     /// Send at most this many bytes per second in all.
     public var bandwidthLimit: Int64?
-    /// Delete the server's partial upload when the upload is cancelled.
-    public var terminateOnCancel = true
+    /// Delete the server's partial upload when the upload is cancelled; by default a cancelled upload is paused
+    /// (the server keeps what it has, the journal the upload) and the same call continues it.
+    public var terminateOnCancel = false
     /// Send a checksum with every chunk when the server offers the extension (the server then verifies it).
     public var checksums = true
     /// Attempts without progress before giving up (progress resets the count).

@@ -10,8 +10,8 @@ enum PutCommand: Command {
         discussion: """
             DEST is an Officer folder (officer:/Photos/), an Officer file name for a single LOCAL, or the URL of
             any tus 1.0 server. Rerunning the same command after any interruption continues from the server's
-            offset; a local file changed meanwhile is uploaded again from the start. Ctrl-C removes the
-            partial upload from the server.
+            offset; a local file changed meanwhile is uploaded again from the start. Ctrl-C pauses: the server
+            keeps what it has; 'officer-files transfers clean' discards it.
             """,
         options: [
             OptionSpec(["--force", "-f"], help: "replace existing files on the server"),
@@ -138,8 +138,10 @@ enum PutCommand: Command {
             display.finish(failed: false)
         } catch {
             display.finish(failed: true)
-            if case UploadError.cancelled = error {
-                throw CLIError.refused("\(local): upload cancelled; the partial upload was removed from the server", .interrupted)
+            if case UploadError.paused(_, let confirmed, let total) = error {
+                throw CLIError.refused(
+                    "\(shown): paused at \(ByteCountFormat.string(confirmed)) of \(ByteCountFormat.string(total)); run the same "
+                        + "command to continue, or 'officer-files transfers clean' to discard", .interrupted)
             }
             if case UploadError.server(_, 409, let message) = error {
                 // On an Officer server a 409 at creation means the file exists, which --force settles; any other
@@ -227,8 +229,11 @@ extension PartsDisplay {
     /// Shows upload events: one line per part, plus the total.
     func handle(_ event: UploadEvent) {
         switch event {
-        case .started(let method, let size, let parts, _):
+        case .started(let method, let size, let parts, let resumed):
             if method == .multipart { note("the server has no tus: uploading in one multipart request (not resumable)") }
+            if resumed > 0, !quiet {
+                reporter.message("\(name): resuming at \(ByteCountFormat.string(resumed)) of \(ByteCountFormat.string(size)) (the server has it)")
+            }
             start(total: size, partSizes: (0..<parts).map { size * Int64($0 + 1) / Int64(parts) - size * Int64($0) / Int64(parts) })
         case .progress(let part, let sent): progress(part: part, done: sent)
         case .retrying(let part, let attempt, let delay, let reason):
