@@ -115,12 +115,11 @@ import Transfer
         let process = try cli.launch(["cat", "officer:/slow.bin"], environment: viaProxy)
         let temp = cacheDirectory + "/tmp"
         // Generous: under a sanitizer, with the other suites running, the CLI can take long to get going.
-        #expect(await Eventually.wait(timeout: 120) {
+        #expect(await Eventually.signal(SIGKILL, to: [process], timeout: 120) {
             try FileManager.default.contentsOfDirectory(atPath: temp).contains { name in
                 ((try? FileManager.default.attributesOfItem(atPath: temp + "/" + name)[.size] as? Int) ?? 0) > 100_000
             }
         })
-        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let healed = try await cli.run(["cache", "stats"])
         #expect(healed.status == 0 && healed.stderr.contains("repaired after an interrupted run: 1 temp files"), "\(healed.stderr)")

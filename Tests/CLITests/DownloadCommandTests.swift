@@ -77,10 +77,9 @@ import Transfer
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "1000000"])
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let process = try cli.launch(["get", "officer:/big.bin"], environment: viaProxy, in: work.path)
-        #expect(await Eventually.wait(timeout: 90) {
+        #expect(await Eventually.signal(SIGKILL, to: [process], timeout: 90) {
             (try TransferJournal(path: cli.journalPath).downloads().first?.segments.reduce(0) { $0 + $1.done } ?? 0) > 600_000
         })
-        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(!FileManager.default.fileExists(atPath: work.file("big.bin")))
         let partialSize = (try FileManager.default.attributesOfItem(atPath: work.file(".big.bin.officer-download"))[.size] as? Int) ?? 0
@@ -101,8 +100,7 @@ import Transfer
         try FileManager.default.setAttributes([.modificationDate: stamp], ofItemAtPath: path)
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(nginx.port)", ["--throttle", "1000000"])
         let process = try cli.launch(["get", proxy.url + "/same.bin"], in: work.path)
-        #expect(await Eventually.wait { (try self.downloaded()) > 400_000 })
-        kill(process.processIdentifier, SIGKILL)
+        #expect(await Eventually.signal(SIGKILL, to: [process]) { (try self.downloaded()) > 400_000 })
         process.waitUntilExit()
         // Replaced by another file of the same length with the same Last-Modified.
         let replacement = bytes(3_000_000, seed: 9)
@@ -130,8 +128,7 @@ import Transfer
         ] {
             let process = try cli.launch(arguments, environment: environment, in: work.path)
             let temp = work.file("." + (arguments[1] as NSString).lastPathComponent + ".officer-download")
-            #expect(await Eventually.wait { ((try? FileManager.default.attributesOfItem(atPath: temp)[.size] as? Int) ?? 0) > 200_000 })
-            kill(process.processIdentifier, SIGKILL)
+            #expect(await Eventually.signal(SIGKILL, to: [process]) { ((try? FileManager.default.attributesOfItem(atPath: temp)[.size] as? Int) ?? 0) > 200_000 })
             process.waitUntilExit()
         }
         let listed = try await cli.run(["transfers", "list"], environment: viaProxy)

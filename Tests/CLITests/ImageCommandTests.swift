@@ -98,12 +98,11 @@ import Transfer
         let process = try cli.launch(arguments, environment: viaProxy)
         // Killed once the server holds part of the prepared image (and so the journal its upload).
         let tus = server.state.path + "/tus"
-        #expect(await Eventually.wait(timeout: 120) {
+        #expect(await Eventually.signal(SIGKILL, to: [process], timeout: 120) {
             try FileManager.default.contentsOfDirectory(atPath: tus).contains { name in
                 name.hasSuffix(".part") && ((try? FileManager.default.attributesOfItem(atPath: tus + "/" + name)[.size] as? Int) ?? 0) > 100_000
             }
         })
-        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let rerun = try await cli.run(arguments, environment: viaProxy)
         #expect(rerun.status == 0, "\(rerun.stderr)")

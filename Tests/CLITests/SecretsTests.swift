@@ -28,8 +28,7 @@ import Transfer
         // An upload killed midway leaves its journal row (the tus URL): that row must not carry the token either.
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "1000000", "--direction", "up"])
         let killed = try cli.launch(["-v", "put", work.file("big.bin"), "officer:/"], environment: ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": token])
-        #expect(await Eventually.wait { (try? TransferJournal(path: cli.journalPath).uploads().isEmpty) == false })
-        kill(killed.processIdentifier, SIGKILL)
+        #expect(await Eventually.signal(SIGKILL, to: [killed]) { (try? TransferJournal(path: cli.journalPath).uploads().isEmpty) == false })
         killed.waitUntilExit()
         for output in outputs {
             #expect(!output.stdout.contains(token) && !output.stderr.contains(token))

@@ -172,8 +172,7 @@ import Transfer
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "500000", "--direction", "up"])
         let process = try cli.launch(
             ["sync", work.path + "/slow", "officer:/slow"], environment: ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()])
-        #expect(await Eventually.wait { try serverHoldsAPart(largerThan: 100_000) })
-        kill(process.processIdentifier, SIGINT)
+        #expect(await Eventually.signal(SIGINT, to: [process]) { try serverHoldsAPart(largerThan: 100_000) })
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
     }
@@ -247,16 +246,19 @@ import Transfer
         let process = try cli.launch(["sync", local, "officer:/up"], environment: viaProxy)
         // Killed once the server holds part of the file: the rerun must continue from there.
         let tus = server.state.path + "/tus"
-        #expect(await Eventually.wait { try serverHoldsAPart(largerThan: 1_000_000) })
-        kill(process.processIdentifier, SIGKILL)
+        #expect(await Eventually.signal(SIGKILL, to: [process]) { try serverHoldsAPart(largerThan: 1_000_000) })
         process.waitUntilExit()
         // The proxy goes too, so the server sees the killed request end (the reference server does not lock
         // an upload against a second writer, as a real one would) before the rerun starts through a new one.
         proxy.stop()
+        // Settled: the part files kept the same sizes for a second (chunks are sized from the rate, so the server
+        // keeps the verified ones; what matters is that the killed body no longer arrives).
+        let settle = SizeSettling()
         #expect(await Eventually.wait {
-            try FileManager.default.contentsOfDirectory(atPath: tus).allSatisfy { name in
-                !name.hasSuffix(".part") || ((try? FileManager.default.attributesOfItem(atPath: tus + "/" + name)[.size] as? Int) ?? 0) == 0
+            let sizes = try FileManager.default.contentsOfDirectory(atPath: tus).filter { $0.hasSuffix(".part") }.sorted().map { name in
+                (try? FileManager.default.attributesOfItem(atPath: tus + "/" + name)[.size] as? Int) ?? 0
             }
+            return settle.isSettled(sizes)
         })
         #expect(!FileManager.default.fileExists(atPath: server.root.file("up/big.bin")))
         // The same address again: the journal knows the upload by its URL.
@@ -278,5 +280,23 @@ import Transfer
         let noop = try report(try await cli.run(["--json", "sync", many, "officer:/many"]))
         #expect(noop.transferred == 0 && noop.unchanged == 10_000)
         try expectSame(many, server.root.file("many"))
+    }
+}
+
+/// Tells when a list of sizes has stayed the same for a second.
+final class SizeSettling: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: [Int] = []
+    private var since = Date()
+
+    func isSettled(_ sizes: [Int]) -> Bool {
+        lock.withLock {
+            if sizes != last {
+                last = sizes
+                since = Date()
+                return false
+            }
+            return Date().timeIntervalSince(since) >= 1
+        }
     }
 }

@@ -106,8 +106,7 @@ import Transfer
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "1000000"])
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let process = try cli.launch(["put", "-p", "--chunk-size", "256K", big, "officer:/in/"], environment: viaProxy)
-        #expect(await Eventually.wait { try uploadedSoFar() > 0 })
-        kill(process.processIdentifier, SIGKILL)
+        #expect(await Eventually.signal(SIGKILL, to: [process]) { try uploadedSoFar() > 0 })
         process.waitUntilExit()
         #expect(!FileManager.default.fileExists(atPath: server.root.file("in/big.bin")))
 
@@ -128,8 +127,7 @@ import Transfer
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let arguments = ["put", "--chunk-size", "256K", big, "officer:/"]
         let process = try cli.launch(arguments, environment: viaProxy)
-        #expect(await Eventually.wait(timeout: 90) { try uploadedSoFar() >= 512 << 10 })
-        kill(process.processIdentifier, SIGINT)
+        #expect(await Eventually.signal(SIGINT, to: [process], timeout: 90) { try uploadedSoFar() >= 512 << 10 })
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
         // Paused, not discarded: the journal keeps the upload and the server its bytes.
@@ -151,9 +149,7 @@ import Transfer
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let upload = try cli.launch(["put", "--chunk-size", "128K", big, "officer:/"], environment: viaProxy)
         let download = try cli.launch(["get", "officer:/remote.bin", work.file("remote.bin")], environment: viaProxy)
-        #expect(await Eventually.wait(timeout: 90) { try uploadedSoFar() > 0 && downloadedSoFar() > 0 })
-        kill(upload.processIdentifier, SIGKILL)
-        kill(download.processIdentifier, SIGKILL)
+        #expect(await Eventually.signal(SIGKILL, to: [upload, download], timeout: 90) { try uploadedSoFar() > 0 && downloadedSoFar() > 0 })
         upload.waitUntilExit()
         download.waitUntilExit()
         let listed = try await cli.run(["transfers", "list", "--json"], environment: viaProxy)
@@ -167,8 +163,7 @@ import Transfer
         // clean: a new interrupted upload is removed from the server and forgotten.
         try FileManager.default.removeItem(atPath: server.root.file("r.bin"))
         let again = try cli.launch(["put", "--chunk-size", "128K", big, "officer:/"], environment: viaProxy)
-        #expect(await Eventually.wait { try uploadedSoFar() > 0 })
-        kill(again.processIdentifier, SIGKILL)
+        #expect(await Eventually.signal(SIGKILL, to: [again]) { try uploadedSoFar() > 0 })
         again.waitUntilExit()
         let cleaned = try await cli.run(["transfers", "clean"], environment: viaProxy)
         #expect(cleaned.status == 0 && cleaned.stdout.contains("removed the partial upload"))

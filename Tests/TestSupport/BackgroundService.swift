@@ -130,11 +130,11 @@ public func startRedirectProbe(serving folder: String = "/nonexistent") async th
         arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/redirect_probe.py", "--serve", folder])
 }
 
-/// The aiohttp-tus server from PyPI (not ours), storing uploads in `folder`.
-public func startInteropTusServer(folder: String) async throws -> BackgroundService {
+/// The aiohttp-tus server from PyPI (not ours), storing uploads in `folder`; `stock` keeps aiohttp's 1 MiB body limit.
+public func startInteropTusServer(folder: String, stock: Bool = false) async throws -> BackgroundService {
     try await BackgroundService.start(
         script: ProcessRunner.packageRoot + "/.venv/bin/python",
-        arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/interop_tus_server.py", "--dir", folder])
+        arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/interop_tus_server.py", "--dir", folder] + (stock ? ["--stock"] : []))
 }
 
 /// The hostile Officer server (`Tests/Server/hostile_server.py`) in one of its misbehaving modes.

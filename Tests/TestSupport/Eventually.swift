@@ -3,14 +3,42 @@ import Foundation
 /// Waits for a condition by polling, so tests that interrupt a transfer midway do it once the transfer
 /// has really got somewhere, however busy the machine is.
 public enum Eventually {
-    /// Polls `condition` every 50 ms for up to `timeout` seconds; returns whether it became true.
+    /// Polls `condition` every 20 ms for up to `timeout` seconds; returns whether it became true.
+    ///
+    /// The polling runs on a thread of its own, not on Swift's cooperative pool: with two cores that pool has two
+    /// threads, and a parallel test blocking them (hashing thousands of files, a synchronous `vips`) would
+    /// otherwise delay the polls past the whole transfer they are meant to catch midway.
     @discardableResult
-    public static func wait(timeout: Double = 30, _ condition: () throws -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if (try? condition()) == true { return true }
-            try? await Task.sleep(nanoseconds: 50_000_000)
+    public static func wait(timeout: Double = 30, _ condition: @escaping @Sendable () throws -> Bool) async -> Bool {
+        await wait(timeout: timeout, condition, then: {})
+    }
+
+    /// Like ``wait(timeout:_:)``, and sends `signal` to `processes` from the polling thread the moment the
+    /// condition holds: the interruption lands where it was meant to, not whenever the test gets a thread back.
+    @discardableResult
+    public static func signal(
+        _ signal: Int32, to processes: [Process], timeout: Double = 30, when condition: @escaping @Sendable () throws -> Bool
+    ) async -> Bool {
+        let identifiers = processes.map(\.processIdentifier)
+        return await wait(timeout: timeout, condition, then: { for pid in identifiers { kill(pid, signal) } })
+    }
+
+    private static func wait(
+        timeout: Double, _ condition: @escaping @Sendable () throws -> Bool, then action: @escaping @Sendable () -> Void
+    ) async -> Bool {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let deadline = Date().addingTimeInterval(timeout)
+                while Date() < deadline {
+                    if (try? condition()) == true {
+                        action()
+                        continuation.resume(returning: true)
+                        return
+                    }
+                    usleep(20_000)
+                }
+                continuation.resume(returning: false)
+            }
         }
-        return false
     }
 }

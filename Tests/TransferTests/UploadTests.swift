@@ -215,6 +215,19 @@ import Testing
         #expect(try ProcessRunner.sha256(of: folder.file("i.bin")) == (try ProcessRunner.sha256(of: path)))
     }
 
+    @Test func aStockBodyLimitJustWorks() async throws {
+        // aiohttp-tus as installed: requests over 1 MiB get 413. Chunks halve and stay below for the run.
+        let folder = TemporaryDirectory(prefix: "interop-stock")
+        let other = try await startInteropTusServer(folder: folder.path, stock: true)
+        let path = try file("stock.bin", 12_000_000, seed: 12)
+        let events = UploadEventLog()
+        let result = try await uploader().upload(
+            file: path, to: UploadTarget.tus(url: other.url + "/uploads", fileName: "stock.bin"), onEvent: events.add)
+        #expect(result.method == .tus)
+        #expect(try ProcessRunner.sha256(of: folder.file("stock.bin")) == (try ProcessRunner.sha256(of: path)))
+        #expect(events.retryReasons.contains { $0.contains("at most") }, "\(events.retryReasons)")
+    }
+
     @Test func fallsBackToMultipartWithoutTus() async throws {
         try await client.makeDirectory(try RemotePath(path: "/in"))
         let path = try file("m.bin", 700_000, seed: 10)
@@ -257,4 +270,8 @@ final class UploadEventLog: @unchecked Sendable {
         lock.withLock { events.compactMap { if case .started(_, _, let parts, _) = $0 { parts } else { nil } }.last ?? 0 }
     }
     var restarts: Int { lock.withLock { events.filter { if case .restarted = $0 { true } else { false } }.count } }
+    var retryReasons: [String] {
+        lock.withLock { events.compactMap { if case .retrying(_, _, _, let reason) = $0 { reason } else { nil } } }
+    }
 }
+

@@ -11,6 +11,10 @@ public struct TusUploader: Uploading {
     public var journal: TransferJournal?
     /// What each endpoint's OPTIONS said, so a batch of small files costs one request each, not two.
     private let discovered = DiscoveryCache()
+    /// The largest request body each endpoint accepted after a 413, remembered for the rest of the run.
+    private let bodyLimits = BodyLimitCache()
+    /// Files up to this size go up inside the creation request (creation-with-upload).
+    static let inlineLimit: Int64 = 4 << 20
 
     /// Creates an uploader.
     public init(http: HTTPClient = HTTPClient(), journal: TransferJournal?) {
@@ -18,8 +22,6 @@ public struct TusUploader: Uploading {
         self.journal = journal
     }
 
-    /// Chunks never shrink below this after failures.
-    static let smallestChunk: Int64 = 256 << 10
 
     /// The upload is gone on the server (expired, terminated): start over.
     struct StartOver: Error { var reason: String }
@@ -133,7 +135,8 @@ public struct TusUploader: Uploading {
             request.headers.add("Upload-Metadata", target.metadataHeader)
         }
         let algorithm = options.checksums ? info.checksumAlgorithm : nil
-        let inline = info.extensions.contains("creation-with-upload") && part.length > 0 && part.length <= min(options.chunkSize, 4 << 20)
+        let inlineLimit = min(options.chunkSize ?? Self.inlineLimit, bodyLimits[target.tusEndpoint] ?? Self.inlineLimit, Self.inlineLimit)
+        let inline = info.extensions.contains("creation-with-upload") && part.length > 0 && part.length <= inlineLimit
         if inline {
             request.body = .file(path: path, offset: part.start, length: part.length, contentType: "application/offset+octet-stream")
             if let algorithm {
@@ -142,6 +145,12 @@ public struct TusUploader: Uploading {
         }
         request.maxSendBytesPerSecond = options.bandwidthLimit
         let response = try await sendRetrying(request)
+        if inline, Self.isBodyTooLarge(response) {
+            // The server takes smaller bodies than this file: remember it, and create the upload without one.
+            bodyLimits[target.tusEndpoint] = max(ChunkSizer.floor, part.length / 2)
+            return try await create(
+                target: target, info: info, path: path, part: part, partial: partial, fingerprint: fingerprint, options: options)
+        }
         guard response.status == 201 else {
             throw UploadError.server(request: "POST \(target.tusEndpoint)", status: response.status, message: response.errorMessage)
         }
@@ -160,9 +169,10 @@ public struct TusUploader: Uploading {
         onEvent: (@Sendable (UploadEvent) -> Void)?
     ) async throws -> UploadResult {
         let token = record.target.credential
-        // The server, not the journal, says how much it has.
+        // Resuming, the server, not the journal, says how much it has; just created, creation said it (no HEAD:
+        // a round trip saved per file, and some servers refuse a HEAD before the first PATCH).
         var offsets: [Int64] = []
-        for part in record.parts { offsets.append(try await head(part.url!, token: token)) }
+        for part in record.parts { offsets.append(resuming ? try await head(part.url!, token: token) : part.offset) }
         // Bytes sent inline with the creation request are this run's, not resumed ones.
         let resumed = resuming ? offsets.reduce(0, +) : 0
         onEvent?(.started(method: .tus, size: record.fingerprint.size, parts: record.parts.count, resumedBytes: resumed))
@@ -172,7 +182,7 @@ public struct TusUploader: Uploading {
                 group.addTask {
                     try await send(
                         part: part, from: offset, path: record.localPath, info: info, token: token, options: options,
-                        counter: counter, state: state, onEvent: onEvent)
+                        endpoint: record.target.tusEndpoint, counter: counter, state: state, onEvent: onEvent)
                 }
             }
             try await group.waitForAll()
@@ -190,7 +200,8 @@ public struct TusUploader: Uploading {
     /// PATCHes one part from `offset` to its end, following the tus error rules.
     private func send(
         part: TransferJournal.UploadPart, from start: Int64, path: String, info: TusServerInfo, token: BearerCredential?,
-        options: UploadOptions, counter: SentCounter, state: RecordState, onEvent: (@Sendable (UploadEvent) -> Void)?
+        options: UploadOptions, endpoint: String, counter: SentCounter, state: RecordState,
+        onEvent: (@Sendable (UploadEvent) -> Void)?
     ) async throws {
         let url = part.url!
         var offset = start
@@ -200,13 +211,13 @@ public struct TusUploader: Uploading {
         // The next chunk's checksum is computed while the current chunk is on the wire.
         var nextChecksum: (offset: Int64, length: Int64, task: Task<String, any Error>)?
         let algorithm = options.checksums ? info.checksumAlgorithm : nil
-        // A link that drops every connection after N bytes would never pass a checksummed chunk larger than N
-        // (the server keeps no unverified bytes): after a failure that kept nothing, chunks shrink below what
-        // got through, so the upload still advances.
-        var chunkSize = options.chunkSize
+        // Chunks are sized from the rate (ChunkSizer) under any limit this server showed. A link that drops every
+        // connection after N bytes would never pass a checksummed chunk larger than N (the server keeps no
+        // unverified bytes): after a failure that kept nothing, chunks shrink below what got through.
+        var sizer = ChunkSizer(fixed: options.chunkSize, ceiling: bodyLimits[endpoint])
         func checksumTask(at chunkOffset: Int64) -> (offset: Int64, length: Int64, task: Task<String, any Error>)? {
             guard let algorithm, chunkOffset < part.length else { return nil }
-            let length = min(chunkSize, part.length - chunkOffset)
+            let length = min(sizer.size, part.length - chunkOffset)
             return (chunkOffset, length, Task.detached {
                 try checksumHeader(algorithm, path: path, offset: part.start + chunkOffset, length: length)
             })
@@ -214,7 +225,7 @@ public struct TusUploader: Uploading {
         defer { nextChecksum?.task.cancel() }
         while offset < part.length {
             try Task.checkCancellation()
-            let length = min(chunkSize, part.length - offset)
+            let length = min(sizer.size, part.length - offset)
             var request = HTTPRequest(
                 method: "PATCH", url: url,
                 body: .file(path: path, offset: part.start + offset, length: length, contentType: "application/offset+octet-stream"),
@@ -231,6 +242,7 @@ public struct TusUploader: Uploading {
             var retryAfter: String?
             let before = offset
             let inFlight = InFlight()
+            let started = ContinuousClock.now
             do {
                 let response = try await http.send(request, onProgress: { snapshot in
                     inFlight.sent = snapshot.sent
@@ -245,6 +257,10 @@ public struct TusUploader: Uploading {
                         throw UploadError.protocolViolation(
                             request: "PATCH \(url)", detail: "Upload-Offset \(response.headers["Upload-Offset"] ?? "missing") after sending \(offset)+\(length)")
                     }
+                    let elapsed = started.duration(to: .now)
+                    sizer.succeeded(
+                        bytes: confirmed - offset,
+                        seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
                     offset = confirmed
                     failures = 0
                     checksumFailures = 0
@@ -272,6 +288,16 @@ public struct TusUploader: Uploading {
                     continue
                 case 404, 410:
                     throw StartOver(reason: "the server no longer has the upload (\(response.status))")
+                case _ where Self.isBodyTooLarge(response):
+                    // A body limit (aiohttp's 1 MiB, Django's 2.5 MB): halve, remember it for this server, go on.
+                    guard sizer.tooLarge() else {
+                        throw UploadError.server(request: "PATCH \(url)", status: response.status, message: response.errorMessage)
+                    }
+                    bodyLimits[endpoint] = sizer.ceiling
+                    onEvent?(.retrying(
+                        part: part.index, attempt: 1, delay: 0,
+                        reason: "the server takes at most \(ByteCountFormat.string(sizer.ceiling)) per request"))
+                    continue
                 case 423:
                     // The server is still taking in an earlier request for this upload (a killed run's body).
                     reason = "the upload is locked by an earlier request (423)"
@@ -300,10 +326,21 @@ public struct TusUploader: Uploading {
             if resumedAt > offset {
                 failures = 0
             } else if algorithm != nil, inFlight.sent > 0, inFlight.sent < length + 1 {
-                chunkSize = max(Self.smallestChunk, min(chunkSize, inFlight.sent) / 2 / Self.smallestChunk * Self.smallestChunk)
+                sizer.shrink(below: inFlight.sent)
+            } else {
+                sizer.failed()
             }
             offset = resumedAt
         }
+    }
+
+    /// A request body the server refused for its size: 413, or a 400 whose message says so (Django answers
+    /// `RequestDataTooBig` with 400).
+    static func isBodyTooLarge(_ response: HTTPResponse) -> Bool {
+        if response.status == 413 { return true }
+        guard response.status == 400 else { return false }
+        let text = String(decoding: response.body.prefix(2048), as: UTF8.self).lowercased()
+        return text.contains("too large") || text.contains("toobig") || text.contains("too big")
     }
 
     /// Joins complete partial uploads into the final file (concatenation extension).
@@ -473,5 +510,16 @@ private final class DiscoveryCache: @unchecked Sendable {
     subscript(endpoint: String) -> TusServerInfo?? {
         get { lock.withLock { answers[endpoint] } }
         set { lock.withLock { answers[endpoint] = newValue ?? nil } }
+    }
+}
+
+/// The largest body each endpoint accepted after refusing a larger one, shared by copies of one uploader.
+private final class BodyLimitCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var limits: [String: Int64] = [:]
+
+    subscript(endpoint: String) -> Int64? {
+        get { lock.withLock { limits[endpoint] } }
+        set { lock.withLock { limits[endpoint] = newValue } }
     }
 }

@@ -1,7 +1,8 @@
 /// How an upload behaves.
 public struct UploadOptions: Sendable {
-    /// Bytes per PATCH request (large: each request costs a round trip and a checksum pass).
-    public var chunkSize: Int64 = 64 << 20
+    /// Bytes per PATCH request, fixed; nil (the default) sizes each request from the measured rate so it takes
+    /// about three seconds (from 1 MiB, between 256 KiB and 512 MiB): an interruption loses seconds, not chunks.
+    public var chunkSize: Int64?
     /// Parallel partial uploads joined by concatenation, when the server offers it (`--parts N`).
     public var parts = 1
     /// Send at most this many bytes per second in all.
@@ -14,6 +15,6 @@ public struct UploadOptions: Sendable {
     /// Attempts without progress before giving up (progress resets the count).
     public var maxAttemptsWithoutProgress = 6
 
-    /// The defaults: 64 MiB chunks, one part.
+    /// The defaults: chunks sized from the rate, one part, checksums, pause on cancel.
     public init() {}
 }

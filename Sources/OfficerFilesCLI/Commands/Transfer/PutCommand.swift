@@ -16,7 +16,7 @@ enum PutCommand: Command {
         options: [
             OptionSpec(["--force", "-f"], help: "replace existing files on the server"),
             OptionSpec(["--parents", "-p"], help: "create the destination folder (or a single file's parent) if missing"),
-            OptionSpec(["--chunk-size"], .value(placeholder: "SIZE"), help: "bytes per PATCH request (default 64M)"),
+            OptionSpec(["--chunk-size"], .value(placeholder: "SIZE"), help: "fixed bytes per PATCH request (default: sized from the rate, about 3 s each)"),
             OptionSpec(["--parts"], .value(placeholder: "N"), help: "upload N parts in parallel and join them (tus concatenation)"),
             OptionSpec(["--bwlimit"], .value(placeholder: "RATE"), help: "at most RATE bytes/s in all (e.g. 500K, 2M)"),
             OptionSpec(["--no-checksum"], help: "do not checksum chunks (faster; TLS still protects the bytes in transit)"),
