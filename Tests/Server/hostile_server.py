@@ -151,7 +151,7 @@ class Hostile:
         try:
             for _ in range(1 << 16):  # 4 GiB at most, should a client never stop
                 await response.write(block)
-        except (ConnectionResetError, asyncio.CancelledError):
+        except (ConnectionError, asyncio.CancelledError):
             pass
         return response
 
@@ -164,7 +164,7 @@ class Hostile:
             for i in range(0, len(body), chunk):
                 await response.write(body[i:i + chunk])
                 await asyncio.sleep(interval)
-        except (ConnectionResetError, asyncio.CancelledError):
+        except (ConnectionError, asyncio.CancelledError):
             pass
         return response
 

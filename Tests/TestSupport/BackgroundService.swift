@@ -13,10 +13,13 @@ public final class BackgroundService: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: script.hasPrefix("/") ? script : ProcessRunner.packageRoot + "/scripts/" + script)
         process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
+        let output = try ProcessRunner.spawning { () throws -> Pipe in
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.standardError
+            try process.run()
+            return output
+        }
         var line = Data()
         let handle = output.fileHandleForReading
         while !line.contains(UInt8(ascii: "\n")) {

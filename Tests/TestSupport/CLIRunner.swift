@@ -51,7 +51,7 @@ public struct CLIRunner: Sendable {
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessRunner.spawning { try process.run() }
         return process
     }
 

@@ -54,7 +54,7 @@ public final class NginxServer: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
         process.arguments = ["-p", prefix.path, "-c", prefix.path + "/nginx.conf", "-e", prefix.path + "/error.log"]
         process.standardError = FileHandle.standardError
-        try process.run()
+        try ProcessRunner.spawning { try process.run() }
         // Ready once it accepts connections.
         for _ in 0..<100 {
             if Self.canConnect(port) { return }

@@ -27,6 +27,18 @@ public enum ProcessRunner {
         return FileManager.default.isExecutableFile(atPath: besideTests) ? besideTests : packageRoot + "/.build/debug/officer-files"
     }
 
+    private static let spawnLock = NSLock()
+
+    /// Runs `body`, which starts a child process, while no other test starts one.
+    ///
+    /// Pipe ends are inherited by every child forked while they are open in this process. A long-lived server
+    /// started while a CLI run's pipes were being set up kept the write end of that run's stdout, so the run never
+    /// saw end-of-file and the test hung. Every spawn in the tests goes through here, with the pipe ends that
+    /// belong to the child closed in this process before the lock is released.
+    public static func spawning<T>(_ body: () throws -> T) rethrows -> T {
+        try spawnLock.withLock(body)
+    }
+
     /// Runs `executable` with `arguments`, feeding `stdin`, and waits for it.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, stdin: String? = nil,
@@ -37,13 +49,17 @@ public enum ProcessRunner {
         process.arguments = arguments
         if let environment { process.environment = environment }
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let output = Pipe(), errors = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
+        let (output, errors, input) = try spawning { () throws -> (Pipe, Pipe, Pipe) in
+            let output = Pipe(), errors = Pipe(), input = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            process.standardInput = input
+            try process.run()
+            if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+            try? input.fileHandleForWriting.close()
+            return (output, errors, input)
+        }
+        _ = input
         // Read both pipes concurrently so a chatty child cannot block on a full pipe.
         let group = DispatchGroup()
         nonisolated(unsafe) var errorData = Data()

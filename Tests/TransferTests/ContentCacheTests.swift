@@ -131,7 +131,7 @@ import Testing
         // A writer killed mid-insert: its temp file, a file linked but never indexed, an indexed file removed.
         let exited = Process()
         exited.executableURL = URL(fileURLWithPath: "/bin/true")
-        try exited.run()
+        try ProcessRunner.spawning { try exited.run() }
         exited.waitUntilExit()
         let dead = exited.processIdentifier
         try Data(repeating: 1, count: 99).write(to: URL(fileURLWithPath: "\(directory)/tmp/\(dead).0123456789abcdef"))

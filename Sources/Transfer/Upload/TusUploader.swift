@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import Preview
 
 /// The default ``Uploading``: tus 1.0 with creation, creation-with-upload, per-chunk checksums,
 /// termination, expiration and concatenation; the journal makes it survive process death. A server
@@ -132,7 +133,7 @@ public struct TusUploader: Uploading {
         if partial {
             request.headers.add("Upload-Concat", "partial")
         } else {
-            request.headers.add("Upload-Metadata", target.metadataHeader)
+            request.headers.add("Upload-Metadata", Self.metadataHeader(for: target, file: path, extra: options.metadata))
         }
         let algorithm = options.checksums ? info.checksumAlgorithm : nil
         let inlineLimit = min(options.chunkSize ?? Self.inlineLimit, bodyLimits[target.tusEndpoint] ?? Self.inlineLimit, Self.inlineLimit)
@@ -189,7 +190,7 @@ public struct TusUploader: Uploading {
         }
         var url = record.parts[0].url
         if record.parts.count > 1 {
-            url = try await concatenate(record)
+            url = try await concatenate(record, options: options)
         }
         try journal?.removeUpload(key: record.key)
         return UploadResult(
@@ -334,6 +335,20 @@ public struct TusUploader: Uploading {
         }
     }
 
+    /// `Upload-Metadata` as tus-js-client and Uppy send it: the target's items (`filename`, `mtime`, …), the file's
+    /// MIME type as `filetype` unless given, then the caller's items, which replace any of the same key.
+    static func metadataHeader(for target: UploadTarget, file path: String, extra: [UploadTarget.MetadataItem]) -> String {
+        var items = target.metadata
+        if !items.contains(where: { $0.key == "filetype" }), let type = try? FileTypeDetector().detect(file: path) {
+            items.append(UploadTarget.MetadataItem("filetype", type.mime))
+        }
+        for item in extra {
+            items.removeAll { $0.key == item.key }
+            items.append(item)
+        }
+        return UploadTarget.header(items)
+    }
+
     /// A request body the server refused for its size: 413, or a 400 whose message says so (Django answers
     /// `RequestDataTooBig` with 400).
     static func isBodyTooLarge(_ response: HTTPResponse) -> Bool {
@@ -344,12 +359,12 @@ public struct TusUploader: Uploading {
     }
 
     /// Joins complete partial uploads into the final file (concatenation extension).
-    private func concatenate(_ record: TransferJournal.Upload) async throws -> String {
+    private func concatenate(_ record: TransferJournal.Upload, options: UploadOptions) async throws -> String {
         let target = record.target
         var request = HTTPRequest(method: "POST", url: target.tusEndpoint, credential: target.credential, isIdempotent: false)
         request.headers.add("Tus-Resumable", "1.0.0")
         request.headers.add("Upload-Concat", "final;" + record.parts.map { $0.url! }.joined(separator: " "))
-        request.headers.add("Upload-Metadata", target.metadataHeader)
+        request.headers.add("Upload-Metadata", Self.metadataHeader(for: target, file: record.localPath, extra: options.metadata))
         let response = try await sendRetrying(request)
         guard response.status == 201 else {
             if response.status == 404 || response.status == 410 { throw StartOver(reason: "a part expired before the parts were joined") }

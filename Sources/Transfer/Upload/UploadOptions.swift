@@ -12,6 +12,8 @@ public struct UploadOptions: Sendable {
     public var terminateOnCancel = false
     /// Send a checksum with every chunk when the server offers the extension (the server then verifies it).
     public var checksums = true
+    /// Extra `Upload-Metadata` items (`--meta KEY=VALUE`); they win over the target's own and the detected `filetype`.
+    public var metadata: [UploadTarget.MetadataItem] = []
     /// Attempts without progress before giving up (progress resets the count).
     public var maxAttemptsWithoutProgress = 6
 

@@ -54,8 +54,16 @@ public struct UploadTarget: Sendable, Codable, Equatable {
     }
 
     /// The `Upload-Metadata` header value.
-    var metadataHeader: String {
-        metadata.map { $0.key + " " + Data($0.value.utf8).base64EncodedString() }.joined(separator: ",")
+    var metadataHeader: String { Self.header(metadata) }
+
+    /// The header value for `items`: each key, a space, its value in base64, comma-separated.
+    static func header(_ items: [MetadataItem]) -> String {
+        items.map { $0.key + " " + Data($0.value.utf8).base64EncodedString() }.joined(separator: ",")
+    }
+
+    /// Whether `key` can be a metadata key: printable ASCII without spaces or commas, as tus requires.
+    public static func isValidMetadataKey(_ key: String) -> Bool {
+        !key.isEmpty && key.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") }
     }
 
     enum CodingKeys: String, CodingKey {

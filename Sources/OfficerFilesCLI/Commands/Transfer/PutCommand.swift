@@ -20,6 +20,7 @@ enum PutCommand: Command {
             OptionSpec(["--parts"], .value(placeholder: "N"), help: "upload N parts in parallel and join them (tus concatenation)"),
             OptionSpec(["--bwlimit"], .value(placeholder: "RATE"), help: "at most RATE bytes/s in all (e.g. 500K, 2M)"),
             OptionSpec(["--no-checksum"], help: "do not checksum chunks (faster; TLS still protects the bytes in transit)"),
+            OptionSpec(["--meta"], .repeated(placeholder: "KEY=VALUE"), help: "add tus Upload-Metadata (filename, filetype and mtime are sent anyway)"),
             OptionSpec(
                 ["--resize"], .optionalValue(placeholder: "N|best-effort"),
                 help: "prepare images first: longest edge N (default 2048), re-encoded, metadata stripped; best-effort uploads damaged images unchanged"),
@@ -45,6 +46,12 @@ enum PutCommand: Command {
         }
         options.bandwidthLimit = try parsed.value("bwlimit").map { try GetCommand.parseRate($0, option: "--bwlimit") }
         options.checksums = !parsed.flag("no-checksum")
+        for text in parsed.all("meta") {
+            guard let equals = text.firstIndex(of: "="), UploadTarget.isValidMetadataKey(String(text[..<equals])) else {
+                throw ArgumentError.invalidValue(option: "--meta", value: text, reason: "KEY=VALUE, the key without spaces or commas")
+            }
+            options.metadata.append(UploadTarget.MetadataItem(String(text[..<equals]), String(text[text.index(after: equals)...])))
+        }
         let locals = Array(parsed.positionals.dropLast())
         for local in locals {
             var isDirectory: ObjCBool = false
