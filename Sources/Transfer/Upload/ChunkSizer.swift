@@ -19,6 +19,12 @@ struct ChunkSizer: Sendable {
     private(set) var size: Int64
     private(set) var ceiling: Int64
     let adaptive: Bool
+    /// How the last success changed the size: while a fast link keeps growing the chunks, the next one is likely
+    /// to grow as much again, so its checksum is computed ahead at that size.
+    private var lastGrowth: Int64 = 1
+
+    /// The size the chunk after the current one will most likely have (for computing its checksum ahead).
+    var predictedNext: Int64 { min(ceiling, size * lastGrowth) }
 
     /// Adaptive sizes below `ceiling` (a server's known limit), or a fixed `size`.
     init(fixed: Int64? = nil, ceiling: Int64? = nil) {
@@ -39,11 +45,14 @@ struct ChunkSizer: Sendable {
         guard adaptive, bytes > 0 else { return }
         let rate = Double(bytes) / max(seconds, 0.001)
         let ideal = Int64(rate * Self.targetSeconds)
+        let before = size
         set(min(max(ideal, size / 4), size * 4))
+        lastGrowth = size > before ? max(1, size / max(1, before)) : 1
     }
 
     /// A chunk failed: the link may be worse than measured; halve.
     mutating func failed() {
+        lastGrowth = 1
         guard adaptive else { return }
         set(size / 2)
     }

@@ -216,9 +216,9 @@ public struct TusUploader: Uploading {
         // connection after N bytes would never pass a checksummed chunk larger than N (the server keeps no
         // unverified bytes): after a failure that kept nothing, chunks shrink below what got through.
         var sizer = ChunkSizer(fixed: options.chunkSize, ceiling: bodyLimits[endpoint])
-        func checksumTask(at chunkOffset: Int64) -> (offset: Int64, length: Int64, task: Task<String, any Error>)? {
+        func checksumTask(at chunkOffset: Int64, size: Int64) -> (offset: Int64, length: Int64, task: Task<String, any Error>)? {
             guard let algorithm, chunkOffset < part.length else { return nil }
-            let length = min(sizer.size, part.length - chunkOffset)
+            let length = min(size, part.length - chunkOffset)
             return (chunkOffset, length, Task.detached {
                 try checksumHeader(algorithm, path: path, offset: part.start + chunkOffset, length: length)
             })
@@ -234,9 +234,11 @@ public struct TusUploader: Uploading {
             request.headers.add("Tus-Resumable", "1.0.0")
             request.headers.add("Upload-Offset", String(offset))
             if algorithm != nil {
-                let current = nextChecksum.flatMap { $0.offset == offset && $0.length == length ? $0.task : nil } ?? checksumTask(at: offset)!.task
+                let current =
+                    nextChecksum.flatMap { $0.offset == offset && $0.length == length ? $0.task : nil }
+                    ?? checksumTask(at: offset, size: sizer.size)!.task
                 request.headers.add("Upload-Checksum", try await current.value)
-                nextChecksum = checksumTask(at: offset + length)
+                nextChecksum = checksumTask(at: offset + length, size: sizer.predictedNext)
             }
             request.maxSendBytesPerSecond = rate
             let reason: String
