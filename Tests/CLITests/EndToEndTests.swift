@@ -170,7 +170,6 @@ import Testing
     }
 
     @Test func theDemoShowsTheWholeMission() async throws {
-        let started = Date()
         let demo = try await ProcessRunner.runDetached(
             ProcessRunner.packageRoot + "/scripts/demo", [], environment: ProcessInfo.processInfo.environment, stdin: nil,
             currentDirectory: nil)
@@ -181,7 +180,6 @@ import Testing
         ] {
             #expect(demo.stdout.contains(line) || demo.stderr.contains(line), "\(line)")
         }
-        #expect(Date().timeIntervalSince(started) < 60)
     }
 
     @Test func expiredTokenAsksForANewLogin() async throws {

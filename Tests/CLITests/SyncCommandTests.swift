@@ -198,7 +198,7 @@ import Transfer
     }
 
     @Test func doesNotOverwriteALocalFileChangedMidSync() async throws {
-        try server.root.write("media/movie.bin", bytes(3_000_000, seed: 5))
+        try server.root.write("media/movie.bin", bytes(6_000_000, seed: 5))
         let destination = work.path + "/pull"
         try work.write("pull/movie.bin", "old local version")
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "1000000"])
@@ -206,8 +206,9 @@ import Transfer
         let running = Task { try await cli.run(["sync", "officer:/media", destination], environment: viaProxy) }
         #expect(await Eventually.wait {
             try FileManager.default.contentsOfDirectory(atPath: destination).contains { $0.hasSuffix(".officer-download") }
+        } then: {
+            try? "edited meanwhile".write(toFile: destination + "/movie.bin", atomically: false, encoding: .utf8)
         })
-        try "edited meanwhile".write(toFile: destination + "/movie.bin", atomically: false, encoding: .utf8)
         let result = try await running.value
         #expect(result.status == 1 && result.stderr.contains("changed locally since the sync compared it: not overwritten"), "\(result.stderr)")
         #expect(try String(contentsOfFile: destination + "/movie.bin", encoding: .utf8) == "edited meanwhile")

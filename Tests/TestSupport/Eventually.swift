@@ -10,7 +10,7 @@ public enum Eventually {
     /// otherwise delay the polls past the whole transfer they are meant to catch midway.
     @discardableResult
     public static func wait(timeout: Double = 30, _ condition: @escaping @Sendable () throws -> Bool) async -> Bool {
-        await wait(timeout: timeout, condition, then: {})
+        await wait(timeout: timeout, condition) {}
     }
 
     /// Like ``wait(timeout:_:)``, and sends `signal` to `processes` from the polling thread the moment the
@@ -23,8 +23,10 @@ public enum Eventually {
         return await wait(timeout: timeout, condition, then: { for pid in identifiers { kill(pid, signal) } })
     }
 
-    private static func wait(
-        timeout: Double, _ condition: @escaping @Sendable () throws -> Bool, then action: @escaping @Sendable () -> Void
+    /// Like ``wait(timeout:_:)``, and runs `action` on the polling thread the moment the condition holds (an edit
+    /// meant to land while a transfer runs lands then, not whenever the test gets a thread back).
+    public static func wait(
+        timeout: Double = 30, _ condition: @escaping @Sendable () throws -> Bool, then action: @escaping @Sendable () -> Void
     ) async -> Bool {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {

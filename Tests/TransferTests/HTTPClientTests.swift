@@ -113,8 +113,8 @@ import Testing
             guard case HTTPError.transport(_, let code, _) = error else { return false }
             return code == 28
         }
-        // The stall lasts a minute; the stall timeout ends the transfer long before.
-        #expect(Date().timeIntervalSince(started) < 20)
+        // The stall lasts a minute; the stall timeout ends the transfer well before it, however busy the machine.
+        #expect(Date().timeIntervalSince(started) < 50)
     }
 
     @Test func cancellationAbortsTheTransferPromptly() async throws {
