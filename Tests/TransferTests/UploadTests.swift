@@ -191,6 +191,8 @@ import Testing
         let target = try target(viaProxy, "x.bin")
         var options = UploadOptions()
         options.chunkSize = 256 << 10
+        // The library's cancel-and-discard: by default a cancelled upload is paused instead (CLI test `ctrlCPauses…`).
+        options.terminateOnCancel = true
         let task = Task { try await uploader().upload(file: path, to: target, options: options) }
         try await Task.sleep(nanoseconds: 800_000_000)
         task.cancel()
