@@ -118,9 +118,8 @@ public struct SegmentedDownloader: Downloading {
                 try journalCall { () throws(SQLiteError) in try journal?.remove(destination: destination) }
                 return result
             } catch {
-                // Nothing to resume from: neither the record nor the bytes are worth keeping.
+                // Nothing to resume from: without its record, `download` drops the bytes too.
                 try? journal?.remove(destination: destination)
-                partial.discard()
                 throw error
             }
         }
@@ -392,7 +391,3 @@ extension DownloadOptions {
     }
 }
 
-extension RemoteFileInfo {
-
-    static func httpDate(_ text: String) -> Date? { HTTPDate.parse(text).map(Date.init(timeIntervalSince1970:)) }
-}

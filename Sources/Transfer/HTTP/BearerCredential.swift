@@ -69,14 +69,3 @@ public enum CredentialError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 }
-
-extension BearerCredential {
-    /// ``validate(_:)`` for a request about to be sent: the failure names the request.
-    static func validate(_ token: String, request: String) throws(HTTPError) {
-        do {
-            try validate(token)
-        } catch {
-            throw .invalidHeader(request: request, name: "Authorization")
-        }
-    }
-}

@@ -120,12 +120,8 @@ final class CurlTransfer: @unchecked Sendable {
         if let ca = configuration.caCertificatePath { CurlCalls.set(easy, CURLOPT_CAINFO, ca) }
         CurlCalls.set(easy, CURLOPT_USERAGENT, configuration.userAgent)
         CurlCalls.set(easy, CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        // HTTPClient sends a credential only to its own origin; its token was checked when it was made.
         if let credential = request.credential {
-            // HTTPClient already refused such a request; this is the last line before the token leaves.
-            guard URLOrigin(url: request.url) == credential.origin else {
-                throw HTTPError.credentialScope(request: label, origin: credential.origin.description)
-            }
-            try BearerCredential.validate(credential.token, request: label)
             CurlCalls.set(easy, CURLOPT_HTTPAUTH, CurlCalls.authBearer())
             CurlCalls.set(easy, CURLOPT_XOAUTH2_BEARER, credential.token)
         }

@@ -28,6 +28,14 @@ extension OfficerClient {
         }
     }
 
+    /// Whether a folder is at `path`: true for a folder, false when nothing is there; a file there is a conflict
+    /// (the one check for "a folder is needed here" that uploads and syncs share).
+    public func folderExists(_ path: RemotePath) async throws(OfficerError) -> Bool {
+        guard let entry = try await statIfExists(path) else { return false }
+        guard entry.isDirectory else { throw .conflict(request: "stat", message: "\(path): is a file, not a folder") }
+        return true
+    }
+
     /// One page of the recursive listing below `path`, after `cursor`.
     ///
     /// A page that promises more must move forward: it holds entries and its `nextCursor` comes after `cursor` in

@@ -57,9 +57,7 @@ extension OfficerClient {
             return .intoFolder(destination)
         }
         let parent = destination.parent
-        if let folder = try await statIfExists(parent) {
-            guard folder.isDirectory else { throw .conflict(request: "upload", message: "\(parent): is a file, not a folder") }
-        } else {
+        if try await !folderExists(parent) {
             guard createMissing else { throw .notFound(request: "upload", message: "\(parent): no such folder") }
             try await makeDirectory(parent, parents: true)
         }

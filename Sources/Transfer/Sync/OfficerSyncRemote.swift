@@ -63,11 +63,9 @@ public struct OfficerSyncRemote: SyncRemote {
     }
 
     public func checkRoot(mustExist: Bool) async throws {
-        guard let entry = try await client.statIfExists(base) else {
-            if mustExist { throw OfficerError.notFound(request: "sync", message: "\(base): no such folder") }
-            return
+        if try await !client.folderExists(base), mustExist {
+            throw OfficerError.notFound(request: "sync", message: "\(base): no such folder")
         }
-        guard entry.isDirectory else { throw OfficerError.conflict(request: "sync", message: "\(base): is a file, not a folder") }
     }
 
     public func delete(_ path: SyncPath, isDirectory: Bool) async throws {

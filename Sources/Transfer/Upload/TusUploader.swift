@@ -11,9 +11,9 @@ public struct TusUploader: Uploading {
     /// Where uploads are recorded for resuming; nil keeps nothing.
     public var journal: TransferJournal?
     /// What each endpoint's OPTIONS said, so a batch of small files costs one request each, not two.
-    private let discovered = DiscoveryCache()
+    private let discovered = EndpointMemo<TusServerInfo?>()
     /// The largest request body each endpoint accepted after a 413, remembered for the rest of the run.
-    private let bodyLimits = BodyLimitCache()
+    private let bodyLimits = EndpointMemo<Int64>()
     /// Files up to this size go up inside the creation request (creation-with-upload).
     static let inlineLimit: Int64 = 4 << 20
 
@@ -517,26 +517,4 @@ final class RecordState: @unchecked Sendable {
     var record: TransferJournal.Upload { lock.withLock { current } }
     var partCount: Int { lock.withLock { current.parts.count } }
     func confirm(part: Int, offset: Int64) { lock.withLock { current.parts[part].offset = offset } }
-}
-
-/// OPTIONS answers by endpoint, shared by copies of one uploader.
-private final class DiscoveryCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var answers: [String: TusServerInfo?] = [:]
-
-    subscript(endpoint: String) -> TusServerInfo?? {
-        get { lock.withLock { answers[endpoint] } }
-        set { lock.withLock { answers[endpoint] = newValue ?? nil } }
-    }
-}
-
-/// The largest body each endpoint accepted after refusing a larger one, shared by copies of one uploader.
-private final class BodyLimitCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var limits: [String: Int64] = [:]
-
-    subscript(endpoint: String) -> Int64? {
-        get { lock.withLock { limits[endpoint] } }
-        set { lock.withLock { limits[endpoint] = newValue } }
-    }
 }
