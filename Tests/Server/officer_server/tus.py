@@ -3,6 +3,7 @@ termination, checksum, expiration, concatenation. State lives on disk, so upload
 import asyncio
 import base64
 import binascii
+import contextlib
 import email.utils
 import hashlib
 import json
@@ -18,6 +19,8 @@ from .paths import child_path, entry
 
 BASE = "/api/file-browser/tus"
 EXTENSIONS = "creation,creation-with-upload,termination,checksum,expiration,concatenation"
+# How long a request waits for the upload's previous request to end before answering 423 Locked.
+LOCK_WAIT = 10.0
 ALGORITHMS = {"sha1": hashlib.sha1, "sha256": hashlib.sha256, "md5": hashlib.md5}
 
 
@@ -30,6 +33,11 @@ class Tus:
         self.expiry = expiry
         # Terminated while a PATCH may still be running: that PATCH must not bring the upload back.
         self.terminated = set()
+        # One request at a time per upload, as tusd does: a client that reconnects after losing its
+        # connection must not read an offset while the old PATCH body is still being written.
+        self.locks = {}
+        self.writers = {}
+        self.lock_wait = LOCK_WAIT
 
     def routes(self):
         return [
@@ -55,6 +63,27 @@ class Tus:
         return web.Response(status=204, headers=self.headers({
             "Tus-Version": "1.0.0", "Tus-Extension": EXTENSIONS, "Tus-Max-Size": str(self.max_size),
             "Tus-Checksum-Algorithm": ",".join(ALGORITHMS)}))
+
+    @contextlib.asynccontextmanager
+    async def locked(self, upload_id, writing=False):
+        """Holds the upload's lock. A PATCH still holding it belongs to a client that has since come back
+        (a client never sends two requests for one upload at once), so it is asked to stop, keeping what
+        it verified, as tusd's lock release does; if the lock is still not free in time the answer is 423."""
+        self._paths(upload_id)
+        lock = self.locks.setdefault(upload_id, asyncio.Lock())
+        if lock.locked() and upload_id in self.writers:
+            self.writers[upload_id].cancel()
+        try:
+            await asyncio.wait_for(lock.acquire(), timeout=self.lock_wait)
+        except asyncio.TimeoutError:
+            raise self.error(423, "locked", "another request for this upload is still running; retry")
+        if writing:
+            self.writers[upload_id] = asyncio.current_task()
+        try:
+            yield
+        finally:
+            self.writers.pop(upload_id, None)
+            lock.release()
 
     # -- state ---------------------------------------------------------------------------------------
     def _paths(self, upload_id):
@@ -188,7 +217,8 @@ class Tus:
 
     async def head(self, request):
         self.check_version(request)
-        state = self.load(request.match_info["id"])
+        async with self.locked(request.match_info["id"]):
+            state = self.load(request.match_info["id"])
         headers = {"Upload-Offset": str(state["offset"]), "Upload-Length": str(state["length"]),
                    "Upload-Expires": self.expires_header(state)}
         if state.get("partial"):
@@ -202,6 +232,10 @@ class Tus:
         self.check_version(request)
         if request.content_type != "application/offset+octet-stream":
             raise self.error(415, "unsupported_media_type", "PATCH needs Content-Type: application/offset+octet-stream")
+        async with self.locked(request.match_info["id"], writing=True):
+            return await self._patch(request)
+
+    async def _patch(self, request):
         state = self.load(request.match_info["id"])
         if state.get("done"):
             raise self.error(403, "complete", "upload already complete")
@@ -298,7 +332,9 @@ class Tus:
     async def terminate(self, request):
         self.check_version(request)
         upload_id = request.match_info["id"]
-        self.load(upload_id)
-        self.terminated.add(upload_id)
-        self._delete(upload_id)
+        async with self.locked(upload_id):
+            self.load(upload_id)
+            self.terminated.add(upload_id)
+            self._delete(upload_id)
+        self.locks.pop(upload_id, None)
         return web.Response(status=204, headers=self.headers())

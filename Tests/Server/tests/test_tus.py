@@ -112,3 +112,33 @@ async def test_state_survives_restart(aiohttp_client, root, tmp_path):
     done = await second.patch(url, data=b"def", headers={**headers, "Upload-Offset": "3",
                                                          "Content-Type": "application/offset+octet-stream"})
     assert done.status == 204 and (root / "r.txt").read_bytes() == b"abcdef"
+
+
+async def test_a_request_that_comes_back_interrupts_the_one_still_running(client, auth, root):
+    """A client whose connection broke comes back with HEAD while its old PATCH still runs on the server:
+    the old PATCH is stopped first, so the HEAD reads what it kept (every byte without a checksum, none of an
+    unverified checksummed chunk), never an offset that then changes."""
+    import asyncio
+
+    for checksummed, kept in ((False, 100_000), (True, 0)):
+        created = await client.post(TUS, headers=tus(auth, **{"Upload-Length": "300000",
+                                                             "Upload-Metadata": meta(filename=f"l{kept}.bin", path="/")}))
+        url = created.headers["Location"]
+        sent = asyncio.Event()
+
+        async def body():
+            yield b"a" * 100_000
+            sent.set()
+            await asyncio.sleep(3600)
+
+        headers = {"Upload-Offset": "0", "Content-Type": "application/offset+octet-stream"}
+        if checksummed:
+            headers["Upload-Checksum"] = "sha256 " + base64.b64encode(hashlib.sha256(b"a" * 300_000).digest()).decode()
+        stuck = asyncio.ensure_future(client.patch(url, data=body(), headers=tus(auth, **headers)))
+        await sent.wait()
+        await asyncio.sleep(0.3)  # the server has read the first bytes and waits for more
+        head = await client.head(url, headers=tus(auth))
+        assert head.status == 200 and head.headers["Upload-Offset"] == str(kept)
+        again = await client.head(url, headers=tus(auth))
+        assert again.headers["Upload-Offset"] == str(kept)
+        stuck.cancel()
