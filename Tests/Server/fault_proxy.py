@@ -1,10 +1,11 @@
 """A TCP proxy that injects faults between a client and a server, for tests and bench/faults.
 
 It resets connections after N bytes, stalls, throttles, or answers request number N with an HTTP error
-instead of forwarding it. It binds 127.0.0.1, prints "listening on http://127.0.0.1:PORT" first, and
-stops by itself after --lifetime seconds."""
+instead of forwarding it; with --count-file it counts the bytes sent upstream (re-sent bytes show there).
+It binds 127.0.0.1, prints "listening on http://127.0.0.1:PORT" first, and stops by itself after --lifetime seconds."""
 import argparse
 import asyncio
+import os
 import signal
 import sys
 
@@ -15,6 +16,13 @@ class Faults:
         self.connections = 0
         self.requests = 0
         self.corrupted = False
+        self.up_bytes = 0  # every byte forwarded client -> server, for --count-file
+
+    def write_count(self):
+        if self.args.count_file:
+            with open(self.args.count_file + ".tmp", "w") as f:
+                f.write(str(self.up_bytes))
+            os.replace(self.args.count_file + ".tmp", self.args.count_file)
 
 
 def retry_after(args):
@@ -69,9 +77,12 @@ async def pump(reader, writer, faults, direction, counter):
                 writer.write(data)
                 await writer.drain()
             sent += len(data)
+            if direction == "up":
+                faults.up_bytes += len(data)
     except (ConnectionError, asyncio.CancelledError):
         pass
     finally:
+        faults.write_count()
         for w in (writer, counter["respond"]):
             # A reset is an abort (RST), not an orderly close (FIN): the peer sees a broken connection.
             w.transport.abort() if counter.get("reset") else w.close()
@@ -99,7 +110,15 @@ async def serve(args):
     faults = Faults(args)
     server = await asyncio.start_server(lambda r, w: handle(r, w, faults), "127.0.0.1", args.listen)
     print(f"listening on http://127.0.0.1:{server.sockets[0].getsockname()[1]}", flush=True)
+    faults.write_count()
     stop = asyncio.Event()
+
+    async def count_often():
+        while True:
+            await asyncio.sleep(0.1)
+            faults.write_count()
+
+    counting = asyncio.ensure_future(count_often()) if args.count_file else None
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
@@ -107,6 +126,8 @@ async def serve(args):
         await asyncio.wait_for(stop.wait(), args.lifetime)
     except asyncio.TimeoutError:
         pass
+    if counting:
+        counting.cancel()
     server.close()
 
 
@@ -123,6 +144,7 @@ def main(argv=None):
     p.add_argument("--status", type=int, default=503)
     p.add_argument("--retry-after", type=int, help="add Retry-After: N to injected failures")
     p.add_argument("--corrupt-at", type=int, help="flip the byte at this offset of one connection, once")
+    p.add_argument("--count-file", help="keep the number of bytes forwarded client -> server in this file")
     p.add_argument("--lifetime", type=float, default=600, help="seconds before the proxy stops by itself")
     args = p.parse_args(argv)
     asyncio.run(serve(args))

@@ -133,11 +133,59 @@ public func startRedirectProbe(serving folder: String = "/nonexistent") async th
         arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/redirect_probe.py", "--serve", folder])
 }
 
-/// The aiohttp-tus server from PyPI (not ours), storing uploads in `folder`; `stock` keeps aiohttp's 1 MiB body limit.
-public func startInteropTusServer(folder: String, stock: Bool = false) async throws -> BackgroundService {
+/// A tus server from PyPI that is not ours (`Tests/Server/interop_tus_server.py`), in its stock configuration.
+public enum InteropTusKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// aiohttp-tus on aiohttp (1 MiB request bodies when stock).
+    case aiohttpTus = "aiohttp-tus"
+    /// tuspyserver on FastAPI and uvicorn.
+    case tuspyserver
+    /// drf-tus on Django's development server (2.5 MB request bodies, refused with a bare 400).
+    case drfTus = "drf-tus"
+
+    /// Where it takes uploads, below its base URL.
+    public var uploadPath: String {
+        switch self {
+        case .aiohttpTus: "/uploads"
+        case .tuspyserver: "/uploads/"
+        case .drfTus: "/uploads/files/"
+        }
+    }
+
+    public var description: String { rawValue }
+}
+
+/// One of the PyPI tus servers storing finished uploads in `folder` under the name they were sent with; `stock`
+/// keeps aiohttp-tus's 1 MiB body limit (the others are always stock).
+public func startInteropTusServer(folder: String, kind: InteropTusKind = .aiohttpTus, stock: Bool = false) async throws -> BackgroundService {
     try await BackgroundService.start(
         script: ProcessRunner.packageRoot + "/.venv/bin/python",
-        arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/interop_tus_server.py", "--dir", folder] + (stock ? ["--stock"] : []))
+        arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/interop_tus_server.py", "--dir", folder, "--kind", kind.rawValue]
+            + (stock ? ["--stock"] : []))
+}
+
+/// The fault proxy in front of `target` counting the bytes it forwards upstream in `countFile`; `faults` as
+/// `scripts/fault-proxy` takes them.
+public func startCountingProxy(target: String, countFile: String, _ faults: [String] = []) async throws -> BackgroundService {
+    try await startFaultProxy(target: target, ["--count-file", countFile] + faults)
+}
+
+/// The byte count a counting proxy keeps, once it has stayed the same for `quiet` seconds (the connections of a
+/// killed client have ended).
+public func settledCount(_ countFile: String, quiet: Double = 0.5, timeout: Double = 30) async -> Int64? {
+    let deadline = Date().addingTimeInterval(timeout)
+    var last: Int64?
+    var since = Date()
+    while Date() < deadline {
+        let now = (try? String(contentsOfFile: countFile, encoding: .utf8)).flatMap { Int64($0) }
+        if now != last {
+            last = now
+            since = Date()
+        } else if now != nil, Date().timeIntervalSince(since) >= quiet {
+            return now
+        }
+        try? await Task.sleep(nanoseconds: 50_000_000)
+    }
+    return nil
 }
 
 /// The hostile Officer server (`Tests/Server/hostile_server.py`) in one of its misbehaving modes.

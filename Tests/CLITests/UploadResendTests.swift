@@ -1,0 +1,116 @@
+import Foundation
+import TestSupport
+import Testing
+import Transfer
+
+/// Killed uploads lose seconds, not chunks: `put` is SIGKILLed at random points and rerun, against the reference
+/// server and against three tus servers from PyPI that are not ours; a counting proxy in front of the server
+/// measures every byte that went up, so the bytes sent twice are measured, not guessed.
+@Suite struct UploadResendTests {
+    let cli = CLIRunner()
+    let work = TemporaryDirectory(prefix: "resend-work")
+
+    /// The goal for one kill: what a rerun sends again is at most ~5 s at the rate the upload had, or 1 MiB.
+    static func allowance(rate: Int64) -> Int64 { max(5 * rate, 1 << 20) }
+
+    /// A file of random bytes (no pattern a server or a link could compress or dedupe).
+    func randomFile(_ name: String, _ size: Int) throws -> String {
+        let path = work.path + "/" + name
+        let made = try ProcessRunner.run("/bin/sh", ["-c", "head -c \(size) /dev/urandom > '\(path)'"])
+        #expect(made.status == 0, "\(made.stderr)")
+        return path
+    }
+
+    /// Runs `arguments` and SIGKILLs the run at each of `delays` (seconds after its start), rerunning after every
+    /// kill, then lets the last run finish. Returns the bytes re-sent after each kill: what went up through the
+    /// proxy during the run, less what the server's offset advanced by (`serverOffset`, read once the killed
+    /// run's connections have ended).
+    func killAndRerun(
+        _ arguments: [String], environment: [String: String] = [:], delays: [Double], countFile: String,
+        serverOffset: @escaping @Sendable () async throws -> Int64
+    ) async throws -> (resent: [Int64], final: ProcessResult) {
+        var resent: [Int64] = []
+        var count: Int64 = 0
+        var offset: Int64 = 0
+        for delay in delays {
+            let process = try cli.launch(arguments, environment: environment)
+            let killAt = Date().addingTimeInterval(delay)
+            await Eventually.signal(SIGKILL, to: [process], timeout: delay + 30) { Date() >= killAt }
+            process.waitUntilExit()
+            guard process.terminationReason == .uncaughtSignal else { break }  // it finished before the kill
+            let counted = try #require(await settledCount(countFile))
+            let kept = try await serverOffset()
+            resent.append((counted - count) - (kept - offset))
+            (count, offset) = (counted, kept)
+        }
+        let final = try await cli.run(arguments, environment: environment)
+        return (resent, final)
+    }
+
+    @Test func killedTenTimesAnUploadResendsSecondsNotChunks() async throws {
+        let server = try await ReferenceServer.start()
+        #expect(try await cli.login(server).status == 0)
+        let rate: Int64 = 8 << 20
+        var generator = SystemRandomNumberGenerator()
+        for (name, size, span) in [("forty.bin", 40_000_000, 0.2...0.9), ("three-hundred.bin", 300_000_000, 0.5...4.0)] {
+            let path = try randomFile(name, size)
+            let countFile = work.path + "/\(name).count"
+            let proxy = try await startCountingProxy(target: "127.0.0.1:\(server.service.port)", countFile: countFile)
+            defer { proxy.stop() }
+            let environment = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
+            let delays = (0..<10).map { _ in Double.random(in: span, using: &generator) }
+            let tus = server.state.path + "/tus"
+            let (resent, final) = try await killAndRerun(
+                ["put", "--bwlimit", "8M", path, "officer:/"], environment: environment, delays: delays, countFile: countFile
+            ) {
+                // The reference server's part file is the offset it keeps (a HEAD would wait on the same lock).
+                try FileManager.default.contentsOfDirectory(atPath: tus).filter { $0.hasSuffix(".part") }.reduce(0) {
+                    $0 + ((try FileManager.default.attributesOfItem(atPath: tus + "/" + $1)[.size] as? Int64) ?? 0)
+                }
+            }
+            #expect(final.status == 0, "\(final.stderr)")
+            #expect(resent.count >= 5, "\(name): only \(resent.count) of the kills landed before the upload finished")
+            print("\(name): kills at \(delays.map { String(format: "%.2f", $0) }), re-sent \(resent)")
+            for bytes in resent { #expect(bytes <= Self.allowance(rate: rate), "\(name): re-sent \(resent) at \(rate) B/s") }
+            #expect(try ProcessRunner.sha256(of: server.root.file(name)) == (try ProcessRunner.sha256(of: path)))
+            #expect(try TransferJournal(path: cli.journalPath).uploads().isEmpty)
+        }
+    }
+
+    @Test(arguments: InteropTusKind.allCases)
+    func interoperatesWithATusServerThatIsNotOurs(_ kind: InteropTusKind) async throws {
+        let folder = TemporaryDirectory(prefix: "interop-\(kind)")
+        let other = try await startInteropTusServer(folder: folder.path, kind: kind)
+        defer { other.stop() }
+        let endpoint = other.url + kind.uploadPath
+        let big = try randomFile("hundred.bin", 100_000_000)
+        let whole = try await cli.run(["put", big, endpoint])
+        #expect(whole.status == 0, "\(kind): \(whole.stderr)")
+        #expect(try ProcessRunner.sha256(of: folder.file("hundred.bin")) == (try ProcessRunner.sha256(of: big)))
+
+        // Killed after ~3 s under --bwlimit, then rerun through the same counting proxy.
+        let rate: Int64 = 4 << 20
+        let path = try randomFile("forty.bin", 40_000_000)
+        let countFile = work.path + "/\(kind).count"
+        let proxy = try await startCountingProxy(target: "127.0.0.1:\(other.port)", countFile: countFile)
+        defer { proxy.stop() }
+        let viaProxy = proxy.url + kind.uploadPath
+        let journal = cli.journalPath
+        let (resent, final) = try await killAndRerun(
+            ["put", "--bwlimit", "4M", path, viaProxy], delays: [3], countFile: countFile
+        ) {
+            // The server's own answer: HEAD on the upload the journal keeps.
+            let url = try #require(try TransferJournal(path: journal).uploads().first?.parts.first?.url)
+            var head = HTTPRequest(method: "HEAD", url: url)
+            head.headers.add("Tus-Resumable", "1.0.0")
+            let response = try await HTTPClient().send(head)
+            return try #require(response.headers["Upload-Offset"].flatMap { Int64($0) })
+        }
+        #expect(final.status == 0, "\(kind): \(final.stderr)")
+        #expect(final.stderr.contains("forty.bin: resuming at"), "\(kind): \(final.stderr)")
+        #expect(resent.count == 1)
+        print("\(kind): re-sent \(resent) after a kill at 3 s")
+        for bytes in resent { #expect(bytes <= Self.allowance(rate: rate), "\(kind): re-sent \(resent) at \(rate) B/s") }
+        #expect(try ProcessRunner.sha256(of: folder.file("forty.bin")) == (try ProcessRunner.sha256(of: path)))
+    }
+}
