@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import TestSupport
 import Testing
@@ -50,6 +51,26 @@ import Transfer
         let forced = try await cli.run(["put", "-f", b, "officer:/Photos/2026/a.jpg"])
         let replaced = try String(contentsOfFile: server.root.file("Photos/2026/a.jpg"), encoding: .utf8)
         #expect(forced.status == 0 && replaced == "hello\n")
+    }
+
+    @Test func sendsFileNameTypeTimeAndTheUsersMetadata() async throws {
+        let notes = try work.write("notes.txt", "plain words\n")
+        let result = try await cli.run(["put", "--meta", "project=alpha", "--meta", "note=a b=c", notes, "officer:/"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // The reference server keeps each upload's Upload-Metadata in its state, decoded.
+        let tus = server.state.path + "/tus"
+        let states = try FileManager.default.contentsOfDirectory(atPath: tus).filter { $0.hasSuffix(".json") }
+        #expect(states.count == 1)
+        let state = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tus + "/" + states[0]))) as? [String: Any])
+        let meta = try #require(state["meta"] as? [String: String])
+        #expect(meta["filename"] == "notes.txt" && meta["filetype"] == "text/plain")
+        #expect(meta["project"] == "alpha" && meta["note"] == "a b=c")
+        let mtime = try #require(meta["mtime"].flatMap(Double.init))
+        let local = try #require(try FileManager.default.attributesOfItem(atPath: notes)[.modificationDate] as? Date)
+        #expect(abs(mtime - local.timeIntervalSince1970) < 0.01)
+        let bad = try await cli.run(["put", "--meta", "no-equals", notes, "officer:/other.txt"])
+        #expect(bad.status == 2 && bad.stderr.contains("--meta") && bad.stderr.contains("KEY=VALUE"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("other.txt")))
     }
 
     @Test func placesUploadsAsCpDoes() async throws {
@@ -133,8 +154,15 @@ import Transfer
         // Paused, not discarded: the journal keeps the upload and the server its bytes.
         let confirmed = try uploadedSoFar()
         #expect(confirmed >= 512 << 10, "\(confirmed)")
+        // The server keeps at least that (more when the throttling proxy still held a whole chunk and passed it on).
+        let tus = server.state.path + "/tus"
+        let parts = try FileManager.default.contentsOfDirectory(atPath: tus).filter { $0.hasSuffix(".part") }
+        #expect(parts.count == 1, "\(parts)")
+        let onServer = try #require(try FileManager.default.attributesOfItem(atPath: tus + "/" + parts[0])[.size] as? Int64)
+        #expect(onServer >= confirmed)
+        // The list shows what the server confirmed, not 0.
         let listed = try await cli.run(["transfers", "list"], environment: viaProxy)
-        #expect(listed.stdout.contains("upload    \(big) -> officer:/paused.bin"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("upload    \(big) -> officer:/paused.bin  \(ByteCountFormat.string(confirmed)) / 4.77 MiB"), "\(listed.stdout)")
         let rerun = try await cli.run(arguments, environment: viaProxy)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(rerun.stderr.contains("paused.bin: resuming at") && rerun.stderr.contains("(the server has it)"), "\(rerun.stderr)")

@@ -21,13 +21,23 @@ import Transfer
         return path
     }
 
+    /// The offset the server answers for the upload the journal keeps (a HEAD; the reference server answers it
+    /// only once the killed run's PATCH has ended).
+    func serverOffset(token: String? = nil) async throws -> Int64 {
+        let url = try #require(try TransferJournal(path: cli.journalPath).uploads().first?.parts.first?.url)
+        var head = HTTPRequest(method: "HEAD", url: url, credential: try token.map { try BearerCredential(token: $0, issuedBy: url) })
+        head.headers.add("Tus-Resumable", "1.0.0")
+        let response = try await HTTPClient().send(head)
+        return try #require(response.headers["Upload-Offset"].flatMap { Int64($0) })
+    }
+
     /// Runs `arguments` and SIGKILLs the run at each of `delays` (seconds after its start), rerunning after every
     /// kill, then lets the last run finish. Returns the bytes re-sent after each kill: what went up through the
     /// proxy during the run, less what the server's offset advanced by (`serverOffset`, read once the killed
     /// run's connections have ended).
     func killAndRerun(
         _ arguments: [String], environment: [String: String] = [:], delays: [Double], countFile: String,
-        serverOffset: @escaping @Sendable () async throws -> Int64
+        serverOffset: () async throws -> Int64
     ) async throws -> (resent: [Int64], final: ProcessResult) {
         var resent: [Int64] = []
         var count: Int64 = 0
@@ -59,15 +69,10 @@ import Transfer
             defer { proxy.stop() }
             let environment = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
             let delays = (0..<10).map { _ in Double.random(in: span, using: &generator) }
-            let tus = server.state.path + "/tus"
+            let token = try cli.savedToken()
             let (resent, final) = try await killAndRerun(
                 ["put", "--bwlimit", "8M", path, "officer:/"], environment: environment, delays: delays, countFile: countFile
-            ) {
-                // The reference server's part file is the offset it keeps (a HEAD would wait on the same lock).
-                try FileManager.default.contentsOfDirectory(atPath: tus).filter { $0.hasSuffix(".part") }.reduce(0) {
-                    $0 + ((try FileManager.default.attributesOfItem(atPath: tus + "/" + $1)[.size] as? Int64) ?? 0)
-                }
-            }
+            ) { try await serverOffset(token: token) }
             #expect(final.status == 0, "\(final.stderr)")
             #expect(resent.count >= 5, "\(name): only \(resent.count) of the kills landed before the upload finished")
             print("\(name): kills at \(delays.map { String(format: "%.2f", $0) }), re-sent \(resent)")
@@ -95,17 +100,9 @@ import Transfer
         let proxy = try await startCountingProxy(target: "127.0.0.1:\(other.port)", countFile: countFile)
         defer { proxy.stop() }
         let viaProxy = proxy.url + kind.uploadPath
-        let journal = cli.journalPath
         let (resent, final) = try await killAndRerun(
             ["put", "--bwlimit", "4M", path, viaProxy], delays: [3], countFile: countFile
-        ) {
-            // The server's own answer: HEAD on the upload the journal keeps.
-            let url = try #require(try TransferJournal(path: journal).uploads().first?.parts.first?.url)
-            var head = HTTPRequest(method: "HEAD", url: url)
-            head.headers.add("Tus-Resumable", "1.0.0")
-            let response = try await HTTPClient().send(head)
-            return try #require(response.headers["Upload-Offset"].flatMap { Int64($0) })
-        }
+        ) { try await serverOffset() }
         #expect(final.status == 0, "\(kind): \(final.stderr)")
         #expect(final.stderr.contains("forty.bin: resuming at"), "\(kind): \(final.stderr)")
         #expect(resent.count == 1)

@@ -183,6 +183,39 @@ import Testing
         #expect(status == 404, "HEAD of the stale upload answered \(status)")
     }
 
+    @Test func aPartThatExpiredStartsTheUploadOverAndTheOtherPartsGoToo() async throws {
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let (viaProxy, proxy) = try await clientThroughProxy(["--direction", "up", "--throttle", "1000000"])
+        defer { proxy.stop() }
+        let path = try file("e.bin", 4_000_000, seed: 11)
+        let target = try target(viaProxy, "e.bin")
+        var options = UploadOptions()
+        options.parts = 3
+        options.chunkSize = 256 << 10
+        let task = Task { try await uploader().upload(file: path, to: target, options: options) }
+        #expect(await Eventually.wait { try journaledOffset() > 512 << 10 })
+        task.cancel()
+        _ = await task.result
+        // The server lets the first part expire (its state says so); the other two would live on.
+        let saved = try #require(try TransferJournal(path: local.file("journal.sqlite")).uploads().first)
+        let tus = server.state.path + "/tus"
+        let first = tus + "/" + (saved.parts[0].url! as NSString).lastPathComponent + ".json"
+        var state = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: first))) as? [String: Any])
+        state["expires"] = 0
+        try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: first))
+
+        let events = UploadEventLog()
+        let result = try await uploader().upload(file: path, to: target, options: options, onEvent: events.add)
+        #expect(result.resumedBytes == 0 && events.restarts == 1)
+        try await expectSameOnServer(path, "/in/e.bin")
+        // No part of the first attempt is left on the server: each was terminated, not left to expire.
+        for part in saved.parts {
+            let id = (part.url! as NSString).lastPathComponent
+            #expect(!FileManager.default.fileExists(atPath: tus + "/" + id + ".part"), "part \(part.index) left on the server")
+            #expect(!FileManager.default.fileExists(atPath: tus + "/" + id + ".json"), "part \(part.index) left on the server")
+        }
+    }
+
     @Test func cancellingTerminatesTheUpload() async throws {
         try await client.makeDirectory(try RemotePath(path: "/in"))
         let (viaProxy, proxy) = try await clientThroughProxy(["--direction", "up", "--throttle", "500000"])

@@ -58,7 +58,9 @@ public struct TusUploader: Uploading {
                     if restarts > 2 {
                         throw UploadError.protocolViolation(request: "PATCH \(target.tusEndpoint)", detail: startOver.reason)
                     }
-                    try? journal?.removeUpload(key: key)
+                    // Every part goes: those that have not expired yet would otherwise stay on the server until they do.
+                    if let record { await terminate(record, credential: target.credential) } else { try? journal?.removeUpload(key: key) }
+                    record = nil
                     onEvent?(.restarted(reason: startOver.reason))
                 }
             }
