@@ -66,7 +66,7 @@ import Transfer
         try FileManager.default.createDirectory(
             atPath: (cli.configPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let config = #"{"server": "\#(injecting.url)", "token": "abc\r\nX-Injected: yes"}"#
-        FileManager.default.createFile(atPath: cli.configPath, contents: Data(config.utf8), attributes: [.posixPermissions: 0o600])
+        #expect(FileManager.default.createFile(atPath: cli.configPath, contents: Data(config.utf8), attributes: [.posixPermissions: 0o600]))
         let fromConfig = try await cli.run(["ls", "officer:/"])
         #expect(fromConfig.status == 8 && fromConfig.stderr.contains("log in again"), "\(fromConfig.stderr)")
     }

@@ -14,9 +14,9 @@ import Transfer
     static func allowance(rate: Int64) -> Int64 { max(5 * rate, 1 << 20) }
 
     /// A file of random bytes (no pattern a server or a link could compress or dedupe).
-    func randomFile(_ name: String, _ size: Int) throws -> String {
+    func randomFile(_ name: String, _ size: Int) async throws -> String {
         let path = work.path + "/" + name
-        let made = try ProcessRunner.run("/bin/sh", ["-c", "head -c \(size) /dev/urandom > '\(path)'"])
+        let made = try await ProcessRunner.runDetached("/bin/sh", ["-c", "head -c \(size) /dev/urandom > '\(path)'"])
         #expect(made.status == 0, "\(made.stderr)")
         return path
     }
@@ -58,12 +58,16 @@ import Transfer
     }
 
     @Test func killedTenTimesAnUploadResendsSecondsNotChunks() async throws {
+        try await HeavyWork.shared.run { try await killedTenTimes() }
+    }
+
+    func killedTenTimes() async throws {
         let server = try await ReferenceServer.start()
         #expect(try await cli.login(server).status == 0)
         let rate: Int64 = 8 << 20
         var generator = SystemRandomNumberGenerator()
         for (name, size, span) in [("forty.bin", 40_000_000, 0.2...0.9), ("three-hundred.bin", 300_000_000, 0.5...4.0)] {
-            let path = try randomFile(name, size)
+            let path = try await randomFile(name, size)
             let countFile = work.path + "/\(name).count"
             let proxy = try await startCountingProxy(target: "127.0.0.1:\(server.service.port)", countFile: countFile)
             defer { proxy.stop() }
@@ -77,25 +81,29 @@ import Transfer
             #expect(resent.count >= 5, "\(name): only \(resent.count) of the kills landed before the upload finished")
             print("\(name): kills at \(delays.map { String(format: "%.2f", $0) }), re-sent \(resent)")
             for bytes in resent { #expect(bytes <= Self.allowance(rate: rate), "\(name): re-sent \(resent) at \(rate) B/s") }
-            #expect(try ProcessRunner.sha256(of: server.root.file(name)) == (try ProcessRunner.sha256(of: path)))
+            #expect(try await ProcessRunner.sha256Detached(of: server.root.file(name)) == (try await ProcessRunner.sha256Detached(of: path)))
             #expect(try TransferJournal(path: cli.journalPath).uploads().isEmpty)
         }
     }
 
     @Test(arguments: InteropTusKind.allCases)
     func interoperatesWithATusServerThatIsNotOurs(_ kind: InteropTusKind) async throws {
+        try await HeavyWork.shared.run { try await interoperates(kind) }
+    }
+
+    func interoperates(_ kind: InteropTusKind) async throws {
         let folder = TemporaryDirectory(prefix: "interop-\(kind)")
         let other = try await startInteropTusServer(folder: folder.path, kind: kind)
         defer { other.stop() }
         let endpoint = other.url + kind.uploadPath
-        let big = try randomFile("hundred.bin", 100_000_000)
+        let big = try await randomFile("hundred.bin", 100_000_000)
         let whole = try await cli.run(["put", big, endpoint])
         #expect(whole.status == 0, "\(kind): \(whole.stderr)")
-        #expect(try ProcessRunner.sha256(of: folder.file("hundred.bin")) == (try ProcessRunner.sha256(of: big)))
+        #expect(try await ProcessRunner.sha256Detached(of: folder.file("hundred.bin")) == (try await ProcessRunner.sha256Detached(of: big)))
 
         // Killed after ~3 s under --bwlimit, then rerun through the same counting proxy.
         let rate: Int64 = 4 << 20
-        let path = try randomFile("forty.bin", 40_000_000)
+        let path = try await randomFile("forty.bin", 40_000_000)
         let countFile = work.path + "/\(kind).count"
         let proxy = try await startCountingProxy(target: "127.0.0.1:\(other.port)", countFile: countFile)
         defer { proxy.stop() }
@@ -108,6 +116,6 @@ import Transfer
         #expect(resent.count == 1)
         print("\(kind): re-sent \(resent) after a kill at 3 s")
         for bytes in resent { #expect(bytes <= Self.allowance(rate: rate), "\(kind): re-sent \(resent) at \(rate) B/s") }
-        #expect(try ProcessRunner.sha256(of: folder.file("forty.bin")) == (try ProcessRunner.sha256(of: path)))
+        #expect(try await ProcessRunner.sha256Detached(of: folder.file("forty.bin")) == (try await ProcessRunner.sha256Detached(of: path)))
     }
 }

@@ -90,6 +90,11 @@ public enum ProcessRunner {
         }
     }
 
+    /// Lowercase hex SHA-256 of a file, off Swift's cooperative pool (for large files in async tests).
+    public static func sha256Detached(of path: String) async throws -> String {
+        String(try await runDetached("/usr/bin/sha256sum", [path]).stdout.prefix(64))
+    }
+
     /// Lowercase hex SHA-256 of a file, computed by coreutils' sha256sum.
     public static func sha256(of path: String) throws -> String {
         let result = try run("/usr/bin/sha256sum", [path])

@@ -142,8 +142,7 @@ import Testing
         options.terminateOnCancel = false
         let target = try target(viaProxy, "r.bin")
         let task = Task { try await uploader().upload(file: path, to: target, options: options) }
-        #expect(await Eventually.wait { try journaledOffset() > 0 })
-        task.cancel()
+        #expect(await Eventually.wait(timeout: 120, { try journaledOffset() > 0 }, then: { task.cancel() }))
         _ = await task.result
         first!.service.kill()
         first = nil
@@ -167,8 +166,7 @@ import Testing
         options.terminateOnCancel = false
         let target = try target(viaProxy, "c.bin")
         let task = Task { try await uploader().upload(file: path, to: target, options: options) }
-        #expect(await Eventually.wait { try journaledOffset() > 0 })
-        task.cancel()
+        #expect(await Eventually.wait(timeout: 120, { try journaledOffset() > 0 }, then: { task.cancel() }))
         _ = await task.result
         let saved = try #require(try TransferJournal(path: local.file("journal.sqlite")).uploads().first)
         _ = try file("c.bin", 3_000_000, seed: 7)  // same size, new bytes
@@ -193,8 +191,7 @@ import Testing
         options.parts = 3
         options.chunkSize = 256 << 10
         let task = Task { try await uploader().upload(file: path, to: target, options: options) }
-        #expect(await Eventually.wait { try journaledOffset() > 512 << 10 })
-        task.cancel()
+        #expect(await Eventually.wait(timeout: 120, { try journaledOffset() > 512 << 10 }, then: { task.cancel() }))
         _ = await task.result
         // The server lets the first part expire (its state says so); the other two would live on.
         let saved = try #require(try TransferJournal(path: local.file("journal.sqlite")).uploads().first)
