@@ -6,6 +6,7 @@
 // keys, and prints one JSON object: latencies (p50/p99, ms) of the commit (index + link, the file write excluded),
 // of the whole put, of gets; throughputs; evictions; and how often a put returned with the cache over its limit.
 import Foundation
+import HTTP
 import Transfer
 
 func percentile(_ values: [Double], _ fraction: Double) -> Double {

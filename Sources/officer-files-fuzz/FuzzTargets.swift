@@ -6,6 +6,8 @@
 // archive, image, mime, json, headers, arguments.
 import FileModel
 import Foundation
+import HTTP
+import Officer
 import OfficerFilesCLI
 import Preview
 import Transfer

@@ -1,4 +1,6 @@
 import Foundation
+import HTTP
+import Officer
 import TestSupport
 import Testing
 import Transfer

@@ -1,5 +1,7 @@
+import HTTP
 import Testing
 
+@testable import Officer
 @testable import Transfer
 
 /// Chunk sizes follow the rate so that an interruption costs seconds, whatever the link.

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import HTTP
+@testable import Officer
 @testable import Transfer
 
 /// The content cache: the hard limit, LRU order, TTL, pins, several writers, crash and corruption repair, disk full.

@@ -3,6 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import HTTP
+@testable import Officer
 @testable import Transfer
 
 /// Downloads against nginx, the reference server and the fault proxy: every test checks the final

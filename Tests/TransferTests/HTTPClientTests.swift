@@ -3,6 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import HTTP
+@testable import Officer
 @testable import Transfer
 
 /// The libcurl engine against real HTTP servers: the reference server, the fault proxy and the redirect probe.

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import HTTP
+@testable import Officer
 @testable import Transfer
 
 @Suite struct TransferLibrarySmokeTests {

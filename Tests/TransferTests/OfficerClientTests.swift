@@ -3,6 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import HTTP
+@testable import Officer
 @testable import Transfer
 
 /// The Officer API client against the reference server: every call, and every error mapped.

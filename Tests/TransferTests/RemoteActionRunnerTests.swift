@@ -3,6 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import HTTP
+@testable import Officer
 @testable import Transfer
 
 /// The library API an app calls for AI actions, against the reference server's engines.

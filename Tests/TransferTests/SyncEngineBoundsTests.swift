@@ -3,6 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import HTTP
+@testable import Officer
 @testable import Transfer
 
 /// A remote that lists what it is told to, for the engine's bounds without a server.

@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Officer
 import Transfer
 
 /// Everything a command needs: output, options, environment, configuration, and the server client.

@@ -1,4 +1,6 @@
 import FileModel
+import HTTP
+import Officer
 import Preview
 import Transfer
 

@@ -1,4 +1,6 @@
 import Foundation
+import HTTP
+import Officer
 import Transfer
 
 /// Reads and writes `$XDG_CONFIG_HOME/officer-files/config.json` (default `~/.config/...`), always at mode 0600.

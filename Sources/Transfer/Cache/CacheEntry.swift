@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// One stored entry: its key and version, where its bytes are, and its bookkeeping.
 public struct CacheEntry: Sendable, Equatable, Codable {

@@ -1,3 +1,5 @@
+import HTTP
+
 /// A cache failure, naming the cache directory or entry concerned.
 public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The index database failed.

@@ -1,3 +1,5 @@
+import HTTP
+
 /// What a cache entry is for: one kind of content of one remote file, for one account on one server.
 ///
 /// The *version* (ETag, or size and modification time) is kept beside the key rather than in it, so a

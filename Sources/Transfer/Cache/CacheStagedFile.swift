@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// Bytes on their way into the cache: a private temp file (named after the writing process, so a crash
 /// leaves a trace that the next open finds) that ``ContentCache/commit(_:key:version:pinned:metadata:)``

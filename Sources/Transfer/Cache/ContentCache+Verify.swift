@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 extension ContentCache {
     /// Checks the index and the files against each other and repairs what does not match: an unreadable

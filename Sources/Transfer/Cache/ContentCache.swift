@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// A content cache with a hard size limit: file bodies, remote previews, listings and AI results, keyed by
 /// ``CacheKey`` and the remote file's version, stored as files beside an SQLite index (WAL, busy timeout).

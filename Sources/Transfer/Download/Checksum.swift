@@ -1,3 +1,5 @@
+import HTTP
+
 /// An expected digest, as given with `--checksum sha256:HEX`.
 public struct Checksum: Sendable, Equatable, CustomStringConvertible {
     /// Lowercase hex SHA-256.

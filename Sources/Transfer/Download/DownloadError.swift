@@ -1,3 +1,5 @@
+import HTTP
+
 /// Why a download did not complete; the temp file and journal are kept where a rerun can use them.
 public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The destination exists and `force` was not given.

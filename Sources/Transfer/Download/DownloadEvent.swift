@@ -1,3 +1,5 @@
+import HTTP
+
 /// What a download reports while it runs.
 public enum DownloadEvent: Sendable {
     /// The plan: total length (when known), ranges, and bytes already on disk from an earlier run.

@@ -1,3 +1,5 @@
+import HTTP
+
 /// How a download behaves.
 public struct DownloadOptions: Sendable {
     /// Replace an existing destination.

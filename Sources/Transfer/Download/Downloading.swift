@@ -1,3 +1,5 @@
+import HTTP
+
 /// Fetches a URL to a local file, resumably and verified.
 public protocol Downloading: Sendable {
     /// Downloads `url` to `destination`; `onEvent` hears the plan, progress, retries and restarts.

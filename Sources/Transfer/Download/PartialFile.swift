@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// The hidden temp file a download grows in, beside its destination (`.NAME.officer-download`).
 ///

@@ -1,3 +1,5 @@
+import HTTP
+
 /// What a server says of a file before we fetch it (from a HEAD answer).
 struct RemoteFileInfo: Sendable, Equatable {
     var total: Int64?
@@ -27,25 +29,4 @@ struct RemoteFileInfo: Sendable, Equatable {
 
     /// Resuming needs ranges, a known length and a validator that proves the bytes are the same version.
     var isResumable: Bool { acceptsRanges && total != nil && rangeValidator != nil }
-
-    /// Parses `bytes A-B/TOTAL` (or `bytes */TOTAL` as nil range).
-    static func parseContentRange(_ value: String) -> (range: ClosedRange<Int64>?, total: Int64?)? {
-        guard value.hasPrefix("bytes ") else { return nil }
-        let rest = value.dropFirst(6)
-        let parts = rest.split(separator: "/", maxSplits: 1)
-        guard parts.count == 2 else { return nil }
-        let total = parts[1] == "*" ? nil : Int64(parts[1])
-        if parts[0] == "*" { return (nil, total) }
-        let bounds = parts[0].split(separator: "-", maxSplits: 1)
-        guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]), start <= end else { return nil }
-        return (start...end, total)
-    }
-}
-
-extension HTTPHeaders {
-    /// `Content-Range` parsed: the byte range sent (nil for `bytes */TOTAL`) and the total length if known;
-    /// nil when absent or malformed.
-    public var contentRange: (range: ClosedRange<Int64>?, total: Int64?)? {
-        self["Content-Range"].flatMap(RemoteFileInfo.parseContentRange)
-    }
 }

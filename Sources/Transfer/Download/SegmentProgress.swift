@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// Live offsets of a download's ranges, shared by the transfers that advance them and the journal writer.
 final class SegmentProgress: @unchecked Sendable {

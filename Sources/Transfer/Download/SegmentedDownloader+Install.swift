@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 extension SegmentedDownloader {
     /// Places a local copy of a remote file (a cache entry the server confirmed current, open as `source`) at

@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import HTTP
 
 extension SegmentedDownloader {
     /// Streams `url` to an open descriptor (stdout for `cat`), resuming after network failures with
@@ -34,7 +35,7 @@ extension SegmentedDownloader {
             request.maxReceiveBytesPerSecond = bandwidthLimit
             if written > 0 {
                 guard let validator else {
-                    throw .transfer(.transport(request: "GET \(CurlTransfer.redactedURL(url))", code: 56,
+                    throw .transfer(.transport(request: "GET \(URLRedaction.redacted(url))", code: 56,
                         message: "connection lost after \(written) bytes and the server gives no ETag or Last-Modified to resume safely"))
                 }
                 request.headers.add("Range", "bytes=\(written)-")
@@ -54,7 +55,7 @@ extension SegmentedDownloader {
                 }
                 if status == 200 { return "the file changed on the server after \(written) bytes were written" }
                 if status == 206 {
-                    let parsed = headers["Content-Range"].flatMap(RemoteFileInfo.parseContentRange)
+                    let parsed = headers["Content-Range"].flatMap(HTTPHeaders.parseContentRange)
                     if parsed?.range?.lowerBound != written || (total != nil && parsed?.total != total) {
                         return "Content-Range \(headers["Content-Range"] ?? "missing") does not continue at byte \(written)"
                     }
@@ -79,16 +80,16 @@ extension SegmentedDownloader {
                     return StreamOutcome(written: now, notModified: false, etag: state.etag)
                 }
                 guard http.configuration.retry.retryableStatuses.contains(response.status) else {
-                    throw DownloadError.server(url: CurlTransfer.redactedURL(url), status: response.status, message: response.errorMessage)
+                    throw DownloadError.server(url: URLRedaction.redacted(url), status: response.status, message: response.errorMessage)
                 }
-                lastFailure = .server(url: CurlTransfer.redactedURL(url), status: response.status, message: response.errorMessage)
+                lastFailure = .server(url: URLRedaction.redacted(url), status: response.status, message: response.errorMessage)
                 retryAfter = response.headers["Retry-After"]
             } catch let error as HTTPError {
                 state.commitAttempt()
                 if case .rejected(_, let status, let why) = error {
                     throw written > 0 && status == 200
-                        ? .unstable(url: CurlTransfer.redactedURL(url))
-                        : .unexpectedAnswer(url: CurlTransfer.redactedURL(url), reason: why)
+                        ? .unstable(url: URLRedaction.redacted(url))
+                        : .unexpectedAnswer(url: URLRedaction.redacted(url), reason: why)
                 }
                 guard error.isRetryable else { throw .transfer(error) }
                 lastFailure = .transfer(error)

@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import HTTP
 
 /// The default ``Downloading``: ranges fetched in parallel into a preallocated temp file, every range's
 /// progress journaled, every answer checked against what was asked, and the final name reached only by
@@ -43,8 +44,8 @@ public struct SegmentedDownloader: Downloading {
                     partial.discard()
                     try? journal?.remove(destination: destination)
                     throw restart.changed
-                        ? .unstable(url: CurlTransfer.redactedURL(url))
-                        : .unexpectedAnswer(url: CurlTransfer.redactedURL(url), reason: restart.reason)
+                        ? .unstable(url: URLRedaction.redacted(url))
+                        : .unexpectedAnswer(url: URLRedaction.redacted(url), reason: restart.reason)
                 }
                 onEvent?(.restarted(reason: restart.reason))
             } catch {
@@ -235,7 +236,7 @@ public struct SegmentedDownloader: Downloading {
     }
 
     private func serverError(url: String, response: HTTPResponse) -> DownloadError {
-        .server(url: CurlTransfer.redactedURL(url), status: response.status, message: response.errorMessage)
+        .server(url: URLRedaction.redacted(url), status: response.status, message: response.errorMessage)
     }
 
     // MARK: One range
@@ -260,7 +261,7 @@ public struct SegmentedDownloader: Downloading {
             request.responseCheck = { status, headers in
                 switch status {
                 case 206:
-                    guard let value = headers["Content-Range"], let parsed = RemoteFileInfo.parseContentRange(value),
+                    guard let value = headers["Content-Range"], let parsed = HTTPHeaders.parseContentRange(value),
                         parsed.range == expected, parsed.total == total
                     else { return "Content-Range \(headers["Content-Range"] ?? "missing") is not bytes \(expected.lowerBound)-\(expected.upperBound)/\(total)" }
                     return nil
@@ -285,7 +286,7 @@ public struct SegmentedDownloader: Downloading {
                 }
                 if response.status == 416 {
                     // Our range starts inside the length we were promised; a 416 means the file is shorter now.
-                    let announced = response.headers["Content-Range"].flatMap(RemoteFileInfo.parseContentRange)?.total
+                    let announced = response.headers["Content-Range"].flatMap(HTTPHeaders.parseContentRange)?.total
                     throw Restart(reason: "the server's file is now \(announced.map(String.init) ?? "of unknown") bytes, not \(total)")
                 }
                 guard http.configuration.retry.retryableStatuses.contains(response.status) else {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// Copies everything readable from one open file to another in 1 MiB blocks, retrying interrupted calls:
 /// the one loop behind filling a download from a cache entry, staging a file into the cache and `cat` of a

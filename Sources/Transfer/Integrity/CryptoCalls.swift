@@ -1,4 +1,5 @@
 import CCrypto
+import HTTP
 
 /// Every libcrypto call Transfer makes, in one place.
 enum CryptoCalls {

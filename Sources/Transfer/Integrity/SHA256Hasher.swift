@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// Incremental SHA-256 (or SHA-1, for tus chunk checksums) through libcrypto, hardware-accelerated
 /// where the CPU has SHA extensions.

@@ -1,3 +1,5 @@
+import HTTP
+
 /// A value SQLite stores or returns.
 public enum SQLiteValue: Sendable, Equatable {
     /// NULL.

@@ -1,3 +1,5 @@
+import HTTP
+
 /// An SQLite failure: the database, the statement, and SQLite's own message.
 public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The database file.

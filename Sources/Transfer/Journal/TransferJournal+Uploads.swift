@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 extension TransferJournal {
     /// One tus upload (or one part of a concatenated upload) as journaled.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// The durable record of unfinished transfers (SQLite in WAL mode), so a rerun after any interruption —
 /// SIGKILL included — continues from what is on disk. Safe to share between tasks; several processes

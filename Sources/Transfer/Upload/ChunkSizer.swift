@@ -1,3 +1,5 @@
+import HTTP
+
 /// Sizes tus PATCH requests from the rate they go at, so that each takes about ``targetSeconds``: a killed or
 /// cut upload then loses seconds of work, not a fixed 64 MiB, on a phone link and on loopback alike.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// What an uploader learnt of each endpoint (its OPTIONS answer, its body limit), shared by the copies of one
 /// uploader and by the tasks of one run.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// Identifies a local file's version cheaply: path, size, mtime, and hashes of its first and last MiB.
 /// A resumed upload continues only if the fingerprint is unchanged.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// The fallback for servers without tus: one multipart POST of the whole file. Not resumable; a
 /// failed attempt sends the whole file again.

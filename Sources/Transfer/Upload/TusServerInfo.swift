@@ -1,3 +1,5 @@
+import HTTP
+
 /// What a tus server says of itself in its OPTIONS answer.
 public struct TusServerInfo: Sendable, Equatable {
     /// Protocol versions (`1.0.0`).

@@ -1,6 +1,6 @@
 import FileModel
 import Foundation
-import Preview
+import HTTP
 
 /// The default ``Uploading``: tus 1.0 with creation, creation-with-upload, per-chunk checksums,
 /// termination, expiration and concatenation; the journal makes it survive process death. A server
@@ -16,11 +16,15 @@ public struct TusUploader: Uploading {
     private let bodyLimits = EndpointMemo<Int64>()
     /// Files up to this size go up inside the creation request (creation-with-upload).
     static let inlineLimit: Int64 = 4 << 20
+    /// Names a local file's MIME type for the `filetype` metadata item; nil sends none. The uploader knows no
+    /// file types itself (that is Preview's libmagic, wired in by the layer above).
+    public var fileType: (@Sendable (String) -> String?)?
 
-    /// Creates an uploader.
-    public init(http: HTTPClient = HTTPClient(), journal: TransferJournal?) {
+    /// Creates an uploader; `fileType` names each file's MIME type for the `filetype` metadata item.
+    public init(http: HTTPClient = HTTPClient(), journal: TransferJournal?, fileType: (@Sendable (String) -> String?)? = nil) {
         self.http = http
         self.journal = journal
+        self.fileType = fileType
     }
 
 
@@ -135,7 +139,7 @@ public struct TusUploader: Uploading {
         if partial {
             request.headers.add("Upload-Concat", "partial")
         } else {
-            request.headers.add("Upload-Metadata", Self.metadataHeader(for: target, file: path, extra: options.metadata))
+            request.headers.add("Upload-Metadata", metadataHeader(for: target, file: path, extra: options.metadata))
         }
         let algorithm = options.checksums ? info.checksumAlgorithm : nil
         let inlineLimit = min(options.chunkSize ?? Self.inlineLimit, bodyLimits[target.tusEndpoint] ?? Self.inlineLimit, Self.inlineLimit)
@@ -341,10 +345,10 @@ public struct TusUploader: Uploading {
 
     /// `Upload-Metadata` as tus-js-client and Uppy send it: the target's items (`filename`, `mtime`, …), the file's
     /// MIME type as `filetype` unless given, then the caller's items, which replace any of the same key.
-    static func metadataHeader(for target: UploadTarget, file path: String, extra: [UploadTarget.MetadataItem]) -> String {
+    func metadataHeader(for target: UploadTarget, file path: String, extra: [UploadTarget.MetadataItem]) -> String {
         var items = target.metadata
-        if !items.contains(where: { $0.key == "filetype" }), let type = try? FileTypeDetector().detect(file: path) {
-            items.append(UploadTarget.MetadataItem("filetype", type.mime))
+        if !items.contains(where: { $0.key == "filetype" }), let type = fileType?(path) {
+            items.append(UploadTarget.MetadataItem("filetype", type))
         }
         for item in extra {
             items.removeAll { $0.key == item.key }
@@ -368,7 +372,7 @@ public struct TusUploader: Uploading {
         var request = HTTPRequest(method: "POST", url: target.tusEndpoint, credential: target.credential, isIdempotent: false)
         request.headers.add("Tus-Resumable", "1.0.0")
         request.headers.add("Upload-Concat", "final;" + record.parts.map { $0.url! }.joined(separator: " "))
-        request.headers.add("Upload-Metadata", Self.metadataHeader(for: target, file: record.localPath, extra: options.metadata))
+        request.headers.add("Upload-Metadata", metadataHeader(for: target, file: record.localPath, extra: options.metadata))
         let response = try await sendRetrying(request)
         guard response.status == 201 else {
             if response.status == 404 || response.status == 410 { throw StartOver(reason: "a part expired before the parts were joined") }
@@ -384,8 +388,8 @@ public struct TusUploader: Uploading {
     static func checkSameOrigin(_ url: String, as endpoint: String) throws(UploadError) {
         guard let origin = URLOrigin(url: url), origin == URLOrigin(url: endpoint) else {
             throw .protocolViolation(
-                request: "POST \(CurlTransfer.redactedURL(endpoint))",
-                detail: "the server put the upload on another server (\(CurlTransfer.redactedURL(url))); refused, nothing was sent there")
+                request: "POST \(URLRedaction.redacted(endpoint))",
+                detail: "the server put the upload on another server (\(URLRedaction.redacted(url))); refused, nothing was sent there")
         }
     }
 

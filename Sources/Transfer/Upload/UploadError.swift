@@ -1,4 +1,6 @@
 import FileModel
+import HTTP
+
 /// Why an upload did not complete; a resumable one is kept in the journal for a rerun.
 public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The local file cannot be read.

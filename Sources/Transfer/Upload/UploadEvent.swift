@@ -1,3 +1,5 @@
+import HTTP
+
 /// What an upload reports while it runs.
 public enum UploadEvent: Sendable {
     /// The plan: the protocol used, the size, parts, and bytes the server already had.

@@ -1,3 +1,5 @@
+import HTTP
+
 /// How an upload behaves.
 public struct UploadOptions: Sendable {
     /// Bytes per PATCH request, fixed; nil (the default) sizes each request from the measured rate so it takes

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// Where an upload goes: a tus endpoint with its metadata, and optionally a multipart endpoint for
 /// servers without tus. The bearer token is never journaled.

@@ -1,3 +1,5 @@
+import HTTP
+
 /// Sends a local file to a server, resumably where the server allows it.
 public protocol Uploading: Sendable {
     /// Uploads `path` to `target`; `onEvent` hears the plan, progress, retries and restarts.

@@ -1,4 +1,6 @@
 import FileModel
+import HTTP
+import Officer
 import Transfer
 
 /// `login`: checks the server, signs in, saves server and token in the 0600 config.

@@ -1,3 +1,5 @@
+import HTTP
+import Officer
 import Transfer
 
 /// `logout`: revokes the token on the server when it can, and always forgets it locally.

@@ -1,4 +1,6 @@
 import FileModel
+import HTTP
+import Officer
 import Transfer
 
 /// `whoami`: the signed-in user, checked against the server.

@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Officer
 import Transfer
 
 /// What `ocr`, `tts`, `transcribe` and `extract-audio` share: targets, batching, output, the summary.

@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Officer
 import Transfer
 
 /// `cache stats|ls|clear|pin|unpin|verify`: the local content cache.

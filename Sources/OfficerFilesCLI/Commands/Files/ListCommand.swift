@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Officer
 import Transfer
 
 /// `ls`: a folder's entries, or with `-R` the whole tree streamed page by page.

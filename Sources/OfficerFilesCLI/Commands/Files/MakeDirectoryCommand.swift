@@ -1,4 +1,6 @@
 import FileModel
+import HTTP
+import Officer
 import Transfer
 
 /// `mkdir`: remote folders, with `-p` for parents.

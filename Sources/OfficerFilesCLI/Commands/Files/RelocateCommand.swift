@@ -1,4 +1,6 @@
 import FileModel
+import HTTP
+import Officer
 import Transfer
 
 /// What `mv` and `cp` share: many sources into a folder, or one source to a new name, like mv(1) and cp(1).

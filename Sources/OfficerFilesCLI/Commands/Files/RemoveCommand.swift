@@ -1,4 +1,6 @@
 import FileModel
+import HTTP
+import Officer
 import Transfer
 
 /// `rm`: remote files, and folders with `-r`.

@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Officer
 import Transfer
 
 /// `search`: entries whose names contain a text.

@@ -1,4 +1,6 @@
 import Foundation
+import HTTP
+import Officer
 import Preview
 import Transfer
 

@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Officer
 import Transfer
 
 /// What a sync shows: the plan in a dry run, failures and warnings as they happen, `-P` progress, the summary.

@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Officer
 import Transfer
 
 /// The cache's copy of a remote file's body, opened at once so that another process evicting it cannot pull

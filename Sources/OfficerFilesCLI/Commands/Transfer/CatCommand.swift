@@ -1,4 +1,6 @@
 import Foundation
+import HTTP
+import Officer
 import Transfer
 
 /// `cat`: a remote file or URL to stdout, resuming transparently after network failures.

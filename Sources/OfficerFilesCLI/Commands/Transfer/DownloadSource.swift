@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Officer
 import Transfer
 
 /// What `get` and `cat` fetch: an Officer path through the `raw` endpoint, or any http(s) URL.

@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Officer
 import Preview
 import Transfer
 
@@ -60,7 +62,7 @@ enum PutCommand: Command {
             }
             if isDirectory.boolValue { throw CLIError.localFile(path: local, message: "is a folder (upload its files, or use sync)") }
         }
-        let uploader = TusUploader(
+        let uploader = TusUploader.describingFiles(
             http: context.httpClient(), journal: try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment)))
         let reporter = context.progressReporter()
         guard parsed.flag("resize") else {

@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Officer
 import Transfer
 
 /// `transfers list|resume|clean`: the unfinished uploads and downloads in the journal.
@@ -63,7 +65,7 @@ enum TransfersCommand: Command {
     static func resume(
         uploads: [TransferJournal.Upload], downloads: [TransferJournal.Download], journal: TransferJournal, context: CommandContext
     ) async throws {
-        let uploader = TusUploader(http: context.httpClient(), journal: journal)
+        let uploader = TusUploader.describingFiles(http: context.httpClient(), journal: journal)
         let downloader = SegmentedDownloader(http: context.httpClient(), journal: journal)
         let reporter = context.progressReporter()
         var jobs: [Job] = uploads.map { .upload($0) } + downloads.map { .download($0) }
@@ -93,7 +95,7 @@ enum TransfersCommand: Command {
     static func clean(
         uploads: [TransferJournal.Upload], downloads: [TransferJournal.Download], journal: TransferJournal, context: CommandContext
     ) async throws {
-        let uploader = TusUploader(http: context.httpClient(), journal: journal)
+        let uploader = TusUploader.describingFiles(http: context.httpClient(), journal: journal)
         for upload in uploads {
             await uploader.terminate(upload, credential: credential(for: upload.target.tusEndpoint, context: context))
             context.say("removed the partial upload of \(upload.localPath) to \(upload.label)")

@@ -80,15 +80,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// The URL without user info or query values that could carry secrets, for messages.
-    static func redactedURL(_ url: String) -> String {
-        guard var components = URLComponents(string: url) else { return url }
-        if components.password != nil { components.password = "REDACTED" }
-        components.queryItems = components.queryItems?.map { item in
-            ["token", "access_token", "password"].contains(item.name.lowercased())
-                ? URLQueryItem(name: item.name, value: "REDACTED") : item
-        }
-        return components.string ?? url
-    }
+    static func redactedURL(_ url: String) -> String { URLRedaction.redacted(url) }
 
     private func configure(_ configuration: HTTPClientConfiguration) throws {
         let userdata = Unmanaged.passUnretained(self).toOpaque()
@@ -412,7 +404,7 @@ final class CurlTransfer: @unchecked Sendable {
         var limits: [Int64] = []
         if let expected { limits.append(max(0, expected)) }
         if let length = headers["Content-Length"].flatMap({ Int64($0) }), length >= 0 { limits.append(length) }
-        if status == 206, let range = headers["Content-Range"].flatMap(RemoteFileInfo.parseContentRange)?.range {
+        if status == 206, let range = headers["Content-Range"].flatMap(HTTPHeaders.parseContentRange)?.range {
             limits.append(range.upperBound - range.lowerBound + 1)
         }
         return limits.min()

@@ -1,4 +1,6 @@
 import FileModel
+import HTTP
+import Transfer
 
 extension OfficerClient {
     /// Checks that the URL is an Officer server (the public plugins endpoint) and returns what it says of itself.

@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Transfer
 
 /// ``SyncRemote`` over an Officer server: the paged tree listing, tus uploads, segmented downloads.
 public struct OfficerSyncRemote: SyncRemote {
@@ -16,7 +18,7 @@ public struct OfficerSyncRemote: SyncRemote {
     public init(client: OfficerClient, base: RemotePath, journal: TransferJournal?) {
         self.client = client
         self.base = base
-        uploader = TusUploader(http: client.http, journal: journal)
+        uploader = TusUploader.describingFiles(http: client.http, journal: journal)
         downloader = SegmentedDownloader(http: client.http, journal: journal)
     }
 

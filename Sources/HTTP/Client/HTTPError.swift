@@ -54,13 +54,13 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The message without the path a local-file failure starts with, for errors that name the file themselves.
-    var detailWithoutPath: String {
+    package var detailWithoutPath: String {
         if case .localFile(_, let message) = self { return message }
         return description
     }
 
     /// libcurl codes worth another attempt: the network, not the request, was at fault.
-    var isRetryable: Bool {
+    package var isRetryable: Bool {
         guard case .transport(_, let code, _) = self else { return false }
         // 7 couldn't connect, 18 partial file, 28 timeout, 52 empty reply, 55/56 send/recv, 16/92 HTTP/2 stream.
         return [7, 16, 18, 28, 52, 55, 56, 92].contains(code)

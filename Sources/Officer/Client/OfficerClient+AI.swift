@@ -1,4 +1,6 @@
 import FileModel
+import HTTP
+import Transfer
 
 extension OfficerClient {
     /// Runs `ocr` or `transcribe` on a server file and returns the text (`POST /api/file-browser/ACTION`).

@@ -1,6 +1,8 @@
 import FileModel
 import Foundation
+import HTTP
 import Preview
+import Transfer
 
 /// Runs the server's AI actions (OCR, text-to-speech, transcription, audio extraction) on server files, local
 /// files and given text: checks the action fits the file's kind before anything is sent, uploads a local file
@@ -30,7 +32,7 @@ public struct RemoteActionRunner: Sendable {
         timeout: Double = 300
     ) {
         self.client = client
-        uploader = TusUploader(http: client.http, journal: journal)
+        uploader = TusUploader.describingFiles(http: client.http, journal: journal)
         downloader = SegmentedDownloader(http: client.http, journal: journal)
         self.cache = cache
         self.inbox = inbox

@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Transfer
 
 /// A client of one Officer server (see `docs/officer-api.md`): JSON calls with a bearer token,
 /// the server's error bodies turned into ``OfficerError``.

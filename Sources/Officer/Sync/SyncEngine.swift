@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Transfer
 
 /// Syncs a local folder and a remote folder in one direction, streaming: both sides are listed in the same
 /// order and merged as they arrive, and transfers start while listing goes on, at most `transfers` at once,

@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Transfer
 
 /// Walks a local folder depth first with siblings in UTF-8 byte order (``SyncPath``'s order), one folder's
 /// names in memory at a time, so it can be merged with the server's listing as both stream.

@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Transfer
 
 /// The local half of a pull: folders created, files received through a temp file and checked against the
 /// plan before they replace anything, deletions — never outside the local root.

@@ -1,4 +1,6 @@
 import FileModel
+import HTTP
+import Transfer
 
 /// The server side of a sync, in the terms the sync needs, so another kind of server (WebDAV) can be added
 /// without touching the sync logic. Paths are relative to the remote root of the sync.

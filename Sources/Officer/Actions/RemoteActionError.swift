@@ -1,4 +1,6 @@
 import FileModel
+import HTTP
+import Transfer
 
 /// Why a remote action failed, naming the target.
 public enum RemoteActionError: Error, Sendable, CustomStringConvertible {

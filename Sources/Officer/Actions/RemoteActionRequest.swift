@@ -1,4 +1,6 @@
 import FileModel
+import HTTP
+import Transfer
 
 /// What a remote AI action works on.
 public enum ActionTarget: Sendable, Equatable, CustomStringConvertible {

@@ -37,7 +37,8 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
 }
 
 extension Substring {
-    func trimmingCharacters(in set: String) -> String {
+    /// The slice without leading and trailing characters of `set`.
+    package func trimmingCharacters(in set: String) -> String {
         var slice = self
         while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
         while let last = slice.last, set.contains(last) { slice = slice.dropLast() }

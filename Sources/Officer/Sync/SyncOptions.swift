@@ -1,4 +1,6 @@
 import FileModel
+import HTTP
+import Transfer
 
 /// Which way a sync goes.
 public enum SyncDirection: String, Sendable, Codable {

@@ -1,5 +1,7 @@
 import FileModel
 import Foundation
+import HTTP
+import Transfer
 
 extension OfficerClient {
     private static let base = "/api/file-browser/"

@@ -1,4 +1,6 @@
 import FileModel
+import HTTP
+import Transfer
 
 /// An Officer API call that failed, with the request it belongs to and the server's own message.
 public enum OfficerError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,6 @@
 import Foundation
+import HTTP
+import Transfer
 
 /// The report of a running sync, updated by its tasks.
 final class SyncState: @unchecked Sendable {

@@ -1,4 +1,6 @@
 import FileModel
+import HTTP
+import Transfer
 
 extension OfficerClient {
     /// Where a file named `name` goes when uploaded into `folder` (tus, with multipart as the fallback); a name

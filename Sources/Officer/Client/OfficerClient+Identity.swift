@@ -1,4 +1,6 @@
 import Foundation
+import HTTP
+import Transfer
 
 extension OfficerClient {
     /// Who this client acts as, for keys that must not mix accounts (the cache): the server's normalized URL
