@@ -1,0 +1,17 @@
+import FileModel
+import HTTP
+
+extension OfficerError: CategorizedError {
+    /// What kind of failure this is.
+    public var category: ErrorCategory {
+        switch self {
+        case .notSignedIn, .invalidCredentials: .authentication
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .forbidden, .badRequest: .refused
+        case .server, .malformedResponse, .notOfficerServer: .server
+        case .transport(let inner): inner.category
+        case .invalidPath: .invalidInput
+        }
+    }
+}

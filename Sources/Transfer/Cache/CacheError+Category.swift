@@ -1,0 +1,12 @@
+import FileModel
+
+extension CacheError: CategorizedError {
+    /// What kind of failure this is.
+    public var category: ErrorCategory {
+        switch self {
+        case .index, .io: .localFile
+        case .tooLarge: .refused
+        case .notCached: .notFound
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import FileModel
+import HTTP
+
+extension UploadError: CategorizedError {
+    /// What kind of failure this is; a paused upload counts as cancelled (the server keeps what it has).
+    public var category: ErrorCategory {
+        switch self {
+        case .localFile, .journal: .localFile
+        case .notTus: .invalidInput
+        case .tooLarge: .refused
+        case .server(_, let status, _): .of(httpStatus: status)
+        case .protocolViolation, .checksumRejected: .server
+        case .transfer(let inner): inner.category
+        case .cancelled, .paused: .cancelled
+        }
+    }
+}
