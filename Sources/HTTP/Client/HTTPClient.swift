@@ -111,7 +111,7 @@ public struct HTTPClient: Sendable {
 
     /// The same transfer as an event stream: progress and retries while it runs, then the response.
     /// Ending iteration early (or cancelling the consuming task) cancels the transfer.
-    public func events(for request: HTTPRequest) -> AsyncThrowingStream<TransferEvent, any Error> {
+    public func events(for request: HTTPRequest) -> AsyncThrowingStream<HTTPEvent, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {

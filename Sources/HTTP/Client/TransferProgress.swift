@@ -22,7 +22,7 @@ public struct TransferProgress: Sendable, Equatable {
 }
 
 /// What ``HTTPClient/events(for:)`` yields: progress while the transfer runs, then its response.
-public enum TransferEvent: Sendable {
+public enum HTTPEvent: Sendable {
     /// Counters moved.
     case progress(TransferProgress)
     /// An attempt failed and another follows after `delay` seconds.

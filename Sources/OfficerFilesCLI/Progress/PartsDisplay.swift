@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import Transfer
 
 /// Progress lines for one file moved in parts (ranges of a download, parts of an upload): one line per
 /// part plus the total, and `-v` notes for retries and restarts. Shared by `get` and `put`.
@@ -50,4 +51,28 @@ final class PartsDisplay: @unchecked Sendable {
     func finish(failed: Bool) {
         lock.withLock { for id in ids { reporter.finish(id, failed: failed) } }
     }
+}
+
+extension PartsDisplay {
+    /// Shows a transfer's events (downloads and uploads alike): one line per part, plus the total.
+    func handle(_ event: TransferEvent) {
+        switch event {
+        case .started(let total, let partSizes, let resumed, let method):
+            if method == .multipart { note("the server has no tus: uploading in one multipart request (not resumable)") }
+            if method == .tus, resumed > 0, !quiet, let total {
+                reporter.message("\(name): resuming at \(ByteCountFormat.string(resumed)) of \(ByteCountFormat.string(total)) (the server has it)")
+            }
+            start(total: total, partSizes: partSizes)
+        case .progress(let part, let done): progress(part: part, done: done)
+        case .retrying(let part, let attempt, let delay, let reason):
+            note("retrying part \(part + 1) (attempt \(attempt)) in \(DurationFormat.precise(seconds: delay)): \(reason)")
+        case .restarted(let reason): note("starting over: \(reason)")
+        }
+    }
+
+    /// Shows a download's events.
+    func handle(_ event: DownloadEvent) { handle(TransferEvent(event)) }
+
+    /// Shows an upload's events.
+    func handle(_ event: UploadEvent) { handle(TransferEvent(event)) }
 }

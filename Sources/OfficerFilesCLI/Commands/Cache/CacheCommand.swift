@@ -39,12 +39,12 @@ enum CacheCommand: Command {
             } else {
                 context.say("Removed \(count) entries (\(ByteCountFormat.string(bytes))).")
             }
-        case "pin": try await pin(parsed.positionals, cache, context)
+        case "pin": try await pin(parsed.positionals, context)
         case "unpin":
-            let client = try context.client()
+            let files = try context.files()
             for argument in parsed.positionals {
-                let path = try context.remotePath(argument)
-                try cache.setPinned(false, for: context.cacheKey(path, kind: CacheKey.Kind.body, client: client))
+                let path = try files.path(argument)
+                try files.unpin(path)
                 context.say("Unpinned \(path).")
             }
         default: try verify(cache, context)
@@ -89,34 +89,13 @@ enum CacheCommand: Command {
         }
     }
 
-    static func pin(_ arguments: [String], _ cache: ContentCache, _ context: CommandContext) async throws {
-        if context.global.offline {
-            // Offline, pinning keeps what is already cached.
-            let client = try context.client()
-            for argument in arguments {
-                let path = try context.remotePath(argument)
-                try cache.setPinned(true, for: context.cacheKey(path, kind: CacheKey.Kind.body, client: client))
-                context.say("Pinned \(path) (already cached).")
-            }
-            return
-        }
-        let downloader = SegmentedDownloader(http: context.httpClient(), journal: nil)
+    static func pin(_ arguments: [String], _ context: CommandContext) async throws {
+        let files = try context.files()
         for argument in arguments {
-            let source = try DownloadSource.resolve(argument, context: context)
-            guard let remote = source.remote else { throw CLIError.usage("\(argument): only officer: paths can be pinned") }
-            let key = context.cacheKey(remote.path, kind: CacheKey.Kind.body, client: remote.client)
-            if let cached = try CachedBody.open(cache, key: key), let etag = cached.etag,
-                try await GetCommand.currentETag(source, client: remote.client) == etag
-            {
-                try cache.setPinned(true, for: key)
-                context.say("Pinned \(remote.path) (\(ByteCountFormat.string(cached.entry.size)), already cached).")
-                continue
-            }
-            let staged = try cache.stage()
-            let outcome = try await downloader.stream(
-                from: source.url, credential: source.credential, to: staged.fileDescriptor, copy: nil, ifNoneMatch: nil)
-            let entry = try cache.commit(staged, key: key, version: outcome.etag ?? "unversioned", pinned: true)
-            context.say("Pinned \(remote.path) (\(ByteCountFormat.string(entry.size))).")
+            guard RemotePath.isRemote(argument) else { throw CLIError.usage("\(argument): only officer: paths can be pinned") }
+            let path = try files.path(argument)
+            let outcome = try await files.pin(path)
+            context.say("Pinned \(path) (\(outcome.wasCached ? (files.isOffline ? "" : ByteCountFormat.string(outcome.bytes) + ", ") + "already cached" : ByteCountFormat.string(outcome.bytes))).")
         }
     }
 

@@ -44,61 +44,30 @@ enum GetCommand: Command {
         options.bandwidthLimit = try parsed.value("bwlimit").map { try parseRate($0, option: "--bwlimit") }
         let source = try DownloadSource.resolve(parsed.positionals[0], context: context)
         let destination = source.destination(for: parsed.positionals.count > 1 ? parsed.positionals[1] : nil)
-        let journal = try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment))
-        let downloader = SegmentedDownloader(http: context.httpClient(), journal: journal)
         let started = Date()
-        let cache = try source.remote == nil ? nil : context.contentCache()
-        if source.remote == nil, context.global.offline { throw CLIError.usage("\(source.url): --offline serves only officer: paths") }
-        let key = source.remote.map { context.cacheKey($0.path, kind: CacheKey.Kind.body, client: $0.client) }
-        if let remote = source.remote, !context.global.offline {
-            // The listed time to the millisecond (Last-Modified has whole seconds).
-            let entry = try await remote.client.stat(remote.path)
-            guard !entry.isDirectory else {
-                throw CLIError.refused("\(remote.path): is a folder; officer-files copy fetches folders", .refused)
-            }
-            options.modificationTime = entry.mtime
-        }
-        if let cache, let key, let remote = source.remote, let cached = try CachedBody.open(cache, key: key) {
-            // Offline the cached copy is the answer; online only when the server still reports its ETag.
-            var current = context.global.offline
-            if !current, let etag = cached.etag { current = try await currentETag(source, client: remote.client) == etag }
-            if current {
-                if options.modificationTime == nil { options.modificationTime = cached.entry.metadata["mtime"].flatMap(Double.init) }
-                report(try downloader.install(from: cached.handle.fileDescriptor, expectedLength: cached.entry.size, to: destination, options: options), started, context)
-                return
-            }
-        } else if context.global.offline, let remote = source.remote {
-            throw context.notCachedOffline(remote.path)
-        }
         let reporter = context.progressReporter()
+        defer { reporter.close() }
         let display = PartsDisplay(reporter: reporter, name: (destination as NSString).lastPathComponent, context: context)
         let result: DownloadResult
-        do {
-            result = try await downloader.download(
-                from: source.url, credential: source.credential, to: destination, options: options, onEvent: display.handle)
-            display.finish(failed: false)
-            reporter.close()
-        } catch {
-            display.finish(failed: true)
-            reporter.close()
-            throw error
-        }
-        if let cache, let key, let etag = result.etag, result.bytes <= cache.automaticEntryLimit {
+        if let remote = source.remote {
+            // An Officer file: the front door's download (cache, offline, the server's millisecond time).
+            let files = try context.files()
+            try context.announceCache(files)
+            result = try await context.show(files.download(remote.path, to: destination, options: options), on: display)
+        } else {
+            if context.global.offline { throw CLIError.usage("\(source.url): --offline serves only officer: paths") }
+            let journal = try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment))
+            let downloader = SegmentedDownloader(http: context.httpClient(), journal: journal)
             do {
-                try cache.store(
-                    contentsOf: result.path, for: key, version: etag,
-                    metadata: options.modificationTime.map { ["mtime": String($0)] } ?? [:])
+                result = try await downloader.download(
+                    from: source.url, credential: nil, to: destination, options: options, onEvent: display.handle)
+                display.finish(failed: false)
             } catch {
-                if context.global.verbose { context.console.message("cache: not stored: \(error)") }
+                display.finish(failed: true)
+                throw error
             }
         }
         report(result, started, context)
-    }
-
-    /// The ETag the server reports now (a HEAD request), to tell whether a cached copy is current.
-    static func currentETag(_ source: DownloadSource, client: OfficerClient) async throws -> String? {
-        let response = try await client.send(HTTPRequest(method: "HEAD", url: source.url, sink: .memory(limit: 0), credential: source.credential))
-        return response.headers["ETag"]
     }
 
     static func report(_ result: DownloadResult, _ started: Date, _ context: CommandContext) {
@@ -134,19 +103,5 @@ enum GetCommand: Command {
         var sha256: String?
         var seconds: Double
         var fromCache: Bool
-    }
-}
-
-extension PartsDisplay {
-    /// Shows download events: one line per range, plus the total.
-    func handle(_ event: DownloadEvent) {
-        switch event {
-        case .started(let total, let segments, _):
-            start(total: total, partSizes: segments.map { $0.upperBound - $0.lowerBound + 1 })
-        case .progress(let segment, let done): progress(part: segment, done: done)
-        case .retrying(let segment, let attempt, let delay, let reason):
-            note("retrying range \(segment + 1) (attempt \(attempt)) in \(DurationFormat.precise(seconds: delay)): \(reason)")
-        case .restarted(let reason): note("starting over: \(reason)")
-        }
     }
 }

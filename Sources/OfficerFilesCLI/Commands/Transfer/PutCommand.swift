@@ -233,21 +233,3 @@ enum PutCommand: Command {
         var seconds: Double
     }
 }
-
-extension PartsDisplay {
-    /// Shows upload events: one line per part, plus the total.
-    func handle(_ event: UploadEvent) {
-        switch event {
-        case .started(let method, let size, let parts, let resumed):
-            if method == .multipart { note("the server has no tus: uploading in one multipart request (not resumable)") }
-            if resumed > 0, !quiet {
-                reporter.message("\(name): resuming at \(ByteCountFormat.string(resumed)) of \(ByteCountFormat.string(size)) (the server has it)")
-            }
-            start(total: size, partSizes: (0..<parts).map { size * Int64($0 + 1) / Int64(parts) - size * Int64($0) / Int64(parts) })
-        case .progress(let part, let sent): progress(part: part, done: sent)
-        case .retrying(let part, let attempt, let delay, let reason):
-            note("retrying part \(part + 1) (attempt \(attempt)) in \(DurationFormat.precise(seconds: delay)): \(reason)")
-        case .restarted(let reason): note("starting over: \(reason)")
-        }
-    }
-}

@@ -1,0 +1,47 @@
+import FileModel
+import Foundation
+import HTTP
+
+extension OfficerFiles {
+    /// Signs in and saves the token in the token store (only a token that is one safe line is ever kept).
+    @discardableResult
+    public func signIn(email: String, password: String) async throws -> SignInResponse {
+        let response = try await client.signIn(email: email, password: password)
+        try configuration.tokens.save(response.token, for: configuration.server)
+        return response
+    }
+
+    /// Signs out on the server (best effort) and forgets the token here.
+    public func signOut() async throws {
+        if configuration.tokens.token(for: configuration.server) != nil, !isOffline {
+            try? await client.signOut()
+        }
+        try configuration.tokens.remove(for: configuration.server)
+    }
+
+    /// Who the token belongs to.
+    public func whoAmI() async throws(OfficerError) -> UserInfo { try await client.me() }
+}
+
+extension OfficerFiles {
+    /// A folder's entries.
+    public func list(_ path: RemotePath) async throws(OfficerError) -> DirectoryListing { try await client.list(path) }
+
+    /// One entry.
+    public func stat(_ path: RemotePath) async throws(OfficerError) -> FileEntry { try await client.stat(path) }
+
+    /// Every entry below `path`, depth first, fetched in pages while the caller consumes them.
+    public func walk(_ path: RemotePath) -> AsyncThrowingStream<FileEntry, any Error> { client.walk(path) }
+
+    /// Makes a folder (`parents`: and the missing ones above it).
+    @discardableResult
+    public func makeFolder(_ path: RemotePath, parents: Bool = false) async throws(OfficerError) -> FileEntry {
+        try await client.makeDirectory(path, parents: parents)
+    }
+
+    /// Removes a file, or a folder (`recursive` for one that is not empty); returns how many entries went.
+    @discardableResult
+    public func remove(_ path: RemotePath, recursive: Bool = false) async throws(OfficerError) -> Int {
+        try await client.remove(path, recursive: recursive)
+    }
+}

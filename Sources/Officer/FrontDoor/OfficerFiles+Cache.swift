@@ -1,0 +1,47 @@
+import FileModel
+import Foundation
+import HTTP
+import Transfer
+
+/// What pinning a file did.
+public struct PinOutcome: Sendable, Equatable {
+    /// The file's size in the cache.
+    public var bytes: Int64
+    /// True when the cached copy was already current (nothing was fetched).
+    public var wasCached: Bool
+}
+
+extension OfficerFiles {
+    /// Keeps an Officer file in the cache for good (eviction never removes a pinned entry): a cached copy the
+    /// server still reports current is pinned as it is, otherwise the file is fetched first. Offline, only a
+    /// copy already cached can be pinned.
+    @discardableResult
+    public func pin(_ path: RemotePath) async throws -> PinOutcome {
+        guard let cache = try cache() else { throw CacheError.io(path: configuration.cacheDirectory ?? "", message: "no cache is configured") }
+        let key = cacheKey(path, kind: CacheKey.Kind.body)
+        if isOffline {
+            guard let entry = try cache.entry(for: key) else { throw OfficerFilesError.notCachedOffline(path) }
+            try cache.setPinned(true, for: key)
+            return PinOutcome(bytes: entry.size, wasCached: true)
+        }
+        if let entry = try cache.entry(for: key), entry.version.hasPrefix("\"") || entry.version.hasPrefix("W/\""),
+            try await currentETag(of: path) == entry.version
+        {
+            try cache.setPinned(true, for: key)
+            return PinOutcome(bytes: entry.size, wasCached: true)
+        }
+        let client = client
+        let staged = try cache.stage()
+        let outcome = try await SegmentedDownloader(http: http, journal: nil).stream(
+            from: client.rawURL(for: path), credential: client.credential, to: staged.fileDescriptor, copy: nil, ifNoneMatch: nil)
+        let entry = try cache.commit(staged, key: key, version: outcome.etag ?? "unversioned", pinned: true)
+        return PinOutcome(bytes: entry.size, wasCached: false)
+    }
+
+    /// Lets a pinned file be evicted again; ``CacheError/notCached(key:)`` when it is not in the cache.
+    public func unpin(_ path: RemotePath) throws {
+        let key = cacheKey(path, kind: CacheKey.Kind.body)
+        guard let cache = try cache() else { throw CacheError.notCached(key: key) }
+        try cache.setPinned(false, for: key)
+    }
+}

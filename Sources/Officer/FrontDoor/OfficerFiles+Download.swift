@@ -1,0 +1,83 @@
+import FileModel
+import Foundation
+import HTTP
+import Transfer
+
+extension OfficerFiles {
+    /// Downloads an Officer file to `destination` (a file path): resumable from the journal, verified, in parallel
+    /// ranges for large files, never over an existing file without `options.force`, with the server's
+    /// modification time to the millisecond. A cached copy whose ETag the server still reports is copied instead
+    /// of fetched; offline, the cached copy is the answer (or ``OfficerFilesError/notCachedOffline(_:)``).
+    /// Files up to an eighth of the cache limit are kept in the cache afterwards.
+    public func download(
+        _ path: RemotePath, to destination: String, options: DownloadOptions = DownloadOptions()
+    ) -> TransferOperation<DownloadResult> {
+        TransferOperation { report in try await self.fetch(path, to: destination, options: options, report: report) }
+    }
+
+    /// Downloads any http(s) URL to `destination` (never with the token, which belongs to the Officer server).
+    public func download(
+        url: String, to destination: String, options: DownloadOptions = DownloadOptions()
+    ) -> TransferOperation<DownloadResult> {
+        TransferOperation { report in
+            if self.isOffline { throw OfficerFilesError.needsNetwork(url) }
+            return try await SegmentedDownloader(http: self.http, journal: self.journal).download(
+                from: url, credential: nil, to: destination, options: options) { report(TransferEvent($0)) }
+        }
+    }
+
+    private func fetch(
+        _ path: RemotePath, to destination: String, options given: DownloadOptions, report: @escaping @Sendable (TransferEvent) -> Void
+    ) async throws -> DownloadResult {
+        guard !path.isRoot else { throw OfficerFilesError.isAFolder(path) }
+        var options = given
+        let client = client
+        let downloader = SegmentedDownloader(http: http, journal: journal)
+        let cache = try usableCache()
+        let key = cacheKey(path, kind: CacheKey.Kind.body)
+        if !isOffline {
+            // The listed time to the millisecond (Last-Modified has whole seconds).
+            let entry = try await client.stat(path)
+            guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(path) }
+            options.modificationTime = entry.mtime
+        }
+        // Opened at once: another process evicting the entry cannot pull it away halfway.
+        if let cache, let entry = try cache.entry(for: key), let handle = FileHandle(forReadingAtPath: entry.path) {
+            let etag = entry.version.hasPrefix("\"") || entry.version.hasPrefix("W/\"") ? entry.version : nil
+            var current = isOffline
+            if !current, let etag { current = try await currentETag(of: path) == etag }
+            if current {
+                if options.modificationTime == nil { options.modificationTime = entry.metadata["mtime"].flatMap(Double.init) }
+                report(.started(total: entry.size, partSizes: [entry.size], resumedBytes: 0, method: .cache))
+                let result = try withExtendedLifetime(handle) {
+                    try downloader.install(from: handle.fileDescriptor, expectedLength: entry.size, to: destination, options: options)
+                }
+                report(.progress(part: 0, done: result.bytes))
+                return result
+            }
+        } else if isOffline {
+            throw OfficerFilesError.notCachedOffline(path)
+        }
+        let result = try await downloader.download(
+            from: client.rawURL(for: path), credential: client.credential, to: destination, options: options
+        ) { report(TransferEvent($0)) }
+        if let cache, let etag = result.etag, result.bytes <= cache.automaticEntryLimit {
+            do {
+                try cache.store(
+                    contentsOf: result.path, for: key, version: etag,
+                    metadata: options.modificationTime.map { ["mtime": String($0)] } ?? [:])
+            } catch {
+                configuration.http.log?("cache: not stored: \(error)")
+            }
+        }
+        return result
+    }
+
+    /// The ETag the server reports now (HEAD), to tell whether a cached copy is current.
+    func currentETag(of path: RemotePath) async throws(OfficerError) -> String? {
+        let client = client
+        let response = try await client.send(
+            HTTPRequest(method: "HEAD", url: client.rawURL(for: path), sink: .memory(limit: 0), credential: client.credential))
+        return response.headers["ETag"]
+    }
+}

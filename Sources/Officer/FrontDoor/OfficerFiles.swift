@@ -1,0 +1,116 @@
+import FileModel
+import Foundation
+import HTTP
+import Transfer
+
+/// The front door: one object an app (or the CLI) creates for a server, which owns the HTTP settings, the token
+/// store, the journal and the cache, and offers the operations. The rules every operation shares live here
+/// once: nothing is overwritten without `force`, offline means no connection (answers come from the cache or
+/// not at all), every name passes the one name rule, times are kept to the millisecond, and the token goes only
+/// to the server that issued it.
+///
+/// Long operations (downloads, uploads) return a ``TransferOperation``: iterate it for ``TransferEvent``s,
+/// await its `value` for the result; cancelling stops the work.
+public final class OfficerFiles: Sendable {
+    /// What the front door is set up with.
+    public struct Configuration: Sendable {
+        /// The Officer server's base URL (`https://files.example.org`).
+        public var server: String
+        /// Where the token is kept; the token it holds for `server` is used, and signing in saves there.
+        public var tokens: any TokenStore
+        /// The journal of unfinished transfers (SQLite); nil keeps none, so nothing resumes after a restart.
+        public var journalPath: String?
+        /// The content cache's folder; nil uses none (and offline then answers nothing).
+        public var cacheDirectory: String?
+        /// The most the cache may hold, in bytes.
+        public var cacheLimit: Int64 = ContentCache.defaultLimit
+        /// HTTP settings: TLS, CA file, logging, low-speed limits, offline.
+        public var http = HTTPClientConfiguration()
+        /// The root a path names when it names none.
+        public var defaultRoot = RemotePath.defaultRoot
+
+        /// A configuration for `server` with its token in `tokens`, journal and cache off.
+        public init(server: String, tokens: any TokenStore = MemoryTokenStore()) {
+            self.server = server
+            self.tokens = tokens
+        }
+
+        /// The standard places for a user of this machine: the journal under `$XDG_STATE_HOME` (or
+        /// `~/.local/state`), the cache under `$XDG_CACHE_HOME` (or `~/.cache`), as the CLI uses them.
+        public static func standard(server: String, tokens: any TokenStore, environment: [String: String]) -> Configuration {
+            var configuration = Configuration(server: server, tokens: tokens)
+            configuration.journalPath = TransferJournal.defaultPath(environment: environment)
+            configuration.cacheDirectory = ContentCache.defaultDirectory(environment: environment)
+            return configuration
+        }
+    }
+
+    /// The configuration it was made with.
+    public let configuration: Configuration
+    /// The HTTP client every request goes through.
+    public let http: HTTPClient
+    /// Unfinished transfers, when a journal is configured.
+    public let journal: TransferJournal?
+    private let cacheSlot: CacheSlot
+
+    /// Opens the journal (when configured); the cache opens on first use.
+    public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        http = HTTPClient(configuration: configuration.http)
+        journal = try configuration.journalPath.map { try TransferJournal(path: $0) }
+        cacheSlot = CacheSlot(directory: configuration.cacheDirectory, limit: configuration.cacheLimit)
+    }
+
+    /// True when no request is made (``HTTPClientConfiguration/offline``).
+    public var isOffline: Bool { configuration.http.offline }
+
+    /// The API client for the server, with the token the store holds for it.
+    public var client: OfficerClient {
+        OfficerClient(server: configuration.server, token: configuration.tokens.token(for: configuration.server), http: http)
+    }
+
+    /// The content cache; nil when none is configured. Opening it repairs what an interrupted run left
+    /// (``ContentCache/openingReport``).
+    public func cache() throws(CacheError) -> ContentCache? { try cacheSlot.open() }
+
+    /// The cache for operations that only gain from it: a cache that cannot be opened is not used (a broken
+    /// cache must never stop a download), except offline, where it is the only source.
+    func usableCache() throws(CacheError) -> ContentCache? {
+        if isOffline { return try cache() }
+        return try? cache()
+    }
+
+    /// A path from what a user typed: `officer:/p`, `officer:ROOT:/p`, or a plain `/p` in the default root.
+    public func path(_ text: String) throws(RemotePathError) -> RemotePath {
+        RemotePath.isRemote(text) ? try RemotePath(parsing: text, defaultRoot: configuration.defaultRoot)
+            : try RemotePath(root: configuration.defaultRoot, path: text)
+    }
+
+    /// The cache key of one kind of content of `path`, for the account this front door acts as.
+    func cacheKey(_ path: RemotePath, kind: String) -> CacheKey {
+        CacheKey(server: client.accountIdentity, root: path.root, path: path.path, kind: kind)
+    }
+}
+
+/// The cache, opened once on first use and shared by every operation.
+private final class CacheSlot: @unchecked Sendable {
+    private let lock = NSLock()
+    private let directory: String?
+    private let limit: Int64
+    private var opened: ContentCache?
+
+    init(directory: String?, limit: Int64) {
+        self.directory = directory
+        self.limit = limit
+    }
+
+    func open() throws(CacheError) -> ContentCache? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let opened { return opened }
+        guard let directory else { return nil }
+        let cache = try ContentCache(directory: directory, limit: limit)
+        opened = cache
+        return cache
+    }
+}

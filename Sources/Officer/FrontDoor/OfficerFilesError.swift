@@ -1,0 +1,35 @@
+import FileModel
+
+/// Refusals of the front door's own policies (the rules every operation shares).
+public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A file operation was asked of a folder.
+    case isAFolder(RemotePath)
+    /// Offline, and the cache has no copy of what was asked for.
+    case notCachedOffline(RemotePath)
+    /// Offline, and what was asked for needs the network (a plain URL, an upload, a change on the server).
+    case needsNetwork(String)
+    /// The front door has no token for its server: sign in first.
+    case notSignedIn(server: String)
+
+    /// A one-line message, in the user's terms.
+    public var description: String {
+        switch self {
+        case .isAFolder(let path): "\(path): is a folder"
+        case .notCachedOffline(let path): "\(path): not in the cache (offline: no network request is made)"
+        case .needsNetwork(let what): "\(what): needs the network, and this is offline"
+        case .notSignedIn(let server): "\(server): not signed in"
+        }
+    }
+}
+
+extension OfficerFilesError: CategorizedError {
+    /// What kind of failure this is.
+    public var category: ErrorCategory {
+        switch self {
+        case .isAFolder: .refused
+        case .notCachedOffline: .notFound
+        case .needsNetwork: .refused
+        case .notSignedIn: .authentication
+        }
+    }
+}
