@@ -1,0 +1,124 @@
+import FileModel
+import Foundation
+
+/// What a file is and what it holds, cheaply: its type and viewer (libmagic and the name), libmagic's own words
+/// for media, an image's size and EXIF facts, a PDF's page count, a text's lines and first lines. For a local
+/// file (``local(_:)``) or from the first bytes of any file (``init(prefix:name:size:modificationTime:mode:)``,
+/// what the Officer layer fetches with a Range request).
+public struct FileFacts: Sendable, Encodable, Equatable {
+    /// The path as given (a local path, or `officer:/…`).
+    public var path: String
+    /// Bytes.
+    public var size: Int64
+    /// Seconds since 1970.
+    public var mtime: Double
+    /// Permission bits, when known.
+    public var mode: Int?
+    /// MIME type, charset, viewer and actions.
+    public var type: FileType
+    /// libmagic's description of audio and video (codec, bit rate, channels).
+    public var description: String?
+    /// Image facts, for images.
+    public var image: ImageFacts?
+    /// Lines of a text file (local files up to 64 MiB, or one read whole).
+    public var lines: Int?
+    /// Up to three lines from the start of a text, each cut at 120 characters.
+    public var firstLines: [String]?
+    /// A PDF's page count, when its first 64 KiB tell it.
+    public var pdfPages: Int?
+
+    /// An image's size and the EXIF facts a viewer uses.
+    public struct ImageFacts: Sendable, Encodable, Equatable {
+        /// Pixels across.
+        public var width: Int
+        /// Pixels down.
+        public var height: Int
+        /// EXIF orientation (1: as stored).
+        public var orientation: Int
+        /// The camera model.
+        public var camera: String?
+        /// When it was taken, as EXIF writes it.
+        public var taken: String?
+        /// Whether it carries a GPS position.
+        public var hasGPS: Bool
+    }
+
+    /// The facts of the first bytes of a file (up to ``FileTypeDetector/prefixLength``) named `name`.
+    public init(prefix: Data, name: String, path: String, size: Int64, modificationTime: Double, mode: Int?) throws(MagicError) {
+        let detector = FileTypeDetector()
+        let type = try detector.detect(bytes: prefix, name: name)
+        self.path = path
+        self.size = size
+        mtime = modificationTime
+        self.mode = mode
+        self.type = type
+        description = try Self.describe(type, prefix, detector)
+        if let (width, height) = Self.plainImageSize(type.mime, prefix) {
+            // PNG and GIF carry no EXIF: their headers give the size without loading libvips.
+            image = ImageFacts(width: width, height: height, orientation: 1, camera: nil, taken: nil, hasGPS: false)
+        }
+        if type.viewer == .pdf { pdfPages = Self.pdfPageCount(prefix) }
+        if type.charset != "binary" {
+            if Int64(prefix.count) == size { lines = Self.lineCount(prefix) }
+            firstLines = Self.firstLines(prefix)
+        }
+    }
+
+    /// The facts of a local regular file: its first bytes, then libvips for a JPEG/HEIC/WebP/TIFF's EXIF and the
+    /// whole text for its line count (up to 64 MiB).
+    public static func local(_ path: String) throws(FileFactsError) -> FileFacts {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .unreadable(path: path, message: String(cString: strerror(errno))) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(path: path) }
+        var facts: FileFacts
+        do {
+            let prefix = try FileTypeDetector().prefix(of: path)
+            facts = try FileFacts(
+                prefix: prefix, name: (path as NSString).lastPathComponent, path: path, size: Int64(status.st_size),
+                modificationTime: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9, mode: Int(status.st_mode & 0o7777))
+        } catch {
+            throw .unreadable(path: path, message: "\(error)")
+        }
+        if facts.image == nil, facts.type.viewer == .image, let image = try? VipsImage(contentsOf: path, sequential: true) {
+            // libvips renders EXIF strings as `value (value, ASCII, n components, n bytes)`: keep the value.
+            func exif(_ field: String) -> String? {
+                image.string(field).map { $0.components(separatedBy: " (")[0].trimmingCharacters(in: .whitespaces) }
+            }
+            facts.image = ImageFacts(
+                width: image.width, height: image.height, orientation: image.orientation, camera: exif("exif-ifd0-Model"),
+                taken: exif("exif-ifd2-DateTimeOriginal"), hasGPS: image.hasGPS)
+        }
+        if facts.type.charset != "binary", facts.lines == nil, facts.size <= 64 << 20 {
+            facts.lines = try? countLines(path)
+        }
+        return facts
+    }
+
+    /// libmagic's own words for audio and video (codec, bit rate, channels): what a media viewer shows. Other
+    /// kinds are described by their MIME type, lines or dimensions; a second libmagic pass costs.
+    static func describe(_ type: FileType, _ prefix: Data, _ detector: FileTypeDetector) throws(MagicError) -> String? {
+        switch type.viewer {
+        case .audio, .video, .transcodedVideo: try detector.describe(bytes: prefix)
+        default: nil
+        }
+    }
+}
+
+/// Why a local file's facts could not be read.
+public enum FileFactsError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
+    /// It could not be opened or read.
+    case unreadable(path: String, message: String)
+    /// It is a folder, a device or a socket, not a regular file.
+    case notAFile(path: String)
+
+    /// A one-line message naming the file.
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let message): "\(path): \(message)"
+        case .notAFile(let path): "\(path): not a regular file"
+        }
+    }
+
+    /// Both are local-file problems.
+    public var category: ErrorCategory { .localFile }
+}
