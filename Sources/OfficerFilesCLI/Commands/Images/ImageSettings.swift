@@ -39,7 +39,4 @@ enum ImageSettings {
         options.keepMetadata = parsed.flag("keep-metadata")
         return options
     }
-
-    /// File extensions handed to the preparer; anything else uploads as it is.
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "heic", "heif", "gif", "tif", "tiff"]
 }

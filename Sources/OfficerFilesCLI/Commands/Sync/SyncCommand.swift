@@ -84,12 +84,16 @@ enum SyncCommand: Command {
             guard push else { throw CLIError.usage("--resize prepares images on push (a local SRC)") }
             options.imagePreparation = try imagePreparation(parsed, context)
         }
-        let client = try context.client()
-        let journal = try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment))
-        let engine = SyncEngine(localRoot: localRoot, remote: OfficerSyncRemote(client: client, base: remotePath, journal: journal), options: options)
-        try await engine.checkRoots()
+        let operation = try context.files().sync(local: localRoot, remote: remotePath, options: options)
         let display = SyncDisplay(context: context, showProgress: parsed.flag("progress"), dryRun: options.dryRun)
-        let report = await engine.run(onEvent: display.handle)
+        for await event in operation { display.handle(event) }
+        let report: SyncReport
+        do {
+            report = try await operation.value
+        } catch {
+            display.close()
+            throw error
+        }
         display.close()
         display.summarize(report, source: sourceText, destination: destinationText, deleteAsked: options.deleteExtraneous)
         // Ctrl-C: the failures it caused are not the run's; a rerun continues.
@@ -129,22 +133,10 @@ enum SyncCommand: Command {
         let value = parsed.value("resize")
         let bestEffort = value == "best-effort"
         let options = try ImageSettings.parse(parsed, maxEdge: bestEffort ? nil : value)
-        let preparation = UploadImagePreparation(options: options, bestEffort: bestEffort, environment: context.environment)
+        let preparation = UploadImagePreparation(
+            options: options, bestEffort: bestEffort, folder: UploadImagePreparation.defaultFolder(environment: context.environment))
         let console = context.console
-        return SyncImagePreparation(
-            uploadedName: { name in
-                let ext = (name as NSString).pathExtension.lowercased()
-                guard ImageSettings.imageExtensions.contains(ext) else { return nil }
-                return ext == "heic" || ext == "heif" ? (name as NSString).deletingPathExtension + ".jpg" : name
-            },
-            prepare: { local in
-                switch preparation.prepare(local) {
-                case .success(let item):
-                    if let warning = item.warning { console.message("warning: \(warning)") }
-                    return item.path
-                case .failure(let error): throw error
-                }
-            })
+        return preparation.syncHooks { console.message("warning: \($0)") }
     }
 }
 

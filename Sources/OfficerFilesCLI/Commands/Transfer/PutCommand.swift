@@ -78,7 +78,8 @@ enum PutCommand: Command {
         let resizeValue = parsed.value("resize")
         let bestEffort = resizeValue == "best-effort"
         let imageOptions = try ImageSettings.parse(parsed, maxEdge: bestEffort ? nil : resizeValue)
-        let preparation = UploadImagePreparation(options: imageOptions, bestEffort: bestEffort, environment: context.environment)
+        let preparation = UploadImagePreparation(
+            options: imageOptions, bestEffort: bestEffort, folder: UploadImagePreparation.defaultFolder(environment: context.environment))
         try await uploadPrepared(
             locals: locals, dest: parsed.positionals.last!, force: parsed.flag("force"), parents: parsed.flag("parents"),
             preparation: preparation, uploader: uploader,

@@ -1,0 +1,31 @@
+import FileModel
+import Foundation
+import HTTP
+import Preview
+import Transfer
+
+/// A sync under way: its ``SyncEvent``s, then its report.
+public typealias SyncOperation = ProgressOperation<SyncEvent, SyncReport>
+
+extension OfficerFiles {
+    /// Makes `remote` like `local` (push) or `local` like `remote` (pull), as `options` say: streaming both listings,
+    /// transferring what differs (resumable, through the journal), deleting only after a clean run and within
+    /// the limits. Both roots are checked first (a missing or wrong one throws before anything moves). The
+    /// report's failures list what did not go; cancelling stops it (a rerun continues).
+    public func sync(local: String, remote: RemotePath, options: SyncOptions) -> SyncOperation {
+        SyncOperation { report in
+            let engine = SyncEngine(
+                localRoot: local, remote: OfficerSyncRemote(client: self.client, base: remote, journal: self.journal), options: options)
+            try await engine.checkRoots()
+            return await engine.run(onEvent: report)
+        }
+    }
+
+    /// Image preparation for uploads with these settings, into the standard folder beside the cache (or the
+    /// system's temporary folder when no cache is configured).
+    public func imagePreparation(_ options: ImagePreparationOptions, bestEffort: Bool = false) -> UploadImagePreparation {
+        let folder = configuration.cacheDirectory.map { ($0 as NSString).deletingLastPathComponent + "/prepared" }
+            ?? NSTemporaryDirectory() + "officer-files-prepared"
+        return UploadImagePreparation(options: options, bestEffort: bestEffort, folder: folder)
+    }
+}

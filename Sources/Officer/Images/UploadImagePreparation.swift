@@ -1,0 +1,102 @@
+import Foundation
+import HTTP
+import Preview
+import Transfer
+
+/// Images prepared for upload (resized, re-encoded, metadata stripped) into a folder of their own, named by
+/// the source's fingerprint and the settings, so a rerun after a kill finds the same bytes and resumes the same
+/// upload. Files that are not images pass through; HEIC and HEIF become JPEG (and their names `.jpg`).
+public struct UploadImagePreparation: Sendable {
+    /// File extensions handed to the preparer; anything else uploads as it is.
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "heic", "heif", "gif", "tif", "tiff"]
+
+    /// The preparer with its settings.
+    public let preparer: ImagePreparer
+    /// Upload a damaged image unchanged (with a warning) instead of failing it.
+    public let bestEffort: Bool
+    /// Where prepared copies are kept until uploaded.
+    public let folder: String
+
+    /// Prepares with `options` into `folder`.
+    public init(options: ImagePreparationOptions, bestEffort: Bool, folder: String) {
+        preparer = ImagePreparer(options: options)
+        self.bestEffort = bestEffort
+        self.folder = folder
+    }
+
+    /// The standard folder for prepared copies: `$XDG_CACHE_HOME/officer-files/prepared` (or `~/.cache/…`).
+    public static func defaultFolder(environment: [String: String]) -> String {
+        let base: String
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            base = cache
+        } else {
+            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        }
+        return base + "/officer-files/prepared"
+    }
+
+    /// The name a local file gets on the server when prepared (`IMG_1.heic` → `IMG_1.jpg`), or nil when it is not
+    /// an image this prepares. Sync compares listings by this name.
+    public static func uploadedName(for name: String) -> String? {
+        let ext = (name as NSString).pathExtension.lowercased()
+        guard imageExtensions.contains(ext) else { return nil }
+        return ext == "heic" || ext == "heif" ? (name as NSString).deletingPathExtension + ".jpg" : name
+    }
+
+    /// What goes up for one local file.
+    public struct Item: Sendable {
+        /// The file to send.
+        public var path: String
+        /// The name it gets on the server.
+        public var name: String
+        /// A prepared copy to delete once uploaded.
+        public var temporary: String?
+        /// Why the original goes up unchanged, if it does after a failure.
+        public var warning: String?
+    }
+
+    /// Prepares `local` (images only; other files pass through).
+    public func prepare(_ local: String) -> Result<Item, ImageError> {
+        let name = (local as NSString).lastPathComponent
+        let ext = (name as NSString).pathExtension.lowercased()
+        guard Self.imageExtensions.contains(ext) else { return .success(Item(path: local, name: name)) }
+        do {
+            let format = try preparer.outputFormat(for: local)
+            let fingerprint = try FileFingerprint(path: local)
+            let hasher = SHA256Hasher()
+            hasher.update(Data("\(fingerprint.path)|\(fingerprint.size)|\(fingerprint.mtimeNanoseconds)|\(fingerprint.headHash)|\(fingerprint.tailHash)|\(preparer.options.signature)".utf8))
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let output = folder + "/" + hasher.finalizeHex() + "." + format.fileExtension
+            let newName = (name as NSString).deletingPathExtension + "." + format.fileExtension
+            // Already prepared by an earlier (interrupted) run: the same bytes, so the upload resumes.
+            if FileManager.default.fileExists(atPath: output) { return .success(Item(path: output, name: newName, temporary: output)) }
+            let prepared = try preparer.prepare(local, to: output)
+            if prepared.usedOriginal { return .success(Item(path: local, name: name)) }
+            return .success(Item(path: output, name: newName, temporary: output))
+        } catch let error as ImageError {
+            if bestEffort, case .undecodable = error {
+                return .success(Item(path: local, name: name, warning: "\(error); uploading it unchanged (--resize=best-effort)"))
+            }
+            return .failure(error)
+        } catch {
+            return .failure(.writeFailed(file: folder, message: "\(error)"))
+        }
+    }
+}
+
+extension UploadImagePreparation {
+    /// The hooks a push sync uses: names compared as they will be on the server, images prepared before upload
+    /// (`onWarning` hears of a damaged image going up unchanged).
+    public func syncHooks(onWarning: @escaping @Sendable (String) -> Void = { _ in }) -> SyncImagePreparation {
+        SyncImagePreparation(
+            uploadedName: { Self.uploadedName(for: $0) },
+            prepare: { local in
+                switch self.prepare(local) {
+                case .success(let item):
+                    if let warning = item.warning { onWarning(warning) }
+                    return item.path
+                case .failure(let error): throw error
+                }
+            })
+    }
+}
