@@ -12,6 +12,7 @@ demo: build
 
 test: bootstrap
 	swift build --build-tests
+	swift build --package-path Examples/PhotoBackup
 	$(MAKE) test-server
 	$(MAKE) test-swift
 

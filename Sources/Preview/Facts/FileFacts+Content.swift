@@ -34,10 +34,39 @@ extension FileFacts {
             return (be32(16), be32(20))
         case "image/gif" where b.count >= 10:
             return (Int(b[6]) | Int(b[7]) << 8, Int(b[8]) | Int(b[9]) << 8)
+        case "image/jpeg":
+            return jpegSize(bytes)
         default:
             return nil
         }
     }
+
+    /// Width and height from a JPEG's start-of-frame marker, walking the segments before it (APPn, EXIF with its
+    /// thumbnail, tables) by their lengths; nil when the frame header is not within `bytes`.
+    package static func jpegSize(_ bytes: Data) -> (Int, Int)? {
+        let b = [UInt8](bytes)
+        guard b.count > 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
+        var at = 2
+        while at + 4 <= b.count {
+            guard b[at] == 0xFF else { return nil }
+            let marker = b[at + 1]
+            if marker == 0xFF { at += 1; continue }  // fill bytes
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { at += 2; continue }  // no length
+            let length = Int(b[at + 2]) << 8 | Int(b[at + 3])
+            guard length >= 2 else { return nil }
+            // SOF0–SOF15 but DHT (C4), JPG (C8) and DAC (CC): precision, height, width.
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                guard at + 9 <= b.count else { return nil }
+                let height = Int(b[at + 5]) << 8 | Int(b[at + 6])
+                let width = Int(b[at + 7]) << 8 | Int(b[at + 8])
+                return width > 0 && height > 0 ? (width, height) : nil
+            }
+            if marker == 0xDA || marker == 0xD9 { return nil }  // scan data or end before any frame header
+            at += 2 + length
+        }
+        return nil
+    }
+
     /// Lines in text whose newlines number `newlines`: a last line without a newline counts too.
     static func lines(newlines: Int, lastByte: UInt8?) -> Int {
         guard let lastByte else { return 0 }

@@ -54,7 +54,7 @@ public struct FileFacts: Sendable, Encodable, Equatable {
         self.type = type
         description = try Self.describe(type, prefix, detector)
         if let (width, height) = Self.plainImageSize(type.mime, prefix) {
-            // PNG and GIF carry no EXIF: their headers give the size without loading libvips.
+            // The headers give the size without loading libvips (a JPEG's EXIF facts need a local file).
             image = ImageFacts(width: width, height: height, orientation: 1, camera: nil, taken: nil, hasGPS: false)
         }
         if type.viewer == .pdf { pdfPages = Self.pdfPageCount(prefix) }
@@ -79,7 +79,10 @@ public struct FileFacts: Sendable, Encodable, Equatable {
         } catch {
             throw .unreadable(path: path, message: "\(error)")
         }
-        if facts.image == nil, facts.type.viewer == .image, let image = try? VipsImage(contentsOf: path, sequential: true) {
+        // Headers give PNG and GIF sizes (they carry no EXIF); other images are opened for their EXIF facts.
+        if facts.type.viewer == .image, !["image/png", "image/gif"].contains(facts.type.mime),
+            let image = try? VipsImage(contentsOf: path, sequential: true)
+        {
             // libvips renders EXIF strings as `value (value, ASCII, n components, n bytes)`: keep the value.
             func exif(_ field: String) -> String? {
                 image.string(field).map { $0.components(separatedBy: " (")[0].trimmingCharacters(in: .whitespaces) }

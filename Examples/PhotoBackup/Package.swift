@@ -1,0 +1,17 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Two small programs an app developer can read: they use officer-files only through its front door
+/// (`OfficerFiles`, module `Officer`), as the Officer apps do. Built and run against the reference server by
+/// `Tests/CLITests/ExamplePackageTests.swift`.
+let package = Package(
+    name: "PhotoBackup",
+    dependencies: [.package(name: "officer-files", path: "../..")],
+    targets: [
+        // Backs up a photo folder (images prepared, then synced) and prints the facts of a remote file.
+        .executableTarget(name: "photo-backup", dependencies: [.product(name: "Officer", package: "officer-files")]),
+        // The README's "As a library" code, word for word (a test compares the two).
+        .executableTarget(name: "readme-example", dependencies: [.product(name: "Officer", package: "officer-files")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,39 @@
+import Foundation
+import Officer
+
+// One front door per server: it owns the HTTP settings, the token store, the journal of unfinished transfers
+// and the cache (the standard places under $XDG_STATE_HOME and $XDG_CACHE_HOME here).
+let environment = ProcessInfo.processInfo.environment
+let files = try OfficerFiles(configuration: .standard(
+    server: environment["OFFICER_SERVER"]!, tokens: MemoryTokenStore(), environment: environment))
+try await files.signIn(email: environment["OFFICER_EMAIL"]!, password: environment["OFFICER_PASSWORD"]!)
+
+// Browse.
+for entry in try await files.list(files.path("officer:/")).entries { print(entry.name, entry.size) }
+
+// Upload: tus, resumable, checksummed, placed as cp places copies. Long work is an AsyncSequence of events;
+// cancelling the task pauses an upload, and the same call later continues it.
+let local = NSTemporaryDirectory() + "notes.txt"
+try Data("hello from the front door\n".utf8).write(to: URL(fileURLWithPath: local))
+let upload = files.upload(local, to: try files.path("officer:/notes.txt"), request: { var r = UploadRequest(); r.overwrite = true; return r }())
+for await event in upload {
+    if case .progress(_, let done) = event { print("sent \(done) bytes") }
+}
+print("uploaded", try await upload.value.bytes, "bytes")
+
+// Download: resumable, verified, in parallel ranges for large files, from the cache when still current.
+var options = DownloadOptions()
+options.force = true
+let download = files.download(try files.path("officer:/notes.txt"), to: NSTemporaryDirectory() + "notes-copy.txt", options: options)
+print("saved", try await download.value.path)
+
+// What a file is, how the Officer viewer shows it, which AI actions fit.
+let facts = try await files.facts(of: files.path("officer:/notes.txt"))
+print(facts.type.mime, facts.type.viewer.rawValue, facts.lines ?? 0, "line(s)")
+
+// Errors are typed and carry a category: decide without reading messages.
+do {
+    _ = try await files.stat(files.path("officer:/no-such-file"))
+} catch {
+    print("stat failed:", ErrorCategory.of(error).rawValue)
+}

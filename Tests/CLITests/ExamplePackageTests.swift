@@ -1,0 +1,78 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The library as an app uses it: `Examples/PhotoBackup`, a separate package that depends on this one by path and
+/// uses only the front door, is built and run against the reference server; the README's library code is one of
+/// its programs, word for word.
+@Suite struct ExamplePackageTests {
+    static let package = ProcessRunner.packageRoot + "/Examples/PhotoBackup"
+    let work = TemporaryDirectory(prefix: "example-work")
+
+    /// Builds the example package (a no-op when `make test` built it already) and returns its binaries' folder.
+    func build() async throws -> String {
+        let built = try await ProcessRunner.runDetached("/usr/bin/env", ["swift", "build", "--package-path", Self.package])
+        #expect(built.status == 0, "\(built.stdout)\n\(built.stderr)")
+        let bin = try await ProcessRunner.runDetached("/usr/bin/env", ["swift", "build", "--package-path", Self.package, "--show-bin-path"])
+        return bin.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func environment(_ server: ReferenceServer) -> [String: String] {
+        [
+            "OFFICER_SERVER": server.url, "OFFICER_EMAIL": server.email, "OFFICER_PASSWORD": server.password,
+            "HOME": work.path, "XDG_STATE_HOME": work.path + "/state", "XDG_CACHE_HOME": work.path + "/cache",
+            "TMPDIR": work.path + "/", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+        ]
+    }
+
+    @Test func theReadmeCodeIsTheExampleAndRuns() async throws {
+        let readme = try String(contentsOfFile: ProcessRunner.packageRoot + "/README.md", encoding: .utf8)
+        let section = try #require(readme.range(of: "## As a library"))
+        let block = try #require(readme[section.upperBound...].range(of: "```swift\n"))
+        let end = try #require(readme[block.upperBound...].range(of: "```\n"))
+        let code = try String(contentsOfFile: Self.package + "/Sources/readme-example/main.swift", encoding: .utf8)
+        #expect(String(readme[block.upperBound..<end.lowerBound]) == code, "README's library code and readme-example/main.swift differ")
+
+        let server = try await ReferenceServer.start()
+        let bin = try await HeavyWork.shared.run { try await build() }
+        let run = try await ProcessRunner.runDetached(bin + "/readme-example", [], environment: environment(server))
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains("uploaded 26 bytes"), "\(run.stdout)")
+        #expect(run.stdout.contains("text/plain code 1 line(s)"), "\(run.stdout)")
+        #expect(run.stdout.contains("stat failed: notFound"), "\(run.stdout)")
+        #expect(try String(contentsOfFile: server.root.file("notes.txt"), encoding: .utf8) == "hello from the front door\n")
+        #expect(try String(contentsOfFile: work.path + "/notes-copy.txt", encoding: .utf8) == "hello from the front door\n")
+    }
+
+    @Test func photoBackupPreparesSyncsAndReadsFacts() async throws {
+        let server = try await ReferenceServer.start()
+        let photos = work.path + "/photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        for (name, width) in [("a.jpg", 3000), ("b.jpg", 1200)] {
+            for step in [
+                ["gaussnoise", work.file("n.v"), String(width), "900"], ["colourspace", work.file("n.v"), work.file("s.v"), "srgb"],
+                ["cast", work.file("s.v"), work.file("c.v"), "uchar"], ["copy", work.file("c.v"), photos + "/" + name + "[Q=90]"],
+            ] {
+                #expect(try ProcessRunner.run("/usr/bin/vips", step).status == 0)
+            }
+        }
+        try Data("not a photo\n".utf8).write(to: URL(fileURLWithPath: photos + "/notes.txt"))
+
+        let bin = try await HeavyWork.shared.run { try await build() }
+        let first = try await ProcessRunner.runDetached(bin + "/photo-backup", [photos, "officer:/Backup/2026"], environment: environment(server))
+        #expect(first.status == 0, "\(first.stdout)\n\(first.stderr)")
+        #expect(first.stdout.contains("backed up: 3 files"), "\(first.stdout)")
+        #expect(first.stdout.contains("done: a.jpg") && first.stdout.contains("done: notes.txt"), "\(first.stdout)")
+        #expect(first.stdout.contains("facts: a.jpg image/jpeg image 1600x480"), "\(first.stdout)")
+        let width = try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "width", server.root.file("Backup/2026/a.jpg")]).stdout
+        #expect(width.trimmingCharacters(in: .whitespacesAndNewlines) == "1600")
+        #expect(try String(contentsOfFile: server.root.file("Backup/2026/notes.txt"), encoding: .utf8) == "not a photo\n")
+
+        // Again: nothing changed, nothing goes up.
+        let again = try await ProcessRunner.runDetached(bin + "/photo-backup", [photos, "officer:/Backup/2026"], environment: environment(server))
+        #expect(again.status == 0 && again.stdout.contains("backed up: 0 files, 0 bytes, 3 unchanged"), "\(again.stdout)\n\(again.stderr)")
+        let wrong = try await ProcessRunner.runDetached(
+            bin + "/photo-backup", [photos, "officer:/Backup/2026"], environment: environment(server).merging(["OFFICER_PASSWORD": "wrong"]) { $1 })
+        #expect(wrong.status == 1 && wrong.stderr.contains("[authentication]"), "\(wrong.stderr)")
+    }
+}
