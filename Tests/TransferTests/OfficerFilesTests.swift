@@ -1,0 +1,152 @@
+import FileModel
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Officer
+
+/// The front door's operations against the reference server, without the CLI: its policies (cache, offline,
+/// placement, overwrite), its events and its cancellation.
+@Suite struct OfficerFilesTests {
+    let server: ReferenceServer
+    let work = TemporaryDirectory(prefix: "front-door")
+
+    init() async throws {
+        server = try await ReferenceServer.start()
+    }
+
+    func files(offline: Bool = false, tokens: MemoryTokenStore? = nil) throws -> OfficerFiles {
+        var configuration = OfficerFiles.Configuration(server: server.url, tokens: tokens ?? MemoryTokenStore())
+        configuration.journalPath = work.path + "/journal.sqlite"
+        configuration.cacheDirectory = work.path + "/cache"
+        configuration.http.offline = offline
+        configuration.http.retry.baseDelay = 0.05
+        return try OfficerFiles(configuration: configuration)
+    }
+
+    func signedIn() async throws -> (OfficerFiles, MemoryTokenStore) {
+        let tokens = MemoryTokenStore()
+        let files = try files(tokens: tokens)
+        try await files.signIn(email: server.email, password: server.password)
+        return (files, tokens)
+    }
+
+    /// Runs an operation, collecting its events.
+    func collect<Success: Sendable>(_ operation: TransferOperation<Success>) async throws -> (Success, [TransferEvent]) {
+        var events: [TransferEvent] = []
+        for await event in operation { events.append(event) }
+        return (try await operation.value, events)
+    }
+
+    @Test func signsInKeepsTheTokenAndSaysWhyNot() async throws {
+        let (files, tokens) = try await signedIn()
+        #expect(tokens.token(for: server.url) != nil)
+        #expect(try await files.whoAmI().email == server.email)
+        let other = try self.files()
+        await #expect(throws: OfficerError.self) { try await other.signIn(email: server.email, password: "wrong") }
+        do {
+            try await other.signIn(email: server.email, password: "wrong")
+        } catch {
+            #expect(ErrorCategory.of(error) == .authentication)
+        }
+        try await files.signOut()
+        #expect(tokens.token(for: server.url) == nil)
+    }
+
+    @Test func downloadsOnceThenFromTheCacheAndOffline() async throws {
+        let (files, tokens) = try await signedIn()
+        try server.root.write("docs/report.txt", String(repeating: "report line\n", count: 5000))
+        let path = try files.path("officer:/docs/report.txt")
+        let (first, events) = try await collect(files.download(path, to: work.path + "/one.txt"))
+        #expect(first.bytes == 60_000 && !first.fromCache)
+        guard case .started(let total, _, 0, let method) = events.first else { Issue.record("\(events)"); return }
+        #expect(total == 60_000 && method != .cache)
+        #expect(events.contains { if case .progress = $0 { true } else { false } })
+        // The server's time, to the millisecond.
+        let listed = try await files.stat(path).mtime
+        let written = try #require(try FileManager.default.attributesOfItem(atPath: first.path)[.modificationDate] as? Date)
+        #expect(abs(written.timeIntervalSince1970 - listed) < 0.002)
+
+        let (second, secondEvents) = try await collect(files.download(path, to: work.path + "/two.txt"))
+        #expect(second.fromCache)
+        #expect(secondEvents.first == .started(total: 60_000, partSizes: [60_000], resumedBytes: 0, method: .cache))
+        // Never over an existing file without force.
+        await #expect(throws: DownloadError.self) { try await files.download(path, to: work.path + "/two.txt").value }
+
+        // Offline: the cache answers, and what it lacks is not found, without a request.
+        var offlineConfiguration = files.configuration
+        offlineConfiguration.http.offline = true
+        offlineConfiguration.tokens = tokens
+        let offline = try OfficerFiles(configuration: offlineConfiguration)
+        #expect(try await offline.download(path, to: work.path + "/three.txt").value.fromCache)
+        do {
+            _ = try await offline.download(try files.path("officer:/docs/missing.txt"), to: work.path + "/four.txt").value
+            Issue.record("expected a refusal")
+        } catch {
+            #expect(error as? OfficerFilesError == .notCachedOffline(try files.path("officer:/docs/missing.txt")))
+            #expect(ErrorCategory.of(error) == .notFound)
+        }
+        await #expect(throws: OfficerFilesError.isAFolder(try files.path("officer:/docs"))) {
+            try await files.download(try files.path("officer:/docs"), to: work.path + "/folder").value
+        }
+    }
+
+    @Test func uploadsArePlacedAsCpPlacesThemAndNeverReplaceWithoutOverwrite() async throws {
+        let (files, _) = try await signedIn()
+        let local = try work.write("photo.jpg", "not really a photo")
+        try server.root.write("Photos/.keep", "")
+        let (placed, events) = try await collect(files.upload(local, to: try files.path("officer:/Photos")))
+        #expect(placed.method == .tus)
+        #expect(try String(contentsOfFile: server.root.file("Photos/photo.jpg"), encoding: .utf8) == "not really a photo")
+        guard case .started(_, _, _, .tus) = events.first else { Issue.record("\(events)"); return }
+
+        do {
+            _ = try await files.upload(local, to: try files.path("officer:/Photos")).value
+            Issue.record("expected a conflict")
+        } catch {
+            #expect(ErrorCategory.of(error) == .conflict, "\(error)")
+        }
+        var replace = UploadRequest()
+        replace.overwrite = true
+        _ = try await files.upload(try work.write("photo.jpg", "second"), to: try files.path("officer:/Photos"), request: replace).value
+        #expect(try String(contentsOfFile: server.root.file("Photos/photo.jpg"), encoding: .utf8) == "second")
+
+        do {
+            _ = try await files.upload(local, to: try files.path("officer:/Nope/"), request: { var r = UploadRequest(); r.namesFolder = true; return r }()).value
+            Issue.record("expected not found")
+        } catch {
+            #expect(ErrorCategory.of(error) == .notFound, "\(error)")
+        }
+        var create = UploadRequest()
+        create.createMissing = true
+        _ = try await files.upload(local, to: try files.path("officer:/New/Deep/renamed.jpg"), request: create).value
+        #expect(FileManager.default.fileExists(atPath: server.root.file("New/Deep/renamed.jpg")))
+    }
+
+    @Test func cancellingAnUploadPausesItAndTheSameCallContinues() async throws {
+        let (files, tokens) = try await signedIn()
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "1000000"])
+        defer { proxy.stop() }
+        var configuration = files.configuration
+        configuration.server = proxy.url
+        tokens.save(tokens.token(for: server.url)!, for: proxy.url)
+        let slow = try OfficerFiles(configuration: configuration)
+        let journalPath = configuration.journalPath!
+        let local = try work.write("big.bin", Data((0..<12_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }))
+        let operation = slow.upload(local, to: try slow.path("officer:/big.bin"))
+        let waiter = Task { try await operation.value }
+        #expect(await Eventually.wait(timeout: 120, {
+            (try TransferJournal(path: journalPath).uploads().first?.parts.first?.offset ?? 0) > 0
+        }, then: { waiter.cancel() }))
+        do {
+            _ = try await waiter.value
+            Issue.record("expected a pause")
+        } catch {
+            guard case UploadError.paused = error else { Issue.record("\(error)"); return }
+            #expect(ErrorCategory.of(error) == .cancelled)
+        }
+        let resumed = try await slow.upload(local, to: try slow.path("officer:/big.bin")).value
+        #expect(resumed.resumedBytes > 0)
+        #expect(try ProcessRunner.sha256(of: server.root.file("big.bin")) == (try ProcessRunner.sha256(of: local)))
+    }
+}
