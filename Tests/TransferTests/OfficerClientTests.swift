@@ -114,7 +114,7 @@ import Testing
         await #expect {
             try await client.send(request)
         } throws: { error in
-            guard case OfficerError.badRequest(_, let message) = error else { return false }
+            guard case OfficerError.badRequest(_, let message, _) = error else { return false }
             return message.contains("climbs above")
         }
         try FileManager.default.createSymbolicLink(atPath: server.root.file("out"), withDestinationPath: "/etc")

@@ -10,7 +10,7 @@ extension HTTPError: CategorizedError {
         case .unsupportedURL: .invalidInput
         case .rejected, .lengthExceeded, .headersTooLarge, .responseTooLarge, .tooManyRedirects: .server
         case .credentialScope, .redirectRefused, .invalidHeader, .offline: .refused
-        case .transport, .tooSlow: .network
+        case .transport, .tooSlow, .gaveUp: .network
         }
     }
 }

@@ -28,6 +28,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidHeader(request: String, name: String)
     /// The client is offline by choice; nothing was sent.
     case offline(request: String)
+    /// Attempts ran out: each failed in a way worth retrying (the last `reason` says how), none made progress.
+    case gaveUp(request: String, attempts: Int, reason: String)
 
     /// A one-line message.
     public var description: String {
@@ -50,6 +52,7 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(request): refused: the token belongs to \(origin) and is never sent to another server"
         case .invalidHeader(let request, let name): "\(request): the \(name) header holds a line break or control character"
         case .offline(let request): "\(request): not sent: offline (this needs the server)"
+        case .gaveUp(let request, let attempts, let reason): "\(request): gave up after \(attempts) attempts: \(reason)"
         }
     }
 
@@ -61,8 +64,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// libcurl codes worth another attempt: the network, not the request, was at fault.
     package var isRetryable: Bool {
+        if case .gaveUp = self { return false }
         guard case .transport(_, let code, _) = self else { return false }
-        // 7 couldn't connect, 18 partial file, 28 timeout, 52 empty reply, 55/56 send/recv, 16/92 HTTP/2 stream.
-        return [7, 16, 18, 28, 52, 55, 56, 92].contains(code)
+        return CurlCode.retryable.contains(code)
     }
 }

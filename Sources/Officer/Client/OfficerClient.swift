@@ -111,7 +111,8 @@ public struct OfficerClient: Sendable {
         case (409, "not_empty"): return .conflict(request: label, message: "\(subject ?? label): folder not empty", code: "not_empty")
         case (409, let code): return .conflict(request: label, message: message, code: code)
         case (403, _): return .forbidden(request: label, message: message)
-        case (400, _), (413, _), (415, _), (422, _): return .badRequest(request: label, message: message)
+        case (400, let code), (413, let code), (415, let code), (422, let code):
+            return .badRequest(request: label, message: message, code: code)
         default: return .server(request: label, status: response.status, message: message)
         }
     }

@@ -14,8 +14,8 @@ public enum OfficerError: Error, Equatable, Sendable, CustomStringConvertible {
     case conflict(request: String, message: String, code: String? = nil)
     /// The server refused the path or the action (outside the root, permission).
     case forbidden(request: String, message: String)
-    /// The request was malformed in the server's eyes.
-    case badRequest(request: String, message: String)
+    /// The request was malformed in the server's eyes; `code` is the server's (`not_a_directory`, …).
+    case badRequest(request: String, message: String, code: String? = nil)
     /// The server failed (5xx) or answered with an unexpected status.
     case server(request: String, status: Int, message: String)
     /// The URL answered, but not as an Officer server.
@@ -34,7 +34,7 @@ public enum OfficerError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(server): \(reason)"
         case .invalidCredentials(let email): "wrong email or password for \(email)"
         case .notFound(_, let message), .conflict(_, let message, _), .forbidden(_, let message),
-            .badRequest(_, let message):
+            .badRequest(_, let message, _):
             message
         case .server(let request, let status, let message): "\(request): server error \(status): \(message)"
         case .notOfficerServer(let url, let detail): "\(url) is not an Officer server: \(detail)"

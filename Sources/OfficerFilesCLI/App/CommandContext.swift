@@ -14,6 +14,8 @@ public struct CommandContext: Sendable {
     public let environment: [String: String]
     /// The configuration file.
     public let configStore: ConfigStore
+    /// The running command offers `--force` (so a conflict's message may suggest it).
+    public var offersForce = false
 
     /// Creates a context.
     public init(console: Console, global: GlobalOptions, environment: [String: String], configStore: ConfigStore) {

@@ -64,9 +64,10 @@ public enum OfficerFilesApp {
         guard let command = commands.first(where: { $0.spec.name == parsed.path[0] }) else {
             return ExitCode.usage.rawValue
         }
-        let context = CommandContext(
+        var context = CommandContext(
             console: console, global: GlobalOptions(parsed), environment: environment,
             configStore: ConfigStore(environment: environment))
+        context.offersForce = parser.specs(for: parsed.path).last?.options.contains { $0.names.contains("--force") } ?? false
         do {
             _ = try context.global.lowSpeed()
         } catch {
@@ -87,7 +88,7 @@ public enum OfficerFilesApp {
             } else if code == .interrupted {
                 console.message("officer-files: interrupted; run the same command again to continue")
             } else {
-                console.message("officer-files: \(error)" + (hint(for: error, context: context).map { "; " + $0 } ?? ""))
+                console.message("officer-files: " + context.describe(error) + (hint(for: error, context: context).map { "; " + $0 } ?? ""))
             }
             return code.rawValue
         }

@@ -28,9 +28,9 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A one-line message.
     public var description: String {
         switch self {
-        case .destinationExists(let path): "\(path): already exists (use --force to replace it)"
+        case .destinationExists(let path): "\(path): already exists"
         case .destinationIsDirectory(let path): "\(path): is a folder"
-        case .busy(let path): "\(path): another officer-files is downloading to it"
+        case .busy(let path): "\(path): another download is writing to it"
         case .server(let url, let status, let message): "\(url): server answered \(status): \(message)"
         case .checksumMismatch(let path, let expected, let actual):
             "\(path): sha256 is \(actual), expected \(expected); nothing was saved"

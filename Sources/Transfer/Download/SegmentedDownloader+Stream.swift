@@ -35,7 +35,7 @@ extension SegmentedDownloader {
             request.maxReceiveBytesPerSecond = bandwidthLimit
             if written > 0 {
                 guard let validator else {
-                    throw .transfer(.transport(request: "GET \(URLRedaction.redacted(url))", code: 56,
+                    throw .transfer(.transport(request: "GET \(URLRedaction.redacted(url))", code: CurlCode.receiveError,
                         message: "connection lost after \(written) bytes and the server gives no ETag or Last-Modified to resume safely"))
                 }
                 request.headers.add("Range", "bytes=\(written)-")

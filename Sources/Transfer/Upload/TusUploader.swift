@@ -326,7 +326,7 @@ public struct TusUploader: Uploading {
             }
             failures += 1
             guard failures < options.maxAttemptsWithoutProgress else {
-                throw UploadError.transfer(.transport(request: "PATCH \(url)", code: 56, message: "gave up after \(failures) attempts: \(reason)"))
+                throw UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: failures, reason: reason))
             }
             let delay = http.configuration.retry.delay(afterAttempt: failures, retryAfter: retryAfter)
             onEvent?(.retrying(part: part.index, attempt: failures + 1, delay: delay, reason: reason))
@@ -446,7 +446,7 @@ public struct TusUploader: Uploading {
                 reason = error.description
             }
             guard attempt < 8 else {
-                throw UploadError.transfer(.transport(request: "HEAD \(url)", code: 56, message: "gave up: \(reason)"))
+                throw UploadError.transfer(.gaveUp(request: "HEAD \(url)", attempts: attempt, reason: reason))
             }
             try await Task.sleep(nanoseconds: UInt64(http.configuration.retry.delay(afterAttempt: attempt, retryAfter: nil) * 1e9))
         }
@@ -461,7 +461,7 @@ public struct TusUploader: Uploading {
                 return try await http.send(request)
             } catch let error as HTTPError {
                 if case .cancelled = error { throw CancellationError() }
-                guard case .transport(_, 7, _) = error, attempt < http.configuration.retry.maxAttempts else {
+                guard case .transport(_, CurlCode.couldNotConnect, _) = error, attempt < http.configuration.retry.maxAttempts else {
                     throw UploadError.transfer(error)
                 }
                 try await Task.sleep(nanoseconds: UInt64(http.configuration.retry.delay(afterAttempt: attempt, retryAfter: nil) * 1e9))

@@ -9,7 +9,7 @@ enum BatchRunner {
                 try await action(item)
             } catch {
                 if items.count == 1 { throw error }
-                context.console.message("officer-files: \(error)")
+                context.console.message("officer-files: " + context.describe(error))
                 failures.append(error)
             }
         }

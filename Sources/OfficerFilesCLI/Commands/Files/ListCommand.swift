@@ -58,7 +58,7 @@ enum ListCommand: Command {
                 }
             } catch {
                 // Like ls(1): naming a file lists just that file.
-                guard case .badRequest(_, let message) = error, message.contains("not a folder") else {
+                guard case .badRequest(_, _, "not_a_directory") = error else {
                     if case .transport = error, (try? cache?.entry(for: key)) != nil {
                         context.console.message("hint: \(target) has a cached listing: ls --offline shows it")
                     }

@@ -24,15 +24,11 @@ enum RelocateCommand {
             if action == .copy, !parsed.flag("recursive"), try await client.stat(source).isDirectory {
                 throw CLIError.refused("\(source) is a folder: use cp -r", .refused)
             }
+            // An existing target is a conflict; the message names --force (CommandContext.describe).
             let entry: FileEntry
-            do {
-                switch action {
-                case .move: entry = try await client.move(source, to: target, overwrite: parsed.flag("force"))
-                case .copy: entry = try await client.copy(source, to: target, overwrite: parsed.flag("force"))
-                }
-            } catch let error as OfficerError {
-                guard case .conflict(let request, let message, "exists") = error, !parsed.flag("force") else { throw error }
-                throw OfficerError.conflict(request: request, message: message + " (use --force to replace it)", code: "exists")
+            switch action {
+            case .move: entry = try await client.move(source, to: target, overwrite: parsed.flag("force"))
+            case .copy: entry = try await client.copy(source, to: target, overwrite: parsed.flag("force"))
             }
             if context.global.json {
                 context.printJSON(entry)

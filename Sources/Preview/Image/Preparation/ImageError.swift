@@ -26,7 +26,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .undecodable(let file, let message): "\(file): damaged or truncated image: \(message)"
         case .writeFailed(let file, let message): "\(file): cannot write: \(message)"
         case .invalidOption(let message): message
-        case .outputExists(let file): "\(file): already exists (use --force to replace it)"
+        case .outputExists(let file): "\(file): already exists"
         case .outputIsInput(let file): "\(file): is the input image; write the prepared copy elsewhere"
         case .unreadable(let file, let message): "\(file): cannot read: \(message)"
         }
