@@ -17,34 +17,17 @@ enum CatCommand: Command {
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let rate = try parsed.value("bwlimit").map { try GetCommand.parseRate($0, option: "--bwlimit") }
         let sources = try parsed.positionals.map { try DownloadSource.resolve($0, context: context) }
-        let cache = try context.contentCache()
-        let downloader = SegmentedDownloader(http: context.httpClient(), journal: nil)
+        let files = try sources.contains { $0.remote != nil } ? context.files() : nil
+        if let files { try context.announceCache(files) }
         for source in sources {
-            guard let remote = source.remote, let cache else {
-                if context.global.offline { throw CLIError.usage("\(source.url): --offline serves only officer: paths") }
-                _ = try await downloader.stream(
-                    from: source.url, credential: source.credential, to: 1, copy: nil, ifNoneMatch: nil, bandwidthLimit: rate,
-                    requireLength: source.remote != nil)
+            if let remote = source.remote, let files {
+                // An Officer file: the front door's read (the cache, 304, offline).
+                try await files.read(remote.path, to: 1, outputName: "<stdout>", bandwidthLimit: rate)
                 continue
             }
-            let key = context.cacheKey(remote.path, kind: CacheKey.Kind.body, client: remote.client)
-            let cached = try CachedBody.open(cache, key: key)
-            if context.global.offline {
-                guard let cached else { throw context.notCachedOffline(remote.path) }
-                try cached.copy(to: 1, name: "<stdout>")
-                continue
-            }
-            let staged = try? cache.stage()
-            let outcome = try await downloader.stream(
-                from: source.url, credential: source.credential, to: 1,
-                copy: staged.map { ($0.fileDescriptor, cache.automaticEntryLimit) }, ifNoneMatch: cached?.etag, bandwidthLimit: rate,
-                requireLength: true)
-            if outcome.notModified, let cached {
-                if context.global.verbose { context.console.message("cache: \(remote.path) unchanged on the server (304): printing the cached copy") }
-                try cached.copy(to: 1, name: "<stdout>")
-            } else {
-                CachedBody.keep(staged, in: cache, key: key, length: outcome.written, etag: outcome.etag, context: context)
-            }
+            if context.global.offline { throw CLIError.usage("\(source.url): --offline serves only officer: paths") }
+            _ = try await SegmentedDownloader(http: context.httpClient(), journal: nil).stream(
+                from: source.url, credential: nil, to: 1, copy: nil, ifNoneMatch: nil, bandwidthLimit: rate)
         }
     }
 }

@@ -1,0 +1,87 @@
+import FileModel
+import Foundation
+import Glibc
+import HTTP
+import Transfer
+
+/// What reading a file to a descriptor did.
+public struct ReadOutcome: Sendable, Equatable {
+    /// Bytes written.
+    public var bytes: Int64
+    /// True when they came from the cache (offline, or the server answered 304 to the cached ETag).
+    public var fromCache: Bool
+}
+
+/// Why bytes could not be written where the caller asked (the other end of a pipe closed, a full disk).
+public struct OutputError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
+    /// What the output is, as the caller named it (`<stdout>`, a path).
+    public var name: String
+    /// The system's message.
+    public var message: String
+    /// One line naming the output.
+    public var description: String { "\(name): \(message)" }
+    /// A local-file problem.
+    public var category: ErrorCategory { .localFile }
+}
+
+extension OfficerFiles {
+    /// Writes an Officer file's bytes to `fileDescriptor` (stdout for a `cat`), resuming transparently after
+    /// network failures. Cached: a second read of an unchanged file asks the server with `If-None-Match` and writes
+    /// the cached copy on 304; offline the cached copy is written without asking. A file up to an eighth of the
+    /// cache limit is cached on the way. `outputName` names the descriptor in errors.
+    @discardableResult
+    public func read(
+        _ path: RemotePath, to fileDescriptor: Int32, outputName: String = "<output>", bandwidthLimit: Int64? = nil
+    ) async throws -> ReadOutcome {
+        let client = client
+        let downloader = SegmentedDownloader(http: http, journal: nil)
+        guard let cache = try usableCache() else {
+            if isOffline { throw OfficerFilesError.notCachedOffline(path) }
+            let outcome = try await downloader.stream(
+                from: client.rawURL(for: path), credential: client.credential, to: fileDescriptor, copy: nil, ifNoneMatch: nil,
+                bandwidthLimit: bandwidthLimit, requireLength: true)
+            return ReadOutcome(bytes: outcome.written, fromCache: false)
+        }
+        let key = cacheKey(path, kind: CacheKey.Kind.body)
+        // Opened at once: another process evicting the entry cannot pull it away halfway.
+        let cached = try cache.entry(for: key).flatMap { entry in FileHandle(forReadingAtPath: entry.path).map { (entry, $0) } }
+        if isOffline {
+            guard let (entry, handle) = cached else { throw OfficerFilesError.notCachedOffline(path) }
+            try Self.copy(handle, entry, to: fileDescriptor, outputName: outputName)
+            return ReadOutcome(bytes: entry.size, fromCache: true)
+        }
+        let etag = cached.flatMap { entry, _ in entry.version.hasPrefix("\"") || entry.version.hasPrefix("W/\"") ? entry.version : nil }
+        let staged = try? cache.stage()
+        let outcome = try await downloader.stream(
+            from: client.rawURL(for: path), credential: client.credential, to: fileDescriptor,
+            copy: staged.map { ($0.fileDescriptor, cache.automaticEntryLimit) }, ifNoneMatch: etag, bandwidthLimit: bandwidthLimit,
+            requireLength: true)
+        if outcome.notModified, let (entry, handle) = cached {
+            configuration.http.log?("cache: \(path) unchanged on the server (304): printing the cached copy")
+            try Self.copy(handle, entry, to: fileDescriptor, outputName: outputName)
+            return ReadOutcome(bytes: entry.size, fromCache: true)
+        }
+        // The copy is kept only whole and with the server's version; one abandoned on the way is dropped.
+        if let staged, let etag = outcome.etag {
+            var info = Glibc.stat()
+            if fstat(staged.fileDescriptor, &info) == 0, Int64(info.st_size) == outcome.written {
+                do {
+                    try cache.commit(staged, key: key, version: etag)
+                } catch {
+                    configuration.http.log?("cache: not stored: \(error)")
+                }
+            }
+        }
+        return ReadOutcome(bytes: outcome.written, fromCache: false)
+    }
+
+    private static func copy(_ handle: FileHandle, _ entry: CacheEntry, to fileDescriptor: Int32, outputName: String) throws {
+        lseek(handle.fileDescriptor, 0, SEEK_SET)
+        do {
+            try DescriptorCopy.copy(from: handle.fileDescriptor, to: fileDescriptor)
+        } catch {
+            if error.reading { throw CacheError.io(path: entry.path, message: error.message) }
+            throw OutputError(name: outputName, message: error.message)
+        }
+    }
+}
