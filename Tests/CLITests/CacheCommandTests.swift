@@ -61,7 +61,7 @@ import Transfer
         let missing = try await cli.run(["cat", "--offline", "officer:/docs/other.txt"])
         #expect(missing.status == 4 && missing.stderr.contains("not in the cache"))
         let down = try await cli.run(["ls", "officer:/docs"])
-        #expect(down.status == 6 && down.stderr.contains("ls --offline shows it"))
+        #expect(down.status == 6 && down.stderr.contains("officer-files ls --offline officer:/docs shows it"), "\(down.stderr)")
         let noCache = try await cli.run(["--no-cache", "cat", "officer:/docs/notes.txt"])
         #expect(noCache.status == 6)
     }

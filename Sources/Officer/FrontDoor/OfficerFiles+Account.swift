@@ -24,8 +24,32 @@ extension OfficerFiles {
 }
 
 extension OfficerFiles {
-    /// A folder's entries.
-    public func list(_ path: RemotePath) async throws(OfficerError) -> DirectoryListing { try await client.list(path) }
+    /// A folder's entries. Each listing is kept in the cache; offline, the last one seen is the answer (see
+    /// ``cachedListing(_:)`` for when it was made), or ``OfficerFilesError/notCachedOffline(_:)``.
+    public func list(_ path: RemotePath) async throws -> DirectoryListing {
+        let cache = try usableCache()
+        if isOffline {
+            guard let cached = try cachedListing(path) else { throw OfficerFilesError.notCachedOffline(path) }
+            return cached.listing
+        }
+        let listing = try await client.list(path)
+        if let cache, let data = try? JSONEncoder().encode(listing) {
+            do {
+                try cache.store(data, for: cacheKey(path, kind: CacheKey.Kind.listing), version: "listing")
+            } catch {
+                configuration.http.log?("cache: listing not stored: \(error)")
+            }
+        }
+        return listing
+    }
+
+    /// The last listing of `path` kept in the cache and when it was made (seconds since 1970), if any.
+    public func cachedListing(_ path: RemotePath) throws -> (listing: DirectoryListing, listedAt: Double)? {
+        guard let entry = try usableCache()?.entry(for: cacheKey(path, kind: CacheKey.Kind.listing)), let data = entry.contents(),
+            let listing = try? JSONDecoder().decode(DirectoryListing.self, from: data)
+        else { return nil }
+        return (listing, entry.created)
+    }
 
     /// One entry.
     public func stat(_ path: RemotePath) async throws(OfficerError) -> FileEntry { try await client.stat(path) }

@@ -98,7 +98,7 @@ public enum OfficerFilesApp {
     static func hint(for error: any Error, context: CommandContext) -> String? {
         guard case OfficerError.notSignedIn(let server, _) = error else { return nil }
         let email = (try? context.configStore.load())?.email
-        return "log in again with: officer-files login --server \(server)" + (email.map { " --email \($0)" } ?? " --email YOUR-EMAIL")
+        return "log in again with: officer-files login --server \(ShellWord.quoted(server))" + (email.map { " --email \(ShellWord.quoted($0))" } ?? " --email YOUR-EMAIL")
     }
 
     /// Ctrl-C cancels the command (transfers abort, journals are flushed, temp files kept for a rerun);

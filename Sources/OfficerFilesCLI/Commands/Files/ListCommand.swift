@@ -19,7 +19,7 @@ enum ListCommand: Command {
         positionals: [PositionalSpec("PATH", help: "remote folder (default: officer:/)", optional: true, variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        let client = try context.client()
+        let files = try context.files()
         if context.global.offline, parsed.flag("recursive") {
             throw CLIError.usage("ls -R needs the server: --offline shows one cached folder at a time")
         }
@@ -29,42 +29,30 @@ enum ListCommand: Command {
                 context.console.print((index > 0 ? "\n" : "") + "\(target):")
             }
             if parsed.flag("recursive") {
-                try await listRecursively(target, client: client, context: context, long: parsed.flag("long"))
+                try await listRecursively(target, files: files, context: context, long: parsed.flag("long"))
             } else {
-                try await listOne(target, client: client, context: context, long: parsed.flag("long"))
+                try await listOne(target, files: files, context: context, long: parsed.flag("long"))
             }
         }
     }
 
-    private static func listOne(_ target: RemotePath, client: OfficerClient, context: CommandContext, long: Bool) async throws {
-        let cache = try context.contentCache()
-        let key = context.cacheKey(target, kind: CacheKey.Kind.listing, client: client)
+    private static func listOne(_ target: RemotePath, files: OfficerFiles, context: CommandContext, long: Bool) async throws {
         let listing: DirectoryListing
-        if context.global.offline {
-            guard let entry = try cache?.entry(for: key), let data = entry.contents(),
-                let cached = try? JSONDecoder().decode(DirectoryListing.self, from: data)
-            else { throw context.notCachedOffline(target, what: "listing") }
-            if !context.global.quiet {
-                context.console.message("offline: \(target) as listed \(HTTPDate.minuteStamp(entry.created) + " UTC")")
-            }
-            listing = cached
+        if context.global.offline, !context.global.quiet, let cached = try files.cachedListing(target) {
+            context.console.message("offline: \(target) as listed \(HTTPDate.minuteStamp(cached.listedAt) + " UTC")")
+            listing = cached.listing
         } else {
             do {
-                listing = try await client.list(target)
-                if let cache, let data = try? JSONEncoder().encode(listing) {
-                    do { try cache.store(data, for: key, version: "listing") } catch {
-                        if context.global.verbose { context.console.message("cache: listing not stored: \(error)") }
-                    }
-                }
-            } catch {
+                listing = try await files.list(target)
+            } catch OfficerError.badRequest(_, _, "not_a_directory") {
                 // Like ls(1): naming a file lists just that file.
-                guard case .badRequest(_, _, "not_a_directory") = error else {
-                    if case .transport = error, (try? cache?.entry(for: key)) != nil {
-                        context.console.message("hint: \(target) has a cached listing: ls --offline shows it")
-                    }
-                    throw error
+                listing = DirectoryListing(root: target.root, path: target.parent.path, entries: [try await files.stat(target)])
+            } catch {
+                if ErrorCategory.of(error) == .network, !context.global.offline, (try? files.cachedListing(target)) != nil {
+                    context.console.message(
+                        "hint: \(target) has a cached listing: officer-files ls --offline \(ShellWord.quoted(target.description)) shows it")
                 }
-                listing = DirectoryListing(root: target.root, path: target.parent.path, entries: [try await client.stat(target)])
+                throw error
             }
         }
         if context.global.json {
@@ -77,11 +65,11 @@ enum ListCommand: Command {
         }
     }
 
-    private static func listRecursively(_ target: RemotePath, client: OfficerClient, context: CommandContext, long: Bool)
+    private static func listRecursively(_ target: RemotePath, files: OfficerFiles, context: CommandContext, long: Bool)
         async throws
     {
         let prefix = target.path == "/" ? "/" : target.path + "/"
-        for try await entry in client.walk(target) {
+        for try await entry in files.walk(target) {
             if context.global.json {
                 context.printJSON(entry)
                 continue
