@@ -39,12 +39,15 @@ extension OfficerFiles {
     /// The uploader every upload of this front door uses: the journal, and file types named by libmagic.
     public func uploader() -> TusUploader { TusUploader.describingFiles(http: http, journal: journal) }
 
-    /// The tus target of `local` for a placement (its name, or the file name the placement gives).
-    public func uploadTarget(for local: String, placement: UploadPlacement, overwrite: Bool) throws(RemotePathError) -> UploadTarget {
+    /// The tus target of `local` for a placement: into a folder under `name` (default: the file's own name), or
+    /// the file name the placement gives; the file's modification time goes along.
+    public func uploadTarget(
+        for local: String, name: String? = nil, placement: UploadPlacement, overwrite: Bool
+    ) throws(RemotePathError) -> UploadTarget {
         let mtime = Self.modificationTime(of: local)
         switch placement {
         case .intoFolder(let folder):
-            return try client.uploadTarget(name: (local as NSString).lastPathComponent, into: folder, mtime: mtime, overwrite: overwrite)
+            return try client.uploadTarget(name: name ?? (local as NSString).lastPathComponent, into: folder, mtime: mtime, overwrite: overwrite)
         case .asFile(let file):
             return try client.uploadTarget(name: file.name, into: file.parent, mtime: mtime, overwrite: overwrite)
         }

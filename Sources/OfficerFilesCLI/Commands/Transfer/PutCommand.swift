@@ -175,8 +175,9 @@ enum PutCommand: Command {
         }
     }
 
-    /// One target per local file, placed by the library's rule (``OfficerClient/uploadPlacement``): into an
-    /// existing folder, or to a file name for a single file; missing folders only with `--parents`.
+    /// One target per local file, placed by the library's rule (``OfficerClient/uploadPlacement``) and made by the
+    /// front door (``OfficerFiles/uploadTarget(for:name:placement:overwrite:)``): into an existing folder, or to a
+    /// file name for a single file; missing folders only with `--parents`. A tus URL takes the files as they are.
     static func resolveTargets(
         locals: [String], names: [String]?, dest: String, force: Bool, parents: Bool, context: CommandContext, multiple: Bool? = nil
     ) async throws -> [UploadTarget] {
@@ -193,17 +194,11 @@ enum PutCommand: Command {
         guard RemotePath.isRemote(dest) else {
             throw CLIError.usage("\(dest): DEST must be officer:/path or a tus URL")
         }
-        let client = try context.client()
-        let path = try context.remotePath(dest)
-        let placement = try await place(client, path, namesFolder: dest.hasSuffix("/"), several: several, parents: parents)
+        let files = try context.files()
+        let path = try files.path(dest)
+        let placement = try await place(files.client, path, namesFolder: dest.hasSuffix("/"), several: several, parents: parents)
         return try locals.enumerated().map { index, local in
-            switch placement {
-            case .intoFolder(let folder):
-                return try client.uploadTarget(
-                    name: names?[index] ?? (local as NSString).lastPathComponent, into: folder, mtime: mtime(local), overwrite: force)
-            case .asFile(let file):
-                return try client.uploadTarget(name: file.name, into: file.parent, mtime: mtime(local), overwrite: force)
-            }
+            try files.uploadTarget(for: local, name: names?[index], placement: placement, overwrite: force)
         }
     }
 
