@@ -22,6 +22,12 @@ extension CommandContext {
     func openCache() throws -> ContentCache {
         if global.noCache, global.offline { throw CLIError.usage("--offline answers from the cache: it cannot go with --no-cache") }
         let cache = try ContentCache(directory: ContentCache.defaultDirectory(environment: environment), limit: try cacheLimit())
+        reportOpening(cache)
+        return cache
+    }
+
+    /// Says what opening the cache repaired (a rebuilt index always; other repairs unless `-q`).
+    func reportOpening(_ cache: ContentCache) {
         let report = cache.openingReport
         if report.rebuiltIndex {
             console.message("warning: cache index \(cache.directory)/index.sqlite was unreadable; started a new one (\(report.orphanFilesRemoved) cached files dropped)")
@@ -29,7 +35,6 @@ extension CommandContext {
             console.message(
                 "cache: repaired after an interrupted run: \(report.staleTempFilesRemoved) temp files, \(report.orphanFilesRemoved) unindexed files, \(report.entriesDropped) entries without files removed")
         }
-        return cache
     }
 
     /// The cache for commands that only gain from it: nil with `--no-cache`, or (with a warning) when it cannot be opened,

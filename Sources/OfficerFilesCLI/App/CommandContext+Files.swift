@@ -33,14 +33,7 @@ extension CommandContext {
             console.message("warning: cache not used: \(error)")
             return
         }
-        guard let cache else { return }
-        let report = cache.openingReport
-        if report.rebuiltIndex {
-            console.message("warning: cache index \(cache.directory)/index.sqlite was unreadable; started a new one (\(report.orphanFilesRemoved) cached files dropped)")
-        } else if report.repairedAnything, !global.quiet {
-            console.message(
-                "cache: repaired after an interrupted run: \(report.staleTempFilesRemoved) temp files, \(report.orphanFilesRemoved) unindexed files, \(report.entriesDropped) entries without files removed")
-        }
+        if let cache { reportOpening(cache) }
     }
 
     /// Shows a front-door operation's events on `display` and returns its value.
