@@ -149,4 +149,22 @@ import Testing
         #expect(resumed.resumedBytes > 0)
         #expect(try ProcessRunner.sha256(of: server.root.file("big.bin")) == (try ProcessRunner.sha256(of: local)))
     }
+
+    @Test func runsAnActionWithItsStepsAndRefusesWhatDoesNotFit() async throws {
+        let (files, _) = try await signedIn()
+        var request = RemoteActionRequest(action: .tts, target: .text("front door"))
+        request.download = work.path + "/spoken.wav"
+        let operation = files.runAction(request)
+        var steps: [RemoteActionEvent] = []
+        for await step in operation { steps.append(step) }
+        let result = try await operation.value
+        #expect(steps.contains(.processing) && result.savedPath == work.path + "/spoken.wav" && !result.fromCache)
+        #expect((try FileManager.default.attributesOfItem(atPath: work.path + "/spoken.wav")[.size] as? Int ?? 0) > 1000)
+        do {
+            _ = try await files.runAction(RemoteActionRequest(action: .transcribe, target: .text("not audio"))).value
+            Issue.record("expected a refusal")
+        } catch {
+            #expect(ErrorCategory.of(error) == .refused, "\(error)")
+        }
+    }
 }

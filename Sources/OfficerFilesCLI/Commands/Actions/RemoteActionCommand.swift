@@ -34,9 +34,9 @@ enum RemoteActionCommand {
         let requests = try requests(action, parsed, context)
         let jobs = try intValue(parsed, "jobs", range: 1...16) ?? 2
         let timeout = Double(try intValue(parsed, "timeout", range: 1...86_400) ?? 300)
-        let client = try context.client()
-        let journal = try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment))
-        let runner = RemoteActionRunner(client: client, journal: journal, cache: try context.contentCache(), timeout: timeout)
+        let files = try context.files()
+        try context.announceCache(files)
+        let runner = try files.actionRunner(timeout: timeout)
         let several = requests.count > 1
         let output = parsed.value("output")
         if let output, several {
