@@ -54,6 +54,26 @@ extension OfficerFiles {
     /// One entry.
     public func stat(_ path: RemotePath) async throws(OfficerError) -> FileEntry { try await client.stat(path) }
 
+    /// One entry, or nil when nothing is there.
+    public func statIfExists(_ path: RemotePath) async throws(OfficerError) -> FileEntry? { try await client.statIfExists(path) }
+
+    /// Moves (or renames) within one root; an existing target is a conflict unless `overwrite`.
+    @discardableResult
+    public func move(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws(OfficerError) -> FileEntry {
+        try await client.move(source, to: destination, overwrite: overwrite)
+    }
+
+    /// Copies within one root (folders with everything in them); an existing target is a conflict unless `overwrite`.
+    @discardableResult
+    public func copy(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws(OfficerError) -> FileEntry {
+        try await client.copy(source, to: destination, overwrite: overwrite)
+    }
+
+    /// Entries below `folder` whose names contain `text`.
+    public func search(_ text: String, in folder: RemotePath) async throws(OfficerError) -> SearchResponse {
+        try await client.search(text, in: folder)
+    }
+
     /// Every entry below `path`, depth first, fetched in pages while the caller consumes them.
     public func walk(_ path: RemotePath) -> AsyncThrowingStream<FileEntry, any Error> { client.walk(path) }
 

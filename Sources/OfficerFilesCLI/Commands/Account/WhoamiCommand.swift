@@ -8,12 +8,12 @@ enum WhoamiCommand: Command {
     static let spec = CommandSpec("whoami", summary: "show who the saved token belongs to")
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        let client = try context.client()
-        let user = try await client.me()
+        let files = try context.files()
+        let user = try await files.whoAmI()
         if context.global.json {
-            context.printJSON(WhoamiResult(server: client.server, user: user))
+            context.printJSON(WhoamiResult(server: files.configuration.server, user: user))
         } else {
-            context.console.print("\(user.email) (\(user.role)) on \(client.server)")
+            context.console.print("\(user.email) (\(user.role)) on \(files.configuration.server)")
         }
     }
 

@@ -11,10 +11,10 @@ enum MakeDirectoryCommand: Command {
         positionals: [PositionalSpec("PATH", help: "remote folder to create", variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        let client = try context.client()
+        let files = try context.files()
         let targets = try parsed.positionals.map { try context.remotePath($0) }
         try await BatchRunner.run(targets, context: context) { target in
-            let entry = try await client.makeDirectory(target, parents: parsed.flag("parents"))
+            let entry = try await files.makeFolder(target, parents: parsed.flag("parents"))
             if context.global.json { context.printJSON(entry) } else if context.global.verbose { context.say("created \(target)") }
         }
     }

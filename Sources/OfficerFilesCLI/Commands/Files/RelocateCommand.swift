@@ -10,25 +10,25 @@ enum RelocateCommand {
     }
 
     static func run(_ action: Action, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        let client = try context.client()
+        let files = try context.files()
         let paths = try parsed.positionals.map { try context.remotePath($0) }
         let sources = Array(paths.dropLast())
         let destination = paths.last!
-        let destinationEntry = try await client.statIfExists(destination)
+        let destinationEntry = try await files.statIfExists(destination)
         let intoFolder = destinationEntry?.isDirectory ?? false
         if sources.count > 1, !intoFolder {
             throw CLIError.usage("with several sources, \(destination) must be an existing folder")
         }
         try await BatchRunner.run(sources, context: context) { source in
             let target = intoFolder ? try destination.appending(source.name) : destination
-            if action == .copy, !parsed.flag("recursive"), try await client.stat(source).isDirectory {
+            if action == .copy, !parsed.flag("recursive"), try await files.stat(source).isDirectory {
                 throw CLIError.refused("\(source) is a folder: use cp -r", .refused)
             }
             // An existing target is a conflict; the message names --force (CommandContext.describe).
             let entry: FileEntry
             switch action {
-            case .move: entry = try await client.move(source, to: target, overwrite: parsed.flag("force"))
-            case .copy: entry = try await client.copy(source, to: target, overwrite: parsed.flag("force"))
+            case .move: entry = try await files.move(source, to: target, overwrite: parsed.flag("force"))
+            case .copy: entry = try await files.copy(source, to: target, overwrite: parsed.flag("force"))
             }
             if context.global.json {
                 context.printJSON(entry)

@@ -14,14 +14,14 @@ enum RemoveCommand: Command {
         positionals: [PositionalSpec("PATH", help: "remote path to remove", variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        let client = try context.client()
+        let files = try context.files()
         let targets = try parsed.positionals.map { try context.remotePath($0) }
         if let top = targets.first(where: \.isRoot) {
             throw CLIError.refused("refusing to remove the top of root '\(top.root)'", .refused)
         }
         try await BatchRunner.run(targets, context: context) { target in
             do {
-                let removed = try await client.remove(target, recursive: parsed.flag("recursive"))
+                let removed = try await files.remove(target, recursive: parsed.flag("recursive"))
                 if context.global.verbose { context.say("removed \(target) (\(removed) entries)") }
             } catch let error as OfficerError {
                 switch error {

@@ -15,11 +15,11 @@ enum SearchCommand: Command {
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        let client = try context.client()
+        let files = try context.files()
         let query = parsed.positionals[0]
         guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw CLIError.usage("'search' needs a non-empty QUERY") }
         let folder = try context.remotePath(parsed.positionals.count > 1 ? parsed.positionals[1] : "/")
-        let response = try await client.search(query, in: folder)
+        let response = try await files.search(query, in: folder)
         if context.global.json {
             context.printJSON(response)
             return

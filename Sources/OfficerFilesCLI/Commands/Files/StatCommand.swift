@@ -10,10 +10,10 @@ enum StatCommand: Command {
         positionals: [PositionalSpec("PATH", help: "remote path", variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        let client = try context.client()
+        let files = try context.files()
         for argument in parsed.positionals {
             let target = try context.remotePath(argument)
-            let entry = try await client.stat(target)
+            let entry = try await files.stat(target)
             if context.global.json {
                 context.printJSON(entry)
                 continue
