@@ -22,6 +22,19 @@ extension CommandContext {
         return try OfficerFiles(configuration: configuration)
     }
 
+    /// The front door for the journal's commands (`transfers`): the configured server's, or, with none configured,
+    /// one without a token, which still resumes and cleans downloads of plain URLs.
+    func filesForJournal() throws -> OfficerFiles {
+        do {
+            return try files()
+        } catch CLIError.noServer {
+            var configuration = OfficerFiles.Configuration.standard(server: "http://127.0.0.1", tokens: MemoryTokenStore(), environment: environment)
+            configuration.http = httpClient().configuration
+            configuration.cacheDirectory = nil
+            return try OfficerFiles(configuration: configuration)
+        }
+    }
+
     /// Opens the front door's cache now, to say what it repaired or why it is not used (a broken cache never
     /// stops a transfer; offline it is the only source, so there its failure is the command's).
     func announceCache(_ files: OfficerFiles) throws {

@@ -148,11 +148,6 @@ enum PutCommand: Command {
             display.finish(failed: false)
         } catch {
             display.finish(failed: true)
-            if case UploadError.paused(_, let confirmed, let total) = error {
-                throw CLIError.refused(
-                    "\(shown): paused at \(ByteCountFormat.string(confirmed)) of \(ByteCountFormat.string(total)); run the same "
-                        + "command to continue, or 'officer-files transfers clean' to discard", .interrupted)
-            }
             if case UploadError.server(_, 409, let message) = error {
                 // On an Officer server a 409 at creation means the file exists, which --force settles; any other
                 // tus server's 409 is its own business, told with the file and the URL.
@@ -161,18 +156,10 @@ enum PutCommand: Command {
                 }
                 throw CLIError.refused("\(shown) -> \(target.label): the tus server refused it (409 Conflict): \(message)", .conflict)
             }
-            throw error
+            throw UploadReport.explained(error, shown: shown)
         }
-        let seconds = Date().timeIntervalSince(started)
-        if context.global.json {
-            context.printJSON(PutResult(path: result.path, destination: target.label, bytes: result.bytes, method: result.method.rawValue, resumedBytes: result.resumedBytes, sentBytes: result.sentBytes, seconds: seconds))
-        } else if !context.global.quiet {
-            var line = "Uploaded \(shown) to \(target.label) (\(ByteCountFormat.string(result.bytes))) in \(DurationFormat.precise(seconds: seconds))"
-            line += ", " + ByteCountFormat.rate(Double(result.sentBytes) / max(seconds, 0.001))
-            if result.resumedBytes > 0 { line += ", resumed after \(ByteCountFormat.string(result.resumedBytes))" }
-            if result.method == .multipart { line += ", multipart (the server has no tus)" }
-            reporter.message(line)
-        }
+        UploadReport.finished(
+            result, shown: shown, destination: target.label, seconds: Date().timeIntervalSince(started), reporter: reporter, context: context)
     }
 
     /// One target per local file, placed by the library's rule (``OfficerClient/uploadPlacement``) and made by the
@@ -217,15 +204,5 @@ enum PutCommand: Command {
         case .failure(.notFound(_, let message)): throw CLIError.refused("\(message) (put --parents creates it)", .notFound)
         case .failure(let error): throw error
         }
-    }
-
-    struct PutResult: Encodable {
-        var path: String
-        var destination: String
-        var bytes: Int64
-        var method: String
-        var resumedBytes: Int64
-        var sentBytes: Int64
-        var seconds: Double
     }
 }

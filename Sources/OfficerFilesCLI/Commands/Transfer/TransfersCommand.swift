@@ -15,46 +15,42 @@ enum TransfersCommand: Command {
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        let journal = try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment))
-        let uploads = try journal.uploads()
-        let downloads = try journal.downloads()
+        let files = try context.filesForJournal()
+        let transfers = try files.unfinishedTransfers()
         switch parsed.path.last {
-        case "list": list(uploads: uploads, downloads: downloads, context: context)
-        case "resume": try await resume(uploads: uploads, downloads: downloads, journal: journal, context: context)
-        default: try await clean(uploads: uploads, downloads: downloads, journal: journal, context: context)
+        case "list": list(transfers, context: context)
+        case "resume": try await resume(transfers, files: files, context: context)
+        default: try await clean(transfers, files: files, context: context)
         }
     }
 
-    static func list(uploads: [TransferJournal.Upload], downloads: [TransferJournal.Download], context: CommandContext) {
+    static func list(_ transfers: [UnfinishedTransfer], context: CommandContext) {
         if context.global.json {
-            for upload in uploads {
-                let sent = upload.parts.reduce(0) { $0 + $1.offset }
-                context.printJSON(Row(kind: "upload", from: upload.localPath, to: upload.label, done: sent, total: upload.fingerprint.size))
-            }
-            for download in downloads {
-                let done = download.segments.reduce(0) { $0 + $1.done }
-                context.printJSON(Row(kind: "download", from: shown(download), to: download.destination, done: done, total: download.total))
+            for transfer in transfers {
+                let (kind, from, to) = describe(transfer)
+                context.printJSON(Row(kind: kind, from: from, to: to, done: transfer.done, total: transfer.total))
             }
             return
         }
-        if uploads.isEmpty && downloads.isEmpty {
+        if transfers.isEmpty {
             context.say("No unfinished transfers.")
             return
         }
-        for upload in uploads {
-            let sent = upload.parts.reduce(0) { $0 + $1.offset }
-            context.console.print("upload    \(upload.localPath) -> \(upload.label)  \(amount(sent, upload.fingerprint.size))")
-        }
-        for download in downloads {
-            let done = download.segments.reduce(0) { $0 + $1.done }
-            let note = download.segments.isEmpty ? "  (no ranges on the server: a rerun starts over)" : ""
-            context.console.print("download  \(shown(download)) -> \(download.destination)  \(amount(done, download.total))\(note)")
+        for transfer in transfers {
+            let (kind, from, to) = describe(transfer)
+            var note = ""
+            if case .download(let download) = transfer, download.segments.isEmpty { note = "  (no ranges on the server: a rerun starts over)" }
+            context.console.print("\(kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(from) -> \(to)  \(amount(transfer.done, transfer.total))\(note)")
         }
     }
 
-    /// An Officer download as the user named it (`officer:/path`), any other by its URL.
-    static func shown(_ download: TransferJournal.Download) -> String {
-        OfficerClient.remotePath(fromRawURL: download.url)?.description ?? download.url
+    /// Kind, source and destination as the user named them (`officer:/path` for Officer downloads).
+    static func describe(_ transfer: UnfinishedTransfer) -> (kind: String, from: String, to: String) {
+        switch transfer {
+        case .upload(let upload): ("upload", upload.localPath, upload.label)
+        case .download(let download):
+            ("download", OfficerClient.remotePath(fromRawURL: download.url)?.description ?? download.url, download.destination)
+        }
     }
 
     static func amount(_ done: Int64, _ total: Int64?) -> String {
@@ -62,61 +58,42 @@ enum TransfersCommand: Command {
         return "\(ByteCountFormat.string(done)) / \(ByteCountFormat.string(total)) (\(done * 100 / total)%)"
     }
 
-    static func resume(
-        uploads: [TransferJournal.Upload], downloads: [TransferJournal.Download], journal: TransferJournal, context: CommandContext
-    ) async throws {
-        let uploader = TusUploader.describingFiles(http: context.httpClient(), journal: journal)
-        let downloader = SegmentedDownloader(http: context.httpClient(), journal: journal)
-        let reporter = context.progressReporter()
-        var jobs: [Job] = uploads.map { .upload($0) } + downloads.map { .download($0) }
-        if jobs.isEmpty {
+    static func resume(_ transfers: [UnfinishedTransfer], files: OfficerFiles, context: CommandContext) async throws {
+        if transfers.isEmpty {
             context.say("No unfinished transfers.")
             return
         }
-        jobs.sort { $0.order < $1.order }
-        try await BatchRunner.run(jobs, context: context) { job in
-            switch job {
-            case .upload(let upload):
-                var target = upload.target
-                target.credential = credential(for: target.tusEndpoint, context: context)
-                try await PutCommand.upload(upload.localPath, to: target, uploader: uploader, options: UploadOptions(), reporter: reporter, context: context)
-            case .download(let download):
-                let display = PartsDisplay(reporter: reporter, name: (download.destination as NSString).lastPathComponent, context: context)
-                let result = try await downloader.download(
-                    from: download.url, credential: credential(for: download.url, context: context), to: download.destination,
-                    onEvent: display.handle)
-                display.finish(failed: false)
+        let reporter = context.progressReporter()
+        defer { reporter.close() }
+        try await BatchRunner.run(transfers, context: context) { transfer in
+            let (_, from, to) = describe(transfer)
+            let display = PartsDisplay(reporter: reporter, name: ((to as NSString).lastPathComponent), context: context)
+            let started = Date()
+            let outcome: TransferOutcome
+            do {
+                outcome = try await context.show(files.resume(transfer), on: display)
+            } catch {
+                throw UploadReport.explained(error, shown: from)
+            }
+            switch outcome {
+            case .uploaded(let result):
+                UploadReport.finished(
+                    result, shown: from, destination: to, seconds: Date().timeIntervalSince(started), reporter: reporter, context: context)
+            case .downloaded(let result):
                 context.say("Saved \(result.path) (\(ByteCountFormat.string(result.bytes))), resumed after \(ByteCountFormat.string(result.resumedBytes))")
             }
         }
-        reporter.close()
     }
 
-    static func clean(
-        uploads: [TransferJournal.Upload], downloads: [TransferJournal.Download], journal: TransferJournal, context: CommandContext
-    ) async throws {
-        let uploader = TusUploader.describingFiles(http: context.httpClient(), journal: journal)
-        for upload in uploads {
-            await uploader.terminate(upload, credential: credential(for: upload.target.tusEndpoint, context: context))
-            context.say("removed the partial upload of \(upload.localPath) to \(upload.label)")
+    static func clean(_ transfers: [UnfinishedTransfer], files: OfficerFiles, context: CommandContext) async throws {
+        for transfer in transfers {
+            try await files.discard(transfer)
+            switch transfer {
+            case .upload(let upload): context.say("removed the partial upload of \(upload.localPath) to \(upload.label)")
+            case .download(let download): context.say("removed the partial download of \(download.destination)")
+            }
         }
-        for download in downloads {
-            unlink(download.tempPath)
-            try journal.remove(destination: download.destination)
-            context.say("removed the partial download of \(download.destination)")
-        }
-        if uploads.isEmpty && downloads.isEmpty { context.say("No unfinished transfers.") }
-    }
-
-    /// The configured server's credential, but only for URLs on its origin.
-    static func credential(for url: String, context: CommandContext) -> BearerCredential? {
-        (try? context.client())?.credential?.scoped(to: url)
-    }
-
-    enum Job: Sendable {
-        case upload(TransferJournal.Upload)
-        case download(TransferJournal.Download)
-        var order: Int { if case .upload = self { 0 } else { 1 } }
+        if transfers.isEmpty { context.say("No unfinished transfers.") }
     }
 
     struct Row: Encodable {

@@ -1,0 +1,77 @@
+import FileModel
+import Foundation
+import HTTP
+import Transfer
+
+/// An upload or a download the journal keeps because it did not finish.
+public enum UnfinishedTransfer: Sendable, Equatable {
+    /// A tus upload: the local file, its target, the parts' upload URLs and confirmed offsets.
+    case upload(TransferJournal.Upload)
+    /// A download: the URL, the destination, the temp file and the ranges done.
+    case download(TransferJournal.Download)
+
+    /// Bytes in place: confirmed by the server (uploads), written and journaled (downloads).
+    public var done: Int64 {
+        switch self {
+        case .upload(let upload): upload.parts.reduce(0) { $0 + $1.offset }
+        case .download(let download): download.segments.reduce(0) { $0 + $1.done }
+        }
+    }
+
+    /// The whole size, when known.
+    public var total: Int64? {
+        switch self {
+        case .upload(let upload): upload.fingerprint.size
+        case .download(let download): download.total
+        }
+    }
+}
+
+/// What a resumed transfer ended with.
+public enum TransferOutcome: Sendable, Equatable {
+    /// An upload finished.
+    case uploaded(UploadResult)
+    /// A download finished.
+    case downloaded(DownloadResult)
+}
+
+extension OfficerFiles {
+    /// Every unfinished transfer in the journal (none without one), uploads first.
+    public func unfinishedTransfers() throws -> [UnfinishedTransfer] {
+        guard let journal else { return [] }
+        return try journal.uploads().map { .upload($0) } + journal.downloads().map { .download($0) }
+    }
+
+    /// Continues an unfinished transfer where the server (uploads) or the journal (downloads) says it stopped.
+    /// The token goes along only to this front door's server; a download of another URL goes without it.
+    public func resume(_ transfer: UnfinishedTransfer) -> TransferOperation<TransferOutcome> {
+        TransferOperation { report in
+            switch transfer {
+            case .upload(let upload):
+                var target = upload.target
+                target.credential = self.credential(for: target.tusEndpoint)
+                return .uploaded(try await self.uploader().upload(file: upload.localPath, to: target) { report(TransferEvent($0)) })
+            case .download(let download):
+                return .downloaded(
+                    try await SegmentedDownloader(http: self.http, journal: self.journal).download(
+                        from: download.url, credential: self.credential(for: download.url), to: download.destination
+                    ) { report(TransferEvent($0)) })
+            }
+        }
+    }
+
+    /// Gives an unfinished transfer up: an upload is terminated on the server (its parts deleted), a download's
+    /// temp file removed; either way the journal forgets it.
+    public func discard(_ transfer: UnfinishedTransfer) async throws {
+        switch transfer {
+        case .upload(let upload):
+            await uploader().terminate(upload, credential: credential(for: upload.target.tusEndpoint))
+        case .download(let download):
+            unlink(download.tempPath)
+            try journal?.remove(destination: download.destination)
+        }
+    }
+
+    /// This front door's token, for `url` only when it is on the server's own origin (the one rule for a token).
+    func credential(for url: String) -> BearerCredential? { client.credential?.scoped(to: url) }
+}

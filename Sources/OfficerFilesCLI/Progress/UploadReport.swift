@@ -1,0 +1,41 @@
+import FileModel
+import Foundation
+import Officer
+
+/// How the CLI tells of an upload's end, for `put` and `transfers resume` alike.
+enum UploadReport {
+    /// The result line (or JSON object) of a finished upload.
+    static func finished(
+        _ result: UploadResult, shown: String, destination: String, seconds: Double, reporter: ProgressReporter, context: CommandContext
+    ) {
+        if context.global.json {
+            context.printJSON(
+                Row(path: result.path, destination: destination, bytes: result.bytes, method: result.method.rawValue,
+                    resumedBytes: result.resumedBytes, sentBytes: result.sentBytes, seconds: seconds))
+        } else if !context.global.quiet {
+            var line = "Uploaded \(shown) to \(destination) (\(ByteCountFormat.string(result.bytes))) in \(DurationFormat.precise(seconds: seconds))"
+            line += ", " + ByteCountFormat.rate(Double(result.sentBytes) / max(seconds, 0.001))
+            if result.resumedBytes > 0 { line += ", resumed after \(ByteCountFormat.string(result.resumedBytes))" }
+            if result.method == .multipart { line += ", multipart (the server has no tus)" }
+            reporter.message(line)
+        }
+    }
+
+    /// A paused upload (Ctrl-C) as the message that says what it left and what to run next; other errors as they are.
+    static func explained(_ error: any Error, shown: String) -> any Error {
+        guard case UploadError.paused(_, let confirmed, let total) = error else { return error }
+        return CLIError.refused(
+            "\(shown): paused at \(ByteCountFormat.string(confirmed)) of \(ByteCountFormat.string(total)); run the same "
+                + "command to continue, or 'officer-files transfers clean' to discard", .interrupted)
+    }
+
+    struct Row: Encodable {
+        var path: String
+        var destination: String
+        var bytes: Int64
+        var method: String
+        var resumedBytes: Int64
+        var sentBytes: Int64
+        var seconds: Double
+    }
+}
