@@ -66,7 +66,7 @@ public struct GlobalOptions: Sendable {
 extension GlobalOptions {
     /// `--speed-limit` and `--speed-time` as numbers; a malformed value is a usage error before anything runs.
     public func lowSpeed() throws -> (bytesPerSecond: Int?, seconds: Double?) {
-        let rate = try speedLimit.map { Int(try GetCommand.parseRate($0, option: "--speed-limit")) }
+        let rate = try speedLimit.map { Int(try ArgumentValues.rate($0, option: "--speed-limit")) }
         let seconds = try speedTime.map { text -> Double in
             guard let value = Double(text), value >= 1, value <= 86_400 else {
                 throw ArgumentError.invalidValue(option: "--speed-time", value: text, reason: "seconds from 1 to 86400")

@@ -15,7 +15,7 @@ enum CatCommand: Command {
         positionals: [PositionalSpec("SRC", help: "officer:/path or an http(s) URL", variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        let rate = try parsed.value("bwlimit").map { try GetCommand.parseRate($0, option: "--bwlimit") }
+        let rate = try parsed.value("bwlimit").map { try ArgumentValues.rate($0, option: "--bwlimit") }
         let sources = try parsed.positionals.map { try DownloadSource.resolve($0, context: context) }
         let files = try sources.contains { $0.remote != nil } ? context.files() : nil
         if let files { try context.announceCache(files) }

@@ -41,7 +41,7 @@ enum GetCommand: Command {
             }
             options.checksum = checksum
         }
-        options.bandwidthLimit = try parsed.value("bwlimit").map { try parseRate($0, option: "--bwlimit") }
+        options.bandwidthLimit = try parsed.value("bwlimit").map { try ArgumentValues.rate($0, option: "--bwlimit") }
         let source = try DownloadSource.resolve(parsed.positionals[0], context: context)
         let destination = source.destination(for: parsed.positionals.count > 1 ? parsed.positionals[1] : nil)
         let started = Date()
@@ -85,14 +85,6 @@ enum GetCommand: Command {
             if let digest = result.sha256 { line += ", sha256 verified (\(digest.prefix(12))…)" }
             context.console.message(line)
         }
-    }
-
-    static func parseRate(_ text: String, option: String) throws -> Int64 {
-        let trimmed = text.hasSuffix("/s") ? String(text.dropLast(2)) : text
-        guard let value = ByteCountFormat.parse(trimmed), value > 0 else {
-            throw ArgumentError.invalidValue(option: option, value: text, reason: "a rate such as 500K or 2M")
-        }
-        return value
     }
 
     struct GetResult: Encodable {

@@ -46,7 +46,7 @@ enum PutCommand: Command {
             }
             options.parts = parts
         }
-        options.bandwidthLimit = try parsed.value("bwlimit").map { try GetCommand.parseRate($0, option: "--bwlimit") }
+        options.bandwidthLimit = try parsed.value("bwlimit").map { try ArgumentValues.rate($0, option: "--bwlimit") }
         options.checksums = !parsed.flag("no-checksum")
         for text in parsed.all("meta") {
             guard let equals = text.firstIndex(of: "="), UploadTarget.isValidMetadataKey(String(text[..<equals])) else {
