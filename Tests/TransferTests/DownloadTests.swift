@@ -217,11 +217,11 @@ import Testing
 
 final class EventLog: @unchecked Sendable {
     private let lock = NSLock()
-    private var events: [DownloadEvent] = []
-    func add(_ event: DownloadEvent) { lock.withLock { events.append(event) } }
+    private var events: [TransferEvent] = []
+    func add(_ event: TransferEvent) { lock.withLock { events.append(event) } }
     var segmentCount: Int {
         lock.withLock {
-            events.compactMap { if case .started(_, let segments, _) = $0 { segments.count } else { nil } }.last ?? 0
+            events.compactMap { if case .started(_, let parts, _, _) = $0 { parts.count } else { nil } }.last ?? 0
         }
     }
 }

@@ -304,10 +304,10 @@ import Testing
 
 final class UploadEventLog: @unchecked Sendable {
     private let lock = NSLock()
-    private var events: [UploadEvent] = []
-    func add(_ event: UploadEvent) { lock.withLock { events.append(event) } }
+    private var events: [TransferEvent] = []
+    func add(_ event: TransferEvent) { lock.withLock { events.append(event) } }
     var parts: Int {
-        lock.withLock { events.compactMap { if case .started(_, _, let parts, _) = $0 { parts } else { nil } }.last ?? 0 }
+        lock.withLock { events.compactMap { if case .started(_, let parts, _, _) = $0 { parts.count } else { nil } }.last ?? 0 }
     }
     var restarts: Int { lock.withLock { events.filter { if case .restarted = $0 { true } else { false } }.count } }
     var retryReasons: [String] {

@@ -22,7 +22,7 @@ extension OfficerFiles {
         TransferOperation { report in
             if self.isOffline { throw OfficerFilesError.needsNetwork(url) }
             return try await SegmentedDownloader(http: self.http, journal: self.journal).download(
-                from: url, credential: nil, to: destination, options: options) { report(TransferEvent($0)) }
+                from: url, credential: nil, to: destination, options: options) { report($0) }
         }
     }
 
@@ -60,7 +60,7 @@ extension OfficerFiles {
         }
         let result = try await downloader.download(
             from: client.rawURL(for: path), credential: client.credential, to: destination, options: options
-        ) { report(TransferEvent($0)) }
+        ) { report($0) }
         if let cache, let etag = result.etag, result.bytes <= cache.automaticEntryLimit {
             do {
                 try cache.store(

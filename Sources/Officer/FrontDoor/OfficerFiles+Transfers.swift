@@ -50,12 +50,12 @@ extension OfficerFiles {
             case .upload(let upload):
                 var target = upload.target
                 target.credential = self.credential(for: target.tusEndpoint)
-                return .uploaded(try await self.uploader().upload(file: upload.localPath, to: target) { report(TransferEvent($0)) })
+                return .uploaded(try await self.uploader().upload(file: upload.localPath, to: target) { report($0) })
             case .download(let download):
                 return .downloaded(
                     try await SegmentedDownloader(http: self.http, journal: self.journal).download(
                         from: download.url, credential: self.credential(for: download.url), to: download.destination
-                    ) { report(TransferEvent($0)) })
+                    ) { report($0) })
             }
         }
     }

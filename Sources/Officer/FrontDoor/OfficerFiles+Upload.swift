@@ -32,7 +32,7 @@ extension OfficerFiles {
             let placement = try await client.uploadPlacement(
                 destination: destination, namesFolder: request.namesFolder, several: false, createMissing: request.createMissing)
             let target = try self.uploadTarget(for: local, placement: placement, overwrite: request.overwrite)
-            return try await self.uploader().upload(file: local, to: target, options: request.options) { report(TransferEvent($0)) }
+            return try await self.uploader().upload(file: local, to: target, options: request.options) { report($0) }
         }
     }
 

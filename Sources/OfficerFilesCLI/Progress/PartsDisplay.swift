@@ -69,10 +69,4 @@ extension PartsDisplay {
         case .restarted(let reason): note("starting over: \(reason)")
         }
     }
-
-    /// Shows a download's events.
-    func handle(_ event: DownloadEvent) { handle(TransferEvent(event)) }
-
-    /// Shows an upload's events.
-    func handle(_ event: UploadEvent) { handle(TransferEvent(event)) }
 }

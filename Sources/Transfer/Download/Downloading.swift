@@ -5,6 +5,6 @@ public protocol Downloading: Sendable {
     /// Downloads `url` to `destination`; `onEvent` hears the plan, progress, retries and restarts.
     func download(
         from url: String, credential: BearerCredential?, to destination: String, options: DownloadOptions,
-        onEvent: (@Sendable (DownloadEvent) -> Void)?
+        onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws(DownloadError) -> DownloadResult
 }

@@ -29,7 +29,7 @@ public struct SegmentedDownloader: Downloading {
 
     public func download(
         from url: String, credential: BearerCredential?, to destination: String, options: DownloadOptions = DownloadOptions(),
-        onEvent: (@Sendable (DownloadEvent) -> Void)? = nil
+        onEvent: (@Sendable (TransferEvent) -> Void)? = nil
     ) async throws(DownloadError) -> DownloadResult {
         let partial = try PartialFile.claim(for: destination, force: options.force)
         let destination = partial.destination
@@ -64,7 +64,7 @@ public struct SegmentedDownloader: Downloading {
 
     private func attempt(
         url: String, token: BearerCredential?, partial: PartialFile, options: DownloadOptions, fresh: Bool,
-        onEvent: (@Sendable (DownloadEvent) -> Void)?
+        onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws -> DownloadResult {
         if let known = options.knownLength, known <= DownloadOptions.smallFileLimit,
             try journalCall({ () throws(SQLiteError) in try journal?.download(for: partial.destination) }) == nil
@@ -125,7 +125,7 @@ public struct SegmentedDownloader: Downloading {
             }
         }
         let total = info!.total!
-        onEvent?(.started(total: total, segments: segments.map { $0.start...$0.end }, resumedBytes: resumed))
+        onEvent?(.started(total: total, partSizes: segments.map { $0.end - $0.start + 1 }, resumedBytes: resumed, method: .ranges))
         let progress = SegmentProgress(segments)
         let plan = segments
         let rangeInfo = info!
@@ -243,7 +243,7 @@ public struct SegmentedDownloader: Downloading {
 
     private func fetch(
         segment index: Int, url: String, token: BearerCredential?, partial: PartialFile, info: RemoteFileInfo,
-        progress: SegmentProgress, rate: Int64?, options: DownloadOptions, onEvent: (@Sendable (DownloadEvent) -> Void)?
+        progress: SegmentProgress, rate: Int64?, options: DownloadOptions, onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws {
         let segment = progress.snapshot[index]
         let total = info.total!
@@ -275,12 +275,12 @@ public struct SegmentedDownloader: Downloading {
             do {
                 let response = try await http.send(request, onProgress: { snapshot in
                     progress.setDone(index, base + snapshot.written)
-                    onEvent?(.progress(segment: index, done: base + snapshot.written))
+                    onEvent?(.progress(part: index, done: base + snapshot.written))
                 })
                 progress.addFetched(response.bytesWritten)
                 if response.status == 206 {
                     progress.setDone(index, base + response.bytesWritten)
-                    onEvent?(.progress(segment: index, done: base + response.bytesWritten))
+                    onEvent?(.progress(part: index, done: base + response.bytesWritten))
                     failures = 0
                     continue
                 }
@@ -311,7 +311,7 @@ public struct SegmentedDownloader: Downloading {
             failures = progress.done(index) > base ? 1 : failures + 1
             guard failures < options.maxAttemptsWithoutProgress else { throw lastFailure }
             let delay = http.configuration.retry.delay(afterAttempt: failures, retryAfter: retryAfter)
-            onEvent?(.retrying(segment: index, attempt: failures + 1, delay: delay, reason: reason))
+            onEvent?(.retrying(part: index, attempt: failures + 1, delay: delay, reason: reason))
             try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
         }
     }
@@ -320,9 +320,9 @@ public struct SegmentedDownloader: Downloading {
 
     private func singleStream(
         url: String, token: BearerCredential?, partial: PartialFile, info: RemoteFileInfo?, options: DownloadOptions,
-        onEvent: (@Sendable (DownloadEvent) -> Void)?
+        onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws -> DownloadResult {
-        onEvent?(.started(total: info?.total, segments: info?.total.map { [0...max(0, $0 - 1)] } ?? [], resumedBytes: 0))
+        onEvent?(.started(total: info?.total, partSizes: info?.total.map { [$0] } ?? [], resumedBytes: 0, method: .stream))
         var request = HTTPRequest(url: url, sink: .file(path: partial.path, offset: nil), credential: token, redirects: .anyOrigin)
         request.maxReceiveBytesPerSecond = options.bandwidthLimit
         // What the listing or HEAD said bounds the body: an endless answer stops at the first byte beyond it.
@@ -331,7 +331,7 @@ public struct SegmentedDownloader: Downloading {
         request.responseCheck = { status, _ in status == 206 ? "a range that was not asked for" : nil }
         let response: HTTPResponse
         do {
-            response = try await http.send(request, onProgress: { onEvent?(.progress(segment: 0, done: $0.written)) })
+            response = try await http.send(request, onProgress: { onEvent?(.progress(part: 0, done: $0.written)) })
         } catch let error as HTTPError {
             if case .cancelled = error { throw CancellationError() }
             throw DownloadError.transfer(error)

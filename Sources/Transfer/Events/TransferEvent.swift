@@ -25,34 +25,3 @@ public enum TransferMethod: String, Sendable, Codable {
     /// A local copy the server confirmed current (the cache); nothing moved over the network.
     case cache
 }
-
-extension TransferEvent {
-    /// A download's event in the shared family.
-    public init(_ event: DownloadEvent) {
-        switch event {
-        case .started(let total, let segments, let resumed):
-            self = .started(
-                total: total, partSizes: segments.map { $0.upperBound - $0.lowerBound + 1 }, resumedBytes: resumed,
-                method: segments.isEmpty ? .stream : .ranges)
-        case .progress(let segment, let done): self = .progress(part: segment, done: done)
-        case .retrying(let segment, let attempt, let delay, let reason):
-            self = .retrying(part: segment, attempt: attempt, delay: delay, reason: reason)
-        case .restarted(let reason): self = .restarted(reason: reason)
-        }
-    }
-
-    /// An upload's event in the shared family.
-    public init(_ event: UploadEvent) {
-        switch event {
-        case .started(let method, let size, let parts, let resumed):
-            self = .started(
-                total: size,
-                partSizes: (0..<parts).map { size * Int64($0 + 1) / Int64(parts) - size * Int64($0) / Int64(parts) },
-                resumedBytes: resumed, method: method == .tus ? .tus : .multipart)
-        case .progress(let part, let sent): self = .progress(part: part, done: sent)
-        case .retrying(let part, let attempt, let delay, let reason):
-            self = .retrying(part: part, attempt: attempt, delay: delay, reason: reason)
-        case .restarted(let reason): self = .restarted(reason: reason)
-        }
-    }
-}

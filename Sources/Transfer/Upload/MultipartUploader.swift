@@ -8,10 +8,10 @@ struct MultipartUploader {
 
     func upload(
         file path: String, fingerprint: FileFingerprint, to target: UploadTarget, options: UploadOptions,
-        onEvent: (@Sendable (UploadEvent) -> Void)?
+        onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws(UploadError) -> UploadResult {
         guard let endpoint = target.multipartEndpoint else { throw .notTus(url: target.tusEndpoint) }
-        onEvent?(.started(method: .multipart, size: fingerprint.size, parts: 1, resumedBytes: 0))
+        onEvent?(.started(total: fingerprint.size, partSizes: [fingerprint.size], resumedBytes: 0, method: .multipart))
         var parts = target.multipartFields.map { HTTPRequest.MultipartPart.field(name: $0.key, value: $0.value) }
         parts.append(.file(name: "file", path: path, filename: target.fileName, contentType: "application/octet-stream"))
         var request = HTTPRequest(
@@ -24,7 +24,7 @@ struct MultipartUploader {
         do {
             response = try await http.send(
                 request,
-                onProgress: { snapshot in onEvent?(.progress(part: 0, sent: min(snapshot.sent, fingerprint.size))) },
+                onProgress: { snapshot in onEvent?(.progress(part: 0, done: min(snapshot.sent, fingerprint.size))) },
                 onRetry: { attempt, delay, reason in
                     sent.add(fingerprint.size)
                     onEvent?(.retrying(part: 0, attempt: attempt, delay: delay, reason: reason + "; sending the whole file again"))

@@ -33,7 +33,7 @@ public struct TusUploader: Uploading {
 
     public func upload(
         file path: String, to target: UploadTarget, options: UploadOptions = UploadOptions(),
-        onEvent: (@Sendable (UploadEvent) -> Void)? = nil
+        onEvent: (@Sendable (TransferEvent) -> Void)? = nil
     ) async throws(UploadError) -> UploadResult {
         let path = URL(fileURLWithPath: path).standardizedFileURL.path
         let fingerprint = try FileFingerprint(path: path)
@@ -91,7 +91,7 @@ public struct TusUploader: Uploading {
     /// Finds the journaled upload to continue (true), or creates a new one (false), terminating a stale one first.
     private func prepare(
         key: String, path: String, fingerprint: FileFingerprint, target: UploadTarget, info: TusServerInfo,
-        options: UploadOptions, fresh: Bool, counter: SentCounter, onEvent: (@Sendable (UploadEvent) -> Void)?
+        options: UploadOptions, fresh: Bool, counter: SentCounter, onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws -> (TransferJournal.Upload, Bool) {
         if !fresh, var saved = try journal?.upload(key: key) {
             // The journal never holds the token: this run's credentials go with the old upload.
@@ -173,7 +173,7 @@ public struct TusUploader: Uploading {
 
     private func run(
         _ record: TransferJournal.Upload, resuming: Bool, info: TusServerInfo, options: UploadOptions, counter: SentCounter,
-        onEvent: (@Sendable (UploadEvent) -> Void)?
+        onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws -> UploadResult {
         let token = record.target.credential
         // Resuming, the server, not the journal, says how much it has; just created, creation said it (no HEAD:
@@ -182,7 +182,7 @@ public struct TusUploader: Uploading {
         for part in record.parts { offsets.append(resuming ? try await head(part.url!, token: token) : part.offset) }
         // Bytes sent inline with the creation request are this run's, not resumed ones.
         let resumed = resuming ? offsets.reduce(0, +) : 0
-        onEvent?(.started(method: .tus, size: record.fingerprint.size, parts: record.parts.count, resumedBytes: resumed))
+        onEvent?(.started(total: record.fingerprint.size, partSizes: record.parts.map(\.length), resumedBytes: resumed, method: .tus))
         let state = RecordState(record)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (part, offset) in zip(record.parts, offsets) where offset < part.length {
@@ -208,7 +208,7 @@ public struct TusUploader: Uploading {
     private func send(
         part: TransferJournal.UploadPart, from start: Int64, path: String, info: TusServerInfo, token: BearerCredential?,
         options: UploadOptions, endpoint: String, counter: SentCounter, state: RecordState,
-        onEvent: (@Sendable (UploadEvent) -> Void)?
+        onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws {
         let url = part.url!
         var offset = start
@@ -255,7 +255,7 @@ public struct TusUploader: Uploading {
             do {
                 let response = try await http.send(request, onProgress: { snapshot in
                     inFlight.sent = snapshot.sent
-                    onEvent?(.progress(part: part.index, sent: before + snapshot.sent))
+                    onEvent?(.progress(part: part.index, done: before + snapshot.sent))
                 })
                 counter.add(inFlight.sent)
                 switch response.status {
@@ -275,7 +275,7 @@ public struct TusUploader: Uploading {
                     checksumFailures = 0
                     state.confirm(part: part.index, offset: offset)
                     try? journal?.save(state.record)
-                    onEvent?(.progress(part: part.index, sent: offset))
+                    onEvent?(.progress(part: part.index, done: offset))
                     continue
                 case 409:
                     // Our offset and the server's disagree: the server's wins. It may still be taking in the body of

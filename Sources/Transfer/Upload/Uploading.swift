@@ -4,6 +4,6 @@ import HTTP
 public protocol Uploading: Sendable {
     /// Uploads `path` to `target`; `onEvent` hears the plan, progress, retries and restarts.
     func upload(
-        file path: String, to target: UploadTarget, options: UploadOptions, onEvent: (@Sendable (UploadEvent) -> Void)?
+        file path: String, to target: UploadTarget, options: UploadOptions, onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws(UploadError) -> UploadResult
 }

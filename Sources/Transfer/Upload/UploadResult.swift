@@ -1,17 +1,5 @@
 import HTTP
 
-/// What an upload reports while it runs.
-public enum UploadEvent: Sendable {
-    /// The plan: the protocol used, the size, parts, and bytes the server already had.
-    case started(method: UploadMethod, size: Int64, parts: Int, resumedBytes: Int64)
-    /// Bytes of one part confirmed or in flight.
-    case progress(part: Int, sent: Int64)
-    /// A request failed and is retried after `delay` seconds.
-    case retrying(part: Int, attempt: Int, delay: Double, reason: String)
-    /// The upload was started over (changed local file, expired upload).
-    case restarted(reason: String)
-}
-
 /// How a file went up.
 public enum UploadMethod: String, Sendable, Codable {
     /// tus 1.0, resumable.

@@ -1,17 +1,5 @@
 import HTTP
 
-/// What a download reports while it runs.
-public enum DownloadEvent: Sendable {
-    /// The plan: total length (when known), ranges, and bytes already on disk from an earlier run.
-    case started(total: Int64?, segments: [ClosedRange<Int64>], resumedBytes: Int64)
-    /// One range moved: bytes of it done.
-    case progress(segment: Int, done: Int64)
-    /// A range failed and is retried after `delay` seconds.
-    case retrying(segment: Int, attempt: Int, delay: Double, reason: String)
-    /// The server's file differs from the partial copy: starting over.
-    case restarted(reason: String)
-}
-
 /// The outcome of a finished download.
 public struct DownloadResult: Sendable, Equatable {
     /// The final file.
