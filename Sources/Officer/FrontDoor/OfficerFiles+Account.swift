@@ -2,6 +2,14 @@ import FileModel
 import Foundation
 import HTTP
 
+/// What signing out did.
+public struct SignOutOutcome: Sendable, Equatable {
+    /// A token was held (and is now forgotten).
+    public var wasSignedIn: Bool
+    /// Why the server did not revoke it, when it did not; nil when it did (or there was nothing to revoke).
+    public var problem: OfficerError?
+}
+
 extension OfficerFiles {
     /// Signs in and saves the token in the token store (only a token that is one safe line is ever kept).
     @discardableResult
@@ -11,13 +19,28 @@ extension OfficerFiles {
         return response
     }
 
-    /// Signs out on the server (best effort) and forgets the token here.
-    public func signOut() async throws {
-        if configuration.tokens.token(for: configuration.server) != nil, !isOffline {
-            try? await client.signOut()
+    /// Revokes the token on the server and forgets it here. The token is forgotten even when revoking fails (an
+    /// unreachable server, offline); the outcome says whether the server revoked it and, if not, why.
+    @discardableResult
+    public func signOut() async throws -> SignOutOutcome {
+        guard configuration.tokens.token(for: configuration.server) != nil else { return SignOutOutcome(wasSignedIn: false) }
+        var outcome = SignOutOutcome(wasSignedIn: true)
+        if isOffline {
+            outcome.problem = .transport(.offline(request: "sign out"))
+        } else {
+            do {
+                try await client.signOut()
+            } catch {
+                // A token the server no longer accepts is as good as revoked.
+                if case .notSignedIn = error {} else { outcome.problem = error }
+            }
         }
         try configuration.tokens.remove(for: configuration.server)
+        return outcome
     }
+
+    /// What the server says of itself (and whether it is an Officer server at all).
+    public func serverInfo() async throws(OfficerError) -> PluginsResponse { try await client.serverInfo() }
 
     /// Who the token belongs to.
     public func whoAmI() async throws(OfficerError) -> UserInfo { try await client.me() }

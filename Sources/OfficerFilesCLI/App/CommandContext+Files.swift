@@ -10,8 +10,11 @@ extension CommandContext {
     /// cache limit and the default root.
     func files() throws -> OfficerFiles {
         let client = try client()
-        var configuration = OfficerFiles.Configuration.standard(
-            server: client.server, tokens: MemoryTokenStore(server: client.server, token: client.token), environment: environment)
+        // The token as client() chose it: OFFICER_TOKEN (kept in memory), else the config file's for its server.
+        let tokens: any TokenStore =
+            environment["OFFICER_TOKEN"].map { !$0.isEmpty } == true
+            ? MemoryTokenStore(server: client.server, token: client.token) : ConfigTokenStore(store: configStore)
+        var configuration = OfficerFiles.Configuration.standard(server: client.server, tokens: tokens, environment: environment)
         configuration.http = client.http.configuration
         configuration.cacheLimit = try cacheLimit()
         if global.noCache {

@@ -17,14 +17,16 @@ enum LoginCommand: Command {
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        var config = try context.configStore.load()
+        let config = try context.configStore.load()
         guard let email = parsed.value("email"), !email.isEmpty else {
             throw CLIError.usage("'login' needs --email EMAIL")
         }
         let server = try context.serverURL(config: config)
-        let client = OfficerClient(server: server, http: context.httpClient())
-        let info = try await client.serverInfo()
-        if client.isInsecureRemote && !context.global.quiet {
+        var configuration = OfficerFiles.Configuration(server: server, tokens: ConfigTokenStore(store: context.configStore, email: email))
+        configuration.http = context.httpClient().configuration
+        let files = try OfficerFiles(configuration: configuration)
+        let info = try await files.serverInfo()
+        if files.client.isInsecureRemote && !context.global.quiet {
             context.console.message("warning: \(server) is plain http to another machine: your password and token can be read on the way")
         }
         let password: String?
@@ -36,15 +38,12 @@ enum LoginCommand: Command {
         guard let password, !password.isEmpty else {
             throw CLIError.usage("no password: type it at the prompt, or pipe it with --password-stdin")
         }
-        let session = try await client.signIn(email: email, password: password)
-        config.server = client.server
-        config.email = email
-        config.token = session.token
-        try context.configStore.save(config)
+        // The front door saves the token in the config (ConfigTokenStore), only once the server accepted it.
+        let session = try await files.signIn(email: email, password: password)
         if context.global.json {
-            context.printJSON(LoginResult(server: client.server, user: session.user, serverVersion: info.server.version))
+            context.printJSON(LoginResult(server: server, user: session.user, serverVersion: info.server.version))
         } else {
-            context.say("Logged in to \(client.server) as \(session.user.email) (\(session.user.role)).")
+            context.say("Logged in to \(server) as \(session.user.email) (\(session.user.role)).")
         }
     }
 

@@ -7,23 +7,18 @@ enum LogoutCommand: Command {
     static let spec = CommandSpec("logout", summary: "revoke and forget the saved token")
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        var config = try context.configStore.load()
-        guard config.token != nil else {
+        guard (try context.configStore.load()).token != nil else {
             context.say("Not logged in.")
             return
         }
-        var revoked = true
-        do {
-            try await context.client().signOut()
-        } catch let error as OfficerError {
-            // The token is forgotten either way; an unreachable server is only worth a note.
-            if case .notSignedIn = error {} else {
-                revoked = false
-                if !context.global.quiet { context.console.message("warning: could not revoke the token on the server: \(error)") }
-            }
+        let files = try context.files()
+        let outcome = try await files.signOut()
+        // The saved token goes too, whichever token the front door used (OFFICER_TOKEN may have been another).
+        try ConfigTokenStore(store: context.configStore).remove(for: files.configuration.server)
+        // The token is forgotten either way; an unreachable server is only worth a note.
+        if let problem = outcome.problem, !context.global.quiet {
+            context.console.message("warning: could not revoke the token on the server: \(problem)")
         }
-        config.token = nil
-        try context.configStore.save(config)
-        context.say(revoked ? "Logged out." : "Logged out locally.")
+        context.say(outcome.problem == nil ? "Logged out." : "Logged out locally.")
     }
 }
