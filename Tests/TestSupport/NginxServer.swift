@@ -5,9 +5,9 @@ public final class NginxServer: @unchecked Sendable {
     /// The folder served at `/`.
     public let root = TemporaryDirectory(prefix: "nginx-root")
     private let prefix = TemporaryDirectory(prefix: "nginx-prefix")
-    private let process = Process()
+    private var process = Process()
     /// The port.
-    public let port: Int
+    public private(set) var port = 0
     /// `http://127.0.0.1:PORT` (https with TLS).
     public var url: String { (certificate == nil ? "http" : "https") + "://127.0.0.1:\(port)" }
 
@@ -15,8 +15,7 @@ public final class NginxServer: @unchecked Sendable {
     public private(set) var certificate: String?
 
     private init(tls: Bool, directives: String) throws {
-        port = try Self.freePort()
-        var listen = "listen 127.0.0.1:\(port);"
+        var tlsDirectives = ""
         if tls {
             let key = prefix.path + "/key.pem"
             let cert = prefix.path + "/cert.pem"
@@ -26,8 +25,19 @@ public final class NginxServer: @unchecked Sendable {
                  "-addext", "subjectAltName=IP:127.0.0.1"])
             guard made.status == 0 else { throw BackgroundService.ServiceError.didNotStart(script: "openssl", output: made.stderr) }
             certificate = cert
-            listen = "listen 127.0.0.1:\(port) ssl; ssl_certificate \(cert); ssl_certificate_key \(key);"
+            tlsDirectives = " ssl; ssl_certificate \(cert); ssl_certificate_key \(key)"
         }
+        // A port free a moment ago can be taken before nginx binds it (every test starts servers at once): nginx
+        // then exits, and another port is tried; answering connections alone would not prove it is ours.
+        for _ in 0..<5 {
+            port = try Self.freePort()
+            if try start(listen: "listen 127.0.0.1:\(port)\(tlsDirectives);", directives: directives) { return }
+        }
+        throw BackgroundService.ServiceError.didNotStart(script: "nginx", output: (try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? "")
+    }
+
+    /// Runs nginx on one port; false when it exited (the port was taken), true once it accepts connections.
+    private func start(listen: String, directives: String) throws -> Bool {
         let config = """
             daemon off;
             master_process off;
@@ -51,13 +61,27 @@ public final class NginxServer: @unchecked Sendable {
             }
             """
         try prefix.write("nginx.conf", config)
+        process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
         process.arguments = ["-p", prefix.path, "-c", prefix.path + "/nginx.conf", "-e", prefix.path + "/error.log"]
         process.standardError = FileHandle.standardError
         try ProcessRunner.spawning { try process.run() }
-        // Ready once it accepts connections.
         for _ in 0..<100 {
-            if Self.canConnect(port) { return }
+            guard process.isRunning else {
+                try? FileManager.default.removeItem(atPath: prefix.path + "/error.log")
+                return false
+            }
+            // Connected, nginx still runs and did not fail to bind: the listener is nginx's own (nginx retries a
+            // taken port for a while before it exits, and someone else answers meanwhile).
+            if Self.canConnect(port) {
+                usleep(50_000)
+                let log = (try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? ""
+                if process.isRunning, !log.contains("bind() to 127.0.0.1:\(port) failed") { return true }
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                process.waitUntilExit()
+                try? FileManager.default.removeItem(atPath: prefix.path + "/error.log")
+                return false
+            }
             usleep(50_000)
         }
         process.terminate()
