@@ -48,10 +48,11 @@ extension OfficerFiles {
             if !current, let etag { current = try await currentETag(of: path) == etag }
             if current {
                 if options.modificationTime == nil { options.modificationTime = entry.metadata["mtime"].flatMap(Double.init) }
-                report(.started(total: entry.size, partSizes: [entry.size], resumedBytes: 0, method: .cache))
                 let result = try withExtendedLifetime(handle) {
                     try downloader.install(from: handle.fileDescriptor, expectedLength: entry.size, to: destination, options: options)
                 }
+                // Told once installed: a refused destination (it exists) shows no transfer that never was.
+                report(.started(total: entry.size, partSizes: [entry.size], resumedBytes: 0, method: .cache))
                 report(.progress(part: 0, done: result.bytes))
                 return result
             }
