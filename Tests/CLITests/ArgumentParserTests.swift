@@ -27,6 +27,14 @@ import Testing
             ]),
         globals: [OptionSpec(["--json"], help: "json"), OptionSpec(["--server"], .value(placeholder: "URL"), help: "server")])
 
+    @Test func anOptionIsNeverTakenForTheValueOfAnother() throws {
+        #expect(throws: ArgumentError.missingValue(option: "--server")) { try parser.parse(["copy", "--server", "--force", "a", "b"]) }
+        #expect(throws: ArgumentError.missingValue(option: "-t")) { try parser.parse(["copy", "-t", "--json", "a", "b"]) }
+        // A value that only looks like an option (no such option) is a value.
+        let parsed = try parser.parse(["copy", "--exclude", "--not-an-option", "a", "b"])
+        #expect(parsed.all("exclude") == ["--not-an-option"])
+    }
+
     @Test func parsesFlagsValuesAndPositionals() throws {
         let parsed = try parser.parse(["copy", "-f", "--exclude", "*.tmp", "a", "--exclude=*.bak", "-t", "8", "b", "--json"])
         #expect(parsed.path == ["copy"])

@@ -83,7 +83,12 @@ public struct ArgumentParser: Sendable {
                     record(spec, value: inlineValue, into: &result)
                 } else {
                     guard index < arguments.count else { throw .missingValue(option: name) }
-                    record(spec, value: arguments[index], into: &result)
+                    // `--server --email x`: the value was forgotten, and the next option would be taken for it.
+                    let next = arguments[index]
+                    if next.hasPrefix("--"), options().contains(where: { $0.names.contains(String(next.prefix { $0 != "=" })) }) {
+                        throw .missingValue(option: name)
+                    }
+                    record(spec, value: next, into: &result)
                     index += 1
                 }
             }
