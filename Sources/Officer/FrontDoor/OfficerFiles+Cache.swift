@@ -24,9 +24,7 @@ extension OfficerFiles {
             try cache.setPinned(true, for: key)
             return PinOutcome(bytes: entry.size, wasCached: true)
         }
-        if let entry = try cache.entry(for: key), entry.version.hasPrefix("\"") || entry.version.hasPrefix("W/\""),
-            try await currentETag(of: path) == entry.version
-        {
+        if let entry = try cache.entry(for: key), let etag = entry.etag, try await currentETag(of: path) == etag {
             try cache.setPinned(true, for: key)
             return PinOutcome(bytes: entry.size, wasCached: true)
         }

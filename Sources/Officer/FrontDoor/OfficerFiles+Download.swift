@@ -43,9 +43,8 @@ extension OfficerFiles {
         }
         // Opened at once: another process evicting the entry cannot pull it away halfway.
         if let cache, let entry = try cache.entry(for: key), let handle = FileHandle(forReadingAtPath: entry.path) {
-            let etag = entry.version.hasPrefix("\"") || entry.version.hasPrefix("W/\"") ? entry.version : nil
             var current = isOffline
-            if !current, let etag { current = try await currentETag(of: path) == etag }
+            if !current, let etag = entry.etag { current = try await currentETag(of: path) == etag }
             if current {
                 if options.modificationTime == nil { options.modificationTime = entry.metadata["mtime"].flatMap(Double.init) }
                 let result = try withExtendedLifetime(handle) {

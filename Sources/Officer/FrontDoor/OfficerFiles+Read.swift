@@ -50,7 +50,7 @@ extension OfficerFiles {
             try Self.copy(handle, entry, to: fileDescriptor, outputName: outputName)
             return ReadOutcome(bytes: entry.size, fromCache: true)
         }
-        let etag = cached.flatMap { entry, _ in entry.version.hasPrefix("\"") || entry.version.hasPrefix("W/\"") ? entry.version : nil }
+        let etag = cached?.0.etag
         let staged = try? cache.stage()
         let outcome = try await downloader.stream(
             from: client.rawURL(for: path), credential: client.credential, to: fileDescriptor,

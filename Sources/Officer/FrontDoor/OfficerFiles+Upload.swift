@@ -53,8 +53,9 @@ extension OfficerFiles {
         }
     }
 
-    /// A local file's modification time in seconds since 1970, to the precision the file system keeps.
-    static func modificationTime(of path: String) -> Double? {
+    /// A local file's modification time in seconds since 1970, to the precision the file system keeps: what an
+    /// upload sends as `mtime`.
+    public static func modificationTime(of path: String) -> Double? {
         (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)?.timeIntervalSince1970
     }
 }

@@ -36,27 +36,4 @@ extension CommandContext {
                 "cache: repaired after an interrupted run: \(report.staleTempFilesRemoved) temp files, \(report.orphanFilesRemoved) unindexed files, \(report.entriesDropped) entries without files removed")
         }
     }
-
-    /// The cache for commands that only gain from it: nil with `--no-cache`, or (with a warning) when it cannot be opened,
-    /// because a broken cache must never stop a download.
-    func contentCache() throws -> ContentCache? {
-        if global.offline { return try openCache() }
-        guard !global.noCache else { return nil }
-        do {
-            return try openCache()
-        } catch let error as CacheError {
-            console.message("warning: cache not used: \(error)")
-            return nil
-        }
-    }
-
-    /// The cache key of one kind of content of a remote path, for the account `client` acts as.
-    func cacheKey(_ path: RemotePath, kind: String, client: OfficerClient) -> CacheKey {
-        CacheKey(server: client.accountIdentity, root: path.root, path: path.path, kind: kind)
-    }
-
-    /// The error for content `--offline` cannot find.
-    func notCachedOffline(_ path: RemotePath, what: String = "") -> CLIError {
-        .refused("\(path): \(what.isEmpty ? "" : what + " ")not in the cache (--offline makes no network request)", .notFound)
-    }
 }

@@ -67,7 +67,7 @@ public struct CommandContext: Sendable {
             }
         }
         // A saved token belongs to the server it was issued by; never send it elsewhere.
-        if token == nil, config.server.map(normalized) == normalized(server) { token = config.token }
+        if token == nil, config.server.map(ConfigTokenStore.normalized) == ConfigTokenStore.normalized(server) { token = config.token }
         let client = OfficerClient(server: server, token: token, http: httpClient())
         if client.isInsecureRemote, token != nil, !global.quiet {
             console.message("warning: \(server) is plain http to another machine: your token can be read on the way")
@@ -105,11 +105,5 @@ public struct CommandContext: Sendable {
     /// Prints a line unless `-q`.
     public func say(_ text: String) {
         if !global.quiet { console.print(text) }
-    }
-
-    private func normalized(_ url: String) -> String {
-        var url = url.lowercased()
-        while url.hasSuffix("/") { url.removeLast() }
-        return url
     }
 }

@@ -25,6 +25,10 @@ public struct CacheEntry: Sendable, Equatable, Codable {
 
     /// The stored bytes, or nil if the entry was evicted meanwhile.
     public func contents() -> Data? { FileManager.default.contents(atPath: path) }
+
+    /// The version as an ETag to ask the server about (`If-None-Match`, a HEAD's ETag); nil for a size-and-mtime
+    /// version, which no server answers to.
+    public var etag: String? { version.hasPrefix("\"") || version.hasPrefix("W/\"") ? version : nil }
 }
 
 /// How full the cache is.

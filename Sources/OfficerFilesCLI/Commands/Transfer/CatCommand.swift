@@ -22,7 +22,7 @@ enum CatCommand: Command {
         for source in sources {
             if let remote = source.remote, let files {
                 // An Officer file: the front door's read (the cache, 304, offline).
-                try await files.read(remote.path, to: 1, outputName: "<stdout>", bandwidthLimit: rate)
+                try await files.read(remote, to: 1, outputName: "<stdout>", bandwidthLimit: rate)
                 continue
             }
             if context.global.offline { throw CLIError.usage("\(source.url): --offline serves only officer: paths") }

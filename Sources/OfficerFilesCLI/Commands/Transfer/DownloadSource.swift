@@ -6,14 +6,12 @@ import Transfer
 
 /// What `get` and `cat` fetch: an Officer path through the `raw` endpoint, or any http(s) URL.
 struct DownloadSource {
-    /// The URL requested.
+    /// The URL requested (empty for an Officer path: the front door makes its URL, with the token).
     var url: String
-    /// Sent only to the Officer server the token belongs to; never to other URLs.
-    var credential: BearerCredential?
     /// The name a downloaded copy gets by default.
     var suggestedName: String
-    /// For an Officer path: the path and the client, so the cache can key it by account.
-    var remote: (path: RemotePath, client: OfficerClient)? = nil
+    /// For an Officer path: the path, fetched through the front door.
+    var remote: RemotePath? = nil
 
     static func resolve(_ argument: String, context: CommandContext) throws -> DownloadSource {
         let lowered = argument.lowercased()
@@ -22,17 +20,14 @@ struct DownloadSource {
                 throw CLIError.usage("\(argument): not a valid URL")
             }
             let last = (components.path as NSString).lastPathComponent
-            return DownloadSource(url: argument, credential: nil, suggestedName: safeName(last, fallback: "index.html"))
+            return DownloadSource(url: argument, suggestedName: safeName(last, fallback: "index.html"))
         }
         guard RemotePath.isRemote(argument) else {
             throw CLIError.usage("\(argument): give an Officer path (officer:/path) or an http(s) URL")
         }
         let path = try context.remotePath(argument)
         guard !path.isRoot else { throw CLIError.usage("\(argument): is the top of a root, not a file") }
-        let client = try context.client()
-        return DownloadSource(
-            url: client.rawURL(for: path), credential: client.credential,
-            suggestedName: safeName(path.name, fallback: "download"), remote: (path, client))
+        return DownloadSource(url: "", suggestedName: safeName(path.name, fallback: "download"), remote: path)
     }
 
     /// A name that stays inside the destination folder whatever the server or URL said.

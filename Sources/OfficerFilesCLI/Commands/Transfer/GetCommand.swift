@@ -53,7 +53,7 @@ enum GetCommand: Command {
             // An Officer file: the front door's download (cache, offline, the server's millisecond time).
             let files = try context.files()
             try context.announceCache(files)
-            result = try await context.show(files.download(remote.path, to: destination, options: options), on: display)
+            result = try await context.show(files.download(remote, to: destination, options: options), on: display)
         } else {
             if context.global.offline { throw CLIError.usage("\(source.url): --offline serves only officer: paths") }
             let journal = try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment))

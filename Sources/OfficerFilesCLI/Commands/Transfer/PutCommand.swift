@@ -169,13 +169,10 @@ enum PutCommand: Command {
         locals: [String], names: [String]?, dest: String, force: Bool, parents: Bool, context: CommandContext, multiple: Bool? = nil
     ) async throws -> [UploadTarget] {
         let several = multiple ?? (locals.count > 1)
-        func mtime(_ local: String) -> Double? {
-            (try? FileManager.default.attributesOfItem(atPath: local)[.modificationDate] as? Date)?.timeIntervalSince1970
-        }
         let lowered = dest.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
             return locals.enumerated().map { index, local in
-                UploadTarget.tus(url: dest, fileName: names?[index] ?? (local as NSString).lastPathComponent, mtime: mtime(local))
+                UploadTarget.tus(url: dest, fileName: names?[index] ?? (local as NSString).lastPathComponent, mtime: OfficerFiles.modificationTime(of: local))
             }
         }
         guard RemotePath.isRemote(dest) else {
