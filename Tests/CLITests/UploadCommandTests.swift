@@ -85,7 +85,7 @@ import Transfer
         #expect(try String(contentsOfFile: server.root.file("Odd/empty.dat"), encoding: .utf8) == "")
         // Several files need an existing folder; --parents creates it.
         let several = try await cli.run(["put", edit, other, "officer:/new"])
-        #expect(several.status == 4 && several.stderr.contains("officer:/new: no such folder (put --parents creates it)"), "\(several.stderr)")
+        #expect(several.status == 4 && several.stderr.contains("officer:/new: no such folder (--parents creates it)"), "\(several.stderr)")
         #expect(!FileManager.default.fileExists(atPath: server.root.file("new")))
         let created = try await cli.run(["put", "--parents", edit, other, "officer:/new"])
         #expect(created.status == 0 && FileManager.default.fileExists(atPath: server.root.file("new/other.txt")), "\(created.stderr)")
@@ -94,7 +94,7 @@ import Transfer
         #expect(named.status == 0)
         #expect(try String(contentsOfFile: server.root.file("Odd/renamed.txt"), encoding: .utf8) == "edited\n")
         let noParent = try await cli.run(["put", edit, "officer:/up/deep/big.bin"])
-        #expect(noParent.status == 4 && noParent.stderr.contains("officer:/up/deep: no such folder (put --parents creates it)"), "\(noParent.stderr)")
+        #expect(noParent.status == 4 && noParent.stderr.contains("officer:/up/deep: no such folder (--parents creates it)"), "\(noParent.stderr)")
         let withParent = try await cli.run(["put", "-p", edit, "officer:/up/deep/big.bin"])
         #expect(withParent.status == 0 && FileManager.default.fileExists(atPath: server.root.file("up/deep/big.bin")), "\(withParent.stderr)")
         // A local name the one name rule refuses is refused before anything is sent, naming it.

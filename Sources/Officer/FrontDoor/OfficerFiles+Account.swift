@@ -15,7 +15,7 @@ extension OfficerFiles {
     @discardableResult
     public func signIn(email: String, password: String) async throws -> SignInResponse {
         let response = try await client.signIn(email: email, password: password)
-        try configuration.tokens.save(response.token, for: configuration.server)
+        try configuration.tokens.save(response.token, for: try server())
         return response
     }
 
@@ -23,11 +23,13 @@ extension OfficerFiles {
     /// unreachable server, offline); the outcome says whether the server revoked it and, if not, why.
     @discardableResult
     public func signOut() async throws -> SignOutOutcome {
-        guard configuration.tokens.token(for: configuration.server) != nil else { return SignOutOutcome(wasSignedIn: false) }
+        let server = try server()
+        guard configuration.tokens.token(for: server) != nil else { return SignOutOutcome(wasSignedIn: false) }
         var outcome = SignOutOutcome(wasSignedIn: true)
         if isOffline {
             outcome.problem = .transport(.offline(request: "sign out"))
         } else {
+            let client = try client
             do {
                 try await client.signOut()
             } catch {
@@ -35,15 +37,15 @@ extension OfficerFiles {
                 if case .notSignedIn = error {} else { outcome.problem = error }
             }
         }
-        try configuration.tokens.remove(for: configuration.server)
+        try configuration.tokens.remove(for: server)
         return outcome
     }
 
     /// What the server says of itself (and whether it is an Officer server at all).
-    public func serverInfo() async throws(OfficerError) -> PluginsResponse { try await client.serverInfo() }
+    public func serverInfo() async throws -> PluginsResponse { try await client.serverInfo() }
 
     /// Who the token belongs to.
-    public func whoAmI() async throws(OfficerError) -> UserInfo { try await client.me() }
+    public func whoAmI() async throws -> UserInfo { try await client.me() }
 }
 
 extension OfficerFiles {
@@ -58,7 +60,7 @@ extension OfficerFiles {
         let listing = try await client.list(path)
         if let cache, let data = try? JSONEncoder().encode(listing) {
             do {
-                try cache.store(data, for: cacheKey(path, kind: CacheKey.Kind.listing), version: "listing")
+                try cache.store(data, for: try cacheKey(path, kind: CacheKey.Kind.listing), version: "listing")
             } catch {
                 configuration.http.log?("cache: listing not stored: \(error)")
             }
@@ -68,47 +70,53 @@ extension OfficerFiles {
 
     /// The last listing of `path` kept in the cache and when it was made (seconds since 1970), if any.
     public func cachedListing(_ path: RemotePath) throws -> (listing: DirectoryListing, listedAt: Double)? {
-        guard let entry = try usableCache()?.entry(for: cacheKey(path, kind: CacheKey.Kind.listing)), let data = entry.contents(),
+        guard let entry = try usableCache()?.entry(for: try cacheKey(path, kind: CacheKey.Kind.listing)), let data = entry.contents(),
             let listing = try? JSONDecoder().decode(DirectoryListing.self, from: data)
         else { return nil }
         return (listing, entry.created)
     }
 
     /// One entry.
-    public func stat(_ path: RemotePath) async throws(OfficerError) -> FileEntry { try await client.stat(path) }
+    public func stat(_ path: RemotePath) async throws -> FileEntry { try await client.stat(path) }
 
     /// One entry, or nil when nothing is there.
-    public func statIfExists(_ path: RemotePath) async throws(OfficerError) -> FileEntry? { try await client.statIfExists(path) }
+    public func statIfExists(_ path: RemotePath) async throws -> FileEntry? { try await client.statIfExists(path) }
 
     /// Moves (or renames) within one root; an existing target is a conflict unless `overwrite`.
     @discardableResult
-    public func move(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws(OfficerError) -> FileEntry {
+    public func move(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws -> FileEntry {
         try await client.move(source, to: destination, overwrite: overwrite)
     }
 
     /// Copies within one root (folders with everything in them); an existing target is a conflict unless `overwrite`.
     @discardableResult
-    public func copy(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws(OfficerError) -> FileEntry {
+    public func copy(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws -> FileEntry {
         try await client.copy(source, to: destination, overwrite: overwrite)
     }
 
     /// Entries below `folder` whose names contain `text`.
-    public func search(_ text: String, in folder: RemotePath) async throws(OfficerError) -> SearchResponse {
+    public func search(_ text: String, in folder: RemotePath) async throws -> SearchResponse {
         try await client.search(text, in: folder)
     }
 
     /// Every entry below `path`, depth first, fetched in pages while the caller consumes them.
-    public func walk(_ path: RemotePath) -> AsyncThrowingStream<FileEntry, any Error> { client.walk(path) }
+    public func walk(_ path: RemotePath) -> AsyncThrowingStream<FileEntry, any Error> {
+        do {
+            return try client.walk(path)
+        } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
+    }
 
     /// Makes a folder (`parents`: and the missing ones above it).
     @discardableResult
-    public func makeFolder(_ path: RemotePath, parents: Bool = false) async throws(OfficerError) -> FileEntry {
+    public func makeFolder(_ path: RemotePath, parents: Bool = false) async throws -> FileEntry {
         try await client.makeDirectory(path, parents: parents)
     }
 
     /// Removes a file, or a folder (`recursive` for one that is not empty); returns how many entries went.
     @discardableResult
-    public func remove(_ path: RemotePath, recursive: Bool = false) async throws(OfficerError) -> Int {
+    public func remove(_ path: RemotePath, recursive: Bool = false) async throws -> Int {
         try await client.remove(path, recursive: recursive)
     }
 }

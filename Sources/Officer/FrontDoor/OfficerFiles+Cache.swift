@@ -17,8 +17,8 @@ extension OfficerFiles {
     /// copy already cached can be pinned.
     @discardableResult
     public func pin(_ path: RemotePath) async throws -> PinOutcome {
-        guard let cache = try cache() else { throw CacheError.io(path: configuration.cacheDirectory ?? "", message: "no cache is configured") }
-        let key = cacheKey(path, kind: CacheKey.Kind.body)
+        let cache = try configuredCache()
+        let key = try cacheKey(path, kind: CacheKey.Kind.body)
         if isOffline {
             guard let entry = try cache.entry(for: key) else { throw OfficerFilesError.notCachedOffline(path) }
             try cache.setPinned(true, for: key)
@@ -28,7 +28,7 @@ extension OfficerFiles {
             try cache.setPinned(true, for: key)
             return PinOutcome(bytes: entry.size, wasCached: true)
         }
-        let client = client
+        let client = try client
         let staged = try cache.stage()
         let outcome = try await SegmentedDownloader(http: http, journal: nil).stream(
             from: client.rawURL(for: path), credential: client.credential, to: staged.fileDescriptor, copy: nil, ifNoneMatch: nil)
@@ -38,8 +38,33 @@ extension OfficerFiles {
 
     /// Lets a pinned file be evicted again; ``CacheError/notCached(key:)`` when it is not in the cache.
     public func unpin(_ path: RemotePath) throws {
-        let key = cacheKey(path, kind: CacheKey.Kind.body)
+        let key = try cacheKey(path, kind: CacheKey.Kind.body)
         guard let cache = try cache() else { throw CacheError.notCached(key: key) }
         try cache.setPinned(false, for: key)
+    }
+}
+
+extension OfficerFiles {
+    /// Entries and bytes, by kind, against the limit.
+    public func cacheStatistics() throws -> CacheStatistics { try configuredCache().statistics() }
+
+    /// Every cache entry, least recently used first.
+    public func cacheEntries() throws -> [CacheEntry] { try configuredCache().entries() }
+
+    /// Removes every unpinned entry (`includingPinned`: every entry); returns how many went and their bytes.
+    @discardableResult
+    public func clearCache(includingPinned: Bool = false) throws -> (entries: Int, bytes: Int64) {
+        let (count, bytes) = try configuredCache().clear(includingPinned: includingPinned)
+        return (count, bytes)
+    }
+
+    /// Checks the index against the files and repairs what differs (entries without a file, files without an
+    /// entry, stale temp files, an unreadable index, more bytes than the limit).
+    public func verifyCache() throws -> CacheVerification { try configuredCache().verify() }
+
+    /// The cache for operations on the cache itself: without one they have nothing to work on.
+    func configuredCache() throws -> ContentCache {
+        guard let cache = try cache() else { throw OfficerFilesError.noCache }
+        return cache
     }
 }

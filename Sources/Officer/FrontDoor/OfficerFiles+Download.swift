@@ -31,10 +31,10 @@ extension OfficerFiles {
     ) async throws -> DownloadResult {
         guard !path.isRoot else { throw OfficerFilesError.isAFolder(path) }
         var options = given
-        let client = client
+        let client = try client
         let downloader = SegmentedDownloader(http: http, journal: journal)
         let cache = try usableCache()
-        let key = cacheKey(path, kind: CacheKey.Kind.body)
+        let key = try cacheKey(path, kind: CacheKey.Kind.body)
         if !isOffline {
             // The listed time to the millisecond (Last-Modified has whole seconds).
             let entry = try await client.stat(path)
@@ -74,8 +74,8 @@ extension OfficerFiles {
     }
 
     /// The ETag the server reports now (HEAD), to tell whether a cached copy is current.
-    func currentETag(of path: RemotePath) async throws(OfficerError) -> String? {
-        let client = client
+    func currentETag(of path: RemotePath) async throws -> String? {
+        let client = try client
         let response = try await client.send(
             HTTPRequest(method: "HEAD", url: client.rawURL(for: path), sink: .memory(limit: 0), credential: client.credential))
         return response.headers["ETag"]

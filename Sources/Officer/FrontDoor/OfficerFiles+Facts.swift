@@ -5,12 +5,20 @@ import Preview
 import Transfer
 
 extension OfficerFiles {
+    /// What local files are and how the viewer would show them (type, viewer, actions, image, text and PDF
+    /// facts), read on every core at once; results in the order of `paths`.
+    public func facts(ofLocalFiles paths: [String]) async -> [Result<FileFacts, any Error>] {
+        await ParallelRunner.map(paths, width: ProcessInfo.processInfo.activeProcessorCount) { path in
+            Result { try FileFacts.local(path) }
+        }
+    }
+
     /// What an Officer file is and how the viewer would show it: from the listing and its first 64 KiB (one
     /// Range request; kept in the cache for the version the listing names, so an unchanged file is not fetched
     /// again). Offline, from the cache or ``OfficerFilesError/notCachedOffline(_:)``.
     public func facts(of path: RemotePath) async throws -> FileFacts {
         let cache = try usableCache()
-        let key = cacheKey(path, kind: CacheKey.Kind.preview)
+        let key = try cacheKey(path, kind: CacheKey.Kind.preview)
         if isOffline {
             guard let entry = try cache?.entry(for: key), let bytes = entry.contents() else {
                 throw OfficerFilesError.notCachedOffline(path)
@@ -19,7 +27,7 @@ extension OfficerFiles {
                 prefix: bytes, name: path.name, path: path.description, size: Int64(entry.metadata["size"] ?? "") ?? 0,
                 modificationTime: Double(entry.metadata["mtime"] ?? "") ?? 0, mode: entry.metadata["mode"].flatMap { Int($0) })
         }
-        let client = client
+        let client = try client
         let entry = try await client.stat(path)
         guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(path) }
         // The stat names the version, so an unchanged file's first bytes come from the cache.

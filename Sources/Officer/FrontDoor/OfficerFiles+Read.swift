@@ -33,7 +33,7 @@ extension OfficerFiles {
     public func read(
         _ path: RemotePath, to fileDescriptor: Int32, outputName: String = "<output>", bandwidthLimit: Int64? = nil
     ) async throws -> ReadOutcome {
-        let client = client
+        let client = try client
         let downloader = SegmentedDownloader(http: http, journal: nil)
         guard let cache = try usableCache() else {
             if isOffline { throw OfficerFilesError.notCachedOffline(path) }
@@ -42,7 +42,7 @@ extension OfficerFiles {
                 bandwidthLimit: bandwidthLimit, requireLength: true)
             return ReadOutcome(bytes: outcome.written, fromCache: false)
         }
-        let key = cacheKey(path, kind: CacheKey.Kind.body)
+        let key = try cacheKey(path, kind: CacheKey.Kind.body)
         // Opened at once: another process evicting the entry cannot pull it away halfway.
         let cached = try cache.entry(for: key).flatMap { entry in FileHandle(forReadingAtPath: entry.path).map { (entry, $0) } }
         if isOffline {
@@ -72,6 +72,16 @@ extension OfficerFiles {
                 }
             }
         }
+        return ReadOutcome(bytes: outcome.written, fromCache: false)
+    }
+
+    /// Writes any http(s) URL's bytes to `fileDescriptor`, resuming transparently after network failures; never
+    /// with the token (it belongs to the Officer server) and never from the cache.
+    @discardableResult
+    public func read(url: String, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil) async throws -> ReadOutcome {
+        if isOffline { throw OfficerFilesError.needsNetwork(url) }
+        let outcome = try await SegmentedDownloader(http: http, journal: nil).stream(
+            from: url, credential: nil, to: fileDescriptor, copy: nil, ifNoneMatch: nil, bandwidthLimit: bandwidthLimit)
         return ReadOutcome(bytes: outcome.written, fromCache: false)
     }
 

@@ -73,5 +73,5 @@ extension OfficerFiles {
     }
 
     /// This front door's token, for `url` only when it is on the server's own origin (the one rule for a token).
-    func credential(for url: String) -> BearerCredential? { client.credential?.scoped(to: url) }
+    func credential(for url: String) -> BearerCredential? { (try? client)?.credential?.scoped(to: url) }
 }

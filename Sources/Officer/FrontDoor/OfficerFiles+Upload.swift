@@ -18,6 +18,14 @@ public struct UploadRequest: Sendable {
     public init() {}
 }
 
+/// Where the files of one upload command go.
+public enum UploadDestination: Sendable, Equatable {
+    /// Any tus 1.0 server's creation URL: files go under their own names, without the token.
+    case tus(url: String)
+    /// An Officer destination, placed as ``OfficerFiles/uploadDestination(_:several:request:)`` decided.
+    case officer(UploadPlacement)
+}
+
 extension OfficerFiles {
     /// Uploads a local file to an Officer destination, placed as `cp` places copies: an existing folder takes it
     /// in under its own name; otherwise it goes under the destination's name into an existing parent
@@ -28,30 +36,67 @@ extension OfficerFiles {
         _ local: String, to destination: RemotePath, request: UploadRequest = UploadRequest()
     ) -> TransferOperation<UploadResult> {
         TransferOperation { report in
-            let client = self.client
-            let placement = try await client.uploadPlacement(
+            try Self.requireLocalFile(local)
+            let placement = try await self.client.uploadPlacement(
                 destination: destination, namesFolder: request.namesFolder, several: false, createMissing: request.createMissing)
-            let target = try self.uploadTarget(for: local, placement: placement, overwrite: request.overwrite)
-            return try await self.uploader().upload(file: local, to: target, options: request.options) { report($0) }
+            let target = try self.uploadTarget(for: local, destination: .officer(placement), overwrite: request.overwrite)
+            return try await self.send(local, to: target, options: request.options, report: report)
+        }
+    }
+
+    /// Where the files of one upload go, from what a user wrote: an http(s) URL is a tus server's creation URL;
+    /// anything else an Officer path (`officer:/p`, or `/p` in the default root), placed by ``upload(_:to:request:)``'s
+    /// rule, with `several` files needing a folder. Folders are created only with ``UploadRequest/createMissing``.
+    public func uploadDestination(_ text: String, several: Bool, request: UploadRequest) async throws -> UploadDestination {
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return .tus(url: text) }
+        let path = try path(text)
+        return .officer(
+            try await client.uploadPlacement(
+                destination: path, namesFolder: request.namesFolder || text.hasSuffix("/"), several: several,
+                createMissing: request.createMissing))
+    }
+
+    /// The tus target of `local` at a destination: under `name` (default: the file's own name) into a folder, or
+    /// the file name a single-file placement gives; the file's modification time goes along. A tus server gets
+    /// no token.
+    public func uploadTarget(
+        for local: String, name: String? = nil, destination: UploadDestination, overwrite: Bool
+    ) throws -> UploadTarget {
+        let mtime = Self.modificationTime(of: local)
+        let ownName = name ?? (local as NSString).lastPathComponent
+        switch destination {
+        case .tus(let url):
+            return UploadTarget.tus(url: url, fileName: ownName, mtime: mtime)
+        case .officer(.intoFolder(let folder)):
+            return try client.uploadTarget(name: ownName, into: folder, mtime: mtime, overwrite: overwrite)
+        case .officer(.asFile(let file)):
+            return try client.uploadTarget(name: file.name, into: file.parent, mtime: mtime, overwrite: overwrite)
+        }
+    }
+
+    /// Uploads `local` to a target made by ``uploadTarget(for:name:destination:overwrite:)``: tus, resumable from
+    /// the journal, paused by cancellation. On an Officer server a 409 at creation means the file exists
+    /// (``OfficerFilesError/exists(_:)``); another tus server's 409 stays its own.
+    public func upload(_ local: String, to target: UploadTarget, options: UploadOptions = UploadOptions()) -> TransferOperation<UploadResult> {
+        TransferOperation { report in
+            try Self.requireLocalFile(local)
+            return try await self.send(local, to: target, options: options, report: report)
+        }
+    }
+
+    private func send(
+        _ local: String, to target: UploadTarget, options: UploadOptions, report: @escaping @Sendable (TransferEvent) -> Void
+    ) async throws -> UploadResult {
+        do {
+            return try await uploader().upload(file: local, to: target, options: options) { report($0) }
+        } catch UploadError.server(_, 409, _) where RemotePath.isRemote(target.label) {
+            throw OfficerFilesError.exists(target.label)
         }
     }
 
     /// The uploader every upload of this front door uses: the journal, and file types named by libmagic.
     public func uploader() -> TusUploader { TusUploader.describingFiles(http: http, journal: journal) }
-
-    /// The tus target of `local` for a placement: into a folder under `name` (default: the file's own name), or
-    /// the file name the placement gives; the file's modification time goes along.
-    public func uploadTarget(
-        for local: String, name: String? = nil, placement: UploadPlacement, overwrite: Bool
-    ) throws(RemotePathError) -> UploadTarget {
-        let mtime = Self.modificationTime(of: local)
-        switch placement {
-        case .intoFolder(let folder):
-            return try client.uploadTarget(name: name ?? (local as NSString).lastPathComponent, into: folder, mtime: mtime, overwrite: overwrite)
-        case .asFile(let file):
-            return try client.uploadTarget(name: file.name, into: file.parent, mtime: mtime, overwrite: overwrite)
-        }
-    }
 
     /// A local file's modification time in seconds since 1970, to the precision the file system keeps: what an
     /// upload sends as `mtime`.

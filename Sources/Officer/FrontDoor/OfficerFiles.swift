@@ -14,8 +14,10 @@ import Transfer
 public final class OfficerFiles: Sendable {
     /// What the front door is set up with.
     public struct Configuration: Sendable {
-        /// The Officer server's base URL (`https://files.example.org`).
-        public var server: String
+        /// The Officer server's base URL (`https://files.example.org`); nil for a front door without one, which
+        /// still reads local files, archives and images, plain URLs, the cache and the journal (an Officer
+        /// operation then fails with ``OfficerFilesError/noServer``).
+        public var server: String?
         /// Where the token is kept; the token it holds for `server` is used, and signing in saves there.
         public var tokens: any TokenStore
         /// The journal of unfinished transfers (SQLite); nil keeps none, so nothing resumes after a restart.
@@ -30,14 +32,14 @@ public final class OfficerFiles: Sendable {
         public var defaultRoot = RemotePath.defaultRoot
 
         /// A configuration for `server` with its token in `tokens`, journal and cache off.
-        public init(server: String, tokens: any TokenStore = MemoryTokenStore()) {
+        public init(server: String?, tokens: any TokenStore = MemoryTokenStore()) {
             self.server = server
             self.tokens = tokens
         }
 
         /// The standard places for a user of this machine: the journal under `$XDG_STATE_HOME` (or
         /// `~/.local/state`), the cache under `$XDG_CACHE_HOME` (or `~/.cache`), as the CLI uses them.
-        public static func standard(server: String, tokens: any TokenStore, environment: [String: String]) -> Configuration {
+        public static func standard(server: String?, tokens: any TokenStore, environment: [String: String]) -> Configuration {
             var configuration = Configuration(server: server, tokens: tokens)
             configuration.journalPath = TransferJournal.defaultPath(environment: environment)
             configuration.cacheDirectory = ContentCache.defaultDirectory(environment: environment)
@@ -64,9 +66,19 @@ public final class OfficerFiles: Sendable {
     /// True when no request is made (``HTTPClientConfiguration/offline``).
     public var isOffline: Bool { configuration.http.offline }
 
-    /// The API client for the server, with the token the store holds for it.
+    /// The API client for the server, with the token the store holds for it now (read on each use, so a sign-in
+    /// or sign-out through any front door sharing the store takes effect at once).
     public var client: OfficerClient {
-        OfficerClient(server: configuration.server, token: configuration.tokens.token(for: configuration.server), http: http)
+        get throws(OfficerFilesError) {
+            guard let server = configuration.server else { throw .noServer }
+            return OfficerClient(server: server, token: configuration.tokens.token(for: server), http: http)
+        }
+    }
+
+    /// The server's base URL, or ``OfficerFilesError/noServer``.
+    func server() throws(OfficerFilesError) -> String {
+        guard let server = configuration.server else { throw .noServer }
+        return server
     }
 
     /// The content cache; nil when none is configured. Opening it repairs what an interrupted run left
@@ -87,8 +99,8 @@ public final class OfficerFiles: Sendable {
     }
 
     /// The cache key of one kind of content of `path`, for the account this front door acts as.
-    func cacheKey(_ path: RemotePath, kind: String) -> CacheKey {
-        CacheKey(server: client.accountIdentity, root: path.root, path: path.path, kind: kind)
+    func cacheKey(_ path: RemotePath, kind: String) throws(OfficerFilesError) -> CacheKey {
+        CacheKey(server: try client.accountIdentity, root: path.root, path: path.path, kind: kind)
     }
 }
 

@@ -10,6 +10,12 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
     case needsNetwork(String)
     /// The front door has no token for its server: sign in first.
     case notSignedIn(server: String)
+    /// The front door was made without a server, and the operation needs one.
+    case noServer
+    /// The front door was made without a cache, and the operation works on it.
+    case noCache
+    /// An Officer upload's destination exists, and overwriting was not asked for.
+    case exists(String)
 
     /// A one-line message, in the user's terms.
     public var description: String {
@@ -18,6 +24,9 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
         case .notCachedOffline(let path): "\(path): not in the cache (offline: no network request is made)"
         case .needsNetwork(let what): "\(what): needs the network, and this is offline"
         case .notSignedIn(let server): "\(server): not signed in"
+        case .noServer: "no Officer server is configured"
+        case .noCache: "no cache is configured"
+        case .exists(let path): "\(path): already exists"
         }
     }
 }
@@ -30,6 +39,9 @@ extension OfficerFilesError: CategorizedError {
         case .notCachedOffline: .notFound
         case .needsNetwork: .refused
         case .notSignedIn: .authentication
+        case .noServer: .invalidInput
+        case .noCache: .invalidInput
+        case .exists: .conflict
         }
     }
 }

@@ -75,7 +75,7 @@ public struct UploadImagePreparation: Sendable {
             return .success(Item(path: output, name: newName, temporary: output))
         } catch let error as ImageError {
             if bestEffort, case .undecodable = error {
-                return .success(Item(path: local, name: name, warning: "\(error); uploading it unchanged (--resize=best-effort)"))
+                return .success(Item(path: local, name: name, warning: "\(error); uploading it unchanged (best effort)"))
             }
             return .failure(error)
         } catch {

@@ -18,14 +18,6 @@ extension CommandContext {
         return limit
     }
 
-    /// Opens the cache, reporting on stderr what it repaired; errors propagate (for `cache` and `--offline`).
-    func openCache() throws -> ContentCache {
-        if global.noCache, global.offline { throw CLIError.usage("--offline answers from the cache: it cannot go with --no-cache") }
-        let cache = try ContentCache(directory: ContentCache.defaultDirectory(environment: environment), limit: try cacheLimit())
-        reportOpening(cache)
-        return cache
-    }
-
     /// Says what opening the cache repaired (a rebuilt index always; other repairs unless `-q`).
     func reportOpening(_ cache: ContentCache) {
         let report = cache.openingReport

@@ -14,8 +14,9 @@ public struct CommandContext: Sendable {
     public let environment: [String: String]
     /// The configuration file.
     public let configStore: ConfigStore
-    /// The running command offers `--force` (so a conflict's message may suggest it).
-    public var offersForce = false
+    /// The options the running command offers (`--force`, `--parents`, …), so an error's message may suggest the
+    /// one that settles it.
+    public var offeredOptions: Set<String> = []
 
     /// Creates a context.
     public init(console: Console, global: GlobalOptions, environment: [String: String], configStore: ConfigStore) {
@@ -54,25 +55,19 @@ public struct CommandContext: Sendable {
         return server
     }
 
-    /// A client for the configured server with the token from `OFFICER_TOKEN` or the config.
-    public func client() throws -> OfficerClient {
-        let config = try configStore.load()
-        let server = try serverURL(config: config)
-        var token = environment["OFFICER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        if let token {
-            do {
-                try BearerCredential.validate(token)
-            } catch {
-                throw CLIError.refused("OFFICER_TOKEN: \(error)", .authentication)
-            }
+    /// The configured server and where its token is: `OFFICER_TOKEN` (checked, kept in memory), else the config
+    /// file, which hands its token only to the server that issued it.
+    func account() throws -> (server: String, tokens: any TokenStore) {
+        let server = try serverURL(config: try configStore.load())
+        guard let token = environment["OFFICER_TOKEN"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return (server, ConfigTokenStore(store: configStore))
         }
-        // A saved token belongs to the server it was issued by; never send it elsewhere.
-        if token == nil, config.server.map(ConfigTokenStore.normalized) == ConfigTokenStore.normalized(server) { token = config.token }
-        let client = OfficerClient(server: server, token: token, http: httpClient())
-        if client.isInsecureRemote, token != nil, !global.quiet {
-            console.message("warning: \(server) is plain http to another machine: your token can be read on the way")
+        do {
+            try BearerCredential.validate(token)
+        } catch {
+            throw CLIError.refused("OFFICER_TOKEN: \(error)", .authentication)
         }
-        return client
+        return (server, MemoryTokenStore(server: server, token: token))
     }
 
     /// The root used when a path names none: `--root`, then the config, then `home`.

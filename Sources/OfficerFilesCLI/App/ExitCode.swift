@@ -35,6 +35,7 @@ public enum ExitCode: Int32, Sendable {
         case is ArgumentError: .usage
         case let error as CLIError: error.exitCode
         case is ConfigError: .localFile
+        case OfficerFilesError.noServer: .usage
         case let error as any CategorizedError: of(error.category)
         case is CancellationError: .interrupted
         default: .failure

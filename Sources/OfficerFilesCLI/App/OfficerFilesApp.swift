@@ -67,7 +67,7 @@ public enum OfficerFilesApp {
         var context = CommandContext(
             console: console, global: GlobalOptions(parsed), environment: environment,
             configStore: ConfigStore(environment: environment))
-        context.offersForce = parser.specs(for: parsed.path).last?.options.contains { $0.names.contains("--force") } ?? false
+        context.offeredOptions = Set(parser.specs(for: parsed.path).last?.options.flatMap(\.names) ?? [])
         do {
             _ = try context.global.lowSpeed()
         } catch {

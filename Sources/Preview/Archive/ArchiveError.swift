@@ -21,7 +21,7 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
         case .readFailed(let file, let entries, let message): "\(file): archive damaged after entry \(entries): \(message)"
         case .notAFile(let file, let entry): "\(file): \(entry) is not a file"
         case .encrypted(let file, let entry): "\(file): \(entry) is encrypted"
-        case .tooLarge(let file, let entry, let limit): "\(file): \(entry) is larger than \(limit) bytes (raise --max-size)"
+        case .tooLarge(let file, let entry, let limit): "\(file): \(entry) is larger than the limit of \(limit) bytes"
         }
     }
 }

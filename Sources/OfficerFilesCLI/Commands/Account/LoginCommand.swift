@@ -26,7 +26,7 @@ enum LoginCommand: Command {
         configuration.http = context.httpClient().configuration
         let files = try OfficerFiles(configuration: configuration)
         let info = try await files.serverInfo()
-        if files.client.isInsecureRemote && !context.global.quiet {
+        if try files.client.isInsecureRemote && !context.global.quiet {
             context.console.message("warning: \(server) is plain http to another machine: your password and token can be read on the way")
         }
         let password: String?

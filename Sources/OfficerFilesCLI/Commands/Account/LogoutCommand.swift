@@ -14,7 +14,7 @@ enum LogoutCommand: Command {
         let files = try context.files()
         let outcome = try await files.signOut()
         // The saved token goes too, whichever token the front door used (OFFICER_TOKEN may have been another).
-        try ConfigTokenStore(store: context.configStore).remove(for: files.configuration.server)
+        if let server = files.configuration.server { try ConfigTokenStore(store: context.configStore).remove(for: server) }
         // The token is forgotten either way; an unreachable server is only worth a note.
         if let problem = outcome.problem, !context.global.quiet {
             context.console.message("warning: could not revoke the token on the server: \(problem)")

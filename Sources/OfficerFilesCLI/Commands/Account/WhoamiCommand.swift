@@ -10,10 +10,11 @@ enum WhoamiCommand: Command {
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()
         let user = try await files.whoAmI()
+        let server = files.configuration.server ?? ""
         if context.global.json {
-            context.printJSON(WhoamiResult(server: files.configuration.server, user: user))
+            context.printJSON(WhoamiResult(server: server, user: user))
         } else {
-            context.console.print("\(user.email) (\(user.role)) on \(files.configuration.server)")
+            context.console.print("\(user.email) (\(user.role)) on \(server)")
         }
     }
 

@@ -28,31 +28,31 @@ enum CacheCommand: Command {
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        let cache = try context.openCache()
+        let files = try context.files()
+        try context.announceCache(files, required: true)
         switch parsed.path.last {
-        case "stats": try stats(cache, context)
-        case "ls": try list(cache, context)
+        case "stats": try stats(files, context)
+        case "ls": try list(files, context)
         case "clear":
-            let (count, bytes) = try cache.clear(includingPinned: parsed.flag("all"))
+            let (count, bytes) = try files.clearCache(includingPinned: parsed.flag("all"))
             if context.global.json {
                 context.printJSON(["entries": Int64(count), "bytes": bytes])
             } else {
                 context.say("Removed \(count) entries (\(ByteCountFormat.string(bytes))).")
             }
-        case "pin": try await pin(parsed.positionals, context)
+        case "pin": try await pin(parsed.positionals, files, context)
         case "unpin":
-            let files = try context.files()
             for argument in parsed.positionals {
                 let path = try files.path(argument)
                 try files.unpin(path)
                 context.say("Unpinned \(path).")
             }
-        default: try verify(cache, context)
+        default: try verify(files, context)
         }
     }
 
-    static func stats(_ cache: ContentCache, _ context: CommandContext) throws {
-        let stats = try cache.statistics()
+    static func stats(_ files: OfficerFiles, _ context: CommandContext) throws {
+        let stats = try files.cacheStatistics()
         if context.global.json {
             context.printJSON(stats)
             return
@@ -74,8 +74,8 @@ enum CacheCommand: Command {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
-    static func list(_ cache: ContentCache, _ context: CommandContext) throws {
-        let entries = try cache.entries()
+    static func list(_ files: OfficerFiles, _ context: CommandContext) throws {
+        let entries = try files.cacheEntries()
         if context.global.json {
             for entry in entries { context.printJSON(entry) }
             return
@@ -89,8 +89,7 @@ enum CacheCommand: Command {
         }
     }
 
-    static func pin(_ arguments: [String], _ context: CommandContext) async throws {
-        let files = try context.files()
+    static func pin(_ arguments: [String], _ files: OfficerFiles, _ context: CommandContext) async throws {
         for argument in arguments {
             guard RemotePath.isRemote(argument) else { throw CLIError.usage("\(argument): only officer: paths can be pinned") }
             let path = try files.path(argument)
@@ -99,14 +98,14 @@ enum CacheCommand: Command {
         }
     }
 
-    static func verify(_ cache: ContentCache, _ context: CommandContext) throws {
-        let report = try cache.verify()
+    static func verify(_ files: OfficerFiles, _ context: CommandContext) throws {
+        let report = try files.verifyCache()
         if context.global.json {
             context.printJSON(report)
             return
         }
         if !report.repairedAnything && report.entriesEvicted == 0 {
-            context.say("The cache is consistent: \(try cache.statistics().entries) entries, every one with its file.")
+            context.say("The cache is consistent: \(try files.cacheStatistics().entries) entries, every one with its file.")
             return
         }
         if report.rebuiltIndex { context.say("The index was unreadable and was created anew.") }

@@ -8,7 +8,8 @@ enum BatchRunner {
             do {
                 try await action(item)
             } catch {
-                if items.count == 1 { throw error }
+                // Ctrl-C ends the batch with the item it stopped (whose error says what to run next).
+                if items.count == 1 || Task.isCancelled { throw error }
                 context.console.message("officer-files: " + context.describe(error))
                 failures.append(error)
             }

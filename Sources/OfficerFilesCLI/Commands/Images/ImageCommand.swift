@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import Officer
 import Preview
 
 /// `image prepare`: resize, compress and strip images locally, as `put --resize` does before uploading.
@@ -27,24 +28,12 @@ enum ImageCommand: Command {
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let options = try ImageSettings.parse(parsed, maxEdge: parsed.value("max-edge"))
         let inputs = Array(parsed.positionals.dropLast())
-        let out = parsed.positionals.last!
-        var isDirectory: ObjCBool = false
-        let outIsFolder = FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) && isDirectory.boolValue
-        if inputs.count > 1, !outIsFolder { throw CLIError.usage("with several images, \(out) must be an existing folder") }
-        let preparer = ImagePreparer(options: options)
-        let jobs: [(String, String)] = try inputs.map { input in
-            guard outIsFolder else { return (input, out) }
-            let format = try preparer.outputFormat(for: input)
-            let base = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
-            return (input, (out as NSString).appendingPathComponent(base + "." + format.fileExtension))
-        }
-        let force = parsed.flag("force")
-        let results = await ParallelRunner.map(jobs, width: ProcessInfo.processInfo.activeProcessorCount) { job in
-            Result { () throws(ImageError) -> PreparedImage in try preparer.prepareFile(job.0, to: job.1, overwrite: force) }
-        }
+        let outcomes = try await context.files().prepareImages(
+            inputs, to: parsed.positionals.last!, options: options, overwrite: parsed.flag("force"))
         var failures = 0
-        for ((input, output), result) in zip(jobs, results) {
-            switch result {
+        for outcome in outcomes {
+            let (input, output) = (outcome.input, outcome.output)
+            switch outcome.result {
             case .success(let image):
                 if context.global.json {
                     context.printJSON(Row(input: input, output: output, width: image.width, height: image.height, bytes: image.bytes, format: image.format.rawValue, original: image.usedOriginal))
@@ -53,12 +42,12 @@ enum ImageCommand: Command {
                 }
             case .failure(let error):
                 failures += 1
-                if jobs.count > 1 { context.console.message("officer-files: \(error)") }
+                if outcomes.count > 1 { context.console.message("officer-files: " + context.describe(error)) }
             }
         }
         if failures > 0 {
-            if jobs.count == 1, let error = results[0].failureError { throw error }
-            throw CLIError.refused("\(failures) of \(jobs.count) images failed", .failure)
+            if outcomes.count == 1, let error = outcomes[0].result.failureError { throw error }
+            throw CLIError.partialFailure(failed: failures, total: outcomes.count)
         }
     }
 

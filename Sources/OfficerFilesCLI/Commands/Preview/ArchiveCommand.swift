@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import Officer
 import Preview
 
 /// `archive ls` and `archive cat`: look inside archives without extracting them.
@@ -22,7 +23,7 @@ enum ArchiveCommand: Command {
             throw CLIError.refused(
                 "\(file): archive reads local archives only; fetch it first with: officer-files get \(file)", .usage)
         }
-        guard FileManager.default.fileExists(atPath: file) else { throw CLIError.localFile(path: file, message: "no such file") }
+        let files = try context.files()
         if parsed.path.last == "cat" {
             var limit: Int64 = 1 << 30
             if let text = parsed.value("max-size") {
@@ -32,13 +33,10 @@ enum ArchiveCommand: Command {
                 limit = value
             }
             let console = context.console
-            let found = try ArchiveReader(path: file).read(member: parsed.positionals[1], limit: limit) { bytes in
-                console.writeOutput(Data(bytes))
-            }
-            if !found { throw CLIError.refused("\(file): no member \(parsed.positionals[1])", .notFound) }
+            try files.readArchiveMember(parsed.positionals[1], of: file, limit: limit) { bytes in console.writeOutput(Data(bytes)) }
             return
         }
-        let inspection = try ArchiveInspection.inspect(file)
+        let inspection = try files.inspectArchive(file)
         if context.global.json {
             context.printJSON(inspection)
             return

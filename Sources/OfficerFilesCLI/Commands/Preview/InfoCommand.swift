@@ -16,16 +16,15 @@ enum InfoCommand: Command {
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         // Local files are read on every core at once; remote ones one request at a time. Output keeps the
         // order of the arguments and is written in one piece per batch of results.
+        let files = try context.files()
         let locals = parsed.positionals.filter { !RemotePath.isRemote($0) }
-        let localResults = await ParallelRunner.map(locals, width: ProcessInfo.processInfo.activeProcessorCount) { path in
-            Result { try FileFacts.local(path) }
-        }
+        let localResults = await files.facts(ofLocalFiles: locals)
         let localInfo = Dictionary(zip(locals, localResults), uniquingKeysWith: { first, _ in first })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let output = OutputBuffer()
         try await BatchRunner.run(parsed.positionals, context: context) { argument in
-            let info = RemotePath.isRemote(argument) ? try await remote(argument, context: context) : try localInfo[argument]!.get()
+            let info = RemotePath.isRemote(argument) ? try await files.facts(of: try files.path(argument)) : try localInfo[argument]!.get()
             if context.global.json {
                 output.append(String(decoding: try encoder.encode(info), as: UTF8.self) + "\n")
             } else {
@@ -34,12 +33,6 @@ enum InfoCommand: Command {
             if output.count > 1 << 16 { context.console.printRaw(output.take()) }
         }
         context.console.printRaw(output.take())
-    }
-
-    /// An Officer file's facts through the front door (cache, offline).
-    static func remote(_ argument: String, context: CommandContext) async throws -> FileFacts {
-        let files = try context.files()
-        return try await files.facts(of: try files.path(argument))
     }
 
     static func render(_ info: FileFacts) -> String {

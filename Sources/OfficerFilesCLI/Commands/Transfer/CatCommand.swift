@@ -17,17 +17,15 @@ enum CatCommand: Command {
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let rate = try parsed.value("bwlimit").map { try ArgumentValues.rate($0, option: "--bwlimit") }
         let sources = try parsed.positionals.map { try DownloadSource.resolve($0, context: context) }
-        let files = try sources.contains { $0.remote != nil } ? context.files() : nil
-        if let files { try context.announceCache(files) }
+        let files = try context.files()
+        if sources.contains(where: { $0.remote != nil }) { try context.announceCache(files) }
         for source in sources {
-            if let remote = source.remote, let files {
+            if let remote = source.remote {
                 // An Officer file: the front door's read (the cache, 304, offline).
                 try await files.read(remote, to: 1, outputName: "<stdout>", bandwidthLimit: rate)
-                continue
+            } else {
+                try await files.read(url: source.url, to: 1, bandwidthLimit: rate)
             }
-            if context.global.offline { throw CLIError.usage("\(source.url): --offline serves only officer: paths") }
-            _ = try await SegmentedDownloader(http: context.httpClient(), journal: nil).stream(
-                from: source.url, credential: nil, to: 1, copy: nil, ifNoneMatch: nil, bandwidthLimit: rate)
         }
     }
 }

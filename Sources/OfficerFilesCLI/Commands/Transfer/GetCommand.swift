@@ -48,25 +48,16 @@ enum GetCommand: Command {
         let reporter = context.progressReporter()
         defer { reporter.close() }
         let display = PartsDisplay(reporter: reporter, name: (destination as NSString).lastPathComponent, context: context)
-        let result: DownloadResult
+        let files = try context.files()
+        let operation: TransferOperation<DownloadResult>
         if let remote = source.remote {
             // An Officer file: the front door's download (cache, offline, the server's millisecond time).
-            let files = try context.files()
             try context.announceCache(files)
-            result = try await context.show(files.download(remote, to: destination, options: options), on: display)
+            operation = files.download(remote, to: destination, options: options)
         } else {
-            if context.global.offline { throw CLIError.usage("\(source.url): --offline serves only officer: paths") }
-            let journal = try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment))
-            let downloader = SegmentedDownloader(http: context.httpClient(), journal: journal)
-            do {
-                result = try await downloader.download(
-                    from: source.url, credential: nil, to: destination, options: options, onEvent: display.handle)
-                display.finish(failed: false)
-            } catch {
-                display.finish(failed: true)
-                throw error
-            }
+            operation = files.download(url: source.url, to: destination, options: options)
         }
+        let result = try await context.show(operation, on: display)
         report(result, started, context)
     }
 

@@ -62,81 +62,50 @@ enum PutCommand: Command {
             }
             if isDirectory.boolValue { throw CLIError.localFile(path: local, message: "is a folder (upload its files, or use sync)") }
         }
-        let uploader = TusUploader.describingFiles(
-            http: context.httpClient(), journal: try TransferJournal(path: TransferJournal.defaultPath(environment: context.environment)))
+        let files = try context.files()
+        var request = UploadRequest()
+        request.createMissing = parsed.flag("parents")
+        request.overwrite = parsed.flag("force")
+        request.options = options
+        let dest = parsed.positionals.last!
+        if !dest.lowercased().hasPrefix("http://"), !dest.lowercased().hasPrefix("https://"), !RemotePath.isRemote(dest) {
+            throw CLIError.usage("\(dest): DEST must be officer:/path or a tus URL")
+        }
+        let destination = try await files.uploadDestination(dest, several: locals.count > 1, request: request)
         let reporter = context.progressReporter()
+        defer { reporter.close() }
         guard parsed.flag("resize") else {
-            let targets = try await resolveTargets(
-                locals: locals, names: nil, dest: parsed.positionals.last!, force: parsed.flag("force"), parents: parsed.flag("parents"),
-                context: context)
-            try await BatchRunner.run(Array(zip(locals, targets)), context: context) { local, target in
-                try await upload(local, to: target, uploader: uploader, options: options, reporter: reporter, context: context)
+            try await BatchRunner.run(locals, context: context) { local in
+                let target = try files.uploadTarget(for: local, destination: destination, overwrite: request.overwrite)
+                try await upload(local, to: target, files: files, options: options, reporter: reporter, context: context)
             }
-            reporter.close()
             return
         }
         let resizeValue = parsed.value("resize")
         let bestEffort = resizeValue == "best-effort"
-        let imageOptions = try ImageSettings.parse(parsed, maxEdge: bestEffort ? nil : resizeValue)
-        let preparation = UploadImagePreparation(
-            options: imageOptions, bestEffort: bestEffort, folder: UploadImagePreparation.defaultFolder(environment: context.environment))
-        try await uploadPrepared(
-            locals: locals, dest: parsed.positionals.last!, force: parsed.flag("force"), parents: parsed.flag("parents"),
-            preparation: preparation, uploader: uploader,
-            options: options, reporter: reporter, context: context)
-        reporter.close()
-    }
-
-    /// A two-stage pipeline: the next window of images is prepared on every core while the current one uploads.
-    static func uploadPrepared(
-        locals: [String], dest: String, force: Bool, parents: Bool, preparation: UploadImagePreparation, uploader: TusUploader,
-        options: UploadOptions, reporter: ProgressReporter, context: CommandContext
-    ) async throws {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let windows = stride(from: 0, to: locals.count, by: cores * 2).map { Array(locals[$0..<min($0 + cores * 2, locals.count)]) }
-        func prepareWindow(_ files: [String]) -> Task<[Result<UploadImagePreparation.Item, ImageError>], Never> {
-            Task { await ParallelRunner.map(files, width: cores) { preparation.prepare($0) } }
-        }
+        let preparation = files.uploadPreparation(
+            options: try ImageSettings.parse(parsed, maxEdge: bestEffort ? nil : resizeValue), bestEffort: bestEffort,
+            environment: context.environment)
+        // The next window of images is prepared on every core while this one uploads.
         var failures: [any Error] = []
-        var pending: Task<[Result<UploadImagePreparation.Item, ImageError>], Never>? = windows.first.map(prepareWindow)
-        for (index, window) in windows.enumerated() {
-            let prepared = await pending!.value
-            pending = index + 1 < windows.count ? prepareWindow(windows[index + 1]) : nil
-            var ready: [(String, UploadImagePreparation.Item)] = []
-            for (local, result) in zip(window, prepared) {
-                switch result {
-                case .success(let item):
-                    if let warning = item.warning { context.console.message("warning: \(warning)") }
-                    ready.append((local, item))
-                case .failure(let error):
-                    // A single file's failure is the command's error, printed once by the caller.
-                    if locals.count == 1 { throw error }
-                    context.console.message("officer-files: \(error); not uploaded")
-                    failures.append(error)
-                }
-            }
-            let targets = try await resolveTargets(
-                locals: ready.map(\.1.path), names: ready.map(\.1.name), dest: dest, force: force, parents: parents, context: context,
-                multiple: locals.count > 1)
-            for ((local, item), target) in zip(ready, targets) {
-                do {
-                    try await upload(item.path, to: target, uploader: uploader, options: options, reporter: reporter, context: context, shownAs: local)
-                    if let temporary = item.temporary { unlink(temporary) }
-                } catch {
-                    if locals.count == 1 { throw error }
-                    context.console.message("officer-files: \(error)")
-                    failures.append(error)
-                }
+        for await (local, prepared) in PreparedUploads(locals, preparation: preparation) {
+            do {
+                let item = try prepared.get()
+                if let warning = item.warning { context.console.message("warning: \(warning)") }
+                let target = try files.uploadTarget(for: item.path, name: item.name, destination: destination, overwrite: request.overwrite)
+                try await upload(item.path, to: target, files: files, options: options, reporter: reporter, context: context, shownAs: local)
+                if let temporary = item.temporary { unlink(temporary) }
+            } catch {
+                if locals.count == 1 || Task.isCancelled { throw error }
+                context.console.message("officer-files: " + context.describe(error) + (error is ImageError ? "; not uploaded" : ""))
+                failures.append(error)
             }
         }
-        if !failures.isEmpty {
-            if locals.count == 1 { throw failures[0] }
-            throw BatchRunner.summary(of: failures, total: locals.count)
-        }
+        if !failures.isEmpty { throw BatchRunner.summary(of: failures, total: locals.count) }
     }
 
     static func upload(
-        _ local: String, to target: UploadTarget, uploader: TusUploader, options: UploadOptions, reporter: ProgressReporter,
+        _ local: String, to target: UploadTarget, files: OfficerFiles, options: UploadOptions, reporter: ProgressReporter,
         context: CommandContext, shownAs: String? = nil
     ) async throws {
         let shown = shownAs ?? local
@@ -144,62 +113,14 @@ enum PutCommand: Command {
         let started = Date()
         let result: UploadResult
         do {
-            result = try await uploader.upload(file: local, to: target, options: options, onEvent: display.handle)
-            display.finish(failed: false)
+            result = try await context.show(files.upload(local, to: target, options: options), on: display)
+        } catch UploadError.server(_, 409, let message) {
+            // Not an Officer server's (the front door reports those as existing files): the tus server's own reason.
+            throw CLIError.refused("\(shown) -> \(target.label): the tus server refused it (409 Conflict): \(message)", .conflict)
         } catch {
-            display.finish(failed: true)
-            if case UploadError.server(_, 409, let message) = error {
-                // On an Officer server a 409 at creation means the file exists, which --force settles; any other
-                // tus server's 409 is its own business, told with the file and the URL.
-                if RemotePath.isRemote(target.label) {
-                    throw CLIError.refused("\(target.label): already exists (use --force to replace it)", .conflict)
-                }
-                throw CLIError.refused("\(shown) -> \(target.label): the tus server refused it (409 Conflict): \(message)", .conflict)
-            }
             throw UploadReport.explained(error, shown: shown)
         }
         UploadReport.finished(
             result, shown: shown, destination: target.label, seconds: Date().timeIntervalSince(started), reporter: reporter, context: context)
-    }
-
-    /// One target per local file, placed by the library's rule (``OfficerClient/uploadPlacement``) and made by the
-    /// front door (``OfficerFiles/uploadTarget(for:name:placement:overwrite:)``): into an existing folder, or to a
-    /// file name for a single file; missing folders only with `--parents`. A tus URL takes the files as they are.
-    static func resolveTargets(
-        locals: [String], names: [String]?, dest: String, force: Bool, parents: Bool, context: CommandContext, multiple: Bool? = nil
-    ) async throws -> [UploadTarget] {
-        let several = multiple ?? (locals.count > 1)
-        let lowered = dest.lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
-            return locals.enumerated().map { index, local in
-                UploadTarget.tus(url: dest, fileName: names?[index] ?? (local as NSString).lastPathComponent, mtime: OfficerFiles.modificationTime(of: local))
-            }
-        }
-        guard RemotePath.isRemote(dest) else {
-            throw CLIError.usage("\(dest): DEST must be officer:/path or a tus URL")
-        }
-        let files = try context.files()
-        let path = try files.path(dest)
-        let placement = try await place(files.client, path, namesFolder: dest.hasSuffix("/"), several: several, parents: parents)
-        return try locals.enumerated().map { index, local in
-            try files.uploadTarget(for: local, name: names?[index], placement: placement, overwrite: force)
-        }
-    }
-
-    /// The library's placement; a missing folder gets the option that creates it named.
-    static func place(_ client: OfficerClient, _ path: RemotePath, namesFolder: Bool, several: Bool, parents: Bool) async throws
-        -> UploadPlacement
-    {
-        let outcome: Result<UploadPlacement, OfficerError>
-        do {
-            outcome = .success(try await client.uploadPlacement(destination: path, namesFolder: namesFolder, several: several, createMissing: parents))
-        } catch {
-            outcome = .failure(error)
-        }
-        switch outcome {
-        case .success(let placement): return placement
-        case .failure(.notFound(_, let message)): throw CLIError.refused("\(message) (put --parents creates it)", .notFound)
-        case .failure(let error): throw error
-        }
     }
 }

@@ -15,7 +15,7 @@ enum TransfersCommand: Command {
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        let files = try context.filesForJournal()
+        let files = try context.files()
         let transfers = try files.unfinishedTransfers()
         switch parsed.path.last {
         case "list": list(transfers, context: context)

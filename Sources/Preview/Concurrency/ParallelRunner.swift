@@ -2,8 +2,9 @@ import Foundation
 
 /// Runs blocking work (libvips, libmagic) on `width` threads of its own, keeping the results in order.
 /// The threads live for the whole batch, so per-thread state (libmagic cookies) is set up once per thread.
-enum ParallelRunner {
-    static func map<Input: Sendable, Output: Sendable>(
+package enum ParallelRunner {
+    /// `body` applied to every input on `width` threads; the outputs in the inputs' order.
+    package static func map<Input: Sendable, Output: Sendable>(
         _ inputs: [Input], width: Int, _ body: @escaping @Sendable (Input) -> Output
     ) async -> [Output] {
         guard !inputs.isEmpty else { return [] }

@@ -1,0 +1,45 @@
+import FileModel
+import Foundation
+import Preview
+
+/// What preparing one image did.
+public struct ImagePreparationOutcome: Sendable {
+    /// The source image.
+    public var input: String
+    /// Where the prepared copy was to go.
+    public var output: String
+    /// The prepared copy, or why there is none.
+    public var result: Result<PreparedImage, ImageError>
+}
+
+extension OfficerFiles {
+    /// Prepares local images (resized to a longest edge, re-encoded, metadata stripped) on every core. One input
+    /// goes to the file `output`, or into it when it is an existing folder; several go into the existing folder
+    /// `output`, each named after its input with the output format's extension. Nothing is overwritten without
+    /// `overwrite`, and an input never. Outcomes keep the inputs' order; a damaged image fails alone.
+    public func prepareImages(
+        _ inputs: [String], to output: String, options: ImagePreparationOptions, overwrite: Bool = false
+    ) async throws -> [ImagePreparationOutcome] {
+        var isDirectory: ObjCBool = false
+        let intoFolder = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue
+        if inputs.count > 1, !intoFolder { throw LocalFileError(path: output, problem: .notAFolder) }
+        let preparer = ImagePreparer(options: options)
+        return await ParallelRunner.map(inputs, width: ProcessInfo.processInfo.activeProcessorCount) { input in
+            var destination = output
+            let result = Result { () throws(ImageError) -> PreparedImage in
+                if intoFolder {
+                    let base = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+                    destination = (output as NSString).appendingPathComponent(base + "." + (try preparer.outputFormat(for: input)).fileExtension)
+                }
+                return try preparer.prepareFile(input, to: destination, overwrite: overwrite)
+            }
+            return ImagePreparationOutcome(input: input, output: destination, result: result)
+        }
+    }
+
+    /// The preparation `put` and a push sync use before uploading, keeping prepared copies in the standard
+    /// folder under the cache (so a rerun after a kill finds the same bytes and resumes the same upload).
+    public func uploadPreparation(options: ImagePreparationOptions, bestEffort: Bool, environment: [String: String]) -> UploadImagePreparation {
+        UploadImagePreparation(options: options, bestEffort: bestEffort, folder: UploadImagePreparation.defaultFolder(environment: environment))
+    }
+}
