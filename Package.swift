@@ -4,11 +4,13 @@ import PackageDescription
 /// officer-files: a Swift library and CLI that moves and understands files for Officer servers.
 ///
 /// Layers (each imports only those to its left; the compiler enforces it):
-///   FileModel ← HTTP ← Transfer ← Officer ← OfficerFilesCLI ← officer-files, and Preview ← Officer.
+///   FileModel ← HTTP ← Transfer ← Officer ← OfficerFilesCLI ← officer-files, Journal ← Transfer, Preview ← Officer.
 /// - FileModel: pure value types (no C), so it builds for iOS too.
 /// - HTTP: the libcurl engine, requests, retries, credentials bound to an origin. Knows no protocol above HTTP.
-/// - Transfer: segmented download, tus/multipart upload, journal, content cache, checksums. Knows nothing of
-///   Officer or images.
+/// - Journal: SQLite and the durable records of unfinished transfers. Knows no transfer engine: the engines
+///   write their records into it, never the other way round.
+/// - Transfer: segmented download, tus/multipart upload, content cache, checksums. Knows nothing of Officer or
+///   images.
 /// - Preview: looks at bytes (libmagic, libarchive, libvips). Knows no network.
 /// - Officer: the Officer client, sync, remote actions and the front door that an app or the CLI uses.
 /// C libraries enter through one system-library target each (module map + shim.h).
@@ -18,6 +20,7 @@ let package = Package(
         .library(name: "FileModel", targets: ["FileModel"]),
         .library(name: "Preview", targets: ["Preview"]),
         .library(name: "HTTP", targets: ["HTTP"]),
+        .library(name: "Journal", targets: ["Journal"]),
         .library(name: "Transfer", targets: ["Transfer"]),
         .library(name: "Officer", targets: ["Officer"]),
         .executable(name: "officer-files", targets: ["officer-files"]),
@@ -46,22 +49,23 @@ let package = Package(
         .target(name: "FileModel"),
         .target(name: "Preview", dependencies: ["FileModel", "CMagic", "CArchive", "CVips"]),
         .target(name: "HTTP", dependencies: ["FileModel", "CCurl"]),
-        .target(name: "Transfer", dependencies: ["FileModel", "HTTP", "CSQLite", "CCrypto"]),
-        .target(name: "Officer", dependencies: ["FileModel", "HTTP", "Transfer", "Preview"]),
+        .target(name: "Journal", dependencies: ["FileModel", "CSQLite"]),
+        .target(name: "Transfer", dependencies: ["FileModel", "HTTP", "Journal", "CCrypto"]),
+        .target(name: "Officer", dependencies: ["FileModel", "HTTP", "Journal", "Transfer", "Preview"]),
         // The commands, argument parser and progress reporter live in a library so tests can reach them.
-        .target(name: "OfficerFilesCLI", dependencies: ["FileModel", "Preview", "HTTP", "Transfer", "Officer"]),
+        .target(name: "OfficerFilesCLI", dependencies: ["FileModel", "Preview", "HTTP", "Journal", "Transfer", "Officer"]),
         .executableTarget(name: "officer-files", dependencies: ["OfficerFilesCLI"]),
         // Drives library code for the bench/ scripts; not part of the product.
-        .executableTarget(name: "officer-files-bench", dependencies: ["HTTP", "Transfer"]),
+        .executableTarget(name: "officer-files-bench", dependencies: ["HTTP", "Journal", "Transfer"]),
         // libFuzzer targets (scripts/fuzz); built normally it replays inputs, so found crashes stay tests.
-        .executableTarget(name: "officer-files-fuzz", dependencies: ["FileModel", "Preview", "HTTP", "Transfer", "Officer", "OfficerFilesCLI"]),
+        .executableTarget(name: "officer-files-fuzz", dependencies: ["FileModel", "Preview", "HTTP", "Journal", "Transfer", "Officer", "OfficerFilesCLI"]),
 
         // Starts the reference server, the fault proxy and the built CLI for tests; never shipped.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FileModelTests", dependencies: ["FileModel"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
-        .testTarget(name: "TransferTests", dependencies: ["HTTP", "Transfer", "Officer", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["OfficerFilesCLI", "HTTP", "Transfer", "Officer", "TestSupport"]),
+        .testTarget(name: "TransferTests", dependencies: ["HTTP", "Journal", "Transfer", "Officer", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["OfficerFilesCLI", "HTTP", "Journal", "Transfer", "Officer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,5 +2,6 @@
 // options, events, errors, facts) come from the layers below and are re-exported here.
 @_exported import FileModel
 @_exported import HTTP
+@_exported import Journal
 @_exported import Preview
 @_exported import Transfer

@@ -1,3 +1,4 @@
+import Journal
 import Foundation
 import HTTP
 import Officer

@@ -1,3 +1,4 @@
+import Journal
 import FileModel
 import Foundation
 import TestSupport
@@ -105,6 +106,8 @@ import Testing
             Issue.record("expected a conflict")
         } catch {
             #expect(ErrorCategory.of(error) == .conflict, "\(error)")
+            guard case OfficerFilesError.exists(let label) = error else { Issue.record("not .exists: \(error)"); return }
+            #expect(label.hasSuffix("/Photos/photo.jpg"), "\(label)")
         }
         var replace = UploadRequest()
         replace.overwrite = true

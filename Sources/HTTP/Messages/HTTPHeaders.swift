@@ -25,7 +25,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
     public mutating func add(_ name: String, _ value: String) { fields.append(Field(name: name, value: value)) }
 
     /// Parses one raw header line as libcurl delivers it (`Name: value\r\n`); ignores status and blank lines.
-    public mutating func addRawLine(_ line: Substring) {
+    package mutating func addRawLine(_ line: Substring) {
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = line[..<colon]
         let value = line[line.index(after: colon)...].trimmingCharacters(in: " \t\r\n")

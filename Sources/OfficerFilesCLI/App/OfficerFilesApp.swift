@@ -1,3 +1,4 @@
+import Journal
 import FileModel
 import Foundation
 import HTTP

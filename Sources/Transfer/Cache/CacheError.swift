@@ -1,3 +1,4 @@
+import Journal
 import HTTP
 
 /// A cache failure, naming the cache directory or entry concerned.

@@ -1,3 +1,4 @@
+import Journal
 import HTTP
 
 /// Why a download did not complete; the temp file and journal are kept where a rerun can use them.

@@ -4,17 +4,17 @@ import HTTP
 /// Copies everything readable from one open file to another in 1 MiB blocks, retrying interrupted calls:
 /// the one loop behind filling a download from a cache entry, staging a file into the cache and `cat` of a
 /// cached copy.
-public enum DescriptorCopy {
+package enum DescriptorCopy {
     /// Which side failed, and how.
-    public struct Failure: Error, Sendable {
+    package struct Failure: Error, Sendable {
         /// True when reading the source failed, false when writing the destination did.
-        public var reading: Bool
+        package var reading: Bool
         /// `strerror` of the failure.
-        public var message: String
+        package var message: String
     }
 
     /// Copies from the current position of `source` to the end, appending at `destination`'s position.
-    public static func copy(from source: Int32, to destination: Int32) throws(Failure) {
+    package static func copy(from source: Int32, to destination: Int32) throws(Failure) {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress!, $0.count) }

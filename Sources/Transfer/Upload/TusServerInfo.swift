@@ -1,18 +1,18 @@
 import HTTP
 
 /// What a tus server says of itself in its OPTIONS answer.
-public struct TusServerInfo: Sendable, Equatable {
+package struct TusServerInfo: Sendable, Equatable {
     /// Protocol versions (`1.0.0`).
-    public var versions: [String]
+    package var versions: [String]
     /// Extensions: `creation`, `creation-with-upload`, `termination`, `checksum`, `expiration`, `concatenation`, …
-    public var extensions: Set<String>
+    package var extensions: Set<String>
     /// Largest upload accepted, if the server says.
-    public var maxSize: Int64?
+    package var maxSize: Int64?
     /// Checksum algorithms accepted.
-    public var checksumAlgorithms: Set<String>
+    package var checksumAlgorithms: Set<String>
 
     /// Reads the headers of an OPTIONS answer; nil when they do not describe a tus 1.0 server.
-    public init?(headers: HTTPHeaders) {
+    package init?(headers: HTTPHeaders) {
         guard let version = headers["Tus-Version"] ?? headers["Tus-Resumable"] else { return nil }
         versions = version.split(separator: ",").map { $0.trimmingCharacters(in: " ") }
         guard versions.contains("1.0.0") else { return nil }

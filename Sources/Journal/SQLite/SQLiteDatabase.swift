@@ -1,7 +1,7 @@
-import HTTP
+
 
 /// A value SQLite stores or returns.
-public enum SQLiteValue: Sendable, Equatable {
+package enum SQLiteValue: Sendable, Equatable {
     /// NULL.
     case null
     /// INTEGER.
@@ -15,13 +15,13 @@ public enum SQLiteValue: Sendable, Equatable {
 /// An owned SQLite connection in WAL mode with a busy timeout, so several processes can share one file.
 ///
 /// Not thread-safe: use one connection per task or guard it.
-public final class SQLiteDatabase {
+package final class SQLiteDatabase {
     private let connection: SQLiteCalls.Connection
     /// The database file.
-    public let path: String
+    package let path: String
 
     /// Opens (creating if needed) the database at `path`, switches it to WAL and sets a busy timeout.
-    public init(path: String, busyTimeoutMilliseconds: Int32 = 10_000) throws(SQLiteError) {
+    package init(path: String, busyTimeoutMilliseconds: Int32 = 10_000) throws(SQLiteError) {
         let (status, connection) = SQLiteCalls.open(path, readOnly: false)
         guard status == SQLiteCalls.ok, let connection else {
             let message = connection.map(SQLiteCalls.errorMessage) ?? SQLiteCalls.errorString(status)
@@ -38,23 +38,23 @@ public final class SQLiteDatabase {
     deinit { SQLiteCalls.close(connection) }
 
     /// The SQLite library version, e.g. `3.40.1`.
-    public static var libraryVersion: String { SQLiteCalls.version() }
+    package static var libraryVersion: String { SQLiteCalls.version() }
 
     /// The journal mode in force (`wal` once opened).
-    public func journalMode() throws(SQLiteError) -> String {
+    package func journalMode() throws(SQLiteError) -> String {
         if case .text(let mode) = try query("PRAGMA journal_mode").first?.first { return mode }
         return ""
     }
 
     /// Runs a statement that returns no rows; returns the number of rows changed.
     @discardableResult
-    public func execute(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> Int {
+    package func execute(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> Int {
         _ = try query(sql, arguments)
         return SQLiteCalls.changes(connection)
     }
 
     /// Runs a statement and returns all its rows.
-    public func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+    package func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
         let (status, prepared) = SQLiteCalls.prepare(connection, sql)
         guard status == SQLiteCalls.ok, let statement = prepared else { throw error(status, sql) }
         defer { SQLiteCalls.finalize(statement) }
@@ -86,7 +86,7 @@ public final class SQLiteDatabase {
     }
 
     /// Runs SQL-only work inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
-    public func writeTransaction(_ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
+    package func writeTransaction(_ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
         try execute("BEGIN IMMEDIATE")
         do throws(SQLiteError) {
             try body()
@@ -98,7 +98,7 @@ public final class SQLiteDatabase {
     }
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()

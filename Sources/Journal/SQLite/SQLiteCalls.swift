@@ -1,6 +1,6 @@
 import CSQLite
 import Glibc
-import HTTP
+
 
 /// Every SQLite call Transfer makes, in one place.
 enum SQLiteCalls {

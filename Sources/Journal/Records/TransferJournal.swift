@@ -1,5 +1,5 @@
 import Foundation
-import HTTP
+
 
 /// The durable record of unfinished transfers (SQLite in WAL mode), so a rerun after any interruption —
 /// SIGKILL included — continues from what is on disk. Safe to share between tasks; several processes
@@ -25,6 +25,15 @@ public final class TransferJournal: @unchecked Sendable {
 
         /// Bytes in the range.
         public var length: Int64 { end - start + 1 }
+
+        /// A range of a download and its progress.
+        public init(index: Int, start: Int64, end: Int64, done: Int64, synced: Int64) {
+            self.index = index
+            self.start = start
+            self.end = end
+            self.done = done
+            self.synced = synced
+        }
     }
 
     /// An unfinished download.
@@ -45,6 +54,21 @@ public final class TransferJournal: @unchecked Sendable {
         public var bootID: String
         /// Its ranges.
         public var segments: [Segment]
+
+        /// A download's record.
+        public init(
+            destination: String, url: String, tempPath: String, etag: String?, lastModified: String?, total: Int64?, bootID: String,
+            segments: [Segment]
+        ) {
+            self.destination = destination
+            self.url = url
+            self.tempPath = tempPath
+            self.etag = etag
+            self.lastModified = lastModified
+            self.total = total
+            self.bootID = bootID
+            self.segments = segments
+        }
     }
 
     /// Opens (creating) the journal at `path`.
@@ -75,7 +99,7 @@ public final class TransferJournal: @unchecked Sendable {
 
     /// Runs journal SQL under the connection lock (for extensions in other files).
     @discardableResult
-    func withDatabase<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    package func withDatabase<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         try locked { () throws(SQLiteError) -> T in try body(database) }
     }
 
@@ -103,7 +127,7 @@ public final class TransferJournal: @unchecked Sendable {
     }
 
     /// This boot of the kernel, to tell a crashed process (page cache intact) from a crashed machine.
-    public static let currentBootID: String =
+    package static let currentBootID: String =
         (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
         .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
 
@@ -152,7 +176,7 @@ public final class TransferJournal: @unchecked Sendable {
     }
 
     /// Records progress of some segments in one transaction; `synced` only when given.
-    public func updateProgress(destination: String, _ updates: [(index: Int, done: Int64, synced: Int64?)]) throws(SQLiteError) {
+    package func updateProgress(destination: String, _ updates: [(index: Int, done: Int64, synced: Int64?)]) throws(SQLiteError) {
         guard !updates.isEmpty else { return }
         try locked { () throws(SQLiteError) in
             try database.writeTransaction { () throws(SQLiteError) in
@@ -172,7 +196,7 @@ public final class TransferJournal: @unchecked Sendable {
     }
 
     /// Marks the record as written in this boot.
-    public func claimBoot(destination: String) throws(SQLiteError) {
+    package func claimBoot(destination: String) throws(SQLiteError) {
         try locked { () throws(SQLiteError) in
             try database.execute(
                 "UPDATE downloads SET boot_id = ? WHERE destination = ?", [.text(Self.currentBootID), .text(destination)])
@@ -196,13 +220,16 @@ public final class TransferJournal: @unchecked Sendable {
 }
 
 extension SQLiteValue {
-    var int: Int64 {
+    /// The value as an integer (0 for NULL and text).
+    package var int: Int64 {
         switch self {
         case .integer(let value): value
         case .real(let value): Int64(value)
         default: 0
         }
     }
-    var optionalInt: Int64? { if case .null = self { nil } else { int } }
-    var string: String? { if case .text(let value) = self { value } else { nil } }
+    /// The value as an integer, nil for NULL.
+    package var optionalInt: Int64? { if case .null = self { nil } else { int } }
+    /// The value as text, nil unless it is text.
+    package var string: String? { if case .text(let value) = self { value } else { nil } }
 }

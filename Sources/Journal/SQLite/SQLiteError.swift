@@ -1,4 +1,4 @@
-import HTTP
+
 
 /// An SQLite failure: the database, the statement, and SQLite's own message.
 public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
