@@ -39,6 +39,9 @@ typedef struct {
     gboolean (*image_hasalpha)(VipsImage *);
     VipsInterpretation (*image_guess_interpretation)(const VipsImage *);
     guint (*log_set_handler)(const gchar *, GLogLevelFlags, GLogFunc, gpointer);
+    VipsSourceCustom *(*source_custom_new)(void);
+    gulong (*signal_connect_data)(gpointer, const gchar *, GCallback, gpointer, GClosureNotify, GConnectFlags);
+    VipsImage *(*image_new_from_source)(VipsSource *, const char *, ...);
 } officer_vips_api;
 
 /* The table lives in Swift (one per process) and is passed to every wrapper: a C global in a header
@@ -89,6 +92,9 @@ static inline int officer_vips_load(officer_vips_api *api) {
     OFFICER_VIPS_BIND(image_get_int, "vips_image_get_int")
     OFFICER_VIPS_BIND(image_hasalpha, "vips_image_hasalpha")
     OFFICER_VIPS_BIND(image_guess_interpretation, "vips_image_guess_interpretation")
+    OFFICER_VIPS_BIND(source_custom_new, "vips_source_custom_new")
+    OFFICER_VIPS_BIND(signal_connect_data, "g_signal_connect_data")
+    OFFICER_VIPS_BIND(image_new_from_source, "vips_image_new_from_source")
 #undef OFFICER_VIPS_BIND
     /* The ABI check VIPS_INIT makes, against the headers we were built with. */
     if (api->version(3) - api->version(5) != VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE) {
@@ -121,6 +127,22 @@ static inline void officer_vips_silence_warnings(const officer_vips_api *api) {
 static inline VipsImage *officer_vips_image_new_from_file(const officer_vips_api *api, const char *path, int sequential, int fail_on_error) {
     return api->image_new_from_file(path, "access", sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM,
                                             "fail_on", fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE, NULL);
+}
+/* Header-only open of bytes that come through callbacks (a remote file read by ranges): `read` fills up to
+   `length` bytes and returns how many (0 at the end, -1 on failure), `seek` moves as lseek does. The image
+   holds the source; `context` must outlive the image. */
+typedef gint64 (*officer_vips_read_fn)(VipsSourceCustom *, void *, gint64, void *);
+typedef gint64 (*officer_vips_seek_fn)(VipsSourceCustom *, gint64, int, void *);
+static inline VipsImage *officer_vips_image_new_from_callbacks(const officer_vips_api *api, officer_vips_read_fn read,
+                                                               officer_vips_seek_fn seek, void *context) {
+    VipsSourceCustom *source = api->source_custom_new();
+    if (!source) return NULL;
+    api->signal_connect_data(source, "read", G_CALLBACK(read), context, NULL, (GConnectFlags)0);
+    api->signal_connect_data(source, "seek", G_CALLBACK(seek), context, NULL, (GConnectFlags)0);
+    VipsImage *image = api->image_new_from_source((VipsSource *)source, "", "access", VIPS_ACCESS_SEQUENTIAL,
+                                                  "fail_on", VIPS_FAIL_ON_NONE, NULL);
+    api->object_unref(source);
+    return image;
 }
 static inline int officer_vips_black(const officer_vips_api *api, VipsImage **out, int width, int height, int bands) {
     return api->black(out, width, height, "bands", bands, NULL);

@@ -33,6 +33,9 @@ enum FuzzTarget: String, CaseIterable {
             let path = Self.scratch + ".archive"
             guard FileManager.default.createFile(atPath: path, contents: data) else { return }
             _ = try? ArchiveInspection.inspect(path)
+            // The same bytes as a remote archive: the zip directory reader, then libarchive through callbacks.
+            _ = try? ArchiveReader.inspect(source: MemorySource(data), name: "fuzz.zip")
+            _ = try? ArchiveReader.read(member: "a", from: MemorySource(data), name: "fuzz.zip", limit: 1 << 20) { _ in }
         case .image:
             let input = Self.scratch + ".image"
             guard FileManager.default.createFile(atPath: input, contents: data) else { return }
@@ -118,3 +121,16 @@ enum Replay {
     }
 }
 #endif
+
+/// Bytes in memory as a ``ByteSource``, as a remote file read by ranges would give them.
+final class MemorySource: ByteSource {
+    let data: Data
+    init(_ data: Data) { self.data = data }
+    var size: Int64 { Int64(data.count) }
+    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard offset < size else { return 0 }
+        let count = min(buffer.count, data.count - Int(offset))
+        data.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + Int(offset), byteCount: count) }
+        return count
+    }
+}

@@ -16,7 +16,7 @@ class Faults:
         self.connections = 0
         self.requests = 0
         self.corrupted = False
-        self.up_bytes = 0  # every byte forwarded client -> server, for --count-file
+        self.up_bytes = 0  # every byte forwarded in --count-direction (default client -> server), for --count-file
 
     def write_count(self):
         if self.args.count_file:
@@ -77,7 +77,7 @@ async def pump(reader, writer, faults, direction, counter):
                 writer.write(data)
                 await writer.drain()
             sent += len(data)
-            if direction == "up":
+            if direction == args.count_direction:
                 faults.up_bytes += len(data)
     except (ConnectionError, asyncio.CancelledError):
         pass
@@ -144,7 +144,9 @@ def main(argv=None):
     p.add_argument("--status", type=int, default=503)
     p.add_argument("--retry-after", type=int, help="add Retry-After: N to injected failures")
     p.add_argument("--corrupt-at", type=int, help="flip the byte at this offset of one connection, once")
-    p.add_argument("--count-file", help="keep the number of bytes forwarded client -> server in this file")
+    p.add_argument("--count-file", help="keep the number of bytes forwarded in --count-direction in this file")
+    p.add_argument("--count-direction", choices=["up", "down"], default="up",
+                   help="count client -> server bytes (up: what was re-sent) or server -> client (down: what was fetched)")
     p.add_argument("--lifetime", type=float, default=600, help="seconds before the proxy stops by itself")
     args = p.parse_args(argv)
     asyncio.run(serve(args))

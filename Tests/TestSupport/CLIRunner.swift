@@ -62,7 +62,7 @@ public struct CLIRunner: Sendable {
     }
 
     /// Logs in to `server` with its test user.
-    public func login(_ server: ReferenceServer) async throws -> ProcessResult {
-        try await run(["login", "--server", server.url, "--email", server.email, "--password-stdin"], stdin: server.password + "\n")
+    public func login(_ server: ReferenceServer, url: String? = nil) async throws -> ProcessResult {
+        try await run(["login", "--server", url ?? server.url, "--email", server.email, "--password-stdin"], stdin: server.password + "\n")
     }
 }

@@ -1,6 +1,8 @@
 import FileModel
 import Foundation
+import HTTP
 import Preview
+import Transfer
 
 extension OfficerFiles {
     /// Every member of a local archive (any format libarchive reads), with totals and a safety report (path
@@ -21,6 +23,103 @@ extension OfficerFiles {
         }
     }
 
+    /// Lists an Officer archive without downloading it: a zip's end (its central directory) is read by Range
+    /// requests and nothing else; other formats stream from the start without a copy on disk. A copy in the
+    /// cache that the server still reports current (or any copy, offline) is read instead. The safety report
+    /// is the same as for a local archive.
+    public func inspectArchive(_ path: RemotePath) async throws -> ArchiveInspection {
+        let source = try await archiveSource(path)
+        return try await Self.onOwnThread(cancelling: source.remote) {
+            if let local = source.local { return try ArchiveInspection.inspect(local) }
+            return try ArchiveReader.inspect(source: source.remote!, name: path.description)
+        }
+    }
+
+    /// Streams one member of an Officer archive to `write` (called on a thread of its own), fetching only that
+    /// member's bytes and the archive's directory for a zip; ``ArchiveMemberNotFound`` when there is none.
+    public func readArchiveMember(
+        _ member: String, of path: RemotePath, limit: Int64 = 1 << 30, to write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
+    ) async throws {
+        let source = try await archiveSource(path)
+        try await Self.onOwnThread(cancelling: source.remote) {
+            let found =
+                if let local = source.local { try ArchiveReader(path: local).read(member: member, limit: limit, write) } else {
+                    try ArchiveReader.read(member: member, from: source.remote!, name: path.description, limit: limit, write)
+                }
+            guard found else { throw ArchiveMemberNotFound(archive: path.description, member: member) }
+        }
+    }
+
+    /// Lists the archive at any http(s) URL that serves ranges, as ``inspectArchive(_:)-(RemotePath)`` does for
+    /// an Officer path (never with the token, which belongs to the Officer server).
+    public func inspectArchive(url: String) async throws -> ArchiveInspection {
+        let file = try await rangedFile(url: url)
+        return try await Self.onOwnThread(cancelling: file) { try ArchiveReader.inspect(source: file, name: url) }
+    }
+
+    /// Streams one member of the archive at an http(s) URL that serves ranges to `write`.
+    public func readArchiveMember(
+        _ member: String, ofURL url: String, limit: Int64 = 1 << 30, to write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
+    ) async throws {
+        let file = try await rangedFile(url: url)
+        try await Self.onOwnThread(cancelling: file) {
+            guard try ArchiveReader.read(member: member, from: file, name: url, limit: limit, write) else {
+                throw ArchiveMemberNotFound(archive: url, member: member)
+            }
+        }
+    }
+
+    /// A plain URL read by ranges: its length and validator from a HEAD; a server that does not say it serves
+    /// ranges is refused before any body is fetched.
+    func rangedFile(url: String) async throws -> RangedFile {
+        if isOffline { throw OfficerFilesError.needsNetwork(url) }
+        var request = HTTPRequest(method: "HEAD", url: url, sink: .memory(limit: 0), credential: nil)
+        request.redirects = .anyOrigin
+        let response = try await http.send(request)
+        guard response.isSuccess else { throw DownloadError.server(url: url, status: response.status, message: response.errorMessage) }
+        guard let length = response.headers["Content-Length"].flatMap({ Int64($0) }),
+            response.headers["Accept-Ranges"]?.lowercased().contains("bytes") == true
+        else {
+            throw DownloadError.unexpectedAnswer(url: url, reason: "the server does not serve byte ranges; download the file first")
+        }
+        let etag = response.headers["ETag"].flatMap { $0.hasPrefix("\"") ? $0 : nil }
+        return RangedFile(http: http, url: response.effectiveURL, credential: nil, size: length, etag: etag)
+    }
+
+    /// Where an Officer archive's bytes come from: the cache's copy when it is current (offline: any copy), else
+    /// the server by ranges, validated by the ETag a HEAD reports.
+    private func archiveSource(_ path: RemotePath) async throws -> (local: String?, remote: RangedFile?) {
+        guard !path.isRoot else { throw OfficerFilesError.isAFolder(path) }
+        if let entry = try usableCache()?.entry(for: try cacheKey(path, kind: CacheKey.Kind.body)) {
+            if isOffline { return (entry.path, nil) }
+            if let etag = entry.etag, try await currentETag(of: path) == etag { return (entry.path, nil) }
+        } else if isOffline {
+            throw OfficerFilesError.notCachedOffline(path)
+        }
+        return (nil, try await rangedFile(path))
+    }
+
+    /// An Officer file read by ranges: its size from the listing, its validator from a HEAD.
+    func rangedFile(_ path: RemotePath) async throws -> RangedFile {
+        let client = try client
+        let entry = try await client.stat(path)
+        guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(path) }
+        let etag = try await currentETag(of: path)
+        return RangedFile(http: http, url: client.rawURL(for: path), credential: client.credential, size: entry.size, etag: etag)
+    }
+
+    /// Runs blocking work (libarchive, libvips reading through a ``RangedFile``) on a thread of its own, so
+    /// the requests it waits for never starve Swift's shared threads; cancelling the task fails its next read.
+    static func onOwnThread<T: Sendable>(cancelling file: RangedFile?, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withTaskCancellationHandler {
+            let results = await ParallelRunner.map([0], width: 1) { _ in Result { try body() } }
+            try Task.checkCancellation()
+            return try results[0].get()
+        } onCancel: {
+            file?.cancel()
+        }
+    }
+
     /// A local path that must be an existing file.
     static func requireLocalFile(_ local: String) throws(LocalFileError) {
         var isDirectory: ObjCBool = false
@@ -28,6 +127,8 @@ extension OfficerFiles {
         if isDirectory.boolValue { throw LocalFileError(path: local, problem: .isAFolder) }
     }
 }
+
+extension RangedFile: ByteSource {}
 
 /// An archive read for a member it does not hold.
 public struct ArchiveMemberNotFound: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {

@@ -13,41 +13,40 @@ extension OfficerFiles {
         }
     }
 
-    /// What an Officer file is and how the viewer would show it: from the listing and its first 64 KiB (one
-    /// Range request; kept in the cache for the version the listing names, so an unchanged file is not fetched
-    /// again). Offline, from the cache or ``OfficerFilesError/notCachedOffline(_:)``.
+    /// What an Officer file is and how the viewer would show it, without downloading it: its first 64 KiB by a
+    /// Range request, then only what the format keeps elsewhere (an image's header and EXIF — a HEIC's `meta`
+    /// box may sit after its media data —, a PDF's trailer). The facts are kept in the cache for the version
+    /// the listing names, so an unchanged file costs no second read; offline, they come from the cache or
+    /// ``OfficerFilesError/notCachedOffline(_:)``.
     public func facts(of path: RemotePath) async throws -> FileFacts {
         let cache = try usableCache()
-        let key = try cacheKey(path, kind: CacheKey.Kind.preview)
+        let key = try cacheKey(path, kind: CacheKey.Kind.facts)
         if isOffline {
-            guard let entry = try cache?.entry(for: key), let bytes = entry.contents() else {
+            guard let data = try cache?.entry(for: key)?.contents(), let facts = try? JSONDecoder().decode(FileFacts.self, from: data) else {
                 throw OfficerFilesError.notCachedOffline(path)
             }
-            return try FileFacts(
-                prefix: bytes, name: path.name, path: path.description, size: Int64(entry.metadata["size"] ?? "") ?? 0,
-                modificationTime: Double(entry.metadata["mtime"] ?? "") ?? 0, mode: entry.metadata["mode"].flatMap { Int($0) })
+            return facts
         }
         let client = try client
         let entry = try await client.stat(path)
         guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(path) }
-        // The stat names the version, so an unchanged file's first bytes come from the cache.
         let version = CacheKey.version(size: entry.size, modificationTime: Int64(entry.mtime * 1000))
-        let prefix: Data
-        if let cached = try cache?.data(for: key, version: version) {
-            prefix = cached
-        } else if entry.size == 0 {
-            // An empty file has no first byte to ask a range for (a server answers 416).
-            prefix = Data()
-        } else {
-            var request = HTTPRequest(
-                url: client.rawURL(for: path), sink: .memory(limit: FileTypeDetector.prefixLength + 1024), credential: client.credential)
-            request.headers.add("Range", "bytes=0-\(FileTypeDetector.prefixLength - 1)")
-            prefix = try await client.send(request, subject: path.description).body
-            var metadata = ["size": String(entry.size), "mtime": String(entry.mtime)]
-            if let mode = entry.mode { metadata["mode"] = String(mode) }
-            _ = try? cache?.store(prefix, for: key, version: version, metadata: metadata)
+        if let data = try cache?.data(for: key, version: version), let facts = try? JSONDecoder().decode(FileFacts.self, from: data) {
+            return facts
         }
-        return try FileFacts(
-            prefix: prefix, name: path.name, path: path.description, size: entry.size, modificationTime: entry.mtime, mode: entry.mode)
+        let facts: FileFacts
+        if entry.size == 0 {
+            // An empty file has no first byte to ask a range for (a server answers 416).
+            facts = try FileFacts(prefix: Data(), name: path.name, path: path.description, size: 0, modificationTime: entry.mtime, mode: entry.mode)
+        } else {
+            let file = RangedFile(http: http, url: client.rawURL(for: path), credential: client.credential, size: entry.size, etag: nil)
+            facts = try await Self.onOwnThread(cancelling: file) {
+                try FileFacts.reading(file, name: path.name, path: path.description, modificationTime: entry.mtime, mode: entry.mode)
+            }
+            let traffic = file.traffic
+            configuration.http.log?("facts: \(path): \(traffic.bytes) bytes in \(traffic.requests) range request(s)")
+        }
+        if let data = try? JSONEncoder().encode(facts) { _ = try? cache?.store(data, for: key, version: version) }
+        return facts
     }
 }

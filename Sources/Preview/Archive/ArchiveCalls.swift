@@ -15,6 +15,26 @@ enum ArchiveCalls {
     static func open(_ archive: OpaquePointer, path: String, blockSize: Int) -> Int32 {
         archive_read_open_filename(archive, path, blockSize)
     }
+    /// Opens `archive` on a byte source through read, skip and (when `seekable`) seek callbacks; without a seek
+    /// callback libarchive reads a zip as a stream of local headers and data.
+    static func open(_ archive: OpaquePointer, cursor: ByteSourceCursor, seekable: Bool) -> Int32 {
+        archive_read_set_read_callback(archive) { _, data, buffer in
+            let cursor = Unmanaged<ByteSourceCursor>.fromOpaque(data!).takeUnretainedValue()
+            let count = cursor.next()
+            buffer?.pointee = UnsafeRawPointer(cursor.buffer.baseAddress)
+            return count
+        }
+        if seekable {
+            archive_read_set_seek_callback(archive) { _, data, offset, whence in
+                Unmanaged<ByteSourceCursor>.fromOpaque(data!).takeUnretainedValue().seek(offset, whence: whence)
+            }
+        }
+        archive_read_set_skip_callback(archive) { _, data, count in
+            Unmanaged<ByteSourceCursor>.fromOpaque(data!).takeUnretainedValue().skip(count)
+        }
+        archive_read_set_callback_data(archive, Unmanaged.passUnretained(cursor).toOpaque())
+        return archive_read_open1(archive)
+    }
     static func nextHeader(_ archive: OpaquePointer, _ entry: inout OpaquePointer?) -> Int32 {
         archive_read_next_header(archive, &entry)
     }

@@ -54,10 +54,18 @@ public struct ArchiveInspection: Sendable, Codable {
 
     /// Lists `path` and checks every member.
     public static func inspect(_ path: String) throws(ArchiveError) -> ArchiveInspection {
-        let reader = try ArchiveReader(path: path)
-        let members = try reader.members()
         var info = stat()
-        let archiveSize = stat(path, &info) == 0 ? Int64(info.st_size) : 0
+        return try inspect(try ArchiveReader(path: path), archiveSize: stat(path, &info) == 0 ? Int64(info.st_size) : 0)
+    }
+
+    /// Lists an opened archive of `archiveSize` bytes and reports on it (see ``inspect(_:)``).
+    public static func inspect(_ reader: ArchiveReader, archiveSize: Int64) throws(ArchiveError) -> ArchiveInspection {
+        let members = try reader.members()
+        return inspect(members: members, formatName: reader.formatName, archiveSize: archiveSize)
+    }
+
+    /// The report on `members` of an archive of `archiveSize` bytes in the format libarchive calls `formatName`.
+    static func inspect(members: [ArchiveMember], formatName: String?, archiveSize: Int64) -> ArchiveInspection {
         // Only file data expands on extraction (ISO images, for one, give folders a size too).
         let total = members.filter { $0.kind == .file }.reduce(Int64(0)) { $0 + max(0, $1.size ?? 0) }
         var warnings: [ArchiveWarning] = []
@@ -90,7 +98,7 @@ public struct ArchiveInspection: Sendable, Codable {
                 ArchiveWarning(kind: .bomb, entry: nil, detail: "expands to \(total) bytes from \(archiveSize) (ratio \(Int(ratio)):1)"))
         }
         return ArchiveInspection(
-            format: Self.formatLabel(reader.formatName), members: members, fileCount: members.filter { $0.kind == .file }.count,
+            format: Self.formatLabel(formatName), members: members, fileCount: members.filter { $0.kind == .file }.count,
             directoryCount: members.filter(\.isDirectory).count, totalSize: total, archiveSize: archiveSize, ratio: ratio,
             warnings: warnings)
     }

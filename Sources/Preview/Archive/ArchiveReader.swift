@@ -39,6 +39,8 @@ public struct ArchiveMember: Hashable, Sendable, Codable {
 public final class ArchiveReader {
     private let handle: OpaquePointer
     private let path: String
+    /// For an archive read from a byte source: the callbacks' state, alive as long as the handle.
+    private let cursor: ByteSourceCursor?
     /// The format libarchive detected, e.g. `ZIP 2.0 (deflation)`; set once the first header is read.
     public private(set) var formatName: String?
 
@@ -53,9 +55,31 @@ public final class ArchiveReader {
         }
         self.handle = handle
         self.path = path
+        cursor = nil
+    }
+
+    /// Opens an archive whose bytes come from `source` (a remote file read by ranges); `name` names it in
+    /// errors. A failure of the source is thrown as it is, not as libarchive's message.
+    /// Without `seekable`, the source is read from start to end only (a zip as a stream of local headers).
+    public init(source: any ByteSource, name: String, seekable: Bool = true) throws {
+        guard let handle = ArchiveCalls.newReader() else { throw ArchiveError.allocationFailed }
+        ArchiveCalls.enableAllFormats(handle)
+        let cursor = ByteSourceCursor(source, bufferSize: 256 << 10)
+        guard ArchiveCalls.open(handle, cursor: cursor, seekable: seekable) == ArchiveCalls.ok else {
+            let message = ArchiveCalls.errorString(handle)
+            ArchiveCalls.free(handle)
+            if let failure = cursor.failure { throw failure }
+            throw ArchiveError.openFailed(file: name, message: message)
+        }
+        self.handle = handle
+        path = name
+        self.cursor = cursor
     }
 
     deinit { ArchiveCalls.free(handle) }
+
+    /// The byte source's own error when it is why libarchive failed (a network failure, a changed file).
+    public var sourceFailure: (any Error)? { cursor?.failure }
 
     /// The libarchive version string, e.g. `libarchive 3.6.2`.
     public static var libraryVersion: String { ArchiveCalls.version() }

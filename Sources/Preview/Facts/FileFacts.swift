@@ -5,7 +5,7 @@ import Foundation
 /// for media, an image's size and EXIF facts, a PDF's page count, a text's lines and first lines. For a local
 /// file (``local(_:)``) or from the first bytes of any file (``init(prefix:name:size:modificationTime:mode:)``,
 /// what the Officer layer fetches with a Range request).
-public struct FileFacts: Sendable, Encodable, Equatable {
+public struct FileFacts: Sendable, Codable, Equatable {
     /// The path as given (a local path, or `officer:/…`).
     public var path: String
     /// Bytes.
@@ -24,11 +24,11 @@ public struct FileFacts: Sendable, Encodable, Equatable {
     public var lines: Int?
     /// Up to three lines from the start of a text, each cut at 120 characters.
     public var firstLines: [String]?
-    /// A PDF's page count, when its first 64 KiB tell it.
+    /// A PDF's page count, when its first or last 64 KiB tell it.
     public var pdfPages: Int?
 
     /// An image's size and the EXIF facts a viewer uses.
-    public struct ImageFacts: Sendable, Encodable, Equatable {
+    public struct ImageFacts: Sendable, Codable, Equatable {
         /// Pixels across.
         public var width: Int
         /// Pixels down.
@@ -41,6 +41,27 @@ public struct FileFacts: Sendable, Encodable, Equatable {
         public var taken: String?
         /// Whether it carries a GPS position.
         public var hasGPS: Bool
+
+        /// The facts of an opened image.
+        init(_ image: VipsImage) {
+            // libvips renders EXIF strings as `value (value, ASCII, n components, n bytes)`: keep the value.
+            func exif(_ field: String) -> String? {
+                image.string(field).map { $0.components(separatedBy: " (")[0].trimmingCharacters(in: .whitespaces) }
+            }
+            self.init(
+                width: image.width, height: image.height, orientation: image.orientation, camera: exif("exif-ifd0-Model"),
+                taken: exif("exif-ifd2-DateTimeOriginal"), hasGPS: image.hasGPS)
+        }
+
+        /// Facts as given.
+        public init(width: Int, height: Int, orientation: Int, camera: String?, taken: String?, hasGPS: Bool) {
+            self.width = width
+            self.height = height
+            self.orientation = orientation
+            self.camera = camera
+            self.taken = taken
+            self.hasGPS = hasGPS
+        }
     }
 
     /// The facts of the first bytes of a file (up to ``FileTypeDetector/prefixLength``) named `name`.
@@ -80,21 +101,50 @@ public struct FileFacts: Sendable, Encodable, Equatable {
             throw .unreadable(path: path, message: "\(error)")
         }
         // Headers give PNG and GIF sizes (they carry no EXIF); other images are opened for their EXIF facts.
-        if facts.type.viewer == .image, !["image/png", "image/gif"].contains(facts.type.mime),
-            let image = try? VipsImage(contentsOf: path, sequential: true)
-        {
-            // libvips renders EXIF strings as `value (value, ASCII, n components, n bytes)`: keep the value.
-            func exif(_ field: String) -> String? {
-                image.string(field).map { $0.components(separatedBy: " (")[0].trimmingCharacters(in: .whitespaces) }
-            }
-            facts.image = ImageFacts(
-                width: image.width, height: image.height, orientation: image.orientation, camera: exif("exif-ifd0-Model"),
-                taken: exif("exif-ifd2-DateTimeOriginal"), hasGPS: image.hasGPS)
+        if facts.wantsImageHeader, let image = try? VipsImage(contentsOf: path, sequential: true) {
+            facts.image = ImageFacts(image)
         }
         if facts.type.charset != "binary", facts.lines == nil, facts.size <= 64 << 20 {
             facts.lines = try? countLines(path)
         }
         return facts
+    }
+
+    /// The facts of a file read through `source` (a remote file read by ranges): its first bytes, then only what
+    /// the format keeps elsewhere — an image's header and EXIF through libvips (a HEIC's `meta` box may sit after
+    /// its media data, and the source seeks there), a PDF's page count from its last 64 KiB when the start does
+    /// not tell it. A failure of the source is thrown as it is.
+    public static func reading(
+        _ source: any ByteSource, name: String, path: String, modificationTime: Double, mode: Int?
+    ) throws -> FileFacts {
+        let prefix = try Self.bytes(of: source, at: 0, length: FileTypeDetector.prefixLength)
+        var facts = try FileFacts(prefix: prefix, name: name, path: path, size: source.size, modificationTime: modificationTime, mode: mode)
+        if facts.wantsImageHeader {
+            facts.image = ImageFacts(try VipsImage(source: source, name: path))
+        }
+        if facts.type.viewer == .pdf, facts.pdfPages == nil, source.size > Int64(prefix.count) {
+            let tailStart = max(Int64(prefix.count), source.size - Int64(FileTypeDetector.prefixLength))
+            facts.pdfPages = Self.pdfPageCount(try Self.bytes(of: source, at: tailStart, length: Int(source.size - tailStart)))
+        }
+        return facts
+    }
+
+    /// Images whose size and EXIF facts need their header read by libvips: PNG and GIF sizes come from the
+    /// first bytes, and they carry no EXIF.
+    var wantsImageHeader: Bool { type.viewer == .image && !["image/png", "image/gif", "image/svg+xml"].contains(type.mime) }
+
+    /// Up to `length` bytes of `source` from `offset`.
+    static func bytes(of source: any ByteSource, at offset: Int64, length: Int) throws -> Data {
+        var data = Data(count: length)
+        var filled = 0
+        try data.withUnsafeMutableBytes { buffer in
+            while filled < length {
+                let count = try source.read(at: offset + Int64(filled), into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                if count == 0 { break }
+                filled += count
+            }
+        }
+        return data.prefix(filled)
     }
 
     /// libmagic's own words for audio and video (codec, bit rate, channels): what a media viewer shows. Other

@@ -33,6 +33,20 @@ enum VipsCalls {
     static func open(_ path: String, sequential: Bool, failOnError: Bool) -> OpaquePointer? {
         officer_vips_image_new_from_file(api, path, sequential ? 1 : 0, failOnError ? 1 : 0).map(OpaquePointer.init)
     }
+    /// Opens the header of an image whose bytes `cursor` reads; the cursor must outlive the image.
+    static func open(cursor: ByteSourceCursor) -> OpaquePointer? {
+        let context = Unmanaged.passUnretained(cursor).toOpaque()
+        return officer_vips_image_new_from_callbacks(
+            api,
+            { _, buffer, length, context in
+                gint64(Unmanaged<ByteSourceCursor>.fromOpaque(context!).takeUnretainedValue().read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length))))
+            },
+            { _, offset, whence, context in
+                gint64(Unmanaged<ByteSourceCursor>.fromOpaque(context!).takeUnretainedValue().seek(Int64(offset), whence: whence))
+            },
+            context
+        ).map(OpaquePointer.init)
+    }
     static func black(width: Int32, height: Int32, bands: Int32) -> OpaquePointer? {
         var out: Image?
         guard officer_vips_black(api, &out, width, height, bands) == 0 else { return nil }

@@ -1,8 +1,26 @@
 /// An owned libvips image. Opening reads only the header; pixels are decoded when an operation needs them.
 public final class VipsImage {
     private let handle: OpaquePointer
+    /// For an image read from a byte source: the callbacks' state, alive as long as the handle.
+    private let cursor: ByteSourceCursor?
 
-    private init(handle: OpaquePointer) { self.handle = handle }
+    private init(handle: OpaquePointer, cursor: ByteSourceCursor? = nil) {
+        self.handle = handle
+        self.cursor = cursor
+    }
+
+    /// Opens the header of an image whose bytes come from `source` (a remote file read by ranges): size,
+    /// orientation and metadata without the pixels, reading only the parts of the file the format keeps
+    /// them in. `name` names it in errors; a failure of the source is thrown as it is.
+    public convenience init(source: any ByteSource, name: String) throws {
+        try VipsRuntime.ensureInitialized()
+        let cursor = ByteSourceCursor(source)
+        guard let handle = VipsCalls.open(cursor: cursor) else {
+            if let failure = cursor.failure { throw failure }
+            throw VipsError.loadFailed(file: name, message: VipsCalls.lastError())
+        }
+        self.init(handle: handle, cursor: cursor)
+    }
 
     deinit { VipsCalls.release(handle) }
 

@@ -21,6 +21,8 @@ public struct CacheKey: Hashable, Sendable, Codable, CustomStringConvertible {
         public static let body = "body"
         /// The first bytes, fetched to recognise a remote file.
         public static let preview = "preview"
+        /// What a file is and holds (its facts as JSON), read from a few ranges of it.
+        public static let facts = "facts"
         /// A folder's listing as JSON.
         public static let listing = "listing"
         /// A reduced image.

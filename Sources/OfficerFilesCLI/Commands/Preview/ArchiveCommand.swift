@@ -10,20 +10,20 @@ enum ArchiveCommand: Command {
         subcommands: [
             CommandSpec(
                 "ls", summary: "list members, totals and risks (traversal, links out, bombs, encryption)",
-                positionals: [PositionalSpec("FILE", help: "zip, tar(.gz/.bz2/.xz/.zst), 7z, rar, iso, cpio, …")]),
+                positionals: [PositionalSpec("FILE", help: "zip, tar(.gz/.bz2/.xz/.zst), 7z, rar, iso, cpio, … (local, officer:/path or an http(s) URL, read by ranges)")]),
             CommandSpec(
                 "cat", summary: "write one member to stdout",
                 options: [OptionSpec(["--max-size"], .value(placeholder: "SIZE"), help: "refuse members larger than SIZE (default 1G)")],
-                positionals: [PositionalSpec("FILE", help: "the archive"), PositionalSpec("ENTRY", help: "the member's path")]),
+                positionals: [PositionalSpec("FILE", help: "the archive (local, officer:/path or an http(s) URL)"), PositionalSpec("ENTRY", help: "the member's path")]),
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let file = parsed.positionals[0]
-        if RemotePath.isRemote(file) {
-            throw CLIError.refused(
-                "\(file): archive reads local archives only; fetch it first with: officer-files get \(file)", .usage)
-        }
         let files = try context.files()
+        // An Officer archive or a URL is read by ranges: a zip's directory, one member's bytes, nothing more.
+        let remote = RemotePath.isRemote(file) ? try files.path(file) : nil
+        if remote != nil { try context.announceCache(files) }
+        let url = file.lowercased().hasPrefix("http://") || file.lowercased().hasPrefix("https://") ? file : nil
         if parsed.path.last == "cat" {
             var limit: Int64 = 1 << 30
             if let text = parsed.value("max-size") {
@@ -33,10 +33,23 @@ enum ArchiveCommand: Command {
                 limit = value
             }
             let console = context.console
-            try files.readArchiveMember(parsed.positionals[1], of: file, limit: limit) { bytes in console.writeOutput(Data(bytes)) }
+            if let remote {
+                try await files.readArchiveMember(parsed.positionals[1], of: remote, limit: limit) { console.writeOutput(Data($0)) }
+            } else if let url {
+                try await files.readArchiveMember(parsed.positionals[1], ofURL: url, limit: limit) { console.writeOutput(Data($0)) }
+            } else {
+                try files.readArchiveMember(parsed.positionals[1], of: file, limit: limit) { console.writeOutput(Data($0)) }
+            }
             return
         }
-        let inspection = try files.inspectArchive(file)
+        let inspection: ArchiveInspection
+        if let remote {
+            inspection = try await files.inspectArchive(remote)
+        } else if let url {
+            inspection = try await files.inspectArchive(url: url)
+        } else {
+            inspection = try files.inspectArchive(file)
+        }
         if context.global.json {
             context.printJSON(inspection)
             return

@@ -1,0 +1,126 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Looking inside remote files without downloading them: archives listed and read by ranges (the bytes the
+/// server sent counted at a proxy), image and PDF facts from the few ranges that hold them.
+@Suite struct RemotePreviewTests {
+    /// A zip written by Python's zipfile: `entries` small members, then one stored member of `bigMiB` MiB of
+    /// zeros, so the central directory sits at the end of a large file.
+    static func writeZip(_ path: String, entries: Int, bigMiB: Int, extra: [String: String] = [:]) throws {
+        let script = """
+            import sys, zipfile
+            path, entries, big = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+            extra = dict(zip(sys.argv[4::2], sys.argv[5::2]))
+            with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
+                for name, text in extra.items():
+                    z.writestr(name, text)
+                for i in range(entries):
+                    z.writestr("docs/%05d.txt" % i, "entry %d\\n" % i)
+                if big:
+                    with z.open("media/big.bin", "w", force_zip64=True) as out:
+                        block = bytes(1 << 20)
+                        for _ in range(big):
+                            out.write(block)
+            """
+        let result = try ProcessRunner.run(
+            "/usr/bin/python3", ["-c", script, path, String(entries), String(bigMiB)] + extra.flatMap { [$0.key, $0.value] })
+        try #require(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test func listsAZipFromItsEndAndReadsOneMember() async throws {
+        try await HeavyWork.shared.run {
+            let server = try await ReferenceServer.start()
+            try FileManager.default.createDirectory(atPath: server.root.file("Backups"), withIntermediateDirectories: true)
+            try Self.writeZip(server.root.file("Backups/site.zip"), entries: 50_000, bigMiB: 512)
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: server.root.file("Backups/site.zip"))[.size] as? Int64)
+            let work = TemporaryDirectory(prefix: "remote-zip")
+            let countFile = work.file("down.count")
+            let proxy = try await startCountingProxy(
+                target: "127.0.0.1:\(server.service.port)", countFile: countFile, ["--count-direction", "down"])
+            defer { proxy.stop() }
+            let cli = CLIRunner()
+            #expect(try await cli.login(server, url: proxy.url).status == 0)
+            let before = await settledCount(countFile) ?? 0
+
+            let listed = try await cli.run(["archive", "ls", "--json", "officer:/Backups/site.zip"])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            #expect(listed.stdout.contains("\"fileCount\":50001"), "\(listed.stdout.suffix(300))")
+            let fetched = (await settledCount(countFile) ?? 0) - before
+            // The central directory of 50,000 entries is ~3.9 MB: that, the first block, headers and the API calls.
+            #expect(fetched < 5_000_000 && Double(fetched) < Double(size) * 0.01, "fetched \(fetched) of \(size)")
+
+            let member = try await cli.run(["archive", "cat", "officer:/Backups/site.zip", "docs/04711.txt"])
+            #expect(member.status == 0 && member.stdout == "entry 4711\n", "\(member.stdout)\(member.stderr)")
+            let missing = try await cli.run(["archive", "cat", "officer:/Backups/site.zip", "docs/nope.txt"])
+            #expect(missing.status == 4 && missing.stderr.contains("officer:/Backups/site.zip: no member docs/nope.txt"), "\(missing.stderr)")
+            let folder = try await cli.run(["archive", "ls", "officer:/Backups"])
+            #expect(folder.status == 9 && folder.stderr.contains("is a folder"), "\(folder.stderr)")
+        }
+    }
+
+    @Test func streamsATarGzFlagsATraversalAndReadsURLs() async throws {
+        let server = try await ReferenceServer.start()
+        let cli = CLIRunner()
+        #expect(try await cli.login(server).status == 0)
+        let work = TemporaryDirectory(prefix: "remote-tar")
+        try work.write("in/notes/a.txt", "alpha\n")
+        try work.write("in/big.bin", Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }))
+        try FileManager.default.createDirectory(atPath: server.root.file("Archives"), withIntermediateDirectories: true)
+        let tarred = try ProcessRunner.run("/usr/bin/bsdtar", ["-czf", server.root.file("Archives/t.tar.gz"), "-C", work.file("in"), "big.bin", "notes"])
+        try #require(tarred.status == 0, "\(tarred.stderr)")
+        let listing = try await cli.run(["archive", "ls", "officer:/Archives/t.tar.gz"])
+        #expect(listing.status == 0 && listing.stdout.contains("notes/a.txt") && listing.stdout.contains("2 files, 1 folders"), "\(listing.stdout)\(listing.stderr)")
+        let cat = try await cli.run(["archive", "cat", "officer:/Archives/t.tar.gz", "notes/a.txt"])
+        #expect(cat.stdout == "alpha\n", "\(cat.stderr)")
+
+        try Self.writeZip(server.root.file("Archives/evil.zip"), entries: 2, bigMiB: 0, extra: ["../../outside.txt": "gotcha"])
+        let evil = try await cli.run(["archive", "ls", "officer:/Archives/evil.zip"])
+        #expect(evil.status == 0 && evil.stderr.contains("warning: parent-traversal: ../../outside.txt"), "\(evil.stderr)")
+
+        // Any web server that serves ranges: nginx, no token sent.
+        let nginx = try await NginxServer.start()
+        try FileManager.default.copyItem(atPath: server.root.file("Archives/evil.zip"), toPath: nginx.root.file("evil.zip"))
+        let viaURL = try await cli.run(["-v", "archive", "ls", nginx.url + "/evil.zip"])
+        #expect(viaURL.status == 0 && viaURL.stdout.contains("3 files"), "\(viaURL.stdout)\(viaURL.stderr)")
+        #expect(!viaURL.stderr.contains("Authorization"), "the token stays with the Officer server")
+        let member = try await cli.run(["archive", "cat", nginx.url + "/evil.zip", "docs/00001.txt"])
+        #expect(member.stdout == "entry 1\n", "\(member.stderr)")
+    }
+
+    @Test func imageAndPDFFactsFromAFewRanges() async throws {
+        let server = try await ReferenceServer.start()
+        let cli = CLIRunner()
+        #expect(try await cli.login(server).status == 0)
+        try FileManager.default.createDirectory(atPath: server.root.file("Photos"), withIntermediateDirectories: true)
+        let photo = server.root.file("Photos/p.jpg")
+        #expect(try ProcessRunner.run("/usr/bin/convert", ["-size", "4000x3000", "plasma:", "-quality", "92", photo]).status == 0)
+        let tagged = try ProcessRunner.run(
+            "/usr/bin/exiftool",
+            ["-q", "-overwrite_original", "-n", "-Orientation=6", "-Model=Pixel 9", "-DateTimeOriginal=2026:05:01 10:00:00",
+             "-GPSLatitude=48.1", "-GPSLatitudeRef=N", "-GPSLongitude=11.5", "-GPSLongitudeRef=E", photo])
+        try #require(tagged.status == 0, "\(tagged.stderr)")
+        #expect(try ProcessRunner.run("/usr/bin/vips", ["black", server.root.file("Photos/s.png"), "300", "200"]).status == 0)
+
+        let facts = try await cli.run(["-v", "info", "officer:/Photos/p.jpg", "officer:/Photos/s.png"])
+        #expect(facts.status == 0, "\(facts.stderr)")
+        #expect(facts.stdout.contains("Image: 4000×3000, EXIF orientation 6, camera Pixel 9, taken 2026:05:01 10:00:00, GPS position"), "\(facts.stdout)")
+        #expect(facts.stdout.contains("Image: 300×200, no GPS"), "\(facts.stdout)")
+        let ranged = facts.stderr.split(separator: "\n").filter { $0.hasPrefix("facts: officer:/Photos/p.jpg") }
+        #expect(ranged.count == 1 && ranged[0].hasSuffix(": 65536 bytes in 1 range request(s)"), "\(ranged)")
+        // Kept with the version the listing names: the second look asks the listing only.
+        let again = try await cli.run(["-v", "info", "officer:/Photos/p.jpg"])
+        #expect(again.stdout.contains("EXIF orientation 6") && !again.stderr.contains("file-browser/raw"), "\(again.stderr)")
+        let offline = try await cli.run(["--offline", "info", "officer:/Photos/p.jpg"])
+        #expect(offline.status == 0 && offline.stdout.contains("GPS position"), "\(offline.stderr)")
+
+        // A PDF whose page tree is written at its end, after 200 KB of content: the count comes from the tail.
+        var pdf = "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n3 0 obj << /Length 200000 >> stream\n"
+        pdf += String(repeating: "0 0 m 10 10 l S\n", count: 12_500) + "endstream endobj\n"
+        pdf += "2 0 obj << /Type /Pages /Kids [4 0 R 5 0 R 6 0 R 7 0 R] /Count 4 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+        try server.root.write("Docs/late.pdf", pdf)
+        let pdfFacts = try await cli.run(["-v", "info", "officer:/Docs/late.pdf"])
+        #expect(pdfFacts.stdout.contains("PDF: 4 pages"), "\(pdfFacts.stdout)\(pdfFacts.stderr)")
+        #expect(pdfFacts.stderr.contains("facts: officer:/Docs/late.pdf: 131072 bytes in 2 range request(s)"), "\(pdfFacts.stderr)")
+    }
+}
