@@ -42,6 +42,8 @@ typedef struct {
     VipsSourceCustom *(*source_custom_new)(void);
     gulong (*signal_connect_data)(gpointer, const gchar *, GCallback, gpointer, GClosureNotify, GConnectFlags);
     VipsImage *(*image_new_from_source)(VipsSource *, const char *, ...);
+    int (*rot)(VipsImage *, VipsImage **, VipsAngle, ...);
+    int (*flip)(VipsImage *, VipsImage **, VipsDirection, ...);
 } officer_vips_api;
 
 /* The table lives in Swift (one per process) and is passed to every wrapper: a C global in a header
@@ -95,6 +97,8 @@ static inline int officer_vips_load(officer_vips_api *api) {
     OFFICER_VIPS_BIND(source_custom_new, "vips_source_custom_new")
     OFFICER_VIPS_BIND(signal_connect_data, "g_signal_connect_data")
     OFFICER_VIPS_BIND(image_new_from_source, "vips_image_new_from_source")
+    OFFICER_VIPS_BIND(rot, "vips_rot")
+    OFFICER_VIPS_BIND(flip, "vips_flip")
 #undef OFFICER_VIPS_BIND
     /* The ABI check VIPS_INIT makes, against the headers we were built with. */
     if (api->version(3) - api->version(5) != VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE) {
@@ -189,6 +193,14 @@ static inline int officer_vips_pngsave(const officer_vips_api *api, VipsImage *i
 }
 static inline int officer_vips_webpsave(const officer_vips_api *api, VipsImage *in, const char *path, int quality, int strip) {
     return api->webpsave(in, path, "Q", quality, "strip", strip, NULL);
+}
+/* Turns by a multiple of 90 degrees (0-3 quarter turns clockwise). */
+static inline int officer_vips_rot(const officer_vips_api *api, VipsImage *in, VipsImage **out, int quarters) {
+    static const VipsAngle angles[] = {VIPS_ANGLE_D0, VIPS_ANGLE_D90, VIPS_ANGLE_D180, VIPS_ANGLE_D270};
+    return api->rot(in, out, angles[quarters & 3], NULL);
+}
+static inline int officer_vips_flip_horizontal(const officer_vips_api *api, VipsImage *in, VipsImage **out) {
+    return api->flip(in, out, VIPS_DIRECTION_HORIZONTAL, NULL);
 }
 static inline int officer_vips_autorot(const officer_vips_api *api, VipsImage *in, VipsImage **out) { return api->autorot(in, out, NULL); }
 static inline int officer_vips_avg(const officer_vips_api *api, VipsImage *in, double *out) { return api->avg(in, out, NULL); }

@@ -123,4 +123,62 @@ import Testing
         #expect(pdfFacts.stdout.contains("PDF: 4 pages"), "\(pdfFacts.stdout)\(pdfFacts.stderr)")
         #expect(pdfFacts.stderr.contains("facts: officer:/Docs/late.pdf: 131072 bytes in 2 range request(s)"), "\(pdfFacts.stderr)")
     }
+
+    /// A 12 MP camera-like photo (orientation 6) with an embedded EXIF thumbnail of `thumbWidth`×`thumbHeight`.
+    static func cameraPhoto(_ path: String, thumbWidth: Int, thumbHeight: Int, work: TemporaryDirectory) throws {
+        #expect(try ProcessRunner.run("/usr/bin/convert", ["-size", "4000x3000", "plasma:", "-quality", "90", path]).status == 0)
+        let thumb = work.file("embedded-\(thumbWidth).jpg")
+        #expect(try ProcessRunner.run("/usr/bin/convert", ["-size", "\(thumbWidth)x\(thumbHeight)", "gradient:", thumb]).status == 0)
+        let tagged = try ProcessRunner.run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", "-ThumbnailImage<=" + thumb, path])
+        try #require(tagged.status == 0, "\(tagged.stderr)")
+    }
+
+    /// The JPEG's pixel size, as libvips reads it.
+    static func pixelSize(_ path: String) throws -> String {
+        try ProcessRunner.run("/usr/bin/vipsheader", [path]).stdout.components(separatedBy: ": ").dropFirst().first?.components(separatedBy: " ").first ?? ""
+    }
+
+    @Test func thumbnailsFromTheServerTheEmbeddedPictureOrADownload() async throws {
+        let work = TemporaryDirectory(prefix: "thumbs")
+        // A server with the thumbnail endpoint: it makes them (orientation applied), and the second look asks nothing.
+        let server = try await ReferenceServer.start()
+        let cli = CLIRunner()
+        #expect(try await cli.login(server).status == 0)
+        try FileManager.default.createDirectory(atPath: server.root.file("Phone"), withIntermediateDirectories: true)
+        try Self.cameraPhoto(server.root.file("Phone/IMG_1.jpg"), thumbWidth: 320, thumbHeight: 240, work: work)
+        try FileManager.default.createDirectory(atPath: work.file("a"), withIntermediateDirectories: true)
+        let made = try await cli.run(["thumb", "-o", work.file("a"), "officer:/Phone/IMG_1.jpg"])
+        #expect(made.status == 0 && made.stdout.contains("192×256") && made.stdout.contains("made by the server"), "\(made.stdout)\(made.stderr)")
+        #expect(try Self.pixelSize(work.file("a/IMG_1.thumb.jpg")) == "192x256")
+        let again = try await cli.run(["-v", "thumb", "-f", "-o", work.file("a"), "officer:/Phone/IMG_1.jpg"])
+        #expect(again.stdout.contains("from the cache") && !again.stderr.contains("> GET"), "\(again.stderr)")
+        let refused = try await cli.run(["thumb", "-o", work.file("a"), "officer:/Phone/IMG_1.jpg"])
+        #expect(refused.status == 5 && refused.stderr.contains("already exists (use --force to replace it)"), "\(refused.stderr)")
+
+        // A server without it: the camera's embedded picture when large enough (one range), else a download.
+        let plain = try await ReferenceServer.start(arguments: ["--no-thumbnails"])
+        let other = CLIRunner()
+        #expect(try await other.login(plain).status == 0)
+        try FileManager.default.createDirectory(atPath: plain.root.file("Phone"), withIntermediateDirectories: true)
+        for index in 1...3 { try Self.cameraPhoto(plain.root.file("Phone/IMG_\(index).jpg"), thumbWidth: 320, thumbHeight: 240, work: work) }
+        #expect(try ProcessRunner.run("/usr/bin/vips", ["black", plain.root.file("Phone/shot.png"), "640", "480"]).status == 0)
+        try plain.root.write("Phone/notes.txt", "not a picture")
+        try FileManager.default.createDirectory(atPath: work.file("b"), withIntermediateDirectories: true)
+        let folder = try await other.run(["-v", "thumb", "-o", work.file("b"), "officer:/Phone/"])
+        #expect(folder.status == 0, "\(folder.stderr)")
+        #expect(folder.stdout.components(separatedBy: "the camera's embedded thumbnail").count - 1 == 3, "\(folder.stdout)")
+        #expect(folder.stdout.contains("shot.thumb.jpg: 256×192") && folder.stdout.contains("downloaded and made here"), "\(folder.stdout)")
+        #expect(!folder.stdout.contains("notes"))
+        // The embedded 320×240 picture, turned as the photo's orientation 6 says and shrunk to 256.
+        #expect(try Self.pixelSize(work.file("b/IMG_2.thumb.jpg")) == "192x256")
+        let ranges = folder.stderr.split(separator: "\n").filter { $0.hasPrefix("< 206") && $0.contains(".jpg") }
+        #expect(ranges.count == 3 && ranges.allSatisfy { $0.contains("(65536 bytes") }, "\(ranges)")
+        // Larger than the embedded picture: the photo itself is fetched and thumbnailed here.
+        let large = try await other.run(["thumb", "-f", "--size", "400", "-o", work.file("b"), "officer:/Phone/IMG_3.jpg"])
+        #expect(large.stdout.contains("300×400") && large.stdout.contains("downloaded and made here"), "\(large.stdout)\(large.stderr)")
+        let none = try await other.run(["thumb", "-o", work.file("b"), "officer:/Phone/notes.txt"])
+        #expect(none.status == 9 && none.stderr.contains("officer:/Phone/notes.txt: has no picture"), "\(none.stderr)")
+        let size = try await other.run(["thumb", "--size", "5", "officer:/Phone/IMG_1.jpg"])
+        #expect(size.status == 2 && size.stderr.contains("--size"), "\(size.stderr)")
+    }
 }

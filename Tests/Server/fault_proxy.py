@@ -17,6 +17,7 @@ class Faults:
         self.requests = 0
         self.corrupted = False
         self.up_bytes = 0  # every byte forwarded in --count-direction (default client -> server), for --count-file
+        self.link_free_at = 0.0  # --link-rate: when the shared link has sent what was queued so far
 
     def write_count(self):
         if self.args.count_file:
@@ -68,7 +69,19 @@ async def pump(reader, writer, faults, direction, counter):
                 stalled = True
                 data = data[cut:]
                 sent += cut
-            if applies and args.throttle:
+            if direction == "down" and args.link_rate:
+                # One link for every connection: each piece waits for the bytes queued before it, whoever sent them.
+                loop = asyncio.get_running_loop()
+                for i in range(0, len(data), 16384):
+                    piece = data[i:i + 16384]
+                    now = loop.time()
+                    start = max(now, faults.link_free_at)
+                    faults.link_free_at = start + len(piece) / args.link_rate
+                    if faults.link_free_at > now:
+                        await asyncio.sleep(faults.link_free_at - now)
+                    writer.write(piece)
+                    await writer.drain()
+            elif applies and args.throttle:
                 for i in range(0, len(data), 4096):
                     writer.write(data[i:i + 4096])
                     await writer.drain()
@@ -139,7 +152,9 @@ def main(argv=None):
     p.add_argument("--direction", choices=["up", "down", "both"], default="down", help="which way faults apply")
     p.add_argument("--stall-after", type=int, help="stall each connection after this many bytes")
     p.add_argument("--stall-seconds", type=float, default=30)
-    p.add_argument("--throttle", type=int, help="bytes per second")
+    p.add_argument("--throttle", type=int, help="bytes per second, per connection")
+    p.add_argument("--link-rate", type=int,
+                   help="bytes per second server -> client shared by every connection (an emulated slow link)")
     p.add_argument("--fail-request", type=int, action="append", help="answer the Nth request with --status")
     p.add_argument("--status", type=int, default=503)
     p.add_argument("--retry-after", type=int, help="add Retry-After: N to injected failures")

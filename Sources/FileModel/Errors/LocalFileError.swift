@@ -8,6 +8,10 @@ public struct LocalFileError: Error, Equatable, Sendable, CustomStringConvertibl
         case isAFolder
         /// Not an existing folder where one is needed.
         case notAFolder
+        /// Something is there, and replacing it was not asked for.
+        case exists
+        /// The system refused to write it, in its own words.
+        case unwritable(String)
     }
 
     /// The path as the caller gave it.
@@ -27,9 +31,11 @@ public struct LocalFileError: Error, Equatable, Sendable, CustomStringConvertibl
         case .missing: "\(path): no such file"
         case .isAFolder: "\(path): is a folder"
         case .notAFolder: "\(path): not an existing folder"
+        case .exists: "\(path): already exists"
+        case .unwritable(let message): "\(path): cannot write: \(message)"
         }
     }
 
-    /// A local-file problem.
-    public var category: ErrorCategory { .localFile }
+    /// A local-file problem; an existing file not to be replaced is a conflict.
+    public var category: ErrorCategory { problem == .exists ? .conflict : .localFile }
 }

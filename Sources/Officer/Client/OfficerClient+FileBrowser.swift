@@ -101,6 +101,16 @@ extension OfficerClient {
 
     private static let rawEndpoint = "/api/file-browser/raw"
 
+    /// A JPEG thumbnail of a picture, video or PDF, longest edge at most `size` (the proposed `thumbnail`
+    /// endpoint; a server offers it when its features name `thumbnail`).
+    public func thumbnail(_ path: RemotePath, size: Int) async throws(OfficerError) -> Data {
+        var request = HTTPRequest(
+            url: url(Self.base + "thumbnail", query: [("path", path.path), ("root", path.root), ("size", String(size))]),
+            sink: .memory(limit: 8 << 20), credential: credential)
+        request.headers.add("Accept", "image/jpeg")
+        return try await send(request, subject: path.description).body
+    }
+
     /// Entries whose names contain `text` (case-insensitive) below `path`.
     public func search(_ text: String, in path: RemotePath) async throws(OfficerError) -> SearchResponse {
         try await call("GET", Self.base + "search", query: [("q", text)] + query(path))

@@ -54,6 +54,8 @@ public final class OfficerFiles: Sendable {
     /// Unfinished transfers, when a journal is configured.
     public let journal: TransferJournal?
     private let cacheSlot: CacheSlot
+    /// What the server says it offers, asked once.
+    let featureSlot = FeatureSlot()
 
     /// Opens the journal (when configured); the cache opens on first use.
     public init(configuration: Configuration) throws {
@@ -124,5 +126,24 @@ private final class CacheSlot: @unchecked Sendable {
         let cache = try ContentCache(directory: directory, limit: limit)
         opened = cache
         return cache
+    }
+}
+
+/// The server's features, asked once per front door: every thumbnail of a folder would ask otherwise, and
+/// several asking at once share the one request. A failed request is not kept (the next use asks again).
+final class FeatureSlot: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: Task<Set<String>?, Never>?
+
+    func get(_ load: @escaping @Sendable () async -> Set<String>?) async -> Set<String> {
+        let task = lock.withLock {
+            if let pending { return pending }
+            let task = Task { await load() }
+            pending = task
+            return task
+        }
+        if let features = await task.value { return features }
+        lock.withLock { if pending == task { pending = nil } }
+        return []
     }
 }

@@ -16,6 +16,10 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
     case noCache
     /// An Officer upload's destination exists, and overwriting was not asked for.
     case exists(String)
+    /// A thumbnail was asked of a file that has no picture this can show.
+    case noPicture(String)
+    /// A value out of the range an operation takes.
+    case invalidValue(String)
 
     /// A one-line message, in the user's terms.
     public var description: String {
@@ -27,6 +31,8 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
         case .noServer: "no Officer server is configured"
         case .noCache: "no cache is configured"
         case .exists(let path): "\(path): already exists"
+        case .noPicture(let path): "\(path): has no picture to make a thumbnail of"
+        case .invalidValue(let message): message
         }
     }
 }
@@ -42,6 +48,8 @@ extension OfficerFilesError: CategorizedError {
         case .noServer: .invalidInput
         case .noCache: .invalidInput
         case .exists: .conflict
+        case .noPicture: .refused
+        case .invalidValue: .invalidInput
         }
     }
 }

@@ -15,6 +15,8 @@ extension CommandContext {
         switch error {
         case DownloadError.destinationExists, ImageError.outputExists, OfficerFilesError.exists, OfficerError.conflict(_, _, "exists"):
             ("--force", "use --force to replace it")
+        case let error as LocalFileError where error.problem == .exists:
+            ("--force", "use --force to replace it")
         case OfficerError.notFound(request: "upload", _):
             ("--parents", "--parents creates it")
         case ArchiveError.tooLarge:

@@ -77,6 +77,16 @@ enum VipsCalls {
         guard officer_vips_thumbnail(api, path, &out, maxEdge, maxEdge, 1, 1, exportSRGB ? 1 : 0) == 0 else { return nil }
         return out.map(OpaquePointer.init)
     }
+    static func rotate(_ image: OpaquePointer, quarters: Int32) -> OpaquePointer? {
+        var out: Image?
+        guard officer_vips_rot(api, Image(image), &out, quarters) == 0 else { return nil }
+        return out.map(OpaquePointer.init)
+    }
+    static func flipHorizontal(_ image: OpaquePointer) -> OpaquePointer? {
+        var out: Image?
+        guard officer_vips_flip_horizontal(api, Image(image), &out) == 0 else { return nil }
+        return out.map(OpaquePointer.init)
+    }
     static func hasField(_ image: OpaquePointer, _ name: String) -> Bool { officer_vips_has_field(api, Image(image), name) != 0 }
     static func string(_ image: OpaquePointer, _ name: String) -> String? {
         officer_vips_get_string(api, Image(image), name).map { String(cString: $0) }

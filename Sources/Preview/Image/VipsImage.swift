@@ -54,6 +54,25 @@ public final class VipsImage {
         return VipsImage(handle: handle)
     }
 
+    /// The image turned and mirrored as EXIF `orientation` (1–8) says it is to be shown: for a picture that
+    /// does not carry the orientation itself (a camera's embedded thumbnail).
+    public func oriented(_ orientation: Int) throws(VipsError) -> VipsImage {
+        // Orientations 2, 4, 5, 7 are mirrored: flipped, then turned as their unmirrored twin.
+        let quarters: Int32 = [1: 0, 2: 0, 3: 2, 4: 2, 5: 3, 6: 1, 7: 1, 8: 3][orientation] ?? 0
+        var current = self
+        if [2, 4, 5, 7].contains(orientation) {
+            guard let flipped = VipsCalls.flipHorizontal(current.handle) else {
+                throw .operationFailed(operation: "flip", message: VipsCalls.lastError())
+            }
+            current = VipsImage(handle: flipped)
+        }
+        guard quarters != 0 else { return current }
+        guard let turned = VipsCalls.rotate(current.handle, quarters: quarters) else {
+            throw .operationFailed(operation: "rot", message: VipsCalls.lastError())
+        }
+        return VipsImage(handle: turned)
+    }
+
     /// The libvips loader that read the file (`jpegload`, `pngload`, `heifload`, …).
     public var loader: String? { VipsCalls.string(handle, "vips-loader") }
     /// True when the image has an alpha channel.

@@ -13,6 +13,7 @@ from .auth import PUBLIC, Auth
 from .errors import APIError
 from .files import FileBrowser, body_json, field, json_response
 from .paths import Roots
+from .thumbnails import Thumbnails
 from .tus import Tus
 
 VERSION = "1.0.0"
@@ -22,8 +23,9 @@ CLAIMS = web.RequestKey("claims", dict)
 
 
 def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_max_size=1 << 40, tus_expiry=86400,
-               secret=None, hostile_names=False):
+               secret=None, hostile_names=False, thumbnails=True):
     auth = Auth(users, secret or secrets.token_hex(32), token_ttl)
+    features = FEATURES + (["thumbnail"] if thumbnails else [])
     root_map = Roots(roots)
 
     @web.middleware
@@ -59,7 +61,7 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
 
     async def plugins(request):
         return json_response({
-            "server": {"name": "officer", "version": VERSION, "apiVersion": API_VERSION, "features": FEATURES},
+            "server": {"name": "officer", "version": VERSION, "apiVersion": API_VERSION, "features": features},
             "plugins": [{"name": "file-browser", "enabled": True}, {"name": "ai-actions", "enabled": True}]})
 
     app = web.Application(middlewares=[middleware], client_max_size=1 << 40)
@@ -67,7 +69,10 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
         web.post("/api/auth/signin", signin), web.post("/api/auth/signout", signout), web.get("/api/auth/me", me),
         web.get("/api/server-settings/plugins", plugins),
     ])
-    app.add_routes(FileBrowser(root_map, hostile_names=hostile_names).routes())
+    files = FileBrowser(root_map, hostile_names=hostile_names)
+    app.add_routes(files.routes())
+    if thumbnails:
+        app.add_routes(Thumbnails(files, state_dir).routes())
     app.add_routes(AIActions(root_map).routes())
     app.add_routes(Tus(root_map, state_dir, tus_max_size, tus_expiry).routes())
     return app
@@ -86,6 +91,8 @@ def main(argv=None):
     parser.add_argument("--secret", help="JWT signing secret (default: random per start)")
     parser.add_argument("--hostile-names", action="store_true",
                         help="for tests: folders named 'hostile' also list entries with unsafe names ('..', '/', NUL, absolute)")
+    parser.add_argument("--no-thumbnails", action="store_true",
+                        help="leave out the proposed thumbnail endpoint (clients then make thumbnails themselves)")
     args = parser.parse_args(argv)
 
     root = os.path.realpath(args.root)
@@ -106,7 +113,7 @@ def main(argv=None):
     state = args.state or root.rstrip("/") + ".officer-state"
     os.makedirs(state, exist_ok=True)
     app = create_app(roots, users, state, args.token_ttl, args.tus_max_size, args.tus_expiry, args.secret,
-                     hostile_names=args.hostile_names)
+                     hostile_names=args.hostile_names, thumbnails=not args.no_thumbnails)
     asyncio.run(_serve(app, args.port))
 
 

@@ -39,6 +39,10 @@ async def serve_file(request: web.Request, local: str, download_name: str = None
     headers = {"ETag": etag, "Last-Modified": last_modified, "Accept-Ranges": "bytes", "Cache-Control": "no-cache"}
     if download_name:
         headers["Content-Disposition"] = "attachment; filename*=UTF-8''" + _quote(download_name)
+    if_match = request.headers.get("If-Match")
+    if if_match and if_match.strip() != "*" and etag not in [t.strip() for t in if_match.split(",")]:
+        # A reader that fetches a file in pieces asks each piece of the version it began with.
+        return web.Response(status=412, headers=headers)
     inm = request.headers.get("If-None-Match")
     if inm and (inm.strip() == "*" or etag in [t.strip() for t in inm.split(",")]):
         return web.Response(status=304, headers=headers)

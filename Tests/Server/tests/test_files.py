@@ -229,3 +229,41 @@ async def test_sha256(client, auth, root):
     (root / "h").write_bytes(b"hash me")
     body = await (await client.get(FB + "sha256", params={"path": "/h"}, headers=auth)).json()
     assert body["sha256"] == hashlib.sha256(b"hash me").hexdigest() and body["size"] == 7
+
+
+async def test_raw_if_match_refuses_another_version(client, auth, root):
+    (root / "v.bin").write_bytes(b"one" * 100)
+    first = await client.get(FB + "raw", params={"path": "/v.bin"}, headers={**auth, "Range": "bytes=0-9"})
+    etag = first.headers["ETag"]
+    same = await client.get(FB + "raw", params={"path": "/v.bin"}, headers={**auth, "Range": "bytes=10-19", "If-Match": etag})
+    assert same.status == 206
+    (root / "v.bin").write_bytes(b"two" * 200)
+    changed = await client.get(FB + "raw", params={"path": "/v.bin"}, headers={**auth, "Range": "bytes=10-19", "If-Match": etag})
+    assert changed.status == 412
+
+
+async def test_thumbnails_of_images_pdfs_and_videos(client, auth, root):
+    import subprocess
+    subprocess.run(["vips", "black", str(root / "wide.png"), "800", "400"], check=True)
+    subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=640x360:duration=1",
+                    "-pix_fmt", "yuv420p", str(root / "clip.mp4")], check=True)
+    (root / "notes.txt").write_text("no picture")
+    for name, expected in (("wide.png", (128, 64)), ("clip.mp4", (128, 72))):
+        response = await client.get(FB + "thumbnail", params={"path": "/" + name, "size": "128"}, headers=auth)
+        assert response.status == 200 and response.headers["Content-Type"] == "image/jpeg", name
+        body = await response.read()
+        assert body[:2] == b"\xff\xd8"
+        out = root.parent / ("t-" + name + ".jpg")
+        out.write_bytes(body)
+        size = subprocess.run(["vipsheader", "-f", "width", str(out)], capture_output=True, text=True).stdout.strip()
+        height = subprocess.run(["vipsheader", "-f", "height", str(out)], capture_output=True, text=True).stdout.strip()
+        assert (int(size), int(height)) == expected, name
+        again = await client.get(FB + "thumbnail", params={"path": "/" + name, "size": "128"},
+                                 headers={**auth, "If-None-Match": response.headers["ETag"]})
+        assert again.status == 304
+    refused = await client.get(FB + "thumbnail", params={"path": "/notes.txt"}, headers=auth)
+    assert refused.status == 415 and await error_code(refused) == "no_thumbnail"
+    bad = await client.get(FB + "thumbnail", params={"path": "/wide.png", "size": "5000"}, headers=auth)
+    assert bad.status == 400
+    plugins = await (await client.get("/api/server-settings/plugins")).json()
+    assert "thumbnail" in plugins["server"]["features"]

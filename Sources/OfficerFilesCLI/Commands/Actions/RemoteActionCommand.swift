@@ -143,7 +143,7 @@ enum RemoteActionCommand {
         return nil
     }
 
-    /// Writes text atomically: a temp file beside it, then a link (or a rename with --force).
+    /// Writes text whole or not at all, never over an existing file without --force (``AtomicFile``).
     static func writeText(_ text: String, to output: String, target: ActionTarget, several: Bool, force: Bool) throws -> String {
         var path = output
         var isDirectory: ObjCBool = false
@@ -156,22 +156,7 @@ enum RemoteActionCommand {
                 }
             path = (output as NSString).appendingPathComponent(base + ".txt")
         }
-        let temp = (path as NSString).deletingLastPathComponent + "/." + (path as NSString).lastPathComponent + ".officer-tmp"
-        guard FileManager.default.createFile(atPath: temp, contents: Data(text.utf8)) else {
-            throw CLIError.localFile(path: path, message: "cannot write")
-        }
-        if force {
-            guard rename(temp, path) == 0 else {
-                unlink(temp)
-                throw CLIError.localFile(path: path, message: String(cString: strerror(errno)))
-            }
-        } else {
-            defer { unlink(temp) }
-            guard link(temp, path) == 0 else {
-                if errno == EEXIST { throw CLIError.refused("\(path): already exists (use --force to replace it)", .conflict) }
-                throw CLIError.localFile(path: path, message: String(cString: strerror(errno)))
-            }
-        }
+        try AtomicFile.write(Data(text.utf8), to: path, replace: force)
         return path
     }
 

@@ -1,0 +1,110 @@
+import FileModel
+import Foundation
+import HTTP
+import Preview
+import Transfer
+
+/// Where a thumbnail came from.
+public enum ThumbnailOrigin: String, Sendable, Codable {
+    /// Made earlier and kept in the cache: no request.
+    case cache
+    /// The server's thumbnail endpoint.
+    case server
+    /// The camera's EXIF thumbnail in the photo's first 64 KiB (one Range request).
+    case embedded
+    /// The file was downloaded (or copied from the cache) and thumbnailed here.
+    case rendered
+    /// A local file, thumbnailed here.
+    case local
+}
+
+/// A JPEG thumbnail and where it came from.
+public struct Thumbnail: Sendable {
+    /// The JPEG and its size.
+    public var image: ThumbnailImage
+    /// How it was made.
+    public var origin: ThumbnailOrigin
+}
+
+extension OfficerFiles {
+    /// How long a cached thumbnail is used without asking the server: a folder shown again costs no request,
+    /// and a picture changed meanwhile shows its old thumbnail at most this long.
+    public static let thumbnailFreshness: Double = 3600
+    /// The sizes a thumbnail may be asked in (longest edge, pixels).
+    public static let thumbnailSizes = 16...1024
+
+    /// A JPEG thumbnail of an Officer file, longest edge at most `size`, shown the way its EXIF orientation says.
+    /// In order: the cache (a thumbnail of this size made within ``thumbnailFreshness``; offline, any); the
+    /// server's thumbnail endpoint when its features offer one (pictures, a video's first frame, a PDF's first
+    /// page); a JPEG's embedded EXIF thumbnail from its first 64 KiB when that is at least `size` across; else
+    /// the file is downloaded (through the cache) and thumbnailed here. Kept in the cache, against its limit.
+    public func thumbnail(of path: RemotePath, size: Int = 256) async throws -> Thumbnail {
+        guard Self.thumbnailSizes.contains(size) else {
+            throw OfficerFilesError.invalidValue("thumbnail size \(size): give \(Self.thumbnailSizes.lowerBound) to \(Self.thumbnailSizes.upperBound) pixels")
+        }
+        let cache = try usableCache()
+        let key = try cacheKey(path, kind: CacheKey.Kind.thumbnail + "?size=\(size)")
+        if let entry = try cache?.entry(for: key), isOffline || Date().timeIntervalSince1970 - entry.created < Self.thumbnailFreshness,
+            let data = entry.contents()
+        {
+            let image = ThumbnailImage(
+                jpeg: data, width: Int(entry.metadata["width"] ?? "") ?? 0, height: Int(entry.metadata["height"] ?? "") ?? 0)
+            return Thumbnail(image: image, origin: .cache)
+        }
+        if isOffline { throw OfficerFilesError.notCachedOffline(path) }
+        let made = try await makeThumbnail(of: path, size: size)
+        do {
+            try cache?.store(
+                made.image.jpeg, for: key, version: "thumbnail",
+                metadata: ["width": String(made.image.width), "height": String(made.image.height)])
+        } catch {
+            configuration.http.log?("cache: thumbnail not stored: \(error)")
+        }
+        return made
+    }
+
+    /// A JPEG thumbnail of a local image file (libvips shrink-on-load), longest edge at most `size`.
+    public func thumbnail(ofFile local: String, size: Int = 256) async throws -> Thumbnail {
+        guard Self.thumbnailSizes.contains(size) else {
+            throw OfficerFilesError.invalidValue("thumbnail size \(size): give \(Self.thumbnailSizes.lowerBound) to \(Self.thumbnailSizes.upperBound) pixels")
+        }
+        try Self.requireLocalFile(local)
+        guard Self.thumbnailable(local) else { throw OfficerFilesError.noPicture(local) }
+        return Thumbnail(image: try await Self.onOwnThread(cancelling: nil) { try ThumbnailMaker.thumbnail(ofFile: local, size: size) }, origin: .local)
+    }
+
+    private func makeThumbnail(of path: RemotePath, size: Int) async throws -> Thumbnail {
+        let client = try client
+        if await serverFeatures().contains("thumbnail") {
+            let jpeg = try await client.thumbnail(path, size: size)
+            let (width, height) = FileFacts.jpegSize(jpeg) ?? (0, 0)
+            return Thumbnail(image: ThumbnailImage(jpeg: jpeg, width: width, height: height), origin: .server)
+        }
+        let entry = try await client.stat(path)
+        guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(path) }
+        guard Self.thumbnailable(path.name), entry.size > 0 else { throw OfficerFilesError.noPicture(path.description) }
+        if ["jpg", "jpeg"].contains((path.name as NSString).pathExtension.lowercased()) {
+            let file = RangedFile(http: http, url: client.rawURL(for: path), credential: client.credential, size: entry.size, etag: nil)
+            let prefix = try await Self.onOwnThread(cancelling: file) { try file.data(at: 0, length: FileTypeDetector.prefixLength) }
+            if let embedded = ExifThumbnail.find(in: prefix), max(embedded.width, embedded.height) >= size {
+                let image = try await Self.onOwnThread(cancelling: nil) { try ThumbnailMaker.thumbnail(of: embedded, size: size) }
+                return Thumbnail(image: image, origin: .embedded)
+            }
+        }
+        let scratch = NSTemporaryDirectory() + "/officer-thumb-source-\(getpid())-\(UUID().uuidString)." + (path.name as NSString).pathExtension
+        defer { unlink(scratch) }
+        _ = try await download(path, to: scratch).value
+        let image = try await Self.onOwnThread(cancelling: nil) { try ThumbnailMaker.thumbnail(ofFile: scratch, size: size) }
+        return Thumbnail(image: image, origin: .rendered)
+    }
+
+    /// The features the server names (asked once per front door; a server that does not answer names none).
+    func serverFeatures() async -> Set<String> {
+        await featureSlot.get { [self] in (try? await serverInfo()).map { Set($0.server.features) } }
+    }
+
+    /// Pictures libvips makes thumbnails of here (a folder's thumbnails are made of these).
+    public static func thumbnailable(_ name: String) -> Bool {
+        UploadImagePreparation.imageExtensions.contains((name as NSString).pathExtension.lowercased())
+    }
+}

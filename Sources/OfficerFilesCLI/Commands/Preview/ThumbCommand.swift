@@ -1,0 +1,145 @@
+import FileModel
+import Foundation
+import Officer
+import Preview
+
+/// `thumb`: JPEG thumbnails of local and remote pictures, written to a folder.
+enum ThumbCommand: Command {
+    static let spec = CommandSpec(
+        "thumb", summary: "make JPEG thumbnails of local or officer: pictures (a folder: every picture in it)",
+        discussion: """
+            A remote file's thumbnail comes from the server's thumbnail endpoint when it has one, else from the
+            small picture a camera embeds in a JPEG's EXIF data (one Range request), else the file is downloaded
+            and thumbnailed here. Thumbnails are kept in the cache for an hour: showing a folder again makes no
+            request. Each goes to DIR/NAME.thumb.jpg; an existing one is replaced only with --force.
+            """,
+        options: [
+            OptionSpec(["--output", "-o"], .value(placeholder: "DIR"), help: "folder for the thumbnails (default: the current folder)"),
+            OptionSpec(["--size"], .value(placeholder: "N"), help: "longest edge in pixels, 16 to 1024 (default 256)"),
+            OptionSpec(["--force", "-f"], help: "replace existing thumbnail files"),
+        ],
+        positionals: [PositionalSpec("PATH", help: "local picture, officer:/picture or officer:/folder/", variadic: true)])
+
+    /// Thumbnails made at once: requests overlap, and libvips runs on threads of its own.
+    static let width = 4
+
+    static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        var size = 256
+        if let text = parsed.value("size") {
+            guard let value = Int(text), OfficerFiles.thumbnailSizes.contains(value) else {
+                throw ArgumentError.invalidValue(option: "--size", value: text, reason: "a longest edge in pixels, 16 to 1024")
+            }
+            size = value
+        }
+        let folder = parsed.value("output") ?? FileManager.default.currentDirectoryPath
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CLIError.localFile(path: folder, message: "not an existing folder (give -o an existing folder)")
+        }
+        let files = try context.files()
+        if parsed.positionals.contains(where: RemotePath.isRemote) { try context.announceCache(files) }
+        var sources: [Source] = []
+        for argument in parsed.positionals {
+            sources += try await expand(argument, files)
+        }
+        let force = parsed.flag("force")
+        let edge = size
+        var failures: [any Error] = []
+        var next = 0
+        try await withThrowingTaskGroup(of: (Source, Result<(Thumbnail, String), any Error>).self) { group in
+            func start() {
+                guard next < sources.count else { return }
+                let source = sources[next]
+                next += 1
+                group.addTask {
+                    do {
+                        let thumbnail: Thumbnail
+                        switch source {
+                        case .local(let path): thumbnail = try await files.thumbnail(ofFile: path, size: edge)
+                        case .remote(let path): thumbnail = try await files.thumbnail(of: path, size: edge)
+                        }
+                        let output = (folder as NSString).appendingPathComponent(source.baseName + ".thumb.jpg")
+                        try AtomicFile.write(thumbnail.image.jpeg, to: output, replace: force)
+                        return (source, .success((thumbnail, output)))
+                    } catch {
+                        return (source, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<width { start() }
+            while let (source, outcome) = try await group.next() {
+                start()
+                switch outcome {
+                case .success(let (thumbnail, output)):
+                    let image = thumbnail.image
+                    if context.global.json {
+                        context.printJSON(Row(source: source.shown, output: output, width: image.width, height: image.height, bytes: image.jpeg.count, origin: thumbnail.origin.rawValue))
+                    } else {
+                        context.say("\(source.shown) -> \(output): \(image.width)×\(image.height), \(ByteCountFormat.string(Int64(image.jpeg.count))) (\(describe(thumbnail.origin)))")
+                    }
+                case .failure(let error):
+                    if Task.isCancelled { throw error }
+                    if sources.count == 1 { throw error }
+                    context.console.message("officer-files: " + context.describe(error))
+                    failures.append(error)
+                }
+            }
+        }
+        if !failures.isEmpty { throw BatchRunner.summary(of: failures, total: sources.count) }
+    }
+
+    /// One picture to make a thumbnail of.
+    enum Source: Sendable {
+        case local(String)
+        case remote(RemotePath)
+
+        var shown: String {
+            switch self {
+            case .local(let path): path
+            case .remote(let path): path.description
+            }
+        }
+
+        var baseName: String {
+            let name: String =
+                switch self {
+                case .local(let path): (path as NSString).lastPathComponent
+                case .remote(let path): path.name
+                }
+            return (name as NSString).deletingPathExtension
+        }
+    }
+
+    /// A file as itself; a remote folder as the pictures directly in it.
+    static func expand(_ argument: String, _ files: OfficerFiles) async throws -> [Source] {
+        guard RemotePath.isRemote(argument) else { return [.local(argument)] }
+        let path = try files.path(argument)
+        // A picture's name is taken for a file without asking (a second look at it then makes no request).
+        if !argument.hasSuffix("/"), !path.isRoot {
+            if OfficerFiles.thumbnailable(path.name) { return [.remote(path)] }
+            if try await !files.stat(path).isDirectory { return [.remote(path)] }
+        }
+        return try await files.list(path).entries
+            .filter { !$0.isDirectory && OfficerFiles.thumbnailable($0.name) }
+            .map { .remote(try path.appending($0.name)) }
+    }
+
+    static func describe(_ origin: ThumbnailOrigin) -> String {
+        switch origin {
+        case .cache: "from the cache"
+        case .server: "made by the server"
+        case .embedded: "the camera's embedded thumbnail"
+        case .rendered: "downloaded and made here"
+        case .local: "made here"
+        }
+    }
+
+    struct Row: Encodable {
+        var source: String
+        var output: String
+        var width: Int
+        var height: Int
+        var bytes: Int
+        var origin: String
+    }
+}
