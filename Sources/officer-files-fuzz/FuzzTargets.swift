@@ -45,6 +45,9 @@ enum FuzzTarget: String, CaseIterable {
             let preparer = ImagePreparer(options: options)
             _ = try? preparer.outputFormat(for: input)
             _ = try? preparer.prepare(input, to: Self.scratch + ".out")
+            // What a remote photo's first bytes and boxes give: the EXIF thumbnail, a HEIF's meta box.
+            _ = ExifThumbnail.find(in: data)
+            _ = try? HEIFMeta.read(MemorySource(data))
         case .mime:
             _ = try? FileTypeDetector().detect(bytes: data, name: "fuzz.bin")
         case .json:

@@ -90,6 +90,7 @@ import Testing
 
     @Test func imageAndPDFFactsFromAFewRanges() async throws {
         let server = try await ReferenceServer.start()
+        let work = TemporaryDirectory(prefix: "remote-facts")
         let cli = CLIRunner()
         #expect(try await cli.login(server).status == 0)
         try FileManager.default.createDirectory(atPath: server.root.file("Photos"), withIntermediateDirectories: true)
@@ -113,6 +114,19 @@ import Testing
         #expect(again.stdout.contains("EXIF orientation 6") && !again.stderr.contains("file-browser/raw"), "\(again.stderr)")
         let offline = try await cli.run(["--offline", "info", "officer:/Photos/p.jpg"])
         #expect(offline.status == 0 && offline.stdout.contains("GPS position"), "\(offline.stderr)")
+
+        // A HEIC whose meta box (size, EXIF location) comes after its media data: the start, then the end.
+        let heic = work.file("p.heic")
+        #expect(try ProcessRunner.run("/usr/bin/vips", ["copy", photo, heic]).status == 0)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/scripts/heif_meta_last.py").path
+        let moved = try ProcessRunner.run("/usr/bin/python3", [script, heic, server.root.file("Photos/late.heic")])
+        try #require(moved.status == 0, "\(moved.stderr)")
+        let heicFacts = try await cli.run(["-v", "info", "officer:/Photos/late.heic"])
+        #expect(heicFacts.stdout.contains("Image: 4000×3000, camera Pixel 9, taken 2026:05:01 10:00:00, GPS position"), "\(heicFacts.stdout)\(heicFacts.stderr)")
+        let heicLine = heicFacts.stderr.split(separator: "\n").first { $0.hasPrefix("facts: officer:/Photos/late.heic") } ?? ""
+        let heicBytes = Int(heicLine.split(separator: " ").dropFirst(2).first ?? "") ?? .max
+        #expect(heicLine.hasSuffix("in 2 range request(s)") && heicBytes < 200_000, "\(heicLine)")
 
         // A PDF whose page tree is written at its end, after 200 KB of content: the count comes from the tail.
         var pdf = "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n3 0 obj << /Length 200000 >> stream\n"

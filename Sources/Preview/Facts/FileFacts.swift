@@ -119,7 +119,13 @@ public struct FileFacts: Sendable, Codable, Equatable {
     ) throws -> FileFacts {
         let prefix = try Self.bytes(of: source, at: 0, length: FileTypeDetector.prefixLength)
         var facts = try FileFacts(prefix: prefix, name: name, path: path, size: source.size, modificationTime: modificationTime, mode: mode)
-        if facts.wantsImageHeader {
+        if ["image/heic", "image/heif", "image/avif"].contains(facts.type.mime), let heif = try HEIFMeta.read(source) {
+            // Read from the box structure: libheif would read the media data on the way (the whole photo).
+            let turned = heif.quarterTurns % 2 == 1
+            facts.image = ImageFacts(
+                width: turned ? heif.height : heif.width, height: turned ? heif.width : heif.height, orientation: 1,
+                camera: heif.exif?.camera, taken: heif.exif?.taken, hasGPS: heif.exif?.hasGPS ?? false)
+        } else if facts.wantsImageHeader {
             facts.image = ImageFacts(try VipsImage(source: source, name: path))
         }
         if facts.type.viewer == .pdf, facts.pdfPages == nil, source.size > Int64(prefix.count) {
