@@ -11,7 +11,12 @@ import Testing
 
     /// Builds the example package (a no-op when `make test` built it already) and returns its binaries' folder.
     func build() async throws -> String {
-        let built = try await ProcessRunner.runDetached("/usr/bin/env", ["swift", "build", "--package-path", Self.package])
+        var built = try await ProcessRunner.runDetached("/usr/bin/env", ["swift", "build", "--package-path", Self.package])
+        if built.status != 0, built.stderr.contains("cannot find") {
+            // SwiftPM keeps the path dependency's file list from the example's previous build: a file added to the
+            // library since is missing from the first build after it and present in the next. A real error fails both.
+            built = try await ProcessRunner.runDetached("/usr/bin/env", ["swift", "build", "--package-path", Self.package])
+        }
         #expect(built.status == 0, "\(built.stdout)\n\(built.stderr)")
         let bin = try await ProcessRunner.runDetached("/usr/bin/env", ["swift", "build", "--package-path", Self.package, "--show-bin-path"])
         return bin.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A download or an upload under way: its ``TransferEvent``s, then its result.
 public typealias TransferOperation<Success: Sendable> = ProgressOperation<TransferEvent, Success>
 
@@ -14,13 +16,17 @@ public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncS
     private let events: AsyncStream<Event>
     private let work: Task<Success, any Error>
 
-    /// Starts `body`, which reports through the function it is given.
+    /// Starts `body`, which reports through the function it is given. Progress events (``CoalescibleEvent``)
+    /// are passed on at most every ``ProgressGate/interval`` per part, the latest one each time, and always
+    /// before any other event and at the end: an engine may report every buffer it moves without a consumer
+    /// paying for each (a GiB is tens of thousands of buffers).
     public init(_ body: @escaping @Sendable (_ report: @escaping @Sendable (Event) -> Void) async throws -> Success) {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(4096))
         events = stream
+        let gate = ProgressGate(continuation)
         work = Task {
-            defer { continuation.finish() }
-            return try await body { continuation.yield($0) }
+            defer { gate.finish() }
+            return try await body { gate.report($0) }
         }
     }
 
@@ -38,4 +44,55 @@ public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncS
 
     /// Stops the work.
     public func cancel() { work.cancel() }
+}
+
+/// An event that only updates a value a later event of the same key replaces (a part's byte count), so a
+/// run of them may be thinned to the latest.
+public protocol CoalescibleEvent: Sendable {
+    /// What the event updates (a part's index); nil for an event that must always be delivered.
+    var coalescingKey: Int? { get }
+}
+
+/// Thins a run of coalescible events to the latest per key every ``interval``, keeping the order of every
+/// other event (pending updates go out before it).
+final class ProgressGate<Event: Sendable>: @unchecked Sendable {
+    /// The shortest time between two updates of one key that are both passed on, in nanoseconds (50 ms).
+    static var interval: UInt64 { 50_000_000 }
+
+    private let continuation: AsyncStream<Event>.Continuation
+    private let lock = NSLock()
+    private var pending: [Int: Event] = [:]
+    private var lastSent: [Int: UInt64] = [:]
+
+    init(_ continuation: AsyncStream<Event>.Continuation) { self.continuation = continuation }
+
+    func report(_ event: Event) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let key = (event as? any CoalescibleEvent)?.coalescingKey else {
+            flushPending()
+            continuation.yield(event)
+            return
+        }
+        let now = DispatchTime.now().uptimeNanoseconds
+        if let last = lastSent[key], now &- last < Self.interval {
+            pending[key] = event
+            return
+        }
+        pending[key] = nil
+        lastSent[key] = now
+        continuation.yield(event)
+    }
+
+    func finish() {
+        lock.lock()
+        flushPending()
+        lock.unlock()
+        continuation.finish()
+    }
+
+    private func flushPending() {
+        for key in pending.keys.sorted() { continuation.yield(pending[key]!) }
+        pending.removeAll()
+    }
 }

@@ -25,3 +25,10 @@ public enum TransferMethod: String, Sendable, Codable {
     /// A local copy the server confirmed current (the cache); nothing moved over the network.
     case cache
 }
+
+extension TransferEvent: CoalescibleEvent {
+    /// A part's progress is replaced by the next of the same part; everything else is always delivered.
+    public var coalescingKey: Int? {
+        if case .progress(let part, _) = self { part } else { nil }
+    }
+}
