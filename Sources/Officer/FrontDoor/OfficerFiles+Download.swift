@@ -21,7 +21,7 @@ extension OfficerFiles {
     ) -> TransferOperation<DownloadResult> {
         TransferOperation { report in
             if self.isOffline { throw OfficerFilesError.needsNetwork(url) }
-            return try await SegmentedDownloader(http: self.http, journal: self.journal).download(
+            return try await SegmentedDownloader(http: self.http, journal: try self.journal).download(
                 from: url, credential: nil, to: destination, options: options) { report($0) }
         }
     }
@@ -32,7 +32,7 @@ extension OfficerFiles {
         guard !path.isRoot else { throw OfficerFilesError.isAFolder(path) }
         var options = given
         let client = try client
-        let downloader = SegmentedDownloader(http: http, journal: journal)
+        let downloader = SegmentedDownloader(http: http, journal: try journal)
         let cache = try usableCache()
         let key = try cacheKey(path, kind: CacheKey.Kind.body)
         if !isOffline {

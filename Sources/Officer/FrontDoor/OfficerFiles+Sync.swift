@@ -15,7 +15,7 @@ extension OfficerFiles {
     public func sync(local: String, remote: RemotePath, options: SyncOptions) -> SyncOperation {
         SyncOperation { report in
             let engine = SyncEngine(
-                localRoot: local, remote: OfficerSyncRemote(client: try self.client, base: remote, journal: self.journal), options: options)
+                localRoot: local, remote: OfficerSyncRemote(client: try self.client, base: remote, journal: try self.journal), options: options)
             try await engine.checkRoots()
             return await engine.run(onEvent: report)
         }

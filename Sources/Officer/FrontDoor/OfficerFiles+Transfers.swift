@@ -38,7 +38,7 @@ public enum TransferOutcome: Sendable, Equatable {
 extension OfficerFiles {
     /// Every unfinished transfer in the journal (none without one), uploads first.
     public func unfinishedTransfers() throws -> [UnfinishedTransfer] {
-        guard let journal else { return [] }
+        guard let journal = try journal else { return [] }
         return try journal.uploads().map { .upload($0) } + journal.downloads().map { .download($0) }
     }
 
@@ -53,7 +53,7 @@ extension OfficerFiles {
                 return .uploaded(try await self.uploader().upload(file: upload.localPath, to: target) { report($0) })
             case .download(let download):
                 return .downloaded(
-                    try await SegmentedDownloader(http: self.http, journal: self.journal).download(
+                    try await SegmentedDownloader(http: self.http, journal: try self.journal).download(
                         from: download.url, credential: self.credential(for: download.url), to: download.destination
                     ) { report($0) })
             }
@@ -65,7 +65,7 @@ extension OfficerFiles {
     public func discard(_ transfer: UnfinishedTransfer) async throws {
         switch transfer {
         case .upload(let upload):
-            await uploader().terminate(upload, credential: credential(for: upload.target.tusEndpoint))
+            try await uploader().terminate(upload, credential: credential(for: upload.target.tusEndpoint))
         case .download(let download):
             unlink(download.tempPath)
             try journal?.remove(destination: download.destination)

@@ -96,7 +96,7 @@ extension OfficerFiles {
     }
 
     /// The uploader every upload of this front door uses: the journal, and file types named by libmagic.
-    public func uploader() -> TusUploader { TusUploader.describingFiles(http: http, journal: journal) }
+    public func uploader() throws -> TusUploader { TusUploader.describingFiles(http: http, journal: try journal) }
 
     /// A local file's modification time in seconds since 1970, to the precision the file system keeps: what an
     /// upload sends as `mtime`.

@@ -1,6 +1,7 @@
 import FileModel
 import Foundation
 import HTTP
+import Journal
 import Transfer
 
 /// The front door: one object an app (or the CLI) creates for a server, which owns the HTTP settings, the token
@@ -51,17 +52,21 @@ public final class OfficerFiles: Sendable {
     public let configuration: Configuration
     /// The HTTP client every request goes through.
     public let http: HTTPClient
-    /// Unfinished transfers, when a journal is configured.
-    public let journal: TransferJournal?
+    /// Unfinished transfers, when a journal is configured; opened on first use, so local work (file facts,
+    /// archives, images) never opens SQLite.
+    public var journal: TransferJournal? {
+        get throws(SQLiteError) { try journalSlot.open() }
+    }
+    private let journalSlot: JournalSlot
     private let cacheSlot: CacheSlot
     /// What the server says it offers, asked once.
     let featureSlot = FeatureSlot()
 
-    /// Opens the journal (when configured); the cache opens on first use.
+    /// Sets up the parts; the journal and the cache open on first use.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         http = HTTPClient(configuration: configuration.http)
-        journal = try configuration.journalPath.map { try TransferJournal(path: $0) }
+        journalSlot = JournalSlot(path: configuration.journalPath)
         cacheSlot = CacheSlot(directory: configuration.cacheDirectory, limit: configuration.cacheLimit)
     }
 
@@ -103,6 +108,25 @@ public final class OfficerFiles: Sendable {
     /// The cache key of one kind of content of `path`, for the account this front door acts as.
     func cacheKey(_ path: RemotePath, kind: String) throws(OfficerFilesError) -> CacheKey {
         CacheKey(server: try client.accountIdentity, root: path.root, path: path.path, kind: kind)
+    }
+}
+
+/// The journal, opened once on first use and shared by every operation.
+private final class JournalSlot: @unchecked Sendable {
+    private let lock = NSLock()
+    private let path: String?
+    private var opened: TransferJournal?
+
+    init(path: String?) { self.path = path }
+
+    func open() throws(SQLiteError) -> TransferJournal? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let opened { return opened }
+        guard let path else { return nil }
+        let journal = try TransferJournal(path: path)
+        opened = journal
+        return journal
     }
 }
 
