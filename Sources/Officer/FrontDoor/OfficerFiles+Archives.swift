@@ -28,11 +28,7 @@ extension OfficerFiles {
     /// cache that the server still reports current (or any copy, offline) is read instead. The safety report
     /// is the same as for a local archive.
     public func inspectArchive(_ path: RemotePath) async throws -> ArchiveInspection {
-        let source = try await archiveSource(path)
-        return try await Self.onOwnThread(cancelling: source.remote) {
-            if let local = source.local { return try ArchiveInspection.inspect(local) }
-            return try ArchiveReader.inspect(source: source.remote!, name: path.description)
-        }
+        try await Self.inspect(try await archiveBytes(path), name: path.description)
     }
 
     /// Streams one member of an Officer archive to `write` (called on a thread of its own), fetching only that
@@ -40,32 +36,49 @@ extension OfficerFiles {
     public func readArchiveMember(
         _ member: String, of path: RemotePath, limit: Int64 = 1 << 30, to write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) async throws {
-        let source = try await archiveSource(path)
-        try await Self.onOwnThread(cancelling: source.remote) {
-            let found =
-                if let local = source.local { try ArchiveReader(path: local).read(member: member, limit: limit, write) } else {
-                    try ArchiveReader.read(member: member, from: source.remote!, name: path.description, limit: limit, write)
-                }
-            guard found else { throw ArchiveMemberNotFound(archive: path.description, member: member) }
-        }
+        try await Self.read(member: member, of: try await archiveBytes(path), name: path.description, limit: limit, write)
     }
 
     /// Lists the archive at any http(s) URL that serves ranges, as ``inspectArchive(_:)-(RemotePath)`` does for
     /// an Officer path (never with the token, which belongs to the Officer server).
     public func inspectArchive(url: String) async throws -> ArchiveInspection {
-        let file = try await rangedFile(url: url)
-        return try await Self.onOwnThread(cancelling: file) { try ArchiveReader.inspect(source: file, name: url) }
+        try await Self.inspect(.ranged(try await rangedFile(url: url)), name: url)
     }
 
     /// Streams one member of the archive at an http(s) URL that serves ranges to `write`.
     public func readArchiveMember(
         _ member: String, ofURL url: String, limit: Int64 = 1 << 30, to write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) async throws {
-        let file = try await rangedFile(url: url)
-        try await Self.onOwnThread(cancelling: file) {
-            guard try ArchiveReader.read(member: member, from: file, name: url, limit: limit, write) else {
-                throw ArchiveMemberNotFound(archive: url, member: member)
+        try await Self.read(member: member, of: .ranged(try await rangedFile(url: url)), name: url, limit: limit, write)
+    }
+
+    /// Where a remote archive's bytes are read from: a local copy (the cache's), or the server by ranges.
+    private enum ArchiveBytes: Sendable {
+        case local(String)
+        case ranged(RangedFile)
+
+        var ranged: RangedFile? { if case .ranged(let file) = self { file } else { nil } }
+    }
+
+    private static func inspect(_ bytes: ArchiveBytes, name: String) async throws -> ArchiveInspection {
+        try await onOwnThread(cancelling: bytes.ranged) {
+            switch bytes {
+            case .local(let path): try ArchiveInspection.inspect(path)
+            case .ranged(let file): try ArchiveReader.inspect(source: file, name: name)
             }
+        }
+    }
+
+    private static func read(
+        member: String, of bytes: ArchiveBytes, name: String, limit: Int64, _ write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
+    ) async throws {
+        try await onOwnThread(cancelling: bytes.ranged) {
+            let found =
+                switch bytes {
+                case .local(let path): try ArchiveReader(path: path).read(member: member, limit: limit, write)
+                case .ranged(let file): try ArchiveReader.read(member: member, from: file, name: name, limit: limit, write)
+                }
+            guard found else { throw ArchiveMemberNotFound(archive: name, member: member) }
         }
     }
 
@@ -87,25 +100,27 @@ extension OfficerFiles {
     }
 
     /// Where an Officer archive's bytes come from: the cache's copy when it is current (offline: any copy), else
-    /// the server by ranges, validated by the ETag a HEAD reports.
-    private func archiveSource(_ path: RemotePath) async throws -> (local: String?, remote: RangedFile?) {
+    /// the server by ranges. One HEAD gives the ETag for both the cache check and the ranges' validator.
+    private func archiveBytes(_ path: RemotePath) async throws -> ArchiveBytes {
         guard !path.isRoot else { throw OfficerFilesError.isAFolder(path) }
-        if let entry = try usableCache()?.entry(for: try cacheKey(path, kind: CacheKey.Kind.body)) {
-            if isOffline { return (entry.path, nil) }
-            if let etag = entry.etag, try await currentETag(of: path) == etag { return (entry.path, nil) }
-        } else if isOffline {
-            throw OfficerFilesError.notCachedOffline(path)
+        let cached = try usableCache()?.entry(for: try cacheKey(path, kind: CacheKey.Kind.body))
+        if isOffline {
+            guard let cached else { throw OfficerFilesError.notCachedOffline(path) }
+            return .local(cached.path)
         }
-        return (nil, try await rangedFile(path))
-    }
-
-    /// An Officer file read by ranges: its size from the listing, its validator from a HEAD.
-    func rangedFile(_ path: RemotePath) async throws -> RangedFile {
+        // A cached copy is checked by the ETag a HEAD reports; that ETag then validates the ranges too.
+        var checked: (etag: String?, done: Bool) = (nil, false)
+        if let cached, let version = cached.etag {
+            let etag = try await currentETag(of: path)
+            if version == etag { return .local(cached.path) }
+            checked = (etag, true)
+        }
         let client = try client
+        // The listed size: the length a HEAD reports is not required of every server.
         let entry = try await client.stat(path)
         guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(path) }
-        let etag = try await currentETag(of: path)
-        return RangedFile(http: http, url: client.rawURL(for: path), credential: client.credential, size: entry.size, etag: etag)
+        let etag = checked.done ? checked.etag : try await currentETag(of: path)
+        return .ranged(RangedFile(http: http, url: client.rawURL(for: path), credential: client.credential, size: entry.size, etag: etag))
     }
 
     /// Runs blocking work (libarchive, libvips reading through a ``RangedFile``) on a thread of its own, so
@@ -120,8 +135,8 @@ extension OfficerFiles {
         }
     }
 
-    /// A local path that must be an existing file.
-    static func requireLocalFile(_ local: String) throws(LocalFileError) {
+    /// A local path that must be an existing file: ``LocalFileError`` naming it otherwise.
+    public static func requireLocalFile(_ local: String) throws(LocalFileError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory) else { throw LocalFileError(path: local, problem: .missing) }
         if isDirectory.boolValue { throw LocalFileError(path: local, problem: .isAFolder) }

@@ -39,9 +39,7 @@ extension OfficerFiles {
     /// page); a JPEG's embedded EXIF thumbnail from its first 64 KiB when that is at least `size` across; else
     /// the file is downloaded (through the cache) and thumbnailed here. Kept in the cache, against its limit.
     public func thumbnail(of path: RemotePath, size: Int = 256) async throws -> Thumbnail {
-        guard Self.thumbnailSizes.contains(size) else {
-            throw OfficerFilesError.invalidValue("thumbnail size \(size): give \(Self.thumbnailSizes.lowerBound) to \(Self.thumbnailSizes.upperBound) pixels")
-        }
+        try Self.checkThumbnailSize(size)
         let cache = try usableCache()
         let key = try cacheKey(path, kind: CacheKey.Kind.thumbnail + "?size=\(size)")
         if let entry = try cache?.entry(for: key), isOffline || Date().timeIntervalSince1970 - entry.created < Self.thumbnailFreshness,
@@ -65,9 +63,7 @@ extension OfficerFiles {
 
     /// A JPEG thumbnail of a local image file (libvips shrink-on-load), longest edge at most `size`.
     public func thumbnail(ofFile local: String, size: Int = 256) async throws -> Thumbnail {
-        guard Self.thumbnailSizes.contains(size) else {
-            throw OfficerFilesError.invalidValue("thumbnail size \(size): give \(Self.thumbnailSizes.lowerBound) to \(Self.thumbnailSizes.upperBound) pixels")
-        }
+        try Self.checkThumbnailSize(size)
         try Self.requireLocalFile(local)
         guard Self.thumbnailable(local) else { throw OfficerFilesError.noPicture(local) }
         return Thumbnail(image: try await Self.onOwnThread(cancelling: nil) { try ThumbnailMaker.thumbnail(ofFile: local, size: size) }, origin: .local)
@@ -85,7 +81,7 @@ extension OfficerFiles {
         guard Self.thumbnailable(path.name), entry.size > 0 else { throw OfficerFilesError.noPicture(path.description) }
         if ["jpg", "jpeg"].contains((path.name as NSString).pathExtension.lowercased()) {
             let file = RangedFile(http: http, url: client.rawURL(for: path), credential: client.credential, size: entry.size, etag: nil)
-            let prefix = try await Self.onOwnThread(cancelling: file) { try file.data(at: 0, length: FileTypeDetector.prefixLength) }
+            let prefix = try await Self.onOwnThread(cancelling: file) { try file.bytes(at: 0, length: FileTypeDetector.prefixLength) }
             if let embedded = ExifThumbnail.find(in: prefix), max(embedded.width, embedded.height) >= size {
                 let image = try await Self.onOwnThread(cancelling: nil) { try ThumbnailMaker.thumbnail(of: embedded, size: size) }
                 return Thumbnail(image: image, origin: .embedded)
@@ -96,6 +92,12 @@ extension OfficerFiles {
         _ = try await download(path, to: scratch).value
         let image = try await Self.onOwnThread(cancelling: nil) { try ThumbnailMaker.thumbnail(ofFile: scratch, size: size) }
         return Thumbnail(image: image, origin: .rendered)
+    }
+
+    private static func checkThumbnailSize(_ size: Int) throws(OfficerFilesError) {
+        guard thumbnailSizes.contains(size) else {
+            throw .invalidValue("thumbnail size \(size): give \(thumbnailSizes.lowerBound) to \(thumbnailSizes.upperBound) pixels")
+        }
     }
 
     /// The features the server names (asked once per front door; a server that does not answer names none).

@@ -31,7 +31,7 @@ public struct ZipDirectory: Sendable {
         let size = source.size
         guard size >= 22 else { return nil }
         let tailStart = max(0, size - Int64(endSearch))
-        let tail = try FileFacts.bytes(of: source, at: tailStart, length: Int(size - tailStart))
+        let tail = try source.bytes(at: tailStart, length: Int(size - tailStart))
         guard let end = lastSignature(0x0605_4b50, in: tail, minimumLength: 22) else { return nil }
         var count = Int64(tail.le16(end + 10))
         var directorySize = Int64(tail.le32(end + 12))
@@ -41,7 +41,7 @@ public struct ZipDirectory: Sendable {
             tail.le32(end - 20) == 0x0706_4b50
         {
             let recordOffset = Int64(tail.le64(end - 20 + 8))
-            let record = try FileFacts.bytes(of: source, at: recordOffset, length: 56)
+            let record = try source.bytes(at: recordOffset, length: 56)
             guard record.count == 56, record.le32(0) == 0x0606_4b50 else { throw damaged(name, "zip64 end record missing") }
             count = Int64(record.le64(32))
             directorySize = Int64(record.le64(40))
@@ -52,7 +52,7 @@ public struct ZipDirectory: Sendable {
         else {
             throw damaged(name, "central directory out of bounds")
         }
-        let directory = try FileFacts.bytes(of: source, at: directoryOffset, length: Int(directorySize))
+        let directory = try source.bytes(at: directoryOffset, length: Int(directorySize))
         guard directory.count == Int(directorySize) else { throw damaged(name, "central directory cut short") }
         var entries: [Entry] = []
         entries.reserveCapacity(Int(count))
@@ -125,7 +125,7 @@ public struct ZipDirectory: Sendable {
     /// The first and last byte of `entry`'s local header and data (and a data descriptor after it), found from
     /// its local header: what a streaming zip reader needs to read that member alone.
     public static func window(of entry: Entry, in source: any ByteSource, name: String) throws -> Range<Int64> {
-        let header = try FileFacts.bytes(of: source, at: entry.localHeaderOffset, length: 30)
+        let header = try source.bytes(at: entry.localHeaderOffset, length: 30)
         guard header.count == 30, header.le32(0) == 0x0403_4b50 else { throw damaged(name, "no local header for \(entry.member.path)") }
         let start = entry.localHeaderOffset
         // Up to 24 bytes of data descriptor follow data whose sizes were not known up front.

@@ -117,7 +117,7 @@ public struct FileFacts: Sendable, Codable, Equatable {
     public static func reading(
         _ source: any ByteSource, name: String, path: String, modificationTime: Double, mode: Int?
     ) throws -> FileFacts {
-        let prefix = try Self.bytes(of: source, at: 0, length: FileTypeDetector.prefixLength)
+        let prefix = try source.bytes(at: 0, length: FileTypeDetector.prefixLength)
         var facts = try FileFacts(prefix: prefix, name: name, path: path, size: source.size, modificationTime: modificationTime, mode: mode)
         if ["image/heic", "image/heif", "image/avif"].contains(facts.type.mime), let heif = try HEIFMeta.read(source) {
             // Read from the box structure: libheif would read the media data on the way (the whole photo).
@@ -130,7 +130,7 @@ public struct FileFacts: Sendable, Codable, Equatable {
         }
         if facts.type.viewer == .pdf, facts.pdfPages == nil, source.size > Int64(prefix.count) {
             let tailStart = max(Int64(prefix.count), source.size - Int64(FileTypeDetector.prefixLength))
-            facts.pdfPages = Self.pdfPageCount(try Self.bytes(of: source, at: tailStart, length: Int(source.size - tailStart)))
+            facts.pdfPages = Self.pdfPageCount(try source.bytes(at: tailStart, length: Int(source.size - tailStart)))
         }
         return facts
     }
@@ -138,20 +138,6 @@ public struct FileFacts: Sendable, Codable, Equatable {
     /// Images whose size and EXIF facts need their header read by libvips: PNG and GIF sizes come from the
     /// first bytes, and they carry no EXIF.
     var wantsImageHeader: Bool { type.viewer == .image && !["image/png", "image/gif", "image/svg+xml"].contains(type.mime) }
-
-    /// Up to `length` bytes of `source` from `offset`.
-    static func bytes(of source: any ByteSource, at offset: Int64, length: Int) throws -> Data {
-        var data = Data(count: length)
-        var filled = 0
-        try data.withUnsafeMutableBytes { buffer in
-            while filled < length {
-                let count = try source.read(at: offset + Int64(filled), into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                if count == 0 { break }
-                filled += count
-            }
-        }
-        return data.prefix(filled)
-    }
 
     /// libmagic's own words for audio and video (codec, bit rate, channels): what a media viewer shows. Other
     /// kinds are described by their MIME type, lines or dimensions; a second libmagic pass costs.

@@ -31,33 +31,12 @@ public struct ExifThumbnail: Sendable, Equatable {
     }
 
     private static func parse(_ b: [UInt8], tiff: Int, end: Int) -> ExifThumbnail? {
-        guard tiff + 8 <= end else { return nil }
-        let little = b[tiff] == 0x49
-        func u16(_ at: Int) -> Int? {
-            guard at >= tiff, at + 2 <= end else { return nil }
-            return little ? Int(b[at]) | Int(b[at + 1]) << 8 : Int(b[at]) << 8 | Int(b[at + 1])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let low = u16(little ? at : at + 2), let high = u16(little ? at + 2 : at) else { return nil }
-            return low | high << 16
-        }
-        /// The entries of the IFD at `offset` (from the TIFF header) as tag → value field position, and the next IFD.
-        func ifd(_ offset: Int) -> (entries: [Int: Int], next: Int)? {
-            let start = tiff + offset
-            guard offset > 0, let count = u16(start), count < 1000, start + 2 + count * 12 + 4 <= end else { return nil }
-            var entries: [Int: Int] = [:]
-            for index in 0..<count {
-                let entry = start + 2 + index * 12
-                if let tag = u16(entry) { entries[tag] = entry + 8 }
-            }
-            return (entries, u32(start + 2 + count * 12) ?? 0)
-        }
-        guard let ifd0Offset = u32(tiff + 4), let ifd0 = ifd(ifd0Offset) else { return nil }
-        let orientation = ifd0.entries[0x0112].flatMap { u16($0) } ?? 1
-        guard let ifd1 = ifd(ifd0.next), let offset = ifd1.entries[0x0201].flatMap({ u32($0) }),
-            let length = ifd1.entries[0x0202].flatMap({ u32($0) }), length > 4, tiff + offset + length <= end
+        guard tiff < end, let block = TIFFBlock(Array(b[tiff..<end])), let ifd0 = block.firstIFD.flatMap(block.ifd) else { return nil }
+        let orientation = ifd0.entries[0x0112].flatMap { block.u16($0.field) } ?? 1
+        guard let ifd1 = block.ifd(ifd0.next), let offset = ifd1.entries[0x0201].flatMap({ block.u32($0.field) }),
+            let length = ifd1.entries[0x0202].flatMap({ block.u32($0.field) }), length > 4, offset + length <= block.bytes.count
         else { return nil }
-        let jpeg = Data(b[tiff + offset..<tiff + offset + length])
+        let jpeg = Data(block.bytes[offset..<offset + length])
         guard let (width, height) = FileFacts.jpegSize(jpeg) else { return nil }
         return ExifThumbnail(jpeg: jpeg, width: width, height: height, orientation: (1...8).contains(orientation) ? orientation : 1)
     }

@@ -13,7 +13,7 @@ package struct HEIFMeta {
     /// The facts of the HEIF file `source` holds; nil when it is not one or has no `meta` box.
     package static func read(_ source: any ByteSource) throws -> HEIFMeta? {
         guard let (metaStart, metaSize) = try findMeta(source), metaSize <= 4 << 20 else { return nil }
-        let meta = [UInt8](try FileFacts.bytes(of: source, at: metaStart, length: Int(metaSize)))
+        let meta = [UInt8](try source.bytes(at: metaStart, length: Int(metaSize)))
         guard meta.count == Int(metaSize) else { return nil }
         // A full box: version and flags, then its children.
         let children = Self.boxes(meta, from: 12, to: meta.count)
@@ -39,7 +39,7 @@ package struct HEIFMeta {
         if let iinf = children["iinf"], let iloc = children["iloc"], let item = Self.exifItem(meta, iinf),
             let (offset, length) = Self.location(meta, iloc, item: item), length > 8, length <= 1 << 20
         {
-            let data = [UInt8](try FileFacts.bytes(of: source, at: offset, length: length))
+            let data = [UInt8](try source.bytes(at: offset, length: length))
             // The item starts with the offset of the TIFF header after those four bytes.
             let skip = 4 + Self.be32(data, 0)
             if skip < data.count { exif = ExifTags(tiff: Array(data[skip...])) }
@@ -53,7 +53,7 @@ package struct HEIFMeta {
         var seen = 0
         while at + 8 <= source.size, seen < 64 {
             seen += 1
-            let header = [UInt8](try FileFacts.bytes(of: source, at: at, length: 16))
+            let header = [UInt8](try source.bytes(at: at, length: 16))
             guard header.count >= 8 else { return nil }
             var size = Int64(be32(header, 0))
             let kind = String(decoding: header[4..<8], as: UTF8.self)

@@ -65,20 +65,6 @@ public final class RangedFile: @unchecked Sendable {
         return count
     }
 
-    /// `length` bytes from `offset` (fewer at the end of the file), through the block cache.
-    public func data(at offset: Int64, length: Int) throws -> Data {
-        var result = Data()
-        var position = offset
-        while result.count < length, position < size {
-            let block = try self.block(containing: position, wanting: length - result.count)
-            let start = Int(position - block.start)
-            let take = min(length - result.count, block.data.count - start)
-            result.append(block.data[block.data.startIndex + start..<block.data.startIndex + start + take])
-            position += Int64(take)
-        }
-        return result
-    }
-
     /// The block holding `offset`, fetched when missing: at least `wanting` bytes from there in one request (a
     /// zip's whole central directory), else the block size the run of reads has reached.
     private func block(containing offset: Int64, wanting: Int) throws -> (start: Int64, data: Data) {

@@ -55,12 +55,12 @@ enum PutCommand: Command {
             options.metadata.append(UploadTarget.MetadataItem(String(text[..<equals]), String(text[text.index(after: equals)...])))
         }
         let locals = Array(parsed.positionals.dropLast())
+        // Every file is checked before anything goes, by the library's rule (uploads check again).
         for local in locals {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory) else {
-                throw CLIError.localFile(path: local, message: "no such file")
+            if case .failure(let error) = Result(catching: { () throws(LocalFileError) in try OfficerFiles.requireLocalFile(local) }) {
+                if error.problem == .isAFolder { throw CLIError.localFile(path: local, message: "is a folder (upload its files, or use sync)") }
+                throw error
             }
-            if isDirectory.boolValue { throw CLIError.localFile(path: local, message: "is a folder (upload its files, or use sync)") }
         }
         let files = try context.files()
         var request = UploadRequest()
