@@ -1,48 +1,29 @@
 """AI actions over real engines: tesseract (OCR), espeak-ng (TTS), pocketsphinx (transcription),
-ffmpeg (audio extraction), and safe archive extraction."""
+ffmpeg (audio extraction). Each answers when done, or with 202 and a job when it runs longer than the
+server's `async_after` (see jobs.py)."""
 import asyncio
 import hashlib
 import os
-import shutil
-import tarfile
 import tempfile
-import zipfile
 
 from aiohttp import web
 
+from .engine import run
 from .errors import APIError, bad_request
 from .files import body_json, field, json_response
-from .paths import child_path, entry
+from .paths import entry
 
-TIMEOUT = 120
-
-
-async def run(*argv, stdin=None):
-    try:
-        process = await asyncio.create_subprocess_exec(
-            *argv, stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    except FileNotFoundError:
-        raise APIError(501, "engine_missing", f"{argv[0]} is not installed on the server")
-    try:
-        out, err = await asyncio.wait_for(process.communicate(stdin), TIMEOUT)
-    except asyncio.TimeoutError:
-        process.kill()
-        raise APIError(504, "engine_timeout", f"{argv[0]} took longer than {TIMEOUT}s")
-    if process.returncode != 0:
-        message = err.decode("utf-8", "replace").strip().splitlines()
-        raise APIError(422, "engine_failed", f"{argv[0]} failed: {message[-1] if message else 'exit ' + str(process.returncode)}")
-    return out
 
 
 class AIActions:
-    def __init__(self, roots):
+    def __init__(self, roots, jobs):
         self.roots = roots
+        self.jobs = jobs
 
     def routes(self):
         p = "/api/file-browser/"
         return [web.post(p + "ocr", self.ocr), web.post(p + "tts", self.tts), web.post(p + "transcribe", self.transcribe),
-                web.post(p + "extract-audio", self.extract_audio), web.post(p + "extract", self.extract)]
+                web.post(p + "extract-audio", self.extract_audio)]
 
     async def _source(self, request):
         data = await body_json(request)
@@ -67,8 +48,11 @@ class AIActions:
         language = field(data, "language", required=False, default="eng")
         if not language.replace("+", "").isalpha():
             raise bad_request("invalid_field", "field 'language' must be like 'eng' or 'eng+deu'")
-        text = (await run("tesseract", local, "-", "-l", language)).decode("utf-8", "replace")
-        return json_response({"path": path, "text": text.strip(), "engine": "tesseract"})
+
+        async def work(progress):
+            text = (await run("tesseract", local, "-", "-l", language)).decode("utf-8", "replace")
+            return {"path": path, "text": text.strip(), "engine": "tesseract"}
+        return await self.jobs.respond(request, "ocr", path, work)
 
     async def tts(self, request):
         data = await body_json(request)
@@ -92,26 +76,34 @@ class AIActions:
             except UnicodeDecodeError:
                 raise APIError(415, "not_text", f"{source}: not UTF-8 text")
         out_path, out_local = self._output(root, source, data, ".wav")
-        with tempfile.NamedTemporaryFile(dir=os.path.dirname(out_local), prefix=".officer-upload-", suffix=".wav",
-                                         delete=False) as tmp:
-            tmp_path = tmp.name
-        try:
-            await run("espeak-ng", "-v", voice, "-w", tmp_path, "--stdin", stdin=text.encode("utf-8"))
-            os.chmod(tmp_path, 0o644)
-            os.replace(tmp_path, out_local)
-        finally:
-            if os.path.exists(tmp_path):
-                os.unlink(tmp_path)
-        return json_response({"entry": entry(out_path, out_local), "engine": "espeak-ng"}, status=201)
+
+        async def work(progress):
+            with tempfile.NamedTemporaryFile(dir=os.path.dirname(out_local), prefix=".officer-upload-", suffix=".wav",
+                                             delete=False) as tmp:
+                tmp_path = tmp.name
+            try:
+                await run("espeak-ng", "-v", voice, "-w", tmp_path, "--stdin", stdin=text.encode("utf-8"))
+                os.chmod(tmp_path, 0o644)
+                os.replace(tmp_path, out_local)
+            finally:
+                if os.path.exists(tmp_path):
+                    os.unlink(tmp_path)
+            return {"entry": entry(out_path, out_local), "engine": "espeak-ng"}
+        return await self.jobs.respond(request, "tts", source, work, status=201)
 
     async def transcribe(self, request):
         data, root, path, local = await self._source(request)
-        with tempfile.TemporaryDirectory() as work:
-            wav = os.path.join(work, "audio.raw")
-            await run("ffmpeg", "-nostdin", "-loglevel", "error", "-i", local, "-vn", "-ac", "1", "-ar", "16000",
-                      "-f", "s16le", wav)
-            text = await asyncio.get_running_loop().run_in_executor(None, _pocketsphinx, wav)
-        return json_response({"path": path, "text": text, "engine": "pocketsphinx"})
+
+        async def work(progress):
+            with tempfile.TemporaryDirectory() as folder:
+                wav = os.path.join(folder, "audio.raw")
+                progress.update(message="decoding audio")
+                await run("ffmpeg", "-nostdin", "-loglevel", "error", "-i", local, "-vn", "-ac", "1", "-ar", "16000",
+                          "-f", "s16le", wav)
+                progress.update(done=50, total=100, message="recognising speech")
+                text = await asyncio.get_running_loop().run_in_executor(None, _pocketsphinx, wav)
+            return {"path": path, "text": text, "engine": "pocketsphinx"}
+        return await self.jobs.respond(request, "transcribe", path, work)
 
     async def extract_audio(self, request):
         data, root, path, local = await self._source(request)
@@ -121,31 +113,19 @@ class AIActions:
         if fmt not in codecs:
             raise bad_request("invalid_field", f"field 'format' must be one of {', '.join(codecs)}")
         out_path, out_local = self._output(root, path, data, "." + fmt)
-        fd, tmp_path = tempfile.mkstemp(dir=os.path.dirname(out_local), prefix=".officer-upload-", suffix="." + fmt)
-        os.close(fd)
-        try:
-            await run("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-i", local, "-vn", *codecs[fmt], tmp_path)
-            os.chmod(tmp_path, 0o644)
-            os.replace(tmp_path, out_local)
-        finally:
-            if os.path.exists(tmp_path):
-                os.unlink(tmp_path)
-        return json_response({"entry": entry(out_path, out_local), "engine": "ffmpeg"}, status=201)
 
-    async def extract(self, request):
-        data, root, path, local = await self._source(request)
-        dest = field(data, "to", required=False) or path.rsplit(".", 1)[0]
-        dest_path, dest_local = self.roots.resolve(root, dest)
-        if os.path.exists(dest_local):
-            raise APIError(409, "exists", f"{dest_path}: already exists")
-        staging = tempfile.mkdtemp(prefix=".officer-upload-", dir=os.path.dirname(dest_local))
-        try:
-            count = _safe_extract(local, staging, path)
-            os.rename(staging, dest_local)
-        finally:
-            if os.path.exists(staging):
-                shutil.rmtree(staging)
-        return json_response({"entry": entry(dest_path, dest_local), "extracted": count}, status=201)
+        async def work(progress):
+            fd, tmp_path = tempfile.mkstemp(dir=os.path.dirname(out_local), prefix=".officer-upload-", suffix="." + fmt)
+            os.close(fd)
+            try:
+                await run("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-i", local, "-vn", *codecs[fmt], tmp_path)
+                os.chmod(tmp_path, 0o644)
+                os.replace(tmp_path, out_local)
+            finally:
+                if os.path.exists(tmp_path):
+                    os.unlink(tmp_path)
+            return {"entry": entry(out_path, out_local), "engine": "ffmpeg"}
+        return await self.jobs.respond(request, "extract-audio", path, work, status=201)
 
 
 def _pocketsphinx(raw_path):
@@ -157,31 +137,3 @@ def _pocketsphinx(raw_path):
         decoder.end_utt()
     hyp = decoder.hyp()
     return hyp.hypstr if hyp else ""
-
-
-def _safe_extract(archive, target, label):
-    """Extracts zip or tar members that stay inside `target`; links and absolute or '..' names are refused."""
-    def check(name):
-        parts = name.replace("\\", "/").split("/")
-        if name.startswith("/") or ".." in parts or "\x00" in name:
-            raise bad_request("unsafe_archive", f"{label}: member {name!r} would land outside the folder")
-
-    count = 0
-    if zipfile.is_zipfile(archive):
-        with zipfile.ZipFile(archive) as z:
-            for info in z.infolist():
-                check(info.filename)
-            z.extractall(target)
-            count = len(z.infolist())
-    elif tarfile.is_tarfile(archive):
-        with tarfile.open(archive) as t:
-            members = t.getmembers()
-            for m in members:
-                check(m.name)
-                if not (m.isfile() or m.isdir()):
-                    raise bad_request("unsafe_archive", f"{label}: member {m.name!r} is a link or device")
-            t.extractall(target, filter="data")
-            count = len(members)
-    else:
-        raise APIError(415, "not_an_archive", f"{label}: not a zip or tar archive")
-    return count

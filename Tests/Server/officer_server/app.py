@@ -9,21 +9,27 @@ import sys
 from aiohttp import web
 
 from .ai import AIActions
+from .archives import Archives
 from .auth import PUBLIC, Auth
 from .errors import APIError
+from .fetch import Fetch
 from .files import FileBrowser, body_json, field, json_response
+from .jobs import Jobs
+from .media import Media
 from .paths import Roots
 from .thumbnails import Thumbnails
 from .tus import Tus
+from .zips import Zips
 
 VERSION = "1.0.0"
 API_VERSION = 1
-FEATURES = ["tus", "tree", "sha256", "mtime", "ai"]
+FEATURES = ["tus", "tree", "sha256", "mtime", "ai", "jobs", "zip", "transcode", "fetch"]
 CLAIMS = web.RequestKey("claims", dict)
 
 
 def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_max_size=1 << 40, tus_expiry=86400,
-               secret=None, hostile_names=False, thumbnails=True):
+               secret=None, hostile_names=False, thumbnails=True, async_after=20.0, fetch_allow_ports=(),
+               extract_max_entries=100_000, extract_max_bytes=64 << 30):
     auth = Auth(users, secret or secrets.token_hex(32), token_ttl)
     features = FEATURES + (["thumbnail"] if thumbnails else [])
     root_map = Roots(roots)
@@ -73,7 +79,13 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
     app.add_routes(files.routes())
     if thumbnails:
         app.add_routes(Thumbnails(files, state_dir).routes())
-    app.add_routes(AIActions(root_map).routes())
+    jobs = Jobs(state_dir, lambda request: request[CLAIMS]["sub"], async_after=async_after)
+    app.add_routes(jobs.routes())
+    app.add_routes(AIActions(root_map, jobs).routes())
+    app.add_routes(Archives(root_map, jobs, extract_max_entries, extract_max_bytes).routes())
+    app.add_routes(Media(root_map, jobs).routes())
+    app.add_routes(Fetch(root_map, jobs, fetch_allow_ports).routes())
+    app.add_routes(Zips(root_map).routes())
     app.add_routes(Tus(root_map, state_dir, tus_max_size, tus_expiry).routes())
     return app
 
@@ -93,6 +105,12 @@ def main(argv=None):
                         help="for tests: folders named 'hostile' also list entries with unsafe names ('..', '/', NUL, absolute)")
     parser.add_argument("--no-thumbnails", action="store_true",
                         help="leave out the proposed thumbnail endpoint (clients then make thumbnails themselves)")
+    parser.add_argument("--async-after", type=float, default=20.0, metavar="SECONDS",
+                        help="an AI action or extraction still running after this long answers 202 with a job")
+    parser.add_argument("--fetch-allow-port", type=int, action="append", default=[], metavar="PORT",
+                        help="for tests: let git-clone and download-video reach 127.0.0.1 on this port")
+    parser.add_argument("--extract-max-entries", type=int, default=100_000)
+    parser.add_argument("--extract-max-bytes", type=int, default=64 << 30)
     args = parser.parse_args(argv)
 
     root = os.path.realpath(args.root)
@@ -113,7 +131,9 @@ def main(argv=None):
     state = args.state or root.rstrip("/") + ".officer-state"
     os.makedirs(state, exist_ok=True)
     app = create_app(roots, users, state, args.token_ttl, args.tus_max_size, args.tus_expiry, args.secret,
-                     hostile_names=args.hostile_names, thumbnails=not args.no_thumbnails)
+                     hostile_names=args.hostile_names, thumbnails=not args.no_thumbnails, async_after=args.async_after,
+                     fetch_allow_ports=args.fetch_allow_port, extract_max_entries=args.extract_max_entries,
+                     extract_max_bytes=args.extract_max_bytes)
     asyncio.run(_serve(app, args.port))
 
 

@@ -34,39 +34,10 @@ def parse_range(header: str, size: int):
 
 async def serve_file(request: web.Request, local: str, download_name: str = None) -> web.StreamResponse:
     st = os.stat(local)
-    etag = etag_for(st)
-    last_modified = email.utils.formatdate(st.st_mtime, usegmt=True)
-    headers = {"ETag": etag, "Last-Modified": last_modified, "Accept-Ranges": "bytes", "Cache-Control": "no-cache"}
-    if download_name:
-        headers["Content-Disposition"] = "attachment; filename*=UTF-8''" + _quote(download_name)
-    if_match = request.headers.get("If-Match")
-    if if_match and if_match.strip() != "*" and etag not in [t.strip() for t in if_match.split(",")]:
-        # A reader that fetches a file in pieces asks each piece of the version it began with.
-        return web.Response(status=412, headers=headers)
-    inm = request.headers.get("If-None-Match")
-    if inm and (inm.strip() == "*" or etag in [t.strip() for t in inm.split(",")]):
-        return web.Response(status=304, headers=headers)
-    rng = parse_range(request.headers.get("Range"), st.st_size)
-    if_range = request.headers.get("If-Range")
-    if rng is not None and if_range:
-        # A weak or stale validator means the client's partial copy is of another version: send it all.
-        if if_range.startswith('"') or if_range.startswith("W/"):
-            if if_range != etag:
-                rng = None
-        elif if_range != last_modified:
-            rng = None
-    if rng == "unsatisfiable":
-        headers["Content-Range"] = f"bytes */{st.st_size}"
-        return web.Response(status=416, headers=headers)
-    if rng is None:
-        start, end, status = 0, st.st_size - 1, 200
-    else:
-        (start, end), status = rng, 206
-        headers["Content-Range"] = f"bytes {start}-{end}/{st.st_size}"
-    length = max(0, end - start + 1)
-    headers["Content-Length"] = str(length)
-    headers["Content-Type"] = "application/octet-stream"
-    response = web.StreamResponse(status=status, headers=headers)
+    answer = select(request, etag_for(st), st.st_mtime, st.st_size, download_name)
+    if isinstance(answer, web.Response):
+        return answer
+    start, length, response = answer
     await response.prepare(request)
     if request.method == "HEAD":
         return response
@@ -81,6 +52,43 @@ async def serve_file(request: web.Request, local: str, download_name: str = None
             await response.write(chunk)
     await response.write_eof()
     return response
+
+
+def select(request, etag, mtime, size, download_name=None, content_type="application/octet-stream"):
+    """Applies the validators and the Range of `request` to a body of `size` bytes: a finished answer
+    (412, 304, 416), or (start, length, an unprepared StreamResponse with the headers)."""
+    last_modified = email.utils.formatdate(mtime, usegmt=True)
+    headers = {"ETag": etag, "Last-Modified": last_modified, "Accept-Ranges": "bytes", "Cache-Control": "no-cache"}
+    if download_name:
+        headers["Content-Disposition"] = "attachment; filename*=UTF-8''" + _quote(download_name)
+    if_match = request.headers.get("If-Match")
+    if if_match and if_match.strip() != "*" and etag not in [t.strip() for t in if_match.split(",")]:
+        # A reader that fetches a file in pieces asks each piece of the version it began with.
+        return web.Response(status=412, headers=headers)
+    inm = request.headers.get("If-None-Match")
+    if inm and (inm.strip() == "*" or etag in [t.strip() for t in inm.split(",")]):
+        return web.Response(status=304, headers=headers)
+    rng = parse_range(request.headers.get("Range"), size)
+    if_range = request.headers.get("If-Range")
+    if rng is not None and if_range:
+        # A weak or stale validator means the client's partial copy is of another version: send it all.
+        if if_range.startswith('"') or if_range.startswith("W/"):
+            if if_range != etag:
+                rng = None
+        elif if_range != last_modified:
+            rng = None
+    if rng == "unsatisfiable":
+        headers["Content-Range"] = f"bytes */{size}"
+        return web.Response(status=416, headers=headers)
+    if rng is None:
+        start, end, status = 0, size - 1, 200
+    else:
+        (start, end), status = rng, 206
+        headers["Content-Range"] = f"bytes {start}-{end}/{size}"
+    length = max(0, end - start + 1)
+    headers["Content-Length"] = str(length)
+    headers["Content-Type"] = content_type
+    return start, length, web.StreamResponse(status=status, headers=headers)
 
 
 def _quote(name: str) -> str:

@@ -20,7 +20,7 @@ from .files import atomic_write, valid_name
 from .paths import child_path, entry
 
 BASE = "/api/file-browser/tus"
-EXTENSIONS = "creation,creation-with-upload,termination,checksum,expiration,concatenation"
+EXTENSIONS = "creation,creation-with-upload,creation-defer-length,termination,checksum,expiration,concatenation"
 # How long a request waits for the upload's previous request to end before answering 423 Locked.
 LOCK_WAIT = 10.0
 ALGORITHMS = {"sha1": hashlib.sha1, "sha256": hashlib.sha256, "md5": hashlib.md5}
@@ -183,16 +183,13 @@ class Tus:
                  "offset": 0}
         if concat.startswith("final;"):
             return await self._create_final(request, state, concat[6:].split())
-        if "Upload-Length" not in request.headers:
-            raise self.error(400, "missing_length", "Upload-Length required (deferred length is not supported)")
-        try:
-            length = int(request.headers["Upload-Length"])
-        except ValueError:
-            raise self.error(400, "invalid_length", "Upload-Length must be a number")
-        if length < 0:
-            raise self.error(400, "invalid_length", "Upload-Length must not be negative")
-        if length > self.max_size:
-            raise self.error(413, "too_large", f"Upload-Length exceeds Tus-Max-Size {self.max_size}")
+        if "Upload-Length" in request.headers:
+            length = self._length(request.headers["Upload-Length"], 0)
+        elif request.headers.get("Upload-Defer-Length") == "1" and not state["partial"]:
+            # creation-defer-length: a stream of unknown length (a pipe); its PATCHes say the length once known.
+            length = None
+        else:
+            raise self.error(400, "missing_length", "Upload-Length (or Upload-Defer-Length: 1) required")
         state["length"] = length
         if not state["partial"]:
             root, path, local = self.destination(meta)
@@ -208,6 +205,17 @@ class Tus:
             state = self._finish(state)
             headers["Upload-Offset"] = "0"
         return web.Response(status=201, headers=self.headers(headers))
+
+    def _length(self, header, offset):
+        try:
+            length = int(header)
+        except ValueError:
+            raise self.error(400, "invalid_length", "Upload-Length must be a number")
+        if length < offset:
+            raise self.error(400, "invalid_length", f"Upload-Length must be at least {offset}")
+        if length > self.max_size:
+            raise self.error(413, "too_large", f"Upload-Length exceeds Tus-Max-Size {self.max_size}")
+        return length
 
     def _check_target(self, path, local, meta):
         if not os.path.isdir(os.path.dirname(local)):
@@ -248,8 +256,11 @@ class Tus:
         self.check_version(request)
         async with self.locked(request.match_info["id"]):
             state = self.load(request.match_info["id"])
-        headers = {"Upload-Offset": str(state["offset"]), "Upload-Length": str(state["length"]),
-                   "Upload-Expires": self.expires_header(state)}
+        headers = {"Upload-Offset": str(state["offset"]), "Upload-Expires": self.expires_header(state)}
+        if state["length"] is None:
+            headers["Upload-Defer-Length"] = "1"
+        else:
+            headers["Upload-Length"] = str(state["length"])
         if state.get("partial"):
             headers["Upload-Concat"] = "partial"
         if state["meta"]:
@@ -274,6 +285,11 @@ class Tus:
             raise self.error(400, "invalid_offset", "Upload-Offset must be a number")
         if offset != state["offset"]:
             raise self.error(409, "offset_mismatch", f"Upload-Offset {offset} but the server has {state['offset']}")
+        if "Upload-Length" in request.headers:
+            length = self._length(request.headers["Upload-Length"], offset)
+            if state["length"] is not None and length != state["length"]:
+                raise self.error(400, "invalid_length", "Upload-Length is already set")
+            state["length"] = length
         state = await self._append(request, state)
         return web.Response(status=204, headers=self.headers({"Upload-Offset": str(state["offset"]),
                                                               "Upload-Expires": self.expires_header(state)}))
@@ -296,7 +312,7 @@ class Tus:
             f.seek(start)
             try:
                 async for chunk in request.content.iter_chunked(1 << 20):
-                    if start + received + len(chunk) > state["length"]:
+                    if start + received + len(chunk) > (self.max_size if state["length"] is None else state["length"]):
                         f.truncate(start)
                         raise self.error(413, "too_large", "body goes past Upload-Length")
                     f.write(chunk)
@@ -328,7 +344,7 @@ class Tus:
                 f.flush()
                 os.fsync(f.fileno())
         state["offset"] = start + received
-        if state["offset"] == state["length"] and not state.get("partial"):
+        if state["length"] is not None and state["offset"] == state["length"] and not state.get("partial"):
             state = self._finish(state)
         else:
             self.save(state)
