@@ -20,6 +20,10 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
     case noPicture(String)
     /// A value out of the range an operation takes.
     case invalidValue(String)
+    /// The folder an extraction would create exists already.
+    case folderExists(RemotePath)
+    /// An archive whose safety report found risks (traversal, links out, a bomb, encryption): not extracted.
+    case unsafeArchive(String, risks: [String])
 
     /// A one-line message, in the user's terms.
     public var description: String {
@@ -33,6 +37,9 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
         case .exists(let path): "\(path): already exists"
         case .noPicture(let path): "\(path): has no picture to make a thumbnail of"
         case .invalidValue(let message): message
+        case .folderExists(let path): "\(path): already exists; name another folder to extract into"
+        case .unsafeArchive(let path, let risks):
+            "\(path): unsafe to extract: \(risks.first ?? "risky members")" + (risks.count > 1 ? " (and \(risks.count - 1) more)" : "")
         }
     }
 }
@@ -50,6 +57,8 @@ extension OfficerFilesError: CategorizedError {
         case .exists: .conflict
         case .noPicture: .refused
         case .invalidValue: .invalidInput
+        case .unsafeArchive: .refused
+        case .folderExists: .conflict
         }
     }
 }

@@ -19,6 +19,8 @@ extension CommandContext {
             ("--force", "use --force to replace it")
         case OfficerError.notFound(request: "upload", _):
             ("--parents", "--parents creates it")
+        case OfficerFilesError.unsafeArchive:
+            ("--force", "--force asks the server anyway, which still refuses members that land outside the folder")
         case ArchiveError.tooLarge:
             ("--max-size", "raise --max-size")
         default: nil

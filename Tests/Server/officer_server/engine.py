@@ -10,15 +10,16 @@ TIMEOUT = 120
 LINE_BREAK = re.compile(rb"[\r\n]")
 
 
-async def run(*argv, stdin=None, timeout=TIMEOUT, on_line=None, progress_stream="stdout", env=None, cwd=None):
+async def run(*argv, stdin=None, timeout=TIMEOUT, on_line=None, progress_stream="stdout", env=None, cwd=None, name=None):
     """Runs argv and returns its stdout. `on_line(text)` gets each line (split at CR or LF: progress bars
-    redraw with CR) of `progress_stream` while it runs."""
+    redraw with CR) of `progress_stream` while it runs; `name` is the engine's name in errors (argv[0])."""
+    name = name or argv[0]
     try:
         process = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env, cwd=cwd)
     except FileNotFoundError:
-        raise APIError(501, "engine_missing", f"{argv[0]} is not installed on the server")
+        raise APIError(501, "engine_missing", f"{name} is not installed on the server")
     try:
         if on_line is None:
             out, err = await asyncio.wait_for(process.communicate(stdin), timeout)
@@ -27,7 +28,7 @@ async def run(*argv, stdin=None, timeout=TIMEOUT, on_line=None, progress_stream=
     except asyncio.TimeoutError:
         process.kill()
         await process.wait()
-        raise APIError(504, "engine_timeout", f"{argv[0]} took longer than {timeout:.0f}s")
+        raise APIError(504, "engine_timeout", f"{name} took longer than {timeout:.0f}s")
     except BaseException:
         # Cancelled (a job's DELETE, the server stopping): the engine must not run on unowned.
         if process.returncode is None:
@@ -36,7 +37,7 @@ async def run(*argv, stdin=None, timeout=TIMEOUT, on_line=None, progress_stream=
         raise
     if process.returncode != 0:
         message = [line for line in err.decode("utf-8", "replace").strip().splitlines() if line.strip()]
-        raise APIError(422, "engine_failed", f"{argv[0]} failed: {message[-1] if message else 'exit ' + str(process.returncode)}")
+        raise APIError(422, "engine_failed", f"{name} failed: {message[-1] if message else 'exit ' + str(process.returncode)}")
     return out
 
 

@@ -45,7 +45,8 @@ async def checked_address(host, port, allowed_ports):
         if getattr(ip, "ipv4_mapped", None):
             ip = ip.ipv4_mapped
         if not (ip.is_global or (ip.is_loopback and port in allowed_ports)):
-            raise Refused(f"{host} is {ip}, a loopback, private or reserved address the server does not fetch from")
+            where = host if host == str(ip) else f"{host} is {ip},"
+            raise Refused(f"{where} a loopback, private or reserved address the server does not fetch from")
         addresses.append(info[4][0])
     if not addresses:
         raise Refused(f"{host}: no address")
@@ -228,7 +229,7 @@ class Fetch:
                                   "download:officer-progress %(progress.downloaded_bytes)s %(progress.total_bytes)s "
                                   "%(progress.total_bytes_estimate)s",
                                   "-P", staging, "-o", "%(title).200B.%(ext)s", "--", url,
-                                  timeout=TIMEOUT, on_line=on_line, env=self._environment(staging))
+                                  timeout=TIMEOUT, on_line=on_line, env=self._environment(staging), name="yt-dlp")
                     except APIError as error:
                         raise self._failure(proxy, error)
                 entries = []

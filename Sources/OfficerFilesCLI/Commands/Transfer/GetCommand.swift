@@ -20,9 +20,10 @@ enum GetCommand: Command {
             OptionSpec(["--force", "-f"], help: "replace an existing DEST"),
             OptionSpec(["--checksum"], .value(placeholder: "sha256:HEX"), help: "refuse the file unless it has this SHA-256"),
             OptionSpec(["--bwlimit"], .value(placeholder: "RATE"), help: "at most RATE bytes/s in all (e.g. 500K, 2M)"),
+            OptionSpec(["--zip"], help: "one zip of every SRC (Officer files and folders), made by the server; resumable like a file"),
         ],
         positionals: [
-            PositionalSpec("SRC", help: "officer:/path or an http(s) URL"),
+            PositionalSpec("SRC", help: "officer:/path or an http(s) URL (several officer: paths with --zip)", variadic: true),
             PositionalSpec("DEST", help: "file or folder (default: the current folder)", optional: true),
         ])
 
@@ -42,6 +43,10 @@ enum GetCommand: Command {
             options.checksum = checksum
         }
         options.bandwidthLimit = try parsed.value("bwlimit").map { try ArgumentValues.rate($0, option: "--bwlimit") }
+        if parsed.flag("zip") { return try await zip(parsed, options, context) }
+        guard parsed.positionals.count <= 2 else {
+            throw CLIError.usage("get takes one SRC and a DEST; for one zip of several, add --zip")
+        }
         let source = try DownloadSource.resolve(parsed.positionals[0], context: context)
         let destination = source.destination(for: parsed.positionals.count > 1 ? parsed.positionals[1] : nil)
         let started = Date()
@@ -58,6 +63,28 @@ enum GetCommand: Command {
             operation = files.download(url: source.url, to: destination, options: options)
         }
         let result = try await context.show(operation, on: display)
+        report(result, started, context)
+    }
+
+    /// `get --zip SRC... [DEST]`: the server's zip of Officer files and folders, downloaded like one file.
+    static func zip(_ parsed: ParsedCommand, _ options: DownloadOptions, _ context: CommandContext) async throws {
+        var arguments = parsed.positionals
+        let destinationArgument = arguments.count > 1 && !RemotePath.isRemote(arguments.last!) ? arguments.removeLast() : nil
+        let paths = try arguments.map { argument in
+            guard RemotePath.isRemote(argument) else {
+                throw CLIError.usage("\(argument): --zip takes Officer paths (officer:/path)")
+            }
+            return try context.remotePath(argument)
+        }
+        let name = paths.count == 1 ? (paths[0].isRoot ? "root" : paths[0].name) + ".zip" : "download.zip"
+        let source = DownloadSource(url: "", suggestedName: DownloadSource.safeName(name, fallback: "download.zip"))
+        let destination = source.destination(for: destinationArgument)
+        let started = Date()
+        let reporter = context.progressReporter()
+        defer { reporter.close() }
+        let display = PartsDisplay(reporter: reporter, name: (destination as NSString).lastPathComponent, context: context)
+        let files = try context.files()
+        let result = try await context.show(files.downloadZip(of: paths, to: destination, options: options), on: display)
         report(result, started, context)
     }
 

@@ -1,0 +1,201 @@
+import Foundation
+
+/// Where a job is in its life. `done`, `failed` and `cancelled` are final.
+public enum JobState: String, Codable, Sendable, CaseIterable {
+    /// Waiting for a free slot on the server.
+    case queued
+    /// Working.
+    case running
+    /// Finished; its ``Job/result`` holds what it made.
+    case done
+    /// Stopped by an error; ``Job/error`` says which.
+    case failed
+    /// Stopped on request.
+    case cancelled
+
+    /// True once the job will not change again.
+    public var isFinal: Bool { self == .done || self == .failed || self == .cancelled }
+}
+
+/// How far a job is: `done` of `total` (unknown while nil) in `unit` (`bytes`, `seconds`, `percent`).
+public struct JobProgress: Codable, Sendable, Equatable {
+    /// Work done so far, in `unit`.
+    public var done: Double?
+    /// All the work, in `unit`, when known.
+    public var total: Double?
+    /// What `done` and `total` count.
+    public var unit: String?
+    /// What the job is doing now, in the server's words.
+    public var message: String?
+
+    /// Creates a progress value.
+    public init(done: Double? = nil, total: Double? = nil, unit: String? = nil, message: String? = nil) {
+        self.done = done
+        self.total = total
+        self.unit = unit
+        self.message = message
+    }
+
+    /// The share done, 0 to 1, when the total is known.
+    public var fraction: Double? {
+        guard let done, let total, total > 0 else { return nil }
+        return min(1, max(0, done / total))
+    }
+}
+
+/// Why a job failed: the error body its request would have answered with.
+public struct JobFailure: Codable, Sendable, Equatable {
+    /// The HTTP status the failure maps to.
+    public var status: Int?
+    /// The server's error code (`unsafe_archive`, `forbidden_address`, `engine_failed` ...).
+    public var code: String
+    /// The server's message.
+    public var message: String
+
+    /// Creates a failure.
+    public init(status: Int?, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+}
+
+/// A long server operation (extraction, transcoding, a fetch into the server, a long AI action) that the
+/// server runs on its own: `GET /api/jobs/{id}` follows it, `DELETE` cancels it, and it outlives the client.
+public struct Job: Codable, Sendable, Equatable {
+    /// The server's id for it.
+    public var id: String
+    /// What it does: `extract`, `transcode`, `git-clone`, `download-video`, `ocr`, `transcribe` ...
+    public var kind: String
+    /// What it works on: a path or a URL.
+    public var target: String?
+    /// Where it is.
+    public var state: JobState
+    /// Seconds since 1970 when it was created.
+    public var created: Double?
+    /// Seconds since 1970 of its last change.
+    public var updated: Double?
+    /// Counts the job's changes; a long poll waits for a higher one.
+    public var revision: Int
+    /// How far it is.
+    public var progress: JobProgress
+    /// What a `done` job made: the body its request would have answered with.
+    public var result: JSONValue?
+    /// Why a `failed` job failed.
+    public var error: JobFailure?
+
+    /// Creates a job record.
+    public init(
+        id: String, kind: String, target: String?, state: JobState, revision: Int = 0, progress: JobProgress = JobProgress(),
+        result: JSONValue? = nil, error: JobFailure? = nil, created: Double? = nil, updated: Double? = nil
+    ) {
+        self.id = id
+        self.kind = kind
+        self.target = target
+        self.state = state
+        self.revision = revision
+        self.progress = progress
+        self.result = result
+        self.error = error
+        self.created = created
+        self.updated = updated
+    }
+
+    /// The result decoded as the type its kind promises; nil when there is none or it does not fit.
+    public func result<Value: Decodable>(as type: Value.Type) -> Value? {
+        guard let result, let data = try? JSONEncoder().encode(result) else { return nil }
+        return try? JSONDecoder().decode(Value.self, from: data)
+    }
+
+    /// The files and folders the job made (`entry` or `entries` of its result).
+    public var createdEntries: [FileEntry] {
+        if let one = result(as: EntryResponse.self) { return [one.entry] }
+        return result(as: EntriesResponse.self)?.entries ?? []
+    }
+}
+
+/// `{"job": Job}`: a 202 answer, and the answer of `GET`/`DELETE /api/jobs/{id}`.
+public struct JobEnvelope: Codable, Sendable {
+    /// The job.
+    public var job: Job
+}
+
+/// `{"jobs": [Job]}`: the answer of `GET /api/jobs`.
+public struct JobList: Codable, Sendable {
+    /// The caller's jobs, oldest first.
+    public var jobs: [Job]
+}
+
+/// Body of `POST /api/file-browser/extract`.
+public struct ExtractRequest: Codable, Sendable, Equatable {
+    /// The root of `path` and `to`.
+    public var root: String
+    /// The archive.
+    public var path: String
+    /// The folder to create (default: beside the archive, named after it).
+    public var to: String?
+
+    /// Creates a request.
+    public init(root: String, path: String, to: String? = nil) {
+        self.root = root
+        self.path = path
+        self.to = to
+    }
+}
+
+/// Body of `POST /api/file-browser/transcode`.
+public struct TranscodeRequest: Codable, Sendable, Equatable {
+    /// The root of `path` and `output`.
+    public var root: String
+    /// The video.
+    public var path: String
+    /// Largest height of the result in pixels (never scaled up); nil keeps the size.
+    public var height: Int?
+    /// The container: `mp4` (H.264 and AAC, index first).
+    public var format: String
+    /// Where to write it (default: beside the video: `v.mkv` → `v.mp4`, `v.720p.mp4` with a height).
+    public var output: String?
+    /// Replace an existing output.
+    public var overwrite: Bool?
+
+    /// Creates a request.
+    public init(root: String, path: String, height: Int? = nil, format: String = "mp4", output: String? = nil, overwrite: Bool? = nil) {
+        self.root = root
+        self.path = path
+        self.height = height
+        self.format = format
+        self.output = output
+        self.overwrite = overwrite
+    }
+}
+
+/// Body of `POST /api/file-browser/git-clone` and `download-video`.
+public struct ServerFetchRequest: Codable, Sendable, Equatable {
+    /// The root of `path`.
+    public var root: String
+    /// What to fetch: an http(s) URL.
+    public var url: String
+    /// The folder to fetch into.
+    public var path: String
+    /// The new folder's name (`git-clone`; default: from the URL).
+    public var name: String?
+    /// Replace existing files (`download-video`).
+    public var overwrite: Bool?
+
+    /// Creates a request.
+    public init(root: String, url: String, path: String, name: String? = nil, overwrite: Bool? = nil) {
+        self.root = root
+        self.url = url
+        self.path = path
+        self.name = name
+        self.overwrite = overwrite
+    }
+}
+
+/// What `extract` made: the new folder and how many entries went in it.
+public struct ExtractResponse: Codable, Sendable, Equatable {
+    /// The folder created.
+    public var entry: FileEntry
+    /// Entries extracted.
+    public var extracted: Int
+}

@@ -1,0 +1,32 @@
+import FileModel
+import HTTP
+
+extension OfficerClient {
+    /// Extracts an archive on the server into a new folder (`POST /api/file-browser/extract`).
+    public func extract(_ request: ExtractRequest) async throws(OfficerError) -> JobAnswer<ExtractResponse> {
+        try await start("/api/file-browser/extract", body: request, subject: request.path)
+    }
+
+    /// Transcodes a video on the server (`POST /api/file-browser/transcode`).
+    public func transcode(_ request: TranscodeRequest) async throws(OfficerError) -> JobAnswer<EntryResponse> {
+        try await start("/api/file-browser/transcode", body: request, subject: request.path)
+    }
+
+    /// Clones a git repository into the server (`POST /api/file-browser/git-clone`).
+    public func gitClone(_ request: ServerFetchRequest) async throws(OfficerError) -> JobAnswer<EntryResponse> {
+        try await start("/api/file-browser/git-clone", body: request, subject: request.url)
+    }
+
+    /// Downloads media into the server with yt-dlp (`POST /api/file-browser/download-video`).
+    public func downloadVideo(_ request: ServerFetchRequest) async throws(OfficerError) -> JobAnswer<EntriesResponse> {
+        try await start("/api/file-browser/download-video", body: request, subject: request.url)
+    }
+
+    /// The URL of one zip of `paths` (all under one root), served with ranges and a strong ETag
+    /// (`GET /api/file-browser/zip`).
+    public func zipURL(of paths: [RemotePath], name: String? = nil) -> String {
+        var query = [("root", paths.first?.root ?? RemotePath.defaultRoot)] + paths.map { ("path", $0.path) }
+        if let name { query.append(("name", name)) }
+        return url("/api/file-browser/zip", query: query)
+    }
+}

@@ -1,0 +1,70 @@
+import FileModel
+import Foundation
+import HTTP
+import Transfer
+
+/// What following a server job reports: each change of its state or progress.
+public enum JobEvent: Sendable, Equatable {
+    /// The job as it now is.
+    case changed(Job)
+}
+
+extension JobEvent: CoalescibleEvent {
+    /// A job's changes replace each other; a consumer needs only the latest.
+    public var coalescingKey: Int? {
+        if case .changed(let job) = self, !job.state.isFinal { 0 } else { nil }
+    }
+}
+
+/// A server job being followed: its changes, then the job as it ended.
+public typealias JobOperation = ProgressOperation<JobEvent, Job>
+
+extension OfficerFiles {
+    /// The signed-in user's jobs on the server, oldest first.
+    public func jobs() async throws -> [Job] {
+        if isOffline { throw OfficerFilesError.needsNetwork("the server's jobs") }
+        return try await client.jobs()
+    }
+
+    /// One job as it is now.
+    public func job(id: String) async throws -> Job {
+        if isOffline { throw OfficerFilesError.needsNetwork("job \(id)") }
+        return try await client.job(id)
+    }
+
+    /// Cancels a job: the server stops its engine and removes what it wrote; the job as it then is.
+    public func cancelJob(id: String) async throws -> Job {
+        if isOffline { throw OfficerFilesError.needsNetwork("job \(id)") }
+        return try await client.cancelJob(id)
+    }
+
+    /// Follows a job until it ends, reporting each change (long polls: no request while nothing changes for
+    /// seconds). With `requireSuccess`, a job that failed or was cancelled is thrown as the error its request
+    /// would have answered with; otherwise it is returned as it ended. Cancelling stops following, not the job:
+    /// it goes on on the server and can be followed again.
+    public func follow(_ job: Job, requireSuccess: Bool = true) -> JobOperation {
+        JobOperation { report in
+            let client = try self.client
+            report(.changed(job))
+            let final = try await client.follow(job) { report(.changed($0)) }
+            if requireSuccess, final.state != .done {
+                _ = try OfficerClient.outcome(of: final, request: "\(final.kind) \(final.target ?? final.id)", as: JSONValue.self)
+            }
+            return final
+        }
+    }
+
+    /// A job for work the server finished within its request: the same record a followed job ends with.
+    static func finishedJob(kind: String, target: String, result: some Encodable) -> Job {
+        let value = (try? JSONEncoder().encode(result)).flatMap { try? JSONDecoder().decode(JSONValue.self, from: $0) }
+        return Job(id: "", kind: kind, target: target, state: .done, progress: JobProgress(message: "done"), result: value)
+    }
+
+    /// The job behind an answer that may have been immediate.
+    static func job<Response: Encodable & Sendable>(from answer: JobAnswer<Response>, kind: String, target: String) -> Job {
+        switch answer {
+        case .accepted(let job): job
+        case .finished(let response): finishedJob(kind: kind, target: target, result: response)
+        }
+    }
+}

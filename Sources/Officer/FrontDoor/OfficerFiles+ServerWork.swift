@@ -1,0 +1,102 @@
+import FileModel
+import Foundation
+import HTTP
+import Transfer
+
+/// Which engine the server fetches a URL with.
+public enum ServerFetchEngine: String, Sendable, CaseIterable {
+    /// git for a URL whose path ends in `.git`, yt-dlp for anything else.
+    case automatic
+    /// `git clone`.
+    case git
+    /// yt-dlp: media pages and direct media links.
+    case media
+}
+
+extension OfficerFiles {
+    /// Extracts an Officer archive on the server into a new folder (default: beside it, named after it). The
+    /// archive's safety report is read first by ranges (traversal, absolute paths, links out, bombs,
+    /// encryption) and a risky archive is refused (``OfficerFilesError/unsafeArchive(_:risks:)``) unless
+    /// `force`; the server applies its own rules whatever this says. The job is finished when the server was
+    /// quick, else follow it with ``follow(_:requireSuccess:)``.
+    public func extract(_ archive: RemotePath, to destination: RemotePath? = nil, force: Bool = false) async throws -> Job {
+        if isOffline { throw OfficerFilesError.needsNetwork("extract \(archive)") }
+        try Self.requireSameRoot(archive, destination)
+        let folder = try destination ?? archive.parent.appending(ArchiveName.folderName(for: archive.name))
+        if !force {
+            let inspection = try await inspectArchive(archive)
+            if !inspection.warnings.isEmpty {
+                throw OfficerFilesError.unsafeArchive(
+                    archive.description, risks: inspection.warnings.map { warning in
+                        warning.entry.map { "'\($0)' \(warning.detail)" } ?? warning.detail
+                    })
+            }
+        }
+        do {
+            let answer = try await client.extract(ExtractRequest(root: archive.root, path: archive.path, to: folder.path))
+            return Self.job(from: answer, kind: "extract", target: archive.path)
+        } catch OfficerError.conflict(_, _, "exists") {
+            throw OfficerFilesError.folderExists(folder)
+        }
+    }
+
+    /// Transcodes an Officer video on the server to H.264/AAC in MP4 with its index first (plays while it
+    /// downloads), at most `height` pixels high, as a job. The output goes beside the video unless given.
+    public func transcode(
+        _ video: RemotePath, height: Int? = nil, format: String = "mp4", output: RemotePath? = nil, overwrite: Bool = false
+    ) async throws -> Job {
+        if isOffline { throw OfficerFilesError.needsNetwork("transcode \(video)") }
+        try Self.requireSameRoot(video, output)
+        if let height, !(64...4320).contains(height) {
+            throw OfficerFilesError.invalidValue("height \(height): give 64 to 4320 pixels")
+        }
+        guard format == "mp4" else { throw OfficerFilesError.invalidValue("format \(format): the server transcodes to mp4") }
+        let request = TranscodeRequest(
+            root: video.root, path: video.path, height: height, format: format, output: output?.path, overwrite: overwrite ? true : nil)
+        return Self.job(from: try await client.transcode(request), kind: "transcode", target: video.path)
+    }
+
+    /// Has the server fetch `url` into `folder`: `git clone` or yt-dlp (see ``ServerFetchEngine``), as a job. The
+    /// server fetches only public http(s) addresses.
+    public func fetchIntoServer(
+        _ url: String, into folder: RemotePath, engine: ServerFetchEngine = .automatic, name: String? = nil, overwrite: Bool = false
+    ) async throws -> Job {
+        if isOffline { throw OfficerFilesError.needsNetwork("fetch \(url)") }
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", components.host?.isEmpty == false
+        else {
+            throw OfficerFilesError.invalidValue("\(url): the server fetches only http and https URLs")
+        }
+        let useGit = engine == .git || (engine == .automatic && components.path.lowercased().hasSuffix(".git"))
+        let request = ServerFetchRequest(
+            root: folder.root, url: url, path: folder.path, name: name, overwrite: overwrite ? true : nil)
+        let client = try client
+        if useGit {
+            return Self.job(from: try await client.gitClone(request), kind: "git-clone", target: url)
+        }
+        return Self.job(from: try await client.downloadVideo(request), kind: "download-video", target: url)
+    }
+
+    /// Downloads one zip of Officer files and folders (under one root) to `destination`. The server lays the
+    /// zip out from the listing (same files, same bytes, a strong ETag), so it is fetched like any file:
+    /// resumable after any interruption, in parallel ranges, and started over if a file changed meanwhile.
+    public func downloadZip(
+        of paths: [RemotePath], to destination: String, options: DownloadOptions = DownloadOptions()
+    ) -> TransferOperation<DownloadResult> {
+        TransferOperation { report in
+            guard let first = paths.first else { throw OfficerFilesError.invalidValue("nothing to zip") }
+            for path in paths { try Self.requireSameRoot(first, path) }
+            if self.isOffline { throw OfficerFilesError.needsNetwork("a zip of \(first)") }
+            let client = try self.client
+            return try await SegmentedDownloader(http: self.http, journal: try self.journal).download(
+                from: client.zipURL(of: paths), credential: client.credential, to: destination, options: options) { report($0) }
+        }
+    }
+
+    /// Server operations work within one root.
+    static func requireSameRoot(_ first: RemotePath, _ other: RemotePath?) throws {
+        if let other, other.root != first.root {
+            throw OfficerFilesError.invalidValue("\(other): must be in the same root as \(first)")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import FileModel
+import Foundation
+import Officer
+
+/// `jobs list|wait|cancel`: the server's background jobs (extractions, transcodes, fetches, long AI actions).
+enum JobsCommand: Command {
+    static let spec = CommandSpec(
+        "jobs", summary: "list, wait for or cancel the server's background jobs",
+        discussion: """
+            Long server operations (extract, transcode, fetch, a long transcription) run as jobs on the server:
+            they go on when this program stops, and `jobs wait` follows them again from any process.
+            """,
+        subcommands: [
+            CommandSpec("list", summary: "your jobs, oldest first"),
+            CommandSpec(
+                "wait", summary: "follow jobs to their end; the exit status says whether all of them succeeded",
+                positionals: [PositionalSpec("ID", help: "a job id", variadic: true)]),
+            CommandSpec(
+                "cancel", summary: "stop jobs (the server removes what they wrote)",
+                positionals: [PositionalSpec("ID", help: "a job id", variadic: true)]),
+        ])
+
+    static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        let files = try context.files()
+        switch parsed.path.last {
+        case "wait": try await wait(parsed.positionals, files, context)
+        case "cancel":
+            for id in parsed.positionals {
+                let job = try await files.cancelJob(id: id)
+                if context.global.json {
+                    context.printJSON(job)
+                } else {
+                    context.say("job \(id): \(job.state.rawValue)")
+                }
+            }
+        default: try await list(files, context)
+        }
+    }
+
+    static func list(_ files: OfficerFiles, _ context: CommandContext) async throws {
+        let jobs = try await files.jobs()
+        if context.global.json {
+            context.printJSON(jobs)
+            return
+        }
+        if jobs.isEmpty {
+            context.say("No jobs.")
+            return
+        }
+        for job in jobs { context.console.print("\(job.id)  " + JobLine.describe(job)) }
+    }
+
+    /// Follows every job in turn; each ends with a line, and any job that did not end `done` fails the command.
+    static func wait(_ ids: [String], _ files: OfficerFiles, _ context: CommandContext) async throws {
+        var failures: [any Error] = []
+        var ended: [Job] = []
+        for id in ids {
+            do {
+                let job = try await files.job(id: id)
+                let final = try await JobFollower.follow(job, files: files, context: context, requireSuccess: false)
+                ended.append(final)
+                if !context.global.json { context.console.message(summary(final)) }
+                if final.state != .done {
+                    failures.append(CLIError.refused(summary(final), final.state == .cancelled ? .failure : .failure))
+                }
+            } catch let error as CLIError {
+                throw error
+            } catch {
+                context.console.message("officer-files: job \(id): " + context.describe(error))
+                failures.append(error)
+            }
+        }
+        if context.global.json { context.printJSON(ended) }
+        if failures.count == 1, ids.count == 1 {
+            throw failures[0] is CLIError ? CLIError.refused("job \(ids[0]) did not succeed", .failure) : failures[0]
+        }
+        if !failures.isEmpty { throw BatchRunner.summary(of: failures, total: ids.count) }
+    }
+
+    /// `job ID (extract /a.zip): done: officer:/a` — what a finished job made, or why it did not.
+    static func summary(_ job: Job) -> String {
+        let head = "job \(job.id) (\(job.kind) \(job.target ?? "")): \(job.state.rawValue)"
+        switch job.state {
+        case .done:
+            let made = job.createdEntries.map { (try? RemotePath(path: $0.path))?.description ?? $0.path }
+            return made.isEmpty ? head : head + ": " + made.joined(separator: ", ")
+        case .failed: return head + ": " + (job.error?.message ?? "no reason given")
+        default: return head
+        }
+    }
+}
