@@ -44,6 +44,31 @@ extension OfficerFiles {
         }
     }
 
+    /// Uploads a stream of unknown length (a pipe: ``DescriptorByteStream``) to an Officer file, over tus with a
+    /// deferred length, in checksummed chunks; the file appears on the server whole or not at all. The
+    /// destination names the file (an existing folder is refused: a stream has no name of its own); its
+    /// modification time is the time the upload ends. A stream is read once: cancelling ends the upload and
+    /// removes it from the server. The result's `sha256` is of the bytes sent.
+    public func upload(
+        stream: some AsyncSequence<Data, any Error> & Sendable, label: String = "-", to destination: RemotePath,
+        request: UploadRequest = UploadRequest()
+    ) -> TransferOperation<UploadResult> {
+        TransferOperation { report in
+            if self.isOffline { throw OfficerFilesError.needsNetwork("upload to \(destination)") }
+            let client = try self.client
+            let placement = try await client.uploadPlacement(
+                destination: destination, namesFolder: false, several: false, createMissing: request.createMissing)
+            guard case .asFile(let file) = placement else { throw OfficerFilesError.isAFolder(destination) }
+            let target = try client.uploadTarget(
+                name: file.name, into: file.parent, mtime: Date().timeIntervalSince1970, overwrite: request.overwrite)
+            do {
+                return try await self.uploader().upload(stream: stream, label: label, to: target, options: request.options) { report($0) }
+            } catch UploadError.server(_, 409, _) {
+                throw OfficerFilesError.exists(file.description)
+            }
+        }
+    }
+
     /// Where the files of one upload go, from what a user wrote: an http(s) URL is a tus server's creation URL;
     /// anything else an Officer path (`officer:/p`, or `/p` in the default root), placed by ``upload(_:to:request:)``'s
     /// rule, with `several` files needing a folder. Folders are created only with ``UploadRequest/createMissing``.

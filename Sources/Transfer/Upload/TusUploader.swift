@@ -397,7 +397,7 @@ public struct TusUploader: Uploading {
     // MARK: Requests
 
     /// OPTIONS: the server's tus capabilities, or nil when it does not speak tus.
-    private func discover(_ target: UploadTarget) async throws -> TusServerInfo? {
+    func discover(_ target: UploadTarget) async throws -> TusServerInfo? {
         if let known = discovered[target.tusEndpoint] { return known }
         let info = try await askServer(target)
         discovered[target.tusEndpoint] = info
@@ -420,7 +420,7 @@ public struct TusUploader: Uploading {
     }
 
     /// HEAD: the server's offset. Failures are retried; only 404/410 mean "start over", never a 5xx.
-    private func head(_ url: String, token: BearerCredential?) async throws -> Int64 {
+    func head(_ url: String, token: BearerCredential?) async throws -> Int64 {
         var request = HTTPRequest(method: "HEAD", url: url, credential: token)
         request.headers.add("Tus-Resumable", "1.0.0")
         var attempt = 0
@@ -454,7 +454,7 @@ public struct TusUploader: Uploading {
     }
 
     /// Sends a non-idempotent request, retrying only failures to connect (nothing reached the server).
-    private func sendRetrying(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func sendRetrying(_ request: HTTPRequest) async throws -> HTTPResponse {
         var attempt = 0
         while true {
             attempt += 1

@@ -7,7 +7,7 @@ extension UploadError: CategorizedError {
         switch self {
         case .localFile, .journal: .localFile
         case .notTus: .invalidInput
-        case .tooLarge: .refused
+        case .tooLarge, .lengthRequired: .refused
         case .server(_, let status, _): .of(httpStatus: status)
         case .protocolViolation, .checksumRejected: .server
         case .transfer(let inner): inner.category

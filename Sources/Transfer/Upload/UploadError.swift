@@ -8,6 +8,8 @@ public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
     case localFile(path: String, message: String)
     /// The URL does not speak tus and there is no other way to upload there.
     case notTus(url: String)
+    /// A stream of unknown length, and the tus server does not take one (no `creation-defer-length`).
+    case lengthRequired(url: String)
     /// The file is larger than the server accepts.
     case tooLarge(path: String, size: Int64, limit: Int64)
     /// The server refused or failed the upload.
@@ -32,6 +34,7 @@ public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .localFile(let path, let message): "\(path): \(message)"
         case .notTus(let url): "\(url) is not a tus 1.0 upload endpoint"
+        case .lengthRequired(let url): "\(url): the server does not take uploads of unknown length (tus creation-defer-length)"
         case .tooLarge(let path, let size, let limit): "\(path): \(size) bytes is more than the server accepts (\(limit))"
         case .server(let request, let status, let message): "\(request): server answered \(status): \(message)"
         case .protocolViolation(let request, let detail): "\(request): not a valid tus answer: \(detail)"

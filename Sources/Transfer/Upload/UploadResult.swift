@@ -22,4 +22,7 @@ public struct UploadResult: Sendable, Equatable {
     public var sentBytes: Int64
     /// The tus upload URL, when tus was used.
     public var uploadURL: String?
+    /// The SHA-256 of what was sent, in hex, when the uploader computed it on the way (a stream has no file to
+    /// hash afterwards).
+    public var sha256: String? = nil
 }

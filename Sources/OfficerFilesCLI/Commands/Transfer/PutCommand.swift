@@ -11,7 +11,9 @@ enum PutCommand: Command {
         "put", summary: "upload local files (resumable over tus, multipart where tus is missing)",
         discussion: """
             DEST is an Officer folder (officer:/Photos/), an Officer file name for a single LOCAL, or the URL of
-            any tus 1.0 server. Rerunning the same command after any interruption continues from the server's
+            any tus 1.0 server. LOCAL '-' is standard input, to an Officer file name: sent in checksummed chunks
+            with its length told at the end (tus creation-defer-length); the file appears whole or not at all,
+            and an interrupted pipe cannot be continued (Ctrl-C removes what was sent). Rerunning the same command after any interruption continues from the server's
             offset; a local file changed meanwhile is uploaded again from the start. Ctrl-C pauses: the server
             keeps what it has; 'officer-files transfers clean' discards it.
             """,
@@ -55,6 +57,10 @@ enum PutCommand: Command {
             options.metadata.append(UploadTarget.MetadataItem(String(text[..<equals]), String(text[text.index(after: equals)...])))
         }
         let locals = Array(parsed.positionals.dropLast())
+        if locals.contains("-") {
+            guard locals.count == 1 else { throw CLIError.usage("'-' (standard input) is uploaded alone, not with other files") }
+            return try await uploadStandardInput(parsed.positionals.last!, options: options, parsed, context)
+        }
         // Every file is checked before anything goes, by the library's rule (uploads check again).
         for local in locals {
             if case .failure(let error) = Result(catching: { () throws(LocalFileError) in try OfficerFiles.requireLocalFile(local) }) {
@@ -102,6 +108,33 @@ enum PutCommand: Command {
             }
         }
         if !failures.isEmpty { throw BatchRunner.summary(of: failures, total: locals.count) }
+    }
+
+    /// `put - officer:/path`: standard input, of unknown length, to one Officer file.
+    static func uploadStandardInput(_ dest: String, options: UploadOptions, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        guard RemotePath.isRemote(dest), !dest.hasSuffix("/") else {
+            throw CLIError.usage("\(dest): standard input goes to an Officer file name (officer:/path/name)")
+        }
+        let files = try context.files()
+        let destination = try context.remotePath(dest)
+        var request = UploadRequest()
+        request.createMissing = parsed.flag("parents")
+        request.overwrite = parsed.flag("force")
+        request.options = options
+        let reporter = context.progressReporter()
+        defer { reporter.close() }
+        let display = PartsDisplay(reporter: reporter, name: destination.name, context: context)
+        let started = Date()
+        let result: UploadResult
+        do {
+            result = try await context.show(
+                files.upload(stream: DescriptorByteStream(descriptor: STDIN_FILENO), to: destination, request: request), on: display)
+        } catch UploadError.cancelled {
+            throw CLIError.refused("standard input -> \(destination): interrupted; nothing was kept on the server", .interrupted)
+        }
+        UploadReport.finished(
+            result, shown: "standard input", destination: destination.description, seconds: Date().timeIntervalSince(started),
+            reporter: reporter, context: context)
     }
 
     static func upload(

@@ -1,0 +1,198 @@
+import FileModel
+import Foundation
+import HTTP
+
+extension TusUploader {
+    /// Bytes per request of a stream upload: what is held in memory twice (the chunk on the wire and the next).
+    public static let streamChunkSize = 8 << 20
+
+    /// Uploads a stream of unknown length (a pipe) over tus with `creation-defer-length`: chunks of
+    /// ``streamChunkSize`` (or ``UploadOptions/chunkSize``), each with a checksum when the server offers one, the
+    /// length told with the last chunk. The server keeps nothing under the target's name until the last byte
+    /// arrived. A chunk that fails is sent again from memory after asking the server's offset, so a flaky
+    /// network costs a chunk; a stream cannot be read twice, so cancellation or process death ends the upload
+    /// (cancelling removes it from the server). `label` names the stream in errors (`-` for stdin).
+    public func upload(
+        stream: some AsyncSequence<Data, any Error>, label: String, to target: UploadTarget, options: UploadOptions = UploadOptions(),
+        onEvent: (@Sendable (TransferEvent) -> Void)? = nil
+    ) async throws(UploadError) -> UploadResult {
+        var uploadURL: String?
+        do {
+            guard let info = try await discover(target) else { throw UploadError.notTus(url: target.tusEndpoint) }
+            guard info.extensions.contains("creation-defer-length") else { throw UploadError.lengthRequired(url: target.tusEndpoint) }
+            let url = try await createDeferred(target: target, label: label, options: options)
+            uploadURL = url
+            onEvent?(.started(total: nil, partSizes: [], resumedBytes: 0, method: .tus))
+            let chunkSize = Int(max(Int64(ChunkSizer.floor), min(options.chunkSize ?? Int64(Self.streamChunkSize), 512 << 20)))
+            let algorithm = options.checksums ? info.checksumAlgorithm : nil
+            let whole = SHA256Hasher()
+            var chunks = ChunkReader(stream.makeAsyncIterator(), size: chunkSize, label: label)
+            var current = try await chunks.next()
+            var offset: Int64 = 0
+            var sent: Int64 = 0
+            while true {
+                try Task.checkCancellation()
+                // The next chunk is read before this one goes: only then is it known whether this is the last.
+                let next = try await chunks.next()
+                whole.update(current)
+                let isLast = next.isEmpty
+                if let limit = info.maxSize, offset + Int64(current.count) > limit {
+                    throw UploadError.tooLarge(path: label, size: offset + Int64(current.count), limit: limit)
+                }
+                sent += try await sendChunk(
+                    current, at: offset, total: isLast ? offset + Int64(current.count) : nil, url: url, label: label,
+                    algorithm: algorithm, token: target.credential, options: options, onEvent: onEvent)
+                offset += Int64(current.count)
+                onEvent?(.progress(part: 0, done: offset))
+                if isLast { break }
+                current = next
+            }
+            return UploadResult(
+                path: label, bytes: offset, method: .tus, resumedBytes: 0, sentBytes: sent, uploadURL: url, sha256: whole.finalizeHex())
+        } catch {
+            // A stream is read once: an upload that did not finish cannot be continued, so nothing of it stays.
+            if let uploadURL {
+                let http = http
+                let token = target.credential
+                await Task.detached {
+                    var request = HTTPRequest(method: "DELETE", url: uploadURL, credential: token)
+                    request.headers.add("Tus-Resumable", "1.0.0")
+                    _ = try? await http.send(request)
+                }.value
+            }
+            switch error {
+            case let error as UploadError: throw error
+            case is CancellationError: throw UploadError.cancelled(path: label)
+            case HTTPError.cancelled: throw UploadError.cancelled(path: label)
+            default: throw UploadError.localFile(path: label, message: "\(error)")
+            }
+        }
+    }
+
+    /// POST with `Upload-Defer-Length: 1`: the upload, its length to come.
+    private func createDeferred(target: UploadTarget, label: String, options: UploadOptions) async throws -> String {
+        var request = HTTPRequest(method: "POST", url: target.tusEndpoint, credential: target.credential, isIdempotent: false)
+        request.headers.add("Tus-Resumable", "1.0.0")
+        request.headers.add("Upload-Defer-Length", "1")
+        request.headers.add("Upload-Metadata", UploadTarget.header(mergedMetadata(target.metadata, options.metadata)))
+        let response = try await sendRetrying(request)
+        guard response.status == 201 else {
+            throw UploadError.server(request: "POST \(target.tusEndpoint)", status: response.status, message: response.errorMessage)
+        }
+        guard let location = response.headers["Location"], let url = Self.resolve(location, against: target.tusEndpoint) else {
+            throw UploadError.protocolViolation(request: "POST \(target.tusEndpoint)", detail: "201 without a Location")
+        }
+        try Self.checkSameOrigin(url, as: target.tusEndpoint)
+        return url
+    }
+
+    private func mergedMetadata(_ own: [UploadTarget.MetadataItem], _ extra: [UploadTarget.MetadataItem]) -> [UploadTarget.MetadataItem] {
+        var items = own
+        for item in extra {
+            items.removeAll { $0.key == item.key }
+            items.append(item)
+        }
+        return items
+    }
+
+    /// PATCHes one chunk held in memory until the server confirms all of it; returns the bytes put on the wire.
+    private func sendChunk(
+        _ chunk: Data, at start: Int64, total: Int64?, url: String, label: String, algorithm: String?, token: BearerCredential?,
+        options: UploadOptions, onEvent: (@Sendable (TransferEvent) -> Void)?
+    ) async throws -> Int64 {
+        let end = start + Int64(chunk.count)
+        var offset = start
+        var failures = 0
+        var checksumFailures = 0
+        var sent: Int64 = 0
+        while true {
+            try Task.checkCancellation()
+            let piece = chunk.subdata(in: Int(offset - start)..<chunk.count)
+            var request = HTTPRequest(
+                method: "PATCH", url: url, body: .data(piece, contentType: "application/offset+octet-stream"),
+                credential: token, isIdempotent: false)
+            request.headers.add("Tus-Resumable", "1.0.0")
+            request.headers.add("Upload-Offset", String(offset))
+            if let total { request.headers.add("Upload-Length", String(total)) }
+            if let algorithm {
+                let hasher = SHA256Hasher(sha1: algorithm == "sha1")
+                hasher.update(piece)
+                request.headers.add("Upload-Checksum", algorithm + " " + Data(hasher.finalize()).base64EncodedString())
+            }
+            request.maxSendBytesPerSecond = options.bandwidthLimit
+            let before = offset
+            var reason: String
+            do {
+                let response = try await http.send(request, onProgress: { snapshot in
+                    onEvent?(.progress(part: 0, done: before + snapshot.sent))
+                })
+                sent += Int64(piece.count)
+                switch response.status {
+                case 200, 204:
+                    guard let confirmed = response.headers["Upload-Offset"].flatMap({ Int64($0) }), confirmed == end else {
+                        throw UploadError.protocolViolation(
+                            request: "PATCH \(url)", detail: "Upload-Offset \(response.headers["Upload-Offset"] ?? "missing") after sending up to \(end)")
+                    }
+                    return sent
+                case 460:
+                    checksumFailures += 1
+                    guard checksumFailures < 3 else { throw UploadError.checksumRejected(path: label, offset: offset) }
+                    continue
+                case 400, 401, 403, 404, 410, 413:
+                    throw UploadError.server(request: "PATCH \(url)", status: response.status, message: response.errorMessage)
+                default:
+                    reason = "HTTP \(response.status)"
+                }
+            } catch let error as HTTPError {
+                if case .cancelled = error { throw CancellationError() }
+                reason = error.description
+            }
+            failures += 1
+            guard failures < options.maxAttemptsWithoutProgress else {
+                throw UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: failures, reason: reason))
+            }
+            let delay = http.configuration.retry.delay(afterAttempt: failures, retryAfter: nil)
+            onEvent?(.retrying(part: 0, attempt: failures + 1, delay: delay, reason: reason))
+            try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            // The server's offset says what of this chunk it kept; it can never be outside the chunk.
+            let serverOffset = try await head(url, token: token)
+            guard serverOffset >= start, serverOffset <= end else {
+                throw UploadError.protocolViolation(request: "HEAD \(url)", detail: "Upload-Offset \(serverOffset) outside the chunk \(start)-\(end)")
+            }
+            if serverOffset > offset { failures = 0 }
+            offset = serverOffset
+            // All of it arrived; without the length to tell, the chunk is done (with it, an empty PATCH tells it).
+            if offset == end, total == nil { return sent }
+        }
+    }
+}
+
+/// Reads an async sequence of byte buffers as chunks of a fixed size (the last shorter, then empty).
+struct ChunkReader<Iterator: AsyncIteratorProtocol> where Iterator.Element == Data {
+    private var iterator: Iterator
+    private var pending = Data()
+    private var finished = false
+    private let size: Int
+    private let label: String
+
+    init(_ iterator: Iterator, size: Int, label: String) {
+        self.iterator = iterator
+        self.size = size
+        self.label = label
+    }
+
+    /// The next chunk: `size` bytes, fewer at the end, empty once the stream is done.
+    mutating func next() async throws -> Data {
+        while pending.count < size, !finished {
+            if let piece = try await iterator.next() {
+                pending.append(piece)
+            } else {
+                finished = true
+            }
+        }
+        let count = min(size, pending.count)
+        let chunk = pending.prefix(count)
+        pending = Data(pending.dropFirst(count))
+        return Data(chunk)
+    }
+}
