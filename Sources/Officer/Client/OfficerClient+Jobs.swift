@@ -53,10 +53,20 @@ extension OfficerClient {
     /// Follows a job until it is final, reporting each change; cancelling the task stops following, not the job.
     public func follow(_ job: Job, onChange: (@Sendable (Job) -> Void)? = nil) async throws(OfficerError) -> Job {
         var current = job
+        var idle = 0
         while !current.state.isFinal {
             if Task.isCancelled { throw .transport(.cancelled(request: "GET /api/jobs/\(job.id)")) }
+            let asked = ContinuousClock.now
             let next = try await self.job(current.id, waiting: Self.jobPollSeconds, after: current.revision)
-            if next.revision != current.revision { onChange?(next) }
+            if next.revision != current.revision {
+                onChange?(next)
+                idle = 0
+            } else if ContinuousClock.now - asked < .seconds(1) {
+                // A server that ignores the long poll answers at once without a change: pace the questions
+                // (up to every 2 s) rather than ask in a tight loop.
+                idle += 1
+                try? await Task.sleep(for: .milliseconds(min(2000, 100 * idle)))
+            }
             current = next
         }
         return current

@@ -96,6 +96,9 @@ extension TusUploader {
     }
 
     /// PATCHes one chunk held in memory until the server confirms all of it; returns the bytes put on the wire.
+    /// A link that drops every connection after N bytes would never pass a checksummed request larger than N (the
+    /// server keeps no unverified bytes), so after a failure that kept nothing the requests shrink, down to
+    /// ``ChunkSizer/floor``.
     private func sendChunk(
         _ chunk: Data, at start: Int64, total: Int64?, url: String, label: String, algorithm: String?, token: BearerCredential?,
         options: UploadOptions, onEvent: (@Sendable (TransferEvent) -> Void)?
@@ -105,15 +108,17 @@ extension TusUploader {
         var failures = 0
         var checksumFailures = 0
         var sent: Int64 = 0
+        var pieceLimit = Int64(max(chunk.count, 1))
         while true {
             try Task.checkCancellation()
-            let piece = chunk.subdata(in: Int(offset - start)..<chunk.count)
+            let pieceEnd = min(end, offset + pieceLimit)
+            let piece = chunk.subdata(in: Int(offset - start)..<Int(pieceEnd - start))
             var request = HTTPRequest(
                 method: "PATCH", url: url, body: .data(piece, contentType: "application/offset+octet-stream"),
                 credential: token, isIdempotent: false)
             request.headers.add("Tus-Resumable", "1.0.0")
             request.headers.add("Upload-Offset", String(offset))
-            if let total { request.headers.add("Upload-Length", String(total)) }
+            if let total, pieceEnd == end { request.headers.add("Upload-Length", String(total)) }
             if let algorithm {
                 let hasher = SHA256Hasher(sha1: algorithm == "sha1")
                 hasher.update(piece)
@@ -121,19 +126,26 @@ extension TusUploader {
             }
             request.maxSendBytesPerSecond = options.bandwidthLimit
             let before = offset
+            let inFlight = InFlight()
             var reason: String
             do {
                 let response = try await http.send(request, onProgress: { snapshot in
+                    inFlight.sent = snapshot.sent
                     onEvent?(.progress(part: 0, done: before + snapshot.sent))
                 })
-                sent += Int64(piece.count)
+                sent += inFlight.sent
                 switch response.status {
                 case 200, 204:
-                    guard let confirmed = response.headers["Upload-Offset"].flatMap({ Int64($0) }), confirmed == end else {
+                    guard let confirmed = response.headers["Upload-Offset"].flatMap({ Int64($0) }),
+                        confirmed == pieceEnd
+                    else {
                         throw UploadError.protocolViolation(
-                            request: "PATCH \(url)", detail: "Upload-Offset \(response.headers["Upload-Offset"] ?? "missing") after sending up to \(end)")
+                            request: "PATCH \(url)", detail: "Upload-Offset \(response.headers["Upload-Offset"] ?? "missing") after sending up to \(pieceEnd)")
                     }
-                    return sent
+                    if confirmed == end { return sent }
+                    offset = confirmed
+                    failures = 0
+                    continue
                 case 460:
                     checksumFailures += 1
                     guard checksumFailures < 3 else { throw UploadError.checksumRejected(path: label, offset: offset) }
@@ -145,6 +157,7 @@ extension TusUploader {
                 }
             } catch let error as HTTPError {
                 if case .cancelled = error { throw CancellationError() }
+                sent += inFlight.sent
                 reason = error.description
             }
             failures += 1
@@ -159,7 +172,11 @@ extension TusUploader {
             guard serverOffset >= start, serverOffset <= end else {
                 throw UploadError.protocolViolation(request: "HEAD \(url)", detail: "Upload-Offset \(serverOffset) outside the chunk \(start)-\(end)")
             }
-            if serverOffset > offset { failures = 0 }
+            if serverOffset > offset {
+                failures = 0
+            } else {
+                pieceLimit = max(Int64(ChunkSizer.floor), pieceLimit / 2)
+            }
             offset = serverOffset
             // All of it arrived; without the length to tell, the chunk is done (with it, an empty PATCH tells it).
             if offset == end, total == nil { return sent }
