@@ -24,6 +24,13 @@ import Testing
                         CommandSpec("clear", summary: "clear it"),
                         CommandSpec("pin", summary: "pin", positionals: [PositionalSpec("PATH", help: "p")]),
                     ]),
+                CommandSpec(
+                    "jobs", summary: "jobs",
+                    subcommands: [
+                        CommandSpec("list", summary: "list them"),
+                        CommandSpec("wait", summary: "wait", positionals: [PositionalSpec("ID", help: "i", variadic: true)]),
+                    ],
+                    defaultSubcommand: "list"),
             ]),
         globals: [OptionSpec(["--json"], help: "json"), OptionSpec(["--server"], .value(placeholder: "URL"), help: "server")])
 
@@ -61,6 +68,11 @@ import Testing
         #expect(throws: ArgumentError.missingSubcommand(command: "tool cache", choices: ["clear", "pin"])) {
             try parser.parse(["cache"])
         }
+        // A grouping command with a default runs it when none is named.
+        #expect(try parser.parse(["jobs"]).path == ["jobs", "list"])
+        #expect(try parser.parse(["--json", "jobs"]).path == ["jobs", "list"])
+        #expect(try parser.parse(["jobs", "wait", "a", "b"]).positionals == ["a", "b"])
+        #expect(throws: ArgumentError.unknownCommand("nope", parent: "tool jobs ", suggestion: nil)) { try parser.parse(["jobs", "nope"]) }
     }
 
     @Test func suggestsTheNearestCommandAndOption() {

@@ -132,12 +132,12 @@ public struct RemoteActionRunner: Sendable {
         if !request.producesText { body.overwrite = uploaded != nil || body.text != nil || request.refresh }
         do {
             if request.producesText {
-                let answer = try await actionClient.text(of: request.action, body)
+                let answer = try await actionClient.text(of: request.action, body, timeout: timeout)
                 result.text = answer.text
                 result.engine = answer.engine
                 _ = try? cache?.store(Data(answer.text.utf8), for: key, version: identity.version, metadata: ["engine": answer.engine])
             } else {
-                let answer = try await actionClient.produce(request.action, body)
+                let answer = try await actionClient.produce(request.action, body, timeout: timeout)
                 result.engine = answer.engine
                 result.outputBytes = answer.entry.size
                 let produced = try RemotePath(root: body.root, path: answer.entry.path)

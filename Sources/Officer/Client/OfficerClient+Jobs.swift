@@ -51,11 +51,20 @@ extension OfficerClient {
     }
 
     /// Follows a job until it is final, reporting each change; cancelling the task stops following, not the job.
-    public func follow(_ job: Job, onChange: (@Sendable (Job) -> Void)? = nil) async throws(OfficerError) -> Job {
+    /// With a `timeout` (seconds), a job still running after it is a 504 (the job goes on).
+    public func follow(
+        _ job: Job, timeout: Double? = nil, onChange: (@Sendable (Job) -> Void)? = nil
+    ) async throws(OfficerError) -> Job {
         var current = job
         var idle = 0
+        let deadline = timeout.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
         while !current.state.isFinal {
             if Task.isCancelled { throw .transport(.cancelled(request: "GET /api/jobs/\(job.id)")) }
+            if let deadline, ContinuousClock.now >= deadline {
+                throw .server(
+                    request: "\(job.kind) \(job.target ?? job.id)", status: 504,
+                    message: "job \(job.id) still running after \(Int(timeout ?? 0)) s; it goes on on the server")
+            }
             let asked = ContinuousClock.now
             let next = try await self.job(current.id, waiting: Self.jobPollSeconds, after: current.revision)
             if next.revision != current.revision {
@@ -80,12 +89,12 @@ extension OfficerClient {
     /// The result of a call that may have become a job: followed to its end, then decoded like the answer the
     /// call would have given; a failed job is thrown as the error its request would have answered with.
     func finish<Response: Decodable & Sendable>(
-        _ answer: JobAnswer<Response>, request label: String, onChange: (@Sendable (Job) -> Void)? = nil
+        _ answer: JobAnswer<Response>, request label: String, timeout: Double? = nil, onChange: (@Sendable (Job) -> Void)? = nil
     ) async throws(OfficerError) -> Response {
         switch answer {
         case .finished(let response): return response
         case .accepted(let job):
-            let final = try await follow(job, onChange: onChange)
+            let final = try await follow(job, timeout: timeout, onChange: onChange)
             return try Self.outcome(of: final, request: label, as: Response.self)
         }
     }

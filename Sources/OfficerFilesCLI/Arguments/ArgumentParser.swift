@@ -94,6 +94,13 @@ public struct ArgumentParser: Sendable {
             }
         }
         if result.wantsHelp { return result }
+        // A grouping command with a default (`jobs` is `jobs list`) runs it when no subcommand is named.
+        if !command.subcommands.isEmpty, !result.path.isEmpty, let name = command.defaultSubcommand,
+            let sub = command.subcommand(name)
+        {
+            command = sub
+            result.path.append(name)
+        }
         try validatePositionals(result, command: command, name: commandName())
         return result
     }

@@ -64,12 +64,15 @@ public struct CommandSpec: Sendable {
     public var positionals: [PositionalSpec]
     /// Subcommands; a command with subcommands takes no positionals of its own.
     public var subcommands: [CommandSpec]
+    /// The subcommand run when none is named; nil requires one.
+    public var defaultSubcommand: String?
 
     /// Creates a command.
     public init(
         _ name: String, summary: String, discussion: String = "", options: [OptionSpec] = [],
-        positionals: [PositionalSpec] = [], subcommands: [CommandSpec] = []
+        positionals: [PositionalSpec] = [], subcommands: [CommandSpec] = [], defaultSubcommand: String? = nil
     ) {
+        self.defaultSubcommand = defaultSubcommand
         self.name = name
         self.summary = summary
         self.discussion = discussion

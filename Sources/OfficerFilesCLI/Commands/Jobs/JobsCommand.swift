@@ -8,7 +8,8 @@ enum JobsCommand: Command {
         "jobs", summary: "list, wait for or cancel the server's background jobs",
         discussion: """
             Long server operations (extract, transcode, fetch, a long transcription) run as jobs on the server:
-            they go on when this program stops, and `jobs wait` follows them again from any process.
+            they go on when this program stops, and `jobs wait` follows them again from any process. `jobs` alone
+            is `jobs list`.
             """,
         subcommands: [
             CommandSpec("list", summary: "your jobs, oldest first"),
@@ -18,7 +19,8 @@ enum JobsCommand: Command {
             CommandSpec(
                 "cancel", summary: "stop jobs (the server removes what they wrote)",
                 positionals: [PositionalSpec("ID", help: "a job id", variadic: true)]),
-        ])
+        ],
+        defaultSubcommand: "list")
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()
