@@ -7,15 +7,19 @@ import Transfer
 enum MakeDirectoryCommand: Command {
     static let spec = CommandSpec(
         "mkdir", summary: "create remote folders",
-        options: [OptionSpec(["--parents", "-p"], help: "create missing parents; an existing folder is fine")],
+        options: [OptionSpec(["--parents", "-p"], help: "create missing parents; an existing folder is fine"), WriteQueueing.option],
         positionals: [PositionalSpec("PATH", help: "remote folder to create", variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()
         let targets = try parsed.positionals.map { try context.remotePath($0) }
         try await BatchRunner.run(targets, context: context) { target in
-            let entry = try await files.makeFolder(target, parents: parsed.flag("parents"))
-            if context.global.json { context.printJSON(entry) } else if context.global.verbose { context.say("created \(target)") }
+            try await WriteQueueing.perform(parsed, context, files) {
+                QueuedWrite(kind: .makeFolder, root: target.root, path: target.path, parents: parsed.flag("parents"))
+            } work: {
+                let entry = try await files.makeFolder(target, parents: parsed.flag("parents"))
+                if context.global.json { context.printJSON(entry) } else if context.global.verbose { context.say("created \(target)") }
+            }
         }
     }
 }

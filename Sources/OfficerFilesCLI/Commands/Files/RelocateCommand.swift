@@ -14,27 +14,54 @@ enum RelocateCommand {
         let paths = try parsed.positionals.map { try context.remotePath($0) }
         let sources = Array(paths.dropLast())
         let destination = paths.last!
-        let destinationEntry = try await files.statIfExists(destination)
-        let intoFolder = destinationEntry?.isDirectory ?? false
+        // Where the sources go is decided by the destination as the server has it, or (queueing while the server
+        // cannot be reached) as it was last listed.
+        var intoFolder: Bool
+        var queueAll = WriteQueueing.queuesAtOnce(parsed, files)
+        do {
+            if queueAll { throw OfficerFilesError.needsNetwork("\(destination)") }
+            intoFolder = try await files.statIfExists(destination)?.isDirectory ?? false
+        } catch where queueAll || WriteQueueing.shouldQueue(after: error, parsed) {
+            queueAll = true
+            if case .folder = try files.lastSeen(destination) { intoFolder = true } else { intoFolder = false }
+        }
         if sources.count > 1, !intoFolder {
             throw CLIError.usage("with several sources, \(destination) must be an existing folder")
         }
         try await BatchRunner.run(sources, context: context) { source in
             let target = intoFolder ? try destination.appending(source.name) : destination
-            if action == .copy, !parsed.flag("recursive"), try await files.stat(source).isDirectory {
-                throw CLIError.refused("\(source) is a folder: use cp -r", .refused)
+            let write = QueuedWrite(
+                kind: action == .move ? .move : .copy, root: source.root, path: source.path, destination: target.path,
+                recursive: parsed.flag("recursive"), overwrite: parsed.flag("force"))
+            if queueAll {
+                if action == .copy, !parsed.flag("recursive"), case .folder = try files.lastSeen(source) {
+                    throw CLIError.refused("\(source) is a folder: use cp -r", .refused)
+                }
+                return try WriteQueueing.queue(write, files, context, offline: files.isOffline)
             }
-            // An existing target is a conflict; the message names --force (CommandContext.describe).
-            let entry: FileEntry
-            switch action {
-            case .move: entry = try await files.move(source, to: target, overwrite: parsed.flag("force"))
-            case .copy: entry = try await files.copy(source, to: target, overwrite: parsed.flag("force"))
+            try await WriteQueueing.perform(parsed, context, files) { write } work: {
+                try await relocate(action, source, to: target, files, parsed, context)
             }
-            if context.global.json {
-                context.printJSON(entry)
-            } else if context.global.verbose {
-                context.say("\(source) -> \(target)")
-            }
+        }
+    }
+
+    static func relocate(
+        _ action: Action, _ source: RemotePath, to target: RemotePath, _ files: OfficerFiles, _ parsed: ParsedCommand,
+        _ context: CommandContext
+    ) async throws {
+        if action == .copy, !parsed.flag("recursive"), try await files.stat(source).isDirectory {
+            throw CLIError.refused("\(source) is a folder: use cp -r", .refused)
+        }
+        // An existing target is a conflict; the message names --force (CommandContext.describe).
+        let entry: FileEntry
+        switch action {
+        case .move: entry = try await files.move(source, to: target, overwrite: parsed.flag("force"))
+        case .copy: entry = try await files.copy(source, to: target, overwrite: parsed.flag("force"))
+        }
+        if context.global.json {
+            context.printJSON(entry)
+        } else if context.global.verbose {
+            context.say("\(source) -> \(target)")
         }
     }
 }
@@ -43,7 +70,7 @@ enum RelocateCommand {
 enum MoveCommand: Command {
     static let spec = CommandSpec(
         "mv", summary: "move or rename remote files and folders",
-        options: [OptionSpec(["--force", "-f"], help: "replace an existing file at the destination")],
+        options: [OptionSpec(["--force", "-f"], help: "replace an existing file at the destination"), WriteQueueing.option],
         positionals: [
             PositionalSpec("SOURCE", help: "remote path(s) to move", variadic: true),
             PositionalSpec("DEST", help: "new path, or an existing folder to move into"),
@@ -61,6 +88,7 @@ enum CopyCommand: Command {
         options: [
             OptionSpec(["--recursive", "-r"], help: "copy folders"),
             OptionSpec(["--force", "-f"], help: "replace an existing file at the destination"),
+            WriteQueueing.option,
         ],
         positionals: [
             PositionalSpec("SOURCE", help: "remote path(s) to copy", variadic: true),

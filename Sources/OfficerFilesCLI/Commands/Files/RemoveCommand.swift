@@ -10,6 +10,7 @@ enum RemoveCommand: Command {
         options: [
             OptionSpec(["--recursive", "-r"], help: "remove folders and everything in them"),
             OptionSpec(["--force", "-f"], help: "a path that does not exist is not an error"),
+            WriteQueueing.option,
         ],
         positionals: [PositionalSpec("PATH", help: "remote path to remove", variadic: true)])
 
@@ -20,17 +21,25 @@ enum RemoveCommand: Command {
             throw CLIError.refused("refusing to remove the top of root '\(top.root)'", .refused)
         }
         try await BatchRunner.run(targets, context: context) { target in
-            do {
-                let removed = try await files.remove(target, recursive: parsed.flag("recursive"))
-                if context.global.verbose { context.say("removed \(target) (\(removed) entries)") }
-            } catch let error as OfficerError {
-                switch error {
-                case .notFound where parsed.flag("force"): return
-                case .conflict(let request, let message, "not_empty") where !parsed.flag("recursive"):
-                    throw OfficerError.conflict(
-                        request: request, message: message + "; use rm -r for a folder and its contents", code: "not_empty")
-                default: throw error
-                }
+            try await WriteQueueing.perform(parsed, context, files) {
+                QueuedWrite(kind: .remove, root: target.root, path: target.path, recursive: parsed.flag("recursive"))
+            } work: {
+                try await remove(target, files, parsed, context)
+            }
+        }
+    }
+
+    static func remove(_ target: RemotePath, _ files: OfficerFiles, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        do {
+            let removed = try await files.remove(target, recursive: parsed.flag("recursive"))
+            if context.global.verbose { context.say("removed \(target) (\(removed) entries)") }
+        } catch let error as OfficerError {
+            switch error {
+            case .notFound where parsed.flag("force"): return
+            case .conflict(let request, let message, "not_empty") where !parsed.flag("recursive"):
+                throw OfficerError.conflict(
+                    request: request, message: message + "; use rm -r for a folder and its contents", code: "not_empty")
+            default: throw error
             }
         }
     }

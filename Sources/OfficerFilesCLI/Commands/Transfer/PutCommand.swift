@@ -28,6 +28,7 @@ enum PutCommand: Command {
             OptionSpec(
                 ["--resize"], .optionalValue(placeholder: "N|best-effort"),
                 help: "prepare images first: longest edge N (default 2048), re-encoded, metadata stripped; best-effort uploads damaged images unchanged"),
+            WriteQueueing.option,
         ] + ImageSettings.options,
         positionals: [
             PositionalSpec("LOCAL", help: "local file(s) to upload", variadic: true),
@@ -77,13 +78,26 @@ enum PutCommand: Command {
         if !dest.lowercased().hasPrefix("http://"), !dest.lowercased().hasPrefix("https://"), !RemotePath.isRemote(dest) {
             throw CLIError.usage("\(dest): DEST must be officer:/path or a tus URL")
         }
-        let destination = try await files.uploadDestination(dest, several: locals.count > 1, request: request)
+        if parsed.flag("queue"), parsed.flag("resize") {
+            throw CLIError.usage("--queue does not go with --resize (a queued upload sends the file as it is)")
+        }
+        let destination: UploadDestination
+        do {
+            if RemotePath.isRemote(dest), WriteQueueing.queuesAtOnce(parsed, files) { throw OfficerFilesError.needsNetwork(dest) }
+            destination = try await files.uploadDestination(dest, several: locals.count > 1, request: request)
+        } catch where RemotePath.isRemote(dest) && (WriteQueueing.queuesAtOnce(parsed, files) || WriteQueueing.shouldQueue(after: error, parsed)) {
+            return try queueUploads(locals, to: dest, files, parsed, context)
+        }
         let reporter = context.progressReporter()
         defer { reporter.close() }
         guard parsed.flag("resize") else {
             try await BatchRunner.run(locals, context: context) { local in
                 let target = try files.uploadTarget(for: local, destination: destination, overwrite: request.overwrite)
-                try await upload(local, to: target, files: files, options: options, reporter: reporter, context: context)
+                try await WriteQueueing.perform(parsed, context, files) {
+                    try queuedUpload(local, path: try finalPath(of: local, in: destination), parsed)
+                } work: {
+                    try await upload(local, to: target, files: files, options: options, reporter: reporter, context: context)
+                }
             }
             return
         }
@@ -108,6 +122,34 @@ enum PutCommand: Command {
             }
         }
         if !failures.isEmpty { throw BatchRunner.summary(of: failures, total: locals.count) }
+    }
+
+    /// Where `local` lands for an Officer destination (a tus URL has no Officer path: nothing to queue there).
+    static func finalPath(of local: String, in destination: UploadDestination) throws -> RemotePath {
+        switch destination {
+        case .officer(.intoFolder(let folder)): return try folder.appending((local as NSString).lastPathComponent)
+        case .officer(.asFile(let file)): return file
+        case .tus(let url): throw CLIError.usage("\(url): --queue works with Officer destinations only")
+        }
+    }
+
+    /// The queued form of one upload.
+    static func queuedUpload(_ local: String, path: RemotePath, _ parsed: ParsedCommand) throws -> QueuedWrite {
+        QueuedWrite(
+            kind: .upload, root: path.root, path: path.path, local: URL(fileURLWithPath: local).standardizedFileURL.path,
+            parents: parsed.flag("parents"), overwrite: parsed.flag("force"))
+    }
+
+    /// `put --queue` while the server cannot be reached: each file queued where it would land, placed by the
+    /// destination as it was last listed.
+    static func queueUploads(_ locals: [String], to dest: String, _ files: OfficerFiles, _ parsed: ParsedCommand, _ context: CommandContext) throws {
+        let target = try context.remotePath(dest)
+        var intoFolder = dest.hasSuffix("/") || locals.count > 1 || target.isRoot
+        if !intoFolder, case .folder = try files.lastSeen(target) { intoFolder = true }
+        for local in locals {
+            let path = intoFolder ? try target.appending((local as NSString).lastPathComponent) : target
+            try WriteQueueing.queue(try queuedUpload(local, path: path, parsed), files, context, offline: files.isOffline)
+        }
     }
 
     /// `put - officer:/path`: standard input, of unknown length, to one Officer file.

@@ -1,0 +1,117 @@
+import FileModel
+import Foundation
+
+extension TransferJournal {
+    /// Where a queued write is.
+    public enum QueueState: String, Codable, Sendable {
+        /// Waiting to be replayed.
+        case pending
+        /// Not applied: what it expected no longer holds on the server (see the note).
+        case conflict
+        /// Not applied: an earlier write it depends on is held.
+        case blocked
+        /// Applied (or found applied) on the server.
+        case done
+    }
+
+    /// A write kept in the journal until the server can be reached.
+    public struct QueuedItem: Sendable, Equatable, Codable {
+        /// Creates an item record.
+        public init(id: Int64, created: Double, write: QueuedWrite, state: QueueState, note: String?) {
+            self.id = id
+            self.created = created
+            self.write = write
+            self.state = state
+            self.note = note
+        }
+
+        /// Its number, in the order queued.
+        public var id: Int64
+        /// Seconds since 1970 when it was queued.
+        public var created: Double
+        /// What to do.
+        public var write: QueuedWrite
+        /// Where it is.
+        public var state: QueueState
+        /// Why it is held, in words.
+        public var note: String?
+    }
+
+    /// Creates the queue's table once per journal.
+    private func ensureQueueTable(_ database: SQLiteDatabase) throws(SQLiteError) {
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS queued_writes (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, created REAL NOT NULL, write TEXT NOT NULL,
+                state TEXT NOT NULL, note TEXT)
+            """)
+    }
+
+    /// Keeps a write for later; its number.
+    @discardableResult
+    public func enqueue(_ write: QueuedWrite) throws(SQLiteError) -> Int64 {
+        let text = String(decoding: (try? JSONEncoder().encode(write)) ?? Data(), as: UTF8.self)
+        return try withDatabase { database throws(SQLiteError) -> Int64 in
+            try ensureQueueTable(database)
+            try database.execute(
+                "INSERT INTO queued_writes (created, write, state) VALUES (?, ?, 'pending')",
+                [.real(Date().timeIntervalSince1970), .text(text)])
+            return try database.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
+        }
+    }
+
+    /// Every queued write not yet done, oldest first.
+    public func queuedWrites(includingDone: Bool = false) throws(SQLiteError) -> [QueuedItem] {
+        try withDatabase { database throws(SQLiteError) -> [QueuedItem] in
+            try ensureQueueTable(database)
+            let rows = try database.query(
+                "SELECT id, created, write, state, note FROM queued_writes" + (includingDone ? "" : " WHERE state != 'done'") + " ORDER BY id")
+            return rows.compactMap { row -> QueuedItem? in
+                guard let text = row[2].string, let write = try? JSONDecoder().decode(QueuedWrite.self, from: Data(text.utf8)),
+                    let state = row[3].string.flatMap(QueueState.init(rawValue:))
+                else { return nil }
+                return QueuedItem(id: row[0].int, created: row[1].seconds, write: write, state: state, note: row[4].string)
+            }
+        }
+    }
+
+    /// Records where a queued write is; `done` is written in one statement, so a replay that stops just after it
+    /// never applies the write again (and one that stops just before finds it applied and says so).
+    public func setQueueState(_ id: Int64, _ state: QueueState, note: String? = nil) throws(SQLiteError) {
+        try withDatabase { database throws(SQLiteError) in
+            try ensureQueueTable(database)
+            try database.execute(
+                "UPDATE queued_writes SET state = ?, note = ? WHERE id = ?",
+                [.text(state.rawValue), note.map(SQLiteValue.text) ?? .null, .integer(id)])
+        }
+    }
+
+    /// Forgets a queued write; false when there was none with that number.
+    @discardableResult
+    public func dropQueued(_ id: Int64) throws(SQLiteError) -> Bool {
+        try withDatabase { database throws(SQLiteError) -> Bool in
+            try ensureQueueTable(database)
+            return try database.execute("DELETE FROM queued_writes WHERE id = ?", [.integer(id)]) > 0
+        }
+    }
+
+    /// Forgets the writes done; how many.
+    @discardableResult
+    public func pruneDoneQueued() throws(SQLiteError) -> Int {
+        try withDatabase { database throws(SQLiteError) -> Int in
+            try ensureQueueTable(database)
+            return try database.execute("DELETE FROM queued_writes WHERE state = 'done'")
+        }
+    }
+}
+
+extension SQLiteValue {
+    /// The value as a number of seconds (0 for NULL and text).
+    fileprivate var seconds: Double {
+        switch self {
+        case .real(let value): value
+        case .integer(let value): Double(value)
+        default: 0
+        }
+    }
+}

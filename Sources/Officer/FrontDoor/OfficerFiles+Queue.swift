@@ -1,0 +1,225 @@
+import FileModel
+import Foundation
+import HTTP
+import Journal
+import Transfer
+
+/// Why a write cannot be queued.
+public enum QueueError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
+    /// The write replaces or removes a path whose version this client never saw (no listing of its folder in
+    /// the cache): replaying it could clobber a change it knows nothing of.
+    case unknownVersion(RemotePath)
+    /// The write needs a path that was not there when last seen.
+    case absentWhenLastSeen(RemotePath)
+    /// A queued write of that number does not exist.
+    case noSuchItem(Int64)
+    /// The front door keeps no journal.
+    case noJournal
+
+    /// A one-line message.
+    public var description: String {
+        switch self {
+        case .unknownVersion(let path):
+            "\(path): its version on the server is unknown here (no listing of its folder in the cache), so the change cannot be queued safely"
+        case .absentWhenLastSeen(let path): "\(path): not there when its folder was last listed"
+        case .noSuchItem(let id): "no queued write #\(id)"
+        case .noJournal: "no journal is configured, so nothing can be queued"
+        }
+    }
+
+    /// What kind of failure this is.
+    public var category: ErrorCategory {
+        switch self {
+        case .unknownVersion, .noJournal: .refused
+        case .absentWhenLastSeen, .noSuchItem: .notFound
+        }
+    }
+}
+
+/// What replaying the queue did with one write.
+public enum QueueEvent: Sendable, Equatable {
+    /// Applied now.
+    case applied(TransferJournal.QueuedItem)
+    /// Already on the server as intended (an earlier replay applied it and stopped before marking it).
+    case foundApplied(TransferJournal.QueuedItem)
+    /// Not applied: the server no longer has what the write expected; the note says what changed.
+    case conflict(TransferJournal.QueuedItem)
+    /// Not applied: it touches a path of an earlier write that is held.
+    case blocked(TransferJournal.QueuedItem)
+}
+
+/// The outcome of one replay.
+public struct QueueReplaySummary: Sendable, Equatable {
+    /// Writes applied now, or found applied.
+    public var applied = 0
+    /// Writes held because what they expected changed on the server.
+    public var conflicts = 0
+    /// Writes held behind a held one.
+    public var blocked = 0
+}
+
+extension OfficerFiles {
+    /// What `path` was when this front door last listed its folder (the cached listing), nil when it never did.
+    public func lastSeen(_ path: RemotePath) throws -> PathState? {
+        if path.isRoot { return .folder(mtime: 0) }
+        guard let listing = try cachedListing(path.parent)?.listing else { return nil }
+        guard let entry = listing.entries.first(where: { $0.name == path.name }) else { return .absent }
+        return PathState(entry)
+    }
+
+    /// Keeps a write in the journal to replay when the server answers (``replayQueue()``), with what it expects
+    /// of each path it touches: a replaced, moved or removed path must still be the version last seen (from the
+    /// cached listing of its folder; ``QueueError/unknownVersion(_:)`` when there is none), a new name must still
+    /// be free. An upload sends its local file as it is at replay time.
+    @discardableResult
+    public func enqueue(_ write: QueuedWrite) throws -> TransferJournal.QueuedItem {
+        guard let journal = try journal else { throw QueueError.noJournal }
+        var write = write
+        func path(_ text: String) throws -> RemotePath { try RemotePath(root: write.root, path: text) }
+        func seen(_ text: String, mustExist: Bool) throws -> PathState {
+            let remote = try path(text)
+            guard let state = try lastSeen(remote) else { throw QueueError.unknownVersion(remote) }
+            if mustExist, state == .absent { throw QueueError.absentWhenLastSeen(remote) }
+            return state
+        }
+        var expectations: [PathExpectation] = []
+        switch write.kind {
+        case .makeFolder: break
+        case .upload:
+            expectations.append(PathExpectation(path: write.path, state: write.overwrite ? try seen(write.path, mustExist: false) : .absent))
+        case .move, .copy:
+            let destination = write.destination ?? write.path
+            expectations.append(PathExpectation(path: write.path, state: try seen(write.path, mustExist: true)))
+            expectations.append(
+                PathExpectation(path: destination, state: write.overwrite ? try seen(destination, mustExist: false) : .absent))
+        case .remove:
+            expectations.append(PathExpectation(path: write.path, state: try seen(write.path, mustExist: true)))
+        }
+        write.expectations = expectations
+        let id = try journal.enqueue(write)
+        return TransferJournal.QueuedItem(id: id, created: Date().timeIntervalSince1970, write: write, state: .pending, note: nil)
+    }
+
+    /// The queued writes not yet applied, oldest first (pending, held and blocked).
+    public func queuedWrites() throws -> [TransferJournal.QueuedItem] {
+        guard let journal = try journal else { return [] }
+        return try journal.queuedWrites()
+    }
+
+    /// Forgets a queued write (it will not be applied).
+    public func dropQueuedWrite(id: Int64) throws {
+        guard let journal = try journal, try journal.dropQueued(id) else { throw QueueError.noSuchItem(id) }
+    }
+
+    /// Replays the queued writes in order. For each: a write already on the server as intended is marked done
+    /// (so a replay stopped halfway never applies anything twice); one whose expectations no longer hold (the
+    /// file changed or vanished, the name was taken) is held as a conflict, and later writes touching the same
+    /// paths are held behind it; anything else is applied and marked done. Held writes are tried again on the
+    /// next replay. A network failure stops the replay (the rest stays queued).
+    public func replayQueue() -> ProgressOperation<QueueEvent, QueueReplaySummary> {
+        ProgressOperation { report in
+            if self.isOffline { throw OfficerFilesError.needsNetwork("replaying the queue") }
+            guard let journal = try self.journal else { return QueueReplaySummary() }
+            var summary = QueueReplaySummary()
+            var held: [QueuedWrite] = []
+            for var item in try journal.queuedWrites() {
+                try Task.checkCancellation()
+                if let blocker = held.first(where: { $0.overlaps(item.write) }) {
+                    item.state = .blocked
+                    item.note = "waits for: \(blocker.summary)"
+                    try journal.setQueueState(item.id, .blocked, note: item.note)
+                    held.append(item.write)
+                    summary.blocked += 1
+                    report(.blocked(item))
+                    continue
+                }
+                switch try await self.replay(item.write) {
+                case .foundApplied:
+                    try journal.setQueueState(item.id, .done)
+                    item.state = .done
+                    summary.applied += 1
+                    report(.foundApplied(item))
+                case .applied:
+                    try journal.setQueueState(item.id, .done)
+                    item.state = .done
+                    summary.applied += 1
+                    report(.applied(item))
+                case .conflict(let why):
+                    item.state = .conflict
+                    item.note = why
+                    try journal.setQueueState(item.id, .conflict, note: why)
+                    held.append(item.write)
+                    summary.conflicts += 1
+                    report(.conflict(item))
+                }
+            }
+            try journal.pruneDoneQueued()
+            return summary
+        }
+    }
+
+    private enum ReplayOutcome {
+        case applied
+        case foundApplied
+        case conflict(String)
+    }
+
+    /// The path's state on the server now.
+    private func currentState(_ path: RemotePath) async throws -> PathState {
+        guard let entry = try await statIfExists(path) else { return .absent }
+        return PathState(entry)
+    }
+
+    private func replay(_ write: QueuedWrite) async throws -> ReplayOutcome {
+        let source = try RemotePath(root: write.root, path: write.path)
+        let destination = try write.destination.map { try RemotePath(root: write.root, path: $0) }
+        // Found applied: the server already shows the intended outcome.
+        switch write.kind {
+        case .makeFolder:
+            if case .folder = try await currentState(source) { return .foundApplied }
+        case .remove:
+            if try await currentState(source) == .absent { return .foundApplied }
+        case .upload:
+            guard let local = write.local, let size = Self.fileSize(local), let mtime = Self.modificationTime(of: local) else {
+                return .conflict("\(write.local ?? "the local file") no longer exists here")
+            }
+            if try await currentState(source).matches(.file(size: size, mtime: mtime)) { return .foundApplied }
+        case .move, .copy:
+            if let destination, let expected = write.expectations.first(where: { $0.path == write.path })?.state {
+                let there = try await currentState(destination)
+                if there.matches(expected) {
+                    if write.kind == .copy { return .foundApplied }
+                    let left = try await currentState(source)
+                    if left == .absent { return .foundApplied }
+                }
+            }
+        }
+        // What the write expects must still hold.
+        for expectation in write.expectations {
+            let path = try RemotePath(root: write.root, path: expectation.path)
+            let now = try await currentState(path)
+            if !now.matches(expectation.state) {
+                return .conflict("\(path) is \(now) now; when queued it was \(expectation.state)")
+            }
+        }
+        switch write.kind {
+        case .makeFolder: _ = try await makeFolder(source, parents: write.parents)
+        case .remove: _ = try await remove(source, recursive: write.recursive)
+        case .move: _ = try await move(source, to: destination ?? source, overwrite: write.overwrite)
+        case .copy: _ = try await copy(source, to: destination ?? source, overwrite: write.overwrite)
+        case .upload:
+            var request = UploadRequest()
+            request.overwrite = write.overwrite
+            request.createMissing = write.parents
+            _ = try await upload(write.local ?? "", to: source, request: request).value
+        }
+        return .applied
+    }
+
+    private static func fileSize(_ path: String) -> Int64? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            attributes[.type] as? FileAttributeType == .typeRegular
+        else { return nil }
+        return (attributes[.size] as? NSNumber)?.int64Value
+    }
+}

@@ -1,0 +1,44 @@
+import FileModel
+import Foundation
+import Officer
+
+/// `--queue` on the commands that change the server: when it cannot be reached (or with `--offline`), the
+/// change is kept in the journal for `queue run` instead of failing.
+enum WriteQueueing {
+    /// The option every such command offers.
+    static let option = OptionSpec(
+        ["--queue"], help: "if the server cannot be reached (or with --offline), keep the change for 'officer-files queue run'")
+
+    /// True when the command should queue without trying: `--queue` and offline.
+    static func queuesAtOnce(_ parsed: ParsedCommand, _ files: OfficerFiles) -> Bool {
+        parsed.flag("queue") && files.isOffline
+    }
+
+    /// True when `error` means the server could not be reached and `--queue` was given.
+    static func shouldQueue(after error: any Error, _ parsed: ParsedCommand) -> Bool {
+        parsed.flag("queue") && ErrorCategory.of(error) == .network
+    }
+
+    /// Runs `work`; with `--queue`, queues `write()` instead when offline or when the server cannot be reached.
+    static func perform(
+        _ parsed: ParsedCommand, _ context: CommandContext, _ files: OfficerFiles, write: () throws -> QueuedWrite,
+        work: () async throws -> Void
+    ) async throws {
+        if queuesAtOnce(parsed, files) { return try queue(try write(), files, context, offline: true) }
+        do {
+            try await work()
+        } catch where shouldQueue(after: error, parsed) {
+            try queue(try write(), files, context, offline: false)
+        }
+    }
+
+    /// Keeps `write` and says so.
+    static func queue(_ write: QueuedWrite, _ files: OfficerFiles, _ context: CommandContext, offline: Bool) throws {
+        let item = try files.enqueue(write)
+        if context.global.json {
+            context.printJSON(item)
+        } else if !context.global.quiet {
+            context.console.message("queued (\(offline ? "offline" : "server unreachable")): #\(item.id) \(write.summary)")
+        }
+    }
+}
