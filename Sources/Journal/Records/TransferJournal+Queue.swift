@@ -70,7 +70,7 @@ extension TransferJournal {
                 guard let text = row[2].string, let write = try? JSONDecoder().decode(QueuedWrite.self, from: Data(text.utf8)),
                     let state = row[3].string.flatMap(QueueState.init(rawValue:))
                 else { return nil }
-                return QueuedItem(id: row[0].int, created: row[1].seconds, write: write, state: state, note: row[4].string)
+                return QueuedItem(id: row[0].int, created: row[1].number, write: write, state: state, note: row[4].string)
             }
         }
     }
@@ -105,13 +105,3 @@ extension TransferJournal {
     }
 }
 
-extension SQLiteValue {
-    /// The value as a number of seconds (0 for NULL and text).
-    fileprivate var seconds: Double {
-        switch self {
-        case .real(let value): value
-        case .integer(let value): Double(value)
-        default: 0
-        }
-    }
-}

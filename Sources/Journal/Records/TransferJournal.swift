@@ -221,10 +221,12 @@ public final class TransferJournal: @unchecked Sendable {
 
 extension SQLiteValue {
     /// The value as an integer (0 for NULL and text).
-    package var int: Int64 {
+    package var int: Int64 { if case .integer(let value) = self { value } else { Int64(number) } }
+    /// The value as a number (0 for NULL and text).
+    package var number: Double {
         switch self {
-        case .integer(let value): value
-        case .real(let value): Int64(value)
+        case .integer(let value): Double(value)
+        case .real(let value): value
         default: 0
         }
     }
