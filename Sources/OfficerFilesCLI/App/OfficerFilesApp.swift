@@ -16,7 +16,7 @@ public enum OfficerFilesApp {
         SearchCommand.self, MakeDirectoryCommand.self, MoveCommand.self, CopyCommand.self, RemoveCommand.self,
         GetCommand.self, CatCommand.self, PutCommand.self, TransfersCommand.self, ImageCommand.self, ThumbCommand.self,
         InfoCommand.self, ArchiveCommand.self, CacheCommand.self, OCRCommand.self, TTSCommand.self,
-        TranscribeCommand.self, ExtractAudioCommand.self, SyncCommand.self, CopyFolderCommand.self, JobsCommand.self, QueueCommand.self,
+        TranscribeCommand.self, ExtractAudioCommand.self, SyncCommand.self, CopyFolderCommand.self, JobsCommand.self, QueueCommand.self, WatchCommand.self,
         ExtractCommand.self, TranscodeCommand.self, FetchCommand.self,
     ]
 

@@ -1,0 +1,38 @@
+import FileModel
+import Foundation
+
+/// How a watched folder goes up.
+public struct WatchOptions: Sendable {
+    /// Seconds a file's size and modification time must stay unchanged (and its writer have closed it) before
+    /// it goes up.
+    public var settleSeconds = 2.0
+    /// A file its writer keeps open goes up anyway once unchanged for this long (a log that is never closed).
+    public var openFileSettleSeconds = 60.0
+    /// Which files go (the paths relative to the watched folder).
+    public var filter = SyncFilter()
+    /// Remove each local file once the server's SHA-256 of it matched the bytes sent.
+    public var deleteAfterUpload = false
+    /// Images prepared before they go up (the sync's `--resize`), or nil.
+    public var imagePreparation: SyncImagePreparation?
+    /// The longest wait between two attempts while the server cannot be reached.
+    public var maxBackoffSeconds = 60.0
+
+    /// Defaults: 2 s settle, everything, nothing deleted.
+    public init() {}
+}
+
+/// What a watch reports.
+public enum WatchEvent: Sendable, Equatable {
+    /// The catch-up pass (a `copy` of the whole folder, for what changed while nothing watched) ended.
+    case caughtUp(uploaded: Int, failed: Int)
+    /// A file went up; `settled` is the time from its last change seen to the upload's end.
+    case uploaded(local: String, remote: RemotePath, bytes: Int64, settled: Double)
+    /// A settled file the server already had as it is.
+    case unchanged(local: String)
+    /// A local file removed after the server's checksum matched.
+    case deletedLocal(String)
+    /// The server cannot be reached; the next attempt is in `retryIn` seconds.
+    case waiting(reason: String, retryIn: Double)
+    /// A file that could not go up (it stays until it changes again).
+    case failed(local: String, reason: String)
+}
