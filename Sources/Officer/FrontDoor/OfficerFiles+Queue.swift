@@ -100,6 +100,27 @@ extension OfficerFiles {
         return TransferJournal.QueuedItem(id: id, created: Date().timeIntervalSince1970, write: write, state: .pending, note: nil)
     }
 
+    /// Applies a change now with `apply`, or keeps `write` for ``replayQueue()`` when this front door is offline or
+    /// `apply` fails because the server cannot be reached (a network error): nil when applied, else the queued
+    /// item. Any other failure is thrown as it is.
+    public func applyOrQueue(
+        _ write: QueuedWrite, apply: () async throws -> Void
+    ) async throws -> TransferJournal.QueuedItem? {
+        if isOffline { return try enqueue(write) }
+        do {
+            try await apply()
+            return nil
+        } catch where ErrorCategory.of(error) == .network {
+            return try enqueue(write)
+        }
+    }
+
+    /// Applies `write` now as ``replayQueue()`` would, or queues it when the server cannot be reached (see
+    /// ``applyOrQueue(_:apply:)``); a write whose expectations fail at once is not queued.
+    public func applyOrQueue(_ write: QueuedWrite) async throws -> TransferJournal.QueuedItem? {
+        try await applyOrQueue(write) { _ = try await self.apply(write) }
+    }
+
     /// The queued writes not yet applied, oldest first (pending, held and blocked).
     public func queuedWrites() throws -> [TransferJournal.QueuedItem] {
         guard let journal = try journal else { return [] }
@@ -202,6 +223,14 @@ extension OfficerFiles {
                 return .conflict("\(path) is \(now) now; when queued it was \(expectation.state)")
             }
         }
+        return try await apply(write)
+    }
+
+    /// Performs a write on the server.
+    @discardableResult
+    private func apply(_ write: QueuedWrite) async throws -> ReplayOutcome {
+        let source = try RemotePath(root: write.root, path: write.path)
+        let destination = try write.destination.map { try RemotePath(root: write.root, path: $0) }
         switch write.kind {
         case .makeFolder: _ = try await makeFolder(source, parents: write.parents)
         case .remove: _ = try await remove(source, recursive: write.recursive)

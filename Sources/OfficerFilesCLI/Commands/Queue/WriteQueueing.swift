@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import Journal
 import Officer
 
 /// `--queue` on the commands that change the server: when it cannot be reached (or with `--offline`), the
@@ -24,17 +25,17 @@ enum WriteQueueing {
         _ parsed: ParsedCommand, _ context: CommandContext, _ files: OfficerFiles, write: () throws -> QueuedWrite,
         work: () async throws -> Void
     ) async throws {
-        if queuesAtOnce(parsed, files) { return try queue(try write(), files, context, offline: true) }
-        do {
-            try await work()
-        } catch where shouldQueue(after: error, parsed) {
-            try queue(try write(), files, context, offline: false)
-        }
+        guard parsed.flag("queue") else { return try await work() }
+        if let item = try await files.applyOrQueue(try write(), apply: work) { say(item, context, offline: files.isOffline) }
     }
 
     /// Keeps `write` and says so.
     static func queue(_ write: QueuedWrite, _ files: OfficerFiles, _ context: CommandContext, offline: Bool) throws {
-        let item = try files.enqueue(write)
+        say(try files.enqueue(write), context, offline: offline)
+    }
+
+    static func say(_ item: TransferJournal.QueuedItem, _ context: CommandContext, offline: Bool) {
+        let write = item.write
         if context.global.json {
             context.printJSON(item)
         } else if !context.global.quiet {
