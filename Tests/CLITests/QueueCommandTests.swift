@@ -105,7 +105,7 @@ import Testing
         #expect(rest.status == 0, "\(rest.stderr)")
         #expect(names(batch) == (0..<40).map { "file-\($0).bin" }.sorted())
         for index in 0..<40 {
-            #expect(try ProcessRunner.sha256(of: batch + "/file-\(index).bin") == (try ProcessRunner.sha256(of: locals[index])))
+            #expect(try await ProcessRunner.sha256Detached(of: batch + "/file-\(index).bin") == (try await ProcessRunner.sha256Detached(of: locals[index])))
         }
         #expect(names(root.path) == ["batch", "inbox", "kept.txt"] && names(root.file("inbox")).isEmpty)
         #expect(try await cli.run(["queue", "list"]).stdout == "Nothing queued.\n")

@@ -8,15 +8,16 @@ import Testing
     let cli = CLIRunner()
     let work = TemporaryDirectory(prefix: "server-jobs")
 
-    func tool(_ path: String, _ arguments: [String], in directory: String? = nil) throws -> ProcessResult {
-        let result = try ProcessRunner.run(path, arguments, currentDirectory: directory)
+    /// Runs a tool off Swift's shared pool (an ffmpeg or a hash of 200 MB would hold one of its two threads).
+    func tool(_ path: String, _ arguments: [String], in directory: String? = nil) async throws -> ProcessResult {
+        let result = try await ProcessRunner.runDetached(path, arguments, currentDirectory: directory)
         try #require(result.status == 0, "\(path) \(arguments) failed: \(result.stderr)")
         return result
     }
 
     /// A test video with sound, made by ffmpeg.
-    func makeVideo(_ path: String, seconds: Int, size: String = "320x240", codecs: [String] = ["-c:v", "mpeg4", "-c:a", "libvorbis"]) throws {
-        _ = try tool("/usr/bin/ffmpeg", [
+    func makeVideo(_ path: String, seconds: Int, size: String = "320x240", codecs: [String] = ["-c:v", "mpeg4", "-c:a", "libvorbis"]) async throws {
+        _ = try await tool("/usr/bin/ffmpeg", [
             "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=duration=\(seconds):size=\(size):rate=25",
             "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)"] + codecs + ["-shortest", path,
         ])
@@ -31,13 +32,13 @@ import Testing
         #expect(try await cli.login(server).status == 0)
         _ = try work.write("src/docs/readme.txt", "hello\n")
         _ = try work.write("src/photo.bin", Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
-        _ = try tool("/usr/bin/bsdtar", ["-a", "-cf", server.root.file("bundle.zip"), "docs", "photo.bin"], in: work.file("src"))
-        _ = try tool("/usr/bin/bsdtar", ["-czf", server.root.file("logs.tar.gz"), "docs"], in: work.file("src"))
+        _ = try await tool("/usr/bin/bsdtar", ["-a", "-cf", server.root.file("bundle.zip"), "docs", "photo.bin"], in: work.file("src"))
+        _ = try await tool("/usr/bin/bsdtar", ["-czf", server.root.file("logs.tar.gz"), "docs"], in: work.file("src"))
 
         let zip = try await cli.run(["extract", "--wait", "officer:/bundle.zip"])
         #expect(zip.status == 0, "\(zip.stderr)")
         #expect(zip.stdout.contains("Extracted 3 entries into officer:/bundle"), "\(zip.stdout)")
-        #expect(try ProcessRunner.sha256(of: server.root.file("bundle/photo.bin")) == (try ProcessRunner.sha256(of: work.file("src/photo.bin"))))
+        #expect(try await ProcessRunner.sha256Detached(of: server.root.file("bundle/photo.bin")) == (try await ProcessRunner.sha256Detached(of: work.file("src/photo.bin"))))
         #expect(try String(contentsOfFile: server.root.file("bundle/docs/readme.txt"), encoding: .utf8) == "hello\n")
 
         // Into an existing folder: a folder named after the archive inside it.
@@ -49,7 +50,7 @@ import Testing
         #expect(again.status == 5 && again.stderr.contains("officer:/Archive/logs: already exists"), "\(again.stderr)")
 
         // A traversal archive: refused by the client from its safety report, and by the server with --force.
-        _ = try tool(ProcessRunner.packageRoot + "/.venv/bin/python", [
+        _ = try await tool(ProcessRunner.packageRoot + "/.venv/bin/python", [
             "-c", "import zipfile; z = zipfile.ZipFile('\(server.root.file("evil.zip"))', 'w'); z.writestr('ok.txt', 'ok'); z.writestr('../../escape.txt', 'x'); z.close()",
         ])
         let refused = try await cli.run(["extract", "--wait", "officer:/evil.zip"])
@@ -69,7 +70,7 @@ import Testing
     func transcodeAsADetachedJobThatOutlivesTheClientAlone() async throws {
         let server = try await ReferenceServer.start()
         #expect(try await cli.login(server).status == 0)
-        try makeVideo(server.root.file("clip.mkv"), seconds: 6, size: "640x480")
+        try await makeVideo(server.root.file("clip.mkv"), seconds: 6, size: "640x480")
 
         // Detached (stderr is not a terminal): the id on stdout, the command to follow it on stderr.
         let started = try await cli.run(["transcode", "officer:/clip.mkv", "--height", "240"])
@@ -80,7 +81,7 @@ import Testing
         let waited = try await cli.run(["jobs", "wait", id])
         #expect(waited.status == 0, "\(waited.stderr)")
         #expect(waited.stderr.contains("job \(id) (transcode /clip.mkv): done: officer:/clip.240p.mp4"), "\(waited.stderr)")
-        let probe = try tool("/usr/bin/ffprobe", [
+        let probe = try await tool("/usr/bin/ffprobe", [
             "-v", "error", "-show_entries", "stream=codec_name,height", "-of", "csv=p=0", server.root.file("clip.240p.mp4"),
         ]).stdout
         #expect(probe.split(separator: "\n").sorted() == ["aac", "h264,240"], "\(probe)")
@@ -91,7 +92,7 @@ import Testing
         // --get waits and downloads the result.
         let got = try await cli.run(["transcode", "officer:/clip.mkv", "--height", "120", "--get"], in: work.path)
         #expect(got.status == 0, "\(got.stderr)")
-        #expect(try ProcessRunner.sha256(of: work.file("clip.120p.mp4")) == (try ProcessRunner.sha256(of: server.root.file("clip.120p.mp4"))))
+        #expect(try await ProcessRunner.sha256Detached(of: work.file("clip.120p.mp4")) == (try await ProcessRunner.sha256Detached(of: server.root.file("clip.120p.mp4"))))
 
         // A job that fails: `jobs wait` says why and exits non-zero.
         _ = try work.write("fake.mkv", "not a video")
@@ -102,7 +103,7 @@ import Testing
         #expect(failed.status != 0 && failed.stderr.contains("job \(failingID) (transcode /fake.mkv): failed"), "\(failed.stderr)")
 
         // A cancelled job: the engine stops and nothing of the output stays.
-        try makeVideo(server.root.file("long.mkv"), seconds: 300, size: "320x240")
+        try await makeVideo(server.root.file("long.mkv"), seconds: 300, size: "320x240")
         let long = try await cli.run(["transcode", "--detach", "officer:/long.mkv"])
         let longID = long.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         for _ in 0..<120 {
@@ -125,7 +126,7 @@ import Testing
         let server = try await ReferenceServer.start(arguments: ["--async-after", "0"])
         #expect(try await cli.login(server).status == 0)
         let image = work.file("hello.png")
-        _ = try tool("/usr/bin/convert", ["-size", "900x200", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "56", "-fill", "black",
+        _ = try await tool("/usr/bin/convert", ["-size", "900x200", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "56", "-fill", "black",
                                           "-annotate", "+20+120", "Hello Officer Jobs", image])
         try FileManager.default.copyItem(atPath: image, toPath: server.root.file("scan.png"))
         let ocr = try await cli.run(["-v", "ocr", "officer:/scan.png"])
@@ -165,14 +166,14 @@ import Testing
         let resumed = try await cli.run(["get", "--zip"] + sources + [work.file("resumed.zip")])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stdout.contains("resumed after") || resumed.stderr.contains("resumed after"), "\(resumed.stdout) \(resumed.stderr)")
-        #expect(try ProcessRunner.sha256(of: work.file("resumed.zip")) == (try ProcessRunner.sha256(of: work.file("whole.zip"))))
+        #expect(try await ProcessRunner.sha256Detached(of: work.file("resumed.zip")) == (try await ProcessRunner.sha256Detached(of: work.file("whole.zip"))))
 
         let out = work.file("unzipped")
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
-        _ = try tool("/usr/bin/bsdtar", ["-xf", work.file("resumed.zip"), "-C", out])
+        _ = try await tool("/usr/bin/bsdtar", ["-xf", work.file("resumed.zip"), "-C", out])
         #expect(listing(out) == ["Photos", "Photos/2026", "Photos/2026/big.bin", "Photos/small.txt", "a.bin", "b.txt"])
         for name in ["Photos/2026/big.bin", "Photos/small.txt", "a.bin", "b.txt"] {
-            #expect(try ProcessRunner.sha256(of: out + "/" + name) == (try ProcessRunner.sha256(of: server.root.file(name))), "\(name)")
+            #expect(try await ProcessRunner.sha256Detached(of: out + "/" + name) == (try await ProcessRunner.sha256Detached(of: server.root.file(name))), "\(name)")
         }
         let notRemote = try await cli.run(["get", "--zip", "officer:/a.bin", work.file("x.bin"), work.file("y.zip")])
         #expect(notRemote.status == 2 && notRemote.stderr.contains("--zip takes Officer paths"), "\(notRemote.stderr)")
@@ -186,12 +187,12 @@ import Testing
         let server = try await ReferenceServer.start()
         #expect(try await cli.login(server).status == 0)
         let source = work.file("stream.bin")
-        _ = try ProcessRunner.run("/bin/sh", ["-c", "head -c 200000000 /dev/urandom > '\(source)'"])
+        _ = try await ProcessRunner.runDetached("/bin/sh", ["-c", "head -c 200000000 /dev/urandom > '\(source)'"])
         let command = "cat '\(source)' | '\(ProcessRunner.cliPath)' put - officer:/notes/stream.bin --parents"
         let piped = try await ProcessRunner.runDetached("/bin/sh", ["-c", command], environment: cli.environment())
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect((piped.stdout + piped.stderr).contains("Uploaded standard input to officer:/notes/stream.bin (191 MiB)"), "\(piped.stderr)")
-        #expect(try ProcessRunner.sha256(of: server.root.file("notes/stream.bin")) == (try ProcessRunner.sha256(of: source)))
+        #expect(try await ProcessRunner.sha256Detached(of: server.root.file("notes/stream.bin")) == (try await ProcessRunner.sha256Detached(of: source)))
 
         let empty = try await ProcessRunner.runDetached(
             "/bin/sh", ["-c", "printf '' | '\(ProcessRunner.cliPath)' put - officer:/empty.txt"], environment: cli.environment())
@@ -211,19 +212,19 @@ import Testing
         let server = try await ReferenceServer.start(arguments: ["--fetch-allow-port", String(nginx.port)])
         #expect(try await cli.login(server).status == 0)
         try FileManager.default.createDirectory(atPath: server.root.file("Downloads"), withIntermediateDirectories: false)
-        try makeVideo(nginx.root.file("clip.mp4"), seconds: 2, codecs: ["-c:v", "libx264", "-c:a", "aac"])
+        try await makeVideo(nginx.root.file("clip.mp4"), seconds: 2, codecs: ["-c:v", "libx264", "-c:a", "aac"])
         let repo = work.file("repo")
-        _ = try tool("/usr/bin/git", ["init", "-q", "-b", "main", repo])
+        _ = try await tool("/usr/bin/git", ["init", "-q", "-b", "main", repo])
         _ = try work.write("repo/README.md", "# hello\n")
-        _ = try tool("/usr/bin/git", ["-C", repo, "add", "README.md"])
-        _ = try tool("/usr/bin/git", ["-C", repo, "-c", "user.email=t@example.org", "-c", "user.name=T", "commit", "-qm", "first"])
-        _ = try tool("/usr/bin/git", ["clone", "-q", "--bare", repo, nginx.root.file("project.git")])
-        _ = try tool("/usr/bin/git", ["-C", nginx.root.file("project.git"), "update-server-info"])
+        _ = try await tool("/usr/bin/git", ["-C", repo, "add", "README.md"])
+        _ = try await tool("/usr/bin/git", ["-C", repo, "-c", "user.email=t@example.org", "-c", "user.name=T", "commit", "-qm", "first"])
+        _ = try await tool("/usr/bin/git", ["clone", "-q", "--bare", repo, nginx.root.file("project.git")])
+        _ = try await tool("/usr/bin/git", ["-C", nginx.root.file("project.git"), "update-server-info"])
 
         let media = try await cli.run(["fetch", "--wait", nginx.url + "/clip.mp4", "officer:/Downloads/"])
         #expect(media.status == 0, "\(media.stderr)")
         #expect(media.stdout.contains("Fetched officer:/Downloads/clip.mp4"), "\(media.stdout)")
-        #expect(try ProcessRunner.sha256(of: server.root.file("Downloads/clip.mp4")) == (try ProcessRunner.sha256(of: nginx.root.file("clip.mp4"))))
+        #expect(try await ProcessRunner.sha256Detached(of: server.root.file("Downloads/clip.mp4")) == (try await ProcessRunner.sha256Detached(of: nginx.root.file("clip.mp4"))))
 
         let git = try await cli.run(["fetch", "--wait", nginx.url + "/project.git", "officer:/Downloads/"])
         #expect(git.status == 0, "\(git.stderr)")

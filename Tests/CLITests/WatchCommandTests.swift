@@ -116,7 +116,7 @@ import Testing
         let done = await Eventually.wait(timeout: 120) { Set(serverFiles(camera)) == wanted }
         #expect(done, "missing: \(expected.subtracting(serverFiles(camera)).sorted().prefix(10)), extra: \(Set(serverFiles(camera)).subtracting(expected).sorted())")
         for name in expected.sorted() {
-            #expect(try ProcessRunner.sha256(of: camera + "/" + name) == (try ProcessRunner.sha256(of: local + "/" + name)), "\(name)")
+            #expect(try await ProcessRunner.sha256Detached(of: camera + "/" + name) == (try await ProcessRunner.sha256Detached(of: local + "/" + name)), "\(name)")
         }
         // The slow file went up once, whole (no partial version was ever sent by the watch).
         let events = [firstLog, secondLog].compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }.joined()
