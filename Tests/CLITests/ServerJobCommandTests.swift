@@ -6,7 +6,7 @@ import Testing
 /// against the reference server with its real engines (libarchive's rules in Python, ffmpeg, git, yt-dlp).
 @Suite struct ServerJobCommandTests {
     let cli = CLIRunner()
-    let work = TemporaryDirectory(prefix: "server-jobs")
+    let work = TemporaryDirectory(prefix: "server-jobs", inMemory: true)
 
     /// Runs a tool off Swift's shared pool (an ffmpeg or a hash of 200 MB would hold one of its two threads).
     func tool(_ path: String, _ arguments: [String], in directory: String? = nil) async throws -> ProcessResult {
@@ -140,7 +140,7 @@ import Testing
     }
 
     func zipOfManyIsResumedAfterAKillAndUnzipsToTheSameBytesAlone() async throws {
-        let server = try await ReferenceServer.start()
+        let server = try await ReferenceServer.start(inMemory: true)
         #expect(try await cli.login(server).status == 0)
         let photos = server.root.file("Photos")
         try FileManager.default.createDirectory(atPath: photos + "/2026", withIntermediateDirectories: true)
@@ -184,7 +184,7 @@ import Testing
     }
 
     func putFromAPipeOfUnknownLengthAlone() async throws {
-        let server = try await ReferenceServer.start()
+        let server = try await ReferenceServer.start(inMemory: true)
         #expect(try await cli.login(server).status == 0)
         let source = work.file("stream.bin")
         _ = try await ProcessRunner.runDetached("/bin/sh", ["-c", "head -c 200000000 /dev/urandom > '\(source)'"])

@@ -106,10 +106,10 @@ public final class ReferenceServer: @unchecked Sendable {
         return ReferenceServer(root: root, state: state, service: service)
     }
 
-    /// Starts a server on a fresh root; `arguments` are added to its command line.
-    public static func start(arguments: [String] = []) async throws -> ReferenceServer {
-        let root = TemporaryDirectory(prefix: "officer-root")
-        let state = TemporaryDirectory(prefix: "officer-state")
+    /// Starts a server on a fresh root (on tmpfs with `inMemory`); `arguments` are added to its command line.
+    public static func start(arguments: [String] = [], inMemory: Bool = false) async throws -> ReferenceServer {
+        let root = TemporaryDirectory(prefix: "officer-root", inMemory: inMemory)
+        let state = TemporaryDirectory(prefix: "officer-state", inMemory: inMemory)
         let service = try await BackgroundService.start(
             script: "reference-server",
             arguments: ["--root", root.path, "--state", state.path, "--port", "0", "--user", "ann@example.org:correct horse"]

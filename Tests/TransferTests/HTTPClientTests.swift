@@ -120,6 +120,11 @@ import Testing
     }
 
     @Test func cancellationAbortsTheTransferPromptly() async throws {
+        // Timed: not while a heavy test (hundreds of megabytes written and fsynced) loads the machine.
+        try await HeavyWork.shared.run { try await cancellationAlone() }
+    }
+
+    func cancellationAlone() async throws {
         try server.root.write("slow.bin", Data(count: 2_000_000))
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "50000"])
         let local = TemporaryDirectory()

@@ -141,6 +141,13 @@ extension OfficerFiles {
         guard FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory) else { throw LocalFileError(path: local, problem: .missing) }
         if isDirectory.boolValue { throw LocalFileError(path: local, problem: .isAFolder) }
     }
+
+    /// The folder rule every operation on a local folder shares: it exists and is a folder.
+    public static func requireLocalFolder(_ local: String) throws(LocalFileError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory) else { throw LocalFileError(path: local, problem: .missing) }
+        if !isDirectory.boolValue { throw LocalFileError(path: local, problem: .notAFolder) }
+    }
 }
 
 extension RangedFile: ByteSource {}

@@ -12,12 +12,8 @@ extension OfficerFiles {
     /// waits (1 s, doubling to ``WatchOptions/maxBackoffSeconds``) and carries on. Idle, it sleeps in the kernel.
     public func watch(_ local: String, to remote: RemotePath, options: WatchOptions = WatchOptions()) -> ProgressOperation<WatchEvent, Void> {
         ProgressOperation { report in
+            try Self.requireLocalFolder(local)
             let root = URL(fileURLWithPath: local).standardizedFileURL.path
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
-                throw LocalFileError(path: local, problem: .missing)
-            }
-            guard isDirectory.boolValue else { throw LocalFileError(path: local, problem: .notAFolder) }
             let watcher = try FolderWatcher(root: root)
             defer { watcher.stop() }
             try await FolderUploadWatch(files: self, root: root, remote: remote, options: options, report: report).run(watcher)

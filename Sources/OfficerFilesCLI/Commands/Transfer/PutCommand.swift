@@ -157,6 +157,10 @@ enum PutCommand: Command {
         guard RemotePath.isRemote(dest), !dest.hasSuffix("/") else {
             throw CLIError.usage("\(dest): standard input goes to an Officer file name (officer:/path/name)")
         }
+        // A forgotten pipe would wait for the terminal's end of file (Ctrl-D) with nothing said.
+        if isatty(STDIN_FILENO) == 1 {
+            throw CLIError.usage("standard input is a terminal: pipe the data into 'put -'")
+        }
         let files = try context.files()
         let destination = try context.remotePath(dest)
         var request = UploadRequest()
