@@ -16,4 +16,13 @@ enum CryptoCalls {
         guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else { return nil }
         return Array(digest.prefix(Int(length)))
     }
+    /// HMAC-SHA256 of `data` under `key` (one call: nothing to own).
+    static func hmacSHA256(key: [UInt8], data: UnsafeRawBufferPointer) -> [UInt8]? {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let result = key.withUnsafeBytes { keyBytes in
+            HMAC(EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count), data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count, &digest, &length)
+        }
+        return result == nil ? nil : Array(digest.prefix(Int(length)))
+    }
 }

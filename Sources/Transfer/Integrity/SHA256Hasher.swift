@@ -37,6 +37,13 @@ public final class SHA256Hasher {
         }.joined()
     }
 
+    /// The SHA-256 of bytes in memory.
+    public static func digest(_ bytes: [UInt8]) -> [UInt8] {
+        let hasher = SHA256Hasher()
+        bytes.withUnsafeBytes { hasher.update($0) }
+        return hasher.finalize()
+    }
+
     /// SHA-256 of a whole file.
     public static func hash(file path: String) throws(HTTPError) -> String {
         let hasher = SHA256Hasher()
