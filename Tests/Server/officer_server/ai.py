@@ -8,7 +8,7 @@ import tempfile
 
 from aiohttp import web
 
-from .engine import run
+from .engine import output_file, run
 from .errors import APIError, bad_request
 from .files import body_json, field, json_response
 from .paths import entry
@@ -78,16 +78,8 @@ class AIActions:
         out_path, out_local = self._output(root, source, data, ".wav")
 
         async def work(progress):
-            with tempfile.NamedTemporaryFile(dir=os.path.dirname(out_local), prefix=".officer-upload-", suffix=".wav",
-                                             delete=False) as tmp:
-                tmp_path = tmp.name
-            try:
+            async with output_file(out_local, ".wav") as tmp_path:
                 await run("espeak-ng", "-v", voice, "-w", tmp_path, "--stdin", stdin=text.encode("utf-8"))
-                os.chmod(tmp_path, 0o644)
-                os.replace(tmp_path, out_local)
-            finally:
-                if os.path.exists(tmp_path):
-                    os.unlink(tmp_path)
             return {"entry": entry(out_path, out_local), "engine": "espeak-ng"}
         return await self.jobs.respond(request, "tts", source, work, status=201)
 
@@ -115,15 +107,8 @@ class AIActions:
         out_path, out_local = self._output(root, path, data, "." + fmt)
 
         async def work(progress):
-            fd, tmp_path = tempfile.mkstemp(dir=os.path.dirname(out_local), prefix=".officer-upload-", suffix="." + fmt)
-            os.close(fd)
-            try:
+            async with output_file(out_local, "." + fmt) as tmp_path:
                 await run("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-i", local, "-vn", *codecs[fmt], tmp_path)
-                os.chmod(tmp_path, 0o644)
-                os.replace(tmp_path, out_local)
-            finally:
-                if os.path.exists(tmp_path):
-                    os.unlink(tmp_path)
             return {"entry": entry(out_path, out_local), "engine": "ffmpeg"}
         return await self.jobs.respond(request, "extract-audio", path, work, status=201)
 

@@ -2,7 +2,10 @@
 missing, fails or runs too long, the process killed when the request or job is cancelled, and progress read
 from its output line by line."""
 import asyncio
+import contextlib
+import os
 import re
+import tempfile
 
 from .errors import APIError
 
@@ -62,3 +65,21 @@ async def _follow(process, on_line, progress_stream):
     rest = await other_task
     await process.wait()
     return (bytes(kept), rest) if progress_stream == "stdout" else (rest, bytes(kept))
+
+
+@contextlib.asynccontextmanager
+async def output_file(final, suffix, before_replace=None):
+    """A temp path beside `final` for an engine to write; renamed onto `final` (after `before_replace()`, which
+    may refuse by raising) when the block ends without an error, removed otherwise: readers never see half an
+    output, and a failed or cancelled engine leaves nothing."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(final), prefix=".officer-upload-", suffix=suffix)
+    os.close(fd)
+    try:
+        yield tmp
+        os.chmod(tmp, 0o644)
+        if before_replace:
+            before_replace()
+        os.replace(tmp, final)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

@@ -2,11 +2,10 @@
 index first (faststart), so the result plays while it downloads. Progress is the position ffmpeg reports
 against the duration ffprobe read first."""
 import os
-import tempfile
 
 from aiohttp import web
 
-from .engine import run
+from .engine import output_file, run
 from .errors import APIError, bad_request
 from .files import body_json, field
 from .paths import entry
@@ -65,19 +64,13 @@ class Media:
                     progress.update(done=min(round(int(value) / 1e6, 3), round(duration, 3)))
 
             scale = ["-vf", f"scale=-2:'trunc(min({height},ih)/2)*2'"] if height else []
-            fd, tmp_path = tempfile.mkstemp(dir=os.path.dirname(out_local), prefix=".officer-upload-", suffix="." + fmt)
-            os.close(fd)
-            try:
+            def still_free():
+                if os.path.exists(out_local) and not overwrite:
+                    raise APIError(409, "exists", f"{out_path}: already exists")
+            async with output_file(out_local, "." + fmt, before_replace=still_free) as tmp_path:
                 await run("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-nostats", "-progress", "pipe:1",
                           "-i", local, "-map", "0:v:0", "-map", "0:a:0?", *scale, *FORMATS[fmt], tmp_path,
                           timeout=TIMEOUT, on_line=on_line)
-                os.chmod(tmp_path, 0o644)
-                if os.path.exists(out_local) and not overwrite:
-                    raise APIError(409, "exists", f"{out_path}: already exists")
-                os.replace(tmp_path, out_local)
-            finally:
-                if os.path.exists(tmp_path):
-                    os.unlink(tmp_path)
             progress.update(done=round(duration, 3))
             return {"entry": entry(out_path, out_local), "engine": "ffmpeg"}
         return await self.jobs.respond(request, "transcode", path, work, status=201, always=True)
