@@ -12,13 +12,13 @@ public enum PathState: Codable, Sendable, Equatable, CustomStringConvertible {
         self = entry.isDirectory ? .folder(mtime: entry.mtime) : .file(size: entry.size, mtime: entry.mtime)
     }
 
-    /// True when `other` is the same version: same kind, size and modification time (to the millisecond the
-    /// server keeps).
+    /// True when `other` is the same version: same kind, size and modification time (within
+    /// ``SyncComparison/timeTolerance``, as sync compares them).
     public func matches(_ other: PathState) -> Bool {
         switch (self, other) {
         case (.absent, .absent): true
-        case (.folder(let a), .folder(let b)): abs(a - b) < 0.002
-        case (.file(let sizeA, let a), .file(let sizeB, let b)): sizeA == sizeB && abs(a - b) < 0.002
+        case (.folder(let a), .folder(let b)): abs(a - b) < SyncComparison.timeTolerance
+        case (.file(let sizeA, let a), .file(let sizeB, let b)): sizeA == sizeB && abs(a - b) < SyncComparison.timeTolerance
         default: false
         }
     }

@@ -110,9 +110,14 @@ extension OfficerFiles {
         do {
             try await apply()
             return nil
-        } catch where ErrorCategory.of(error) == .network {
+        } catch where queues(after: error) {
             return try enqueue(write)
         }
+    }
+
+    /// True when a write that failed with `error` is one to queue: offline, or the server could not be reached.
+    public func queues(after error: any Error) -> Bool {
+        isOffline || ErrorCategory.of(error) == .network
     }
 
     /// Applies `write` now as ``replayQueue()`` would, or queues it when the server cannot be reached (see

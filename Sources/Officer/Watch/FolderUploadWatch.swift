@@ -239,7 +239,8 @@ final class FolderUploadWatch {
         let destination = try folder.appending(remoteName)
         let mtime = OfficerFiles.modificationTime(of: path)
         // The server may have it already (the catch-up sent it, or an earlier run did before it was stopped).
-        if let there = try await files.statIfExists(destination), !there.isDirectory, let mtime, abs(there.mtime - mtime) < 0.002,
+        if let there = try await files.statIfExists(destination), !there.isDirectory, let mtime,
+            abs(there.mtime - mtime) < SyncComparison.timeTolerance,
             preparation != nil || there.size == pending[path]?.size
         {
             report(.unchanged(local: path))
@@ -253,14 +254,11 @@ final class FolderUploadWatch {
         let target = try files.client.uploadTarget(name: remoteName, into: folder, mtime: mtime, overwrite: true)
         let result = try await files.upload(sent, to: target).value
         report(.uploaded(local: path, remote: destination, bytes: result.bytes, settled: Self.now() - settledSince))
-        if sent != path { unlink(sent) }
-        if options.deleteAfterUpload {
-            let local = try SHA256Hasher.hash(file: sent == path ? path : path)
-            let server = try await files.client.sha256(destination).sha256
-            if sent == path, local == server {
-                unlink(path)
-                report(.deletedLocal(path))
-            }
+        if sent != path {
+            unlink(sent)
+        } else if options.deleteAfterUpload, try SHA256Hasher.hash(file: path) == (try await files.client.sha256(destination).sha256) {
+            unlink(path)
+            report(.deletedLocal(path))
         }
     }
 }

@@ -10,7 +10,8 @@ public struct WatchOptions: Sendable {
     public var openFileSettleSeconds = 60.0
     /// Which files go (the paths relative to the watched folder).
     public var filter = SyncFilter()
-    /// Remove each local file once the server's SHA-256 of it matched the bytes sent.
+    /// Remove each local file once the server's SHA-256 of it matched the bytes sent (never a prepared image:
+    /// the server holds another file).
     public var deleteAfterUpload = false
     /// Images prepared before they go up (the sync's `--resize`), or nil.
     public var imagePreparation: SyncImagePreparation?

@@ -74,7 +74,7 @@ extension TusUploader {
         var request = HTTPRequest(method: "POST", url: target.tusEndpoint, credential: target.credential, isIdempotent: false)
         request.headers.add("Tus-Resumable", "1.0.0")
         request.headers.add("Upload-Defer-Length", "1")
-        request.headers.add("Upload-Metadata", UploadTarget.header(mergedMetadata(target.metadata, options.metadata)))
+        request.headers.add("Upload-Metadata", metadataHeader(for: target, file: nil, extra: options.metadata))
         let response = try await sendRetrying(request)
         guard response.status == 201 else {
             throw UploadError.server(request: "POST \(target.tusEndpoint)", status: response.status, message: response.errorMessage)
@@ -84,15 +84,6 @@ extension TusUploader {
         }
         try Self.checkSameOrigin(url, as: target.tusEndpoint)
         return url
-    }
-
-    private func mergedMetadata(_ own: [UploadTarget.MetadataItem], _ extra: [UploadTarget.MetadataItem]) -> [UploadTarget.MetadataItem] {
-        var items = own
-        for item in extra {
-            items.removeAll { $0.key == item.key }
-            items.append(item)
-        }
-        return items
     }
 
     /// PATCHes one chunk held in memory until the server confirms all of it; returns the bytes put on the wire.

@@ -346,9 +346,10 @@ public struct TusUploader: Uploading {
 
     /// `Upload-Metadata` as tus-js-client and Uppy send it: the target's items (`filename`, `mtime`, …), the file's
     /// MIME type as `filetype` unless given, then the caller's items, which replace any of the same key.
-    func metadataHeader(for target: UploadTarget, file path: String, extra: [UploadTarget.MetadataItem]) -> String {
+    /// A stream (`file` nil) has no file to name a type of.
+    func metadataHeader(for target: UploadTarget, file path: String?, extra: [UploadTarget.MetadataItem]) -> String {
         var items = target.metadata
-        if !items.contains(where: { $0.key == "filetype" }), let type = fileType?(path) {
+        if !items.contains(where: { $0.key == "filetype" }), let path, let type = fileType?(path) {
             items.append(UploadTarget.MetadataItem("filetype", type))
         }
         for item in extra {

@@ -21,7 +21,7 @@ enum RelocateCommand {
         do {
             if queueAll { throw OfficerFilesError.needsNetwork("\(destination)") }
             intoFolder = try await files.statIfExists(destination)?.isDirectory ?? false
-        } catch where queueAll || WriteQueueing.shouldQueue(after: error, parsed) {
+        } catch where queueAll || WriteQueueing.shouldQueue(after: error, parsed, files) {
             queueAll = true
             if case .folder = try files.lastSeen(destination) { intoFolder = true } else { intoFolder = false }
         }

@@ -62,9 +62,7 @@ enum JobsCommand: Command {
                 let final = try await JobFollower.follow(job, files: files, context: context, requireSuccess: false)
                 ended.append(final)
                 if !context.global.json { context.console.message(summary(final)) }
-                if final.state != .done {
-                    failures.append(CLIError.refused(summary(final), final.state == .cancelled ? .failure : .failure))
-                }
+                if final.state != .done { failures.append(CLIError.refused(summary(final), .failure)) }
             } catch let error as CLIError {
                 throw error
             } catch {

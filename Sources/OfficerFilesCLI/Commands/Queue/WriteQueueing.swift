@@ -15,9 +15,9 @@ enum WriteQueueing {
         parsed.flag("queue") && files.isOffline
     }
 
-    /// True when `error` means the server could not be reached and `--queue` was given.
-    static func shouldQueue(after error: any Error, _ parsed: ParsedCommand) -> Bool {
-        parsed.flag("queue") && ErrorCategory.of(error) == .network
+    /// True when `--queue` was given and `error` is one the library queues after.
+    static func shouldQueue(after error: any Error, _ parsed: ParsedCommand, _ files: OfficerFiles) -> Bool {
+        parsed.flag("queue") && files.queues(after: error)
     }
 
     /// Runs `work`; with `--queue`, queues `write()` instead when offline or when the server cannot be reached.

@@ -85,7 +85,7 @@ enum PutCommand: Command {
         do {
             if RemotePath.isRemote(dest), WriteQueueing.queuesAtOnce(parsed, files) { throw OfficerFilesError.needsNetwork(dest) }
             destination = try await files.uploadDestination(dest, several: locals.count > 1, request: request)
-        } catch where RemotePath.isRemote(dest) && (WriteQueueing.queuesAtOnce(parsed, files) || WriteQueueing.shouldQueue(after: error, parsed)) {
+        } catch where RemotePath.isRemote(dest) && (WriteQueueing.queuesAtOnce(parsed, files) || WriteQueueing.shouldQueue(after: error, parsed, files)) {
             return try queueUploads(locals, to: dest, files, parsed, context)
         }
         let reporter = context.progressReporter()
