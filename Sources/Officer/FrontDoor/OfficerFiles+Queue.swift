@@ -199,6 +199,14 @@ extension OfficerFiles {
     private func replay(_ write: QueuedWrite) async throws -> ReplayOutcome {
         let source = try RemotePath(root: write.root, path: write.path)
         let destination = try write.destination.map { try RemotePath(root: write.root, path: $0) }
+        // Each path is asked of the server once per write: the applied check and the expectations share answers.
+        var asked: [String: PathState] = [:]
+        func currentState(_ path: RemotePath) async throws -> PathState {
+            if let known = asked[path.path] { return known }
+            let state = try await self.currentState(path)
+            asked[path.path] = state
+            return state
+        }
         // Found applied: the server already shows the intended outcome.
         switch write.kind {
         case .makeFolder:
