@@ -76,11 +76,18 @@ public struct HTTPClient: Sendable {
             try Task.checkCancellation()
             log("> \(request.method) \(CurlTransfer.redactedURL(request.url))")
             if request.credential != nil { log("> Authorization: Bearer [REDACTED]") }
+            var attemptRequest = request
+            if request.credential == nil, let signer = configuration.signer, URLOrigin(url: request.url) == signer.origin {
+                for (name, value) in signer.signatureHeaders(method: request.method, url: request.url, headers: request.headers, body: request.body) {
+                    attemptRequest.headers.add(name, value)
+                }
+                log("> Authorization: signed [REDACTED]")
+            }
             let started = Date()
             let reason: String
             let retryAfter: String?
             do {
-                let transfer = try CurlTransfer(request: request, configuration: configuration, onProgress: onProgress)
+                let transfer = try CurlTransfer(request: attemptRequest, configuration: configuration, onProgress: onProgress)
                 var response = try await CurlEngine.shared.perform(transfer)
                 response.attempts = attempt
                 log("< \(response.status) \(request.method) \(CurlTransfer.redactedURL(request.url)) "

@@ -25,6 +25,8 @@ public struct HTTPClientConfiguration: Sendable {
     public var retry = RetryPolicy()
     /// The User-Agent sent.
     public var userAgent = "officer-files"
+    /// Signs every request to its origin (an S3 store's keys); nil signs nothing.
+    public var signer: (any RequestSigner)?
     /// Receives one line per request and response for `-v`; secrets are already redacted.
     public var log: (@Sendable (String) -> Void)?
 

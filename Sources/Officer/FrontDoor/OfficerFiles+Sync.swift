@@ -14,11 +14,22 @@ extension OfficerFiles {
     /// report's failures list what did not go; cancelling stops it (a rerun continues).
     public func sync(local: String, remote: RemotePath, options: SyncOptions) -> SyncOperation {
         SyncOperation { report in
-            let engine = SyncEngine(
-                localRoot: local, remote: OfficerSyncRemote(client: try self.client, base: remote, journal: try self.journal), options: options)
-            try await engine.checkRoots()
-            return await engine.run(onEvent: report)
+            let side = OfficerSyncRemote(client: try self.client, base: remote, journal: try self.journal)
+            return try await Self.runSync(local: local, remote: side, options: options, report: report)
         }
+    }
+
+    /// The same with any remote side (an object store's ``ObjectStore/syncRemote(_:)``).
+    public func sync(local: String, with remote: any SyncRemote, options: SyncOptions) -> SyncOperation {
+        SyncOperation { report in try await Self.runSync(local: local, remote: remote, options: options, report: report) }
+    }
+
+    private static func runSync(
+        local: String, remote: any SyncRemote, options: SyncOptions, report: @escaping @Sendable (SyncEvent) -> Void
+    ) async throws -> SyncReport {
+        let engine = SyncEngine(localRoot: local, remote: remote, options: options)
+        try await engine.checkRoots()
+        return await engine.run(onEvent: report)
     }
 
     /// Image preparation for uploads with these settings, into the standard folder beside the cache (or the

@@ -9,12 +9,15 @@ public enum UnfinishedTransfer: Sendable, Equatable {
     case upload(TransferJournal.Upload)
     /// A download: the URL, the destination, the temp file and the ranges done.
     case download(TransferJournal.Download)
+    /// A multipart upload to an object store: the store holds its finished parts (asked on resume).
+    case objectUpload(TransferJournal.ObjectUpload)
 
     /// Bytes in place: confirmed by the server (uploads), written and journaled (downloads).
     public var done: Int64 {
         switch self {
         case .upload(let upload): upload.parts.reduce(0) { $0 + $1.offset }
         case .download(let download): download.segments.reduce(0) { $0 + $1.done }
+        case .objectUpload: 0
         }
     }
 
@@ -23,6 +26,7 @@ public enum UnfinishedTransfer: Sendable, Equatable {
         switch self {
         case .upload(let upload): upload.fingerprint.size
         case .download(let download): download.total
+        case .objectUpload(let upload): upload.fingerprint.size
         }
     }
 }
@@ -39,7 +43,8 @@ extension OfficerFiles {
     /// Every unfinished transfer in the journal (none without one), uploads first.
     public func unfinishedTransfers() throws -> [UnfinishedTransfer] {
         guard let journal = try journal else { return [] }
-        return try journal.uploads().map { .upload($0) } + journal.downloads().map { .download($0) }
+        return try journal.uploads().map { .upload($0) } + journal.objectUploads().map { .objectUpload($0) }
+            + journal.downloads().map { .download($0) }
     }
 
     /// Continues an unfinished transfer where the server (uploads) or the journal (downloads) says it stopped.
@@ -51,7 +56,13 @@ extension OfficerFiles {
                 var target = upload.target
                 target.credential = self.credential(for: target.tusEndpoint)
                 return .uploaded(try await self.uploader().upload(file: upload.localPath, to: target) { report($0) })
+            case .objectUpload(let upload):
+                let store = try self.objectStore(endpoint: upload.endpoint)
+                return .uploaded(try await store.uploader.upload(file: upload.localPath, bucket: upload.bucket, key: upload.objectKey) { report($0) })
             case .download(let download):
+                if let (store, bucket) = try self.objectStore(forObjectURL: download.url) {
+                    return .downloaded(try await store.downloader(bucket: bucket).download(from: download.url, credential: nil, to: download.destination) { report($0) })
+                }
                 return .downloaded(
                     try await SegmentedDownloader(http: self.http, journal: try self.journal).download(
                         from: download.url, credential: self.credential(for: download.url), to: download.destination
@@ -66,6 +77,8 @@ extension OfficerFiles {
         switch transfer {
         case .upload(let upload):
             try await uploader().terminate(upload, credential: credential(for: upload.target.tusEndpoint))
+        case .objectUpload(let upload):
+            try await objectStore(endpoint: upload.endpoint).abort(upload)
         case .download(let download):
             unlink(download.tempPath)
             try journal?.remove(destination: download.destination)

@@ -31,6 +31,8 @@ public final class OfficerFiles: Sendable {
         public var http = HTTPClientConfiguration()
         /// The root a path names when it names none.
         public var defaultRoot = RemotePath.defaultRoot
+        /// The object-store remotes it may reach (``OfficerFiles/objectStore(named:)``), keys included.
+        public var objectStores: [ObjectStoreRemote] = []
 
         /// A configuration for `server` with its token in `tokens`, journal and cache off.
         public init(server: String?, tokens: any TokenStore = MemoryTokenStore()) {

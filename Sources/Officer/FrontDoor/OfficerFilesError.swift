@@ -25,6 +25,10 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
     /// An archive whose safety report found risks (traversal, links out, a bomb, encryption): not extracted.
     case unsafeArchive(String, risks: [String])
 
+    /// An object-store path names a folder (a bucket or a prefix) where a file was needed.
+    case notAnObject(String)
+    /// A folder (a bucket or a prefix with objects in it) was to be removed without asking for its contents.
+    case needsRecursive(String)
     /// A one-line message, in the user's terms.
     public var description: String {
         switch self {
@@ -38,6 +42,8 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
         case .noPicture(let path): "\(path): has no picture to make a thumbnail of"
         case .invalidValue(let message): message
         case .folderExists(let path): "\(path): already exists; name another folder to extract into"
+        case .notAnObject(let path): "\(path): is a folder (a bucket or a prefix), not a file"
+        case .needsRecursive(let path): "\(path): is a folder with files in it; remove it with -r"
         case .unsafeArchive(let path, let risks):
             "\(path): unsafe to extract: \(risks.first ?? "risky members")" + (risks.count > 1 ? " (and \(risks.count - 1) more)" : "")
         }
@@ -59,6 +65,8 @@ extension OfficerFilesError: CategorizedError {
         case .invalidValue: .invalidInput
         case .unsafeArchive: .refused
         case .folderExists: .conflict
+        case .notAnObject: .refused
+        case .needsRecursive: .refused
         }
     }
 }

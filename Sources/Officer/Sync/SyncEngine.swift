@@ -62,8 +62,12 @@ public struct SyncEngine: Sendable {
         var deletions = DeletionList()
         var skipSource: SyncPath?  // a source folder whose contents cannot be synced (its creation failed)
 
-        await withTaskGroup(of: Void.self) { group in
-            var inFlight = 0
+        let resolveTimes = !remote.listedTimesAreExact
+        await withTaskGroup(of: Bool.self) { group in
+            // Transfers and remote comparisons (a HEAD, a checksum) are bounded separately: comparisons are
+            // light and many, transfers heavy and few.
+            var transfersInFlight = 0
+            var checksInFlight = 0
             var local = walker.next()
             var remoteItem = await remoteItems.next()
             while local != nil || remoteItem != nil {
@@ -96,26 +100,41 @@ public struct SyncEngine: Sendable {
                     continue
                 }
                 let work: @Sendable () async -> Void
+                var isCheck = false
                 if let destination {
-                    switch options.comparison.needsTransfer(source, over: destination, ignoringSize: source.sourceName != nil) {
-                    case true?:
-                        state.planned(transferAction(source, reason: "changed"))
-                        work = { await transfer(source, over: destination, reason: "changed", state: state) }
-                    case false?:
-                        state.unchanged()
-                        continue
-                    case nil: work = { await compareContent(source, destination, state: state) }
+                    let ignoringSize = source.sourceName != nil
+                    if resolveTimes, ignoringSize || (source.size == destination.size && options.comparison != .sizeOnly) {
+                        // Same size: the remote's exact time decides, asked off the listing's path.
+                        isCheck = true
+                        work = { await resolveAndCompare(source, destination, state: state) }
+                    } else {
+                        switch options.comparison.needsTransfer(source, over: destination, ignoringSize: source.sourceName != nil) {
+                        case true?:
+                            state.planned(transferAction(source, reason: "changed"))
+                            work = { await transfer(source, over: destination, reason: "changed", state: state) }
+                        case false?:
+                            state.unchanged()
+                            continue
+                        case nil:
+                            isCheck = true
+                            work = { await compareContent(source, destination, state: state) }
+                        }
                     }
                 } else {
                     state.planned(transferAction(source, reason: "new"))
                     work = { await transfer(source, over: nil, reason: "new", state: state) }
                 }
-                if inFlight >= max(1, options.transfers) {
-                    await group.next()
-                    inFlight -= 1
+                while isCheck ? checksInFlight >= max(1, options.checkers) : transfersInFlight >= max(1, options.transfers),
+                    let finished = await group.next()
+                {
+                    if finished { checksInFlight -= 1 } else { transfersInFlight -= 1 }
                 }
-                group.addTask(operation: work)
-                inFlight += 1
+                let kind = isCheck
+                group.addTask {
+                    await work()
+                    return kind
+                }
+                if isCheck { checksInFlight += 1 } else { transfersInFlight += 1 }
             }
             await group.waitForAll()
         }
@@ -151,9 +170,27 @@ public struct SyncEngine: Sendable {
         SyncAction(kind: options.direction == .push ? .upload : .download, path: source.path.description, bytes: source.size, reason: reason)
     }
 
+    /// Compares after asking the remote for its side's exact time (same size, so the time decides).
+    private func resolveAndCompare(_ source: SyncItem, _ destination: SyncItem, state: SyncState) async {
+        let push = options.direction == .push
+        var (exactSource, exactDestination) = (source, destination)
+        do {
+            if push { exactDestination = try await remote.exactItem(destination) } else { exactSource = try await remote.exactItem(source) }
+        } catch {
+            state.fail(source.path.description, "compare", error)
+            return
+        }
+        switch options.comparison.needsTransfer(exactSource, over: exactDestination, ignoringSize: source.sourceName != nil) {
+        case true?: await transfer(exactSource, over: exactDestination, reason: "changed", state: state, announce: true)
+        case false?: state.unchanged()
+        case nil: await compareContent(exactSource, exactDestination, state: state)
+        }
+    }
+
     /// Moves one file; `planned` was announced by the caller (in listing order, which a dry run prints).
     private func transfer(_ source: SyncItem, over destination: SyncItem?, reason: String, state: SyncState, announce: Bool = false) async {
         let push = options.direction == .push
+        var source = source
         let action = transferAction(source, reason: reason)
         if announce { state.planned(action) }
         guard !options.dryRun else {
@@ -174,6 +211,8 @@ public struct SyncEngine: Sendable {
                 // A prepared copy is kept until its upload is done, so an interrupted run resumes the same bytes.
                 if file != local { unlink(file) }
             } else {
+                // A pulled file gets the remote's exact time, which its listing may not carry.
+                if !remote.listedTimesAreExact { source = try await remote.exactItem(source) }
                 try await LocalSide.receive(source, replacing: destination, in: localRoot, remote: remote, onProgress: progress)
                 state.transferred(action, bytes: source.size)
             }
@@ -188,8 +227,8 @@ public struct SyncEngine: Sendable {
         let push = options.direction == .push
         let local = push ? source : destination
         do {
-            let localHash = try SHA256Hasher.hash(file: localRoot + "/" + local.path.description)
-            let remoteHash = try await remote.sha256(source.path)
+            let remoteHash = try await remote.checksum(source.path)
+            let localHash = try SyncChecksum.of(file: localRoot + "/" + local.path.description, algorithm: remoteHash.algorithm)
             if localHash != remoteHash {
                 await transfer(source, over: destination, reason: "changed (checksum)", state: state, announce: true)
                 return

@@ -24,6 +24,8 @@ public struct SyncOptions: Sendable {
     public var dryRun = false
     /// Files transferred at once.
     public var transfers = 4
+    /// Comparisons that must ask the remote (an object's time, a checksum) running at once.
+    public var checkers = 16
     /// Which paths take part.
     public var filter = SyncFilter()
     /// Follow symbolic links in the local folder instead of skipping them.

@@ -29,11 +29,46 @@ public protocol SyncRemote: Sendable {
     func setModificationTime(_ path: SyncPath, to mtime: Double) async throws
     /// Fails when the root is not a folder (a file is there), or does not exist and `mustExist`.
     func checkRoot(mustExist: Bool) async throws
+    /// Whether listed modification times are the files' own. When false (an object store lists when it stored
+    /// an object; the file's time is in its metadata), the sync asks ``exactItem(_:)`` before it compares
+    /// times or gives a pulled file its time.
+    var listedTimesAreExact: Bool { get }
+    /// The item with its exact modification time.
+    func exactItem(_ item: SyncItem) async throws -> SyncItem
+    /// A hash of a file's content the remote can give without reading it back, for `--checksum`.
+    func checksum(_ path: SyncPath) async throws -> SyncChecksum
 }
 
 extension SyncRemote {
     /// Remotes that cannot tell before listing accept any root.
     public func checkRoot(mustExist: Bool) async throws {}
+    /// Listings carry the files' own times.
+    public var listedTimesAreExact: Bool { true }
+    /// The listed item is exact.
+    public func exactItem(_ item: SyncItem) async throws -> SyncItem { item }
+    /// The server's SHA-256.
+    public func checksum(_ path: SyncPath) async throws -> SyncChecksum { SyncChecksum(algorithm: .sha256, hex: try await sha256(path)) }
+}
+
+/// A content hash from the remote side of a sync: the local file is hashed the same way to compare.
+public struct SyncChecksum: Sendable, Equatable {
+    /// The hash function.
+    public var algorithm: SHA256Hasher.Algorithm
+    /// Lower-case hex.
+    public var hex: String
+
+    /// Creates a checksum.
+    public init(algorithm: SHA256Hasher.Algorithm, hex: String) {
+        self.algorithm = algorithm
+        self.hex = hex.lowercased()
+    }
+
+    /// The same hash of a local file.
+    public static func of(file: String, algorithm: SHA256Hasher.Algorithm) throws -> SyncChecksum {
+        let hasher = SHA256Hasher(algorithm: algorithm)
+        try hasher.update(file: file, offset: 0, length: nil)
+        return SyncChecksum(algorithm: algorithm, hex: hasher.finalizeHex())
+    }
 }
 
 /// Pulls a remote listing one entry at a time.

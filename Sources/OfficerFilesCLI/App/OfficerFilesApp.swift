@@ -17,7 +17,7 @@ public enum OfficerFilesApp {
         GetCommand.self, CatCommand.self, PutCommand.self, TransfersCommand.self, ImageCommand.self, ThumbCommand.self,
         InfoCommand.self, ArchiveCommand.self, CacheCommand.self, OCRCommand.self, TTSCommand.self,
         TranscribeCommand.self, ExtractAudioCommand.self, SyncCommand.self, CopyFolderCommand.self, JobsCommand.self, QueueCommand.self, WatchCommand.self,
-        ExtractCommand.self, TranscodeCommand.self, FetchCommand.self,
+        ExtractCommand.self, TranscodeCommand.self, FetchCommand.self, RemoteCommand.self,
     ]
 
     static let helpSpec = CommandSpec(
@@ -30,7 +30,8 @@ public enum OfficerFilesApp {
             "officer-files",
             summary: "move and understand files on your Officer server",
             discussion: """
-                Remote paths are written officer:/path (root 'home') or officer:ROOT:/path.
+                Remote paths are written officer:/path (root 'home') or officer:ROOT:/path; paths on an
+                S3-compatible remote (see `remote`) NAME:bucket/path.
                 Commands that only take remote paths also accept a plain /path.
                 Environment: OFFICER_SERVER, OFFICER_TOKEN, OFFICER_CACHE_LIMIT, XDG_CONFIG_HOME, XDG_STATE_HOME,
                 XDG_CACHE_HOME, NO_COLOR.

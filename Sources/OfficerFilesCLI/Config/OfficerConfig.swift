@@ -1,3 +1,5 @@
+import Officer
+
 /// What `officer-files login` remembers: the server, who signed in, and the token.
 public struct OfficerConfig: Codable, Sendable, Equatable {
     /// Base URL of the Officer server.
@@ -8,6 +10,8 @@ public struct OfficerConfig: Codable, Sendable, Equatable {
     public var token: String?
     /// Root used when a path names none.
     public var root: String?
+    /// Object-store remotes by name (`remote add`), secrets included: the file is 0600.
+    public var remotes: [String: ObjectStoreRemote]?
 
     /// An empty configuration.
     public init(server: String? = nil, email: String? = nil, token: String? = nil, root: String? = nil) {

@@ -23,6 +23,15 @@ enum PasswordPrompt {
     /// One line of standard input (for `--password-stdin`).
     static func fromStandardInput() -> String? { readLine(fd: 0) }
 
+    /// A secret from one line of stdin when `standardInput` (a `--…-stdin` flag), else from the terminal
+    /// without echo; a usage error naming `flag` when there is none (a secret never comes from the command line).
+    static func secret(standardInput: Bool, prompt: String, flag: String, what: String) throws -> String {
+        guard let secret = standardInput ? fromStandardInput() : fromTerminal(prompt: prompt), !secret.isEmpty else {
+            throw CLIError.usage("no \(what): type it at the prompt, or pipe it with \(flag)")
+        }
+        return secret
+    }
+
     private static func readLine(fd: Int32) -> String? {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0

@@ -39,7 +39,8 @@ extension SegmentedDownloader {
                         message: "connection lost after \(written) bytes and the server gives no ETag or Last-Modified to resume safely"))
                 }
                 request.headers.add("Range", "bytes=\(written)-")
-                request.headers.add("If-Range", validator)
+                // With If-Match a changed file answers 412, which fails the stream: bytes already written cannot be taken back.
+                request.headers.add(rangeCondition == .ifMatch && !validator.hasPrefix("W/") && validator.hasPrefix("\"") ? "If-Match" : "If-Range", validator)
             } else if let ifNoneMatch {
                 request.headers.add("If-None-Match", ifNoneMatch)
             }

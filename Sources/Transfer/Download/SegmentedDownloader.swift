@@ -15,6 +15,17 @@ public struct SegmentedDownloader: Downloading {
     public var journalInterval = 0.005
     /// How often the temp file is flushed to stable storage, in seconds.
     public var syncInterval = 1.0
+    /// How each range asks for the version it started with.
+    public var rangeCondition = RangeCondition.ifRange
+
+    /// How a range request names the version of the file it continues.
+    public enum RangeCondition: Sendable {
+        /// `If-Range`: a changed file answers 200 with all of it, which is refused and restarts the download.
+        case ifRange
+        /// `If-Match` with the ETag (else `If-Unmodified-Since`): a changed file answers 412, which restarts the
+        /// download. For servers that ignore `If-Range` (OpenStack Swift's S3 layer) and would splice versions.
+        case ifMatch
+    }
 
     /// Creates a downloader.
     public init(http: HTTPClient = HTTPClient(), journal: TransferJournal?) {
@@ -189,7 +200,7 @@ public struct SegmentedDownloader: Downloading {
             let from = segment.start + segment.done - length
             var request = HTTPRequest(url: url, sink: .memory(limit: Int(length) + 1024), credential: token, redirects: .anyOrigin)
             request.headers.add("Range", "bytes=\(from)-\(from + length - 1)")
-            if let validator = info.rangeValidator { request.headers.add("If-Range", validator) }
+            addCondition(&request, info: info)
             let response: HTTPResponse
             do {
                 response = try await http.send(request)
@@ -240,6 +251,20 @@ public struct SegmentedDownloader: Downloading {
         .server(url: URLRedaction.redacted(url), status: response.status, message: response.errorMessage)
     }
 
+    /// Adds the condition that keeps a range to the version the download started with.
+    func addCondition(_ request: inout HTTPRequest, info: RemoteFileInfo) {
+        switch rangeCondition {
+        case .ifRange:
+            if let validator = info.rangeValidator { request.headers.add("If-Range", validator) }
+        case .ifMatch:
+            if let etag = info.etag, !etag.hasPrefix("W/") {
+                request.headers.add("If-Match", etag)
+            } else if let lastModified = info.lastModified {
+                request.headers.add("If-Unmodified-Since", lastModified)
+            }
+        }
+    }
+
     // MARK: One range
 
     private func fetch(
@@ -256,7 +281,7 @@ public struct SegmentedDownloader: Downloading {
             var request = HTTPRequest(
                 url: url, sink: .file(path: partial.path, offset: offset), credential: token, redirects: .anyOrigin, isIdempotent: false)
             request.headers.add("Range", "bytes=\(offset)-\(segment.end)")
-            if let validator = info.rangeValidator { request.headers.add("If-Range", validator) }
+            addCondition(&request, info: info)
             request.maxReceiveBytesPerSecond = rate
             let expected = offset...segment.end
             request.responseCheck = { status, headers in
@@ -284,6 +309,9 @@ public struct SegmentedDownloader: Downloading {
                     onEvent?(.progress(part: index, done: base + response.bytesWritten))
                     failures = 0
                     continue
+                }
+                if response.status == 412 {
+                    throw Restart(reason: "the file changed on the server (its ETag is no longer \(info.etag ?? "the same"))")
                 }
                 if response.status == 416 {
                     // Our range starts inside the length we were promised; a 416 means the file is shorter now.

@@ -22,6 +22,8 @@ public enum TransferMethod: String, Sendable, Codable {
     case tus
     /// One multipart POST, not resumable.
     case multipart
+    /// An object store's multipart upload: parts sent in parallel, resumable part by part.
+    case objectParts = "parts"
     /// A local copy the server confirmed current (the cache); nothing moved over the network.
     case cache
 }

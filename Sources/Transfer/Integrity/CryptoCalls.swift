@@ -7,6 +7,7 @@ enum CryptoCalls {
     static func freeContext(_ context: OpaquePointer) { EVP_MD_CTX_free(context) }
     static func initSHA256(_ context: OpaquePointer) -> Bool { EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 }
     static func initSHA1(_ context: OpaquePointer) -> Bool { EVP_DigestInit_ex(context, EVP_sha1(), nil) == 1 }
+    static func initMD5(_ context: OpaquePointer) -> Bool { EVP_DigestInit_ex(context, EVP_md5(), nil) == 1 }
     static func update(_ context: OpaquePointer, _ bytes: UnsafeRawBufferPointer) -> Bool {
         EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1
     }

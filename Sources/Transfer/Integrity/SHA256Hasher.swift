@@ -1,19 +1,38 @@
 import Foundation
 import HTTP
 
-/// Incremental SHA-256 (or SHA-1, for tus chunk checksums) through libcrypto, hardware-accelerated
-/// where the CPU has SHA extensions.
+/// Incremental SHA-256 (or SHA-1 for tus chunk checksums, MD5 for S3's `Content-MD5` and ETags) through
+/// libcrypto, hardware-accelerated where the CPU has SHA extensions.
 public final class SHA256Hasher {
+    /// The digests offered.
+    public enum Algorithm: Sendable {
+        /// SHA-256, the default.
+        case sha256
+        /// SHA-1 (tus checksums).
+        case sha1
+        /// MD5 (what S3 compares `Content-MD5` and part ETags with; never a security check).
+        case md5
+    }
+
     private let context: OpaquePointer
 
     /// A fresh SHA-256 hasher; `sha1` gives SHA-1 instead.
-    public init(sha1: Bool = false) {
-        guard let context = CryptoCalls.newContext(),
-            sha1 ? CryptoCalls.initSHA1(context) : CryptoCalls.initSHA256(context)
-        else {
+    public convenience init(sha1: Bool = false) { self.init(algorithm: sha1 ? .sha1 : .sha256) }
+
+    /// A fresh hasher for `algorithm`.
+    public init(algorithm: Algorithm) {
+        guard let context = CryptoCalls.newContext(), Self.start(context, algorithm) else {
             fatalError("libcrypto could not set up a digest")  // only on allocation failure
         }
         self.context = context
+    }
+
+    private static func start(_ context: OpaquePointer, _ algorithm: Algorithm) -> Bool {
+        switch algorithm {
+        case .sha256: CryptoCalls.initSHA256(context)
+        case .sha1: CryptoCalls.initSHA1(context)
+        case .md5: CryptoCalls.initMD5(context)
+        }
     }
 
     deinit { CryptoCalls.freeContext(context) }

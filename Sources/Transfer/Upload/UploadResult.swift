@@ -6,6 +6,10 @@ public enum UploadMethod: String, Sendable, Codable {
     case tus
     /// One multipart POST, not resumable.
     case multipart
+    /// One PUT to an object store.
+    case objectPut = "put"
+    /// An object store's multipart upload, resumable part by part.
+    case objectParts = "parts"
 }
 
 /// The outcome of a finished upload.

@@ -29,15 +29,8 @@ enum LoginCommand: Command {
         if try files.client.isInsecureRemote && !context.global.quiet {
             context.console.message("warning: \(server) is plain http to another machine: your password and token can be read on the way")
         }
-        let password: String?
-        if parsed.flag("password-stdin") {
-            password = PasswordPrompt.fromStandardInput()
-        } else {
-            password = PasswordPrompt.fromTerminal(prompt: "Password for \(email) on \(server): ")
-        }
-        guard let password, !password.isEmpty else {
-            throw CLIError.usage("no password: type it at the prompt, or pipe it with --password-stdin")
-        }
+        let password = try PasswordPrompt.secret(
+            standardInput: parsed.flag("password-stdin"), prompt: "Password for \(email) on \(server): ", flag: "--password-stdin", what: "password")
         // The front door saves the token in the config (ConfigTokenStore), only once the server accepted it.
         let session = try await files.signIn(email: email, password: password)
         if context.global.json {

@@ -19,6 +19,7 @@ enum ListCommand: Command {
         positionals: [PositionalSpec("PATH", help: "remote folder (default: officer:/)", optional: true, variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        if let paths = try context.objectPaths(parsed.positionals) { return try await ObjectStoreCommands.list(paths, parsed, context) }
         let files = try context.files()
         if context.global.offline, parsed.flag("recursive") {
             throw CLIError.usage("ls -R needs the server: --offline shows one cached folder at a time")

@@ -15,6 +15,10 @@ enum RemoveCommand: Command {
         positionals: [PositionalSpec("PATH", help: "remote path to remove", variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        if let paths = try context.objectPaths(parsed.positionals) {
+            if parsed.flag("queue") { throw CLIError.usage("--queue works with Officer paths only") }
+            return try await ObjectStoreCommands.remove(paths, parsed, context)
+        }
         let files = try context.files()
         let targets = try parsed.positionals.map { try context.remotePath($0) }
         if let top = targets.first(where: \.isRoot) {

@@ -10,6 +10,7 @@ enum StatCommand: Command {
         positionals: [PositionalSpec("PATH", help: "remote path", variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        if let paths = try context.objectPaths(parsed.positionals) { return try await ObjectStoreCommands.stat(paths, context) }
         let files = try context.files()
         for argument in parsed.positionals {
             let target = try context.remotePath(argument)

@@ -17,14 +17,22 @@ enum InfoCommand: Command {
         // Local files are read on every core at once; remote ones one request at a time. Output keeps the
         // order of the arguments and is written in one piece per batch of results.
         let files = try context.files()
-        let locals = parsed.positionals.filter { !RemotePath.isRemote($0) }
+        var locals: [String] = []
+        for argument in parsed.positionals where !RemotePath.isRemote(argument) {
+            if try context.objectPath(argument) == nil { locals.append(argument) }
+        }
         let localResults = await files.facts(ofLocalFiles: locals)
         let localInfo = Dictionary(zip(locals, localResults), uniquingKeysWith: { first, _ in first })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let output = OutputBuffer()
         try await BatchRunner.run(parsed.positionals, context: context) { argument in
-            let info = RemotePath.isRemote(argument) ? try await files.facts(of: try files.path(argument)) : try localInfo[argument]!.get()
+            let info: FileFacts
+            if let object = try context.objectPath(argument) {
+                info = try await ObjectStoreCommands.facts(object, context)
+            } else {
+                info = RemotePath.isRemote(argument) ? try await files.facts(of: try files.path(argument)) : try localInfo[argument]!.get()
+            }
             if context.global.json {
                 output.append(String(decoding: try encoder.encode(info), as: UTF8.self) + "\n")
             } else {

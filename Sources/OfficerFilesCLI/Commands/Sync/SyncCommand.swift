@@ -53,14 +53,17 @@ enum SyncCommand: Command {
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext, allowDelete: Bool) async throws {
         let (sourceText, destinationText) = (parsed.positionals[0], parsed.positionals[1])
+        let (sourceObject, destinationObject) = (try context.objectPath(sourceText), try context.objectPath(destinationText))
+        let sourceRemote = RemotePath.isRemote(sourceText) || sourceObject != nil
+        let destinationRemote = RemotePath.isRemote(destinationText) || destinationObject != nil
         let push: Bool
-        switch (RemotePath.isRemote(sourceText), RemotePath.isRemote(destinationText)) {
+        switch (sourceRemote, destinationRemote) {
         case (false, true): push = true
         case (true, false): push = false
-        default: throw CLIError.usage("give one local folder and one Officer folder (officer:/path)")
+        default: throw CLIError.usage("give one local folder and one remote folder (officer:/path or NAME:bucket/path)")
         }
         let localRoot = push ? sourceText : destinationText
-        let remotePath = try context.remotePath(push ? destinationText : sourceText)
+        let objectPath = push ? destinationObject : sourceObject
         var options = SyncOptions(direction: push ? .push : .pull)
         options.deleteExtraneous = allowDelete && parsed.flag("delete")
         if let text = parsed.value("max-delete") {
@@ -84,7 +87,13 @@ enum SyncCommand: Command {
             guard push else { throw CLIError.usage("--resize prepares images on push (a local SRC)") }
             options.imagePreparation = try imagePreparation(parsed, context)
         }
-        let operation = try context.files().sync(local: localRoot, remote: remotePath, options: options)
+        let files = try context.files()
+        let operation: SyncOperation
+        if let objectPath {
+            operation = files.sync(local: localRoot, with: try ObjectStoreCommands.syncSide(objectPath, context, files: files), options: options)
+        } else {
+            operation = files.sync(local: localRoot, remote: try context.remotePath(push ? destinationText : sourceText), options: options)
+        }
         let display = SyncDisplay(context: context, showProgress: parsed.flag("progress"), dryRun: options.dryRun)
         for await event in operation { display.handle(event) }
         let report: SyncReport

@@ -16,6 +16,7 @@ enum CatCommand: Command {
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let rate = try parsed.value("bwlimit").map { try ArgumentValues.rate($0, option: "--bwlimit") }
+        if let paths = try context.objectPaths(parsed.positionals) { return try await ObjectStoreCommands.cat(paths, bandwidthLimit: rate, context) }
         let sources = try parsed.positionals.map { try DownloadSource.resolve($0, context: context) }
         let files = try context.files()
         if sources.contains(where: { $0.remote != nil }) { try context.announceCache(files) }

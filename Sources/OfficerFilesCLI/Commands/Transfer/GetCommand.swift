@@ -47,6 +47,9 @@ enum GetCommand: Command {
         guard parsed.positionals.count <= 2 else {
             throw CLIError.usage("get takes one SRC and a DEST; for one zip of several, add --zip")
         }
+        if let path = try context.objectPath(parsed.positionals[0]) {
+            return try await ObjectStoreCommands.get(path, destination: parsed.positionals.count > 1 ? parsed.positionals[1] : nil, options: options, context)
+        }
         let source = try DownloadSource.resolve(parsed.positionals[0], context: context)
         let destination = source.destination(for: parsed.positionals.count > 1 ? parsed.positionals[1] : nil)
         let started = Date()

@@ -69,12 +69,18 @@ enum PutCommand: Command {
                 throw error
             }
         }
+        let dest = parsed.positionals.last!
+        if let path = try context.objectPath(dest) {
+            if parsed.flag("queue") || parsed.flag("resize") || options.parts > 1 || options.chunkSize != nil {
+                throw CLIError.usage("\(dest): --queue, --resize, --parts and --chunk-size are for Officer destinations")
+            }
+            return try await ObjectStoreCommands.put(locals, to: path, options: options, parsed, context)
+        }
         let files = try context.files()
         var request = UploadRequest()
         request.createMissing = parsed.flag("parents")
         request.overwrite = parsed.flag("force")
         request.options = options
-        let dest = parsed.positionals.last!
         if !dest.lowercased().hasPrefix("http://"), !dest.lowercased().hasPrefix("https://"), !RemotePath.isRemote(dest) {
             throw CLIError.usage("\(dest): DEST must be officer:/path or a tus URL")
         }

@@ -40,7 +40,9 @@ enum TransfersCommand: Command {
             let (kind, from, to) = describe(transfer)
             var note = ""
             if case .download(let download) = transfer, download.segments.isEmpty { note = "  (no ranges on the server: a rerun starts over)" }
-            context.console.print("\(kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(from) -> \(to)  \(amount(transfer.done, transfer.total))\(note)")
+            var size = amount(transfer.done, transfer.total)
+            if case .objectUpload = transfer { size = "\(ByteCountFormat.string(transfer.total ?? 0)) in parts (the store says which it holds on resume)" }
+            context.console.print("\(kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(from) -> \(to)  \(size)\(note)")
         }
     }
 
@@ -48,6 +50,7 @@ enum TransfersCommand: Command {
     static func describe(_ transfer: UnfinishedTransfer) -> (kind: String, from: String, to: String) {
         switch transfer {
         case .upload(let upload): ("upload", upload.localPath, upload.label)
+        case .objectUpload(let upload): ("upload", upload.localPath, upload.label)
         case .download(let download):
             ("download", OfficerClient.remotePath(fromRawURL: download.url)?.description ?? download.url, download.destination)
         }
@@ -90,6 +93,7 @@ enum TransfersCommand: Command {
             try await files.discard(transfer)
             switch transfer {
             case .upload(let upload): context.say("removed the partial upload of \(upload.localPath) to \(upload.label)")
+            case .objectUpload(let upload): context.say("aborted the multipart upload of \(upload.localPath) to \(upload.label)")
             case .download(let download): context.say("removed the partial download of \(download.destination)")
             }
         }

@@ -1,0 +1,38 @@
+import FileModel
+import HTTP
+import Transfer
+
+extension OfficerFiles {
+    /// An S3-compatible remote through this front door: its requests go with the front door's HTTP settings
+    /// (TLS, offline, logging, retries) and its unfinished uploads and downloads in the front door's journal.
+    public func objectStore(_ remote: ObjectStoreRemote) throws -> ObjectStore {
+        try ObjectStore(remote: remote, http: http, journal: try journal)
+    }
+
+    /// The configured remote of this name (``Configuration/objectStores``).
+    public func objectStore(named name: String) throws -> ObjectStore {
+        guard let remote = configuration.objectStores.first(where: { $0.name == name }) else {
+            throw OfficerFilesError.invalidValue("\(name): no such remote")
+        }
+        return try objectStore(remote)
+    }
+
+    /// The configured remote at this endpoint (a journaled transfer names its store by endpoint).
+    func objectStore(endpoint: String) throws -> ObjectStore {
+        guard let remote = configuration.objectStores.first(where: { $0.endpoint == endpoint }) else {
+            throw OfficerFilesError.invalidValue("\(endpoint): no configured remote has this endpoint any more")
+        }
+        return try objectStore(remote)
+    }
+
+    /// The configured path-style remote an object URL belongs to, with the bucket: a journaled download from it
+    /// is resumed with its keys (and only its keys go to its origin).
+    func objectStore(forObjectURL url: String) throws -> (ObjectStore, String)? {
+        for remote in configuration.objectStores where remote.pathStyle && url.hasPrefix(remote.endpoint + "/") {
+            let rest = url.dropFirst(remote.endpoint.count + 1)
+            guard let bucket = rest.split(separator: "/").first.map(String.init), !bucket.isEmpty else { continue }
+            return (try objectStore(remote), bucket)
+        }
+        return nil
+    }
+}

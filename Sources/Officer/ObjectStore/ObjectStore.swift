@@ -1,0 +1,256 @@
+import FileModel
+import Foundation
+import HTTP
+import Preview
+import Transfer
+
+/// One configured S3-compatible remote, reached through the front door (``OfficerFiles/objectStore(_:)``), which
+/// lends it its HTTP settings (TLS, logging, offline, retries) and its journal. The operations keep the rules
+/// the Officer ones keep: nothing overwritten without `force`, downloads resumable and verified and landing
+/// under their final name only when complete, uploads resumable part by part across runs.
+public struct ObjectStore: Sendable {
+    /// The remote's settings.
+    public let remote: ObjectStoreRemote
+    /// The S3 requests.
+    public let client: ObjectStoreClient
+    /// Unfinished transfers.
+    public let journal: TransferJournal?
+
+    /// A store for `remote` over `http`, journaling in `journal`.
+    public init(remote: ObjectStoreRemote, http: HTTPClient, journal: TransferJournal?) throws(ObjectStoreError) {
+        let endpoint = try ObjectStoreEndpoint(url: remote.endpoint, region: remote.region, pathStyle: remote.pathStyle)
+        self.remote = remote
+        var client = ObjectStoreClient(endpoint: endpoint, accessKey: remote.accessKey, secretKey: remote.secretKey, http: http)
+        client.name = remote.name
+        self.client = client
+        self.journal = journal
+    }
+
+    /// The uploader (single PUT, or resumable multipart).
+    public var uploader: ObjectStoreUploader { ObjectStoreUploader(client: client, journal: journal) }
+
+    /// The ranged downloader for a bucket: `If-Match` keeps every range to the version it started with (S3
+    /// stores such as Swift ignore `If-Range`).
+    public func downloader(bucket: String) -> SegmentedDownloader {
+        var downloader = SegmentedDownloader(http: client.http(bucket: bucket), journal: journal)
+        downloader.rangeCondition = .ifMatch
+        return downloader
+    }
+
+    // MARK: Looking
+
+    /// What is at `path`: the buckets of the remote, the entries of a bucket or folder (one level unless
+    /// `recursive`), or one object; streamed a page at a time.
+    public func list(_ path: ObjectStorePath, recursive: Bool = false) -> AsyncThrowingStream<ObjectEntry, any Error> {
+        let client = client
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    if path.isRemoteRoot {
+                        for bucket in try await client.listBuckets() {
+                            continuation.yield(ObjectEntry(path: path.appending(bucket.name), isFolder: true, mtime: bucket.created))
+                        }
+                        continuation.finish()
+                        return
+                    }
+                    let prefix = path.folderPrefix
+                    var token: String?
+                    var found = false
+                    repeat {
+                        let page = try await client.list(bucket: path.bucket, prefix: prefix, delimiter: recursive ? nil : "/", continuation: token)
+                        for folder in page.prefixes {
+                            found = true
+                            continuation.yield(ObjectEntry(path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: folder), isFolder: true))
+                        }
+                        for object in page.objects where object.key != prefix {
+                            found = true
+                            let isMarker = object.key.hasSuffix("/") && object.size == 0
+                            continuation.yield(ObjectEntry(
+                                path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: object.key), isFolder: isMarker,
+                                size: object.size, mtime: object.lastModified, etag: object.etag))
+                        }
+                        if page.objects.contains(where: { $0.key == prefix }) { found = true }
+                        token = page.nextToken
+                    } while token != nil
+                    if !found, !path.key.isEmpty {
+                        // Not a folder: perhaps one object.
+                        guard let info = try await client.head(bucket: path.bucket, key: path.objectKey) else {
+                            throw ObjectStoreError.noSuchKey(bucket: client.shown(path.bucket), key: path.objectKey)
+                        }
+                        continuation.yield(Self.entry(path, info))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// One entry: an object (with its own modification time and hashes from the metadata), else a folder when
+    /// objects lie below it, else a bucket.
+    public func stat(_ path: ObjectStorePath) async throws -> ObjectEntry {
+        if path.isRemoteRoot { return ObjectEntry(path: path, isFolder: true) }
+        if path.isBucket {
+            guard try await client.bucketExists(path.bucket) else { throw ObjectStoreError.noSuchBucket(bucket: client.shown(path.bucket)) }
+            return ObjectEntry(path: path, isFolder: true)
+        }
+        if !path.key.hasSuffix("/"), let info = try await client.head(bucket: path.bucket, key: path.objectKey) {
+            return Self.entry(path, info)
+        }
+        let page = try await client.list(bucket: path.bucket, prefix: path.folderPrefix, maxKeys: 1)
+        guard !page.objects.isEmpty else { throw ObjectStoreError.noSuchKey(bucket: client.shown(path.bucket), key: path.objectKey) }
+        return ObjectEntry(path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: path.folderPrefix), isFolder: true)
+    }
+
+    static func entry(_ path: ObjectStorePath, _ info: ObjectInfo) -> ObjectEntry {
+        ObjectEntry(
+            path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: info.key), isFolder: false, size: info.size,
+            mtime: info.modificationTime, etag: info.etag, sha256: info.sha256, contentType: info.contentType)
+    }
+
+    /// The first `length` bytes of an object (for `info`, which looks at bytes without fetching the whole file).
+    public func readPrefix(_ path: ObjectStorePath, length: Int) async throws -> Data {
+        let entry = try await stat(path)
+        guard !entry.isFolder else { throw OfficerFilesError.notAnObject(path.description) }
+        return try await client.readPrefix(bucket: path.bucket, key: path.objectKey, length: length)
+    }
+
+    // MARK: Changing
+
+    /// Creates the bucket `path` names; a key in the path is refused (S3 has no folders to create).
+    public func makeBucket(_ path: ObjectStorePath) async throws {
+        guard path.isBucket else {
+            throw OfficerFilesError.invalidValue("\(path): only buckets are created (NAME:bucket); folders exist by the files in them")
+        }
+        try await client.createBucket(path.bucket)
+    }
+
+    /// Removes an object, or with `recursive` a folder or bucket and everything in it; the number of objects
+    /// removed. A folder or non-empty bucket without `recursive` is ``OfficerFilesError/needsRecursive(_:)``.
+    @discardableResult
+    public func remove(_ path: ObjectStorePath, recursive: Bool) async throws -> Int {
+        guard !path.isRemoteRoot else { throw OfficerFilesError.invalidValue("\(path): name a bucket or a file to remove") }
+        if !path.isBucket, !path.key.hasSuffix("/"), try await client.head(bucket: path.bucket, key: path.objectKey) != nil {
+            try await client.delete(bucket: path.bucket, key: path.objectKey)
+            return 1
+        }
+        let prefix = path.folderPrefix
+        let first = try await client.list(bucket: path.bucket, prefix: prefix, maxKeys: 1)
+        if first.objects.isEmpty {
+            if path.isBucket {
+                try await client.deleteBucket(path.bucket)
+                return 0
+            }
+            throw ObjectStoreError.noSuchKey(bucket: client.shown(path.bucket), key: path.objectKey)
+        }
+        guard recursive else { throw OfficerFilesError.needsRecursive(path.description) }
+        let removed = try await removeAll(bucket: path.bucket, prefix: prefix)
+        if path.isBucket { try await client.deleteBucket(path.bucket) }
+        return removed
+    }
+
+    /// Deletes every object below `prefix`, eight at a time, page by page.
+    func removeAll(bucket: String, prefix: String) async throws -> Int {
+        var removed = 0
+        var token: String?
+        let client = client
+        repeat {
+            let page = try await client.list(bucket: bucket, prefix: prefix, continuation: token)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var running = 0
+                for object in page.objects {
+                    if running >= 8 {
+                        try await group.next()
+                        running -= 1
+                    }
+                    group.addTask { try await client.delete(bucket: bucket, key: object.key) }
+                    running += 1
+                }
+                try await group.waitForAll()
+            }
+            removed += page.objects.count
+            token = page.nextToken
+        } while token != nil
+        return removed
+    }
+
+    // MARK: Transfers
+
+    /// Downloads an object to `destination`: parallel ranges for large objects, resumable from the journal,
+    /// each range held to the version it started with (`If-Match`), the object's own modification time set.
+    public func download(_ path: ObjectStorePath, to destination: String, options given: DownloadOptions = DownloadOptions()) -> TransferOperation<DownloadResult> {
+        TransferOperation { report in
+            let entry = try await stat(path)
+            guard !entry.isFolder else { throw OfficerFilesError.notAnObject(path.description) }
+            var options = given
+            options.modificationTime = options.modificationTime ?? entry.mtime
+            options.knownLength = entry.size
+            return try await downloader(bucket: path.bucket).download(
+                from: client.objectURL(bucket: path.bucket, key: path.objectKey), credential: nil, to: destination, options: options
+            ) { report($0) }
+        }
+    }
+
+    /// Writes an object to an open descriptor (`cat`), resuming a broken connection where it stopped as long as
+    /// the object is the same (`If-Match`).
+    public func stream(_ path: ObjectStorePath, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil) async throws -> Int64 {
+        let entry = try await stat(path)
+        guard !entry.isFolder else { throw OfficerFilesError.notAnObject(path.description) }
+        return try await downloader(bucket: path.bucket).stream(
+            from: client.objectURL(bucket: path.bucket, key: path.objectKey), credential: nil, to: fileDescriptor, bandwidthLimit: bandwidthLimit)
+    }
+
+    /// Where an upload of `localFile` to `path` goes: into the bucket or folder it names (a bucket, or a key
+    /// ending in `/`), else to that key.
+    public func uploadDestination(of localFile: String, to path: ObjectStorePath) throws -> ObjectStorePath {
+        guard !path.isRemoteRoot else { throw OfficerFilesError.invalidValue("\(path): name a bucket to upload into (\(path.remote):BUCKET/...)") }
+        if path.isBucket || path.key.hasSuffix("/") { return path.appending((localFile as NSString).lastPathComponent) }
+        return path
+    }
+
+    /// Uploads a local file to `path` (see ``uploadDestination(of:to:)``); an existing object is replaced only
+    /// with `force` (``OfficerFilesError/exists(_:)``). An interrupted multipart upload continues on the next call.
+    public func upload(_ localFile: String, to path: ObjectStorePath, force: Bool = false, options: UploadOptions = UploadOptions()) -> TransferOperation<UploadResult> {
+        TransferOperation { report in
+            let target = try uploadDestination(of: localFile, to: path)
+            if !force, try await client.head(bucket: target.bucket, key: target.objectKey) != nil {
+                throw OfficerFilesError.exists(target.description)
+            }
+            var extra: [String: String] = [:]
+            for item in options.metadata { extra[item.key.lowercased()] = item.value }
+            return try await uploader.upload(file: localFile, bucket: target.bucket, key: target.objectKey, extra: extra, options: options) { report($0) }
+        }
+    }
+
+    /// The sync side for a bucket or folder.
+    public func syncRemote(_ path: ObjectStorePath) throws -> ObjectStoreSyncRemote {
+        guard !path.isRemoteRoot else { throw OfficerFilesError.invalidValue("\(path): name a bucket to sync with (\(path.remote):BUCKET/...)") }
+        return ObjectStoreSyncRemote(store: self, base: path)
+    }
+
+    /// Aborts an unfinished multipart upload kept in the journal and forgets it.
+    public func abort(_ upload: TransferJournal.ObjectUpload) async throws {
+        try await uploader.abort(upload)
+    }
+}
+
+extension ObjectStore {
+    /// What an object is and how the Officer viewer would show it, from its first 64 KiB (a Range request) and
+    /// only what the format keeps elsewhere, never the whole object.
+    public func facts(of path: ObjectStorePath) async throws -> FileFacts {
+        let entry = try await stat(path)
+        guard !entry.isFolder else { throw OfficerFilesError.notAnObject(path.description) }
+        let mtime = entry.mtime ?? 0
+        if entry.size == 0 {
+            return try FileFacts(prefix: Data(), name: path.name, path: path.description, size: 0, modificationTime: mtime, mode: nil)
+        }
+        let file = RangedFile(
+            http: client.http(bucket: path.bucket), url: client.objectURL(bucket: path.bucket, key: path.objectKey), credential: nil,
+            size: entry.size, etag: entry.etag)
+        return try await OfficerFiles.onOwnThread(cancelling: file) {
+            try FileFacts.reading(file, name: path.name, path: path.description, modificationTime: mtime, mode: nil)
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import FileModel
+import Foundation
+import HTTP
+import Transfer
+
+/// ``SyncRemote`` over a bucket or a folder (prefix) of an object store. Folders are prefixes: a pushed empty
+/// folder is kept as a zero-byte `name/` marker, as S3 consoles and rclone make them. Listings carry when the
+/// store wrote an object, not the file's own time, so the sync asks for that (a HEAD: `x-amz-meta-mtime`) only
+/// where sizes are equal and the time decides, or when a pulled file needs it.
+public struct ObjectStoreSyncRemote: SyncRemote {
+    /// The store.
+    public let store: ObjectStore
+    /// The bucket and prefix synced.
+    public let base: ObjectStorePath
+
+    /// A remote for `base`.
+    public init(store: ObjectStore, base: ObjectStorePath) {
+        self.store = store
+        self.base = base
+    }
+
+    /// `NAME:bucket/prefix`.
+    public var description: String { base.description }
+
+    var client: ObjectStoreClient { store.client }
+
+    func key(_ path: SyncPath) -> String { base.folderPrefix + path.description }
+
+    public func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
+        ObjectTreeIterator(client: client, bucket: base.bucket, base: base.folderPrefix, missingRootIsEmpty: missingRootIsEmpty)
+    }
+
+    public func checkRoot(mustExist: Bool) async throws {
+        guard try await client.bucketExists(base.bucket) else {
+            if mustExist { throw ObjectStoreError.noSuchBucket(bucket: client.shown(base.bucket)) }
+            return
+        }
+        if !base.key.isEmpty, !base.key.hasSuffix("/"), let info = try await client.head(bucket: base.bucket, key: base.objectKey), !info.key.hasSuffix("/") {
+            throw SyncRootError.notAFolder(path: base.description)
+        }
+        if mustExist, !base.key.isEmpty {
+            let page = try await client.list(bucket: base.bucket, prefix: base.folderPrefix, maxKeys: 1)
+            if page.objects.isEmpty { throw ObjectStoreError.noSuchKey(bucket: client.shown(base.bucket), key: base.folderPrefix) }
+        }
+    }
+
+    public func makeDirectory(_ path: SyncPath) async throws {
+        if path == .root {
+            // A push into a bucket that is not there yet creates it, as `rclone sync` does.
+            if try await !client.bucketExists(base.bucket) { try await client.createBucket(base.bucket) }
+            return
+        }
+        try await client.put(bucket: base.bucket, key: key(path) + "/", data: Data())
+    }
+
+    public func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
+        var extra: [String: String] = [:]
+        // A prepared image is a new file: the object keeps the original's time.
+        if let own = OfficerFiles.modificationTime(of: localFile), abs(own - mtime) >= 1e-6 {
+            extra["mtime"] = ObjectMetadata.mtimeText(seconds: mtime)
+        }
+        let progress = DownloadProgressSum()
+        _ = try await store.uploader.upload(file: localFile, bucket: base.bucket, key: key(path), extra: extra) { event in
+            if case .progress(let part, let done) = event { onProgress(progress.update(segment: part, done: done)) }
+        }
+    }
+
+    public func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
+        var options = DownloadOptions()
+        options.force = true
+        options.preserveModificationTime = false
+        options.knownLength = size
+        let progress = DownloadProgressSum()
+        _ = try await store.downloader(bucket: base.bucket).download(
+            from: client.objectURL(bucket: base.bucket, key: key(path)), credential: nil, to: localFile, options: options
+        ) { event in
+            if case .progress(let segment, let done) = event { onProgress(progress.update(segment: segment, done: done)) }
+        }
+    }
+
+    public func delete(_ path: SyncPath, isDirectory: Bool) async throws {
+        if isDirectory {
+            _ = try await store.removeAll(bucket: base.bucket, prefix: key(path) + "/")
+        } else {
+            try await client.delete(bucket: base.bucket, key: key(path))
+        }
+    }
+
+    public var listedTimesAreExact: Bool { false }
+
+    public func exactItem(_ item: SyncItem) async throws -> SyncItem {
+        guard !item.isDirectory else { return item }
+        guard let info = try await client.head(bucket: base.bucket, key: key(item.path)) else {
+            throw ObjectStoreError.noSuchKey(bucket: client.shown(base.bucket), key: key(item.path))
+        }
+        var exact = item
+        exact.mtime = info.modificationTime
+        exact.size = info.size
+        return exact
+    }
+
+    public func sha256(_ path: SyncPath) async throws -> String {
+        let sum = try await checksum(path)
+        guard sum.algorithm == .sha256 else {
+            throw ObjectStoreError.integrity(request: "\(base.appending(path.description))", detail: "no SHA-256 stored with the object")
+        }
+        return sum.hex
+    }
+
+    /// The stored SHA-256, else the MD5 (a single-part ETag, or the `md5chksum` rclone stores with parts).
+    public func checksum(_ path: SyncPath) async throws -> SyncChecksum {
+        let objectKey = key(path)
+        guard let info = try await client.head(bucket: base.bucket, key: objectKey) else {
+            throw ObjectStoreError.noSuchKey(bucket: client.shown(base.bucket), key: objectKey)
+        }
+        if let sha256 = info.sha256 { return SyncChecksum(algorithm: .sha256, hex: sha256) }
+        if let etag = info.etag?.trimmingCharacters(in: CharacterSet(charactersIn: "\"")), etag.count == 32, etag.allSatisfy(\.isHexDigit) {
+            return SyncChecksum(algorithm: .md5, hex: etag)
+        }
+        if let md5 = info.metadata["md5chksum"].flatMap({ Data(base64Encoded: $0) }), md5.count == 16 {
+            return SyncChecksum(algorithm: .md5, hex: md5.map { String(format: "%02x", $0) }.joined())
+        }
+        throw ObjectStoreError.integrity(
+            request: "\(base.bucket)/\(objectKey)", detail: "the object carries no content hash (stored in parts without one): compare by size and time")
+    }
+
+    public func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {
+        let objectKey = key(path)
+        guard let info = try await client.head(bucket: base.bucket, key: objectKey) else {
+            throw ObjectStoreError.noSuchKey(bucket: client.shown(base.bucket), key: objectKey)
+        }
+        var metadata = info.metadata
+        metadata["mtime"] = ObjectMetadata.mtimeText(seconds: mtime)
+        try await client.replaceMetadata(bucket: base.bucket, key: objectKey, metadata: metadata, contentType: info.contentType)
+    }
+}
+
+/// Walks the prefix tree one level at a time (a listing with delimiter `/` per folder), each level sorted into
+/// the sync's order (by UTF-8 name, a folder right before its contents) — S3's flat key order puts `a.txt`
+/// before `a/b`, which a merge cannot use. One level is held at a time per depth.
+final class ObjectTreeIterator: SyncRemoteIterator, @unchecked Sendable {
+    private let client: ObjectStoreClient
+    private let bucket: String
+    private let base: String
+    private let missingRootIsEmpty: Bool
+    /// Levels being walked, innermost last; each holds its remaining entries in reverse order.
+    private var levels: [[Result<SyncItem, SyncNameError>]] = []
+    private var started = false
+    private var descendInto: SyncPath?
+
+    init(client: ObjectStoreClient, bucket: String, base: String, missingRootIsEmpty: Bool) {
+        self.client = client
+        self.bucket = bucket
+        self.base = base
+        self.missingRootIsEmpty = missingRootIsEmpty
+    }
+
+    func next() async throws -> Result<SyncItem, SyncNameError>? {
+        if !started {
+            started = true
+            do {
+                levels.append(try await level(.root))
+            } catch ObjectStoreError.noSuchBucket(_) where missingRootIsEmpty {
+                return nil
+            }
+        }
+        if let folder = descendInto {
+            descendInto = nil
+            levels.append(try await level(folder))
+        }
+        while let last = levels.indices.last {
+            guard let entry = levels[last].popLast() else {
+                levels.removeLast()
+                continue
+            }
+            if case .success(let item) = entry, item.isDirectory { descendInto = item.path }
+            return entry
+        }
+        return nil
+    }
+
+    /// Every entry directly inside `folder`, in sync order, reversed for popping.
+    private func level(_ folder: SyncPath) async throws -> [Result<SyncItem, SyncNameError>] {
+        let prefix = base + (folder == .root ? "" : folder.description + "/")
+        var items: [SyncItem] = []
+        var refused: [Result<SyncItem, SyncNameError>] = []
+        var token: String?
+        func add(_ name: String, kind: SyncItem.Kind, size: Int64, mtime: Double) {
+            let relative = "/" + (folder == .root ? "" : folder.description + "/") + name
+            switch SyncPath.relative(entryPath: relative, name: name, below: "/") {
+            case .success(let path): items.append(SyncItem(path: path, kind: kind, size: size, mtime: mtime))
+            case .failure(let error): refused.append(.failure(SyncNameError(name: prefix + name, reason: error.reason)))
+            }
+        }
+        repeat {
+            let page = try await client.list(bucket: bucket, prefix: prefix, delimiter: "/", continuation: token)
+            for folderPrefix in page.prefixes where folderPrefix.hasPrefix(prefix) {
+                add(String(folderPrefix.dropFirst(prefix.count).dropLast()), kind: .directory, size: 0, mtime: 0)
+            }
+            for object in page.objects where object.key.hasPrefix(prefix) && object.key != prefix {
+                // A `name/` marker of an empty folder is also a listed prefix only when something is inside.
+                if object.key.hasSuffix("/") {
+                    let name = String(object.key.dropFirst(prefix.count).dropLast())
+                    if !page.prefixes.contains(object.key) { add(name, kind: .directory, size: 0, mtime: 0) }
+                    continue
+                }
+                add(String(object.key.dropFirst(prefix.count)), kind: .file, size: object.size, mtime: object.lastModified)
+            }
+            token = page.nextToken
+        } while token != nil
+        // A marker and a prefix of the same folder (on different pages) are one folder.
+        items.sort { $0.path < $1.path }
+        var unique: [SyncItem] = []
+        for item in items where !(item.isDirectory && unique.last.map { $0.isDirectory && $0.path == item.path } == true) {
+            unique.append(item)
+        }
+        return (refused + unique.map { .success($0) }).reversed()
+    }
+}

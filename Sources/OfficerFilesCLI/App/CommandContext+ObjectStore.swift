@@ -1,0 +1,40 @@
+import FileModel
+import Foundation
+import Officer
+import Transfer
+
+extension CommandContext {
+    /// The configured object-store remotes.
+    func objectStoreRemotes() throws -> [String: ObjectStoreRemote] {
+        try configStore.load().remotes ?? [:]
+    }
+
+    /// The object-store path an argument names (`NAME:bucket/key` for a configured NAME), or nil.
+    func objectPath(_ argument: String) throws -> ObjectStorePath? {
+        guard let colon = argument.firstIndex(of: ":"), colon != argument.startIndex else { return nil }
+        let name = String(argument[..<colon])
+        if name == "officer" || name == "http" || name == "https" { return nil }
+        let remotes = try objectStoreRemotes()
+        return try ObjectStorePath(parsing: argument, remotes: Set(remotes.keys))
+    }
+
+    /// The object-store paths of all arguments when every one names one; nil when none does; a usage error
+    /// when they mix.
+    func objectPaths(_ arguments: [String]) throws -> [ObjectStorePath]? {
+        let paths = try arguments.map { try objectPath($0) }
+        let found = paths.compactMap { $0 }
+        if found.isEmpty { return nil }
+        guard found.count == paths.count else {
+            throw CLIError.usage("give object-store paths (NAME:bucket/path) or Officer paths, not both")
+        }
+        return found
+    }
+
+    /// The store of a path's remote, through the front door.
+    func objectStore(for path: ObjectStorePath, files: OfficerFiles? = nil) throws -> ObjectStore {
+        guard let remote = try objectStoreRemotes()[path.remote] else {
+            throw CLIError.usage("\(path.remote): no such remote; see officer-files remote list")
+        }
+        return try (files ?? self.files()).objectStore(remote)
+    }
+}

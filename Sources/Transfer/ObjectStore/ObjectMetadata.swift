@@ -1,0 +1,64 @@
+import Foundation
+import HTTP
+
+/// The metadata every object we write carries, the one rule for it: `mtime` (the file's modification time in
+/// seconds with up to nine decimals, as rclone writes it, so either tool's objects compare equal to the other's),
+/// `sha256` (hex, for `--checksum`: a multipart ETag is no content hash) and `md5chksum` (base64, where rclone
+/// looks for the MD5 of an object stored in parts).
+public enum ObjectMetadata {
+    /// A file's MD5 and SHA-256, read in one pass.
+    public struct Digests: Sendable {
+        /// Raw MD5.
+        public var md5: [UInt8]
+        /// Hex SHA-256.
+        public var sha256: String
+    }
+
+    /// Reads the file once, hashing both ways.
+    public static func digests(of file: String) throws(HTTPError) -> Digests {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .localFile(path: file, message: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        let md5 = SHA256Hasher(algorithm: .md5)
+        let sha256 = SHA256Hasher()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(fd, buffer.baseAddress, buffer.count)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .localFile(path: file, message: String(cString: strerror(errno)))
+            }
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            md5.update(bytes)
+            sha256.update(bytes)
+        }
+        return Digests(md5: md5.finalize(), sha256: sha256.finalizeHex())
+    }
+
+    /// The metadata for a file of this version with these digests.
+    public static func metadata(fingerprint: FileFingerprint, digests: Digests) -> [String: String] {
+        [
+            "mtime": mtimeText(nanoseconds: fingerprint.mtimeNanoseconds),
+            "sha256": digests.sha256,
+            "md5chksum": Data(digests.md5).base64EncodedString(),
+        ]
+    }
+
+    /// `1700000000.123456789` with trailing zeros dropped (`1700000000` for a whole second).
+    public static func mtimeText(nanoseconds: Int64) -> String {
+        let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000
+        let fraction = nanoseconds - seconds * 1_000_000_000
+        guard fraction != 0 else { return String(seconds) }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 9 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "\(seconds).\(digits)"
+    }
+
+    /// The same for a time in seconds (to the microsecond a `Double` holds).
+    public static func mtimeText(seconds: Double) -> String {
+        mtimeText(nanoseconds: Int64((seconds * 1e6).rounded()) * 1000)
+    }
+}

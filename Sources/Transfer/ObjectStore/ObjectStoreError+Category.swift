@@ -1,0 +1,18 @@
+import FileModel
+import HTTP
+
+extension ObjectStoreError: CategorizedError {
+    /// What kind of failure this is.
+    public var category: ErrorCategory {
+        switch self {
+        case .server(_, let status, _, _): .of(httpStatus: status)
+        case .noSuchBucket, .noSuchKey: .notFound
+        case .accessDenied: .authentication
+        case .malformedAnswer: .server
+        case .transfer(let inner): inner.category
+        case .localFile: .localFile
+        case .integrity: .integrity
+        case .invalidAddress: .invalidInput
+        }
+    }
+}

@@ -1,0 +1,282 @@
+import FileModel
+import Foundation
+import HTTP
+import Journal
+
+/// Puts local files into an object store: one PUT below ``multipartThreshold``, a multipart upload above it
+/// whose upload id is journaled, so a rerun after a crash, a kill or Ctrl-C asks the store which parts it holds
+/// (ListParts), checks each against the local bytes (its ETag is their MD5) and sends only the rest. Every part
+/// and every single PUT carries `Content-MD5`, which the store verifies.
+public struct ObjectStoreUploader: Sendable {
+    /// The store.
+    public let client: ObjectStoreClient
+    /// Where unfinished multipart uploads are kept; nil keeps none (nothing resumes across runs).
+    public let journal: TransferJournal?
+    /// Files of at least this many bytes go in parts.
+    public var multipartThreshold: Int64 = 32 << 20
+    /// Bytes per part; nil picks 8 MiB, or more when the file would need over 10,000 parts (S3's limit).
+    public var partSize: Int64?
+    /// Parts in flight at once.
+    public var concurrency = 4
+
+    /// An uploader for `client`, journaling in `journal`.
+    public init(client: ObjectStoreClient, journal: TransferJournal?) {
+        self.client = client
+        self.journal = journal
+    }
+
+    /// The part size for a file of `size` bytes.
+    public func partSize(for size: Int64) -> Int64 {
+        if let partSize { return max(5 << 20, partSize) }
+        let needed = (size + 9_999) / 10_000
+        return max(8 << 20, (needed + (1 << 20) - 1) / (1 << 20) * (1 << 20))
+    }
+
+    /// Uploads `file` to `bucket`/`key`, replacing what is there, with the metadata every object we write carries
+    /// (``ObjectMetadata``: the file's modification time as rclone writes it, its SHA-256 and MD5) plus `extra`.
+    /// Cancelling pauses a multipart upload (the store keeps its parts, the journal the id) unless
+    /// `terminateOnCancel`, which aborts it.
+    public func upload(
+        file: String, bucket: String, key: String, extra: [String: String] = [:], contentType: String = "application/octet-stream",
+        options: UploadOptions = UploadOptions(), onEvent: (@Sendable (TransferEvent) -> Void)? = nil
+    ) async throws(UploadError) -> UploadResult {
+        let fingerprint = try FileFingerprint(path: file)
+        let size = fingerprint.size
+        if size < multipartThreshold {
+            let digests = try Self.digests(file)
+            let metadata = ObjectMetadata.metadata(fingerprint: fingerprint, digests: digests).merging(extra) { _, given in given }
+            onEvent?(.started(total: size, partSizes: [size], resumedBytes: 0, method: .stream))
+            do {
+                try await client.put(bucket: bucket, key: key, file: file, md5: digests.md5, metadata: metadata, contentType: contentType) { sent in
+                    onEvent?(.progress(part: 0, done: sent))
+                }
+            } catch {
+                throw Self.uploadError(error, path: file)
+            }
+            try Self.checkUnchanged(fingerprint)
+            return UploadResult(path: file, bytes: size, method: .objectPut, resumedBytes: 0, sentBytes: size, sha256: digests.sha256)
+        }
+        let journalKey = TransferJournal.objectUploadKey(endpoint: client.endpoint.url, bucket: bucket, key: key, path: fingerprint.path)
+        var record = try journalCall { () throws(SQLiteError) in try journal?.objectUpload(key: journalKey) }
+        var held: [Int: UploadedPart] = [:]
+        if let saved = record {
+            if saved.fingerprint == fingerprint {
+                do {
+                    let parts = try await client.listParts(bucket: bucket, key: key, uploadID: saved.uploadID)
+                    held = try Self.verified(parts, of: file, partSize: saved.partSize, size: size)
+                } catch let error as ObjectStoreError {
+                    guard case .server(_, 404, "NoSuchUpload", _) = error else { throw Self.uploadError(error, path: file) }
+                    onEvent?(.restarted(reason: "the store no longer has the unfinished upload"))
+                    record = nil
+                } catch let error as UploadError {
+                    throw error
+                } catch {
+                    throw .localFile(path: file, message: "\(error)")
+                }
+            } else {
+                onEvent?(.restarted(reason: "the local file changed since the interrupted upload"))
+                try? await client.abortMultipart(bucket: bucket, key: key, uploadID: saved.uploadID)
+                record = nil
+            }
+        }
+        var sha256: String?
+        if record == nil {
+            let digests = try Self.digests(file)
+            sha256 = digests.sha256
+            let metadata = ObjectMetadata.metadata(fingerprint: fingerprint, digests: digests).merging(extra) { _, given in given }
+            let uploadID: String
+            do {
+                uploadID = try await client.startMultipart(bucket: bucket, key: key, metadata: metadata, contentType: contentType)
+            } catch {
+                throw Self.uploadError(error, path: file)
+            }
+            let fresh = TransferJournal.ObjectUpload(
+                key: journalKey, endpoint: client.endpoint.url, bucket: bucket, objectKey: key, localPath: fingerprint.path,
+                uploadID: uploadID, partSize: partSize(for: size), fingerprint: fingerprint)
+            try journalCall { () throws(SQLiteError) in try journal?.save(fresh) }
+            record = fresh
+            held = [:]
+        }
+        let upload = record!
+        let plan = Self.plan(size: size, partSize: upload.partSize)
+        let resumed = held.values.reduce(0) { $0 + $1.size }
+        onEvent?(.started(total: size, partSizes: plan.map(\.length), resumedBytes: resumed, method: .objectParts))
+        for (index, part) in plan.enumerated() where held[part.number] != nil { onEvent?(.progress(part: index, done: part.length)) }
+        let sent = SentBytes()
+        do {
+            let finished = try await sendParts(
+                plan.filter { held[$0.number] == nil }, upload: upload, file: file, options: options, sent: sent, onEvent: onEvent)
+            for part in finished { held[part.number] = part }
+            try Self.checkUnchanged(fingerprint)
+            let parts = plan.compactMap { held[$0.number] }
+            try await client.completeMultipart(bucket: bucket, key: key, uploadID: upload.uploadID, parts: parts)
+        } catch {
+            if Task.isCancelled || error is CancellationError || Self.isCancellation(error) {
+                if options.terminateOnCancel {
+                    try? await client.abortMultipart(bucket: bucket, key: key, uploadID: upload.uploadID)
+                    try? journal?.removeObjectUpload(key: journalKey)
+                    throw .cancelled(path: file)
+                }
+                throw .paused(path: file, confirmed: resumed + sent.completed, total: size)
+            }
+            if let error = error as? UploadError { throw error }
+            throw Self.uploadError(error, path: file)
+        }
+        try journalCall { () throws(SQLiteError) in try journal?.removeObjectUpload(key: journalKey) }
+        return UploadResult(path: file, bytes: size, method: .objectParts, resumedBytes: resumed, sentBytes: sent.total, sha256: sha256)
+    }
+
+    /// Aborts a journaled upload on its store and forgets it (`transfers clean`).
+    public func abort(_ upload: TransferJournal.ObjectUpload) async throws(UploadError) {
+        do {
+            try await client.abortMultipart(bucket: upload.bucket, key: upload.objectKey, uploadID: upload.uploadID)
+        } catch {
+            throw Self.uploadError(error, path: upload.localPath)
+        }
+        try journalCall { () throws(SQLiteError) in try journal?.removeObjectUpload(key: upload.key) }
+    }
+
+    // MARK: Parts
+
+    struct PlannedPart: Sendable {
+        var number: Int
+        var index: Int
+        var start: Int64
+        var length: Int64
+    }
+
+    static func plan(size: Int64, partSize: Int64) -> [PlannedPart] {
+        let count = max(1, Int((size + partSize - 1) / partSize))
+        return (0..<count).map { index in
+            let start = Int64(index) * partSize
+            return PlannedPart(number: index + 1, index: index, start: start, length: min(partSize, size - start))
+        }
+    }
+
+    /// The parts the store holds that are the local bytes: the right size at the right place and an ETag that is
+    /// their MD5. Anything else is sent again.
+    static func verified(_ parts: [UploadedPart], of file: String, partSize: Int64, size: Int64) throws -> [Int: UploadedPart] {
+        let plan = plan(size: size, partSize: partSize)
+        var result: [Int: UploadedPart] = [:]
+        for part in parts where part.number >= 1 && part.number <= plan.count {
+            let planned = plan[part.number - 1]
+            guard part.size == planned.length else { continue }
+            let md5 = try ObjectStoreClient.md5(file: file, offset: planned.start, length: planned.length)
+            if part.etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased() == SignatureV4.hex(md5) {
+                result[part.number] = part
+            }
+        }
+        return result
+    }
+
+    private func sendParts(
+        _ parts: [PlannedPart], upload: TransferJournal.ObjectUpload, file: String, options: UploadOptions, sent: SentBytes,
+        onEvent: (@Sendable (TransferEvent) -> Void)?
+    ) async throws -> [UploadedPart] {
+        let client = client
+        let width = max(1, concurrency)
+        let rate = options.bandwidthLimit.map { max(1, $0 / Int64(width)) }
+        return try await withThrowingTaskGroup(of: UploadedPart.self) { group in
+            var pending = parts[...]
+            var finished: [UploadedPart] = []
+            func launch() {
+                guard let part = pending.popFirst() else { return }
+                group.addTask {
+                    try Task.checkCancellation()
+                    let md5 = try ObjectStoreClient.md5(file: file, offset: part.start, length: part.length)
+                    let etag = try await client.uploadPart(
+                        bucket: upload.bucket, key: upload.objectKey, uploadID: upload.uploadID, number: part.number, file: file,
+                        offset: part.start, length: part.length, md5: md5, maxBytesPerSecond: rate
+                    ) { bytes in
+                        sent.add(attemptBytes: bytes, part: part.number)
+                        onEvent?(.progress(part: part.index, done: bytes))
+                    }
+                    sent.complete(part: part.number, length: part.length)
+                    return UploadedPart(number: part.number, etag: etag, size: part.length)
+                }
+            }
+            for _ in 0..<width { launch() }
+            while let part = try await group.next() {
+                finished.append(part)
+                launch()
+            }
+            return finished
+        }
+    }
+
+    static func digests(_ file: String) throws(UploadError) -> ObjectMetadata.Digests {
+        do {
+            return try ObjectMetadata.digests(of: file)
+        } catch {
+            throw .localFile(path: file, message: error.detailWithoutPath)
+        }
+    }
+
+    // MARK: Errors
+
+    static func isCancellation(_ error: any Error) -> Bool {
+        switch error {
+        case ObjectStoreError.transfer(.cancelled): true
+        case UploadError.transfer(.cancelled): true
+        default: false
+        }
+    }
+
+    static func uploadError(_ error: any Error, path: String) -> UploadError {
+        switch error {
+        case let error as UploadError: return error
+        case ObjectStoreError.transfer(let inner): return .transfer(inner)
+        case ObjectStoreError.localFile(let path, let message): return .localFile(path: path, message: message)
+        case ObjectStoreError.server(let request, let status, let code, let message):
+            return .server(request: request, status: status, message: code.map { "\($0): \(message)" } ?? message)
+        case ObjectStoreError.noSuchBucket(let bucket): return .server(request: "PUT \(bucket)", status: 404, message: "\(bucket): no such bucket")
+        case ObjectStoreError.accessDenied(let request, _, _): return .server(request: request, status: 403, message: "\(error)")
+        case ObjectStoreError.integrity(let request, let detail): return .protocolViolation(request: request, detail: detail)
+        case let error as ObjectStoreError: return .server(request: "upload", status: 500, message: error.description)
+        case is CancellationError: return .cancelled(path: path)
+        default: return .localFile(path: path, message: "\(error)")
+        }
+    }
+
+    /// A file that changed while it was sent must not be stored as if it were one version.
+    static func checkUnchanged(_ fingerprint: FileFingerprint) throws(UploadError) {
+        let now = try FileFingerprint(path: fingerprint.path)
+        guard now.size == fingerprint.size, now.mtimeNanoseconds == fingerprint.mtimeNanoseconds else {
+            throw .localFile(path: fingerprint.path, message: "changed while it was being uploaded; run it again")
+        }
+    }
+
+    private func journalCall<T>(_ body: () throws(SQLiteError) -> T) throws(UploadError) -> T {
+        do { return try body() } catch { throw .journal(error) }
+    }
+}
+
+/// Bytes sent in this run: completed parts plus what the current attempts of the others have sent.
+final class SentBytes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var inFlight: [Int: Int64] = [:]
+    private var done: Int64 = 0
+    private var attempts: Int64 = 0
+
+    func add(attemptBytes: Int64, part: Int) {
+        lock.withLock {
+            // A retried attempt starts from zero again: what the failed one sent still went over the wire.
+            let previous = inFlight[part] ?? 0
+            if attemptBytes < previous { attempts += previous }
+            inFlight[part] = attemptBytes
+        }
+    }
+
+    func complete(part: Int, length: Int64) {
+        lock.withLock {
+            attempts += inFlight[part] ?? 0
+            inFlight[part] = nil
+            done += length
+        }
+    }
+
+    /// Bytes of completed parts.
+    var completed: Int64 { lock.withLock { done } }
+    /// Every byte put on the wire.
+    var total: Int64 { lock.withLock { attempts + inFlight.values.reduce(0, +) } }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Journal
+
+extension TransferJournal {
+    /// An unfinished multipart upload to an object store, as journaled: enough to ask the store which parts it
+    /// holds (ListParts) and send only the others, or to abort it.
+    public struct ObjectUpload: Sendable, Equatable, Codable {
+        /// Identifies it: endpoint, bucket, key and local file.
+        public var key: String
+        /// The store's endpoint URL.
+        public var endpoint: String
+        /// The bucket.
+        public var bucket: String
+        /// The object's key.
+        public var objectKey: String
+        /// The local file.
+        public var localPath: String
+        /// The store's upload id.
+        public var uploadID: String
+        /// Bytes per part (the last may be shorter).
+        public var partSize: Int64
+        /// The local file's version when the upload started.
+        public var fingerprint: FileFingerprint
+
+        /// `bucket/key`.
+        public var label: String { "\(bucket)/\(objectKey)" }
+    }
+
+    /// The journal key of an upload of `path` to `bucket`/`key` at `endpoint`.
+    public static func objectUploadKey(endpoint: String, bucket: String, key: String, path: String) -> String {
+        [endpoint, bucket, key, path].joined(separator: "\n")
+    }
+
+    private func ensureObjectUploadTable(_ database: SQLiteDatabase) throws(SQLiteError) {
+        try database.execute("CREATE TABLE IF NOT EXISTS object_uploads (key TEXT PRIMARY KEY, record TEXT NOT NULL, created REAL NOT NULL)")
+    }
+
+    /// The unfinished upload with this key.
+    public func objectUpload(key: String) throws(SQLiteError) -> ObjectUpload? {
+        try withDatabase { database throws(SQLiteError) -> ObjectUpload? in
+            try ensureObjectUploadTable(database)
+            return try database.query("SELECT record FROM object_uploads WHERE key = ?", [.text(key)]).first?.first?.string
+                .flatMap { try? JSONDecoder().decode(ObjectUpload.self, from: Data($0.utf8)) }
+        }
+    }
+
+    /// Every unfinished object-store upload, oldest first.
+    public func objectUploads() throws(SQLiteError) -> [ObjectUpload] {
+        try withDatabase { database throws(SQLiteError) -> [ObjectUpload] in
+            try ensureObjectUploadTable(database)
+            return try database.query("SELECT record FROM object_uploads ORDER BY created").compactMap {
+                $0.first?.string.flatMap { try? JSONDecoder().decode(ObjectUpload.self, from: Data($0.utf8)) }
+            }
+        }
+    }
+
+    /// Records or replaces an upload.
+    public func save(_ upload: ObjectUpload) throws(SQLiteError) {
+        let record = String(decoding: (try? JSONEncoder().encode(upload)) ?? Data(), as: UTF8.self)
+        try withDatabase { database throws(SQLiteError) in
+            try ensureObjectUploadTable(database)
+            try database.execute(
+                "INSERT OR REPLACE INTO object_uploads VALUES (?, ?, COALESCE((SELECT created FROM object_uploads WHERE key = ?), ?))",
+                [.text(upload.key), .text(record), .text(upload.key), .real(Date().timeIntervalSince1970)])
+        }
+    }
+
+    /// Forgets an upload.
+    public func removeObjectUpload(key: String) throws(SQLiteError) {
+        try withDatabase { database throws(SQLiteError) in
+            try ensureObjectUploadTable(database)
+            try database.execute("DELETE FROM object_uploads WHERE key = ?", [.text(key)])
+        }
+    }
+}
