@@ -16,6 +16,9 @@ public struct SyncItem: Sendable, Equatable {
     public var size: Int64
     /// Modification time, seconds since 1970.
     public var mtime: Double
+    /// Whether ``mtime`` is the file's own time. An object store lists when it stored an object; the file's time
+    /// is in its metadata, and the sync asks for it only where it decides something.
+    public var isTimeExact = true
     /// For a local image prepared before upload: the source file's own name (the item carries the uploaded name).
     public var sourceName: String?
 

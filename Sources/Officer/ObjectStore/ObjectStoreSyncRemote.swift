@@ -6,7 +6,8 @@ import Transfer
 /// ``SyncRemote`` over a bucket or a folder (prefix) of an object store. Folders are prefixes: a pushed empty
 /// folder is kept as a zero-byte `name/` marker, as S3 consoles and rclone make them. Listings carry when the
 /// store wrote an object, not the file's own time, so the sync asks for that (a HEAD: `x-amz-meta-mtime`) only
-/// where sizes are equal and the time decides, or when a pulled file needs it.
+/// where sizes are equal and the time decides, or when a pulled file needs it — and not even then when the
+/// journal remembers the time for the object's listed ETag and size (written or read by an earlier run).
 public struct ObjectStoreSyncRemote: SyncRemote {
     /// The store.
     public let store: ObjectStore
@@ -27,7 +28,15 @@ public struct ObjectStoreSyncRemote: SyncRemote {
     func key(_ path: SyncPath) -> String { base.folderPrefix + path.description }
 
     public func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
-        ObjectTreeIterator(client: client, bucket: base.bucket, base: base.folderPrefix, missingRootIsEmpty: missingRootIsEmpty)
+        ObjectTreeIterator(client: client, bucket: base.bucket, base: base.folderPrefix, missingRootIsEmpty: missingRootIsEmpty, journal: store.journal)
+    }
+
+    /// Remembers the time stored with an object's current version; a journal that cannot be written only costs
+    /// a HEAD next time.
+    func remember(key: String, etag: String?, size: Int64, mtime: Double?) {
+        guard let etag, let mtime else { return }
+        try? store.journal?.rememberObjectTime(
+            endpoint: client.endpoint.url, bucket: base.bucket, key: key, .init(etag: ObjectTreeIterator.bare(etag), size: size, mtime: mtime))
     }
 
     public func checkRoot(mustExist: Bool) async throws {
@@ -40,7 +49,7 @@ public struct ObjectStoreSyncRemote: SyncRemote {
         }
         if mustExist, !base.key.isEmpty {
             let page = try await client.list(bucket: base.bucket, prefix: base.folderPrefix, maxKeys: 1)
-            if page.objects.isEmpty { throw ObjectStoreError.noSuchKey(bucket: client.shown(base.bucket), key: base.folderPrefix) }
+            if page.objects.isEmpty { throw SyncRootError.missing(path: base.description) }
         }
     }
 
@@ -79,14 +88,14 @@ public struct ObjectStoreSyncRemote: SyncRemote {
     }
 
     public func delete(_ path: SyncPath, isDirectory: Bool) async throws {
+        let objectKey = isDirectory ? key(path) + "/" : key(path)
         if isDirectory {
-            _ = try await store.removeAll(bucket: base.bucket, prefix: key(path) + "/")
+            _ = try await store.removeAll(bucket: base.bucket, prefix: objectKey)
         } else {
-            try await client.delete(bucket: base.bucket, key: key(path))
+            try await client.delete(bucket: base.bucket, key: objectKey)
         }
+        try? store.journal?.forgetObjectTimes(endpoint: client.endpoint.url, bucket: base.bucket, key: objectKey)
     }
-
-    public var listedTimesAreExact: Bool { false }
 
     public func exactItem(_ item: SyncItem) async throws -> SyncItem {
         guard !item.isDirectory else { return item }
@@ -96,6 +105,8 @@ public struct ObjectStoreSyncRemote: SyncRemote {
         var exact = item
         exact.mtime = info.modificationTime
         exact.size = info.size
+        exact.isTimeExact = true
+        if info.metadata["mtime"] != nil { remember(key: key(item.path), etag: info.etag, size: info.size, mtime: info.modificationTime) }
         return exact
     }
 
@@ -132,6 +143,8 @@ public struct ObjectStoreSyncRemote: SyncRemote {
         var metadata = info.metadata
         metadata["mtime"] = ObjectMetadata.mtimeText(seconds: mtime)
         try await client.replaceMetadata(bucket: base.bucket, key: objectKey, metadata: metadata, contentType: info.contentType)
+        // A copy in one piece keeps its ETag (the MD5); one in parts may get another, which only costs a HEAD.
+        remember(key: objectKey, etag: info.etag, size: info.size, mtime: Double(metadata["mtime"]!))
     }
 }
 
@@ -143,12 +156,14 @@ final class ObjectTreeIterator: SyncRemoteIterator, @unchecked Sendable {
     private let bucket: String
     private let base: String
     private let missingRootIsEmpty: Bool
+    private let journal: TransferJournal?
     /// Levels being walked, innermost last; each holds its remaining entries in reverse order.
     private var levels: [[Result<SyncItem, SyncNameError>]] = []
     private var started = false
     private var descendInto: SyncPath?
 
-    init(client: ObjectStoreClient, bucket: String, base: String, missingRootIsEmpty: Bool) {
+    init(client: ObjectStoreClient, bucket: String, base: String, missingRootIsEmpty: Bool, journal: TransferJournal?) {
+        self.journal = journal
         self.client = client
         self.bucket = bucket
         self.base = base
@@ -179,16 +194,30 @@ final class ObjectTreeIterator: SyncRemoteIterator, @unchecked Sendable {
         return nil
     }
 
+    /// An ETag without its quotes.
+    static func bare(_ etag: String) -> String { etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+
     /// Every entry directly inside `folder`, in sync order, reversed for popping.
     private func level(_ folder: SyncPath) async throws -> [Result<SyncItem, SyncNameError>] {
         let prefix = base + (folder == .root ? "" : folder.description + "/")
         var items: [SyncItem] = []
         var refused: [Result<SyncItem, SyncNameError>] = []
         var token: String?
-        func add(_ name: String, kind: SyncItem.Kind, size: Int64, mtime: Double) {
+        let remembered = (try? journal?.objectTimes(endpoint: client.endpoint.url, bucket: bucket, prefix: prefix)) ?? [:]
+        func add(_ name: String, kind: SyncItem.Kind, size: Int64, mtime: Double, etag: String? = nil) {
             let relative = "/" + (folder == .root ? "" : folder.description + "/") + name
             switch SyncPath.relative(entryPath: relative, name: name, below: "/") {
-            case .success(let path): items.append(SyncItem(path: path, kind: kind, size: size, mtime: mtime))
+            case .success(let path):
+                var item = SyncItem(path: path, kind: kind, size: size, mtime: mtime)
+                if kind == .file {
+                    // The listing's time is when the store wrote it: exact only as remembered for this version.
+                    if let known = remembered[prefix + name], let etag, known.etag == Self.bare(etag), known.size == size {
+                        item.mtime = known.mtime
+                    } else {
+                        item.isTimeExact = false
+                    }
+                }
+                items.append(item)
             case .failure(let error): refused.append(.failure(SyncNameError(name: prefix + name, reason: error.reason)))
             }
         }
@@ -204,7 +233,7 @@ final class ObjectTreeIterator: SyncRemoteIterator, @unchecked Sendable {
                     if !page.prefixes.contains(object.key) { add(name, kind: .directory, size: 0, mtime: 0) }
                     continue
                 }
-                add(String(object.key.dropFirst(prefix.count)), kind: .file, size: object.size, mtime: object.lastModified)
+                add(String(object.key.dropFirst(prefix.count)), kind: .file, size: object.size, mtime: object.lastModified, etag: object.etag)
             }
             token = page.nextToken
         } while token != nil

@@ -62,7 +62,6 @@ public struct SyncEngine: Sendable {
         var deletions = DeletionList()
         var skipSource: SyncPath?  // a source folder whose contents cannot be synced (its creation failed)
 
-        let resolveTimes = !remote.listedTimesAreExact
         await withTaskGroup(of: Bool.self) { group in
             // Transfers and remote comparisons (a HEAD, a checksum) are bounded separately: comparisons are
             // light and many, transfers heavy and few.
@@ -103,7 +102,8 @@ public struct SyncEngine: Sendable {
                 var isCheck = false
                 if let destination {
                     let ignoringSize = source.sourceName != nil
-                    if resolveTimes, ignoringSize || (source.size == destination.size && options.comparison != .sizeOnly) {
+                    let remoteTimeIsExact = push ? destination.isTimeExact : source.isTimeExact
+                    if !remoteTimeIsExact, ignoringSize || (source.size == destination.size && options.comparison != .sizeOnly) {
                         // Same size: the remote's exact time decides, asked off the listing's path.
                         isCheck = true
                         work = { await resolveAndCompare(source, destination, state: state) }
@@ -212,7 +212,7 @@ public struct SyncEngine: Sendable {
                 if file != local { unlink(file) }
             } else {
                 // A pulled file gets the remote's exact time, which its listing may not carry.
-                if !remote.listedTimesAreExact { source = try await remote.exactItem(source) }
+                if !source.isTimeExact { source = try await remote.exactItem(source) }
                 try await LocalSide.receive(source, replacing: destination, in: localRoot, remote: remote, onProgress: progress)
                 state.transferred(action, bytes: source.size)
             }

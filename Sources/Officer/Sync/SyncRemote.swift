@@ -29,11 +29,8 @@ public protocol SyncRemote: Sendable {
     func setModificationTime(_ path: SyncPath, to mtime: Double) async throws
     /// Fails when the root is not a folder (a file is there), or does not exist and `mustExist`.
     func checkRoot(mustExist: Bool) async throws
-    /// Whether listed modification times are the files' own. When false (an object store lists when it stored
-    /// an object; the file's time is in its metadata), the sync asks ``exactItem(_:)`` before it compares
-    /// times or gives a pulled file its time.
-    var listedTimesAreExact: Bool { get }
-    /// The item with its exact modification time.
+    /// The item with its exact modification time, for a listed item whose ``SyncItem/isTimeExact`` is false:
+    /// the sync asks before it compares times or gives a pulled file its time.
     func exactItem(_ item: SyncItem) async throws -> SyncItem
     /// A hash of a file's content the remote can give without reading it back, for `--checksum`.
     func checksum(_ path: SyncPath) async throws -> SyncChecksum
@@ -42,8 +39,6 @@ public protocol SyncRemote: Sendable {
 extension SyncRemote {
     /// Remotes that cannot tell before listing accept any root.
     public func checkRoot(mustExist: Bool) async throws {}
-    /// Listings carry the files' own times.
-    public var listedTimesAreExact: Bool { true }
     /// The listed item is exact.
     public func exactItem(_ item: SyncItem) async throws -> SyncItem { item }
     /// The server's SHA-256.

@@ -46,15 +46,19 @@ public struct ObjectStoreUploader: Sendable {
             let digests = try Self.digests(file)
             let metadata = ObjectMetadata.metadata(fingerprint: fingerprint, digests: digests).merging(extra) { _, given in given }
             onEvent?(.started(total: size, partSizes: [size], resumedBytes: 0, method: .stream))
+            let etag: String
             do {
-                try await client.put(bucket: bucket, key: key, file: file, md5: digests.md5, metadata: metadata, contentType: contentType) { sent in
+                etag = try await client.put(bucket: bucket, key: key, file: file, md5: digests.md5, metadata: metadata, contentType: contentType) { sent in
                     onEvent?(.progress(part: 0, done: sent))
                 }
             } catch {
                 throw Self.uploadError(error, path: file)
             }
             try Self.checkUnchanged(fingerprint)
-            return UploadResult(path: file, bytes: size, method: .objectPut, resumedBytes: 0, sentBytes: size, sha256: digests.sha256)
+            remember(bucket: bucket, key: key, etag: etag, size: size, mtime: metadata["mtime"].flatMap(Double.init))
+            return UploadResult(
+                path: file, bytes: size, method: .objectPut, resumedBytes: 0, sentBytes: size, sha256: digests.sha256, etag: etag,
+                storedModificationTime: metadata["mtime"].flatMap(Double.init))
         }
         let journalKey = TransferJournal.objectUploadKey(endpoint: client.endpoint.url, bucket: bucket, key: key, path: fingerprint.path)
         var record = try journalCall { () throws(SQLiteError) in try journal?.objectUpload(key: journalKey) }
@@ -80,10 +84,13 @@ public struct ObjectStoreUploader: Sendable {
             }
         }
         var sha256: String?
+        // What a resumed upload stored at its start: the same file version, so the same time unless overridden.
+        var storedTime = extra["mtime"].flatMap(Double.init) ?? fingerprint.mtime
         if record == nil {
             let digests = try Self.digests(file)
             sha256 = digests.sha256
             let metadata = ObjectMetadata.metadata(fingerprint: fingerprint, digests: digests).merging(extra) { _, given in given }
+            storedTime = metadata["mtime"].flatMap(Double.init) ?? storedTime
             let uploadID: String
             do {
                 uploadID = try await client.startMultipart(bucket: bucket, key: key, metadata: metadata, contentType: contentType)
@@ -103,13 +110,14 @@ public struct ObjectStoreUploader: Sendable {
         onEvent?(.started(total: size, partSizes: plan.map(\.length), resumedBytes: resumed, method: .objectParts))
         for (index, part) in plan.enumerated() where held[part.number] != nil { onEvent?(.progress(part: index, done: part.length)) }
         let sent = SentBytes()
+        let etag: String
         do {
             let finished = try await sendParts(
                 plan.filter { held[$0.number] == nil }, upload: upload, file: file, options: options, sent: sent, onEvent: onEvent)
             for part in finished { held[part.number] = part }
             try Self.checkUnchanged(fingerprint)
             let parts = plan.compactMap { held[$0.number] }
-            try await client.completeMultipart(bucket: bucket, key: key, uploadID: upload.uploadID, parts: parts)
+            etag = try await client.completeMultipart(bucket: bucket, key: key, uploadID: upload.uploadID, parts: parts)
         } catch {
             if Task.isCancelled || error is CancellationError || Self.isCancellation(error) {
                 if options.terminateOnCancel {
@@ -123,7 +131,10 @@ public struct ObjectStoreUploader: Sendable {
             throw Self.uploadError(error, path: file)
         }
         try journalCall { () throws(SQLiteError) in try journal?.removeObjectUpload(key: journalKey) }
-        return UploadResult(path: file, bytes: size, method: .objectParts, resumedBytes: resumed, sentBytes: sent.total, sha256: sha256)
+        remember(bucket: bucket, key: key, etag: etag, size: size, mtime: storedTime)
+        return UploadResult(
+            path: file, bytes: size, method: .objectParts, resumedBytes: resumed, sentBytes: sent.total, sha256: sha256,
+            etag: etag.isEmpty ? nil : etag, storedModificationTime: storedTime)
     }
 
     /// Aborts a journaled upload on its store and forgets it (`transfers clean`).
@@ -134,6 +145,15 @@ public struct ObjectStoreUploader: Sendable {
             throw Self.uploadError(error, path: upload.localPath)
         }
         try journalCall { () throws(SQLiteError) in try journal?.removeObjectUpload(key: upload.key) }
+    }
+
+    /// Remembers the time stored with the new object for its ETag, so a later sync need not ask the store for
+    /// it (``TransferJournal/objectTimes(endpoint:bucket:prefix:)``); a journal that cannot be written only costs
+    /// a HEAD then.
+    private func remember(bucket: String, key: String, etag: String, size: Int64, mtime: Double?) {
+        guard let mtime, !etag.isEmpty else { return }
+        let bare = etag.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        try? journal?.rememberObjectTime(endpoint: client.endpoint.url, bucket: bucket, key: key, .init(etag: bare, size: size, mtime: mtime))
     }
 
     // MARK: Parts

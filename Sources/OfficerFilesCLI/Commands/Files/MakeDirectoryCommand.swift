@@ -8,7 +8,7 @@ enum MakeDirectoryCommand: Command {
     static let spec = CommandSpec(
         "mkdir", summary: "create remote folders",
         options: [OptionSpec(["--parents", "-p"], help: "create missing parents; an existing folder is fine"), WriteQueueing.option],
-        positionals: [PositionalSpec("PATH", help: "remote folder to create", variadic: true)])
+        positionals: [PositionalSpec("PATH", help: "remote folder to create, or NAME:bucket (a bucket)", variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         if let paths = try context.objectPaths(parsed.positionals) { return try await ObjectStoreCommands.makeBuckets(paths, context) }

@@ -11,7 +11,7 @@ import Transfer
 enum InfoCommand: Command {
     static let spec = CommandSpec(
         "info", summary: "show a file's type, viewer, AI actions and metadata (local or officer:)",
-        positionals: [PositionalSpec("PATH", help: "local file or officer:/path", variadic: true)])
+        positionals: [PositionalSpec("PATH", help: "local file, officer:/path or NAME:bucket/key", variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         // Local files are read on every core at once; remote ones one request at a time. Output keeps the

@@ -8,7 +8,7 @@ import Transfer
 /// `sync SRC DST` and `copy SRC DST`: a local folder and an Officer folder, either way.
 enum SyncCommand: Command {
     static let spec = CommandSpec(
-        "sync", summary: "make a folder the same as another (local ↔ Officer), resumable, streaming",
+        "sync", summary: "make a folder the same as another (local ↔ Officer or S3), resumable, streaming",
         discussion: discussion + "\nWith --delete, what DST has and SRC lacks is removed — after the transfers, and only if nothing failed.",
         options: [
             OptionSpec(["--delete"], help: "remove from DST what SRC does not have (after a run without errors)"),
@@ -17,9 +17,10 @@ enum SyncCommand: Command {
         positionals: positionals)
 
     static let discussion = """
-        One of SRC and DST is a local folder, the other an Officer folder (officer:/path). Files are compared by
-        size and modification time (the server keeps the time sent), or --checksum (SHA-256 computed by the
-        server) or --size-only. Both sides are listed in one order and merged as they stream, and transfers
+        One of SRC and DST is a local folder, the other an Officer folder (officer:/path) or a bucket or folder
+        of an S3 remote (NAME:bucket/path, see `remote`). Files are compared by size and modification time (the
+        server keeps the time sent; on S3 it is stored as rclone stores it), or --checksum (SHA-256 computed by
+        the server, or stored with the object) or --size-only. Both sides are listed in one order and merged as they stream, and transfers
         start while listing goes on, so memory stays bounded however large the tree. Large files go through
         the resumable upload and download: rerunning an interrupted sync continues them and skips what is done.
         Names from the server that could escape DST (.., /, NUL) are refused, and a local file that changed
@@ -43,8 +44,8 @@ enum SyncCommand: Command {
     ] + ImageSettings.options.filter { $0.names != ["--format"] }
 
     static let positionals = [
-        PositionalSpec("SRC", help: "local folder or officer:/folder"),
-        PositionalSpec("DST", help: "officer:/folder or local folder"),
+        PositionalSpec("SRC", help: "local folder, officer:/folder or NAME:bucket/folder"),
+        PositionalSpec("DST", help: "officer:/folder, NAME:bucket/folder or local folder"),
     ]
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
@@ -152,7 +153,7 @@ enum SyncCommand: Command {
 /// `copy SRC DST`: `sync` that never deletes.
 enum CopyFolderCommand: Command {
     static let spec = CommandSpec(
-        "copy", summary: "copy new and changed files between a local folder and an Officer folder (never deletes)",
+        "copy", summary: "copy new and changed files between a local folder and an Officer or S3 folder (never deletes)",
         discussion: SyncCommand.discussion, options: SyncCommand.sharedOptions, positionals: SyncCommand.positionals)
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {

@@ -32,7 +32,7 @@ enum PutCommand: Command {
         ] + ImageSettings.options,
         positionals: [
             PositionalSpec("LOCAL", help: "local file(s) to upload", variadic: true),
-            PositionalSpec("DEST", help: "officer:/folder/, officer:/path/name, or a tus URL"),
+            PositionalSpec("DEST", help: "officer:/folder/, officer:/path/name, NAME:bucket/[folder/|key] or a tus URL"),
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {

@@ -1,0 +1,78 @@
+import Foundation
+import Journal
+
+extension TransferJournal {
+    /// An object's own modification time as last read from (or written to) its metadata, for the version of the
+    /// object that had this ETag and size. A listing names both, so a sync that finds them unchanged knows the
+    /// time without asking the store (one HEAD per object otherwise, the cost of every no-op sync).
+    public struct ObjectTime: Sendable, Equatable {
+        /// The ETag of the version.
+        public var etag: String
+        /// Its size.
+        public var size: Int64
+        /// The file's time stored with it.
+        public var mtime: Double
+
+        /// Creates a record.
+        public init(etag: String, size: Int64, mtime: Double) {
+            self.etag = etag
+            self.size = size
+            self.mtime = mtime
+        }
+    }
+
+    private func ensureObjectTimeTable(_ database: SQLiteDatabase) throws(SQLiteError) {
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS object_times (
+                endpoint TEXT NOT NULL, bucket TEXT NOT NULL, object_key TEXT NOT NULL, etag TEXT NOT NULL,
+                size INTEGER NOT NULL, mtime REAL NOT NULL, PRIMARY KEY (endpoint, bucket, object_key))
+            """)
+    }
+
+    /// The remembered times of the objects directly below `prefix` (no deeper), by key.
+    public func objectTimes(endpoint: String, bucket: String, prefix: String) throws(SQLiteError) -> [String: ObjectTime] {
+        try withDatabase { database throws(SQLiteError) -> [String: ObjectTime] in
+            try ensureObjectTimeTable(database)
+            // Keys sort as bytes: everything starting with the prefix lies below prefix + U+10FFFF.
+            let rows = try database.query(
+                """
+                SELECT object_key, etag, size, mtime FROM object_times
+                WHERE endpoint = ? AND bucket = ? AND object_key >= ? AND object_key < ?
+                AND instr(substr(object_key, ?), '/') = 0
+                """,
+                [.text(endpoint), .text(bucket), .text(prefix), .text(prefix + "\u{10FFFF}"), .integer(Int64(prefix.utf8.count + 1))])
+            var result: [String: ObjectTime] = [:]
+            for row in rows {
+                guard let key = row[0].string, let etag = row[1].string else { continue }
+                result[key] = ObjectTime(etag: etag, size: row[2].int, mtime: row[3].number)
+            }
+            return result
+        }
+    }
+
+    /// Remembers an object's time for its current ETag and size.
+    public func rememberObjectTime(endpoint: String, bucket: String, key: String, _ time: ObjectTime) throws(SQLiteError) {
+        try withDatabase { database throws(SQLiteError) in
+            try ensureObjectTimeTable(database)
+            try database.execute(
+                "INSERT OR REPLACE INTO object_times VALUES (?, ?, ?, ?, ?, ?)",
+                [.text(endpoint), .text(bucket), .text(key), .text(time.etag), .integer(time.size), .real(time.mtime)])
+        }
+    }
+
+    /// Forgets the times of an object, or with a prefix ending in `/`, of everything below it.
+    public func forgetObjectTimes(endpoint: String, bucket: String, key: String) throws(SQLiteError) {
+        try withDatabase { database throws(SQLiteError) in
+            try ensureObjectTimeTable(database)
+            if key.hasSuffix("/") || key.isEmpty {
+                try database.execute(
+                    "DELETE FROM object_times WHERE endpoint = ? AND bucket = ? AND object_key >= ? AND object_key < ?",
+                    [.text(endpoint), .text(bucket), .text(key), .text(key + "\u{10FFFF}")])
+            } else {
+                try database.execute(
+                    "DELETE FROM object_times WHERE endpoint = ? AND bucket = ? AND object_key = ?", [.text(endpoint), .text(bucket), .text(key)])
+            }
+        }
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import HTTP
+import Officer
+import TestSupport
+import Testing
+import Transfer
+
+/// S3 remotes end to end against a real OpenStack Swift store (s3api): `remote add`, every file command on
+/// `NAME:bucket/path`, a killed multipart upload resumed without re-sending the store's parts, a replaced object
+/// under a killed download, bad keys, a missing bucket, a 503 with Retry-After, sync both ways, rclone interop.
+@Suite struct ObjectStoreCommandTests {
+    let store: ObjectStoreServer
+    let cli = CLIRunner()
+    let work = TemporaryDirectory(prefix: "s3", inMemory: true)
+
+    init() async throws {
+        store = try await ObjectStoreServer.shared()
+    }
+
+    /// Adds remote `name` for `endpoint` (the store by default) with the test keys.
+    @discardableResult
+    func addRemote(_ name: String = "st", endpoint: String? = nil, secret: String? = nil, check: Bool = true) async throws -> ProcessResult {
+        try await cli.run(
+            ["remote", "add", name, "--s3", "--endpoint", endpoint ?? store.url, "--access-key", store.accessKey, "--secret-stdin"]
+                + (check ? [] : ["--no-check"]),
+            stdin: (secret ?? store.secretKey) + "\n")
+    }
+
+    func bucket(_ stem: String) async throws -> String {
+        let name = ObjectStoreServer.freshBucket(stem)
+        let made = try await cli.run(["mkdir", "st:\(name)"])
+        #expect(made.status == 0, "\(made.stderr)")
+        return name
+    }
+
+    func bytes(_ count: Int, seed: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13 &+ seed) }) }
+
+    func mtime(_ path: String) -> Double {
+        var info = stat()
+        stat(path, &info)
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    }
+
+    @Test func remoteAddChecksTheKeysAndKeepsTheSecretPrivate() async throws {
+        let wrong = try await addRemote(secret: "not-the-secret")
+        #expect(wrong.status == 3, "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("access denied"))
+        #expect(try await cli.run(["remote", "list"]).stdout.contains("No remotes"))
+        let added = try await addRemote()
+        #expect(added.status == 0, "\(added.stderr)")
+        let listed = try await cli.run(["remote", "list"])
+        #expect(listed.stdout.contains("st: s3 \(store.url)"))
+        #expect(!listed.stdout.contains(store.secretKey) && !listed.stderr.contains(store.secretKey))
+        var info = stat()
+        #expect(stat(cli.configPath, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(try await addRemote().status == 5)  // exists: --force replaces
+        #expect(try await cli.run(["remote", "add", "officer", "--s3", "--endpoint", store.url, "--access-key", "k", "--secret-stdin"], stdin: "s\n").status == 2)
+        #expect(try await cli.run(["remote", "remove", "st"]).status == 0)
+        #expect(try await cli.run(["ls", "st:"]).status != 0)
+    }
+
+    @Test func everyFileCommandOnABucket() async throws {
+        try await addRemote()
+        let name = try await bucket("files")
+        let small = try work.write("small.txt", "hello object store\n")
+        let large = try work.write("large.bin", bytes(40 << 20, seed: 3))  // above the multipart threshold
+        #expect(try await cli.run(["put", small, "st:\(name)/"]).status == 0)
+        let put = try await cli.run(["put", large, "st:\(name)/deep/er/"])
+        #expect(put.status == 0, "\(put.stderr)")
+        #expect(try await cli.run(["put", small, "st:\(name)/"]).status == 5)  // exists without --force
+        #expect(try await cli.run(["put", "--force", small, "st:\(name)/small.txt"]).status == 0)
+
+        #expect(try await cli.run(["ls", "st:"]).stdout.contains(name + "/"))
+        #expect(try await cli.run(["ls", "st:\(name)"]).stdout == "deep/\nsmall.txt\n")
+        #expect(try await cli.run(["ls", "-R", "st:\(name)"]).stdout == "deep/er/large.bin\nsmall.txt\n")
+        let long = try await cli.run(["ls", "-l", "st:\(name)/deep/er"])
+        #expect(long.stdout.contains("41943040") && long.stdout.contains("large.bin"))
+
+        let stat = try await cli.run(["--json", "stat", "st:\(name)/deep/er/large.bin"])
+        let entry = try JSONSerialization.jsonObject(with: Data(stat.stdout.utf8)) as? [String: Any]
+        #expect(entry?["sha256"] as? String == (try ProcessRunner.sha256(of: large)))
+        #expect(abs((entry?["mtime"] as? Double ?? 0) - mtime(large)) < 0.000_002)
+
+        let back = work.path + "/back.bin"
+        let got = try await cli.run(["get", "st:\(name)/deep/er/large.bin", back])
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(try ProcessRunner.sha256(of: back) == (try ProcessRunner.sha256(of: large)))
+        #expect(abs(mtime(back) - mtime(large)) < 0.002)
+        #expect(try await cli.run(["get", "st:\(name)/deep/er/large.bin", back]).status == 5)  // exists without --force
+        #expect(try await cli.run(["cat", "st:\(name)/small.txt"]).stdout == "hello object store\n")
+        let info = try await cli.run(["info", "st:\(name)/small.txt"])
+        #expect(info.stdout.contains("text/plain") && info.stdout.contains("Start: hello object store"), "\(info.stdout)")
+
+        let missing = try await cli.run(["get", "st:\(name)/nothing.txt", work.path + "/x"])
+        #expect(missing.status == 4 && missing.stderr.contains("st:\(name)/nothing.txt: no such object"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.path + "/x"))
+        #expect(try await cli.run(["get", "st:\(name)/deep", work.path + "/x"]).status == 9)  // a folder, not a file
+        let folder = try await cli.run(["rm", "st:\(name)/deep"])
+        #expect(folder.status == 9 && folder.stderr.contains("-r"))
+        #expect(try await cli.run(["rm", "-r", "st:\(name)/deep"]).status == 0)
+        #expect(try await cli.run(["rm", "st:\(name)/deep"]).status == 4)
+        #expect(try await cli.run(["rm", "-f", "st:\(name)/deep"]).status == 0)
+        #expect(try await cli.run(["rm", "-r", "st:\(name)"]).status == 0)
+        let gone = try await cli.run(["ls", "st:\(name)"])
+        #expect(gone.status == 4 && gone.stderr.contains("st:\(name): no such bucket"))
+    }
+
+    @Test func aKilledMultipartUploadSendsOnlyThePartsTheStoreLacks() async throws {
+        try await HeavyWork.shared.run {
+            let counted = work.path + "/count"
+            let proxy = try await startCountingProxy(target: "127.0.0.1:\(store.port)", countFile: counted)
+            try await addRemote(endpoint: proxy.url)
+            let name = try await bucket("resume")
+            let size = 300 << 20
+            let file = try work.write("big.bin", bytes(size, seed: 11))
+            let first = try cli.launch(["put", "--bwlimit", "40M", file, "st:\(name)/"])
+            // Killed once about half of it has gone through the proxy.
+            let killed = await Eventually.signal(SIGKILL, to: [first], timeout: 60) {
+                ((try? String(contentsOfFile: counted, encoding: .utf8)).flatMap { Int($0) } ?? 0) > size / 2
+            }
+            #expect(killed)
+            first.waitUntilExit()
+            let beforeRerun = await settledCount(counted) ?? 0
+            #expect(try await cli.run(["transfers", "list"]).stdout.contains("in parts"))
+            let rerun = try await cli.run(["--json", "put", file, "st:\(name)/"])
+            #expect(rerun.status == 0, "\(rerun.stderr)")
+            let row = try JSONSerialization.jsonObject(with: Data(rerun.stdout.split(separator: "\n").last!.utf8)) as? [String: Any]
+            let resumed = row?["resumedBytes"] as? Int ?? 0
+            #expect(resumed >= size / 4, "resumed only \(resumed) bytes")
+            let total = await settledCount(counted) ?? 0
+            // Requests, headers and the parts cut off in flight (four at most, 8 MiB each) are all that may go twice.
+            let resent = Int(total) - size
+            #expect(resent < 4 * (8 << 20) + (1 << 20), "sent \(total) bytes in all for \(size): \(resent) again")
+            #expect(Int(total - beforeRerun) < size - resumed + (1 << 20), "the rerun sent parts the store had")
+            #expect(try await cli.run(["transfers", "list"]).stdout.contains("No unfinished transfers"))
+            let back = work.path + "/back.bin"
+            #expect(try await cli.run(["get", "st:\(name)/big.bin", back]).status == 0)
+            #expect(try await ProcessRunner.sha256Detached(of: back) == (try await ProcessRunner.sha256Detached(of: file)))
+            proxy.stop()
+        }
+    }
+
+    @Test func aKilledDownloadOfAReplacedObjectEndsWithTheNewObject() async throws {
+        try await HeavyWork.shared.run {
+            try await addRemote()
+            let name = try await bucket("replaced")
+            let size = 96 << 20
+            let old = try work.write("old.bin", bytes(size, seed: 1))
+            let new = try work.write("new.bin", bytes(size, seed: 2))
+            #expect(try await cli.run(["put", old, "st:\(name)/f.bin"]).status == 0)
+            let target = work.path + "/f.bin"
+            let first = try cli.launch(["get", "--bwlimit", "20M", "st:\(name)/f.bin", target])
+            let folder = work.path
+            let begun = await Eventually.wait(timeout: 30) {
+                try FileManager.default.contentsOfDirectory(atPath: folder).contains { $0.hasPrefix(".f.bin") }
+            }
+            #expect(begun)
+            // About 30 MB in at 20 MB/s.
+            try await Task.sleep(nanoseconds: 1_500_000_000)
+            kill(first.processIdentifier, SIGKILL)
+            first.waitUntilExit()
+            #expect(try await cli.run(["transfers", "list"]).stdout.contains("download"))
+            #expect(!FileManager.default.fileExists(atPath: target))
+            #expect(try await cli.run(["put", "--force", new, "st:\(name)/f.bin"]).status == 0)
+            let rerun = try await cli.run(["get", "st:\(name)/f.bin", target])
+            #expect(rerun.status == 0, "\(rerun.stderr)")
+            #expect(try await ProcessRunner.sha256Detached(of: target) == (try await ProcessRunner.sha256Detached(of: new)))
+        }
+    }
+
+    @Test func badKeysMissingBucketsAndA503AreToldPlainly() async throws {
+        try await addRemote("bad", secret: "wrong", check: false)
+        let denied = try await cli.run(["ls", "bad:"])
+        #expect(denied.status == 3 && denied.stderr.contains("access denied"), "\(denied.stderr)")
+        #expect(!denied.stderr.contains("wrong"))
+        try await addRemote()
+        let nothing = try await cli.run(["ls", "st:no-such-bucket-\(getpid())"])
+        #expect(nothing.status == 4 && nothing.stderr.contains("no such bucket"))
+        let file = try work.write("a.txt", "a")
+        let putMissing = try await cli.run(["put", file, "st:no-such-bucket-\(getpid())/"])
+        #expect(putMissing.status == 4, "\(putMissing.stderr)")
+        let name = try await bucket("busy")
+        // The first two requests through the proxy answer 503 with Retry-After: 1; the command waits and goes on.
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(store.port)", ["--fail-request", "1", "--fail-request", "2", "--retry-after", "1"])
+        try await addRemote("slow", endpoint: proxy.url, check: false)
+        let started = Date()
+        let put = try await cli.run(["-v", "put", file, "slow:\(name)/"])
+        #expect(put.status == 0, "\(put.stderr)")
+        #expect(put.stderr.contains("503"))
+        #expect(Date().timeIntervalSince(started) >= 2)
+        #expect(try await cli.run(["cat", "st:\(name)/a.txt"]).stdout == "a")
+        proxy.stop()
+    }
+
+    @Test func syncsTenThousandFilesBothWays() async throws {
+        try await HeavyWork.shared.run {
+            try await addRemote()
+            let name = try await bucket("many")
+            let local = work.path + "/tree"
+            for index in 0..<10_000 {
+                let folder = "d\(index % 20)" + (index % 3 == 0 ? "/sub" : "")
+                _ = try work.write("tree/\(folder)/f\(index).txt", bytes(1 + index % 64 * 17, seed: index))
+            }
+            // Names whose S3 key order differs from the sync's (a.txt before a/ as keys, after it as paths).
+            _ = try work.write("tree/a.txt", "dot")
+            _ = try work.write("tree/a/b.txt", "slash")
+            _ = try work.write("tree/with space/é.txt", "unicode")
+            let push = try await cli.run(["--json", "sync", local, "st:\(name)/photos"])
+            #expect(push.status == 0, "\(push.stderr)")
+            #expect(push.stdout.contains("\"transferred\":10003"), "\(push.stdout.suffix(300))")
+            let noop = try await cli.run(["--json", "sync", "-n", local, "st:\(name)/photos"])
+            #expect(noop.stdout.contains("\"transferred\":0") && noop.stdout.contains("\"unchanged\":10003"), "\(noop.stdout.suffix(300))")
+            let pulled = work.path + "/pulled"
+            let pull = try await cli.run(["--json", "sync", "st:\(name)/photos", pulled])
+            #expect(pull.status == 0, "\(pull.stderr)")
+            let diff = try await ProcessRunner.runDetached("/usr/bin/diff", ["-r", local, pulled])
+            #expect(diff.status == 0, "\(diff.stdout.prefix(300))")
+            #expect(abs(mtime(pulled + "/d7/f7.txt") - mtime(local + "/d7/f7.txt")) < 0.002)
+            let noopPull = try await cli.run(["--json", "sync", "-n", "st:\(name)/photos", pulled])
+            #expect(noopPull.stdout.contains("\"transferred\":0"), "\(noopPull.stdout.suffix(300))")
+            // A change, a deletion with --delete, and --checksum over the stored SHA-256.
+            _ = try work.write("tree/d1/f1.txt", "changed")
+            try FileManager.default.removeItem(atPath: local + "/d2")
+            let again = try await cli.run(["--json", "sync", "--delete", local, "st:\(name)/photos"])
+            #expect(again.status == 0 && again.stdout.contains("\"transferred\":1"), "\(again.stdout.suffix(300))")
+            #expect(try await cli.run(["cat", "st:\(name)/photos/d1/f1.txt"]).stdout == "changed")
+            #expect(try await cli.run(["ls", "st:\(name)/photos/d2"]).status == 4)
+            let checksum = try await cli.run(["--json", "sync", "-n", "--checksum", local, "st:\(name)/photos"])
+            #expect(checksum.stdout.contains("\"transferred\":0"), "\(checksum.stdout.suffix(300))")
+        }
+    }
+
+    @Test func rcloneAndWeReadEachOthersObjects() async throws {
+        try await addRemote()
+        let name = try await bucket("rclone")
+        let tree = work.path + "/tree"
+        for index in 0..<30 { _ = try work.write("tree/dir\(index % 3)/file\(index).txt", bytes(100 + index * 1000, seed: index)) }
+        _ = try work.write("tree/big.bin", bytes(40 << 20, seed: 9))  // in parts on both sides
+        let rclone = store.rcloneEnvironment()
+        let copied = try await ProcessRunner.runDetached("/usr/bin/rclone", ["sync", tree, "RS:\(name)/by-rclone"], environment: rclone)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        let plan = try await cli.run(["--json", "sync", "-n", tree, "st:\(name)/by-rclone"])
+        #expect(plan.status == 0 && plan.stdout.contains("\"transferred\":0") && plan.stdout.contains("\"unchanged\":31"), "\(plan.stdout.suffix(400))")
+        let pulled = work.path + "/pulled"
+        #expect(try await cli.run(["sync", "st:\(name)/by-rclone", pulled]).status == 0)
+        #expect(try await ProcessRunner.runDetached("/usr/bin/diff", ["-r", tree, pulled]).status == 0)
+
+        let ours = try await cli.run(["sync", tree, "st:\(name)/by-us"])
+        #expect(ours.status == 0, "\(ours.stderr)")
+        let check = try await ProcessRunner.runDetached("/usr/bin/rclone", ["check", tree, "RS:\(name)/by-us"], environment: rclone)
+        #expect(check.status == 0 && check.stderr.contains("0 differences found"), "\(check.stderr)")
+        let listed = try await ProcessRunner.runDetached("/usr/bin/rclone", ["lsl", "RS:\(name)/by-us/dir1"], environment: rclone)
+        // `rclone lsl` prints the time we stored, to the nanosecond: compare with the local file's.
+        for line in listed.stdout.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 4 else { continue }
+            var info = stat()
+            stat(tree + "/dir1/" + fields[3], &info)
+            let local = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
+            let formatter = DateFormatter()
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+            let nanos = String(format: "%09ld", info.st_mtim.tv_nsec)
+            #expect("\(fields[1]) \(fields[2])" == formatter.string(from: local) + "." + nanos, "\(line)")
+        }
+        let rcloneSync = try await ProcessRunner.runDetached("/usr/bin/rclone", ["sync", "-v", "--dry-run", tree, "RS:\(name)/by-us"], environment: rclone)
+        #expect(!rcloneSync.stderr.contains("Skipped copy"), "\(rcloneSync.stderr)")
+    }
+}
