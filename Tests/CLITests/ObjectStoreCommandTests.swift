@@ -267,3 +267,41 @@ import Transfer
         #expect(!rcloneSync.stderr.contains("Skipped copy"), "\(rcloneSync.stderr)")
     }
 }
+
+/// `sync` between an Officer folder and an S3 prefix, both ways, file by file through staging.
+@Suite struct RemoteToRemoteSyncTests {
+    @Test func officerToS3AndBack() async throws {
+        let store = try await ObjectStoreServer.shared()
+        let server = try await ReferenceServer.start(inMemory: true)
+        let cli = CLIRunner()
+        #expect(try await cli.login(server).status == 0)
+        let added = try await cli.run(
+            ["remote", "add", "st", "--s3", "--endpoint", store.url, "--access-key", store.accessKey, "--secret-stdin"], stdin: store.secretKey + "\n")
+        #expect(added.status == 0, "\(added.stderr)")
+        let bucket = ObjectStoreServer.freshBucket("relay")
+        #expect(try await cli.run(["mkdir", "st:\(bucket)"]).status == 0)
+        for index in 0..<20 { _ = try server.root.write("Photos/\(index % 2 == 0 ? "even/" : "")p\(index).jpg", Data(repeating: UInt8(index), count: 1000 + index)) }
+        _ = try server.root.write("Photos/big.bin", Data((0..<(40 << 20)).map { UInt8(truncatingIfNeeded: $0 >> 7) }))
+        let there = try await cli.run(["--json", "sync", "officer:/Photos", "st:\(bucket)/photos"])
+        #expect(there.status == 0 && there.stdout.contains("\"transferred\":21"), "\(there.stderr) \(there.stdout.suffix(300))")
+        let again = try await cli.run(["--json", "sync", "-n", "officer:/Photos", "st:\(bucket)/photos"])
+        #expect(again.stdout.contains("\"transferred\":0") && again.stdout.contains("\"unchanged\":21"), "\(again.stdout.suffix(300))")
+        let back = try await cli.run(["--json", "sync", "st:\(bucket)/photos", "officer:/Copy"])
+        #expect(back.status == 0 && back.stdout.contains("\"transferred\":21"), "\(back.stderr)")
+        let diff = try await ProcessRunner.runDetached("/usr/bin/diff", ["-r", server.root.path + "/Photos", server.root.path + "/Copy"])
+        #expect(diff.status == 0, "\(diff.stdout.prefix(300))")
+        var info = stat(), copy = stat()
+        stat(server.root.path + "/Photos/p3.jpg", &info)
+        stat(server.root.path + "/Copy/p3.jpg", &copy)
+        #expect(abs(Double(info.st_mtim.tv_sec) - Double(copy.st_mtim.tv_sec)) <= 1)
+        // A change on one side goes across; --delete removes what the source lost.
+        _ = try server.root.write("Photos/p1.jpg", "changed")
+        try FileManager.default.removeItem(atPath: server.root.path + "/Photos/even")
+        let changed = try await cli.run(["--json", "sync", "--delete", "officer:/Photos", "st:\(bucket)/photos"])
+        #expect(changed.status == 0 && changed.stdout.contains("\"transferred\":1") && changed.stdout.contains("\"deleted\":1"), "\(changed.stdout.suffix(300))")
+        #expect(try await cli.run(["cat", "st:\(bucket)/photos/p1.jpg"]).stdout == "changed")
+        #expect(try await cli.run(["ls", "st:\(bucket)/photos/even"]).status == 4)
+        let staging = cli.home.path + "/state/officer-files/staging"
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []).isEmpty)
+    }
+}

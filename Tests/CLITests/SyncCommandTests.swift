@@ -239,7 +239,7 @@ import Transfer
         #expect(missing.status == 8 && missing.stderr.contains("nope: no such folder"))
         #expect(!FileManager.default.fileExists(atPath: server.root.file("nope")))
         let twoLocal = try await cli.run(["sync", local, work.path + "/other"])
-        #expect(twoLocal.status == 2 && twoLocal.stderr.contains("one local folder and one remote folder"))
+        #expect(twoLocal.status == 2 && twoLocal.stderr.contains("a local folder and a remote folder"))
     }
 
     @Test func resumesAnInterruptedPushAndHandlesTenThousandFiles() async throws {

@@ -24,6 +24,23 @@ extension OfficerFiles {
         SyncOperation { report in try await Self.runSync(local: local, remote: remote, options: options, report: report) }
     }
 
+    /// Makes `destination` like `source`, two remotes (an Officer folder and an S3 prefix, either way): each
+    /// file staged on its own beside the journal between its resumable download and its resumable upload.
+    public func sync(from source: any SyncRemote, to destination: any SyncRemote, options: SyncOptions) -> SyncOperation {
+        SyncOperation { report in
+            let journalFolder = self.configuration.journalPath.map { ($0 as NSString).deletingLastPathComponent }
+            let staging = (journalFolder ?? NSTemporaryDirectory() + "officer-files") + "/staging"
+            let engine = RemoteSyncEngine(source: source, destination: destination, stagingFolder: staging, options: options)
+            try await engine.checkRoots()
+            return await engine.run(onEvent: report)
+        }
+    }
+
+    /// The sync side of an Officer folder, for ``sync(from:to:options:)``.
+    public func syncRemote(_ path: RemotePath) throws -> OfficerSyncRemote {
+        OfficerSyncRemote(client: try client, base: path, journal: try journal)
+    }
+
     private static func runSync(
         local: String, remote: any SyncRemote, options: SyncOptions, report: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {

@@ -253,32 +253,11 @@ public struct SyncEngine: Sendable {
     }
 
     private func delete(_ deletions: DeletionList, state: SyncState) async {
-        state.extraneous(deletions.count)
-        guard options.deleteExtraneous, deletions.count > 0 else { return }
-        if let reason = state.deletionBlocker {
-            state.skipDeletions("\(deletions.count) entries not deleted: \(reason)")
-            return
-        }
-        if let limit = options.maxDelete, deletions.count > limit {
-            state.skipDeletions("\(deletions.count) entries would be deleted, more than --max-delete \(limit): nothing was deleted")
-            return
-        }
-        for (item, count) in deletions.items {
-            let action = SyncAction(kind: .delete, path: item.path.description, bytes: 0, reason: "extraneous")
-            state.planned(action)
-            guard !options.dryRun else {
-                state.deleted(action, count: count)
-                continue
-            }
-            do {
-                if options.direction == .push {
-                    try await remote.delete(item.path, isDirectory: item.isDirectory)
-                } else {
-                    try LocalSide.delete(item, in: localRoot)
-                }
-                state.deleted(action, count: count)
-            } catch {
-                state.fail(item.path.description, "delete", error)
+        await deletions.perform(options: options, state: state) { item in
+            if options.direction == .push {
+                try await remote.delete(item.path, isDirectory: item.isDirectory)
+            } else {
+                try LocalSide.delete(item, in: localRoot)
             }
         }
     }
@@ -299,6 +278,31 @@ struct DeletionList {
         }
         items.append((item, 1))
         current = item.isDirectory ? item.path : nil
+    }
+
+    /// Deletes them, the sync's last step: only when asked, after a run without failures, within `maxDelete`
+    /// (the whole deletion or nothing), each reported; a dry run reports without removing.
+    func perform(options: SyncOptions, state: SyncState, remove: (SyncItem) async throws -> Void) async {
+        state.extraneous(count)
+        guard options.deleteExtraneous, count > 0 else { return }
+        if let reason = state.deletionBlocker {
+            state.skipDeletions("\(count) entries not deleted: \(reason)")
+            return
+        }
+        if let limit = options.maxDelete, count > limit {
+            state.skipDeletions("\(count) entries would be deleted, more than --max-delete \(limit): nothing was deleted")
+            return
+        }
+        for (item, entries) in items {
+            let action = SyncAction(kind: .delete, path: item.path.description, bytes: 0, reason: "extraneous")
+            state.planned(action)
+            do {
+                if !options.dryRun { try await remove(item) }
+                state.deleted(action, count: entries)
+            } catch {
+                state.fail(item.path.description, "delete", error)
+            }
+        }
     }
 }
 

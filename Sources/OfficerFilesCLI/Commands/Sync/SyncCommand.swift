@@ -61,29 +61,13 @@ enum SyncCommand: Command {
         switch (sourceRemote, destinationRemote) {
         case (false, true): push = true
         case (true, false): push = false
-        default: throw CLIError.usage("give one local folder and one remote folder (officer:/path or NAME:bucket/path)")
+        case (true, true): return try await betweenRemotes(parsed, context, allowDelete: allowDelete)
+        default: throw CLIError.usage("give a local folder and a remote folder, or two remote folders (officer:/path or NAME:bucket/path)")
         }
         let localRoot = push ? sourceText : destinationText
         let objectPath = push ? destinationObject : sourceObject
-        var options = SyncOptions(direction: push ? .push : .pull)
-        options.deleteExtraneous = allowDelete && parsed.flag("delete")
-        if let text = parsed.value("max-delete") {
-            guard let value = Int(text), value >= 0 else {
-                throw ArgumentError.invalidValue(option: "--max-delete", value: text, reason: "a number of entries, 0 or more")
-            }
-            options.maxDelete = value
-        }
-        if parsed.flag("checksum") && parsed.flag("size-only") { throw CLIError.usage("--checksum and --size-only exclude each other") }
-        options.comparison = parsed.flag("checksum") ? .checksum : parsed.flag("size-only") ? .sizeOnly : .sizeAndTime
-        options.dryRun = parsed.flag("dry-run")
+        var options = try options(parsed, push: push, allowDelete: allowDelete)
         options.followSymlinks = parsed.flag("copy-links")
-        if let text = parsed.value("transfers") {
-            guard let value = Int(text), (1...64).contains(value) else {
-                throw ArgumentError.invalidValue(option: "--transfers", value: text, reason: "a number from 1 to 64")
-            }
-            options.transfers = value
-        }
-        options.filter = try filter(parsed)
         if parsed.flag("resize") {
             guard push else { throw CLIError.usage("--resize prepares images on push (a local SRC)") }
             options.imagePreparation = try imagePreparation(parsed, context)
@@ -95,6 +79,50 @@ enum SyncCommand: Command {
         } else {
             operation = files.sync(local: localRoot, remote: try context.remotePath(push ? destinationText : sourceText), options: options)
         }
+        try await show(operation, options: options, parsed, context)
+    }
+
+    /// The options every form of sync shares: deletion and its limit, comparison, dry run, transfers, filters.
+    static func options(_ parsed: ParsedCommand, push: Bool, allowDelete: Bool) throws -> SyncOptions {
+        var options = SyncOptions(direction: push ? .push : .pull)
+        options.deleteExtraneous = allowDelete && parsed.flag("delete")
+        if let text = parsed.value("max-delete") {
+            guard let value = Int(text), value >= 0 else {
+                throw ArgumentError.invalidValue(option: "--max-delete", value: text, reason: "a number of entries, 0 or more")
+            }
+            options.maxDelete = value
+        }
+        if parsed.flag("checksum") && parsed.flag("size-only") { throw CLIError.usage("--checksum and --size-only exclude each other") }
+        options.comparison = parsed.flag("checksum") ? .checksum : parsed.flag("size-only") ? .sizeOnly : .sizeAndTime
+        options.dryRun = parsed.flag("dry-run")
+        if let text = parsed.value("transfers") {
+            guard let value = Int(text), (1...64).contains(value) else {
+                throw ArgumentError.invalidValue(option: "--transfers", value: text, reason: "a number from 1 to 64")
+            }
+            options.transfers = value
+        }
+        options.filter = try filter(parsed)
+        return options
+    }
+
+    /// `sync officer:/Photos backup:bucket/photos` (and back): remote to remote, file by file.
+    static func betweenRemotes(_ parsed: ParsedCommand, _ context: CommandContext, allowDelete: Bool) async throws {
+        if parsed.flag("resize") || parsed.flag("copy-links") {
+            throw CLIError.usage("--resize and --copy-links are for a local folder")
+        }
+        var options = try self.options(parsed, push: true, allowDelete: allowDelete)
+        options.direction = .push
+        let files = try context.files()
+        func side(_ text: String) throws -> any SyncRemote {
+            if let object = try context.objectPath(text) { return try ObjectStoreCommands.syncSide(object, context, files: files) }
+            return try files.syncRemote(try context.remotePath(text))
+        }
+        let operation = files.sync(from: try side(parsed.positionals[0]), to: try side(parsed.positionals[1]), options: options)
+        try await show(operation, options: options, parsed, context)
+    }
+
+    static func show(_ operation: SyncOperation, options: SyncOptions, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        let (sourceText, destinationText) = (parsed.positionals[0], parsed.positionals[1])
         let display = SyncDisplay(context: context, showProgress: parsed.flag("progress"), dryRun: options.dryRun)
         for await event in operation { display.handle(event) }
         let report: SyncReport
