@@ -51,25 +51,10 @@ public struct RemoteSyncEngine: Sendable {
         var deletions = DeletionList()
         var skipped: SyncPath?
         await withTaskGroup(of: Bool.self) { group in
-            var transfersInFlight = 0
-            var checksInFlight = 0
-            var from = await sources.next()
-            var to = await destinations.next()
-            while from != nil || to != nil {
+            var bounds = SyncWorkBounds(options: options)
+            var merge = await SyncMerge(left: { await sources.next() }, right: { await destinations.next() })
+            while let (item, existing) = await merge.next() {
                 if Task.isCancelled { break }
-                let item: SyncItem?
-                let existing: SyncItem?
-                if let f = from, let t = to, f.path == t.path {
-                    (item, existing) = (f, t)
-                    from = await sources.next()
-                    to = await destinations.next()
-                } else if let f = from, to.map({ f.path < $0.path }) ?? true {
-                    (item, existing) = (f, nil)
-                    from = await sources.next()
-                } else {
-                    (item, existing) = (nil, to)
-                    to = await destinations.next()
-                }
                 if let item, let skip = skipped, item.path.isInside(skip) { continue }
                 guard let item else {
                     if let existing { deletions.add(existing, enabled: options.deleteExtraneous) }
@@ -92,16 +77,7 @@ public struct RemoteSyncEngine: Sendable {
                     state.planned(action(item, reason: "new"))
                     work = { await transfer(item, reason: "new", state: state) }
                 }
-                while isCheck ? checksInFlight >= max(1, options.checkers) : transfersInFlight >= max(1, options.transfers),
-                    let finished = await group.next()
-                {
-                    if finished { checksInFlight -= 1 } else { transfersInFlight -= 1 }
-                }
-                group.addTask {
-                    await work()
-                    return isCheck
-                }
-                if isCheck { checksInFlight += 1 } else { transfersInFlight += 1 }
+                await bounds.add(to: &group, isCheck: isCheck, work)
             }
             await group.waitForAll()
         }

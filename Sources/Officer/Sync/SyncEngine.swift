@@ -63,27 +63,11 @@ public struct SyncEngine: Sendable {
         var skipSource: SyncPath?  // a source folder whose contents cannot be synced (its creation failed)
 
         await withTaskGroup(of: Bool.self) { group in
-            // Transfers and remote comparisons (a HEAD, a checksum) are bounded separately: comparisons are
-            // light and many, transfers heavy and few.
-            var transfersInFlight = 0
-            var checksInFlight = 0
-            var local = walker.next()
-            var remoteItem = await remoteItems.next()
-            while local != nil || remoteItem != nil {
+            var bounds = SyncWorkBounds(options: options)
+            var merge = await SyncMerge(left: { walker.next() }, right: { await remoteItems.next() })
+            while let (local, remoteItem) = await merge.next() {
                 if Task.isCancelled { break }
-                let source: SyncItem?
-                let destination: SyncItem?
-                if let l = local, let r = remoteItem, l.path == r.path {
-                    (source, destination) = push ? (l, r) : (r, l)
-                    local = walker.next()
-                    remoteItem = await remoteItems.next()
-                } else if let l = local, remoteItem.map({ l.path < $0.path }) ?? true {
-                    (source, destination) = push ? (l, nil) : (nil, l)
-                    local = walker.next()
-                } else {
-                    (source, destination) = push ? (nil, remoteItem) : (remoteItem, nil)
-                    remoteItem = await remoteItems.next()
-                }
+                let (source, destination) = push ? (local, remoteItem) : (remoteItem, local)
                 if let source, let skip = skipSource, source.path.isInside(skip) { continue }
                 guard let source else {
                     if let destination { deletions.add(destination, enabled: options.deleteExtraneous) }
@@ -124,17 +108,7 @@ public struct SyncEngine: Sendable {
                     state.planned(transferAction(source, reason: "new"))
                     work = { await transfer(source, over: nil, reason: "new", state: state) }
                 }
-                while isCheck ? checksInFlight >= max(1, options.checkers) : transfersInFlight >= max(1, options.transfers),
-                    let finished = await group.next()
-                {
-                    if finished { checksInFlight -= 1 } else { transfersInFlight -= 1 }
-                }
-                let kind = isCheck
-                group.addTask {
-                    await work()
-                    return kind
-                }
-                if isCheck { checksInFlight += 1 } else { transfersInFlight += 1 }
+                await bounds.add(to: &group, isCheck: isCheck, work)
             }
             await group.waitForAll()
         }
