@@ -35,6 +35,12 @@ import Transfer
 
     func bytes(_ count: Int, seed: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13 &+ seed) }) }
 
+    /// A file of random MiB written by dd, off Swift's shared pool: building tens of megabytes byte by byte in a
+    /// debug build would hold one of its two threads for seconds and delay every other test's timing.
+    func randomFile(_ name: String, mebibytes: Int) async throws -> String {
+        try await CLITests.randomFile(at: work.file(name), mebibytes: mebibytes)
+    }
+
     func mtime(_ path: String) -> Double {
         var info = stat()
         stat(path, &info)
@@ -63,7 +69,7 @@ import Transfer
         try await addRemote()
         let name = try await bucket("files")
         let small = try work.write("small.txt", "hello object store\n")
-        let large = try work.write("large.bin", bytes(40 << 20, seed: 3))  // above the multipart threshold
+        let large = try await randomFile("large.bin", mebibytes: 40)  // above the multipart threshold
         #expect(try await cli.run(["put", small, "st:\(name)/"]).status == 0)
         let put = try await cli.run(["put", large, "st:\(name)/deep/er/"])
         #expect(put.status == 0, "\(put.stderr)")
@@ -112,7 +118,7 @@ import Transfer
             try await addRemote(endpoint: proxy.url)
             let name = try await bucket("resume")
             let size = 300 << 20
-            let file = try work.write("big.bin", bytes(size, seed: 11))
+            let file = try await randomFile("big.bin", mebibytes: size >> 20)
             let first = try cli.launch(["put", "--bwlimit", "40M", file, "st:\(name)/"])
             // Killed once about half of it has gone through the proxy.
             let killed = await Eventually.signal(SIGKILL, to: [first], timeout: 60) {
@@ -145,8 +151,8 @@ import Transfer
             try await addRemote()
             let name = try await bucket("replaced")
             let size = 96 << 20
-            let old = try work.write("old.bin", bytes(size, seed: 1))
-            let new = try work.write("new.bin", bytes(size, seed: 2))
+            let old = try await randomFile("old.bin", mebibytes: size >> 20)
+            let new = try await randomFile("new.bin", mebibytes: size >> 20)
             #expect(try await cli.run(["put", old, "st:\(name)/f.bin"]).status == 0)
             let target = work.path + "/f.bin"
             let first = try cli.launch(["get", "--bwlimit", "20M", "st:\(name)/f.bin", target])
@@ -197,9 +203,18 @@ import Transfer
             try await addRemote()
             let name = try await bucket("many")
             let local = work.path + "/tree"
-            for index in 0..<10_000 {
-                let folder = "d\(index % 20)" + (index % 3 == 0 ? "/sub" : "")
-                _ = try work.write("tree/\(folder)/f\(index).txt", bytes(1 + index % 64 * 17, seed: index))
+            // Written on a thread of its own: ten thousand files would hold one of the shared pool's two threads.
+            let work = work
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result {
+                        for index in 0..<10_000 {
+                            let folder = "d\(index % 20)" + (index % 3 == 0 ? "/sub" : "")
+                            let data = Data((0..<(1 + index % 64 * 17)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) })
+                            _ = try work.write("tree/\(folder)/f\(index).txt", data)
+                        }
+                    })
+                }
             }
             // Names whose S3 key order differs from the sync's (a.txt before a/ as keys, after it as paths).
             _ = try work.write("tree/a.txt", "dot")
@@ -235,7 +250,7 @@ import Transfer
         let name = try await bucket("rclone")
         let tree = work.path + "/tree"
         for index in 0..<30 { _ = try work.write("tree/dir\(index % 3)/file\(index).txt", bytes(100 + index * 1000, seed: index)) }
-        _ = try work.write("tree/big.bin", bytes(40 << 20, seed: 9))  // in parts on both sides
+        _ = try await randomFile("tree/big.bin", mebibytes: 40)  // in parts on both sides
         let rclone = store.rcloneEnvironment()
         let copied = try await ProcessRunner.runDetached("/usr/bin/rclone", ["sync", tree, "RS:\(name)/by-rclone"], environment: rclone)
         #expect(copied.status == 0, "\(copied.stderr)")
@@ -281,7 +296,7 @@ import Transfer
         let bucket = ObjectStoreServer.freshBucket("relay")
         #expect(try await cli.run(["mkdir", "st:\(bucket)"]).status == 0)
         for index in 0..<20 { _ = try server.root.write("Photos/\(index % 2 == 0 ? "even/" : "")p\(index).jpg", Data(repeating: UInt8(index), count: 1000 + index)) }
-        _ = try server.root.write("Photos/big.bin", Data((0..<(40 << 20)).map { UInt8(truncatingIfNeeded: $0 >> 7) }))
+        _ = try await randomFile(at: server.root.file("Photos/big.bin"), mebibytes: 40)
         let there = try await cli.run(["--json", "sync", "officer:/Photos", "st:\(bucket)/photos"])
         #expect(there.status == 0 && there.stdout.contains("\"transferred\":21"), "\(there.stderr) \(there.stdout.suffix(300))")
         let again = try await cli.run(["--json", "sync", "-n", "officer:/Photos", "st:\(bucket)/photos"])
@@ -304,4 +319,12 @@ import Transfer
         let staging = cli.home.path + "/state/officer-files/staging"
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []).isEmpty)
     }
+}
+
+/// `mebibytes` MiB from /dev/urandom at `path` (its folder created), written by dd off Swift's shared pool.
+func randomFile(at path: String, mebibytes: Int) async throws -> String {
+    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    let result = try await ProcessRunner.runDetached("/bin/dd", ["if=/dev/urandom", "of=\(path)", "bs=1M", "count=\(mebibytes)", "status=none"])
+    #expect(result.status == 0, "\(result.stderr)")
+    return path
 }

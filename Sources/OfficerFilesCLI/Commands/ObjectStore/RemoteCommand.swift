@@ -50,7 +50,7 @@ enum RemoteCommand: Command {
             if context.global.json {
                 context.printJSON(remotes.map { Row(name: $0.name, type: "s3", endpoint: $0.endpoint, region: $0.region, pathStyle: $0.pathStyle, accessKey: $0.accessKey) })
             } else if remotes.isEmpty {
-                context.say("No remotes. Add one: officer-files remote add NAME --s3 --endpoint URL --access-key ID")
+                context.say("No remotes; officer-files help remote tells how to add one.")
             } else {
                 for remote in remotes {
                     context.console.print("\(remote.name): s3 \(remote.endpoint) region \(remote.region)\(remote.pathStyle ? "" : " virtual-host") key \(remote.accessKey)")
