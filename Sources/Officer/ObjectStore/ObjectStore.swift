@@ -110,13 +110,6 @@ public struct ObjectStore: Sendable {
             mtime: info.modificationTime, etag: info.etag, sha256: info.sha256, contentType: info.contentType)
     }
 
-    /// The first `length` bytes of an object (for `info`, which looks at bytes without fetching the whole file).
-    public func readPrefix(_ path: ObjectStorePath, length: Int) async throws -> Data {
-        let entry = try await stat(path)
-        guard !entry.isFolder else { throw OfficerFilesError.notAnObject(path.description) }
-        return try await client.readPrefix(bucket: path.bucket, key: path.objectKey, length: length)
-    }
-
     // MARK: Changing
 
     /// Creates the bucket `path` names; a key in the path is refused (S3 has no folders to create).

@@ -36,7 +36,7 @@ public struct ObjectStoreSyncRemote: SyncRemote {
     func remember(key: String, etag: String?, size: Int64, mtime: Double?) {
         guard let etag, let mtime else { return }
         try? store.journal?.rememberObjectTime(
-            endpoint: client.endpoint.url, bucket: base.bucket, key: key, .init(etag: ObjectTreeIterator.bare(etag), size: size, mtime: mtime))
+            endpoint: client.endpoint.url, bucket: base.bucket, key: key, .init(etag: ObjectInfo.unquoted(etag), size: size, mtime: mtime))
     }
 
     public func checkRoot(mustExist: Bool) async throws {
@@ -125,7 +125,7 @@ public struct ObjectStoreSyncRemote: SyncRemote {
             throw ObjectStoreError.noSuchKey(bucket: client.shown(base.bucket), key: objectKey)
         }
         if let sha256 = info.sha256 { return SyncChecksum(algorithm: .sha256, hex: sha256) }
-        if let etag = info.etag?.trimmingCharacters(in: CharacterSet(charactersIn: "\"")), etag.count == 32, etag.allSatisfy(\.isHexDigit) {
+        if let etag = info.etag.map(ObjectInfo.unquoted), etag.count == 32, etag.allSatisfy(\.isHexDigit) {
             return SyncChecksum(algorithm: .md5, hex: etag)
         }
         if let md5 = info.metadata["md5chksum"].flatMap({ Data(base64Encoded: $0) }), md5.count == 16 {
@@ -194,9 +194,6 @@ final class ObjectTreeIterator: SyncRemoteIterator, @unchecked Sendable {
         return nil
     }
 
-    /// An ETag without its quotes.
-    static func bare(_ etag: String) -> String { etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
-
     /// Every entry directly inside `folder`, in sync order, reversed for popping.
     private func level(_ folder: SyncPath) async throws -> [Result<SyncItem, SyncNameError>] {
         let prefix = base + (folder == .root ? "" : folder.description + "/")
@@ -211,7 +208,7 @@ final class ObjectTreeIterator: SyncRemoteIterator, @unchecked Sendable {
                 var item = SyncItem(path: path, kind: kind, size: size, mtime: mtime)
                 if kind == .file {
                     // The listing's time is when the store wrote it: exact only as remembered for this version.
-                    if let known = remembered[prefix + name], let etag, known.etag == Self.bare(etag), known.size == size {
+                    if let known = remembered[prefix + name], let etag, known.etag == ObjectInfo.unquoted(etag), known.size == size {
                         item.mtime = known.mtime
                     } else {
                         item.isTimeExact = false

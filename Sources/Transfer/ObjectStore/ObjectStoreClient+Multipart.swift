@@ -88,19 +88,6 @@ extension ObjectStoreClient {
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
     }
 
-    /// Unfinished multipart uploads below `prefix` (the first 1,000).
-    public func multipartUploads(bucket: String, prefix: String = "") async throws(ObjectStoreError) -> [MultipartUploadInfo] {
-        var query: [(String, String?)] = [("uploads", nil)]
-        if !prefix.isEmpty { query.append(("prefix", prefix)) }
-        let label = "list uploads \(bucket)/\(prefix)"
-        let response = try await send(HTTPRequest(url: endpoint.url(bucket: bucket, query: query)), bucket: bucket, label: label)
-        guard response.isSuccess else { throw failure(response, label: label, bucket: bucket) }
-        return try xml(response, label: label).children("Upload").compactMap { upload in
-            guard let key = upload.text(of: "Key"), let id = upload.text(of: "UploadId") else { return nil }
-            return MultipartUploadInfo(key: key, uploadID: id, initiated: upload.text(of: "Initiated").flatMap(S3Time.parse))
-        }
-    }
-
     static func escaped(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")

@@ -162,17 +162,6 @@ public struct ObjectStoreClient: Sendable {
         return try Self.checkETag(response.headers["ETag"], md5: md5, label: label)
     }
 
-    /// The first `length` bytes of an object (fewer when it is shorter), in memory.
-    public func readPrefix(bucket: String, key: String, length: Int) async throws(ObjectStoreError) -> Data {
-        var request = HTTPRequest(url: endpoint.url(bucket: bucket, key: key), sink: .memory(limit: max(1, length)))
-        request.headers.add("Range", "bytes=0-\(max(0, length - 1))")
-        let label = "GET \(bucket)/\(key)"
-        let response = try await send(request, bucket: bucket, label: label)
-        if response.status == 416 { return Data() }  // an empty object has no byte 0
-        guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
-        return response.body.prefix(length)
-    }
-
     /// Removes an object; one already gone is fine (S3 answers 204 either way).
     public func delete(bucket: String, key: String) async throws(ObjectStoreError) {
         let label = "DELETE \(bucket)/\(key)"
@@ -204,7 +193,7 @@ public struct ObjectStoreClient: Sendable {
         _ request: HTTPRequest, bucket: String?, label: String, onProgress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(ObjectStoreError) -> HTTPResponse {
         var request = request
-        if case .memory(let limit) = request.sink, limit == 16 << 20 { request.sink = .memory(limit: Self.answerLimit) }
+        if case .memory = request.sink { request.sink = .memory(limit: Self.answerLimit) }
         request.redirects = .never
         do {
             return try await http(bucket: bucket).send(request, onProgress: onProgress)
@@ -256,8 +245,7 @@ public struct ObjectStoreClient: Sendable {
     /// The ETag answered for a single PUT or part must be the MD5 sent: anything else is not what was sent.
     static func checkETag(_ etag: String?, md5: [UInt8], label: String) throws(ObjectStoreError) -> String {
         guard let etag else { return "" }
-        let bare = etag.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        guard bare.lowercased() == SignatureV4.hex(md5) else {
+        guard ObjectInfo.unquoted(etag).lowercased() == SignatureV4.hex(md5) else {
             throw .integrity(request: label, detail: "the store's ETag \(etag) is not the MD5 of the bytes sent (\(SignatureV4.hex(md5)))")
         }
         return etag

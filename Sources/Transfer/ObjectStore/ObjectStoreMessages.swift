@@ -27,6 +27,9 @@ public struct ObjectInfo: Sendable, Equatable {
     /// fraction, as rclone writes it), else when the store wrote it.
     public var modificationTime: Double { metadata["mtime"].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil } ?? lastModified }
 
+    /// An ETag without its quotes, as the MD5s it is compared with are written.
+    public static func unquoted(_ etag: String) -> String { etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+
     /// The content's SHA-256 in hex, when stored in the metadata.
     public var sha256: String? {
         metadata["sha256"].flatMap { $0.count == 64 && $0.allSatisfy(\.isHexDigit) ? $0.lowercased() : nil }
@@ -51,16 +54,6 @@ public struct UploadedPart: Sendable, Equatable, Codable {
     public var etag: String
     /// Its size.
     public var size: Int64
-}
-
-/// An unfinished multipart upload on the store.
-public struct MultipartUploadInfo: Sendable, Equatable {
-    /// The key.
-    public var key: String
-    /// The upload id.
-    public var uploadID: String
-    /// When it was started (seconds since 1970), if said.
-    public var initiated: Double?
 }
 
 enum S3Time {

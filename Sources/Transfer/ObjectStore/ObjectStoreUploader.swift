@@ -56,9 +56,7 @@ public struct ObjectStoreUploader: Sendable {
             }
             try Self.checkUnchanged(fingerprint)
             remember(bucket: bucket, key: key, etag: etag, size: size, mtime: metadata["mtime"].flatMap(Double.init))
-            return UploadResult(
-                path: file, bytes: size, method: .objectPut, resumedBytes: 0, sentBytes: size, sha256: digests.sha256, etag: etag,
-                storedModificationTime: metadata["mtime"].flatMap(Double.init))
+            return UploadResult(path: file, bytes: size, method: .objectPut, resumedBytes: 0, sentBytes: size, sha256: digests.sha256)
         }
         let journalKey = TransferJournal.objectUploadKey(endpoint: client.endpoint.url, bucket: bucket, key: key, path: fingerprint.path)
         var record = try journalCall { () throws(SQLiteError) in try journal?.objectUpload(key: journalKey) }
@@ -132,9 +130,7 @@ public struct ObjectStoreUploader: Sendable {
         }
         try journalCall { () throws(SQLiteError) in try journal?.removeObjectUpload(key: journalKey) }
         remember(bucket: bucket, key: key, etag: etag, size: size, mtime: storedTime)
-        return UploadResult(
-            path: file, bytes: size, method: .objectParts, resumedBytes: resumed, sentBytes: sent.total, sha256: sha256,
-            etag: etag.isEmpty ? nil : etag, storedModificationTime: storedTime)
+        return UploadResult(path: file, bytes: size, method: .objectParts, resumedBytes: resumed, sentBytes: sent.total, sha256: sha256)
     }
 
     /// Aborts a journaled upload on its store and forgets it (`transfers clean`).
@@ -152,8 +148,8 @@ public struct ObjectStoreUploader: Sendable {
     /// a HEAD then.
     private func remember(bucket: String, key: String, etag: String, size: Int64, mtime: Double?) {
         guard let mtime, !etag.isEmpty else { return }
-        let bare = etag.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        try? journal?.rememberObjectTime(endpoint: client.endpoint.url, bucket: bucket, key: key, .init(etag: bare, size: size, mtime: mtime))
+        try? journal?.rememberObjectTime(
+            endpoint: client.endpoint.url, bucket: bucket, key: key, .init(etag: ObjectInfo.unquoted(etag), size: size, mtime: mtime))
     }
 
     // MARK: Parts
@@ -182,7 +178,7 @@ public struct ObjectStoreUploader: Sendable {
             let planned = plan[part.number - 1]
             guard part.size == planned.length else { continue }
             let md5 = try ObjectStoreClient.md5(file: file, offset: planned.start, length: planned.length)
-            if part.etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased() == SignatureV4.hex(md5) {
+            if ObjectInfo.unquoted(part.etag).lowercased() == SignatureV4.hex(md5) {
                 result[part.number] = part
             }
         }

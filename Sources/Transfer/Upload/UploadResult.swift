@@ -29,8 +29,4 @@ public struct UploadResult: Sendable, Equatable {
     /// The SHA-256 of what was sent, in hex, when the uploader computed it on the way (a stream has no file to
     /// hash afterwards).
     public var sha256: String? = nil
-    /// The ETag the store gave the object (object-store uploads).
-    public var etag: String? = nil
-    /// The modification time stored with the object (object-store uploads).
-    public var storedModificationTime: Double? = nil
 }
