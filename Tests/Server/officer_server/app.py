@@ -11,7 +11,7 @@ from aiohttp import web
 from .ai import AIActions
 from .archives import Archives
 from .auth import PUBLIC, Auth
-from .errors import APIError
+from .errors import NO_SPACE, APIError, no_space
 from .fetch import Fetch
 from .files import FileBrowser, body_json, field, json_response
 from .jobs import Jobs
@@ -53,6 +53,11 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
             return web.Response(status=499)
         except PermissionError as error:
             return APIError(403, "permission_denied", f"permission denied: {os.path.basename(error.filename or '')}").response()
+        except OSError as error:
+            # Any write endpoint (mkdir, move, a folder copy) that runs out of space says so, rather than a bare 500.
+            if error.errno in NO_SPACE:
+                return no_space(request.query.get("path")).response()
+            raise
 
     async def signin(request):
         data = await body_json(request)

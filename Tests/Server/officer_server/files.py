@@ -7,7 +7,7 @@ import zipfile
 
 from aiohttp import web
 
-from .errors import APIError, bad_request, conflict, not_found
+from .errors import APIError, bad_request, conflict, not_found, placement_error
 from .paths import child_path, entry
 from .ranges import serve_file
 
@@ -66,6 +66,15 @@ def atomic_write(local, chunks, mtime=None):
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def place(path, local, chunks, mtime=None, headers=None):
+    """atomic_write for the client's `path`: a failure leaves nothing under the final name (nor a temp file) and
+    answers as placement_error says (507 on a full disk, 404 when the parent folder went away meanwhile)."""
+    try:
+        atomic_write(local, chunks, mtime)
+    except OSError as error:
+        raise placement_error(error, path, headers) from error
 
 
 def sha256_file(local):
@@ -286,7 +295,7 @@ class FileBrowser:
         path, local = self._target(root, field(data, "path"), must_exist=False)
         self._check_destination(path, local, overwrite)
         created = not os.path.exists(local)
-        atomic_write(local, [content.encode("utf-8")], mtime)
+        place(path, local, [content.encode("utf-8")], mtime)
         return json_response({"entry": entry(path, local)}, status=201 if created else 200)
 
     def _check_destination(self, path, local, overwrite):
@@ -321,7 +330,7 @@ class FileBrowser:
                     break
                 chunks.append(chunk)
             mtime = float(fields["mtime"]) if fields["mtime"] else None
-            atomic_write(local, chunks, mtime)
+            place(path, local, chunks, mtime)
             created.append(entry(path, local))
         if not created:
             raise bad_request("missing_field", "no file part in the upload")
@@ -361,10 +370,26 @@ class FileBrowser:
     async def copy(self, request):
         src_local, dst, dst_local = self._relocate_args(await body_json(request))
         if os.path.isdir(src_local):
-            shutil.copytree(src_local, dst_local, symlinks=True)
+            failures = []
+
+            def copy_file(source, target):
+                try:
+                    return shutil.copy2(source, target)
+                except OSError as error:
+                    failures.append(error)  # copytree keeps only the message; the errno says what to answer
+                    raise
+
+            try:
+                shutil.copytree(src_local, dst_local, symlinks=True, copy_function=copy_file)
+            except BaseException as error:
+                # Half a folder copied (a full disk) must not look like a copy.
+                shutil.rmtree(dst_local, ignore_errors=True)
+                if isinstance(error, shutil.Error) and failures:
+                    raise placement_error(failures[0], dst) from error
+                raise
         else:
             with open(src_local, "rb") as f:
-                atomic_write(dst_local, iter(lambda: f.read(1 << 20), b""), os.stat(src_local).st_mtime)
+                place(dst, dst_local, iter(lambda: f.read(1 << 20), b""), os.stat(src_local).st_mtime)
         return json_response({"entry": entry(dst, dst_local)}, status=201)
 
     async def move(self, request):

@@ -5,6 +5,7 @@ import base64
 import binascii
 import contextlib
 import email.utils
+import errno
 import hashlib
 import json
 import os
@@ -15,8 +16,8 @@ import uuid
 
 from aiohttp import web
 
-from .errors import APIError
-from .files import atomic_write, valid_name
+from .errors import APIError, placement_error
+from .files import atomic_write, place, valid_name
 from .paths import child_path, entry
 
 BASE = "/api/file-browser/tus"
@@ -202,7 +203,7 @@ class Tus:
             state = await self._append(request, state)
             headers["Upload-Offset"] = str(state["offset"])
         elif length == 0:
-            state = self._finish(state)
+            state = self._finish(state, 0)
             headers["Upload-Offset"] = "0"
         return web.Response(status=201, headers=self.headers(headers))
 
@@ -244,10 +245,11 @@ class Tus:
                 with open(self._paths(part["id"])[1], "rb") as f:
                     yield from iter(lambda: f.read(1 << 20), b"")
 
-        atomic_write(local, chunks(), self._mtime(state["meta"]))
+        # On a failure the parts stay as they were: the client can send the same final request again.
+        place(path, local, chunks(), self._mtime(state["meta"]), self.headers())
         for part in parts:
             self._delete(part["id"])
-        state.update({"done": True, "offset": state["length"]})
+        state.update({"done": True, "final": True, "offset": state["length"]})
         self.save(state)
         return web.Response(status=201, headers=self.headers({"Location": f"{BASE}/{state['id']}",
                                                               "Upload-Offset": str(state["length"])}))
@@ -277,12 +279,17 @@ class Tus:
 
     async def _patch(self, request):
         state = self.load(request.match_info["id"])
-        if state.get("done"):
-            raise self.error(403, "complete", "upload already complete")
+        if state.get("final"):
+            raise self.error(403, "final", "a concatenated (final) upload cannot be patched")
         try:
             offset = int(request.headers.get("Upload-Offset", ""))
         except ValueError:
             raise self.error(400, "invalid_offset", "Upload-Offset must be a number")
+        if state.get("done") and offset == state["offset"]:
+            # Complete already (another client sharing this upload finished it): nothing to append, as tusd answers.
+            # An offset behind the end is an ordinary 409; the client's HEAD then reads the full length.
+            return web.Response(status=204, headers=self.headers({"Upload-Offset": str(state["offset"]),
+                                                                  "Upload-Expires": self.expires_header(state)}))
         if offset != state["offset"]:
             raise self.error(409, "offset_mismatch", f"Upload-Offset {offset} but the server has {state['offset']}")
         if "Upload-Length" in request.headers:
@@ -345,7 +352,7 @@ class Tus:
                 os.fsync(f.fileno())
         state["offset"] = start + received
         if state["length"] is not None and state["offset"] == state["length"] and not state.get("partial"):
-            state = self._finish(state)
+            state = self._finish(state, start)
         else:
             self.save(state)
         return state
@@ -356,24 +363,45 @@ class Tus:
         except ValueError:
             return None
 
-    def _finish(self, state):
-        target = state["target"]
-        path, local = self.roots.resolve(target["root"], target["path"])
+    def _finish(self, state, start):
+        """Puts the finished upload under its final name. If that fails, the bytes of the request that completed it
+        (from `start` on) are dropped again, so no HEAD ever reports complete an upload the server does not hold:
+        the client sees the error, and a retry of that request (once there is room, or the folder is back) finishes."""
         _, part_path = self._paths(state["id"])
-        mtime = self._mtime(state["meta"])
-        os.chmod(part_path, 0o644)
-        if mtime is not None:
-            os.utime(part_path, (mtime, mtime))
-        # Cross-folder rename: the part file lives in the state dir; copy atomically if on another device.
+        target = state["target"]
+        path = target["path"]
         try:
-            os.replace(part_path, local)
-        except OSError:
-            with open(part_path, "rb") as f:
-                atomic_write(local, iter(lambda: f.read(1 << 20), b""), mtime)
-            os.unlink(part_path)
+            path, local = self.roots.resolve(target["root"], target["path"])
+            mtime = self._mtime(state["meta"])
+            os.chmod(part_path, 0o644)
+            if mtime is not None:
+                os.utime(part_path, (mtime, mtime))
+            try:
+                os.replace(part_path, local)
+            except OSError as error:
+                if error.errno != errno.EXDEV:
+                    raise
+                # The state folder is on another device than the root: copy, through a temp file beside the target.
+                with open(part_path, "rb") as f:
+                    atomic_write(local, iter(lambda: f.read(1 << 20), b""), mtime)
+                os.unlink(part_path)
+        except BaseException as error:
+            self._rewind(state, start)
+            if isinstance(error, OSError):
+                raise placement_error(error, path, self.headers()) from error
+            raise
         state.update({"done": True, "entry": entry(path, local)})
         self.save(state)
         return state
+
+    def _rewind(self, state, start):
+        _, part_path = self._paths(state["id"])
+        if os.path.exists(part_path):
+            with open(part_path, "r+b") as f:
+                f.truncate(start)
+                os.fsync(f.fileno())
+        state["offset"] = start
+        self.save(state)
 
     async def terminate(self, request):
         self.check_version(request)
