@@ -34,7 +34,7 @@ typedef struct {
     curl_mimepart *(*mime_addpart)(curl_mime *);
     CURLcode (*mime_name)(curl_mimepart *, const char *);
     CURLcode (*mime_data)(curl_mimepart *, const char *, size_t);
-    CURLcode (*mime_filedata)(curl_mimepart *, const char *);
+    CURLcode (*mime_data_cb)(curl_mimepart *, curl_off_t, curl_read_callback, curl_seek_callback, curl_free_callback, void *);
     CURLcode (*mime_filename)(curl_mimepart *, const char *);
     CURLcode (*mime_type)(curl_mimepart *, const char *);
     CURLM *(*multi_init)(void);
@@ -78,7 +78,7 @@ static inline int officer_curl_load(officer_curl_api *api) {
     OFFICER_CURL_BIND(mime_addpart, "curl_mime_addpart")
     OFFICER_CURL_BIND(mime_name, "curl_mime_name")
     OFFICER_CURL_BIND(mime_data, "curl_mime_data")
-    OFFICER_CURL_BIND(mime_filedata, "curl_mime_filedata")
+    OFFICER_CURL_BIND(mime_data_cb, "curl_mime_data_cb")
     OFFICER_CURL_BIND(mime_filename, "curl_mime_filename")
     OFFICER_CURL_BIND(mime_type, "curl_mime_type")
     OFFICER_CURL_BIND(multi_init, "curl_multi_init")
@@ -130,11 +130,15 @@ static inline CURLcode officer_curl_mime_add_field(const officer_curl_api *api, 
     CURLcode status = api->mime_name(part, name);
     return status == CURLE_OK ? api->mime_data(part, value, CURL_ZERO_TERMINATED) : status;
 }
-static inline CURLcode officer_curl_mime_add_file(const officer_curl_api *api, curl_mime *m, const char *name, const char *path,
-                                                  const char *filename, const char *type) {
+/* A file part whose bytes come from the caller's read and seek callbacks (the same ones a file body uses), so the
+   caller sees every read and can check the file before its last bytes go. */
+static inline CURLcode officer_curl_mime_add_file_callbacks(const officer_curl_api *api, curl_mime *m, const char *name,
+                                                            const char *filename, const char *type, curl_off_t size,
+                                                            officer_curl_data_callback read, officer_curl_seek_callback seek,
+                                                            void *userdata) {
     curl_mimepart *part = api->mime_addpart(m);
     CURLcode status = api->mime_name(part, name);
-    if (status == CURLE_OK) status = api->mime_filedata(part, path);
+    if (status == CURLE_OK) status = api->mime_data_cb(part, size, read, seek, NULL, userdata);
     if (status == CURLE_OK) status = api->mime_filename(part, filename);
     if (status == CURLE_OK && type) status = api->mime_type(part, type);
     return status;

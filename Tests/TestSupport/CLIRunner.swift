@@ -55,6 +55,20 @@ public struct CLIRunner: Sendable {
         return process
     }
 
+    /// Starts `officer-files ARGUMENTS` in the background with its standard error collected (standard output
+    /// discarded), to be waited for or killed by the test.
+    public func launchCapturingErrors(_ arguments: [String], environment extra: [String: String] = [:]) throws -> LaunchedCLI {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ProcessRunner.cliPath)
+        process.arguments = arguments
+        process.environment = environment(extra)
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try ProcessRunner.spawning { try process.run() }
+        return LaunchedCLI(process: process, errors: errors)
+    }
+
     /// The token `login` saved.
     public func savedToken() throws -> String {
         let data = try Data(contentsOf: URL(fileURLWithPath: configPath))
@@ -64,5 +78,32 @@ public struct CLIRunner: Sendable {
     /// Logs in to `server` with its test user.
     public func login(_ server: ReferenceServer, url: String? = nil) async throws -> ProcessResult {
         try await run(["login", "--server", url ?? server.url, "--email", server.email, "--password-stdin"], stdin: server.password + "\n")
+    }
+}
+
+/// A CLI run in the background whose standard error is collected as it comes.
+public final class LaunchedCLI: @unchecked Sendable {
+    /// The process.
+    public let process: Process
+    private let lock = NSLock()
+    private var collected = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(process: Process, errors: Pipe) {
+        self.process = process
+        let handle = errors.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            let data = handle.readDataToEndOfFile()
+            lock.withLock { collected = data }
+            done.signal()
+        }
+    }
+
+    /// Its standard error, once it has ended (waits for the end).
+    public func stderr() -> String {
+        process.waitUntilExit()
+        done.wait()
+        done.signal()
+        return lock.withLock { String(decoding: collected, as: UTF8.self) }
     }
 }

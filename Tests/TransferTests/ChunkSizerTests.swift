@@ -39,7 +39,20 @@ import Testing
         var fixed = ChunkSizer(fixed: 4 << 20)
         fixed.succeeded(bytes: 4 << 20, seconds: 0.001)
         #expect(fixed.size == 4 << 20)
-        fixed.shrink(below: 600_000)
+        fixed.cut(after: 600_000)
         #expect(fixed.size == 256 << 10)
+    }
+
+    /// A link that cuts connections after 2 MB: once cut, chunks never grow back above what got through, however
+    /// fast the chunks that pass go (growing back was cut again each time: 2.5–5.7× the file sent).
+    @Test func aCutLowersTheCeilingForGood() {
+        var sizer = ChunkSizer()
+        for _ in 0..<3 { sizer.succeeded(bytes: sizer.size, seconds: 0.01) }
+        #expect(sizer.size > 2_000_000)
+        sizer.cut(after: 1_500_000)
+        #expect(sizer.size <= 750_000)
+        for _ in 0..<10 { sizer.succeeded(bytes: sizer.size, seconds: 0.001) }
+        #expect(sizer.size <= 750_000, "never above what the cut left")
+        #expect(sizer.predictedNext <= 750_000)
     }
 }

@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import HTTP
 import Testing
@@ -40,9 +41,9 @@ import Testing
     }
 
     @Test func writesTimesAsRcloneDoes() {
-        #expect(ObjectMetadata.mtimeText(nanoseconds: 1_700_000_000_123_456_789) == "1700000000.123456789")
-        #expect(ObjectMetadata.mtimeText(nanoseconds: 1_700_000_000_500_000_000) == "1700000000.5")
-        #expect(ObjectMetadata.mtimeText(nanoseconds: 1_700_000_000_000_000_000) == "1700000000")
+        #expect(ObjectMetadata.mtimeText(FileTime(seconds: 1_700_000_000, nanoseconds: 123_456_789)) == "1700000000.123456789")
+        #expect(ObjectMetadata.mtimeText(FileTime(seconds: 1_700_000_000, nanoseconds: 500_000_000)) == "1700000000.5")
+        #expect(ObjectMetadata.mtimeText(FileTime(seconds: 1_700_000_000)) == "1700000000")
         #expect(ObjectMetadata.mtimeText(seconds: 1_700_000_000.25) == "1700000000.25")
         let info = ObjectInfo(key: "k", size: 1, etag: nil, lastModified: 5, metadata: ["mtime": "1700000000.123456789", "sha256": String(repeating: "A", count: 64)])
         #expect(abs(info.modificationTime - 1_700_000_000.123456789) < 1e-6)

@@ -11,6 +11,8 @@ public enum ErrorCategory: String, Sendable, Codable, CaseIterable {
     case network
     /// The server failed (5xx) or answered outside its contract.
     case server
+    /// The server has no space left for what was sent (507 Insufficient Storage).
+    case serverFull
     /// A local file or folder could not be read or written.
     case localFile
     /// Refused: by the server (permission, bad request, too large) or by a rule of ours (a token for another

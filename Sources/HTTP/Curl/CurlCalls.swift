@@ -102,8 +102,11 @@ enum CurlCalls {
     static func mimeAddField(_ mime: OpaquePointer, name: String, value: String) -> CURLcode {
         officer_curl_mime_add_field(api, mime, name, value)
     }
-    static func mimeAddFile(_ mime: OpaquePointer, name: String, path: String, filename: String, type: String?) -> CURLcode {
-        officer_curl_mime_add_file(api, mime, name, path, filename, type)
+    static func mimeAddFile(
+        _ mime: OpaquePointer, name: String, filename: String, type: String?, size: Int64, read: DataCallback, seek: SeekCallback,
+        userdata: UnsafeMutableRawPointer
+    ) -> CURLcode {
+        officer_curl_mime_add_file_callbacks(api, mime, name, filename, type, curl_off_t(size), read, seek, userdata)
     }
 
     // MARK: Multi handle

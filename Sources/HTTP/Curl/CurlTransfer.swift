@@ -12,6 +12,9 @@ final class CurlTransfer: @unchecked Sendable {
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var sourceFD: Int32 = -1
     private var sourceRemaining: Int64 = 0
+    private var sourceLength: Int64 = 0
+    private var sourcePath = ""
+    private var lastBytesChecked = false
     private let sourceStart: Int64
     private var sinkFD: Int32 = -1
     private var ownsSink = true
@@ -91,6 +94,10 @@ final class CurlTransfer: @unchecked Sendable {
         CurlCalls.set(easy, CURLOPT_FOLLOWLOCATION, 0)
         CurlCalls.set(easy, CURLOPT_UNRESTRICTED_AUTH, 0)
         CurlCalls.set(easy, CURLOPT_NOSIGNAL, 1)
+        if request.freshConnection {
+            CurlCalls.set(easy, CURLOPT_FRESH_CONNECT, 1)
+            CurlCalls.set(easy, CURLOPT_FORBID_REUSE, 1)
+        }
         CurlCalls.set(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
         CurlCalls.set(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
         CurlCalls.set(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.stallTimeout.rounded(.up))))
@@ -148,12 +155,7 @@ final class CurlTransfer: @unchecked Sendable {
             }
             headerLines.append("Content-Type: \(contentType)")
         case .file(let path, let offset, let length, let contentType):
-            sourceFD = open(path, O_RDONLY | O_CLOEXEC)
-            guard sourceFD >= 0 else { throw HTTPError.localFile(path: path, message: String(cString: strerror(errno))) }
-            guard lseek(sourceFD, off_t(offset), SEEK_SET) == off_t(offset) else {
-                throw HTTPError.localFile(path: path, message: "cannot seek to offset \(offset)")
-            }
-            sourceRemaining = length
+            try openSource(path, offset: offset, length: length)
             CurlCalls.set(easy, CURLOPT_POST, 1)
             CurlCalls.set(easy, CURLOPT_POSTFIELDSIZE_LARGE, offset: length)
             CurlCalls.set(easy, CURLOPT_READFUNCTION, callback: readCallback)
@@ -173,10 +175,13 @@ final class CurlTransfer: @unchecked Sendable {
                 switch part {
                 case .field(let name, let value): status = CurlCalls.mimeAddField(mime, name: name, value: value)
                 case .file(let name, let path, let filename, let type):
-                    guard access(path, R_OK) == 0 else {
-                        throw HTTPError.localFile(path: path, message: String(cString: strerror(errno)))
-                    }
-                    status = CurlCalls.mimeAddFile(mime, name: name, path: path, filename: filename, type: type)
+                    // Read through our callbacks, as a file body is: the same checks, the same pacing.
+                    var info = stat()
+                    guard stat(path, &info) == 0 else { throw HTTPError.localFile(path: path, message: String(cString: strerror(errno))) }
+                    try openSource(path, offset: 0, length: Int64(info.st_size))
+                    status = CurlCalls.mimeAddFile(
+                        mime, name: name, filename: filename, type: type, size: Int64(info.st_size), read: readCallback,
+                        seek: seekCallback, userdata: userdata)
                 }
                 guard status == CurlCalls.ok else {
                     throw HTTPError.transport(request: label, code: Int(status.rawValue), message: CurlCalls.strerror(status))
@@ -371,6 +376,18 @@ final class CurlTransfer: @unchecked Sendable {
         return bytes.count
     }
 
+    /// Opens the file a body streams from, at `offset`, for `length` bytes.
+    private func openSource(_ path: String, offset: Int64, length: Int64) throws {
+        sourceFD = open(path, O_RDONLY | O_CLOEXEC)
+        guard sourceFD >= 0 else { throw HTTPError.localFile(path: path, message: String(cString: strerror(errno))) }
+        guard lseek(sourceFD, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw HTTPError.localFile(path: path, message: "cannot seek to offset \(offset)")
+        }
+        sourcePath = path
+        sourceLength = length
+        sourceRemaining = length
+    }
+
     fileprivate func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         if isCancelled { return CurlCalls.readAbort }
         let wanted = Int(min(Int64(buffer.count), sourceRemaining))
@@ -379,11 +396,16 @@ final class CurlTransfer: @unchecked Sendable {
             resumeAt = ProcessInfo.processInfo.systemUptime + wait
             return CurlCalls.readPause
         }
+        if Int64(wanted) == sourceRemaining, !lastBytesChecked, let check = request.beforeLastBodyBytes {
+            lastBytesChecked = true
+            if let reason = check() {
+                failure = .localFile(path: sourcePath, message: reason)
+                return CurlCalls.readAbort
+            }
+        }
         let count = read(sourceFD, buffer.baseAddress, wanted)
         guard count > 0 else {
-            if case .file(let path, _, _, _) = request.body {
-                failure = .localFile(path: path, message: count == 0 ? "file shrank while being sent" : String(cString: strerror(errno)))
-            }
+            failure = .localFile(path: sourcePath, message: count == 0 ? "file shrank while being sent" : String(cString: strerror(errno)))
             return CurlCalls.readAbort
         }
         sourceRemaining -= Int64(count)
@@ -391,10 +413,11 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     fileprivate func seekBody(to offset: Int64) -> Int32 {
-        guard case .file(_, _, let length, _) = request.body, offset <= length,
-            lseek(sourceFD, off_t(sourceStart + offset), SEEK_SET) >= 0
+        guard sourceFD >= 0, offset <= sourceLength, lseek(sourceFD, off_t(sourceStart + offset), SEEK_SET) >= 0
         else { return CurlCalls.seekFail }
-        sourceRemaining = length - offset
+        sourceRemaining = sourceLength - offset
+        // A body sent again (a rewind after a redirect or an auth round) is checked again before its end.
+        lastBytesChecked = false
         return CurlCalls.seekOK
     }
 

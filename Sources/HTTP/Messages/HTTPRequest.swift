@@ -69,6 +69,13 @@ public struct HTTPRequest: Sendable {
     public var maxReceiveBytesPerSecond: Int64?
     /// Send at most this many bytes per second (`--bwlimit` on uploads).
     public var maxSendBytesPerSecond: Int64?
+    /// Asked before the last bytes of a file body (or of a multipart body's file) are read: a reason stops the
+    /// request there, so a server never receives the end of a file that changed while it was sent
+    /// (``HTTPError/localFile(path:message:)`` with that reason).
+    public var beforeLastBodyBytes: (@Sendable () -> String?)?
+    /// Opens a connection of its own and closes it after: after a link cut a reused connection mid-request, the
+    /// next request does not start on one that already carried bytes.
+    public var freshConnection = false
 
     /// Creates a request; the body defaults to none, the sink to 16 MiB of memory, redirects to the same origin only.
     public init(

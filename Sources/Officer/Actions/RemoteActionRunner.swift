@@ -32,7 +32,7 @@ public struct RemoteActionRunner: Sendable {
         timeout: Double = 300
     ) {
         self.client = client
-        uploader = TusUploader.describingFiles(http: client.http, journal: journal)
+        uploader = TusUploader.describingFiles(http: client.http, journal: journal, server: client)
         downloader = SegmentedDownloader(http: client.http, journal: journal)
         self.cache = cache
         self.inbox = inbox

@@ -129,10 +129,15 @@ extension OfficerClient {
     /// Creates a folder; with `parents`, missing parents too and an existing folder is fine.
     @discardableResult
     public func makeDirectory(_ path: RemotePath, parents: Bool = false) async throws(OfficerError) -> FileEntry {
-        try await call(
-            "POST", Self.base + "mkdir", body: MkdirRequest(root: path.root, path: path.path, parents: parents),
-            subject: path.description, as: EntryResponse.self
-        ).entry
+        try await repeatingWrite {
+            () async throws(OfficerError) in
+            try await call(
+                "POST", Self.base + "mkdir", body: MkdirRequest(root: path.root, path: path.path, parents: parents),
+                subject: path.description, as: EntryResponse.self
+            ).entry
+        } applied: {
+            await listedEntry(path).flatMap { $0.isDirectory ? $0 : nil }
+        }
     }
 
     /// Writes a text file atomically.
@@ -140,20 +145,33 @@ extension OfficerClient {
     public func write(_ content: String, to path: RemotePath, overwrite: Bool = false, mtime: Double? = nil)
         async throws(OfficerError) -> FileEntry
     {
-        try await call(
-            "POST", Self.base + "write",
-            body: WriteRequest(root: path.root, path: path.path, content: content, overwrite: overwrite, mtime: mtime),
-            subject: path.description, as: EntryResponse.self
-        ).entry
+        let size = Int64(content.utf8.count)
+        return try await repeatingWrite {
+            () async throws(OfficerError) in
+            try await call(
+                "POST", Self.base + "write",
+                body: WriteRequest(root: path.root, path: path.path, content: content, overwrite: overwrite, mtime: mtime),
+                subject: path.description, as: EntryResponse.self
+            ).entry
+        } applied: {
+            await listedEntry(path).flatMap { !$0.isDirectory && $0.size == size ? $0 : nil }
+        }
     }
 
     /// Renames an entry within its folder.
     @discardableResult
     public func rename(_ path: RemotePath, to newName: String) async throws(OfficerError) -> FileEntry {
-        try await call(
-            "POST", Self.base + "rename", body: RenameRequest(root: path.root, path: path.path, newName: newName),
-            subject: path.description, as: EntryResponse.self
-        ).entry
+        let renamed: RemotePath
+        do { renamed = try path.parent.appending(newName) } catch { throw .invalidPath(error) }
+        return try await repeatingWrite {
+            () async throws(OfficerError) in
+            try await call(
+                "POST", Self.base + "rename", body: RenameRequest(root: path.root, path: path.path, newName: newName),
+                subject: path.description, as: EntryResponse.self
+            ).entry
+        } applied: {
+            await Self.moved(from: path, to: renamed, client: self)
+        }
     }
 
     /// Copies a file or folder to a new full path (same root).
@@ -180,24 +198,53 @@ extension OfficerClient {
                 request: action, message: "\(source) and \(destination) are in different roots; the server \(action)s within one root")
         }
         do {
-            return try await call(
-                "POST", Self.base + action,
-                body: RelocateRequest(root: source.root, from: source.path, to: destination.path, overwrite: overwrite),
-                subject: source.description, as: EntryResponse.self
-            ).entry
+            return try await repeatingWrite {
+                () async throws(OfficerError) in
+                try await call(
+                    "POST", Self.base + action,
+                    body: RelocateRequest(root: source.root, from: source.path, to: destination.path, overwrite: overwrite),
+                    subject: source.description, as: EntryResponse.self
+                ).entry
+            } applied: {
+                action == "move"
+                    ? await Self.moved(from: source, to: destination, client: self)
+                    : await Self.copied(source, to: destination, client: self)
+            }
         } catch .conflict(let request, _, "exists") {
             // What exists is the destination, not the source the call is named after.
             throw .conflict(request: request, message: "\(destination): already exists", code: "exists")
         }
     }
 
+    /// A move or rename shows as applied when the source is gone and the destination is there. Asked only after
+    /// a failure, so a write that succeeds costs no listing.
+    private static func moved(from source: RemotePath, to destination: RemotePath, client: OfficerClient) async -> FileEntry? {
+        guard case .absent = await client.listedState(source) else { return nil }
+        return await client.listedEntry(destination)
+    }
+
+    /// A copy shows as applied when the destination holds what the source is (a file of its size; a folder).
+    private static func copied(_ source: RemotePath, to destination: RemotePath, client: OfficerClient) async -> FileEntry? {
+        guard let original = await client.listedEntry(source), let copy = await client.listedEntry(destination),
+            copy.type == original.type, copy.isDirectory || copy.size == original.size
+        else { return nil }
+        return copy
+    }
+
     /// Removes a file, or a folder (non-empty ones only with `recursive`); returns how many entries went.
     @discardableResult
     public func remove(_ path: RemotePath, recursive: Bool = false) async throws(OfficerError) -> Int {
-        try await call(
-            "DELETE", Self.base + "rm", query: query(path, [("recursive", recursive ? "true" : "false")]),
-            as: RemoveResponse.self
-        ).removed
+        try await repeatingWrite {
+            () async throws(OfficerError) in
+            try await call(
+                "DELETE", Self.base + "rm", query: query(path, [("recursive", recursive ? "true" : "false")]),
+                repeatable: false, as: RemoveResponse.self
+            ).removed
+        } applied: {
+            // Gone after an attempt whose answer was lost: how many went is not known, at least the entry itself.
+            if case .absent = await listedState(path) { return 1 }
+            return nil
+        }
     }
 
     /// Sets a file's modification time.
@@ -205,7 +252,7 @@ extension OfficerClient {
     public func setModificationTime(_ path: RemotePath, to mtime: Double) async throws(OfficerError) -> FileEntry {
         try await call(
             "POST", Self.base + "mtime", body: SetMtimeRequest(root: path.root, path: path.path, mtime: mtime),
-            subject: path.description, as: EntryResponse.self
+            subject: path.description, repeatable: true, as: EntryResponse.self
         ).entry
     }
 }

@@ -44,9 +44,10 @@ public struct OfficerClient: Sendable {
     /// Sends a JSON call and decodes its answer, mapping error statuses to ``OfficerError``.
     func call<Response: Decodable>(
         _ method: String, _ path: String, query: [(String, String)] = [], body: (some Encodable)? = Optional<Empty>.none,
-        authenticated: Bool = true, subject: String? = nil, as type: Response.Type = Response.self
+        authenticated: Bool = true, subject: String? = nil, repeatable: Bool? = nil, as type: Response.Type = Response.self
     ) async throws(OfficerError) -> Response {
-        let response = try await raw(method, path, query: query, body: body, authenticated: authenticated, subject: subject)
+        let response = try await raw(
+            method, path, query: query, body: body, authenticated: authenticated, subject: subject, repeatable: repeatable)
         do {
             return try JSONDecoder().decode(Response.self, from: response.body)
         } catch {
@@ -57,9 +58,9 @@ public struct OfficerClient: Sendable {
     /// Sends a call and returns the successful response undecoded.
     func raw(
         _ method: String, _ path: String, query: [(String, String)] = [], body: (some Encodable)? = Optional<Empty>.none,
-        authenticated: Bool = true, subject: String? = nil
+        authenticated: Bool = true, subject: String? = nil, repeatable: Bool? = nil
     ) async throws(OfficerError) -> HTTPResponse {
-        var request = HTTPRequest(method: method, url: url(path, query: query))
+        var request = HTTPRequest(method: method, url: url(path, query: query), isIdempotent: repeatable)
         if let body {
             do {
                 request.body = .data(try JSONEncoder().encode(body), contentType: "application/json")

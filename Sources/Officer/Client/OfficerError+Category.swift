@@ -9,6 +9,7 @@ extension OfficerError: CategorizedError {
         case .notFound: .notFound
         case .conflict: .conflict
         case .forbidden, .badRequest: .refused
+        case .server(_, 507, _): .serverFull
         case .server, .malformedResponse, .notOfficerServer: .server
         case .transport(let inner): inner.category
         case .invalidPath: .invalidInput

@@ -121,7 +121,9 @@ extension OfficerFiles {
     }
 
     /// The uploader every upload of this front door uses: the journal, and file types named by libmagic.
-    public func uploader() throws -> TusUploader { TusUploader.describingFiles(http: http, journal: try journal) }
+    public func uploader() throws -> TusUploader {
+        TusUploader.describingFiles(http: http, journal: try journal, server: try? client)
+    }
 
     /// A local file's modification time in seconds since 1970, to the precision the file system keeps: what an
     /// upload sends as `mtime`.

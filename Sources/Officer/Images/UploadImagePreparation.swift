@@ -64,7 +64,7 @@ public struct UploadImagePreparation: Sendable {
             let format = try preparer.outputFormat(for: local)
             let fingerprint = try FileFingerprint(path: local)
             let hasher = SHA256Hasher()
-            hasher.update(Data("\(fingerprint.path)|\(fingerprint.size)|\(fingerprint.mtimeNanoseconds)|\(fingerprint.headHash)|\(fingerprint.tailHash)|\(preparer.options.signature)".utf8))
+            hasher.update(Data("\(fingerprint.path)|\(fingerprint.size)|\(fingerprint.modificationTime)|\(fingerprint.headHash)|\(fingerprint.tailHash)|\(preparer.options.signature)".utf8))
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let output = folder + "/" + hasher.finalizeHex() + "." + format.fileExtension
             let newName = (name as NSString).deletingPathExtension + "." + format.fileExtension

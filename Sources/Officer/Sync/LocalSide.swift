@@ -64,8 +64,8 @@ enum LocalSide {
     }
 
     static func setModificationTime(_ path: String, to mtime: Double) throws {
-        let seconds = floor(mtime)
-        let time = timespec(tv_sec: time_t(seconds), tv_nsec: Int((mtime - seconds) * 1e9))
+        let fileTime = FileTime(timeInterval: mtime)
+        let time = timespec(tv_sec: time_t(truncatingIfNeeded: fileTime.seconds), tv_nsec: Int(fileTime.nanoseconds))
         var times = [time, time]
         guard utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) == 0 else {
             throw HTTPError.localFile(path: path, message: String(cString: strerror(errno)))
@@ -80,5 +80,36 @@ enum LocalSide {
         } else if unlink(absolute) != 0, errno != ENOENT {
             throw HTTPError.localFile(path: absolute, message: String(cString: strerror(errno)))
         }
+    }
+
+    /// The time a file in `root` gets when given `mtime`: file systems clamp what they cannot hold (ext4 keeps
+    /// nothing after 2446, a 32-bit one nothing after 2038) without an error, so a pulled file's time would differ
+    /// from the remote's on every later run. Inside 1901–2038 every file system holds it; outside, one probe
+    /// file per distinct time and root tells.
+    static func storableTime(_ mtime: Double, in root: String) -> Double {
+        guard mtime < 2_147_483_647, mtime >= -2_147_483_648 else { return TimeProbe.shared.stored(mtime, in: root) }
+        return mtime
+    }
+}
+
+/// What a folder's file system keeps of times it may not hold, remembered per folder and time.
+private final class TimeProbe: @unchecked Sendable {
+    static let shared = TimeProbe()
+    private let lock = NSLock()
+    private var known: [String: Double] = [:]
+
+    func stored(_ mtime: Double, in root: String) -> Double {
+        let key = "\(root)|\(mtime)"
+        if let value = lock.withLock({ known[key] }) { return value }
+        let probe = root + "/.officer-time-probe-\(getpid())"
+        let descriptor = open(probe, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return mtime }
+        close(descriptor)
+        defer { unlink(probe) }
+        var info = stat()
+        guard (try? LocalSide.setModificationTime(probe, to: mtime)) != nil, stat(probe, &info) == 0 else { return mtime }
+        let value = FileTime(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec)).timeInterval
+        lock.withLock { known[key] = value }
+        return value
     }
 }

@@ -18,7 +18,7 @@ public struct OfficerSyncRemote: SyncRemote {
     public init(client: OfficerClient, base: RemotePath, journal: TransferJournal?) {
         self.client = client
         self.base = base
-        uploader = TusUploader.describingFiles(http: client.http, journal: journal)
+        uploader = TusUploader.describingFiles(http: client.http, journal: journal, server: client)
         downloader = SegmentedDownloader(http: client.http, journal: journal)
     }
 

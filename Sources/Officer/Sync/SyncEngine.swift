@@ -67,7 +67,7 @@ public struct SyncEngine: Sendable {
             var merge = await SyncMerge(left: { walker.next() }, right: { await remoteItems.next() })
             while let (local, remoteItem) = await merge.next() {
                 if Task.isCancelled { break }
-                let (source, destination) = push ? (local, remoteItem) : (remoteItem, local)
+                let (source, destination) = push ? (local, remoteItem) : (remoteItem.map(storable), local)
                 if let source, let skip = skipSource, source.path.isInside(skip) { continue }
                 guard let source else {
                     if let destination { deletions.add(destination, enabled: options.deleteExtraneous) }
@@ -140,6 +140,14 @@ public struct SyncEngine: Sendable {
         }
     }
 
+    /// A pulled item with the time the local file system will keep of it, so a time it clamps compares equal
+    /// with the clamped copy on the next run instead of being pulled again every time.
+    private func storable(_ item: SyncItem) -> SyncItem {
+        var item = item
+        if !item.isDirectory { item.mtime = LocalSide.storableTime(item.mtime, in: localRoot) }
+        return item
+    }
+
     private func transferAction(_ source: SyncItem, reason: String) -> SyncAction {
         SyncAction(kind: options.direction == .push ? .upload : .download, path: source.path.description, bytes: source.size, reason: reason)
     }
@@ -149,7 +157,7 @@ public struct SyncEngine: Sendable {
         let push = options.direction == .push
         var (exactSource, exactDestination) = (source, destination)
         do {
-            if push { exactDestination = try await remote.exactItem(destination) } else { exactSource = try await remote.exactItem(source) }
+            if push { exactDestination = try await remote.exactItem(destination) } else { exactSource = storable(try await remote.exactItem(source)) }
         } catch {
             state.fail(source.path.description, "compare", error)
             return
@@ -186,7 +194,7 @@ public struct SyncEngine: Sendable {
                 if file != local { unlink(file) }
             } else {
                 // A pulled file gets the remote's exact time, which its listing may not carry.
-                if !source.isTimeExact { source = try await remote.exactItem(source) }
+                if !source.isTimeExact { source = storable(try await remote.exactItem(source)) }
                 try await LocalSide.receive(source, replacing: destination, in: localRoot, remote: remote, onProgress: progress)
                 state.transferred(action, bytes: source.size)
             }

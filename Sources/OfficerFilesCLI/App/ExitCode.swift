@@ -26,6 +26,8 @@ public enum ExitCode: Int32, Sendable {
     case localFile = 8
     /// The server refused the request (permission, outside the root, bad request).
     case refused = 9
+    /// The server has no space left for the upload (507).
+    case serverFull = 10
     /// Interrupted (Ctrl-C).
     case interrupted = 130
 
@@ -50,6 +52,7 @@ public enum ExitCode: Int32, Sendable {
         case .conflict: .conflict
         case .network: .network
         case .server: .server
+        case .serverFull: .serverFull
         case .localFile: .localFile
         case .refused: .refused
         case .integrity: .failure

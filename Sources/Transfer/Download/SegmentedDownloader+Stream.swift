@@ -25,7 +25,7 @@ extension SegmentedDownloader {
         onProgress: (@Sendable (_ written: Int64, _ total: Int64?) -> Void)? = nil
     ) async throws(DownloadError) -> StreamOutcome {
         let state = StreamState()
-        var failures = 0
+        var budget = RetryBudget(policy: http.configuration.retry, limit: DownloadOptions().maxAttemptsWithoutProgress)
         while true {
             let (written, validator, total) = state.values
             let sink: HTTPRequest.Sink =
@@ -77,10 +77,13 @@ extension SegmentedDownloader {
                 }
                 if response.isSuccess {
                     let (now, _, expected) = state.values
-                    if let expected, now < expected { failures = 0; continue }  // cut short without an error
+                    if let expected, now < expected {  // cut short without an error
+                        budget.progressed()
+                        continue
+                    }
                     return StreamOutcome(written: now, notModified: false, etag: state.etag)
                 }
-                guard http.configuration.retry.retryableStatuses.contains(response.status) else {
+                guard budget.isRetryable(status: response.status) else {
                     throw DownloadError.server(url: URLRedaction.redacted(url), status: response.status, message: response.errorMessage)
                 }
                 lastFailure = .server(url: URLRedaction.redacted(url), status: response.status, message: response.errorMessage)
@@ -99,10 +102,11 @@ extension SegmentedDownloader {
             } catch {
                 throw .transfer(.cancelled(request: "GET \(url)"))
             }
-            failures = state.values.written > written ? 1 : failures + 1
-            guard failures < 5 else { throw lastFailure }
+            if state.values.written > written { budget.progressed() }
             do {
-                try await Task.sleep(nanoseconds: UInt64(http.configuration.retry.delay(afterAttempt: failures, retryAfter: retryAfter) * 1e9))
+                try await budget.backOff(reason: lastFailure.description, retryAfter: retryAfter, onEvent: nil) { _ in lastFailure }
+            } catch let error as DownloadError {
+                throw error
             } catch {
                 throw .transfer(.cancelled(request: "GET \(url)"))
             }

@@ -37,6 +37,8 @@ public struct SegmentedDownloader: Downloading {
         var reason: String
         /// The server's file changed (a new version); otherwise its answers simply did not fit what was asked.
         var changed = true
+        /// Found only after the last byte: the file was edited while it streamed.
+        var afterLastByte = false
     }
 
     public func download(
@@ -46,13 +48,16 @@ public struct SegmentedDownloader: Downloading {
         let partial = try PartialFile.claim(for: destination, force: options.force)
         let destination = partial.destination
         var restarts = 0
+        var editedWhileStreaming = 0
         while true {
             do {
                 return try await attempt(
                     url: url, token: credential, partial: partial, options: options, fresh: restarts > 0, onEvent: onEvent)
             } catch let restart as Restart {
                 restarts += 1
-                if restarts > 2 {
+                if restart.afterLastByte { editedWhileStreaming += 1 }
+                // A file being written to as it is read would be fetched forever: once, then a clear failure.
+                if restarts > 2 || editedWhileStreaming > 1 {
                     partial.discard()
                     try? journal?.remove(destination: destination)
                     throw restart.changed
@@ -168,6 +173,7 @@ public struct SegmentedDownloader: Downloading {
         guard written == total, partial.size == total else {
             throw DownloadError.lengthMismatch(path: destination, expected: total, actual: written)
         }
+        try await checkStillSame(url: url, token: token, as: rangeInfo)
         let digest = try verify(partial: partial, options: options)
         try partial.commit(force: options.force, modificationTime: options.settledModificationTime(lastModified: info?.lastModified))
         try journalCall { () throws(SQLiteError) in try journal?.remove(destination: destination) }
@@ -213,6 +219,21 @@ public struct SegmentedDownloader: Downloading {
             guard try partial.read(offset: from, length: Int(length)) == response.body else {
                 throw Restart(reason: "the server's file changed: the bytes before byte \(from + length) differ from those on disk")
             }
+        }
+    }
+
+    /// After the last byte and before the final name, the server is asked again for the file's version: a server
+    /// reads a file as it sends it, so an edit while the last (or only) range streamed gives early bytes of one
+    /// version and late bytes of another, which no `If-Range` sees. Any validator it gives counts (ETag, size,
+    /// Last-Modified); a difference restarts the download.
+    private func checkStillSame(url: String, token: BearerCredential?, as first: RemoteFileInfo) async throws {
+        guard let now = try await probe(url: url, token: token) else { return }  // no HEAD: nothing more to ask
+        let differs =
+            (first.etag != nil && now.etag != nil && first.etag != now.etag)
+            || (first.lastModified != nil && now.lastModified != nil && first.lastModified != now.lastModified)
+            || (first.total != nil && now.total != nil && first.total != now.total)
+        if differs {
+            throw Restart(reason: "the file changed on the server while it was being downloaded", afterLastByte: true)
         }
     }
 
@@ -273,7 +294,7 @@ public struct SegmentedDownloader: Downloading {
     ) async throws {
         let segment = progress.snapshot[index]
         let total = info.total!
-        var failures = 0
+        var budget = RetryBudget(policy: http.configuration.retry, limit: options.maxAttemptsWithoutProgress)
         while progress.done(index) < segment.length {
             try Task.checkCancellation()
             let base = progress.done(index)
@@ -307,7 +328,7 @@ public struct SegmentedDownloader: Downloading {
                 if response.status == 206 {
                     progress.setDone(index, base + response.bytesWritten)
                     onEvent?(.progress(part: index, done: base + response.bytesWritten))
-                    failures = 0
+                    budget.progressed()
                     continue
                 }
                 if response.status == 412 {
@@ -318,9 +339,7 @@ public struct SegmentedDownloader: Downloading {
                     let announced = response.headers["Content-Range"].flatMap(HTTPHeaders.parseContentRange)?.total
                     throw Restart(reason: "the server's file is now \(announced.map(String.init) ?? "of unknown") bytes, not \(total)")
                 }
-                guard http.configuration.retry.retryableStatuses.contains(response.status) else {
-                    throw serverError(url: url, response: response)
-                }
+                guard budget.isRetryable(status: response.status) else { throw serverError(url: url, response: response) }
                 reason = "HTTP \(response.status)"
                 lastFailure = serverError(url: url, response: response)
                 retryAfter = response.headers["Retry-After"]
@@ -337,11 +356,8 @@ public struct SegmentedDownloader: Downloading {
             // The bytes a failed attempt stored are kept and were fetched: they count in the rate.
             progress.addFetched(max(0, progress.done(index) - base))
             // A failed attempt that moved forward resets the count: slow progress is still progress.
-            failures = progress.done(index) > base ? 1 : failures + 1
-            guard failures < options.maxAttemptsWithoutProgress else { throw lastFailure }
-            let delay = http.configuration.retry.delay(afterAttempt: failures, retryAfter: retryAfter)
-            onEvent?(.retrying(part: index, attempt: failures + 1, delay: delay, reason: reason))
-            try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            if progress.done(index) > base { budget.progressed() }
+            try await budget.backOff(reason: reason, retryAfter: retryAfter, part: index, onEvent: onEvent) { _ in lastFailure }
         }
     }
 
@@ -370,6 +386,7 @@ public struct SegmentedDownloader: Downloading {
         if let announced, announced != response.bytesWritten || partial.size != announced {
             throw DownloadError.lengthMismatch(path: partial.destination, expected: announced, actual: response.bytesWritten)
         }
+        try await checkStillSame(url: url, token: token, as: info ?? RemoteFileInfo(headers: response.headers))
         let digest = try verify(partial: partial, options: options)
         try partial.commit(force: options.force, modificationTime: options.settledModificationTime(lastModified: response.headers["Last-Modified"]))
         return DownloadResult(

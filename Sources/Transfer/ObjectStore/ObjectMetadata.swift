@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import HTTP
 
@@ -40,25 +41,15 @@ public enum ObjectMetadata {
     /// The metadata for a file of this version with these digests.
     public static func metadata(fingerprint: FileFingerprint, digests: Digests) -> [String: String] {
         [
-            "mtime": mtimeText(nanoseconds: fingerprint.mtimeNanoseconds),
+            "mtime": mtimeText(fingerprint.modificationTime),
             "sha256": digests.sha256,
             "md5chksum": Data(digests.md5).base64EncodedString(),
         ]
     }
 
-    /// `1700000000.123456789` with trailing zeros dropped (`1700000000` for a whole second).
-    public static func mtimeText(nanoseconds: Int64) -> String {
-        let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000
-        let fraction = nanoseconds - seconds * 1_000_000_000
-        guard fraction != 0 else { return String(seconds) }
-        var digits = String(fraction)
-        digits = String(repeating: "0", count: 9 - digits.count) + digits
-        while digits.hasSuffix("0") { digits.removeLast() }
-        return "\(seconds).\(digits)"
-    }
+    /// The time as rclone writes it: `1700000000.123456789`, trailing zeros dropped (`1700000000` for a whole second).
+    public static func mtimeText(_ time: FileTime) -> String { time.decimalText }
 
     /// The same for a time in seconds (to the microsecond a `Double` holds).
-    public static func mtimeText(seconds: Double) -> String {
-        mtimeText(nanoseconds: Int64((seconds * 1e6).rounded()) * 1000)
-    }
+    public static func mtimeText(seconds: Double) -> String { FileTime(timeInterval: seconds).decimalText }
 }

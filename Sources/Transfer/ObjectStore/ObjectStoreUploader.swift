@@ -40,6 +40,7 @@ public struct ObjectStoreUploader: Sendable {
         file: String, bucket: String, key: String, extra: [String: String] = [:], contentType: String = "application/octet-stream",
         options: UploadOptions = UploadOptions(), onEvent: (@Sendable (TransferEvent) -> Void)? = nil
     ) async throws(UploadError) -> UploadResult {
+        let identity = try FileIdentity(path: file)
         let fingerprint = try FileFingerprint(path: file)
         let size = fingerprint.size
         if size < multipartThreshold {
@@ -54,7 +55,7 @@ public struct ObjectStoreUploader: Sendable {
             } catch {
                 throw Self.uploadError(error, path: file)
             }
-            try Self.checkUnchanged(fingerprint)
+            try identity.check(file)
             remember(bucket: bucket, key: key, etag: etag, size: size, mtime: metadata["mtime"].flatMap(Double.init))
             return UploadResult(path: file, bytes: size, method: .objectPut, resumedBytes: 0, sentBytes: size, sha256: digests.sha256)
         }
@@ -113,7 +114,7 @@ public struct ObjectStoreUploader: Sendable {
             let finished = try await sendParts(
                 plan.filter { held[$0.number] == nil }, upload: upload, file: file, options: options, sent: sent, onEvent: onEvent)
             for part in finished { held[part.number] = part }
-            try Self.checkUnchanged(fingerprint)
+            try identity.check(file)
             let parts = plan.compactMap { held[$0.number] }
             etag = try await client.completeMultipart(bucket: bucket, key: key, uploadID: upload.uploadID, parts: parts)
         } catch {
@@ -251,14 +252,6 @@ public struct ObjectStoreUploader: Sendable {
         case let error as ObjectStoreError: return .server(request: "upload", status: 500, message: error.description)
         case is CancellationError: return .cancelled(path: path)
         default: return .localFile(path: path, message: "\(error)")
-        }
-    }
-
-    /// A file that changed while it was sent must not be stored as if it were one version.
-    static func checkUnchanged(_ fingerprint: FileFingerprint) throws(UploadError) {
-        let now = try FileFingerprint(path: fingerprint.path)
-        guard now.size == fingerprint.size, now.mtimeNanoseconds == fingerprint.mtimeNanoseconds else {
-            throw .localFile(path: fingerprint.path, message: "changed while it was being uploaded; run it again")
         }
     }
 

@@ -59,10 +59,15 @@ struct ChunkSizer: Sendable {
         set(size / 2)
     }
 
-    /// A chunk failed after only `sent` bytes got through and the server kept none: the next ones go below that,
-    /// fixed size or not, or a link that cuts every connection early would never pass one.
-    mutating func shrink(below sent: Int64) {
+    /// A chunk was cut after only `sent` bytes got through and the server kept none: no later chunk is larger
+    /// than what got through, fixed size or not (the ceiling comes down for good), or a link that cuts early would
+    /// never pass one, and growing back after each success would be cut again and again (each cut costs a chunk).
+    /// What the sender counts as sent includes what the socket buffered, more than arrived; so each cut halves
+    /// below that and keeps the result as the ceiling, until chunks pass.
+    mutating func cut(after sent: Int64) {
+        lastGrowth = 1
         size = min(ceiling, max(Self.floor, min(size, sent) / 2 / Self.granule * Self.granule))
+        ceiling = size
     }
 
     /// The server refused a chunk as too large: halve, and never go above that again. Returns false when the

@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import HTTP
 
@@ -8,8 +9,8 @@ public struct FileFingerprint: Sendable, Equatable, Codable {
     public var path: String
     /// Size in bytes.
     public var size: Int64
-    /// Modification time in nanoseconds since 1970.
-    public var mtimeNanoseconds: Int64
+    /// Modification time, to the nanosecond, for any time a file system holds.
+    public var modificationTime: FileTime
     /// SHA-256 of the first MiB (hex).
     public var headHash: String
     /// SHA-256 of the last MiB (hex).
@@ -17,12 +18,11 @@ public struct FileFingerprint: Sendable, Equatable, Codable {
 
     /// Reads the fingerprint of a regular file.
     public init(path: String) throws(UploadError) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw .localFile(path: path, message: String(cString: strerror(errno))) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .localFile(path: path, message: "not a regular file") }
+        let identity = try FileIdentity(path: path)
+        guard identity.isRegularFile else { throw .localFile(path: path, message: "not a regular file") }
         self.path = path
-        size = Int64(info.st_size)
-        mtimeNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        size = identity.size
+        modificationTime = identity.modified
         let window: Int64 = 1 << 20
         do {
             let head = SHA256Hasher()
@@ -37,5 +37,36 @@ public struct FileFingerprint: Sendable, Equatable, Codable {
     }
 
     /// Modification time in seconds, as sent in the `mtime` metadata.
-    public var mtime: Double { Double(mtimeNanoseconds) / 1e9 }
+    public var mtime: Double { modificationTime.timeInterval }
+
+    enum CodingKeys: String, CodingKey {
+        case path, size, headHash, tailHash, modificationTime
+        /// How records journaled before ``FileTime`` kept the time: one count of nanoseconds.
+        case mtimeNanoseconds
+    }
+
+    /// Reads a journaled fingerprint, of this version or of one that kept the time as a nanosecond count, so an
+    /// upload paused before an upgrade resumes after it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        path = try container.decode(String.self, forKey: .path)
+        size = try container.decode(Int64.self, forKey: .size)
+        headHash = try container.decode(String.self, forKey: .headHash)
+        tailHash = try container.decode(String.self, forKey: .tailHash)
+        if let time = try container.decodeIfPresent(FileTime.self, forKey: .modificationTime) {
+            modificationTime = time
+        } else {
+            modificationTime = FileTime(seconds: 0, nanoseconds: try container.decode(Int64.self, forKey: .mtimeNanoseconds))
+        }
+    }
+
+    /// Writes the fingerprint in this version's form.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(size, forKey: .size)
+        try container.encode(headHash, forKey: .headHash)
+        try container.encode(tailHash, forKey: .tailHash)
+        try container.encode(modificationTime, forKey: .modificationTime)
+    }
 }

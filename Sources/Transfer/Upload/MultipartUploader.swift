@@ -1,13 +1,16 @@
 import Foundation
 import HTTP
 
-/// The fallback for servers without tus: one multipart POST of the whole file. Not resumable; a
-/// failed attempt sends the whole file again.
+/// The fallback for servers without tus: one multipart POST of the whole file. Not resumable; a failed attempt
+/// sends the whole file again. The file is checked before its last bytes go (a file that changed while it was
+/// sent is never stored), and the upload counts as done only when the answer names a stored file of its size,
+/// or the destination, asked, holds it.
 struct MultipartUploader {
     var http: HTTPClient
+    var confirmer: (any UploadConfirming)?
 
     func upload(
-        file path: String, fingerprint: FileFingerprint, to target: UploadTarget, options: UploadOptions,
+        file path: String, fingerprint: FileFingerprint, identity: FileIdentity, to target: UploadTarget, options: UploadOptions,
         onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws(UploadError) -> UploadResult {
         guard let endpoint = target.multipartEndpoint else { throw .notTus(url: target.tusEndpoint) }
@@ -16,9 +19,11 @@ struct MultipartUploader {
         parts.append(.file(name: "file", path: path, filename: target.fileName, contentType: "application/octet-stream"))
         var request = HTTPRequest(
             method: "POST", url: endpoint, body: .multipart(parts), credential: target.credential,
-            // The server writes to a temp file and renames: a repeated POST cannot leave a torn file.
+            // The server writes to a temp file and renames: a repeated POST cannot leave a torn file. One whose
+            // first attempt was stored but not answered is recognised below.
             isIdempotent: true)
         request.maxSendBytesPerSecond = options.bandwidthLimit
+        request.beforeLastBodyBytes = { (try? identity.check(path)) == nil ? "changed while it was being uploaded" : nil }
         let sent = SentCounter()
         let response: HTTPResponse
         do {
@@ -31,15 +36,25 @@ struct MultipartUploader {
                 })
         } catch let error as HTTPError {
             if case .cancelled = error { throw .cancelled(path: path) }
+            if case .localFile(let file, _) = error, file == path { try identity.check(path) }
             throw .transfer(error)
         } catch {
             throw .cancelled(path: path)
         }
-        guard response.isSuccess else {
-            throw .server(request: "POST \(endpoint)", status: response.status, message: response.errorMessage)
-        }
         sent.add(fingerprint.size)
-        return UploadResult(
+        let result = UploadResult(
             path: path, bytes: fingerprint.size, method: .multipart, resumedBytes: 0, sentBytes: sent.value, uploadURL: nil)
+        guard response.isSuccess else {
+            if response.status == 409, response.attempts > 1, let confirmer {
+                // Tried again after a failure, and the name is taken now: the first attempt may have stored it.
+                try await confirmer.confirm(path, size: fingerprint.size, identity: identity, at: target)
+                return result
+            }
+            throw TusUploader.failure("POST", endpoint, response, destination: target.label)
+        }
+        if let confirmer, confirmer.storedSize(inAnswer: response.body) != fingerprint.size || response.attempts > 1 {
+            try await confirmer.confirm(path, size: fingerprint.size, identity: identity, at: target)
+        }
+        return result
     }
 }

@@ -39,16 +39,22 @@ extension TusUploader {
                 if let limit = info.maxSize, offset + Int64(current.count) > limit {
                     throw UploadError.tooLarge(path: label, size: offset + Int64(current.count), limit: limit)
                 }
-                sent += try await sendChunk(
+                let (chunkSent, clean) = try await sendChunk(
                     current, at: offset, total: isLast ? offset + Int64(current.count) : nil, url: url, label: label,
                     algorithm: algorithm, token: target.credential, options: options, onEvent: onEvent)
+                sent += chunkSent
                 offset += Int64(current.count)
                 onEvent?(.progress(part: 0, done: offset))
-                if isLast { break }
+                if isLast {
+                    let digest = whole.finalizeHex()
+                    if !clean, let confirmer {
+                        try await confirmer.confirm(label, size: offset, identity: nil, at: target, sha256: digest)
+                    }
+                    return UploadResult(
+                        path: label, bytes: offset, method: .tus, resumedBytes: 0, sentBytes: sent, uploadURL: url, sha256: digest)
+                }
                 current = next
             }
-            return UploadResult(
-                path: label, bytes: offset, method: .tus, resumedBytes: 0, sentBytes: sent, uploadURL: url, sha256: whole.finalizeHex())
         } catch {
             // A stream is read once: an upload that did not finish cannot be continued, so nothing of it stays.
             if let uploadURL {
@@ -75,10 +81,8 @@ extension TusUploader {
         request.headers.add("Tus-Resumable", "1.0.0")
         request.headers.add("Upload-Defer-Length", "1")
         request.headers.add("Upload-Metadata", metadataHeader(for: target, file: nil, extra: options.metadata))
-        let response = try await sendRetrying(request)
-        guard response.status == 201 else {
-            throw UploadError.server(request: "POST \(target.tusEndpoint)", status: response.status, message: response.errorMessage)
-        }
+        let response = try await sendRetrying(request, target: target)
+        guard response.status == 201 else { throw Self.failure("POST", target.tusEndpoint, response, destination: target.label) }
         guard let location = response.headers["Location"], let url = Self.resolve(location, against: target.tusEndpoint) else {
             throw UploadError.protocolViolation(request: "POST \(target.tusEndpoint)", detail: "201 without a Location")
         }
@@ -86,20 +90,23 @@ extension TusUploader {
         return url
     }
 
-    /// PATCHes one chunk held in memory until the server confirms all of it; returns the bytes put on the wire.
-    /// A link that drops every connection after N bytes would never pass a checksummed request larger than N (the
-    /// server keeps no unverified bytes), so after a failure that kept nothing the requests shrink, down to
+    /// PATCHes one chunk held in memory until the server confirms all of it; returns the bytes put on the wire and
+    /// whether the server answered the chunk's end cleanly (false: learnt from a `HEAD` or a refusal after a
+    /// failure, which the caller confirms another way for the last chunk). A link that drops every connection
+    /// after N bytes would never pass a checksummed request larger than N (the server keeps no unverified bytes),
+    /// so after a failure that kept nothing, or a body the server found too large, the requests shrink, down to
     /// ``ChunkSizer/floor``.
     private func sendChunk(
         _ chunk: Data, at start: Int64, total: Int64?, url: String, label: String, algorithm: String?, token: BearerCredential?,
         options: UploadOptions, onEvent: (@Sendable (TransferEvent) -> Void)?
-    ) async throws -> Int64 {
+    ) async throws -> (sent: Int64, clean: Bool) {
         let end = start + Int64(chunk.count)
         var offset = start
-        var failures = 0
+        var budget = RetryBudget(policy: http.configuration.retry, limit: options.maxAttemptsWithoutProgress)
         var checksumFailures = 0
         var sent: Int64 = 0
         var pieceLimit = Int64(max(chunk.count, 1))
+        var freshConnections = false
         while true {
             try Task.checkCancellation()
             let pieceEnd = min(end, offset + pieceLimit)
@@ -110,15 +117,13 @@ extension TusUploader {
             request.headers.add("Tus-Resumable", "1.0.0")
             request.headers.add("Upload-Offset", String(offset))
             if let total, pieceEnd == end { request.headers.add("Upload-Length", String(total)) }
-            if let algorithm {
-                let hasher = SHA256Hasher(sha1: algorithm == "sha1")
-                hasher.update(piece)
-                request.headers.add("Upload-Checksum", algorithm + " " + Data(hasher.finalize()).base64EncodedString())
-            }
+            if let algorithm { request.headers.add("Upload-Checksum", Self.checksumHeader(algorithm, data: piece)) }
             request.maxSendBytesPerSecond = options.bandwidthLimit
+            request.freshConnection = freshConnections
             let before = offset
             let inFlight = InFlight()
-            var reason: String
+            let reason: String
+            var retryAfter: String?
             do {
                 let response = try await http.send(request, onProgress: { snapshot in
                     inFlight.sent = snapshot.sent
@@ -133,44 +138,53 @@ extension TusUploader {
                         throw UploadError.protocolViolation(
                             request: "PATCH \(url)", detail: "Upload-Offset \(response.headers["Upload-Offset"] ?? "missing") after sending up to \(pieceEnd)")
                     }
-                    if confirmed == end { return sent }
+                    if confirmed == end { return (sent, true) }
                     offset = confirmed
-                    failures = 0
+                    budget.progressed()
                     continue
                 case 460:
                     checksumFailures += 1
                     guard checksumFailures < 3 else { throw UploadError.checksumRejected(path: label, offset: offset) }
                     continue
-                case 400, 401, 403, 404, 410, 413:
-                    throw UploadError.server(request: "PATCH \(url)", status: response.status, message: response.errorMessage)
+                case 403 where total != nil:
+                    // "Upload already complete": the last piece arrived with the length, its answer was lost.
+                    guard try await head(url, token: token) == end else { throw Self.failure("PATCH", url, response, destination: label) }
+                    return (sent, false)
+                case _ where Self.isBodyTooLarge(response, bodyLength: Int64(piece.count)):
+                    guard pieceLimit > Int64(ChunkSizer.floor) else { throw Self.failure("PATCH", url, response, destination: label) }
+                    pieceLimit = max(Int64(ChunkSizer.floor), pieceLimit / 2)
+                    onEvent?(.retrying(
+                        part: 0, attempt: 1, delay: 0, reason: "the server takes at most \(ByteCountFormat.string(pieceLimit)) per request"))
+                    continue
+                case let status where budget.isRetryable(status: status):
+                    reason = "HTTP \(status)"
+                    retryAfter = response.headers["Retry-After"]
                 default:
-                    reason = "HTTP \(response.status)"
+                    throw Self.failure("PATCH", url, response, destination: label)
                 }
             } catch let error as HTTPError {
                 if case .cancelled = error { throw CancellationError() }
                 sent += inFlight.sent
+                guard error.isRetryable else { throw UploadError.transfer(error) }
                 reason = error.description
             }
-            failures += 1
-            guard failures < options.maxAttemptsWithoutProgress else {
-                throw UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: failures, reason: reason))
+            try await budget.backOff(reason: reason, retryAfter: retryAfter, onEvent: onEvent) { attempts in
+                UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: attempts, reason: reason))
             }
-            let delay = http.configuration.retry.delay(afterAttempt: failures, retryAfter: nil)
-            onEvent?(.retrying(part: 0, attempt: failures + 1, delay: delay, reason: reason))
-            try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
             // The server's offset says what of this chunk it kept; it can never be outside the chunk.
             let serverOffset = try await head(url, token: token)
             guard serverOffset >= start, serverOffset <= end else {
                 throw UploadError.protocolViolation(request: "HEAD \(url)", detail: "Upload-Offset \(serverOffset) outside the chunk \(start)-\(end)")
             }
             if serverOffset > offset {
-                failures = 0
+                budget.progressed()
             } else {
-                pieceLimit = max(Int64(ChunkSizer.floor), pieceLimit / 2)
+                pieceLimit = max(Int64(ChunkSizer.floor), min(pieceLimit, max(inFlight.sent, 1)) / 2)
+                if inFlight.sent > 0 { freshConnections = true }
             }
             offset = serverOffset
             // All of it arrived; without the length to tell, the chunk is done (with it, an empty PATCH tells it).
-            if offset == end, total == nil { return sent }
+            if offset == end, total == nil { return (sent, false) }
         }
     }
 }

@@ -20,12 +20,23 @@ public struct TusUploader: Uploading {
     /// Names a local file's MIME type for the `filetype` metadata item; nil sends none. The uploader knows no
     /// file types itself (that is Preview's libmagic, wired in by the layer above).
     public var fileType: (@Sendable (String) -> String?)?
+    /// Asks the destination what it holds under an upload's name, when the last request failed or was in doubt;
+    /// nil trusts the tus server's offset alone (any tus server: its `HEAD` is all there is to ask).
+    public var confirmer: (any UploadConfirming)?
+    /// The last bytes of a file go up from memory, read after the file was checked to be the version whose earlier
+    /// bytes went: at most this many, so a large final chunk does not cost its size in memory.
+    static let finalChunkLimit: Int64 = 8 << 20
 
-    /// Creates an uploader; `fileType` names each file's MIME type for the `filetype` metadata item.
-    public init(http: HTTPClient = HTTPClient(), journal: TransferJournal?, fileType: (@Sendable (String) -> String?)? = nil) {
+    /// Creates an uploader; `fileType` names each file's MIME type for the `filetype` metadata item, `confirmer`
+    /// answers what the destination holds.
+    public init(
+        http: HTTPClient = HTTPClient(), journal: TransferJournal?, fileType: (@Sendable (String) -> String?)? = nil,
+        confirmer: (any UploadConfirming)? = nil
+    ) {
         self.http = http
         self.journal = journal
         self.fileType = fileType
+        self.confirmer = confirmer
     }
 
 
@@ -37,6 +48,8 @@ public struct TusUploader: Uploading {
         onEvent: (@Sendable (TransferEvent) -> Void)? = nil
     ) async throws(UploadError) -> UploadResult {
         let path = URL(fileURLWithPath: path).standardizedFileURL.path
+        // Taken first: a change after it, however early, shows when it is checked again before the last bytes.
+        let identity = try FileIdentity(path: path)
         let fingerprint = try FileFingerprint(path: path)
         let key = TransferJournal.uploadKey(path: path, target: target)
         let counter = SentCounter()
@@ -44,8 +57,8 @@ public struct TusUploader: Uploading {
         do {
             guard let info = try await discover(target) else {
                 guard target.multipartEndpoint != nil else { throw UploadError.notTus(url: target.tusEndpoint) }
-                return try await MultipartUploader(http: http).upload(
-                    file: path, fingerprint: fingerprint, to: target, options: options, onEvent: onEvent)
+                return try await MultipartUploader(http: http, confirmer: confirmer).upload(
+                    file: path, fingerprint: fingerprint, identity: identity, to: target, options: options, onEvent: onEvent)
             }
             if let limit = info.maxSize, fingerprint.size > limit {
                 throw UploadError.tooLarge(path: path, size: fingerprint.size, limit: limit)
@@ -57,7 +70,13 @@ public struct TusUploader: Uploading {
                         key: key, path: path, fingerprint: fingerprint, target: target, info: info, options: options,
                         fresh: restarts > 0, counter: counter, onEvent: onEvent)
                     record = prepared
-                    return try await run(prepared, resuming: isResumed, info: info, options: options, counter: counter, onEvent: onEvent)
+                    return try await run(
+                        prepared, resuming: isResumed, identity: identity, info: info, options: options, counter: counter,
+                        onEvent: onEvent)
+                } catch is AlreadyStored {
+                    try? journal?.removeUpload(key: key)
+                    return UploadResult(
+                        path: path, bytes: fingerprint.size, method: .tus, resumedBytes: 0, sentBytes: counter.value, uploadURL: nil)
                 } catch let startOver as StartOver {
                     restarts += 1
                     if restarts > 2 {
@@ -69,6 +88,11 @@ public struct TusUploader: Uploading {
                     onEvent?(.restarted(reason: startOver.reason))
                 }
             }
+        } catch UploadError.notStored(let path, let destination, let detail) {
+            // The server's upload says complete but no such file is there: its bytes can never be placed now, so a
+            // rerun starts afresh instead of asking the same upload again.
+            if let record { await terminate(record, credential: target.credential) }
+            throw UploadError.notStored(path: path, destination: destination, detail: detail)
         } catch let error as UploadError {
             throw error
         } catch is CancellationError {
@@ -152,16 +176,20 @@ public struct TusUploader: Uploading {
             }
         }
         request.maxSendBytesPerSecond = options.bandwidthLimit
-        let response = try await sendRetrying(request)
+        let response = try await sendRetrying(request, target: target)
         if inline, Self.isBodyTooLarge(response, bodyLength: part.length) {
             // The server takes smaller bodies than this file: remember it, and create the upload without one.
             bodyLimits[target.tusEndpoint] = max(ChunkSizer.floor, part.length / 2)
             return try await create(
                 target: target, info: info, path: path, part: part, partial: partial, fingerprint: fingerprint, options: options)
         }
-        guard response.status == 201 else {
-            throw UploadError.server(request: "POST \(target.tusEndpoint)", status: response.status, message: response.errorMessage)
+        if response.status == 409, response.attempts > 1, !partial, let confirmer {
+            // A creation answered with a failure was tried again, and the name is taken now: the first attempt may
+            // have stored the whole file (a small one goes up inside the creation). Held as sent, it is done.
+            try await confirmer.confirm(path, size: part.length, identity: nil, at: target)
+            throw AlreadyStored()
         }
+        guard response.status == 201 else { throw Self.failure("POST", target.tusEndpoint, response, destination: target.label) }
         guard let location = response.headers["Location"], let url = Self.resolve(location, against: target.tusEndpoint) else {
             throw UploadError.protocolViolation(request: "POST \(target.tusEndpoint)", detail: "201 without a Location")
         }
@@ -170,11 +198,20 @@ public struct TusUploader: Uploading {
         return (url, offset)
     }
 
+    /// A retried creation found the file already stored whole by an attempt whose answer was lost.
+    struct AlreadyStored: Error {}
+
+    /// The error of a tus request the server failed: a full server (507) is its own, the rest as answered.
+    static func failure(_ method: String, _ url: String, _ response: HTTPResponse, destination: String) -> UploadError {
+        if response.status == 507 { return .serverFull(destination: destination, message: response.errorMessage) }
+        return .server(request: "\(method) \(url)", status: response.status, message: response.errorMessage)
+    }
+
     // MARK: Run
 
     private func run(
-        _ record: TransferJournal.Upload, resuming: Bool, info: TusServerInfo, options: UploadOptions, counter: SentCounter,
-        onEvent: (@Sendable (TransferEvent) -> Void)?
+        _ record: TransferJournal.Upload, resuming: Bool, identity: FileIdentity, info: TusServerInfo, options: UploadOptions,
+        counter: SentCounter, onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws -> UploadResult {
         let token = record.target.credential
         // Resuming, the server, not the journal, says how much it has; just created, creation said it (no HEAD:
@@ -185,43 +222,60 @@ public struct TusUploader: Uploading {
         let resumed = resuming ? offsets.reduce(0, +) : 0
         onEvent?(.started(total: record.fingerprint.size, partSizes: record.parts.map(\.length), resumedBytes: resumed, method: .tus))
         let state = RecordState(record)
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        let single = record.parts.count == 1
+        // Whether the server answered the file's last request cleanly (204 with the full offset). A creation that
+        // carried the whole file answered 201 with it; a part already complete when this run began was not seen.
+        var confirmedCleanly = single && !resuming && offsets[0] == record.parts[0].length
+        try await withThrowingTaskGroup(of: Bool.self) { group in
             for (part, offset) in zip(record.parts, offsets) where offset < part.length {
                 group.addTask {
                     try await send(
-                        part: part, from: offset, path: record.localPath, info: info, token: token, options: options,
-                        endpoint: record.target.tusEndpoint, counter: counter, state: state, onEvent: onEvent)
+                        part: part, from: offset, path: record.localPath, identity: single ? identity : nil, info: info, token: token,
+                        options: options, endpoint: record.target.tusEndpoint, counter: counter, state: state, onEvent: onEvent)
                 }
             }
-            try await group.waitForAll()
+            for try await clean in group { confirmedCleanly = clean }
         }
         var url = record.parts[0].url
-        if record.parts.count > 1 {
+        if !single {
+            // The parts went up over time: the file must still be the version they were read from.
+            try identity.check(record.localPath)
             url = try await concatenate(record, options: options)
+        } else if !confirmedCleanly, let confirmer {
+            try await confirmer.confirm(record.localPath, size: record.fingerprint.size, identity: identity, at: record.target)
         }
-        try journal?.removeUpload(key: record.key)
+        // The file is on the server: a record that could not go is found complete (and confirmed) by a rerun.
+        try? journal?.removeUpload(key: record.key)
         return UploadResult(
             path: record.localPath, bytes: record.fingerprint.size, method: .tus, resumedBytes: resumed,
             sentBytes: counter.value, uploadURL: url)
     }
 
-    /// PATCHes one part from `offset` to its end, following the tus error rules.
+    /// PATCHes one part from `offset` to its end, following the tus error rules. Returns whether the server
+    /// confirmed the end cleanly (the last PATCH answered with the full offset); false when the end was learnt from
+    /// a `HEAD` after a failure or a refusal: the server then holds the bytes but may have failed to store the file,
+    /// which the caller confirms another way. With `identity` (the part is the whole file), the last bytes are
+    /// read into memory and sent only if the file is still that version.
     private func send(
-        part: TransferJournal.UploadPart, from start: Int64, path: String, info: TusServerInfo, token: BearerCredential?,
-        options: UploadOptions, endpoint: String, counter: SentCounter, state: RecordState,
+        part: TransferJournal.UploadPart, from start: Int64, path: String, identity: FileIdentity?, info: TusServerInfo,
+        token: BearerCredential?, options: UploadOptions, endpoint: String, counter: SentCounter, state: RecordState,
         onEvent: (@Sendable (TransferEvent) -> Void)?
-    ) async throws {
+    ) async throws -> Bool {
         let url = part.url!
         var offset = start
-        var failures = 0
+        var budget = RetryBudget(policy: http.configuration.retry, limit: options.maxAttemptsWithoutProgress)
         var checksumFailures = 0
+        var confirmedEnd = false
+        // After a cut that kept nothing, each request gets a connection of its own: a link that ends every
+        // connection after N bytes would otherwise cut the request that follows a smaller one on the same connection.
+        var freshConnections = false
         let rate = options.bandwidthLimit.map { max(1, $0 / Int64(max(1, state.partCount))) }
         // The next chunk's checksum is computed while the current chunk is on the wire.
         var nextChecksum: (offset: Int64, length: Int64, task: Task<String, any Error>)?
         let algorithm = options.checksums ? info.checksumAlgorithm : nil
         // Chunks are sized from the rate (ChunkSizer) under any limit this server showed. A link that drops every
         // connection after N bytes would never pass a checksummed chunk larger than N (the server keeps no
-        // unverified bytes): after a failure that kept nothing, chunks shrink below what got through.
+        // unverified bytes): after a failure that kept nothing, chunks stay below what got through.
         var sizer = ChunkSizer(fixed: options.chunkSize, ceiling: bodyLimits[endpoint])
         func checksumTask(at chunkOffset: Int64, size: Int64) -> (offset: Int64, length: Int64, task: Task<String, any Error>)? {
             guard let algorithm, chunkOffset < part.length else { return nil }
@@ -230,24 +284,37 @@ public struct TusUploader: Uploading {
                 try checksumHeader(algorithm, path: path, offset: part.start + chunkOffset, length: length)
             })
         }
+        // The final chunk, read once into memory and sent again as it was after a failure.
+        var finalChunk: (offset: Int64, data: Data)?
         defer { nextChecksum?.task.cancel() }
         while offset < part.length {
             try Task.checkCancellation()
-            let length = min(sizer.size, part.length - offset)
-            var request = HTTPRequest(
-                method: "PATCH", url: url,
-                body: .file(path: path, offset: part.start + offset, length: length, contentType: "application/offset+octet-stream"),
-                credential: token, isIdempotent: false)
+            let remaining = part.length - offset
+            var length = min(sizer.size, remaining)
+            if identity != nil, length == remaining, remaining > Self.finalChunkLimit {
+                length = remaining - Self.finalChunkLimit
+            }
+            var request = HTTPRequest(method: "PATCH", url: url, credential: token, isIdempotent: false)
+            if let identity, length == remaining {
+                if finalChunk?.offset != offset { finalChunk = (offset, try Self.read(path, at: part.start + offset, length: length)) }
+                // Checked after the read: bytes read before a change would show it; none read after the check are sent.
+                try identity.check(path)
+                request.body = .data(finalChunk!.data, contentType: "application/offset+octet-stream")
+                if let algorithm { request.headers.add("Upload-Checksum", Self.checksumHeader(algorithm, data: finalChunk!.data)) }
+            } else {
+                request.body = .file(path: path, offset: part.start + offset, length: length, contentType: "application/offset+octet-stream")
+                if algorithm != nil {
+                    let current =
+                        nextChecksum.flatMap { $0.offset == offset && $0.length == length ? $0.task : nil }
+                        ?? checksumTask(at: offset, size: length)!.task
+                    request.headers.add("Upload-Checksum", try await current.value)
+                    nextChecksum = checksumTask(at: offset + length, size: sizer.predictedNext)
+                }
+            }
             request.headers.add("Tus-Resumable", "1.0.0")
             request.headers.add("Upload-Offset", String(offset))
-            if algorithm != nil {
-                let current =
-                    nextChecksum.flatMap { $0.offset == offset && $0.length == length ? $0.task : nil }
-                    ?? checksumTask(at: offset, size: sizer.size)!.task
-                request.headers.add("Upload-Checksum", try await current.value)
-                nextChecksum = checksumTask(at: offset + length, size: sizer.predictedNext)
-            }
             request.maxSendBytesPerSecond = rate
+            request.freshConnection = freshConnections
             let reason: String
             var retryAfter: String?
             let before = offset
@@ -272,7 +339,8 @@ public struct TusUploader: Uploading {
                         bytes: confirmed - offset,
                         seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
                     offset = confirmed
-                    failures = 0
+                    confirmedEnd = offset == part.length
+                    budget.progressed()
                     checksumFailures = 0
                     state.confirm(part: part.index, offset: offset)
                     try? journal?.save(state.record)
@@ -282,14 +350,20 @@ public struct TusUploader: Uploading {
                     // Our offset and the server's disagree: the server's wins. It may still be taking in the body of
                     // an earlier connection (a killed run, a proxy draining its buffer), so its offset can move
                     // under us: wait a little before asking, and count only conflicts where it did not move.
-                    failures += 1
-                    guard failures < options.maxAttemptsWithoutProgress else {
-                        throw UploadError.server(request: "PATCH \(url)", status: 409, message: response.errorMessage)
+                    try await budget.backOff(reason: "the server's offset differs (409)", part: part.index, onEvent: nil) { _ in
+                        UploadError.server(request: "PATCH \(url)", status: 409, message: response.errorMessage)
                     }
-                    try await Task.sleep(nanoseconds: UInt64(http.configuration.retry.delay(afterAttempt: failures, retryAfter: nil) * 1e9))
                     let serverOffset = try await head(url, token: token)
-                    if serverOffset > offset { failures = 0 }
+                    if serverOffset > offset { budget.progressed() }
                     offset = serverOffset
+                    continue
+                case 403 where offset > 0:
+                    // "Upload already complete": an attempt whose answer was lost, or another run of the same file,
+                    // finished it. The server's offset says so; the caller confirms the file is there.
+                    let serverOffset = try await head(url, token: token)
+                    guard serverOffset == part.length else { throw Self.failure("PATCH", url, response, destination: url) }
+                    offset = serverOffset
+                    confirmedEnd = false
                     continue
                 case 460:
                     checksumFailures += 1
@@ -300,9 +374,7 @@ public struct TusUploader: Uploading {
                     throw StartOver(reason: "the server no longer has the upload (\(response.status))")
                 case _ where Self.isBodyTooLarge(response, bodyLength: length):
                     // A body limit (aiohttp's 1 MiB, Django's 2.5 MB): halve, remember it for this server, go on.
-                    guard sizer.tooLarge() else {
-                        throw UploadError.server(request: "PATCH \(url)", status: response.status, message: response.errorMessage)
-                    }
+                    guard sizer.tooLarge() else { throw Self.failure("PATCH", url, response, destination: url) }
                     bodyLimits[endpoint] = sizer.ceiling
                     onEvent?(.retrying(
                         part: part.index, attempt: 1, delay: 0,
@@ -311,36 +383,58 @@ public struct TusUploader: Uploading {
                 case 423:
                     // The server is still taking in an earlier request for this upload (a killed run's body).
                     reason = "the upload is locked by an earlier request (423)"
-                case let status where http.configuration.retry.retryableStatuses.contains(status):
+                case let status where budget.isRetryable(status: status):
                     reason = "HTTP \(status)"
                     retryAfter = response.headers["Retry-After"]
                 default:
-                    throw UploadError.server(request: "PATCH \(url)", status: response.status, message: response.errorMessage)
+                    throw Self.failure("PATCH", url, response, destination: url)
                 }
             } catch let error as HTTPError {
                 counter.add(inFlight.sent)
                 switch error {
                 case .cancelled: throw CancellationError()
+                case .localFile(let file, _) where file == path:
+                    // The body's own file failed (it shrank, it changed before its last bytes).
+                    if let identity { try identity.check(path) }
+                    throw UploadError.transfer(error)
                 case .transport where error.isRetryable: reason = error.description
                 default: throw UploadError.transfer(error)
                 }
             }
-            failures += 1
-            guard failures < options.maxAttemptsWithoutProgress else {
-                throw UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: failures, reason: reason))
+            try await budget.backOff(reason: reason, retryAfter: retryAfter, part: part.index, onEvent: onEvent) { attempts in
+                UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: attempts, reason: reason))
             }
-            let delay = http.configuration.retry.delay(afterAttempt: failures, retryAfter: retryAfter)
-            onEvent?(.retrying(part: part.index, attempt: failures + 1, delay: delay, reason: reason))
-            try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
             let resumedAt = try await head(url, token: token)
             if resumedAt > offset {
-                failures = 0
+                budget.progressed()
             } else if algorithm != nil, inFlight.sent > 0, inFlight.sent < length + 1 {
-                sizer.shrink(below: inFlight.sent)
+                // Cut after `sent` bytes and nothing kept: no later chunk of this upload goes above what got through.
+                sizer.cut(after: inFlight.sent)
+                freshConnections = true
             } else {
                 sizer.failed()
             }
             offset = resumedAt
+            confirmedEnd = false
+        }
+        return confirmedEnd
+    }
+
+    /// `length` bytes of `path` from `offset`, read whole (the final chunk).
+    static func read(_ path: String, at offset: Int64, length: Int64) throws(UploadError) -> Data {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .localFile(path: path, message: String(cString: strerror(errno)))
+        }
+        defer { try? handle.close() }
+        do {
+            try handle.seek(toOffset: UInt64(offset))
+            let data = try handle.read(upToCount: Int(length)) ?? Data()
+            guard data.count == Int(length) else { throw UploadError.sourceChanged(path: path) }
+            return data
+        } catch let error as UploadError {
+            throw error
+        } catch {
+            throw .localFile(path: path, message: "\(error)")
         }
     }
 
@@ -375,10 +469,16 @@ public struct TusUploader: Uploading {
         request.headers.add("Tus-Resumable", "1.0.0")
         request.headers.add("Upload-Concat", "final;" + record.parts.map { $0.url! }.joined(separator: " "))
         request.headers.add("Upload-Metadata", metadataHeader(for: target, file: record.localPath, extra: options.metadata))
-        let response = try await sendRetrying(request)
+        let response = try await sendRetrying(request, target: target)
         guard response.status == 201 else {
+            if response.attempts > 1, [400, 404, 409, 410].contains(response.status), let confirmer {
+                // A join answered with a failure was tried again and its parts are gone or the name taken: the first
+                // join may have made the file. Held as sent, it is done.
+                try await confirmer.confirm(record.localPath, size: record.fingerprint.size, identity: nil, at: target)
+                return target.tusEndpoint
+            }
             if response.status == 404 || response.status == 410 { throw StartOver(reason: "a part expired before the parts were joined") }
-            throw UploadError.server(request: "POST \(target.tusEndpoint) (final)", status: response.status, message: response.errorMessage)
+            throw Self.failure("POST", target.tusEndpoint + " (final)", response, destination: target.label)
         }
         let url = response.headers["Location"].flatMap { Self.resolve($0, against: target.tusEndpoint) } ?? target.tusEndpoint
         try Self.checkSameOrigin(url, as: target.tusEndpoint)
@@ -424,10 +524,10 @@ public struct TusUploader: Uploading {
     func head(_ url: String, token: BearerCredential?) async throws -> Int64 {
         var request = HTTPRequest(method: "HEAD", url: url, credential: token)
         request.headers.add("Tus-Resumable", "1.0.0")
-        var attempt = 0
+        var budget = RetryBudget(policy: http.configuration.retry, limit: 8)
         while true {
-            attempt += 1
             let reason: String
+            var retryAfter: String?
             do {
                 let response = try await http.send(request)
                 if response.status == 404 || response.status == 410 {
@@ -443,30 +543,40 @@ public struct TusUploader: Uploading {
                     return offset
                 }
                 reason = "HTTP \(response.status)"
+                retryAfter = response.headers["Retry-After"]
             } catch let error as HTTPError {
                 if case .cancelled = error { throw CancellationError() }
                 reason = error.description
             }
-            guard attempt < 8 else {
-                throw UploadError.transfer(.gaveUp(request: "HEAD \(url)", attempts: attempt, reason: reason))
+            try await budget.backOff(reason: reason, retryAfter: retryAfter, onEvent: nil) { attempts in
+                UploadError.transfer(.gaveUp(request: "HEAD \(url)", attempts: attempts, reason: reason))
             }
-            try await Task.sleep(nanoseconds: UInt64(http.configuration.retry.delay(afterAttempt: attempt, retryAfter: nil) * 1e9))
         }
     }
 
-    /// Sends a non-idempotent request, retrying only failures to connect (nothing reached the server).
-    func sendRetrying(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var attempt = 0
+    /// Sends a creation (`POST`), retrying network failures and the statuses that mean "later" with the one
+    /// backoff (`Retry-After` honoured). A repeated creation that the server had already made leaves at most an
+    /// upload nobody continues, which the server expires; one that had already stored a small file whole answers
+    /// 409, which the caller checks. The answer's `attempts` counts the tries.
+    func sendRetrying(_ request: HTTPRequest, target: UploadTarget) async throws -> HTTPResponse {
+        var budget = RetryBudget(policy: http.configuration.retry, limit: http.configuration.retry.maxAttempts)
         while true {
-            attempt += 1
+            let reason: String
+            var retryAfter: String?
             do {
-                return try await http.send(request)
+                var response = try await http.send(request)
+                response.attempts = budget.failures + 1
+                guard budget.isRetryable(status: response.status) else { return response }
+                if budget.failures + 1 >= budget.limit { return response }
+                reason = "HTTP \(response.status)"
+                retryAfter = response.headers["Retry-After"]
             } catch let error as HTTPError {
                 if case .cancelled = error { throw CancellationError() }
-                guard case .transport(_, CurlCode.couldNotConnect, _) = error, attempt < http.configuration.retry.maxAttempts else {
-                    throw UploadError.transfer(error)
-                }
-                try await Task.sleep(nanoseconds: UInt64(http.configuration.retry.delay(afterAttempt: attempt, retryAfter: nil) * 1e9))
+                guard error.isRetryable, budget.failures + 1 < budget.limit else { throw UploadError.transfer(error) }
+                reason = error.description
+            }
+            try await budget.backOff(reason: reason, retryAfter: retryAfter, onEvent: nil) { attempts in
+                UploadError.transfer(.gaveUp(request: "\(request.method) \(request.url)", attempts: attempts, reason: reason))
             }
         }
     }
@@ -491,6 +601,12 @@ public struct TusUploader: Uploading {
         } catch {
             throw UploadError.localFile(path: path, message: error.detailWithoutPath)
         }
+        return algorithm + " " + Data(hasher.finalize()).base64EncodedString()
+    }
+
+    static func checksumHeader(_ algorithm: String, data: Data) -> String {
+        let hasher = SHA256Hasher(sha1: algorithm == "sha1")
+        hasher.update(data)
         return algorithm + " " + Data(hasher.finalize()).base64EncodedString()
     }
 

@@ -5,7 +5,9 @@ extension UploadError: CategorizedError {
     /// What kind of failure this is; a paused upload counts as cancelled (the server keeps what it has).
     public var category: ErrorCategory {
         switch self {
-        case .localFile, .journal: .localFile
+        case .localFile, .journal, .sourceChanged: .localFile
+        case .notStored: .server
+        case .serverFull: .serverFull
         case .notTus: .invalidInput
         case .tooLarge, .lengthRequired: .refused
         case .server(_, let status, _): .of(httpStatus: status)

@@ -25,6 +25,14 @@ public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The upload was cancelled before the server held any of it, or removed from the server as asked
     /// (``UploadOptions/terminateOnCancel``).
     case cancelled(path: String)
+    /// The local file changed (edited, replaced, grown) while it was being sent: nothing was stored under its
+    /// name, and a rerun sends the new version.
+    case sourceChanged(path: String)
+    /// The server did not confirm holding the file: after the last request failed or was in doubt, it lists
+    /// nothing under `destination`, another size, or other bytes (`detail`). The journal keeps what a rerun needs.
+    case notStored(path: String, destination: String, detail: String)
+    /// The server has no room for the file (507).
+    case serverFull(destination: String, message: String)
     /// The upload was cancelled and paused: the server keeps the `confirmed` bytes and the journal the upload,
     /// so the same call continues it.
     case paused(path: String, confirmed: Int64, total: Int64)
@@ -42,6 +50,9 @@ public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path): the server rejected the checksum of the chunk at byte \(offset) again and again"
         case .transfer(let error): error.description
         case .journal(let error): error.description
+        case .sourceChanged(let path): "\(path) changed while it was being uploaded; run it again"
+        case .notStored(let path, let destination, let detail): "\(path): not stored as \(destination): \(detail)"
+        case .serverFull(let destination, let message): "\(destination): the server has no space left (\(message))"
         case .cancelled(let path): "\(path): upload cancelled"
         case .paused(let path, let confirmed, let total):
             "\(path): upload paused at \(ByteCountFormat.string(confirmed)) of \(ByteCountFormat.string(total))"

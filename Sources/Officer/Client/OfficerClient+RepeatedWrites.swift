@@ -1,0 +1,72 @@
+import FileModel
+import HTTP
+import Transfer
+
+extension OfficerClient {
+    /// Whether a failed call may have reached the server and failed there for a while (a 5xx, 408, 429) or been
+    /// cut off on the way (a connection reset, a timeout): worth another attempt after the backoff.
+    static func isTransient(_ error: OfficerError, policy: RetryPolicy) -> Bool {
+        switch error {
+        case .server(_, let status, _): policy.retryableStatuses.contains(status)
+        case .transport(let inner): inner.isRetryable
+        default: false
+        }
+    }
+
+    /// Sends a write that is not idempotent (a move, a copy, a rename, a folder or file made, a removal) and, after
+    /// a failure that may have been applied before its answer was lost, asks the server first: `applied` returns
+    /// the result when the server already shows the change, and that counts as success (so a 409 or 404 on a retry
+    /// of an applied change is never reported); otherwise the write is sent again, under the one backoff. Writes
+    /// that fail for a reason of the request (a 409 on the first attempt, a 400) are never repeated.
+    func repeatingWrite<T>(
+        _ attempt: () async throws(OfficerError) -> T, applied: () async -> T?
+    ) async throws(OfficerError) -> T {
+        let policy = http.configuration.retry
+        var budget = RetryBudget(policy: policy, limit: policy.maxAttempts)
+        while true {
+            do {
+                return try await attempt()
+            } catch {
+                if budget.failures > 0, let done = await applied() { return done }
+                guard Self.isTransient(error, policy: policy) else { throw error }
+                do {
+                    try await budget.backOff(reason: error.description, onEvent: nil) { _ in error }
+                } catch let spent as OfficerError {
+                    throw spent
+                } catch {
+                    throw .transport(.cancelled(request: "write"))
+                }
+                if let done = await applied() { return done }
+            }
+        }
+    }
+
+    /// The entry at `path` as its folder's listing shows it (the listing is an endpoint every Officer server has);
+    /// nil when nothing is there or the server cannot be asked.
+    func listedEntry(_ path: RemotePath) async -> FileEntry? {
+        if case .present(let entry) = await listedState(path) { return entry }
+        return nil
+    }
+
+    /// Whether the listing of `path`'s folder shows it: present, absent, or unknown when the server cannot be asked
+    /// (an unanswered question is never taken for an absence).
+    func listedState(_ path: RemotePath) async -> ListedState {
+        guard !path.isRoot else { return .unknown }
+        do {
+            return (try await list(path.parent)).entries.first { $0.name == path.name }.map(ListedState.present) ?? .absent
+        } catch {
+            if case .notFound = error { return .absent }
+            return .unknown
+        }
+    }
+}
+
+/// What a folder's listing says of one path.
+enum ListedState {
+    /// This entry is there.
+    case present(FileEntry)
+    /// Nothing of that name (or its folder is gone).
+    case absent
+    /// The server could not be asked.
+    case unknown
+}

@@ -1,0 +1,36 @@
+import FileModel
+import Foundation
+import Transfer
+
+extension OfficerClient: UploadConfirming {
+    /// What this server holds under an upload target's name, from the listing of its folder (an endpoint every
+    /// Officer server has) and, with `withChecksum`, the SHA-256 the server computes where it offers one. A target
+    /// on another server is not this client's to answer.
+    public func stored(at target: UploadTarget, withChecksum: Bool) async throws -> StoredFile {
+        let items = Dictionary(target.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        guard target.tusEndpoint.hasPrefix(server), let root = items["root"], let folderPath = items["path"] else { return .unknown }
+        let folder = try RemotePath(root: root, path: folderPath)
+        guard let listing = try await Self.unlessNotFound({ () async throws(OfficerError) in try await list(folder) }),
+            let entry = listing.entries.first(where: { $0.name == target.fileName }), !entry.isDirectory
+        else { return .absent }
+        guard withChecksum else { return .file(size: entry.size, sha256: nil) }
+        // A server without the checksum endpoint answers 404: the size is what it can tell.
+        let file = try folder.appending(target.fileName)
+        let digest = try await Self.unlessNotFound { () async throws(OfficerError) in try await sha256(file) }
+        return .file(size: entry.size, sha256: digest?.sha256)
+    }
+
+    /// The size of the file a multipart upload's answer names (`{"entries": [{…}]}`).
+    public func storedSize(inAnswer body: Data) -> Int64? {
+        (try? JSONDecoder().decode(EntriesResponse.self, from: body))?.entries.first.map(\.size)
+    }
+
+    private static func unlessNotFound<T>(_ call: () async throws(OfficerError) -> T) async throws(OfficerError) -> T? {
+        do {
+            return try await call()
+        } catch {
+            if case .notFound = error { return nil }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import FileModel
+import Foundation
+import HTTP
+
+/// Asks the destination of an upload what it holds under the upload's final name. The uploaders know no
+/// server's API; the layer that does (Officer: its listing and SHA-256 endpoint) answers through this, so an
+/// upload whose last request failed or was in doubt is reported done only when the other side holds the file.
+public protocol UploadConfirming: Sendable {
+    /// What the destination holds under `target`'s name now; `withChecksum` asks for its SHA-256 too, where the
+    /// destination computes one.
+    func stored(at target: UploadTarget, withChecksum: Bool) async throws -> StoredFile
+    /// The size of the file an upload's answer describes (a multipart upload's 201 names the stored entry), nil
+    /// when the answer says nothing of it.
+    func storedSize(inAnswer body: Data) -> Int64?
+}
+
+/// What a destination holds under an upload's name.
+public enum StoredFile: Sendable, Equatable {
+    /// A file of this size, and its SHA-256 (hex) when the destination computes one.
+    case file(size: Int64, sha256: String?)
+    /// Nothing, or a folder.
+    case absent
+    /// The destination cannot tell (not a destination it knows): the upload protocol's own answer stands.
+    case unknown
+}
+
+extension UploadConfirming {
+    /// Confirms that the destination holds exactly `path`'s bytes under `target`'s name: present, of `size`, and,
+    /// where it computes a SHA-256, the same as the local file's (a local re-read; the file is checked to be the
+    /// version that was sent first). Anything else fails with ``UploadError/notStored(path:destination:detail:)``.
+    func confirm(_ path: String, size: Int64, identity: FileIdentity?, at target: UploadTarget, sha256 sent: String? = nil)
+        async throws(UploadError)
+    {
+        let stored: StoredFile
+        do {
+            stored = try await self.stored(at: target, withChecksum: true)
+        } catch let error as UploadError {
+            throw error
+        } catch {
+            throw .notStored(path: path, destination: target.label, detail: "could not ask the server whether it holds the file (\(error))")
+        }
+        switch stored {
+        case .unknown: return
+        case .absent: throw .notStored(path: path, destination: target.label, detail: "the server holds no file of that name")
+        case .file(let storedSize, let remote):
+            guard storedSize == size else {
+                throw .notStored(
+                    path: path, destination: target.label,
+                    detail: "the server holds \(ByteCountFormat.string(storedSize)), not \(ByteCountFormat.string(size))")
+            }
+            guard let remote else { return }
+            var local = sent
+            if local == nil {
+                try identity?.check(path)
+                do { local = try SHA256Hasher.hash(file: path) } catch { throw .localFile(path: path, message: error.detailWithoutPath) }
+                try identity?.check(path)
+            }
+            guard remote.lowercased() == local?.lowercased() else {
+                throw .notStored(path: path, destination: target.label, detail: "the server's copy has other bytes (its SHA-256 differs)")
+            }
+        }
+    }
+}
