@@ -43,8 +43,15 @@ extension OfficerFiles {
     /// Every unfinished transfer in the journal (none without one), uploads first.
     public func unfinishedTransfers() throws -> [UnfinishedTransfer] {
         guard let journal = try journal else { return [] }
+        // A download whose temp file is gone reached its final name (or was removed by hand): nothing is left to
+        // resume. Its record stays only when the journal could not be written at the end; it is forgotten now.
+        let downloads = try journal.downloads().filter { download in
+            guard access(download.tempPath, F_OK) != 0 else { return true }
+            try? journal.remove(destination: download.destination)
+            return false
+        }
         return try journal.uploads().map { .upload($0) } + journal.objectUploads().map { .objectUpload($0) }
-            + journal.downloads().map { .download($0) }
+            + downloads.map { .download($0) }
     }
 
     /// Continues an unfinished transfer where the server (uploads) or the journal (downloads) says it stopped.
