@@ -19,6 +19,26 @@ import Testing
         #expect((folder[.posixPermissions] as? Int) == 0o700)
     }
 
+    @Test func aVersionOneConfigIsReadAndANewerOneRefusedAndNeverOverwritten() throws {
+        let home = TemporaryDirectory()
+        let store = ConfigStore(environment: ["XDG_CONFIG_HOME": home.path])
+        try FileManager.default.createDirectory(atPath: home.path + "/officer-files", withIntermediateDirectories: true)
+        // What every build before versions were kept wrote: no version field.
+        let old = #"{"root":"home","server":"http://127.0.0.1:1"}"#
+        try Data(old.utf8).write(to: URL(fileURLWithPath: store.path))
+        chmod(store.path, 0o600)
+        #expect(try store.load() == OfficerConfig(server: "http://127.0.0.1:1", root: "home"))
+        try store.save(try store.load())
+        #expect(try String(contentsOfFile: store.path, encoding: .utf8).contains(#""version" : 1"#))
+
+        let newer = #"{"version":5,"server":"http://127.0.0.1:1","future":{"x":1}}"#
+        try Data(newer.utf8).write(to: URL(fileURLWithPath: store.path))
+        #expect(throws: ConfigError.newerFormat(path: store.path, found: 5, supported: 1)) { _ = try store.load() }
+        #expect(throws: ConfigError.newerFormat(path: store.path, found: 5, supported: 1)) { try store.save(OfficerConfig()) }
+        #expect(try String(contentsOfFile: store.path, encoding: .utf8) == newer)
+        #expect("\(ConfigError.newerFormat(path: store.path, found: 5, supported: 1))".contains("written by a newer officer-files"))
+    }
+
     @Test func fallsBackToHomeDotConfig() {
         #expect(ConfigStore(environment: ["HOME": "/home/x"]).path == "/home/x/.config/officer-files/config.json")
         #expect(ConfigStore(environment: ["HOME": "/home/x", "XDG_CONFIG_HOME": "relative"]).path.hasPrefix("/home/x/.config"))

@@ -37,22 +37,12 @@ extension TransferJournal {
         public var note: String?
     }
 
-    /// Creates the queue's table once per journal.
-    private func ensureQueueTable(_ database: SQLiteDatabase) throws(SQLiteError) {
-        try database.execute(
-            """
-            CREATE TABLE IF NOT EXISTS queued_writes (
-                id INTEGER PRIMARY KEY AUTOINCREMENT, created REAL NOT NULL, write TEXT NOT NULL,
-                state TEXT NOT NULL, note TEXT)
-            """)
-    }
 
     /// Keeps a write for later; its number.
     @discardableResult
     public func enqueue(_ write: QueuedWrite) throws(SQLiteError) -> Int64 {
         let text = String(decoding: (try? JSONEncoder().encode(write)) ?? Data(), as: UTF8.self)
         return try withDatabase { database throws(SQLiteError) -> Int64 in
-            try ensureQueueTable(database)
             try database.execute(
                 "INSERT INTO queued_writes (created, write, state) VALUES (?, ?, 'pending')",
                 [.real(Date().timeIntervalSince1970), .text(text)])
@@ -63,7 +53,6 @@ extension TransferJournal {
     /// Every queued write not yet done, oldest first.
     public func queuedWrites(includingDone: Bool = false) throws(SQLiteError) -> [QueuedItem] {
         try withDatabase { database throws(SQLiteError) -> [QueuedItem] in
-            try ensureQueueTable(database)
             let rows = try database.query(
                 "SELECT id, created, write, state, note FROM queued_writes" + (includingDone ? "" : " WHERE state != 'done'") + " ORDER BY id")
             return rows.compactMap { row -> QueuedItem? in
@@ -79,7 +68,6 @@ extension TransferJournal {
     /// never applies the write again (and one that stops just before finds it applied and says so).
     public func setQueueState(_ id: Int64, _ state: QueueState, note: String? = nil) throws(SQLiteError) {
         try withDatabase { database throws(SQLiteError) in
-            try ensureQueueTable(database)
             try database.execute(
                 "UPDATE queued_writes SET state = ?, note = ? WHERE id = ?",
                 [.text(state.rawValue), note.map(SQLiteValue.text) ?? .null, .integer(id)])
@@ -90,7 +78,6 @@ extension TransferJournal {
     @discardableResult
     public func dropQueued(_ id: Int64) throws(SQLiteError) -> Bool {
         try withDatabase { database throws(SQLiteError) -> Bool in
-            try ensureQueueTable(database)
             return try database.execute("DELETE FROM queued_writes WHERE id = ?", [.integer(id)]) > 0
         }
     }
@@ -99,7 +86,6 @@ extension TransferJournal {
     @discardableResult
     public func pruneDoneQueued() throws(SQLiteError) -> Int {
         try withDatabase { database throws(SQLiteError) -> Int in
-            try ensureQueueTable(database)
             return try database.execute("DELETE FROM queued_writes WHERE state = 'done'")
         }
     }

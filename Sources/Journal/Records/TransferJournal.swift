@@ -71,31 +71,61 @@ public final class TransferJournal: @unchecked Sendable {
         }
     }
 
-    /// Opens (creating) the journal at `path`.
+    /// What opening found: nil, or the damaged journal it moved aside and what it could take from it.
+    public let openingReport: JournalRecovery?
+
+    /// Opens (creating) the journal at `path`, migrated to this build's format. A journal that fails its
+    /// integrity check (or was truncated to nothing) is moved aside as `journal.sqlite.damaged-TIME` and a fresh
+    /// one created, with the queued writes and unfinished uploads that can still be read copied over (see
+    /// ``openingReport``); a journal written by a newer build is refused and left as it is.
     public init(path: String) throws(SQLiteError) {
         let directory = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        database = try SQLiteDatabase(path: path)
-        try database.execute(
-            """
-            CREATE TABLE IF NOT EXISTS downloads (
-                destination TEXT PRIMARY KEY, url TEXT NOT NULL, temp_path TEXT NOT NULL,
-                etag TEXT, last_modified TEXT, total INTEGER, boot_id TEXT NOT NULL, created REAL NOT NULL)
-            """)
-        try database.execute(
-            """
-            CREATE TABLE IF NOT EXISTS download_segments (
-                destination TEXT NOT NULL, idx INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
-                done INTEGER NOT NULL DEFAULT 0, synced INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (destination, idx))
-            """)
-        try database.execute(
-            """
-            CREATE TABLE IF NOT EXISTS uploads (
-                key TEXT PRIMARY KEY, local_path TEXT NOT NULL, label TEXT NOT NULL, target TEXT NOT NULL,
-                fingerprint TEXT NOT NULL, parts TEXT NOT NULL, created REAL NOT NULL)
-            """)
+        let (database, damaged) = try SQLiteStateFile.open(path: path, schema: Self.schema, ifDamaged: .moveAside)
+        self.database = database
+        openingReport = damaged.map { JournalRecovery(damaged: $0, into: database) }
     }
+
+    /// The journal's format. Version 1 is the layout every build before versions were kept wrote (so their files,
+    /// of `user_version` 0, are taken as they are). Add a step for each change; never edit a released one.
+    static let schema = SQLiteSchema([
+        { database in
+            for table in [
+                """
+                CREATE TABLE IF NOT EXISTS downloads (
+                    destination TEXT PRIMARY KEY, url TEXT NOT NULL, temp_path TEXT NOT NULL,
+                    etag TEXT, last_modified TEXT, total INTEGER, boot_id TEXT NOT NULL, created REAL NOT NULL)
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS download_segments (
+                    destination TEXT NOT NULL, idx INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
+                    done INTEGER NOT NULL DEFAULT 0, synced INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (destination, idx))
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS uploads (
+                    key TEXT PRIMARY KEY, local_path TEXT NOT NULL, label TEXT NOT NULL, target TEXT NOT NULL,
+                    fingerprint TEXT NOT NULL, parts TEXT NOT NULL, created REAL NOT NULL)
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS queued_writes (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT, created REAL NOT NULL, write TEXT NOT NULL,
+                    state TEXT NOT NULL, note TEXT)
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS object_times (
+                    endpoint TEXT NOT NULL, bucket TEXT NOT NULL, object_key TEXT NOT NULL, etag TEXT NOT NULL,
+                    size INTEGER NOT NULL, mtime REAL NOT NULL, PRIMARY KEY (endpoint, bucket, object_key))
+                """,
+                "CREATE TABLE IF NOT EXISTS object_uploads (key TEXT PRIMARY KEY, record TEXT NOT NULL, created REAL NOT NULL)",
+            ] {
+                try database.execute(table)
+            }
+        }
+    ])
+
+    /// The format version this build writes.
+    package static var formatVersion: Int { schema.version }
 
     /// Runs journal SQL under the connection lock (for extensions in other files).
     @discardableResult

@@ -24,6 +24,8 @@ enum SQLiteCalls {
     static func close(_ db: Connection) { sqlite3_close_v2(db) }
     static func errorMessage(_ db: Connection) -> String { String(cString: sqlite3_errmsg(db)) }
     static func errorString(_ code: Int32) -> String { String(cString: sqlite3_errstr(code)) }
+    /// The errno of the system call behind the last failure (a full disk, a read-only folder), 0 if none.
+    static func systemErrno(_ db: Connection) -> Int32 { sqlite3_system_errno(db) }
     static func busyTimeout(_ db: Connection, milliseconds: Int32) { sqlite3_busy_timeout(db, milliseconds) }
 
     /// Waits for another connection's lock by polling every 50 µs for the first 10 ms, then every millisecond,

@@ -25,8 +25,9 @@ package final class SQLiteDatabase {
         let (status, connection) = SQLiteCalls.open(path, readOnly: false)
         guard status == SQLiteCalls.ok, let connection else {
             let message = connection.map(SQLiteCalls.errorMessage) ?? SQLiteCalls.errorString(status)
+            let system = connection.map(SQLiteCalls.systemErrno) ?? 0
             if let connection { SQLiteCalls.close(connection) }
-            throw SQLiteError(path: path, code: status, message: message, sql: nil)
+            throw SQLiteError(path: path, code: status, message: message, sql: nil, systemError: system)
         }
         self.connection = connection
         self.path = path
@@ -97,6 +98,13 @@ package final class SQLiteDatabase {
         }
     }
 
+    /// Runs SQL-only work inside `BEGIN IMMEDIATE … COMMIT` and returns its value, rolling back if it throws.
+    package func writeTransactionReturning<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        var result: T?
+        try writeTransaction { () throws(SQLiteError) in result = try body() }
+        return result!
+    }
+
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
     package func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
@@ -111,6 +119,8 @@ package final class SQLiteDatabase {
     }
 
     private func error(_ code: Int32, _ sql: String) -> SQLiteError {
-        SQLiteError(path: path, code: code, message: SQLiteCalls.errorMessage(connection), sql: sql)
+        SQLiteError(
+            path: path, code: code, message: SQLiteCalls.errorMessage(connection), sql: sql,
+            systemError: SQLiteCalls.systemErrno(connection))
     }
 }

@@ -19,12 +19,13 @@ extension OfficerFiles {
     public func pin(_ path: RemotePath) async throws -> PinOutcome {
         let cache = try configuredCache()
         let key = try cacheKey(path, kind: CacheKey.Kind.body)
+        let (cached, _) = try checkedCacheEntry(cache, key: key, path: path)
         if isOffline {
-            guard let entry = try cache.entry(for: key) else { throw OfficerFilesError.notCachedOffline(path) }
+            guard let (entry, _) = cached else { throw OfficerFilesError.notCachedOffline(path) }
             try cache.setPinned(true, for: key)
             return PinOutcome(bytes: entry.size, wasCached: true)
         }
-        if let entry = try cache.entry(for: key), let etag = entry.etag, try await currentETag(of: path) == etag {
+        if let (entry, _) = cached, let etag = entry.etag, try await currentETag(of: path) == etag {
             try cache.setPinned(true, for: key)
             return PinOutcome(bytes: entry.size, wasCached: true)
         }
@@ -58,8 +59,9 @@ extension OfficerFiles {
         return (count, bytes)
     }
 
-    /// Checks the index against the files and repairs what differs (entries without a file, files without an
-    /// entry, stale temp files, an unreadable index, more bytes than the limit).
+    /// Checks the index against the files and repairs what differs (entries without a file, entries whose bytes
+    /// no longer match their SHA-256, files without an entry, stale temp files, an unreadable index, more bytes
+    /// than the limit).
     public func verifyCache() throws -> CacheVerification { try configuredCache().verify() }
 
     /// The cache for operations on the cache itself: without one they have nothing to work on.

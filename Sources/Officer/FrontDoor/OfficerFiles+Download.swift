@@ -41,30 +41,62 @@ extension OfficerFiles {
             guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(path) }
             options.modificationTime = entry.mtime
         }
-        // Opened at once: another process evicting the entry cannot pull it away halfway.
-        if let cache, let entry = try cache.entry(for: key), let handle = FileHandle(forReadingAtPath: entry.path) {
-            var current = isOffline
-            if !current, let etag = entry.etag { current = try await currentETag(of: path) == etag }
-            if current {
-                if options.modificationTime == nil { options.modificationTime = entry.metadata["mtime"].flatMap(Double.init) }
-                let result = try withExtendedLifetime(handle) {
-                    try downloader.install(from: handle.fileDescriptor, expectedLength: entry.size, to: destination, options: options)
+        var pinned = false
+        if let cache {
+            let (cached, wasPinned) = try checkedCacheEntry(cache, key: key, path: path)
+            pinned = wasPinned
+            if let (entry, handle) = cached, let digest = entry.sha256,
+                options.checksum == nil || options.checksum?.sha256 == digest
+            {
+                var current = isOffline
+                if !current, let etag = entry.etag { current = try await currentETag(of: path) == etag }
+                if current {
+                    if options.modificationTime == nil { options.modificationTime = entry.metadata["mtime"].flatMap(Double.init) }
+                    // The copy is hashed on its way to the temp file and refused before the rename if it changed since.
+                    var installing = options
+                    installing.checksum = Checksum(parsing: "sha256:" + digest)
+                    let result: DownloadResult
+                    do {
+                        result = try withExtendedLifetime(handle) {
+                            try downloader.install(from: handle.fileDescriptor, expectedLength: entry.size, to: destination, options: installing)
+                        }
+                    } catch DownloadError.checksumMismatch {
+                        cache.dropDamaged(entry)
+                        if isOffline { throw OfficerFilesError.cachedCopyDamaged(path) }
+                        warn("the cached copy of \(path) was damaged while it was copied: dropped it and fetching the file again")
+                        return try await fetchAgain(path, to: destination, options: options, pinned: entry.pinned, report: report)
+                    }
+                    // Told once installed: a refused destination (it exists) shows no transfer that never was.
+                    report(.started(total: entry.size, partSizes: [entry.size], resumedBytes: 0, method: .cache))
+                    report(.progress(part: 0, done: result.bytes))
+                    return result
                 }
-                // Told once installed: a refused destination (it exists) shows no transfer that never was.
-                report(.started(total: entry.size, partSizes: [entry.size], resumedBytes: 0, method: .cache))
-                report(.progress(part: 0, done: result.bytes))
-                return result
+            } else if cached == nil, isOffline {
+                throw OfficerFilesError.notCachedOffline(path)
             }
         } else if isOffline {
             throw OfficerFilesError.notCachedOffline(path)
         }
+        return try await fetchAgain(path, to: destination, options: options, pinned: pinned, report: report)
+    }
+
+    /// Downloads from the server and keeps a copy in the cache (pinned again when the dropped copy was).
+    private func fetchAgain(
+        _ path: RemotePath, to destination: String, options: DownloadOptions, pinned: Bool,
+        report: @escaping @Sendable (TransferEvent) -> Void
+    ) async throws -> DownloadResult {
+        if isOffline { throw OfficerFilesError.notCachedOffline(path) }
+        let client = try client
+        let downloader = SegmentedDownloader(http: http, journal: try journal)
+        let cache = try usableCache()
+        let key = try cacheKey(path, kind: CacheKey.Kind.body)
         let result = try await downloader.download(
             from: client.rawURL(for: path), credential: client.credential, to: destination, options: options
         ) { report($0) }
-        if let cache, let etag = result.etag, result.bytes <= cache.automaticEntryLimit {
+        if let cache, let etag = result.etag, pinned || result.bytes <= cache.automaticEntryLimit {
             do {
                 try cache.store(
-                    contentsOf: result.path, for: key, version: etag,
+                    contentsOf: result.path, for: key, version: etag, pinned: pinned,
                     metadata: options.modificationTime.map { ["mtime": String($0)] } ?? [:])
             } catch {
                 configuration.http.log?("cache: not stored: \(error)")

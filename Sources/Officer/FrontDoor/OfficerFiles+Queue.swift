@@ -56,6 +56,8 @@ public struct QueueReplaySummary: Sendable, Equatable {
     public var conflicts = 0
     /// Writes held behind a held one.
     public var blocked = 0
+    /// Nothing was replayed: another replay was running (it applies the writes).
+    public var alreadyRunning = false
 }
 
 extension OfficerFiles {
@@ -141,12 +143,18 @@ extension OfficerFiles {
     /// (so a replay stopped halfway never applies anything twice); one whose expectations no longer hold (the
     /// file changed or vanished, the name was taken) is held as a conflict, and later writes touching the same
     /// paths are held behind it; anything else is applied and marked done. Held writes are tried again on the
-    /// next replay. A network failure stops the replay (the rest stays queued).
+    /// next replay. A network failure stops the replay (the rest stays queued). One replay runs at a time: while
+    /// another (in any process) runs, this one does nothing and says so (``QueueReplaySummary/alreadyRunning``).
     public func replayQueue() -> ProgressOperation<QueueEvent, QueueReplaySummary> {
         ProgressOperation { report in
             if self.isOffline { throw OfficerFilesError.needsNetwork("replaying the queue") }
             guard let journal = try self.journal else { return QueueReplaySummary() }
             var summary = QueueReplaySummary()
+            guard let claim = journal.claimQueueReplay() else {
+                summary.alreadyRunning = true
+                return summary
+            }
+            defer { withExtendedLifetime(claim) {} }
             var held: [QueuedWrite] = []
             for var item in try journal.queuedWrites() {
                 try Task.checkCancellation()

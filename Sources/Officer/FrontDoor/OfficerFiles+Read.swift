@@ -43,8 +43,7 @@ extension OfficerFiles {
             return ReadOutcome(bytes: outcome.written, fromCache: false)
         }
         let key = try cacheKey(path, kind: CacheKey.Kind.body)
-        // Opened at once: another process evicting the entry cannot pull it away halfway.
-        let cached = try cache.entry(for: key).flatMap { entry in FileHandle(forReadingAtPath: entry.path).map { (entry, $0) } }
+        let (cached, pinned) = try checkedCacheEntry(cache, key: key, path: path)
         if isOffline {
             guard let (entry, handle) = cached else { throw OfficerFilesError.notCachedOffline(path) }
             try Self.copy(handle, entry, to: fileDescriptor, outputName: outputName)
@@ -66,7 +65,7 @@ extension OfficerFiles {
             var info = Glibc.stat()
             if fstat(staged.fileDescriptor, &info) == 0, Int64(info.st_size) == outcome.written {
                 do {
-                    try cache.commit(staged, key: key, version: etag)
+                    try cache.commit(staged, key: key, version: etag, pinned: pinned)
                 } catch {
                     configuration.http.log?("cache: not stored: \(error)")
                 }
@@ -83,6 +82,25 @@ extension OfficerFiles {
         let outcome = try await SegmentedDownloader(http: http, journal: nil).stream(
             from: url, credential: nil, to: fileDescriptor, copy: nil, ifNoneMatch: nil, bandwidthLimit: bandwidthLimit)
         return ReadOutcome(bytes: outcome.written, fromCache: false)
+    }
+
+    /// The cached entry for `key`, opened and checked against its SHA-256 before any byte of it is used. A
+    /// damaged one is dropped with a warning (offline: ``OfficerFilesError/cachedCopyDamaged(_:)``), and whether
+    /// it was pinned, so the copy fetched again is pinned again.
+    func checkedCacheEntry(
+        _ cache: ContentCache, key: CacheKey, path: RemotePath
+    ) throws -> (entry: (CacheEntry, FileHandle)?, pinned: Bool) {
+        guard let entry = try cache.entry(for: key) else { return (nil, false) }
+        switch cache.open(entry) {
+        case .intact(let handle): return ((entry, handle), false)
+        case .gone: return (nil, false)
+        case .damaged:
+            if isOffline { throw OfficerFilesError.cachedCopyDamaged(path) }
+            warn(
+                "the cached copy of \(path) was damaged (its bytes no longer match their SHA-256): dropped it and fetching the file again"
+                    + (entry.pinned ? "; it stays pinned" : ""))
+            return (nil, entry.pinned)
+        }
     }
 
     private static func copy(_ handle: FileHandle, _ entry: CacheEntry, to fileDescriptor: Int32, outputName: String) throws {

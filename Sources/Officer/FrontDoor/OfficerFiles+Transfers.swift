@@ -31,6 +31,22 @@ public enum UnfinishedTransfer: Sendable, Equatable {
     }
 }
 
+/// A transfer that cannot be discarded because a running process holds it.
+public struct TransferHeldError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
+    /// The transfer.
+    public var transfer: UnfinishedTransfer
+    /// One line naming it.
+    public var description: String {
+        switch transfer {
+        case .upload(let upload): "\(upload.localPath): a running transfer holds this upload; left as it is"
+        case .objectUpload(let upload): "\(upload.localPath): a running transfer holds this upload; left as it is"
+        case .download(let download): "\(download.destination): a running transfer holds this download; left as it is"
+        }
+    }
+    /// Busy, not broken.
+    public var category: ErrorCategory { .conflict }
+}
+
 /// What a resumed transfer ended with.
 public enum TransferOutcome: Sendable, Equatable {
     /// An upload finished.
@@ -43,8 +59,15 @@ extension OfficerFiles {
     /// Every unfinished transfer in the journal (none without one), uploads first.
     public func unfinishedTransfers() throws -> [UnfinishedTransfer] {
         guard let journal = try journal else { return [] }
+        // A download whose temp file is gone reached its final name (or was removed by hand): nothing is left to
+        // resume. Its record stays only when the journal could not be written at the end; it is forgotten now.
+        let downloads = try journal.downloads().filter { download in
+            guard access(download.tempPath, F_OK) != 0 else { return true }
+            try? journal.remove(destination: download.destination)
+            return false
+        }
         return try journal.uploads().map { .upload($0) } + journal.objectUploads().map { .objectUpload($0) }
-            + journal.downloads().map { .download($0) }
+            + downloads.map { .download($0) }
     }
 
     /// Continues an unfinished transfer where the server (uploads) or the journal (downloads) says it stopped.
@@ -74,6 +97,7 @@ extension OfficerFiles {
     /// Gives an unfinished transfer up: an upload is terminated on the server (its parts deleted), a download's
     /// temp file removed; either way the journal forgets it.
     public func discard(_ transfer: UnfinishedTransfer) async throws {
+        if isRunning(transfer) { throw TransferHeldError(transfer: transfer) }
         switch transfer {
         case .upload(let upload):
             try await uploader().terminate(upload, credential: credential(for: upload.target.tusEndpoint))
@@ -82,6 +106,22 @@ extension OfficerFiles {
         case .download(let download):
             unlink(download.tempPath)
             try journal?.remove(destination: download.destination)
+        }
+    }
+
+    /// True while a process is running the transfer: a download's temp file is locked by its downloader, an
+    /// upload's lock in the journal's folder by its uploader.
+    public func isRunning(_ transfer: UnfinishedTransfer) -> Bool {
+        switch transfer {
+        case .upload(let upload): return (try? journal)??.isHeld(transfer: upload.key) ?? false
+        case .objectUpload: return false
+        case .download(let download):
+            let descriptor = open(download.tempPath, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return false }
+            defer { close(descriptor) }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return true }
+            flock(descriptor, LOCK_UN)
+            return false
         }
     }
 

@@ -33,6 +33,9 @@ public final class OfficerFiles: Sendable {
         public var defaultRoot = RemotePath.defaultRoot
         /// The object-store remotes it may reach (``OfficerFiles/objectStore(named:)``), keys included.
         public var objectStores: [ObjectStoreRemote] = []
+        /// Told what did not stop an operation but that its user should know, in one line: a damaged journal
+        /// moved aside (and what was lost), a damaged cached copy dropped and fetched again. Nil drops them.
+        public var onWarning: (@Sendable (String) -> Void)?
 
         /// A configuration for `server` with its token in `tokens`, journal and cache off.
         public init(server: String?, tokens: any TokenStore = MemoryTokenStore()) {
@@ -68,9 +71,12 @@ public final class OfficerFiles: Sendable {
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         http = HTTPClient(configuration: configuration.http)
-        journalSlot = JournalSlot(path: configuration.journalPath)
+        journalSlot = JournalSlot(path: configuration.journalPath, onWarning: configuration.onWarning)
         cacheSlot = CacheSlot(directory: configuration.cacheDirectory, limit: configuration.cacheLimit)
     }
+
+    /// Passes a warning on to ``Configuration/onWarning``.
+    func warn(_ message: String) { configuration.onWarning?(message) }
 
     /// True when no request is made (``HTTPClientConfiguration/offline``).
     public var isOffline: Bool { configuration.http.offline }
@@ -113,13 +119,18 @@ public final class OfficerFiles: Sendable {
     }
 }
 
-/// The journal, opened once on first use and shared by every operation.
+/// The journal, opened once on first use and shared by every operation; a damaged one it replaced is told as a
+/// warning, once.
 private final class JournalSlot: @unchecked Sendable {
     private let lock = NSLock()
     private let path: String?
+    private let onWarning: (@Sendable (String) -> Void)?
     private var opened: TransferJournal?
 
-    init(path: String?) { self.path = path }
+    init(path: String?, onWarning: (@Sendable (String) -> Void)?) {
+        self.path = path
+        self.onWarning = onWarning
+    }
 
     func open() throws(SQLiteError) -> TransferJournal? {
         lock.lock()
@@ -128,6 +139,7 @@ private final class JournalSlot: @unchecked Sendable {
         guard let path else { return nil }
         let journal = try TransferJournal(path: path)
         opened = journal
+        if let recovery = journal.openingReport { onWarning?(recovery.description) }
         return journal
     }
 }

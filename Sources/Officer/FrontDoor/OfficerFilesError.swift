@@ -6,6 +6,8 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
     case isAFolder(RemotePath)
     /// Offline, and the cache has no copy of what was asked for.
     case notCachedOffline(RemotePath)
+    /// Offline, and the cached copy failed its SHA-256 check (it was dropped; online it is fetched again).
+    case cachedCopyDamaged(RemotePath)
     /// Offline, and what was asked for needs the network (a plain URL, an upload, a change on the server).
     case needsNetwork(String)
     /// The front door has no token for its server: sign in first.
@@ -34,6 +36,8 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
         switch self {
         case .isAFolder(let path): "\(path): is a folder"
         case .notCachedOffline(let path): "\(path): not in the cache (offline: no network request is made)"
+        case .cachedCopyDamaged(let path):
+            "the cached copy of \(path) is damaged (its bytes no longer match their SHA-256); it was dropped: run it again online to fetch the file"
         case .needsNetwork(let what): "\(what): needs the network, and this is offline"
         case .notSignedIn(let server): "\(server): not signed in"
         case .noServer: "no Officer server is configured"
@@ -56,6 +60,7 @@ extension OfficerFilesError: CategorizedError {
         switch self {
         case .isAFolder: .refused
         case .notCachedOffline: .notFound
+        case .cachedCopyDamaged: .integrity
         case .needsNetwork: .refused
         case .notSignedIn: .authentication
         case .noServer: .invalidInput

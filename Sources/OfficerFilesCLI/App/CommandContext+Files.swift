@@ -25,6 +25,8 @@ extension CommandContext {
         }
         configuration.defaultRoot = defaultRoot
         configuration.objectStores = try objectStoreRemotes().values.sorted { $0.name < $1.name }
+        let console = console
+        configuration.onWarning = { console.message("warning: " + $0) }
         let files = try OfficerFiles(configuration: configuration)
         if let client = try? files.client, client.isInsecureRemote, client.token != nil, !global.quiet {
             console.message("warning: \(client.server) is plain http to another machine: your token can be read on the way")

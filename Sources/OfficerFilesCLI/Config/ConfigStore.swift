@@ -36,7 +36,9 @@ public struct ConfigStore: Sendable {
         }
         let config: OfficerConfig
         do {
-            config = try JSONDecoder().decode(OfficerConfig.self, from: data)
+            config = try JSONDecoder().decode(OfficerConfig.self, from: try Self.migrated(data, path: path))
+        } catch let error as ConfigError {
+            throw error
         } catch {
             throw .malformed(path: path, detail: String(describing: error))
         }
@@ -50,6 +52,30 @@ public struct ConfigStore: Sendable {
         return config
     }
 
+    /// The format this build writes, as the file's `version` (absent in files of builds before versions were kept).
+    static let formatVersion = 1
+
+    /// The steps that bring a file of version N to N + 1, oldest first: version 1 is the layout every earlier
+    /// build wrote, so step 0 only adds the number. Add a step for each change; never edit a released one.
+    private static let migrations: [@Sendable (inout [String: Any]) -> Void] = [{ _ in }]
+
+    /// The `version` a file's JSON carries (0 without one), nil when it is not a JSON object.
+    static func version(of data: Data) -> Int? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return (object["version"] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// The file's JSON brought to ``formatVersion``; a newer file is refused.
+    static func migrated(_ data: Data, path: String) throws -> Data {
+        guard var object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { return data }
+        let found = (object["version"] as? NSNumber)?.intValue ?? 0
+        if found > formatVersion { throw ConfigError.newerFormat(path: path, found: found, supported: formatVersion) }
+        guard found < formatVersion else { return data }
+        for step in migrations[found...] { step(&object) }
+        object["version"] = formatVersion
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
     /// Saves atomically: a 0600 temp file beside it, fsynced, renamed over the old one.
     public func save(_ config: OfficerConfig) throws(ConfigError) {
         let directory = (path as NSString).deletingLastPathComponent
@@ -59,10 +85,18 @@ public struct ConfigStore: Sendable {
         } catch {
             throw .io(path: directory, message: "cannot create folder: \(error.localizedDescription)")
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        // A newer build's file is never overwritten: what it holds may not survive this build's format.
+        if let existing = FileManager.default.contents(atPath: path), let found = Self.version(of: existing), found > Self.formatVersion {
+            throw .newerFormat(path: path, found: found, supported: Self.formatVersion)
+        }
         let data: Data
-        do { data = try encoder.encode(config) } catch { throw .malformed(path: path, detail: "\(error)") }
+        do {
+            var object = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(config)) as? [String: Any] ?? [:]
+            object["version"] = Self.formatVersion
+            data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        } catch {
+            throw .malformed(path: path, detail: "\(error)")
+        }
         let temp = path + ".tmp-\(getpid())"
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .io(path: temp, message: String(cString: strerror(errno))) }

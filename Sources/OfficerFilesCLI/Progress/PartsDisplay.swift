@@ -67,6 +67,7 @@ extension PartsDisplay {
         case .retrying(let part, let attempt, let delay, let reason):
             note("retrying part \(part + 1) (attempt \(attempt)) in \(DurationFormat.precise(seconds: delay)): \(reason)")
         case .restarted(let reason): note("starting over: \(reason)")
+        case .warning(let message): reporter.message("warning: \(message)")
         }
     }
 }

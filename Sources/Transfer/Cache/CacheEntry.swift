@@ -22,13 +22,26 @@ public struct CacheEntry: Sendable, Equatable, Codable {
     public var pinned: Bool
     /// Small facts stored with it (content type, original name…).
     public var metadata: [String: String]
+    /// The SHA-256 of the stored bytes (hex), checked before they are handed out; nil only for an entry whose
+    /// file was already gone when the index gained the column.
+    public var sha256: String?
 
-    /// The stored bytes, or nil if the entry was evicted meanwhile.
+    /// The stored bytes unchecked, or nil if the entry was evicted meanwhile (``ContentCache/open(_:)`` checks them).
     public func contents() -> Data? { FileManager.default.contents(atPath: path) }
 
     /// The version as an ETag to ask the server about (`If-None-Match`, a HEAD's ETag); nil for a size-and-mtime
     /// version, which no server answers to.
     public var etag: String? { version.hasPrefix("\"") || version.hasPrefix("W/\"") ? version : nil }
+}
+
+/// An entry's file as ``ContentCache/open(_:)`` found it.
+public enum CachedBody {
+    /// Its bytes match their SHA-256: the handle reads them from the start.
+    case intact(FileHandle)
+    /// Its bytes do not match: the entry was dropped.
+    case damaged(CacheEntry)
+    /// The file is gone (evicted meanwhile): a miss.
+    case gone
 }
 
 /// How full the cache is.
@@ -69,9 +82,11 @@ public struct CacheVerification: Sendable, Equatable, Codable {
     public var staleTempFilesRemoved: Int = 0
     /// Entries evicted because the cache was over its (possibly lowered) limit.
     public var entriesEvicted: Int = 0
+    /// Entries whose bytes no longer matched their SHA-256, dropped (pinned ones among them must be pinned again).
+    public var damagedEntries: [CacheEntry] = []
 
     /// Whether anything needed repair.
     public var repairedAnything: Bool {
-        rebuiltIndex || orphanFilesRemoved > 0 || entriesDropped > 0 || staleTempFilesRemoved > 0
+        rebuiltIndex || orphanFilesRemoved > 0 || entriesDropped > 0 || staleTempFilesRemoved > 0 || !damagedEntries.isEmpty
     }
 }

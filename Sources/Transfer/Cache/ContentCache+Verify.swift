@@ -4,7 +4,8 @@ import HTTP
 
 extension ContentCache {
     /// Checks the index and the files against each other and repairs what does not match: an unreadable
-    /// index is created anew, entries whose file is missing or of the wrong size are dropped, files no entry
+    /// index is created anew, entries whose file is missing or of the wrong size are dropped, every stored file
+    /// is read and one whose bytes no longer match their SHA-256 is dropped (and listed), files no entry
     /// names are removed, temp files of processes that no longer run are removed, and the cache is trimmed
     /// to its limit. Holds the write lock throughout, so no other process commits meanwhile.
     public func verify() throws(CacheError) -> CacheVerification {
@@ -20,15 +21,19 @@ extension ContentCache {
             for name in Self.names(in: temporaryDirectory) where !Self.isAlive(writerOf: name) {
                 if unlink(temporaryDirectory + "/" + name) == 0 { report.staleTempFilesRemoved += 1 }
             }
-            let rows = try sql { db throws(SQLiteError) in try db.query("SELECT rowid, file, size FROM entries") }
+            let rows = try sql { db throws(SQLiteError) in try db.query("SELECT \(Self.columns) FROM entries") }
             var known = Set<String>()
             for row in rows {
+                let (rowID, entry) = decode(row)
                 var info = stat()
-                if stat(row[1].text, &info) != 0 || Int64(info.st_size) != row[2].int64 {
-                    try deleteRow(row[0].int64, file: row[1].text)
+                if stat(entry.path, &info) != 0 || Int64(info.st_size) != entry.size {
+                    try deleteRow(rowID, file: entry.path)
                     report.entriesDropped += 1
+                } else if entry.sha256 == nil || Self.digest(ofFile: entry.path) != entry.sha256 {
+                    try deleteRow(rowID, file: entry.path)
+                    report.damagedEntries.append(entry)
                 } else {
-                    known.insert(row[1].text)
+                    known.insert(entry.path)
                 }
             }
             for folder in Self.names(in: objectsDirectory) {
@@ -57,9 +62,11 @@ extension ContentCache {
         return kill(pid, 0) == 0 || errno == EPERM
     }
 
-    static func openIndex(_ path: String) throws(SQLiteError) -> SQLiteDatabase {
-        let database = try SQLiteDatabase(path: path)
-        try database.writeTransaction { () throws(SQLiteError) in
+    /// The index's format. Version 1 is the layout of every build before versions were kept (their files, of
+    /// `user_version` 0, are taken as they are); version 2 gives every entry its SHA-256, computed from the
+    /// stored file when the index is upgraded. Add a step for each change; never edit a released one.
+    static let indexSchema = SQLiteSchema([
+        { database in
             try database.execute(
                 """
                 CREATE TABLE IF NOT EXISTS entries (
@@ -96,18 +103,23 @@ extension ContentCache {
                     UPDATE totals SET bytes = bytes + NEW.size - OLD.size,
                         pinned_bytes = pinned_bytes + NEW.pinned * NEW.size - OLD.pinned * OLD.size WHERE id = 1; END
                 """)
-        }
-        return database
-    }
+        },
+        { database in
+            try database.execute("ALTER TABLE entries ADD COLUMN sha256 TEXT")
+            // A file that is gone keeps no digest, and verify drops its entry.
+            for row in try database.query("SELECT rowid, file FROM entries") {
+                guard let digest = ContentCache.digest(ofFile: row[1].text) else { continue }
+                try database.execute("UPDATE entries SET sha256 = ? WHERE rowid = ?", [.text(digest), .integer(row[0].int64)])
+            }
+        },
+    ])
+
+    /// The SHA-256 of a stored file, nil when it cannot be read.
+    static func digest(ofFile path: String) -> String? { try? SHA256Hasher.hash(file: path) }
 
     /// Deletes an unreadable index and starts an empty one; ``verify()`` then removes the files it named.
     static func recreateIndex(_ path: String) throws(CacheError) -> SQLiteDatabase {
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
-        do { return try openIndex(path) } catch { throw .index(error) }
+        do { return try SQLiteStateFile.open(path: path, schema: indexSchema, ifDamaged: .delete).0 } catch { throw .index(error) }
     }
-}
-
-extension SQLiteError {
-    /// SQLITE_CORRUPT or SQLITE_NOTADB: the file is damaged or not a database at all.
-    public var isCorruption: Bool { code & 0xff == 11 || code & 0xff == 26 }
 }

@@ -54,13 +54,13 @@ public final class ContentCache: @unchecked Sendable {
                 throw .io(path: folder, message: String(cString: strerror(errno)))
             }
         }
-        var rebuilt = false
+        let rebuilt: Bool
         do {
-            database = try Self.openIndex(directory + "/index.sqlite")
+            let (opened, damaged) = try SQLiteStateFile.open(path: directory + "/index.sqlite", schema: Self.indexSchema, ifDamaged: .delete)
+            database = opened
+            rebuilt = damaged != nil
         } catch {
-            guard error.isCorruption else { throw .index(error) }
-            database = try Self.recreateIndex(directory + "/index.sqlite")
-            rebuilt = true
+            throw .index(error)
         }
         if rebuilt || hasStaleTemporaryFiles() {
             openingReport = try verify()
@@ -96,9 +96,51 @@ public final class ContentCache: @unchecked Sendable {
         }
     }
 
+    /// The entry's file, opened (so another process evicting it cannot pull it away) and checked against the
+    /// SHA-256 it was stored with — a re-read of a local file, done before the first byte is handed out. A
+    /// damaged entry is dropped (``CachedBody/damaged(_:)``); one whose file vanished is a miss.
+    public func open(_ entry: CacheEntry) -> CachedBody {
+        guard let handle = FileHandle(forReadingAtPath: entry.path) else { return .gone }
+        let hasher = SHA256Hasher()
+        let intact: Bool
+        do {
+            try Self.hash(handle.fileDescriptor, into: hasher)
+            intact = entry.sha256 == hasher.finalizeHex()
+        } catch {
+            return .gone
+        }
+        guard intact else {
+            dropDamaged(entry)
+            return .damaged(entry)
+        }
+        lseek(handle.fileDescriptor, 0, SEEK_SET)
+        return .intact(handle)
+    }
+
+    /// Forgets an entry whose bytes failed their check, unless the key was stored anew meanwhile.
+    public func dropDamaged(_ entry: CacheEntry) {
+        _ = try? withWriteTransaction { () throws(CacheError) in
+            if let (rowID, current) = try row(for: entry.key), current.path == entry.path { try deleteRow(rowID, file: current.path) }
+        }
+    }
+
+    static func hash(_ descriptor: Int32, into hasher: SHA256Hasher) throws(CacheError) {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: off_t = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, offset) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw .io(path: "cache", message: String(cString: strerror(errno))) }
+            if count == 0 { return }
+            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+            offset += off_t(count)
+        }
+    }
+
     /// The bytes stored for `key` (at `version` if given), or nil.
     public func data(for key: CacheKey, version: String? = nil) throws(CacheError) -> Data? {
-        try entry(for: key, version: version)?.contents()
+        guard let entry = try entry(for: key, version: version), case .intact(let handle) = open(entry) else { return nil }
+        return try? handle.readToEnd() ?? Data()
     }
 
     /// Every entry (or those of one kind), least recently used first, without marking any as used.
@@ -167,6 +209,8 @@ public final class ContentCache: @unchecked Sendable {
         _ staged: CacheStagedFile, key: CacheKey, version: String, pinned: Bool = false, metadata: [String: String] = [:]
     ) throws(CacheError) -> CacheEntry {
         let size = try staged.finish()
+        let digest: String
+        do { digest = try SHA256Hasher.hash(file: staged.path) } catch { throw .io(path: staged.path, message: "\(error)") }
         let name = Self.randomName()
         let folder = objectsDirectory + "/" + name.prefix(2)
         let path = folder + "/" + name
@@ -192,12 +236,12 @@ public final class ContentCache: @unchecked Sendable {
                     try db.execute("UPDATE totals SET clock = clock + 1 WHERE id = 1")
                     try db.execute(
                         """
-                        INSERT INTO entries (server, root, path, kind, version, size, file, created, accessed, seq, expires, pinned, metadata)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT clock FROM totals WHERE id = 1), ?, ?, ?)
+                        INSERT INTO entries (server, root, path, kind, version, size, file, created, accessed, seq, expires, pinned, metadata, sha256)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT clock FROM totals WHERE id = 1), ?, ?, ?, ?)
                         """,
                         [.text(key.server), .text(key.root), .text(key.path), .text(key.kind), .text(version), .integer(size),
                          .text(path), .real(now), .real(now), expires.map { .real($0) } ?? .null, .integer(keepPinned ? 1 : 0),
-                         .text(metadataText)])
+                         .text(metadataText), .text(digest)])
                 }
             } catch {
                 unlink(path)
@@ -205,7 +249,7 @@ public final class ContentCache: @unchecked Sendable {
             }
             return CacheEntry(
                 key: key, version: version, size: size, path: path, created: now, accessed: now, expires: expires,
-                pinned: keepPinned, metadata: metadata)
+                pinned: keepPinned, metadata: metadata, sha256: digest)
         }
         staged.isCommitted = true
         unlink(staged.path)
@@ -249,7 +293,7 @@ public final class ContentCache: @unchecked Sendable {
 
     // MARK: Internals
 
-    static let columns = "rowid, server, root, path, kind, version, size, file, created, accessed, expires, pinned, metadata"
+    static let columns = "rowid, server, root, path, kind, version, size, file, created, accessed, expires, pinned, metadata, sha256"
 
     func row(for key: CacheKey) throws(CacheError) -> (Int64, CacheEntry)? {
         try sql { db throws(SQLiteError) in
@@ -268,7 +312,7 @@ public final class ContentCache: @unchecked Sendable {
             CacheEntry(
                 key: CacheKey(server: row[1].text, root: row[2].text, path: row[3].text, kind: row[4].text), version: row[5].text,
                 size: row[6].int64, path: row[7].text, created: row[8].real, accessed: row[9].real, expires: expires,
-                pinned: row[11].int64 != 0, metadata: metadata)
+                pinned: row[11].int64 != 0, metadata: metadata, sha256: row[13].optionalText)
         )
     }
 
@@ -349,4 +393,5 @@ extension SQLiteValue {
         }
     }
     var text: String { if case .text(let value) = self { value } else { "" } }
+    var optionalText: String? { if case .text(let value) = self { value } else { nil } }
 }

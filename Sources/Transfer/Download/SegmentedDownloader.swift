@@ -66,8 +66,13 @@ public struct SegmentedDownloader: Downloading {
                 }
                 onEvent?(.restarted(reason: restart.reason))
             } catch {
-                // Without a journal record the temp file cannot be resumed from: leave nothing behind.
-                if (try? journal?.download(for: destination)) == nil { partial.discard() }
+                // Without a journal record the temp file cannot be resumed from: leave nothing behind. A journal
+                // that cannot be read tells nothing either way, so the bytes stay for a rerun to judge.
+                var recorded = false
+                if let journal {
+                    do { recorded = try journal.download(for: destination) != nil } catch { recorded = true }
+                }
+                if !recorded { partial.discard() }
                 switch error {
                 case let error as DownloadError: throw error
                 case is CancellationError: throw .transfer(.cancelled(request: "GET \(url)"))
@@ -133,7 +138,7 @@ public struct SegmentedDownloader: Downloading {
             try partial.reset(length: nil)
             do {
                 let result = try await singleStream(url: url, token: token, partial: partial, info: info, options: options, onEvent: onEvent)
-                try journalCall { () throws(SQLiteError) in try journal?.remove(destination: destination) }
+                forgetFinished(destination, onEvent: onEvent)
                 return result
             } catch {
                 // Nothing to resume from: without its record, `download` drops the bytes too.
@@ -176,7 +181,7 @@ public struct SegmentedDownloader: Downloading {
         try await checkStillSame(url: url, token: token, as: rangeInfo)
         let digest = try verify(partial: partial, options: options)
         try partial.commit(force: options.force, modificationTime: options.settledModificationTime(lastModified: info?.lastModified))
-        try journalCall { () throws(SQLiteError) in try journal?.remove(destination: destination) }
+        forgetFinished(destination, onEvent: onEvent)
         return DownloadResult(
             path: destination, bytes: total, resumedBytes: resumed, fetchedBytes: progress.fetchedBytes, sha256: digest,
             etag: info?.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 })
@@ -423,6 +428,17 @@ public struct SegmentedDownloader: Downloading {
         }
         try journal.updateProgress(
             destination: partial.destination, before.map { (index: $0.index, done: $0.done, synced: sync ? $0.done : nil) })
+    }
+
+    /// Forgets a download that is in place under its final name. A journal that cannot be written then (its disk
+    /// full) does not undo the download: it is told as a warning, and the record left behind names a temp file
+    /// that no longer exists, which is how it is known as finished.
+    private func forgetFinished(_ destination: String, onEvent: (@Sendable (TransferEvent) -> Void)?) {
+        do {
+            try journal?.remove(destination: destination)
+        } catch {
+            onEvent?(.warning("\(destination) is complete, but the journal could not be updated: \(error)"))
+        }
     }
 
     private func journalCall<T>(_ body: () throws(SQLiteError) -> T) throws(DownloadError) -> T {

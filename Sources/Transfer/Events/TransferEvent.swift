@@ -10,6 +10,8 @@ public enum TransferEvent: Sendable, Equatable {
     case retrying(part: Int, attempt: Int, delay: Double, reason: String)
     /// The transfer starts over from nothing: the remote file changed, or the server no longer has the upload.
     case restarted(reason: String)
+    /// Something the user should know that did not stop the transfer (its journal could not be updated).
+    case warning(String)
 }
 
 /// How the bytes of a transfer go.

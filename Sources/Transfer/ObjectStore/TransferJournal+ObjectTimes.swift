@@ -21,19 +21,10 @@ extension TransferJournal {
         }
     }
 
-    private func ensureObjectTimeTable(_ database: SQLiteDatabase) throws(SQLiteError) {
-        try database.execute(
-            """
-            CREATE TABLE IF NOT EXISTS object_times (
-                endpoint TEXT NOT NULL, bucket TEXT NOT NULL, object_key TEXT NOT NULL, etag TEXT NOT NULL,
-                size INTEGER NOT NULL, mtime REAL NOT NULL, PRIMARY KEY (endpoint, bucket, object_key))
-            """)
-    }
 
     /// The remembered times of the objects directly below `prefix` (no deeper), by key.
     public func objectTimes(endpoint: String, bucket: String, prefix: String) throws(SQLiteError) -> [String: ObjectTime] {
         try withDatabase { database throws(SQLiteError) -> [String: ObjectTime] in
-            try ensureObjectTimeTable(database)
             // Keys sort as bytes: everything starting with the prefix lies below prefix + U+10FFFF.
             let rows = try database.query(
                 """
@@ -54,7 +45,6 @@ extension TransferJournal {
     /// Remembers an object's time for its current ETag and size.
     public func rememberObjectTime(endpoint: String, bucket: String, key: String, _ time: ObjectTime) throws(SQLiteError) {
         try withDatabase { database throws(SQLiteError) in
-            try ensureObjectTimeTable(database)
             try database.execute(
                 "INSERT OR REPLACE INTO object_times VALUES (?, ?, ?, ?, ?, ?)",
                 [.text(endpoint), .text(bucket), .text(key), .text(time.etag), .integer(time.size), .real(time.mtime)])
@@ -64,7 +54,6 @@ extension TransferJournal {
     /// Forgets the times of an object, or with a prefix ending in `/`, of everything below it.
     public func forgetObjectTimes(endpoint: String, bucket: String, key: String) throws(SQLiteError) {
         try withDatabase { database throws(SQLiteError) in
-            try ensureObjectTimeTable(database)
             if key.hasSuffix("/") || key.isEmpty {
                 try database.execute(
                     "DELETE FROM object_times WHERE endpoint = ? AND bucket = ? AND object_key >= ? AND object_key < ?",

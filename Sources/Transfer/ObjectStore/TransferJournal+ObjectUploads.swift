@@ -31,14 +31,10 @@ extension TransferJournal {
         [endpoint, bucket, key, path].joined(separator: "\n")
     }
 
-    private func ensureObjectUploadTable(_ database: SQLiteDatabase) throws(SQLiteError) {
-        try database.execute("CREATE TABLE IF NOT EXISTS object_uploads (key TEXT PRIMARY KEY, record TEXT NOT NULL, created REAL NOT NULL)")
-    }
 
     /// The unfinished upload with this key.
     public func objectUpload(key: String) throws(SQLiteError) -> ObjectUpload? {
         try withDatabase { database throws(SQLiteError) -> ObjectUpload? in
-            try ensureObjectUploadTable(database)
             return try database.query("SELECT record FROM object_uploads WHERE key = ?", [.text(key)]).first?.first?.string
                 .flatMap { try? JSONDecoder().decode(ObjectUpload.self, from: Data($0.utf8)) }
         }
@@ -47,7 +43,6 @@ extension TransferJournal {
     /// Every unfinished object-store upload, oldest first.
     public func objectUploads() throws(SQLiteError) -> [ObjectUpload] {
         try withDatabase { database throws(SQLiteError) -> [ObjectUpload] in
-            try ensureObjectUploadTable(database)
             return try database.query("SELECT record FROM object_uploads ORDER BY created").compactMap {
                 $0.first?.string.flatMap { try? JSONDecoder().decode(ObjectUpload.self, from: Data($0.utf8)) }
             }
@@ -58,7 +53,6 @@ extension TransferJournal {
     public func save(_ upload: ObjectUpload) throws(SQLiteError) {
         let record = String(decoding: (try? JSONEncoder().encode(upload)) ?? Data(), as: UTF8.self)
         try withDatabase { database throws(SQLiteError) in
-            try ensureObjectUploadTable(database)
             try database.execute(
                 "INSERT OR REPLACE INTO object_uploads VALUES (?, ?, COALESCE((SELECT created FROM object_uploads WHERE key = ?), ?))",
                 [.text(upload.key), .text(record), .text(upload.key), .real(Date().timeIntervalSince1970)])
@@ -68,7 +62,6 @@ extension TransferJournal {
     /// Forgets an upload.
     public func removeObjectUpload(key: String) throws(SQLiteError) {
         try withDatabase { database throws(SQLiteError) in
-            try ensureObjectUploadTable(database)
             try database.execute("DELETE FROM object_uploads WHERE key = ?", [.text(key)])
         }
     }

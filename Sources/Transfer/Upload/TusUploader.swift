@@ -52,6 +52,9 @@ public struct TusUploader: Uploading {
         let identity = try FileIdentity(path: path)
         let fingerprint = try FileFingerprint(path: path)
         let key = TransferJournal.uploadKey(path: path, target: target)
+        // Held while this runs, so `transfers clean` leaves a running upload alone.
+        let hold = journal?.hold(transfer: key)
+        defer { withExtendedLifetime(hold) {} }
         let counter = SentCounter()
         var record: TransferJournal.Upload?
         do {

@@ -24,7 +24,7 @@ enum CacheCommand: Command {
             CommandSpec(
                 "unpin", summary: "let pinned files be evicted again",
                 positionals: [PositionalSpec("PATH", help: "officer:/path of a file", variadic: true)]),
-            CommandSpec("verify", summary: "check the index against the files and repair what differs"),
+            CommandSpec("verify", summary: "read every cached file, check the index against the files and repair what differs"),
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
@@ -102,6 +102,7 @@ enum CacheCommand: Command {
         let report = try files.verifyCache()
         if context.global.json {
             context.printJSON(report)
+            if !report.damagedEntries.isEmpty { throw CLIError.refused("\(report.damagedEntries.count) cached entries were damaged (dropped)", .failure) }
             return
         }
         if !report.repairedAnything && report.entriesEvicted == 0 {
@@ -109,7 +110,16 @@ enum CacheCommand: Command {
             return
         }
         if report.rebuiltIndex { context.say("The index was unreadable and was created anew.") }
+        for entry in report.damagedEntries {
+            let name = "officer:\(entry.key.root):\(entry.key.path)"
+            context.console.message(
+                "damaged: \(entry.key.kind) of \(name): its bytes no longer match their SHA-256; dropped"
+                    + (entry.pinned ? " (it was pinned: `officer-files cache pin \(name)` fetches it again)" : ""))
+        }
         context.say(
-            "Repaired: \(report.entriesDropped) entries without their file dropped, \(report.orphanFilesRemoved) unindexed files removed, \(report.staleTempFilesRemoved) stale temp files removed, \(report.entriesEvicted) entries evicted to fit the limit.")
+            "Repaired: \(report.entriesDropped) entries without their file dropped, \(report.damagedEntries.count) damaged entries dropped, \(report.orphanFilesRemoved) unindexed files removed, \(report.staleTempFilesRemoved) stale temp files removed, \(report.entriesEvicted) entries evicted to fit the limit.")
+        if !report.damagedEntries.isEmpty {
+            throw CLIError.refused("\(report.damagedEntries.count) cached entries were damaged (dropped)", .failure)
+        }
     }
 }

@@ -65,6 +65,14 @@ enum QueueCommand: Command {
             }
         }
         let summary = try await operation.value
+        if summary.alreadyRunning {
+            if context.global.json {
+                context.printJSON(["already_running": true])
+            } else {
+                context.say("a queue run is already in progress; it applies the queued changes")
+            }
+            return
+        }
         if context.global.json {
             context.printJSON(["applied": summary.applied, "conflicts": summary.conflicts, "blocked": summary.blocked])
         } else if !context.global.quiet {

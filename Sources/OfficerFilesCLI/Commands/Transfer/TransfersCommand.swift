@@ -90,6 +90,10 @@ enum TransfersCommand: Command {
 
     static func clean(_ transfers: [UnfinishedTransfer], files: OfficerFiles, context: CommandContext) async throws {
         for transfer in transfers {
+            if files.isRunning(transfer) {
+                context.say("left \(describe(transfer).from) -> \(describe(transfer).to) alone: a running transfer holds it")
+                continue
+            }
             try await files.discard(transfer)
             switch transfer {
             case .upload(let upload): context.say("removed the partial upload of \(upload.localPath) to \(upload.label)")

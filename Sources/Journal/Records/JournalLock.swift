@@ -1,0 +1,45 @@
+import Foundation
+
+/// An exclusive `flock` on a file in the journal's folder, held as long as this object lives. It dies with its
+/// process (SIGKILL included), so a lock is never left behind; two holders in one process exclude each other too.
+public final class JournalLock: Sendable {
+    private let descriptor: Int32
+
+    private init(descriptor: Int32) { self.descriptor = descriptor }
+
+    deinit { close(descriptor) }
+
+    /// The lock on `path`, or nil while another holder has it. A lock file that cannot be created (the
+    /// folder is read-only) locks nothing and is no reason to stop: a descriptor-less lock is returned.
+    static func acquire(_ path: String) -> JournalLock? {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return JournalLock(descriptor: -1) }
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            close(descriptor)
+            return nil
+        }
+        return JournalLock(descriptor: descriptor)
+    }
+}
+
+extension TransferJournal {
+    /// The right to replay the queue, or nil while another replay (in any process) holds it: one replay at a
+    /// time, so no write is applied by two at once and none is marked a conflict because the other applied it.
+    public func claimQueueReplay() -> JournalLock? { JournalLock.acquire(path + ".queue-lock") }
+
+    /// Held by a running transfer for the time it runs, so that cleaning up (``isHeld(transfer:)``) leaves it alone.
+    public func hold(transfer key: String) -> JournalLock? { JournalLock.acquire(lockPath(transfer: key)) }
+
+    /// True while a running transfer holds `key` (``hold(transfer:)``).
+    public func isHeld(transfer key: String) -> Bool { JournalLock.acquire(lockPath(transfer: key)) == nil }
+
+    private func lockPath(transfer key: String) -> String {
+        // FNV-1a: a short stable file name for any key (a collision only makes a cleanup wait for another transfer).
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let folder = (path as NSString).deletingLastPathComponent + "/locks"
+        mkdir(folder, 0o700)
+        return folder + "/" + String(hash, radix: 16) + ".lock"
+    }
+}

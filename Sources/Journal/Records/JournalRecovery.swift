@@ -1,0 +1,53 @@
+/// A damaged journal replaced at opening: where the old file is, and what of it was carried over.
+///
+/// Queued writes and unfinished uploads that can still be read are copied into the new journal (a queued write
+/// is checked against the server before it is applied, an upload's offset is asked of the server on resume).
+/// Unfinished downloads are not: their recorded offsets cannot be trusted, so they start over, and their
+/// partial files stay on disk until a rerun claims them.
+public struct JournalRecovery: Sendable, Equatable {
+    /// The damaged file and where it went.
+    public var damaged: DamagedStateFile
+    /// Per kind of record (`queued writes`, `unfinished uploads`), how many were carried over; nil when the
+    /// old file's table could not be read.
+    public var recovered: [String: Int?] = [:]
+    /// Unfinished downloads the old file named (they start over); nil when unreadable.
+    public var downloadsStartingOver: Int?
+
+    /// Copies what can be read from the damaged file into `database`.
+    init(damaged: DamagedStateFile, into database: SQLiteDatabase) {
+        self.damaged = damaged
+        guard let old = damaged.movedTo, (try? database.execute("ATTACH DATABASE ? AS damaged", [.text(old)])) != nil else {
+            recovered = ["queued writes": nil, "unfinished uploads": nil]
+            return
+        }
+        defer { _ = try? database.execute("DETACH DATABASE damaged") }
+        for (kind, copy) in [
+            ("queued writes", "INSERT OR IGNORE INTO main.queued_writes SELECT * FROM damaged.queued_writes WHERE state != 'done'"),
+            ("unfinished uploads", "INSERT OR IGNORE INTO main.uploads SELECT * FROM damaged.uploads"),
+            ("unfinished object-store uploads", "INSERT OR IGNORE INTO main.object_uploads SELECT * FROM damaged.object_uploads"),
+        ] {
+            let copied: Int?? = try? database.writeTransactionReturning { () throws(SQLiteError) -> Int? in try database.execute(copy) }
+            if let copied, let count = copied {
+                if count > 0 || kind != "unfinished object-store uploads" { recovered[kind] = count }
+            } else {
+                recovered[kind] = .some(nil)
+            }
+        }
+        downloadsStartingOver = (try? database.query("SELECT count(*) FROM damaged.downloads"))?.first?.first.map { Int($0.int) }
+    }
+
+    /// One line for a warning: what was wrong, where the old file is, what was kept and what was lost.
+    public var description: String {
+        var line = "the journal \(damaged.path) was damaged (\(damaged.reason))"
+        line += damaged.movedTo.map { "; it was moved to \($0) and a new one started" } ?? "; a new one was started"
+        let kept = recovered.sorted { $0.key < $1.key }.compactMap { kind, count in count.map { "\($0) \(kind)" } }
+        var lost = recovered.sorted { $0.key < $1.key }.compactMap { kind, count in count == nil ? kind : nil }
+        if damaged.reason.hasPrefix("it was empty") { lost = ["whatever it held"] }
+        if !kept.isEmpty { line += "; recovered \(kept.joined(separator: ", "))" }
+        if !lost.isEmpty { line += "; lost (unreadable): \(lost.joined(separator: ", "))" }
+        if let downloads = downloadsStartingOver, downloads > 0 {
+            line += "; \(downloads) unfinished download(s) start over (their partial files are kept)"
+        }
+        return line
+    }
+}
