@@ -247,8 +247,12 @@ public struct TusUploader: Uploading {
         } else if !confirmedCleanly, let confirmer {
             try await confirmer.confirm(record.localPath, size: record.fingerprint.size, identity: identity, at: record.target)
         }
-        // The file is on the server: a record that could not go is found complete (and confirmed) by a rerun.
-        try? journal?.removeUpload(key: record.key)
+        do {
+            try journal?.removeUpload(key: record.key)
+        } catch {
+            // The file is on the server: done. A record that could not go is found complete, and confirmed, by a rerun.
+            onEvent?(.warning("\(record.localPath) is uploaded, but the journal could not be updated: \(error)"))
+        }
         return UploadResult(
             path: record.localPath, bytes: record.fingerprint.size, method: .tus, resumedBytes: resumed,
             sentBytes: counter.value, uploadURL: url)
