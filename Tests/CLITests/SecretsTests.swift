@@ -47,4 +47,40 @@ import Transfer
         }
         #expect(scanned > 5, "journal, cache index and entries were scanned")
     }
+
+    /// `login --remember` keeps the password in the 0600 config and nowhere else: not in the output of verbose
+    /// runs that signed in again because the token had expired (nor the tokens, old or new), not in any other file.
+    @Test func aRememberedPasswordIsOnlyInTheConfig() async throws {
+        let server = try await ReferenceServer.start(arguments: ["--token-ttl", "2"])
+        let cli = CLIRunner()
+        let work = TemporaryDirectory(prefix: "secrets-remembered")
+        let login = try await cli.run(
+            ["-v", "login", "--server", server.url, "--email", server.email, "--password-stdin", "--remember"], stdin: server.password + "\n")
+        try #require(login.status == 0, "\(login.stderr)")
+        let mode = try FileManager.default.attributesOfItem(atPath: cli.configPath)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        try work.write("up/a.txt", "alpha\n")
+        var tokens = [try cli.savedToken()]
+        var outputs = [login]
+        for arguments in [["-v", "ls", "officer:/"], ["-v", "put", work.file("up/a.txt"), "officer:/"], ["-v", "sync", work.file("up"), "officer:/up"]] {
+            try await Task.sleep(nanoseconds: 2_500_000_000)  // the token it has expired
+            let output = try await cli.run(arguments)
+            #expect(output.status == 0, "\(arguments): \(output.stderr)")
+            #expect(output.stderr.contains("signed in again"), "\(arguments) said it signed in again under -v")
+            outputs.append(output)
+            tokens.append(try cli.savedToken())
+        }
+        #expect(Set(tokens).count == tokens.count, "each run signed in again")
+        for output in outputs {
+            for secret in [server.password] + tokens {
+                #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret))
+            }
+        }
+        let enumerator = FileManager.default.enumerator(atPath: cli.home.path)
+        while let relative = enumerator?.nextObject() as? String {
+            let path = cli.home.path + "/" + relative
+            guard path != cli.configPath, let data = FileManager.default.contents(atPath: path) else { continue }
+            #expect(data.range(of: Data(server.password.utf8)) == nil, "the password is in \(relative)")
+        }
+    }
 }

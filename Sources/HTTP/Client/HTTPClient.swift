@@ -35,6 +35,25 @@ public struct HTTPClient: Sendable {
             throw HTTPError.credentialScope(
                 request: "\(request.method) \(CurlTransfer.redactedURL(request.url))", origin: credential.origin.description)
         }
+        guard let renewal = configuration.credentialRenewal, let credential = request.credential else {
+            return try await sendFollowingRedirects(request, onProgress: onProgress, onRetry: onRetry)
+        }
+        var current = request
+        current.credential = renewal.current(for: credential)
+        let response = try await sendFollowingRedirects(current, onProgress: onProgress, onRetry: onRetry)
+        guard response.status == 401, let rejected = current.credential, let renewed = try await renewal.renew(rejected: rejected) else {
+            return response
+        }
+        log("! the server refused the token: signed in again; \(request.method) \(CurlTransfer.redactedURL(request.url)) once more")
+        current.credential = renewed
+        return try await sendFollowingRedirects(current, onProgress: onProgress, onRetry: onRetry)
+    }
+
+    private func sendFollowingRedirects(
+        _ request: HTTPRequest,
+        onProgress: (@Sendable (TransferProgress) -> Void)?,
+        onRetry: (@Sendable (_ attempt: Int, _ delay: Double, _ reason: String) -> Void)?
+    ) async throws -> HTTPResponse {
         var current = request
         var hops = 0
         while true {

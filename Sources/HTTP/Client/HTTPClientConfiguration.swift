@@ -25,6 +25,8 @@ public struct HTTPClientConfiguration: Sendable {
     public var retry = RetryPolicy()
     /// The User-Agent sent.
     public var userAgent = "officer-files"
+    /// Renews a request's credential after a 401 and sends the request once more; nil: a 401 is the answer.
+    public var credentialRenewal: (any CredentialRenewal)?
     /// Signs every request to its origin (an S3 store's keys); nil signs nothing.
     public var signer: (any RequestSigner)?
     /// Receives one line per request and response for `-v`; secrets are already redacted.

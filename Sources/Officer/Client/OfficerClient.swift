@@ -96,6 +96,12 @@ public struct OfficerClient: Sendable {
         return response
     }
 
+    /// Why the token was refused, and why signing in again failed when it was tried (the token store keeps a
+    /// way): without that, "log in again" would mislead.
+    func refusal(_ reason: String) -> String {
+        reason + (http.configuration.credentialRenewal?.problem.map { " (signing in again failed: \($0))" } ?? "")
+    }
+
     func mapError(_ response: HTTPResponse, request: HTTPRequest, subject: String?) -> OfficerError {
         let label = request.method + " " + (URLComponents(string: request.url)?.path ?? request.url)
         let detail = try? JSONDecoder().decode(APIErrorBody.self, from: response.body).error
@@ -104,8 +110,8 @@ public struct OfficerClient: Sendable {
         switch (response.status, detail?.code) {
         case (401, "invalid_credentials"):
             return .invalidCredentials(email: subject ?? "")
-        case (401, "token_expired"): return .notSignedIn(server: server, reason: "your session has expired")
-        case (401, _): return .notSignedIn(server: server, reason: "the server no longer accepts your token")
+        case (401, let code):
+            return .notSignedIn(server: server, reason: refusal(code == "token_expired" ? "your session has expired" : "the server no longer accepts your token"))
         case (404, _): return .notFound(request: label, message: message)
         // The server's own words may name its parameters ("set overwrite"); known codes get words of our own.
         case (409, "exists"): return .conflict(request: label, message: "\(subject ?? label): already exists", code: "exists")

@@ -13,10 +13,14 @@ extension OfficerFiles {
     /// the limits. Both roots are checked first (a missing or wrong one throws before anything moves). The
     /// report's failures list what did not go; cancelling stops it (a rerun continues).
     public func sync(local: String, remote: RemotePath, options: SyncOptions) -> SyncOperation {
-        SyncOperation { report in
-            let side = OfficerSyncRemote(client: try self.client, base: remote, journal: try self.journal)
-            return try await Self.runSync(local: local, remote: side, options: options, report: report)
-        }
+        SyncOperation { report in try await self.runSync(local: local, remote: remote, options: options, onEvent: report) }
+    }
+
+    /// The same, run in the calling task with every event handed to `onEvent` as it happens (none thinned or
+    /// dropped): for the watcher, whose catch-up acts on each deferred file.
+    func runSync(local: String, remote: RemotePath, options: SyncOptions, onEvent: @escaping @Sendable (SyncEvent) -> Void) async throws -> SyncReport {
+        let side = OfficerSyncRemote(client: try client, base: remote, journal: try journal)
+        return try await Self.runSync(local: local, remote: side, options: options, report: onEvent)
     }
 
     /// The same with any remote side (an object store's ``ObjectStore/syncRemote(_:)``).

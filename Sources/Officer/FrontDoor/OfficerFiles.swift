@@ -70,7 +70,12 @@ public final class OfficerFiles: Sendable {
     /// Sets up the parts; the journal and the cache open on first use.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
-        http = HTTPClient(configuration: configuration.http)
+        var settings = configuration.http
+        if let server = configuration.server {
+            // Every request with the token, whichever operation sent it, signs in again once if the server refuses it.
+            settings.credentialRenewal = SessionRenewal(server: server, tokens: configuration.tokens, http: HTTPClient(configuration: configuration.http))
+        }
+        http = HTTPClient(configuration: settings)
         journalSlot = JournalSlot(path: configuration.journalPath, onWarning: configuration.onWarning)
         cacheSlot = CacheSlot(directory: configuration.cacheDirectory, limit: configuration.cacheLimit)
     }
@@ -88,6 +93,14 @@ public final class OfficerFiles: Sendable {
             guard let server = configuration.server else { throw .noServer }
             return OfficerClient(server: server, token: configuration.tokens.token(for: server), http: http)
         }
+    }
+
+    /// The error that ends an unattended run once the server refuses the token and no sign-in could replace it
+    /// (none kept, or it failed: then why), whatever error `cause` the refusal came as.
+    func tokenRejected(_ cause: (any Error)? = nil) -> any Error {
+        if let cause, case OfficerError.notSignedIn = cause { return cause }
+        guard let client = try? client else { return cause ?? OfficerFilesError.noServer }
+        return OfficerError.notSignedIn(server: client.server, reason: client.refusal("the server no longer accepts the token"))
     }
 
     /// The server's base URL, or ``OfficerFilesError/noServer``.

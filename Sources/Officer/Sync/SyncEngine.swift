@@ -185,7 +185,13 @@ public struct SyncEngine: Sendable {
         do {
             if push {
                 let parent = source.path.components.dropLast().map { "/" + $0 }.joined()
-                let local = localRoot + parent + "/" + (source.sourceName ?? source.name)
+                let relative = parent + "/" + (source.sourceName ?? source.name)
+                let local = localRoot + relative
+                // Checked as late as possible: a file a writer started on after the listing waits too.
+                if let settle = options.settle, !settle.isSettled(local, listedSize: source.size, mtime: source.mtime) {
+                    state.deferred(String(relative.dropFirst()))
+                    return
+                }
                 var file = local
                 if let preparation = options.imagePreparation, source.sourceName != nil { file = try await preparation.prepare(local) }
                 try await remote.upload(file, to: source.path, mtime: source.mtime, onProgress: progress)

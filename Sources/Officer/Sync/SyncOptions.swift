@@ -33,6 +33,10 @@ public struct SyncOptions: Sendable {
     /// On push: the name an image is uploaded under after preparation (nil: unchanged) and the preparation
     /// itself (a local file in, the file to upload out). Prepared images are compared by modification time only.
     public var imagePreparation: SyncImagePreparation?
+    /// On push: a file that has not settled by this rule (changed since it was listed, or less than its
+    /// seconds ago) is not sent but reported as ``SyncEvent/deferred(_:)``, for a caller that sends it once it
+    /// settles (the watcher's catch-up); nil sends every file as it is.
+    public var settle: SettleRule?
 
     /// Options for one direction, the rest default.
     public init(direction: SyncDirection) { self.direction = direction }
@@ -86,6 +90,10 @@ public struct SyncFailure: Sendable, Equatable, Codable, CustomStringConvertible
     public var operation: String
     /// Why it failed.
     public var message: String
+    /// The failure's category, when it came from an error that states one (a rejected token: authentication).
+    public var category: ErrorCategory?
+
+    private enum CodingKeys: String, CodingKey { case path, operation, message }
 
     /// `path: operation failed: message`.
     public var description: String { "\(path.isEmpty ? "." : path): \(operation): \(message)" }
@@ -103,6 +111,9 @@ public enum SyncEvent: Sendable {
     case failed(SyncFailure)
     /// Something skipped (a link, a special file).
     case warning(String)
+    /// A file left for later because it has not settled (``SyncOptions/settle``): its path relative to the
+    /// local root, as the local file is named.
+    case deferred(String)
 }
 
 /// The closing account of a sync.

@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import HTTP
 import Transfer
@@ -48,8 +49,8 @@ final class SyncState: @unchecked Sendable {
         onEvent(.warning(message))
     }
 
-    func fail(_ path: String, _ operation: String, _ message: String) {
-        let failure = SyncFailure(path: path, operation: operation, message: message)
+    func fail(_ path: String, _ operation: String, _ message: String, category: ErrorCategory? = nil) {
+        let failure = SyncFailure(path: path, operation: operation, message: message, category: category)
         lock.withLock {
             if report.failures.count < SyncReport.listedFailureLimit {
                 report.failures.append(failure)
@@ -60,7 +61,11 @@ final class SyncState: @unchecked Sendable {
         onEvent(.failed(failure))
     }
 
-    func fail(_ path: String, _ operation: String, _ error: any Error) { fail(path, operation, "\(error)") }
+    func fail(_ path: String, _ operation: String, _ error: any Error) {
+        fail(path, operation, "\(error)", category: (error as? any CategorizedError)?.category)
+    }
+
+    func deferred(_ localPath: String) { onEvent(.deferred(localPath)) }
 
     /// Recorded in the report only: its summary says why, once.
     func skipDeletions(_ reason: String) {

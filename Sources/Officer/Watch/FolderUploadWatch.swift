@@ -97,19 +97,19 @@ final class FolderUploadWatch {
         return options.filter.includes(SyncPath(components), isDirectory: isDirectory)
     }
 
-    private func look(at path: String, open: Bool) {
+    /// Records a file seen changing (or, with `changedAt`, one known unchanged since then).
+    private func look(at path: String, open: Bool, changedAt: Double = FolderUploadWatch.now()) {
         guard included(path, isDirectory: false) else { return }
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             pending[path] = nil
             return
         }
-        let now = Self.now()
         if var known = pending[path], known.size == Int64(info.st_size), known.mtime == info.st_mtim {
             known.open = open
             pending[path] = known
         } else {
-            pending[path] = Pending(size: Int64(info.st_size), mtime: info.st_mtim, changedAt: now, open: open)
+            pending[path] = Pending(size: Int64(info.st_size), mtime: info.st_mtim, changedAt: changedAt, open: open)
         }
     }
 
@@ -135,8 +135,9 @@ final class FolderUploadWatch {
     private func nextDeadline() -> Double? {
         if needsCatchUp { return max(retryAt, Self.now()) }
         var earliest: Double?
+        let rule = options.settleRule
         for entry in pending.values {
-            let due = entry.changedAt + (entry.open ? options.openFileSettleSeconds : options.settleSeconds)
+            let due = entry.changedAt + (entry.open ? rule.openSeconds : rule.seconds)
             earliest = min(earliest ?? due, due)
         }
         return earliest.map { max($0, retryAt) }
@@ -159,16 +160,25 @@ final class FolderUploadWatch {
 
     // MARK: Uploads
 
+    /// A push of the whole folder under the live path's settle rule: a file still being written is left to the
+    /// live path (it goes up once settled, once), and a file it sent is handed to the live path as settled, which
+    /// finds the server holding it and, with delete-after-upload, removes it once the checksums match.
     private func catchUpWhileReachable() async throws {
         while true {
             try Task.checkCancellation()
             var syncOptions = SyncOptions(direction: .push)
             syncOptions.filter = options.filter
             syncOptions.imagePreparation = options.imagePreparation
-            let operation = files.sync(local: root, remote: remote, options: syncOptions)
-            for await _ in operation {}
+            syncOptions.settle = options.settleRule
+            let leftovers = CatchUpLeftovers(keepsUploads: options.deleteAfterUpload)
             do {
-                let result = try await operation.value
+                let result = try await files.runSync(local: root, remote: remote, options: syncOptions, onEvent: leftovers.note)
+                for path in leftovers.deferred { look(at: root + "/" + path, open: false) }
+                let settled = Self.now() - options.settleSeconds
+                for path in leftovers.uploaded where options.imagePreparation?.uploadedName(path) == nil {
+                    look(at: root + "/" + path, open: false, changedAt: settled)
+                }
+                if result.failures.contains(where: { $0.category == .authentication }) { throw files.tokenRejected() }
                 report(.caughtUp(uploaded: result.transferred, failed: result.failureCount))
                 if result.failureCount > 0 {
                     // Files that failed (the server went away halfway) are tried again by another pass, later.
@@ -182,6 +192,8 @@ final class FolderUploadWatch {
                 return
             } catch where ErrorCategory.of(error) == .network {
                 try await waitForServer(error)
+            } catch where ErrorCategory.of(error) == .authentication {
+                throw files.tokenRejected(error)
             }
         }
     }
@@ -201,7 +213,8 @@ final class FolderUploadWatch {
     private func uploadSettled() async throws {
         let now = Self.now()
         guard now >= retryAt else { return }
-        let due = pending.filter { now - $0.value.changedAt >= ($0.value.open ? options.openFileSettleSeconds : options.settleSeconds) }
+        let rule = options.settleRule
+        let due = pending.filter { rule.isSettled(unchangedFor: now - $0.value.changedAt, open: $0.value.open) }
         for (path, recorded) in due.sorted(by: { $0.value.changedAt < $1.value.changedAt }) {
             try Task.checkCancellation()
             var info = stat()
@@ -214,12 +227,15 @@ final class FolderUploadWatch {
                 continue
             }
             do {
-                try await upload(path, settledSince: recorded.changedAt)
+                try await upload(path, recorded, settledSince: recorded.changedAt)
                 pending[path] = nil
                 succeeded()
             } catch where ErrorCategory.of(error) == .network {
                 try await waitForServer(error)
                 return
+            } catch where ErrorCategory.of(error) == .authentication {
+                // Without a way to sign in again, every later request would fail the same way: stop, and say so.
+                throw files.tokenRejected(error)
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
@@ -230,20 +246,22 @@ final class FolderUploadWatch {
         }
     }
 
-    private func upload(_ path: String, settledSince: Double) async throws {
+    private func upload(_ path: String, _ recorded: Pending, settledSince: Double) async throws {
         guard var components = relative(path), let name = components.popLast() else { return }
         var folder = remote
         for component in components { folder = try folder.appending(component) }
         let preparation = options.imagePreparation
         let remoteName = preparation?.uploadedName(path) ?? name
         let destination = try folder.appending(remoteName)
-        let mtime = OfficerFiles.modificationTime(of: path)
+        // The time as the catch-up's listing reads it (lstat, to the nanosecond), so both compare alike.
+        let mtime = SettleRule.seconds(recorded.mtime)
         // The server may have it already (the catch-up sent it, or an earlier run did before it was stopped).
-        if let there = try await files.statIfExists(destination), !there.isDirectory, let mtime,
+        if let there = try await files.statIfExists(destination), !there.isDirectory,
             abs(there.mtime - mtime) < SyncComparison.timeTolerance,
-            preparation != nil || there.size == pending[path]?.size
+            preparation != nil || there.size == recorded.size
         {
             report(.unchanged(local: path))
+            if preparation?.uploadedName(path) == nil { try await deleteIfDelivered(path, as: destination) }
             return
         }
         if !knownFolders.contains(folder.path), !folder.isRoot {
@@ -256,10 +274,53 @@ final class FolderUploadWatch {
         report(.uploaded(local: path, remote: destination, bytes: result.bytes, settled: Self.now() - settledSince))
         if sent != path {
             unlink(sent)
-        } else if options.deleteAfterUpload, try SHA256Hasher.hash(file: path) == (try await files.client.sha256(destination).sha256) {
-            unlink(path)
-            report(.deletedLocal(path))
+        } else {
+            try await deleteIfDelivered(path, as: destination)
         }
+    }
+
+    /// With delete-after-upload, the one rule for removing a local file, whichever path sent it: only once the
+    /// server's SHA-256 of `destination` equals the file's, and only if the file did not change meanwhile.
+    private func deleteIfDelivered(_ path: String, as destination: RemotePath) async throws {
+        guard options.deleteAfterUpload, let before = FileIdentity(path) else { return }
+        let local = try SHA256Hasher.hash(file: path)
+        guard local == (try await files.client.sha256(destination).sha256), FileIdentity(path) == before else { return }
+        unlink(path)
+        report(.deletedLocal(path))
+    }
+}
+
+/// What a catch-up leaves to the live path, noted as its events come (from its transfers' tasks).
+private final class CatchUpLeftovers: @unchecked Sendable {
+    private let lock = NSLock()
+    private let keepsUploads: Bool
+    private var deferredPaths: [String] = []
+    private var uploadedPaths: [String] = []
+
+    init(keepsUploads: Bool) { self.keepsUploads = keepsUploads }
+
+    /// Files not settled yet, relative to the watched folder.
+    var deferred: [String] { lock.withLock { deferredPaths } }
+    /// Files it sent, when they are to be removed once delivered.
+    var uploaded: [String] { lock.withLock { uploadedPaths } }
+
+    func note(_ event: SyncEvent) {
+        switch event {
+        case .deferred(let path): lock.withLock { deferredPaths.append(path) }
+        case .done(let action) where keepsUploads && action.kind == .upload: lock.withLock { uploadedPaths.append(action.path) }
+        default: break
+        }
+    }
+}
+
+/// A file's identity and version: a file replaced or written while it was hashed is not the file hashed.
+private struct FileIdentity: Equatable {
+    let device: UInt64, inode: UInt64, size: Int64, mtime: timespec, ctime: timespec
+
+    init?(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        (device, inode, size, mtime, ctime) = (UInt64(info.st_dev), UInt64(info.st_ino), Int64(info.st_size), info.st_mtim, info.st_ctim)
     }
 }
 

@@ -20,6 +20,9 @@ public struct WatchOptions: Sendable {
 
     /// Defaults: 2 s settle, everything, nothing deleted.
     public init() {}
+
+    /// The settle rule these times make, for the live events and the catch-up alike.
+    public var settleRule: SettleRule { SettleRule(seconds: settleSeconds, openSeconds: openFileSettleSeconds) }
 }
 
 /// What a watch reports.

@@ -56,11 +56,14 @@ public struct CommandContext: Sendable {
     }
 
     /// The configured server and where its token is: `OFFICER_TOKEN` (checked, kept in memory), else the config
-    /// file, which hands its token only to the server that issued it.
+    /// file, which hands its token only to the server that issued it, and signs in again when the server refuses
+    /// it if `OFFICER_PASSWORD_FILE` names a password file or `login --remember` kept a way.
     func account() throws -> (server: String, tokens: any TokenStore) {
         let server = try serverURL(config: try configStore.load())
         guard let token = environment["OFFICER_TOKEN"].flatMap({ $0.isEmpty ? nil : $0 }) else {
-            return (server, ConfigTokenStore(store: configStore))
+            var tokens = ConfigTokenStore(store: configStore)
+            tokens.environmentPasswordFile = environment["OFFICER_PASSWORD_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+            return (server, tokens)
         }
         do {
             try BearerCredential.validate(token)

@@ -33,8 +33,8 @@ public enum OfficerFilesApp {
                 Remote paths are written officer:/path (root 'home') or officer:ROOT:/path; paths on an
                 S3-compatible remote (see `remote`) NAME:bucket/path.
                 Commands that only take remote paths also accept a plain /path.
-                Environment: OFFICER_SERVER, OFFICER_TOKEN, OFFICER_CACHE_LIMIT, XDG_CONFIG_HOME, XDG_STATE_HOME,
-                XDG_CACHE_HOME, NO_COLOR.
+                Environment: OFFICER_SERVER, OFFICER_TOKEN, OFFICER_PASSWORD_FILE, OFFICER_CACHE_LIMIT, XDG_CONFIG_HOME,
+                XDG_STATE_HOME, XDG_CACHE_HOME, NO_COLOR.
                 """,
             subcommands: commands.map { $0.spec } + [helpSpec])
     }

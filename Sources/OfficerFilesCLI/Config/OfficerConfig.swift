@@ -12,6 +12,10 @@ public struct OfficerConfig: Codable, Sendable, Equatable {
     public var root: String?
     /// Object-store remotes by name (`remote add`), secrets included: the file is 0600.
     public var remotes: [String: ObjectStoreRemote]?
+    /// The password an unattended run signs in again with when the token expires (`login --remember`).
+    public var password: String?
+    /// A file holding that password instead, read each time (`login --remember --password-file`).
+    public var passwordFile: String?
 
     /// An empty configuration.
     public init(server: String? = nil, email: String? = nil, token: String? = nil, root: String? = nil) {

@@ -1,4 +1,5 @@
 import FileModel
+import Foundation
 import HTTP
 import Officer
 import Transfer
@@ -8,12 +9,20 @@ enum LoginCommand: Command {
     static let spec = CommandSpec(
         "login", summary: "sign in to an Officer server and remember the token",
         discussion: """
-            The password is read from the terminal without echo, or from one line of stdin with
-            --password-stdin; it is never taken from the command line.
+            The password is read from the terminal without echo, from one line of stdin with
+            --password-stdin, or from the first line of a file only you can read (mode 600) with
+            --password-file; it is never taken from the command line.
+            A token expires (the server decides when). With --remember, a command that finds it refused
+            signs in again once by itself and goes on, so an unattended watch or cron sync keeps working:
+            the password is kept in the config file (mode 600), or with --password-file only that file's
+            path, read again each time. OFFICER_PASSWORD_FILE=PATH does the same for any run without
+            --remember. A login without --remember forgets what an earlier one kept; logout forgets it too.
             """,
         options: [
             OptionSpec(["--email"], .value(placeholder: "EMAIL"), help: "account email (required)"),
             OptionSpec(["--password-stdin"], help: "read the password from the first line of stdin"),
+            OptionSpec(["--password-file"], .value(placeholder: "PATH"), help: "read the password from the first line of PATH (mode 600)"),
+            OptionSpec(["--remember"], help: "sign in again by itself when the token expires (for unattended runs)"),
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
@@ -22,6 +31,9 @@ enum LoginCommand: Command {
             throw CLIError.usage("'login' needs --email EMAIL")
         }
         let server = try context.serverURL(config: config)
+        let passwordFile = parsed.value("password-file").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        if passwordFile != nil, parsed.flag("password-stdin") { throw CLIError.usage("give --password-stdin or --password-file, not both") }
+        let password = try passwordFile.map { path throws(CLIError) in try PasswordFile.read(path) }
         var configuration = OfficerFiles.Configuration(server: server, tokens: ConfigTokenStore(store: context.configStore, email: email))
         configuration.http = context.httpClient().configuration
         let files = try OfficerFiles(configuration: configuration)
@@ -29,10 +41,13 @@ enum LoginCommand: Command {
         if try files.client.isInsecureRemote && !context.global.quiet {
             context.console.message("warning: \(server) is plain http to another machine: your password and token can be read on the way")
         }
-        let password = try PasswordPrompt.secret(
+        let secret = try password ?? PasswordPrompt.secret(
             standardInput: parsed.flag("password-stdin"), prompt: "Password for \(email) on \(server): ", flag: "--password-stdin", what: "password")
-        // The front door saves the token in the config (ConfigTokenStore), only once the server accepted it.
-        let session = try await files.signIn(email: email, password: password)
+        let remember: ConfigTokenStore.Remembered =
+            !parsed.flag("remember") ? .nothing : passwordFile.map { ConfigTokenStore.Remembered.file($0) } ?? .password(secret)
+        // The front door saves the token (and what --remember keeps) in the config, only once the server accepted it.
+        configuration.tokens = ConfigTokenStore(store: context.configStore, email: email, remember: remember)
+        let session = try await OfficerFiles(configuration: configuration).signIn(email: email, password: secret)
         if context.global.json {
             context.printJSON(LoginResult(server: server, user: session.user, serverVersion: info.server.version))
         } else {

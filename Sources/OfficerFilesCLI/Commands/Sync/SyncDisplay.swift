@@ -54,6 +54,8 @@ final class SyncDisplay: @unchecked Sendable {
             say("officer-files: \(failure)")
         case .warning(let message):
             if !context.global.quiet { say("warning: \(message)") }
+        case .deferred:
+            break  // only a watch's catch-up defers files
         }
     }
 

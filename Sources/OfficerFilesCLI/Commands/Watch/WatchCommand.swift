@@ -8,10 +8,14 @@ enum WatchCommand: Command {
         "watch", summary: "upload what appears or changes in a local folder as it settles, until stopped",
         discussion: """
             First a copy of the whole folder catches up with what changed while nothing watched (a restart or a
-            crash loses nothing); then inotify reports changes (new folders included) and a file goes up once
-            its writer closed it and its size and time stayed unchanged for --settle seconds, resumably, replacing
-            an older copy of it on the server. While the server cannot be reached the watch waits (doubling up
-            to a minute) and carries on. Idle, it uses no CPU. Ctrl-C or SIGTERM stops it.
+            crash loses nothing; a file changed within --settle seconds waits for the live watch); then inotify
+            reports changes (new folders included) and a file goes up once its writer closed it and its size and
+            time stayed unchanged for --settle seconds, resumably, replacing an older copy of it on the server.
+            While the server cannot be reached the watch waits (doubling up to a minute) and carries on. Idle, it
+            uses no CPU. Ctrl-C or SIGTERM stops it.
+            When the server no longer accepts the token (it expired), a login made with --remember (or
+            OFFICER_PASSWORD_FILE) signs in again and the watch goes on; without one the watch stops with exit 3
+            and one line saying to log in again (for systemd: RestartPreventExitStatus=3).
             """,
         options: [
             OptionSpec(["--settle"], .value(placeholder: "SECONDS"), help: "how long a file must stay unchanged (default 2)"),

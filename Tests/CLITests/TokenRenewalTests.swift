@@ -1,0 +1,132 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Unattended runs past the token's end, against a server whose tokens last 2 s (`--token-ttl`): with a way to
+/// sign in again (`login --remember`, a 0600 password file, `OFFICER_PASSWORD_FILE`) every command goes on;
+/// without one, a watcher stops with the authentication exit code and one line instead of failing forever.
+@Suite struct TokenRenewalTests {
+    let cli = CLIRunner()
+    let work = TemporaryDirectory(prefix: "token-renewal", inMemory: true)
+
+    func startServer(tokenSeconds: Int = 2) async throws -> ReferenceServer {
+        try await ReferenceServer.start(arguments: ["--token-ttl", String(tokenSeconds)], inMemory: true)
+    }
+
+    func login(_ server: ReferenceServer, _ extra: [String] = []) async throws -> ProcessResult {
+        try await cli.run(["login", "--server", server.url, "--email", server.email, "--password-stdin"] + extra, stdin: server.password + "\n")
+    }
+
+    /// `watch --json --settle 0.5 LOCAL officer:/Camera` with its events in `log` and its errors in `errors`.
+    func startWatch(_ local: String, log: String, errors: String, environment: [String: String] = [:]) throws -> Process {
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ProcessRunner.cliPath)
+        process.arguments = ["--json", "watch", "--settle", "0.5", local, "officer:/Camera"]
+        process.environment = cli.environment(environment)
+        process.standardOutput = FileHandle(forWritingAtPath: log)
+        process.standardError = FileHandle(forWritingAtPath: errors)
+        try ProcessRunner.spawning { try process.run() }
+        return process
+    }
+
+    /// A file a second for 8 s (four token lifetimes) all reach the server, the watcher still running; then a
+    /// plain `ls`, long after the token it started with expired, works too, and the config holds a new token.
+    @Test func aRememberedLoginKeepsAWatchAndEveryCommandGoing() async throws {
+        let server = try await startServer()
+        let login = try await login(server, ["--remember"])
+        try #require(login.status == 0, "\(login.stderr)")
+        let firstToken = try cli.savedToken()
+        let mode = try FileManager.default.attributesOfItem(atPath: cli.configPath)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let local = work.file("DCIM")
+        try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
+        let log = work.file("watch.log")
+        let errors = work.file("watch.err")
+        let watcher = try startWatch(local, log: log, errors: errors)
+        defer {
+            watcher.terminate()
+            watcher.waitUntilExit()
+        }
+        for index in 0..<8 {
+            try work.write("DCIM/shot-\(index).txt", "taken at second \(index)\n")
+            try await Task.sleep(nanoseconds: 1_000_000_000)
+        }
+        let camera = server.root.file("Camera")
+        let all = await Eventually.wait(timeout: 30) { (0..<8).allSatisfy { FileManager.default.fileExists(atPath: camera + "/shot-\($0).txt") } }
+        #expect(all, "on the server: \(((try? FileManager.default.contentsOfDirectory(atPath: camera)) ?? []).sorted()); \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
+        #expect(watcher.isRunning, "the watcher stopped: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
+        let failures = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("\"event\":\"failed\"") }
+        #expect(failures.isEmpty, "\(failures)")
+        try await Task.sleep(nanoseconds: 2_500_000_000)
+        let listing = try await cli.run(["ls", "officer:/Camera"])
+        #expect(listing.status == 0, "\(listing.stderr)")
+        #expect(listing.stdout.contains("shot-7.txt"))
+        #expect(try cli.savedToken() != firstToken)
+    }
+
+    /// Without a way to sign in again, the first upload after the token expired stops the watcher: exit 3, and
+    /// its standard error is one line that says so and how to log in again.
+    @Test func withoutOneTheWatcherStopsWithItsOwnCode() async throws {
+        let server = try await startServer(tokenSeconds: 6)
+        #expect(try await login(server).status == 0)
+        let loggedIn = Date()
+        let local = work.file("DCIM")
+        try work.write("DCIM/first.txt", "sent while the token is good\n")
+        let log = work.file("watch.log")
+        let errors = work.file("watch.err")
+        let watcher = try startWatch(local, log: log, errors: errors)
+        let camera = server.root.file("Camera")
+        #expect(await Eventually.wait(timeout: 30) { FileManager.default.fileExists(atPath: camera + "/first.txt") })
+        try await Task.sleep(nanoseconds: UInt64(max(0, 7 - Date().timeIntervalSince(loggedIn)) * 1e9))
+        try work.write("DCIM/second.txt", "sent after it expired\n")
+        let stopped = await Eventually.wait(timeout: 30) { !watcher.isRunning }
+        if !stopped { watcher.terminate() }
+        watcher.waitUntilExit()
+        #expect(stopped, "the watcher kept running past the token's end")
+        #expect(watcher.terminationStatus == 3)
+        let lines = ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").split(separator: "\n")
+        // Worded by the request that met the refusal: an API call reads the server's "expired", an upload does not.
+        let hint = "; log in again with: officer-files login --server \(server.url) --email \(server.email)"
+        let said = ["your session has expired", "the server no longer accepts the token"].map { "officer-files: \(server.url): " + $0 + hint }
+        #expect(lines.count == 1 && said.contains(String(lines[0])), "\(lines)")
+        #expect(!FileManager.default.fileExists(atPath: camera + "/second.txt"))
+    }
+
+    /// A password file: refused unless only its owner can read it; `login --remember --password-file` keeps
+    /// its path (not the password) and reads it when the token expires; `OFFICER_PASSWORD_FILE` does the same
+    /// for a login that remembered nothing; without either, an expired token is exit 3.
+    @Test func aPasswordFileSignsInAgainOnlyWhenPrivate() async throws {
+        let server = try await startServer()
+        let passwordFile = try work.write("password", server.password + "\n")
+        chmod(passwordFile, 0o644)
+        let open = try await cli.run(["login", "--server", server.url, "--email", server.email, "--password-file", passwordFile, "--remember"])
+        #expect(open.status != 0)
+        #expect(open.stderr.contains("chmod 600"), "\(open.stderr)")
+        chmod(passwordFile, 0o600)
+        let remembered = try await cli.run(["login", "--server", server.url, "--email", server.email, "--password-file", passwordFile, "--remember"])
+        try #require(remembered.status == 0, "\(remembered.stderr)")
+        let config = try String(contentsOfFile: cli.configPath, encoding: .utf8)
+        let saved = try JSONSerialization.jsonObject(with: Data(config.utf8)) as? [String: Any]
+        #expect(!config.contains(server.password) && saved?["passwordFile"] as? String == passwordFile, "\(config)")
+        try await Task.sleep(nanoseconds: 3_000_000_000)
+        let renewed = try await cli.run(["ls", "officer:/"])
+        #expect(renewed.status == 0, "\(renewed.stderr)")
+
+        // A login without --remember forgets it: an expired token is the end, unless the environment names a file.
+        #expect(try await login(server).status == 0)
+        let forgotten = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cli.configPath))) as? [String: Any]
+        #expect(forgotten?["passwordFile"] == nil && forgotten?["password"] == nil)
+        try await Task.sleep(nanoseconds: 3_000_000_000)
+        let expired = try await cli.run(["ls", "officer:/"])
+        #expect(expired.status == 3, "\(expired.stderr)")
+        let fromEnvironment = try await cli.run(["ls", "officer:/"], environment: ["OFFICER_PASSWORD_FILE": passwordFile])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
+        chmod(passwordFile, 0o640)
+        try await Task.sleep(nanoseconds: 3_000_000_000)
+        let tooOpen = try await cli.run(["ls", "officer:/"], environment: ["OFFICER_PASSWORD_FILE": passwordFile])
+        #expect(tooOpen.status == 3, "\(tooOpen.stderr)")
+        #expect(tooOpen.stderr.contains("chmod 600"), "why signing in again failed: \(tooOpen.stderr)")
+    }
+}

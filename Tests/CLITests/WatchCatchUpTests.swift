@@ -1,0 +1,168 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A watch's catch-up after a restart, end to end: it obeys the live path's settle rule (a file still being
+/// written never reaches the server partial, and goes up once, whole), re-sends nothing the server has, and
+/// with `--delete-after-upload` removes what it sent once the server's SHA-256 matched.
+@Suite struct WatchCatchUpTests {
+    let cli = CLIRunner()
+    let work = TemporaryDirectory(prefix: "watch-catch-up", inMemory: true)
+
+    /// Starts `watch --json --settle 1 ... LOCAL officer:/Camera`, its events going to `log`, its errors to `errors`.
+    func startWatch(_ local: String, log: String, errors: String? = nil, _ extra: [String] = []) throws -> Process {
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ProcessRunner.cliPath)
+        process.arguments = ["--json", "watch", "--settle", "1"] + extra + [local, "officer:/Camera"]
+        process.environment = cli.environment()
+        process.standardOutput = FileHandle(forWritingAtPath: log)
+        if let errors {
+            _ = FileManager.default.createFile(atPath: errors, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: errors)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
+        try ProcessRunner.spawning { try process.run() }
+        return process
+    }
+
+    /// The events of a watch's log, one JSON object per line.
+    static func events(_ log: String) -> [[String: String]] {
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }
+    }
+
+    static func size(_ path: String) -> Int64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : nil
+    }
+
+    /// Four files are being appended to (two reopened for each append, two held open) while the watcher is
+    /// stopped and started again: the second run's catch-up sends none of them (nor the 20 files the first run
+    /// sent), a poll every 2 ms never sees one of them on the server short of its final size, and each goes up
+    /// once, by the live path, whole.
+    @Test func aRestartSendsNothingHalfWrittenAndNothingTwice() async throws {
+        try await HeavyWork.shared.run { try await restartWhileFilesGrow() }
+    }
+
+    func restartWhileFilesGrow() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        #expect(try await cli.login(server).status == 0)
+        let local = work.file("DCIM")
+        for index in 0..<20 { try work.write("DCIM/done-\(index).txt", "written before the first run \(index)\n") }
+        let camera = server.root.file("Camera")
+        let firstLog = work.file("watch-1.log")
+        let first = try startWatch(local, log: firstLog)
+        #expect(await Eventually.wait(timeout: 60) { Self.events(firstLog).contains { $0["event"] == "caught-up" } })
+        #expect(await Eventually.wait(timeout: 60) { (0..<20).allSatisfy { Self.size(camera + "/done-\($0).txt") != nil } })
+
+        let chunk = Data(repeating: 0x5A, count: 64 << 10)
+        let appends = 40
+        let finalSize = Int64(appends * chunk.count)
+        let growing = (0..<4).map { "growing-\($0).bin" }
+        // The server's copies, watched for a partial one (a 2 ms poll of its root).
+        let partials = PartialLog()
+        let watching = Flag()
+        let monitor = Thread {
+            while !watching.isSet {
+                for name in growing {
+                    if let size = Self.size(camera + "/" + name), size != finalSize { partials.add("\(name): \(size) bytes") }
+                }
+                usleep(2_000)
+            }
+        }
+        monitor.start()
+        defer { watching.set() }
+        let finished = PartialLog()
+        let writers = (0..<growing.count).map { index in
+            Thread {
+                defer { finished.add(growing[index]) }
+                let path = local + "/" + growing[index]
+                _ = FileManager.default.createFile(atPath: path, contents: nil)
+                let held = index >= 2 ? FileHandle(forWritingAtPath: path) : nil
+                for _ in 0..<appends {
+                    let handle = held ?? FileHandle(forWritingAtPath: path)
+                    handle?.seekToEndOfFile()
+                    handle?.write(chunk)
+                    if held == nil { try? handle?.close() }
+                    usleep(100_000)
+                }
+                try? held?.close()
+            }
+        }
+        writers.forEach { $0.start() }
+
+        // A second into the writing, the watcher is restarted.
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        first.terminate()
+        first.waitUntilExit()
+        let secondLog = work.file("watch-2.log")
+        let second = try startWatch(local, log: secondLog)
+        defer {
+            second.terminate()
+            second.waitUntilExit()
+        }
+        #expect(await Eventually.wait(timeout: 60) { Self.events(secondLog).contains { $0["event"] == "caught-up" } })
+        #expect(await Eventually.wait(timeout: 60) { finished.entries.count == growing.count })
+        let whole = await Eventually.wait(timeout: 60) { growing.allSatisfy { Self.size(camera + "/" + $0) == finalSize } }
+        #expect(whole, "\(growing.map { Self.size(camera + "/" + $0) ?? -1 })")
+        try await Task.sleep(nanoseconds: 2_500_000_000)  // anything sent a second time would be by now
+        watching.set()
+
+        #expect(partials.entries.isEmpty, "partial copies on the server: \(partials.entries.prefix(8))")
+        for name in growing {
+            #expect(try await ProcessRunner.sha256Detached(of: camera + "/" + name) == (try await ProcessRunner.sha256Detached(of: local + "/" + name)), "\(name)")
+        }
+        let caughtUp = Self.events(secondLog).filter { $0["event"] == "caught-up" }
+        #expect(caughtUp.map { $0["uploaded"] } == ["0"], "the restart's catch-up sent something: \(caughtUp)")
+        let sends = (Self.events(firstLog) + Self.events(secondLog)).filter { $0["event"] == "uploaded" }.compactMap { $0["local"] }
+        for name in growing {
+            #expect(sends.filter { $0.hasSuffix("/" + name) }.count == 1, "\(name) sent \(sends.filter { $0.hasSuffix("/" + name) }.count) times")
+        }
+    }
+
+    /// `--delete-after-upload`: what was there before the watch started (sent by its catch-up) is removed once
+    /// the server holds exactly those bytes, as a file that appears while it runs is; the server keeps them all.
+    @Test func deleteAfterUploadRemovesWhatTheCatchUpSent() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        #expect(try await cli.login(server).status == 0)
+        let local = work.file("DCIM")
+        var contents: [String: String] = [:]
+        for index in 0..<10 {
+            contents["before-\(index).txt"] = "there before the watch \(index)\n"
+            try work.write("DCIM/before-\(index).txt", contents["before-\(index).txt"]!)
+        }
+        let log = work.file("watch.log")
+        let watcher = try startWatch(local, log: log, ["--delete-after-upload"])
+        defer {
+            watcher.terminate()
+            watcher.waitUntilExit()
+        }
+        #expect(await Eventually.wait(timeout: 60) { Self.events(log).contains { $0["event"] == "caught-up" } })
+        contents["later.txt"] = "written while it watched\n"
+        try work.write("DCIM/later.txt", contents["later.txt"]!)
+        let emptied = await Eventually.wait(timeout: 60) { ((try? FileManager.default.contentsOfDirectory(atPath: local)) ?? ["?"]).isEmpty }
+        #expect(emptied, "left: \(((try? FileManager.default.contentsOfDirectory(atPath: local)) ?? []).sorted())")
+        for (name, text) in contents {
+            #expect((try? String(contentsOfFile: server.root.file("Camera/" + name), encoding: .utf8)) == text, "\(name)")
+        }
+        #expect(Set(Self.events(log).filter { $0["event"] == "deleted" }.compactMap { $0["local"] }) == Set(contents.keys.map { local + "/" + $0 }))
+    }
+}
+
+/// Lines noted from another thread.
+final class PartialLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func add(_ line: String) { lock.withLock { if lines.count < 100, !lines.contains(line) { lines.append(line) } } }
+    var entries: [String] { lock.withLock { lines } }
+}
+
+/// A flag set once, read from any thread.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}
