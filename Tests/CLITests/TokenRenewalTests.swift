@@ -69,7 +69,7 @@ import Testing
     /// Without a way to sign in again, the first upload after the token expired stops the watcher: exit 3, and
     /// its standard error is one line that says so and how to log in again.
     @Test func withoutOneTheWatcherStopsWithItsOwnCode() async throws {
-        let server = try await startServer(tokenSeconds: 6)
+        let server = try await startServer(tokenSeconds: 20)
         #expect(try await login(server).status == 0)
         let loggedIn = Date()
         let local = work.file("DCIM")
@@ -79,7 +79,7 @@ import Testing
         let watcher = try startWatch(local, log: log, errors: errors)
         let camera = server.root.file("Camera")
         #expect(await Eventually.wait(timeout: 30) { FileManager.default.fileExists(atPath: camera + "/first.txt") })
-        try await Task.sleep(nanoseconds: UInt64(max(0, 7 - Date().timeIntervalSince(loggedIn)) * 1e9))
+        try await Task.sleep(nanoseconds: UInt64(max(0, 21 - Date().timeIntervalSince(loggedIn)) * 1e9))
         try work.write("DCIM/second.txt", "sent after it expired\n")
         let stopped = await Eventually.wait(timeout: 30) { !watcher.isRunning }
         if !stopped { watcher.terminate() }

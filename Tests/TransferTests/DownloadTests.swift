@@ -225,6 +225,7 @@ final class EventLog: @unchecked Sendable {
     private let lock = NSLock()
     private var events: [TransferEvent] = []
     func add(_ event: TransferEvent) { lock.withLock { events.append(event) } }
+    var all: [TransferEvent] { lock.withLock { events } }
     var segmentCount: Int {
         lock.withLock {
             events.compactMap { if case .started(_, let parts, _, _) = $0 { parts.count } else { nil } }.last ?? 0

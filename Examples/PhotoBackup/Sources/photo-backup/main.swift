@@ -32,7 +32,7 @@ do {
         case .done(let action): print("done: \(action.path)")
         case .progress(let path, let bytes, let total): print("progress: \(path) \(bytes)/\(total)")
         case .failed(let failure): print("failed: \(failure)")
-        case .planned, .warning: break
+        case .planned, .warning, .deferred: break
         }
     }
     let report = try await backup.value
