@@ -4,6 +4,7 @@ import os
 import subprocess
 import threading
 
+import aiohttp
 import pytest
 
 from officer_server.app import create_app
@@ -91,3 +92,21 @@ def make_served_repo(work, bare):
     subprocess.run(["git", "-C", str(work), "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "one"], check=True)
     subprocess.run(["git", "clone", "-q", "--bare", str(work), str(bare)], check=True)
     subprocess.run(["git", "-C", str(bare), "update-server-info"], check=True)
+
+
+async def signed_in(aiohttp_client, root, state, **options):
+    """A client of a server made with `options` (api, plain_404 ...) over `root`, and its signed-in headers."""
+    client = await aiohttp_client(create_app({"home": str(root)}, {EMAIL: PASSWORD}, str(state), **options))
+    response = await client.post("/api/auth/signin", json={"email": EMAIL, "password": PASSWORD})
+    assert response.status == 200
+    return client, {"Authorization": "Bearer " + (await response.json())["token"]}
+
+
+def multipart(*files, **fields):
+    """A multipart/form-data body: the fields, then one `file` part per (filename, bytes)."""
+    form = aiohttp.FormData(default_to_multipart=True)
+    for name, value in fields.items():
+        form.add_field(name, value)
+    for filename, data in files:
+        form.add_field("file", data, filename=filename, content_type="application/octet-stream")
+    return form
