@@ -10,6 +10,7 @@ from aiohttp import web
 
 from .ai import AIActions
 from .archives import Archives
+from .attachments import Attachments
 from .auth import PUBLIC, Auth
 from .errors import NO_SPACE, APIError, no_space
 from .fetch import Fetch
@@ -24,18 +25,37 @@ from .zips import Zips
 VERSION = "1.0.0"
 API_VERSION = 1
 FEATURES = ["tus", "tree", "sha256", "mtime", "ai", "jobs", "zip", "transcode", "fetch"]
+PLUGINS = [{"name": "file-browser", "enabled": True}, {"name": "ai-actions", "enabled": True}]
+APIS = ("full", "seed")
 CLAIMS = web.RequestKey("claims", dict)
 
 
 def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_max_size=1 << 40, tus_expiry=86400,
                secret=None, hostile_names=False, thumbnails=True, async_after=20.0, fetch_allow_ports=(),
-               extract_max_entries=100_000, extract_max_bytes=64 << 30):
+               extract_max_entries=100_000, extract_max_bytes=64 << 30, api="full", plain_404=False,
+               bare_plugins=False):
+    """`api="seed"` serves only the endpoints of the Officer mobile plan, as our users' servers do (see
+    docs/officer-api.md); `plain_404` answers unknown endpoints in plain text, `bare_plugins` leaves the
+    `server` block out of the plugins answer: servers that are real but give a client nothing to lean on."""
+    if api not in APIS:
+        raise ValueError(f"api must be one of {', '.join(APIS)}")
+    seed = api == "seed"
     auth = Auth(users, secret or secrets.token_hex(32), token_ttl)
     features = FEATURES + (["thumbnail"] if thumbnails else [])
     root_map = Roots(roots)
 
+    def unknown_endpoint(request):
+        if plain_404:
+            return web.Response(status=404, text="404 Not Found", content_type="text/plain")
+        return APIError(404, "not_found", f"{request.method} {request.path}: no such endpoint").response()
+
     @web.middleware
     async def middleware(request, handler):
+        unmatched = getattr(request.match_info, "http_exception", None)
+        # An endpoint the server does not have is 404 to anyone, signed in or not (the seed's server answers
+        # a known path with another method 404 as well: a client probes with the method it would use).
+        if unmatched is not None and (unmatched.status == 404 or seed):
+            return unknown_endpoint(request)
         try:
             if (request.method, request.path) not in PUBLIC and not (
                     request.method == "OPTIONS" and request.path.startswith("/api/file-browser/tus")):
@@ -71,27 +91,34 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
         return json_response({"user": auth.user(request[CLAIMS]["sub"])})
 
     async def plugins(request):
+        if bare_plugins:
+            return json_response({"plugins": PLUGINS})
+        if seed:
+            return json_response({"server": {"name": "officer", "version": VERSION}, "plugins": PLUGINS})
         return json_response({
             "server": {"name": "officer", "version": VERSION, "apiVersion": API_VERSION, "features": features},
-            "plugins": [{"name": "file-browser", "enabled": True}, {"name": "ai-actions", "enabled": True}]})
+            "plugins": PLUGINS})
 
     app = web.Application(middlewares=[middleware], client_max_size=1 << 40)
     app.add_routes([
         web.post("/api/auth/signin", signin), web.post("/api/auth/signout", signout), web.get("/api/auth/me", me),
         web.get("/api/server-settings/plugins", plugins),
     ])
-    files = FileBrowser(root_map, hostile_names=hostile_names)
+    files = FileBrowser(root_map, hostile_names=hostile_names, seed=seed)
     app.add_routes(files.routes())
-    if thumbnails:
-        app.add_routes(Thumbnails(files, state_dir).routes())
-    jobs = Jobs(state_dir, lambda request: request[CLAIMS]["sub"], async_after=async_after)
-    app.add_routes(jobs.routes())
+    owner_of = lambda request: request[CLAIMS]["sub"]  # noqa: E731
+    jobs = Jobs(state_dir, owner_of, async_after=async_after, synchronous=seed)
     app.add_routes(AIActions(root_map, jobs).routes())
     app.add_routes(Archives(root_map, jobs, extract_max_entries, extract_max_bytes).routes())
-    app.add_routes(Media(root_map, jobs).routes())
+    app.add_routes(Media(root_map, jobs, seed=seed).routes())
     app.add_routes(Fetch(root_map, jobs, fetch_allow_ports).routes())
-    app.add_routes(Zips(root_map).routes())
-    app.add_routes(Tus(root_map, state_dir, tus_max_size, tus_expiry).routes())
+    app.add_routes(Attachments(state_dir, owner_of).routes())
+    if not seed:
+        if thumbnails:
+            app.add_routes(Thumbnails(files, state_dir).routes())
+        app.add_routes(jobs.routes())
+        app.add_routes(Zips(root_map).routes())
+        app.add_routes(Tus(root_map, state_dir, tus_max_size, tus_expiry).routes())
     return app
 
 
@@ -116,6 +143,14 @@ def main(argv=None):
                         help="for tests: let git-clone and download-video reach 127.0.0.1 on this port")
     parser.add_argument("--extract-max-entries", type=int, default=100_000)
     parser.add_argument("--extract-max-bytes", type=int, default=64 << 30)
+    parser.add_argument("--api", choices=APIS, default="full",
+                        help="seed: only the endpoints of the Officer mobile plan (no stat, tree, sha256, mtime, tus, "
+                             "jobs, thumbnail, GET zip, POST transcode: 404), uploads keep no time and replace; "
+                             "full (default): the proposals too")
+    parser.add_argument("--plain-404", action="store_true",
+                        help="answer unknown endpoints with a plain-text 404 instead of the contract's JSON error")
+    parser.add_argument("--bare-plugins", action="store_true",
+                        help="leave the server block (name, version, features) out of the plugins answer")
     args = parser.parse_args(argv)
 
     root = os.path.realpath(args.root)
@@ -138,7 +173,8 @@ def main(argv=None):
     app = create_app(roots, users, state, args.token_ttl, args.tus_max_size, args.tus_expiry, args.secret,
                      hostile_names=args.hostile_names, thumbnails=not args.no_thumbnails, async_after=args.async_after,
                      fetch_allow_ports=args.fetch_allow_port, extract_max_entries=args.extract_max_entries,
-                     extract_max_bytes=args.extract_max_bytes)
+                     extract_max_bytes=args.extract_max_bytes, api=args.api, plain_404=args.plain_404,
+                     bare_plugins=args.bare_plugins)
     asyncio.run(_serve(app, args.port))
 
 

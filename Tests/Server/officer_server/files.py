@@ -99,21 +99,28 @@ def hidden(name):
 
 
 class FileBrowser:
-    def __init__(self, roots, hostile_names=False):
+    def __init__(self, roots, hostile_names=False, seed=False):
         self.roots = roots
         self.hostile_names = hostile_names
+        # The seed's server (`--api seed`): no stat, tree, sha256 nor mtime, and writes keep no time sent by the
+        # client (a stored file's time is when it was stored); its multipart upload takes no `overwrite` and
+        # replaces a file of the same name, as a browser's upload to a folder does.
+        self.seed = seed
 
     def routes(self):
         p = "/api/file-browser/"
-        return [
-            web.get(p + "ls", self.ls), web.get(p + "stat", self.stat), web.get(p + "read", self.read),
-            web.get(p + "raw", self.raw),
-            web.get(p + "search", self.search), web.get(p + "tree", self.tree), web.get(p + "sha256", self.sha256),
+        routes = [
+            web.get(p + "ls", self.ls), web.get(p + "read", self.read), web.get(p + "raw", self.raw),
+            web.get(p + "search", self.search),
             web.post(p + "mkdir", self.mkdir), web.post(p + "write", self.write), web.post(p + "upload", self.upload),
             web.post(p + "rename", self.rename), web.post(p + "copy", self.copy), web.post(p + "move", self.move),
             web.delete(p + "rm", self.rm), web.get(p + "download", self.download),
-            web.post(p + "download", self.download_many), web.post(p + "mtime", self.set_mtime),
+            web.post(p + "download", self.download_many),
         ]
+        if not self.seed:
+            routes += [web.get(p + "stat", self.stat), web.get(p + "tree", self.tree), web.get(p + "sha256", self.sha256),
+                       web.post(p + "mtime", self.set_mtime)]
+        return routes
 
     def _target(self, root, path, must_exist=True):
         return self.roots.resolve(root or "home", path, must_exist=must_exist)
@@ -291,7 +298,7 @@ class FileBrowser:
         root = field(data, "root", required=False, default="home")
         content = field(data, "content")
         overwrite = field(data, "overwrite", bool, required=False, default=False)
-        mtime = field(data, "mtime", float, required=False)
+        mtime = None if self.seed else field(data, "mtime", float, required=False)
         path, local = self._target(root, field(data, "path"), must_exist=False)
         self._check_destination(path, local, overwrite)
         created = not os.path.exists(local)
@@ -322,14 +329,14 @@ class FileBrowser:
             if not os.path.isdir(folder_local):
                 raise bad_request("not_a_directory", f"{folder}: not a folder")
             path, local = self._target(fields["root"], child_path(folder, name), must_exist=False)
-            self._check_destination(path, local, fields["overwrite"] in ("true", "1"))
+            self._check_destination(path, local, self.seed or fields["overwrite"] in ("true", "1"))
             chunks = []
             while True:
                 chunk = await part.read_chunk(1 << 20)
                 if not chunk:
                     break
                 chunks.append(chunk)
-            mtime = float(fields["mtime"]) if fields["mtime"] else None
+            mtime = float(fields["mtime"]) if fields["mtime"] and not self.seed else None
             place(path, local, chunks, mtime)
             created.append(entry(path, local))
         if not created:

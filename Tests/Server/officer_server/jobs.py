@@ -41,9 +41,18 @@ class Progress:
         self._jobs.changed(self._job, persist=False)
 
 
+class SilentProgress:
+    """Progress nobody follows: the work runs within its request."""
+
+    def update(self, done=None, total=None, unit=None, message=None):
+        pass
+
+
 class Jobs:
-    def __init__(self, state_dir, owner_of, concurrency=2, async_after=20.0):
+    def __init__(self, state_dir, owner_of, concurrency=2, async_after=20.0, synchronous=False):
         self.owner_of = owner_of
+        # The seed's server has no jobs: every call answers when its work is done, however long it takes.
+        self.synchronous = synchronous
         self.folder = os.path.join(state_dir, "jobs")
         os.makedirs(self.folder, exist_ok=True)
         self.async_after = async_after
@@ -145,7 +154,10 @@ class Jobs:
 
     async def respond(self, request, kind, target, work, status=200, always=False):
         """Runs `work` as a job; answers with its result if it ends within `async_after` seconds (and not
-        `always`), else 202 with the job so the client follows it."""
+        `always`), else 202 with the job so the client follows it. A synchronous server (`--api seed`) runs
+        `work` within the request and answers with its result or error: no job is kept, none is followed."""
+        if self.synchronous:
+            return json_response(await work(SilentProgress()), status=status)
         job = self.start(self.owner_of(request), kind, target, work)
         if not always:
             task = self.tasks.get(job["id"])

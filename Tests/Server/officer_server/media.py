@@ -1,27 +1,102 @@
-"""Video transcoding (`POST /api/file-browser/transcode`), as a job: ffmpeg to H.264/AAC in MP4 with the
-index first (faststart), so the result plays while it downloads. Progress is the position ffmpeg reports
-against the duration ffprobe read first."""
+"""Video transcoding, two ways.
+
+`GET /api/file-browser/transcode?path` (the seed's): the video streamed as ffmpeg makes it, H.264/AAC in
+fragmented MP4 (the index up front, then one fragment per keyframe), so a player starts at once and nothing
+is stored. Its length is unknown until the end: no Content-Length, no ranges; a transcode that fails midway
+cuts the response short, so a client never takes a partial video for a whole one.
+
+`POST /api/file-browser/transcode` (proposed), as a job: a file on the server, MP4 with the index first
+(faststart), so the result plays while it downloads. Progress is the position ffmpeg reports against the
+duration ffprobe read first."""
+import asyncio
 import os
 
 from aiohttp import web
 
 from .engine import output_file, run
+from .ranges import quote_name
 from .errors import APIError, bad_request
 from .files import body_json, field
 from .paths import entry
 
 FORMATS = {"mp4": ["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
                    "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", "-f", "mp4"]}
+STREAM = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k",
+          "-movflags", "frag_keyframe+empty_moov+default_base_moof", "-f", "mp4"]
 TIMEOUT = 6 * 3600
+CHUNK = 256 * 1024
+
+
+async def _duration(local, path):
+    """The video's length in seconds; 415 for a file ffprobe cannot read as one."""
+    try:
+        probe = await run("ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", local)
+        return float(probe.decode().strip())
+    except APIError as error:
+        if error.code != "engine_failed":
+            raise
+    except ValueError:
+        pass
+    raise APIError(415, "not_a_video", f"{path}: ffprobe finds no duration (not a video?)")
 
 
 class Media:
-    def __init__(self, roots, jobs):
+    def __init__(self, roots, jobs, seed=False):
         self.roots = roots
         self.jobs = jobs
+        self.seed = seed
 
     def routes(self):
-        return [web.post("/api/file-browser/transcode", self.transcode)]
+        routes = [web.get("/api/file-browser/transcode", self.stream)]
+        if not self.seed:
+            routes.append(web.post("/api/file-browser/transcode", self.transcode))
+        return routes
+
+    async def stream(self, request):
+        if "path" not in request.query:
+            raise bad_request("missing_field", "missing query parameter 'path'")
+        path, local = self.roots.resolve(request.query.get("root", "home"), request.query["path"], must_exist=True)
+        if not os.path.isfile(local):
+            raise bad_request("not_a_file", f"{path}: not a file")
+        # Refused with a status while one can still be sent: not a video, or no ffmpeg.
+        await _duration(local, path)
+        try:
+            process = await asyncio.create_subprocess_exec(
+                "ffmpeg", "-nostdin", "-loglevel", "error", "-nostats", "-i", local, "-map", "0:v:0", "-map", "0:a:0?",
+                *STREAM, "pipe:1", stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE)
+        except FileNotFoundError:
+            raise APIError(501, "engine_missing", "ffmpeg is not installed on the server")
+        errors = asyncio.ensure_future(process.stderr.read())
+        try:
+            first = await process.stdout.read(CHUNK)
+            if not first:
+                await process.wait()
+                message = [line for line in (await errors).decode("utf-8", "replace").splitlines() if line.strip()]
+                raise APIError(422, "engine_failed",
+                               f"ffmpeg failed: {message[-1] if message else 'exit ' + str(process.returncode)}")
+            stem = os.path.basename(path).rsplit(".", 1)[0] or "video"
+            response = web.StreamResponse(headers={
+                "Content-Type": "video/mp4", "Cache-Control": "no-store", "Accept-Ranges": "none",
+                "Content-Disposition": "inline; filename*=UTF-8''" + quote_name(stem + ".mp4")})
+            response.enable_chunked_encoding()
+            await response.prepare(request)
+            chunk = first
+            while chunk:
+                await response.write(chunk)
+                chunk = await process.stdout.read(CHUNK)
+            if await asyncio.wait_for(process.wait(), TIMEOUT) != 0:
+                # The answer has begun: only a cut (no last chunk) can still say the video is not whole.
+                request.transport.abort()
+                raise ConnectionResetError("transcode failed midway")
+            await response.write_eof()
+            return response
+        finally:
+            if process.returncode is None:
+                # The client went away (or the server stops): the engine must not run on unowned.
+                process.kill()
+                await process.wait()
+            errors.cancel()
 
     async def transcode(self, request):
         data = await body_json(request)
@@ -51,11 +126,7 @@ class Media:
             raise APIError(404, "parent_not_found", f"{out_path}: the parent folder does not exist")
 
         async def work(progress):
-            probe = await run("ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", local)
-            try:
-                duration = float(probe.decode().strip())
-            except ValueError:
-                raise APIError(415, "not_a_video", f"{path}: ffprobe finds no duration (not a video?)")
+            duration = await _duration(local, path)
             progress.update(done=0, total=round(duration, 3), unit="seconds", message="transcoding")
 
             def on_line(line):

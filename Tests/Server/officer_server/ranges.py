@@ -60,7 +60,7 @@ def select(request, etag, mtime, size, download_name=None, content_type="applica
     last_modified = email.utils.formatdate(mtime, usegmt=True)
     headers = {"ETag": etag, "Last-Modified": last_modified, "Accept-Ranges": "bytes", "Cache-Control": "no-cache"}
     if download_name:
-        headers["Content-Disposition"] = "attachment; filename*=UTF-8''" + _quote(download_name)
+        headers["Content-Disposition"] = "attachment; filename*=UTF-8''" + quote_name(download_name)
     if_match = request.headers.get("If-Match")
     if if_match and if_match.strip() != "*" and etag not in [t.strip() for t in if_match.split(",")]:
         # A reader that fetches a file in pieces asks each piece of the version it began with.
@@ -91,6 +91,6 @@ def select(request, etag, mtime, size, download_name=None, content_type="applica
     return start, length, web.StreamResponse(status=status, headers=headers)
 
 
-def _quote(name: str) -> str:
+def quote_name(name: str) -> str:
     from urllib.parse import quote
     return quote(name, safe="")

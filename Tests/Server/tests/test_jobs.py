@@ -2,15 +2,12 @@
 deferred length."""
 import asyncio
 import base64
-import functools
 import hashlib
-import http.server
 import io
 import json
 import os
 import subprocess
 import tarfile
-import threading
 import zipfile
 
 import pytest
@@ -18,7 +15,7 @@ import pytest
 from officer_server.app import create_app
 from officer_server.jobs import Jobs
 
-from conftest import EMAIL, PASSWORD, error_code
+from conftest import EMAIL, PASSWORD, error_code, make_served_repo, make_video
 
 FB = "/api/file-browser/"
 
@@ -27,32 +24,6 @@ FB = "/api/file-browser/"
 def app(root, tmp_path, static_server):
     return create_app({"home": str(root)}, {EMAIL: PASSWORD}, str(tmp_path / "state"), tus_expiry=3600,
                       async_after=0.0, fetch_allow_ports=[static_server[1]])
-
-
-@pytest.fixture
-def static_server(tmp_path):
-    """A plain HTTP server on 127.0.0.1 serving tmp_path/static (media, a dumb-http git repository)."""
-    folder = tmp_path / "static"
-    folder.mkdir()
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):
-            if self.path.startswith("/go?to="):
-                self.send_response(302)
-                self.send_header("Location", self.path[len("/go?to="):])
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-                return
-            super().do_GET()
-
-    handler = functools.partial(Handler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield folder, server.server_address[1]
-    server.shutdown()
 
 
 async def follow(client, auth, response, timeout=60):
@@ -67,13 +38,6 @@ async def follow(client, auth, response, timeout=60):
         assert answer.status == 200
         job = (await answer.json())["job"]
     return job
-
-
-def make_video(path, seconds=2, size="320x240"):
-    subprocess.run(["ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i",
-                    f"testsrc=duration={seconds}:size={size}:rate=25", "-f", "lavfi", "-i",
-                    f"sine=frequency=440:duration={seconds}", "-c:v", "mpeg4", "-c:a", "libvorbis", "-shortest",
-                    str(path)], check=True)
 
 
 async def test_extract_is_a_job_with_progress_and_result(client, auth, root):
@@ -239,13 +203,7 @@ async def test_tus_upload_with_a_deferred_length(client, auth, root):
 
 async def test_git_clone_over_http_and_its_guard(client, auth, root, static_server, tmp_path):
     folder, port = static_server
-    work = tmp_path / "work"
-    subprocess.run(["git", "init", "-q", "-b", "main", str(work)], check=True)
-    (work / "README").write_text("hello\n")
-    subprocess.run(["git", "-C", str(work), "add", "README"], check=True)
-    subprocess.run(["git", "-C", str(work), "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "one"], check=True)
-    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(folder / "project.git")], check=True)
-    subprocess.run(["git", "-C", str(folder / "project.git"), "update-server-info"], check=True)
+    make_served_repo(tmp_path / "work", folder / "project.git")
     (root / "Code").mkdir()
     url = f"http://127.0.0.1:{port}/project.git"
     job = await follow(client, auth, await client.post(FB + "git-clone", json={"url": url, "path": "/Code"}, headers=auth))
