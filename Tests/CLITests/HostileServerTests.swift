@@ -161,7 +161,8 @@ import Transfer
         #expect(huge.status == 7 && huge.stderr.contains("headers are too large"), "\(huge.stderr)")
 
         let (_, htmlCLI) = try await loggedIn("html-error")
-        let missing = try await htmlCLI.run(["stat", "officer:/some/file.txt"])
+        // A seed endpoint's 404 without the contract's body (a proposal's would mean "not offered").
+        let missing = try await htmlCLI.run(["ls", "officer:/some/file.txt"])
         #expect(missing.status == 4 && missing.stderr.contains("/some/file.txt") && missing.stderr.contains("404"), "\(missing.stderr)")
 
         // Another tus server's 409 is told with the file and the URL, and without an option that would not help.

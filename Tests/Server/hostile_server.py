@@ -89,6 +89,8 @@ class Hostile:
         if self.mode == "huge-header":
             return web.json_response({"root": "home", "path": "/", "entries": []}, headers={"X-Big": "x" * (10 << 20)})
         path = request.query.get("path", "/")
+        if self.mode == "html-error" and path != "/":
+            return web.Response(status=404, body=b"<html><body>Not here</body></html>", content_type="text/html")
         names = ESCAPE_NAMES if self.mode == "escapes" else ["a.txt"]
         mime = "text/plain\x1b[2J" if self.mode == "escapes" else "text/plain"
         return web.json_response({"root": "home", "path": path,

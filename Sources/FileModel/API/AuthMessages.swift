@@ -48,28 +48,48 @@ public struct MeResponse: Codable, Sendable {
     public var user: UserInfo
 }
 
-/// Answer to the public `GET /api/server-settings/plugins`, used to check that a URL is an Officer server.
+/// Answer to the public `GET /api/server-settings/plugins`, used to check that a URL is an Officer server and to
+/// learn what it offers. Read tolerantly: a server may leave out any field (the seed's server has no `server`
+/// block, so it names no version or features); a missing field is nil, never a failure to sign in.
 public struct PluginsResponse: Codable, Sendable {
     /// Who is answering.
     public struct Server: Codable, Sendable {
-        /// Always `officer` for an Officer server.
-        public var name: String
-        /// The server's version.
-        public var version: String
-        /// The contract version of `docs/officer-api.md` it implements.
-        public var apiVersion: Int
-        /// Optional capabilities beyond the base contract (`tus`, `tree`, `sha256`, `mtime`, `ai`).
-        public var features: [String]
+        /// `officer` for an Officer server, when it says.
+        public var name: String?
+        /// The server's version, when it says.
+        public var version: String?
+        /// The contract version of `docs/officer-api.md` it implements, when it says.
+        public var apiVersion: Int?
+        /// The proposals it offers beyond the seed's endpoints (`tus`, `tree`, `sha256`, `mtime`, …); nil when it
+        /// names none, which says nothing of what it offers.
+        public var features: [String]?
     }
     /// One plugin and whether it is on.
     public struct Plugin: Codable, Sendable {
         /// Plugin name, e.g. `file-browser`.
         public var name: String
-        /// Whether it is enabled.
+        /// Whether it is enabled (on when the answer does not say).
         public var enabled: Bool
+
+        /// Reads a plugin, `enabled` defaulting to true.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled) ?? true
+        }
     }
-    /// Who is answering.
-    public var server: Server
-    /// The plugins installed.
+    /// Who is answering, when the answer says.
+    public var server: Server?
+    /// The plugins installed (none when the answer lists none).
     public var plugins: [Plugin]
+
+    /// Reads the answer, every field optional.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        server = try? container.decodeIfPresent(Server.self, forKey: .server)
+        plugins = (try? container.decodeIfPresent([Plugin].self, forKey: .plugins)) ?? []
+    }
+
+    /// The features it names, nil when it names none.
+    public var features: [String]? { server?.features }
 }

@@ -25,6 +25,14 @@ public struct TreePage: Codable, Sendable {
     public var entries: [FileEntry]
     /// Pass as `cursor` to get the next page; absent on the last page.
     public var nextCursor: String?
+
+    /// A page of a recursive listing.
+    public init(root: String, path: String, entries: [FileEntry], nextCursor: String?) {
+        self.root = root
+        self.path = path
+        self.entries = entries
+        self.nextCursor = nextCursor
+    }
 }
 
 /// Answer to `GET /api/file-browser/search`.

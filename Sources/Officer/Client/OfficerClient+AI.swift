@@ -26,6 +26,6 @@ extension OfficerClient {
     /// The same client with a different HTTP configuration (an AI action may work for minutes without a byte
     /// on the wire, longer than the usual stall timeout).
     public func with(http: HTTPClient) -> OfficerClient {
-        OfficerClient(server: server, token: token, http: http)
+        OfficerClient(server: server, token: token, http: http, offers: offers)
     }
 }

@@ -13,9 +13,10 @@ extension OfficerClient {
         } catch .notFound {
             throw .notOfficerServer(url: server, detail: "no /api/server-settings/plugins endpoint")
         }
-        guard response.server.name == "officer" else {
-            throw .notOfficerServer(url: server, detail: "it calls itself '\(response.server.name)'")
+        if let name = response.server?.name, name != "officer" {
+            throw .notOfficerServer(url: server, detail: "it calls itself '\(name)'")
         }
+        offers.learn(features: response.features)
         return response
     }
 

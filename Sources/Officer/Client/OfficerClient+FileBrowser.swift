@@ -15,9 +15,61 @@ extension OfficerClient {
         try await call("GET", Self.base + "ls", query: query(path))
     }
 
-    /// One entry.
+    /// One entry: the proposed `stat` where the server offers it, else the listing of its folder (the root: a
+    /// listing of itself), so every command works on a server with only the seed's endpoints.
     public func stat(_ path: RemotePath) async throws(OfficerError) -> FileEntry {
-        try await call("GET", Self.base + "stat", query: query(path), as: EntryResponse.self).entry
+        if offers.offers(.stat) != false {
+            do {
+                let entry = try await call("GET", Self.base + "stat", query: query(path), as: EntryResponse.self).entry
+                offers.learn(.stat, offered: true)
+                return entry
+            } catch {
+                // A 404 from an endpoint the server may not have: "no such file" only once `stat` is known to be
+                // offered (a probe of the root tells, once); otherwise the listing answers.
+                guard case .notFound = error else { throw error }
+                if try await isOffered(.stat, root: path.root) { throw error }
+            }
+        }
+        if path.isRoot {
+            _ = try await list(path)
+            return FileEntry(name: "", path: "/", type: .directory, size: 0, mtime: 0)
+        }
+        let listing = try await list(path.parent)
+        guard let entry = listing.entries.first(where: { $0.name == path.name }) else {
+            throw .notFound(request: "stat", message: "\(path): no such file or folder")
+        }
+        return entry
+    }
+
+    /// Whether the server offers `proposal`: what its features said, or what a first probe learnt (a request for
+    /// the root of `root`, which every server that has the endpoint answers; a 404 means it has not). Asked once
+    /// per front door; `-v` shows the probe.
+    func isOffered(_ proposal: Proposal, root: String) async throws(OfficerError) -> Bool {
+        if let known = offers.offers(proposal) { return known }
+        if !offers.hasFeatures, (try? await serverInfo()) != nil, let known = offers.offers(proposal) { return known }
+        let probe: (method: String, path: String, query: [(String, String)])
+        switch proposal {
+        case .stat: probe = ("GET", Self.base + "stat", [("path", "/"), ("root", root)])
+        case .tree: probe = ("GET", Self.base + "tree", [("path", "/"), ("root", root), ("limit", "1")])
+        // The root is a folder: a server with the endpoint refuses it as "not a file" (400), one without answers 404.
+        case .sha256: probe = ("GET", Self.base + "sha256", [("path", "/"), ("root", root)])
+        case .mtime, .tus, .zip: return true  // learnt from their first use (a 404 there)
+        }
+        do {
+            _ = try await raw(probe.method, probe.path, query: probe.query)
+            offers.learn(proposal, offered: true)
+            return true
+        } catch {
+            switch error {
+            case .notFound:
+                offers.learn(proposal, offered: false)
+                return false
+            case .badRequest, .forbidden, .conflict:
+                offers.learn(proposal, offered: true)
+                return true
+            default: throw error
+            }
+        }
     }
 
     /// One entry, or nil when nothing is at that path.
@@ -44,6 +96,9 @@ extension OfficerClient {
     /// the listing's order (depth first, names by bytes). A server repeating or going back is a server error at
     /// once, so a walk can never loop.
     public func tree(_ path: RemotePath, cursor: String? = nil, limit: Int = 1000) async throws(OfficerError) -> TreePage {
+        guard try await isOffered(.tree, root: path.root) else {
+            return try await ListingTree(client: self, base: path).page(after: cursor, limit: limit)
+        }
         var items = query(path, [("limit", String(limit))])
         if let cursor { items.append(("cursor", cursor)) }
         let page: TreePage = try await call("GET", Self.base + "tree", query: items)
@@ -71,11 +126,16 @@ extension OfficerClient {
             let task = Task {
                 var cursor: String?
                 do {
-                    repeat {
-                        let page = try await tree(path, cursor: cursor, limit: pageSize)
-                        for entry in page.entries { continuation.yield(entry) }
-                        cursor = page.nextCursor
-                    } while cursor != nil
+                    if try await isOffered(.tree, root: path.root) {
+                        repeat {
+                            let page = try await tree(path, cursor: cursor, limit: pageSize)
+                            for entry in page.entries { continuation.yield(entry) }
+                            cursor = page.nextCursor
+                        } while cursor != nil
+                    } else {
+                        let walker = ListingTree(client: self, base: path)
+                        while let entry = try await walker.next() { continuation.yield(entry) }
+                    }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -122,8 +182,13 @@ extension OfficerClient {
     }
 
     /// The server's SHA-256 of a file.
+    /// The server's SHA-256 of a file, where it offers the proposed endpoint; ``OfficerError/notOffered(request:feature:)``
+    /// where it does not (a caller then compares sizes and times, or reads the file back).
     public func sha256(_ path: RemotePath) async throws(OfficerError) -> ChecksumResponse {
-        try await call("GET", Self.base + "sha256", query: query(path))
+        guard try await isOffered(.sha256, root: path.root) else {
+            throw .notOffered(request: "sha256", feature: "checksums of its files")
+        }
+        return try await call("GET", Self.base + "sha256", query: query(path))
     }
 
     /// Creates a folder; with `parents`, missing parents too and an existing folder is fine.

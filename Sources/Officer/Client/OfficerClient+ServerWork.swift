@@ -1,3 +1,4 @@
+import Foundation
 import FileModel
 import HTTP
 
@@ -22,8 +23,25 @@ extension OfficerClient {
         try await start("/api/file-browser/download-video", body: request, subject: request.url)
     }
 
+    /// The seed's request for one zip of `paths` (all under one root): `POST /api/file-browser/download`, its body
+    /// the zip, made as it is asked (no ranges, no validator).
+    public func zipRequest(of paths: [RemotePath]) throws(OfficerError) -> HTTPRequest {
+        struct Body: Encodable {
+            var root: String
+            var paths: [String]
+        }
+        var request = HTTPRequest(method: "POST", url: url("/api/file-browser/download"), credential: credential)
+        do {
+            let body = Body(root: paths.first?.root ?? RemotePath.defaultRoot, paths: paths.map(\.path))
+            request.body = .data(try JSONEncoder().encode(body), contentType: "application/json")
+        } catch {
+            throw .malformedResponse(request: "POST download", detail: "cannot encode request: \(error)")
+        }
+        return request
+    }
+
     /// The URL of one zip of `paths` (all under one root), served with ranges and a strong ETag
-    /// (`GET /api/file-browser/zip`).
+    /// (`GET /api/file-browser/zip`, proposed).
     public func zipURL(of paths: [RemotePath], name: String? = nil) -> String {
         var query = [("root", paths.first?.root ?? RemotePath.defaultRoot)] + paths.map { ("path", $0.path) }
         if let name { query.append(("name", name)) }

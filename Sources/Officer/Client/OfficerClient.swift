@@ -12,14 +12,18 @@ public struct OfficerClient: Sendable {
     public var token: String?
     /// The transport.
     public var http: HTTPClient
+    /// What the server offers beyond the seed's endpoints, as learnt so far; shared by the copies of a client and
+    /// by every client of one front door, so each proposal is probed at most once.
+    public var offers: ServerOffers
 
     /// Creates a client; a trailing `/` on `server` is dropped.
-    public init(server: String, token: String? = nil, http: HTTPClient = HTTPClient()) {
+    public init(server: String, token: String? = nil, http: HTTPClient = HTTPClient(), offers: ServerOffers = ServerOffers()) {
         var base = server
         while base.hasSuffix("/") { base.removeLast() }
         self.server = base
         self.token = token
         self.http = http
+        self.offers = offers
     }
 
     /// True when the server URL is plain http to a host other than loopback: a token sent there can be read on the way.

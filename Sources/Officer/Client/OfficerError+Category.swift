@@ -8,7 +8,7 @@ extension OfficerError: CategorizedError {
         case .notSignedIn, .invalidCredentials: .authentication
         case .notFound: .notFound
         case .conflict: .conflict
-        case .forbidden, .badRequest: .refused
+        case .forbidden, .badRequest, .notOffered: .refused
         case .server(_, 507, _): .serverFull
         case .server, .malformedResponse, .notOfficerServer: .server
         case .transport(let inner): inner.category

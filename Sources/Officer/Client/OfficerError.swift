@@ -26,6 +26,9 @@ public enum OfficerError: Error, Equatable, Sendable, CustomStringConvertible {
     case transport(HTTPError)
     /// A path given by the caller was malformed.
     case invalidPath(RemotePathError)
+    /// The server does not offer what the call needs (a proposal of the contract it lacks): `feature` says what,
+    /// in the user's terms.
+    case notOffered(request: String, feature: String)
 
     /// A one-line message.
     public var description: String {
@@ -41,6 +44,7 @@ public enum OfficerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .malformedResponse(let request, let detail): "\(request): unexpected answer: \(detail)"
         case .transport(let error): error.description
         case .invalidPath(let error): error.description
+        case .notOffered(_, let feature): "the server does not offer \(feature)"
         }
     }
 }

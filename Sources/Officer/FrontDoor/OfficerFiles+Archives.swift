@@ -143,6 +143,21 @@ extension OfficerFiles {
     }
 
     /// The folder rule every operation on a local folder shares: it exists and is a folder.
+    /// The one rule for a folder the user names for output (`thumb -o`, `image prepare`, several targets of an
+    /// action): created, with its parents, when missing; a file there is refused.
+    public static func makeOutputFolder(_ local: String) throws(LocalFileError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory) {
+            if !isDirectory.boolValue { throw LocalFileError(path: local, problem: .notAFolder) }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
+        } catch {
+            throw LocalFileError(path: local, problem: .unwritable(String(cString: strerror(errno))))
+        }
+    }
+
     public static func requireLocalFolder(_ local: String) throws(LocalFileError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory) else { throw LocalFileError(path: local, problem: .missing) }

@@ -20,9 +20,10 @@ extension OfficerFiles {
     public func prepareImages(
         _ inputs: [String], to output: String, options: ImagePreparationOptions, overwrite: Bool = false
     ) async throws -> [ImagePreparationOutcome] {
+        // Several inputs, or an output written as a folder (`out/`), go into a folder, made when missing.
+        if inputs.count > 1 || output.hasSuffix("/") { try Self.makeOutputFolder(output) }
         var isDirectory: ObjCBool = false
         let intoFolder = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue
-        if inputs.count > 1, !intoFolder { throw LocalFileError(path: output, problem: .notAFolder) }
         let preparer = ImagePreparer(options: options)
         return await ParallelRunner.map(inputs, width: ProcessInfo.processInfo.activeProcessorCount) { input in
             var destination = output

@@ -77,9 +77,10 @@ extension OfficerFiles {
         return Self.job(from: try await client.downloadVideo(request), kind: "download-video", target: url)
     }
 
-    /// Downloads one zip of Officer files and folders (under one root) to `destination`. The server lays the
-    /// zip out from the listing (same files, same bytes, a strong ETag), so it is fetched like any file:
-    /// resumable after any interruption, in parallel ranges, and started over if a file changed meanwhile.
+    /// Downloads one zip of Officer files and folders (under one root) to `destination`. Where the server offers
+    /// the proposed `GET zip`, it lays the zip out from the listing (same files, same bytes, a strong ETag), so it
+    /// is fetched like any file: resumable after any interruption, in parallel ranges, and started over if a file
+    /// changed meanwhile. Otherwise the seed's `POST download` makes it as it is asked: one stream, not resumable.
     public func downloadZip(
         of paths: [RemotePath], to destination: String, options: DownloadOptions = DownloadOptions()
     ) -> TransferOperation<DownloadResult> {
@@ -88,8 +89,19 @@ extension OfficerFiles {
             for path in paths { try Self.requireSameRoot(first, path) }
             if self.isOffline { throw OfficerFilesError.needsNetwork("a zip of \(first)") }
             let client = try self.client
-            return try await SegmentedDownloader(http: self.http, journal: try self.journal).download(
-                from: client.zipURL(of: paths), credential: client.credential, to: destination, options: options) { report($0) }
+            if !client.offers.hasFeatures { _ = try? await client.serverInfo() }
+            let offered = client.offers.offers(.zip)
+            if offered != false {
+                do {
+                    return try await SegmentedDownloader(http: self.http, journal: try self.journal).download(
+                        from: client.zipURL(of: paths), credential: client.credential, to: destination, options: options) { report($0) }
+                } catch DownloadError.server(_, 404, _) where offered == nil {
+                    // Not offered (the seed's servers have no GET zip): the seed's POST below.
+                    client.offers.learn(.zip, offered: false)
+                }
+            }
+            return try await SegmentedDownloader(http: self.http, journal: nil).download(
+                answerTo: try client.zipRequest(of: paths), to: destination, options: options) { report($0) }
         }
     }
 

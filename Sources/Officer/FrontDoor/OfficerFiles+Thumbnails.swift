@@ -102,7 +102,7 @@ extension OfficerFiles {
 
     /// The features the server names (asked once per front door; a server that does not answer names none).
     func serverFeatures() async -> Set<String> {
-        await featureSlot.get { [self] in (try? await serverInfo()).map { Set($0.server.features) } }
+        await featureSlot.get { [self] in (try? await serverInfo()).map { Set($0.features ?? []) } }
     }
 
     /// Pictures libvips makes thumbnails of here (a folder's thumbnails are made of these).

@@ -122,7 +122,7 @@ extension OfficerFiles {
 
     /// The uploader every upload of this front door uses: the journal, and file types named by libmagic.
     public func uploader() throws -> TusUploader {
-        TusUploader.describingFiles(http: http, journal: try journal, server: try? client)
+        TusUploader.describingFiles(http: http, journal: try journal, server: try? client, endpoints: uploadEndpoints)
     }
 
     /// A local file's modification time in seconds since 1970, to the precision the file system keeps: what an

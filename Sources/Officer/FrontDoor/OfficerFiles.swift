@@ -66,6 +66,10 @@ public final class OfficerFiles: Sendable {
     private let cacheSlot: CacheSlot
     /// What the server says it offers, asked once.
     let featureSlot = FeatureSlot()
+    /// What the server offers beyond the seed's endpoints, learnt once for every operation of this front door.
+    let offers = ServerOffers()
+    /// What every upload of this front door learnt of its endpoints (tus or not), so each is asked once.
+    let uploadEndpoints = UploadEndpoints()
 
     /// Sets up the parts; the journal and the cache open on first use.
     public init(configuration: Configuration) throws {
@@ -91,7 +95,7 @@ public final class OfficerFiles: Sendable {
     public var client: OfficerClient {
         get throws(OfficerFilesError) {
             guard let server = configuration.server else { throw .noServer }
-            return OfficerClient(server: server, token: configuration.tokens.token(for: server), http: http)
+            return OfficerClient(server: server, token: configuration.tokens.token(for: server), http: http, offers: offers)
         }
     }
 

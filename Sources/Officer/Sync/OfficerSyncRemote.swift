@@ -11,6 +11,7 @@ public struct OfficerSyncRemote: SyncRemote {
     public let base: RemotePath
     private let uploader: TusUploader
     private let downloader: SegmentedDownloader
+    private let journal: TransferJournal?
     /// Entries per listing page.
     public var pageSize = 1000
 
@@ -20,7 +21,11 @@ public struct OfficerSyncRemote: SyncRemote {
         self.base = base
         uploader = TusUploader.describingFiles(http: client.http, journal: journal, server: client)
         downloader = SegmentedDownloader(http: client.http, journal: journal)
+        self.journal = journal
     }
+
+    /// What a remembered time is keyed by besides the path: the size and the time the server keeps of the file.
+    static func storedVersion(mtime: Double) -> String { "officer-mtime:\(mtime)" }
 
     /// `officer:ROOT:/path`.
     public var description: String { base.description }
@@ -32,7 +37,7 @@ public struct OfficerSyncRemote: SyncRemote {
     }
 
     public func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
-        OfficerTreeIterator(client: client, base: base, pageSize: pageSize, missingRootIsEmpty: missingRootIsEmpty)
+        OfficerTreeIterator(client: client, base: base, pageSize: pageSize, missingRootIsEmpty: missingRootIsEmpty, journal: journal)
     }
 
     public func makeDirectory(_ path: SyncPath) async throws {
@@ -46,8 +51,16 @@ public struct OfficerSyncRemote: SyncRemote {
     public func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
         let folder = try remotePath(SyncPath(Array(path.components.dropLast())))
         let target = try client.uploadTarget(name: path.name, into: folder, mtime: mtime, overwrite: true)
-        _ = try await uploader.upload(file: localFile, to: target) { event in
+        let result = try await uploader.upload(file: localFile, to: target) { event in
             if case .progress(_, let sent) = event { onProgress(sent) }
+        }
+        // A server that keeps its own time (the seed's upload takes none) would look changed on every later run:
+        // the time it keeps, with the size, is remembered as standing for the one sent.
+        if let stored = result.storedModificationTime, abs(stored - mtime) >= SyncComparison.timeTolerance {
+            let key = try folder.appending(path.name)
+            try? journal?.rememberObjectTime(
+                endpoint: client.server, bucket: key.root, key: key.path,
+                TransferJournal.ObjectTime(etag: Self.storedVersion(mtime: stored), size: result.bytes, mtime: mtime))
         }
     }
 
@@ -108,12 +121,25 @@ final class OfficerTreeIterator: SyncRemoteIterator, @unchecked Sendable {
     private let missingRootIsEmpty: Bool
     private var first = true
 
-    init(client: OfficerClient, base: RemotePath, pageSize: Int, missingRootIsEmpty: Bool) {
+    private let journal: TransferJournal?
+
+    init(client: OfficerClient, base: RemotePath, pageSize: Int, missingRootIsEmpty: Bool, journal: TransferJournal? = nil) {
         self.client = client
         self.base = base
         self.pageSize = pageSize
         self.missingRootIsEmpty = missingRootIsEmpty
+        self.journal = journal
         nextPage = fetch(cursor: nil)
+    }
+
+    /// The time that stands for an entry: the one sent with it, when the server kept its own and the journal
+    /// remembers the pair for this size and server time; else the server's.
+    private func time(of entry: FileEntry) -> Double {
+        guard !entry.isDirectory, let journal,
+            let known = try? journal.objectTime(endpoint: client.server, bucket: base.root, key: entry.path),
+            known.size == entry.size, known.etag == OfficerSyncRemote.storedVersion(mtime: entry.mtime)
+        else { return entry.mtime }
+        return known.mtime
     }
 
     deinit { nextPage?.cancel() }
@@ -148,7 +174,7 @@ final class OfficerTreeIterator: SyncRemoteIterator, @unchecked Sendable {
         // The server's links are its own business (it never follows one out of its root); a sync leaves them alone.
         if entry.type == .symlink { return try await next() }
         return SyncPath.relative(entryPath: entry.path, name: entry.name, below: base.path).map { path in
-            SyncItem(path: path, kind: entry.isDirectory ? .directory : .file, size: entry.isDirectory ? 0 : entry.size, mtime: entry.mtime)
+            SyncItem(path: path, kind: entry.isDirectory ? .directory : .file, size: entry.isDirectory ? 0 : entry.size, mtime: time(of: entry))
         }
     }
 }

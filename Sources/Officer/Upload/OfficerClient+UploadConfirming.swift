@@ -20,17 +20,19 @@ extension OfficerClient: UploadConfirming {
         return .file(size: entry.size, sha256: digest?.sha256)
     }
 
-    /// The size of the file a multipart upload's answer names (`{"entries": [{…}]}`).
-    public func storedSize(inAnswer body: Data) -> Int64? {
-        (try? JSONDecoder().decode(EntriesResponse.self, from: body))?.entries.first.map(\.size)
+    /// The size and time of the file a multipart upload's answer names (`{"entries": [{…}]}`).
+    public func storedFile(inAnswer body: Data) -> (size: Int64, mtime: Double)? {
+        (try? JSONDecoder().decode(EntriesResponse.self, from: body))?.entries.first.map { ($0.size, $0.mtime) }
     }
 
     private static func unlessNotFound<T>(_ call: () async throws(OfficerError) -> T) async throws(OfficerError) -> T? {
         do {
             return try await call()
         } catch {
-            if case .notFound = error { return nil }
-            throw error
+            switch error {
+            case .notFound, .notOffered: return nil
+            default: throw error
+            }
         }
     }
 }

@@ -88,6 +88,9 @@ public enum OfficerFilesApp {
             if code == .interrupted, case CLIError.refused(let message, _) = error {
                 // The command said what an interruption left (a paused upload) and what to run next.
                 console.message("officer-files: \(message)")
+            } else if code == .interrupted, case UploadError.cancelled(let path) = error {
+                // Nothing of it stays on the server (one multipart POST, or removed as asked): a rerun starts over.
+                console.message("officer-files: interrupted; nothing of \(path) was kept, the same command starts it over")
             } else if code == .interrupted {
                 console.message("officer-files: interrupted; run the same command again to continue")
             } else {

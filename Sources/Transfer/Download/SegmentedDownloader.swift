@@ -242,7 +242,7 @@ public struct SegmentedDownloader: Downloading {
         }
     }
 
-    private func verify(partial: PartialFile, options: DownloadOptions) throws -> String? {
+    func verify(partial: PartialFile, options: DownloadOptions) throws -> String? {
         guard let expected = options.checksum else { return nil }
         let actual = try SHA256Hasher.hash(file: partial.path)
         guard actual == expected.sha256 else {

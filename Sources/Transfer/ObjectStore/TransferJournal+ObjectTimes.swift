@@ -42,6 +42,17 @@ extension TransferJournal {
         }
     }
 
+    /// The remembered time of one object, if any.
+    public func objectTime(endpoint: String, bucket: String, key: String) throws(SQLiteError) -> ObjectTime? {
+        try withDatabase { database throws(SQLiteError) -> ObjectTime? in
+            let rows = try database.query(
+                "SELECT etag, size, mtime FROM object_times WHERE endpoint = ? AND bucket = ? AND object_key = ?",
+                [.text(endpoint), .text(bucket), .text(key)])
+            guard let row = rows.first, let etag = row[0].string else { return nil }
+            return ObjectTime(etag: etag, size: row[1].int, mtime: row[2].number)
+        }
+    }
+
     /// Remembers an object's time for its current ETag and size.
     public func rememberObjectTime(endpoint: String, bucket: String, key: String, _ time: ObjectTime) throws(SQLiteError) {
         try withDatabase { database throws(SQLiteError) in

@@ -14,6 +14,19 @@ struct MultipartUploader {
         onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws(UploadError) -> UploadResult {
         guard let endpoint = target.multipartEndpoint else { throw .notTus(url: target.tusEndpoint) }
+        if let confirmer, target.multipartFields.contains(where: { $0.key == "overwrite" && $0.value == "false" }) {
+            // A server may take no `overwrite` field and replace what is there (the seed's upload does): a file
+            // is never replaced without being asked to, so the name is looked up first.
+            let existing: StoredFile
+            do {
+                existing = try await confirmer.stored(at: target, withChecksum: false)
+            } catch {
+                throw .notStored(path: path, destination: target.label, detail: "could not ask the server whether the name is free (\(error))")
+            }
+            if existing != .absent, existing != .unknown {
+                throw .server(request: "POST \(endpoint)", status: 409, message: "\(target.label): already exists")
+            }
+        }
         onEvent?(.started(total: fingerprint.size, partSizes: [fingerprint.size], resumedBytes: 0, method: .multipart))
         var parts = target.multipartFields.map { HTTPRequest.MultipartPart.field(name: $0.key, value: $0.value) }
         parts.append(.file(name: "file", path: path, filename: target.fileName, contentType: "application/octet-stream"))
@@ -42,7 +55,7 @@ struct MultipartUploader {
             throw .cancelled(path: path)
         }
         sent.add(fingerprint.size)
-        let result = UploadResult(
+        var result = UploadResult(
             path: path, bytes: fingerprint.size, method: .multipart, resumedBytes: 0, sentBytes: sent.value, uploadURL: nil)
         guard response.isSuccess else {
             if response.status == 409, response.attempts > 1, let confirmer {
@@ -52,9 +65,11 @@ struct MultipartUploader {
             }
             throw TusUploader.failure("POST", endpoint, response, destination: target.label)
         }
-        if let confirmer, confirmer.storedSize(inAnswer: response.body) != fingerprint.size || response.attempts > 1 {
+        let stored = confirmer?.storedFile(inAnswer: response.body)
+        if let confirmer, stored?.size != fingerprint.size || response.attempts > 1 {
             try await confirmer.confirm(path, size: fingerprint.size, identity: identity, at: target)
         }
+        result.storedModificationTime = stored?.mtime
         return result
     }
 }

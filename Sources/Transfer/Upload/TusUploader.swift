@@ -11,10 +11,11 @@ public struct TusUploader: Uploading {
     public var http: HTTPClient
     /// Where uploads are recorded for resuming; nil keeps nothing.
     public var journal: TransferJournal?
-    /// What each endpoint's OPTIONS said, so a batch of small files costs one request each, not two.
-    private let discovered = EndpointMemo<TusServerInfo?>()
-    /// The largest request body each endpoint accepted after a 413, remembered for the rest of the run.
-    private let bodyLimits = EndpointMemo<Int64>()
+    /// What each endpoint's OPTIONS said, the largest body it accepted after a 413, and whether the user was told
+    /// it cannot resume: shared by the copies of this uploader, and by every uploader given the same one.
+    package let endpoints: UploadEndpoints
+    private var discovered: EndpointMemo<TusServerInfo?> { endpoints.discovered }
+    private var bodyLimits: EndpointMemo<Int64> { endpoints.bodyLimits }
     /// Files up to this size go up inside the creation request (creation-with-upload).
     static let inlineLimit: Int64 = 4 << 20
     /// Names a local file's MIME type for the `filetype` metadata item; nil sends none. The uploader knows no
@@ -33,10 +34,19 @@ public struct TusUploader: Uploading {
         http: HTTPClient = HTTPClient(), journal: TransferJournal?, fileType: (@Sendable (String) -> String?)? = nil,
         confirmer: (any UploadConfirming)? = nil
     ) {
+        self.init(http: http, journal: journal, fileType: fileType, confirmer: confirmer, endpoints: UploadEndpoints())
+    }
+
+    /// An uploader sharing what `endpoints` learnt with the others given it.
+    package init(
+        http: HTTPClient, journal: TransferJournal?, fileType: (@Sendable (String) -> String?)?, confirmer: (any UploadConfirming)?,
+        endpoints: UploadEndpoints
+    ) {
         self.http = http
         self.journal = journal
         self.fileType = fileType
         self.confirmer = confirmer
+        self.endpoints = endpoints
     }
 
 
@@ -60,6 +70,10 @@ public struct TusUploader: Uploading {
         do {
             guard let info = try await discover(target) else {
                 guard target.multipartEndpoint != nil else { throw UploadError.notTus(url: target.tusEndpoint) }
+                if endpoints.toldNotResumable[target.tusEndpoint] == nil {
+                    endpoints.toldNotResumable[target.tusEndpoint] = true
+                    onEvent?(.warning("the server does not offer resumable uploads: an interrupted upload starts over"))
+                }
                 return try await MultipartUploader(http: http, confirmer: confirmer).upload(
                     file: path, fingerprint: fingerprint, identity: identity, to: target, options: options, onEvent: onEvent)
             }
@@ -179,7 +193,20 @@ public struct TusUploader: Uploading {
             }
         }
         request.maxSendBytesPerSecond = options.bandwidthLimit
-        let response = try await sendRetrying(request, target: target)
+        let response: HTTPResponse
+        do {
+            response = try await sendRetrying(request, target: target)
+        } catch UploadError.transfer(let error) where inline && !partial {
+            // Cut on every attempt: the server may hold the whole file all the same.
+            try await confirmAfterLostAnswers(path, part: part, target: target, or: .transfer(error))
+            throw AlreadyStored()
+        }
+        if inline, !partial, response.status >= 500, response.status != 507 {
+            // Every attempt answered with a failure: one may have been applied before its answer was lost.
+            try await confirmAfterLostAnswers(
+                path, part: part, target: target, or: Self.failure("POST", target.tusEndpoint, response, destination: target.label))
+            throw AlreadyStored()
+        }
         if inline, Self.isBodyTooLarge(response, bodyLength: part.length) {
             // The server takes smaller bodies than this file: remember it, and create the upload without one.
             bodyLimits[target.tusEndpoint] = max(ChunkSizer.floor, part.length / 2)
@@ -203,6 +230,19 @@ public struct TusUploader: Uploading {
 
     /// A retried creation found the file already stored whole by an attempt whose answer was lost.
     struct AlreadyStored: Error {}
+
+    /// A creation that carried the whole file and never got a clean answer: done if the destination holds the file
+    /// as sent, else `failure` (nothing to confirm with: `failure` too).
+    private func confirmAfterLostAnswers(
+        _ path: String, part: TransferJournal.UploadPart, target: UploadTarget, or failure: UploadError
+    ) async throws(UploadError) {
+        guard let confirmer else { throw failure }
+        do {
+            try await confirmer.confirm(path, size: part.length, identity: nil, at: target)
+        } catch UploadError.notStored {
+            throw failure
+        }
+    }
 
     /// The error of a tus request the server failed: a full server (507) is its own, the rest as answered.
     static func failure(_ method: String, _ url: String, _ response: HTTPResponse, destination: String) -> UploadError {
@@ -233,8 +273,9 @@ public struct TusUploader: Uploading {
             for (part, offset) in zip(record.parts, offsets) where offset < part.length {
                 group.addTask {
                     try await send(
-                        part: part, from: offset, path: record.localPath, identity: single ? identity : nil, info: info, token: token,
-                        options: options, endpoint: record.target.tusEndpoint, counter: counter, state: state, onEvent: onEvent)
+                        part: part, from: offset, path: record.localPath, label: record.target.label, identity: single ? identity : nil,
+                        info: info, token: token, options: options, endpoint: record.target.tusEndpoint, counter: counter, state: state,
+                        onEvent: onEvent)
                 }
             }
             for try await clean in group { confirmedCleanly = clean }
@@ -264,7 +305,7 @@ public struct TusUploader: Uploading {
     /// which the caller confirms another way. With `identity` (the part is the whole file), the last bytes are
     /// read into memory and sent only if the file is still that version.
     private func send(
-        part: TransferJournal.UploadPart, from start: Int64, path: String, identity: FileIdentity?, info: TusServerInfo,
+        part: TransferJournal.UploadPart, from start: Int64, path: String, label: String, identity: FileIdentity?, info: TusServerInfo,
         token: BearerCredential?, options: UploadOptions, endpoint: String, counter: SentCounter, state: RecordState,
         onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws -> Bool {
@@ -368,7 +409,7 @@ public struct TusUploader: Uploading {
                     // "Upload already complete": an attempt whose answer was lost, or another run of the same file,
                     // finished it. The server's offset says so; the caller confirms the file is there.
                     let serverOffset = try await head(url, token: token)
-                    guard serverOffset == part.length else { throw Self.failure("PATCH", url, response, destination: url) }
+                    guard serverOffset == part.length else { throw Self.failure("PATCH", url, response, destination: label) }
                     offset = serverOffset
                     confirmedEnd = false
                     continue
@@ -381,7 +422,7 @@ public struct TusUploader: Uploading {
                     throw StartOver(reason: "the server no longer has the upload (\(response.status))")
                 case _ where Self.isBodyTooLarge(response, bodyLength: length):
                     // A body limit (aiohttp's 1 MiB, Django's 2.5 MB): halve, remember it for this server, go on.
-                    guard sizer.tooLarge() else { throw Self.failure("PATCH", url, response, destination: url) }
+                    guard sizer.tooLarge() else { throw Self.failure("PATCH", url, response, destination: label) }
                     bodyLimits[endpoint] = sizer.ceiling
                     onEvent?(.retrying(
                         part: part.index, attempt: 1, delay: 0,
@@ -394,7 +435,7 @@ public struct TusUploader: Uploading {
                     reason = "HTTP \(status)"
                     retryAfter = response.headers["Retry-After"]
                 default:
-                    throw Self.failure("PATCH", url, response, destination: url)
+                    throw Self.failure("PATCH", url, response, destination: label)
                 }
             } catch let error as HTTPError {
                 counter.add(inFlight.sent)

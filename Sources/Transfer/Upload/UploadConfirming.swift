@@ -9,9 +9,9 @@ public protocol UploadConfirming: Sendable {
     /// What the destination holds under `target`'s name now; `withChecksum` asks for its SHA-256 too, where the
     /// destination computes one.
     func stored(at target: UploadTarget, withChecksum: Bool) async throws -> StoredFile
-    /// The size of the file an upload's answer describes (a multipart upload's 201 names the stored entry), nil
-    /// when the answer says nothing of it.
-    func storedSize(inAnswer body: Data) -> Int64?
+    /// The size and modification time of the file an upload's answer describes (a multipart upload's 201 names
+    /// the stored entry), nil when the answer says nothing of it.
+    func storedFile(inAnswer body: Data) -> (size: Int64, mtime: Double)?
 }
 
 /// What a destination holds under an upload's name.

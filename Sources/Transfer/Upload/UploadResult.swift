@@ -29,4 +29,7 @@ public struct UploadResult: Sendable, Equatable {
     /// The SHA-256 of what was sent, in hex, when the uploader computed it on the way (a stream has no file to
     /// hash afterwards).
     public var sha256: String? = nil
+    /// The modification time the server gave the stored file, when its answer said (a server that keeps its own
+    /// time rather than the one sent: a sync remembers the pair).
+    public var storedModificationTime: Double? = nil
 }

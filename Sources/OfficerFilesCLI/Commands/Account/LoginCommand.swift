@@ -49,7 +49,7 @@ enum LoginCommand: Command {
         configuration.tokens = ConfigTokenStore(store: context.configStore, email: email, remember: remember)
         let session = try await OfficerFiles(configuration: configuration).signIn(email: email, password: secret)
         if context.global.json {
-            context.printJSON(LoginResult(server: server, user: session.user, serverVersion: info.server.version))
+            context.printJSON(LoginResult(server: server, user: session.user, serverVersion: info.server?.version))
         } else {
             context.say("Logged in to \(server) as \(session.user.email) (\(session.user.role)).")
         }
@@ -58,6 +58,6 @@ enum LoginCommand: Command {
     struct LoginResult: Encodable {
         var server: String
         var user: UserInfo
-        var serverVersion: String
+        var serverVersion: String?
     }
 }

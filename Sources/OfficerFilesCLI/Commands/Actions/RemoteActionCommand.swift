@@ -39,12 +39,8 @@ enum RemoteActionCommand {
         let runner = try files.actionRunner(timeout: timeout)
         let several = requests.count > 1
         let output = parsed.value("output")
-        if let output, several {
-            var isDirectory: ObjCBool = false
-            if !(FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue) {
-                throw CLIError.usage("-o \(output): with several targets, -o must be an existing folder")
-            }
-        }
+        // With several targets -o names a folder, made when missing (as `tts -o DIR/` makes one for one target).
+        if let output, several { try OfficerFiles.makeOutputFolder(output) }
         let console = context.console
         let quiet = context.global.quiet || context.global.json
         var writeFailures: [any Error] = []

@@ -32,10 +32,7 @@ enum ThumbCommand: Command {
             size = value
         }
         let folder = parsed.value("output") ?? FileManager.default.currentDirectoryPath
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CLIError.localFile(path: folder, message: "not an existing folder (give -o an existing folder)")
-        }
+        try OfficerFiles.makeOutputFolder(folder)
         let files = try context.files()
         if parsed.positionals.contains(where: RemotePath.isRemote) { try context.announceCache(files) }
         var sources: [Source] = []

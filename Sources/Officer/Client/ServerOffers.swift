@@ -1,0 +1,52 @@
+import FileModel
+import Foundation
+
+/// The endpoints of the contract that a server may lack: everything beyond the seed's file API (ls, read, raw,
+/// search, mkdir, write, multipart upload, rename, copy, move, rm, download, transcode, the AI actions).
+public enum Proposal: String, Sendable, CaseIterable, Codable {
+    /// `GET stat`: one entry (without it: the listing of its folder).
+    case stat
+    /// `GET tree`: the recursive listing, paged (without it: `ls` folder by folder).
+    case tree
+    /// `GET sha256`: the server's checksum of a file (without it: none; sync compares size and time).
+    case sha256
+    /// `POST mtime`: set a file's time (without it: the server keeps its own time).
+    case mtime
+    /// tus 1.0 resumable uploads (without it: one multipart POST, not resumable).
+    case tus
+    /// `GET zip`: a zip of many, resumable like a file (without it: the seed's `POST download`, one stream).
+    case zip
+}
+
+/// What one Officer server offers of the ``Proposal``s, learnt once and shared by every client of a front door:
+/// from the plugins answer where it names its features, else from the first use of each (a 404 from a proposed
+/// endpoint means "not offered" once the listing shows the path exists, never "no such file").
+public final class ServerOffers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var known: [Proposal: Bool] = [:]
+    private var featuresLoaded = false
+
+    /// Nothing known yet.
+    public init() {}
+
+    /// Whether the server offers `proposal`: nil until known.
+    public func offers(_ proposal: Proposal) -> Bool? { lock.withLock { known[proposal] } }
+
+    /// Records what was learnt of `proposal`.
+    func learn(_ proposal: Proposal, offered: Bool) { lock.withLock { known[proposal] = offered } }
+
+    /// Whether the features of the plugins answer were taken in.
+    var hasFeatures: Bool { lock.withLock { featuresLoaded } }
+
+    /// Takes in a plugins answer's feature list: each listed proposal is offered, each unlisted one but `stat`
+    /// (which the contract never lists) is not. An answer without a list says nothing.
+    func learn(features: [String]?) {
+        lock.withLock {
+            featuresLoaded = true
+            guard let features else { return }
+            for proposal in Proposal.allCases where proposal != .stat && known[proposal] == nil {
+                known[proposal] = features.contains(proposal.rawValue)
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import FileModel
+import Foundation
+import Journal
+import Officer
+import TestSupport
+import Testing
+
+/// The user's journey against the server our users really run: one with only the seed's endpoints (`--api seed`),
+/// one that also answers unknown endpoints in plain text and names no features, and the full reference server.
+/// Every command must do its job on each; what a server cannot do is said, never taken for "no such file".
+@Suite struct SeedServerJourneyTests {
+    static let servers: [[String]] = [["--api", "seed"], ["--api", "seed", "--plain-404", "--bare-plugins"], []]
+
+    let cli = CLIRunner()
+    let work = TemporaryDirectory(prefix: "seed-work", inMemory: true)
+
+    func report(_ result: ProcessResult) throws -> SyncReport {
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        return try JSONDecoder().decode(SyncReport.self, from: Data(last.utf8))
+    }
+
+    func bytes(_ count: Int, seed: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ seed &+ $0 / 991) }) }
+
+    @Test(arguments: servers)
+    func everyFileCommandWorks(_ mode: [String]) async throws {
+        let server = try await ReferenceServer.start(arguments: mode, inMemory: true)
+        let login = try await cli.login(server)
+        try #require(login.status == 0, "\(login.stderr)")
+        let seed = mode.contains("seed")
+
+        // Folders, uploads into an existing folder, to a new name, several at once.
+        #expect(try await cli.run(["mkdir", "officer:/docs"]).status == 0)
+        let notes = try work.write("notes.txt", "the notes\n")
+        let photo = try work.write("photo.bin", bytes(700_000, seed: 3))
+        let into = try await cli.run(["put", notes, "officer:/docs"])
+        #expect(into.status == 0, "\(into.stderr)")
+        #expect(try String(contentsOfFile: server.root.file("docs/notes.txt"), encoding: .utf8) == "the notes\n")
+        let renamed = try await cli.run(["put", photo, "officer:/docs/picture.bin"])
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        if seed { #expect(renamed.stderr.contains("does not offer resumable uploads"), "said up front: \(renamed.stderr)") }
+        // Never over a file without --force, even where the server's upload would replace it unasked.
+        let over = try await cli.run(["put", photo, "officer:/docs/notes.txt"])
+        #expect(over.status == 5, "\(over.stderr)")
+        #expect(try String(contentsOfFile: server.root.file("docs/notes.txt"), encoding: .utf8) == "the notes\n")
+        let several = try await cli.run(["put", "-f", notes, photo, "officer:/docs/"])
+        #expect(several.status == 0, "\(several.stderr)")
+        #expect(try ProcessRunner.sha256(of: server.root.file("docs/photo.bin")) == (try ProcessRunner.sha256(of: photo)))
+
+        // Listing, recursive listing, stat of a file and of a folder.
+        let listing = try await cli.run(["ls", "officer:/docs"])
+        #expect(listing.status == 0 && listing.stdout.contains("picture.bin"), "\(listing.stderr)")
+        let recursive = try await cli.run(["ls", "-R", "officer:/"])
+        #expect(recursive.status == 0 && recursive.stdout.contains("docs/picture.bin"), "\(recursive.stdout)\(recursive.stderr)")
+        let statFile = try await cli.run(["stat", "officer:/docs/picture.bin"])
+        #expect(statFile.status == 0 && statFile.stdout.contains("700000"), "\(statFile.stdout)\(statFile.stderr)")
+        let statFolder = try await cli.run(["stat", "officer:/docs"])
+        #expect(statFolder.status == 0, "\(statFolder.stderr)")
+        let missing = try await cli.run(["stat", "officer:/docs/nothing.txt"])
+        #expect(missing.status == 4, "a missing file is not found: \(missing.stderr)")
+
+        // Downloads, cat, copy, move, remove.
+        let got = work.file("got.bin")
+        let get = try await cli.run(["get", "officer:/docs/picture.bin", got])
+        #expect(get.status == 0, "\(get.stderr)")
+        #expect(try ProcessRunner.sha256(of: got) == (try ProcessRunner.sha256(of: photo)))
+        let cat = try await cli.run(["cat", "officer:/docs/notes.txt"])
+        #expect(cat.status == 0 && cat.stdout == "the notes\n", "\(cat.stderr)")
+        let copy = try await cli.run(["cp", "officer:/docs/notes.txt", "officer:/docs/copy.txt"])
+        #expect(copy.status == 0, "\(copy.stderr)")
+        #expect(try await cli.run(["mkdir", "officer:/archive"]).status == 0)
+        let move = try await cli.run(["mv", "officer:/docs/copy.txt", "officer:/archive/"])
+        #expect(move.status == 0, "\(move.stderr)")
+        #expect(FileManager.default.fileExists(atPath: server.root.file("archive/copy.txt")))
+        let remove = try await cli.run(["rm", "officer:/archive/copy.txt"])
+        #expect(remove.status == 0, "\(remove.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("archive/copy.txt")))
+    }
+
+    @Test(arguments: servers)
+    func syncPushesThenDoesNothingThenPulls(_ mode: [String]) async throws {
+        let server = try await ReferenceServer.start(arguments: mode, inMemory: true)
+        try #require(try await cli.login(server).status == 0)
+        let local = work.path + "/tree"
+        for index in 0..<50 { try work.write("tree/d\(index % 4)/sub/f\(index).txt", "file \(index)\n") }
+
+        let pushed = try await cli.run(["--json", "sync", local, "officer:/backup"])
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        let first = try report(pushed)
+        #expect(first.transferred == 50 && first.failures.isEmpty)
+
+        // A no-op sync plans nothing and makes no upload request, whether or not the server kept the times sent.
+        let again = try await cli.run(["--json", "-v", "sync", local, "officer:/backup"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let noop = try report(again)
+        #expect(noop.transferred == 0 && noop.unchanged == 50 && noop.directoriesCreated == 0, "\(again.stdout)")
+        #expect(!again.stderr.contains("file-browser/upload") && !again.stderr.contains("file-browser/tus"), "no upload request: \(again.stderr)")
+
+        let pulled = work.path + "/pulled"
+        let pull = try await cli.run(["--json", "sync", "officer:/backup", pulled])
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(try report(pull).transferred == 50)
+        for index in 0..<50 {
+            let name = "d\(index % 4)/sub/f\(index).txt"
+            #expect(try String(contentsOfFile: pulled + "/" + name, encoding: .utf8) == "file \(index)\n")
+        }
+    }
+
+    func tool(_ path: String, _ arguments: [String], in directory: String? = nil) async throws {
+        let result = try await ProcessRunner.runDetached(path, arguments, currentDirectory: directory)
+        try #require(result.status == 0, "\(path): \(result.stderr)")
+    }
+
+    /// Previews, archives, zips and the server's own work, on the files of each kind of server.
+    @Test(arguments: servers)
+    func previewsArchivesAndServerWork(_ mode: [String]) async throws {
+        let server = try await ReferenceServer.start(arguments: mode, inMemory: true)
+        try #require(try await cli.login(server).status == 0)
+        try await tool("/usr/bin/convert", ["-size", "640x480", "gradient:red-blue", server.root.file("photo.jpg")])
+        try await tool(
+            "/usr/bin/convert",
+            ["-size", "900x200", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "56", "-fill", "black", "-annotate", "+40+120",
+             "Seed Server", server.root.file("scan.png")])
+        _ = try work.write("src/docs/readme.txt", "hello\n")
+        try await tool("/usr/bin/bsdtar", ["-a", "-cf", server.root.file("bundle.zip"), "docs"], in: work.file("src"))
+
+        let info = try await cli.run(["info", "officer:/photo.jpg"])
+        #expect(info.status == 0 && info.stdout.contains("640"), "\(info.stdout)\(info.stderr)")
+        let thumb = try await cli.run(["thumb", "-o", work.file("thumbs"), "officer:/photo.jpg"])
+        #expect(thumb.status == 0, "\(thumb.stderr)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: work.file("thumbs"))) ?? []).count == 1)
+        let archive = try await cli.run(["archive", "ls", "officer:/bundle.zip"])
+        #expect(archive.status == 0 && archive.stdout.contains("docs/readme.txt"), "\(archive.stdout)\(archive.stderr)")
+        let zip = try await cli.run(["get", "--zip", "officer:/bundle.zip", "officer:/photo.jpg", work.file("both.zip")])
+        #expect(zip.status == 0, "\(zip.stderr)")
+        let listed = try await ProcessRunner.runDetached("/usr/bin/bsdtar", ["-tf", work.file("both.zip")])
+        #expect(listed.stdout.contains("photo.jpg") && listed.stdout.contains("bundle.zip"), "\(listed.stdout)")
+        let ocr = try await cli.run(["ocr", "officer:/scan.png"])
+        #expect(ocr.status == 0 && ocr.stdout.contains("Seed Server"), "\(ocr.stdout)\(ocr.stderr)")
+        let extract = try await cli.run(["extract", "--wait", "officer:/bundle.zip"])
+        #expect(extract.status == 0, "\(extract.stderr)")
+        #expect(FileManager.default.fileExists(atPath: server.root.file("bundle/docs/readme.txt")))
+    }
+}
