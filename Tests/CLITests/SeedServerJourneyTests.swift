@@ -139,5 +139,45 @@ import Testing
         let extract = try await cli.run(["extract", "--wait", "officer:/bundle.zip"])
         #expect(extract.status == 0, "\(extract.stderr)")
         #expect(FileManager.default.fileExists(atPath: server.root.file("bundle/docs/readme.txt")))
+
+        // Transcoding: a job that stores the result beside the video where the server offers it; the seed's
+        // streamed transcode saved here otherwise. Jobs: listed, or said to be none.
+        try await tool(
+            "/usr/bin/ffmpeg",
+            ["-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=10",
+             "-c:v", "mpeg4", server.root.file("clip.avi")])
+        let here = work.file("here")
+        try FileManager.default.createDirectory(atPath: here, withIntermediateDirectories: true)
+        let transcode = try await cli.run(["transcode", "--wait", "officer:/clip.avi"], in: here)
+        #expect(transcode.status == 0, "\(transcode.stderr)")
+        let jobs = try await cli.run(["jobs"])
+        if mode.contains("seed") {
+            #expect(transcode.stderr.contains("the server streams transcodes"), "\(transcode.stderr)")
+            let saved = try await ProcessRunner.runDetached("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", here + "/clip.mp4"])
+            #expect(saved.stdout.contains("h264"), "\(saved.stdout)\(saved.stderr)")
+            #expect(jobs.status == 9 && jobs.stderr.contains("does not offer jobs"), "\(jobs.stderr)")
+        } else {
+            #expect(FileManager.default.fileExists(atPath: server.root.file("clip.mp4")))
+            #expect(jobs.status == 0, "\(jobs.stderr)")
+        }
+    }
+
+    /// `watch --delete-after-upload` removes a local file only once the server's bytes are confirmed: by its
+    /// checksum, or on a server without one by reading the file back.
+    @Test(arguments: servers)
+    func aWatchDeletesOnlyWhatTheServerHolds(_ mode: [String]) async throws {
+        let server = try await ReferenceServer.start(arguments: mode, inMemory: true)
+        try #require(try await cli.login(server).status == 0)
+        let camera = work.file("camera")
+        try work.write("camera/shot.jpg", bytes(200_000, seed: 9))
+        let original = try ProcessRunner.sha256(of: camera + "/shot.jpg")
+        let watcher = try cli.launch(["watch", "--settle", "0.3", "--delete-after-upload", camera, "officer:/Camera"])
+        defer {
+            watcher.terminate()
+            watcher.waitUntilExit()
+        }
+        let deleted = await Eventually.wait(timeout: 60) { !FileManager.default.fileExists(atPath: camera + "/shot.jpg") }
+        #expect(deleted, "the local copy is removed once the server holds it")
+        #expect(try ProcessRunner.sha256(of: server.root.file("Camera/shot.jpg")) == original)
     }
 }

@@ -53,7 +53,7 @@ extension OfficerClient {
         case .tree: probe = ("GET", Self.base + "tree", [("path", "/"), ("root", root), ("limit", "1")])
         // The root is a folder: a server with the endpoint refuses it as "not a file" (400), one without answers 404.
         case .sha256: probe = ("GET", Self.base + "sha256", [("path", "/"), ("root", root)])
-        case .mtime, .tus, .zip: return true  // learnt from their first use (a 404 there)
+        case .mtime, .tus, .zip, .transcode: return true  // learnt from their first use (a 404 there)
         }
         do {
             _ = try await raw(probe.method, probe.path, query: probe.query)

@@ -23,6 +23,12 @@ extension OfficerClient {
         try await start("/api/file-browser/download-video", body: request, subject: request.url)
     }
 
+    /// The seed's `GET /api/file-browser/transcode`: the video as H.264/AAC MP4, streamed as the server makes it
+    /// (nothing is stored on the server; no length, no ranges).
+    public func transcodeStreamRequest(of video: RemotePath) -> HTTPRequest {
+        HTTPRequest(url: url("/api/file-browser/transcode", query: [("path", video.path), ("root", video.root)]), credential: credential)
+    }
+
     /// The seed's request for one zip of `paths` (all under one root): `POST /api/file-browser/download`, its body
     /// the zip, made as it is asked (no ranges, no validator).
     public func zipRequest(of paths: [RemotePath]) throws(OfficerError) -> HTTPRequest {

@@ -16,6 +16,9 @@ public enum Proposal: String, Sendable, CaseIterable, Codable {
     case tus
     /// `GET zip`: a zip of many, resumable like a file (without it: the seed's `POST download`, one stream).
     case zip
+    /// `POST transcode`: a transcode stored beside the video, as a job (without it: the seed's `GET transcode`,
+    /// streamed to the client as it is made).
+    case transcode
 }
 
 /// What one Officer server offers of the ``Proposal``s, learnt once and shared by every client of a front door:

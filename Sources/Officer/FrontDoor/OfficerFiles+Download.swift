@@ -113,3 +113,25 @@ extension OfficerFiles {
         return response.headers["ETag"]
     }
 }
+
+extension OfficerFiles {
+    /// The SHA-256 (hex) of the bytes the server holds at `path`: its own checksum where it offers one, else the
+    /// file read back (one download, into a private temp file removed after) and hashed here, so a rule that needs
+    /// the server's bytes confirmed (deleting the local copy after an upload) holds on every server.
+    public func serverChecksum(of path: RemotePath) async throws -> String {
+        let client = try client
+        do {
+            return try await client.sha256(path).sha256
+        } catch {
+            guard case .notOffered = error else { throw error }
+            let temp = NSTemporaryDirectory() + "/.officer-readback-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+            defer { unlink(temp) }
+            var options = DownloadOptions()
+            options.force = true
+            options.preserveModificationTime = false
+            let result = try await SegmentedDownloader(http: http, journal: nil).download(
+                from: client.rawURL(for: path), credential: client.credential, to: temp, options: options)
+            return try result.sha256 ?? SHA256Hasher.hash(file: temp)
+        }
+    }
+}

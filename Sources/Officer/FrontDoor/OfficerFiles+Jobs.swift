@@ -20,10 +20,17 @@ extension JobEvent: CoalescibleEvent {
 public typealias JobOperation = ProgressOperation<JobEvent, Job>
 
 extension OfficerFiles {
-    /// The signed-in user's jobs on the server, oldest first.
+    /// The signed-in user's jobs on the server, oldest first; ``OfficerError/notOffered(request:feature:)`` from a
+    /// server without jobs (the seed's answers every call when its work is done).
     public func jobs() async throws -> [Job] {
         if isOffline { throw OfficerFilesError.needsNetwork("the server's jobs") }
-        return try await client.jobs()
+        let client = try client
+        do {
+            return try await client.jobs()
+        } catch {
+            guard case .notFound = error else { throw error }
+            throw OfficerError.notOffered(request: "jobs", feature: "jobs (its work is answered when it is done)")
+        }
     }
 
     /// One job as it is now.

@@ -53,7 +53,34 @@ extension OfficerFiles {
         guard format == "mp4" else { throw OfficerFilesError.invalidValue("format \(format): the server transcodes to mp4") }
         let request = TranscodeRequest(
             root: video.root, path: video.path, height: height, format: format, output: output?.path, overwrite: overwrite ? true : nil)
-        return Self.job(from: try await client.transcode(request), kind: "transcode", target: video.path)
+        let client = try client
+        if !client.offers.hasFeatures { _ = try? await client.serverInfo() }
+        let offered = client.offers.offers(.transcode)
+        guard offered != false else { throw OfficerError.notOffered(request: "transcode", feature: "transcoding into a file on the server") }
+        let answer: JobAnswer<EntryResponse>
+        do {
+            answer = try await client.transcode(request)
+        } catch {
+            guard case .notFound = error, offered == nil else { throw error }
+            // A 404 from an endpoint the server may not have: the video's listing tells which.
+            _ = try await client.stat(video)
+            client.offers.learn(.transcode, offered: false)
+            throw OfficerError.notOffered(request: "transcode", feature: "transcoding into a file on the server")
+        }
+        return Self.job(from: answer, kind: "transcode", target: video.path)
+    }
+
+    /// Saves the server's streamed transcode of `video` (the seed's `GET transcode`: H.264/AAC MP4 made as it is
+    /// sent) to `destination` through a temp file: whole or not at all, not resumable (the stream has no ranges).
+    public func transcodeStream(
+        _ video: RemotePath, to destination: String, options: DownloadOptions = DownloadOptions()
+    ) -> TransferOperation<DownloadResult> {
+        TransferOperation { report in
+            if self.isOffline { throw OfficerFilesError.needsNetwork("transcode \(video)") }
+            let client = try self.client
+            return try await SegmentedDownloader(http: self.http, journal: nil).download(
+                answerTo: client.transcodeStreamRequest(of: video), to: destination, options: options) { report($0) }
+        }
     }
 
     /// Has the server fetch `url` into `folder`: `git clone` or yt-dlp (see ``ServerFetchEngine``), as a job. The

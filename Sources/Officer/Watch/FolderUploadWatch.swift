@@ -280,11 +280,12 @@ final class FolderUploadWatch {
     }
 
     /// With delete-after-upload, the one rule for removing a local file, whichever path sent it: only once the
-    /// server's SHA-256 of `destination` equals the file's, and only if the file did not change meanwhile.
+    /// server's SHA-256 of `destination` (its own, or of the file read back where it computes none) equals the
+    /// file's, and only if the file did not change meanwhile.
     private func deleteIfDelivered(_ path: String, as destination: RemotePath) async throws {
         guard options.deleteAfterUpload, let before = FileIdentity(path) else { return }
         let local = try SHA256Hasher.hash(file: path)
-        guard local == (try await files.client.sha256(destination).sha256), FileIdentity(path) == before else { return }
+        guard local == (try await files.serverChecksum(of: destination)), FileIdentity(path) == before else { return }
         unlink(path)
         report(.deletedLocal(path))
     }

@@ -29,7 +29,13 @@ enum TranscodeCommand: Command {
         guard format == "mp4" else { throw ArgumentError.invalidValue(option: "--format", value: format, reason: "only mp4") }
         if parsed.flag("get"), parsed.flag("detach") { throw CLIError.usage("--get needs the result: give --wait, not --detach") }
         let output = try parsed.value("output").map { try context.remotePath($0) }
-        let job = try await files.transcode(video, height: height, format: format, output: output, overwrite: parsed.flag("force"))
+        let job: Job
+        do {
+            job = try await files.transcode(video, height: height, format: format, output: output, overwrite: parsed.flag("force"))
+        } catch OfficerError.notOffered {
+            try await stream(video, height: height, output: output, parsed, context)
+            return
+        }
         var parsed = parsed
         if parsed.flag("get") { parsed.flags.insert("wait") }
         guard let final = try await JobFollower.settle(job, files: files, parsed, context) else { return }
@@ -49,6 +55,25 @@ enum TranscodeCommand: Command {
         defer { reporter.close() }
         let display = PartsDisplay(reporter: reporter, name: result.name, context: context)
         let download = try await context.show(files.download(result, to: destination, options: options), on: display)
+        GetCommand.report(download, started, context)
+    }
+
+    /// A server without transcoding into a file (the seed's) streams the transcode instead: it is saved here as it
+    /// comes, into the current folder under the video's name with `.mp4`.
+    static func stream(_ video: RemotePath, height: Int?, output: RemotePath?, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        if height != nil || output != nil {
+            throw CLIError.usage("\(video): the server only streams transcodes (no --height, no -o on the server); run it without them")
+        }
+        let name = ((video.name as NSString).deletingPathExtension.isEmpty ? "video" : (video.name as NSString).deletingPathExtension) + ".mp4"
+        let destination = FileManager.default.currentDirectoryPath + "/" + name
+        context.console.message("warning: the server streams transcodes and keeps none: saving it here as \(name)")
+        var options = DownloadOptions()
+        options.force = parsed.flag("force")
+        let started = Date()
+        let reporter = context.progressReporter()
+        defer { reporter.close() }
+        let display = PartsDisplay(reporter: reporter, name: name, context: context)
+        let download = try await context.show(try context.files().transcodeStream(video, to: destination, options: options), on: display)
         GetCommand.report(download, started, context)
     }
 }

@@ -22,7 +22,7 @@ enum WatchCommand: Command {
             OptionSpec(["--exclude"], .repeated(placeholder: "GLOB"), help: "skip matching files and folders (as sync's)"),
             OptionSpec(["--include"], .repeated(placeholder: "GLOB"), help: "take matching files even if excluded later"),
             OptionSpec(["--exclude-from"], .repeated(placeholder: "FILE"), help: "patterns to skip, one per line"),
-            OptionSpec(["--delete-after-upload"], help: "remove each local file once the server's SHA-256 matched"),
+            OptionSpec(["--delete-after-upload"], help: "remove each local file once the server's SHA-256 matched (a server without checksums: the file is read back once)"),
             OptionSpec(
                 ["--resize"], .optionalValue(placeholder: "N|best-effort"),
                 help: "prepare images first, as sync --resize does"),
