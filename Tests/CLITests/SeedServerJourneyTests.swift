@@ -180,4 +180,24 @@ import Testing
         #expect(deleted, "the local copy is removed once the server holds it")
         #expect(try ProcessRunner.sha256(of: server.root.file("Camera/shot.jpg")) == original)
     }
+
+    /// A missing proposal is probed once, then remembered for the server (a day): the next run asks the seed's
+    /// endpoint at once.
+    @Test func aMissingProposalIsProbedOnceAndRemembered() async throws {
+        let server = try await ReferenceServer.start(arguments: ["--api", "seed", "--plain-404", "--bare-plugins"], inMemory: true)
+        try #require(try await cli.login(server).status == 0)
+        #expect(try await cli.run(["mkdir", "officer:/docs"]).status == 0)
+        let first = try await cli.run(["-v", "stat", "officer:/docs"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("file-browser/stat?path=/&"), "the probe of the root: \(first.stderr)")
+        let probing = try await cli.run(["-v", "ls", "-R", "officer:/"])
+        #expect(probing.status == 0 && probing.stderr.contains("file-browser/tree?path=/&"), "the probe of tree: \(probing.stderr)")
+        for _ in 0..<2 {
+            let again = try await cli.run(["-v", "ls", "-R", "officer:/"])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(!again.stderr.contains("file-browser/stat") && !again.stderr.contains("file-browser/tree?"), "\(again.stderr)")
+        }
+        let later = try await cli.run(["-v", "stat", "officer:/docs"])
+        #expect(later.status == 0 && !later.stderr.contains("file-browser/stat"), "\(later.stderr)")
+    }
 }

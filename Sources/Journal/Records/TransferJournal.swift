@@ -121,7 +121,16 @@ public final class TransferJournal: @unchecked Sendable {
             ] {
                 try database.execute(table)
             }
-        }
+        },
+        // 1 -> 2: what each server offers beyond the seed's endpoints, learnt once and remembered for a day.
+        { database in
+            try database.execute(
+                """
+                CREATE TABLE IF NOT EXISTS server_offers (
+                    server TEXT NOT NULL, proposal TEXT NOT NULL, offered INTEGER NOT NULL, learnt REAL NOT NULL,
+                    PRIMARY KEY (server, proposal))
+                """)
+        },
     ])
 
     /// The format version this build writes.

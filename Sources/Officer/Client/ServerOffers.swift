@@ -28,15 +28,57 @@ public final class ServerOffers: @unchecked Sendable {
     private let lock = NSLock()
     private var known: [Proposal: Bool] = [:]
     private var featuresLoaded = false
+    private var loaded = false
+    private let memory: Memory?
 
-    /// Nothing known yet.
-    public init() {}
+    /// Where what was learnt is kept between runs (the journal), so each proposal is probed once a day per
+    /// server, not once per command.
+    public struct Memory: Sendable {
+        /// What was remembered (proposal name → offered).
+        public var load: @Sendable () -> [String: Bool]
+        /// Keeps one answer.
+        public var save: @Sendable (_ proposal: String, _ offered: Bool) -> Void
+
+        /// A memory made of these two.
+        public init(load: @escaping @Sendable () -> [String: Bool], save: @escaping @Sendable (String, Bool) -> Void) {
+            self.load = load
+            self.save = save
+        }
+    }
+
+    /// How long what was learnt is trusted before it is asked again.
+    public static let maxAge: Double = 86_400
+
+    /// Nothing known yet; `memory` keeps what is learnt across runs.
+    public init(memory: Memory?) { self.memory = memory }
+
+    /// Nothing known yet, and nothing kept after this front door.
+    public convenience init() { self.init(memory: nil) }
 
     /// Whether the server offers `proposal`: nil until known.
-    public func offers(_ proposal: Proposal) -> Bool? { lock.withLock { known[proposal] } }
+    public func offers(_ proposal: Proposal) -> Bool? {
+        if let memory, lock.withLock({ !loaded }) {
+            let remembered = memory.load()
+            lock.withLock {
+                if !loaded {
+                    loaded = true
+                    for (name, offered) in remembered {
+                        if let proposal = Proposal(rawValue: name), known[proposal] == nil { known[proposal] = offered }
+                    }
+                }
+            }
+        }
+        return lock.withLock { known[proposal] }
+    }
 
     /// Records what was learnt of `proposal`.
-    func learn(_ proposal: Proposal, offered: Bool) { lock.withLock { known[proposal] = offered } }
+    func learn(_ proposal: Proposal, offered: Bool) {
+        let changed = lock.withLock {
+            defer { known[proposal] = offered }
+            return known[proposal] != offered
+        }
+        if changed { memory?.save(proposal.rawValue, offered) }
+    }
 
     /// Whether the features of the plugins answer were taken in.
     var hasFeatures: Bool { lock.withLock { featuresLoaded } }
@@ -47,7 +89,7 @@ public final class ServerOffers: @unchecked Sendable {
         lock.withLock {
             featuresLoaded = true
             guard let features else { return }
-            for proposal in Proposal.allCases where proposal != .stat && known[proposal] == nil {
+            for proposal in Proposal.allCases where proposal != .stat {
                 known[proposal] = features.contains(proposal.rawValue)
             }
         }

@@ -66,8 +66,9 @@ public final class OfficerFiles: Sendable {
     private let cacheSlot: CacheSlot
     /// What the server says it offers, asked once.
     let featureSlot = FeatureSlot()
-    /// What the server offers beyond the seed's endpoints, learnt once for every operation of this front door.
-    let offers = ServerOffers()
+    /// What the server offers beyond the seed's endpoints, learnt once for every operation of this front door and
+    /// remembered in the journal for a day.
+    let offers: ServerOffers
     /// What every upload of this front door learnt of its endpoints (tus or not), so each is asked once.
     let uploadEndpoints = UploadEndpoints()
 
@@ -80,7 +81,16 @@ public final class OfficerFiles: Sendable {
             settings.credentialRenewal = SessionRenewal(server: server, tokens: configuration.tokens, http: HTTPClient(configuration: configuration.http))
         }
         http = HTTPClient(configuration: settings)
-        journalSlot = JournalSlot(path: configuration.journalPath, onWarning: configuration.onWarning)
+        let journalSlot = JournalSlot(path: configuration.journalPath, onWarning: configuration.onWarning)
+        self.journalSlot = journalSlot
+        if let server = configuration.server, configuration.journalPath != nil {
+            offers = ServerOffers(
+                memory: ServerOffers.Memory(
+                    load: { (try? journalSlot.open()?.serverOffers(for: server, maxAge: ServerOffers.maxAge)) ?? [:] },
+                    save: { proposal, offered in try? journalSlot.open()?.rememberServerOffer(proposal, offered: offered, for: server) }))
+        } else {
+            offers = ServerOffers()
+        }
         cacheSlot = CacheSlot(directory: configuration.cacheDirectory, limit: configuration.cacheLimit)
     }
 
