@@ -46,6 +46,12 @@ import Testing
         #expect(several.status == 0, "\(several.stderr)")
         #expect(try ProcessRunner.sha256(of: server.root.file("docs/photo.bin")) == (try ProcessRunner.sha256(of: photo)))
 
+        // A pipe: tus with a deferred length where offered, else one chunked multipart POST.
+        let text = String(repeating: "a line from a pipe\n", count: 30_000)
+        let piped = try await cli.run(["put", "-", "officer:/docs/piped.txt"], stdin: text)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(try String(contentsOfFile: server.root.file("docs/piped.txt"), encoding: .utf8) == text)
+
         // Listing, recursive listing, stat of a file and of a folder.
         let listing = try await cli.run(["ls", "officer:/docs"])
         #expect(listing.status == 0 && listing.stdout.contains("picture.bin"), "\(listing.stderr)")

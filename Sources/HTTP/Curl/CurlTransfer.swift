@@ -15,6 +15,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var sourceLength: Int64 = 0
     private var sourcePath = ""
     private var lastBytesChecked = false
+    private var sourceStream: BodyStream?
     private let sourceStart: Int64
     private var sinkFD: Int32 = -1
     private var ownsSink = true
@@ -182,6 +183,12 @@ final class CurlTransfer: @unchecked Sendable {
                     status = CurlCalls.mimeAddFile(
                         mime, name: name, filename: filename, type: type, size: Int64(info.st_size), read: readCallback,
                         seek: seekCallback, userdata: userdata)
+                case .stream(let name, let source, let filename, let type):
+                    sourceStream = source
+                    sourcePath = filename
+                    status = CurlCalls.mimeAddFile(
+                        mime, name: name, filename: filename, type: type, size: -1, read: readCallback, seek: seekCallback,
+                        userdata: userdata)
                 }
                 guard status == CurlCalls.ok else {
                     throw HTTPError.transport(request: label, code: Int(status.rawValue), message: CurlCalls.strerror(status))
@@ -390,6 +397,24 @@ final class CurlTransfer: @unchecked Sendable {
 
     fileprivate func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         if isCancelled { return CurlCalls.readAbort }
+        if let sourceStream {
+            let wanted = sendPacer == nil ? buffer.count : min(buffer.count, 64 << 10)
+            if sendPacer != nil, let wait = sendPacer!.admit(wanted) {
+                resumeAt = ProcessInfo.processInfo.systemUptime + wait
+                return CurlCalls.readPause
+            }
+            switch sourceStream.take(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted])) {
+            case .bytes(let count): return count
+            case .end: return 0
+            case .wait:
+                // Nothing from the pipe yet: asked again in a few milliseconds.
+                resumeAt = ProcessInfo.processInfo.systemUptime + 0.005
+                return CurlCalls.readPause
+            case .failed(let reason):
+                failure = .localFile(path: sourcePath, message: reason)
+                return CurlCalls.readAbort
+            }
+        }
         let wanted = Int(min(Int64(buffer.count), sourceRemaining))
         guard wanted > 0 else { return 0 }
         if sendPacer != nil, let wait = sendPacer!.admit(wanted) {

@@ -20,6 +20,8 @@ public struct HTTPRequest: Sendable {
         case field(name: String, value: String)
         /// A file streamed from disk under the given file name.
         case file(name: String, path: String, filename: String, contentType: String?)
+        /// Bytes as they come (a pipe) under the given file name; the body goes chunked, its length unknown.
+        case stream(name: String, source: BodyStream, filename: String, contentType: String?)
     }
 
     /// Where the response body goes.

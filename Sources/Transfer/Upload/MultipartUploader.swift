@@ -14,19 +14,7 @@ struct MultipartUploader {
         onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws(UploadError) -> UploadResult {
         guard let endpoint = target.multipartEndpoint else { throw .notTus(url: target.tusEndpoint) }
-        if let confirmer, target.multipartFields.contains(where: { $0.key == "overwrite" && $0.value == "false" }) {
-            // A server may take no `overwrite` field and replace what is there (the seed's upload does): a file
-            // is never replaced without being asked to, so the name is looked up first.
-            let existing: StoredFile
-            do {
-                existing = try await confirmer.stored(at: target, withChecksum: false)
-            } catch {
-                throw .notStored(path: path, destination: target.label, detail: "could not ask the server whether the name is free (\(error))")
-            }
-            if existing != .absent, existing != .unknown {
-                throw .server(request: "POST \(endpoint)", status: 409, message: "\(target.label): already exists")
-            }
-        }
+        try await checkNameIsFree(path, at: target, endpoint: endpoint)
         onEvent?(.started(total: fingerprint.size, partSizes: [fingerprint.size], resumedBytes: 0, method: .multipart))
         var parts = target.multipartFields.map { HTTPRequest.MultipartPart.field(name: $0.key, value: $0.value) }
         parts.append(.file(name: "file", path: path, filename: target.fileName, contentType: "application/octet-stream"))
@@ -69,6 +57,83 @@ struct MultipartUploader {
         if let confirmer, stored?.size != fingerprint.size || response.attempts > 1 {
             try await confirmer.confirm(path, size: fingerprint.size, identity: identity, at: target)
         }
+        result.storedModificationTime = stored?.mtime
+        return result
+    }
+
+    /// A server may take no `overwrite` field and replace what is there (the seed's upload does): a file is never
+    /// replaced without being asked to, so without `overwrite` the name is looked up first.
+    private func checkNameIsFree(_ path: String, at target: UploadTarget, endpoint: String) async throws(UploadError) {
+        guard let confirmer, target.multipartFields.contains(where: { $0.key == "overwrite" && $0.value == "false" }) else { return }
+        let existing: StoredFile
+        do {
+            existing = try await confirmer.stored(at: target, withChecksum: false)
+        } catch {
+            throw .notStored(path: path, destination: target.label, detail: "could not ask the server whether the name is free (\(error))")
+        }
+        if existing != .absent, existing != .unknown {
+            throw .server(request: "POST \(endpoint)", status: 409, message: "\(target.label): already exists")
+        }
+    }
+
+    /// A stream (a pipe) as one multipart POST, chunked: its bytes go as they come, at most a few MiB held. It
+    /// cannot be sent twice, so it is never retried; done when the answer names a stored file of the length read
+    /// (or the destination, asked, holds it with the SHA-256 computed on the way).
+    func upload(
+        stream: some AsyncSequence<Data, any Error>, label: String, to target: UploadTarget, options: UploadOptions,
+        onEvent: (@Sendable (TransferEvent) -> Void)?
+    ) async throws(UploadError) -> UploadResult {
+        guard let endpoint = target.multipartEndpoint else { throw .notTus(url: target.tusEndpoint) }
+        try await checkNameIsFree(label, at: target, endpoint: endpoint)
+        onEvent?(.started(total: nil, partSizes: [], resumedBytes: 0, method: .multipart))
+        let body = BodyStream()
+        var parts = target.multipartFields.map { HTTPRequest.MultipartPart.field(name: $0.key, value: $0.value) }
+        parts.append(.stream(name: "file", source: body, filename: target.fileName, contentType: "application/octet-stream"))
+        var request = HTTPRequest(method: "POST", url: endpoint, body: .multipart(parts), credential: target.credential, isIdempotent: false)
+        request.maxSendBytesPerSecond = options.bandwidthLimit
+        let hasher = SHA256Hasher()
+        var size: Int64 = 0
+        let http = http
+        // The request goes in a task of its own while this one reads the stream into the body.
+        let sending = Task { () async throws -> HTTPResponse in
+            do {
+                return try await http.send(request, onProgress: { snapshot in onEvent?(.progress(part: 0, done: snapshot.sent)) })
+            } catch {
+                body.fail("stopped")
+                throw error
+            }
+        }
+        await withTaskCancellationHandler {
+            do {
+                for try await piece in stream {
+                    hasher.update(piece)
+                    size += Int64(piece.count)
+                    try await body.append(piece)
+                }
+                body.finish()
+            } catch {
+                body.fail(Task.isCancelled ? "cancelled" : "the input failed: \(error)")
+            }
+        } onCancel: {
+            body.fail("cancelled")
+            sending.cancel()
+        }
+        let response: HTTPResponse
+        do {
+            response = try await sending.value
+        } catch let error as HTTPError {
+            if case .cancelled = error { throw .cancelled(path: label) }
+            throw .transfer(error)
+        } catch {
+            throw .cancelled(path: label)
+        }
+        let digest = hasher.finalizeHex()
+        guard response.isSuccess else { throw TusUploader.failure("POST", endpoint, response, destination: target.label) }
+        let stored = confirmer?.storedFile(inAnswer: response.body)
+        if let confirmer, stored?.size != size {
+            try await confirmer.confirm(label, size: size, identity: nil, at: target, sha256: digest)
+        }
+        var result = UploadResult(path: label, bytes: size, method: .multipart, resumedBytes: 0, sentBytes: size, uploadURL: nil, sha256: digest)
         result.storedModificationTime = stored?.mtime
         return result
     }

@@ -18,7 +18,15 @@ extension TusUploader {
     ) async throws(UploadError) -> UploadResult {
         var uploadURL: String?
         do {
-            guard let info = try await discover(target) else { throw UploadError.notTus(url: target.tusEndpoint) }
+            guard let info = try await discover(target) else {
+                guard target.multipartEndpoint != nil else { throw UploadError.notTus(url: target.tusEndpoint) }
+                if endpoints.toldNotResumable[target.tusEndpoint] == nil {
+                    endpoints.toldNotResumable[target.tusEndpoint] = true
+                    onEvent?(.warning("the server does not offer resumable uploads: an interrupted upload starts over"))
+                }
+                return try await MultipartUploader(http: http, confirmer: confirmer).upload(
+                    stream: stream, label: label, to: target, options: options, onEvent: onEvent)
+            }
             guard info.extensions.contains("creation-defer-length") else { throw UploadError.lengthRequired(url: target.tusEndpoint) }
             let url = try await createDeferred(target: target, label: label, options: options)
             uploadURL = url
