@@ -115,7 +115,7 @@ public struct OfficerClient: Sendable {
         case (401, "invalid_credentials"):
             return .invalidCredentials(email: subject ?? "")
         case (401, let code):
-            return .notSignedIn(server: server, reason: refusal(code == "token_expired" ? "your session has expired" : "the server no longer accepts your token"))
+            return .notSignedIn(server: server, reason: refusal(code == "token_expired" ? "your session has expired" : "the server no longer accepts the token"))
         case (404, _): return .notFound(request: label, message: message)
         // The server's own words may name its parameters ("set overwrite"); known codes get words of our own.
         case (409, "exists"): return .conflict(request: label, message: "\(subject ?? label): already exists", code: "exists")
