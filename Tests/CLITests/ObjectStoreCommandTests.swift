@@ -65,6 +65,27 @@ import Transfer
         #expect(try await cli.run(["ls", "st:"]).status != 0)
     }
 
+    /// Locations mean the same on every remote: a name that is a folder takes a file in, an existing bucket is a
+    /// conflict as an existing folder is, and a command that cannot work on S3 says so in one line instead of
+    /// taking `st:bucket/x` for an Officer or a local path.
+    @Test func locationsMeanTheSameAsOnOfficer() async throws {
+        try await addRemote()
+        let name = try await bucket("places")
+        let small = try work.write("note.txt", "into the folder\n")
+        #expect(try await cli.run(["put", small, "st:\(name)/folder/first.txt"]).status == 0)
+        let into = try await cli.run(["put", small, "st:\(name)/folder"])
+        #expect(into.status == 0, "\(into.stderr)")
+        #expect(try await cli.run(["ls", "st:\(name)/folder"]).stdout == "first.txt\nnote.txt\n", "into the folder, not beside it")
+        let again = try await cli.run(["mkdir", "st:\(name)"])
+        #expect(again.status == 5, "\(again.stderr)")
+        #expect(try await cli.run(["mkdir", "-p", "st:\(name)"]).status == 0)
+        for command in [["mv", "st:\(name)/folder/note.txt", "st:\(name)/moved.txt"], ["search", "note", "st:\(name)/"], ["thumb", "st:\(name)/folder/note.txt"], ["ocr", "st:\(name)/folder/note.txt"]] {
+            let refused = try await cli.run(command)
+            #expect(refused.status == 9, "\(command): \(refused.stderr)")
+            #expect(refused.stderr.contains("st is an S3 remote") && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        }
+    }
+
     @Test func everyFileCommandOnABucket() async throws {
         try await addRemote()
         let name = try await bucket("files")

@@ -112,11 +112,13 @@ public struct ObjectStore: Sendable {
 
     // MARK: Changing
 
-    /// Creates the bucket `path` names; a key in the path is refused (S3 has no folders to create).
-    public func makeBucket(_ path: ObjectStorePath) async throws {
+    /// Creates the bucket `path` names; a key in the path is refused (S3 has no folders to create). An existing
+    /// bucket is a conflict (as an existing Officer folder is without `-p`) unless `existingIsFine`.
+    public func makeBucket(_ path: ObjectStorePath, existingIsFine: Bool = false) async throws {
         guard path.isBucket else {
             throw OfficerFilesError.invalidValue("\(path): only buckets are created (NAME:bucket); folders exist by the files in them")
         }
+        if !existingIsFine, try await client.bucketExists(path.bucket) { throw OfficerFilesError.exists(path.description) }
         try await client.createBucket(path.bucket)
     }
 
@@ -197,9 +199,16 @@ public struct ObjectStore: Sendable {
 
     /// Where an upload of `localFile` to `path` goes: into the bucket or folder it names (a bucket, or a key
     /// ending in `/`), else to that key.
-    public func uploadDestination(of localFile: String, to path: ObjectStorePath) throws -> ObjectStorePath {
+    public func uploadDestination(of localFile: String, to path: ObjectStorePath) async throws -> ObjectStorePath {
         guard !path.isRemoteRoot else { throw OfficerFilesError.invalidValue("\(path): name a bucket to upload into (\(path.remote):BUCKET/...)") }
-        if path.isBucket || path.key.hasSuffix("/") { return path.appending((localFile as NSString).lastPathComponent) }
+        let name = (localFile as NSString).lastPathComponent
+        if path.isBucket || path.key.hasSuffix("/") { return path.appending(name) }
+        // As `cp` places a copy: a name that is a folder already (objects below `key/`) takes the file in.
+        if try await client.head(bucket: path.bucket, key: path.objectKey) == nil,
+            !(try await client.list(bucket: path.bucket, prefix: path.objectKey + "/", maxKeys: 1)).objects.isEmpty
+        {
+            return ObjectStorePath(remote: path.remote, bucket: path.bucket, key: path.objectKey + "/").appending(name)
+        }
         return path
     }
 
@@ -207,7 +216,7 @@ public struct ObjectStore: Sendable {
     /// with `force` (``OfficerFilesError/exists(_:)``). An interrupted multipart upload continues on the next call.
     public func upload(_ localFile: String, to path: ObjectStorePath, force: Bool = false, options: UploadOptions = UploadOptions()) -> TransferOperation<UploadResult> {
         TransferOperation { report in
-            let target = try uploadDestination(of: localFile, to: path)
+            let target = try await uploadDestination(of: localFile, to: path)
             if !force, try await client.head(bucket: target.bucket, key: target.objectKey) != nil {
                 throw OfficerFilesError.exists(target.description)
             }

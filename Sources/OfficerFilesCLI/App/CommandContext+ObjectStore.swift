@@ -37,4 +37,19 @@ extension CommandContext {
         }
         return try (files ?? self.files()).objectStore(remote)
     }
+
+    /// The commands that take `NAME:bucket/path` arguments; every other one refuses them in one line, instead of
+    /// taking `backup:photos/x` for an Officer or a local path.
+    static let objectStoreCommands: Set<String> = ["ls", "mkdir", "rm", "stat", "info", "sync", "copy", "cat", "get", "put", "transfers", "remote"]
+
+    /// Refuses, for a command that does not take them, an argument naming a configured S3 remote.
+    func refuseObjectStorePaths(_ arguments: [String], command: [String]) throws {
+        guard let first = command.first, !Self.objectStoreCommands.contains(first) else { return }
+        for argument in arguments {
+            guard let path = try? objectPath(argument) else { continue }
+            let name = command.joined(separator: " ")
+            throw CLIError.refused(
+                "\(name) \(argument): \(path.remote) is an S3 remote; \(name) works on Officer paths and local files", .refused)
+        }
+    }
 }

@@ -77,6 +77,12 @@ public enum OfficerFilesApp {
             console.message("officer-files: \(error)")
             return ExitCode.usage.rawValue
         }
+        do {
+            try context.refuseObjectStorePaths(parsed.positionals, command: parsed.path)
+        } catch {
+            console.message("officer-files: \(error)")
+            return ExitCode.of(error).rawValue
+        }
         let task = Task { try await command.run(parsed, context) }
         let interrupt = interruptHandler(cancelling: task)
         defer { interrupt.cancel() }

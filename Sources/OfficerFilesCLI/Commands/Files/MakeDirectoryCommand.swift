@@ -11,7 +11,7 @@ enum MakeDirectoryCommand: Command {
         positionals: [PositionalSpec("PATH", help: "remote folder to create, or NAME:bucket (a bucket)", variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        if let paths = try context.objectPaths(parsed.positionals) { return try await ObjectStoreCommands.makeBuckets(paths, context) }
+        if let paths = try context.objectPaths(parsed.positionals) { return try await ObjectStoreCommands.makeBuckets(paths, parents: parsed.flag("parents"), context) }
         let files = try context.files()
         let targets = try parsed.positionals.map { try context.remotePath($0) }
         try await BatchRunner.run(targets, context: context) { target in

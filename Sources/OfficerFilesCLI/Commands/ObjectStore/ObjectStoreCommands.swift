@@ -59,10 +59,10 @@ enum ObjectStoreCommands {
     }
 
     /// `mkdir NAME:bucket`: creates buckets.
-    static func makeBuckets(_ paths: [ObjectStorePath], _ context: CommandContext) async throws {
+    static func makeBuckets(_ paths: [ObjectStorePath], parents: Bool, _ context: CommandContext) async throws {
         let files = try context.files()
         try await BatchRunner.run(paths, context: context) { path in
-            try await context.objectStore(for: path, files: files).makeBucket(path)
+            try await context.objectStore(for: path, files: files).makeBucket(path, existingIsFine: parents)
             if context.global.verbose { context.say("created \(path)") }
         }
     }
@@ -107,7 +107,7 @@ enum ObjectStoreCommands {
         let reporter = context.progressReporter()
         defer { reporter.close() }
         try await BatchRunner.run(locals, context: context) { local in
-            let target = try store.uploadDestination(of: local, to: path)
+            let target = try await store.uploadDestination(of: local, to: path)
             let display = PartsDisplay(reporter: reporter, name: (local as NSString).lastPathComponent, context: context)
             let started = Date()
             let result: UploadResult
