@@ -207,4 +207,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: server.root.file("flaky/d1/f1.bin")))
         #expect(!FileManager.default.fileExists(atPath: server.root.file("made2")))
     }
+
+    /// Every answer to a write lost after the server applied it: a small file goes up inside its creation, and each
+    /// attempt "fails". Before, `put` gave up with a 500 although the server held the file; now the listing and the
+    /// server's SHA-256 settle it.
+    @Test func aFileStoredByARequestWhoseAnswersWereAllLostIsDone() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        let proxy = try await startFaultProxy(target: String(server.url.dropFirst("http://".count)), ["--fail-after-forward-every", "1"])
+        defer { proxy.stop() }
+        // Log in past the proxy (the sign-in is a write too), then send every request through it.
+        #expect(try await cli.login(server).status == 0)
+        let token = try cli.savedToken()
+        let small = try work.write("small.bin", Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 11) }))
+        let put = try await cli.run(["put", small, "officer:/small.bin"], environment: ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": token])
+        #expect(put.status == 0, "\(put.stderr)")
+        #expect(try ProcessRunner.sha256(of: server.root.file("small.bin")) == (try ProcessRunner.sha256(of: small)))
+    }
 }
