@@ -1,4 +1,5 @@
 import Foundation
+import Journal
 import HTTP
 import Officer
 import TestSupport
@@ -164,6 +165,32 @@ import Transfer
             #expect(try await cli.run(["get", "st:\(name)/big.bin", back]).status == 0)
             #expect(try await ProcessRunner.sha256Detached(of: back) == (try await ProcessRunner.sha256Detached(of: file)))
             proxy.stop()
+        }
+    }
+
+    /// The store answers ranges with 206 but names no `Accept-Ranges` on HEAD: before, `get -x 4` made one whole
+    /// GET and a killed one started over ("no ranges on the server"). Ranges are now decided by trying one.
+    @Test func aGetOfAnObjectRunsInParallelRangesAndResumes() async throws {
+        try await HeavyWork.shared.run {
+            try await addRemote()
+            let name = try await bucket("ranges")
+            let file = try await randomFile("ranged.bin", mebibytes: 24)
+            #expect(try await cli.run(["put", file, "st:\(name)/ranged.bin"]).status == 0)
+            let target = work.path + "/ranged-back.bin"
+            let first = try cli.launch(["get", "-x", "4", "--bwlimit", "8M", "st:\(name)/ranged.bin", target])
+            let journal = cli.journalPath
+            let killed = await Eventually.signal(SIGKILL, to: [first], timeout: 60) {
+                let download = try TransferJournal(path: journal).downloads().first
+                return (download?.segments.count ?? 0) == 4 && (download?.segments.reduce(0) { $0 + $1.done } ?? 0) > 4 << 20
+            }
+            first.waitUntilExit()
+            #expect(killed, "four ranges journaled")
+            #expect(!(try await cli.run(["transfers", "list"]).stdout.contains("no ranges")))
+            let rerun = try await cli.run(["--json", "get", "st:\(name)/ranged.bin", target])
+            #expect(rerun.status == 0, "\(rerun.stderr)")
+            let row = try JSONSerialization.jsonObject(with: Data(rerun.stdout.split(separator: "\n").last!.utf8)) as? [String: Any]
+            #expect((row?["resumedBytes"] as? Int ?? 0) > 4 << 20, "\(rerun.stdout)")
+            #expect(try await ProcessRunner.sha256Detached(of: target) == (try await ProcessRunner.sha256Detached(of: file)))
         }
     }
 

@@ -94,7 +94,10 @@ public struct SegmentedDownloader: Downloading {
             try partial.reset(length: nil)
             return try await singleStream(url: url, token: token, partial: partial, info: nil, options: options, onEvent: onEvent)
         }
-        let info = try await probe(url: url, token: token)
+        var info = try await probe(url: url, token: token)
+        if let known = info, !known.acceptsRanges, let total = known.total, total > 0, known.rangeValidator != nil {
+            info?.acceptsRanges = await servesRanges(url: url, credential: token, headers: HTTPHeaders())
+        }
         let destination = partial.destination
         var segments: [TransferJournal.Segment]
         var resumed: Int64 = 0
@@ -271,6 +274,21 @@ public struct SegmentedDownloader: Downloading {
             throw serverError(url: url, response: explained.flatMap { $0.isSuccess ? nil : $0 } ?? response)
         }
         return RemoteFileInfo(headers: response.headers)
+    }
+
+    /// Whether `url` serves byte ranges, the one rule every ranged reader asks: `Accept-Ranges: bytes` in
+    /// `headers` (a HEAD's), else, where the server does not say (OpenStack Swift's S3 layer sends none), a 206 to
+    /// a one-byte range; `Accept-Ranges: none` is a no.
+    package func servesRanges(url: String, credential: BearerCredential?, headers: HTTPHeaders) async -> Bool {
+        let said = headers["Accept-Ranges"]?.lowercased()
+        if said?.contains("bytes") == true { return true }
+        if said == "none" { return false }
+        var request = HTTPRequest(url: url, sink: .memory(limit: 64), credential: credential, redirects: .anyOrigin)
+        request.headers.add("Range", "bytes=0-0")
+        guard let response = try? await http.send(request), response.status == 206,
+            response.headers["Content-Range"].flatMap(HTTPHeaders.parseContentRange)?.range == 0...0
+        else { return false }
+        return true
     }
 
     private func serverError(url: String, response: HTTPResponse) -> DownloadError {
