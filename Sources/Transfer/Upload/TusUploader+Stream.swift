@@ -19,12 +19,7 @@ extension TusUploader {
         var uploadURL: String?
         do {
             guard let info = try await discover(target) else {
-                guard target.multipartEndpoint != nil else { throw UploadError.notTus(url: target.tusEndpoint) }
-                if endpoints.toldNotResumable[target.tusEndpoint] == nil {
-                    endpoints.toldNotResumable[target.tusEndpoint] = true
-                    onEvent?(.warning("the server does not offer resumable uploads: an interrupted upload starts over"))
-                }
-                return try await MultipartUploader(http: http, confirmer: confirmer).upload(
+                return try await withoutTus(target, onEvent: onEvent).upload(
                     stream: stream, label: label, to: target, options: options, onEvent: onEvent)
             }
             guard info.extensions.contains("creation-defer-length") else { throw UploadError.lengthRequired(url: target.tusEndpoint) }

@@ -69,12 +69,7 @@ public struct TusUploader: Uploading {
         var record: TransferJournal.Upload?
         do {
             guard let info = try await discover(target) else {
-                guard target.multipartEndpoint != nil else { throw UploadError.notTus(url: target.tusEndpoint) }
-                if endpoints.toldNotResumable[target.tusEndpoint] == nil {
-                    endpoints.toldNotResumable[target.tusEndpoint] = true
-                    onEvent?(.warning("the server does not offer resumable uploads: an interrupted upload starts over"))
-                }
-                return try await MultipartUploader(http: http, confirmer: confirmer).upload(
+                return try await withoutTus(target, onEvent: onEvent).upload(
                     file: path, fingerprint: fingerprint, identity: identity, to: target, options: options, onEvent: onEvent)
             }
             if let limit = info.maxSize, fingerprint.size > limit {
@@ -226,6 +221,17 @@ public struct TusUploader: Uploading {
         try Self.checkSameOrigin(url, as: target.tusEndpoint)
         let offset = inline ? Int64(response.headers["Upload-Offset"] ?? "") ?? 0 : 0
         return (url, offset)
+    }
+
+    /// The multipart uploader for a target whose endpoint speaks no tus, once the user was told (once per endpoint
+    /// and run) that such an upload cannot resume; a target without a multipart endpoint cannot be uploaded to.
+    func withoutTus(_ target: UploadTarget, onEvent: (@Sendable (TransferEvent) -> Void)?) throws(UploadError) -> MultipartUploader {
+        guard target.multipartEndpoint != nil else { throw .notTus(url: target.tusEndpoint) }
+        if endpoints.toldNotResumable[target.tusEndpoint] == nil {
+            endpoints.toldNotResumable[target.tusEndpoint] = true
+            onEvent?(.warning("the server does not offer resumable uploads: an interrupted upload starts over"))
+        }
+        return MultipartUploader(http: http, confirmer: confirmer)
     }
 
     /// A retried creation found the file already stored whole by an attempt whose answer was lost.
