@@ -101,6 +101,16 @@ import Testing
         #expect(noop.transferred == 0 && noop.unchanged == 50 && noop.directoriesCreated == 0, "\(again.stdout)")
         #expect(!again.stderr.contains("file-browser/upload") && !again.stderr.contains("file-browser/tus"), "no upload request: \(again.stderr)")
 
+        // --checksum on a server without checksums: said once, and size and time decide.
+        let checked = try await cli.run(["--json", "sync", "--checksum", local, "officer:/backup"])
+        #expect(checked.status == 0, "\(checked.stderr)")
+        let checkedReport = try report(checked)
+        #expect(checkedReport.transferred == 0 && checkedReport.unchanged == 50, "\(checked.stdout)")
+        if mode.contains("seed") {
+            #expect(checked.stdout.components(separatedBy: "does not offer checksums").count - 1 == 1
+                || checked.stderr.components(separatedBy: "does not offer checksums").count - 1 == 1, "\(checked.stdout)\(checked.stderr)")
+        }
+
         let pulled = work.path + "/pulled"
         let pull = try await cli.run(["--json", "sync", "officer:/backup", pulled])
         #expect(pull.status == 0, "\(pull.stderr)")

@@ -215,7 +215,19 @@ public struct SyncEngine: Sendable {
         let push = options.direction == .push
         let local = push ? source : destination
         do {
-            let remoteHash = try await remote.checksum(source.path)
+            let remoteHash: SyncChecksum
+            do {
+                remoteHash = try await remote.checksum(source.path)
+            } catch OfficerError.notOffered {
+                // A server without checksums (the seed's): said once, and size and time decide as without --checksum.
+                state.warnOnce("--checksum: the server does not offer checksums of its files; comparing size and time")
+                if SyncComparison.sizeAndTime.needsTransfer(source, over: destination) == true {
+                    await transfer(source, over: destination, reason: "changed", state: state, announce: true)
+                } else {
+                    state.unchanged()
+                }
+                return
+            }
             let localHash = try SyncChecksum.of(file: localRoot + "/" + local.path.description, algorithm: remoteHash.algorithm)
             if localHash != remoteHash {
                 await transfer(source, over: destination, reason: "changed (checksum)", state: state, announce: true)

@@ -49,6 +49,14 @@ final class SyncState: @unchecked Sendable {
         onEvent(.warning(message))
     }
 
+    private var warnedOnce: Set<String> = []
+
+    /// Warns once per run, however many files meet the same condition.
+    func warnOnce(_ message: String) {
+        guard lock.withLock({ warnedOnce.insert(message).inserted }) else { return }
+        warn(message)
+    }
+
     func fail(_ path: String, _ operation: String, _ message: String, category: ErrorCategory? = nil) {
         let failure = SyncFailure(path: path, operation: operation, message: message, category: category)
         lock.withLock {
