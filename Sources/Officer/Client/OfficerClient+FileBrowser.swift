@@ -34,19 +34,25 @@ extension OfficerClient {
             _ = try await list(path)
             return FileEntry(name: "", path: "/", type: .directory, size: 0, mtime: 0)
         }
-        let listing = try await list(path.parent)
-        guard let entry = listing.entries.first(where: { $0.name == path.name }) else {
+        guard let entry = try await entryInListing(path) else {
             throw .notFound(request: "stat", message: "\(path): no such file or folder")
         }
         return entry
+    }
+
+    /// What the server is known to offer of `proposal`: remembered, or named by its features (the plugins answer,
+    /// asked once); nil when only a use or a probe can tell.
+    func knownOffer(_ proposal: Proposal) async -> Bool? {
+        if let known = offers.offers(proposal) { return known }
+        if !offers.hasFeatures { _ = try? await serverInfo() }
+        return offers.offers(proposal)
     }
 
     /// Whether the server offers `proposal`: what its features said, or what a first probe learnt (a request for
     /// the root of `root`, which every server that has the endpoint answers; a 404 means it has not). Asked once
     /// per front door; `-v` shows the probe.
     func isOffered(_ proposal: Proposal, root: String) async throws(OfficerError) -> Bool {
-        if let known = offers.offers(proposal) { return known }
-        if !offers.hasFeatures, (try? await serverInfo()) != nil, let known = offers.offers(proposal) { return known }
+        if let known = await knownOffer(proposal) { return known }
         let probe: (method: String, path: String, query: [(String, String)])
         switch proposal {
         case .stat: probe = ("GET", Self.base + "stat", [("path", "/"), ("root", root)])

@@ -53,11 +53,23 @@ extension OfficerClient {
     func listedState(_ path: RemotePath) async -> ListedState {
         guard !path.isRoot else { return .unknown }
         do {
-            return (try await list(path.parent)).entries.first { $0.name == path.name }.map(ListedState.present) ?? .absent
+            return try await entryInListing(path).map(ListedState.present) ?? .absent
         } catch {
-            if case .notFound = error { return .absent }
             return .unknown
         }
+    }
+
+    /// The entry at `path` as the listing of its folder shows it, nil when nothing of that name is there or the
+    /// folder itself is gone: the one lookup `stat` without the endpoint, write checks and upload confirmations share.
+    func entryInListing(_ path: RemotePath) async throws(OfficerError) -> FileEntry? {
+        let listing: DirectoryListing
+        do {
+            listing = try await list(path.parent)
+        } catch {
+            if case .notFound = error { return nil }
+            throw error
+        }
+        return listing.entries.first { $0.name == path.name }
     }
 }
 

@@ -86,12 +86,10 @@ public final class ServerOffers: @unchecked Sendable {
     /// Takes in a plugins answer's feature list: each listed proposal is offered, each unlisted one but `stat`
     /// (which the contract never lists) is not. An answer without a list says nothing.
     func learn(features: [String]?) {
-        lock.withLock {
-            featuresLoaded = true
-            guard let features else { return }
-            for proposal in Proposal.allCases where proposal != .stat {
-                known[proposal] = features.contains(proposal.rawValue)
-            }
+        lock.withLock { featuresLoaded = true }
+        guard let features else { return }
+        for proposal in Proposal.allCases where proposal != .stat {
+            learn(proposal, offered: features.contains(proposal.rawValue))
         }
     }
 }

@@ -91,7 +91,7 @@ extension OfficerFiles {
         let response = try await http.send(request)
         guard response.isSuccess else { throw DownloadError.server(url: url, status: response.status, message: response.errorMessage) }
         guard let length = response.headers["Content-Length"].flatMap({ Int64($0) }),
-            await SegmentedDownloader(http: http, journal: nil).servesRanges(url: response.effectiveURL, credential: nil, headers: response.headers)
+            await SegmentedDownloader(http: http, journal: nil).servesRanges(url: response.effectiveURL, credential: nil, acceptRanges: response.headers["Accept-Ranges"])
         else {
             throw DownloadError.unexpectedAnswer(url: url, reason: "the server does not serve byte ranges; download the file first")
         }

@@ -54,8 +54,7 @@ extension OfficerFiles {
         let request = TranscodeRequest(
             root: video.root, path: video.path, height: height, format: format, output: output?.path, overwrite: overwrite ? true : nil)
         let client = try client
-        if !client.offers.hasFeatures { _ = try? await client.serverInfo() }
-        let offered = client.offers.offers(.transcode)
+        let offered = await client.knownOffer(.transcode)
         guard offered != false else { throw OfficerError.notOffered(request: "transcode", feature: "transcoding into a file on the server") }
         let answer: JobAnswer<EntryResponse>
         do {
@@ -116,8 +115,7 @@ extension OfficerFiles {
             for path in paths { try Self.requireSameRoot(first, path) }
             if self.isOffline { throw OfficerFilesError.needsNetwork("a zip of \(first)") }
             let client = try self.client
-            if !client.offers.hasFeatures { _ = try? await client.serverInfo() }
-            let offered = client.offers.offers(.zip)
+            let offered = await client.knownOffer(.zip)
             if offered != false {
                 do {
                     return try await SegmentedDownloader(http: self.http, journal: try self.journal).download(

@@ -121,6 +121,7 @@ final class OfficerTreeIterator: SyncRemoteIterator, @unchecked Sendable {
     private let missingRootIsEmpty: Bool
     private var first = true
 
+    /// The journal, when it remembers times for this root of the server (nil: no entry is looked up).
     private let journal: TransferJournal?
 
     init(client: OfficerClient, base: RemotePath, pageSize: Int, missingRootIsEmpty: Bool, journal: TransferJournal? = nil) {
@@ -128,7 +129,8 @@ final class OfficerTreeIterator: SyncRemoteIterator, @unchecked Sendable {
         self.base = base
         self.pageSize = pageSize
         self.missingRootIsEmpty = missingRootIsEmpty
-        self.journal = journal
+        // Only a server that kept its own times has any remembered: without one, no entry is looked up.
+        self.journal = (try? journal?.hasObjectTimes(endpoint: client.server, bucket: base.root)) == true ? journal : nil
         nextPage = fetch(cursor: nil)
     }
 

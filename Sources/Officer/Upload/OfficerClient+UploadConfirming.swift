@@ -9,13 +9,10 @@ extension OfficerClient: UploadConfirming {
     public func stored(at target: UploadTarget, withChecksum: Bool) async throws -> StoredFile {
         let items = Dictionary(target.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         guard target.tusEndpoint.hasPrefix(server), let root = items["root"], let folderPath = items["path"] else { return .unknown }
-        let folder = try RemotePath(root: root, path: folderPath)
-        guard let listing = try await Self.unlessNotFound({ () async throws(OfficerError) in try await list(folder) }),
-            let entry = listing.entries.first(where: { $0.name == target.fileName }), !entry.isDirectory
-        else { return .absent }
+        let file = try RemotePath(root: root, path: folderPath).appending(target.fileName)
+        guard let entry = try await entryInListing(file), !entry.isDirectory else { return .absent }
         guard withChecksum else { return .file(size: entry.size, sha256: nil) }
-        // A server without the checksum endpoint answers 404: the size is what it can tell.
-        let file = try folder.appending(target.fileName)
+        // A server without the checksum endpoint: the size is what it can tell.
         let digest = try await Self.unlessNotFound { () async throws(OfficerError) in try await sha256(file) }
         return .file(size: entry.size, sha256: digest?.sha256)
     }

@@ -6,12 +6,15 @@ struct RemoteFileInfo: Sendable, Equatable {
     var etag: String?
     var lastModified: String?
     var acceptsRanges: Bool
+    /// What `Accept-Ranges` said, if anything (`bytes`, `none`): whether ranges must be tried is decided from it.
+    var acceptRanges: String?
 
     init(headers: HTTPHeaders) {
         total = headers["Content-Length"].flatMap { Int64($0) }
         etag = headers["ETag"]
         lastModified = headers["Last-Modified"]
-        acceptsRanges = headers["Accept-Ranges"]?.lowercased().contains("bytes") ?? false
+        acceptRanges = headers["Accept-Ranges"]
+        acceptsRanges = acceptRanges?.lowercased().contains("bytes") ?? false
     }
 
     init(total: Int64?, etag: String?, lastModified: String?, acceptsRanges: Bool) {

@@ -96,7 +96,7 @@ public struct SegmentedDownloader: Downloading {
         }
         var info = try await probe(url: url, token: token)
         if let known = info, !known.acceptsRanges, let total = known.total, total > 0, known.rangeValidator != nil {
-            info?.acceptsRanges = await servesRanges(url: url, credential: token, headers: HTTPHeaders())
+            info?.acceptsRanges = await servesRanges(url: url, credential: token, acceptRanges: known.acceptRanges)
         }
         let destination = partial.destination
         var segments: [TransferJournal.Segment]
@@ -276,11 +276,11 @@ public struct SegmentedDownloader: Downloading {
         return RemoteFileInfo(headers: response.headers)
     }
 
-    /// Whether `url` serves byte ranges, the one rule every ranged reader asks: `Accept-Ranges: bytes` in
-    /// `headers` (a HEAD's), else, where the server does not say (OpenStack Swift's S3 layer sends none), a 206 to
-    /// a one-byte range; `Accept-Ranges: none` is a no.
-    package func servesRanges(url: String, credential: BearerCredential?, headers: HTTPHeaders) async -> Bool {
-        let said = headers["Accept-Ranges"]?.lowercased()
+    /// Whether `url` serves byte ranges, the one rule every ranged reader asks: `acceptRanges` (a HEAD's
+    /// `Accept-Ranges`) naming `bytes`, else, where the server does not say (OpenStack Swift's S3 layer sends none),
+    /// a 206 to a one-byte range; `none` is a no.
+    package func servesRanges(url: String, credential: BearerCredential?, acceptRanges: String?) async -> Bool {
+        let said = acceptRanges?.lowercased()
         if said?.contains("bytes") == true { return true }
         if said == "none" { return false }
         var request = HTTPRequest(url: url, sink: .memory(limit: 64), credential: credential, redirects: .anyOrigin)

@@ -42,6 +42,15 @@ extension TransferJournal {
         }
     }
 
+    /// Whether any time is remembered for the objects of `bucket` at `endpoint` (one indexed lookup), so a listing
+    /// with none to apply asks nothing per entry.
+    public func hasObjectTimes(endpoint: String, bucket: String) throws(SQLiteError) -> Bool {
+        try withDatabase { database throws(SQLiteError) -> Bool in
+            !(try database.query(
+                "SELECT 1 FROM object_times WHERE endpoint = ? AND bucket = ? LIMIT 1", [.text(endpoint), .text(bucket)])).isEmpty
+        }
+    }
+
     /// The remembered time of one object, if any.
     public func objectTime(endpoint: String, bucket: String, key: String) throws(SQLiteError) -> ObjectTime? {
         try withDatabase { database throws(SQLiteError) -> ObjectTime? in

@@ -53,12 +53,21 @@ struct MultipartUploader {
             }
             throw TusUploader.failure("POST", endpoint, response, destination: target.label)
         }
-        let stored = confirmer?.storedFile(inAnswer: response.body)
-        if let confirmer, stored?.size != fingerprint.size || response.attempts > 1 {
-            try await confirmer.confirm(path, size: fingerprint.size, identity: identity, at: target)
-        }
-        result.storedModificationTime = stored?.mtime
+        result.storedModificationTime = try await confirmAnswer(
+            response, path: path, size: fingerprint.size, identity: identity, sha256: nil, target: target)
         return result
+    }
+
+    /// Done when the answer names a stored file of `size` and came at the first attempt, else when the destination,
+    /// asked, holds it; returns the time the answer says the server gave the file.
+    private func confirmAnswer(
+        _ response: HTTPResponse, path: String, size: Int64, identity: FileIdentity?, sha256: String?, target: UploadTarget
+    ) async throws(UploadError) -> Double? {
+        let stored = confirmer?.storedFile(inAnswer: response.body)
+        if let confirmer, stored?.size != size || response.attempts > 1 {
+            try await confirmer.confirm(path, size: size, identity: identity, at: target, sha256: sha256)
+        }
+        return stored?.mtime
     }
 
     /// A server may take no `overwrite` field and replace what is there (the seed's upload does): a file is never
@@ -129,12 +138,8 @@ struct MultipartUploader {
         }
         let digest = hasher.finalizeHex()
         guard response.isSuccess else { throw TusUploader.failure("POST", endpoint, response, destination: target.label) }
-        let stored = confirmer?.storedFile(inAnswer: response.body)
-        if let confirmer, stored?.size != size {
-            try await confirmer.confirm(label, size: size, identity: nil, at: target, sha256: digest)
-        }
         var result = UploadResult(path: label, bytes: size, method: .multipart, resumedBytes: 0, sentBytes: size, uploadURL: nil, sha256: digest)
-        result.storedModificationTime = stored?.mtime
+        result.storedModificationTime = try await confirmAnswer(response, path: label, size: size, identity: nil, sha256: digest, target: target)
         return result
     }
 }

@@ -84,7 +84,7 @@ extension TusUploader {
         request.headers.add("Tus-Resumable", "1.0.0")
         request.headers.add("Upload-Defer-Length", "1")
         request.headers.add("Upload-Metadata", metadataHeader(for: target, file: nil, extra: options.metadata))
-        let response = try await sendRetrying(request, target: target)
+        let response = try await sendRetrying(request)
         guard response.status == 201 else { throw Self.failure("POST", target.tusEndpoint, response, destination: target.label) }
         guard let location = response.headers["Location"], let url = Self.resolve(location, against: target.tusEndpoint) else {
             throw UploadError.protocolViolation(request: "POST \(target.tusEndpoint)", detail: "201 without a Location")

@@ -190,7 +190,7 @@ public struct TusUploader: Uploading {
         request.maxSendBytesPerSecond = options.bandwidthLimit
         let response: HTTPResponse
         do {
-            response = try await sendRetrying(request, target: target)
+            response = try await sendRetrying(request)
         } catch UploadError.transfer(let error) where inline && !partial {
             // Cut on every attempt: the server may hold the whole file all the same.
             try await confirmAfterLostAnswers(path, part: part, target: target, or: .transfer(error))
@@ -523,7 +523,7 @@ public struct TusUploader: Uploading {
         request.headers.add("Tus-Resumable", "1.0.0")
         request.headers.add("Upload-Concat", "final;" + record.parts.map { $0.url! }.joined(separator: " "))
         request.headers.add("Upload-Metadata", metadataHeader(for: target, file: record.localPath, extra: options.metadata))
-        let response = try await sendRetrying(request, target: target)
+        let response = try await sendRetrying(request)
         guard response.status == 201 else {
             if response.attempts > 1, [400, 404, 409, 410].contains(response.status), let confirmer {
                 // A join answered with a failure was tried again and its parts are gone or the name taken: the first
@@ -612,7 +612,7 @@ public struct TusUploader: Uploading {
     /// backoff (`Retry-After` honoured). A repeated creation that the server had already made leaves at most an
     /// upload nobody continues, which the server expires; one that had already stored a small file whole answers
     /// 409, which the caller checks. The answer's `attempts` counts the tries.
-    func sendRetrying(_ request: HTTPRequest, target: UploadTarget) async throws -> HTTPResponse {
+    func sendRetrying(_ request: HTTPRequest) async throws -> HTTPResponse {
         var budget = RetryBudget(policy: http.configuration.retry, limit: http.configuration.retry.maxAttempts)
         while true {
             let reason: String
@@ -649,18 +649,23 @@ public struct TusUploader: Uploading {
     }
 
     private func checksumHeader(_ algorithm: String, path: String, offset: Int64, length: Int64) throws -> String {
-        let hasher = SHA256Hasher(sha1: algorithm == "sha1")
-        do {
-            try hasher.update(file: path, offset: offset, length: length)
-        } catch {
-            throw UploadError.localFile(path: path, message: error.detailWithoutPath)
+        try Self.checksumHeader(algorithm) { hasher throws(UploadError) in
+            do throws(HTTPError) {
+                try hasher.update(file: path, offset: offset, length: length)
+            } catch {
+                throw .localFile(path: path, message: error.detailWithoutPath)
+            }
         }
-        return algorithm + " " + Data(hasher.finalize()).base64EncodedString()
     }
 
     static func checksumHeader(_ algorithm: String, data: Data) -> String {
+        checksumHeader(algorithm) { $0.update(data) }
+    }
+
+    /// `Upload-Checksum`: the algorithm's name and the base64 digest of what `feed` gives the hasher.
+    private static func checksumHeader<E: Error>(_ algorithm: String, _ feed: (SHA256Hasher) throws(E) -> Void) throws(E) -> String {
         let hasher = SHA256Hasher(sha1: algorithm == "sha1")
-        hasher.update(data)
+        try feed(hasher)
         return algorithm + " " + Data(hasher.finalize()).base64EncodedString()
     }
 
