@@ -8,49 +8,45 @@ import Transfer
 public typealias SyncOperation = ProgressOperation<SyncEvent, SyncReport>
 
 extension OfficerFiles {
-    /// Makes `remote` like `local` (push) or `local` like `remote` (pull), as `options` say: streaming both listings,
-    /// transferring what differs (resumable, through the journal), deleting only after a clean run and within
-    /// the limits. Both roots are checked first (a missing or wrong one throws before anything moves). The
-    /// report's failures list what did not go; cancelling stops it (a rerun continues).
-    public func sync(local: String, remote: RemotePath, options: SyncOptions) -> SyncOperation {
-        SyncOperation { report in try await self.runSync(local: local, remote: remote, options: options, onEvent: report) }
+    /// Makes `destination` like `source`, any two places but two URLs (a local folder and an Officer folder or
+    /// an S3 prefix either way, or two remotes): streaming both listings, transferring what differs
+    /// (resumable, through the journal; between two remotes each file is staged on its own beside the journal),
+    /// deleting only after a clean run and within the limits. The direction is taken from the locations (a
+    /// local destination is a pull). Both roots are checked first (a missing or wrong one throws before
+    /// anything moves). The report's failures list what did not go; cancelling stops it (a rerun continues).
+    public func sync(from source: Location, to destination: Location, options: SyncOptions) -> SyncOperation {
+        SyncOperation { report in try await self.runSync(from: source, to: destination, options: options, onEvent: report) }
     }
 
     /// The same, run in the calling task with every event handed to `onEvent` as it happens (none thinned or
     /// dropped): for the watcher, whose catch-up acts on each deferred file.
-    func runSync(local: String, remote: RemotePath, options: SyncOptions, onEvent: @escaping @Sendable (SyncEvent) -> Void) async throws -> SyncReport {
-        let side = OfficerSyncRemote(client: try client, base: remote, journal: try journal)
-        return try await Self.runSync(local: local, remote: side, options: options, report: onEvent)
-    }
-
-    /// The same with any remote side (an object store's ``ObjectStore/syncRemote(_:)``).
-    public func sync(local: String, with remote: any SyncRemote, options: SyncOptions) -> SyncOperation {
-        SyncOperation { report in try await Self.runSync(local: local, remote: remote, options: options, report: report) }
-    }
-
-    /// Makes `destination` like `source`, two remotes (an Officer folder and an S3 prefix, either way): each
-    /// file staged on its own beside the journal between its resumable download and its resumable upload.
-    public func sync(from source: any SyncRemote, to destination: any SyncRemote, options: SyncOptions) -> SyncOperation {
-        SyncOperation { report in
-            let journalFolder = self.configuration.journalPath.map { ($0 as NSString).deletingLastPathComponent }
-            let staging = (journalFolder ?? NSTemporaryDirectory() + "officer-files") + "/staging"
-            let engine = RemoteSyncEngine(source: source, destination: destination, stagingFolder: staging, options: options)
-            try await engine.checkRoots()
-            return await engine.run(onEvent: report)
-        }
-    }
-
-    /// The sync side of an Officer folder, for ``sync(from:to:options:)``.
-    public func syncRemote(_ path: RemotePath) throws -> OfficerSyncRemote {
-        OfficerSyncRemote(client: try client, base: path, journal: try journal)
-    }
-
-    private static func runSync(
-        local: String, remote: any SyncRemote, options: SyncOptions, report: @escaping @Sendable (SyncEvent) -> Void
+    func runSync(
+        from source: Location, to destination: Location, options given: SyncOptions, onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
-        let engine = SyncEngine(localRoot: local, remote: remote, options: options)
+        var options = given
+        options.direction = destination.isRemote || !source.isRemote ? .push : .pull
+        let engine = SyncEngine(
+            source: try syncSide(source, options: options, asSource: true),
+            destination: try syncSide(destination, options: options, asSource: false),
+            stagingFolder: stagingFolder, options: options)
         try await engine.checkRoots()
-        return await engine.run(onEvent: report)
+        return await engine.run(onEvent: onEvent)
+    }
+
+    /// Where files wait between their download and their upload in a sync between two remotes.
+    var stagingFolder: String {
+        let journalFolder = configuration.journalPath.map { ($0 as NSString).deletingLastPathComponent }
+        return (journalFolder ?? NSTemporaryDirectory() + "officer-files") + "/staging"
+    }
+
+    /// One side of a sync at a location.
+    func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote {
+        switch location {
+        case .local(let path): LocalSyncRemote(root: path, options: options, asSource: asSource)
+        case .officer(let path, let remote): OfficerSyncRemote(client: try client(remote: remote), base: path, journal: try journal)
+        case .object(let path): try objectStore(named: path.remote).syncRemote(path)
+        case .url(let url): throw OfficerFilesError.invalidValue("\(url): a web address can be read, not synced")
+        }
     }
 
     /// Image preparation for uploads with these settings, into the standard folder beside the cache (or the

@@ -33,6 +33,9 @@ public final class OfficerFiles: Sendable {
         public var defaultRoot = RemotePath.defaultRoot
         /// The object-store remotes it may reach (``OfficerFiles/objectStore(named:)``), keys included.
         public var objectStores: [ObjectStoreRemote] = []
+        /// Other Officer servers it may reach by name (`work:/Documents`), each with its own token in `tokens`
+        /// and its own remembered offers; `server` stays the default one (`officer:`).
+        public var officerRemotes: [OfficerRemote] = []
         /// Told what did not stop an operation but that its user should know, in one line: a damaged journal
         /// moved aside (and what was lost), a damaged cached copy dropped and fetched again. Nil drops them.
         public var onWarning: (@Sendable (String) -> Void)?
@@ -72,8 +75,16 @@ public final class OfficerFiles: Sendable {
     /// What every upload of this front door learnt of its endpoints (tus or not), so each is asked once.
     let uploadEndpoints = UploadEndpoints()
 
+    /// The front doors of the named Officer remotes, made on first use.
+    private let doors = OtherServers()
+
     /// Sets up the parts; the journal and the cache open on first use.
-    public init(configuration: Configuration) throws {
+    public convenience init(configuration: Configuration) throws {
+        try self.init(configuration: configuration, sharing: nil)
+    }
+
+    /// A front door for `configuration`'s server that shares `parent`'s journal and cache (a named remote's).
+    private init(configuration: Configuration, sharing parent: OfficerFiles?) throws {
         self.configuration = configuration
         var settings = configuration.http
         if let server = configuration.server {
@@ -81,7 +92,7 @@ public final class OfficerFiles: Sendable {
             settings.credentialRenewal = SessionRenewal(server: server, tokens: configuration.tokens, http: HTTPClient(configuration: configuration.http))
         }
         http = HTTPClient(configuration: settings)
-        let journalSlot = JournalSlot(path: configuration.journalPath, onWarning: configuration.onWarning)
+        let journalSlot = parent?.journalSlot ?? JournalSlot(path: configuration.journalPath, onWarning: configuration.onWarning)
         self.journalSlot = journalSlot
         if let server = configuration.server, configuration.journalPath != nil {
             offers = ServerOffers(
@@ -91,8 +102,25 @@ public final class OfficerFiles: Sendable {
         } else {
             offers = ServerOffers()
         }
-        cacheSlot = CacheSlot(directory: configuration.cacheDirectory, limit: configuration.cacheLimit)
+        cacheSlot = parent?.cacheSlot ?? CacheSlot(directory: configuration.cacheDirectory, limit: configuration.cacheLimit)
     }
+
+    /// The front door of the Officer remote `name` (nil: this one), sharing this one's journal, cache and settings.
+    public func door(_ name: String?) throws -> OfficerFiles {
+        guard let name, name != "officer" else { return self }
+        guard let remote = configuration.officerRemotes.first(where: { $0.name == name }) else {
+            throw OfficerFilesError.invalidValue("\(name): no such remote")
+        }
+        return try doors.door(for: remote) {
+            var configuration = self.configuration
+            configuration.server = remote.server
+            configuration.officerRemotes = []
+            return try OfficerFiles(configuration: configuration, sharing: self)
+        }
+    }
+
+    /// The API client of the Officer remote `name` (nil: this front door's server).
+    func client(remote name: String?) throws -> OfficerClient { try door(name).client }
 
     /// Passes a warning on to ``Configuration/onWarning``.
     func warn(_ message: String) { configuration.onWarning?(message) }
@@ -143,6 +171,21 @@ public final class OfficerFiles: Sendable {
     /// The cache key of one kind of content of `path`, for the account this front door acts as.
     func cacheKey(_ path: RemotePath, kind: String) throws(OfficerFilesError) -> CacheKey {
         CacheKey(server: try client.accountIdentity, root: path.root, path: path.path, kind: kind)
+    }
+}
+
+/// The front doors of other servers, one per remote.
+private final class OtherServers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var doors: [String: OfficerFiles] = [:]
+
+    func door(for remote: OfficerRemote, make: () throws -> OfficerFiles) throws -> OfficerFiles {
+        try lock.withLock {
+            if let door = doors[remote.name] { return door }
+            let door = try make()
+            doors[remote.name] = door
+            return door
+        }
     }
 }
 

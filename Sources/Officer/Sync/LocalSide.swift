@@ -63,6 +63,48 @@ enum LocalSide {
         guard rename(temp, final) == 0 else { throw HTTPError.localFile(path: final, message: String(cString: strerror(errno))) }
     }
 
+    /// Copies a file through a temp file beside the target (a reader never sees half of it), telling the bytes
+    /// copied so far.
+    static func copy(_ source: String, to target: String, onProgress: @escaping @Sendable (Int64) -> Void) throws {
+        let folder = (target as NSString).deletingLastPathComponent
+        let temp = folder + "/." + (target as NSString).lastPathComponent + ".officer-sync"
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw HTTPError.localFile(path: source, message: String(cString: strerror(errno))) }
+        defer { close(input) }
+        let output = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw HTTPError.localFile(path: temp, message: String(cString: strerror(errno))) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var copied: Int64 = 0
+        do {
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+                if count < 0 { throw HTTPError.localFile(path: source, message: String(cString: strerror(errno))) }
+                if count == 0 { break }
+                var written = 0
+                while written < count {
+                    let step = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
+                    if step < 0 { throw HTTPError.localFile(path: target, message: String(cString: strerror(errno))) }
+                    written += step
+                }
+                copied += Int64(count)
+                onProgress(copied)
+            }
+            guard fsync(output) == 0 else { throw HTTPError.localFile(path: target, message: String(cString: strerror(errno))) }
+        } catch {
+            close(output)
+            unlink(temp)
+            throw error
+        }
+        guard close(output) == 0 else {
+            unlink(temp)
+            throw HTTPError.localFile(path: target, message: String(cString: strerror(errno)))
+        }
+        guard rename(temp, target) == 0 else {
+            unlink(temp)
+            throw HTTPError.localFile(path: target, message: String(cString: strerror(errno)))
+        }
+    }
+
     static func setModificationTime(_ path: String, to mtime: Double) throws {
         let fileTime = FileTime(timeInterval: mtime)
         let time = timespec(tv_sec: time_t(truncatingIfNeeded: fileTime.seconds), tv_nsec: Int(fileTime.nanoseconds))

@@ -3,117 +3,133 @@ import Foundation
 import HTTP
 import Transfer
 
-/// Syncs a local folder and a remote folder in one direction, streaming: both sides are listed in the same
-/// order and merged as they arrive, and transfers start while listing goes on, at most `transfers` at once,
-/// so memory stays bounded whatever the size of the trees. Deletions come last, only after a run without
-/// errors, and never more than `maxDelete`. On pull, names from the server are checked before use, nothing
-/// is written outside the local folder (a parent that is a symbolic link is refused), and a local file that
-/// changed since it was compared is not overwritten.
+/// Makes one side like another, for every pair: a local folder and a remote either way, two remotes (an
+/// Officer folder and an object-store prefix, either way, or two of a kind), two local folders. Both listings
+/// stream in the same order and are merged as they arrive; transfers start while listing goes on, at most
+/// `transfers` at once, so memory stays bounded whatever the size of the trees. Deletions come last, only after
+/// a run without errors, and never more than `maxDelete`.
+///
+/// What differs between sides lives in the sides (``SyncRemote``'s hooks), not here: the local disk is read
+/// directly, written through a temp file that replaces a file only if it is still what the plan saw, never
+/// through a symbolic link; between two remotes each file goes through a staging file of its own in
+/// `stagingFolder` (never the whole tree), which the journal resumes on both halves and which stays until the
+/// file is in place, so a rerun after a kill picks up where either half stopped.
 public struct SyncEngine: Sendable {
-    /// The local folder.
-    public let localRoot: String
-    /// The remote side.
-    public let remote: any SyncRemote
+    /// What is copied from.
+    public let source: any SyncRemote
+    /// What is made like the source.
+    public let destination: any SyncRemote
+    /// Where files are staged between their download and their upload when neither side is the local disk.
+    public let stagingFolder: String
     /// How to run.
     public let options: SyncOptions
 
-    /// Creates an engine.
-    public init(localRoot: String, remote: any SyncRemote, options: SyncOptions) {
-        self.localRoot = URL(fileURLWithPath: localRoot).standardizedFileURL.path
-        self.remote = remote
+    /// Creates an engine for any two sides.
+    public init(source: any SyncRemote, destination: any SyncRemote, stagingFolder: String, options: SyncOptions) {
+        self.source = source
+        self.destination = destination
+        self.stagingFolder = stagingFolder
         self.options = options
+    }
+
+    /// Creates an engine between a local folder and a remote, the way ``SyncOptions/direction`` says.
+    public init(localRoot: String, remote: any SyncRemote, options: SyncOptions) {
+        let push = options.direction == .push
+        let local = LocalSyncRemote(root: localRoot, options: options, asSource: push)
+        self.init(
+            source: push ? local : remote, destination: push ? remote : local,
+            stagingFolder: NSTemporaryDirectory() + "officer-files-staging", options: options)
     }
 
     /// Checks both roots before anything moves: the source must be a folder that exists, the destination a
     /// folder or nothing yet. Throws the first problem (a file where a folder should be: a conflict), so a
     /// caller can stop before a single transfer.
     public func checkRoots() async throws {
-        let push = options.direction == .push
-        var info = stat()
-        let found = stat(localRoot, &info) == 0
-        if found, info.st_mode & S_IFMT != S_IFDIR {
-            throw SyncRootError.notAFolder(path: localRoot)
-        }
-        if !found, push { throw SyncRootError.missing(path: localRoot) }
-        try await remote.checkRoot(mustExist: !push)
+        try await source.checkRoot(mustExist: true)
+        try await destination.checkRoot(mustExist: false)
     }
+
+    /// Neither side is this machine's disk: files are staged between their halves.
+    private var isStaged: Bool { !source.isLocalDisk && !destination.isLocalDisk }
 
     /// Runs the sync and returns its account; `onEvent` hears the plan, progress, failures and warnings.
     public func run(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> SyncReport {
         let started = Date()
         let state = SyncState(report: SyncReport(direction: options.direction, dryRun: options.dryRun), onEvent: onEvent)
-        let push = options.direction == .push
         if !options.dryRun {
             do {
-                if push { try await remote.makeDirectory(.root) } else { try FileManager.default.createDirectory(atPath: localRoot, withIntermediateDirectories: true) }
+                try await destination.makeDirectory(.root)
+                if isStaged { try FileManager.default.createDirectory(atPath: stagingFolder, withIntermediateDirectories: true) }
             } catch {
-                state.fail("", push ? "create the remote folder" : "create the local folder", error)
+                let what = destination.isLocalDisk ? "local" : source.isLocalDisk ? "remote" : "destination"
+                state.fail("", "create the \(what) folder", error)
                 return state.finish(started)
             }
         }
-        let walker = LocalTreeWalker(
-            root: localRoot, followSymlinks: options.followSymlinks, filter: options.filter,
-            rename: push ? options.imagePreparation?.uploadedName : nil
-        ) { path, message, isError in
+        let problem: @Sendable (SyncPath, String, Bool) -> Void = { path, message, isError in
             if isError { state.fail(path.description, "read", message) } else { state.warn("\(path): \(message)") }
         }
-        walker.missingRootIsEmpty = !push
-        let remoteItems = RemoteStream(iterator: remote.makeIterator(missingRootIsEmpty: push), filter: options.filter, state: state)
+        let sources = RemoteStream(
+            iterator: source.makeIterator(missingRootIsEmpty: false, onProblem: problem), filter: options.filter, state: state)
+        let destinations = RemoteStream(
+            iterator: destination.makeIterator(missingRootIsEmpty: true, onProblem: problem), filter: options.filter, state: state)
         var deletions = DeletionList()
         var skipSource: SyncPath?  // a source folder whose contents cannot be synced (its creation failed)
 
         await withTaskGroup(of: Bool.self) { group in
             var bounds = SyncWorkBounds(options: options)
-            var merge = await SyncMerge(left: { walker.next() }, right: { await remoteItems.next() })
-            while let (local, remoteItem) = await merge.next() {
+            var merge = await SyncMerge(left: { await sources.next() }, right: { await destinations.next() })
+            while let (listed, existing) = await merge.next() {
                 if Task.isCancelled { break }
-                let (source, destination) = push ? (local, remoteItem) : (remoteItem.map(storable), local)
-                if let source, let skip = skipSource, source.path.isInside(skip) { continue }
-                guard let source else {
-                    if let destination { deletions.add(destination, enabled: options.deleteExtraneous) }
+                let item = listed.map(destination.storable)
+                if let item, let skip = skipSource, item.path.isInside(skip) { continue }
+                guard let item else {
+                    if let existing { deletions.add(existing, enabled: options.deleteExtraneous) }
                     continue
                 }
-                if let destination, destination.kind != source.kind {
-                    state.fail(source.path.description, "sync", "a \(source.kind.rawValue) on one side and a \(destination.kind.rawValue) on the other: left alone")
-                    if source.isDirectory { skipSource = source.path }
+                if let existing, existing.kind != item.kind {
+                    state.fail(item.path.description, "sync", "a \(item.kind.rawValue) on one side and a \(existing.kind.rawValue) on the other: left alone")
+                    if item.isDirectory { skipSource = item.path }
                     continue
                 }
-                if source.isDirectory {
-                    if destination == nil, !(await makeDirectory(source.path, state: state)) { skipSource = source.path }
+                if item.isDirectory {
+                    if existing == nil, !(await makeDirectory(item.path, state: state)) { skipSource = item.path }
                     continue
                 }
                 let work: @Sendable () async -> Void
                 var isCheck = false
-                if let destination {
-                    let ignoringSize = source.sourceName != nil
-                    let remoteTimeIsExact = push ? destination.isTimeExact : source.isTimeExact
-                    if !remoteTimeIsExact, ignoringSize || (source.size == destination.size && options.comparison != .sizeOnly) {
-                        // Same size: the remote's exact time decides, asked off the listing's path.
+                if let existing {
+                    let ignoringSize = item.sourceName != nil
+                    let timesExact = item.isTimeExact && existing.isTimeExact
+                    if !timesExact, ignoringSize || (item.size == existing.size && options.comparison != .sizeOnly) {
+                        // Same size: the exact times decide, asked off the listing's path.
                         isCheck = true
-                        work = { await resolveAndCompare(source, destination, state: state) }
+                        work = { await resolveAndCompare(item, existing, state: state) }
                     } else {
-                        switch options.comparison.needsTransfer(source, over: destination, ignoringSize: source.sourceName != nil) {
+                        switch options.comparison.needsTransfer(item, over: existing, ignoringSize: ignoringSize) {
                         case true?:
-                            state.planned(transferAction(source, reason: "changed"))
-                            work = { await transfer(source, over: destination, reason: "changed", state: state) }
+                            state.planned(transferAction(item, reason: "changed"))
+                            work = { await transfer(item, over: existing, reason: "changed", state: state) }
                         case false?:
                             state.unchanged()
                             continue
                         case nil:
                             isCheck = true
-                            work = { await compareContent(source, destination, state: state) }
+                            work = { await compareContent(item, existing, state: state) }
                         }
                     }
                 } else {
-                    state.planned(transferAction(source, reason: "new"))
-                    work = { await transfer(source, over: nil, reason: "new", state: state) }
+                    state.planned(transferAction(item, reason: "new"))
+                    work = { await transfer(item, over: nil, reason: "new", state: state) }
                 }
                 await bounds.add(to: &group, isCheck: isCheck, work)
             }
             await group.waitForAll()
         }
         if Task.isCancelled { state.fail("", "sync", "interrupted") }
-        await delete(deletions, state: state)
+        await deletions.perform(options: options, state: state) { item in
+            try await destination.delete(item.path, isDirectory: item.isDirectory)
+        }
         return state.finish(started)
     }
 
@@ -127,11 +143,7 @@ public struct SyncEngine: Sendable {
             return true
         }
         do {
-            if options.direction == .push {
-                try await remote.makeDirectory(path)
-            } else {
-                try LocalSide.makeDirectory(path, in: localRoot)
-            }
+            try await destination.makeDirectory(path)
             state.directoryCreated(action)
             return true
         } catch {
@@ -140,125 +152,100 @@ public struct SyncEngine: Sendable {
         }
     }
 
-    /// A pulled item with the time the local file system will keep of it, so a time it clamps compares equal
-    /// with the clamped copy on the next run instead of being pulled again every time.
-    private func storable(_ item: SyncItem) -> SyncItem {
-        var item = item
-        if !item.isDirectory { item.mtime = LocalSide.storableTime(item.mtime, in: localRoot) }
-        return item
+    /// A file into this machine is a download; every other transfer is told as an upload.
+    private func transferAction(_ item: SyncItem, reason: String) -> SyncAction {
+        let kind: SyncAction.Kind = destination.isLocalDisk && !source.isLocalDisk ? .download : .upload
+        return SyncAction(kind: kind, path: item.path.description, bytes: item.size, reason: reason)
     }
 
-    private func transferAction(_ source: SyncItem, reason: String) -> SyncAction {
-        SyncAction(kind: options.direction == .push ? .upload : .download, path: source.path.description, bytes: source.size, reason: reason)
+    private var transferVerb: String { destination.isLocalDisk ? "download" : source.isLocalDisk ? "upload" : "copy" }
+
+    /// The item with its exact time, asked of its side when the listing's is not, as the destination keeps it.
+    private func exactSource(_ item: SyncItem) async throws -> SyncItem {
+        item.isTimeExact ? item : destination.storable(try await source.exactItem(item))
     }
 
-    /// Compares after asking the remote for its side's exact time (same size, so the time decides).
-    private func resolveAndCompare(_ source: SyncItem, _ destination: SyncItem, state: SyncState) async {
-        let push = options.direction == .push
-        var (exactSource, exactDestination) = (source, destination)
+    /// Compares after asking for the exact times the listings lacked (same size, so the time decides).
+    private func resolveAndCompare(_ item: SyncItem, _ existing: SyncItem, state: SyncState) async {
+        let exactItem: SyncItem
+        let exactExisting: SyncItem
         do {
-            if push { exactDestination = try await remote.exactItem(destination) } else { exactSource = storable(try await remote.exactItem(source)) }
+            exactItem = try await exactSource(item)
+            exactExisting = existing.isTimeExact ? existing : try await destination.exactItem(existing)
         } catch {
-            state.fail(source.path.description, "compare", error)
+            state.fail(item.path.description, "compare", error)
             return
         }
-        switch options.comparison.needsTransfer(exactSource, over: exactDestination, ignoringSize: source.sourceName != nil) {
-        case true?: await transfer(exactSource, over: exactDestination, reason: "changed", state: state, announce: true)
+        switch options.comparison.needsTransfer(exactItem, over: exactExisting, ignoringSize: item.sourceName != nil) {
+        case true?: await transfer(exactItem, over: exactExisting, reason: "changed", state: state, announce: true)
         case false?: state.unchanged()
-        case nil: await compareContent(exactSource, exactDestination, state: state)
+        case nil: await compareContent(exactItem, exactExisting, state: state)
         }
     }
 
     /// Moves one file; `planned` was announced by the caller (in listing order, which a dry run prints).
-    private func transfer(_ source: SyncItem, over destination: SyncItem?, reason: String, state: SyncState, announce: Bool = false) async {
-        let push = options.direction == .push
-        var source = source
-        let action = transferAction(source, reason: reason)
+    private func transfer(_ item: SyncItem, over existing: SyncItem?, reason: String, state: SyncState, announce: Bool = false) async {
+        let action = transferAction(item, reason: reason)
         if announce { state.planned(action) }
         guard !options.dryRun else {
-            state.transferred(action, bytes: source.size)
+            state.transferred(action, bytes: item.size)
             return
         }
-        let label = source.path.description
-        let total = source.size
-        let progress: @Sendable (Int64) -> Void = { bytes in state.progress(path: label, bytes: bytes, total: total) }
+        let label = item.path.description
+        let total = item.size
+        // Named after the path: a rerun finds the same staging file (and the journal its download or upload).
+        let staged = stagingFolder + "/" + SHA256Hasher.digest(Array(label.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
         do {
-            if push {
-                let parent = source.path.components.dropLast().map { "/" + $0 }.joined()
-                let relative = parent + "/" + (source.sourceName ?? source.name)
-                let local = localRoot + relative
-                // Checked as late as possible: a file a writer started on after the listing waits too.
-                if let settle = options.settle, !settle.isSettled(local, listedSize: source.size, mtime: source.mtime) {
-                    state.deferred(String(relative.dropFirst()))
-                    return
-                }
-                var file = local
-                if let preparation = options.imagePreparation, source.sourceName != nil { file = try await preparation.prepare(local) }
-                try await remote.upload(file, to: source.path, mtime: source.mtime, onProgress: progress)
-                state.transferred(action, bytes: (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? source.size)
-                // A prepared copy is kept until its upload is done, so an interrupted run resumes the same bytes.
-                if file != local { unlink(file) }
-            } else {
-                // A pulled file gets the remote's exact time, which its listing may not carry.
-                if !source.isTimeExact { source = storable(try await remote.exactItem(source)) }
-                try await LocalSide.receive(source, replacing: destination, in: localRoot, remote: remote, onProgress: progress)
-                state.transferred(action, bytes: source.size)
+            // The destination gets the source's exact time, which its listing may not carry.
+            let exact = try await exactSource(item)
+            let sent = try await destination.receive(exact, replacing: existing, from: source, staging: staged) { bytes in
+                state.progress(path: label, bytes: bytes, total: total)
             }
+            state.transferred(action, bytes: sent)
+        } catch let deferral as SyncDeferral {
+            state.deferred(deferral.localPath)
         } catch {
-            state.fail(label, push ? "upload" : "download", error)
+            state.fail(label, transferVerb, error)
         }
     }
 
-    /// Same size under `--checksum`: the server's SHA-256 against the local one decides; equal content with
-    /// another modification time only gets the time set.
-    private func compareContent(_ source: SyncItem, _ destination: SyncItem, state: SyncState) async {
-        let push = options.direction == .push
-        let local = push ? source : destination
+    /// Same size under `--checksum`: the hashes decide (the side that cannot choose its function first, the other
+    /// made alike); equal content with another modification time only gets the time set.
+    private func compareContent(_ item: SyncItem, _ existing: SyncItem, state: SyncState) async {
         do {
-            let remoteHash: SyncChecksum
+            let (mine, theirs): (SyncChecksum, SyncChecksum)
             do {
-                remoteHash = try await remote.checksum(source.path)
+                if source.isLocalDisk {
+                    theirs = try await destination.checksum(item.path, like: nil)
+                    mine = try await source.checksum(item.path, like: theirs)
+                } else {
+                    mine = try await source.checksum(item.path, like: nil)
+                    theirs = try await destination.checksum(item.path, like: mine)
+                }
             } catch OfficerError.notOffered {
                 // A server without checksums (the seed's): said once, and size and time decide as without --checksum.
                 state.warnOnce("--checksum: the server does not offer checksums of its files; comparing size and time")
-                if SyncComparison.sizeAndTime.needsTransfer(source, over: destination) == true {
-                    await transfer(source, over: destination, reason: "changed", state: state, announce: true)
+                if SyncComparison.sizeAndTime.needsTransfer(item, over: existing) == true {
+                    await transfer(item, over: existing, reason: "changed", state: state, announce: true)
                 } else {
                     state.unchanged()
                 }
                 return
             }
-            let localHash = try SyncChecksum.of(file: localRoot + "/" + local.path.description, algorithm: remoteHash.algorithm)
-            if localHash != remoteHash {
-                await transfer(source, over: destination, reason: "changed (checksum)", state: state, announce: true)
+            if mine.algorithm != theirs.algorithm || mine != theirs {
+                await transfer(item, over: existing, reason: "changed (checksum)", state: state, announce: true)
                 return
             }
-            guard abs(source.mtime - destination.mtime) >= SyncComparison.timeTolerance else {
+            guard abs(item.mtime - existing.mtime) >= SyncComparison.timeTolerance else {
                 state.unchanged()
                 return
             }
-            let action = SyncAction(kind: .setTime, path: source.path.description, bytes: 0, reason: "same content")
+            let action = SyncAction(kind: .setTime, path: item.path.description, bytes: 0, reason: "same content")
             state.planned(action)
-            if !options.dryRun {
-                if push {
-                    try await remote.setModificationTime(source.path, to: source.mtime)
-                } else {
-                    try LocalSide.setModificationTime(localRoot + "/" + source.path.description, to: source.mtime)
-                }
-            }
+            if !options.dryRun { try await destination.setModificationTime(item.path, to: item.mtime) }
             state.timeSet(action)
         } catch {
-            state.fail(source.path.description, "checksum", error)
-        }
-    }
-
-    private func delete(_ deletions: DeletionList, state: SyncState) async {
-        await deletions.perform(options: options, state: state) { item in
-            if options.direction == .push {
-                try await remote.delete(item.path, isDirectory: item.isDirectory)
-            } else {
-                try LocalSide.delete(item, in: localRoot)
-            }
+            state.fail(item.path.description, "checksum", error)
         }
     }
 }

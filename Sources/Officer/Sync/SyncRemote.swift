@@ -1,4 +1,5 @@
 import FileModel
+import Foundation
 import HTTP
 import Transfer
 
@@ -34,6 +35,51 @@ public protocol SyncRemote: Sendable {
     func exactItem(_ item: SyncItem) async throws -> SyncItem
     /// A hash of a file's content the remote can give without reading it back, for `--checksum`.
     func checksum(_ path: SyncPath) async throws -> SyncChecksum
+
+    // The hooks below let one engine sync any pair of sides (the local disk is one too); each has a default
+    // that suits a remote reached over the network.
+
+    /// True for the local disk: a transfer reads from it or writes into it directly instead of staging.
+    var isLocalDisk: Bool { get }
+    /// The listing, with problems (`true`: an error that blocks deletions) told to `onProblem`.
+    func makeIterator(missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void) -> any SyncRemoteIterator
+    /// The item as this side would keep it if it were written here (the local disk clamps times it cannot hold).
+    func storable(_ item: SyncItem) -> SyncItem
+    /// A file on this machine with the item's bytes, for sending it elsewhere: fetched into `staging` (a staged
+    /// copy of this very version is kept from a killed run), or the file itself on the local disk.
+    func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws -> SyncSentFile
+    /// Writes `item` from `source` here, replacing `seen` (what the plan saw here, nil for nothing); returns
+    /// the bytes that went.
+    func receive(
+        _ item: SyncItem, replacing seen: SyncItem?, from source: any SyncRemote, staging: String,
+        onProgress: @escaping @Sendable (Int64) -> Void
+    ) async throws -> Int64
+    /// The content hash, made like `other` where this side can choose its function (the local disk can).
+    func checksum(_ path: SyncPath, like other: SyncChecksum?) async throws -> SyncChecksum
+}
+
+/// A file the sync sends from: where it is, whether it was fetched for the send (its progress then counts half)
+/// and whether it goes once sent.
+public struct SyncSentFile: Sendable {
+    /// The path on this machine.
+    public var path: String
+    /// Fetched into the staging folder for this send.
+    public var wasFetched: Bool
+    /// A copy made for the send (staged or prepared): removed once the send is done.
+    public var isCopy: Bool
+
+    /// Describes a file to send.
+    public init(path: String, wasFetched: Bool, isCopy: Bool) {
+        self.path = path
+        self.wasFetched = wasFetched
+        self.isCopy = isCopy
+    }
+}
+
+/// A source file that has not settled (``SyncOptions/settle``): not sent this time but reported.
+struct SyncDeferral: Error {
+    /// The path relative to the local root, as the file is named there.
+    var localPath: String
 }
 
 extension SyncRemote {
@@ -43,6 +89,43 @@ extension SyncRemote {
     public func exactItem(_ item: SyncItem) async throws -> SyncItem { item }
     /// The server's SHA-256.
     public func checksum(_ path: SyncPath) async throws -> SyncChecksum { SyncChecksum(algorithm: .sha256, hex: try await sha256(path)) }
+    /// A remote over the network.
+    public var isLocalDisk: Bool { false }
+    /// The listing; a remote's problems come as failures of the listing itself.
+    public func makeIterator(missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void) -> any SyncRemoteIterator {
+        makeIterator(missingRootIsEmpty: missingRootIsEmpty)
+    }
+    /// A remote keeps what it is given.
+    public func storable(_ item: SyncItem) -> SyncItem { item }
+    /// The remote's function, whatever the other side's.
+    public func checksum(_ path: SyncPath, like other: SyncChecksum?) async throws -> SyncChecksum { try await checksum(path) }
+
+    /// Downloads into `staging` (resumable through the journal) unless a staged copy of this version is there.
+    public func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws -> SyncSentFile {
+        var info = stat()
+        let stagedTime = stat(staging, &info) == 0 ? Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9 : -1
+        if Int64(info.st_size) != item.size || abs(stagedTime - item.mtime) >= SyncComparison.timeTolerance {
+            try await download(item.path, size: item.size, to: staging, onProgress: onProgress)
+            try LocalSide.setModificationTime(staging, to: item.mtime)
+        }
+        return SyncSentFile(path: staging, wasFetched: true, isCopy: true)
+    }
+
+    /// Uploads the source's file (fetched first when the source is a remote too) under the source's time.
+    public func receive(
+        _ item: SyncItem, replacing seen: SyncItem?, from source: any SyncRemote, staging: String,
+        onProgress: @escaping @Sendable (Int64) -> Void
+    ) async throws -> Int64 {
+        let total = item.size
+        let file = try await source.fileToSend(item, staging: staging) { bytes in onProgress(bytes / 2) }
+        try await upload(file.path, to: item.path, mtime: item.mtime) { bytes in
+            onProgress(file.wasFetched ? total / 2 + bytes / 2 : bytes)
+        }
+        let sent = file.isCopy ? ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? total) : total
+        // A prepared or staged copy is kept until its upload is done, so an interrupted run resumes the same bytes.
+        if file.isCopy { unlink(file.path) }
+        return sent
+    }
 }
 
 /// A content hash from the remote side of a sync: the local file is hashed the same way to compare.

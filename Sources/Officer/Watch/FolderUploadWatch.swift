@@ -172,7 +172,7 @@ final class FolderUploadWatch {
             syncOptions.settle = options.settleRule
             let leftovers = CatchUpLeftovers(keepsUploads: options.deleteAfterUpload)
             do {
-                let result = try await files.runSync(local: root, remote: remote, options: syncOptions, onEvent: leftovers.note)
+                let result = try await files.runSync(from: .local(root), to: .officer(remote), options: syncOptions, onEvent: leftovers.note)
                 for path in leftovers.deferred { look(at: root + "/" + path, open: false) }
                 let settled = Self.now() - options.settleSeconds
                 for path in leftovers.uploaded where options.imagePreparation?.uploadedName(path) == nil {

@@ -53,3 +53,13 @@ extension CommandContext {
         }
     }
 }
+
+extension CommandContext {
+    /// What an argument names, parsed once by the library's rule with the configured remotes' names.
+    func location(_ argument: String, plain: Location.PlainPath = .local) throws -> Location {
+        let config = try configStore.load()
+        return try Location(
+            parsing: argument, officerRemotes: Set((config.officers ?? [:]).keys), objectRemotes: Set((config.remotes ?? [:]).keys),
+            defaultRoot: defaultRoot, plain: plain)
+    }
+}

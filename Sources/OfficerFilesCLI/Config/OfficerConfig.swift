@@ -16,6 +16,8 @@ public struct OfficerConfig: Codable, Sendable, Equatable {
     public var password: String?
     /// A file holding that password instead, read each time (`login --remember --password-file`).
     public var passwordFile: String?
+    /// Other Officer servers by name (`remote add NAME --officer URL`), each signed in on its own.
+    public var officers: [String: OfficerProfile]?
 
     /// An empty configuration.
     public init(server: String? = nil, email: String? = nil, token: String? = nil, root: String? = nil) {
@@ -24,4 +26,21 @@ public struct OfficerConfig: Codable, Sendable, Equatable {
         self.token = token
         self.root = root
     }
+}
+
+/// A named Officer server in the config: where it is and what signing in to it keeps, as for the default server.
+public struct OfficerProfile: Codable, Sendable, Equatable {
+    /// Base URL of the server.
+    public var server: String
+    /// Email used to sign in.
+    public var email: String?
+    /// The JWT.
+    public var token: String?
+    /// The password kept by `login --remember`.
+    public var password: String?
+    /// A file holding that password instead.
+    public var passwordFile: String?
+
+    /// A server not signed in to yet.
+    public init(server: String) { self.server = server }
 }

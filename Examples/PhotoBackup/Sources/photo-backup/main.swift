@@ -26,7 +26,7 @@ do {
     var options = SyncOptions(direction: .push)
     options.imagePreparation = files.imagePreparation(imageOptions, bestEffort: true).syncHooks { print("warning: \($0)") }
 
-    let backup = files.sync(local: arguments[1], remote: destination, options: options)
+    let backup = files.sync(from: .local(arguments[1]), to: .officer(destination), options: options)
     for await event in backup {
         switch event {
         case .done(let action): print("done: \(action.path)")

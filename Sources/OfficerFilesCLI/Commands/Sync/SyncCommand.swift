@@ -53,32 +53,22 @@ enum SyncCommand: Command {
     }
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext, allowDelete: Bool) async throws {
-        let (sourceText, destinationText) = (parsed.positionals[0], parsed.positionals[1])
-        let (sourceObject, destinationObject) = (try context.objectPath(sourceText), try context.objectPath(destinationText))
-        let sourceRemote = RemotePath.isRemote(sourceText) || sourceObject != nil
-        let destinationRemote = RemotePath.isRemote(destinationText) || destinationObject != nil
-        let push: Bool
-        switch (sourceRemote, destinationRemote) {
-        case (false, true): push = true
-        case (true, false): push = false
-        case (true, true): return try await betweenRemotes(parsed, context, allowDelete: allowDelete)
-        default: throw CLIError.usage("give a local folder and a remote folder, or two remote folders (officer:/path or NAME:bucket/path)")
+        let source = try context.location(parsed.positionals[0])
+        let destination = try context.location(parsed.positionals[1])
+        if !source.isRemote, !destination.isRemote {
+            throw CLIError.usage("give a local folder and a remote folder, or two remote folders (officer:/path or NAME:bucket/path)")
         }
-        let localRoot = push ? sourceText : destinationText
-        let objectPath = push ? destinationObject : sourceObject
-        var options = try options(parsed, push: push, allowDelete: allowDelete)
+        let push = !source.isRemote
+        if !push, destination.isRemote, parsed.flag("resize") || parsed.flag("copy-links") {
+            throw CLIError.usage("--resize and --copy-links are for a local folder")
+        }
+        var options = try options(parsed, push: push || destination.isRemote, allowDelete: allowDelete)
         options.followSymlinks = parsed.flag("copy-links")
         if parsed.flag("resize") {
             guard push else { throw CLIError.usage("--resize prepares images on push (a local SRC)") }
             options.imagePreparation = try imagePreparation(parsed, context)
         }
-        let files = try context.files()
-        let operation: SyncOperation
-        if let objectPath {
-            operation = files.sync(local: localRoot, with: try ObjectStoreCommands.syncSide(objectPath, context, files: files), options: options)
-        } else {
-            operation = files.sync(local: localRoot, remote: try context.remotePath(push ? destinationText : sourceText), options: options)
-        }
+        let operation = try context.files().sync(from: source, to: destination, options: options)
         try await show(operation, options: options, parsed, context)
     }
 
@@ -103,22 +93,6 @@ enum SyncCommand: Command {
         }
         options.filter = try filter(parsed)
         return options
-    }
-
-    /// `sync officer:/Photos backup:bucket/photos` (and back): remote to remote, file by file.
-    static func betweenRemotes(_ parsed: ParsedCommand, _ context: CommandContext, allowDelete: Bool) async throws {
-        if parsed.flag("resize") || parsed.flag("copy-links") {
-            throw CLIError.usage("--resize and --copy-links are for a local folder")
-        }
-        var options = try self.options(parsed, push: true, allowDelete: allowDelete)
-        options.direction = .push
-        let files = try context.files()
-        func side(_ text: String) throws -> any SyncRemote {
-            if let object = try context.objectPath(text) { return try ObjectStoreCommands.syncSide(object, context, files: files) }
-            return try files.syncRemote(try context.remotePath(text))
-        }
-        let operation = files.sync(from: try side(parsed.positionals[0]), to: try side(parsed.positionals[1]), options: options)
-        try await show(operation, options: options, parsed, context)
     }
 
     static func show(_ operation: SyncOperation, options: SyncOptions, _ parsed: ParsedCommand, _ context: CommandContext) async throws {

@@ -1,0 +1,120 @@
+/// Any place a command or an app names, parsed once: a file or folder on this machine, on an Officer server (the
+/// default one or a named one), on an S3-compatible remote, or behind a plain http(s) URL (read-only).
+public enum Location: Sendable, Hashable, CustomStringConvertible {
+    /// A path on this machine, as given.
+    case local(String)
+    /// A path on an Officer server: `remote` is a configured Officer remote's name, nil for the default server.
+    case officer(RemotePath, remote: String? = nil)
+    /// A bucket, prefix or object on a configured S3 remote.
+    case object(ObjectStorePath)
+    /// A plain http(s) URL.
+    case url(String)
+
+    /// What a text without a scheme or a remote's name means where it is read.
+    public enum PlainPath: Sendable {
+        /// A file on this machine (`put`, `sync`, `info`…).
+        case local
+        /// A path on the default Officer server (`ls /docs`, `rm /a`: only remote paths make sense there).
+        case officer
+    }
+
+    /// Parses what a user typed: `http(s)://…`; `officer:/p` or `officer:ROOT:/p`; `NAME:…` for a configured
+    /// Officer remote (`NAME:/p`, `NAME:ROOT:/p`) or S3 remote (`NAME:bucket/key`); else a plain path, which
+    /// `plain` says how to read. A trailing `/` is kept (it says "a folder").
+    public init(
+        parsing text: String, officerRemotes: Set<String> = [], objectRemotes: Set<String> = [],
+        defaultRoot: String = RemotePath.defaultRoot, plain: PlainPath = .local
+    ) throws(RemotePathError) {
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            self = .url(text)
+            return
+        }
+        if RemotePath.isRemote(text) {
+            self = .officer(try RemotePath(parsing: text, defaultRoot: defaultRoot))
+            return
+        }
+        if let colon = text.firstIndex(of: ":"), colon != text.startIndex {
+            let name = String(text[..<colon])
+            if officerRemotes.contains(name) {
+                self = .officer(try RemotePath(parsing: "officer" + text[colon...], defaultRoot: defaultRoot), remote: name)
+                return
+            }
+            if let object = try ObjectStorePath(parsing: text, remotes: objectRemotes) {
+                self = .object(object)
+                return
+            }
+        }
+        switch plain {
+        case .local: self = .local(text)
+        case .officer: self = .officer(try RemotePath(root: defaultRoot, path: text))
+        }
+    }
+
+    /// The last component: the name a copy gets elsewhere.
+    public var name: String {
+        switch self {
+        case .local(let path):
+            let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+            return trimmed.split(separator: "/").last.map(String.init) ?? trimmed
+        case .officer(let path, _): return path.name
+        case .object(let path): return path.name
+        case .url(let text):
+            let withoutQuery = text.split(separator: "?", maxSplits: 1).first.map(String.init) ?? text
+            let afterHost = withoutQuery.split(separator: "/", omittingEmptySubsequences: true).dropFirst(2)
+            return afterHost.last.map { String($0).removingPercentEscapes } ?? ""
+        }
+    }
+
+    /// True for every place that is not this machine's disk.
+    public var isRemote: Bool {
+        if case .local = self { return false }
+        return true
+    }
+
+    /// The name of the remote it is on (`officer` for the default server), nil on this machine or at a URL.
+    public var remoteName: String? {
+        switch self {
+        case .local, .url: nil
+        case .officer(_, let remote): remote ?? "officer"
+        case .object(let path): path.remote
+        }
+    }
+
+    /// As the user would type it.
+    public var description: String {
+        switch self {
+        case .local(let path): path
+        case .officer(let path, let remote):
+            remote.map { name in path.description.replacingPrefix("officer:", with: name + ":") } ?? path.description
+        case .object(let path): path.description
+        case .url(let text): text
+        }
+    }
+}
+
+extension String {
+    fileprivate func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
+    }
+
+    /// `%XX` escapes decoded where they make valid UTF-8; the text unchanged otherwise (FileModel has no Foundation).
+    fileprivate var removingPercentEscapes: String {
+        var bytes: [UInt8] = []
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "%"), let high = utf8.index(index, offsetBy: 1, limitedBy: utf8.endIndex), high != utf8.endIndex,
+                let low = utf8.index(high, offsetBy: 1, limitedBy: utf8.endIndex), low != utf8.endIndex,
+                let value = UInt8(String(decoding: [utf8[high], utf8[low]], as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+                index = utf8.index(after: low)
+                continue
+            }
+            bytes.append(byte)
+            index = utf8.index(after: index)
+        }
+        return String(validating: bytes, as: UTF8.self) ?? self
+    }
+}
