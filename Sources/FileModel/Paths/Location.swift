@@ -3,8 +3,8 @@
 public enum Location: Sendable, Hashable, CustomStringConvertible {
     /// A path on this machine, as given.
     case local(String)
-    /// A path on an Officer server: `remote` is a configured Officer remote's name, nil for the default server.
-    case officer(RemotePath, remote: String? = nil)
+    /// A path on an Officer server: the default one, or the named remote ``RemotePath/remote``.
+    case officer(RemotePath)
     /// A bucket, prefix or object on a configured S3 remote.
     case object(ObjectStorePath)
     /// A plain http(s) URL.
@@ -30,20 +30,13 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
             self = .url(text)
             return
         }
-        if RemotePath.isRemote(text) {
-            self = .officer(try RemotePath(parsing: text, defaultRoot: defaultRoot))
+        if RemotePath.isRemote(text, remotes: officerRemotes) {
+            self = .officer(try RemotePath(parsing: text, defaultRoot: defaultRoot, remotes: officerRemotes))
             return
         }
-        if let colon = text.firstIndex(of: ":"), colon != text.startIndex {
-            let name = String(text[..<colon])
-            if officerRemotes.contains(name) {
-                self = .officer(try RemotePath(parsing: "officer" + text[colon...], defaultRoot: defaultRoot), remote: name)
-                return
-            }
-            if let object = try ObjectStorePath(parsing: text, remotes: objectRemotes) {
-                self = .object(object)
-                return
-            }
+        if let object = try ObjectStorePath(parsing: text, remotes: objectRemotes) {
+            self = .object(object)
+            return
         }
         switch plain {
         case .local: self = .local(text)
@@ -57,7 +50,7 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
         case .local(let path):
             let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
             return trimmed.split(separator: "/").last.map(String.init) ?? trimmed
-        case .officer(let path, _): return path.name
+        case .officer(let path): return path.name
         case .object(let path): return path.name
         case .url(let text):
             let withoutQuery = text.split(separator: "?", maxSplits: 1).first.map(String.init) ?? text
@@ -76,7 +69,7 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
     public var remoteName: String? {
         switch self {
         case .local, .url: nil
-        case .officer(_, let remote): remote ?? "officer"
+        case .officer(let path): path.remote ?? "officer"
         case .object(let path): path.remote
         }
     }
@@ -85,8 +78,7 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .local(let path): path
-        case .officer(let path, let remote):
-            remote.map { name in path.description.replacingPrefix("officer:", with: name + ":") } ?? path.description
+        case .officer(let path): path.description
         case .object(let path): path.description
         case .url(let text): text
         }
@@ -94,10 +86,6 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension String {
-    fileprivate func replacingPrefix(_ prefix: String, with replacement: String) -> String {
-        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
-    }
-
     /// `%XX` escapes decoded where they make valid UTF-8; the text unchanged otherwise (FileModel has no Foundation).
     fileprivate var removingPercentEscapes: String {
         var bytes: [UInt8] = []

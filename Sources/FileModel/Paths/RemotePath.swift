@@ -7,32 +7,43 @@ public struct RemotePath: Hashable, Sendable, CustomStringConvertible {
     public let root: String
     /// The normalized absolute path inside the root: starts with `/`, never ends with one (except `/` itself).
     public let path: String
+    /// The named Officer remote it is on (`work` in `work:/Documents`); nil for the default server (`officer:`).
+    public let remote: String?
 
     /// The root used when none is named.
     public static let defaultRoot = "home"
 
     /// Creates a normalized path; throws when the input is malformed or would escape the root.
-    public init(root: String = RemotePath.defaultRoot, path: String) throws(RemotePathError) {
+    public init(root: String = RemotePath.defaultRoot, path: String, remote: String? = nil) throws(RemotePathError) {
         try Self.validateRoot(root)
         self.root = root
         self.path = try Self.normalize(path)
+        self.remote = remote
     }
 
-    /// Parses the command-line grammar `officer:/path` or `officer:ROOT:/path`.
+    /// Parses the command-line grammar `officer:/path` or `officer:ROOT:/path`, or the same after the name of
+    /// one of `remotes` (configured Officer remotes: `work:/path`).
     ///
     /// A path without a leading slash (`officer:docs/a.txt`) is taken from the root's top.
-    public init(parsing text: String, defaultRoot: String = RemotePath.defaultRoot) throws(RemotePathError) {
-        guard let rest = Self.stripScheme(text) else { throw .notRemote(text) }
+    public init(parsing text: String, defaultRoot: String = RemotePath.defaultRoot, remotes: Set<String> = []) throws(RemotePathError) {
+        guard let (remote, rest) = Self.split(text, remotes: remotes) else { throw .notRemote(text) }
         if rest.hasPrefix("/") || !rest.contains(":") {
-            try self.init(root: defaultRoot, path: String(rest))
+            try self.init(root: defaultRoot, path: String(rest), remote: remote)
         } else {
             let colon = rest.firstIndex(of: ":")!
-            try self.init(root: String(rest[..<colon]), path: String(rest[rest.index(after: colon)...]))
+            try self.init(root: String(rest[..<colon]), path: String(rest[rest.index(after: colon)...]), remote: remote)
         }
     }
 
-    /// True when `text` uses the `officer:` grammar rather than naming a local file.
-    public static func isRemote(_ text: String) -> Bool { stripScheme(text) != nil }
+    /// True when `text` uses the `officer:` grammar (or names one of `remotes`) rather than naming a local file.
+    public static func isRemote(_ text: String, remotes: Set<String> = []) -> Bool { split(text, remotes: remotes) != nil }
+
+    /// The remote's name (nil for `officer:`) and what follows its colon.
+    private static func split(_ text: String, remotes: Set<String>) -> (String?, Substring)? {
+        if let rest = stripScheme(text) { return (nil, rest) }
+        guard let colon = text.firstIndex(of: ":"), remotes.contains(String(text[..<colon])) else { return nil }
+        return (String(text[..<colon]), text[text.index(after: colon)...])
+    }
 
     /// The last path component, or `/` for the root itself.
     public var name: String {
@@ -44,7 +55,7 @@ public struct RemotePath: Hashable, Sendable, CustomStringConvertible {
         guard path != "/" else { return self }
         let cut = path.lastIndex(of: "/")!
         let parentPath = cut == path.startIndex ? "/" : String(path[..<cut])
-        return RemotePath(uncheckedRoot: root, path: parentPath)
+        return RemotePath(uncheckedRoot: root, path: parentPath, remote: remote)
     }
 
     /// True for the top of the root.
@@ -53,17 +64,19 @@ public struct RemotePath: Hashable, Sendable, CustomStringConvertible {
     /// The path one level down; `name` must be a single valid name (``FileName``).
     public func appending(_ name: String) throws(RemotePathError) -> RemotePath {
         guard FileName.isValid(name) else { throw .invalidComponent(name) }
-        return RemotePath(uncheckedRoot: root, path: path == "/" ? "/" + name : path + "/" + name)
+        return RemotePath(uncheckedRoot: root, path: path == "/" ? "/" + name : path + "/" + name, remote: remote)
     }
 
     /// The path in the command-line grammar, naming the root only when it is not the default.
     public var description: String {
-        root == Self.defaultRoot ? "officer:\(path)" : "officer:\(root):\(path)"
+        let scheme = remote ?? "officer"
+        return root == Self.defaultRoot ? "\(scheme):\(path)" : "\(scheme):\(root):\(path)"
     }
 
-    init(uncheckedRoot root: String, path: String) {
+    init(uncheckedRoot root: String, path: String, remote: String? = nil) {
         self.root = root
         self.path = path
+        self.remote = remote
     }
 
     private static func stripScheme(_ text: String) -> Substring? {

@@ -43,7 +43,7 @@ extension OfficerFiles {
     func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote {
         switch location {
         case .local(let path): LocalSyncRemote(root: path, options: options, asSource: asSource)
-        case .officer(let path, let remote): OfficerSyncRemote(client: try client(remote: remote), base: path, journal: try journal)
+        case .officer(let path): OfficerSyncRemote(client: try client(remote: path.remote), base: path, journal: try journal)
         case .object(let path): try objectStore(named: path.remote).syncRemote(path)
         case .url(let url): throw OfficerFilesError.invalidValue("\(url): a web address can be read, not synced")
         }

@@ -111,10 +111,10 @@ public final class OfficerFiles: Sendable {
         guard let remote = configuration.officerRemotes.first(where: { $0.name == name }) else {
             throw OfficerFilesError.invalidValue("\(name): no such remote")
         }
+        if remote.server == configuration.server { return self }
         return try doors.door(for: remote) {
             var configuration = self.configuration
             configuration.server = remote.server
-            configuration.officerRemotes = []
             return try OfficerFiles(configuration: configuration, sharing: self)
         }
     }
@@ -164,8 +164,16 @@ public final class OfficerFiles: Sendable {
 
     /// A path from what a user typed: `officer:/p`, `officer:ROOT:/p`, or a plain `/p` in the default root.
     public func path(_ text: String) throws(RemotePathError) -> RemotePath {
-        RemotePath.isRemote(text) ? try RemotePath(parsing: text, defaultRoot: configuration.defaultRoot)
+        let remotes = Set(configuration.officerRemotes.map(\.name))
+        return RemotePath.isRemote(text, remotes: remotes) ? try RemotePath(parsing: text, defaultRoot: configuration.defaultRoot, remotes: remotes)
             : try RemotePath(root: configuration.defaultRoot, path: text)
+    }
+
+    /// What a user typed, parsed once with this front door's remotes' names (``Location``).
+    public func location(_ text: String, plain: Location.PlainPath = .local) throws(RemotePathError) -> Location {
+        try Location(
+            parsing: text, officerRemotes: Set(configuration.officerRemotes.map(\.name)),
+            objectRemotes: Set(configuration.objectStores.map(\.name)), defaultRoot: configuration.defaultRoot, plain: plain)
     }
 
     /// The cache key of one kind of content of `path`, for the account this front door acts as.

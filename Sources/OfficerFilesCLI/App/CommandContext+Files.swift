@@ -25,6 +25,8 @@ extension CommandContext {
         }
         configuration.defaultRoot = defaultRoot
         configuration.objectStores = try objectStoreRemotes().values.sorted { $0.name < $1.name }
+        configuration.officerRemotes = (try configStore.load().officers ?? [:]).map { OfficerRemote(name: $0.key, server: $0.value.server) }
+            .sorted { $0.name < $1.name }
         let console = console
         configuration.onWarning = { console.message("warning: " + $0) }
         let files = try OfficerFiles(configuration: configuration)

@@ -63,3 +63,33 @@ extension CommandContext {
             defaultRoot: defaultRoot, plain: plain)
     }
 }
+
+extension CommandContext {
+    /// The commands whose locations may be on different servers (each side goes to its own).
+    static let locationCommands: Set<String> = ["sync", "copy"]
+
+    /// The named Officer remote a command works on: `login work`, or the one its `work:/…` paths name (a command
+    /// that is not a sync takes one server; mixing two is refused in one line).
+    func officerRemote(of parsed: ParsedCommand) throws -> String? {
+        let names = officerRemoteNames
+        guard let command = parsed.path.first, !names.isEmpty else { return nil }
+        if ["login", "logout", "whoami"].contains(command) {
+            guard let name = parsed.positionals.first else { return nil }
+            guard names.contains(name) || name == "officer" else {
+                throw CLIError.usage("\(name): no such Officer remote; see officer-files remote list")
+            }
+            return name == "officer" ? nil : name
+        }
+        if Self.locationCommands.contains(command) { return nil }
+        var servers: [String?: String] = [:]
+        for argument in parsed.positionals where isOfficerPath(argument) {
+            let path = try remotePath(argument)
+            servers[path.remote] = argument
+        }
+        guard servers.count <= 1 else {
+            let shown = servers.values.sorted().joined(separator: " and ")
+            throw CLIError.usage("\(shown) are on different Officer servers; officer-files sync copies between servers")
+        }
+        return servers.keys.first ?? nil
+    }
+}

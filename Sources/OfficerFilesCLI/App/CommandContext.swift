@@ -17,6 +17,8 @@ public struct CommandContext: Sendable {
     /// The options the running command offers (`--force`, `--parents`, …), so an error's message may suggest the
     /// one that settles it.
     public var offeredOptions: Set<String> = []
+    /// The named Officer remote this command's Officer paths are on (`work:/…`), nil for the default server.
+    public var officerRemote: String?
 
     /// Creates a context.
     public init(console: Console, global: GlobalOptions, environment: [String: String], configStore: ConfigStore) {
@@ -47,6 +49,10 @@ public struct CommandContext: Sendable {
 
     /// The server URL: `--server`, then `OFFICER_SERVER`, then the config.
     public func serverURL(config: OfficerConfig) throws(CLIError) -> String {
+        if let name = officerRemote {
+            guard let profile = config.officers?[name] else { throw .usage("\(name): no such remote; see officer-files remote list") }
+            return profile.server
+        }
         guard let server = global.server ?? environment["OFFICER_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) ?? config.server
         else { throw .noServer }
         guard server.lowercased().hasPrefix("http://") || server.lowercased().hasPrefix("https://") else {
@@ -80,9 +86,16 @@ public struct CommandContext: Sendable {
 
     /// A remote path from a command-line argument: `officer:/p`, `officer:ROOT:/p`, or a plain `/p`.
     public func remotePath(_ argument: String) throws(RemotePathError) -> RemotePath {
-        if RemotePath.isRemote(argument) { return try RemotePath(parsing: argument, defaultRoot: defaultRoot) }
+        let remotes = officerRemoteNames
+        if RemotePath.isRemote(argument, remotes: remotes) { return try RemotePath(parsing: argument, defaultRoot: defaultRoot, remotes: remotes) }
         return try RemotePath(root: defaultRoot, path: argument)
     }
+
+    /// True when the argument names a place on an Officer server: `officer:…` or a configured Officer remote's `NAME:…`.
+    public func isOfficerPath(_ argument: String) -> Bool { RemotePath.isRemote(argument, remotes: officerRemoteNames) }
+
+    /// The names of the configured Officer remotes (`remote add NAME --officer URL`).
+    var officerRemoteNames: Set<String> { Set(((try? configStore.load().officers) ?? nil)?.keys ?? [:].keys) }
 
     /// The progress display for this run's options and terminal.
     public func progressReporter() -> ProgressReporter {

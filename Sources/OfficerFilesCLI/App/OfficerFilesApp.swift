@@ -79,6 +79,7 @@ public enum OfficerFilesApp {
         }
         do {
             try context.refuseObjectStorePaths(parsed.positionals, command: parsed.path)
+            context.officerRemote = try context.officerRemote(of: parsed)
         } catch {
             console.message("officer-files: \(error)")
             return ExitCode.of(error).rawValue
@@ -109,7 +110,14 @@ public enum OfficerFilesApp {
     /// The command that helps, where one does: exactly as it can be run (the email from the config).
     static func hint(for error: any Error, context: CommandContext) -> String? {
         guard case OfficerError.notSignedIn(let server, _) = error else { return nil }
-        let email = (try? context.configStore.load())?.email
+        let config = try? context.configStore.load()
+        // A named Officer remote's server is signed in to by its name (`--server` would change the default one).
+        if let (name, profile) = config?.officers?.first(where: { ConfigTokenStore.normalized($0.value.server) == ConfigTokenStore.normalized(server) }),
+            config?.server.map(ConfigTokenStore.normalized) != ConfigTokenStore.normalized(server)
+        {
+            return "log in again with: officer-files login \(name)" + (profile.email.map { " --email \(ShellWord.quoted($0))" } ?? " --email YOUR-EMAIL")
+        }
+        let email = config?.email
         return "log in again with: officer-files login --server \(ShellWord.quoted(server))" + (email.map { " --email \(ShellWord.quoted($0))" } ?? " --email YOUR-EMAIL")
     }
 

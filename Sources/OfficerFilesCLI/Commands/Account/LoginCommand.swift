@@ -23,7 +23,8 @@ enum LoginCommand: Command {
             OptionSpec(["--password-stdin"], help: "read the password from the first line of stdin"),
             OptionSpec(["--password-file"], .value(placeholder: "PATH"), help: "read the password from the first line of PATH (mode 600)"),
             OptionSpec(["--remember"], help: "sign in again by itself when the token expires (for unattended runs)"),
-        ])
+        ],
+        positionals: [PositionalSpec("REMOTE", help: "a named Officer remote (remote add NAME --officer URL); default: the default server", optional: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let config = try context.configStore.load()

@@ -4,10 +4,13 @@ import Transfer
 
 /// `logout`: revokes the token on the server when it can, and always forgets it locally.
 enum LogoutCommand: Command {
-    static let spec = CommandSpec("logout", summary: "revoke and forget the saved token")
+    static let spec = CommandSpec("logout", summary: "revoke and forget the saved token",
+        positionals: [PositionalSpec("REMOTE", help: "a named Officer remote (remote add NAME --officer URL); default: the default server", optional: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        guard (try context.configStore.load()).token != nil else {
+        let config = try context.configStore.load()
+        let token = context.officerRemote.map { config.officers?[$0]?.token } ?? config.token
+        guard token != nil else {
             context.say("Not logged in.")
             return
         }

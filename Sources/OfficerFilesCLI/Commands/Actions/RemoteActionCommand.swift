@@ -75,7 +75,7 @@ enum RemoteActionCommand {
             targets.append(.text(text))
         }
         for argument in parsed.positionals {
-            targets.append(RemotePath.isRemote(argument) ? .remote(try context.remotePath(argument)) : .local(argument))
+            targets.append(context.isOfficerPath(argument) ? .remote(try context.remotePath(argument)) : .local(argument))
         }
         guard !targets.isEmpty else { throw CLIError.usage("\(action.rawValue): give a TARGET\(action == .tts ? " or --text" : "")") }
         let format = parsed.value("format") ?? "mp3"

@@ -91,7 +91,7 @@ enum CacheCommand: Command {
 
     static func pin(_ arguments: [String], _ files: OfficerFiles, _ context: CommandContext) async throws {
         for argument in arguments {
-            guard RemotePath.isRemote(argument) else { throw CLIError.usage("\(argument): only officer: paths can be pinned") }
+            guard context.isOfficerPath(argument) else { throw CLIError.usage("\(argument): only officer: paths can be pinned") }
             let path = try files.path(argument)
             let outcome = try await files.pin(path)
             context.say("Pinned \(path) (\(outcome.wasCached ? (files.isOffline ? "" : ByteCountFormat.string(outcome.bytes) + ", ") + "already cached" : ByteCountFormat.string(outcome.bytes))).")

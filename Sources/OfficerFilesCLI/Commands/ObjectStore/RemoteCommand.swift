@@ -3,12 +3,17 @@ import Foundation
 import Officer
 import Transfer
 
-/// `remote add|list|remove`: named S3-compatible remotes, kept in the 0600 configuration.
+/// `remote add|list|remove`: named Officer servers and S3-compatible remotes, kept in the 0600 configuration.
 enum RemoteCommand: Command {
     static let spec = CommandSpec(
-        "remote", summary: "add, list or remove S3-compatible remotes (NAME:bucket/path)",
+        "remote", summary: "add, list or remove named Officer servers (NAME:/path) and S3-compatible remotes (NAME:bucket/path)",
         discussion: """
-            A remote names an S3-compatible object store (AWS, MinIO, Ceph, OpenStack Swift): its endpoint,
+            An Officer remote names another Officer server (work beside home, dev beside prod): `remote add work
+            --officer https://files.work.example`, then `officer-files login work --email EMAIL`; its paths are
+            written work:/path (or work:ROOT:/path) and every command takes them; each server has its own token.
+            A command works on one server; sync and copy go between servers (sync officer:/a work:/a).
+
+            An S3 remote names an S3-compatible object store (AWS, MinIO, Ceph, OpenStack Swift): its endpoint,
             region, addressing and keys. The secret key is read from the terminal without echo, or from one line
             of stdin with --secret-stdin; it is never taken from the command line, and it is kept in the 0600
             configuration file. `remote add` signs a ListBuckets with the keys first (--no-check skips that).
@@ -19,7 +24,8 @@ enum RemoteCommand: Command {
             CommandSpec(
                 "add", summary: "add (or replace) a remote",
                 options: [
-                    OptionSpec(["--s3"], help: "an S3-compatible object store (the only kind so far)"),
+                    OptionSpec(["--officer"], .value(placeholder: "URL"), help: "another Officer server at URL (http(s)://host[:port])"),
+                    OptionSpec(["--s3"], help: "an S3-compatible object store"),
                     OptionSpec(["--endpoint"], .value(placeholder: "URL"), help: "http(s)://host[:port] of the store (required)"),
                     OptionSpec(["--region"], .value(placeholder: "REGION"), help: "region signed for (default us-east-1)"),
                     OptionSpec(["--access-key"], .value(placeholder: "ID"), help: "access key id (required)"),
@@ -28,7 +34,7 @@ enum RemoteCommand: Command {
                     OptionSpec(["--no-check"], help: "save without checking the keys against the store"),
                     OptionSpec(["--force", "-f"], help: "replace a remote of the same name"),
                 ],
-                positionals: [PositionalSpec("NAME", help: "the name paths use: NAME:bucket/path")]),
+                positionals: [PositionalSpec("NAME", help: "the name paths use: NAME:/path (Officer) or NAME:bucket/path (S3)")]),
             CommandSpec("list", summary: "the remotes (secrets never shown)"),
             CommandSpec("remove", summary: "forget remotes", positionals: [PositionalSpec("NAME", help: "remote name", variadic: true)]),
         ],
@@ -40,18 +46,28 @@ enum RemoteCommand: Command {
         case "remove":
             var config = try context.configStore.load()
             for name in parsed.positionals {
-                guard config.remotes?[name] != nil else { throw CLIError.usage("\(name): no such remote; see officer-files remote list") }
+                guard config.remotes?[name] != nil || config.officers?[name] != nil else {
+                    throw CLIError.usage("\(name): no such remote; see officer-files remote list")
+                }
                 config.remotes?[name] = nil
+                config.officers?[name] = nil
                 try context.configStore.save(config)
                 context.say("removed remote \(name)")
             }
         default:
-            let remotes = (try context.configStore.load().remotes ?? [:]).values.sorted { $0.name < $1.name }
+            let config = try context.configStore.load()
+            let remotes = (config.remotes ?? [:]).values.sorted { $0.name < $1.name }
+            let officers = (config.officers ?? [:]).sorted { $0.key < $1.key }
             if context.global.json {
-                context.printJSON(remotes.map { Row(name: $0.name, type: "s3", endpoint: $0.endpoint, region: $0.region, pathStyle: $0.pathStyle, accessKey: $0.accessKey) })
-            } else if remotes.isEmpty {
+                context.printJSON(
+                    officers.map { Row(name: $0.key, type: "officer", endpoint: $0.value.server, signedIn: $0.value.token != nil) }
+                        + remotes.map { Row(name: $0.name, type: "s3", endpoint: $0.endpoint, region: $0.region, pathStyle: $0.pathStyle, accessKey: $0.accessKey) })
+            } else if remotes.isEmpty, officers.isEmpty {
                 context.say("No remotes; officer-files help remote tells how to add one.")
             } else {
+                for (name, profile) in officers {
+                    context.console.print("\(name): officer \(profile.server)\(profile.token == nil ? " (not logged in)" : profile.email.map { " as " + $0 } ?? "")")
+                }
                 for remote in remotes {
                     context.console.print("\(remote.name): s3 \(remote.endpoint) region \(remote.region)\(remote.pathStyle ? "" : " virtual-host") key \(remote.accessKey)")
                 }
@@ -62,14 +78,27 @@ enum RemoteCommand: Command {
     static func add(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let name = parsed.positionals[0]
         try ObjectStoreRemote.checkName(name)
-        guard parsed.flag("s3") else { throw CLIError.usage("remote add \(name): say what kind of remote it is: --s3") }
+        var config = try context.configStore.load()
+        if config.remotes?[name] != nil || config.officers?[name] != nil, !parsed.flag("force") {
+            throw CLIError.refused("\(name): a remote of that name exists; add --force to replace it", .conflict)
+        }
+        if let server = parsed.value("officer") {
+            if parsed.flag("s3") { throw CLIError.usage("remote add \(name): --officer or --s3, not both") }
+            guard let components = URLComponents(string: server), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
+                components.host?.isEmpty == false
+            else { throw CLIError.usage("remote add \(name): --officer \(server): give the server's http(s)://host[:port]") }
+            var officers = config.officers ?? [:]
+            officers[name] = OfficerProfile(server: server.hasSuffix("/") ? String(server.dropLast()) : server)
+            config.officers = officers
+            config.remotes?[name] = nil
+            try context.configStore.save(config)
+            context.say("Added Officer remote \(name) (\(server)); officer-files login \(name) --email EMAIL signs in; paths: \(name):/path")
+            return
+        }
+        guard parsed.flag("s3") else { throw CLIError.usage("remote add \(name): say what kind of remote it is: --officer URL or --s3") }
         guard let endpoint = parsed.value("endpoint") else { throw CLIError.usage("remote add \(name): --endpoint URL is required") }
         guard let accessKey = parsed.value("access-key"), !accessKey.isEmpty else {
             throw CLIError.usage("remote add \(name): --access-key ID is required")
-        }
-        var config = try context.configStore.load()
-        if config.remotes?[name] != nil, !parsed.flag("force") {
-            throw CLIError.refused("\(name): a remote of that name exists; add --force to replace it", .conflict)
         }
         let region = parsed.value("region") ?? "us-east-1"
         let endpointValue = try ObjectStoreEndpoint(url: endpoint, region: region, pathStyle: !parsed.flag("virtual-host"))
@@ -85,6 +114,7 @@ enum RemoteCommand: Command {
         var remotes = config.remotes ?? [:]
         remotes[name] = remote
         config.remotes = remotes
+        config.officers?[name] = nil
         try context.configStore.save(config)
         context.say("Added remote \(name) (\(remote.endpoint)); paths: \(name):BUCKET/path")
     }
@@ -93,8 +123,9 @@ enum RemoteCommand: Command {
         var name: String
         var type: String
         var endpoint: String
-        var region: String
-        var pathStyle: Bool
-        var accessKey: String
+        var region: String?
+        var pathStyle: Bool?
+        var accessKey: String?
+        var signedIn: Bool?
     }
 }

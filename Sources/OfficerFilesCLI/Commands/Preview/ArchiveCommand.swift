@@ -21,7 +21,7 @@ enum ArchiveCommand: Command {
         let file = parsed.positionals[0]
         let files = try context.files()
         // An Officer archive or a URL is read by ranges: a zip's directory, one member's bytes, nothing more.
-        let remote = RemotePath.isRemote(file) ? try files.path(file) : nil
+        let remote = context.isOfficerPath(file) ? try files.path(file) : nil
         if remote != nil { try context.announceCache(files) }
         let url = file.lowercased().hasPrefix("http://") || file.lowercased().hasPrefix("https://") ? file : nil
         if parsed.path.last == "cat" {

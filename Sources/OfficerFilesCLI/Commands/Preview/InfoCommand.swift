@@ -18,7 +18,7 @@ enum InfoCommand: Command {
         // order of the arguments and is written in one piece per batch of results.
         let files = try context.files()
         var locals: [String] = []
-        for argument in parsed.positionals where !RemotePath.isRemote(argument) {
+        for argument in parsed.positionals where !context.isOfficerPath(argument) {
             if try context.objectPath(argument) == nil { locals.append(argument) }
         }
         let localResults = await files.facts(ofLocalFiles: locals)
@@ -31,7 +31,7 @@ enum InfoCommand: Command {
             if let object = try context.objectPath(argument) {
                 info = try await ObjectStoreCommands.facts(object, context)
             } else {
-                info = RemotePath.isRemote(argument) ? try await files.facts(of: try files.path(argument)) : try localInfo[argument]!.get()
+                info = context.isOfficerPath(argument) ? try await files.facts(of: try files.path(argument)) : try localInfo[argument]!.get()
             }
             if context.global.json {
                 output.append(String(decoding: try encoder.encode(info), as: UTF8.self) + "\n")

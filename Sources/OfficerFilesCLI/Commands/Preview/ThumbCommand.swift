@@ -34,10 +34,10 @@ enum ThumbCommand: Command {
         let folder = parsed.value("output") ?? FileManager.default.currentDirectoryPath
         try OfficerFiles.makeOutputFolder(folder)
         let files = try context.files()
-        if parsed.positionals.contains(where: RemotePath.isRemote) { try context.announceCache(files) }
+        if parsed.positionals.contains(where: context.isOfficerPath) { try context.announceCache(files) }
         var sources: [Source] = []
         for argument in parsed.positionals {
-            sources += try await expand(argument, files)
+            sources += try await expand(argument, files, context)
         }
         let force = parsed.flag("force")
         let edge = size
@@ -108,8 +108,8 @@ enum ThumbCommand: Command {
     }
 
     /// A file as itself; a remote folder as the pictures directly in it.
-    static func expand(_ argument: String, _ files: OfficerFiles) async throws -> [Source] {
-        guard RemotePath.isRemote(argument) else { return [.local(argument)] }
+    static func expand(_ argument: String, _ files: OfficerFiles, _ context: CommandContext) async throws -> [Source] {
+        guard context.isOfficerPath(argument) else { return [.local(argument)] }
         let path = try files.path(argument)
         // A picture's name is taken for a file without asking (a second look at it then makes no request).
         if !argument.hasSuffix("/"), !path.isRoot {

@@ -22,7 +22,7 @@ struct DownloadSource {
             let last = (components.path as NSString).lastPathComponent
             return DownloadSource(url: argument, suggestedName: safeName(last, fallback: "index.html"))
         }
-        guard RemotePath.isRemote(argument) else {
+        guard context.isOfficerPath(argument) else {
             throw CLIError.usage("\(argument): give an Officer path (officer:/path) or an http(s) URL")
         }
         let path = try context.remotePath(argument)

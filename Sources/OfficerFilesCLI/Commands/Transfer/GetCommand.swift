@@ -72,9 +72,9 @@ enum GetCommand: Command {
     /// `get --zip SRC... [DEST]`: the server's zip of Officer files and folders, downloaded like one file.
     static func zip(_ parsed: ParsedCommand, _ options: DownloadOptions, _ context: CommandContext) async throws {
         var arguments = parsed.positionals
-        let destinationArgument = arguments.count > 1 && !RemotePath.isRemote(arguments.last!) ? arguments.removeLast() : nil
+        let destinationArgument = arguments.count > 1 && !context.isOfficerPath(arguments.last!) ? arguments.removeLast() : nil
         let paths = try arguments.map { argument in
-            guard RemotePath.isRemote(argument) else {
+            guard context.isOfficerPath(argument) else {
                 throw CLIError.usage("\(argument): --zip takes Officer paths (officer:/path)")
             }
             return try context.remotePath(argument)

@@ -81,7 +81,7 @@ enum PutCommand: Command {
         request.createMissing = parsed.flag("parents")
         request.overwrite = parsed.flag("force")
         request.options = options
-        if !dest.lowercased().hasPrefix("http://"), !dest.lowercased().hasPrefix("https://"), !RemotePath.isRemote(dest) {
+        if !dest.lowercased().hasPrefix("http://"), !dest.lowercased().hasPrefix("https://"), !context.isOfficerPath(dest) {
             throw CLIError.usage("\(dest): DEST must be officer:/path or a tus URL")
         }
         if parsed.flag("queue"), parsed.flag("resize") {
@@ -89,9 +89,9 @@ enum PutCommand: Command {
         }
         let destination: UploadDestination
         do {
-            if RemotePath.isRemote(dest), WriteQueueing.queuesAtOnce(parsed, files) { throw OfficerFilesError.needsNetwork(dest) }
+            if context.isOfficerPath(dest), WriteQueueing.queuesAtOnce(parsed, files) { throw OfficerFilesError.needsNetwork(dest) }
             destination = try await files.uploadDestination(dest, several: locals.count > 1, request: request)
-        } catch where RemotePath.isRemote(dest) && (WriteQueueing.queuesAtOnce(parsed, files) || WriteQueueing.shouldQueue(after: error, parsed, files)) {
+        } catch where context.isOfficerPath(dest) && (WriteQueueing.queuesAtOnce(parsed, files) || WriteQueueing.shouldQueue(after: error, parsed, files)) {
             return try queueUploads(locals, to: dest, files, parsed, context)
         }
         let reporter = context.progressReporter()
@@ -160,7 +160,7 @@ enum PutCommand: Command {
 
     /// `put - officer:/path`: standard input, of unknown length, to one Officer file.
     static func uploadStandardInput(_ dest: String, options: UploadOptions, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        guard RemotePath.isRemote(dest), !dest.hasSuffix("/") else {
+        guard context.isOfficerPath(dest), !dest.hasSuffix("/") else {
             throw CLIError.usage("\(dest): standard input goes to an Officer file name (officer:/path/name)")
         }
         // A forgotten pipe would wait for the terminal's end of file (Ctrl-D) with nothing said.

@@ -1,0 +1,73 @@
+import FileModel
+import Foundation
+import TestSupport
+import Testing
+
+/// Several Officer servers as named remotes (home and work): each with its own token, every command on either,
+/// and sync between them.
+@Suite struct OfficerRemotesTests {
+    let cli = CLIRunner()
+    let work = TemporaryDirectory(prefix: "officer-remotes", inMemory: true)
+
+    @Test func twoServersByNameWithTheirOwnTokens() async throws {
+        let home = try await ReferenceServer.start(inMemory: true)
+        // The second one answers only the seed's endpoints: each server's offers are its own.
+        let office = try await ReferenceServer.start(arguments: ["--api", "seed"], inMemory: true)
+        #expect(try await cli.login(home).status == 0)
+        let added = try await cli.run(["remote", "add", "work", "--officer", office.url])
+        #expect(added.status == 0, "\(added.stderr)")
+        // Not signed in to it yet: the hint names it, and works as printed.
+        let before = try await cli.run(["ls", "work:/"])
+        #expect(before.status == 3, "\(before.stderr)")
+        #expect(before.stderr.contains("officer-files login work --email"), "\(before.stderr)")
+        let login = try await cli.run(["login", "work", "--email", office.email, "--password-stdin"], stdin: office.password + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        let whoami = try await cli.run(["whoami", "work"])
+        #expect(whoami.stdout.contains(office.url), "\(whoami.stdout)")
+        let defaultWhoami = try await cli.run(["whoami"])
+        #expect(defaultWhoami.stdout.contains(home.url), "the default server stays: \(defaultWhoami.stdout)")
+
+        // Every file command on the named one, nothing on the default.
+        let notes = try work.write("notes.txt", "for the office\n")
+        #expect(try await cli.run(["mkdir", "work:/docs"]).status == 0)
+        let put = try await cli.run(["put", notes, "work:/docs"])
+        #expect(put.status == 0, "\(put.stderr)")
+        #expect(try String(contentsOfFile: office.root.file("docs/notes.txt"), encoding: .utf8) == "for the office\n")
+        #expect(!FileManager.default.fileExists(atPath: home.root.file("docs")))
+        let listing = try await cli.run(["ls", "-l", "work:/docs"])
+        #expect(listing.status == 0 && listing.stdout.contains("notes.txt"), "\(listing.stderr)")
+        let stat = try await cli.run(["stat", "work:/docs/notes.txt"])
+        #expect(stat.status == 0 && stat.stdout.contains("work:/docs/notes.txt"), "named in the user's terms: \(stat.stdout)")
+        let cat = try await cli.run(["cat", "work:/docs/notes.txt"])
+        #expect(cat.stdout == "for the office\n", "\(cat.stderr)")
+        let got = work.file("got.txt")
+        #expect(try await cli.run(["get", "work:/docs/notes.txt", got]).status == 0)
+        #expect(try String(contentsOfFile: got, encoding: .utf8) == "for the office\n")
+        let missing = try await cli.run(["stat", "work:/docs/nothing.txt"])
+        #expect(missing.status == 4 && missing.stderr.contains("work:/docs/nothing.txt"), "\(missing.stderr)")
+
+        // One server per command, in one line; sync goes between servers, both ways, and a rerun plans nothing.
+        let mixed = try await cli.run(["cp", "officer:/a", "work:/b"])
+        #expect(mixed.status == 2 && mixed.stderr.contains("different Officer servers"), "\(mixed.stderr)")
+        let tree = work.file("tree")
+        try FileManager.default.createDirectory(atPath: tree + "/sub", withIntermediateDirectories: true)
+        _ = try work.write("tree/one.txt", "one\n")
+        _ = try work.write("tree/sub/two.txt", "two\n")
+        #expect(try await cli.run(["sync", tree, "officer:/tree"]).status == 0)
+        let across = try await cli.run(["sync", "officer:/tree", "work:/tree"])
+        #expect(across.status == 0, "\(across.stderr)")
+        #expect(try String(contentsOfFile: office.root.file("tree/sub/two.txt"), encoding: .utf8) == "two\n")
+        let again = try await cli.run(["sync", "--json", "officer:/tree", "work:/tree"])
+        #expect(again.status == 0 && again.stdout.contains("\"transferred\":0"), "\(again.stdout)\(again.stderr)")
+        let back = try await cli.run(["sync", "work:/docs", "officer:/from-work"])
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(try String(contentsOfFile: home.root.file("from-work/notes.txt"), encoding: .utf8) == "for the office\n")
+
+        // Signing out of one keeps the other.
+        #expect(try await cli.run(["logout", "work"]).status == 0)
+        #expect(try await cli.run(["ls", "work:/"]).status == 3)
+        #expect(try await cli.run(["ls", "officer:/"]).status == 0)
+        let list = try await cli.run(["remote", "list"])
+        #expect(list.stdout.contains("work: officer \(office.url) (not logged in)"), "\(list.stdout)")
+    }
+}
