@@ -40,7 +40,7 @@ extension CommandContext {
 
     /// The commands that take `NAME:bucket/path` arguments; every other one refuses them in one line, instead of
     /// taking `backup:photos/x` for an Officer or a local path.
-    static let objectStoreCommands: Set<String> = ["ls", "mkdir", "rm", "stat", "info", "sync", "copy", "cat", "get", "put", "transfers", "remote"]
+    static let objectStoreCommands: Set<String> = ["ls", "mkdir", "rm", "stat", "info", "sync", "copy", "cat", "get", "put", "mv", "cp", "transfers", "remote"]
 
     /// Refuses, for a command that does not take them, an argument naming a configured S3 remote.
     func refuseObjectStorePaths(_ arguments: [String], command: [String]) throws {

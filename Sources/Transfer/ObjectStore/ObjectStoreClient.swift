@@ -173,18 +173,29 @@ public struct ObjectStoreClient: Sendable {
     /// Replaces an object's metadata by copying it onto itself (S3 has no other way); the content is unchanged
     /// and, for an object stored in one piece, so is its ETag.
     public func replaceMetadata(bucket: String, key: String, metadata: [String: String], contentType: String?) async throws(ObjectStoreError) {
-        var request = HTTPRequest(method: "PUT", url: endpoint.url(bucket: bucket, key: key))
+        try await copy(bucket: bucket, key: key, toBucket: bucket, key: key, replacing: (metadata, contentType))
+    }
+
+    /// Copies an object inside the store (its metadata with it, or `replacing` it), the bytes never leaving the
+    /// store. One request copies up to 5 GiB (the S3 limit).
+    public func copy(
+        bucket: String, key: String, toBucket targetBucket: String, key targetKey: String,
+        replacing: (metadata: [String: String], contentType: String?)? = nil
+    ) async throws(ObjectStoreError) {
+        var request = HTTPRequest(method: "PUT", url: endpoint.url(bucket: targetBucket, key: targetKey))
         request.headers.add("x-amz-copy-source", "/" + SignatureV4.encode(bucket) + "/" + key.split(separator: "/", omittingEmptySubsequences: false).map { SignatureV4.encode(String($0)) }.joined(separator: "/"))
-        request.headers.add("x-amz-metadata-directive", "REPLACE")
-        if let contentType { request.headers.add("Content-Type", contentType) }
-        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { request.headers.add("x-amz-meta-" + name, value) }
+        if let replacing {
+            request.headers.add("x-amz-metadata-directive", "REPLACE")
+            if let contentType = replacing.contentType { request.headers.add("Content-Type", contentType) }
+            for (name, value) in replacing.metadata.sorted(by: { $0.key < $1.key }) { request.headers.add("x-amz-meta-" + name, value) }
+        }
         let label = "copy \(bucket)/\(key)"
-        let response = try await send(request, bucket: bucket, label: label)
+        let response = try await send(request, bucket: targetBucket, label: label)
         // A copy can fail after its 200 has started: the error then comes in the body.
         if response.isSuccess, let root = XMLTree(data: response.body)?.root, root.name == "Error" {
             throw .server(request: label, status: 500, code: root.text(of: "Code"), message: root.text(of: "Message") ?? "copy failed")
         }
-        guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
+        guard response.isSuccess else { throw failure(response, label: label, bucket: targetBucket, key: targetKey) }
     }
 
     // MARK: Plumbing

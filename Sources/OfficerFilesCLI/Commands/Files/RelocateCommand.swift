@@ -10,6 +10,14 @@ enum RelocateCommand {
     }
 
     static func run(_ action: Action, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        let objects = try parsed.positionals.map { try context.objectPath($0) }
+        if objects.contains(where: { $0 != nil }) {
+            let verb = action == .move ? "mv" : "cp"
+            guard objects.allSatisfy({ $0 != nil }), Set(objects.map { $0!.remote }).count == 1 else {
+                throw CLIError.refused("\(verb) works inside one S3 remote; officer-files sync copies between remotes", .refused)
+            }
+            return try await ObjectStoreCommands.relocate(action == .move, objects.map { $0! }, parsed, context)
+        }
         let files = try context.files()
         let paths = try parsed.positionals.map { try context.remotePath($0) }
         let sources = Array(paths.dropLast())

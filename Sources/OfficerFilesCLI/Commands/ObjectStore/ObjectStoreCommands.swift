@@ -83,6 +83,24 @@ enum ObjectStoreCommands {
         }
     }
 
+    /// `mv`/`cp` inside one S3 remote: server-side copies (and, for a move, removal once each copy is confirmed).
+    static func relocate(_ move: Bool, _ paths: [ObjectStorePath], _ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        let files = try context.files()
+        let destination = paths.last!
+        let store = try context.objectStore(for: destination, files: files)
+        let sources = Array(paths.dropLast())
+        if sources.count > 1, !destination.isBucket, !destination.key.hasSuffix("/"), (try? await store.stat(destination))?.isFolder != true {
+            throw CLIError.usage("with several sources, \(destination) must be an existing folder or end with /")
+        }
+        try await BatchRunner.run(sources, context: context) { source in
+            let done =
+                move
+                ? try await store.move(source, to: destination, overwrite: parsed.flag("force"))
+                : try await store.copy(source, to: destination, overwrite: parsed.flag("force"), recursive: parsed.flag("recursive"))
+            if context.global.verbose { context.say("\(source) -> \(done.target) (\(done.objects) objects)") }
+        }
+    }
+
     /// `get NAME:bucket/key [DEST]`.
     static func get(_ path: ObjectStorePath, destination argument: String?, options: DownloadOptions, _ context: CommandContext) async throws {
         let files = try context.files()
