@@ -59,6 +59,26 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The top of a root, a remote's list of buckets, or `/`: never removed, whatever is asked.
+    public var isTopOfRoot: Bool {
+        switch self {
+        case .local(let path): path.split(separator: "/").isEmpty
+        case .officer(let path): path.isRoot
+        case .object(let path): path.isRemoteRoot
+        case .url: false
+        }
+    }
+
+    /// The place one level down, named `name` (a folder's entry); nil for a web address, or a name that is not one.
+    public func appending(_ name: String) -> Location? {
+        switch self {
+        case .local(let path): .local(path.hasSuffix("/") ? path + name : path + "/" + name)
+        case .officer(let path): (try? path.appending(name)).map { .officer($0) }
+        case .object(let path): .object(path.appending(name))
+        case .url: nil
+        }
+    }
+
     /// True for every place that is not this machine's disk.
     public var isRemote: Bool {
         if case .local = self { return false }

@@ -15,21 +15,26 @@ extension ObjectStore {
     /// or an existing folder under the source's name, else to the name given; an existing object is replaced
     /// only with `overwrite`.
     public func copy(_ source: ObjectStorePath, to destination: ObjectStorePath, overwrite: Bool = false, recursive: Bool = false) async throws -> Relocation {
-        try await relocate(source, to: destination, overwrite: overwrite, recursive: recursive, removing: false)
+        try await relocate(source, to: destination, overwrite: overwrite, recursive: recursive, removing: false, placing: true)
     }
 
     /// Moves an object or a folder inside this store: S3 has no move, so each object is copied, the copy
     /// confirmed (its size, and its ETag where the source's is a plain MD5), and only then is the source removed.
     /// A failure leaves the source whole.
     public func move(_ source: ObjectStorePath, to destination: ObjectStorePath, overwrite: Bool = false) async throws -> Relocation {
-        try await relocate(source, to: destination, overwrite: overwrite, recursive: true, removing: true)
+        try await relocate(source, to: destination, overwrite: overwrite, recursive: true, removing: true, placing: true)
+    }
+
+    /// A copy or move to exactly `target` (its placement decided by the caller).
+    func relocate(_ source: ObjectStorePath, toExactly target: ObjectStorePath, overwrite: Bool, recursive: Bool, removing: Bool) async throws -> Relocation {
+        try await relocate(source, to: target, overwrite: overwrite, recursive: recursive, removing: removing, placing: false)
     }
 
     /// The largest object one copy request may copy.
     static let largestCopy: Int64 = 5 << 30
 
     private func relocate(
-        _ source: ObjectStorePath, to destination: ObjectStorePath, overwrite: Bool, recursive: Bool, removing: Bool
+        _ source: ObjectStorePath, to destination: ObjectStorePath, overwrite: Bool, recursive: Bool, removing: Bool, placing: Bool
     ) async throws -> Relocation {
         guard !source.isRemoteRoot, !source.isBucket else {
             throw OfficerFilesError.invalidValue("\(source): name a file or a folder inside a bucket, not a whole bucket")
@@ -38,8 +43,8 @@ extension ObjectStore {
             throw OfficerFilesError.invalidValue("\(destination): name a bucket, a folder or a file on \(source.remote)")
         }
         let entry = try await stat(source)
-        var into = destination.isBucket || destination.key.hasSuffix("/")
-        if !into { into = (try? await stat(destination))?.isFolder == true }
+        var into = placing && (destination.isBucket || destination.key.hasSuffix("/"))
+        if placing, !into { into = (try? await stat(destination))?.isFolder == true }
         let target = into ? destination.appending(source.name) : destination
         if target.bucket == source.bucket, target.objectKey == source.objectKey {
             throw OfficerFilesError.invalidValue("\(source): is already there")

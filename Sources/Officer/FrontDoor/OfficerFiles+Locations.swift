@@ -1,0 +1,109 @@
+import FileModel
+import Foundation
+import Preview
+import Transfer
+
+/// The operations on any ``Location``: each goes to the location's ``Remote`` (an Officer server, default or
+/// named, an S3 remote, this machine, a web address), so an app — and every command — is written once for all of
+/// them, and a remote that cannot do something says so in one line (``RemoteUnavailable``).
+extension OfficerFiles {
+    /// The remote a location is on.
+    package func remote(for location: Location) throws -> any Remote {
+        switch location {
+        case .local: LocalDiskRemote()
+        case .officer(let path): OfficerServerRemote(files: try door(path.remote))
+        case .object(let path): ObjectStoreBucketRemote(store: try objectStore(named: path.remote))
+        case .url: WebAddressRemote(files: self)
+        }
+    }
+
+    /// What the remote of `location` can do.
+    public func features(of location: Location) async throws -> RemoteFeatures { try await remote(for: location).features() }
+
+    /// One entry: a file, a folder, a bucket.
+    public func stat(_ location: Location) async throws -> RemoteEntry { try await remote(for: location).stat(location) }
+
+    /// One folder's entries (a file lists as itself, as ls(1) lists it). An Officer listing is kept in the
+    /// cache; offline, the last one seen is the answer, with the time it was made.
+    public func list(_ location: Location) async throws -> RemoteListing { try await remote(for: location).list(location) }
+
+    /// Every entry below a folder, depth first, fetched in pages while the caller consumes them.
+    public func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
+        do {
+            return try remote(for: location).walk(location)
+        } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
+    }
+
+    /// Makes a folder (on S3: a bucket); `parents` makes the missing ones above and takes an existing one as done.
+    @discardableResult
+    public func makeFolder(_ location: Location, parents: Bool) async throws -> RemoteEntry {
+        try await remote(for: location).makeFolder(location, parents: parents)
+    }
+
+    /// Removes a file, or a folder and everything in it with `recursive`; how many entries went. The top of a
+    /// root is never removed.
+    @discardableResult
+    public func remove(_ location: Location, recursive: Bool) async throws -> Int {
+        if location.isTopOfRoot { throw OfficerFilesError.invalidValue("refusing to remove the top of \(location)") }
+        return try await remote(for: location).remove(location, recursive: recursive)
+    }
+
+    /// Where a copy or move of `source` to `destination` lands, as cp(1) places it: into `destination` when it
+    /// is a folder (ends with `/`, or is one now), else at that name.
+    public func placement(of source: Location, at destination: Location) async throws -> Location {
+        var into = destination.description.hasSuffix("/")
+        if !into, destination.isTopOfRoot { into = true }
+        if !into, let entry = try? await stat(destination) { into = entry.isFolder }
+        guard into else { return destination }
+        guard let target = destination.appending(source.name) else {
+            throw OfficerFilesError.invalidValue("\(destination): cannot take \(source.name)")
+        }
+        return target
+    }
+
+    /// Copies inside one remote (the bytes stay there), placed as cp(1) places copies; folders with
+    /// `recursive`; an existing target is replaced only with `overwrite`. Between remotes: ``sync(from:to:options:)``.
+    @discardableResult
+    public func copy(_ source: Location, to destination: Location, overwrite: Bool = false, recursive: Bool = false) async throws -> RemoteEntry {
+        try sameRemote(source, destination, "copying between remotes (sync copies between them)")
+        let target = try await placement(of: source, at: destination)
+        return try await remote(for: source).copy(source, to: target, overwrite: overwrite, recursive: recursive)
+    }
+
+    /// Moves (or renames) inside one remote, placed as mv(1) places it; on S3 each object is copied, the copy
+    /// confirmed, and only then the source removed.
+    @discardableResult
+    public func move(_ source: Location, to destination: Location, overwrite: Bool = false) async throws -> RemoteEntry {
+        try sameRemote(source, destination, "moving between remotes (sync copies between them)")
+        let target = try await placement(of: source, at: destination)
+        return try await remote(for: source).move(source, to: target, overwrite: overwrite)
+    }
+
+    private func sameRemote(_ source: Location, _ destination: Location, _ what: String) throws {
+        guard source.remoteName == destination.remoteName, source.isRemote == destination.isRemote else {
+            let remote = try remote(for: source)
+            throw RemoteUnavailable(location: destination, kind: remote.kind, what: what)
+        }
+    }
+
+    /// Downloads a file to a local path: resumable, never over an existing file without `options.force`.
+    public func download(_ location: Location, to local: String, options: DownloadOptions = DownloadOptions()) -> TransferOperation<DownloadResult> {
+        do {
+            return try remote(for: location).download(location, to: local, options: options)
+        } catch {
+            return TransferOperation { _ in throw error }
+        }
+    }
+
+    /// Writes a file's bytes to a descriptor (`cat`), resuming a broken connection; the bytes written.
+    @discardableResult
+    public func read(_ location: Location, to fileDescriptor: Int32, outputName: String = "<output>", bandwidthLimit: Int64? = nil) async throws -> Int64 {
+        try await remote(for: location).read(location, to: fileDescriptor, outputName: outputName, bandwidthLimit: bandwidthLimit)
+    }
+
+    /// What a file is and how the viewer would show it, from as few bytes as its format needs (ranges on a
+    /// remote, never the whole file).
+    public func facts(of location: Location) async throws -> FileFacts { try await remote(for: location).facts(of: location) }
+}

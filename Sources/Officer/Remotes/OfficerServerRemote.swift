@@ -1,0 +1,117 @@
+import FileModel
+import Preview
+import Transfer
+
+/// An Officer server as a ``Remote``: its front door (the default server's, or a named remote's) does the work
+/// with every rule it keeps (the cache, offline answers, the seed's endpoints and the proposals where offered).
+struct OfficerServerRemote: Remote {
+    let files: OfficerFiles
+
+    var kind: String { "an Officer server" }
+
+    /// The seed's endpoints give most; the proposals add resumable uploads, times, checksums, trees, jobs and
+    /// thumbnails where the server offers them (learnt once, never assumed).
+    func features() async -> RemoteFeatures {
+        var features: RemoteFeatures = [.writable, .serverSideCopy, .serverSideMove, .ranges, .zipOfMany, .search, .serverWork, .queuedWrites]
+        guard let client = try? files.client else { return features }
+        if await client.knownOffer(.tus) != false { features.insert(.resumableUploads) }
+        if await client.knownOffer(.mtime) != false { features.insert(.settableTimes) }
+        if await client.knownOffer(.sha256) == true { features.insert(.sha256) }
+        if await client.knownOffer(.tree) == true { features.insert(.recursiveListing) }
+        let named = await files.serverFeatures()
+        if named.contains("jobs") { features.insert(.jobs) }
+        if named.contains("thumbnail") { features.insert(.thumbnails) }
+        return features
+    }
+
+    func path(_ location: Location) throws -> RemotePath {
+        guard case .officer(let path) = location else { throw OfficerFilesError.invalidValue("\(location): not an Officer path") }
+        return path
+    }
+
+    /// The entry at `path` in the user's terms (on the same named remote).
+    static func entry(_ entry: FileEntry, root: String, remote: String?) -> RemoteEntry {
+        let path = (try? RemotePath(root: root, path: entry.path, remote: remote)) ?? (try! RemotePath(root: root, path: "/", remote: remote))
+        let kind: RemoteEntry.Kind =
+            switch entry.type {
+            case .directory: .directory
+            case .symlink: .symlink
+            case .file: .file
+            }
+        return RemoteEntry(
+            location: .officer(path), name: entry.name.isEmpty ? path.name : entry.name, kind: kind, size: entry.size, mtime: entry.mtime,
+            mode: entry.mode, mime: entry.mime)
+    }
+
+    func stat(_ location: Location) async throws -> RemoteEntry {
+        let path = try path(location)
+        return Self.entry(try await files.stat(path), root: path.root, remote: path.remote)
+    }
+
+    func list(_ location: Location) async throws -> RemoteListing {
+        let path = try path(location)
+        if files.isOffline {
+            guard let cached = try files.cachedListing(path) else { throw OfficerFilesError.notCachedOffline(path) }
+            return RemoteListing(
+                location: location, entries: cached.listing.entries.map { Self.entry($0, root: path.root, remote: path.remote) },
+                listedAt: cached.listedAt)
+        }
+        do {
+            let listing = try await files.list(path)
+            return RemoteListing(location: location, entries: listing.entries.map { Self.entry($0, root: path.root, remote: path.remote) })
+        } catch OfficerError.badRequest(_, _, "not_a_directory") {
+            // Like ls(1): naming a file lists just that file.
+            return RemoteListing(location: location, entries: [try await stat(location)])
+        }
+    }
+
+    func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
+        guard let path = try? path(location) else { return AsyncThrowingStream { $0.finish(throwing: unavailable("listing", location)) } }
+        let entries = files.walk(path)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await entry in entries { continuation.yield(Self.entry(entry, root: path.root, remote: path.remote)) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    func makeFolder(_ location: Location, parents: Bool) async throws -> RemoteEntry {
+        let path = try path(location)
+        return Self.entry(try await files.makeFolder(path, parents: parents), root: path.root, remote: path.remote)
+    }
+
+    func remove(_ location: Location, recursive: Bool) async throws -> Int {
+        try await files.remove(try path(location), recursive: recursive)
+    }
+
+    func copy(_ source: Location, to destination: Location, overwrite: Bool, recursive: Bool) async throws -> RemoteEntry {
+        let (from, to) = (try path(source), try path(destination))
+        if !recursive, try await files.stat(from).isDirectory { throw OfficerFilesError.needsRecursive(from.description) }
+        return Self.entry(try await files.copy(from, to: to, overwrite: overwrite), root: to.root, remote: to.remote)
+    }
+
+    func move(_ source: Location, to destination: Location, overwrite: Bool) async throws -> RemoteEntry {
+        let (from, to) = (try path(source), try path(destination))
+        return Self.entry(try await files.move(from, to: to, overwrite: overwrite), root: to.root, remote: to.remote)
+    }
+
+    func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<DownloadResult> {
+        do {
+            return files.download(try path(location), to: local, options: options)
+        } catch {
+            return TransferOperation { _ in throw error }
+        }
+    }
+
+    func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?) async throws -> Int64 {
+        try await files.read(try path(location), to: fileDescriptor, outputName: outputName, bandwidthLimit: bandwidthLimit).bytes
+    }
+
+    func facts(of location: Location) async throws -> FileFacts { try await files.facts(of: try path(location)) }
+}

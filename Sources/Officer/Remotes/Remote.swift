@@ -1,0 +1,88 @@
+import FileModel
+import Preview
+import Transfer
+
+/// One kind of place files live, behind one protocol (rclone's `fs.Fs`): the Officer server, an S3 bucket, this
+/// machine's disk and a plain web address implement it and declare their ``RemoteFeatures``; the front door's
+/// location operations, and through them every command, are written once over it. What a kind cannot do keeps
+/// the default here, which says so in one line (``RemoteUnavailable``).
+package protocol Remote: Sendable {
+    /// How messages name the kind: "an Officer server", "an S3 remote", "this machine", "a web address".
+    var kind: String { get }
+    /// What this remote can do (an Officer server's depends on what it offers, learnt once).
+    func features() async -> RemoteFeatures
+
+    /// One entry.
+    func stat(_ location: Location) async throws -> RemoteEntry
+    /// One folder's entries (a file lists as itself).
+    func list(_ location: Location) async throws -> RemoteListing
+    /// Every entry below a folder, depth first, fetched while the caller consumes them.
+    func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error>
+    /// Makes a folder (`parents`: and the missing ones above it; an existing folder is then fine).
+    func makeFolder(_ location: Location, parents: Bool) async throws -> RemoteEntry
+    /// Removes a file, or a folder with `recursive`; how many entries went.
+    func remove(_ location: Location, recursive: Bool) async throws -> Int
+    /// Copies inside the remote to exactly `destination` (placement is decided before).
+    func copy(_ source: Location, to destination: Location, overwrite: Bool, recursive: Bool) async throws -> RemoteEntry
+    /// Moves inside the remote to exactly `destination`.
+    func move(_ source: Location, to destination: Location, overwrite: Bool) async throws -> RemoteEntry
+    /// Downloads a file to a local path, resumable where the remote allows.
+    func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<DownloadResult>
+    /// Writes a file's bytes to a descriptor.
+    func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?) async throws -> Int64
+    /// What a file is, from as few bytes as its format needs.
+    func facts(of location: Location) async throws -> FileFacts
+}
+
+extension Remote {
+    func unavailable(_ what: String, _ location: Location) -> RemoteUnavailable {
+        RemoteUnavailable(location: location, kind: kind, what: what)
+    }
+
+    package func stat(_ location: Location) async throws -> RemoteEntry { throw unavailable("looking at entries", location) }
+    package func facts(of location: Location) async throws -> FileFacts { throw unavailable("reading file facts", location) }
+    package func list(_ location: Location) async throws -> RemoteListing { throw unavailable("listing folders", location) }
+    package func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<DownloadResult> {
+        TransferOperation { _ in throw unavailable("downloading", location) }
+    }
+    package func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?) async throws -> Int64 {
+        throw unavailable("reading", location)
+    }
+    package func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
+        AsyncThrowingStream { $0.finish(throwing: unavailable("listing folders", location)) }
+    }
+    package func makeFolder(_ location: Location, parents: Bool) async throws -> RemoteEntry { throw unavailable("making folders", location) }
+    package func remove(_ location: Location, recursive: Bool) async throws -> Int { throw unavailable("removing files", location) }
+    package func copy(_ source: Location, to destination: Location, overwrite: Bool, recursive: Bool) async throws -> RemoteEntry {
+        throw unavailable("copying", source)
+    }
+    package func move(_ source: Location, to destination: Location, overwrite: Bool) async throws -> RemoteEntry {
+        throw unavailable("moving", source)
+    }
+}
+
+/// What a remote cannot do, said plainly: "backup:photos/a.jpg: an S3 remote; searching is not available".
+public struct RemoteUnavailable: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
+    /// What was asked of.
+    public var location: Location
+    /// The kind of remote it is on.
+    public var kind: String
+    /// What it cannot do.
+    public var what: String
+
+    /// Creates the refusal.
+    public init(location: Location, kind: String, what: String) {
+        self.location = location
+        self.kind = kind
+        self.what = what
+    }
+
+    /// One line.
+    public var description: String {
+        let name = location.remoteName.map { "\($0) is \(kind)" } ?? "this is \(kind)"
+        return "\(location): \(name); \(what) is not available there"
+    }
+
+    /// A refusal (exit 9): asking again will not help.
+    public var category: ErrorCategory { .refused }
+}
