@@ -96,7 +96,7 @@ import Transfer
         #expect(try await cli.run(["mv", "st:\(name)/moved.txt", "st:\(name)/folder"]).status == 0)
         #expect(try await cli.run(["ls", "st:\(name)/folder"]).stdout == "first.txt\nmoved.txt\n", "into the existing folder")
         let across = try await cli.run(["cp", "st:\(name)/folder/first.txt", "officer:/first.txt"])
-        #expect(across.status == 9 && across.stderr.contains("sync copies between remotes"), "\(across.stderr)")
+        #expect(across.status == 9 && across.stderr.contains("sync copies between them"), "\(across.stderr)")
         for command in [["search", "note", "st:\(name)/"], ["thumb", "st:\(name)/folder/first.txt"], ["ocr", "st:\(name)/folder/first.txt"]] {
             let refused = try await cli.run(command)
             #expect(refused.status == 9, "\(command): \(refused.stderr)")

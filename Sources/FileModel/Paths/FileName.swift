@@ -24,4 +24,11 @@ public enum FileName {
 
     /// Whether `name` passes ``problem(_:)``.
     public static func isValid(_ name: String) -> Bool { problem(name) == nil }
+
+    /// The name a downloaded copy of `location` gets by default: its own name when it passes the rule (so it
+    /// stays inside the destination folder whatever the server or URL said), else `fallback`.
+    public static func savedName(of location: Location, fallback: String) -> String {
+        let name = location.name
+        return isValid(name) ? name : fallback
+    }
 }

@@ -79,6 +79,12 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// True for a plain http(s) URL.
+    public var isWebAddress: Bool {
+        if case .url = self { return true }
+        return false
+    }
+
     /// True for every place that is not this machine's disk.
     public var isRemote: Bool {
         if case .local = self { return false }

@@ -27,6 +27,13 @@ extension OfficerFiles {
     /// cache; offline, the last one seen is the answer, with the time it was made.
     public func list(_ location: Location) async throws -> RemoteListing { try await remote(for: location).list(location) }
 
+    /// True when a listing of `location` is kept in the cache (an Officer folder listed before), so `--offline`
+    /// could show it.
+    public func hasCachedListing(_ location: Location) -> Bool {
+        guard case .officer(let path) = location, let door = try? door(path.remote) else { return false }
+        return (try? door.cachedListing(path)) != nil
+    }
+
     /// Every entry below a folder, depth first, fetched in pages while the caller consumes them.
     public func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
         do {
@@ -46,7 +53,7 @@ extension OfficerFiles {
     /// root is never removed.
     @discardableResult
     public func remove(_ location: Location, recursive: Bool) async throws -> Int {
-        if location.isTopOfRoot { throw OfficerFilesError.invalidValue("refusing to remove the top of \(location)") }
+        if location.isTopOfRoot { throw OfficerFilesError.topOfRoot(location.description) }
         return try await remote(for: location).remove(location, recursive: recursive)
     }
 
@@ -101,6 +108,28 @@ extension OfficerFiles {
     @discardableResult
     public func read(_ location: Location, to fileDescriptor: Int32, outputName: String = "<output>", bandwidthLimit: Int64? = nil) async throws -> Int64 {
         try await remote(for: location).read(location, to: fileDescriptor, outputName: outputName, bandwidthLimit: bandwidthLimit)
+    }
+
+    /// Where an upload of `local` to `destination` lands, as cp places a copy: into a folder (ends with `/`,
+    /// is a bucket, or is a folder now), else at that name.
+    public func uploadTarget(of local: String, to destination: Location) async throws -> Location {
+        try await remote(for: destination).uploadTarget(of: local, to: destination)
+    }
+
+    /// Uploads a local file to any remote (placed by ``uploadTarget(of:to:)``): resumable where the remote
+    /// allows, never over an existing file without `overwrite`, done only when the remote holds those bytes.
+    public func upload(_ local: String, to destination: Location, overwrite: Bool = false, options: UploadOptions = UploadOptions()) -> TransferOperation<UploadResult> {
+        do {
+            try Self.requireLocalFile(local)
+            return try remote(for: destination).upload(local, to: destination, overwrite: overwrite, options: options)
+        } catch {
+            return TransferOperation { _ in throw error }
+        }
+    }
+
+    /// Entries below `folder` whose names contain `text` (where the remote can search).
+    public func search(_ text: String, in folder: Location) async throws -> RemoteSearch {
+        try await remote(for: folder).search(text, in: folder)
     }
 
     /// What a file is and how the viewer would show it, from as few bytes as its format needs (ranges on a

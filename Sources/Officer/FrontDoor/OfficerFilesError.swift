@@ -31,6 +31,10 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
     case notAnObject(String)
     /// A folder (a bucket or a prefix with objects in it) was to be removed without asking for its contents.
     case needsRecursive(String)
+    /// A folder was to be copied without asking for its contents.
+    case copyNeedsRecursive(String)
+    /// The top of a root (or a remote's list of buckets) was to be removed: never done.
+    case topOfRoot(String)
     /// A one-line message, in the user's terms.
     public var description: String {
         switch self {
@@ -48,6 +52,8 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
         case .folderExists(let path): "\(path): already exists; name another folder to extract into"
         case .notAnObject(let path): "\(path): is a folder (a bucket or a prefix), not a file"
         case .needsRecursive(let path): "\(path): is a folder with files in it; remove it with -r"
+        case .copyNeedsRecursive(let path): "\(path) is a folder: use cp -r"
+        case .topOfRoot(let path): "refusing to remove the top of \(path)"
         case .unsafeArchive(let path, let risks):
             "\(path): unsafe to extract: \(risks.first ?? "risky members")" + (risks.count > 1 ? " (and \(risks.count - 1) more)" : "")
         }
@@ -72,6 +78,8 @@ extension OfficerFilesError: CategorizedError {
         case .folderExists: .conflict
         case .notAnObject: .refused
         case .needsRecursive: .refused
+        case .copyNeedsRecursive: .refused
+        case .topOfRoot: .refused
         }
     }
 }

@@ -55,7 +55,7 @@ extension ObjectStore {
                 from: source.bucket, to: target.bucket, key: target.objectKey, overwrite: overwrite, removing: removing, shown: source)
             return Relocation(target: target, objects: 1)
         }
-        guard recursive else { throw OfficerFilesError.needsRecursive(source.description) }
+        guard recursive else { throw OfficerFilesError.copyNeedsRecursive(source.description) }
         if target.bucket == source.bucket, (target.objectKey + "/").hasPrefix(source.folderPrefix) {
             throw OfficerFilesError.invalidValue("\(target): is inside \(source)")
         }

@@ -84,4 +84,16 @@ struct ObjectStoreBucketRemote: Remote {
     }
 
     func facts(of location: Location) async throws -> FileFacts { try await store.facts(of: try path(location)) }
+
+    func uploadTarget(of local: String, to destination: Location) async throws -> Location {
+        .object(try await store.uploadDestination(of: local, to: try path(destination)))
+    }
+
+    func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions) -> TransferOperation<UploadResult> {
+        do {
+            return store.upload(local, to: try path(destination), force: overwrite, options: options)
+        } catch {
+            return TransferOperation { _ in throw error }
+        }
+    }
 }

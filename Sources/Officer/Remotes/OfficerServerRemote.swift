@@ -1,4 +1,5 @@
 import FileModel
+import Foundation
 import Preview
 import Transfer
 
@@ -12,7 +13,7 @@ struct OfficerServerRemote: Remote {
     /// The seed's endpoints give most; the proposals add resumable uploads, times, checksums, trees, jobs and
     /// thumbnails where the server offers them (learnt once, never assumed).
     func features() async -> RemoteFeatures {
-        var features: RemoteFeatures = [.writable, .serverSideCopy, .serverSideMove, .ranges, .zipOfMany, .search, .serverWork, .queuedWrites]
+        var features: RemoteFeatures = [.writable, .serverSideCopy, .serverSideMove, .ranges, .zipOfMany, .search, .serverWork, .queuedWrites, .cached]
         guard let client = try? files.client else { return features }
         if await client.knownOffer(.tus) != false { features.insert(.resumableUploads) }
         if await client.knownOffer(.mtime) != false { features.insert(.settableTimes) }
@@ -92,7 +93,7 @@ struct OfficerServerRemote: Remote {
 
     func copy(_ source: Location, to destination: Location, overwrite: Bool, recursive: Bool) async throws -> RemoteEntry {
         let (from, to) = (try path(source), try path(destination))
-        if !recursive, try await files.stat(from).isDirectory { throw OfficerFilesError.needsRecursive(from.description) }
+        if !recursive, try await files.stat(from).isDirectory { throw OfficerFilesError.copyNeedsRecursive(from.description) }
         return Self.entry(try await files.copy(from, to: to, overwrite: overwrite), root: to.root, remote: to.remote)
     }
 
@@ -114,4 +115,34 @@ struct OfficerServerRemote: Remote {
     }
 
     func facts(of location: Location) async throws -> FileFacts { try await files.facts(of: try path(location)) }
+
+    func uploadTarget(of local: String, to destination: Location) async throws -> Location {
+        let path = try path(destination)
+        var request = UploadRequest()
+        request.overwrite = true
+        switch try await files.uploadDestination(path.description, several: false, request: request) {
+        case .officer(.intoFolder(let folder)): return .officer(try folder.appending((local as NSString).lastPathComponent))
+        case .officer(.asFile(let file)): return .officer(file)
+        case .tus: return destination
+        }
+    }
+
+    func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions) -> TransferOperation<UploadResult> {
+        do {
+            var request = UploadRequest()
+            request.overwrite = overwrite
+            request.options = options
+            return files.upload(local, to: try path(destination), request: request)
+        } catch {
+            return TransferOperation { _ in throw error }
+        }
+    }
+
+    func search(_ text: String, in folder: Location) async throws -> RemoteSearch {
+        let path = try path(folder)
+        let response = try await files.search(text, in: path)
+        return RemoteSearch(
+            path: folder.description, query: response.query,
+            results: response.results.map { Self.entry($0, root: path.root, remote: path.remote) }, truncated: response.truncated)
+    }
 }

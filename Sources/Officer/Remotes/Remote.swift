@@ -32,6 +32,13 @@ package protocol Remote: Sendable {
     func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?) async throws -> Int64
     /// What a file is, from as few bytes as its format needs.
     func facts(of location: Location) async throws -> FileFacts
+    /// Where an upload of `local` to `destination` lands, as cp places a copy (into a folder, else that name).
+    func uploadTarget(of local: String, to destination: Location) async throws -> Location
+    /// Uploads a local file there (see ``uploadTarget(of:to:)``), resumable where the remote allows; an
+    /// existing file is replaced only with `overwrite`; done when the remote holds those bytes.
+    func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions) -> TransferOperation<UploadResult>
+    /// Entries below a folder whose names contain `text`.
+    func search(_ text: String, in folder: Location) async throws -> RemoteSearch
 }
 
 extension Remote {
@@ -42,6 +49,11 @@ extension Remote {
     package func stat(_ location: Location) async throws -> RemoteEntry { throw unavailable("looking at entries", location) }
     package func facts(of location: Location) async throws -> FileFacts { throw unavailable("reading file facts", location) }
     package func list(_ location: Location) async throws -> RemoteListing { throw unavailable("listing folders", location) }
+    package func uploadTarget(of local: String, to destination: Location) async throws -> Location { throw unavailable("uploading", destination) }
+    package func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions) -> TransferOperation<UploadResult> {
+        TransferOperation { _ in throw unavailable("uploading", destination) }
+    }
+    package func search(_ text: String, in folder: Location) async throws -> RemoteSearch { throw unavailable("searching", folder) }
     package func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<DownloadResult> {
         TransferOperation { _ in throw unavailable("downloading", location) }
     }
@@ -85,4 +97,16 @@ public struct RemoteUnavailable: Error, Equatable, Sendable, CustomStringConvert
 
     /// A refusal (exit 9): asking again will not help.
     public var category: ErrorCategory { .refused }
+}
+
+/// What a search found.
+public struct RemoteSearch: Sendable, Equatable, Encodable {
+    /// The folder searched.
+    public var path: String
+    /// The query as the remote understood it.
+    public var query: String
+    /// The matches.
+    public var results: [RemoteEntry]
+    /// True when the remote stopped at its result limit.
+    public var truncated: Bool
 }

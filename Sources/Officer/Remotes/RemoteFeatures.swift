@@ -35,4 +35,6 @@ public struct RemoteFeatures: OptionSet, Sendable, Hashable {
     public static let serverWork = RemoteFeatures(rawValue: 1 << 12)
     /// Changes can be queued while the remote cannot be reached and replayed later.
     public static let queuedWrites = RemoteFeatures(rawValue: 1 << 13)
+    /// What is read is kept in the local cache, and offline answers come from it.
+    public static let cached = RemoteFeatures(rawValue: 1 << 14)
 }

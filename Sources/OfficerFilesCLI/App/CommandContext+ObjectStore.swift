@@ -9,35 +9,6 @@ extension CommandContext {
         try configStore.load().remotes ?? [:]
     }
 
-    /// The object-store path an argument names (`NAME:bucket/key` for a configured NAME), or nil.
-    func objectPath(_ argument: String) throws -> ObjectStorePath? {
-        guard let colon = argument.firstIndex(of: ":"), colon != argument.startIndex else { return nil }
-        let name = String(argument[..<colon])
-        if name == "officer" || name == "http" || name == "https" { return nil }
-        let remotes = try objectStoreRemotes()
-        return try ObjectStorePath(parsing: argument, remotes: Set(remotes.keys))
-    }
-
-    /// The object-store paths of all arguments when every one names one; nil when none does; a usage error
-    /// when they mix.
-    func objectPaths(_ arguments: [String]) throws -> [ObjectStorePath]? {
-        let paths = try arguments.map { try objectPath($0) }
-        let found = paths.compactMap { $0 }
-        if found.isEmpty { return nil }
-        guard found.count == paths.count else {
-            throw CLIError.usage("give object-store paths (NAME:bucket/path) or Officer paths, not both")
-        }
-        return found
-    }
-
-    /// The store of a path's remote, through the front door.
-    func objectStore(for path: ObjectStorePath, files: OfficerFiles? = nil) throws -> ObjectStore {
-        guard let remote = try objectStoreRemotes()[path.remote] else {
-            throw CLIError.usage("\(path.remote): no such remote; see officer-files remote list")
-        }
-        return try (files ?? self.files()).objectStore(remote)
-    }
-
     /// The commands that take `NAME:bucket/path` arguments; every other one refuses them in one line, instead of
     /// taking `backup:photos/x` for an Officer or a local path.
     static let objectStoreCommands: Set<String> = ["ls", "mkdir", "rm", "stat", "info", "sync", "copy", "cat", "get", "put", "mv", "cp", "transfers", "remote"]
@@ -46,7 +17,7 @@ extension CommandContext {
     func refuseObjectStorePaths(_ arguments: [String], command: [String]) throws {
         guard let first = command.first, !Self.objectStoreCommands.contains(first) else { return }
         for argument in arguments {
-            guard let path = try? objectPath(argument) else { continue }
+            guard case .object(let path)? = try? location(argument) else { continue }
             let name = command.joined(separator: " ")
             throw CLIError.refused(
                 "\(name) \(argument): \(path.remote) is an S3 remote; \(name) works on Officer paths and local files", .refused)

@@ -19,12 +19,11 @@ enum ListCommand: Command {
         positionals: [PositionalSpec("PATH", help: "remote folder (default: officer:/), NAME: (buckets) or NAME:bucket/folder", optional: true, variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        if let paths = try context.objectPaths(parsed.positionals) { return try await ObjectStoreCommands.list(paths, parsed, context) }
         let files = try context.files()
         if context.global.offline, parsed.flag("recursive") {
             throw CLIError.usage("ls -R needs the server: --offline shows one cached folder at a time")
         }
-        let targets = try (parsed.positionals.isEmpty ? ["/"] : parsed.positionals).map { try context.remotePath($0) }
+        let targets = try (parsed.positionals.isEmpty ? ["/"] : parsed.positionals).map { try context.location($0, plain: .officer) }
         for (index, target) in targets.enumerated() {
             if targets.count > 1, !context.global.json {
                 context.console.print((index > 0 ? "\n" : "") + "\(target):")
@@ -37,24 +36,19 @@ enum ListCommand: Command {
         }
     }
 
-    private static func listOne(_ target: RemotePath, files: OfficerFiles, context: CommandContext, long: Bool) async throws {
-        let listing: DirectoryListing
-        if context.global.offline, !context.global.quiet, let cached = try files.cachedListing(target) {
-            context.console.message("offline: \(target) as listed \(HTTPDate.minuteStamp(cached.listedAt) + " UTC")")
-            listing = cached.listing
-        } else {
-            do {
-                listing = try await files.list(target)
-            } catch OfficerError.badRequest(_, _, "not_a_directory") {
-                // Like ls(1): naming a file lists just that file.
-                listing = DirectoryListing(root: target.root, path: target.parent.path, entries: [try await files.stat(target)])
-            } catch {
-                if ErrorCategory.of(error) == .network, !context.global.offline, (try? files.cachedListing(target)) != nil {
-                    context.console.message(
-                        "hint: \(target) has a cached listing: officer-files ls --offline \(ShellWord.quoted(target.description)) shows it")
-                }
-                throw error
+    private static func listOne(_ target: Location, files: OfficerFiles, context: CommandContext, long: Bool) async throws {
+        let listing: RemoteListing
+        do {
+            listing = try await files.list(target)
+        } catch {
+            if ErrorCategory.of(error) == .network, !context.global.offline, files.hasCachedListing(target) {
+                context.console.message(
+                    "hint: \(target) has a cached listing: officer-files ls --offline \(ShellWord.quoted(target.description)) shows it")
             }
+            throw error
+        }
+        if let listedAt = listing.listedAt, !context.global.quiet {
+            context.console.message("offline: \(target) as listed \(HTTPDate.minuteStamp(listedAt) + " UTC")")
         }
         if context.global.json {
             context.printJSON(listing)
@@ -66,18 +60,17 @@ enum ListCommand: Command {
         }
     }
 
-    private static func listRecursively(_ target: RemotePath, files: OfficerFiles, context: CommandContext, long: Bool)
-        async throws
-    {
-        let prefix = target.path == "/" ? "/" : target.path + "/"
+    private static func listRecursively(_ target: Location, files: OfficerFiles, context: CommandContext, long: Bool) async throws {
+        let prefix = target.description.hasSuffix("/") || target.description.hasSuffix(":") ? target.description : target.description + "/"
         for try await entry in files.walk(target) {
             if context.global.json {
                 context.printJSON(entry)
                 continue
             }
-            let relative = entry.path.hasPrefix(prefix) ? String(entry.path.dropFirst(prefix.count)) : entry.path
+            let shown = entry.location.description
+            let relative = shown.hasPrefix(prefix) ? String(shown.dropFirst(prefix.count)) : shown
             // Streaming means no global column width; 12 digits fit files up to a terabyte.
-            context.console.print(long ? EntryFormatter.long(entry, sizeWidth: 12, name: relative) : EntryFormatter.short(entry, name: relative))
+            context.console.print(long ? EntryFormatter.long(entry, sizeWidth: 12, name: relative) : EntryFormatter.short(entry, name: relative.hasSuffix("/") ? String(relative.dropLast()) : relative))
         }
     }
 }

@@ -11,12 +11,11 @@ enum MakeDirectoryCommand: Command {
         positionals: [PositionalSpec("PATH", help: "remote folder to create, or NAME:bucket (a bucket)", variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        if let paths = try context.objectPaths(parsed.positionals) { return try await ObjectStoreCommands.makeBuckets(paths, parents: parsed.flag("parents"), context) }
         let files = try context.files()
-        let targets = try parsed.positionals.map { try context.remotePath($0) }
+        let targets = try parsed.positionals.map { try context.location($0, plain: .officer) }
         try await BatchRunner.run(targets, context: context) { target in
-            try await WriteQueueing.perform(parsed, context, files) {
-                QueuedWrite(kind: .makeFolder, root: target.root, path: target.path, parents: parsed.flag("parents"))
+            try await WriteQueueing.perform(parsed, context, files, at: target) { path in
+                QueuedWrite(kind: .makeFolder, root: path.root, path: path.path, parents: parsed.flag("parents"))
             } work: {
                 let entry = try await files.makeFolder(target, parents: parsed.flag("parents"))
                 if context.global.json { context.printJSON(entry) } else if context.global.verbose { context.say("created \(target)") }

@@ -10,13 +10,13 @@ enum RelocateCommand {
     }
 
     static func run(_ action: Action, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        let objects = try parsed.positionals.map { try context.objectPath($0) }
-        if objects.contains(where: { $0 != nil }) {
-            let verb = action == .move ? "mv" : "cp"
-            guard objects.allSatisfy({ $0 != nil }), Set(objects.map { $0!.remote }).count == 1 else {
-                throw CLIError.refused("\(verb) works inside one S3 remote; officer-files sync copies between remotes", .refused)
-            }
-            return try await ObjectStoreCommands.relocate(action == .move, objects.map { $0! }, parsed, context)
+        let locations = try parsed.positionals.map { try context.location($0, plain: .officer) }
+        // A remote whose changes can be queued keeps its placement by what was last seen (the queue needs it);
+        // every other case is the front door's, whose same-remote rule says in one line that sync copies between them.
+        let oneRemote = Set(locations.map(\.remoteName)).count == 1 && locations.allSatisfy(\.isRemote)
+        let queueable = oneRemote ? try await context.files().features(of: locations[0]).contains(.queuedWrites) : false
+        if !queueable {
+            return try await relocateAnywhere(action, locations, parsed, context)
         }
         let files = try context.files()
         let paths = try parsed.positionals.map { try context.remotePath($0) }
@@ -49,6 +49,27 @@ enum RelocateCommand {
             }
             try await WriteQueueing.perform(parsed, context, files) { write } work: {
                 try await relocate(action, source, to: target, files, parsed, context)
+            }
+        }
+    }
+
+    /// mv/cp on a remote whose changes cannot be queued (S3): the front door's placement and same-remote rule.
+    static func relocateAnywhere(_ action: Action, _ locations: [Location], _ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        let files = try context.files()
+        let destination = locations.last!
+        let sources = Array(locations.dropLast())
+        if sources.count > 1, !destination.description.hasSuffix("/"), (try? await files.stat(destination))?.isFolder != true {
+            throw CLIError.usage("with several sources, \(destination) must be an existing folder or end with /")
+        }
+        try await BatchRunner.run(sources, context: context) { source in
+            let entry =
+                action == .move
+                ? try await files.move(source, to: destination, overwrite: parsed.flag("force"))
+                : try await files.copy(source, to: destination, overwrite: parsed.flag("force"), recursive: parsed.flag("recursive"))
+            if context.global.json {
+                context.printJSON(entry)
+            } else if context.global.verbose {
+                context.say("\(source) -> \(entry.location)")
             }
         }
     }

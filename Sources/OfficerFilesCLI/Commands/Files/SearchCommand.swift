@@ -18,7 +18,7 @@ enum SearchCommand: Command {
         let files = try context.files()
         let query = parsed.positionals[0]
         guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw CLIError.usage("'search' needs a non-empty QUERY") }
-        let folder = try context.remotePath(parsed.positionals.count > 1 ? parsed.positionals[1] : "/")
+        let folder = try context.location(parsed.positionals.count > 1 ? parsed.positionals[1] : "/", plain: .officer)
         let response = try await files.search(query, in: folder)
         if context.global.json {
             context.printJSON(response)
@@ -27,7 +27,7 @@ enum SearchCommand: Command {
         let width = response.results.map { String($0.size).count }.max() ?? 1
         for entry in response.results {
             context.console.print(
-                parsed.flag("long") ? EntryFormatter.long(entry, sizeWidth: width, name: entry.path) : EntryFormatter.short(entry, name: entry.path))
+                parsed.flag("long") ? EntryFormatter.long(entry, sizeWidth: width, name: entry.location.description) : EntryFormatter.short(entry, name: entry.location.description))
         }
         if response.truncated, !context.global.quiet {
             context.console.message("warning: the server stopped at \(response.results.count) results; narrow the query or the folder")

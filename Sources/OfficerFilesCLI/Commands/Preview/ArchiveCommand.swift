@@ -70,7 +70,7 @@ enum ArchiveCommand: Command {
                 case .file: "-"
                 }
             let mode = modes[member.mode] ?? {
-                let text = String(EntryFormatter.modeString(FileEntry(name: "", path: "", type: .file, size: 0, mtime: 0, mode: member.mode)).dropFirst())
+                let text = String(EntryFormatter.modeString(RemoteEntry(location: .local(""), name: "", kind: .file, mode: member.mode)).dropFirst())
                 modes[member.mode] = text
                 return text
             }()

@@ -17,21 +17,22 @@ enum InfoCommand: Command {
         // Local files are read on every core at once; remote ones one request at a time. Output keeps the
         // order of the arguments and is written in one piece per batch of results.
         let files = try context.files()
-        var locals: [String] = []
-        for argument in parsed.positionals where !context.isOfficerPath(argument) {
-            if try context.objectPath(argument) == nil { locals.append(argument) }
+        let locations = try parsed.positionals.map { try context.location($0) }
+        let locals = locations.compactMap { location -> String? in
+            if case .local(let path) = location { return path }
+            return nil
         }
         let localResults = await files.facts(ofLocalFiles: locals)
         let localInfo = Dictionary(zip(locals, localResults), uniquingKeysWith: { first, _ in first })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let output = OutputBuffer()
-        try await BatchRunner.run(parsed.positionals, context: context) { argument in
+        try await BatchRunner.run(locations, context: context) { location in
             let info: FileFacts
-            if let object = try context.objectPath(argument) {
-                info = try await ObjectStoreCommands.facts(object, context)
+            if case .local(let path) = location, let result = localInfo[path] {
+                info = try result.get()
             } else {
-                info = context.isOfficerPath(argument) ? try await files.facts(of: try files.path(argument)) : try localInfo[argument]!.get()
+                info = try await files.facts(of: location)
             }
             if context.global.json {
                 output.append(String(decoding: try encoder.encode(info), as: UTF8.self) + "\n")

@@ -29,6 +29,19 @@ enum WriteQueueing {
         if let item = try await files.applyOrQueue(try write(), apply: work) { say(item, context, offline: files.isOffline) }
     }
 
+    /// The same for a location: only a remote whose changes can be queued (``RemoteFeatures/queuedWrites``)
+    /// takes `--queue`; `write` gets the location's server path.
+    static func perform(
+        _ parsed: ParsedCommand, _ context: CommandContext, _ files: OfficerFiles, at location: Location,
+        write: (RemotePath) throws -> QueuedWrite, work: () async throws -> Void
+    ) async throws {
+        guard parsed.flag("queue") else { return try await work() }
+        guard case .officer(let path) = location, try await files.features(of: location).contains(.queuedWrites) else {
+            throw CLIError.usage("--queue: \(location) is not on an Officer server; only an Officer server's changes are queued")
+        }
+        try await perform(parsed, context, files, write: { try write(path) }, work: work)
+    }
+
     /// Keeps `write` and says so.
     static func queue(_ write: QueuedWrite, _ files: OfficerFiles, _ context: CommandContext, offline: Bool) throws {
         say(try files.enqueue(write), context, offline: offline)

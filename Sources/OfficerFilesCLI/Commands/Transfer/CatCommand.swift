@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import HTTP
 import Officer
@@ -16,17 +17,19 @@ enum CatCommand: Command {
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let rate = try parsed.value("bwlimit").map { try ArgumentValues.rate($0, option: "--bwlimit") }
-        if let paths = try context.objectPaths(parsed.positionals) { return try await ObjectStoreCommands.cat(paths, bandwidthLimit: rate, context) }
-        let sources = try parsed.positionals.map { try DownloadSource.resolve($0, context: context) }
+        let sources = try parsed.positionals.map { argument in
+            let location = try context.location(argument)
+            guard location.isRemote else { throw CLIError.usage("\(argument): give a remote path (officer:/path, NAME:bucket/key) or an http(s) URL") }
+            return location
+        }
         let files = try context.files()
-        if sources.contains(where: { $0.remote != nil }) { try context.announceCache(files) }
+        for source in sources where try await files.features(of: source).contains(.cached) {
+            try context.announceCache(files)
+            break
+        }
         for source in sources {
-            if let remote = source.remote {
-                // An Officer file: the front door's read (the cache, 304, offline).
-                try await files.read(remote, to: 1, outputName: "<stdout>", bandwidthLimit: rate)
-            } else {
-                try await files.read(url: source.url, to: 1, bandwidthLimit: rate)
-            }
+            // An Officer file comes through the cache (304, offline); every remote resumes a broken connection.
+            try await files.read(source, to: 1, outputName: "<stdout>", bandwidthLimit: rate)
         }
     }
 }

@@ -47,24 +47,23 @@ enum GetCommand: Command {
         guard parsed.positionals.count <= 2 else {
             throw CLIError.usage("get takes one SRC and a DEST; for one zip of several, add --zip")
         }
-        if let path = try context.objectPath(parsed.positionals[0]) {
-            return try await ObjectStoreCommands.get(path, destination: parsed.positionals.count > 1 ? parsed.positionals[1] : nil, options: options, context)
+        let argument = parsed.positionals[0]
+        let source = try context.location(argument)
+        guard source.isRemote else {
+            throw CLIError.usage("\(argument): give a remote path (officer:/path, NAME:bucket/key) or an http(s) URL")
         }
-        let source = try DownloadSource.resolve(parsed.positionals[0], context: context)
-        let destination = source.destination(for: parsed.positionals.count > 1 ? parsed.positionals[1] : nil)
+        guard !source.isTopOfRoot else { throw CLIError.usage("\(argument): is the top of a root, not a file") }
+        let destination = SavedFile.path(
+            for: parsed.positionals.count > 1 ? parsed.positionals[1] : nil,
+            name: FileName.savedName(of: source, fallback: source.isWebAddress ? "index.html" : "download"))
         let started = Date()
         let reporter = context.progressReporter()
         defer { reporter.close() }
         let display = PartsDisplay(reporter: reporter, name: (destination as NSString).lastPathComponent, context: context)
         let files = try context.files()
-        let operation: TransferOperation<DownloadResult>
-        if let remote = source.remote {
-            // An Officer file: the front door's download (cache, offline, the server's millisecond time).
-            try context.announceCache(files)
-            operation = files.download(remote, to: destination, options: options)
-        } else {
-            operation = files.download(url: source.url, to: destination, options: options)
-        }
+        // A remote whose files are cached: the cache is opened (and what it repaired said) before the transfer.
+        if try await files.features(of: source).contains(.cached) { try context.announceCache(files) }
+        let operation = files.download(source, to: destination, options: options)
         let result = try await context.show(operation, on: display)
         report(result, started, context)
     }
@@ -80,8 +79,7 @@ enum GetCommand: Command {
             return try context.remotePath(argument)
         }
         let name = paths.count == 1 ? (paths[0].isRoot ? "root" : paths[0].name) + ".zip" : "download.zip"
-        let source = DownloadSource(url: "", suggestedName: DownloadSource.safeName(name, fallback: "download.zip"))
-        let destination = source.destination(for: destinationArgument)
+        let destination = SavedFile.path(for: destinationArgument, name: FileName.isValid(name) ? name : "download.zip")
         let started = Date()
         let reporter = context.progressReporter()
         defer { reporter.close() }

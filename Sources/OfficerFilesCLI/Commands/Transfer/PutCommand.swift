@@ -70,13 +70,15 @@ enum PutCommand: Command {
             }
         }
         let dest = parsed.positionals.last!
-        if let path = try context.objectPath(dest) {
+        let files = try context.files()
+        let location = try context.location(dest)
+        if location.isRemote, !location.isWebAddress, try await !files.features(of: location).contains(.queuedWrites) {
+            // A remote without the Officer server's extras (S3): the front door's upload, placed as cp places copies.
             if parsed.flag("queue") || parsed.flag("resize") || options.parts > 1 || options.chunkSize != nil {
                 throw CLIError.usage("\(dest): --queue, --resize, --parts and --chunk-size are for Officer destinations")
             }
-            return try await ObjectStoreCommands.put(locals, to: path, options: options, parsed, context)
+            return try await putAnywhere(locals, to: location, options: options, parsed, context)
         }
-        let files = try context.files()
         var request = UploadRequest()
         request.createMissing = parsed.flag("parents")
         request.overwrite = parsed.flag("force")
@@ -128,6 +130,29 @@ enum PutCommand: Command {
             }
         }
         if !failures.isEmpty { throw BatchRunner.summary(of: failures, total: locals.count) }
+    }
+
+    /// `put LOCAL... DEST` through the front door's upload for any remote.
+    static func putAnywhere(_ locals: [String], to destination: Location, options: UploadOptions, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        let files = try context.files()
+        if locals.count > 1, !destination.description.hasSuffix("/"), (try? await files.stat(destination))?.isFolder != true {
+            throw CLIError.usage("\(destination): several files go into a folder: end it with /")
+        }
+        let reporter = context.progressReporter()
+        defer { reporter.close() }
+        try await BatchRunner.run(locals, context: context) { local in
+            let target = try await files.uploadTarget(of: local, to: destination)
+            let display = PartsDisplay(reporter: reporter, name: (local as NSString).lastPathComponent, context: context)
+            let started = Date()
+            let result: UploadResult
+            do {
+                result = try await context.show(files.upload(local, to: destination, overwrite: parsed.flag("force"), options: options), on: display)
+            } catch {
+                throw UploadReport.explained(error, shown: local)
+            }
+            UploadReport.finished(
+                result, shown: local, destination: target.description, seconds: Date().timeIntervalSince(started), reporter: reporter, context: context)
+        }
     }
 
     /// Where `local` lands for an Officer destination (a tus URL has no Officer path: nothing to queue there).
