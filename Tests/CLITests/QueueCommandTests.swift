@@ -66,6 +66,28 @@ import Testing
         #expect(missing.status == 4 && missing.stderr.contains("no queued write #99"))
     }
 
+    /// The client's own changes keep its cached listings true: offline, `ls` shows what it made, moved and
+    /// removed, and a file it just uploaded can be queued for removal (its version is known).
+    @Test func ownWritesKeepTheCachedListingsTrue() async throws {
+        let server = try await ReferenceServer.start()
+        #expect(try await cli.login(server).status == 0)
+        try server.root.write("docs/a.txt", "a\n")
+        #expect(try await cli.run(["ls", "officer:/docs"]).status == 0)
+        let local = try work.write("fresh.txt", "fresh\n")
+        #expect(try await cli.run(["put", local, "officer:/docs/"]).status == 0)
+        #expect(try await cli.run(["mkdir", "officer:/docs/made"]).status == 0)
+        #expect(try await cli.run(["mv", "officer:/docs/a.txt", "officer:/docs/b.txt"]).status == 0)
+        let shown = try await cli.run(["--offline", "ls", "officer:/docs"])
+        #expect(shown.stdout == "made/\nb.txt\nfresh.txt\n", "\(shown.stdout)\(shown.stderr)")
+        let queued = try await cli.run(["--offline", "rm", "--queue", "officer:/docs/fresh.txt"])
+        #expect(queued.status == 0 && queued.stderr.contains("queued (offline)"), "\(queued.stderr)")
+        let run = try await cli.run(["queue", "run"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("docs/fresh.txt")))
+        let after = try await cli.run(["--offline", "ls", "officer:/docs"])
+        #expect(after.stdout == "made/\nb.txt\n", "the replayed removal too: \(after.stdout)")
+    }
+
     @Test func aServerThatIsDownQueuesAndAKilledReplayAppliesNothingTwice() async throws {
         let root = TemporaryDirectory(prefix: "queue-root")
         let state = TemporaryDirectory(prefix: "queue-state")

@@ -85,13 +85,18 @@ extension OfficerFiles {
     /// Moves (or renames) within one root; an existing target is a conflict unless `overwrite`.
     @discardableResult
     public func move(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws -> FileEntry {
-        try await client.move(source, to: destination, overwrite: overwrite)
+        let entry = try await client.move(source, to: destination, overwrite: overwrite)
+        noteRemoved(source)
+        noteAdded(entry, at: destination)
+        return entry
     }
 
     /// Copies within one root (folders with everything in them); an existing target is a conflict unless `overwrite`.
     @discardableResult
     public func copy(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws -> FileEntry {
-        try await client.copy(source, to: destination, overwrite: overwrite)
+        let entry = try await client.copy(source, to: destination, overwrite: overwrite)
+        noteAdded(entry, at: destination)
+        return entry
     }
 
     /// Entries below `folder` whose names contain `text`.
@@ -111,12 +116,16 @@ extension OfficerFiles {
     /// Makes a folder (`parents`: and the missing ones above it).
     @discardableResult
     public func makeFolder(_ path: RemotePath, parents: Bool = false) async throws -> FileEntry {
-        try await client.makeDirectory(path, parents: parents)
+        let entry = try await client.makeDirectory(path, parents: parents)
+        noteAdded(entry, at: path)
+        return entry
     }
 
     /// Removes a file, or a folder (`recursive` for one that is not empty); returns how many entries went.
     @discardableResult
     public func remove(_ path: RemotePath, recursive: Bool = false) async throws -> Int {
-        try await client.remove(path, recursive: recursive)
+        let removed = try await client.remove(path, recursive: recursive)
+        noteRemoved(path)
+        return removed
     }
 }

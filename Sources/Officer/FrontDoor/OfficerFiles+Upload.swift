@@ -113,9 +113,15 @@ extension OfficerFiles {
     private func send(
         _ local: String, to target: UploadTarget, options: UploadOptions, report: @escaping @Sendable (TransferEvent) -> Void
     ) async throws -> UploadResult {
+        let isOfficer = !target.label.lowercased().hasPrefix("http://") && !target.label.lowercased().hasPrefix("https://")
         do {
-            return try await uploader().upload(file: local, to: target, options: options) { report($0) }
-        } catch UploadError.server(_, 409, _) where RemotePath.isRemote(target.label) {
+            let result = try await uploader().upload(file: local, to: target, options: options) { report($0) }
+            if isOfficer {
+                let mtime = (try? FileManager.default.attributesOfItem(atPath: local)[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+                noteUploaded(result, to: target, localMtime: mtime)
+            }
+            return result
+        } catch UploadError.server(_, 409, _) where isOfficer {
             throw OfficerFilesError.exists(target.label)
         }
     }

@@ -1,0 +1,51 @@
+import FileModel
+import Foundation
+import Transfer
+
+extension OfficerFiles {
+    /// Keeps the cached listing of `folder`, if there is one, true after a change this front door made (so
+    /// `--offline ls` after a `queue run` shows what the server now holds, and a file just uploaded can be
+    /// queued for removal while offline). A listing never cached stays uncached: nothing is invented.
+    func amendCachedListing(of folder: RemotePath, _ change: (inout [FileEntry]) -> Void) {
+        guard let cache = try? usableCache(), let key = try? cacheKey(folder, kind: CacheKey.Kind.listing),
+            let entry = try? cache.entry(for: key), let data = entry.contents(),
+            var listing = try? JSONDecoder().decode(DirectoryListing.self, from: data)
+        else { return }
+        change(&listing.entries)
+        // The server's order: folders first, then by name.
+        listing.entries.sort { ($0.isDirectory ? 0 : 1, $0.name) < ($1.isDirectory ? 0 : 1, $1.name) }
+        guard let updated = try? JSONEncoder().encode(listing) else { return }
+        do {
+            try cache.store(updated, for: key, version: "listing")
+        } catch {
+            configuration.http.log?("cache: listing not updated: \(error)")
+        }
+    }
+
+    /// `entry` is now at `path`.
+    func noteAdded(_ entry: FileEntry, at path: RemotePath) {
+        var placed = entry
+        placed.name = path.name
+        placed.path = path.path
+        amendCachedListing(of: path.parent) { entries in
+            entries.removeAll { $0.name == path.name }
+            entries.append(placed)
+        }
+    }
+
+    /// Nothing is at `path` any more (nor below it).
+    func noteRemoved(_ path: RemotePath) {
+        amendCachedListing(of: path.parent) { entries in entries.removeAll { $0.name == path.name } }
+        if let cache = try? usableCache(), let key = try? cacheKey(path, kind: CacheKey.Kind.listing) { _ = try? cache.remove(key) }
+    }
+
+    /// An upload to an Officer target landed: its folder's cached listing gains the file.
+    func noteUploaded(_ result: UploadResult, to target: UploadTarget, localMtime: Double) {
+        let values = Dictionary(target.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        guard let root = values["root"], let folder = values["path"], let name = values["filename"],
+            let path = try? RemotePath(root: root, path: folder).appending(name)
+        else { return }
+        noteAdded(
+            FileEntry(name: name, path: path.path, type: .file, size: result.bytes, mtime: result.storedModificationTime ?? localMtime), at: path)
+    }
+}
