@@ -1,3 +1,4 @@
+import FileModel
 import Testing
 
 @testable import OfficerFilesCLI

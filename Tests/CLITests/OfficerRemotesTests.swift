@@ -46,8 +46,26 @@ import Testing
         let missing = try await cli.run(["stat", "work:/docs/nothing.txt"])
         #expect(missing.status == 4 && missing.stderr.contains("work:/docs/nothing.txt"), "\(missing.stderr)")
 
+        // A name that is no remote (a typo, a removed one) is refused, never taken as a folder called "wrk:".
+        for command in [["mkdir", "-p", "wrk:/x"], ["ls", "wrk:/"], ["put", notes, "wrk:/"], ["sync", work.path, "wrk:/x"]] {
+            let typo = try await cli.run(command)
+            #expect(typo.status == 2 && typo.stderr.contains("wrk: no such remote (did you mean work?)"), "\(command): \(typo.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: home.root.file("wrk:")) && !FileManager.default.fileExists(atPath: work.file("wrk:")))
+        // A file written as a folder (a trailing slash) is not one: nothing is done to it.
+        for command in [["rm", "work:/docs/notes.txt/"], ["cat", "work:/docs/notes.txt/"], ["stat", "work:/docs/notes.txt/"], ["mv", "work:/docs/notes.txt/", "work:/n.txt"]] {
+            let slash = try await cli.run(command)
+            #expect(slash.status == 5 && slash.stderr.contains("work:/docs/notes.txt: is a file, not a folder"), "\(command): \(slash.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: office.root.file("docs/notes.txt")))
+        // A missing file is named as typed, not by the request's URL.
+        let gone = try await cli.run(["cat", "work:/docs/nope.txt"])
+        #expect(gone.status == 4 && gone.stderr.contains("work:/docs/nope.txt: no such file or folder") && !gone.stderr.contains("http"), "\(gone.stderr)")
+
         // One server per command, in one line; sync goes between servers, both ways, and a rerun plans nothing.
         let mixed = try await cli.run(["cp", "officer:/a", "work:/b"])
+        let acrossRemotes = try await cli.run(["sync", "work:/docs", "officer:/docs-copy", "--dry-run"])
+        #expect(acrossRemotes.status == 0, "sync is the way between servers: \(acrossRemotes.stderr)")
         #expect(mixed.status == 2 && mixed.stderr.contains("different Officer servers"), "\(mixed.stderr)")
         let tree = work.file("tree")
         try FileManager.default.createDirectory(atPath: tree + "/sub", withIntermediateDirectories: true)
@@ -58,7 +76,14 @@ import Testing
         #expect(across.status == 0, "\(across.stderr)")
         #expect(try String(contentsOfFile: office.root.file("tree/sub/two.txt"), encoding: .utf8) == "two\n")
         let again = try await cli.run(["sync", "--json", "officer:/tree", "work:/tree"])
+        // (tree/three.txt is added below; before it, the rerun plans nothing.)
         #expect(again.status == 0 && again.stdout.contains("\"transferred\":0"), "\(again.stdout)\(again.stderr)")
+        // A sync's writes never leave a cached listing stale: offline, the folder shows what is there or is not cached.
+        #expect(try await cli.run(["ls", "officer:/tree"]).status == 0)
+        _ = try work.write("tree/three.txt", "three\n")
+        #expect(try await cli.run(["sync", tree, "officer:/tree"]).status == 0)
+        let cached = try await cli.run(["--offline", "ls", "officer:/tree"])
+        #expect(cached.stdout.contains("three.txt") || cached.stderr.contains("not in the cache"), "\(cached.stdout)\(cached.stderr)")
         let back = try await cli.run(["sync", "work:/docs", "officer:/from-work"])
         #expect(back.status == 0, "\(back.stderr)")
         #expect(try String(contentsOfFile: home.root.file("from-work/notes.txt"), encoding: .utf8) == "for the office\n")

@@ -30,6 +30,7 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
             self = .url(text)
             return
         }
+        try Self.checkRemoteName(text, known: officerRemotes.union(objectRemotes))
         if RemotePath.isRemote(text, remotes: officerRemotes) {
             self = .officer(try RemotePath(parsing: text, defaultRoot: defaultRoot, remotes: officerRemotes))
             return
@@ -40,8 +41,24 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
         }
         switch plain {
         case .local: self = .local(text)
-        case .officer: self = .officer(try RemotePath(root: defaultRoot, path: text))
+        case .officer:
+            var path = try RemotePath(root: defaultRoot, path: text)
+            path.namesFolder = text.count > 1 && text.hasSuffix("/") && !path.isRoot
+            self = .officer(path)
         }
+    }
+
+    /// Refuses `NAME:…` whose NAME looks like a remote's name (a letter, then letters, digits, `-`, `_`; two or
+    /// more) but is none of `known`: a typo or a removed remote must never become a folder called `wrk:` on the
+    /// default server, or a local one. `officer`, `http`, `https` and `file` are never remote names.
+    public static func checkRemoteName(_ text: String, known: Set<String>) throws(RemotePathError) {
+        guard let colon = text.firstIndex(of: ":") else { return }
+        let name = String(text[..<colon])
+        guard name.count >= 2, name.count <= 64, let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
+            name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }),
+            !["officer", "http", "https", "file"].contains(name.lowercased()), !known.contains(name)
+        else { return }
+        throw .unknownRemote(name, suggestion: EditDistance.suggestion(for: name, among: known.sorted() + ["officer"]))
     }
 
     /// The last component: the name a copy gets elsewhere.
@@ -76,6 +93,16 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
         case .officer(let path): (try? path.appending(name)).map { .officer($0) }
         case .object(let path): .object(path.appending(name))
         case .url: nil
+        }
+    }
+
+    /// True when it was written with a trailing `/` below a root: only a folder may be there.
+    public var namesFolder: Bool {
+        switch self {
+        case .local(let path): path.count > 1 && path.hasSuffix("/")
+        case .officer(let path): path.namesFolder
+        case .object(let path): !path.isBucket && path.key.hasSuffix("/")
+        case .url: false
         }
     }
 

@@ -9,6 +9,21 @@ public struct RemotePath: Hashable, Sendable, CustomStringConvertible {
     public let path: String
     /// The named Officer remote it is on (`work` in `work:/Documents`); nil for the default server (`officer:`).
     public let remote: String?
+    /// True when it was written with a trailing `/` (`officer:/docs/`): it must be a folder (a file there is
+    /// "not a folder"). Not part of its identity: `officer:/docs/` and `officer:/docs` are the same place.
+    public var namesFolder = false
+
+    /// The same place whatever the form it was written in.
+    public static func == (lhs: RemotePath, rhs: RemotePath) -> Bool {
+        lhs.root == rhs.root && lhs.path == rhs.path && lhs.remote == rhs.remote
+    }
+
+    /// Hashes the place (root, path, remote).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(root)
+        hasher.combine(path)
+        hasher.combine(remote)
+    }
 
     /// The root used when none is named.
     public static let defaultRoot = "home"
@@ -33,6 +48,7 @@ public struct RemotePath: Hashable, Sendable, CustomStringConvertible {
             let colon = rest.firstIndex(of: ":")!
             try self.init(root: String(rest[..<colon]), path: String(rest[rest.index(after: colon)...]), remote: remote)
         }
+        namesFolder = rest.count > 1 && rest.hasSuffix("/") && path != "/"
     }
 
     /// True when `text` uses the `officer:` grammar (or names one of `remotes`) rather than naming a local file.

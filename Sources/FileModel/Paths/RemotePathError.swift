@@ -12,6 +12,8 @@ public enum RemotePathError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidComponent(String)
     /// The text does not start with `officer:`.
     case notRemote(String)
+    /// `NAME:` names no configured remote (`suggestion`: the nearest configured name).
+    case unknownRemote(String, suggestion: String?)
 
     /// A one-line message naming the offending input.
     public var description: String {
@@ -23,6 +25,9 @@ public enum RemotePathError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidComponent(let name):
             "invalid file name \(name.debugDescription): \(FileName.problem(name) ?? "not a single name")"
         case .notRemote(let text): "\"\(text)\" is not a remote path: write officer:/path or officer:ROOT:/path"
+        case .unknownRemote(let name, let suggestion):
+            "\(name): no such remote" + (suggestion.map { " (did you mean \($0)?)" } ?? "")
+                + "; see officer-files remote list (a name with a colon on the server is written officer:/\(name):…)"
         }
     }
 }

@@ -39,6 +39,20 @@ extension OfficerFiles {
         if let cache = try? usableCache(), let key = try? cacheKey(path, kind: CacheKey.Kind.listing) { _ = try? cache.remove(key) }
     }
 
+    /// A sync changed `relative` below `base`: the cached listings it touched are dropped (a sync's uploads go
+    /// through its own side, whose entries it does not keep; dropped, a listing is asked again, never shown stale).
+    func forgetCachedListings(after action: SyncAction, below base: RemotePath) {
+        guard action.kind != .download, let cache = try? usableCache() else { return }
+        var path = base
+        for component in action.path.split(separator: "/") {
+            guard let next = try? path.appending(String(component)) else { return }
+            path = next
+        }
+        for folder in [path.parent] + (action.kind == .delete || action.kind == .makeDirectory ? [path] : []) {
+            if let key = try? cacheKey(folder, kind: CacheKey.Kind.listing) { _ = try? cache.remove(key) }
+        }
+    }
+
     /// An upload to an Officer target landed: its folder's cached listing gains the file.
     func noteUploaded(_ result: UploadResult, to target: UploadTarget, localMtime: Double) {
         let values = Dictionary(target.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })

@@ -21,11 +21,27 @@ extension OfficerFiles {
     public func features(of location: Location) async throws -> RemoteFeatures { try await remote(for: location).features() }
 
     /// One entry: a file, a folder, a bucket.
-    public func stat(_ location: Location) async throws -> RemoteEntry { try await remote(for: location).stat(location) }
+    public func stat(_ location: Location) async throws -> RemoteEntry {
+        let entry = try await remote(for: location).stat(location)
+        // `x/` says "the folder x": a file there is not what was named.
+        if location.namesFolder, !entry.isFolder { throw OfficerFilesError.notAFolder(location.description) }
+        return entry
+    }
+
+    /// A location written as a folder must be one before anything is done to it.
+    private func checkFolderForm(_ location: Location) async throws {
+        if location.namesFolder { _ = try await stat(location) }
+    }
 
     /// One folder's entries (a file lists as itself, as ls(1) lists it). An Officer listing is kept in the
     /// cache; offline, the last one seen is the answer, with the time it was made.
-    public func list(_ location: Location) async throws -> RemoteListing { try await remote(for: location).list(location) }
+    public func list(_ location: Location) async throws -> RemoteListing {
+        let listing = try await remote(for: location).list(location)
+        if location.namesFolder, listing.entries.count == 1, listing.entries[0].location == location, !listing.entries[0].isFolder {
+            throw OfficerFilesError.notAFolder(location.description)
+        }
+        return listing
+    }
 
     /// True when a listing of `location` is kept in the cache (an Officer folder listed before), so `--offline`
     /// could show it.
@@ -54,6 +70,7 @@ extension OfficerFiles {
     @discardableResult
     public func remove(_ location: Location, recursive: Bool) async throws -> Int {
         if location.isTopOfRoot { throw OfficerFilesError.topOfRoot(location.description) }
+        try await checkFolderForm(location)
         return try await remote(for: location).remove(location, recursive: recursive)
     }
 
@@ -74,7 +91,8 @@ extension OfficerFiles {
     /// `recursive`; an existing target is replaced only with `overwrite`. Between remotes: ``sync(from:to:options:)``.
     @discardableResult
     public func copy(_ source: Location, to destination: Location, overwrite: Bool = false, recursive: Bool = false) async throws -> RemoteEntry {
-        try sameRemote(source, destination, "copying between remotes (sync copies between them)")
+        try sameRemote(source, destination)
+        try await checkFolderForm(source)
         let target = try await placement(of: source, at: destination)
         return try await remote(for: source).copy(source, to: target, overwrite: overwrite, recursive: recursive)
     }
@@ -83,31 +101,40 @@ extension OfficerFiles {
     /// confirmed, and only then the source removed.
     @discardableResult
     public func move(_ source: Location, to destination: Location, overwrite: Bool = false) async throws -> RemoteEntry {
-        try sameRemote(source, destination, "moving between remotes (sync copies between them)")
+        try sameRemote(source, destination)
+        try await checkFolderForm(source)
         let target = try await placement(of: source, at: destination)
         return try await remote(for: source).move(source, to: target, overwrite: overwrite)
     }
 
-    private func sameRemote(_ source: Location, _ destination: Location, _ what: String) throws {
+    private func sameRemote(_ source: Location, _ destination: Location) throws {
         guard source.remoteName == destination.remoteName, source.isRemote == destination.isRemote else {
-            let remote = try remote(for: source)
-            throw RemoteUnavailable(location: destination, kind: remote.kind, what: what)
+            throw OfficerFilesError.differentRemotes(source.description, destination.description)
         }
     }
 
     /// Downloads a file to a local path: resumable, never over an existing file without `options.force`.
     public func download(_ location: Location, to local: String, options: DownloadOptions = DownloadOptions()) -> TransferOperation<DownloadResult> {
-        do {
-            return try remote(for: location).download(location, to: local, options: options)
-        } catch {
-            return TransferOperation { _ in throw error }
+        guard location.namesFolder else {
+            do {
+                return try remote(for: location).download(location, to: local, options: options)
+            } catch {
+                return TransferOperation { _ in throw error }
+            }
+        }
+        return TransferOperation { report in
+            try await self.checkFolderForm(location)
+            let operation = try self.remote(for: location).download(location, to: local, options: options)
+            for await event in operation { report(event) }
+            return try await operation.value
         }
     }
 
     /// Writes a file's bytes to a descriptor (`cat`), resuming a broken connection; the bytes written.
     @discardableResult
     public func read(_ location: Location, to fileDescriptor: Int32, outputName: String = "<output>", bandwidthLimit: Int64? = nil) async throws -> Int64 {
-        try await remote(for: location).read(location, to: fileDescriptor, outputName: outputName, bandwidthLimit: bandwidthLimit)
+        try await checkFolderForm(location)
+        return try await remote(for: location).read(location, to: fileDescriptor, outputName: outputName, bandwidthLimit: bandwidthLimit)
     }
 
     /// Where an upload of `local` to `destination` lands, as cp places a copy: into a folder (ends with `/`,
@@ -134,5 +161,8 @@ extension OfficerFiles {
 
     /// What a file is and how the viewer would show it, from as few bytes as its format needs (ranges on a
     /// remote, never the whole file).
-    public func facts(of location: Location) async throws -> FileFacts { try await remote(for: location).facts(of: location) }
+    public func facts(of location: Location) async throws -> FileFacts {
+        try await checkFolderForm(location)
+        return try await remote(for: location).facts(of: location)
+    }
 }

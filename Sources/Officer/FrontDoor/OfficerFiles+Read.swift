@@ -37,9 +37,11 @@ extension OfficerFiles {
         let downloader = SegmentedDownloader(http: http, journal: nil)
         guard let cache = try usableCache() else {
             if isOffline { throw OfficerFilesError.notCachedOffline(path) }
-            let outcome = try await downloader.stream(
-                from: client.rawURL(for: path), credential: client.credential, to: fileDescriptor, copy: nil, ifNoneMatch: nil,
-                bandwidthLimit: bandwidthLimit, requireLength: true)
+            let outcome = try await Self.naming(path) {
+                try await downloader.stream(
+                    from: client.rawURL(for: path), credential: client.credential, to: fileDescriptor, copy: nil, ifNoneMatch: nil,
+                    bandwidthLimit: bandwidthLimit, requireLength: true)
+            }
             return ReadOutcome(bytes: outcome.written, fromCache: false)
         }
         let key = try cacheKey(path, kind: CacheKey.Kind.body)
@@ -51,10 +53,12 @@ extension OfficerFiles {
         }
         let etag = cached?.0.etag
         let staged = try? cache.stage()
-        let outcome = try await downloader.stream(
-            from: client.rawURL(for: path), credential: client.credential, to: fileDescriptor,
-            copy: staged.map { ($0.fileDescriptor, cache.automaticEntryLimit) }, ifNoneMatch: etag, bandwidthLimit: bandwidthLimit,
-            requireLength: true)
+        let outcome = try await Self.naming(path) {
+            try await downloader.stream(
+                from: client.rawURL(for: path), credential: client.credential, to: fileDescriptor,
+                copy: staged.map { ($0.fileDescriptor, cache.automaticEntryLimit) }, ifNoneMatch: etag, bandwidthLimit: bandwidthLimit,
+                requireLength: true)
+        }
         if outcome.notModified, let (entry, handle) = cached {
             configuration.http.log?("cache: \(path) unchanged on the server (304): printing the cached copy")
             try Self.copy(handle, entry, to: fileDescriptor, outputName: outputName)
@@ -72,6 +76,15 @@ extension OfficerFiles {
             }
         }
         return ReadOutcome(bytes: outcome.written, fromCache: false)
+    }
+
+    /// A read the server answers "not found" is told by the path, not by the request's URL.
+    private static func naming<T>(_ path: RemotePath, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch where ErrorCategory.of(error) == .notFound {
+            throw OfficerError.notFound(request: "read \(path)", message: "\(path): no such file or folder")
+        }
     }
 
     /// Writes any http(s) URL's bytes to `fileDescriptor`, resuming transparently after network failures; never

@@ -30,7 +30,12 @@ extension OfficerFiles {
             destination: try syncSide(destination, options: options, asSource: false),
             stagingFolder: stagingFolder, options: options)
         try await engine.checkRoots()
-        return await engine.run(onEvent: onEvent)
+        guard case .officer(let base) = destination, let door = try? door(base.remote) else { return await engine.run(onEvent: onEvent) }
+        let dryRun = options.dryRun
+        return await engine.run { event in
+            if case .done(let action) = event, !dryRun { door.forgetCachedListings(after: action, below: base) }
+            onEvent(event)
+        }
     }
 
     /// Where files wait between their download and their upload in a sync between two remotes.

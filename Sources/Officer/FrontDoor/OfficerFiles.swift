@@ -165,6 +165,7 @@ public final class OfficerFiles: Sendable {
     /// A path from what a user typed: `officer:/p`, `officer:ROOT:/p`, or a plain `/p` in the default root.
     public func path(_ text: String) throws(RemotePathError) -> RemotePath {
         let remotes = Set(configuration.officerRemotes.map(\.name))
+        try Location.checkRemoteName(text, known: remotes.union(configuration.objectStores.map(\.name)))
         return RemotePath.isRemote(text, remotes: remotes) ? try RemotePath(parsing: text, defaultRoot: configuration.defaultRoot, remotes: remotes)
             : try RemotePath(root: configuration.defaultRoot, path: text)
     }

@@ -35,6 +35,10 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
     case copyNeedsRecursive(String)
     /// The top of a root (or a remote's list of buckets) was to be removed: never done.
     case topOfRoot(String)
+    /// A path written as a folder (a trailing `/`) is a file.
+    case notAFolder(String)
+    /// A copy or move between two remotes (sync copies between them).
+    case differentRemotes(String, String)
     /// A one-line message, in the user's terms.
     public var description: String {
         switch self {
@@ -54,6 +58,9 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
         case .needsRecursive(let path): "\(path): is a folder with files in it; remove it with -r"
         case .copyNeedsRecursive(let path): "\(path) is a folder: use cp -r"
         case .topOfRoot(let path): "refusing to remove the top of \(path)"
+        case .notAFolder(let path): "\(path): is a file, not a folder"
+        case .differentRemotes(let source, let destination):
+            "\(source) and \(destination) are on different remotes; officer-files sync copies between them"
         case .unsafeArchive(let path, let risks):
             "\(path): unsafe to extract: \(risks.first ?? "risky members")" + (risks.count > 1 ? " (and \(risks.count - 1) more)" : "")
         }
@@ -80,6 +87,8 @@ extension OfficerFilesError: CategorizedError {
         case .needsRecursive: .refused
         case .copyNeedsRecursive: .refused
         case .topOfRoot: .refused
+        case .notAFolder: .conflict
+        case .differentRemotes: .refused
         }
     }
 }

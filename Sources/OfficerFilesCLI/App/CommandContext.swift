@@ -87,8 +87,11 @@ public struct CommandContext: Sendable {
     /// A remote path from a command-line argument: `officer:/p`, `officer:ROOT:/p`, or a plain `/p`.
     public func remotePath(_ argument: String) throws(RemotePathError) -> RemotePath {
         let remotes = officerRemoteNames
+        try Location.checkRemoteName(argument, known: remotes.union((((try? configStore.load().remotes) ?? nil) ?? [:]).keys))
         if RemotePath.isRemote(argument, remotes: remotes) { return try RemotePath(parsing: argument, defaultRoot: defaultRoot, remotes: remotes) }
-        return try RemotePath(root: defaultRoot, path: argument)
+        var path = try RemotePath(root: defaultRoot, path: argument)
+        path.namesFolder = argument.count > 1 && argument.hasSuffix("/") && !path.isRoot
+        return path
     }
 
     /// True when the argument names a place on an Officer server: `officer:…` or a configured Officer remote's `NAME:…`.

@@ -1,3 +1,4 @@
+import FileModel
 /// A small declarative parser: subcommands, flags, options with values (`--o V`, `--o=V`, `-o V`),
 /// repeated options, bundled short flags (`-lR`), `--` to end options, and nearest-match suggestions.
 public struct ArgumentParser: Sendable {

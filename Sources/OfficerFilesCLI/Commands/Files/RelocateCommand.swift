@@ -22,6 +22,8 @@ enum RelocateCommand {
         let paths = try parsed.positionals.map { try context.remotePath($0) }
         let sources = Array(paths.dropLast())
         let destination = paths.last!
+        // A source written as a folder (`x/`) must be one: the library's stat says so in one line.
+        for source in sources where source.namesFolder && !files.isOffline { _ = try await files.stat(Location.officer(source)) }
         // Where the sources go is decided by the destination as the server has it, or (queueing while the server
         // cannot be reached) as it was last listed.
         var intoFolder: Bool
