@@ -97,6 +97,9 @@ import Transfer
         #expect(try await cli.run(["ls", "st:\(name)/folder"]).stdout == "first.txt\nmoved.txt\n", "into the existing folder")
         let across = try await cli.run(["cp", "st:\(name)/folder/first.txt", "officer:/first.txt"])
         #expect(across.status == 9 && across.stderr.contains("sync copies between them"), "\(across.stderr)")
+        // No server action is offered for an object (they run on Officer files and local ones).
+        let info = try await cli.run(["info", "st:\(name)/folder/first.txt"])
+        #expect(info.status == 0 && info.stdout.contains(" Actions: none"), "\(info.stdout)\(info.stderr)")
         for command in [["search", "note", "st:\(name)/"], ["thumb", "st:\(name)/folder/first.txt"], ["ocr", "st:\(name)/folder/first.txt"]] {
             let refused = try await cli.run(command)
             #expect(refused.status == 9, "\(command): \(refused.stderr)")

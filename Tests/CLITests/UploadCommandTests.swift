@@ -118,7 +118,7 @@ import Transfer
         #expect(folder.status == 8 && folder.stderr.contains("is a folder"))
         let file = try work.write("x.bin", "x")
         let localDest = try await cli.run(["put", file, "/tmp/elsewhere"])
-        #expect(localDest.status == 2 && localDest.stderr.contains("officer:/path or a tus URL"))
+        #expect(localDest.status == 2 && localDest.stderr.contains("DEST must be a remote path (officer:/path, NAME:/path, NAME:bucket/key) or a tus URL"), "\(localDest.stderr)")
         let chunk = try await cli.run(["put", "--chunk-size", "1", file, "officer:/"])
         #expect(chunk.status == 2 && chunk.stderr.contains("--chunk-size"))
         let traversal = try await cli.run(["put", file, "officer:/../x/"])

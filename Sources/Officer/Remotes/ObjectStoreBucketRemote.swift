@@ -83,7 +83,13 @@ struct ObjectStoreBucketRemote: Remote {
         try await store.stream(try path(location), to: fileDescriptor, bandwidthLimit: bandwidthLimit)
     }
 
-    func facts(of location: Location) async throws -> FileFacts { try await store.facts(of: try path(location)) }
+    /// The object's facts; no server actions are offered for it (OCR, speech and the rest run on an Officer server's
+    /// files and on local ones, not on objects in a store).
+    func facts(of location: Location) async throws -> FileFacts {
+        var facts = try await store.facts(of: try path(location))
+        facts.type.actions = []
+        return facts
+    }
 
     func uploadTarget(of local: String, to destination: Location) async throws -> Location {
         .object(try await store.uploadDestination(of: local, to: try path(destination)))

@@ -16,7 +16,7 @@ enum ListCommand: Command {
             OptionSpec(["--long", "-l"], help: "mode, size, modification time (UTC) and name"),
             OptionSpec(["--recursive", "-R"], help: "list every entry below the folder"),
         ],
-        positionals: [PositionalSpec("PATH", help: "remote folder (default: officer:/), NAME: (buckets) or NAME:bucket/folder", optional: true, variadic: true)])
+        positionals: [PositionalSpec("PATH", help: "remote folder: officer:/path (default: officer:/), NAME:/path, NAME: (an S3 remote's buckets) or NAME:bucket/folder", optional: true, variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()

@@ -103,7 +103,7 @@ enum MoveCommand: Command {
         "mv", summary: "move or rename remote files and folders",
         options: [OptionSpec(["--force", "-f"], help: "replace an existing file at the destination"), WriteQueueing.option],
         positionals: [
-            PositionalSpec("SOURCE", help: "remote path(s) to move", variadic: true),
+            PositionalSpec("SOURCE", help: "remote path(s) to move (Officer or S3; one remote per command)", variadic: true),
             PositionalSpec("DEST", help: "new path, or an existing folder to move into"),
         ])
 
@@ -122,7 +122,7 @@ enum CopyCommand: Command {
             WriteQueueing.option,
         ],
         positionals: [
-            PositionalSpec("SOURCE", help: "remote path(s) to copy", variadic: true),
+            PositionalSpec("SOURCE", help: "remote path(s) to copy (Officer or S3; one remote per command)", variadic: true),
             PositionalSpec("DEST", help: "new path, or an existing folder to copy into"),
         ])
 

@@ -12,7 +12,7 @@ enum RemoveCommand: Command {
             OptionSpec(["--force", "-f"], help: "a path that does not exist is not an error"),
             WriteQueueing.option,
         ],
-        positionals: [PositionalSpec("PATH", help: "remote path to remove (officer:/path or NAME:bucket/path)", variadic: true)])
+        positionals: [PositionalSpec("PATH", help: "remote path to remove (officer:/path, NAME:/path or NAME:bucket/path)", variadic: true)])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()

@@ -11,7 +11,7 @@ enum SearchCommand: Command {
         options: [OptionSpec(["--long", "-l"], help: "mode, size, modification time and path")],
         positionals: [
             PositionalSpec("QUERY", help: "text the name contains"),
-            PositionalSpec("PATH", help: "folder to search (default: officer:/)", optional: true),
+            PositionalSpec("PATH", help: "folder to search: officer:/path or NAME:/path (default: officer:/)", optional: true),
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {

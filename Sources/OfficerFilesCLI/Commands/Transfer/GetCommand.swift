@@ -23,7 +23,7 @@ enum GetCommand: Command {
             OptionSpec(["--zip"], help: "one zip of every SRC (Officer files and folders), made by the server; resumable like a file"),
         ],
         positionals: [
-            PositionalSpec("SRC", help: "officer:/path, NAME:bucket/key or an http(s) URL (several officer: paths with --zip)", variadic: true),
+            PositionalSpec("SRC", help: "officer:/path, NAME:/path, NAME:bucket/key or an http(s) URL (several Officer paths with --zip)", variadic: true),
             PositionalSpec("DEST", help: "file or folder (default: the current folder)", optional: true),
         ])
 

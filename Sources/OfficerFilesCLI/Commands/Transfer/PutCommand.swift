@@ -32,7 +32,7 @@ enum PutCommand: Command {
         ] + ImageSettings.options,
         positionals: [
             PositionalSpec("LOCAL", help: "local file(s) to upload", variadic: true),
-            PositionalSpec("DEST", help: "officer:/folder/, officer:/path/name, NAME:bucket/[folder/|key] or a tus URL"),
+            PositionalSpec("DEST", help: "officer:/folder/, officer:/path/name (NAME:/… on a named Officer server), NAME:bucket/[folder/|key] or a tus URL"),
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
@@ -84,7 +84,7 @@ enum PutCommand: Command {
         request.overwrite = parsed.flag("force")
         request.options = options
         if !dest.lowercased().hasPrefix("http://"), !dest.lowercased().hasPrefix("https://"), !context.isOfficerPath(dest) {
-            throw CLIError.usage("\(dest): DEST must be officer:/path or a tus URL")
+            throw CLIError.usage("\(dest): DEST must be a remote path (officer:/path, NAME:/path, NAME:bucket/key) or a tus URL")
         }
         if parsed.flag("queue"), parsed.flag("resize") {
             throw CLIError.usage("--queue does not go with --resize (a queued upload sends the file as it is)")
