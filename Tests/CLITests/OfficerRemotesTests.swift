@@ -63,6 +63,13 @@ import Testing
         #expect(gone.status == 4 && gone.stderr.contains("work:/docs/nope.txt: no such file or folder") && !gone.stderr.contains("http"), "\(gone.stderr)")
 
         // One server per command, in one line; sync goes between servers, both ways, and a rerun plans nothing.
+        // A plain path beside a work: path is on the default server: two servers, refused, nothing removed.
+        let plain = try await cli.run(["rm", "work:/docs/notes.txt", "/docs"])
+        #expect(plain.status == 2 && plain.stderr.contains("different Officer servers"), "\(plain.stderr)")
+        #expect(FileManager.default.fileExists(atPath: office.root.file("docs/notes.txt")))
+        // A named remote's changes are not queued (the queue replays on the default server).
+        let queued = try await cli.run(["--offline", "mkdir", "--queue", "work:/later"])
+        #expect(queued.status == 2 && queued.stderr.contains("--queue works on the default server's paths"), "\(queued.stderr)")
         let mixed = try await cli.run(["cp", "officer:/a", "work:/b"])
         let acrossRemotes = try await cli.run(["sync", "work:/docs", "officer:/docs-copy", "--dry-run"])
         #expect(acrossRemotes.status == 0, "sync is the way between servers: \(acrossRemotes.stderr)")

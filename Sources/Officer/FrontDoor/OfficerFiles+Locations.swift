@@ -77,9 +77,15 @@ extension OfficerFiles {
     /// Where a copy or move of `source` to `destination` lands, as cp(1) places it: into `destination` when it
     /// is a folder (ends with `/`, or is one now), else at that name.
     public func placement(of source: Location, at destination: Location) async throws -> Location {
-        var into = destination.description.hasSuffix("/")
-        if !into, destination.isTopOfRoot { into = true }
-        if !into, let entry = try? await stat(destination) { into = entry.isFolder }
+        var into = destination.namesFolder || destination.description.hasSuffix("/") || destination.isTopOfRoot
+        if !into {
+            // Only "nothing there" means "that name"; any other failure (network, a refusal) is the operation's.
+            do {
+                into = try await stat(destination).isFolder
+            } catch where ErrorCategory.of(error) == .notFound {
+                into = false
+            }
+        }
         guard into else { return destination }
         guard let target = destination.appending(source.name) else {
             throw OfficerFilesError.invalidValue("\(destination): cannot take \(source.name)")

@@ -20,7 +20,8 @@ extension ObjectStore {
 
     /// Moves an object or a folder inside this store: S3 has no move, so each object is copied, the copy
     /// confirmed (its size, and its ETag where the source's is a plain MD5), and only then is the source removed.
-    /// A failure leaves the source whole.
+    /// A failure leaves every object whole in one place or the other: a folder's moved objects at the target, the
+    /// rest at the source (a rerun moves the rest).
     public func move(_ source: ObjectStorePath, to destination: ObjectStorePath, overwrite: Bool = false) async throws -> Relocation {
         try await relocate(source, to: destination, overwrite: overwrite, recursive: true, removing: true, placing: true)
     }

@@ -9,7 +9,7 @@ struct LocalDiskRemote: Remote {
     var kind: String { "this machine" }
 
     func features() async -> RemoteFeatures {
-        [.writable, .serverSideCopy, .serverSideMove, .settableTimes, .sha256, .recursiveListing, .ranges]
+        [.writable, .settableTimes, .recursiveListing, .ranges]
     }
 
     func path(_ location: Location) throws -> String {

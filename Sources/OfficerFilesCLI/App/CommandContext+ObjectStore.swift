@@ -36,6 +36,9 @@ extension CommandContext {
 }
 
 extension CommandContext {
+    /// The commands where a plain `/path` names a path on the default Officer server.
+    static let plainPathsAreOfficer: Set<String> = ["ls", "stat", "mkdir", "rm", "mv", "cp", "search"]
+
     /// The commands whose locations may be on different servers (each side goes to its own).
     static let locationCommands: Set<String> = ["sync", "copy"]
 
@@ -56,6 +59,14 @@ extension CommandContext {
         for argument in parsed.positionals where isOfficerPath(argument) {
             let path = try remotePath(argument)
             servers[path.remote] = argument
+        }
+        // Where a plain path is an Officer path, it is on the default server: beside a work: path it is a second one.
+        if Self.plainPathsAreOfficer.contains(command) {
+            let paths = command == "search" ? Array(parsed.positionals.dropFirst()) : parsed.positionals
+            for argument in paths where !isOfficerPath(argument) && !argument.contains(":") { servers[nil] = argument }
+        }
+        if servers.keys.contains(where: { $0 != nil }), parsed.flag("queue") {
+            throw CLIError.usage("--queue works on the default server's paths (officer:/…); a named remote's changes are not queued")
         }
         guard servers.count <= 1 else {
             let shown = servers.values.sorted().joined(separator: " and ")
