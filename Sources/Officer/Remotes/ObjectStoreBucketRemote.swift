@@ -37,17 +37,7 @@ struct ObjectStoreBucketRemote: Remote {
     func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
         guard let path = try? path(location) else { return AsyncThrowingStream { $0.finish(throwing: unavailable("listing", location)) } }
         let entries = store.list(path, recursive: true)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    for try await entry in entries { continuation.yield(Self.entry(entry)) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        return .mapping(entries) { entry in Self.entry(entry) }
     }
 
     /// Buckets only: S3 has no folders to make (they exist by the objects in them).

@@ -69,17 +69,7 @@ struct OfficerServerRemote: Remote {
     func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
         guard let path = try? path(location) else { return AsyncThrowingStream { $0.finish(throwing: unavailable("listing", location)) } }
         let entries = files.walk(path)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    for try await entry in entries { continuation.yield(Self.entry(entry, root: path.root, remote: path.remote)) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        return .mapping(entries) { entry in Self.entry(entry, root: path.root, remote: path.remote) }
     }
 
     func makeFolder(_ location: Location, parents: Bool) async throws -> RemoteEntry {

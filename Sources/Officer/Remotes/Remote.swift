@@ -73,6 +73,26 @@ extension Remote {
     }
 }
 
+extension AsyncThrowingStream where Failure == any Error {
+    /// Each element of `source` transformed, consumed while the caller consumes these; ending the stream stops the
+    /// source (a remote's walk turned into ``RemoteEntry``s).
+    static func mapping<Source: AsyncSequence & Sendable>(
+        _ source: Source, _ transform: @escaping @Sendable (Source.Element) -> Element
+    ) -> Self where Element: Sendable {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await element in source { continuation.yield(transform(element)) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
 /// What a remote cannot do, said plainly: "backup:photos/a.jpg: an S3 remote; searching is not available".
 public struct RemoteUnavailable: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
     /// What was asked of.
