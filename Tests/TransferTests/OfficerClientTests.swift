@@ -104,7 +104,7 @@ import Testing
         await #expect {
             try await client.stat(path("/nope"))
         } throws: { error in
-            guard case OfficerError.notFound(_, let message) = error else { return false }
+            guard case OfficerError.notFound(_, let message, _) = error else { return false }
             return message.contains("/nope")
         }
         // The client refuses '..' itself; the server refuses it too when a request gets through anyway.

@@ -107,6 +107,14 @@ public struct Job: Codable, Sendable, Equatable {
         return try? JSONDecoder().decode(Value.self, from: data)
     }
 
+    /// What the job works on as the user writes it: `officer:/a.zip` for a path on the server (the default root),
+    /// the address itself for a fetched URL, the job's id when it names nothing.
+    public var shownTarget: String {
+        guard let target, !target.isEmpty else { return id }
+        guard target.hasPrefix("/"), let path = try? RemotePath(path: target) else { return target }
+        return path.description
+    }
+
     /// The files and folders the job made (`entry` or `entries` of its result).
     public var createdEntries: [FileEntry] {
         if let one = result(as: EntryResponse.self) { return [one.entry] }

@@ -28,7 +28,7 @@ public struct LocalFileError: Error, Equatable, Sendable, CustomStringConvertibl
     /// One line naming the path.
     public var description: String {
         switch problem {
-        case .missing: "\(path): no such file"
+        case .missing: "\(path): no such file or folder"
         case .isAFolder: "\(path): is a folder"
         case .notAFolder: "\(path): not an existing folder"
         case .exists: "\(path): already exists"

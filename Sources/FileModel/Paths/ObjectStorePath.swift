@@ -28,6 +28,18 @@ public struct ObjectStorePath: Sendable, Hashable, CustomStringConvertible {
         bucket = parts.first ?? ""
         key = parts.dropFirst().joined(separator: "/")
         if rest.hasSuffix("/"), !key.isEmpty { key += "/" }
+        if !bucket.isEmpty, !Self.couldBeBucket(bucket) { throw .invalidBucket(path: text, bucket: bucket) }
+    }
+
+    /// What any S3 store could call a bucket: 3 to 255 letters, digits, `.`, `-`, `_` (the old names some
+    /// stores still hold are wider than today's rule of 63 lower-case characters; the store has the last word).
+    static func couldBeBucket(_ name: String) -> Bool {
+        (3...255).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                    || byte == UInt8(ascii: "_")
+            }
     }
 
     /// Whether it names the remote itself (its buckets).

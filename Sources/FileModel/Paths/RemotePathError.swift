@@ -14,6 +14,9 @@ public enum RemotePathError: Error, Equatable, Sendable, CustomStringConvertible
     case notRemote(String)
     /// `NAME:` names no configured remote (`suggestion`: the nearest configured name).
     case unknownRemote(String, suggestion: String?)
+    /// The bucket of an object-store path (`NAME:b/key`) cannot be one (too short, too long, a character no
+    /// bucket name has): refused before any request.
+    case invalidBucket(path: String, bucket: String)
 
     /// A one-line message naming the offending input.
     public var description: String {
@@ -24,6 +27,8 @@ public enum RemotePathError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidRoot(let root): "invalid root name \"\(root)\": use letters, digits, '.', '_', '~' or '-'"
         case .invalidComponent(let name):
             "invalid file name \(name.debugDescription): \(FileName.problem(name) ?? "not a single name")"
+        case .invalidBucket(let path, let bucket):
+            "\(path): \(bucket.debugDescription) is not a bucket name (3 to 63 letters, digits, '-' and '.')"
         case .notRemote(let text): "\"\(text)\" is not a remote path: write officer:/path or officer:ROOT:/path"
         case .unknownRemote(let name, let suggestion):
             "\(name): no such remote" + (suggestion.map { " (did you mean \($0)?)" } ?? "")

@@ -28,7 +28,7 @@ public enum PathState: Codable, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .absent: "absent"
         case .folder: "a folder"
-        case .file(let size, let mtime): "\(ByteCountFormat.string(size)) modified \(HTTPDate.format(mtime))"
+        case .file(let size, let mtime): "\(ByteCountFormat.string(size)) modified \(TimeStamp.shown(mtime))"
         }
     }
 }

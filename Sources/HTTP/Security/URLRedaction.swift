@@ -12,4 +12,21 @@ package enum URLRedaction {
         }
         return components.string ?? url
     }
+
+    /// `text` with the password of every URL in it (`scheme://user:password@host`) replaced, for messages that
+    /// quote a URL someone else wrote (a server's error about a fetch).
+    package static func redactingCredentials(in text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let scheme = rest.range(of: "://") {
+            result += rest[..<scheme.upperBound]
+            rest = rest[scheme.upperBound...]
+            let authority = rest.prefix { $0 != "/" && $0 != " " && $0 != "?" && $0 != "#" }
+            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                result += rest[..<colon] + ":REDACTED"
+                rest = rest[at...]
+            }
+        }
+        return result + rest
+    }
 }

@@ -154,7 +154,7 @@ public struct RemoteActionRunner: Sendable {
                 }
             }
         } catch let error as OfficerError {
-            if case .transport(let inner) = error, case .transport(_, CurlCode.timedOut, _) = inner { throw .timedOut(target: label, seconds: timeout) }
+            if case .transport(let inner, _) = error, case .transport(_, CurlCode.timedOut, _) = inner { throw .timedOut(target: label, seconds: timeout) }
             throw .server(target: label, error)
         } catch let error as RemoteActionError {
             throw error

@@ -1,4 +1,5 @@
 import FileModel
+import Foundation
 import HTTP
 import Transfer
 
@@ -11,7 +12,11 @@ extension OfficerClient {
         } catch .malformedResponse(_, let detail) {
             throw .notOfficerServer(url: server, detail: "the plugins endpoint answered something else (\(detail.prefix(80)))")
         } catch .notFound {
-            throw .notOfficerServer(url: server, detail: "no /api/server-settings/plugins endpoint")
+            // A URL with a path (`…/api`, `…/files`) is often the server's with a page's path after it.
+            if let parent = Self.parent(of: server), (try? await OfficerClient(server: parent, http: http).serverInfo()) != nil {
+                throw .serverElsewhere(url: server, server: parent)
+            }
+            throw .notOfficerServer(url: server, detail: "nothing there answers as one")
         }
         if let name = response.server?.name, name != "officer" {
             throw .notOfficerServer(url: server, detail: "it calls itself '\(name)'")
@@ -43,5 +48,15 @@ extension OfficerClient {
     /// Revokes the token on the server.
     public func signOut() async throws(OfficerError) {
         _ = try await raw("POST", "/api/auth/signout", body: Empty())
+    }
+
+    /// The URL one path component up (`http://h:1/api` → `http://h:1`), nil at the origin.
+    static func parent(of server: String) -> String? {
+        guard var components = URLComponents(string: server), !components.path.isEmpty, components.path != "/" else { return nil }
+        var parts = components.path.split(separator: "/")
+        parts.removeLast()
+        components.path = parts.isEmpty ? "" : "/" + parts.joined(separator: "/")
+        components.query = nil
+        return components.string
     }
 }

@@ -8,7 +8,7 @@ extension OfficerClient {
     static func isTransient(_ error: OfficerError, policy: RetryPolicy) -> Bool {
         switch error {
         case .server(_, let status, _): policy.retryableStatuses.contains(status)
-        case .transport(let inner): inner.isRetryable
+        case .transport(let inner, _): inner.isRetryable
         default: false
         }
     }

@@ -12,6 +12,9 @@ public struct OfficerClient: Sendable {
     public var token: String?
     /// The transport.
     public var http: HTTPClient
+    /// The name of the Officer remote this server is (`work` for `work:/…`), nil for the default server: what
+    /// messages call its paths.
+    public var remoteName: String?
     /// What the server offers beyond the seed's endpoints, as learnt so far; shared by the copies of a client and
     /// by every client of one front door, so each proposal is probed at most once.
     public var offers: ServerOffers
@@ -55,7 +58,7 @@ public struct OfficerClient: Sendable {
         do {
             return try JSONDecoder().decode(Response.self, from: response.body)
         } catch {
-            throw .malformedResponse(request: "\(method) \(path)", detail: String(describing: error))
+            throw .malformedResponse(request: "\(method) \(url(path, query: query))", detail: Self.summary(of: error))
         }
     }
 
@@ -81,7 +84,7 @@ public struct OfficerClient: Sendable {
                 throw .notSignedIn(server: server, reason: "the token is unusable: \(error)")
             }
         }
-        return try await send(request, subject: subject ?? query.first { $0.0 == "path" }?.1)
+        return try await send(request, subject: subject ?? location(query: query))
     }
 
     /// Sends a prepared request (JSON or not) and maps error statuses.
@@ -90,7 +93,7 @@ public struct OfficerClient: Sendable {
         do {
             response = try await http.send(request)
         } catch let error as HTTPError {
-            throw .transport(error)
+            throw .transport(error, subject: subject)
         } catch {
             throw .transport(.cancelled(request: request.method + " " + request.url))
         }
@@ -100,6 +103,14 @@ public struct OfficerClient: Sendable {
         return response
     }
 
+    /// The location a request's `path` and `root` query items name, as the user writes it (`officer:/x`,
+    /// `work:/x` on a named remote).
+    func location(query: [(String, String)]) -> String? {
+        guard let path = query.first(where: { $0.0 == "path" })?.1 else { return nil }
+        let root = query.first { $0.0 == "root" }?.1 ?? RemotePath.defaultRoot
+        return (try? RemotePath(root: root, path: path, remote: remoteName))?.description ?? path
+    }
+
     /// Why the token was refused, and why signing in again failed when it was tried (the token store keeps a
     /// way): without that, "log in again" would mislead.
     func refusal(_ reason: String) -> String {
@@ -107,25 +118,55 @@ public struct OfficerClient: Sendable {
     }
 
     func mapError(_ response: HTTPResponse, request: HTTPRequest, subject: String?) -> OfficerError {
-        let label = request.method + " " + (URLComponents(string: request.url)?.path ?? request.url)
+        let label = request.method + " " + URLRedaction.redacted(request.url)
         let detail = try? JSONDecoder().decode(APIErrorBody.self, from: response.body).error
+        let named = subject ?? server
         // Without the contract's error body (an HTML page, a proxy's text) the message still names what was asked.
-        let message = detail?.message ?? "\(subject ?? label): HTTP \(response.status) from the server, without an explanation"
+        let message = detail.map { serverWords($0.message, about: named) }
+            ?? "\(named): the server answered \(response.status) without an explanation"
         switch (response.status, detail?.code) {
         case (401, "invalid_credentials"):
             return .invalidCredentials(email: subject ?? "")
         case (401, let code):
             return .notSignedIn(server: server, reason: refusal(code == "token_expired" ? "your session has expired" : "the server no longer accepts the token"))
-        case (404, _): return .notFound(request: label, message: message)
+        case (404, "not_found") where subject != nil && request.url.contains("/api/file-browser/"): return .notFound(request: label, message: "\(named): no such file or folder")
+        case (404, let code): return .notFound(request: label, message: message, code: code)
         // The server's own words may name its parameters ("set overwrite"); known codes get words of our own.
-        case (409, "exists"): return .conflict(request: label, message: "\(subject ?? label): already exists", code: "exists")
-        case (409, "not_empty"): return .conflict(request: label, message: "\(subject ?? label): folder not empty", code: "not_empty")
+        case (409, "exists"): return .conflict(request: label, message: "\(named): already exists", code: "exists")
+        case (409, "not_empty"): return .conflict(request: label, message: "\(named): folder not empty", code: "not_empty")
         case (409, let code): return .conflict(request: label, message: message, code: code)
         case (403, _): return .forbidden(request: label, message: message)
         case (400, let code), (413, let code), (415, let code), (422, let code):
             return .badRequest(request: label, message: message, code: code)
         default: return .server(request: label, status: response.status, message: message)
         }
+    }
+}
+
+extension OfficerClient {
+    /// What was wrong with an answer that did not decode, in a few words (the decoder's own description is a
+    /// page of Swift types).
+    static func summary(of error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ keys: [any CodingKey]) -> String { keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") }
+        switch error {
+        case .keyNotFound(let key, let context): return "no \"\(path(context.codingPath + [key]))\" in it"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\"\(path(context.codingPath))\" is of the wrong kind"
+        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "not JSON" : "\"\(path(context.codingPath))\" is malformed"
+        @unknown default: return "not the JSON expected"
+        }
+    }
+
+    /// The server's message about `subject`: its own words, with the server's form of the path they start with
+    /// (`/docs: …`) in the user's (`officer:/docs: …`, on the subject's root and remote).
+    func serverWords(_ message: String, about subject: String) -> String {
+        if message.hasPrefix(subject + ": ") { return message }
+        guard message.hasPrefix("/"), let colon = message.range(of: ": ") else { return "\(subject): \(message)" }
+        let serverPath = String(message[..<colon.lowerBound])
+        let remotes: Set<String> = remoteName.map { [$0] } ?? []
+        let root = (try? RemotePath(parsing: subject, remotes: remotes))?.root ?? RemotePath.defaultRoot
+        let place = (try? RemotePath(root: root, path: serverPath, remote: remoteName))?.description ?? serverPath
+        return place + ": " + message[colon.upperBound...]
     }
 }
 

@@ -10,8 +10,8 @@ extension OfficerError: CategorizedError {
         case .conflict: .conflict
         case .forbidden, .badRequest, .notOffered: .refused
         case .server(_, 507, _): .serverFull
-        case .server, .malformedResponse, .notOfficerServer: .server
-        case .transport(let inner): inner.category
+        case .server, .malformedResponse, .notOfficerServer, .serverElsewhere: .server
+        case .transport(let inner, _): inner.category
         case .invalidPath: .invalidInput
         }
     }

@@ -25,10 +25,11 @@ extension OfficerFiles {
     ) async throws -> SyncReport {
         var options = given
         options.direction = destination.isRemote || !source.isRemote ? .push : .pull
-        let engine = SyncEngine(
+        var engine = SyncEngine(
             source: try syncSide(source, options: options, asSource: true),
             destination: try syncSide(destination, options: options, asSource: false),
             stagingFolder: stagingFolder, options: options)
+        engine.locationNames = locationNames
         try await engine.checkRoots()
         guard case .officer(let base) = destination, let door = try? door(base.remote) else { return await engine.run(onEvent: onEvent) }
         let dryRun = options.dryRun

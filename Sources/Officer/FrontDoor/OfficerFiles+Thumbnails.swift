@@ -90,7 +90,7 @@ extension OfficerFiles {
         let scratch = NSTemporaryDirectory() + "/officer-thumb-source-\(getpid())-\(UUID().uuidString)." + (path.name as NSString).pathExtension
         defer { unlink(scratch) }
         _ = try await download(path, to: scratch).value
-        let image = try await Self.onOwnThread(cancelling: nil) { try ThumbnailMaker.thumbnail(ofFile: scratch, size: size) }
+        let image = try await Self.onOwnThread(cancelling: nil) { try ThumbnailMaker.thumbnail(ofFile: scratch, size: size, shownAs: path.description) }
         return Thumbnail(image: image, origin: .rendered)
     }
 

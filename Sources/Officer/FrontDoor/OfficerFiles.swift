@@ -133,7 +133,9 @@ public final class OfficerFiles: Sendable {
     public var client: OfficerClient {
         get throws(OfficerFilesError) {
             guard let server = configuration.server else { throw .noServer }
-            return OfficerClient(server: server, token: configuration.tokens.token(for: server), http: http, offers: offers)
+            var client = OfficerClient(server: server, token: configuration.tokens.token(for: server), http: http, offers: offers)
+            client.remoteName = configuration.officerRemotes.first { $0.server == server }?.name
+            return client
         }
     }
 

@@ -55,7 +55,7 @@ final class SessionRenewal: CredentialRenewal, @unchecked Sendable {
         let outcome: Result<BearerCredential?, HTTPError>
         do {
             outcome = .success(try await newCredential(replacing: rejected))
-        } catch OfficerError.transport(let error) {
+        } catch OfficerError.transport(let error, _) {
             outcome = .failure(error)
         } catch {
             fail(rejected, because: "\(error)")

@@ -23,6 +23,8 @@ public struct SyncEngine: Sendable {
     public let stagingFolder: String
     /// How to run.
     public let options: SyncOptions
+    /// The servers and stores its failures are told by (``FailureReport``).
+    public var locationNames = LocationNames()
 
     /// Creates an engine for any two sides.
     public init(source: any SyncRemote, destination: any SyncRemote, stagingFolder: String, options: SyncOptions) {
@@ -55,7 +57,7 @@ public struct SyncEngine: Sendable {
     /// Runs the sync and returns its account; `onEvent` hears the plan, progress, failures and warnings.
     public func run(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> SyncReport {
         let started = Date()
-        let state = SyncState(report: SyncReport(direction: options.direction, dryRun: options.dryRun), onEvent: onEvent)
+        let state = SyncState(report: SyncReport(direction: options.direction, dryRun: options.dryRun), terms: locationNames, onEvent: onEvent)
         if !options.dryRun {
             do {
                 try await destination.makeDirectory(.root)
@@ -273,11 +275,11 @@ struct DeletionList {
         state.extraneous(count)
         guard options.deleteExtraneous, count > 0 else { return }
         if let reason = state.deletionBlocker {
-            state.skipDeletions("\(count) entries not deleted: \(reason)")
+            state.skipDeletions("\(CountFormat.string(count, "entry", "entries")) not deleted: \(reason)")
             return
         }
         if let limit = options.maxDelete, count > limit {
-            state.skipDeletions("\(count) entries would be deleted, more than --max-delete \(limit): nothing was deleted")
+            state.skipDeletions("\(CountFormat.string(count, "entry", "entries")) would be deleted, more than --max-delete \(limit): nothing was deleted")
             return
         }
         for (item, entries) in items {

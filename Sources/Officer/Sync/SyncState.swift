@@ -8,9 +8,11 @@ final class SyncState: @unchecked Sendable {
     private let lock = NSLock()
     private var report: SyncReport
     private let onEvent: @Sendable (SyncEvent) -> Void
+    private let terms: LocationNames
 
-    init(report: SyncReport, onEvent: @escaping @Sendable (SyncEvent) -> Void) {
+    init(report: SyncReport, terms: LocationNames, onEvent: @escaping @Sendable (SyncEvent) -> Void) {
         self.report = report
+        self.terms = terms
         self.onEvent = onEvent
     }
 
@@ -70,7 +72,8 @@ final class SyncState: @unchecked Sendable {
     }
 
     func fail(_ path: String, _ operation: String, _ error: any Error) {
-        fail(path, operation, "\(error)", category: (error as? any CategorizedError)?.category)
+        let report = FailureReport(error, terms: terms)
+        fail(path, operation, report.message, category: report.category)
     }
 
     func deferred(_ localPath: String) { onEvent(.deferred(localPath)) }

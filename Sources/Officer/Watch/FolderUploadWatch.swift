@@ -201,7 +201,7 @@ final class FolderUploadWatch {
     private func waitForServer(_ error: any Error) async throws {
         backoff = min(options.maxBackoffSeconds, max(1, backoff * 2))
         retryAt = Self.now() + backoff
-        report(.waiting(reason: "\(error)", retryIn: backoff))
+        report(.waiting(reason: files.report(error).message, retryIn: backoff))
         if needsCatchUp { try await Task.sleep(nanoseconds: UInt64(backoff * 1e9)) }
     }
 
@@ -241,7 +241,7 @@ final class FolderUploadWatch {
             } catch {
                 if ErrorCategory.of(error) == .cancelled { throw error }
                 pending[path] = nil
-                report(.failed(local: path, reason: "\(error)"))
+                report(.failed(local: path, reason: files.report(error).message))
             }
         }
     }

@@ -45,7 +45,7 @@ extension CommandContext {
             cache = try files.cache()
         } catch {
             if global.offline || required { throw error }
-            console.message("warning: cache not used: \(error)")
+            console.message("warning: cache not used: " + describe(error))
             return
         }
         if let cache { reportOpening(cache) }

@@ -6,8 +6,32 @@ extension CommandContext {
     /// command has one. The library names no option (an app has none); the CLI adds them here, once.
     func describe(_ error: any Error) -> String {
         if case OfficerFilesError.noServer = error { return CLIError.noServer.description }
-        guard let (option, wording) = Self.settlingOption(for: error), offeredOptions.contains(option) else { return "\(error)" }
-        return "\(error) (\(wording))"
+        // A token in the environment wins over the config, so it is the one the server refused.
+        if case OfficerError.notSignedIn(let server, _) = error, environment["OFFICER_TOKEN"].map({ !$0.isEmpty }) ?? false {
+            return "\(locationNames().serverName(server)): the server does not accept the token in OFFICER_TOKEN"
+        }
+        let report = report(error)
+        if report.isUntrustedCertificate {
+            return report.message + "; pass --cacert FILE (the certificate that signed it; login remembers it) or --insecure"
+        }
+        let message = report.message
+        guard let (option, wording) = Self.settlingOption(for: error), offeredOptions.contains(option) else { return message }
+        // The option was given and did not settle it: only a file is ever replaced.
+        if option == "--force", givenOptions.contains("force") { return "\(message) (a folder is never replaced, even with --force)" }
+        return "\(message) (\(wording))"
+    }
+
+    /// `error` as the library tells it, in the terms of this run's servers, named remotes and object stores.
+    func report(_ error: any Error) -> FailureReport { FailureReport(error, terms: locationNames()) }
+
+    /// The servers and stores this run knows (from the options and the config; no token needed).
+    func locationNames() -> LocationNames {
+        let config = (try? configStore.load()) ?? OfficerConfig()
+        var configuration = OfficerFiles.Configuration(server: try? serverURL(config: config))
+        configuration.defaultRoot = defaultRoot
+        configuration.officerRemotes = (config.officers ?? [:]).map { OfficerRemote(name: $0.key, server: $0.value.server) }
+        configuration.objectStores = ((try? objectStoreRemotes()) ?? [:]).values.sorted { $0.name < $1.name }
+        return LocationNames(configuration: configuration)
     }
 
     /// The option that settles `error`, and how to say so.
@@ -17,10 +41,14 @@ extension CommandContext {
             ("--force", "use --force to replace it")
         case let error as LocalFileError where error.problem == .exists:
             ("--force", "use --force to replace it")
-        case OfficerError.notFound(request: "upload", _):
+        case OfficerError.notFound(request: "upload", _, _):
             ("--parents", "--parents creates it")
+        case OfficerError.notFound(_, _, "parent_not_found"):
+            ("--parents", "-p creates the missing folders")
         case OfficerFilesError.unsafeArchive:
             ("--force", "--force asks the server anyway, which still refuses members that land outside the folder")
+        case OfficerFilesError.isAFolder:
+            ("--zip", "get --zip saves a folder as one zip file; sync copies it file by file")
         case ArchiveError.tooLarge:
             ("--max-size", "raise --max-size")
         default: nil

@@ -17,6 +17,10 @@ public struct CommandContext: Sendable {
     /// The options the running command offers (`--force`, `--parents`, …), so an error's message may suggest the
     /// one that settles it.
     public var offeredOptions: Set<String> = []
+    /// The flags given on this command line (`force`), so a hint never suggests one already given.
+    public var givenOptions: Set<String> = []
+    /// The command being run (`login`, `put`), for hints that are commands of its own.
+    public var invokedCommand: String?
     /// The named Officer remote this command's Officer paths are on (`work:/…`), nil for the default server.
     public var officerRemote: String?
 
@@ -32,7 +36,7 @@ public struct CommandContext: Sendable {
     public func httpClient() -> HTTPClient {
         var configuration = HTTPClientConfiguration()
         configuration.insecure = global.insecure
-        configuration.caCertificatePath = global.caCertificate
+        configuration.caCertificatePath = caCertificate()
         configuration.offline = global.offline
         configuration.userAgent = "officer-files/\(OfficerFilesApp.version)"
         // Checked before the command runs (OfficerFilesApp), so a bad value never reaches here.
@@ -45,6 +49,14 @@ public struct CommandContext: Sendable {
             configuration.log = { console.message($0) }
         }
         return HTTPClient(configuration: configuration)
+    }
+
+    /// The CA certificates to trust: `--cacert`, then `OFFICER_CACERT`, then the file `login --cacert` remembered
+    /// for this command's server.
+    func caCertificate() -> String? {
+        if let given = global.caCertificate ?? environment["OFFICER_CACERT"].flatMap({ $0.isEmpty ? nil : $0 }) { return given }
+        guard let config = try? configStore.load(), let server = try? serverURL(config: config) else { return nil }
+        return config.certificates?[ConfigTokenStore.normalized(server)]
     }
 
     /// The server URL: `--server`, then `OFFICER_SERVER`, then the config.

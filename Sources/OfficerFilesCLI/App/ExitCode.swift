@@ -5,7 +5,7 @@ import Preview
 import Transfer
 
 /// The CLI's exit codes, documented in the README.
-public enum ExitCode: Int32, Sendable {
+public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Success.
     case success = 0
     /// Something failed that has no more specific code (including partial failure of a batch).

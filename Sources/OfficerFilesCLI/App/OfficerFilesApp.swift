@@ -33,7 +33,7 @@ public enum OfficerFilesApp {
                 Remote paths are written officer:/path (root 'home') or officer:ROOT:/path; paths on an
                 S3-compatible remote (see `remote`) NAME:bucket/path.
                 Commands that only take remote paths also accept a plain /path.
-                Environment: OFFICER_SERVER, OFFICER_TOKEN, OFFICER_PASSWORD_FILE, OFFICER_CACHE_LIMIT, XDG_CONFIG_HOME,
+                Environment: OFFICER_SERVER, OFFICER_TOKEN, OFFICER_PASSWORD_FILE, OFFICER_CACERT, OFFICER_CACHE_LIMIT, XDG_CONFIG_HOME,
                 XDG_STATE_HOME, XDG_CACHE_HOME, NO_COLOR.
                 """,
             subcommands: commands.map { $0.spec } + [helpSpec])
@@ -70,6 +70,8 @@ public enum OfficerFilesApp {
         var context = CommandContext(
             console: console, global: GlobalOptions(parsed), environment: environment,
             configStore: ConfigStore(environment: environment))
+        context.invokedCommand = parsed.path.first
+        context.givenOptions = parsed.flags
         context.offeredOptions = Set(parser.specs(for: parsed.path).last?.options.flatMap(\.names) ?? [])
         do {
             _ = try context.global.lowSpeed()
@@ -81,7 +83,7 @@ public enum OfficerFilesApp {
             try context.refuseObjectStorePaths(parsed.positionals, command: parsed.path)
             context.officerRemote = try context.officerRemote(of: parsed)
         } catch {
-            console.message("officer-files: \(error)")
+            console.message("officer-files: " + context.describe(error))
             return ExitCode.of(error).rawValue
         }
         let task = Task { try await command.run(parsed, context) }
@@ -98,10 +100,14 @@ public enum OfficerFilesApp {
             } else if code == .interrupted, case UploadError.cancelled(let path) = error {
                 // Nothing of it stays on the server (one multipart POST, or removed as asked): a rerun starts over.
                 console.message("officer-files: interrupted; nothing of \(path) was kept, the same command starts it over")
+            } else if code == .interrupted, ["login", "logout", "whoami", "remote"].contains(context.invokedCommand ?? "") {
+                // Nothing of these is half done: there is nothing to continue.
+                console.message("officer-files: interrupted; nothing was changed")
             } else if code == .interrupted {
                 console.message("officer-files: interrupted; run the same command again to continue")
             } else {
                 console.message("officer-files: " + context.describe(error) + (hint(for: error, context: context).map { "; " + $0 } ?? ""))
+                if context.global.verbose { console.message("officer-files: (details: \(context.report(error).detail))") }
             }
             return code.rawValue
         }
@@ -109,7 +115,15 @@ public enum OfficerFilesApp {
 
     /// The command that helps, where one does: exactly as it can be run (the email from the config).
     static func hint(for error: any Error, context: CommandContext) -> String? {
+        if case OfficerError.serverElsewhere(_, let server) = error, context.invokedCommand == "login" {
+            let email = (try? context.configStore.load())?.email
+            return "log in with: officer-files login --server \(ShellWord.quoted(server))" + (email.map { " --email \(ShellWord.quoted($0))" } ?? " --email YOUR-EMAIL")
+        }
         guard case OfficerError.notSignedIn(let server, _) = error else { return nil }
+        // A token in the environment wins over the config: signing in again would change nothing.
+        if context.environment["OFFICER_TOKEN"].map({ !$0.isEmpty }) ?? false {
+            return "set a valid one, or unset OFFICER_TOKEN to use the one from login"
+        }
         let config = try? context.configStore.load()
         // A named Officer remote's server is signed in to by its name (`--server` would change the default one).
         if let (name, profile) = config?.officers?.first(where: { ConfigTokenStore.normalized($0.value.server) == ConfigTokenStore.normalized(server) }),
@@ -138,7 +152,7 @@ public enum OfficerFilesApp {
         let chain = parser.specs(for: topic)
         guard chain.count == topic.count + 1 else {
             let unknown = topic[chain.count - 1]
-            let suggestion = EditDistance.suggestion(for: unknown, among: chain.last!.subcommands.map(\.name))
+            let suggestion = ArgumentParser.suggestion(for: unknown, among: chain.last!.subcommands.map(\.name))
             console.message("officer-files: " + ArgumentError.unknownCommand(unknown, parent: "officer-files ", suggestion: suggestion).description)
             return ExitCode.usage.rawValue
         }

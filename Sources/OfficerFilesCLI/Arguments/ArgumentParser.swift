@@ -40,7 +40,7 @@ public struct ArgumentParser: Sendable {
                     guard let sub = command.subcommand(argument) else {
                         throw .unknownCommand(
                             argument, parent: commandName() + " ",
-                            suggestion: EditDistance.suggestion(for: argument, among: command.subcommands.map(\.name)))
+                            suggestion: Self.suggestion(for: argument, among: command.subcommands.map(\.name)))
                     }
                     command = sub
                     result.path.append(argument)
@@ -132,5 +132,17 @@ public struct ArgumentParser: Sendable {
         if !command.positionals.contains(where: \.isVariadic), result.positionals.count > command.positionals.count {
             throw .unexpectedArgument(command: name, argument: result.positionals[command.positionals.count])
         }
+    }
+
+    /// The subcommand a mistyped one most likely meant: the nearest by spelling, else the one a habit from
+    /// other tools names (`rm` for `remove`, `ls` for `list`).
+    static func suggestion(for name: String, among names: [String]) -> String? {
+        if let near = EditDistance.suggestion(for: name, among: names) { return near }
+        let habits: [String: [String]] = [
+            "rm": ["remove", "delete"], "del": ["remove", "delete"], "delete": ["remove"], "remove": ["delete", "rm"],
+            "ls": ["list"], "show": ["list"], "new": ["add"], "create": ["add"], "rename": ["mv"], "move": ["mv"],
+            "copy": ["cp"], "download": ["get"], "upload": ["put"], "mkdirs": ["mkdir"], "dir": ["ls"],
+        ]
+        return habits[name.lowercased()]?.first { names.contains($0) }
     }
 }

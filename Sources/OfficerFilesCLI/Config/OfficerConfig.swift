@@ -16,6 +16,9 @@ public struct OfficerConfig: Codable, Sendable, Equatable {
     public var password: String?
     /// A file holding that password instead, read each time (`login --remember --password-file`).
     public var passwordFile: String?
+    /// The CA certificate file (PEM) each server's certificate is checked against, by server URL: what `login
+    /// --cacert FILE` was given, so later commands trust the same server without the option.
+    public var certificates: [String: String]?
     /// Other Officer servers by name (`remote add NAME --officer URL`), each signed in on its own.
     public var officers: [String: OfficerProfile]?
 

@@ -23,9 +23,15 @@ public enum ThumbnailMaker {
     /// JPEG quality of thumbnails: small files, no visible loss at thumbnail size.
     static let quality = 80
 
-    /// A thumbnail of the image file at `path`, longest edge at most `size`.
-    public static func thumbnail(ofFile path: String, size: Int) throws -> ThumbnailImage {
-        try encode(try VipsImage.thumbnail(of: path, maxEdge: size), name: path)
+    /// A thumbnail of the image file at `path`, longest edge at most `size`; failures name the file `shownAs`
+    /// (a remote file's location rather than the scratch copy it was fetched to).
+    public static func thumbnail(ofFile path: String, size: Int, shownAs: String? = nil) throws -> ThumbnailImage {
+        do {
+            return try encode(try VipsImage.thumbnail(of: path, maxEdge: size), name: path)
+        } catch let error as VipsError {
+            guard let shownAs else { throw error }
+            throw error.naming(shownAs)
+        }
     }
 
     /// A thumbnail from a camera's embedded one: shrunk when larger than `size`, turned as the main image is.
@@ -39,7 +45,12 @@ public enum ThumbnailMaker {
     private static func encode(_ image: VipsImage, name: String) throws -> ThumbnailImage {
         let output = scratchPath("thumb.jpg")
         defer { unlink(output) }
-        try image.writeJPEG(to: output, quality: quality, stripMetadata: true)
+        do {
+            try image.writeJPEG(to: output, quality: quality, stripMetadata: true)
+        } catch .saveFailed(_, let message) where !VipsError.isWriteProblem(message) {
+            // Pixels are decoded only as they are written: a damaged input fails here, and is the input's fault.
+            throw VipsError.loadFailed(file: name, message: message)
+        }
         return ThumbnailImage(jpeg: try Data(contentsOf: URL(fileURLWithPath: output)), width: image.width, height: image.height)
     }
 

@@ -10,7 +10,7 @@ extension DownloadError: CategorizedError {
         case .checksumMismatch: .integrity
         case .lengthMismatch, .unstable, .unexpectedAnswer: .server
         case .transfer(let inner): inner.category
-        case .journal, .localFile: .localFile
+        case .journal, .localFile, .noSuchFolder: .localFile
         }
     }
 }

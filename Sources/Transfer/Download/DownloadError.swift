@@ -7,6 +7,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case destinationExists(path: String)
     /// The destination is a folder.
     case destinationIsDirectory(path: String)
+    /// The folder the destination would go in does not exist (nothing is created for it).
+    case noSuchFolder(path: String)
     /// Another process is downloading to the same destination.
     case busy(path: String)
     /// The server answered with an error status.
@@ -32,6 +34,7 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .destinationExists(let path): "\(path): already exists"
         case .destinationIsDirectory(let path): "\(path): is a folder"
         case .busy(let path): "\(path): another download is writing to it"
+        case .noSuchFolder(let path): "\(path): no such folder"
         case .server(let url, let status, let message): "\(url): server answered \(status): \(message)"
         case .checksumMismatch(let path, let expected, let actual):
             "\(path): sha256 is \(actual), expected \(expected); nothing was saved"

@@ -37,6 +37,10 @@ final class PartialFile: @unchecked Sendable {
             if isDirectory.boolValue { throw .destinationIsDirectory(path: destination) }
             if !force { throw .destinationExists(path: destination) }
         }
+        let folder = (destination as NSString).deletingLastPathComponent
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw .noSuchFolder(path: folder + "/")
+        }
         return try PartialFile(destination: destination)
     }
 

@@ -371,7 +371,7 @@ public struct SegmentedDownloader: Downloading {
                 case .rejected(_, let status, let why): throw Restart(reason: why, changed: status == 200)
                 case .cancelled: throw CancellationError()
                 case .transport where error.isRetryable:
-                    reason = error.description
+                    reason = error.reason
                     lastFailure = .transfer(error)
                 default: throw DownloadError.transfer(error)
                 }

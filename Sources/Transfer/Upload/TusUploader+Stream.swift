@@ -169,7 +169,7 @@ extension TusUploader {
                 if case .cancelled = error { throw CancellationError() }
                 sent += inFlight.sent
                 guard error.isRetryable else { throw UploadError.transfer(error) }
-                reason = error.description
+                reason = error.reason
             }
             try await budget.backOff(reason: reason, retryAfter: retryAfter, onEvent: onEvent) { attempts in
                 UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: attempts, reason: reason))

@@ -451,7 +451,7 @@ public struct TusUploader: Uploading {
                     // The body's own file failed (it shrank, it changed before its last bytes).
                     if let identity { try identity.check(path) }
                     throw UploadError.transfer(error)
-                case .transport where error.isRetryable: reason = error.description
+                case .transport where error.isRetryable: reason = error.reason
                 default: throw UploadError.transfer(error)
                 }
             }
@@ -600,7 +600,7 @@ public struct TusUploader: Uploading {
                 retryAfter = response.headers["Retry-After"]
             } catch let error as HTTPError {
                 if case .cancelled = error { throw CancellationError() }
-                reason = error.description
+                reason = error.reason
             }
             try await budget.backOff(reason: reason, retryAfter: retryAfter, onEvent: nil) { attempts in
                 UploadError.transfer(.gaveUp(request: "HEAD \(url)", attempts: attempts, reason: reason))
@@ -627,7 +627,7 @@ public struct TusUploader: Uploading {
             } catch let error as HTTPError {
                 if case .cancelled = error { throw CancellationError() }
                 guard error.isRetryable, budget.failures + 1 < budget.limit else { throw UploadError.transfer(error) }
-                reason = error.description
+                reason = error.reason
             }
             try await budget.backOff(reason: reason, retryAfter: retryAfter, onEvent: nil) { attempts in
                 UploadError.transfer(.gaveUp(request: "\(request.method) \(request.url)", attempts: attempts, reason: reason))

@@ -45,7 +45,7 @@ async def checked_address(host, port, allowed_ports):
         if getattr(ip, "ipv4_mapped", None):
             ip = ip.ipv4_mapped
         if not (ip.is_global or (ip.is_loopback and port in allowed_ports)):
-            where = host if host == str(ip) else f"{host} is {ip},"
+            where = f"{host} is" if host == str(ip) else f"{host} is {ip},"
             raise Refused(f"{where} a loopback, private or reserved address the server does not fetch from")
         addresses.append(info[4][0])
     if not addresses:

@@ -49,6 +49,14 @@ enum LoginCommand: Command {
         // The front door saves the token (and what --remember keeps) in the config, only once the server accepted it.
         configuration.tokens = ConfigTokenStore(store: context.configStore, email: email, remember: remember)
         let session = try await OfficerFiles(configuration: configuration).signIn(email: email, password: secret)
+        if let certificate = context.global.caCertificate ?? context.environment["OFFICER_CACERT"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            // Remembered with the token, so every later command trusts the server the same way.
+            var config = try context.configStore.load()
+            var certificates = config.certificates ?? [:]
+            certificates[ConfigTokenStore.normalized(server)] = URL(fileURLWithPath: certificate).standardizedFileURL.path
+            config.certificates = certificates
+            try context.configStore.save(config)
+        }
         if context.global.json {
             context.printJSON(LoginResult(server: server, user: session.user, serverVersion: info.server?.version))
         } else {

@@ -107,9 +107,9 @@ enum RemoteActionCommand {
         switch outcome {
         case .failure(let error):
             if context.global.json {
-                context.printJSON(["target": request.target.description, "action": request.action.rawValue, "error": "\(error)"])
+                context.printJSON(["target": request.target.description, "action": request.action.rawValue, "error": context.describe(error)])
             } else if several {
-                context.console.message("officer-files: \(error)")
+                context.console.message("officer-files: " + context.describe(error))
             }
         case .success(let result):
             if context.global.json {
@@ -123,7 +123,7 @@ enum RemoteActionCommand {
                         let path = try writeText(line, to: output, target: request.target, several: several, force: force)
                         if !quiet { context.console.message("Wrote \(path)") }
                     } catch {
-                        if several { context.console.message("officer-files: \(error)") }
+                        if several { context.console.message("officer-files: " + context.describe(error)) }
                         return error
                     }
                 } else {

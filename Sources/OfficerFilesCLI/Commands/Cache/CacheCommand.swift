@@ -38,7 +38,7 @@ enum CacheCommand: Command {
             if context.global.json {
                 context.printJSON(["entries": Int64(count), "bytes": bytes])
             } else {
-                context.say("Removed \(count) entries (\(ByteCountFormat.string(bytes))).")
+                context.say("Removed \(CountFormat.string(count, "entry", "entries")) (\(ByteCountFormat.string(bytes))).")
             }
         case "pin": try await pin(parsed.positionals, files, context)
         case "unpin":
@@ -60,12 +60,12 @@ enum CacheCommand: Command {
         let percent = stats.limit > 0 ? Double(stats.bytes) * 100 / Double(stats.limit) : 0
         context.console.print("Cache:    \(stats.directory)")
         context.console.print(
-            "Used:     \(ByteCountFormat.string(stats.bytes)) of \(ByteCountFormat.string(stats.limit)) (\(String(format: "%.1f", percent))%) in \(stats.entries) entries")
-        context.console.print("Pinned:   \(ByteCountFormat.string(stats.pinnedBytes)) in \(stats.pinnedEntries) entries (never evicted)")
+            "Used:     \(ByteCountFormat.string(stats.bytes)) of \(ByteCountFormat.string(stats.limit)) (\(String(format: "%.1f", percent))%) in \(CountFormat.string(stats.entries, "entry", "entries"))")
+        context.console.print("Pinned:   \(ByteCountFormat.string(stats.pinnedBytes)) in \(CountFormat.string(stats.pinnedEntries, "entry", "entries")) (never evicted)")
         // Kinds are never cut: two kinds must not look alike (ai/ocr?languages=eng and ai/ocr?languages=deu).
         let width = max(12, stats.kinds.keys.map(\.count).max() ?? 0)
         for (kind, totals) in stats.kinds.sorted(by: { $0.key < $1.key }) {
-            context.console.print("  \(pad(kind, width)) \(totals.entries) entries, \(ByteCountFormat.string(totals.bytes))")
+            context.console.print("  \(pad(kind, width)) \(CountFormat.string(totals.entries, "entry", "entries")), \(ByteCountFormat.string(totals.bytes))")
         }
     }
 
@@ -82,10 +82,11 @@ enum CacheCommand: Command {
         }
         if entries.isEmpty { context.say("The cache is empty.") }
         let width = max(10, entries.map(\.key.kind.count).max() ?? 0)
+        let terms = context.locationNames()
         for entry in entries {
             let size = String(entry.size)
             context.console.print(
-                "\(pad(entry.key.kind, width)) \(String(repeating: " ", count: max(0, 12 - size.count)))\(size) \(entry.pinned ? "pinned" : "      ") \(HTTPDate.minuteStamp(entry.accessed))  officer:\(entry.key.root):\(entry.key.path)")
+                "\(pad(entry.key.kind, width)) \(String(repeating: " ", count: max(0, 12 - size.count)))\(size) \(entry.pinned ? "pinned" : "      ") \(TimeStamp.shown(entry.accessed))  \(terms.location(server: entry.key.server, root: entry.key.root, path: entry.key.path))")
         }
     }
 
@@ -106,7 +107,7 @@ enum CacheCommand: Command {
             return
         }
         if !report.repairedAnything && report.entriesEvicted == 0 {
-            context.say("The cache is consistent: \(try files.cacheStatistics().entries) entries, every one with its file.")
+            context.say("The cache is consistent: \(CountFormat.string(try files.cacheStatistics().entries, "entry", "entries")), every one with its file.")
             return
         }
         if report.rebuiltIndex { context.say("The index was unreadable and was created anew.") }

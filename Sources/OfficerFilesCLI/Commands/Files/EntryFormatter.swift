@@ -21,8 +21,8 @@ enum EntryFormatter {
         return text
     }
 
-    /// `2026-11-29 16:02` in UTC, sortable and unambiguous (no DateFormatter: listings print thousands).
-    static func date(_ mtime: Double) -> String { HTTPDate.minuteStamp(mtime) }
+    /// `2026-11-29 16:02 UTC` (``TimeStamp``; no DateFormatter: listings print thousands).
+    static func date(_ mtime: Double) -> String { TimeStamp.shown(mtime) }
 
     /// The short form: the name (control characters escaped, line breaks too), with `/` after folders.
     static func short(_ entry: RemoteEntry, name: String? = nil) -> String {

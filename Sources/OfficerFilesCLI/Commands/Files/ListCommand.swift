@@ -48,7 +48,7 @@ enum ListCommand: Command {
             throw error
         }
         if let listedAt = listing.listedAt, !context.global.quiet {
-            context.console.message("offline: \(target) as listed \(HTTPDate.minuteStamp(listedAt) + " UTC")")
+            context.console.message("offline: \(target) as listed \(TimeStamp.shown(listedAt))")
         }
         if context.global.json {
             context.printJSON(listing)

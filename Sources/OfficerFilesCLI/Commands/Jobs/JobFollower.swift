@@ -23,7 +23,7 @@ enum JobFollower {
             } else {
                 context.console.print(job.id)
                 if !context.global.quiet {
-                    context.console.message("\(job.kind) \(job.target ?? ""): runs on the server as job \(job.id); follow it with: officer-files jobs wait \(job.id)")
+                    context.console.message("\(job.kind) \(job.shownTarget): runs on the server as job \(job.id); follow it with: officer-files jobs wait \(job.id)")
                 }
             }
             return nil
@@ -88,7 +88,7 @@ final class JobLine: @unchecked Sendable {
 
     /// `transcode /v.mkv: running, 45% (27 of 60 s), transcoding`.
     static func describe(_ job: Job) -> String {
-        var text = "\(job.kind) \(job.target ?? job.id): \(job.state.rawValue)"
+        var text = "\(job.kind) \(job.shownTarget): \(job.state.rawValue)"
         let progress = job.progress
         if let fraction = progress.fraction, job.state == .running {
             text += ", \(Int(fraction * 100))%"

@@ -66,7 +66,8 @@ enum JobsCommand: Command {
             } catch let error as CLIError {
                 throw error
             } catch {
-                context.console.message("officer-files: job \(id): " + context.describe(error))
+                // One job's failure is the command's, said once at the end; of several, each is said as it ends.
+                if ids.count > 1 { context.console.message("officer-files: " + context.describe(error)) }
                 failures.append(error)
             }
         }
@@ -79,7 +80,7 @@ enum JobsCommand: Command {
 
     /// `job ID (extract /a.zip): done: officer:/a` — what a finished job made, or why it did not.
     static func summary(_ job: Job) -> String {
-        let head = "job \(job.id) (\(job.kind) \(job.target ?? "")): \(job.state.rawValue)"
+        let head = "job \(job.id) (\(job.kind) \(job.shownTarget)): \(job.state.rawValue)"
         switch job.state {
         case .done:
             let made = job.createdEntries.map { (try? RemotePath(path: $0.path))?.description ?? $0.path }

@@ -95,9 +95,9 @@ enum ArchiveCommand: Command {
         }
         context.console.printRaw(output)
         context.console.print(
-            "\(inspection.format): \(inspection.fileCount) files, \(inspection.directoryCount) folders, "
+            "\(inspection.format): \(CountFormat.string(inspection.fileCount, "file")), \(CountFormat.string(inspection.directoryCount, "folder")), "
                 + "\(ByteCountFormat.string(inspection.totalSize)) in \(ByteCountFormat.string(inspection.archiveSize))"
-                + (inspection.archiveSize > 0 ? " (ratio \(ByteCountFormat.fixed(inspection.ratio, decimals: 1)):1)" : ""))
+                + (inspection.archiveSize > 0 && inspection.ratio >= 1.05 ? " (ratio \(ByteCountFormat.fixed(inspection.ratio, decimals: 1)):1)" : ""))
         for warning in inspection.warnings {
             context.console.message("warning: \(warning.kind.rawValue): " + (warning.entry.map { "\($0): " } ?? "") + warning.detail)
         }

@@ -48,7 +48,7 @@ enum InfoCommand: Command {
         var lines = [
             "    Path: \(info.path)",
             "    Size: \(info.size) (\(ByteCountFormat.string(info.size)))",
-            "Modified: \(EntryFormatter.date(info.mtime)) UTC",
+            "Modified: \(EntryFormatter.date(info.mtime))",
             "    MIME: \(info.type.mime); charset=\(info.type.charset)" + (info.type.fromExtension ? " (from the extension)" : ""),
             "  Viewer: \(info.type.viewer.rawValue)" + (info.type.language.map { " (\($0))" } ?? ""),
             " Actions: " + (info.type.actions.isEmpty ? "none" : info.type.actions.map(\.rawValue).joined(separator: ", ")),

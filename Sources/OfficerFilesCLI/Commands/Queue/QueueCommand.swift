@@ -76,7 +76,7 @@ enum QueueCommand: Command {
         if context.global.json {
             context.printJSON(["applied": summary.applied, "conflicts": summary.conflicts, "blocked": summary.blocked])
         } else if !context.global.quiet {
-            context.say("Queue: \(summary.applied) applied, \(summary.conflicts) conflicts, \(summary.blocked) held behind them.")
+            context.say("Queue: \(summary.applied) applied, \(CountFormat.string(summary.conflicts, "conflict")), \(summary.blocked) held behind them.")
         }
         if summary.conflicts + summary.blocked > 0 {
             throw CLIError.refused(

@@ -38,7 +38,7 @@ enum ExtractCommand: Command {
             context.printJSON(final)
         } else if let result {
             let folder = (try? RemotePath(root: archive.root, path: result.entry.path))?.description ?? result.entry.path
-            context.say("Extracted \(result.extracted) entries into \(folder)")
+            context.say("Extracted \(CountFormat.string(result.extracted, "entry", "entries")) into \(folder)")
         }
     }
 }

@@ -100,7 +100,12 @@ enum PutCommand: Command {
         defer { reporter.close() }
         guard parsed.flag("resize") else {
             try await BatchRunner.run(locals, context: context) { local in
-                let target = try files.uploadTarget(for: local, destination: destination, overwrite: request.overwrite)
+                let target: UploadTarget
+                do {
+                    target = try files.uploadTarget(for: local, destination: destination, overwrite: request.overwrite)
+                } catch {
+                    throw UploadReport.explained(error, shown: local)
+                }
                 try await WriteQueueing.perform(parsed, context, files) {
                     try queuedUpload(local, path: try finalPath(of: local, in: destination), parsed)
                 } work: {

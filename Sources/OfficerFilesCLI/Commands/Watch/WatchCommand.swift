@@ -85,7 +85,7 @@ enum WatchCommand: Command {
         case .unchanged(let local): if context.global.verbose { context.console.message("unchanged \(local)") }
         case .deletedLocal(let local): context.console.message("deleted \(local) (the server's SHA-256 matched)")
         case .waiting(let reason, let retryIn):
-            context.console.message("server unreachable (\(reason)); trying again in \(DurationFormat.string(seconds: retryIn))")
+            context.console.message("\(reason); trying again in \(DurationFormat.string(seconds: retryIn))")
         case .failed(let local, let reason): context.console.message("not uploaded: \(local): \(reason)")
         case .caughtUp(let uploaded, let failed):
             context.console.message("caught up: \(uploaded) uploaded" + (failed > 0 ? ", \(failed) failed (tried again later)" : "") + "; watching")

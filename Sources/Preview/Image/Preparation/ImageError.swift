@@ -20,7 +20,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A one-line message.
     public var description: String {
         switch self {
-        case .unsupported(let file, let detail): "\(file): not an image we prepare (\(detail))"
+        case .unsupported(let file, let detail): "\(file): not an image officer-files prepares (\(detail))"
         case .tooManyPixels(let file, let width, let height, let limit):
             "\(file): \(width)×\(height) is \(width * height) pixels, more than the limit of \(limit)"
         case .undecodable(let file, let message): "\(file): damaged or truncated image: \(message)"

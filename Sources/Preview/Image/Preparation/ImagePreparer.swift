@@ -59,7 +59,7 @@ public struct ImagePreparer: Sendable {
         } catch {
             unlink(temp)
             // A decode error surfaces only when pixels are read, that is while saving.
-            if case .saveFailed(_, let message) = error, !message.contains("unable to write"), !message.contains("No such file") {
+            if case .saveFailed(_, let message) = error, !VipsError.isWriteProblem(message) {
                 throw .undecodable(file: input, message: message)
             }
             throw .writeFailed(file: output, message: Self.message(error))

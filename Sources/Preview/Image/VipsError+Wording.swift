@@ -1,0 +1,53 @@
+/// libvips' failures in the user's terms: what the file is not, never the library's name or its loader's.
+extension VipsError {
+    /// One line naming the file: "not an image officer-files reads" or "damaged or truncated JPEG".
+    public var wording: String {
+        switch self {
+        case .initializationFailed: "the image library could not start"
+        case .loadFailed(let file, let message):
+            Self.isUnknownFormat(message) ? "\(file): not an image officer-files reads" : "\(file): damaged or truncated \(Self.format(in: message))"
+        case .operationFailed(_, let message): "the image could not be processed: damaged or truncated \(Self.format(in: message))"
+        case .saveFailed(let file, _): "\(file): cannot write the image"
+        }
+    }
+
+    /// The same failure naming the file `name`.
+    public func naming(_ name: String) -> VipsError {
+        switch self {
+        case .loadFailed(_, let message): .loadFailed(file: name, message: message)
+        case .saveFailed(_, let message): .saveFailed(file: name, message: message)
+        default: self
+        }
+    }
+
+    /// libvips says a file is in no format it knows in these words (its loaders' own messages).
+    static func isUnknownFormat(_ message: String) -> Bool {
+        message.contains("not a known file format") || message.contains("is not in a known format")
+    }
+
+    /// True when a failed save failed at writing (the disk), not at decoding its input.
+    static func isWriteProblem(_ message: String) -> Bool {
+        message.contains("unable to write") || message.contains("No such file") || message.contains("No space")
+    }
+
+    /// The image format a libvips message is about, from the loader that wrote it (`VipsJpeg: …`).
+    static func format(in message: String) -> String {
+        let lowered = message.lowercased()
+        let formats = [("jpeg", "JPEG"), ("jpg", "JPEG"), ("png", "PNG"), ("webp", "WebP"), ("gif", "GIF"), ("tiff", "TIFF"), ("heif", "HEIF"), ("svg", "SVG")]
+        return formats.first { lowered.contains($0.0) }?.1 ?? "image"
+    }
+}
+
+/// Image preparation's failures in the user's terms.
+extension ImageError {
+    /// One line naming the file, without libvips' own message (``description`` keeps it, for `-v`).
+    public var wording: String {
+        switch self {
+        case .undecodable(let file, let message):
+            VipsError.isUnknownFormat(message) ? "\(file): not an image officer-files reads" : "\(file): damaged or truncated \(VipsError.format(in: message))"
+        case .unsupported(let file, let detail):
+            detail == "unknown format" ? "\(file): not an image officer-files reads" : "\(file): not an image officer-files prepares (\(detail))"
+        default: description
+        }
+    }
+}
