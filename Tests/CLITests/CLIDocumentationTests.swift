@@ -32,4 +32,13 @@ import Testing
         #expect(!names.isEmpty)
         for name in names { #expect(guide.contains(String(name)), "\(name) is in the help, not in docs/CLI.md") }
     }
+
+    @Test func docsJSONNamesEveryRecordOfTheSchema() throws {
+        let guide = try String(contentsOf: Self.repository.appendingPathComponent("docs/JSON.md"), encoding: .utf8)
+        let data = try Data(contentsOf: Self.repository.appendingPathComponent("docs/json/officer-files.schema.json"))
+        let schema = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let records = try #require(schema["$defs"] as? [String: Any]).keys.filter { !["time", "location", "localPath", "bytes"].contains($0) }
+        #expect(records.count > 20)
+        for record in records { #expect(guide.contains("`\(record)`"), "docs/JSON.md does not name the record \(record)") }
+    }
 }

@@ -2,6 +2,7 @@ import FileModel
 import Foundation
 import Journal
 import Officer
+import OfficerFilesCLI
 import TestSupport
 import Testing
 
@@ -11,9 +12,8 @@ import Testing
     let cli = CLIRunner()
     let work = TemporaryDirectory(prefix: "done-work", inMemory: true)
 
-    func report(_ result: ProcessResult) throws -> SyncReport {
-        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
-        return try JSONDecoder().decode(SyncReport.self, from: Data(last.utf8))
+    func report(_ result: ProcessResult) throws -> SyncSummaryRecord {
+        try JSONDecoder().decode(SyncSummaryRecord.self, from: Data((result.stdout.split(separator: "\n").last ?? "").utf8))
     }
 
     func journaledUpload() throws -> Int64 {

@@ -94,8 +94,9 @@ import Transfer
         #expect(pulled.allSatisfy { isTerminalSafe($0) }, "\(pulled)")
         // --json stays exact: the names decode to what the server sent.
         let json = try await cli.run(["--json", "ls", "officer:/"])
-        let listing = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-        let names = (listing?["entries"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+        let names = json.stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["name"] as? String
+        }
         #expect(names.contains("\u{1b}]0;owned\u{07}") && names.contains("\u{1b}[2J"))
     }
 

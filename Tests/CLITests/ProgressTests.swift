@@ -153,8 +153,8 @@ import Testing
         let events = try sink.text.split(separator: "\n").map {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
         }
-        #expect(events.map { $0["event"] as! String } == ["start", "progress", "done", "summary"])
-        #expect(events[1]["bytes"] as? Int == 5 && events[1]["total"] as? Int == 10)
+        #expect(events.map { $0["type"] as? String } == ["start", "progress", "done", "summary"])
+        #expect(events[1]["doneBytes"] as? Int == 5 && events[1]["size"] as? Int == 10)
     }
 
     @Test func offModeWritesNothing() {

@@ -2,6 +2,7 @@ import FileModel
 import Foundation
 import Journal
 import Officer
+import OfficerFilesCLI
 import TestSupport
 import Testing
 
@@ -14,9 +15,8 @@ import Testing
     let cli = CLIRunner()
     let work = TemporaryDirectory(prefix: "seed-work", inMemory: true)
 
-    func report(_ result: ProcessResult) throws -> SyncReport {
-        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
-        return try JSONDecoder().decode(SyncReport.self, from: Data(last.utf8))
+    func report(_ result: ProcessResult) throws -> SyncSummaryRecord {
+        try JSONDecoder().decode(SyncSummaryRecord.self, from: Data((result.stdout.split(separator: "\n").last ?? "").utf8))
     }
 
     func bytes(_ count: Int, seed: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ seed &+ $0 / 991) }) }
@@ -98,7 +98,7 @@ import Testing
         let again = try await cli.run(["--json", "-v", "sync", local, "officer:/backup"])
         #expect(again.status == 0, "\(again.stderr)")
         let noop = try report(again)
-        #expect(noop.transferred == 0 && noop.unchanged == 50 && noop.directoriesCreated == 0, "\(again.stdout)")
+        #expect(noop.transferred == 0 && noop.unchanged == 50 && noop.foldersCreated == 0, "\(again.stdout)")
         #expect(!again.stderr.contains("file-browser/upload") && !again.stderr.contains("file-browser/tus"), "no upload request: \(again.stderr)")
 
         // --checksum on a server without checksums: said once, and size and time decide.

@@ -2,6 +2,7 @@ import Journal
 import Foundation
 import HTTP
 import Officer
+import OfficerFilesCLI
 import TestSupport
 import Testing
 import Transfer
@@ -50,9 +51,8 @@ import Transfer
         }
     }
 
-    func report(_ result: ProcessResult) throws -> SyncReport {
-        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
-        return try JSONDecoder().decode(SyncReport.self, from: Data(last.utf8))
+    func report(_ result: ProcessResult) throws -> SyncSummaryRecord {
+        try JSONDecoder().decode(SyncSummaryRecord.self, from: Data((result.stdout.split(separator: "\n").last ?? "").utf8))
     }
 
     @Test func pushesPullsAndFollowsChanges() async throws {
@@ -68,13 +68,13 @@ import Transfer
         let pushed = try await cli.run(["--json", "sync", local, "officer:/backup"])
         #expect(pushed.status == 0, "\(pushed.stderr)")
         let first = try report(pushed)
-        #expect(first.transferred == 5 && first.bytes == 3_300_012 && first.directoriesCreated == 4 && first.warnings == 1)
+        #expect(first.transferred == 5 && first.size == 3_300_012 && first.foldersCreated == 4 && first.warnings == 1)
         #expect(pushed.stderr.contains("link: a symbolic link: skipped"))
         try expectSame(local, server.root.file("backup"))
         #expect(FileManager.default.fileExists(atPath: server.root.file("backup/empty")))
 
         let noop = try report(try await cli.run(["--json", "sync", local, "officer:/backup"]))
-        #expect(noop.transferred == 0 && noop.unchanged == 5 && noop.directoriesCreated == 0)
+        #expect(noop.transferred == 0 && noop.unchanged == 5 && noop.foldersCreated == 0)
 
         // A touched file (same size, new time), a renamed one, a deleted one.
         try "ALPHA\n".write(toFile: local + "/docs/a.txt", atomically: false, encoding: .utf8)

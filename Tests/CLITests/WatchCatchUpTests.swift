@@ -30,7 +30,10 @@ import Testing
     /// The events of a watch's log, one JSON object per line.
     static func events(_ log: String) -> [[String: String]] {
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }
+        // Every value as text, so a test compares `uploaded` with "0" and paths alike.
+        return text.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?.mapValues { "\($0)" }
+        }
     }
 
     static func size(_ path: String) -> Int64? {
@@ -54,7 +57,7 @@ import Testing
         let camera = server.root.file("Camera")
         let firstLog = work.file("watch-1.log")
         let first = try startWatch(local, log: firstLog)
-        #expect(await Eventually.wait(timeout: 60) { Self.events(firstLog).contains { $0["event"] == "caught-up" } })
+        #expect(await Eventually.wait(timeout: 60) { Self.events(firstLog).contains { $0["type"] == "caught-up" } })
         #expect(await Eventually.wait(timeout: 60) { (0..<20).allSatisfy { Self.size(camera + "/done-\($0).txt") != nil } })
 
         let chunk = Data(repeating: 0x5A, count: 64 << 10)
@@ -103,7 +106,7 @@ import Testing
             second.terminate()
             second.waitUntilExit()
         }
-        #expect(await Eventually.wait(timeout: 60) { Self.events(secondLog).contains { $0["event"] == "caught-up" } })
+        #expect(await Eventually.wait(timeout: 60) { Self.events(secondLog).contains { $0["type"] == "caught-up" } })
         #expect(await Eventually.wait(timeout: 60) { finished.entries.count == growing.count })
         let whole = await Eventually.wait(timeout: 60) { growing.allSatisfy { Self.size(camera + "/" + $0) == finalSize } }
         #expect(whole, "\(growing.map { Self.size(camera + "/" + $0) ?? -1 })")
@@ -114,9 +117,9 @@ import Testing
         for name in growing {
             #expect(try await ProcessRunner.sha256Detached(of: camera + "/" + name) == (try await ProcessRunner.sha256Detached(of: local + "/" + name)), "\(name)")
         }
-        let caughtUp = Self.events(secondLog).filter { $0["event"] == "caught-up" }
+        let caughtUp = Self.events(secondLog).filter { $0["type"] == "caught-up" }
         #expect(caughtUp.map { $0["uploaded"] } == ["0"], "the restart's catch-up sent something: \(caughtUp)")
-        let sends = (Self.events(firstLog) + Self.events(secondLog)).filter { $0["event"] == "uploaded" }.compactMap { $0["local"] }
+        let sends = (Self.events(firstLog) + Self.events(secondLog)).filter { $0["type"] == "uploaded" }.compactMap { $0["source"] ?? $0["path"] }
         for name in growing {
             #expect(sends.filter { $0.hasSuffix("/" + name) }.count == 1, "\(name) sent \(sends.filter { $0.hasSuffix("/" + name) }.count) times")
         }
@@ -139,7 +142,7 @@ import Testing
             watcher.terminate()
             watcher.waitUntilExit()
         }
-        #expect(await Eventually.wait(timeout: 60) { Self.events(log).contains { $0["event"] == "caught-up" } })
+        #expect(await Eventually.wait(timeout: 60) { Self.events(log).contains { $0["type"] == "caught-up" } })
         contents["later.txt"] = "written while it watched\n"
         try work.write("DCIM/later.txt", contents["later.txt"]!)
         let emptied = await Eventually.wait(timeout: 60) { ((try? FileManager.default.contentsOfDirectory(atPath: local)) ?? ["?"]).isEmpty }
@@ -147,7 +150,7 @@ import Testing
         for (name, text) in contents {
             #expect((try? String(contentsOfFile: server.root.file("Camera/" + name), encoding: .utf8)) == text, "\(name)")
         }
-        #expect(Set(Self.events(log).filter { $0["event"] == "deleted" }.compactMap { $0["local"] }) == Set(contents.keys.map { local + "/" + $0 }))
+        #expect(Set(Self.events(log).filter { $0["type"] == "deleted" }.compactMap { $0["source"] ?? $0["path"] }) == Set(contents.keys.map { local + "/" + $0 }))
     }
 }
 

@@ -63,4 +63,16 @@ extension CommandContext {
             throw error
         }
     }
+
+    /// A path or location as JSON names it (``fullLocation(_:)``); `-` (standard input or output) as it is.
+    func shownLocation(_ argument: String) -> String {
+        argument == "-" ? argument : (try? fullLocation(argument)) ?? argument
+    }
+
+    /// An argument as the full location JSON names it: a remote's location string, a local path made absolute.
+    func fullLocation(_ argument: String) throws -> String {
+        let location = try self.location(argument)
+        if case .local(let path) = location { return URL(fileURLWithPath: path).standardizedFileURL.path }
+        return location.description
+    }
 }

@@ -121,11 +121,14 @@ public struct CommandContext: Sendable {
             write: { console.messageRaw($0) })
     }
 
-    /// Prints a value as one line of JSON.
-    public func printJSON(_ value: some Encodable) {
+    /// Prints a value as one line of JSON (docs/JSON.md).
+    public func printJSON(_ value: some Encodable) { console.print(jsonLine(value)) }
+
+    /// A value as one line of JSON: keys sorted, slashes as they are; every JSON line the CLI writes is made here.
+    public func jsonLine(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        if let data = try? encoder.encode(value) { console.print(String(decoding: data, as: UTF8.self)) }
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// Prints a line unless `-q`.

@@ -74,7 +74,7 @@ public final class ProgressReporter: @unchecked Sendable {
             items[id] = ProgressItem(id: id, name: name, total: total)
             order.append(id)
             estimators[id] = RateEstimator()
-            emitJSON(["event": "start", "id": id, "name": name, "total": total])
+            emitJSON(["type": "start", "id": id, "name": name, "size": total])
             return id
         }
     }
@@ -103,7 +103,7 @@ public final class ProgressReporter: @unchecked Sendable {
             item.failed = failed
             if !failed, let total = item.total { item.done = total }
             items[id] = item
-            emitJSON(["event": failed ? "failed" : "done", "id": id, "name": item.name, "bytes": item.done])
+            emitJSON(["type": failed ? "failed" : "done", "id": id, "name": item.name, "doneBytes": item.done])
             redrawIfDue(now: clock(), force: true)
         }
     }
@@ -151,7 +151,7 @@ public final class ProgressReporter: @unchecked Sendable {
                 // The final frame stays as it is: what is printed next goes below it, never under a redraw.
                 drawnLines = 0
             case .plain: if !items.isEmpty { write(summaryLine(now: clock()) + "\n") }
-            case .json: emitJSON(["event": "summary", "bytes": items.values.reduce(0) { $0 + $1.done }, "files": items.count])
+            case .json: emitJSON(["type": "summary", "doneBytes": items.values.reduce(0) { $0 + $1.done }, "files": items.count])
             case .off: break
             }
         }
@@ -171,8 +171,8 @@ public final class ProgressReporter: @unchecked Sendable {
                 lastDraw = now
                 for id in order where !(items[id]?.finished ?? true) {
                     let item = items[id]!
-                    emitJSON(["event": "progress", "id": id, "name": item.name, "bytes": item.done,
-                              "total": item.total, "rate": item.rate])
+                    emitJSON(["type": "progress", "id": id, "name": item.name, "doneBytes": item.done,
+                              "size": item.total, "bytesPerSecond": item.rate])
                 }
             }
         case .off: break
@@ -208,7 +208,7 @@ public final class ProgressReporter: @unchecked Sendable {
     private func emitJSON(_ fields: [String: Any?]) {
         guard mode == .json else { return }
         let cleaned = fields.compactMapValues { $0 }
-        guard let data = try? JSONSerialization.data(withJSONObject: cleaned, options: [.sortedKeys]) else { return }
+        guard let data = try? JSONSerialization.data(withJSONObject: cleaned, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         write(String(decoding: data, as: UTF8.self) + "\n")
     }
 }

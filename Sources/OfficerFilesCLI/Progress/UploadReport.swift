@@ -10,8 +10,9 @@ enum UploadReport {
     ) {
         if context.global.json {
             context.printJSON(
-                Row(path: result.path, destination: destination, bytes: result.bytes, method: result.method.rawValue,
-                    resumedBytes: result.resumedBytes, sentBytes: result.sentBytes, seconds: seconds))
+                TransferRecord(
+                    source: context.shownLocation(shown), destination: destination, size: result.bytes, resumedBytes: result.resumedBytes,
+                    movedBytes: result.sentBytes, method: result.method.rawValue, sha256: result.sha256, seconds: seconds, fromCache: false))
         } else if !context.global.quiet {
             var line = "Uploaded \(shown) to \(destination) (\(ByteCountFormat.string(result.bytes))) in \(DurationFormat.precise(seconds: seconds))"
             line += ", " + ByteCountFormat.rate(Double(result.sentBytes) / max(seconds, 0.001))
@@ -31,15 +32,5 @@ enum UploadReport {
         return CLIError.refused(
             "\(shown): paused at \(ByteCountFormat.string(confirmed)) of \(ByteCountFormat.string(total)); run the same "
                 + "command to continue, or 'officer-files transfers clean' to discard", .interrupted)
-    }
-
-    struct Row: Encodable {
-        var path: String
-        var destination: String
-        var bytes: Int64
-        var method: String
-        var resumedBytes: Int64
-        var sentBytes: Int64
-        var seconds: Double
     }
 }

@@ -83,6 +83,16 @@ public struct LocationNames: Sendable {
         return (try? RemotePath(root: root, path: path, remote: name))?.description ?? path
     }
 
+    /// An object on the store at `endpoint` as the user writes it (`backup:bucket/key`); `bucket/key` when no
+    /// configured remote has that endpoint.
+    public func objectLocation(endpoint: String, bucket: String, key: String) -> String {
+        let name = stores.first { ConfigurationMatch.same($0.endpoint, Self.trimmed(endpoint)) || $0.endpoint == Self.trimmed(endpoint) }?.name
+        return (name.map { $0 + ":" } ?? "") + bucket + "/" + key
+    }
+
+    /// The location a download's URL is (`officer:/x`, `work:/x`), or the URL itself for a plain one.
+    public func location(ofURL url: String) -> String { subject(ofRequest: "GET " + url).subject }
+
     /// The name a server goes by: its remote's name and address for a named Officer remote, else its address.
     public func serverName(_ server: String) -> String {
         let base = Self.trimmed(server)

@@ -58,15 +58,9 @@ enum LoginCommand: Command {
             try context.configStore.save(config)
         }
         if context.global.json {
-            context.printJSON(LoginResult(server: server, user: session.user, serverVersion: info.server?.version))
+            context.printJSON(AccountRecord(server: server, user: AccountRecord.User(session.user), serverVersion: info.server?.version))
         } else {
             context.say("Logged in to \(server) as \(session.user.email) (\(session.user.role)).")
         }
-    }
-
-    struct LoginResult: Encodable {
-        var server: String
-        var user: UserInfo
-        var serverVersion: String?
     }
 }

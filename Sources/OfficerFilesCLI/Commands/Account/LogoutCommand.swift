@@ -11,7 +11,11 @@ enum LogoutCommand: Command {
         let config = try context.configStore.load()
         let token = context.officerRemote.map { config.officers?[$0]?.token } ?? config.token
         guard token != nil else {
-            context.say("Not logged in.")
+            if context.global.json {
+                context.printJSON(LogoutRecord(server: (try? context.serverURL(config: config)) ?? "", revoked: false, wasSignedIn: false))
+            } else {
+                context.say("Not logged in.")
+            }
             return
         }
         let files = try context.files()
@@ -22,6 +26,10 @@ enum LogoutCommand: Command {
         if let problem = outcome.problem, !context.global.quiet {
             context.console.message("warning: could not revoke the token on the server: \(problem)")
         }
-        context.say(outcome.problem == nil ? "Logged out." : "Logged out locally.")
+        if context.global.json {
+            context.printJSON(LogoutRecord(server: files.configuration.server ?? "", revoked: outcome.problem == nil, wasSignedIn: true))
+        } else {
+            context.say(outcome.problem == nil ? "Logged out." : "Logged out locally.")
+        }
     }
 }

@@ -13,14 +13,9 @@ enum WhoamiCommand: Command {
         let user = try await files.whoAmI()
         let server = files.configuration.server ?? ""
         if context.global.json {
-            context.printJSON(WhoamiResult(server: server, user: user))
+            context.printJSON(AccountRecord(server: server, user: AccountRecord.User(user)))
         } else {
             context.console.print("\(user.email) (\(user.role)) on \(server)")
         }
-    }
-
-    struct WhoamiResult: Encodable {
-        var server: String
-        var user: UserInfo
     }
 }

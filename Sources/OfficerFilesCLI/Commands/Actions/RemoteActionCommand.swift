@@ -107,13 +107,23 @@ enum RemoteActionCommand {
         switch outcome {
         case .failure(let error):
             if context.global.json {
-                context.printJSON(["target": request.target.description, "action": request.action.rawValue, "error": context.describe(error)])
+                context.printJSON(ActionRecord(failed: request.target, action: request.action.rawValue, error: context.describe(error), context: context))
             } else if several {
                 context.console.message("officer-files: " + context.describe(error))
             }
         case .success(let result):
             if context.global.json {
-                context.printJSON(result)
+                // -o still writes the text; the record says where.
+                var textFile: String?
+                if let text = result.text, let output {
+                    do {
+                        textFile = try writeText(text.hasSuffix("\n") || text.isEmpty ? text : text + "\n", to: output, target: request.target, several: several, force: force)
+                    } catch {
+                        context.printJSON(ActionRecord(failed: request.target, action: request.action.rawValue, error: context.describe(error), context: context))
+                        return error
+                    }
+                }
+                context.printJSON(ActionRecord(result, target: request.target, textFile: textFile, context: context))
                 return nil
             }
             if let text = result.text {

@@ -36,7 +36,7 @@ enum CacheCommand: Command {
         case "clear":
             let (count, bytes) = try files.clearCache(includingPinned: parsed.flag("all"))
             if context.global.json {
-                context.printJSON(["entries": Int64(count), "bytes": bytes])
+                context.printJSON(CacheClearedRecord(entries: count, size: bytes))
             } else {
                 context.say("Removed \(CountFormat.string(count, "entry", "entries")) (\(ByteCountFormat.string(bytes))).")
             }
@@ -45,7 +45,7 @@ enum CacheCommand: Command {
             for argument in parsed.positionals {
                 let path = try files.path(argument)
                 try files.unpin(path)
-                context.say("Unpinned \(path).")
+                if context.global.json { context.printJSON(PinnedRecord(path: path.description, pinned: false)) } else { context.say("Unpinned \(path).") }
             }
         default: try verify(files, context)
         }
@@ -77,7 +77,8 @@ enum CacheCommand: Command {
     static func list(_ files: OfficerFiles, _ context: CommandContext) throws {
         let entries = try files.cacheEntries()
         if context.global.json {
-            for entry in entries { context.printJSON(entry) }
+            let names = context.locationNames()
+            for entry in entries { context.printJSON(CacheEntryRecord(entry, names: names)) }
             return
         }
         if entries.isEmpty { context.say("The cache is empty.") }
@@ -95,6 +96,10 @@ enum CacheCommand: Command {
             guard context.isOfficerPath(argument) else { throw CLIError.usage("\(argument): only officer: paths can be pinned") }
             let path = try files.path(argument)
             let outcome = try await files.pin(path)
+            if context.global.json {
+                context.printJSON(PinnedRecord(path: path.description, pinned: true, size: outcome.bytes, wasCached: outcome.wasCached))
+                continue
+            }
             context.say("Pinned \(path) (\(outcome.wasCached ? (files.isOffline ? "" : ByteCountFormat.string(outcome.bytes) + ", ") + "already cached" : ByteCountFormat.string(outcome.bytes))).")
         }
     }
@@ -102,7 +107,12 @@ enum CacheCommand: Command {
     static func verify(_ files: OfficerFiles, _ context: CommandContext) throws {
         let report = try files.verifyCache()
         if context.global.json {
-            context.printJSON(report)
+            let names = context.locationNames()
+            context.printJSON(
+                CacheVerifiedRecord(
+                    rebuiltIndex: report.rebuiltIndex, orphanFilesRemoved: report.orphanFilesRemoved, entriesDropped: report.entriesDropped,
+                    staleTempFilesRemoved: report.staleTempFilesRemoved, entriesEvicted: report.entriesEvicted,
+                    damaged: report.damagedEntries.map { names.location(server: $0.key.server, root: $0.key.root, path: $0.key.path) }))
             if !report.damagedEntries.isEmpty { throw CLIError.refused("\(report.damagedEntries.count) cached entries were damaged (dropped)", .failure) }
             return
         }
@@ -112,7 +122,7 @@ enum CacheCommand: Command {
         }
         if report.rebuiltIndex { context.say("The index was unreadable and was created anew.") }
         for entry in report.damagedEntries {
-            let name = "officer:\(entry.key.root):\(entry.key.path)"
+            let name = context.locationNames().location(server: entry.key.server, root: entry.key.root, path: entry.key.path)
             context.console.message(
                 "damaged: \(entry.key.kind) of \(name): its bytes no longer match their SHA-256; dropped"
                     + (entry.pinned ? " (it was pinned: `officer-files cache pin \(name)` fetches it again)" : ""))

@@ -51,7 +51,7 @@ enum ListCommand: Command {
             context.console.message("offline: \(target) as listed \(TimeStamp.shown(listedAt))")
         }
         if context.global.json {
-            context.printJSON(listing)
+            for entry in listing.entries { context.printJSON(EntryRecord(entry)) }
             return
         }
         let width = listing.entries.map { String($0.size).count }.max() ?? 1
@@ -64,7 +64,7 @@ enum ListCommand: Command {
         let prefix = target.description.hasSuffix("/") || target.description.hasSuffix(":") ? target.description : target.description + "/"
         for try await entry in files.walk(target) {
             if context.global.json {
-                context.printJSON(entry)
+                context.printJSON(EntryRecord(entry))
                 continue
             }
             let shown = entry.location.description

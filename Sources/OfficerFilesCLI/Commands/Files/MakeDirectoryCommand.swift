@@ -18,7 +18,7 @@ enum MakeDirectoryCommand: Command {
                 QueuedWrite(kind: .makeFolder, root: path.root, path: path.path, parents: parsed.flag("parents"))
             } work: {
                 let entry = try await files.makeFolder(target, parents: parsed.flag("parents"))
-                if context.global.json { context.printJSON(entry) } else if context.global.verbose { context.say("created \(target)") }
+                if context.global.json { context.printJSON(EntryRecord(entry)) } else if context.global.verbose { context.say("created \(target)") }
             }
         }
     }

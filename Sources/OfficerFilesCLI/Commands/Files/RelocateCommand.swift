@@ -69,7 +69,7 @@ enum RelocateCommand {
                 ? try await files.move(source, to: destination, overwrite: parsed.flag("force"))
                 : try await files.copy(source, to: destination, overwrite: parsed.flag("force"), recursive: parsed.flag("recursive"))
             if context.global.json {
-                context.printJSON(entry)
+                context.printJSON(MovedRecord(source: source.description, destination: entry.location.description, kind: EntryRecord.kind(entry.kind), size: entry.isFolder ? nil : entry.size))
             } else if context.global.verbose {
                 context.say("\(source) -> \(entry.location)")
             }
@@ -90,7 +90,8 @@ enum RelocateCommand {
         case .copy: entry = try await files.copy(source, to: target, overwrite: parsed.flag("force"))
         }
         if context.global.json {
-            context.printJSON(entry)
+            let landed = (try? RemotePath(root: target.root, path: entry.path, remote: target.remote)) ?? target
+            context.printJSON(MovedRecord(source: source.description, destination: landed.description, kind: entry.isDirectory ? "folder" : "file", size: entry.isDirectory ? nil : entry.size))
         } else if context.global.verbose {
             context.say("\(source) -> \(target)")
         }

@@ -31,7 +31,9 @@ enum RemoveCommand: Command {
     static func remove(_ target: Location, _ files: OfficerFiles, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
         do {
             let removed = try await files.remove(target, recursive: parsed.flag("recursive"))
-            if context.global.verbose { context.say("removed \(target) (\(CountFormat.string(removed, "entry", "entries")))") }
+            if context.global.json {
+                context.printJSON(RemovedRecord(path: target.description, entries: removed))
+            } else if context.global.verbose { context.say("removed \(target) (\(CountFormat.string(removed, "entry", "entries")))") }
         } catch where parsed.flag("force") && ErrorCategory.of(error) == .notFound {
             return
         } catch OfficerError.conflict(let request, let message, "not_empty") where !parsed.flag("recursive") {

@@ -21,13 +21,13 @@ enum SearchCommand: Command {
         let folder = try context.location(parsed.positionals.count > 1 ? parsed.positionals[1] : "/", plain: .officer)
         let response = try await files.search(query, in: folder)
         if context.global.json {
-            context.printJSON(response)
-            return
-        }
-        let width = response.results.map { String($0.size).count }.max() ?? 1
-        for entry in response.results {
-            context.console.print(
-                parsed.flag("long") ? EntryFormatter.long(entry, sizeWidth: width, name: entry.location.description) : EntryFormatter.short(entry, name: entry.location.description))
+            for entry in response.results { context.printJSON(EntryRecord(entry)) }
+        } else {
+            let width = response.results.map { String($0.size).count }.max() ?? 1
+            for entry in response.results {
+                context.console.print(
+                    parsed.flag("long") ? EntryFormatter.long(entry, sizeWidth: width, name: entry.location.description) : EntryFormatter.short(entry, name: entry.location.description))
+            }
         }
         if response.truncated, !context.global.quiet {
             context.console.message("warning: the server stopped at \(response.results.count) results; narrow the query or the folder")

@@ -14,7 +14,7 @@ enum StatCommand: Command {
         for argument in parsed.positionals {
             let entry = try await files.stat(try context.location(argument, plain: .officer))
             if context.global.json {
-                context.printJSON(entry)
+                context.printJSON(EntryRecord(entry))
             } else {
                 context.console.print(EntryFormatter.details(entry))
             }

@@ -36,7 +36,7 @@ enum ImageCommand: Command {
             switch outcome.result {
             case .success(let image):
                 if context.global.json {
-                    context.printJSON(Row(input: input, output: output, width: image.width, height: image.height, bytes: image.bytes, format: image.format.rawValue, original: image.usedOriginal))
+                    context.printJSON(ImageRecord(source: context.shownLocation(input), destination: context.shownLocation(output), width: image.width, height: image.height, size: image.bytes, format: image.format.rawValue, original: image.usedOriginal))
                 } else {
                     context.say("\(input) -> \(output): \(image.width)×\(image.height) \(image.format.rawValue), \(ByteCountFormat.string(image.bytes))" + (image.usedOriginal ? " (original kept: already fits and smaller)" : ""))
                 }
@@ -49,15 +49,5 @@ enum ImageCommand: Command {
             if outcomes.count == 1, let error = outcomes[0].result.failureError { throw error }
             throw CLIError.partialFailure(failed: failures, total: outcomes.count)
         }
-    }
-
-    struct Row: Encodable {
-        var input: String
-        var output: String
-        var width: Int
-        var height: Int
-        var bytes: Int64
-        var format: String
-        var original: Bool
     }
 }

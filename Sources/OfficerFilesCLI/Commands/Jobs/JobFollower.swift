@@ -19,7 +19,7 @@ enum JobFollower {
         let wait = parsed.flag("wait") || (!parsed.flag("detach") && context.console.errorIsTerminal)
         guard wait else {
             if context.global.json {
-                context.printJSON(job)
+                context.printJSON(JobRecord(job))
             } else {
                 context.console.print(job.id)
                 if !context.global.quiet {

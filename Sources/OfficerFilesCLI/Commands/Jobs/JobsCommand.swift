@@ -30,7 +30,7 @@ enum JobsCommand: Command {
             for id in parsed.positionals {
                 let job = try await files.cancelJob(id: id)
                 if context.global.json {
-                    context.printJSON(job)
+                    context.printJSON(JobRecord(job))
                 } else {
                     context.say("job \(id): \(job.state.rawValue)")
                 }
@@ -42,7 +42,7 @@ enum JobsCommand: Command {
     static func list(_ files: OfficerFiles, _ context: CommandContext) async throws {
         let jobs = try await files.jobs()
         if context.global.json {
-            context.printJSON(jobs)
+            for job in jobs { context.printJSON(JobRecord(job)) }
             return
         }
         if jobs.isEmpty {
@@ -71,7 +71,7 @@ enum JobsCommand: Command {
                 failures.append(error)
             }
         }
-        if context.global.json { context.printJSON(ended) }
+        if context.global.json { for job in ended { context.printJSON(JobRecord(job)) } }
         if failures.count == 1, ids.count == 1 {
             throw failures[0] is CLIError ? CLIError.refused("job \(ids[0]) did not succeed", .failure) : failures[0]
         }

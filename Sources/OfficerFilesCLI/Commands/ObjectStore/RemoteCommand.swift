@@ -52,16 +52,29 @@ enum RemoteCommand: Command {
                 config.remotes?[name] = nil
                 config.officers?[name] = nil
                 try context.configStore.save(config)
-                context.say("removed remote \(name)")
+                if context.global.json { context.printJSON(RemoteRemovedRecord(name: name)) } else { context.say("removed remote \(name)") }
             }
         default:
             let config = try context.configStore.load()
             let remotes = (config.remotes ?? [:]).values.sorted { $0.name < $1.name }
             let officers = (config.officers ?? [:]).sorted { $0.key < $1.key }
             if context.global.json {
-                context.printJSON(
-                    officers.map { Row(name: $0.key, type: "officer", endpoint: $0.value.server, signedIn: $0.value.token != nil) }
-                        + remotes.map { Row(name: $0.name, type: "s3", endpoint: $0.endpoint, region: $0.region, pathStyle: $0.pathStyle, accessKey: $0.accessKey) })
+                if let server = try? context.serverURL(config: config), context.officerRemote == nil {
+                    context.printJSON(
+                        RemoteRecord(
+                            name: "officer", kind: "officer", endpoint: server, isDefault: true,
+                            signedIn: config.server.map { ConfigTokenStore.normalized($0) == ConfigTokenStore.normalized(server) && config.token != nil } ?? false,
+                            email: config.email))
+                }
+                for (name, profile) in officers {
+                    context.printJSON(RemoteRecord(name: name, kind: "officer", endpoint: profile.server, isDefault: false, signedIn: profile.token != nil, email: profile.email))
+                }
+                for remote in remotes {
+                    context.printJSON(
+                        RemoteRecord(
+                            name: remote.name, kind: "s3", endpoint: remote.endpoint, isDefault: false, region: remote.region,
+                            pathStyle: remote.pathStyle, accessKey: remote.accessKey))
+                }
             } else if remotes.isEmpty, officers.isEmpty {
                 context.say("No remotes; officer-files help remote tells how to add one.")
             } else {
@@ -92,6 +105,10 @@ enum RemoteCommand: Command {
             config.officers = officers
             config.remotes?[name] = nil
             try context.configStore.save(config)
+            if context.global.json {
+                context.printJSON(RemoteRecord(name: name, kind: "officer", endpoint: officers[name]!.server, isDefault: false, signedIn: false))
+                return
+            }
             context.say("Added Officer remote \(name) (\(server)); officer-files login \(name) --email EMAIL signs in; paths: \(name):/path")
             return
         }
@@ -116,16 +133,13 @@ enum RemoteCommand: Command {
         config.remotes = remotes
         config.officers?[name] = nil
         try context.configStore.save(config)
+        if context.global.json {
+            context.printJSON(
+                RemoteRecord(
+                    name: name, kind: "s3", endpoint: remote.endpoint, isDefault: false, region: remote.region, pathStyle: remote.pathStyle,
+                    accessKey: remote.accessKey))
+            return
+        }
         context.say("Added remote \(name) (\(remote.endpoint)); paths: \(name):BUCKET/path")
-    }
-
-    struct Row: Encodable {
-        var name: String
-        var type: String
-        var endpoint: String
-        var region: String?
-        var pathStyle: Bool?
-        var accessKey: String?
-        var signedIn: Bool?
     }
 }

@@ -51,7 +51,7 @@ enum ArchiveCommand: Command {
             inspection = try files.inspectArchive(file)
         }
         if context.global.json {
-            context.printJSON(inspection)
+            context.printJSON(ArchiveRecord(inspection, path: remote?.description ?? context.shownLocation(file)))
             return
         }
         let width = inspection.members.map { String($0.size ?? 0).count }.max() ?? 1

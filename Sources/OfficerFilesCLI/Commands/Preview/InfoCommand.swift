@@ -24,8 +24,6 @@ enum InfoCommand: Command {
         }
         let localResults = await files.facts(ofLocalFiles: locals)
         let localInfo = Dictionary(zip(locals, localResults), uniquingKeysWith: { first, _ in first })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let output = OutputBuffer()
         try await BatchRunner.run(locations, context: context) { location in
             let info: FileFacts
@@ -35,7 +33,7 @@ enum InfoCommand: Command {
                 info = try await files.facts(of: location)
             }
             if context.global.json {
-                output.append(String(decoding: try encoder.encode(info), as: UTF8.self) + "\n")
+                output.append(context.jsonLine(FactsRecord(info, path: context.shownLocation(info.path))) + "\n")
             } else {
                 output.append((output.isEmpty ? "" : "\n") + render(info) + "\n")
             }

@@ -70,7 +70,7 @@ enum ThumbCommand: Command {
                 case .success(let (thumbnail, output)):
                     let image = thumbnail.image
                     if context.global.json {
-                        context.printJSON(Row(source: source.shown, output: output, width: image.width, height: image.height, bytes: image.jpeg.count, origin: thumbnail.origin.rawValue))
+                        context.printJSON(ImageRecord(source: context.shownLocation(source.shown), destination: context.shownLocation(output), width: image.width, height: image.height, size: Int64(image.jpeg.count), origin: thumbnail.origin.rawValue))
                     } else {
                         context.say("\(source.shown) -> \(output): \(image.width)×\(image.height), \(ByteCountFormat.string(Int64(image.jpeg.count))) (\(describe(thumbnail.origin)))")
                     }
@@ -129,14 +129,5 @@ enum ThumbCommand: Command {
         case .rendered: "downloaded and made here"
         case .local: "made here"
         }
-    }
-
-    struct Row: Encodable {
-        var source: String
-        var output: String
-        var width: Int
-        var height: Int
-        var bytes: Int
-        var origin: String
     }
 }

@@ -34,12 +34,12 @@ enum QueueCommand: Command {
                     throw ArgumentError.invalidValue(option: "ID", value: text, reason: "a number from 'queue list'")
                 }
                 try files.dropQueuedWrite(id: id)
-                context.say("dropped #\(id)")
+                if context.global.json { context.printJSON(DroppedRecord(id: id)) } else { context.say("dropped #\(id)") }
             }
         default:
             let items = try files.queuedWrites()
             if context.global.json {
-                context.printJSON(items)
+                for item in items { context.printJSON(QueuedRecord(item, remote: nil)) }
             } else if items.isEmpty {
                 context.say("Nothing queued.")
             } else {
@@ -67,14 +67,14 @@ enum QueueCommand: Command {
         let summary = try await operation.value
         if summary.alreadyRunning {
             if context.global.json {
-                context.printJSON(["already_running": true])
+                context.printJSON(QueueRunRecord(applied: 0, conflicts: 0, blocked: 0, alreadyRunning: true))
             } else {
                 context.say("a queue run is already in progress; it applies the queued changes")
             }
             return
         }
         if context.global.json {
-            context.printJSON(["applied": summary.applied, "conflicts": summary.conflicts, "blocked": summary.blocked])
+            context.printJSON(QueueRunRecord(applied: summary.applied, conflicts: summary.conflicts, blocked: summary.blocked, alreadyRunning: false))
         } else if !context.global.quiet {
             context.say("Queue: \(summary.applied) applied, \(CountFormat.string(summary.conflicts, "conflict")), \(summary.blocked) held behind them.")
         }

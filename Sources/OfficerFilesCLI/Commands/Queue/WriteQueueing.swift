@@ -50,7 +50,7 @@ enum WriteQueueing {
     static func say(_ item: TransferJournal.QueuedItem, _ context: CommandContext, offline: Bool) {
         let write = item.write
         if context.global.json {
-            context.printJSON(item)
+            context.printJSON(QueuedRecord(item, remote: nil))
         } else if !context.global.quiet {
             context.console.message("queued (\(offline ? "offline" : "server unreachable")): #\(item.id) \(write.summary)")
         }

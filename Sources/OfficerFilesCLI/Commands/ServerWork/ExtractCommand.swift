@@ -35,7 +35,7 @@ enum ExtractCommand: Command {
         guard let final = try await JobFollower.settle(job, files: files, parsed, context) else { return }
         let result = final.result(as: ExtractResponse.self)
         if context.global.json {
-            context.printJSON(final)
+            context.printJSON(JobRecord(final))
         } else if let result {
             let folder = (try? RemotePath(root: archive.root, path: result.entry.path))?.description ?? result.entry.path
             context.say("Extracted \(CountFormat.string(result.extracted, "entry", "entries")) into \(folder)")

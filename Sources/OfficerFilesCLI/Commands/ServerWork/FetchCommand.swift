@@ -31,7 +31,7 @@ enum FetchCommand: Command {
             parsed.positionals[0], into: folder, engine: engine, name: parsed.value("name"), overwrite: parsed.flag("force"))
         guard let final = try await JobFollower.settle(job, files: files, parsed, context) else { return }
         if context.global.json {
-            context.printJSON(final)
+            context.printJSON(JobRecord(final))
             return
         }
         for entry in final.createdEntries {

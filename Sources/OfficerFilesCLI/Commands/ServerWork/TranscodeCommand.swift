@@ -44,7 +44,7 @@ enum TranscodeCommand: Command {
         }
         if !context.global.json { context.say("Transcoded \(video) into \(result) (\(ByteCountFormat.string(made.size)))") }
         guard parsed.flag("get") else {
-            if context.global.json { context.printJSON(final) }
+            if context.global.json { context.printJSON(JobRecord(final)) }
             return
         }
         var options = DownloadOptions()
@@ -55,7 +55,7 @@ enum TranscodeCommand: Command {
         defer { reporter.close() }
         let display = PartsDisplay(reporter: reporter, name: result.name, context: context)
         let download = try await context.show(files.download(result, to: destination, options: options), on: display)
-        GetCommand.report(download, started, context)
+        GetCommand.report(download, source: result.description, started, context)
     }
 
     /// A server without transcoding into a file (the seed's) streams the transcode instead: it is saved here as it
@@ -74,6 +74,6 @@ enum TranscodeCommand: Command {
         defer { reporter.close() }
         let display = PartsDisplay(reporter: reporter, name: name, context: context)
         let download = try await context.show(try context.files().transcodeStream(video, to: destination, options: options), on: display)
-        GetCommand.report(download, started, context)
+        GetCommand.report(download, source: video.description, started, context)
     }
 }

@@ -97,7 +97,8 @@ enum SyncCommand: Command {
 
     static func show(_ operation: SyncOperation, options: SyncOptions, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let (sourceText, destinationText) = (parsed.positionals[0], parsed.positionals[1])
-        let display = SyncDisplay(context: context, showProgress: parsed.flag("progress"), dryRun: options.dryRun)
+        let roots = SyncRoots(sourceRoot: try context.fullLocation(sourceText), destinationRoot: try context.fullLocation(destinationText))
+        let display = SyncDisplay(context: context, showProgress: parsed.flag("progress"), dryRun: options.dryRun, roots: roots)
         for await event in operation { display.handle(event) }
         let report: SyncReport
         do {

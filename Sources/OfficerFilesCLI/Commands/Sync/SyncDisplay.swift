@@ -8,6 +8,7 @@ import Transfer
 final class SyncDisplay: @unchecked Sendable {
     private let context: CommandContext
     private let dryRun: Bool
+    private let roots: SyncRoots
     private let reporter: ProgressReporter?
     private let lock = NSLock()
     private var progressID: Int?
@@ -17,9 +18,10 @@ final class SyncDisplay: @unchecked Sendable {
     private var plannedFiles = 0
     private var doneFiles = 0
 
-    init(context: CommandContext, showProgress: Bool, dryRun: Bool) {
+    init(context: CommandContext, showProgress: Bool, dryRun: Bool, roots: SyncRoots) {
         self.context = context
         self.dryRun = dryRun
+        self.roots = roots
         reporter = showProgress && !dryRun ? context.progressReporter() : nil
         if let reporter { progressID = reporter.start(name: "sync", total: 0) }
     }
@@ -29,7 +31,7 @@ final class SyncDisplay: @unchecked Sendable {
         case .planned(let action):
             if dryRun {
                 if context.global.json {
-                    context.printJSON(action)
+                    context.printJSON(SyncStepRecord(type: "planned", action, roots: roots))
                 } else {
                     let size = action.bytes > 0 ? " (\(ByteCountFormat.string(action.bytes)))" : ""
                     context.console.print("\(action.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(action.path)\(size)  \(action.reason)")
@@ -44,6 +46,7 @@ final class SyncDisplay: @unchecked Sendable {
             lock.withLock { inFlight[path] = bytes }
             update()
         case .done(let action):
+            if context.global.json { context.printJSON(SyncStepRecord(type: "done", action, roots: roots)) }
             lock.withLock {
                 inFlight[action.path] = nil
                 doneBytes += action.bytes
@@ -80,7 +83,7 @@ final class SyncDisplay: @unchecked Sendable {
 
     func summarize(_ report: SyncReport, source: String, destination: String, deleteAsked: Bool) {
         if context.global.json {
-            context.printJSON(report)
+            context.printJSON(SyncSummaryRecord(report, roots: roots))
             return
         }
         guard !context.global.quiet || !report.succeeded else { return }

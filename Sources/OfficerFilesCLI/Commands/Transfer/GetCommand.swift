@@ -65,7 +65,7 @@ enum GetCommand: Command {
         if try await files.features(of: source).contains(.cached) { try context.announceCache(files) }
         let operation = files.download(source, to: destination, options: options)
         let result = try await context.show(operation, on: display)
-        report(result, started, context)
+        report(result, source: source.description, started, context)
     }
 
     /// `get --zip SRC... [DEST]`: the server's zip of Officer files and folders, downloaded like one file.
@@ -86,15 +86,16 @@ enum GetCommand: Command {
         let display = PartsDisplay(reporter: reporter, name: (destination as NSString).lastPathComponent, context: context)
         let files = try context.files()
         let result = try await context.show(files.downloadZip(of: paths, to: destination, options: options), on: display)
-        report(result, started, context)
+        report(result, source: paths.map(\.description).joined(separator: " "), started, context)
     }
 
-    static func report(_ result: DownloadResult, _ started: Date, _ context: CommandContext) {
+    static func report(_ result: DownloadResult, source: String, _ started: Date, _ context: CommandContext) {
         let seconds = Date().timeIntervalSince(started)
         if context.global.json {
             context.printJSON(
-                GetResult(
-                    path: result.path, bytes: result.bytes, resumedBytes: result.resumedBytes, fetchedBytes: result.fetchedBytes,
+                TransferRecord(
+                    source: source, destination: result.path, size: result.bytes, resumedBytes: result.resumedBytes,
+                    movedBytes: result.fromCache ? 0 : result.fetchedBytes, method: result.fromCache ? "cache" : nil,
                     sha256: result.sha256, seconds: seconds, fromCache: result.fromCache))
         } else if !context.global.quiet {
             let rate = ByteCountFormat.rate(Double(result.fetchedBytes) / max(seconds, 0.001))
@@ -104,15 +105,5 @@ enum GetCommand: Command {
             if let digest = result.sha256 { line += ", sha256 verified (\(digest.prefix(12))…)" }
             context.console.message(line)
         }
-    }
-
-    struct GetResult: Encodable {
-        var path: String
-        var bytes: Int64
-        var resumedBytes: Int64
-        var fetchedBytes: Int64
-        var sha256: String?
-        var seconds: Double
-        var fromCache: Bool
     }
 }

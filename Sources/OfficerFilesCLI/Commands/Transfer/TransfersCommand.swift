@@ -27,8 +27,8 @@ enum TransfersCommand: Command {
     static func list(_ transfers: [UnfinishedTransfer], context: CommandContext) {
         if context.global.json {
             for transfer in transfers {
-                let (kind, from, to) = describe(transfer)
-                context.printJSON(Row(kind: kind, from: from, to: to, done: transfer.done, total: transfer.total))
+                let (kind, from, to) = describe(transfer, context.locationNames())
+                context.printJSON(UnfinishedRecord(kind: kind, source: from, destination: to, doneBytes: transfer.done, size: transfer.total))
             }
             return
         }
@@ -37,7 +37,7 @@ enum TransfersCommand: Command {
             return
         }
         for transfer in transfers {
-            let (kind, from, to) = describe(transfer)
+            let (kind, from, to) = describe(transfer, context.locationNames())
             var note = ""
             if case .download(let download) = transfer, download.segments.isEmpty { note = "  (no ranges on the server: a rerun starts over)" }
             var size = amount(transfer.done, transfer.total)
@@ -47,12 +47,12 @@ enum TransfersCommand: Command {
     }
 
     /// Kind, source and destination as the user named them (`officer:/path` for Officer downloads).
-    static func describe(_ transfer: UnfinishedTransfer) -> (kind: String, from: String, to: String) {
+    static func describe(_ transfer: UnfinishedTransfer, _ names: LocationNames) -> (kind: String, from: String, to: String) {
         switch transfer {
         case .upload(let upload): ("upload", upload.localPath, upload.label)
-        case .objectUpload(let upload): ("upload", upload.localPath, upload.label)
-        case .download(let download):
-            ("download", OfficerClient.remotePath(fromRawURL: download.url)?.description ?? download.url, download.destination)
+        case .objectUpload(let upload):
+            ("upload", upload.localPath, names.objectLocation(endpoint: upload.endpoint, bucket: upload.bucket, key: upload.objectKey))
+        case .download(let download): ("download", names.location(ofURL: download.url), download.destination)
         }
     }
 
@@ -63,13 +63,13 @@ enum TransfersCommand: Command {
 
     static func resume(_ transfers: [UnfinishedTransfer], files: OfficerFiles, context: CommandContext) async throws {
         if transfers.isEmpty {
-            context.say("No unfinished transfers.")
+            if !context.global.json { context.say("No unfinished transfers.") }
             return
         }
         let reporter = context.progressReporter()
         defer { reporter.close() }
         try await BatchRunner.run(transfers, context: context) { transfer in
-            let (_, from, to) = describe(transfer)
+            let (_, from, to) = describe(transfer, context.locationNames())
             let display = PartsDisplay(reporter: reporter, name: ((to as NSString).lastPathComponent), context: context)
             let started = Date()
             let outcome: TransferOutcome
@@ -82,6 +82,8 @@ enum TransfersCommand: Command {
             case .uploaded(let result):
                 UploadReport.finished(
                     result, shown: from, destination: to, seconds: Date().timeIntervalSince(started), reporter: reporter, context: context)
+            case .downloaded(let result) where context.global.json:
+                GetCommand.report(result, source: from, started, context)
             case .downloaded(let result):
                 context.say("Saved \(result.path) (\(ByteCountFormat.string(result.bytes))), resumed after \(ByteCountFormat.string(result.resumedBytes))")
             }
@@ -90,25 +92,26 @@ enum TransfersCommand: Command {
 
     static func clean(_ transfers: [UnfinishedTransfer], files: OfficerFiles, context: CommandContext) async throws {
         for transfer in transfers {
+            let (kind, from, to) = describe(transfer, context.locationNames())
             if files.isRunning(transfer) {
-                context.say("left \(describe(transfer).from) -> \(describe(transfer).to) alone: a running transfer holds it")
+                if context.global.json {
+                    context.printJSON(CleanedRecord(kind: kind, source: from, destination: to, removed: false))
+                } else {
+                    context.say("left \(from) -> \(to) alone: a running transfer holds it")
+                }
                 continue
             }
             try await files.discard(transfer)
+            if context.global.json {
+                context.printJSON(CleanedRecord(kind: kind, source: from, destination: to, removed: true))
+                continue
+            }
             switch transfer {
             case .upload(let upload): context.say("removed the partial upload of \(upload.localPath) to \(upload.label)")
             case .objectUpload(let upload): context.say("aborted the multipart upload of \(upload.localPath) to \(upload.label)")
             case .download(let download): context.say("removed the partial download of \(download.destination)")
             }
         }
-        if transfers.isEmpty { context.say("No unfinished transfers.") }
-    }
-
-    struct Row: Encodable {
-        var kind: String
-        var from: String
-        var to: String
-        var done: Int64
-        var total: Int64?
+        if transfers.isEmpty, !context.global.json { context.say("No unfinished transfers.") }
     }
 }

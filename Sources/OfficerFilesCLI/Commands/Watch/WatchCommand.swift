@@ -69,11 +69,11 @@ enum WatchCommand: Command {
         if context.global.json {
             switch event {
             case .uploaded(let local, let remote, let bytes, let settled):
-                context.printJSON(["event": "uploaded", "local": local, "remote": remote.description, "bytes": String(bytes), "settled": String(settled)])
-            case .failed(let local, let reason): context.printJSON(["event": "failed", "local": local, "reason": reason])
-            case .deletedLocal(let local): context.printJSON(["event": "deleted", "local": local])
-            case .waiting(let reason, let retryIn): context.printJSON(["event": "waiting", "reason": reason, "retryIn": String(retryIn)])
-            case .caughtUp(let uploaded, let failed): context.printJSON(["event": "caught-up", "uploaded": String(uploaded), "failed": String(failed)])
+                context.printJSON(WatchRecord(type: "uploaded", source: context.shownLocation(local), destination: remote.description, size: bytes, settledSeconds: settled))
+            case .failed(let local, let reason): context.printJSON(WatchRecord(type: "failed", path: context.shownLocation(local), reason: reason))
+            case .deletedLocal(let local): context.printJSON(WatchRecord(type: "deleted", path: context.shownLocation(local)))
+            case .waiting(let reason, let retryIn): context.printJSON(WatchRecord(type: "waiting", reason: reason, retryInSeconds: retryIn))
+            case .caughtUp(let uploaded, let failed): context.printJSON(WatchRecord(type: "caught-up", uploaded: uploaded, failed: failed))
             case .unchanged: break
             }
             return
