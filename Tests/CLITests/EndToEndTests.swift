@@ -175,7 +175,7 @@ import Testing
             currentDirectory: nil)
         #expect(demo.status == 0, "\(demo.stdout.suffix(2000))\(demo.stderr.suffix(2000))")
         for line in [
-            "13/13 files", "Transferred 1 file", "Transferred 0 files", "resumed after", "IMG_0001.jpg", "warning: bomb",
+            "Transferred 13 files", "Transferred 1 file", "Transferred 0 files", "resumed after", "IMG_0001.jpg", "warning: bomb",
             "warning: parent-traversal", "Invoice 2026-117", "notes.wav", "offline: officer:/Documents", "(exit code 4)",
         ] {
             #expect(demo.stdout.contains(line) || demo.stderr.contains(line), "\(line)")

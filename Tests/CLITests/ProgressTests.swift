@@ -1,23 +1,25 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import OfficerFilesCLI
+import Transfer
 
 @Suite struct ProgressFormatterTests {
     @Test func transferLineShowsEverythingAndFitsTheWidth() {
         var item = ProgressItem(id: 0, name: "holiday-video.mp4", done: 45 * 1_048_576, total: 100 * 1_048_576)
         item.rate = 5 * 1_048_576
-        let line = ProgressFormatter.transferLine(item, width: 100)
+        let line = ProgressFormatter.transferLine(item, width: 120)
         #expect(line.contains("holiday-video.mp4"))
-        #expect(line.contains(" 45%") && line.contains("45.0 MiB / 100 MiB") && line.contains("5.00 MiB/s") && line.contains("ETA 11s"))
+        #expect(line.contains(" 45%") && line.contains("45.0 MiB /    100 MiB") && line.contains("5.00 MiB/s") && line.contains("ETA 11s"), "\(line)")
         #expect(line.contains("[#########-----------]"))
-        #expect(line.count <= 100)
+        #expect(line.count <= 120)
         let narrow = ProgressFormatter.transferLine(item, width: 60)
         #expect(!narrow.contains("[") && narrow.count <= 62)
     }
 
     @Test func unknownTotalsAndRates() {
-        let line = ProgressFormatter.transferLine(ProgressItem(id: 1, name: "stream", done: 1024), width: 80)
+        let line = ProgressFormatter.transferLine(ProgressItem(id: 1, name: "stream", done: 1024), width: 90)
         #expect(line.contains("  --") && line.contains("1.00 KiB") && line.contains("-- B/s") && line.contains("ETA --"))
         #expect(line.contains("[..........]"))
     }
@@ -74,7 +76,8 @@ import Testing
         #expect(sink.text.contains("600 B / 1000 B, 60%"))
         reporter.finish(id)
         reporter.close()
-        #expect(sink.text.hasSuffix("1/1 files, elapsed 6s\n"))
+        // Done as asked: the command's result line is the summary, not a second Transferred line.
+        #expect(sink.text.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 1, "\(sink.text)")
         #expect(!sink.text.contains("\u{1B}"))
     }
 
@@ -89,12 +92,10 @@ import Testing
             reporter.discard(id)
             id = reporter.start(name: "f.bin", total: 1 << 20)
         }
-        sink.now += 1
+        sink.now += 10
         reporter.update(id, done: 1 << 20)
-        reporter.finish(id)
-        reporter.close()
         #expect(sink.text.contains("Transferred: 1.00 MiB / 1.00 MiB, 100%"), "\(sink.text)")
-        #expect(sink.text.contains("1/1 files"), "\(sink.text)")
+        #expect(sink.text.contains("0/1 files"), "\(sink.text)")
     }
 
     @Test func aMessageIsNeverDrawnOver() {
@@ -106,16 +107,17 @@ import Testing
         reporter.message("Uploaded big.bin to officer:/big.bin")
         reporter.close()
         let after = sink.text.components(separatedBy: "Uploaded big.bin to officer:/big.bin\n").last ?? ""
-        // Nothing after the message moves the cursor up over it, and the total line is drawn once after it.
+        // Nothing after the message moves the cursor up over it, and no second summary follows the result line.
         #expect(after.range(of: "\u{1B}\\[[0-9]+A", options: .regularExpression) == nil, "\(after.debugDescription)")
-        #expect(after.components(separatedBy: "Transferred:").count == 2, "\(after.debugDescription)")
-        // One bar standing for several files counts files, not bars.
-        let counted = ProgressReporter(mode: .plain(interval: 5), write: sink.write, clock: { 0 })
+        #expect(!after.contains("Transferred:"), "\(after.debugDescription)")
+        // One bar standing for several files counts files, not bars; a sync that did not do them all says so.
+        let counted = ProgressReporter(mode: .plain(interval: 0), write: sink.write, clock: { 0 })
         let sync = counted.start(name: "sync", total: 30)
-        counted.setFileCounts(done: 3, total: 3)
-        counted.finish(sync)
+        counted.update(sync, done: 20)
+        counted.setFileCounts(done: 2, total: 3)
+        counted.finish(sync, failed: true)
         counted.close()
-        #expect(sink.text.hasSuffix("3/3 files, elapsed 0s\n"), "\(sink.text.suffix(80))")
+        #expect(sink.text.hasSuffix("Stopped: 20 B / 30 B, 66%, -- B/s, 2/3 files (1 not done), elapsed 0s\n"), "\(sink.text.suffix(120))")
     }
 
     @Test func terminalModeRedrawsInPlace() {
@@ -163,5 +165,114 @@ import Testing
         reporter.finish(reporter.start(name: "a", total: 1))
         reporter.close()
         #expect(sink.text.isEmpty)
+    }
+}
+
+/// What the display says is true: a failed or stopped transfer is not counted done, resumed bytes are not
+/// speed, a batch's total is known from the start, and a narrow terminal loses whole fields.
+@Suite struct ProgressTruthTests {
+    final class Clock: @unchecked Sendable {
+        let lock = NSLock()
+        var now = 0.0
+        var text = ""
+        func write(_ chunk: String) { lock.withLock { text += chunk } }
+        func read() -> Double { lock.withLock { now } }
+    }
+
+    @Test func anInterruptedTransferSaysWhatItDidNot() {
+        let clock = Clock()
+        let reporter = ProgressReporter(mode: .plain(interval: 1), write: clock.write, clock: clock.read)
+        let id = reporter.start(name: "video.mkv", total: 100)
+        clock.now = 2
+        reporter.update(id, done: 65)
+        reporter.finish(id, failed: true)
+        reporter.close()
+        #expect(clock.text.contains("65 B / 100 B, 65%"), "\(clock.text)")
+        #expect(clock.text.contains("Stopped: 65 B / 100 B") && clock.text.contains("0/1 files (1 not done)") && !clock.text.contains("1/1 files"), "\(clock.text)")
+        // A short run that failed before any progress line: only its error is said (the log has no frame to end).
+        let quiet = Clock()
+        let short = ProgressReporter(mode: .plain(interval: 5), write: quiet.write, clock: quiet.read)
+        short.finish(short.start(name: "F", total: 38), failed: true)
+        short.close()
+        #expect(quiet.text.isEmpty, "\(quiet.text)")
+    }
+
+    @Test func resumedBytesAreNeverSpeed() {
+        let meter = ProgressMeter(window: 5, clock: { 0 })
+        let clock = Clock()
+        let timed = ProgressMeter(window: 5, clock: clock.read)
+        timed.begin(total: 1000, resumed: 900)
+        clock.now = 1
+        timed.record(done: 950)
+        let progress = timed.snapshot
+        #expect(progress.bytesPerSecond == 50 && progress.movedBytes == 50 && progress.resumedBytes == 900, "\(progress)")
+        #expect(progress.fraction == 0.95 && progress.secondsLeft == 1)
+        timed.end(.cancelled)
+        #expect(timed.snapshot.doneBytes == 950 && timed.snapshot.state == .cancelled && timed.snapshot.secondsLeft == nil)
+        meter.begin(total: 10)
+        meter.end(.completed)
+        #expect(meter.snapshot.doneBytes == 10 && meter.snapshot.fraction == 1)
+        // A reporter with a resumed transfer shows this run's rate, not the bytes already there.
+        let reporter = ProgressReporter(mode: .plain(interval: 5), write: clock.write, clock: clock.read)
+        let id = reporter.start(name: "big.iso", total: 100 << 20, resumed: 90 << 20)
+        clock.now = 6
+        reporter.update(id, done: (90 << 20) + (5 << 20))
+        #expect(clock.text.contains("1.00 MiB/s") && clock.text.contains("95.0 MiB / 100 MiB"), "\(clock.text)")
+    }
+
+    @Test func aBatchKnowsItsTotalBeforeItsFirstFile() {
+        let clock = Clock()
+        let reporter = ProgressReporter(mode: .plain(interval: 1), write: clock.write, clock: clock.read)
+        reporter.expect(files: 3, bytes: 300)
+        let first = reporter.start(name: "a", total: 100)
+        clock.now = 2
+        reporter.update(first, done: 50)
+        #expect(clock.text.contains("50 B / 300 B, 16%") && clock.text.contains("0/3 files"), "\(clock.text)")
+    }
+
+    @Test func aNarrowTerminalLosesWholeFieldsAndNumbersKeepTheirPlace() {
+        let line = ProgressFormatter.totalLine(
+            done: 45 << 20, total: 343 << 20, rate: 12 * 1_048_576, filesDone: 30, filesTotal: 32, elapsed: 75, width: 60)
+        #expect(line.count <= 60 && line.hasPrefix("Transferred: 45.0 MiB / 343 MiB, 13%"), "\(line)")
+        #expect(!line.contains("ETA") && !line.contains("elapsed"), "the ETA goes first: \(line)")
+        let wide = ProgressFormatter.totalLine(
+            done: 45 << 20, total: 343 << 20, rate: 12 * 1_048_576, filesDone: 30, filesTotal: 32, elapsed: 75, width: 200)
+        #expect(wide.contains("ETA") && wide.contains("30/32 files") && wide.contains("elapsed"), "\(wide)")
+        var slow = ProgressItem(id: 0, name: "clip.mp4", done: 5, total: 1 << 30)
+        slow.rate = 3
+        var fast = ProgressItem(id: 0, name: "clip.mp4", done: 900 << 20, total: 1 << 30)
+        fast.rate = 120 * 1_048_576
+        for width in [100, 80, 60] {
+            let a = ProgressFormatter.transferLine(slow, width: width)
+            let b = ProgressFormatter.transferLine(fast, width: width)
+            #expect(a.count == b.count && a.count <= width, "\(width): \(a) | \(b)")
+        }
+    }
+}
+
+/// The display in a real terminal (tmux): what an interrupted upload leaves on the screen.
+@Suite struct TerminalProgressTests {
+    let cli = CLIRunner()
+    let work = TemporaryDirectory(prefix: "terminal-progress", inMemory: true)
+
+    @Test func anInterruptedPutSaysWhatIsNotDoneInSixtyColumns() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        #expect(try await cli.login(server).status == 0)
+        let file = try work.write("video.mkv", Data((0..<(24 << 20)).map { UInt8($0 % 253) }))
+        let terminal = try await TerminalSession.start(
+            [ProcessRunner.cliPath, "put", "--bwlimit", "1M", "--chunk-size", "4M", file, "officer:/"], environment: cli.environment(), columns: 60)
+        // 24 s at 1 MiB/s: interrupted well before its end, however slow the machine.
+        _ = try await terminal.wait(for: "Transferred:", timeout: 20)
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        try await terminal.send("C-c")
+        let screen = try await terminal.wait(for: "EXIT=", timeout: 30)
+        let shown = screen.joined(separator: "\n")
+        #expect(screen.contains("EXIT=130"), "\(shown)")
+        let totals = screen.filter { $0.hasPrefix("Transferred:") || $0.hasPrefix("Stopped:") }
+        #expect(totals.last?.hasPrefix("Stopped: ") == true && totals.last?.contains("0/1 files") == true && !shown.contains("1/1 files"), "\(shown)")
+        #expect(shown.contains("paused at"), "\(shown)")
+        #expect(screen.allSatisfy { $0.count <= 60 }, "\(shown)")
+        // The whole fields that fit: bytes and percent always, no field cut in half.
+        #expect(totals.allSatisfy { $0.range(of: #"^(Transferred|Stopped): [0-9.]+ [KMG]?i?B / 24\.0 MiB, [0-9]+%"#, options: .regularExpression) != nil }, "\(shown)")
     }
 }

@@ -22,16 +22,19 @@ final class PartsDisplay: @unchecked Sendable {
         console = context.console
     }
 
-    /// (Re)starts the display with one line per part of the given sizes (a single line for one part).
-    func start(total: Int64?, partSizes: [Int64]) {
+    /// (Re)starts the display with one line per part of the given sizes (a single line for one part);
+    /// `resumed` bytes were in place before this run.
+    func start(total: Int64?, partSizes: [Int64], resumed: Int64 = 0) {
         lock.withLock {
             for id in ids { reporter.discard(id) }
             if partSizes.count <= 1 {
-                ids = [reporter.start(name: name, total: total)]
+                ids = [reporter.start(name: name, total: total, resumed: resumed)]
             } else {
                 reporter.itemLabel = "parts"
+                // Each part's share of the resumed bytes is what it first reports.
+                reporter.noteResumed(resumed)
                 ids = partSizes.enumerated().map { index, size in
-                    reporter.start(name: "\(name) [\(index + 1)/\(partSizes.count)]", total: size)
+                    reporter.start(name: "\(name) [\(index + 1)/\(partSizes.count)]", total: size, resumed: nil)
                 }
             }
         }
@@ -62,7 +65,7 @@ extension PartsDisplay {
             if method == .tus, resumed > 0, !quiet, let total {
                 reporter.message("\(name): resuming at \(ByteCountFormat.string(resumed)) of \(ByteCountFormat.string(total)) (the server has it)")
             }
-            start(total: total, partSizes: partSizes)
+            start(total: total, partSizes: partSizes, resumed: resumed)
         case .progress(let part, let done): progress(part: part, done: done)
         case .retrying(let part, let attempt, let delay, let reason):
             note("retrying part \(part + 1) (attempt \(attempt)) in \(DurationFormat.precise(seconds: delay)): \(reason)")

@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import Transfer
 
 /// Shows the progress of long operations: redrawn lines on a terminal, a plain line every few seconds
 /// otherwise, NDJSON events with `--json`, or nothing. Thread-safe; every transfer reports into one reporter.
@@ -23,13 +24,15 @@ public final class ProgressReporter: @unchecked Sendable {
     private let started: Double
     private var items: [Int: ProgressItem] = [:]
     private var order: [Int] = []
-    private var estimators: [Int: RateEstimator] = [:]
-    private var totalEstimator = RateEstimator()
+    private var meters: [Int: ProgressMeter] = [:]
+    private var totalMeter: ProgressMeter
     private var nextID = 0
     private var lastDraw = -Double.infinity
     private var drawnLines = 0
     private var label = "files"
     private var fileCounts: (done: Int, total: Int)?
+    private var expected: (files: Int, bytes: Int64?)?
+    private var wrotePlainLines = false
 
     /// What the items are called in the total line: `files`, or `parts` when they are ranges of one file.
     public var itemLabel: String {
@@ -46,6 +49,8 @@ public final class ProgressReporter: @unchecked Sendable {
         self.write = write
         self.clock = clock
         started = clock()
+        totalMeter = ProgressMeter(clock: clock)
+        totalMeter.begin(total: nil)
         // A plain log gets its first line one interval in: short operations stay silent.
         if case .plain = mode { lastDraw = started }
     }
@@ -66,15 +71,19 @@ public final class ProgressReporter: @unchecked Sendable {
         return ioctl(2, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
     }
 
-    /// Registers a transfer and returns its id.
-    public func start(name: String, total: Int64?) -> Int {
+    /// Registers a transfer and returns its id; `resumed` bytes were in place before this run (they count as
+    /// done, never as speed).
+    public func start(name: String, total: Int64?, resumed: Int64? = 0) -> Int {
         lock.withLock {
             let id = nextID
             nextID += 1
-            items[id] = ProgressItem(id: id, name: name, total: total)
+            items[id] = ProgressItem(id: id, name: name, done: resumed ?? 0, total: total)
             order.append(id)
-            estimators[id] = RateEstimator()
-            emitJSON(["type": "start", "id": id, "name": name, "size": total])
+            let meter = ProgressMeter(clock: clock)
+            meter.begin(total: total, resumed: resumed)
+            meters[id] = meter
+            totalMeter.addResumed(resumed ?? 0)
+            emitJSON(["type": "start", "id": id, "name": name, "size": total, "resumedBytes": resumed])
             return id
         }
     }
@@ -87,10 +96,11 @@ public final class ProgressReporter: @unchecked Sendable {
             let now = clock()
             item.done = done
             if let total { item.total = total }
-            estimators[id]?.record(bytes: done, at: now)
-            item.rate = estimators[id]?.bytesPerSecond
+            if let total { meters[id]?.setTotal(total) }
+            meters[id]?.record(done: done)
+            item.rate = meters[id]?.snapshot.bytesPerSecond
             items[id] = item
-            totalEstimator.record(bytes: items.values.reduce(0) { $0 + $1.done }, at: now)
+            totalMeter.record(done: items.values.reduce(0) { $0 + $1.done })
             redrawIfDue(now: now, force: false)
         }
     }
@@ -106,6 +116,22 @@ public final class ProgressReporter: @unchecked Sendable {
             emitJSON(["type": failed ? "failed" : "done", "id": id, "name": item.name, "doneBytes": item.done])
             redrawIfDue(now: clock(), force: true)
         }
+    }
+
+    /// The whole of a batch, before its first file starts: the total line counts toward it from the start.
+    public func expect(files: Int, bytes: Int64?) {
+        lock.withLock { expected = (files, bytes) }
+    }
+
+    /// A transfer's new name (a sync's files in flight).
+    public func rename(_ id: Int, to name: String) {
+        lock.withLock { items[id]?.name = name }
+    }
+
+    /// Bytes a transfer found in place whose parts report them one by one (a resumed download in ranges):
+    /// they count as done, never as speed.
+    public func noteResumed(_ bytes: Int64) {
+        lock.withLock { totalMeter.addResumed(bytes) }
     }
 
     /// Counts for the total line when one item stands for many files (a sync's bytes in one bar).
@@ -135,26 +161,48 @@ public final class ProgressReporter: @unchecked Sendable {
     /// totals and the rate is measured afresh, so a restart neither counts a file twice nor skews the ETA.
     public func discard(_ id: Int) {
         lock.withLock {
-            guard items.removeValue(forKey: id) != nil else { return }
+            guard let item = items.removeValue(forKey: id) else { return }
             order.removeAll { $0 == id }
-            estimators[id] = nil
-            totalEstimator = RateEstimator()
+            meters[id] = nil
+            totalMeter.discard(done: item.done)
         }
     }
 
-    /// Draws the final state and leaves the cursor below it.
+    /// Ends the display. When everything finished as asked, the command's own result line is the summary: a
+    /// terminal's frame is cleared and a log gets no second line. When something did not finish, the last line
+    /// says what was done and what was not, with this run's average rate.
     public func close() {
         lock.withLock {
+            let all = order.compactMap { items[$0] }
+            let complete = !all.isEmpty && all.allSatisfy { $0.finished && !$0.failed }
+                && (fileCounts.map { $0.done == $0.total } ?? true)
             switch mode {
             case .terminal:
-                redraw(now: clock())
-                // The final frame stays as it is: what is printed next goes below it, never under a redraw.
-                drawnLines = 0
-            case .plain: if !items.isEmpty { write(summaryLine(now: clock()) + "\n") }
-            case .json: emitJSON(["type": "summary", "doneBytes": items.values.reduce(0) { $0 + $1.done }, "files": items.count])
+                if complete {
+                    clearFrame()
+                } else {
+                    redraw(now: clock(), final: true)
+                    drawnLines = 0
+                }
+            case .plain:
+                // A log that showed progress gets the line that ends it; a short run that failed has only its error.
+                if !all.isEmpty, !complete, wrotePlainLines { write(summaryLine(now: clock(), final: true) + "\n") }
+            case .json:
+                let total = totalMeter.snapshot
+                emitJSON(["type": "summary", "doneBytes": all.reduce(0) { $0 + $1.done }, "resumedBytes": total.resumedBytes,
+                          "files": all.count, "filesDone": all.filter { $0.finished && !$0.failed }.count, "filesFailed": all.filter(\.failed).count])
             case .off: break
             }
         }
+    }
+
+    private func clearFrame() {
+        guard drawnLines > 0 else { return }
+        var erase = "\u{1B}[\(drawnLines)A"
+        for _ in 0..<drawnLines { erase += "\r\u{1B}[2K\n" }
+        erase += "\u{1B}[\(drawnLines)A"
+        write(erase)
+        drawnLines = 0
     }
 
     private func redrawIfDue(now: Double, force: Bool) {
@@ -164,6 +212,7 @@ public final class ProgressReporter: @unchecked Sendable {
         case .plain(let interval):
             if now - lastDraw >= interval {
                 lastDraw = now
+                wrotePlainLines = true
                 write(summaryLine(now: now) + "\n")
             }
         case .json:
@@ -179,21 +228,26 @@ public final class ProgressReporter: @unchecked Sendable {
         }
     }
 
-    private func summaryLine(now: Double) -> String {
+    private func summaryLine(now: Double, final: Bool = false) -> String {
         let all = order.compactMap { items[$0] }
         let totals = all.compactMap(\.total)
+        let width: Int = if case .terminal(let columns, _) = mode { columns } else { .max }
+        // A batch's whole size is known before its first file starts (expect): the total never grows as files start.
+        var total = totals.count == all.count ? totals.reduce(0, +) : nil
+        if let expectedBytes = expected?.bytes { total = max(expectedBytes, total ?? 0) }
         return ProgressFormatter.totalLine(
-            done: all.reduce(0) { $0 + $1.done }, total: totals.count == all.count ? totals.reduce(0, +) : nil,
-            rate: totalEstimator.bytesPerSecond, filesDone: fileCounts?.done ?? all.filter(\.finished).count,
-            filesTotal: fileCounts?.total ?? all.count,
-            elapsed: now - started, itemLabel: label)
+            done: all.reduce(0) { $0 + $1.done }, total: total,
+            rate: final ? totalMeter.snapshot.averageBytesPerSecond : totalMeter.snapshot.bytesPerSecond,
+            filesDone: fileCounts?.done ?? all.filter { $0.finished && !$0.failed }.count,
+            filesTotal: fileCounts?.total ?? max(expected?.files ?? 0, all.count), filesFailed: all.filter(\.failed).count,
+            elapsed: now - started, itemLabel: label, width: width, final: final)
     }
 
-    private func redraw(now: Double) {
+    private func redraw(now: Double, final: Bool = false) {
         guard case .terminal(let width, let color) = mode else { return }
         lastDraw = now
         var lines = order.compactMap { items[$0] }.filter { !$0.finished }.map { ProgressFormatter.transferLine($0, width: width) }
-        let total = summaryLine(now: now)
+        let total = summaryLine(now: now, final: final)
         lines.append(color ? "\u{1B}[1m" + total + "\u{1B}[0m" : total)
         var text = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
         for line in lines { text += "\r\u{1B}[2K" + String(line.prefix(width)) + "\n" }

@@ -151,11 +151,13 @@ public struct TusUploader: Uploading {
                 let end = size * Int64(index + 1) / Int64(partCount)
                 return TransferJournal.UploadPart(index: index, start: start, length: end - start, url: nil, offset: 0)
             })
+        // Said before the creation: a small file goes up inside it, and its bytes show as they go.
+        onEvent?(.started(total: size, partSizes: record.parts.map(\.length), resumedBytes: 0, method: .tus))
         for index in record.parts.indices {
             let part = record.parts[index]
             let created = try await create(
                 target: target, info: info, path: path, part: part, partial: partCount > 1, fingerprint: fingerprint,
-                options: options)
+                options: options, onProgress: { onEvent?(.progress(part: index, done: $0)) })
             record.parts[index].url = created.url
             record.parts[index].offset = created.offset
             counter.add(created.offset)
@@ -168,7 +170,7 @@ public struct TusUploader: Uploading {
     /// POST: creates an upload; small files go up in the same request (creation-with-upload).
     private func create(
         target: UploadTarget, info: TusServerInfo, path: String, part: TransferJournal.UploadPart, partial: Bool,
-        fingerprint: FileFingerprint, options: UploadOptions
+        fingerprint: FileFingerprint, options: UploadOptions, onProgress: (@Sendable (Int64) -> Void)? = nil
     ) async throws -> (url: String, offset: Int64) {
         var request = HTTPRequest(method: "POST", url: target.tusEndpoint, credential: target.credential, isIdempotent: false)
         request.headers.add("Tus-Resumable", "1.0.0")
@@ -190,7 +192,7 @@ public struct TusUploader: Uploading {
         request.maxSendBytesPerSecond = options.bandwidthLimit
         let response: HTTPResponse
         do {
-            response = try await sendRetrying(request)
+            response = try await sendRetrying(request, onProgress: inline ? onProgress : nil)
         } catch UploadError.transfer(let error) where inline && !partial {
             // Cut on every attempt: the server may hold the whole file all the same.
             try await confirmAfterLostAnswers(path, part: part, target: target, or: .transfer(error))
@@ -206,7 +208,8 @@ public struct TusUploader: Uploading {
             // The server takes smaller bodies than this file: remember it, and create the upload without one.
             bodyLimits[target.tusEndpoint] = max(ChunkSizer.floor, part.length / 2)
             return try await create(
-                target: target, info: info, path: path, part: part, partial: partial, fingerprint: fingerprint, options: options)
+                target: target, info: info, path: path, part: part, partial: partial, fingerprint: fingerprint, options: options,
+                onProgress: onProgress)
         }
         if response.status == 409, response.attempts > 1, !partial, let confirmer {
             // A creation answered with a failure was tried again, and the name is taken now: the first attempt may
@@ -269,7 +272,8 @@ public struct TusUploader: Uploading {
         for part in record.parts { offsets.append(resuming ? try await head(part.url!, token: token) : part.offset) }
         // Bytes sent inline with the creation request are this run's, not resumed ones.
         let resumed = resuming ? offsets.reduce(0, +) : 0
-        onEvent?(.started(total: record.fingerprint.size, partSizes: record.parts.map(\.length), resumedBytes: resumed, method: .tus))
+        // A new upload said so before its creation (whose body may already have carried the file).
+        if resuming { onEvent?(.started(total: record.fingerprint.size, partSizes: record.parts.map(\.length), resumedBytes: resumed, method: .tus)) }
         let state = RecordState(record)
         let single = record.parts.count == 1
         // Whether the server answered the file's last request cleanly (204 with the full offset). A creation that
@@ -612,13 +616,14 @@ public struct TusUploader: Uploading {
     /// backoff (`Retry-After` honoured). A repeated creation that the server had already made leaves at most an
     /// upload nobody continues, which the server expires; one that had already stored a small file whole answers
     /// 409, which the caller checks. The answer's `attempts` counts the tries.
-    func sendRetrying(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func sendRetrying(_ request: HTTPRequest, onProgress: (@Sendable (Int64) -> Void)? = nil) async throws -> HTTPResponse {
         var budget = RetryBudget(policy: http.configuration.retry, limit: http.configuration.retry.maxAttempts)
         while true {
             let reason: String
             var retryAfter: String?
             do {
-                var response = try await http.send(request)
+                let reportSent: (@Sendable (TransferProgress) -> Void)? = onProgress.map { report in { @Sendable progress in report(progress.sent) } }
+                var response = try await http.send(request, onProgress: reportSent)
                 response.attempts = budget.failures + 1
                 guard budget.isRetryable(status: response.status) else { return response }
                 if budget.failures + 1 >= budget.limit { return response }

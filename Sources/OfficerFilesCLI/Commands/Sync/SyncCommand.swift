@@ -104,10 +104,10 @@ enum SyncCommand: Command {
         do {
             report = try await operation.value
         } catch {
-            display.close()
+            display.close(failed: true)
             throw error
         }
-        display.close()
+        display.close(failed: !report.succeeded || Task.isCancelled)
         display.summarize(report, source: sourceText, destination: destinationText, deleteAsked: options.deleteExtraneous)
         // Ctrl-C: the failures it caused are not the run's; a rerun continues.
         try Task.checkCancellation()

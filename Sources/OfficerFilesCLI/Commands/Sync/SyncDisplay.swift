@@ -23,7 +23,10 @@ final class SyncDisplay: @unchecked Sendable {
         self.dryRun = dryRun
         self.roots = roots
         reporter = showProgress && !dryRun ? context.progressReporter() : nil
-        if let reporter { progressID = reporter.start(name: "sync", total: 0) }
+        if let reporter {
+            progressID = reporter.start(name: "sync", total: 0)
+            reporter.setFileCounts(done: 0, total: 0)
+        }
     }
 
     func handle(_ event: SyncEvent) {
@@ -69,14 +72,20 @@ final class SyncDisplay: @unchecked Sendable {
 
     private func update() {
         guard let reporter, let progressID else { return }
-        let (done, total, files) = lock.withLock { (doneBytes + inFlight.values.reduce(0, +), plannedBytes, (doneFiles, plannedFiles)) }
+        let (done, total, files, names) = lock.withLock {
+            (doneBytes + inFlight.values.reduce(0, +), plannedBytes, (doneFiles, plannedFiles), inFlight.keys.sorted())
+        }
         reporter.setFileCounts(done: files.0, total: files.1)
+        // The line names the files in flight, as rclone -P lists its transfers.
+        let shown = names.prefix(3).map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
+        reporter.rename(progressID, to: names.isEmpty ? "sync" : shown + (names.count > 3 ? " +\(names.count - 3)" : ""))
         reporter.update(progressID, done: done, total: total)
     }
 
-    func close() {
+    /// Ends the display; a sync that failed or was stopped keeps the bytes it moved (nothing claims 100%).
+    func close(failed: Bool) {
         if let reporter, let progressID {
-            reporter.finish(progressID)
+            reporter.finish(progressID, failed: failed)
             reporter.close()
         }
     }

@@ -98,6 +98,7 @@ enum PutCommand: Command {
         }
         let reporter = context.progressReporter()
         defer { reporter.close() }
+        if locals.count > 1 { reporter.expect(files: locals.count, bytes: parsed.flag("resize") ? nil : Self.totalSize(of: locals)) }
         guard parsed.flag("resize") else {
             try await BatchRunner.run(locals, context: context) { local in
                 let target: UploadTarget
@@ -145,6 +146,7 @@ enum PutCommand: Command {
         }
         let reporter = context.progressReporter()
         defer { reporter.close() }
+        if locals.count > 1 { reporter.expect(files: locals.count, bytes: Self.totalSize(of: locals)) }
         try await BatchRunner.run(locals, context: context) { local in
             let target = try await files.uploadTarget(of: local, to: destination)
             let display = PartsDisplay(reporter: reporter, name: (local as NSString).lastPathComponent, context: context)
@@ -237,5 +239,12 @@ enum PutCommand: Command {
         }
         UploadReport.finished(
             result, shown: shown, destination: target.label, seconds: Date().timeIntervalSince(started), reporter: reporter, context: context)
+    }
+
+    /// Bytes of the files a batch sends (known before the first starts, so the total line never grows).
+    static func totalSize(of locals: [String]) -> Int64 {
+        locals.reduce(0) { sum, local in
+            sum + ((try? FileManager.default.attributesOfItem(atPath: local)[.size] as? NSNumber)?.int64Value ?? 0)
+        }
     }
 }
