@@ -52,7 +52,8 @@ import Transfer
             await Eventually.signal(SIGKILL, to: [process], timeout: delay + 30) { Date() >= killAt }
             process.waitUntilExit()
             guard process.terminationReason == .uncaughtSignal else { break }  // it finished before the kill
-            let counted = try #require(await settledCount(countFile))
+            // A loaded machine can take long to drain what the killed run had in flight: a minute and a half.
+            let counted = try #require(await settledCount(countFile, timeout: 90))
             let kept = try await serverOffset()
             resent.append((counted - count) - (kept - offset))
             (count, offset) = (counted, kept)
