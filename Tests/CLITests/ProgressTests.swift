@@ -230,6 +230,16 @@ import Transfer
         #expect(clock.text.contains("50 B / 300 B, 16%") && clock.text.contains("0/3 files"), "\(clock.text)")
     }
 
+    @Test func theBoldTotalLineIsCutByWhatShows() {
+        let clock = Clock()
+        let reporter = ProgressReporter(mode: .terminal(width: 60, color: true), write: clock.write, clock: clock.read)
+        let id = reporter.start(name: "p.bin", total: 8_000_000)
+        clock.now = 3
+        reporter.update(id, done: 2_830_000)
+        let drawn = clock.text.components(separatedBy: "\u{1B}[1m").last?.components(separatedBy: "\u{1B}[0m").first ?? ""
+        #expect(drawn.hasSuffix("0/1 files") && drawn.count <= 60, "\(drawn)")
+    }
+
     @Test func aNarrowTerminalLosesWholeFieldsAndNumbersKeepTheirPlace() {
         let line = ProgressFormatter.totalLine(
             done: 45 << 20, total: 343 << 20, rate: 12 * 1_048_576, filesDone: 30, filesTotal: 32, elapsed: 75, width: 60)
@@ -258,11 +268,11 @@ import Transfer
     @Test func anInterruptedPutSaysWhatIsNotDoneInSixtyColumns() async throws {
         let server = try await ReferenceServer.start(inMemory: true)
         #expect(try await cli.login(server).status == 0)
-        let file = try work.write("video.mkv", Data((0..<(24 << 20)).map { UInt8($0 % 253) }))
+        let file = try work.write("video.mkv", Data((0..<(48 << 20)).map { UInt8($0 % 253) }))
         let terminal = try await TerminalSession.start(
             [ProcessRunner.cliPath, "put", "--bwlimit", "1M", "--chunk-size", "4M", file, "officer:/"], environment: cli.environment(), columns: 60)
-        // 24 s at 1 MiB/s: interrupted well before its end, however slow the machine.
-        _ = try await terminal.wait(for: "Transferred:", timeout: 20)
+        // 48 s at 1 MiB/s: interrupted well before its end, however slow the machine (at most 6 s in).
+        _ = try await terminal.wait(for: "Transferred:", timeout: 5)
         try await Task.sleep(nanoseconds: 1_000_000_000)
         try await terminal.send("C-c")
         let screen = try await terminal.wait(for: "EXIT=", timeout: 30)
@@ -273,6 +283,6 @@ import Transfer
         #expect(shown.contains("paused at"), "\(shown)")
         #expect(screen.allSatisfy { $0.count <= 60 }, "\(shown)")
         // The whole fields that fit: bytes and percent always, no field cut in half.
-        #expect(totals.allSatisfy { $0.range(of: #"^(Transferred|Stopped): [0-9.]+ [KMG]?i?B / 24\.0 MiB, [0-9]+%"#, options: .regularExpression) != nil }, "\(shown)")
+        #expect(totals.allSatisfy { $0.range(of: #"^(Transferred|Stopped): [0-9.]+ [KMG]?i?B / 48\.0 MiB, [0-9]+%"#, options: .regularExpression) != nil }, "\(shown)")
     }
 }

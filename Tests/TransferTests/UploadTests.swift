@@ -233,8 +233,8 @@ import Testing
         // The library's cancel-and-discard: by default a cancelled upload is paused instead (CLI test `ctrlCPauses…`).
         options.terminateOnCancel = true
         let task = Task { try await uploader().upload(file: path, to: target, options: options) }
-        try await Task.sleep(nanoseconds: 800_000_000)
-        task.cancel()
+        // Cancelled once bytes are going (a loaded machine can take longer than any fixed wait to create it).
+        #expect(await Eventually.wait(timeout: 120, { try journaledOffset() > 0 }, then: { task.cancel() }))
         guard case .failure(UploadError.cancelled) = await task.result else {
             Issue.record("expected cancellation")
             return

@@ -248,9 +248,11 @@ public final class ProgressReporter: @unchecked Sendable {
         lastDraw = now
         var lines = order.compactMap { items[$0] }.filter { !$0.finished }.map { ProgressFormatter.transferLine($0, width: width) }
         let total = summaryLine(now: now, final: final)
-        lines.append(color ? "\u{1B}[1m" + total + "\u{1B}[0m" : total)
+        // Cut to the width before the bold codes go in: they take no column.
+        let fitted = String(total.prefix(width))
+        lines.append(color ? "\u{1B}[1m" + fitted + "\u{1B}[0m" : fitted)
         var text = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
-        for line in lines { text += "\r\u{1B}[2K" + String(line.prefix(width)) + "\n" }
+        for line in lines { text += "\r\u{1B}[2K" + (line.hasPrefix("\u{1B}[1m") ? line : String(line.prefix(width))) + "\n" }
         // Lines left over from a taller previous frame are cleared, then the cursor returns below the frame.
         let extra = max(0, drawnLines - lines.count)
         for _ in 0..<extra { text += "\r\u{1B}[2K\n" }
