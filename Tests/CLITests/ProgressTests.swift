@@ -276,6 +276,7 @@ import Transfer
         try await Task.sleep(nanoseconds: 1_000_000_000)
         try await terminal.send("C-c")
         let screen = try await terminal.wait(for: "EXIT=", timeout: 30)
+        await terminal.stop()
         let shown = screen.joined(separator: "\n")
         #expect(screen.contains("EXIT=130"), "\(shown)")
         let totals = screen.filter { $0.hasPrefix("Transferred:") || $0.hasPrefix("Stopped:") }

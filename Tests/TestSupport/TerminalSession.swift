@@ -14,7 +14,7 @@ public final class TerminalSession: @unchecked Sendable {
     public static func start(_ arguments: [String], environment: [String: String], columns: Int = 80, rows: Int = 24) async throws -> TerminalSession {
         let session = TerminalSession(socket: "officer-files-test-\(getpid())-\(UUID().uuidString.prefix(8))")
         let assignments = environment.map { "\($0.key)=\(quoted($0.value))" }.joined(separator: " ")
-        let command = "env \(assignments) \(arguments.map(quoted).joined(separator: " ")); echo EXIT=$?; sleep 600"
+        let command = "env \(assignments) \(arguments.map(quoted).joined(separator: " ")); echo EXIT=$?; sleep 120"
         // tmux's server would keep every descriptor this process lets it inherit (a pipe of the caller's stays
         // open, and whoever reads it waits for the server): python starts it with none but the standard three.
         let started = try await ProcessRunner.runDetached(
@@ -25,14 +25,15 @@ public final class TerminalSession: @unchecked Sendable {
         return session
     }
 
-    deinit { _ = try? ProcessRunner.run("/usr/bin/tmux", ["-L", socket, "kill-server"]) }
+    /// Ends the session and its tmux server.
+    public func stop() async { _ = try? await tmux(["kill-server"]) }
 
     /// Keys typed into the terminal (`C-c` for Ctrl-C).
     public func send(_ keys: String) async throws { _ = try await tmux(["send-keys", "-t", name, keys]) }
 
     /// The screen as it is now, one string per line, trailing blanks dropped.
     public func screen() async throws -> [String] {
-        try await tmux(["capture-pane", "-p", "-t", name]).stdout.split(separator: "\n", omittingEmptySubsequences: false).map {
+        try await tmux(["capture-pane", "-p", "-t", name]).split(separator: "\n", omittingEmptySubsequences: false).map {
             String($0.reversed().drop(while: { $0 == " " }).reversed())
         }
     }
@@ -43,13 +44,31 @@ public final class TerminalSession: @unchecked Sendable {
         while Date() < deadline {
             let lines = try await screen()
             if lines.contains(where: { $0.contains(text) }) { return lines }
-            try await Task.sleep(nanoseconds: 100_000_000)
+            try await Task.sleep(nanoseconds: 250_000_000)
         }
         return try await screen()
     }
 
-    private func tmux(_ arguments: [String]) async throws -> ProcessResult {
-        try await ProcessRunner.runDetached("/usr/bin/tmux", ["-L", socket] + arguments)
+    /// One tmux command's output. Written to a file and waited for by polling, never through a pipe: a pipe's
+    /// write end can be inherited by a process another test starts at that moment, and a reader then waits for
+    /// that process to end (tests here poll the screen many times a second).
+    private func tmux(_ arguments: [String]) async throws -> String {
+        let output = NSTemporaryDirectory() + "/\(socket)-\(UUID().uuidString.prefix(8)).out"
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        defer { unlink(output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+        process.arguments = ["-L", socket] + arguments
+        process.standardInput = FileHandle.nullDevice
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        defer { try? handle.close() }
+        process.standardOutput = handle
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while process.isRunning, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+        if process.isRunning { process.terminate() }
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
 
     /// tmux refused to start the session.
