@@ -148,11 +148,8 @@ public final class ProgressReporter: @unchecked Sendable {
                 write(text)
                 return
             }
-            var erase = "\u{1B}[\(drawnLines)A"
-            for _ in 0..<drawnLines { erase += "\r\u{1B}[2K\n" }
-            erase += "\u{1B}[\(drawnLines)A"
-            write(erase + text)
-            drawnLines = 0
+            clearFrame()
+            write(text)
             if items.values.contains(where: { !$0.finished }) { redraw(now: clock()) }
         }
     }
@@ -196,6 +193,7 @@ public final class ProgressReporter: @unchecked Sendable {
         }
     }
 
+    /// Erases the drawn frame and leaves the cursor where it began.
     private func clearFrame() {
         guard drawnLines > 0 else { return }
         var erase = "\u{1B}[\(drawnLines)A"
