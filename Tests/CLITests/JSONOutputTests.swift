@@ -72,6 +72,11 @@ import Testing
             "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=duration=30:size=160x120:rate=10",
             "-f", "lavfi", "-i", "sine=frequency=440:duration=30", "-c:v", "mpeg4", "-c:a", "libvorbis", "-shortest", server.root.file("clip.mkv"),
         ])
+        // The detached job must still be running when it is cancelled, whatever the machine's load: ten minutes of video.
+        try await tool("/usr/bin/ffmpeg", [
+            "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=duration=600:size=320x240:rate=25",
+            "-c:v", "mpeg4", server.root.file("long.mkv"),
+        ])
         try await tool("/usr/bin/ffmpeg", ["-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", work.file("tone.wav")])
         _ = try work.write("tree/a.txt", "a\n")
         _ = try work.write("tree/sub/b.txt", "b\n")
@@ -154,7 +159,7 @@ import Testing
         // The server's work.
         try await json(["extract", "--wait", "officer:/tree.zip", "officer:/Extracted"], "job")
         try await json(["fetch", "--wait", nginx.url + "/tree.zip", "officer:/Downloads/"], "job", status: 0)
-        let detached = try await json(["transcode", "--detach", "--height", "96", "officer:/clip.mkv"], "job")
+        let detached = try await json(["transcode", "--detach", "--height", "96", "officer:/long.mkv"], "job")
         let id = detached.first?["id"] as? String ?? "none"
         try await json(["jobs", "list"], "job", lines: 1...10)
         try await json(["jobs", "cancel", id], "job")

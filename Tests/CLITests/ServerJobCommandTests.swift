@@ -207,6 +207,25 @@ import Testing
         #expect(listing(server.state.path + "/tus").allSatisfy { $0.hasSuffix(".json") })
     }
 
+    /// A slow pipe's bytes reach the server, and the progress, within seconds of being written: not only once a
+    /// whole chunk filled (`put -` showed 0 B until then).
+    @Test func aSlowPipeShowsProgressAsItFlows() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        #expect(try await cli.login(server).status == 0)
+        let writer = "for i in $(seq 1 16); do head -c 262144 /dev/zero; sleep 0.5; done"
+        let command = "\(writer) | '\(ProcessRunner.cliPath)' --json put - officer:/slow.bin"
+        let piped = try await ProcessRunner.runDetached("/bin/sh", ["-c", command], environment: cli.environment())
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let total = 16 * 262_144
+        let done = Set(piped.stderr.split(separator: "\n").compactMap { line -> Int? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                object["type"] as? String == "progress" else { return nil }
+            return object["doneBytes"] as? Int
+        }.filter { $0 > 0 && $0 < total })
+        #expect(done.count >= 3, "\(done.sorted()) \(piped.stderr)")
+        #expect(FileManager.default.contents(atPath: server.root.file("slow.bin"))?.count == total)
+    }
+
     @Test func fetchIntoTheServerFromNginxWithTheAddressGuard() async throws {
         let nginx = try await NginxServer.start(directives: "types { video/mp4 mp4; }")
         let server = try await ReferenceServer.start(arguments: ["--fetch-allow-port", String(nginx.port)])

@@ -136,7 +136,12 @@ import Testing
         let slow = try OfficerFiles(configuration: configuration)
         let journalPath = configuration.journalPath!
         let local = try work.write("big.bin", Data((0..<12_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }))
-        let operation = slow.upload(local, to: try slow.path("officer:/big.bin"))
+        // Fixed 1 MiB chunks: the server confirms the first one within seconds, however the sizer would grow them.
+        var request = UploadRequest()
+        request.options.chunkSize = 1 << 20
+        let operation = slow.upload(local, to: try slow.path("officer:/big.bin"), request: request)
+        // An app binds to the updates: the bytes it is told of only grow, and the last update says it stopped.
+        let updates = Task { await Self.collect(operation.progress()) }
         let waiter = Task { try await operation.value }
         #expect(await Eventually.wait(timeout: 120, {
             (try TransferJournal(path: journalPath).uploads().first?.parts.first?.offset ?? 0) > 0
@@ -148,9 +153,27 @@ import Testing
             guard case UploadError.paused = error else { Issue.record("\(error)"); return }
             #expect(ErrorCategory.of(error) == .cancelled)
         }
-        let resumed = try await slow.upload(local, to: try slow.path("officer:/big.bin")).value
+        let seen = await updates.value
+        #expect(seen.last?.event == nil && seen.last?.progress.state == .cancelled, "\(String(describing: seen.last))")
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.progress.doneBytes <= $1.progress.doneBytes })
+        let stoppedAt = seen.last?.progress.doneBytes ?? 0
+        #expect(stoppedAt > 0 && stoppedAt < 12_000_000 && seen.last?.progress.filesFailed == 1)
+
+        let again = slow.upload(local, to: try slow.path("officer:/big.bin"))
+        let resumedUpdates = await Self.collect(again.progress())
+        let resumed = try await again.value
         #expect(resumed.resumedBytes > 0)
+        // The bytes the server had are resumed, never speed; the end has them all.
+        let end = try #require(resumedUpdates.last?.progress)
+        #expect(end.state == .completed && end.doneBytes == 12_000_000 && end.resumedBytes == resumed.resumedBytes, "\(end)")
+        #expect(end.movedBytes == 12_000_000 - resumed.resumedBytes)
         #expect(try ProcessRunner.sha256(of: server.root.file("big.bin")) == (try ProcessRunner.sha256(of: local)))
+    }
+
+    static func collect(_ updates: AsyncStream<TransferUpdate>) async -> [TransferUpdate] {
+        var all: [TransferUpdate] = []
+        for await update in updates { all.append(update) }
+        return all
     }
 
     @Test func runsAnActionWithItsStepsAndRefusesWhatDoesNotFit() async throws {

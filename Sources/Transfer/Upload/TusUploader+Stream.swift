@@ -6,8 +6,8 @@ extension TusUploader {
     /// Bytes per request of a stream upload: what is held in memory twice (the chunk on the wire and the next).
     public static let streamChunkSize = 8 << 20
 
-    /// Uploads a stream of unknown length (a pipe) over tus with `creation-defer-length`: chunks of
-    /// ``streamChunkSize`` (or ``UploadOptions/chunkSize``), each with a checksum when the server offers one, the
+    /// Uploads a stream of unknown length (a pipe) over tus with `creation-defer-length`: chunks of at most
+    /// ``streamChunkSize`` (or ``UploadOptions/chunkSize``; a slow pipe's go after about a second), each with a checksum when the server offers one, the
     /// length told with the last chunk. The server keeps nothing under the target's name until the last byte
     /// arrived. A chunk that fails is sent again from memory after asking the server's offset, so a flaky
     /// network costs a chunk; a stream cannot be read twice, so cancellation or process death ends the upload
@@ -194,21 +194,30 @@ extension TusUploader {
 
 /// Reads an async sequence of byte buffers as chunks of a fixed size (the last shorter, then empty).
 struct ChunkReader<Iterator: AsyncIteratorProtocol> where Iterator.Element == Data {
+    /// A chunk that has been filling this long, from a slow pipe, goes with what it has: the server then holds
+    /// (and the progress shows) the stream's bytes within seconds, not only once `size` bytes came.
+    static var fillSeconds: Double { 1 }
+
     private var iterator: Iterator
     private var pending = Data()
     private var finished = false
     private let size: Int
     private let label: String
+    private let clock: @Sendable () -> Double
 
-    init(_ iterator: Iterator, size: Int, label: String) {
+    init(_ iterator: Iterator, size: Int, label: String, clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) {
         self.iterator = iterator
         self.size = size
         self.label = label
+        self.clock = clock
     }
 
-    /// The next chunk: `size` bytes, fewer at the end, empty once the stream is done.
+    /// The next chunk: `size` bytes, or fewer once ``fillSeconds`` passed with at least ``ChunkSizer/floor`` of
+    /// them, fewer at the end; empty once the stream is done.
     mutating func next() async throws -> Data {
+        let began = clock()
         while pending.count < size, !finished {
+            if pending.count >= Int(ChunkSizer.floor), clock() - began >= Self.fillSeconds { break }
             if let piece = try await iterator.next() {
                 pending.append(piece)
             } else {

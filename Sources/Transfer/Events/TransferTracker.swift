@@ -1,0 +1,108 @@
+import FileModel
+import Foundation
+
+/// Reads a transfer's ``TransferEvent``s into its ``OperationProgress``: the one place a file's parts are summed,
+/// a part's resumed share is told from its first report, and a restart starts the count afresh. An app that
+/// binds to ``ProgressOperation/progress()`` gets these; the CLI's display reads the same meter.
+public final class TransferTracker: @unchecked Sendable {
+    private let lock = NSLock()
+    private let meter: ProgressMeter
+    private var partDone: [Int64] = []
+    private var partSeen: [Bool] = []
+    private var several = false
+
+    /// A tracker whose clock starts now.
+    public init(clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) {
+        meter = ProgressMeter(clock: clock)
+    }
+
+    /// Takes in one event; returns how the transfer stands after it.
+    @discardableResult
+    public func apply(_ event: TransferEvent) -> OperationProgress {
+        lock.withLock {
+            switch event {
+            case .started(let total, let partSizes, let resumed, _):
+                if !partDone.isEmpty { meter.discard(done: partDone.reduce(0, +)) }
+                several = partSizes.count > 1
+                partDone = Array(repeating: 0, count: max(1, partSizes.count))
+                partSeen = Array(repeating: false, count: partDone.count)
+                // One stream's resumed bytes are known; several parts tell theirs in their first reports.
+                meter.begin(total: total, resumed: several ? 0 : resumed)
+                if !several { partDone[0] = resumed }
+            case .progress(let part, let done):
+                guard part >= 0 else { break }
+                if part >= partDone.count {
+                    partDone += Array(repeating: 0, count: part + 1 - partDone.count)
+                    partSeen += Array(repeating: false, count: part + 1 - partSeen.count)
+                }
+                if several, !partSeen[part] { meter.addResumed(done) }
+                partSeen[part] = true
+                partDone[part] = done
+                meter.record(done: partDone.reduce(0, +))
+            case .restarted:
+                meter.discard(done: partDone.reduce(0, +))
+                partDone = partDone.map { _ in 0 }
+                partSeen = partSeen.map { _ in false }
+            case .retrying, .warning:
+                break
+            }
+            return meter.snapshot
+        }
+    }
+
+    /// The transfer ended with `outcome`: completed, failed or cancelled (by the category of its error).
+    @discardableResult
+    public func end(_ outcome: Result<Void, any Error>) -> OperationProgress {
+        lock.withLock {
+            switch outcome {
+            case .success:
+                meter.fileEnded(failed: false)
+                meter.end(.completed)
+            case .failure(let error):
+                meter.fileEnded(failed: true)
+                meter.end(ErrorCategory.of(error) == .cancelled || error is CancellationError ? .cancelled : .failed)
+            }
+            return meter.snapshot
+        }
+    }
+
+    /// How the transfer stands now.
+    public var snapshot: OperationProgress { meter.snapshot }
+}
+
+/// One step of a transfer as an app binds to it: the event and the progress after it.
+public struct TransferUpdate: Sendable, Equatable {
+    /// What happened; nil for the last update, which gives the end state.
+    public var event: TransferEvent?
+    /// How the transfer stands after it.
+    public var progress: OperationProgress
+}
+
+extension ProgressOperation where Event == TransferEvent {
+    /// The operation's events, each with the ``OperationProgress`` after it, ending with one update (no event)
+    /// whose state says how the work ended. Read either this or the events, once. Cancelling the task that
+    /// reads it cancels the work, as cancelling the one awaiting ``value`` does.
+    public func progress() -> AsyncStream<TransferUpdate> {
+        let tracker = TransferTracker()
+        let (stream, continuation) = AsyncStream.makeStream(of: TransferUpdate.self, bufferingPolicy: .bufferingNewest(1024))
+        let reader = Task {
+            for await event in self { continuation.yield(TransferUpdate(event: event, progress: tracker.apply(event))) }
+            let outcome: Result<Void, any Error>
+            do {
+                _ = try await self.value
+                outcome = .success(())
+            } catch {
+                outcome = .failure(error)
+            }
+            continuation.yield(TransferUpdate(event: nil, progress: tracker.end(outcome)))
+            continuation.finish()
+        }
+        continuation.onTermination = { [self] termination in
+            if case .cancelled = termination {
+                reader.cancel()
+                cancel()
+            }
+        }
+        return stream
+    }
+}
