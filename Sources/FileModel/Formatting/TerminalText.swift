@@ -39,7 +39,8 @@ public enum TerminalText {
         text.unicodeScalars.contains { needsEscape($0, .name) }
     }
 
-    private static func needsEscape(_ scalar: Unicode.Scalar, _ mode: Mode) -> Bool {
+    /// Whether `scalar` is shown escaped in `mode`: the one rule, for strings and byte streams alike.
+    public static func needsEscape(_ scalar: Unicode.Scalar, _ mode: Mode) -> Bool {
         let value = scalar.value
         if value < 0x20 { return mode == .name || (scalar != "\n" && scalar != "\t") }
         if value == 0x7F || (0x80...0x9F).contains(value) { return true }

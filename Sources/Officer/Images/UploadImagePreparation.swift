@@ -74,7 +74,7 @@ public struct UploadImagePreparation: Sendable {
             if prepared.usedOriginal { return .success(Item(path: local, name: name)) }
             return .success(Item(path: output, name: newName, temporary: output))
         } catch let error as ImageError {
-            if bestEffort, case .undecodable = error {
+            if bestEffort, error.isAboutTheImage {
                 return .success(Item(path: local, name: name, warning: "\(error); uploading it unchanged (best effort)"))
             }
             return .failure(error)

@@ -77,7 +77,10 @@ public struct LocalSyncRemote: SyncRemote {
             throw SyncDeferral(localPath: String(relative.dropFirst()))
         }
         if let imagePreparation, item.sourceName != nil {
-            return SyncSentFile(path: try await imagePreparation.prepare(local), wasFetched: false, isCopy: true)
+            // The preparer may send the original itself (already small, or damaged under best effort): only a
+            // prepared copy is removed after the send, never the user's file.
+            let prepared = try await imagePreparation.prepare(local)
+            return SyncSentFile(path: prepared, wasFetched: false, isCopy: prepared != local)
         }
         return SyncSentFile(path: local, wasFetched: false, isCopy: false)
     }

@@ -251,7 +251,7 @@ final class FolderUploadWatch {
         var folder = remote
         for component in components { folder = try folder.appending(component) }
         let preparation = options.imagePreparation
-        let remoteName = preparation?.uploadedName(path) ?? name
+        let remoteName = preparation?.uploadedName(name) ?? name
         let destination = try folder.appending(remoteName)
         // The time as the catch-up's listing reads it (lstat, to the nanosecond), so both compare alike.
         let mtime = SettleRule.seconds(recorded.mtime)
@@ -261,7 +261,7 @@ final class FolderUploadWatch {
             preparation != nil || there.size == recorded.size
         {
             report(.unchanged(local: path))
-            if preparation?.uploadedName(path) == nil { try await deleteIfDelivered(path, as: destination) }
+            if preparation?.uploadedName(name) == nil { try await deleteIfDelivered(path, as: destination) }
             return
         }
         if !knownFolders.contains(folder.path), !folder.isRoot {

@@ -6,6 +6,7 @@ public final class Console: @unchecked Sendable {
     private let lock = NSLock()
     private let outputFD: Int32
     private let errorFD: Int32
+    private var escaper = TerminalByteEscaper()
     /// stdout is a terminal.
     public let outputIsTerminal: Bool
     /// stderr is a terminal (progress bars are drawn there).
@@ -24,7 +25,8 @@ public final class Console: @unchecked Sendable {
 
     // Every line of text goes out with control characters escaped (``TerminalText``), line breaks and tabs kept:
     // names, messages and file contents from a server cannot drive the terminal, whichever command prints them.
-    // JSON stays exact (its escapes are JSON's own). Only `cat`'s bytes and progress redraws go out unchanged.
+    // JSON stays exact (its escapes are JSON's own). `cat`'s bytes go out unchanged into a pipe or a file and
+    // escaped by the same rule on a terminal; progress redraws escape the names they show themselves.
 
     /// Writes a line (a newline is added) to stdout.
     public func print(_ text: String) { write(outputFD, TerminalText.escaped(text, .block) + "\n") }
@@ -38,9 +40,22 @@ public final class Console: @unchecked Sendable {
     /// Writes text as it is to stderr (progress redraws, which escape the names they show themselves).
     public func messageRaw(_ text: String) { write(errorFD, text) }
 
-    /// Writes raw bytes to stdout (`cat`).
+    /// Writes a file's bytes to stdout (`cat`): exactly, unless stdout is a terminal, where control bytes are
+    /// escaped (``TerminalByteEscaper``) so nothing a server sends can drive it. ``finishOutput()`` ends it.
     public func writeOutput(_ data: Data) {
-        lock.withLock { data.withUnsafeBytes { Self.writeAll(outputFD, $0) } }
+        lock.withLock {
+            guard outputIsTerminal else { return data.withUnsafeBytes { Self.writeAll(outputFD, $0) } }
+            let shown = escaper.escape(data)
+            shown.withUnsafeBytes { Self.writeAll(outputFD, $0) }
+        }
+    }
+
+    /// Ends a run of ``writeOutput(_:)``: a character cut at the end is shown escaped.
+    public func finishOutput() {
+        lock.withLock {
+            let rest = escaper.finish()
+            rest.withUnsafeBytes { Self.writeAll(outputFD, $0) }
+        }
     }
 
     private func write(_ fd: Int32, _ text: String) {

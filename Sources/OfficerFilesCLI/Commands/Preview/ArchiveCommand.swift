@@ -40,6 +40,7 @@ enum ArchiveCommand: Command {
             } else {
                 try files.readArchiveMember(parsed.positionals[1], of: file, limit: limit) { console.writeOutput(Data($0)) }
             }
+            console.finishOutput()
             return
         }
         let inspection: ArchiveInspection

@@ -29,7 +29,13 @@ enum CatCommand: Command {
         }
         for source in sources {
             // An Officer file comes through the cache (304, offline); every remote resumes a broken connection.
-            try await files.read(source, to: 1, outputName: "<stdout>", bandwidthLimit: rate)
+            if context.console.outputIsTerminal {
+                try await TerminalPipe.run(context.console) { descriptor in
+                    _ = try await files.read(source, to: descriptor, outputName: "<stdout>", bandwidthLimit: rate)
+                }
+            } else {
+                try await files.read(source, to: 1, outputName: "<stdout>", bandwidthLimit: rate)
+            }
         }
     }
 }

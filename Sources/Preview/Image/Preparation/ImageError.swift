@@ -32,3 +32,14 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension ImageError {
+    /// The failure is the file's own (not an image it can be, damaged, too large to decode), not the machine's
+    /// or the options': best effort uploads such a file as it is.
+    public var isAboutTheImage: Bool {
+        switch self {
+        case .unsupported, .tooManyPixels, .undecodable: true
+        case .writeFailed, .invalidOption, .outputExists, .outputIsInput, .unreadable: false
+        }
+    }
+}
