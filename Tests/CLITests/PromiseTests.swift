@@ -91,4 +91,56 @@ import Testing
             #expect(shown.contains(#"plain \u001b[31mRED\u001b[0m and \u001b]0;owned\u0007 end"#) && shown.contains("EXIT=0"), "\(command): \(shown)")
         }
     }
+
+    /// A just-pinned file's facts offline come from its cached copy (it said "not in the cache").
+    @Test func offlineInfoOfAPinnedFile() async throws {
+        _ = try server.root.write("Docs/notes.md", "# notes\nsecond line\n")
+        #expect(try await cli.run(["cache", "pin", "officer:/Docs/notes.md"]).status == 0)
+        let info = try await cli.run(["--offline", "info", "officer:/Docs/notes.md"])
+        #expect(info.status == 0 && info.stdout.contains("Text: 2 lines") && info.stdout.contains("Path: officer:/Docs/notes.md"), "\(info.stdout)\(info.stderr)")
+    }
+
+    /// Names over 255 bytes are refused before any request (exit 2), for every command that creates one; the
+    /// server never sees them (it answered 500, exit 7).
+    @Test func namesTooLongAreRefusedBeforeSending() async throws {
+        _ = try server.root.write("Docs/a.txt", "a\n")
+        let long = String(repeating: "n", count: 256)
+        for command in [
+            ["mkdir", "officer:/\(long)"], ["mkdir", "-p", "officer:/Docs/\(long)/deeper"], ["mv", "officer:/Docs/a.txt", "officer:/Docs/\(long)"],
+            ["cp", "officer:/Docs/a.txt", "officer:/Docs/\(long)"], ["put", work.file("x"), "officer:/Docs/\(long)"],
+        ] {
+            if command[0] == "put" { _ = try work.write("x", "x\n") }
+            let result = try await cli.run(command)
+            #expect(result.status == 2 && result.stderr.contains("a name longer than 255 bytes"), "\(command[0]): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.count < 200, "\(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: server.root.file("Docs")) == ["a.txt"])
+    }
+
+    /// `info A B C` prints what it found for each path, then fails for the one it could not read.
+    @Test func infoOfSeveralPrintsEachThenFails() async throws {
+        _ = try server.root.write("Docs/a.txt", "a\n")
+        _ = try server.root.write("Docs/c.txt", "c\n")
+        let plain = try await cli.run(["info", "officer:/Docs/a.txt", "officer:/Docs/missing.txt", "officer:/Docs/c.txt"])
+        #expect(plain.status == 4 && plain.stdout.contains("officer:/Docs/a.txt") && plain.stdout.contains("officer:/Docs/c.txt"), "\(plain.stdout)")
+        #expect(plain.stderr.contains("officer:/Docs/missing.txt: no such file or folder"), "\(plain.stderr)")
+        let json = try await cli.run(["--json", "info", "officer:/Docs/a.txt", "officer:/Docs/missing.txt", "officer:/Docs/c.txt"])
+        #expect(json.status == 4 && json.stdout.split(separator: "\n").count == 2, "\(json.stdout)")
+    }
+
+    /// The queue refuses a change that contradicts one it holds, at once, instead of failing it at replay.
+    @Test func theQueueRefusesContradictoryChanges() async throws {
+        _ = try server.root.write("Docs/b.txt", "b\n")
+        #expect(try await cli.run(["ls", "officer:/Docs"]).status == 0)
+        #expect(try await cli.run(["--offline", "rm", "--queue", "officer:/Docs/b.txt"]).status == 0)
+        let move = try await cli.run(["--offline", "mv", "--queue", "officer:/Docs/b.txt", "officer:/Docs/c.txt"])
+        #expect(move.status == 9 && move.stderr.contains("officer:/Docs/b.txt: the queue already holds 'rm officer:/Docs/b.txt'"), "\(move.stderr)")
+        #expect(try await cli.run(["--offline", "mkdir", "--queue", "officer:/Docs/New"]).status == 0)
+        let again = try await cli.run(["--offline", "mkdir", "--queue", "officer:/Docs/New"])
+        #expect(again.status == 9, "\(again.stderr)")
+        let listed = try await cli.run(["--json", "queue", "list"])
+        #expect(listed.stdout.split(separator: "\n").count == 2, "\(listed.stdout)")
+        #expect(try await cli.run(["queue", "run"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("Docs/b.txt")) && FileManager.default.fileExists(atPath: server.root.file("Docs/New")))
+    }
 }

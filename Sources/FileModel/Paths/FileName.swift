@@ -32,3 +32,20 @@ public enum FileName {
         return isValid(name) ? name : fallback
     }
 }
+
+extension FileName {
+    /// The first name in `path` (slash-separated, as a remote path's) that breaks the rule, with its problem:
+    /// checked before a folder or file of that name is asked of a server, which would fail later and in its
+    /// own words (a name over 255 bytes was a 500).
+    public static func firstProblem(inPath path: String) -> (name: String, problem: String)? {
+        for name in path.split(separator: "/", omittingEmptySubsequences: true).map(String.init) {
+            if let problem = problem(name) { return (name, problem) }
+        }
+        return nil
+    }
+
+    /// `name` as a message shows it: whole when short, else its start and its length.
+    public static func shown(_ name: String) -> String {
+        name.utf8.count <= 64 ? name.debugDescription : "\(String(name.prefix(24)).debugDescription)… (\(name.utf8.count) bytes)"
+    }
+}

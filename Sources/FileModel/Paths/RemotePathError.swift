@@ -10,6 +10,8 @@ public enum RemotePathError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidRoot(String)
     /// A single name to append breaks the name rule (``FileName``).
     case invalidComponent(String)
+    /// A name in a path to be created (a folder, a copy's or a move's target) breaks the name rule.
+    case unstorableName(folder: String, name: String)
     /// The text does not start with `officer:`.
     case notRemote(String)
     /// `NAME:` names no configured remote (`suggestion`: the nearest configured name).
@@ -27,6 +29,8 @@ public enum RemotePathError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidRoot(let root): "invalid root name \"\(root)\": use letters, digits, '.', '_', '~' or '-'"
         case .invalidComponent(let name):
             "invalid file name \(name.debugDescription): \(FileName.problem(name) ?? "not a single name")"
+        case .unstorableName(let folder, let name):
+            "\(folder): cannot create \(FileName.shown(name)): \(FileName.problem(name) ?? "not a single name")"
         case .invalidBucket(let path, let bucket):
             "\(path): \(bucket.debugDescription) is not a bucket name (3 to 63 letters, digits, '-' and '.')"
         case .notRemote(let text): "\"\(text)\" is not a remote path: write officer:/path or officer:ROOT:/path"

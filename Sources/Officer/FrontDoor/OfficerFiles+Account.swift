@@ -85,6 +85,7 @@ extension OfficerFiles {
     /// Moves (or renames) within one root; an existing target is a conflict unless `overwrite`.
     @discardableResult
     public func move(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws -> FileEntry {
+        try Self.requireStorableNames(.officer(destination))
         let entry = try await client.move(source, to: destination, overwrite: overwrite)
         noteRemoved(source)
         noteAdded(entry, at: destination)
@@ -94,6 +95,7 @@ extension OfficerFiles {
     /// Copies within one root (folders with everything in them); an existing target is a conflict unless `overwrite`.
     @discardableResult
     public func copy(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws -> FileEntry {
+        try Self.requireStorableNames(.officer(destination))
         let entry = try await client.copy(source, to: destination, overwrite: overwrite)
         noteAdded(entry, at: destination)
         return entry
@@ -116,6 +118,7 @@ extension OfficerFiles {
     /// Makes a folder (`parents`: and the missing ones above it).
     @discardableResult
     public func makeFolder(_ path: RemotePath, parents: Bool = false) async throws -> FileEntry {
+        try Self.requireStorableNames(.officer(path), all: parents)
         let entry = try await client.makeDirectory(path, parents: parents)
         noteAdded(entry, at: path)
         return entry

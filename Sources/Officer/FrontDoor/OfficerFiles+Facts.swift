@@ -22,10 +22,17 @@ extension OfficerFiles {
         let cache = try usableCache()
         let key = try cacheKey(path, kind: CacheKey.Kind.facts)
         if isOffline {
-            guard let data = try cache?.entry(for: key)?.contents(), let facts = try? JSONDecoder().decode(FileFacts.self, from: data) else {
-                throw OfficerFilesError.notCachedOffline(path)
+            if let data = try cache?.entry(for: key)?.contents(), let facts = try? JSONDecoder().decode(FileFacts.self, from: data) {
+                return facts
             }
-            return facts
+            // A pinned or downloaded copy tells them as well as the server would.
+            guard let cache, case (let (entry, handle)?, _) = try checkedCacheEntry(cache, key: try cacheKey(path, kind: CacheKey.Kind.body), path: path)
+            else { throw OfficerFilesError.notCachedOffline(path) }
+            return try withExtendedLifetime(handle) {
+                try FileFacts.reading(
+                    DescriptorByteSource(descriptor: handle.fileDescriptor, size: entry.size), name: path.name, path: path.description,
+                    modificationTime: entry.metadata["mtime"].flatMap(Double.init) ?? entry.created, mode: nil)
+            }
         }
         let client = try client
         let entry = try await client.stat(path)

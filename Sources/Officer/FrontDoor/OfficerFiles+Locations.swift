@@ -62,7 +62,24 @@ extension OfficerFiles {
     /// Makes a folder (on S3: a bucket); `parents` makes the missing ones above and takes an existing one as done.
     @discardableResult
     public func makeFolder(_ location: Location, parents: Bool) async throws -> RemoteEntry {
-        try await remote(for: location).makeFolder(location, parents: parents)
+        try Self.requireStorableNames(location, all: parents)
+        return try await remote(for: location).makeFolder(location, parents: parents)
+    }
+
+    /// A folder or file to be created on an Officer server or this machine has a name the rule allows
+    /// (``FileName``), checked before any request; `all` checks the folders above too (`mkdir -p` may create
+    /// them). Names that exist already are never refused elsewhere: what another client made stays usable.
+    static func requireStorableNames(_ location: Location, all: Bool = false) throws {
+        let path: String
+        switch location {
+        case .officer(let remote): path = remote.path
+        case .local(let local): path = local
+        case .object, .url: return
+        }
+        let checked = all ? path : String(path.split(separator: "/").last ?? "")
+        guard let (name, _) = FileName.firstProblem(inPath: checked) else { return }
+        let folder = location.description.components(separatedBy: name).first ?? location.description
+        throw RemotePathError.unstorableName(folder: folder, name: name)
     }
 
     /// Removes a file, or a folder and everything in it with `recursive`; how many entries went. The top of a
@@ -100,6 +117,7 @@ extension OfficerFiles {
         try sameRemote(source, destination)
         try await checkFolderForm(source)
         let target = try await placement(of: source, at: destination)
+        try Self.requireStorableNames(target)
         return try await remote(for: source).copy(source, to: target, overwrite: overwrite, recursive: recursive)
     }
 
@@ -110,6 +128,7 @@ extension OfficerFiles {
         try sameRemote(source, destination)
         try await checkFolderForm(source)
         let target = try await placement(of: source, at: destination)
+        try Self.requireStorableNames(target)
         return try await remote(for: source).move(source, to: target, overwrite: overwrite)
     }
 

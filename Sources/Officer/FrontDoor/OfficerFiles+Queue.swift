@@ -15,6 +15,8 @@ public enum QueueError: Error, Equatable, Sendable, CustomStringConvertible, Cat
     case noSuchItem(Int64)
     /// The front door keeps no journal.
     case noJournal
+    /// The write contradicts one still queued (moves or removes what it removes, makes a name it makes).
+    case contradicts(RemotePath, earlier: String)
 
     /// A one-line message.
     public var description: String {
@@ -24,13 +26,15 @@ public enum QueueError: Error, Equatable, Sendable, CustomStringConvertible, Cat
         case .absentWhenLastSeen(let path): "\(path): not there when its folder was last listed"
         case .noSuchItem(let id): "no queued write #\(id)"
         case .noJournal: "no journal is configured, so nothing can be queued"
+        case .contradicts(let path, let earlier):
+            "\(path): the queue already holds '\(earlier)'; this change would fail after it (see officer-files queue list)"
         }
     }
 
     /// What kind of failure this is.
     public var category: ErrorCategory {
         switch self {
-        case .unknownVersion, .noJournal: .refused
+        case .unknownVersion, .noJournal, .contradicts: .refused
         case .absentWhenLastSeen, .noSuchItem: .notFound
         }
     }
@@ -78,6 +82,10 @@ extension OfficerFiles {
         guard let journal = try journal else { throw QueueError.noJournal }
         var write = write
         func path(_ text: String) throws -> RemotePath { try RemotePath(root: write.root, path: text) }
+        if write.kind != .remove { try Self.requireStorableNames(.officer(try path(write.destination ?? write.path)), all: write.parents) }
+        if let (contradicted, earlier) = write.contradiction(after: try journal.queuedWrites().map(\.write)) {
+            throw QueueError.contradicts(try path(contradicted), earlier: earlier.summary)
+        }
         func seen(_ text: String, mustExist: Bool) throws -> PathState {
             let remote = try path(text)
             guard let state = try lastSeen(remote) else { throw QueueError.unknownVersion(remote) }

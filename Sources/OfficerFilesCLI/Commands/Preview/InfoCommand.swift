@@ -25,6 +25,8 @@ enum InfoCommand: Command {
         let localResults = await files.facts(ofLocalFiles: locals)
         let localInfo = Dictionary(zip(locals, localResults), uniquingKeysWith: { first, _ in first })
         let output = OutputBuffer()
+        // What was found is printed even when another path failed; the failure then sets the exit status.
+        defer { context.console.printRaw(output.take()) }
         try await BatchRunner.run(locations, context: context) { location in
             let info: FileFacts
             if case .local(let path) = location, let result = localInfo[path] {
@@ -39,7 +41,6 @@ enum InfoCommand: Command {
             }
             if output.count > 1 << 16 { context.console.printRaw(output.take()) }
         }
-        context.console.printRaw(output.take())
     }
 
     static func render(_ info: FileFacts) -> String {
