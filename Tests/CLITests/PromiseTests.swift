@@ -143,4 +143,59 @@ import Testing
         #expect(try await cli.run(["queue", "run"]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: server.root.file("Docs/b.txt")) && FileManager.default.fileExists(atPath: server.root.file("Docs/New")))
     }
+
+    /// One zip has one label, read here or on the server (a zip whose first member needs version 1.0 was
+    /// `ZIP 1.0` locally and `ZIP 2.0` remotely).
+    @Test func aZipHasOneLabelHereAndThere() async throws {
+        let zip = work.file("old.zip")
+        let script = """
+            import zipfile, sys
+            with zipfile.ZipFile(sys.argv[1], 'w') as z:
+                info = zipfile.ZipInfo('stored.txt'); info.extract_version = 10; info.create_version = 10
+                z.writestr(info, 'hello')
+                z.writestr('packed.txt', 'x' * 1000, compress_type=zipfile.ZIP_DEFLATED)
+            """
+        #expect(try ProcessRunner.run("/usr/bin/python3", ["-c", script, zip]).status == 0)
+        try FileManager.default.copyItem(atPath: zip, toPath: server.root.file("old.zip"))
+        let here = try await cli.run(["archive", "ls", zip])
+        let there = try await cli.run(["archive", "ls", "officer:/old.zip"])
+        let label = { (text: String) in text.split(separator: "\n").last.map(String.init) ?? "" }
+        #expect(here.status == 0 && label(here.stdout).hasPrefix("ZIP: 2 files"), "\(here.stdout)")
+        #expect(label(here.stdout) == label(there.stdout), "\(here.stdout) \(there.stdout)")
+    }
+
+    /// `transcode` checks the kind of the file and its destination before it starts a job bound to fail.
+    @Test func transcodeRefusesJobsBoundToFail() async throws {
+        _ = try server.root.write("Media/notes.txt", "not a video\n")
+        _ = try server.root.write("Media/clip.mp4", "taken\n")
+        let video = server.root.file("Media/clip.mkv")
+        #expect(try ProcessRunner.run("/usr/bin/ffmpeg", [
+            "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=10", "-c:v", "mpeg4", video,
+        ]).status == 0)
+        let text = try await cli.run(["transcode", "officer:/Media/notes.txt"])
+        #expect(text.status == 9 && text.stderr.contains("officer:/Media/notes.txt: is not a video (text/plain)"), "\(text.stderr)")
+        let taken = try await cli.run(["transcode", "officer:/Media/clip.mkv"])
+        #expect(taken.status == 5 && taken.stderr.contains("officer:/Media/clip.mp4: already exists (use --force to replace it)"), "\(taken.stderr)")
+        let named = try await cli.run(["transcode", "-o", "officer:/Media/notes.txt", "officer:/Media/clip.mkv"])
+        #expect(named.status == 5 && named.stderr.contains("officer:/Media/notes.txt: already exists"), "\(named.stderr)")
+        let jobs = try await cli.run(["--json", "jobs", "list"])
+        #expect(jobs.stdout.isEmpty, "no job was started: \(jobs.stdout)")
+        #expect(try String(contentsOfFile: server.root.file("Media/clip.mp4"), encoding: .utf8) == "taken\n")
+    }
+
+    /// `sync -n` refuses in its plan what the real run refuses (a name with a newline, an image --resize cannot
+    /// prepare), and its summary says what would happen.
+    @Test func aDryRunRefusesWhatTheRunRefuses() async throws {
+        _ = try work.write("tree/ok.txt", "ok\n")
+        _ = try work.write("tree/bad\nname.txt", "bad\n")
+        _ = try work.write("tree/sub/cut.jpg", Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16]) + Data("JFIF".utf8) + Data(count: 200))
+        _ = try server.root.write("Tree/extra.txt", "extra\n")
+        let plan = try await cli.run(["sync", "-n", "--resize", "--delete", work.file("tree"), "officer:/Tree"])
+        let run = try await cli.run(["sync", "--resize", "--delete", work.file("tree"), "officer:/Tree"])
+        #expect(plan.status == run.status && run.status == 1, "\(plan.stderr)\n\(run.stderr)")
+        let errors = { (text: String) in text.split(separator: "\n").filter { $0.hasPrefix("  ") }.map(String.init).sorted() }
+        #expect(errors(plan.stderr) == errors(run.stderr) && errors(plan.stderr).count == 2, "\(plan.stderr)\n\(run.stderr)")
+        #expect(plan.stderr.contains("would create 1 folder, would delete 0, 2 errors"), "\(plan.stderr)")
+        #expect(!plan.stdout.contains("bad\nname"), "the plan's lines escape names: \(plan.stdout)")
+    }
 }

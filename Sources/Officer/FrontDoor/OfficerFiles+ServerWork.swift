@@ -51,14 +51,29 @@ extension OfficerFiles {
             throw OfficerFilesError.invalidValue("height \(height): give 64 to 4320 pixels")
         }
         guard format == "mp4" else { throw OfficerFilesError.invalidValue("format \(format): the server transcodes to mp4") }
+        let client = try client
+        // Checked before the job starts, as the AI actions are: a job bound to fail would say so only later, in
+        // the server's words.
+        let entry = try await client.stat(video)
+        guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(video) }
+        let type = FileType(contentMIME: entry.mime ?? "application/octet-stream", charset: "", fileName: entry.name)
+        guard type.viewer == .video || type.viewer == .audio || type.viewer == .transcodedVideo else {
+            throw OfficerFilesError.notAVideo(video.description, mime: type.mime)
+        }
+        let target = try output ?? Self.transcodeOutput(of: video, height: height, format: format)
+        if let existing = try await client.statIfExists(target) {
+            if existing.isDirectory { throw OfficerFilesError.isAFolder(target) }
+            if !overwrite { throw OfficerFilesError.exists(target.description) }
+        }
         let request = TranscodeRequest(
             root: video.root, path: video.path, height: height, format: format, output: output?.path, overwrite: overwrite ? true : nil)
-        let client = try client
         let offered = await client.knownOffer(.transcode)
         guard offered != false else { throw OfficerError.notOffered(request: "transcode", feature: "transcoding into a file on the server") }
         let answer: JobAnswer<EntryResponse>
         do {
             answer = try await client.transcode(request)
+        } catch OfficerError.conflict(_, _, "exists") {
+            throw OfficerFilesError.exists(target.description)
         } catch {
             guard case .notFound = error, offered == nil else { throw error }
             // A 404 from an endpoint the server may not have: the video's listing tells which.
@@ -67,6 +82,15 @@ extension OfficerFiles {
             throw OfficerError.notOffered(request: "transcode", feature: "transcoding into a file on the server")
         }
         return Self.job(from: answer, kind: "transcode", target: video.path)
+    }
+
+    /// Where the server puts a transcode given no output: beside the video, `NAME.HEIGHTp.mp4` (`NAME.mp4`
+    /// without a height; `NAME.transcoded.mp4` when that is the video itself).
+    static func transcodeOutput(of video: RemotePath, height: Int?, format: String) throws -> RemotePath {
+        let stem = (video.name as NSString).deletingPathExtension
+        var name = stem + (height.map { ".\($0)p" } ?? "") + "." + format
+        if name == video.name { name = stem + ".transcoded." + format }
+        return try video.parent.appending(name)
     }
 
     /// Saves the server's streamed transcode of `video` (the seed's `GET transcode`: H.264/AAC MP4 made as it is

@@ -85,6 +85,15 @@ public struct LocalSyncRemote: SyncRemote {
         return SyncSentFile(path: local, wasFetched: false, isCopy: false)
     }
 
+    /// An image to prepare is prepared (and the copy dropped): a damaged one fails the plan as it would the send.
+    public func checkSendable(_ item: SyncItem) async throws {
+        guard let imagePreparation, item.sourceName != nil else { return }
+        let parent = item.path.components.dropLast().map { "/" + $0 }.joined()
+        let local = root + parent + "/" + (item.sourceName ?? item.name)
+        let prepared = try await imagePreparation.prepare(local)
+        if prepared != local { unlink(prepared) }
+    }
+
     /// Fetched from the source into a temp file beside the target, which replaces the target only if it is
     /// still what the plan saw.
     public func receive(

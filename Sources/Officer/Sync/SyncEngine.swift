@@ -89,6 +89,12 @@ public struct SyncEngine: Sendable {
                     if let existing { deletions.add(existing, enabled: options.deleteExtraneous) }
                     continue
                 }
+                // The name rule, in the plan too: a dry run must not plan what the real run refuses.
+                if SyncPath.problem(withName: item.path.name) != nil {
+                    state.fail(item.path.description, item.isDirectory ? "create the folder" : transferVerb, RemotePathError.invalidComponent(item.path.name))
+                    if item.isDirectory { skipSource = item.path }
+                    continue
+                }
                 if let existing, existing.kind != item.kind {
                     state.fail(item.path.description, "sync", "a \(item.kind.rawValue) on one side and a \(existing.kind.rawValue) on the other: left alone")
                     if item.isDirectory { skipSource = item.path }
@@ -190,7 +196,13 @@ public struct SyncEngine: Sendable {
         let action = transferAction(item, reason: reason)
         if announce { state.planned(action) }
         guard !options.dryRun else {
-            state.transferred(action, bytes: item.size)
+            // What the send would refuse (an image --resize cannot prepare) is refused in the plan as well.
+            do {
+                try await source.checkSendable(item)
+                state.transferred(action, bytes: item.size)
+            } catch {
+                state.fail(item.path.description, transferVerb, error)
+            }
             return
         }
         let label = item.path.description

@@ -56,6 +56,8 @@ public protocol SyncRemote: Sendable {
     ) async throws -> Int64
     /// The content hash, made like `other` where this side can choose its function (the local disk can).
     func checksum(_ path: SyncPath, like other: SyncChecksum?) async throws -> SyncChecksum
+    /// Throws what ``fileToSend(_:staging:onProgress:)`` would for `item`, without sending (a dry run's check).
+    func checkSendable(_ item: SyncItem) async throws
 }
 
 /// A file the sync sends from: where it is, whether it was fetched for the send (its progress then counts half)
@@ -97,6 +99,8 @@ extension SyncRemote {
     }
     /// A remote keeps what it is given.
     public func storable(_ item: SyncItem) -> SyncItem { item }
+    /// Anything listed can be fetched.
+    public func checkSendable(_ item: SyncItem) async throws {}
     /// The remote's function, whatever the other side's.
     public func checksum(_ path: SyncPath, like other: SyncChecksum?) async throws -> SyncChecksum { try await checksum(path) }
 

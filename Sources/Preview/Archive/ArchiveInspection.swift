@@ -106,10 +106,13 @@ public struct ArchiveInspection: Sendable, Codable {
     /// A byte scan for `..` (Foundation's `contains` goes through CFString and dominated big listings).
     /// The archive's format without libarchive's note on the first member's compression (`ZIP 2.0
     /// (uncompressed)` when the first member is a stored folder, though the rest are deflated).
+    /// A zip is `ZIP` whichever member's "version needed" a reader saw first (libarchive names a local zip by
+    /// its first local header, a remote one is read from its central directory: the same file was `ZIP 1.0`
+    /// here and `ZIP 2.0` there).
     static func formatLabel(_ name: String?) -> String {
         guard let name else { return "empty" }
-        guard let open = name.range(of: " (") else { return name }
-        return String(name[..<open.lowerBound])
+        let bare = name.range(of: " (").map { String(name[..<$0.lowerBound]) } ?? name
+        return bare.hasPrefix("ZIP ") ? "ZIP" : bare
     }
 
     static func hasDotDot(_ text: String) -> Bool {

@@ -37,7 +37,7 @@ final class SyncDisplay: @unchecked Sendable {
                     context.printJSON(SyncStepRecord(type: "planned", action, roots: roots))
                 } else {
                     let size = action.bytes > 0 ? " (\(ByteCountFormat.string(action.bytes)))" : ""
-                    context.console.print("\(action.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(action.path)\(size)  \(action.reason)")
+                    context.console.print("\(action.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(TerminalText.escaped(action.path))\(size)  \(action.reason)")
                 }
             }
             lock.withLock {
@@ -100,9 +100,11 @@ final class SyncDisplay: @unchecked Sendable {
         let rate = report.seconds > 0 && !dryRun ? ", \(ByteCountFormat.rate(Double(report.bytes) / report.seconds))" : ""
         var lines = [
             "\(verb) \(report.transferred) file\(report.transferred == 1 ? "" : "s") (\(ByteCountFormat.string(report.bytes))) in \(DurationFormat.precise(seconds: report.seconds))\(rate)"
-                + "; \(report.unchanged) unchanged, \(report.directoriesCreated) folder\(report.directoriesCreated == 1 ? "" : "s") created"
-                + (report.timesSet > 0 ? ", \(report.timesSet) times set" : "")
-                + ", \(report.deleted) deleted, \(report.failureCount) error\(report.failureCount == 1 ? "" : "s")"
+                + "; \(report.unchanged) unchanged, " + (dryRun ? "would create " : "")
+                + "\(report.directoriesCreated) folder\(report.directoriesCreated == 1 ? "" : "s")" + (dryRun ? "" : " created")
+                + (report.timesSet > 0 ? (dryRun ? ", would set \(report.timesSet) times" : ", \(report.timesSet) times set") : "")
+                + (dryRun ? ", would delete \(report.deleted)" : ", \(report.deleted) deleted")
+                + ", \(report.failureCount) error\(report.failureCount == 1 ? "" : "s")"
         ]
         if report.extraneous > 0, !deleteAsked {
             lines.append("\(report.extraneous) entr\(report.extraneous == 1 ? "y is" : "ies are") only in \(destination) (sync --delete removes them)")
