@@ -44,6 +44,11 @@ typedef struct {
     VipsImage *(*image_new_from_source)(VipsSource *, const char *, ...);
     int (*rot)(VipsImage *, VipsImage **, VipsAngle, ...);
     int (*flip)(VipsImage *, VipsImage **, VipsDirection, ...);
+    int (*tiffsave)(VipsImage *, const char *, ...);
+    int (*gifsave)(VipsImage *, const char *, ...); /* NULL where libvips was built without cgif */
+    int (*flatten)(VipsImage *, VipsImage **, ...);
+    VipsArrayDouble *(*array_double_new)(const double *, int);
+    void (*area_unref)(VipsArea *);
 } officer_vips_api;
 
 /* The table lives in Swift (one per process) and is passed to every wrapper: a C global in a header
@@ -99,7 +104,12 @@ static inline int officer_vips_load(officer_vips_api *api) {
     OFFICER_VIPS_BIND(image_new_from_source, "vips_image_new_from_source")
     OFFICER_VIPS_BIND(rot, "vips_rot")
     OFFICER_VIPS_BIND(flip, "vips_flip")
+    OFFICER_VIPS_BIND(tiffsave, "vips_tiffsave")
+    OFFICER_VIPS_BIND(flatten, "vips_flatten")
+    OFFICER_VIPS_BIND(array_double_new, "vips_array_double_new")
+    OFFICER_VIPS_BIND(area_unref, "vips_area_unref")
 #undef OFFICER_VIPS_BIND
+    *(void **)(&api->gifsave) = dlsym(h, "vips_gifsave");
     /* The ABI check VIPS_INIT makes, against the headers we were built with. */
     if (api->version(3) - api->version(5) != VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE) {
         snprintf(api->error, sizeof api->error, "libvips ABI %d, built for %d",
@@ -193,6 +203,21 @@ static inline int officer_vips_pngsave(const officer_vips_api *api, VipsImage *i
 }
 static inline int officer_vips_webpsave(const officer_vips_api *api, VipsImage *in, const char *path, int quality, int strip) {
     return api->webpsave(in, path, "Q", quality, "strip", strip, NULL);
+}
+static inline int officer_vips_tiffsave(const officer_vips_api *api, VipsImage *in, const char *path, int strip) {
+    return api->tiffsave(in, path, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE, "strip", strip, NULL);
+}
+static inline int officer_vips_can_save_gif(const officer_vips_api *api) { return api->gifsave != NULL; }
+static inline int officer_vips_gifsave(const officer_vips_api *api, VipsImage *in, const char *path, int strip) {
+    return api->gifsave ? api->gifsave(in, path, "strip", strip, NULL) : -1;
+}
+/* Transparency onto white (a JPEG has none; libvips' default background is black). */
+static inline int officer_vips_flatten_white(const officer_vips_api *api, VipsImage *in, VipsImage **out) {
+    const double white[] = {255, 255, 255};
+    VipsArrayDouble *background = api->array_double_new(white, 3);
+    int result = api->flatten(in, out, "background", background, NULL);
+    api->area_unref((VipsArea *)background);
+    return result;
 }
 /* Turns by a multiple of 90 degrees (0-3 quarter turns clockwise). */
 static inline int officer_vips_rot(const officer_vips_api *api, VipsImage *in, VipsImage **out, int quarters) {

@@ -30,13 +30,29 @@ import Testing
         ]
     }
 
-    @Test func theReadmeCodeIsTheExampleAndRuns() async throws {
+    /// The Swift blocks of the README's "As a library" section, in order.
+    static func readmeSwiftBlocks() throws -> [String] {
         let readme = try String(contentsOfFile: ProcessRunner.packageRoot + "/README.md", encoding: .utf8)
         let section = try #require(readme.range(of: "## As a library"))
-        let block = try #require(readme[section.upperBound...].range(of: "```swift\n"))
-        let end = try #require(readme[block.upperBound...].range(of: "```\n"))
-        let code = try String(contentsOfFile: Self.package + "/Sources/readme-example/main.swift", encoding: .utf8)
-        #expect(String(readme[block.upperBound..<end.lowerBound]) == code, "README's library code and readme-example/main.swift differ")
+        let next = readme[section.upperBound...].range(of: "\n## ")?.lowerBound ?? readme.endIndex
+        var blocks: [String] = []
+        var rest = readme[section.upperBound..<next]
+        while let block = rest.range(of: "```swift\n"), let end = rest[block.upperBound...].range(of: "```\n") {
+            blocks.append(String(rest[block.upperBound..<end.lowerBound]))
+            rest = rest[end.upperBound...]
+        }
+        return blocks
+    }
+
+    @Test func theReadmeCodeIsTheExampleAndRuns() async throws {
+        // Every snippet is an example program word for word, so each one compiles as written.
+        let blocks = try Self.readmeSwiftBlocks()
+        let programs = ["readme-example", "readme-object-store"]
+        #expect(blocks.count == programs.count, "\(blocks.count) Swift blocks in the README's library section")
+        for (block, program) in zip(blocks, programs) {
+            let code = try String(contentsOfFile: Self.package + "/Sources/\(program)/main.swift", encoding: .utf8)
+            #expect(block == code, "README's library code and \(program)/main.swift differ")
+        }
 
         let server = try await ReferenceServer.start()
         let bin = try await HeavyWork.shared.run { try await build() }
@@ -47,6 +63,18 @@ import Testing
         #expect(run.stdout.contains("stat failed: notFound"), "\(run.stdout)")
         #expect(try String(contentsOfFile: server.root.file("notes.txt"), encoding: .utf8) == "hello from the front door\n")
         #expect(try String(contentsOfFile: work.path + "/notes-copy.txt", encoding: .utf8) == "hello from the front door\n")
+
+        let store = try await ObjectStoreServer.shared()
+        let bucket = ObjectStoreServer.freshBucket("readme")
+        var s3 = environment(server)
+        s3["S3_ENDPOINT"] = store.url
+        s3["S3_ACCESS_KEY"] = store.accessKey
+        s3["S3_SECRET_KEY"] = store.secretKey
+        s3["S3_BUCKET"] = bucket
+        let stored = try await ProcessRunner.runDetached(bin + "/readme-object-store", [], environment: s3)
+        #expect(stored.status == 0, "\(stored.stdout)\n\(stored.stderr)")
+        #expect(stored.stdout.contains("backup:\(bucket)/2026/a.jpg 13"), "\(stored.stdout)")
+        #expect(stored.stdout.contains("synced 1 file(s), 1 unchanged"), "\(stored.stdout)")
     }
 
     @Test func photoBackupPreparesSyncsAndReadsFacts() async throws {

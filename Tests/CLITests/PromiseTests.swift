@@ -13,7 +13,7 @@ import Testing
         #expect(try await cli.login(server).status == 0)
     }
 
-    func photo(_ path: String, width: Int, height: Int, format: String = "jpg") throws -> String {
+    func photo(_ path: String, width: Int, height: Int) throws -> String {
         let target = work.file(path)
         try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let noise = work.file("noise-\(UUID().uuidString).v")
@@ -197,5 +197,141 @@ import Testing
         #expect(errors(plan.stderr) == errors(run.stderr) && errors(plan.stderr).count == 2, "\(plan.stderr)\n\(run.stderr)")
         #expect(plan.stderr.contains("would create 1 folder, would delete 0, 2 errors"), "\(plan.stderr)")
         #expect(!plan.stdout.contains("bad\nname"), "the plan's lines escape names: \(plan.stdout)")
+    }
+
+    func format(_ path: String) throws -> String {
+        try ProcessRunner.run("/usr/bin/file", ["-b", "--mime-type", path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A prepared image's name and bytes agree: the output's extension chooses the format, a conflict with
+    /// `--format` is refused, `--format keep` keeps TIFF and GIF, and transparency under JPEG goes onto white.
+    @Test func preparedNamesAndBytesAgree() async throws {
+        let opaque = try photo("in/photo.jpg", width: 800, height: 600)
+        try FileManager.default.createDirectory(atPath: work.file("out"), withIntermediateDirectories: true)
+        for (name, mime) in [("x.png", "image/png"), ("x.webp", "image/webp"), ("x.tif", "image/tiff"), ("x.jpg", "image/jpeg")] {
+            let result = try await cli.run(["image", "prepare", opaque, work.file("out/" + name)])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try format(work.file("out/" + name)) == mime, "\(name)")
+        }
+        let conflict = try await cli.run(["image", "prepare", "--format", "jpeg", opaque, work.file("out/y.png")])
+        #expect(conflict.status == 2 && conflict.stderr.contains("y.png: its name says PNG, but --format asks for JPEG"), "\(conflict.stderr)")
+
+        let tiff = try photo("in/scan.tif", width: 3000, height: 2000)
+        let gif = work.file("in/anim.gif")
+        #expect(try ProcessRunner.run("/usr/bin/convert", ["-size", "3000x2000", "xc:red", gif]).status == 0)
+        let kept = try await cli.run(["image", "prepare", "--format", "keep", "--max-edge", "1000", tiff, gif, work.file("kept")])
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(try format(work.file("kept/scan.tif")) == "image/tiff" && (try width(work.file("kept/scan.tif"))) == "1000")
+        #expect(try format(work.file("kept/anim.gif")) == "image/gif")
+
+        // put --resize --format jpeg of a transparent PNG uploads a JPEG named .jpg (it was a PNG, silently).
+        let alpha = work.file("in/alpha.png")
+        #expect(try ProcessRunner.run("/usr/bin/convert", ["-size", "1200x900", "xc:none", "-fill", "blue", "-draw", "circle 600,450 600,100", alpha]).status == 0)
+        let put = try await cli.run(["put", "-p", "--resize=800", "--format", "jpeg", alpha, "officer:/Up/"])
+        #expect(put.status == 0, "\(put.stderr)")
+        #expect(try format(server.root.file("Up/alpha.jpg")) == "image/jpeg")
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("Up/alpha.png")))
+        // Named by the user: the name's extension says the format.
+        let named = try await cli.run(["put", "--resize=800", alpha, "officer:/Up/named.webp"])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(try format(server.root.file("Up/named.webp")) == "image/webp")
+    }
+
+    /// Patterns in the last name of remote paths, for the commands that take several: quoted, as the README
+    /// writes them; a pattern that matches nothing fails naming it, and nothing is done.
+    @Test func remotePatternsExpandAgainstTheFolder() async throws {
+        for name in ["a.jpg", "b.jpg", "c.png", ".hidden.jpg"] { _ = try server.root.write("Receipts/\(name)", "receipt \(name)\n") }
+        let info = try await cli.run(["--json", "info", "officer:/Receipts/*.jpg"])
+        let paths = info.stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["path"] as? String
+        }
+        #expect(info.status == 0 && paths == ["officer:/Receipts/a.jpg", "officer:/Receipts/b.jpg"], "\(info.stdout)\(info.stderr)")
+        let out = work.file("got")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let get = try await cli.run(["get", "officer:/Receipts/[ab].jpg", out])
+        #expect(get.status == 0, "\(get.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["a.jpg", "b.jpg"])
+        let none = try await cli.run(["rm", "officer:/Receipts/*.gif"])
+        #expect(none.status == 4 && none.stderr.contains("officer:/Receipts/*.gif: nothing matches"), "\(none.stderr)")
+        let removed = try await cli.run(["rm", "officer:/Receipts/?.jpg"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: server.root.file("Receipts")).sorted() == [".hidden.jpg", "c.png"])
+    }
+
+    /// `cp -p` and `mv -p` make the destination's missing folders, as `put -p` does (`cp -r /Photos /Backup/Photos`).
+    @Test func copyAndMoveMakeMissingFoldersWithParents() async throws {
+        _ = try server.root.write("Photos/a.jpg", "a\n")
+        _ = try server.root.write("Photos/sub/b.jpg", "b\n")
+        _ = try server.root.write("loose.txt", "loose\n")
+        let without = try await cli.run(["cp", "-r", "officer:/Photos", "officer:/Backup/Photos"])
+        #expect(without.status == 4 && without.stderr.contains("-p"), "\(without.stderr)")
+        let copied = try await cli.run(["cp", "-r", "-p", "officer:/Photos", "officer:/Backup/Photos"])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(try String(contentsOfFile: server.root.file("Backup/Photos/sub/b.jpg"), encoding: .utf8) == "b\n")
+        let moved = try await cli.run(["mv", "-p", "officer:/loose.txt", "officer:/Archive/2026/"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(FileManager.default.fileExists(atPath: server.root.file("Archive/2026/loose.txt")) && !FileManager.default.fileExists(atPath: server.root.file("loose.txt")))
+    }
+
+    /// What `--help` promises works: `GROUP help CMD`, and the usage lines say what the command takes.
+    @Test func helpDoesWhatItSays() async throws {
+        let group = try await cli.run(["cache", "--help"])
+        #expect(group.stdout.contains("See 'officer-files cache help COMMAND'"), "\(group.stdout)")
+        let viaGroup = try await cli.run(["cache", "help", "pin"])
+        let direct = try await cli.run(["cache", "pin", "--help"])
+        #expect(viaGroup.status == 0 && viaGroup.stdout == direct.stdout && viaGroup.stdout.contains("officer-files cache pin"), "\(viaGroup.stdout)\(viaGroup.stderr)")
+        let unknown = try await cli.run(["cache", "help", "pni"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("pin"), "\(unknown.stderr)")
+        let get = try await cli.run(["get", "--help"])
+        #expect(get.stdout.contains("Usage: officer-files get [OPTIONS] SRC [DEST]") && get.stdout.contains("--zip SRC..."), "\(get.stdout)")
+        let sync = try await cli.run(["sync", "--help"])
+        #expect(!sync.stdout.contains("One of SRC and DST is a local folder") && sync.stdout.contains("remote to remote"), "\(sync.stdout)")
+    }
+
+    /// `thumb` takes a local folder as it takes a remote one: the pictures directly in it.
+    @Test func thumbOfALocalFolder() async throws {
+        _ = try photo("album/one.jpg", width: 1200, height: 900)
+        _ = try photo("album/two.png", width: 900, height: 1200)
+        _ = try work.write("album/notes.txt", "no picture\n")
+        let thumbs = work.file("thumbs")
+        let result = try await cli.run(["thumb", "-o", thumbs + "/", work.file("album")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: thumbs).sorted() == ["one.thumb.jpg", "two.thumb.jpg"])
+    }
+
+    /// `info` shows a photo's GPS position, here and on the server, in words and in JSON.
+    @Test func infoShowsTheGPSPosition() async throws {
+        let image = try photo("gps.jpg", width: 640, height: 480)
+        let tagged = try ProcessRunner.run("/usr/bin/exiftool", [
+            "-q", "-overwrite_original", "-GPSLatitude=48.8583", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=W", image,
+        ])
+        #expect(tagged.status == 0, "\(tagged.stderr)")
+        try FileManager.default.copyItem(atPath: image, toPath: server.root.file("gps.jpg"))
+        for target in [image, "officer:/gps.jpg"] {
+            let info = try await cli.run(["info", target])
+            #expect(info.stdout.contains("GPS 48.85830° N, 2.29450° W"), "\(target): \(info.stdout)")
+            let json = try await cli.run(["--json", "info", target])
+            let record = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+            let facts = record?["image"] as? [String: Any]
+            #expect(abs((facts?["latitude"] as? Double ?? 0) - 48.8583) < 0.0001 && abs((facts?["longitude"] as? Double ?? 0) + 2.2945) < 0.0001, "\(json.stdout)")
+        }
+    }
+
+    /// A HEIC photo offers OCR and gets it: converted to JPEG here, since the server's engine reads no HEIC.
+    @Test func ocrOfAHEICPhoto() async throws {
+        let png = work.file("text.png")
+        #expect(try ProcessRunner.run("/usr/bin/convert", [
+            "-size", "900x200", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "56", "-fill", "black", "-annotate", "+20+120", "Hello Officer World", png,
+        ]).status == 0)
+        let heic = work.file("text.heic")
+        #expect(try ProcessRunner.run("/usr/bin/vips", ["copy", png, heic]).status == 0)
+        let info = try await cli.run(["info", heic])
+        #expect(info.stdout.contains("Actions: ocr"), "\(info.stdout)")
+        let local = try await cli.run(["ocr", heic])
+        #expect(local.status == 0 && local.stdout == "Hello Officer World\n", "\(local.stdout)\(local.stderr)")
+        try FileManager.default.copyItem(atPath: heic, toPath: server.root.file("text.heic"))
+        let remote = try await cli.run(["ocr", "officer:/text.heic"])
+        #expect(remote.status == 0 && remote.stdout == "Hello Officer World\n", "\(remote.stdout)\(remote.stderr)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: server.root.file(".officer-files/inbox"))) ?? []).isEmpty)
     }
 }

@@ -51,9 +51,14 @@ import Testing
     @Test func alphaStaysPNGAndSmallImagesAreNotUpsized() throws {
         try sh("vips", ["black", folder.file("a.v"), "3000", "1000", "--bands", "4"])
         try sh("vips", ["copy", folder.file("a.v"), folder.file("alpha.png")])
-        let result = try prepare(folder.file("alpha.png"), "alpha-out.png") { $0.format = .jpeg }
+        let result = try prepare(folder.file("alpha.png"), "alpha-out.png")
         #expect(result.format == .png && result.width == 2048 && result.height == 683)
         #expect(try header(folder.file("alpha-out.png"), "bands") == "4")
+        // As JPEG the transparency goes onto white; a PNG name with --format jpeg is a contradiction, refused.
+        let flat = try prepare(folder.file("alpha.png"), "alpha-out.jpg") { $0.format = .jpeg }
+        #expect(flat.format == .jpeg)
+        #expect(try header(folder.file("alpha-out.jpg"), "bands") == "3")
+        #expect(throws: ImageError.self) { try prepare(folder.file("alpha.png"), "contradiction.png") { $0.format = .jpeg } }
 
         let small = try photo("small.jpg", width: 500, height: 300)
         let kept = try prepare(small, "small-out.jpg") { $0.quality = 95 }

@@ -44,7 +44,12 @@ import Testing
             PathExpectation(path: "/notes/a2.txt", state: .absent),
         ])
         _ = try #require(try await offline.applyOrQueue(QueuedWrite(kind: .remove, root: "home", path: "/notes/b.txt")))
-        _ = try #require(try await offline.applyOrQueue(QueuedWrite(kind: .move, root: "home", path: "/notes/b.txt", destination: "/notes/b-old.txt")))
+        // A change that contradicts a queued one (moving what is queued for removal) is refused at once.
+        await #expect(throws: QueueError.contradicts(try offline.path("officer:/notes/b.txt"), earlier: "rm officer:/notes/b.txt")) {
+            _ = try await offline.applyOrQueue(QueuedWrite(kind: .move, root: "home", path: "/notes/b.txt", destination: "/notes/b-old.txt"))
+        }
+        let replacement = try work.write("b-new.txt", "new b")
+        _ = try #require(try await offline.applyOrQueue(QueuedWrite(kind: .upload, root: "home", path: "/notes/b.txt", local: replacement)))
         await #expect(throws: QueueError.unknownVersion(try offline.path("officer:/never/listed.txt"))) {
             _ = try await offline.applyOrQueue(QueuedWrite(kind: .remove, root: "home", path: "/never/listed.txt"))
         }

@@ -42,10 +42,11 @@ public enum AIAction: String, Sendable, Codable, CaseIterable {
 }
 
 extension AIAction {
-    /// Image formats the server's OCR engine reads (tesseract through leptonica); an image viewer shows more
-    /// (XPM, SVG, HEIC, icons), and offering OCR there would only end in the engine's error.
+    /// Image formats OCR takes: those the server's engine reads (tesseract through leptonica), and HEIC/HEIF/AVIF,
+    /// which officer-files turns into JPEG before sending. An image viewer shows more (XPM, SVG, icons), and
+    /// offering OCR there would only end in the engine's error.
     public static let ocrMIMETypes: Set<String> = [
-        "image/png", "image/jpeg", "image/tiff", "image/bmp", "image/x-ms-bmp", "image/gif", "image/webp",
+        "image/png", "image/jpeg", "image/tiff", "image/bmp", "image/x-ms-bmp", "image/gif", "image/webp", "image/heic", "image/heif", "image/avif",
         "image/x-portable-bitmap", "image/x-portable-graymap", "image/x-portable-pixmap", "image/x-portable-anymap",
     ]
 

@@ -79,11 +79,32 @@ public struct RemoteActionRunner: Sendable {
         // A local file goes into the inbox under a name no other file can take: its content hash.
         var uploaded: RemotePath?
         var input: RemotePath?
+        // The server's OCR reads no HEIC: such a photo goes as a JPEG made here (a server's copy fetched first).
+        var converted: [String] = []
+        defer { for path in converted { unlink(path) } }
         if case .local(let path) = request.target {
-            uploaded = try await upload(path, contentHash: identity.path.dropFirst(), label: label, onEvent: onEvent)
+            var sent = path
+            if request.action == .ocr, Self.isHEIF(name: path) {
+                sent = try Self.jpegForOCR(path, label: label)
+                converted.append(sent)
+            }
+            uploaded = try await upload(sent, contentHash: identity.path.dropFirst(), label: label, onEvent: onEvent)
             input = uploaded
         } else if case .remote(let path) = request.target {
             input = path
+            if request.action == .ocr, Self.isHEIF(name: path.name) {
+                let fetched = NSTemporaryDirectory() + "/officer-files-ocr-\(UUID().uuidString).heic"
+                converted.append(fetched)
+                do {
+                    _ = try await downloader.download(from: client.rawURL(for: path), credential: client.credential, to: fetched)
+                } catch {
+                    throw .download(target: label, error)
+                }
+                let sent = try Self.jpegForOCR(fetched, label: label)
+                converted.append(sent)
+                uploaded = try await upload(sent, contentHash: Substring(identity.version.replacingOccurrences(of: "/", with: "-")), label: label, onEvent: onEvent)
+                input = uploaded
+            }
         }
         var producedOnServer: RemotePath?
         let outcome: Result<RemoteActionResult, RemoteActionError>
@@ -204,6 +225,24 @@ public struct RemoteActionRunner: Sendable {
         do { _ = try await client.makeDirectory(inbox, parents: true) } catch {
             if case .conflict = error { return }
             throw .server(target: label, error)
+        }
+    }
+
+    static func isHEIF(name: String) -> Bool { ["heic", "heif", "avif"].contains((name as NSString).pathExtension.lowercased()) }
+
+    /// A JPEG of `path` at full detail (OCR reads small print), beside the system's temp files.
+    static func jpegForOCR(_ path: String, label: String) throws(RemoteActionError) -> String {
+        var options = ImagePreparationOptions()
+        options.maxEdge = 8192
+        options.quality = 92
+        options.format = .jpeg
+        let output = NSTemporaryDirectory() + "/officer-files-ocr-\(UUID().uuidString).jpg"
+        do {
+            let prepared = try ImagePreparer(options: options).prepare(path, to: output)
+            return prepared.usedOriginal ? path : output
+        } catch {
+            unlink(output)
+            throw .localFile(path: label, message: "\(error)")
         }
     }
 

@@ -29,8 +29,8 @@ extension OfficerFiles {
             var destination = output
             let result = Result { () throws(ImageError) -> PreparedImage in
                 if intoFolder {
-                    let base = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
-                    destination = (output as NSString).appendingPathComponent(base + "." + (try preparer.outputFormat(for: input)).fileExtension)
+                    let name = (input as NSString).lastPathComponent
+                    destination = (output as NSString).appendingPathComponent((try preparer.outputFormat(for: input)).name(for: name))
                 }
                 return try preparer.prepareFile(input, to: destination, overwrite: overwrite)
             }

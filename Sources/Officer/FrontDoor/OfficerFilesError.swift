@@ -20,6 +20,8 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
     case exists(String)
     /// A thumbnail was asked of a file that has no picture this can show.
     case noPicture(String)
+    /// A pattern (`officer:/x/*.jpg`) that matches no entry of its folder.
+    case noMatch(String)
     /// A transcode was asked of a file that is no video (its type as the listing gives it).
     case notAVideo(String, mime: String)
     /// A value out of the range an operation takes.
@@ -54,6 +56,7 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
         case .noCache: "no cache is configured"
         case .exists(let path): "\(path): already exists"
         case .noPicture(let path): "\(path): has no picture to make a thumbnail of"
+        case .noMatch(let pattern): "\(pattern): nothing matches"
         case .notAVideo(let path, let mime): "\(path): is not a video (\(mime)); the server transcodes video and audio files"
         case .invalidValue(let message): message
         case .folderExists(let path): "\(path): already exists; name another folder to extract into"
@@ -83,6 +86,7 @@ extension OfficerFilesError: CategorizedError {
         case .noCache: .invalidInput
         case .exists: .conflict
         case .noPicture, .notAVideo: .refused
+        case .noMatch: .notFound
         case .invalidValue: .invalidInput
         case .unsafeArchive: .refused
         case .folderExists: .conflict

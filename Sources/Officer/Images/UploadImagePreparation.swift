@@ -35,12 +35,12 @@ public struct UploadImagePreparation: Sendable {
         return base + "/officer-files/prepared"
     }
 
-    /// The name a local file gets on the server when prepared (`IMG_1.heic` → `IMG_1.jpg`), or nil when it is not
-    /// an image this prepares. Sync compares listings by this name.
-    public static func uploadedName(for name: String) -> String? {
-        let ext = (name as NSString).pathExtension.lowercased()
-        guard imageExtensions.contains(ext) else { return nil }
-        return ext == "heic" || ext == "heif" ? (name as NSString).deletingPathExtension + ".jpg" : name
+    /// The name a local file gets on the server when prepared (`IMG_1.heic` → `IMG_1.jpg`; with `--format webp`
+    /// `a.png` → `a.webp`), or nil when it is not an image this prepares. Sync compares listings by this name,
+    /// and the bytes sent are always in the format it names.
+    public func uploadedName(for name: String) -> String? {
+        guard Self.imageExtensions.contains((name as NSString).pathExtension.lowercased()) else { return nil }
+        return preparer.options.format.preparedName(for: name)
     }
 
     /// What goes up for one local file.
@@ -55,23 +55,24 @@ public struct UploadImagePreparation: Sendable {
         public var warning: String?
     }
 
-    /// Prepares `local` (images only; other files pass through).
-    public func prepare(_ local: String) -> Result<Item, ImageError> {
-        let name = (local as NSString).lastPathComponent
+    /// Prepares `local` (images only; other files pass through), to go up as `name` when given (a destination
+    /// the user named: its extension then chooses the format), else under ``uploadedName(for:)``.
+    public func prepare(_ local: String, as givenName: String? = nil) -> Result<Item, ImageError> {
+        let name = givenName ?? (local as NSString).lastPathComponent
         let ext = (name as NSString).pathExtension.lowercased()
         guard Self.imageExtensions.contains(ext) else { return .success(Item(path: local, name: name)) }
         do {
-            let format = try preparer.outputFormat(for: local)
+            let format = try preparer.outputFormat(for: local, named: givenName ?? preparer.options.format.preparedName(for: name))
             let fingerprint = try FileFingerprint(path: local)
             let hasher = SHA256Hasher()
             hasher.update(Data("\(fingerprint.path)|\(fingerprint.size)|\(fingerprint.modificationTime)|\(fingerprint.headHash)|\(fingerprint.tailHash)|\(preparer.options.signature)".utf8))
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let output = folder + "/" + hasher.finalizeHex() + "." + format.fileExtension
-            let newName = (name as NSString).deletingPathExtension + "." + format.fileExtension
+            let newName = givenName ?? format.name(for: name)
             // Already prepared by an earlier (interrupted) run: the same bytes, so the upload resumes.
             if FileManager.default.fileExists(atPath: output) { return .success(Item(path: output, name: newName, temporary: output)) }
             let prepared = try preparer.prepare(local, to: output)
-            if prepared.usedOriginal { return .success(Item(path: local, name: name)) }
+            if prepared.usedOriginal { return .success(Item(path: local, name: givenName ?? name)) }
             return .success(Item(path: output, name: newName, temporary: output))
         } catch let error as ImageError {
             if bestEffort, error.isAboutTheImage {
@@ -89,7 +90,7 @@ extension UploadImagePreparation {
     /// (`onWarning` hears of a damaged image going up unchanged).
     public func syncHooks(onWarning: @escaping @Sendable (String) -> Void = { _ in }) -> SyncImagePreparation {
         SyncImagePreparation(
-            uploadedName: { Self.uploadedName(for: $0) },
+            uploadedName: { self.uploadedName(for: $0) },
             prepare: { local in
                 switch self.prepare(local) {
                 case .success(let item):

@@ -75,3 +75,24 @@ extension CommandContext {
         return servers.keys.first ?? nil
     }
 }
+
+extension CommandContext {
+    /// `arguments` with each remote one whose last name is a pattern replaced by the locations it matches
+    /// (``OfficerFiles/expand(_:)``); local paths, URLs and options stay as written (a shell expands local
+    /// patterns itself).
+    func expandingPatterns(_ arguments: [String], plain: Location.PlainPath) async throws -> [String] {
+        guard arguments.contains(where: { GlobPattern.hasWildcards(($0 as NSString).lastPathComponent) }) else { return arguments }
+        let files = try files()
+        var expanded: [String] = []
+        for argument in arguments {
+            guard let location = try? location(argument, plain: plain), location.isRemote, !location.isWebAddress,
+                GlobPattern.hasWildcards(location.name)
+            else {
+                expanded.append(argument)
+                continue
+            }
+            expanded += try await files.expand(location).map(\.description)
+        }
+        return expanded
+    }
+}

@@ -86,7 +86,13 @@ public enum OfficerFilesApp {
             console.message("officer-files: " + context.describe(error))
             return ExitCode.of(error).rawValue
         }
-        let task = Task { try await command.run(parsed, context) }
+        let task = Task {
+            var parsed = parsed
+            if let plain = patternCommands[parsed.path.joined(separator: " ")] {
+                parsed.positionals = try await context.expandingPatterns(parsed.positionals, plain: plain)
+            }
+            try await command.run(parsed, context)
+        }
         let interrupt = interruptHandler(cancelling: task)
         defer { interrupt.cancel() }
         do {
@@ -159,6 +165,13 @@ public enum OfficerFilesApp {
         console.printRaw(HelpFormatter.help(for: chain, globals: GlobalOptions.specs))
         return 0
     }
+
+    /// The commands that take several remote paths, whose last names may be patterns (`'officer:/Receipts/*.jpg'`),
+    /// with how each reads a plain path; each expands them the same way before it runs.
+    static let patternCommands: [String: Location.PlainPath] = [
+        "rm": .officer, "info": .local, "get": .local, "ocr": .local, "tts": .local, "transcribe": .local,
+        "extract-audio": .local, "thumb": .local, "cache pin": .officer, "cat": .local,
+    ]
 
     /// `officer-files 0.1.0` and the versions of the C libraries it links.
     public static var versionText: String {

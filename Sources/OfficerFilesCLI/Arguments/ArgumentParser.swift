@@ -37,13 +37,21 @@ public struct ArgumentParser: Sendable {
             index += 1
             if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
                 if !onlyPositionals, result.positionals.isEmpty, !command.subcommands.isEmpty {
-                    guard let sub = command.subcommand(argument) else {
-                        throw .unknownCommand(
-                            argument, parent: commandName() + " ",
-                            suggestion: Self.suggestion(for: argument, among: command.subcommands.map(\.name)))
+                    func enter(_ word: String) throws(ArgumentError) {
+                        guard let sub = command.subcommand(word) else {
+                            throw .unknownCommand(
+                                word, parent: commandName() + " ", suggestion: Self.suggestion(for: word, among: command.subcommands.map(\.name)))
+                        }
+                        command = sub
+                        result.path.append(word)
                     }
-                    command = sub
-                    result.path.append(argument)
+                    if argument == "help", !result.path.isEmpty, command.subcommand(argument) == nil {
+                        // `cache help pin`, as every group's help suggests: the help of the command named after it.
+                        for word in arguments[index...] where !word.hasPrefix("-") { try enter(word) }
+                        result.wantsHelp = true
+                        return result
+                    }
+                    try enter(argument)
                     continue
                 }
                 result.positionals.append(argument)

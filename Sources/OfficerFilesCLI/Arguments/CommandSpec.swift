@@ -66,13 +66,17 @@ public struct CommandSpec: Sendable {
     public var subcommands: [CommandSpec]
     /// The subcommand run when none is named; nil requires one.
     public var defaultSubcommand: String?
+    /// Usage lines after the command's name where its positionals alone would mislead (`get SRC [DEST]` and
+    /// `get --zip SRC... DEST`); nil: made from the positionals.
+    public var usages: [String]?
 
     /// Creates a command.
     public init(
         _ name: String, summary: String, discussion: String = "", options: [OptionSpec] = [],
-        positionals: [PositionalSpec] = [], subcommands: [CommandSpec] = [], defaultSubcommand: String? = nil
+        positionals: [PositionalSpec] = [], subcommands: [CommandSpec] = [], defaultSubcommand: String? = nil, usages: [String]? = nil
     ) {
         self.defaultSubcommand = defaultSubcommand
+        self.usages = usages
         self.name = name
         self.summary = summary
         self.discussion = discussion

@@ -4,7 +4,12 @@ public enum HelpFormatter {
     public static func help(for chain: [CommandSpec], globals: [OptionSpec]) -> String {
         let command = chain.last!
         let name = chain.map(\.name).joined(separator: " ")
-        var lines = ["\(name) — \(command.summary)", "", "Usage: \(usage(name: name, command: command))"]
+        var lines = ["\(name) — \(command.summary)", ""]
+        if let usages = command.usages {
+            lines += usages.enumerated().map { ($0.offset == 0 ? "Usage: " : "       ") + name + " " + $0.element }
+        } else {
+            lines.append("Usage: \(usage(name: name, command: command))")
+        }
         if !command.discussion.isEmpty { lines += ["", command.discussion] }
         if !command.subcommands.isEmpty {
             lines += ["", "Commands:"]

@@ -33,6 +33,10 @@ struct FactsRecord: Encodable, Sendable {
         /// When the photo was taken, as the camera wrote it (its own clock, no time zone: `2024:01:02 10:00:00`).
         var taken: String?
         var hasGPS: Bool
+        /// Decimal degrees, south negative.
+        var latitude: Double?
+        /// Decimal degrees, west negative.
+        var longitude: Double?
     }
 
     init(_ facts: FileFacts, path: String) {
@@ -48,7 +52,9 @@ struct FactsRecord: Encodable, Sendable {
         typeFromName = facts.type.fromExtension
         description = facts.description
         image = facts.image.map {
-            ImageFacts(width: $0.width, height: $0.height, orientation: $0.orientation, camera: $0.camera, taken: $0.taken, hasGPS: $0.hasGPS)
+            ImageFacts(
+                width: $0.width, height: $0.height, orientation: $0.orientation, camera: $0.camera, taken: $0.taken, hasGPS: $0.hasGPS,
+                latitude: $0.latitude, longitude: $0.longitude)
         }
         lines = facts.lines
         firstLines = facts.firstLines

@@ -41,6 +41,10 @@ public struct FileFacts: Sendable, Codable, Equatable {
         public var taken: String?
         /// Whether it carries a GPS position.
         public var hasGPS: Bool
+        /// The GPS latitude in degrees (south negative), when the position can be read.
+        public var latitude: Double?
+        /// The GPS longitude in degrees (west negative).
+        public var longitude: Double?
 
         /// The facts of an opened image.
         init(_ image: VipsImage) {
@@ -51,10 +55,30 @@ public struct FileFacts: Sendable, Codable, Equatable {
             self.init(
                 width: image.width, height: image.height, orientation: image.orientation, camera: exif("exif-ifd0-Model"),
                 taken: exif("exif-ifd2-DateTimeOriginal"), hasGPS: image.hasGPS)
+            // `51/1 30/1 2640/100 (51, 30, 26.40, Rational, …)` and `N (N, ASCII, …)`.
+            func coordinate(_ field: String, negative: String) -> Double? {
+                guard let text = image.string("exif-ifd3-GPS" + field) else { return nil }
+                let parts = text.components(separatedBy: " (")[0].split(separator: " ").map { part -> Double? in
+                    let fraction = part.split(separator: "/")
+                    guard fraction.count == 2, let top = Double(fraction[0]), let bottom = Double(fraction[1]), bottom != 0 else { return nil }
+                    return top / bottom
+                }
+                guard parts.count == 3, let degrees = parts[0], let minutes = parts[1], let seconds = parts[2] else { return nil }
+                let reference = exif("exif-ifd3-GPS" + field + "Ref")?.uppercased()
+                return GPSPosition.degrees(degrees, minutes, seconds, negative: reference == negative)
+            }
+            latitude = coordinate("Latitude", negative: "S")
+            longitude = coordinate("Longitude", negative: "W")
+            if latitude == nil || longitude == nil { (latitude, longitude) = (nil, nil) }
         }
 
         /// Facts as given.
-        public init(width: Int, height: Int, orientation: Int, camera: String?, taken: String?, hasGPS: Bool) {
+        public init(
+            width: Int, height: Int, orientation: Int, camera: String?, taken: String?, hasGPS: Bool, latitude: Double? = nil,
+            longitude: Double? = nil
+        ) {
+            self.latitude = latitude
+            self.longitude = longitude
             self.width = width
             self.height = height
             self.orientation = orientation
@@ -124,7 +148,8 @@ public struct FileFacts: Sendable, Codable, Equatable {
             let turned = heif.quarterTurns % 2 == 1
             facts.image = ImageFacts(
                 width: turned ? heif.height : heif.width, height: turned ? heif.width : heif.height, orientation: 1,
-                camera: heif.exif?.camera, taken: heif.exif?.taken, hasGPS: heif.exif?.hasGPS ?? false)
+                camera: heif.exif?.camera, taken: heif.exif?.taken, hasGPS: heif.exif?.hasGPS ?? false,
+                latitude: heif.exif?.latitude, longitude: heif.exif?.longitude)
         } else if facts.wantsImageHeader {
             facts.image = ImageFacts(try VipsImage(source: source, name: path))
         }

@@ -72,6 +72,18 @@ enum VipsCalls {
     static func saveWebP(_ image: OpaquePointer, to path: String, quality: Int32, strip: Bool) -> Bool {
         officer_vips_webpsave(api, Image(image), path, quality, strip ? 1 : 0) == 0
     }
+    static func saveTIFF(_ image: OpaquePointer, to path: String, strip: Bool) -> Bool {
+        officer_vips_tiffsave(api, Image(image), path, strip ? 1 : 0) == 0
+    }
+    static var canSaveGIF: Bool { officer_vips_can_save_gif(api) != 0 }
+    static func saveGIF(_ image: OpaquePointer, to path: String, strip: Bool) -> Bool {
+        officer_vips_gifsave(api, Image(image), path, strip ? 1 : 0) == 0
+    }
+    static func flattenOntoWhite(_ image: OpaquePointer) -> OpaquePointer? {
+        var out: Image?
+        guard officer_vips_flatten_white(api, Image(image), &out) == 0 else { return nil }
+        return out.map(OpaquePointer.init)
+    }
     static func thumbnail(_ path: String, maxEdge: Int32, exportSRGB: Bool) -> OpaquePointer? {
         var out: Image?
         guard officer_vips_thumbnail(api, path, &out, maxEdge, maxEdge, 1, 1, exportSRGB ? 1 : 0) == 0 else { return nil }

@@ -97,6 +97,26 @@ public final class VipsImage {
         }
     }
 
+    /// Writes the image as TIFF (deflate-compressed).
+    public func writeTIFF(to path: String, stripMetadata: Bool = true) throws(VipsError) {
+        guard VipsCalls.saveTIFF(handle, to: path, strip: stripMetadata) else { throw .saveFailed(file: path, message: VipsCalls.lastError()) }
+    }
+
+    /// Whether this libvips writes GIF (it needs cgif).
+    public static var canWriteGIF: Bool { (try? VipsRuntime.ensureInitialized()) != nil && VipsCalls.canSaveGIF }
+
+    /// Writes the image as GIF.
+    public func writeGIF(to path: String, stripMetadata: Bool = true) throws(VipsError) {
+        guard VipsCalls.saveGIF(handle, to: path, strip: stripMetadata) else { throw .saveFailed(file: path, message: VipsCalls.lastError()) }
+    }
+
+    /// The image with any transparency composited onto white (for a JPEG, which has none); itself without alpha.
+    public func flattenedOntoWhite() throws(VipsError) -> VipsImage {
+        guard hasAlpha else { return self }
+        guard let flat = VipsCalls.flattenOntoWhite(handle) else { throw .operationFailed(operation: "flatten", message: VipsCalls.lastError()) }
+        return VipsImage(handle: flat)
+    }
+
     /// Writes the image as an 8-bit PNG.
     public func writePNG8(to path: String, stripMetadata: Bool = true) throws(VipsError) {
         guard VipsCalls.savePNG8(handle, to: path, strip: stripMetadata) else {

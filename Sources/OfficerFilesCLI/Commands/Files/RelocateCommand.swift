@@ -24,10 +24,16 @@ enum RelocateCommand {
         let destination = paths.last!
         // A source written as a folder (`x/`) must be one: the library's stat says so in one line.
         for source in sources where source.namesFolder && !files.isOffline { _ = try await files.stat(Location.officer(source)) }
+        var queueAll = WriteQueueing.queuesAtOnce(parsed, files)
+        if parsed.flag("parents"), !queueAll {
+            // As put -p: the folder the sources go into is made first (the destination itself when it is written
+            // as a folder or takes several sources, else its parent).
+            let folder = destination.namesFolder || sources.count > 1 ? destination : destination.parent
+            if !folder.isRoot { _ = try await files.makeFolder(folder, parents: true) }
+        }
         // Where the sources go is decided by the destination as the server has it, or (queueing while the server
         // cannot be reached) as it was last listed.
         var intoFolder: Bool
-        var queueAll = WriteQueueing.queuesAtOnce(parsed, files)
         do {
             if queueAll { throw OfficerFilesError.needsNetwork("\(destination)") }
             intoFolder = try await files.statIfExists(destination)?.isDirectory ?? false
@@ -102,7 +108,11 @@ enum RelocateCommand {
 enum MoveCommand: Command {
     static let spec = CommandSpec(
         "mv", summary: "move or rename remote files and folders",
-        options: [OptionSpec(["--force", "-f"], help: "replace an existing file at the destination"), WriteQueueing.option],
+        options: [
+            OptionSpec(["--force", "-f"], help: "replace an existing file at the destination"),
+            OptionSpec(["--parents", "-p"], help: "make the destination's missing folders first"),
+            WriteQueueing.option,
+        ],
         positionals: [
             PositionalSpec("SOURCE", help: "remote path(s) to move (Officer or S3; one remote per command)", variadic: true),
             PositionalSpec("DEST", help: "new path, or an existing folder to move into"),
@@ -120,6 +130,7 @@ enum CopyCommand: Command {
         options: [
             OptionSpec(["--recursive", "-r"], help: "copy folders"),
             OptionSpec(["--force", "-f"], help: "replace an existing file at the destination"),
+            OptionSpec(["--parents", "-p"], help: "make the destination's missing folders first"),
             WriteQueueing.option,
         ],
         positionals: [

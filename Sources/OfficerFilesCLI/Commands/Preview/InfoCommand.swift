@@ -59,7 +59,7 @@ enum InfoCommand: Command {
             if image.orientation != 1 { text += ", EXIF orientation \(image.orientation)" }
             if let camera = image.camera { text += ", camera \(camera)" }
             if let taken = image.taken { text += ", taken \(taken)" }
-            text += image.hasGPS ? ", GPS position" : ", no GPS"
+            text += image.position.map { ", GPS \($0)" } ?? (image.hasGPS ? ", GPS position (unreadable)" : ", no GPS")
             lines.append(text)
         }
         if let count = info.lines { lines.append("    Text: \(count) line" + (count == 1 ? "" : "s")) }

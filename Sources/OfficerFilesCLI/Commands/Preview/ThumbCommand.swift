@@ -18,7 +18,7 @@ enum ThumbCommand: Command {
             OptionSpec(["--size"], .value(placeholder: "N"), help: "longest edge in pixels, 16 to 1024 (default 256)"),
             OptionSpec(["--force", "-f"], help: "replace existing thumbnail files"),
         ],
-        positionals: [PositionalSpec("PATH", help: "local picture, officer:/picture or officer:/folder/", variadic: true)])
+        positionals: [PositionalSpec("PATH", help: "a picture or a folder of them, local or officer:", variadic: true)])
 
     /// Thumbnails made at once: requests overlap, and libvips runs on threads of its own.
     static let width = 4
@@ -107,9 +107,18 @@ enum ThumbCommand: Command {
         }
     }
 
-    /// A file as itself; a remote folder as the pictures directly in it.
+    /// A file as itself; a folder (local or remote) as the pictures directly in it.
     static func expand(_ argument: String, _ files: OfficerFiles, _ context: CommandContext) async throws -> [Source] {
-        guard context.isOfficerPath(argument) else { return [.local(argument)] }
+        guard context.isOfficerPath(argument) else {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder), isFolder.boolValue else { return [.local(argument)] }
+            let names = try FileManager.default.contentsOfDirectory(atPath: argument).sorted()
+            return names.filter { name in
+                var isDirectory: ObjCBool = false
+                return !name.hasPrefix(".") && OfficerFiles.thumbnailable(name)
+                    && FileManager.default.fileExists(atPath: argument + "/" + name, isDirectory: &isDirectory) && !isDirectory.boolValue
+            }.map { .local((argument as NSString).appendingPathComponent($0)) }
+        }
         let path = try files.path(argument)
         // A picture's name is taken for a file without asking (a second look at it then makes no request).
         if !argument.hasSuffix("/"), !path.isRoot {

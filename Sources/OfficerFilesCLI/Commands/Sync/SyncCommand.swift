@@ -8,7 +8,7 @@ import Transfer
 /// `sync SRC DST` and `copy SRC DST`: a local folder and an Officer folder, either way.
 enum SyncCommand: Command {
     static let spec = CommandSpec(
-        "sync", summary: "make a folder the same as another (local ↔ Officer or S3), resumable, streaming",
+        "sync", summary: "make a folder the same as another (local, Officer or S3, either way), resumable, streaming",
         discussion: discussion + "\nWith --delete, what DST has and SRC lacks is removed — after the transfers, and only if nothing failed.",
         options: [
             OptionSpec(["--delete"], help: "remove from DST what SRC does not have (after a run without errors)"),
@@ -17,8 +17,9 @@ enum SyncCommand: Command {
         positionals: positionals)
 
     static let discussion = """
-        One of SRC and DST is a local folder, the other an Officer folder (officer:/path) or a bucket or folder
-        of an S3 remote (NAME:bucket/path, see `remote`). Files are compared by size and modification time (the
+        SRC and DST are each a local folder, an Officer folder (officer:/path, NAME:/path) or a bucket or folder
+        of an S3 remote (NAME:bucket/path, see `remote`): local to remote, remote to local, or remote to remote
+        (staged through this machine a file at a time). Files are compared by size and modification time (the
         server keeps the time sent; on S3 it is stored as rclone stores it), or --checksum (SHA-256 computed by
         the server, or stored with the object) or --size-only. Both sides are listed in one order and merged as they stream, and transfers
         start while listing goes on, so memory stays bounded however large the tree. Large files go through

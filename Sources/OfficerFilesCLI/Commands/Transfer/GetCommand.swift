@@ -25,7 +25,8 @@ enum GetCommand: Command {
         positionals: [
             PositionalSpec("SRC", help: "officer:/path, NAME:/path, NAME:bucket/key or an http(s) URL (several Officer paths with --zip)", variadic: true),
             PositionalSpec("DEST", help: "file or folder (default: the current folder)", optional: true),
-        ])
+        ],
+        usages: ["[OPTIONS] SRC [DEST]", "[OPTIONS] SRC... DIR (several files, or a pattern: 'officer:/x/*.jpg')", "[OPTIONS] --zip SRC... [DEST]"])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         var options = DownloadOptions()
@@ -44,21 +45,44 @@ enum GetCommand: Command {
         }
         options.bandwidthLimit = try parsed.value("bwlimit").map { try ArgumentValues.rate($0, option: "--bwlimit") }
         if parsed.flag("zip") { return try await zip(parsed, options, context) }
-        guard parsed.positionals.count <= 2 else {
-            throw CLIError.usage("get takes one SRC and a DEST; for one zip of several, add --zip")
+        var arguments = parsed.positionals
+        let lastIsRemote = try arguments.count > 1 && context.location(arguments.last!).isRemote
+        let destinationArgument = arguments.count > 1 && !lastIsRemote ? arguments.removeLast() : nil
+        let sources = try arguments.map { argument in
+            let source = try context.location(argument)
+            guard source.isRemote else {
+                throw CLIError.usage("\(argument): give a remote path (officer:/path, NAME:bucket/key) or an http(s) URL")
+            }
+            guard !source.isTopOfRoot else { throw CLIError.usage("\(argument): is the top of a root, not a file") }
+            return source
         }
-        let argument = parsed.positionals[0]
-        let source = try context.location(argument)
-        guard source.isRemote else {
-            throw CLIError.usage("\(argument): give a remote path (officer:/path, NAME:bucket/key) or an http(s) URL")
-        }
-        guard !source.isTopOfRoot else { throw CLIError.usage("\(argument): is the top of a root, not a file") }
-        let destination = SavedFile.path(
-            for: parsed.positionals.count > 1 ? parsed.positionals[1] : nil,
-            name: FileName.savedName(of: source, fallback: source.isWebAddress ? "index.html" : "download"))
-        let started = Date()
         let reporter = context.progressReporter()
         defer { reporter.close() }
+        guard sources.count == 1 else {
+            // Several files (a pattern such as 'officer:/Receipts/*.jpg' matched them) go into one folder.
+            let folder = destinationArgument ?? "."
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw CLIError.usage("\(folder): several files go into a folder, and there is none at that path")
+            }
+            try await BatchRunner.run(sources, context: context) { source in
+                let destination = (folder as NSString).appendingPathComponent(
+                    FileName.savedName(of: source, fallback: source.isWebAddress ? "index.html" : "download"))
+                try await download(source, to: destination, options: options, reporter: reporter, context)
+            }
+            return
+        }
+        let source = sources[0]
+        let destination = SavedFile.path(
+            for: destinationArgument, name: FileName.savedName(of: source, fallback: source.isWebAddress ? "index.html" : "download"))
+        try await download(source, to: destination, options: options, reporter: reporter, context)
+    }
+
+    /// One file to `destination`, shown on `reporter`.
+    static func download(
+        _ source: Location, to destination: String, options: DownloadOptions, reporter: ProgressReporter, _ context: CommandContext
+    ) async throws {
+        let started = Date()
         let display = PartsDisplay(reporter: reporter, name: (destination as NSString).lastPathComponent, context: context)
         let files = try context.files()
         // A remote whose files are cached: the cache is opened (and what it repaired said) before the transfer.

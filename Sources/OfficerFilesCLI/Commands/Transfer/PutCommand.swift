@@ -122,7 +122,7 @@ enum PutCommand: Command {
             environment: context.environment)
         // The next window of images is prepared on every core while this one uploads.
         var failures: [any Error] = []
-        for await (local, prepared) in PreparedUploads(locals, preparation: preparation) {
+        func send(_ local: String, _ prepared: Result<UploadImagePreparation.Item, ImageError>) async throws {
             do {
                 let item = try prepared.get()
                 if let warning = item.warning { context.console.message("warning: \(warning)") }
@@ -134,6 +134,12 @@ enum PutCommand: Command {
                 context.console.message("officer-files: " + context.describe(error) + (error is ImageError ? "; not uploaded" : ""))
                 failures.append(error)
             }
+        }
+        // A file the user named (`put --resize a.png officer:/b.webp`) is prepared in the format its name says.
+        if locals.count == 1, case .officer(.asFile(let file)) = destination {
+            try await send(locals[0], preparation.prepare(locals[0], as: file.name))
+        } else {
+            for await (local, prepared) in PreparedUploads(locals, preparation: preparation) { try await send(local, prepared) }
         }
         if !failures.isEmpty { throw BatchRunner.summary(of: failures, total: locals.count) }
     }

@@ -1,23 +1,33 @@
 /// The encodings an image can be prepared into.
 public enum ImageOutputFormat: String, Sendable, Codable {
-    /// JPEG with optimized Huffman tables.
+    /// JPEG with optimized Huffman tables (transparency composited onto white).
     case jpeg
-    /// 8-bit PNG (images with alpha, screenshots).
+    /// 8-bit PNG.
     case png
     /// WebP.
     case webp
+    /// TIFF, deflate-compressed.
+    case tiff
+    /// GIF (where libvips was built with cgif).
+    case gif
 
     /// The file extension, without the dot.
-    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .tiff: "tif"
+        default: rawValue
+        }
+    }
 }
 
 /// What `--format` asks for.
 public enum ImageFormatChoice: String, Sendable, Codable, CaseIterable {
-    /// JPEG unless the image has alpha (then PNG).
+    /// JPEG for everything (transparency onto white).
     case jpeg
     /// WebP for everything.
     case webp
-    /// The input's own format where it is JPEG, PNG or WebP; HEIC, GIF and TIFF become JPEG (PNG with alpha).
+    /// The image's own format wherever libvips writes it (JPEG, PNG, WebP, TIFF, GIF); HEIC becomes JPEG.
     case keep
 }
 

@@ -29,19 +29,22 @@ public struct ImagePreparer: Sendable {
     }
 
     private static let loaders: [(prefix: String, format: ImageOutputFormat?)] = [
-        ("jpegload", .jpeg), ("pngload", .png), ("webpload", .webp), ("heifload", nil), ("gifload", nil), ("tiffload", nil),
+        ("jpegload", .jpeg), ("pngload", .png), ("webpload", .webp), ("heifload", nil), ("gifload", .gif), ("tiffload", .tiff),
     ]
 
-    /// The output format for an input, from its header; throws for anything that is not a supported image.
-    public func outputFormat(for input: String) throws(ImageError) -> ImageOutputFormat {
-        try inspect(input).output
+    /// The output format for an input, after checking it is a supported image: named by `target`'s extension
+    /// when it has one (a conflict with an explicit `--format` is refused), else by the choice and the input's
+    /// name (``ImageFormatChoice/outputFormat(forName:)``).
+    public func outputFormat(for input: String, named target: String? = nil) throws(ImageError) -> ImageOutputFormat {
+        try inspect(input, named: target).output
     }
 
-    /// Prepares `input` into `output` (whose extension the caller takes from ``outputFormat(for:)``).
-    public func prepare(_ input: String, to output: String) throws(ImageError) -> PreparedImage {
+    /// Prepares `input` into `output`, in the format the extension of `name` (default: `output`) names, or
+    /// ``outputFormat(for:named:)``'s.
+    public func prepare(_ input: String, to output: String, named name: String? = nil) throws(ImageError) -> PreparedImage {
         guard (1...100).contains(options.quality) else { throw .invalidOption("quality must be 1–100, not \(options.quality)") }
         guard options.maxEdge >= 16 else { throw .invalidOption("the longest edge must be at least 16 px, not \(options.maxEdge)") }
-        let facts = try inspect(input)
+        let facts = try inspect(input, named: name ?? output)
         let thumbnail: VipsImage
         do {
             thumbnail = try VipsImage.thumbnail(of: input, maxEdge: options.maxEdge, exportSRGB: facts.needsColourManagement)
@@ -52,9 +55,11 @@ public struct ImagePreparer: Sendable {
         do {
             let strip = !options.keepMetadata
             switch facts.output {
-            case .jpeg: try thumbnail.writeJPEG(to: temp, quality: options.quality, stripMetadata: strip)
+            case .jpeg: try thumbnail.flattenedOntoWhite().writeJPEG(to: temp, quality: options.quality, stripMetadata: strip)
             case .png: try thumbnail.writePNG8(to: temp, stripMetadata: strip)
             case .webp: try thumbnail.writeWebP(to: temp, quality: options.quality, stripMetadata: strip)
+            case .tiff: try thumbnail.writeTIFF(to: temp, stripMetadata: strip)
+            case .gif: try thumbnail.writeGIF(to: temp, stripMetadata: strip)
             }
         } catch {
             unlink(temp)
@@ -99,7 +104,7 @@ public struct ImagePreparer: Sendable {
         }
         let staged = output + ".officer-out-\(getpid())"
         unlink(staged)
-        var image = try prepare(input, to: staged)
+        var image = try prepare(input, to: staged, named: output)
         if image.usedOriginal {
             do {
                 try FileManager.default.copyItem(atPath: input, toPath: staged)
@@ -129,7 +134,7 @@ public struct ImagePreparer: Sendable {
     }
 
     /// Reads only the header: type, dimensions, alpha, orientation, metadata.
-    private func inspect(_ input: String) throws(ImageError) -> Facts {
+    private func inspect(_ input: String, named target: String?) throws(ImageError) -> Facts {
         guard access(input, R_OK) == 0 else { throw .unreadable(file: input, message: String(cString: strerror(errno))) }
         // What the bytes are, before any loader runs: a PDF or an SVG is not an image we prepare, and saying so
         // beats libvips' "operation is blocked" for its untrusted loaders.
@@ -155,11 +160,20 @@ public struct ImagePreparer: Sendable {
             throw .tooManyPixels(file: input, width: width, height: height, limit: options.pixelLimit)
         }
         let output: ImageOutputFormat
-        switch (options.format, header.hasAlpha) {
-        case (.webp, _): output = .webp
-        case (_, true): output = known.format == .webp && options.format == .keep ? .webp : .png
-        case (.jpeg, false): output = .jpeg
-        case (.keep, false): output = known.format ?? .jpeg
+        if let target, ["heic", "heif", "avif"].contains((target as NSString).pathExtension.lowercased()) {
+            throw .invalidOption("\(target): prepared images are written as JPEG, PNG, WebP, TIFF or GIF; name it .jpg")
+        }
+        if let target, let named = ImageOutputFormat(fileName: target) {
+            // The name and the bytes agree: the output's extension says the format.
+            if options.format != .keep, options.format.outputFormat(forName: target) != named {
+                throw .invalidOption(
+                    "\(target): its name says \(named.rawValue.uppercased()), but --format asks for \(options.format.rawValue.uppercased()); name it ."
+                        + options.format.outputFormat(forName: target).fileExtension + " or leave --format out")
+            }
+            guard named.isWritable else { throw .invalidOption("\(target): this libvips cannot write \(named.rawValue.uppercased())") }
+            output = named
+        } else {
+            output = options.format.outputFormat(forName: input)
         }
         let fits = max(width, height) <= options.maxEdge
         let canStayAsIs =

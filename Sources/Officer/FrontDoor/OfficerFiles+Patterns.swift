@@ -1,0 +1,37 @@
+import FileModel
+import Foundation
+
+extension OfficerFiles {
+    /// `location` with a pattern in its last name (`officer:/Receipts/*.jpg`: `*`, `?`, `[…]`) as the entries of its
+    /// folder that match, in name order; anything else as itself. Only the last name may be a pattern (the folder
+    /// is listed once, as a shell lists one folder). A pattern that matches nothing is
+    /// ``OfficerFilesError/noMatch(_:)``: nothing is done to a guessed path.
+    public func expand(_ location: Location) async throws -> [Location] {
+        guard location.isRemote, !location.isWebAddress, GlobPattern.hasWildcards(location.name),
+            let pattern = GlobPattern(location.name), let folder = Self.folder(of: location)
+        else { return [location] }
+        let listing = try await list(folder)
+        let matched = listing.entries.filter { pattern.matches(name: $0.name) }.sorted { $0.name < $1.name }
+        guard !matched.isEmpty else { throw OfficerFilesError.noMatch(location.description) }
+        return matched.map(\.location)
+    }
+
+    /// Every location of `locations` expanded (``expand(_:)``), in order.
+    public func expand(_ locations: [Location]) async throws -> [Location] {
+        var all: [Location] = []
+        for location in locations { all += try await expand(location) }
+        return all
+    }
+
+    /// The folder a location's last name is in.
+    private static func folder(of location: Location) -> Location? {
+        switch location {
+        case .officer(let path): return path.isRoot ? nil : .officer(path.parent)
+        case .object(let path):
+            guard !path.isBucket, !path.isRemoteRoot else { return nil }
+            let parts = path.objectKey.split(separator: "/").dropLast()
+            return .object(ObjectStorePath(remote: path.remote, bucket: path.bucket, key: parts.isEmpty ? "" : parts.joined(separator: "/") + "/"))
+        case .local, .url: return nil
+        }
+    }
+}
