@@ -1,5 +1,14 @@
 # The two commands a newcomer needs: `make demo` and `make test`. Both install what is missing first.
-.PHONY: bootstrap build demo test test-swift test-server clean
+# `make install [PREFIX=/usr/local] [DESTDIR=…]`, `make uninstall`, `make deb`: the release build, installed.
+.PHONY: bootstrap build demo test test-swift test-server clean release install uninstall deb
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+# The release binary, with the Swift runtime linked in: it runs on a machine without the toolchain.
+RELEASE_BIN := .build/release/officer-files
+SOURCES := $(shell find Sources Plugins -type f -name '*.swift' -o -type f -name '*.h' -o -type f -name '*.modulemap') Package.swift VERSION
+# The commit goes into --version: a new one rebuilds (only the stamp's module changes).
+SOURCES += $(wildcard .git/HEAD $(addprefix .git/,$(shell sed -n 's/^ref: //p' .git/HEAD 2>/dev/null)))
 
 bootstrap:
 	scripts/bootstrap
@@ -10,8 +19,24 @@ build: bootstrap
 demo: build
 	scripts/demo
 
+$(RELEASE_BIN): $(SOURCES)
+	swift build -c release --static-swift-stdlib --product officer-files
+	@touch $(RELEASE_BIN)
+
+release: $(RELEASE_BIN)
+
+install: $(RELEASE_BIN)
+	scripts/install "$(DESTDIR)$(PREFIX)" $(RELEASE_BIN)
+
+uninstall:
+	scripts/install --uninstall "$(DESTDIR)$(PREFIX)"
+
+deb: $(RELEASE_BIN)
+	scripts/deb $(RELEASE_BIN) .build/deb
+
 test: bootstrap
 	swift build --build-tests
+	$(MAKE) release
 	swift build --package-path Examples/PhotoBackup
 	$(MAKE) test-server
 	$(MAKE) test-swift

@@ -53,7 +53,12 @@ let package = Package(
         .target(name: "Transfer", dependencies: ["FileModel", "HTTP", "Journal", "CCrypto"]),
         .target(name: "Officer", dependencies: ["FileModel", "HTTP", "Journal", "Transfer", "Preview"]),
         // The commands, argument parser and progress reporter live in a library so tests can reach them.
-        .target(name: "OfficerFilesCLI", dependencies: ["FileModel", "Preview", "HTTP", "Journal", "Transfer", "Officer"]),
+        .target(
+            name: "OfficerFilesCLI", dependencies: ["FileModel", "Preview", "HTTP", "Journal", "Transfer", "Officer"],
+            plugins: ["VersionStamp"]),
+        // VERSION (and the commit) into the CLI at build time: the one source of `--version`, the man page and the .deb.
+        .executableTarget(name: "version-stamp"),
+        .plugin(name: "VersionStamp", capability: .buildTool(), dependencies: ["version-stamp"]),
         .executableTarget(name: "officer-files", dependencies: ["OfficerFilesCLI"]),
         // Drives library code for the bench/ scripts; not part of the product.
         .executableTarget(name: "officer-files-bench", dependencies: ["HTTP", "Journal", "Transfer"]),

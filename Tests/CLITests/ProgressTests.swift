@@ -287,4 +287,37 @@ import Transfer
         // The whole fields that fit: bytes and percent always, no field cut in half.
         #expect(totals.allSatisfy { $0.range(of: #"^(Transferred|Stopped): [0-9.]+ [KMG]?i?B / 48\.0 MiB, [0-9]+%"#, options: .regularExpression) != nil }, "\(shown)")
     }
+
+    /// Interrupted, a download in parallel ranges and a `sync -P` say what they did not do: never "4/4 parts"
+    /// or 100 % for bytes that never came.
+    @Test func anInterruptedGetAndSyncSayWhatIsNotDone() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        #expect(try await cli.login(server).status == 0)
+        _ = try server.root.write("big.bin", Data((0..<(32 << 20)).map { UInt8($0 % 251) }))
+        let get = try await TerminalSession.start(
+            [ProcessRunner.cliPath, "get", "-x", "4", "--bwlimit", "256K", "officer:/big.bin", work.file("big.bin")], environment: cli.environment())
+        _ = try await get.wait(for: "Transferred:", timeout: 10)
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        try await get.send("C-c")
+        let getScreen = try await get.wait(for: "EXIT=", timeout: 30)
+        await get.stop()
+        let gotShown = getScreen.joined(separator: "\n")
+        #expect(getScreen.contains("EXIT=130") && !gotShown.contains("4/4 parts"), "\(gotShown)")
+        #expect(getScreen.last { $0.hasPrefix("Transferred:") || $0.hasPrefix("Stopped:") }?.hasPrefix("Stopped: ") == true, "\(gotShown)")
+
+        let tree = work.file("tree")
+        for index in 0..<4 { _ = try work.write("tree/f\(index).bin", Data(repeating: UInt8(index), count: 8 << 20)) }
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "300000"])
+        defer { proxy.stop() }
+        let sync = try await TerminalSession.start(
+            [ProcessRunner.cliPath, "sync", "-P", tree, "officer:/Tree"],
+            environment: cli.environment(["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]))
+        _ = try await sync.wait(for: "Transferred:", timeout: 10)
+        try await Task.sleep(nanoseconds: 2_000_000_000)
+        try await sync.send("C-c")
+        let syncScreen = try await sync.wait(for: "EXIT=", timeout: 30)
+        await sync.stop()
+        let syncShown = syncScreen.joined(separator: "\n")
+        #expect(syncScreen.contains("EXIT=130") && !syncShown.contains("100%") && !syncShown.contains("4/4 files"), "\(syncShown)")
+    }
 }

@@ -144,7 +144,8 @@ import Testing
         let updates = Task { await Self.collect(operation.progress()) }
         let waiter = Task { try await operation.value }
         #expect(await Eventually.wait(timeout: 120, {
-            (try TransferJournal(path: journalPath).uploads().first?.parts.first?.offset ?? 0) > 0
+            guard FileManager.default.fileExists(atPath: journalPath) else { return false }
+            return (try TransferJournal(watching: journalPath).uploads().first?.parts.first?.offset ?? 0) > 0
         }, then: { waiter.cancel() }))
         do {
             _ = try await waiter.value

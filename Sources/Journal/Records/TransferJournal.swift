@@ -78,6 +78,13 @@ public final class TransferJournal: @unchecked Sendable {
     /// integrity check (or was truncated to nothing) is moved aside as `journal.sqlite.damaged-TIME` and a fresh
     /// one created, with the queued writes and unfinished uploads that can still be read copied over (see
     /// ``openingReport``); a journal written by a newer build is refused and left as it is.
+    /// Opens an existing journal as it is, with no check, repair or migration: for a reader that watches a
+    /// journal another connection writes (a test following an upload), and must never replace it.
+    package init(watching path: String) throws(SQLiteError) {
+        database = try SQLiteDatabase(path: path)
+        openingReport = nil
+    }
+
     public init(path: String) throws(SQLiteError) {
         let directory = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(

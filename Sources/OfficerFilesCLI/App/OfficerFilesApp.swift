@@ -9,7 +9,7 @@ import Transfer
 /// The `officer-files` program: parses the command line, runs the command, maps errors to exit codes.
 public enum OfficerFilesApp {
     /// The program's version.
-    public static let version = "0.1.0"
+    public static let version = BuildVersion.version + (BuildVersion.commit.map { " (\($0))" } ?? "")
 
     static let commands: [any Command.Type] = [
         LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, ListCommand.self, StatCommand.self,
@@ -17,11 +17,12 @@ public enum OfficerFilesApp {
         GetCommand.self, CatCommand.self, PutCommand.self, TransfersCommand.self, ImageCommand.self, ThumbCommand.self,
         InfoCommand.self, ArchiveCommand.self, CacheCommand.self, OCRCommand.self, TTSCommand.self,
         TranscribeCommand.self, ExtractAudioCommand.self, SyncCommand.self, CopyFolderCommand.self, JobsCommand.self, QueueCommand.self, WatchCommand.self,
-        ExtractCommand.self, TranscodeCommand.self, FetchCommand.self, RemoteCommand.self,
+        ExtractCommand.self, TranscodeCommand.self, FetchCommand.self, RemoteCommand.self, CompletionCommand.self,
     ]
 
     static let helpSpec = CommandSpec(
         "help", summary: "show help for a command",
+        options: [OptionSpec(["--man"], help: "print the manual page, officer-files(1), as roff (man -l - reads it)")],
         positionals: [PositionalSpec("COMMAND", help: "the command to explain", optional: true, variadic: true)])
 
     /// The command tree.
@@ -48,6 +49,15 @@ public enum OfficerFilesApp {
         console: Console? = nil
     ) async -> Int32 {
         let console = console ?? Console(environment: environment)
+        if arguments.first == "__complete" {
+            // The shells' completion scripts ask here (CompletionScript): never an error, at worst nothing.
+            let words = Array(arguments.dropFirst().drop { $0 == "--" })
+            let context = CommandContext(
+                console: console, global: GlobalOptions((try? parser.parse([])) ?? ParsedCommand(path: [])), environment: environment,
+                configStore: ConfigStore(environment: environment))
+            console.printRaw(await CompletionCommand.answer(words, context: context))
+            return 0
+        }
         let parsed: ParsedCommand
         do {
             parsed = try parser.parse(arguments)
@@ -62,6 +72,10 @@ public enum OfficerFilesApp {
         if parsed.wantsHelp || parsed.path.isEmpty {
             console.printRaw(HelpFormatter.help(for: parser.specs(for: parsed.path), globals: GlobalOptions.specs))
             return parsed.path.isEmpty && !parsed.wantsHelp ? ExitCode.usage.rawValue : 0
+        }
+        if parsed.path == ["help"], parsed.flag("man") {
+            console.printRaw(ManualPage.render(root: rootSpec, globals: GlobalOptions.specs, version: version))
+            return 0
         }
         if parsed.path == ["help"] { return help(topic: parsed.positionals, console: console) }
         guard let command = commands.first(where: { $0.spec.name == parsed.path[0] }) else {
@@ -173,7 +187,7 @@ public enum OfficerFilesApp {
         "extract-audio": .local, "thumb": .local, "cache pin": .officer, "cat": .local,
     ]
 
-    /// `officer-files 0.1.0` and the versions of the C libraries it links.
+    /// `officer-files 0.4.0 (abc1234)` and the versions of the C libraries it links.
     public static var versionText: String {
         """
         officer-files \(version)
