@@ -213,6 +213,11 @@ import Transfer
             let row = try JSONSerialization.jsonObject(with: Data(rerun.stdout.split(separator: "\n").last!.utf8)) as? [String: Any]
             #expect((row?["resumedBytes"] as? Int ?? 0) > 4 << 20, "\(rerun.stdout)")
             #expect(try await ProcessRunner.sha256Detached(of: target) == (try await ProcessRunner.sha256Detached(of: file)))
+            // The HEAD that found the object is the only one: its size and ETag hold every range.
+            let again = try await cli.run(["-v", "get", "--force", "-x", "4", "st:\(name)/ranged.bin", target])
+            let heads = again.stderr.split(separator: "\n").filter { $0.hasPrefix("> HEAD ") }
+            #expect(again.status == 0 && heads.count == 1, "\(again.stderr.split(separator: "\n").filter { $0.hasPrefix("> ") }.prefix(12))")
+            #expect(again.stderr.split(separator: "\n").filter { $0.hasPrefix("> GET ") && $0.contains("ranged.bin") }.count >= 4)
         }
     }
 

@@ -182,6 +182,9 @@ public struct ObjectStore: Sendable {
             var options = given
             options.modificationTime = options.modificationTime ?? entry.mtime
             options.knownLength = entry.size
+            // The HEAD that found the object gave its version: the download asks no second one.
+            options.knownETag = entry.etag
+            options.knownServesRanges = true
             return try await downloader(bucket: path.bucket).download(
                 from: client.objectURL(bucket: path.bucket, key: path.objectKey), credential: nil, to: destination, options: options
             ) { report($0) }

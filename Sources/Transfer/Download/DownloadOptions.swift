@@ -21,6 +21,12 @@ public struct DownloadOptions: Sendable {
     /// ``smallFileLimit``) with nothing journaled comes in one GET without the HEAD first: for many small
     /// files that halves the requests, and an interrupted one is simply fetched again.
     public var knownLength: Int64?
+    /// The version the caller already knows, with the length: its strong ETag, from the HEAD or listing that
+    /// found the file (an object store's). With ``knownServesRanges`` the download asks nothing more before
+    /// its GETs: no second HEAD per file.
+    public var knownETag: String?
+    /// The caller knows the server serves ranges (an object store always does).
+    public var knownServesRanges = false
     /// Files up to this length skip the HEAD when their length is known.
     public static let smallFileLimit: Int64 = 4 << 20
 

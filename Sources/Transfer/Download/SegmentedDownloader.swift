@@ -94,7 +94,13 @@ public struct SegmentedDownloader: Downloading {
             try partial.reset(length: nil)
             return try await singleStream(url: url, token: token, partial: partial, info: nil, options: options, onEvent: onEvent)
         }
-        var info = try await probe(url: url, token: token)
+        var info: RemoteFileInfo?
+        if options.knownServesRanges, let total = options.knownLength, let etag = options.knownETag, !etag.hasPrefix("W/") {
+            // What the caller's HEAD or listing said: the version every range is then held to (If-Match / If-Range).
+            info = RemoteFileInfo(total: total, etag: etag, lastModified: nil, acceptsRanges: true)
+        } else {
+            info = try await probe(url: url, token: token)
+        }
         if let known = info, !known.acceptsRanges, let total = known.total, total > 0, known.rangeValidator != nil {
             info?.acceptsRanges = await servesRanges(url: url, credential: token, acceptRanges: known.acceptRanges)
         }
@@ -235,6 +241,9 @@ public struct SegmentedDownloader: Downloading {
     /// version and late bytes of another, which no `If-Range` sees. Any validator it gives counts (ETag, size,
     /// Last-Modified); a difference restarts the download.
     private func checkStillSame(url: String, token: BearerCredential?, as first: RemoteFileInfo) async throws {
+        // An object store replaces an object whole, and every range asked `If-Match` its strong ETag: all the
+        // bytes are of that one version already, and a second HEAD would only cost a request per object.
+        if rangeCondition == .ifMatch, let etag = first.etag, !etag.hasPrefix("W/") { return }
         guard let now = try await probe(url: url, token: token) else { return }  // no HEAD: nothing more to ask
         let differs =
             (first.etag != nil && now.etag != nil && first.etag != now.etag)
