@@ -20,7 +20,14 @@ extension OfficerFiles {
     public func prepareImages(
         _ inputs: [String], to output: String, options: ImagePreparationOptions, overwrite: Bool = false
     ) async throws -> [ImagePreparationOutcome] {
-        // Several inputs, or an output written as a folder (`out/`), go into a folder, made when missing.
+        // Several inputs, or an output written as a folder (`out/`), go into a folder, made when missing; never
+        // one named like an image file (`a.jpg b.jpg one.jpg` forgot the folder).
+        var exists: ObjCBool = false
+        if inputs.count > 1, !output.hasSuffix("/"), ImageOutputFormat(fileName: output) != nil,
+            !(FileManager.default.fileExists(atPath: output, isDirectory: &exists) && exists.boolValue)
+        {
+            throw OfficerFilesError.invalidValue("\(output): several images go into a folder, and this names an image file; give a folder (out/)")
+        }
         if inputs.count > 1 || output.hasSuffix("/") { try Self.makeOutputFolder(output) }
         var isDirectory: ObjCBool = false
         let intoFolder = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue

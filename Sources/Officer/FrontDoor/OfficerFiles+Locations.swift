@@ -69,7 +69,7 @@ extension OfficerFiles {
     /// A folder or file to be created on an Officer server or this machine has a name the rule allows
     /// (``FileName``), checked before any request; `all` checks the folders above too (`mkdir -p` may create
     /// them). Names that exist already are never refused elsewhere: what another client made stays usable.
-    static func requireStorableNames(_ location: Location, all: Bool = false) throws {
+    public static func requireStorableNames(_ location: Location, all: Bool = false) throws {
         let path: String
         switch location {
         case .officer(let remote): path = remote.path

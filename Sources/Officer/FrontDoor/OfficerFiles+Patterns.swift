@@ -11,6 +11,8 @@ extension OfficerFiles {
             let pattern = GlobPattern(location.name), let folder = Self.folder(of: location)
         else { return [location] }
         let listing = try await list(folder)
+        // A name that holds the pattern's characters itself (`fake [1].jpg`) is that file, as a shell takes it.
+        if listing.entries.contains(where: { $0.name == location.name }) { return [location] }
         let matched = listing.entries.filter { pattern.matches(name: $0.name) }.sorted { $0.name < $1.name }
         guard !matched.isEmpty else { throw OfficerFilesError.noMatch(location.description) }
         return matched.map(\.location)

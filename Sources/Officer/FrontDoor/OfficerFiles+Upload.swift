@@ -76,6 +76,8 @@ extension OfficerFiles {
         let lowered = text.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return .tus(url: text) }
         let path = try path(text)
+        // The names to create are checked before any folder is made (a bad last name left the folders behind).
+        if request.createMissing { try Self.requireStorableNames(.officer(path), all: true) }
         return .officer(
             try await client.uploadPlacement(
                 destination: path, namesFolder: request.namesFolder || text.hasSuffix("/"), several: several,

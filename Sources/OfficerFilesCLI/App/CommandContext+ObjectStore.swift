@@ -80,7 +80,7 @@ extension CommandContext {
     /// `arguments` with each remote one whose last name is a pattern replaced by the locations it matches
     /// (``OfficerFiles/expand(_:)``); local paths, URLs and options stay as written (a shell expands local
     /// patterns itself).
-    func expandingPatterns(_ arguments: [String], plain: Location.PlainPath) async throws -> [String] {
+    func expandingPatterns(_ arguments: [String], plain: Location.PlainPath, nothingIsFine: Bool = false) async throws -> [String] {
         guard arguments.contains(where: { GlobPattern.hasWildcards(($0 as NSString).lastPathComponent) }) else { return arguments }
         let files = try files()
         var expanded: [String] = []
@@ -91,7 +91,11 @@ extension CommandContext {
                 expanded.append(argument)
                 continue
             }
-            expanded += try await files.expand(location).map(\.description)
+            do {
+                expanded += try await files.expand(location).map(\.description)
+            } catch OfficerFilesError.noMatch(_) where nothingIsFine {
+                continue
+            }
         }
         return expanded
     }

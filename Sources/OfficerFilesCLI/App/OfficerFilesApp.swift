@@ -37,7 +37,21 @@ public enum OfficerFilesApp {
                 Environment: OFFICER_SERVER, OFFICER_TOKEN, OFFICER_PASSWORD_FILE, OFFICER_CACERT, OFFICER_CACHE_LIMIT, XDG_CONFIG_HOME,
                 XDG_STATE_HOME, XDG_CACHE_HOME, NO_COLOR.
                 """,
-            subcommands: commands.map { $0.spec } + [helpSpec])
+            subcommands: commands.map { noting(patterns: $0.spec, path: []) } + [helpSpec])
+    }
+
+    /// The commands that expand remote patterns say so in their help (and so the man page).
+    static func noting(patterns spec: CommandSpec, path: [String]) -> CommandSpec {
+        var spec = spec
+        let name = (path + [spec.name]).joined(separator: " ")
+        spec.subcommands = spec.subcommands.map { noting(patterns: $0, path: path + [spec.name]) }
+        guard patternCommands[name] != nil else { return spec }
+        let note = """
+            A remote path's last name may be a pattern, quoted for the shell ('officer:/Receipts/*.jpg': *, ?, […]):
+            the entries of its folder that match, in name order; a pattern that matches nothing is an error.
+            """
+        spec.discussion = spec.discussion.isEmpty ? note : spec.discussion + "\n" + note
+        return spec
     }
 
     /// The parser over the command tree and the global options.
@@ -103,7 +117,11 @@ public enum OfficerFilesApp {
         let task = Task {
             var parsed = parsed
             if let plain = patternCommands[parsed.path.joined(separator: " ")] {
-                parsed.positionals = try await context.expandingPatterns(parsed.positionals, plain: plain)
+                // `rm -f` of a pattern that matches nothing is what `rm -f` of a missing path is: nothing to do.
+                let given = parsed.positionals.count
+                parsed.positionals = try await context.expandingPatterns(
+                    parsed.positionals, plain: plain, nothingIsFine: parsed.path == ["rm"] && parsed.flag("force"))
+                if given > 0, parsed.positionals.isEmpty { return }
             }
             try await command.run(parsed, context)
         }

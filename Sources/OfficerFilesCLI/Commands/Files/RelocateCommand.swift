@@ -27,7 +27,15 @@ enum RelocateCommand {
         var queueAll = WriteQueueing.queuesAtOnce(parsed, files)
         if parsed.flag("parents"), !queueAll {
             // As put -p: the folder the sources go into is made first (the destination itself when it is written
-            // as a folder or takes several sources, else its parent).
+            // as a folder or takes several sources, else its parent) — once every source and name is known good,
+            // so a refusal leaves no folder behind.
+            try OfficerFiles.requireStorableNames(.officer(destination), all: true)
+            for source in sources {
+                let entry = try await files.stat(source)
+                if action == .copy, !parsed.flag("recursive"), entry.isDirectory {
+                    throw CLIError.refused("\(source) is a folder: use cp -r", .refused)
+                }
+            }
             let folder = destination.namesFolder || sources.count > 1 ? destination : destination.parent
             if !folder.isRoot { _ = try await files.makeFolder(folder, parents: true) }
         }

@@ -26,7 +26,7 @@ enum ImageCommand: Command {
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
-        let options = try ImageSettings.parse(parsed, maxEdge: parsed.value("max-edge"))
+        let options = try ImageSettings.parse(parsed, maxEdge: parsed.value("max-edge"), option: "--max-edge")
         let inputs = Array(parsed.positionals.dropLast())
         let outcomes = try await context.files().prepareImages(
             inputs, to: parsed.positionals.last!, options: options, overwrite: parsed.flag("force"))

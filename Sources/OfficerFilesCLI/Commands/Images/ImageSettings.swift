@@ -10,11 +10,11 @@ enum ImageSettings {
         OptionSpec(["--pixel-limit"], .value(placeholder: "N"), help: "refuse images above N pixels (default 100000000)"),
     ]
 
-    static func parse(_ parsed: ParsedCommand, maxEdge: String?) throws -> ImagePreparationOptions {
+    static func parse(_ parsed: ParsedCommand, maxEdge: String?, option: String = "--resize") throws -> ImagePreparationOptions {
         var options = ImagePreparationOptions()
         if let text = maxEdge {
             guard let edge = Int(text), (16...65_535).contains(edge) else {
-                throw ArgumentError.invalidValue(option: "--resize", value: text, reason: "a longest edge in pixels, 16 to 65535")
+                throw ArgumentError.invalidValue(option: option, value: text, reason: "a longest edge in pixels, 16 to 65535")
             }
             options.maxEdge = edge
         }
