@@ -349,4 +349,18 @@ import Testing
         #expect(remote.status == 0 && remote.stdout == "Hello Officer World\n", "\(remote.stdout)\(remote.stderr)")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: server.root.file(".officer-files/inbox"))) ?? []).isEmpty)
     }
+
+    /// A file this tool removed or moved away is gone offline too (its cached copy was still printed).
+    @Test func offlineReadsForgetWhatWasRemoved() async throws {
+        _ = try server.root.write("Docs/gone.txt", "old bytes\n")
+        _ = try server.root.write("Docs/moved.txt", "moved bytes\n")
+        #expect(try await cli.run(["cat", "officer:/Docs/gone.txt"]).stdout == "old bytes\n")
+        #expect(try await cli.run(["cat", "officer:/Docs/moved.txt"]).stdout == "moved bytes\n")
+        #expect(try await cli.run(["rm", "officer:/Docs/gone.txt"]).status == 0)
+        #expect(try await cli.run(["mv", "officer:/Docs/moved.txt", "officer:/Docs/renamed.txt"]).status == 0)
+        for path in ["officer:/Docs/gone.txt", "officer:/Docs/moved.txt"] {
+            let offline = try await cli.run(["--offline", "cat", path])
+            #expect(offline.status == 4 && offline.stdout.isEmpty, "\(path): \(offline.stdout)\(offline.stderr)")
+        }
+    }
 }

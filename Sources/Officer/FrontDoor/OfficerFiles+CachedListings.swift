@@ -36,7 +36,11 @@ extension OfficerFiles {
     /// Nothing is at `path` any more (nor below it).
     func noteRemoved(_ path: RemotePath) {
         amendCachedListing(of: path.parent) { entries in entries.removeAll { $0.name == path.name } }
-        if let cache = try? usableCache(), let key = try? cacheKey(path, kind: CacheKey.Kind.listing) { _ = try? cache.remove(key) }
+        guard let cache = try? usableCache() else { return }
+        // What was kept of it goes too: offline, a file this tool removed or moved away is not there, as `ls` says.
+        for kind in [CacheKey.Kind.listing, CacheKey.Kind.body, CacheKey.Kind.facts, CacheKey.Kind.thumbnail] {
+            if let key = try? cacheKey(path, kind: kind) { _ = try? cache.remove(key) }
+        }
     }
 
     /// A sync changed `relative` below `base`: the cached listings it touched are dropped (a sync's uploads go
