@@ -140,13 +140,23 @@ import Testing
         var request = UploadRequest()
         request.options.chunkSize = 1 << 20
         let operation = slow.upload(local, to: try slow.path("officer:/big.bin"), request: request)
-        // An app binds to the updates: the bytes it is told of only grow, and the last update says it stopped.
-        let updates = Task { await Self.collect(operation.progress()) }
+        // An app binds to the updates: the bytes it is told of only grow, and the last update says it stopped. The
+        // app cancels as one would, from its own loop, once the journal holds confirmed bytes.
         let waiter = Task { try await operation.value }
-        #expect(await Eventually.wait(timeout: 120, {
-            guard FileManager.default.fileExists(atPath: journalPath) else { return false }
-            return (try TransferJournal(watching: journalPath).uploads().first?.parts.first?.offset ?? 0) > 0
-        }, then: { waiter.cancel() }))
+        let updates = Task {
+            var all: [TransferUpdate] = []
+            var cancelled = false
+            for await update in operation.progress() {
+                all.append(update)
+                let confirmed = FileManager.default.fileExists(atPath: journalPath)
+                    ? ((try? TransferJournal(watching: journalPath).uploads().first?.parts.first?.offset) ?? 0) ?? 0 : 0
+                if !cancelled, confirmed > 0 {
+                    cancelled = true
+                    waiter.cancel()
+                }
+            }
+            return all
+        }
         do {
             _ = try await waiter.value
             Issue.record("expected a pause")

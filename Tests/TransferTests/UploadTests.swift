@@ -146,8 +146,11 @@ import Testing
         options.chunkSize = 256 << 10
         options.terminateOnCancel = false
         let target = try target(viaProxy, "r.bin")
-        let task = Task { try await uploader().upload(file: path, to: target, options: options) }
-        #expect(await Eventually.wait(timeout: 120, { try journaledOffset() > 0 }, then: { task.cancel() }))
+        // Cancelled from the upload's own callback once the journal holds confirmed bytes.
+        let interrupter = UploadInterrupter()
+        let task = Task { try await uploader().upload(file: path, to: target, options: options) { _ in interrupter.check { ((try? journaledOffset()) ?? 0) > 0 } } }
+        interrupter.attach(task)
+        defer { #expect(interrupter.fired, "cancelled midway") }
         _ = await task.result
         first!.service.kill()
         first = nil
@@ -170,8 +173,11 @@ import Testing
         options.chunkSize = 256 << 10
         options.terminateOnCancel = false
         let target = try target(viaProxy, "c.bin")
-        let task = Task { try await uploader().upload(file: path, to: target, options: options) }
-        #expect(await Eventually.wait(timeout: 120, { try journaledOffset() > 0 }, then: { task.cancel() }))
+        // Cancelled from the upload's own callback once the journal holds confirmed bytes.
+        let interrupter = UploadInterrupter()
+        let task = Task { try await uploader().upload(file: path, to: target, options: options) { _ in interrupter.check { ((try? journaledOffset()) ?? 0) > 0 } } }
+        interrupter.attach(task)
+        defer { #expect(interrupter.fired, "cancelled midway") }
         _ = await task.result
         let saved = try #require(try TransferJournal(path: local.file("journal.sqlite")).uploads().first)
         _ = try file("c.bin", 3_000_000, seed: 7)  // same size, new bytes
@@ -195,8 +201,11 @@ import Testing
         var options = UploadOptions()
         options.parts = 3
         options.chunkSize = 256 << 10
-        let task = Task { try await uploader().upload(file: path, to: target, options: options) }
-        #expect(await Eventually.wait(timeout: 120, { try journaledOffset() > 512 << 10 }, then: { task.cancel() }))
+        // Cancelled from the upload's own callback once the journal holds confirmed bytes.
+        let interrupter = UploadInterrupter()
+        let task = Task { try await uploader().upload(file: path, to: target, options: options) { _ in interrupter.check { ((try? journaledOffset()) ?? 0) > 512 << 10 } } }
+        interrupter.attach(task)
+        defer { #expect(interrupter.fired, "cancelled midway") }
         _ = await task.result
         // The server lets the first part expire (its state says so); the other two would live on. A HEAD first:
         // the server then stops any PATCH the proxy is still passing on, which would write the state again.
@@ -234,9 +243,11 @@ import Testing
         options.chunkSize = 256 << 10
         // The library's cancel-and-discard: by default a cancelled upload is paused instead (CLI test `ctrlCPauses…`).
         options.terminateOnCancel = true
-        let task = Task { try await uploader().upload(file: path, to: target, options: options) }
-        // Cancelled once bytes are going (a loaded machine can take longer than any fixed wait to create it).
-        #expect(await Eventually.wait(timeout: 120, { try journaledOffset() > 0 }, then: { task.cancel() }))
+        // Cancelled from the upload's own callback once bytes are confirmed (a loaded machine can take longer than
+        // any fixed wait to create it, and a polling thread can be starved while it runs its course).
+        let interrupter = UploadInterrupter()
+        let task = Task { try await uploader().upload(file: path, to: target, options: options) { _ in interrupter.check { ((try? journaledOffset()) ?? 0) > 0 } } }
+        interrupter.attach(task)
         guard case .failure(UploadError.cancelled) = await task.result else {
             Issue.record("expected cancellation")
             return
@@ -318,3 +329,28 @@ final class UploadEventLog: @unchecked Sendable {
     }
 }
 
+/// Cancels an upload from inside its own event callback, the moment a condition holds: no polling thread to be
+/// starved on a loaded machine while the upload runs its course (a 3 MB upload was seen to finish unseen).
+final class UploadInterrupter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: Task<UploadResult, any Error>?
+    private var due = false
+    /// Whether the condition held and the upload was cancelled.
+    var fired: Bool { lock.withLock { due } }
+
+    func attach(_ task: Task<UploadResult, any Error>) {
+        lock.withLock {
+            self.task = task
+            if due { task.cancel() }
+        }
+    }
+
+    /// Cancels once when `condition` holds.
+    func check(_ condition: () -> Bool) {
+        guard !fired, condition() else { return }
+        lock.withLock {
+            due = true
+            task?.cancel()
+        }
+    }
+}

@@ -24,7 +24,7 @@ extension OfficerFiles {
         // one named like an image file (`a.jpg b.jpg one.jpg` forgot the folder).
         var exists: ObjCBool = false
         if inputs.count > 1, !output.hasSuffix("/"), ImageOutputFormat(fileName: output) != nil,
-            !(FileManager.default.fileExists(atPath: output, isDirectory: &exists) && exists.boolValue)
+            !FileManager.default.fileExists(atPath: output, isDirectory: &exists)
         {
             throw OfficerFilesError.invalidValue("\(output): several images go into a folder, and this names an image file; give a folder (out/)")
         }
