@@ -11,8 +11,8 @@ import Testing
     let work = TemporaryDirectory(prefix: "json-output", inMemory: true)
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Commands whose output is the bytes themselves, or help.
-    static let withoutJSON: Set<String> = ["cat", "archive cat", "help"]
+    /// Commands whose output is the bytes themselves, help, or a shell script.
+    static let withoutJSON: Set<String> = ["cat", "archive cat", "help", "completion"]
 
     final class Collected: @unchecked Sendable {
         let lock = NSLock()
