@@ -14,6 +14,10 @@ import PackageDescription
 /// - Preview: looks at bytes (libmagic, libarchive, libvips). Knows no network.
 /// - Officer: the Officer client, sync, remote actions and the front door that an app or the CLI uses.
 /// C libraries enter through one system-library target each (module map + shim.h).
+/// `scripts/fuzz` builds with the fuzzer's flags, which SwiftPM also gives the plugin's host tool (whose `main`
+/// then clashes with libFuzzer's): that build leaves the version stamp out (`BuildVersion+Fuzzing.swift`).
+let fuzzing = Context.environment["OFFICER_FILES_FUZZ"] != nil
+
 let package = Package(
     name: "officer-files",
     products: [
@@ -55,7 +59,7 @@ let package = Package(
         // The commands, argument parser and progress reporter live in a library so tests can reach them.
         .target(
             name: "OfficerFilesCLI", dependencies: ["FileModel", "Preview", "HTTP", "Journal", "Transfer", "Officer"],
-            plugins: ["VersionStamp"]),
+            plugins: fuzzing ? [] : ["VersionStamp"]),
         // VERSION (and the commit) into the CLI at build time: the one source of `--version`, the man page and the .deb.
         .executableTarget(name: "version-stamp"),
         .plugin(name: "VersionStamp", capability: .buildTool(), dependencies: ["version-stamp"]),
