@@ -1,11 +1,14 @@
 # The two commands a newcomer needs: `make demo` and `make test`. Both install what is missing first.
 # `make install [PREFIX=/usr/local] [DESTDIR=…]`, `make uninstall`, `make deb`: the release build, installed.
-.PHONY: bootstrap build demo test test-swift test-server clean release install uninstall deb
+# `make bench-smoke`: every bench/ script in its short mode (scripts/bench-smoke) against the release build.
+.PHONY: bootstrap build demo test test-swift test-server clean release install uninstall deb bench-smoke
 
 PREFIX ?= /usr/local
 DESTDIR ?=
 # The release binary, with the Swift runtime linked in: it runs on a machine without the toolchain.
 RELEASE_BIN := .build/release/officer-files
+# What bench/cache drives (library code, not part of the product).
+BENCH_BIN := .build/release/officer-files-bench
 SOURCES := $(shell find Sources Plugins -type f -name '*.swift' -o -type f -name '*.h' -o -type f -name '*.modulemap') Package.swift VERSION
 # The commit goes into --version: a new one rebuilds (only the stamp's module changes).
 SOURCES += $(wildcard .git/HEAD $(addprefix .git/,$(shell sed -n 's/^ref: //p' .git/HEAD 2>/dev/null)))
@@ -33,6 +36,15 @@ uninstall:
 
 deb: $(RELEASE_BIN)
 	scripts/deb $(RELEASE_BIN) .build/deb
+
+$(BENCH_BIN): $(SOURCES)
+	swift build -c release --product officer-files-bench
+	@touch $(BENCH_BIN)
+
+# With OFFICER_FILES_CLI=PATH the benches run that binary and nothing is built (bench/cache then takes
+# OFFICER_FILES_BENCH, or the officer-files-bench beside PATH).
+bench-smoke: bootstrap $(if $(OFFICER_FILES_CLI),,$(RELEASE_BIN) $(BENCH_BIN))
+	scripts/bench-smoke
 
 test: bootstrap
 	swift build --build-tests

@@ -18,11 +18,28 @@ import Testing
         return rows
     }
 
+    /// One table, the code's (``ExitCode/documentationTable``): the README and docs/CLI.md hold it word for word
+    /// and the man page says each meaning, so a code that changes its meaning or a new one changes all three.
     @Test func everyExitCodeIsDocumentedOnceAndAlike() throws {
-        let guide = try Self.exitCodes(in: "docs/CLI.md")
-        let readme = try Self.exitCodes(in: "README.md")
-        #expect(Set(guide.keys) == Set(ExitCode.allCases.map(\.rawValue)), "docs/CLI.md: \(guide.keys.sorted())")
-        #expect(guide == readme, "the README's table is the guide's")
+        let table = ExitCode.documentationTable
+        for file in ["docs/CLI.md", "README.md"] {
+            let text = try String(contentsOf: Self.repository.appendingPathComponent(file), encoding: .utf8)
+            #expect(text.contains("\n" + table + "\n"), "\(file): its exit-code table is not ExitCode.documentationTable:\n\(table)")
+            let rows = try Self.exitCodes(in: file)
+            #expect(rows == Dictionary(uniqueKeysWithValues: ExitCode.allCases.map { ($0.rawValue, $0.meaning) }), "\(file)")
+        }
+        let manual = OfficerFilesApp.manualPage
+        for code in ExitCode.allCases {
+            #expect(manual.contains(".B \(code.rawValue)\n"), "the man page lacks exit code \(code.rawValue)")
+        }
+    }
+
+    /// The README's list of commands that read a plain `/path` as an Officer path is the code's.
+    @Test func theCommandsThatReadPlainPathsAsOfficerPathsAreTheOnesTheReadmeNames() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let sentence = try #require(readme.range(of: "The commands that take only remote paths (").map { readme[$0.upperBound...].prefix { $0 != ")" } })
+        let named = Set(sentence.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "`")) } ?? "" })
+        #expect(named == CommandContext.plainPathsAreOfficer, "README: \(named.sorted()), code: \(CommandContext.plainPathsAreOfficer.sorted())")
     }
 
     @Test func theGuideNamesEveryEnvironmentVariableTheHelpNames() throws {

@@ -35,6 +35,18 @@ public struct FileTime: Sendable, Hashable, Comparable, Codable, CustomStringCon
         self.init(seconds: Int64(whole), nanoseconds: Int64(min(max(fraction, 0), 999_999_000)))
     }
 
+    /// `timeInterval` to the nearest whole millisecond: what an Officer server keeps, so a binary fraction's
+    /// noise (1700000000.123 is 1700000000.1229999…) never makes a time one millisecond early.
+    public init(millisecondsOf timeInterval: Double) {
+        let milliseconds = (timeInterval * 1000).rounded()
+        guard milliseconds.isFinite, abs(milliseconds) < 9.2e15 else {
+            self.init(timeInterval: timeInterval)
+            return
+        }
+        let (whole, rest) = Int64(milliseconds).quotientAndRemainder(dividingBy: 1000)
+        self.init(seconds: whole, nanoseconds: rest * 1_000_000)
+    }
+
     /// Seconds since 1970 as a `Double`: what sync, the API and the display use.
     public var timeInterval: Double { Double(seconds) + Double(nanoseconds) / 1e9 }
 

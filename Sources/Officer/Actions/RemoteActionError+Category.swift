@@ -11,6 +11,7 @@ extension RemoteActionError: CategorizedError {
         case .download(_, let inner): inner.category
         case .localFile: .localFile
         case .timedOut: .network
+        case .outputExists: .conflict
         }
     }
 }

@@ -18,6 +18,8 @@ public enum RemoteActionError: Error, Sendable, CustomStringConvertible {
     case localFile(path: String, message: String)
     /// The action took longer than allowed.
     case timedOut(target: String, seconds: Double)
+    /// The file the action writes beside a server target exists, and nothing said to replace it.
+    case outputExists(target: String, output: String)
 
     /// A one-line message.
     public var description: String {
@@ -31,6 +33,8 @@ public enum RemoteActionError: Error, Sendable, CustomStringConvertible {
         case .download(_, let error): return "\(error)"
         case .localFile(let path, let message): return "\(path): \(message)"
         case .timedOut(let target, let seconds): return "\(target): no answer within \(Int(seconds)) s (--timeout)"
+        case .outputExists(let target, let output):
+            return "\(output): already exists (the \(target) result goes there); --force replaces it"
         }
     }
 }

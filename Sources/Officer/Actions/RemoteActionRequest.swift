@@ -36,11 +36,12 @@ public struct RemoteActionRequest: Sendable, Equatable {
     /// Where a produced file is saved locally: a file, or a folder to put it in; nil saves nothing locally
     /// (the file stays on the server).
     public var download: String?
-    /// Replace an existing local file.
+    /// Replace an existing file: the local copy, and the output the server writes beside a server target.
     public var force = false
     /// Keep the uploaded copy of a local target (and its server-side output) in the inbox.
     public var keepRemote = false
-    /// Ask the server even when the cache has the result (and let it replace its earlier output).
+    /// Ask the server even when the cache has the result (its output beside a server target is still replaced
+    /// only with ``force``).
     public var refresh = false
 
     /// Creates a request with default parameters.
@@ -57,6 +58,19 @@ public struct RemoteActionRequest: Sendable, Equatable {
         case .transcribe: []
         case .extractAudio: [("format", format)]
         }
+    }
+
+    /// Where the server writes this action's file for a server file `source` given no output: beside it, its
+    /// extension replaced (`notes.md` → `notes.wav`), as the API's contract says; nil for text answers.
+    func outputBeside(_ source: RemotePath) -> RemotePath? {
+        let ext: String
+        switch action {
+        case .tts: ext = "wav"
+        case .extractAudio: ext = format
+        case .ocr, .transcribe: return nil
+        }
+        let base = source.name.lastIndex(of: ".").map { String(source.name[..<$0]) } ?? source.name
+        return try? source.parent.appending(base + "." + ext)
     }
 
     /// Whether the action answers with text (OCR, transcription) rather than a file.

@@ -149,8 +149,9 @@ public struct RemoteActionRunner: Sendable {
         case .extractAudio: body.format = request.format
         case .transcribe: break
         }
-        // The inbox is ours to overwrite; a user's folder only when they asked for a fresh result.
-        if !request.producesText { body.overwrite = uploaded != nil || body.text != nil || request.refresh }
+        // The inbox is ours to overwrite. Beside a user's file the output may be anything of theirs: it is
+        // replaced only with force, as put and get replace nothing without it (a fresh result does not say it).
+        if !request.producesText { body.overwrite = uploaded != nil || body.text != nil || request.force }
         do {
             if request.producesText {
                 let answer = try await actionClient.text(of: request.action, body, timeout: timeout)
@@ -176,6 +177,9 @@ public struct RemoteActionRunner: Sendable {
             }
         } catch let error as OfficerError {
             if case .transport(let inner, _) = error, case .transport(_, CurlCode.timedOut, _) = inner { throw .timedOut(target: label, seconds: timeout) }
+            if case .conflict(_, _, "exists") = error, body.overwrite != true, let input, let output = request.outputBeside(input) {
+                throw .outputExists(target: label, output: output.description)
+            }
             throw .server(target: label, error)
         } catch let error as RemoteActionError {
             throw error

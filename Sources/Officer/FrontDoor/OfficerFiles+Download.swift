@@ -4,7 +4,8 @@ import HTTP
 import Transfer
 
 extension OfficerFiles {
-    /// Downloads an Officer file to `destination` (a file path): resumable from the journal, verified, in parallel
+    /// Downloads an Officer file to `destination` (a file path): resumable from the journal, checked against the
+    /// server's SHA-256 where it offers checksums (bytes damaged on the way fetched once more), in parallel
     /// ranges for large files, never over an existing file without `options.force`, with the server's
     /// modification time to the millisecond. A cached copy whose ETag the server still reports is copied instead
     /// of fetched; offline, the cached copy is the answer (or ``OfficerFilesError/notCachedOffline(_:)``).
@@ -90,9 +91,7 @@ extension OfficerFiles {
         let downloader = SegmentedDownloader(http: http, journal: try journal)
         let cache = try usableCache()
         let key = try cacheKey(path, kind: CacheKey.Kind.body)
-        let result = try await downloader.download(
-            from: client.rawURL(for: path), credential: client.credential, to: destination, options: options
-        ) { report($0) }
+        let result = try await client.checkedDownload(path, with: downloader, to: destination, options: options) { report($0) }
         if let cache, let etag = result.etag, pinned || result.bytes <= cache.automaticEntryLimit {
             do {
                 try cache.store(

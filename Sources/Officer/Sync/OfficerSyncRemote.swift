@@ -70,9 +70,8 @@ public struct OfficerSyncRemote: SyncRemote {
         options.force = true
         options.preserveModificationTime = false
         options.knownLength = size
-        let url = client.rawURL(for: remote)
         let progress = DownloadProgressSum()
-        _ = try await downloader.download(from: url, credential: client.credential, to: localFile, options: options) { event in
+        _ = try await client.checkedDownload(remote, with: downloader, to: localFile, options: options) { event in
             if case .progress(let segment, let done) = event { onProgress(progress.update(segment: segment, done: done)) }
         }
     }

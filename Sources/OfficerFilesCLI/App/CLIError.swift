@@ -15,7 +15,7 @@ public enum CLIError: Error, Equatable, Sendable, CustomStringConvertible {
     public var exitCode: ExitCode {
         switch self {
         case .usage: .usage
-        case .noServer: .usage
+        case .noServer: .authentication
         case .localFile: .localFile
         case .partialFailure: .failure
         case .refused(_, let code): code

@@ -26,18 +26,24 @@ extension CommandContext {
 }
 
 extension CommandContext {
-    /// What an argument names, parsed once by the library's rule with the configured remotes' names.
-    func location(_ argument: String, plain: Location.PlainPath = .local) throws -> Location {
+    /// What an argument names, parsed once by the library's rule with the configured remotes' names; a plain
+    /// path is read as this command reads it (``plainPaths``) unless `plain` says otherwise.
+    func location(_ argument: String, plain: Location.PlainPath? = nil) throws -> Location {
         let config = try configStore.load()
         return try Location(
             parsing: argument, officerRemotes: Set((config.officers ?? [:]).keys), objectRemotes: Set((config.remotes ?? [:]).keys),
-            defaultRoot: defaultRoot, plain: plain)
+            defaultRoot: defaultRoot, plain: plain ?? plainPaths)
     }
+
+    /// How this command reads a plain path: on the default Officer server for the commands that take only
+    /// remote paths (``plainPathsAreOfficer``), else on this machine.
+    var plainPaths: Location.PlainPath { Self.plainPathsAreOfficer.contains(invokedCommand ?? "") ? .officer : .local }
 }
 
 extension CommandContext {
-    /// The commands where a plain `/path` names a path on the default Officer server.
-    static let plainPathsAreOfficer: Set<String> = ["ls", "stat", "mkdir", "rm", "mv", "cp", "search"]
+    /// The commands that take only remote paths, where a plain `/path` names a path on the default Officer
+    /// server (the README says so of them; `CLIDocumentationTests` keeps the two lists equal).
+    package static let plainPathsAreOfficer: Set<String> = ["ls", "stat", "mkdir", "rm", "mv", "cp", "search", "cat", "cache"]
 
     /// The commands whose locations may be on different servers (each side goes to its own).
     static let locationCommands: Set<String> = ["sync", "copy"]

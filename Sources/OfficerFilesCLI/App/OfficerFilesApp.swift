@@ -57,6 +57,9 @@ public enum OfficerFilesApp {
     /// The parser over the command tree and the global options.
     public static var parser: ArgumentParser { ArgumentParser(root: rootSpec, globals: GlobalOptions.specs) }
 
+    /// officer-files(1), as `help --man` prints it.
+    package static var manualPage: String { ManualPage.render(root: rootSpec, globals: GlobalOptions.specs, version: version) }
+
     /// Runs the program and returns its exit code.
     public static func run(
         arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -88,7 +91,7 @@ public enum OfficerFilesApp {
             return parsed.path.isEmpty && !parsed.wantsHelp ? ExitCode.usage.rawValue : 0
         }
         if parsed.path == ["help"], parsed.flag("man") {
-            console.printRaw(ManualPage.render(root: rootSpec, globals: GlobalOptions.specs, version: version))
+            console.printRaw(manualPage)
             return 0
         }
         if parsed.path == ["help"] { return help(topic: parsed.positionals, console: console) }
@@ -131,6 +134,8 @@ public enum OfficerFilesApp {
             try await task.value
             return 0
         } catch {
+            // Whatever failed to reach a closed pipe (`cat big | head -c 10`) ends the run quietly, as git's does.
+            if console.outputReaderIsGone { return ExitCode.outputClosed.rawValue }
             let code = ExitCode.of(error)
             if code == .interrupted, case CLIError.refused(let message, _) = error {
                 // The command said what an interruption left (a paused upload) and what to run next.

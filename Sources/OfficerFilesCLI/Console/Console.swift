@@ -7,6 +7,7 @@ public final class Console: @unchecked Sendable {
     private let outputFD: Int32
     private let errorFD: Int32
     private var escaper = TerminalByteEscaper()
+    private var outputWasClosed = false
     /// stdout is a terminal.
     public let outputIsTerminal: Bool
     /// stderr is a terminal (progress bars are drawn there).
@@ -44,9 +45,9 @@ public final class Console: @unchecked Sendable {
     /// escaped (``TerminalByteEscaper``) so nothing a server sends can drive it. ``finishOutput()`` ends it.
     public func writeOutput(_ data: Data) {
         lock.withLock {
-            guard outputIsTerminal else { return data.withUnsafeBytes { Self.writeAll(outputFD, $0) } }
+            guard outputIsTerminal else { return data.withUnsafeBytes { writeAll(outputFD, $0) } }
             let shown = escaper.escape(data)
-            shown.withUnsafeBytes { Self.writeAll(outputFD, $0) }
+            shown.withUnsafeBytes { writeAll(outputFD, $0) }
         }
     }
 
@@ -54,26 +55,43 @@ public final class Console: @unchecked Sendable {
     public func finishOutput() {
         lock.withLock {
             let rest = escaper.finish()
-            rest.withUnsafeBytes { Self.writeAll(outputFD, $0) }
+            rest.withUnsafeBytes { writeAll(outputFD, $0) }
         }
+    }
+
+    /// The reader of stdout has gone (`| head` closed its end of the pipe): what a command failed to write
+    /// there is no failure to report, and the program ends quietly as a program killed by SIGPIPE would.
+    public var outputReaderIsGone: Bool {
+        if lock.withLock({ outputWasClosed }) { return true }
+        var entry = pollfd(fd: outputFD, events: Int16(POLLOUT), revents: 0)
+        // A pipe whose reader closed polls as an error (a hang-up where the system says so instead).
+        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLERR | POLLHUP) != 0
     }
 
     private func write(_ fd: Int32, _ text: String) {
         lock.withLock {
             var text = text
-            text.withUTF8 { Self.writeAll(fd, UnsafeRawBufferPointer($0)) }
+            text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
         }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+    /// Writes every byte; a reader that went away (EPIPE) ends it, remembered for ``outputReaderIsGone``.
+    private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+        if Self.writeAll(fd, bytes) == EPIPE, fd == outputFD { outputWasClosed = true }
+    }
+
+    /// Writes every byte; the errno that stopped it, or 0.
+    @discardableResult
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         var offset = 0
         while offset < bytes.count {
             let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                return  // EPIPE and friends: the reader went away; nothing useful to do.
+                return errno  // EPIPE and friends: the reader went away; nothing useful to do.
             }
             offset += written
         }
+        return 0
     }
 }

@@ -17,24 +17,6 @@ enum ManualPage {
         ("NO_COLOR", "Set to anything: no colour in the progress display."),
     ]
 
-    /// What each exit code means.
-    static func meaning(_ code: ExitCode) -> String {
-        switch code {
-        case .success: "success"
-        case .failure: "a failure without a more specific code (e.g. a batch with mixed failures)"
-        case .usage: "usage: unknown command or option, missing argument, bad path or name"
-        case .authentication: "authentication: not logged in, token expired or revoked, wrong password"
-        case .notFound: "not found"
-        case .conflict: "conflict: the destination exists, a folder is not empty"
-        case .network: "network: connection refused, timeout, TLS"
-        case .server: "server error, or not an Officer server"
-        case .localFile: "a local file or the config could not be read or written"
-        case .refused: "refused by the server or by a safety rule"
-        case .serverFull: "the server has no space left for the upload (507)"
-        case .interrupted: "interrupted (Ctrl-C); the same command continues what can be continued"
-        }
-    }
-
     /// The page.
     static func render(root: CommandSpec, globals: [OptionSpec], version: String) -> String {
         var out = [
@@ -57,7 +39,7 @@ enum ManualPage {
             ".TP", ".I ~/.cache/officer\\-files/", "Cached files, listings, thumbnails and prepared images.",
             ".SH EXIT STATUS",
         ]
-        for code in ExitCode.allCases { out += [".TP", ".B \(code.rawValue)", text(meaning(code))] }
+        for code in ExitCode.allCases { out += [".TP", ".B \(code.rawValue)", text(code.meaning)] }
         out += [".SH EXAMPLES", ".nf"]
         out += examples.map { line($0) }
         out += [".fi", ".SH SEE ALSO", "The README and docs/CLI.md of the source; \\fBofficer\\-files help\\fR \\fICOMMAND\\fR."]

@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import HTTP
 
@@ -96,10 +97,8 @@ final class PartialFile: @unchecked Sendable {
         guard fsync(fd) == 0 else { throw failure() }
         fchmod(fd, 0o644 & ~Self.umask)
         if let modificationTime {
-            let whole = modificationTime.rounded(.down)
-            // Whole milliseconds: what the server keeps; a binary fraction's noise must not make times differ.
-            let nanoseconds = Int((modificationTime - whole) * 1000).clamped(to: 0...999) * 1_000_000
-            let stamp = timespec(tv_sec: time_t(whole), tv_nsec: nanoseconds)
+            let time = FileTime(millisecondsOf: modificationTime)
+            let stamp = timespec(tv_sec: time_t(truncatingIfNeeded: time.seconds), tv_nsec: Int(time.nanoseconds))
             var times = [stamp, stamp]
             futimens(fd, &times)
         }

@@ -42,9 +42,10 @@ public struct SegmentedDownloader: Downloading {
     }
 
     public func download(
-        from url: String, credential: BearerCredential?, to destination: String, options: DownloadOptions = DownloadOptions(),
+        from url: String, credential: BearerCredential?, to destination: String, options given: DownloadOptions = DownloadOptions(),
         onEvent: (@Sendable (TransferEvent) -> Void)? = nil
     ) async throws(DownloadError) -> DownloadResult {
+        var options = given
         let partial = try PartialFile.claim(for: destination, force: options.force)
         let destination = partial.destination
         var restarts = 0
@@ -65,6 +66,7 @@ public struct SegmentedDownloader: Downloading {
                         : .unexpectedAnswer(url: URLRedaction.redacted(url), reason: restart.reason)
                 }
                 onEvent?(.restarted(reason: restart.reason))
+                if restart.changed, let refresh = options.refreshOnChange { options = await refresh(options) }
             } catch {
                 // Without a journal record the temp file cannot be resumed from: leave nothing behind. A journal
                 // that cannot be read tells nothing either way, so the bytes stay for a rerun to judge.

@@ -21,6 +21,7 @@ extension FailureReport {
             case .server(_, let inner): return wording(of: inner, terms: terms)
             case .upload(_, let inner): return wording(of: inner, terms: terms)
             case .download(_, let inner): return wording(of: inner, terms: terms)
+            case .outputExists(_, let output): return (error.description, output)
             default: return (error.description, nil)
             }
         case let error as LocalFileError: return (error.description, error.path)

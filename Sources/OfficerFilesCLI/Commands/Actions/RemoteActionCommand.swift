@@ -21,7 +21,7 @@ enum RemoteActionCommand {
                 """,
             options: options + [
                 OptionSpec(["--output", "-o"], .value(placeholder: "PATH"), help: producesText ? "write the text to PATH (a folder with several targets)" : "save the produced file as PATH or into folder PATH"),
-                OptionSpec(["--force", "-f"], help: "replace existing local files"),
+                OptionSpec(["--force", "-f"], help: producesText ? "replace existing local files" : "replace existing files (the local copy, and the output beside an Officer target)"),
                 OptionSpec(["--keep-remote"], help: "keep uploaded local files (and their outputs) in the inbox"),
                 OptionSpec(["--refresh"], help: "ask the server even if the result is cached"),
                 OptionSpec(["--jobs", "-j"], .value(placeholder: "N"), help: "targets processed at once (default: 2)"),

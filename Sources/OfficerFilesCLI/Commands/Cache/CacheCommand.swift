@@ -93,8 +93,9 @@ enum CacheCommand: Command {
 
     static func pin(_ arguments: [String], _ files: OfficerFiles, _ context: CommandContext) async throws {
         for argument in arguments {
-            guard context.isOfficerPath(argument) else { throw CLIError.usage("\(argument): only officer: paths can be pinned") }
-            let path = try files.path(argument)
+            guard case .officer(let path) = try context.location(argument, plain: .officer) else {
+                throw CLIError.usage("\(argument): only Officer files can be pinned (officer:/path, NAME:/path or a plain /path)")
+            }
             let outcome = try await files.pin(path)
             if context.global.json {
                 context.printJSON(PinnedRecord(path: path.description, pinned: true, size: outcome.bytes, wasCached: outcome.wasCached))

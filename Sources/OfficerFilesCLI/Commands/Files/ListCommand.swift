@@ -21,7 +21,7 @@ enum ListCommand: Command {
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()
         if context.global.offline, parsed.flag("recursive") {
-            throw CLIError.usage("ls -R needs the server: --offline shows one cached folder at a time")
+            throw CLIError.refused("ls -R needs the server: --offline shows one cached folder at a time", .refused)
         }
         let targets = try (parsed.positionals.isEmpty ? ["/"] : parsed.positionals).map { try context.location($0, plain: .officer) }
         for (index, target) in targets.enumerated() {

@@ -18,7 +18,7 @@ enum CatCommand: Command {
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let rate = try parsed.value("bwlimit").map { try ArgumentValues.rate($0, option: "--bwlimit") }
         let sources = try parsed.positionals.map { argument in
-            let location = try context.location(argument)
+            let location = try context.location(argument, plain: .officer)
             guard location.isRemote else { throw CLIError.usage("\(argument): give a remote path (officer:/path, NAME:bucket/key) or an http(s) URL") }
             return location
         }

@@ -1,0 +1,60 @@
+import FileModel
+import Foundation
+import HTTP
+import Transfer
+
+extension OfficerClient {
+    /// Downloads an Officer file as every download of one goes (`get`, a sync's pull): where the server offers
+    /// checksums, the bytes must hash to its SHA-256 before they reach their name, and bytes damaged on the way
+    /// are fetched once more from the start before the download is refused; when the file changes on the server
+    /// while it comes, the new version's time and checksum replace the old one's.
+    /// A checksum the caller gave (`--checksum`) is kept as it is: it says what the file must be.
+    func checkedDownload(
+        _ path: RemotePath, with downloader: SegmentedDownloader, to destination: String, options given: DownloadOptions,
+        onEvent: (@Sendable (TransferEvent) -> Void)? = nil
+    ) async throws -> DownloadResult {
+        var options = given
+        let checksumIsTheServers = options.checksum == nil
+        let timeIsTheListings = options.modificationTime != nil
+        if checksumIsTheServers { options.checksum = try await offeredChecksum(of: path)?.checksum }
+        options.refreshOnChange = { [self] stale in
+            var fresh = stale
+            let version = try? await offeredChecksum(of: path)
+            if checksumIsTheServers { fresh.checksum = version?.checksum }
+            if timeIsTheListings {
+                // Without checksums the listing gives the new time; if even that fails, Last-Modified's seconds.
+                if let mtime = version?.mtime {
+                    fresh.modificationTime = mtime
+                } else {
+                    fresh.modificationTime = try? await stat(path).mtime
+                }
+            }
+            return fresh
+        }
+        let url = rawURL(for: path)
+        let first: Result<DownloadResult, DownloadError>
+        do {
+            first = .success(try await downloader.download(from: url, credential: credential, to: destination, options: options, onEvent: onEvent))
+        } catch {
+            first = .failure(error)
+        }
+        guard case .failure(.checksumMismatch) = first, checksumIsTheServers else { return try first.get() }
+        // The server's own checksum disagrees with what arrived (the temp file is gone): once more from the
+        // first byte, with the version the server holds now; a second mismatch is the answer.
+        onEvent?(.restarted(reason: "the bytes that arrived do not match the server's checksum"))
+        options = await options.refreshOnChange?(options) ?? options
+        return try await downloader.download(from: url, credential: credential, to: destination, options: options, onEvent: onEvent)
+    }
+
+    /// The server's SHA-256 of `path` and the time it was taken at, where the server offers checksums; nil where
+    /// it does not (a seed-only server: the download is then checked by its length alone).
+    func offeredChecksum(of path: RemotePath) async throws(OfficerError) -> (checksum: Checksum, mtime: Double)? {
+        do {
+            let answer = try await sha256(path)
+            return Checksum(parsing: "sha256:" + answer.sha256).map { ($0, answer.mtime) }
+        } catch {
+            if case .notOffered = error { return nil }
+            throw error
+        }
+    }
+}
