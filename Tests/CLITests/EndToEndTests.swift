@@ -186,9 +186,9 @@ import Testing
     }
 
     @Test func expiredTokenAsksForANewLogin() async throws {
-        let shortLived = try await ReferenceServer.start(arguments: ["--token-ttl", "1"])
+        let shortLived = try await ReferenceServer.start(arguments: ["--token-ttl", "60", "--test-clock"])
         #expect(try await cli.login(shortLived).status == 0)
-        try await Task.sleep(nanoseconds: 2_100_000_000)
+        try await shortLived.advanceClock(by: 61)
         let result = try await cli.run(["ls"])
         #expect(result.status == 3 && result.stderr.contains("your session has expired; log in again with: officer-files login --server \(shortLived.url) --email \(shortLived.email)"), "\(result.stderr)")
         // The command printed works exactly as printed (the password from stdin here).

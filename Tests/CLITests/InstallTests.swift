@@ -55,6 +55,7 @@ import Testing
         #expect(!libraries.stdout.contains(toolchainRoot + "/"), "\(libraries.stdout)")
         let dynamic = try await ProcessRunner.runDetached("/usr/bin/readelf", ["-d", binary])
         #expect(!dynamic.stdout.contains(".build") && !dynamic.stdout.contains(ProcessRunner.packageRoot), "\(dynamic.stdout)")
+        try await expectStripped(binary)
 
         try await completions(moved)
         try await manual(moved + "/share/man/man1/officer-files.1")
@@ -131,6 +132,7 @@ import Testing
         #expect(try await ProcessRunner.runDetached("/usr/bin/dpkg-deb", ["-f", path, "Version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == Self.version)
         let unpacked = work.file("unpacked")
         #expect(try await ProcessRunner.runDetached("/usr/bin/dpkg-deb", ["-x", path, unpacked]).status == 0)
+        try await expectStripped(unpacked + "/usr/bin/officer-files")
         let version = try await ProcessRunner.runDetached(unpacked + "/usr/bin/officer-files", ["--version"], environment: ["PATH": "/usr/bin:/bin"])
         #expect(version.status == 0 && version.stdout.hasPrefix("officer-files \(Self.version)"), "\(version.stderr)")
         guard getuid() == 0, !FileManager.default.fileExists(atPath: "/usr/bin/officer-files") else { return }
@@ -140,6 +142,18 @@ import Testing
         #expect(run.status == 0 && run.stdout.hasPrefix("officer-files \(Self.version)"), "\(run.stderr)")
         let gone = try await ProcessRunner.runDetached("/usr/bin/dpkg", ["-r", "officer-files"])
         #expect(gone.status == 0 && !FileManager.default.fileExists(atPath: "/usr/bin/officer-files"), "\(gone.stderr)")
+    }
+
+    /// Stripped as Debian strips: no symbol table, no debug sections, no path of the checkout's build (it shipped
+    /// 85 MiB with both).
+    func expectStripped(_ binary: String) async throws {
+        let sections = try await ProcessRunner.runDetached("/usr/bin/readelf", ["-S", "-W", binary])
+        #expect(sections.status == 0 && !sections.stdout.contains(".debug_") && !sections.stdout.contains(".symtab"), "\(binary): \(sections.stdout)")
+        let strings = try await ProcessRunner.runDetached("/usr/bin/strings", [binary])
+        let paths = strings.stdout.split(separator: "\n").filter { $0.contains(".build/") || $0.contains(ProcessRunner.packageRoot + "/") }
+        #expect(paths.isEmpty, "\(binary) names the build: \(paths.prefix(5))")
+        let size = try FileManager.default.attributesOfItem(atPath: binary)[.size] as? Int ?? 0
+        #expect(size < 80 << 20, "\(binary): \(size) bytes")
     }
 
     /// The page's examples are the README's, word for word.

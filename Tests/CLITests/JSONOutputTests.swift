@@ -1,4 +1,5 @@
 import Foundation
+import Journal
 import OfficerFilesCLI
 import TestSupport
 import Testing
@@ -50,8 +51,11 @@ import Testing
     /// A download of `path` left half done (killed), for `transfers` to find.
     func interruptedDownload(_ path: String, to local: String) async throws {
         let process = try cli.launch(["get", "--no-progress", "--bwlimit", "300K", path, local], in: work.path)
-        try await Task.sleep(nanoseconds: 1_500_000_000)
-        process.interrupt()
+        // Interrupted once the journal holds some of it: the download is then certainly under way.
+        let journal = cli.journalPath
+        #expect(await Eventually.signal(SIGINT, to: [process], timeout: 60) {
+            (try TransferJournal(path: journal).download(for: local)?.segments.reduce(0) { $0 + $1.done } ?? 0) > 100_000
+        })
         process.waitUntilExit()
     }
 

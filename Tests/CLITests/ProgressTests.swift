@@ -273,11 +273,7 @@ import Transfer
             [ProcessRunner.cliPath, "put", "--bwlimit", "256K", "--chunk-size", "1M", file, "officer:/"], environment: cli.environment(), columns: 60)
         // Three minutes at 256 KiB/s: interrupted well before its end, however slow the machine and its tmux
         // (a loaded CI machine once took 40 s over the screen reads before the Ctrl-C went).
-        _ = try await terminal.wait(for: "Transferred:", timeout: 5)
-        try await Task.sleep(nanoseconds: 1_000_000_000)
-        try await terminal.send("C-c")
-        let screen = try await terminal.wait(for: "EXIT=", timeout: 30)
-        await terminal.stop()
+        let screen = try await terminal.interrupt(once: TerminalSession.bytesMoved)
         let shown = screen.joined(separator: "\n")
         #expect(screen.contains("EXIT=130"), "\(shown)")
         let totals = screen.filter { $0.hasPrefix("Transferred:") || $0.hasPrefix("Stopped:") }
@@ -296,11 +292,7 @@ import Transfer
         _ = try server.root.write("big.bin", Data((0..<(32 << 20)).map { UInt8($0 % 251) }))
         let get = try await TerminalSession.start(
             [ProcessRunner.cliPath, "get", "-x", "4", "--bwlimit", "256K", "officer:/big.bin", work.file("big.bin")], environment: cli.environment())
-        _ = try await get.wait(for: "Transferred:", timeout: 10)
-        try await Task.sleep(nanoseconds: 1_000_000_000)
-        try await get.send("C-c")
-        let getScreen = try await get.wait(for: "EXIT=", timeout: 30)
-        await get.stop()
+        let getScreen = try await get.interrupt(once: TerminalSession.bytesMoved)
         let gotShown = getScreen.joined(separator: "\n")
         #expect(getScreen.contains("EXIT=130") && !gotShown.contains("4/4 parts"), "\(gotShown)")
         #expect(getScreen.last { $0.hasPrefix("Transferred:") || $0.hasPrefix("Stopped:") }?.hasPrefix("Stopped: ") == true, "\(gotShown)")
@@ -312,11 +304,7 @@ import Transfer
         let sync = try await TerminalSession.start(
             [ProcessRunner.cliPath, "sync", "-P", tree, "officer:/Tree"],
             environment: cli.environment(["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]))
-        _ = try await sync.wait(for: "Transferred:", timeout: 10)
-        try await Task.sleep(nanoseconds: 2_000_000_000)
-        try await sync.send("C-c")
-        let syncScreen = try await sync.wait(for: "EXIT=", timeout: 30)
-        await sync.stop()
+        let syncScreen = try await sync.interrupt(once: TerminalSession.bytesMoved)
         let syncShown = syncScreen.joined(separator: "\n")
         #expect(syncScreen.contains("EXIT=130") && !syncShown.contains("100%") && !syncShown.contains("4/4 files"), "\(syncShown)")
     }

@@ -51,7 +51,7 @@ import Transfer
     /// `login --remember` keeps the password in the 0600 config and nowhere else: not in the output of verbose
     /// runs that signed in again because the token had expired (nor the tokens, old or new), not in any other file.
     @Test func aRememberedPasswordIsOnlyInTheConfig() async throws {
-        let server = try await ReferenceServer.start(arguments: ["--token-ttl", "2"])
+        let server = try await ReferenceServer.start(arguments: ["--token-ttl", "60", "--test-clock"])
         let cli = CLIRunner()
         let work = TemporaryDirectory(prefix: "secrets-remembered")
         let login = try await cli.run(
@@ -63,7 +63,7 @@ import Transfer
         var tokens = [try cli.savedToken()]
         var outputs = [login]
         for arguments in [["-v", "ls", "officer:/"], ["-v", "put", work.file("up/a.txt"), "officer:/"], ["-v", "sync", work.file("up"), "officer:/up"]] {
-            try await Task.sleep(nanoseconds: 2_500_000_000)  // the token it has expired
+            try await server.advanceClock(by: 61)  // the token it has expired
             let output = try await cli.run(arguments)
             #expect(output.status == 0, "\(arguments): \(output.stderr)")
             #expect(output.stderr.contains("signed in again"), "\(arguments) said it signed in again under -v")

@@ -216,4 +216,32 @@ import Testing
         let later = try await cli.run(["-v", "stat", "officer:/docs"])
         #expect(later.status == 0 && !later.stderr.contains("file-browser/stat"), "\(later.stderr)")
     }
+
+    /// Offers remembered from a full server that the server at the same address no longer honours (a seed-only one
+    /// took its place): each one's first 404 is doubted once, and the seed's endpoints do the job. Before, `ls -R`
+    /// and `stat` said "no such file or folder" and a push sent everything again.
+    @Test func aRememberedOfferTheServerDroppedIsForgottenOnce() async throws {
+        let full = try await ReferenceServer.start(arguments: ["--secret", ReferenceServer.fixedSecret], inMemory: true)
+        try #require(try await cli.login(full).status == 0)
+        for index in 0..<5 { try work.write("tree/sub/f\(index).txt", "file \(index)\n") }
+        #expect(try await cli.run(["sync", work.file("tree"), "officer:/t"]).status == 0)
+        #expect(try await cli.run(["ls", "-R", "officer:/t"]).status == 0)
+        #expect(try await cli.run(["stat", "officer:/t/sub/f0.txt"]).status == 0)
+        let port = full.service.port
+        full.service.stop()
+        let seed = try await ReferenceServer.start(root: full.root, state: full.state, port: port, arguments: ["--api", "seed"])
+        defer { seed.service.stop() }
+
+        let pushed = try report(try await cli.run(["--json", "sync", work.file("tree"), "officer:/t"]))
+        #expect(pushed.transferred == 0 && pushed.unchanged == 5 && pushed.failures.isEmpty, "nothing sent again: \(pushed.failures)")
+        let listed = try await cli.run(["ls", "-R", "officer:/t"])
+        #expect(listed.status == 0 && listed.stdout.contains("sub/f4.txt"), "\(listed.stdout)\(listed.stderr)")
+        let stat = try await cli.run(["stat", "officer:/t/sub/f0.txt"])
+        #expect(stat.status == 0, "\(stat.stderr)")
+        let fetched = try await cli.run(["get", "officer:/t/sub/f1.txt", work.file("f1.txt")])
+        #expect(fetched.status == 0, "sha256 forgotten too: \(fetched.stderr)")
+        // Learnt anew and remembered: the next run goes to the seed's endpoints at once.
+        let again = try await cli.run(["-v", "ls", "-R", "officer:/t"])
+        #expect(again.status == 0 && !again.stderr.contains("file-browser/tree?"), "\(again.stderr)")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Journal
 import TestSupport
 import Testing
 
@@ -155,12 +156,12 @@ import Testing
 
         // Killed partway (slowed down so it is), then the same command again: it resumes, and the bytes match.
         let killed = try cli.launch(["get", "--zip", "--bwlimit", "5M"] + sources + [work.file("resumed.zip")])
-        let partial = work.file(".resumed.zip.officer-download")
-        let appeared = await Eventually.wait(timeout: 60) { FileManager.default.fileExists(atPath: partial) }
-        #expect(appeared)
-        // At 5 MB/s a range (four ranges at once), two seconds are about a third of the zip.
-        try await Task.sleep(nanoseconds: 2_000_000_000)
-        kill(killed.processIdentifier, SIGKILL)
+        // Killed once the journal holds 20 MB of it (of about 122 at 5 MB/s a range: never whole by then).
+        let journal = cli.journalPath
+        let stopped = await Eventually.signal(SIGKILL, to: [killed], timeout: 60) {
+            (try TransferJournal(path: journal).downloads().first?.segments.reduce(0) { $0 + $1.done } ?? 0) >= 20_000_000
+        }
+        #expect(stopped)
         killed.waitUntilExit()
         #expect(!FileManager.default.fileExists(atPath: work.file("resumed.zip")))
         let resumed = try await cli.run(["get", "--zip"] + sources + [work.file("resumed.zip")])

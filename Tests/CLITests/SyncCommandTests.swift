@@ -109,6 +109,10 @@ import Transfer
         #expect(plan.status == 0 && plan.stdout.contains("upload    keep.txt (8 B)  new") && plan.stdout.contains("mkdir     sub  new"))
         #expect(plan.stderr.contains("Would transfer 7 files (69 B)"))
         #expect(!FileManager.default.fileExists(atPath: server.root.file("dest")))
+        // Its JSON is the plan (7 uploads, 4 folders) and the summary: no "done" for what it did not do.
+        let records = try await cli.run(["--json", "sync", "-n", local, "officer:/dest"])
+        let types = records.stdout.split(separator: "\n").map { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["type"] as? String }
+        #expect(records.status == 0 && types.count == 12 && types.last == "summary" && types.dropLast().allSatisfy { $0 == "planned" }, "\(records.stdout)")
 
         let exclusions = work.file("exclude.list")
         try "# logs\n*.log\n".write(toFile: exclusions, atomically: true, encoding: .utf8)
@@ -168,6 +172,27 @@ import Transfer
         let plan = try await cli.run(["sync", "-n", "officer:/planned", missing])
         #expect(plan.status == 0 && plan.stdout.contains("a.txt") && plan.stderr.contains("Would transfer 3 files"), "\(plan.stdout)\(plan.stderr)")
         #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
+    /// A name that is not UTF-8 (a Latin-1 `café.txt`) cannot be a name on the server: each is named as a failure,
+    /// its bytes escaped (a folder's contents with it), the rest still goes, exit 1; a pull into a folder holding
+    /// them leaves them alone with a warning. Before, the push said "0 errors" and sent nothing of them.
+    @Test func namesThatAreNotUTF8AreNamedNotSkipped() async throws {
+        let local = work.path + "/latin"
+        try work.write("latin/ok.txt", "fine\n")
+        // Made by the shell: Foundation's paths are Strings, which cannot hold these bytes.
+        let made = try await ProcessRunner.runDetached(
+            "/bin/sh", ["-c", #"cd "$0" && printf b > "$(printf 'caf\351.txt')" && printf c > "$(printf '\377\376')" && mkdir "$(printf 'dir\351')" && printf d > "$(printf 'dir\351')/in.txt""#, local])
+        try #require(made.status == 0, "\(made.stderr)")
+        let pushed = try await cli.run(["sync", local, "officer:/latin"])
+        #expect(pushed.status == 1, "\(pushed.stderr)")
+        for name in [#"caf\xe9.txt"#, #"\xff\xfe"#, #"dir\xe9"#] {
+            #expect(pushed.stderr.contains("officer-files: \(name): refused: a name that is not UTF-8\n"), "\(pushed.stderr)")
+        }
+        #expect(pushed.stderr.contains(", 3 errors") && pushed.stderr.contains("officer-files: sync: 3 failed"), "\(pushed.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: server.root.file("latin")) == ["ok.txt"])
+        let pulled = try await cli.run(["sync", "officer:/latin", local])
+        #expect(pulled.status == 0 && pulled.stderr.contains(#"warning: caf\xe9.txt: a name that is not UTF-8: left alone"#), "\(pulled.stderr)")
     }
 
     @Test func ctrlCExitsWith130() async throws {

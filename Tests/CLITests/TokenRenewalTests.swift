@@ -2,15 +2,16 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Unattended runs past the token's end, against a server whose tokens last 2 s (`--token-ttl`): with a way to
+/// Unattended runs past the token's end, against a server whose tokens last a minute (`--token-ttl`) on a clock
+/// the test moves forward (`--test-clock`), so nothing waits for a token to expire in real time: with a way to
 /// sign in again (`login --remember`, a 0600 password file, `OFFICER_PASSWORD_FILE`) every command goes on;
 /// without one, a watcher stops with the authentication exit code and one line instead of failing forever.
 @Suite struct TokenRenewalTests {
     let cli = CLIRunner()
     let work = TemporaryDirectory(prefix: "token-renewal", inMemory: true)
 
-    func startServer(tokenSeconds: Int = 2) async throws -> ReferenceServer {
-        try await ReferenceServer.start(arguments: ["--token-ttl", String(tokenSeconds)], inMemory: true)
+    func startServer(tokenSeconds: Int = 60) async throws -> ReferenceServer {
+        try await ReferenceServer.start(arguments: ["--token-ttl", String(tokenSeconds), "--test-clock"], inMemory: true)
     }
 
     func login(_ server: ReferenceServer, _ extra: [String] = []) async throws -> ProcessResult {
@@ -31,8 +32,9 @@ import Testing
         return process
     }
 
-    /// A file a second for 8 s (four token lifetimes) all reach the server, the watcher still running; then a
-    /// plain `ls`, long after the token it started with expired, works too, and the config holds a new token.
+    /// Eight files, each sent after the token the watcher last had expired, all reach the server, the watcher still
+    /// running; then a plain `ls`, long after the token it started with expired, works too, and the config holds
+    /// a new token.
     @Test func aRememberedLoginKeepsAWatchAndEveryCommandGoing() async throws {
         let server = try await startServer()
         let login = try await login(server, ["--remember"])
@@ -49,17 +51,18 @@ import Testing
             watcher.terminate()
             watcher.waitUntilExit()
         }
+        let camera = server.root.file("Camera")
         for index in 0..<8 {
             try work.write("DCIM/shot-\(index).txt", "taken at second \(index)\n")
-            try await Task.sleep(nanoseconds: 1_000_000_000)
+            #expect(await Eventually.wait(timeout: 30) { FileManager.default.fileExists(atPath: camera + "/shot-\(index).txt") })
+            try await server.advanceClock(by: 61)
         }
-        let camera = server.root.file("Camera")
         let all = await Eventually.wait(timeout: 30) { (0..<8).allSatisfy { FileManager.default.fileExists(atPath: camera + "/shot-\($0).txt") } }
         #expect(all, "on the server: \(((try? FileManager.default.contentsOfDirectory(atPath: camera)) ?? []).sorted()); \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
         #expect(watcher.isRunning, "the watcher stopped: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
         let failures = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("\"event\":\"failed\"") }
         #expect(failures.isEmpty, "\(failures)")
-        try await Task.sleep(nanoseconds: 2_500_000_000)
+        try await server.advanceClock(by: 61)
         let listing = try await cli.run(["ls", "officer:/Camera"])
         #expect(listing.status == 0, "\(listing.stderr)")
         #expect(listing.stdout.contains("shot-7.txt"))
@@ -96,6 +99,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: camera + "/second.txt"))
     }
 
+    /// Without one, a token refused mid-sync stops the sync at that refusal: exit 3, one line that says how to log
+    /// in again, nothing more tried; after `login` the same command sends the rest. Before: "18 transferred, 35
+    /// errors", exit 1, a line per file.
+    @Test func withoutOneASyncStopsAtTheFirstRefusal() async throws {
+        let server = try await startServer(tokenSeconds: 3600)
+        // Slow enough to revoke the token halfway (about 0.2 s a file, one at a time): no timing to race on.
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "100000"])
+        #expect(try await cli.login(server, url: proxy.url).status == 0)
+        for index in 0..<40 { try work.write("many/f\(index + 10).bin", Data(repeating: UInt8(index), count: 20_000)) }
+        let many = server.root.file("many")
+        let landed: @Sendable () -> Int = { ((try? FileManager.default.contentsOfDirectory(atPath: many)) ?? []).filter { $0.hasSuffix(".bin") }.count }
+        let sync = try cli.launchCapturingErrors(["sync", "--transfers", "1", work.file("many"), "officer:/many"])
+        #expect(await Eventually.wait(timeout: 30) { landed() >= 3 })
+        let revoked = try await ProcessRunner.runDetached(
+            "/usr/bin/curl", ["-sf", "-X", "POST", "-H", "Authorization: Bearer \(try cli.savedToken())", server.url + "/api/auth/signout"])
+        #expect(revoked.status == 0, "\(revoked.stderr)")
+        sync.process.waitUntilExit()
+        #expect(sync.process.terminationStatus == 3)
+        let lines = sync.stderr().split(separator: "\n")
+        let hint = "; log in again with: officer-files login --server \(proxy.url) --email \(server.email)"
+        let said = ["your session has expired", "the server no longer accepts the token"].map { "officer-files: \(proxy.url): " + $0 + hint }
+        #expect(lines.count == 1 && said.contains(String(lines[0])), "\(lines)")
+        #expect(landed() < 40, "stopped at the refusal, not run to the end")
+        #expect(try await cli.login(server, url: proxy.url).status == 0)
+        let rest = try await cli.run(["sync", work.file("many"), "officer:/many"])
+        #expect(rest.status == 0 && landed() == 40, "\(rest.stderr)")
+    }
+
     /// A password file: refused unless only its owner can read it; `login --remember --password-file` keeps
     /// its path (not the password) and reads it when the token expires; `OFFICER_PASSWORD_FILE` does the same
     /// for a login that remembered nothing; without either, an expired token is exit 3.
@@ -112,7 +143,7 @@ import Testing
         let config = try String(contentsOfFile: cli.configPath, encoding: .utf8)
         let saved = try JSONSerialization.jsonObject(with: Data(config.utf8)) as? [String: Any]
         #expect(!config.contains(server.password) && saved?["passwordFile"] as? String == passwordFile, "\(config)")
-        try await Task.sleep(nanoseconds: 3_000_000_000)
+        try await server.advanceClock(by: 61)
         let renewed = try await cli.run(["ls", "officer:/"])
         #expect(renewed.status == 0, "\(renewed.stderr)")
 
@@ -120,13 +151,13 @@ import Testing
         #expect(try await login(server).status == 0)
         let forgotten = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cli.configPath))) as? [String: Any]
         #expect(forgotten?["passwordFile"] == nil && forgotten?["password"] == nil)
-        try await Task.sleep(nanoseconds: 3_000_000_000)
+        try await server.advanceClock(by: 61)
         let expired = try await cli.run(["ls", "officer:/"])
         #expect(expired.status == 3, "\(expired.stderr)")
         let fromEnvironment = try await cli.run(["ls", "officer:/"], environment: ["OFFICER_PASSWORD_FILE": passwordFile])
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
         chmod(passwordFile, 0o640)
-        try await Task.sleep(nanoseconds: 3_000_000_000)
+        try await server.advanceClock(by: 61)
         let tooOpen = try await cli.run(["ls", "officer:/"], environment: ["OFFICER_PASSWORD_FILE": passwordFile])
         #expect(tooOpen.status == 3, "\(tooOpen.stderr)")
         #expect(tooOpen.stderr.contains("chmod 600"), "why signing in again failed: \(tooOpen.stderr)")

@@ -111,6 +111,19 @@ import Transfer
         }
     }
 
+    /// A file whose name is not UTF-8: refused by its name, escaped, before anything goes (decoded, the argument
+    /// named another file: "caf\u{FFFD}.txt: no such file or folder").
+    @Test func aNameThatIsNotUTF8IsRefusedByName() async throws {
+        _ = try work.write("ok.txt", "fine\n")
+        // The shell passes the bytes: a Process's arguments are Strings.
+        let script = #"printf b > "$(printf 'caf\351.txt')" && exec "$0" put ok.txt "$(printf 'caf\351.txt')" officer:/"#
+        let result = try await ProcessRunner.runDetached(
+            "/bin/sh", ["-c", script, ProcessRunner.cliPath], environment: cli.environment(), currentDirectory: work.path)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr == #"officer-files: caf\xe9.txt: a name that is not UTF-8 (names on a server are UTF-8); rename it"# + "\n", "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("ok.txt")), "nothing sent")
+    }
+
     @Test func badInputIsRefusedClearly() async throws {
         let missing = try await cli.run(["put", work.file("nope.bin"), "officer:/"])
         #expect(missing.status == 8 && missing.stderr.contains("nope.bin: no such file"))

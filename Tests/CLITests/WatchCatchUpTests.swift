@@ -96,8 +96,9 @@ import Testing
         }
         writers.forEach { $0.start() }
 
-        // A second into the writing, the watcher is restarted.
-        try await Task.sleep(nanoseconds: 1_000_000_000)
+        // A quarter into the writing (each file ten appends long), the watcher is restarted.
+        #expect(await Eventually.wait(timeout: 60) { growing.allSatisfy { (Self.size(local + "/" + $0) ?? 0) >= Int64(10 * chunk.count) } })
+        #expect(finished.entries.isEmpty, "the writers finished before the restart")
         first.terminate()
         first.waitUntilExit()
         let secondLog = work.file("watch-2.log")

@@ -88,14 +88,17 @@ import Testing
         usleep(200_000)
         try FileManager.default.removeItem(atPath: local + "/doomed.tmp")
 
-        // The server goes away for 10 s; files made meanwhile wait.
+        // The server goes away until the watcher has found it gone and waits; files made meanwhile wait too.
         #expect(await Eventually.wait(timeout: 60) { serverFiles(camera).count >= 60 })
         server.service.stop()
         for index in 0..<50 {
             try write(local + "/offline-\(index).txt", "made while the server was down \(index)\n")
             expected.insert("offline-\(index).txt")
         }
-        try await Task.sleep(nanoseconds: 10_000_000_000)
+        let waiting = await Eventually.wait(timeout: 60) {
+            ((try? String(contentsOfFile: firstLog, encoding: .utf8)) ?? "").contains("\"type\":\"waiting\"")
+        }
+        #expect(waiting, "the watcher never said it waits for the server")
         server = try await ReferenceServer.start(root: root, state: state, port: port)
 
         // The watcher is killed; files made while nothing watches go up with the next run's catch-up.

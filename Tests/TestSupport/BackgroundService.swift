@@ -98,11 +98,17 @@ public final class ReferenceServer: @unchecked Sendable {
         self.service = service
     }
 
-    /// Starts a server over existing folders on a fixed port (to restart one "in place").
-    public static func start(root: TemporaryDirectory, state: TemporaryDirectory, port: Int) async throws -> ReferenceServer {
+    /// The signing secret of a server restarted in place (``start(root:state:port:arguments:)``), so the tokens of
+    /// the one it replaces still hold: pass `["--secret", ReferenceServer.fixedSecret]` to the first.
+    public static let fixedSecret = String(repeating: "s", count: 32)
+
+    /// Starts a server over existing folders on a fixed port (to restart one "in place"); `arguments` are added to
+    /// its command line (`--api seed`: the same address, fewer endpoints).
+    public static func start(root: TemporaryDirectory, state: TemporaryDirectory, port: Int, arguments: [String] = []) async throws -> ReferenceServer {
         let service = try await BackgroundService.start(
             script: "reference-server",
-            arguments: ["--root", root.path, "--state", state.path, "--port", String(port), "--user", "ann@example.org:correct horse", "--secret", String(repeating: "s", count: 32)])
+            arguments: ["--root", root.path, "--state", state.path, "--port", String(port), "--user", "ann@example.org:correct horse", "--secret", fixedSecret]
+                + arguments)
         return ReferenceServer(root: root, state: state, service: service)
     }
 
@@ -119,6 +125,22 @@ public final class ReferenceServer: @unchecked Sendable {
 
     /// Base URL.
     public var url: String { service.url }
+
+    /// Moves the server's clock `seconds` forward (a server started with `--test-clock`): its tokens expire as
+    /// if that time had passed, and no test waits for a token's life in real time.
+    public func advanceClock(by seconds: Double) async throws {
+        let moved = try await ProcessRunner.runDetached(
+            "/usr/bin/curl", ["-sf", "-X", "POST", "-H", "Content-Type: application/json", "-d", "{\"advance\": \(seconds)}", url + "/api/_test/clock"])
+        guard moved.status == 0 else { throw ClockNotMoved(server: url, status: moved.status) }
+    }
+
+    /// The test clock did not move (a server started without `--test-clock`).
+    public struct ClockNotMoved: Error {
+        /// The server asked.
+        public let server: String
+        /// curl's exit status.
+        public let status: Int32
+    }
 }
 
 /// The fault proxy in front of `target` (a `host:port`), with fault options as `scripts/fault-proxy` takes them.

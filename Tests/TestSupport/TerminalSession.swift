@@ -49,6 +49,33 @@ public final class TerminalSession: @unchecked Sendable {
         return try await screen()
     }
 
+    /// Waits until a line of the screen matches `pattern`, a regular expression (at most `timeout` seconds); the
+    /// screen then.
+    public func wait(matching pattern: String, timeout: Double) async throws -> [String] {
+        let expression = try NSRegularExpression(pattern: pattern)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let lines = try await screen()
+            if lines.contains(where: { expression.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }) { return lines }
+            try await Task.sleep(nanoseconds: 250_000_000)
+        }
+        return try await screen()
+    }
+
+    /// Ctrl-C once a line of the screen matches `pattern` (the display shows that bytes moved, say), then the
+    /// screen the command left with its `EXIT=N`; the session is stopped. The interruption follows what the
+    /// display shows, never a guessed time.
+    public func interrupt(once pattern: String, timeout: Double = 60) async throws -> [String] {
+        _ = try await wait(matching: pattern, timeout: timeout)
+        try await send("C-c")
+        let screen = try await wait(for: "EXIT=", timeout: 30)
+        await stop()
+        return screen
+    }
+
+    /// A progress total with some bytes moved: `Transferred: 256 KiB / …`, not `Transferred: 0 B / …`.
+    public static let bytesMoved = #"^Transferred: (?!0 B )[0-9]"#
+
     /// One tmux command's output. Written to a file and waited for by polling, never through a pipe: a pipe's
     /// write end can be inherited by a process another test starts at that moment, and a reader then waits for
     /// that process to end (tests here poll the screen many times a second).

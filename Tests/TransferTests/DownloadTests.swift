@@ -130,8 +130,11 @@ import Testing
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(nginx.port)", ["--throttle", "2000000"])
         let destination = local.file("doc.bin")
         let first = Task { try await downloader().download(from: proxy.url + "/doc.bin", credential: nil, to: destination) }
-        try await Task.sleep(nanoseconds: 1_000_000_000)
-        first.cancel()
+        // Cancelled once the journal holds some of it (of 6 MB at 2 MB/s: never whole by then).
+        let observer = try TransferJournal(path: local.file("journal.sqlite"))
+        #expect(await Eventually.wait(timeout: 60, {
+            (try observer.download(for: destination)?.segments.reduce(0) { $0 + $1.done } ?? 0) >= 500_000
+        }, then: { first.cancel() }))
         _ = await first.result
         // Same size, new content and mtime: only the validator tells.
         let changed = try nginx.root.write("doc.bin", randomData(6_000_000, seed: 2))

@@ -132,7 +132,9 @@ import Testing
             try await HTTPClient().send(
                 HTTPRequest(url: rawURL(proxy.url, "/slow.bin"), sink: .file(path: local.file("slow"), offset: nil), credential: .forTests(token, rawURL(proxy.url, "/slow.bin"))))
         }
-        try await Task.sleep(nanoseconds: 500_000_000)
+        // Cancelled once bytes are landing: the transfer is certainly under way.
+        let landing = local.file("slow")
+        #expect(await Eventually.wait(timeout: 60) { ((try? FileManager.default.attributesOfItem(atPath: landing)[.size] as? Int) ?? 0) > 0 })
         let started = Date()
         task.cancel()
         let result = await task.result

@@ -100,3 +100,14 @@ public struct TerminalByteEscaper: Sendable {
         return Array(("\\x" + (hex.count < 2 ? "0" : "") + hex).utf8)
     }
 }
+
+extension TerminalText {
+    /// A name as the file system holds it, on one line: bytes that are not UTF-8 as `\xNN` (`caf\xe9.txt`),
+    /// everything else as ``escaped(_:_:)`` shows a name.
+    public static func escaped(bytes: some Collection<UInt8>) -> String {
+        var escaper = TerminalByteEscaper()
+        var shown = escaper.escape(bytes)
+        shown += escaper.finish()
+        return escaped(String(decoding: shown, as: UTF8.self))
+    }
+}

@@ -25,6 +25,10 @@ public enum FileName {
     /// Whether `name` passes ``problem(_:)``.
     public static func isValid(_ name: String) -> Bool { problem(name) == nil }
 
+    /// The problem of a local name whose bytes are not UTF-8 (a Latin-1 `caf\xe9.txt`), which no `String` and so
+    /// no ``problem(_:)`` sees: names on a server are UTF-8 strings, so it can be neither sent nor matched to one.
+    public static let notUTF8 = "a name that is not UTF-8"
+
     /// The name a downloaded copy of `location` gets by default: its own name when it passes the rule (so it
     /// stays inside the destination folder whatever the server or URL said), else `fallback`.
     public static func savedName(of location: Location, fallback: String) -> String {

@@ -57,7 +57,8 @@ public struct SyncPath: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 }
 
-/// A name the server sent that a sync refuses to use.
+/// A name a side listed that a sync refuses to use: a server's that could escape the destination, a local one that
+/// is not UTF-8.
 public struct SyncNameError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The name or path as sent.
     public var name: String

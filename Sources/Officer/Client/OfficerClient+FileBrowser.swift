@@ -25,8 +25,9 @@ extension OfficerClient {
                 return entry
             } catch {
                 // A 404 from an endpoint the server may not have: "no such file" only once `stat` is known to be
-                // offered (a probe of the root tells, once); otherwise the listing answers.
+                // offered in this run (a probe of the root tells, once); otherwise the listing answers.
                 guard case .notFound = error else { throw error }
+                _ = offers.forgetRemembered(.stat)
                 if try await isOffered(.stat, root: path.root) { throw error }
             }
         }
@@ -107,7 +108,14 @@ extension OfficerClient {
         }
         var items = query(path, [("limit", String(limit))])
         if let cursor { items.append(("cursor", cursor)) }
-        let page: TreePage = try await call("GET", Self.base + "tree", query: items)
+        let page: TreePage
+        do {
+            page = try await call("GET", Self.base + "tree", query: items)
+        } catch .notFound where offers.forgetRemembered(.tree) {
+            // Offered when last asked, perhaps not now: asked again (once), folder by folder if it is gone.
+            return try await tree(path, cursor: cursor, limit: limit)
+        }
+        offers.learn(.tree, offered: true)
         if let next = page.nextCursor {
             let request = "GET \(Self.base)tree \(path)"
             guard !page.entries.isEmpty else {
@@ -194,7 +202,14 @@ extension OfficerClient {
         guard try await isOffered(.sha256, root: path.root) else {
             throw .notOffered(request: "sha256", feature: "checksums of its files")
         }
-        return try await call("GET", Self.base + "sha256", query: query(path))
+        do {
+            let answer: ChecksumResponse = try await call("GET", Self.base + "sha256", query: query(path))
+            offers.learn(.sha256, offered: true)
+            return answer
+        } catch .notFound where offers.forgetRemembered(.sha256) {
+            // Offered when last asked, perhaps not now: asked again (once).
+            return try await sha256(path)
+        }
     }
 
     /// Creates a folder; with `parents`, missing parents too and an existing folder is fine.

@@ -117,6 +117,15 @@ public struct OfficerClient: Sendable {
         reason + (http.configuration.credentialRenewal?.problem.map { " (signing in again failed: \($0))" } ?? "")
     }
 
+    /// `error` as this server's ``OfficerError/notSignedIn(server:reason:)`` when it is a refusal of the token,
+    /// whichever request met it (a tus upload's or a download's 401 names no server and no way back); any other
+    /// error as it is.
+    func signInNeeded(after error: any Error) -> any Error {
+        if case OfficerError.notSignedIn = error { return error }
+        guard ErrorCategory.of(error) == .authentication else { return error }
+        return OfficerError.notSignedIn(server: server, reason: refusal("the server no longer accepts the token"))
+    }
+
     func mapError(_ response: HTTPResponse, request: HTTPRequest, subject: String?) -> OfficerError {
         let label = request.method + " " + URLRedaction.redacted(request.url)
         let detail = try? JSONDecoder().decode(APIErrorBody.self, from: response.body).error

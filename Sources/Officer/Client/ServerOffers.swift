@@ -23,10 +23,14 @@ public enum Proposal: String, Sendable, CaseIterable, Codable {
 
 /// What one Officer server offers of the ``Proposal``s, learnt once and shared by every client of a front door:
 /// from the plugins answer where it names its features, else from the first use of each (a 404 from a proposed
-/// endpoint means "not offered" once the listing shows the path exists, never "no such file").
+/// endpoint means "not offered" once the listing shows the path exists, never "no such file"). An offer
+/// remembered from an earlier run is doubted once, at its first 404 (``forgetRemembered(_:)``): the server may
+/// have lost the endpoint meanwhile.
 public final class ServerOffers: @unchecked Sendable {
     private let lock = NSLock()
     private var known: [Proposal: Bool] = [:]
+    /// What this front door learnt itself (a use, a probe, the features), as against what `memory` remembered.
+    private var confirmed: Set<Proposal> = []
     private var featuresLoaded = false
     private var loaded = false
     private let memory: Memory?
@@ -74,10 +78,25 @@ public final class ServerOffers: @unchecked Sendable {
     /// Records what was learnt of `proposal`.
     func learn(_ proposal: Proposal, offered: Bool) {
         let changed = lock.withLock {
-            defer { known[proposal] = offered }
+            defer {
+                known[proposal] = offered
+                confirmed.insert(proposal)
+            }
             return known[proposal] != offered
         }
         if changed { memory?.save(proposal.rawValue, offered) }
+    }
+
+    /// Called on a 404 from `proposal`'s endpoint: an offer only remembered from an earlier run (nothing in this one
+    /// confirmed it) is forgotten, so the next question asks the server again, and true is returned; false when the
+    /// offer was learnt in this run (the 404 is the file's), or none is known. Once per proposal: what the server
+    /// answers then is confirmed.
+    func forgetRemembered(_ proposal: Proposal) -> Bool {
+        lock.withLock {
+            guard known[proposal] == true, !confirmed.contains(proposal) else { return false }
+            known[proposal] = nil
+            return true
+        }
     }
 
     /// Whether the features of the plugins answer were taken in.

@@ -13,7 +13,9 @@ extension OfficerFiles {
     /// (resumable, through the journal; between two remotes each file is staged on its own beside the journal),
     /// deleting only after a clean run and within the limits. The direction is taken from the locations (a
     /// local destination is a pull). Both roots are checked first (a missing or wrong one throws before
-    /// anything moves). The report's failures list what did not go; cancelling stops it (a rerun continues).
+    /// anything moves). The report's failures list what did not go; cancelling stops it (a rerun continues); a
+    /// server that refuses the token (no sign-in replaced it) stops it at once, and that refusal is thrown
+    /// (`OfficerError.notSignedIn`: sign in again, and the same sync continues).
     public func sync(from source: Location, to destination: Location, options: SyncOptions) -> SyncOperation {
         SyncOperation { report in try await self.runSync(from: source, to: destination, options: options, onEvent: report) }
     }
@@ -31,10 +33,9 @@ extension OfficerFiles {
             stagingFolder: stagingFolder, options: options)
         engine.locationNames = locationNames
         try await engine.checkRoots()
-        guard case .officer(let base) = destination, let door = try? door(base.remote) else { return await engine.run(onEvent: onEvent) }
-        let dryRun = options.dryRun
-        return await engine.run { event in
-            if case .done(let action) = event, !dryRun { door.forgetCachedListings(after: action, below: base) }
+        guard case .officer(let base) = destination, let door = try? door(base.remote) else { return try await engine.runUntilRefused(onEvent: onEvent) }
+        return try await engine.runUntilRefused { event in
+            if case .done(let action) = event { door.forgetCachedListings(after: action, below: base) }
             onEvent(event)
         }
     }

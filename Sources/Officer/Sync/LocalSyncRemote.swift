@@ -18,6 +18,8 @@ public struct LocalSyncRemote: SyncRemote {
     let imagePreparation: SyncImagePreparation?
     /// As a source: files that have not settled are deferred.
     let settle: SettleRule?
+    /// The side files are sent from: a name it cannot send is a failure, not a warning.
+    let isSource: Bool
 
     /// The local folder `root` with the options' listing rules; as a source also their image preparation and
     /// settle rule.
@@ -27,6 +29,7 @@ public struct LocalSyncRemote: SyncRemote {
         self.filter = options.filter
         self.imagePreparation = asSource ? options.imagePreparation : nil
         self.settle = asSource ? options.settle : nil
+        isSource = asSource
     }
 
     /// The folder's path.
@@ -42,6 +45,7 @@ public struct LocalSyncRemote: SyncRemote {
         let walker = LocalTreeWalker(
             root: root, followSymlinks: followSymlinks, filter: filter, rename: imagePreparation?.uploadedName, onProblem: onProblem)
         walker.missingRootIsEmpty = missingRootIsEmpty
+        walker.refusesNamesNotUTF8 = isSource
         return LocalTreeIterator(walker: walker)
     }
 
@@ -135,11 +139,11 @@ public struct LocalSyncRemote: SyncRemote {
     }
 }
 
-/// The walker as a listing: it never fails, its problems go to the walker's callback.
+/// The walker as a listing: it never fails; its problems go to the walker's callback, its refused names come as such.
 private final class LocalTreeIterator: SyncRemoteIterator, @unchecked Sendable {
     private let walker: LocalTreeWalker
 
     init(walker: LocalTreeWalker) { self.walker = walker }
 
-    func next() async throws -> Result<SyncItem, SyncNameError>? { walker.next().map { .success($0) } }
+    func next() async throws -> Result<SyncItem, SyncNameError>? { walker.next() }
 }

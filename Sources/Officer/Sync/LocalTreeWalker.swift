@@ -8,7 +8,8 @@ import Transfer
 ///
 /// Symbolic links are skipped with a warning unless followed (`-L`; a link back to a folder being walked is a
 /// loop and is skipped); sockets, FIFOs and devices are skipped with a warning; excluded folders are not entered;
-/// the tool's own temp files are never listed.
+/// the tool's own temp files are never listed. A name that is not UTF-8 is refused, named with its bytes escaped
+/// (a source's: a failure) or left alone with a warning (a destination's).
 final class LocalTreeWalker {
     private struct Child {
         var name: String
@@ -34,8 +35,13 @@ final class LocalTreeWalker {
     private let onProblem: (SyncPath, String, Bool) -> Void
     private var stack: [Frame] = []
     private var started = false
+    /// Names of the folder just read that are not UTF-8, to be told before its entries.
+    private var refused: [SyncNameError] = []
     /// A root that does not exist is walked as an empty folder (the destination of a pull).
     var missingRootIsEmpty = false
+    /// A name that is not UTF-8 is refused (the source: it would not be sent); false: left alone with a warning
+    /// (a destination's file that no name from the other side can match).
+    var refusesNamesNotUTF8 = true
 
     /// `rename` gives the name a file is uploaded under (a prepared image) or nil to keep it; `onProblem`
     /// hears skipped entries (`false`: a warning) and unreadable folders (`true`: an error, which blocks deletions).
@@ -56,8 +62,8 @@ final class LocalTreeWalker {
             || name.hasPrefix(".officer-upload-")
     }
 
-    /// The next item, or nil at the end.
-    func next() -> SyncItem? {
+    /// The next item or refused name, or nil at the end.
+    func next() -> Result<SyncItem, SyncNameError>? {
         if !started {
             started = true
             var info = stat()
@@ -70,7 +76,7 @@ final class LocalTreeWalker {
             }
             stack = [Frame(path: .root, absolute: root, children: read(root, at: .root), identity: (UInt64(info.st_dev), UInt64(info.st_ino)))]
         }
-        while let top = stack.last {
+        while refused.isEmpty, let top = stack.last {
             guard top.index < top.children.count else {
                 stack.removeLast()
                 continue
@@ -86,22 +92,44 @@ final class LocalTreeWalker {
                 }
                 stack.append(Frame(path: path, absolute: absolute, children: read(absolute, at: path), identity: child.identity))
             }
-            return SyncItem(path: path, kind: child.kind, size: child.size, mtime: child.mtime, sourceName: child.sourceName)
+            return .success(SyncItem(path: path, kind: child.kind, size: child.size, mtime: child.mtime, sourceName: child.sourceName))
         }
-        return nil
+        return refused.isEmpty ? nil : .failure(refused.removeFirst())
+    }
+
+    /// A folder's names as its bytes (readdir): FileManager's are Strings, which turn a name that is not UTF-8
+    /// into another (`caf\u{FFFD}.txt`) that lstat then does not find, so the file went unseen and unreported.
+    private func names(in folder: String, at path: SyncPath) -> [[UInt8]] {
+        guard let directory = opendir(folder) else {
+            onProblem(path, "cannot read the folder: \(SystemWording.userTerms(String(cString: strerror(errno))))", true)
+            return []
+        }
+        defer { closedir(directory) }
+        var names: [[UInt8]] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { onProblem(path, "cannot read the folder: \(SystemWording.userTerms(String(cString: strerror(errno))))", true) }
+                return names
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name != Array(".".utf8), name != Array("..".utf8) { names.append(name) }
+        }
     }
 
     private func read(_ folder: String, at path: SyncPath) -> [Child] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder)
-        } catch {
-            onProblem(path, "cannot read the folder: \((error as NSError).localizedFailureReason ?? "\(error)")", true)
-            return []
-        }
         var children: [Child] = []
-        children.reserveCapacity(names.count)
-        for name in names where !Self.isOwnTemporary(name) {
+        for bytes in names(in: folder, at: path) {
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                let shown = path.appending(TerminalText.escaped(bytes: bytes))
+                if refusesNamesNotUTF8 {
+                    refused.append(SyncNameError(name: shown.description, reason: FileName.notUTF8))
+                } else {
+                    onProblem(shown, "\(FileName.notUTF8): left alone", false)
+                }
+                continue
+            }
+            guard !Self.isOwnTemporary(name) else { continue }
             let absolute = folder + "/" + name
             let childPath = path.appending(name)
             var info = stat()

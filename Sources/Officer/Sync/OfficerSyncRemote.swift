@@ -51,8 +51,13 @@ public struct OfficerSyncRemote: SyncRemote {
     public func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
         let folder = try remotePath(SyncPath(Array(path.components.dropLast())))
         let target = try client.uploadTarget(name: path.name, into: folder, mtime: mtime, overwrite: true)
-        let result = try await uploader.upload(file: localFile, to: target) { event in
-            if case .progress(_, let sent) = event { onProgress(sent) }
+        let result: UploadResult
+        do {
+            result = try await uploader.upload(file: localFile, to: target) { event in
+                if case .progress(_, let sent) = event { onProgress(sent) }
+            }
+        } catch {
+            throw client.signInNeeded(after: error)
         }
         // A server that keeps its own time (the seed's upload takes none) would look changed on every later run:
         // the time it keeps, with the size, is remembered as standing for the one sent.
@@ -71,8 +76,12 @@ public struct OfficerSyncRemote: SyncRemote {
         options.preserveModificationTime = false
         options.knownLength = size
         let progress = DownloadProgressSum()
-        _ = try await client.checkedDownload(remote, with: downloader, to: localFile, options: options) { event in
-            if case .progress(let segment, let done) = event { onProgress(progress.update(segment: segment, done: done)) }
+        do {
+            _ = try await client.checkedDownload(remote, with: downloader, to: localFile, options: options) { event in
+                if case .progress(let segment, let done) = event { onProgress(progress.update(segment: segment, done: done)) }
+            }
+        } catch {
+            throw client.signInNeeded(after: error)
         }
     }
 

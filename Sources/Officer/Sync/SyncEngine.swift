@@ -54,10 +54,24 @@ public struct SyncEngine: Sendable {
     /// Neither side is this machine's disk: files are staged between their halves.
     private var isStaged: Bool { !source.isLocalDisk && !destination.isLocalDisk }
 
-    /// Runs the sync and returns its account; `onEvent` hears the plan, progress, failures and warnings.
+    /// Runs the sync and returns its account; `onEvent` hears the plan, progress, failures and warnings. A refusal
+    /// of the token (no sign-in replaced it) stops it: nothing more is started, and the refusal is its one failure
+    /// of category authentication (``runUntilRefused(onEvent:)`` throws it instead).
     public func run(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> SyncReport {
-        let started = Date()
+        await run(in: SyncState(report: SyncReport(direction: options.direction, dryRun: options.dryRun), terms: locationNames, onEvent: onEvent))
+    }
+
+    /// The same, throwing the refusal of the token that stopped the sync (an `OfficerError.notSignedIn` from an
+    /// Officer side): what the front door's sync does, so its caller is told to sign in again, once.
+    func runUntilRefused(onEvent: @escaping @Sendable (SyncEvent) -> Void) async throws -> SyncReport {
         let state = SyncState(report: SyncReport(direction: options.direction, dryRun: options.dryRun), terms: locationNames, onEvent: onEvent)
+        let report = await run(in: state)
+        if let refusal = state.refusal { throw refusal }
+        return report
+    }
+
+    private func run(in state: SyncState) async -> SyncReport {
+        let started = Date()
         if !options.dryRun {
             do {
                 try await destination.makeDirectory(.root)
@@ -82,7 +96,7 @@ public struct SyncEngine: Sendable {
             var bounds = SyncWorkBounds(options: options)
             var merge = await SyncMerge(left: { await sources.next() }, right: { await destinations.next() })
             while let (listed, existing) = await merge.next() {
-                if Task.isCancelled { break }
+                if Task.isCancelled || state.refusal != nil { break }
                 let item = listed.map(destination.storable)
                 if let item, let skip = skipSource, item.path.isInside(skip) { continue }
                 guard let item else {
@@ -130,7 +144,8 @@ public struct SyncEngine: Sendable {
                     state.planned(transferAction(item, reason: "new"))
                     work = { await transfer(item, over: nil, reason: "new", state: state) }
                 }
-                await bounds.add(to: &group, isCheck: isCheck, work)
+                // Work that waited for a slot while the token was refused is not started.
+                await bounds.add(to: &group, isCheck: isCheck) { if state.refusal == nil { await work() } }
             }
             await group.waitForAll()
         }

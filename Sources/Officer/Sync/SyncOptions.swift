@@ -103,7 +103,7 @@ public struct SyncFailure: Sendable, Equatable, Codable, CustomStringConvertible
 public enum SyncEvent: Sendable {
     /// A step was decided (in a dry run, this is the plan).
     case planned(SyncAction)
-    /// A step finished.
+    /// A step finished; never in a dry run, which takes none.
     case done(SyncAction)
     /// Bytes moved so far in one transfer.
     case progress(path: String, bytes: Int64, total: Int64)

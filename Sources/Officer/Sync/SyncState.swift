@@ -9,36 +9,44 @@ final class SyncState: @unchecked Sendable {
     private var report: SyncReport
     private let onEvent: @Sendable (SyncEvent) -> Void
     private let terms: LocationNames
+    /// Nothing is changed: steps are counted in the report as they would be taken, never told as done.
+    private let dryRun: Bool
 
     init(report: SyncReport, terms: LocationNames, onEvent: @escaping @Sendable (SyncEvent) -> Void) {
         self.report = report
         self.terms = terms
         self.onEvent = onEvent
+        dryRun = report.dryRun
     }
 
     func planned(_ action: SyncAction) { onEvent(.planned(action)) }
+
+    /// A step taken is `done`; a dry run's steps stay `planned` (the one place that tells them apart).
+    private func done(_ action: SyncAction) {
+        if !dryRun { onEvent(.done(action)) }
+    }
 
     func transferred(_ action: SyncAction, bytes: Int64) {
         lock.withLock {
             report.transferred += 1
             report.bytes += bytes
         }
-        onEvent(.done(action))
+        done(action)
     }
 
     func directoryCreated(_ action: SyncAction) {
         lock.withLock { report.directoriesCreated += 1 }
-        onEvent(.done(action))
+        done(action)
     }
 
     func deleted(_ action: SyncAction, count: Int) {
         lock.withLock { report.deleted += count }
-        onEvent(.done(action))
+        done(action)
     }
 
     func timeSet(_ action: SyncAction) {
         lock.withLock { report.timesSet += 1 }
-        onEvent(.done(action))
+        done(action)
     }
 
     func unchanged() { lock.withLock { report.unchanged += 1 } }
@@ -61,6 +69,11 @@ final class SyncState: @unchecked Sendable {
 
     func fail(_ path: String, _ operation: String, _ message: String, category: ErrorCategory? = nil) {
         let failure = SyncFailure(path: path, operation: operation, message: message, category: category)
+        record(failure)
+        onEvent(.failed(failure))
+    }
+
+    private func record(_ failure: SyncFailure) {
         lock.withLock {
             if report.failures.count < SyncReport.listedFailureLimit {
                 report.failures.append(failure)
@@ -68,13 +81,28 @@ final class SyncState: @unchecked Sendable {
                 report.unlistedFailures += 1
             }
         }
-        onEvent(.failed(failure))
     }
 
     func fail(_ path: String, _ operation: String, _ error: any Error) {
         let report = FailureReport(error, terms: terms)
-        fail(path, operation, report.message, category: report.category)
+        guard report.category == .authentication else {
+            fail(path, operation, report.message, category: report.category)
+            return
+        }
+        // The token refused, and no sign-in replaced it: every request after this one meets the same refusal. The
+        // first stops the sync and is its error (told once, by whoever runs it: ``refusal``); work already under
+        // way that meets it again is not a failure of its own.
+        let first = lock.withLock {
+            defer { if stoppedBy == nil { stoppedBy = error } }
+            return stoppedBy == nil
+        }
+        if first { record(SyncFailure(path: path, operation: operation, message: report.message, category: report.category)) }
     }
+
+    private var stoppedBy: (any Error)?
+
+    /// The refusal of the token that stopped the sync: nothing is started after it.
+    var refusal: (any Error)? { lock.withLock { stoppedBy } }
 
     func deferred(_ localPath: String) { onEvent(.deferred(localPath)) }
 

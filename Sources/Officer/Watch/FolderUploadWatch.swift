@@ -178,7 +178,6 @@ final class FolderUploadWatch {
                 for path in leftovers.uploaded where options.imagePreparation?.uploadedName(path) == nil {
                     look(at: root + "/" + path, open: false, changedAt: settled)
                 }
-                if result.failures.contains(where: { $0.category == .authentication }) { throw files.tokenRejected() }
                 report(.caughtUp(uploaded: result.transferred, failed: result.failureCount))
                 if result.failureCount > 0 {
                     // Files that failed (the server went away halfway) are tried again by another pass, later.

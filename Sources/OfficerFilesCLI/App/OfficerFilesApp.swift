@@ -60,6 +60,19 @@ public enum OfficerFilesApp {
     /// officer-files(1), as `help --man` prints it.
     package static var manualPage: String { ManualPage.render(root: rootSpec, globals: GlobalOptions.specs, version: version) }
 
+    /// Runs the program on the command line as the system passed it, a word's bytes each. A word that is not
+    /// UTF-8 (a Latin-1 file name) is refused, shown escaped, before anything runs: decoded it would name another
+    /// file, and a server keeps only UTF-8 names. (Completion words are taken as they decode: never an error.)
+    public static func run(commandLine words: [[UInt8]], environment: [String: String] = ProcessInfo.processInfo.environment) async -> Int32 {
+        let arguments = words.map { String(decoding: $0, as: UTF8.self) }
+        if arguments.first != "__complete", let word = words.first(where: { String(validating: $0, as: UTF8.self) == nil }) {
+            let error = CLIError.usage("\(TerminalText.escaped(bytes: word)): \(FileName.notUTF8) (names on a server are UTF-8); rename it")
+            Console(environment: environment).message("officer-files: \(error)")
+            return ExitCode.of(error).rawValue
+        }
+        return await run(arguments: arguments, environment: environment)
+    }
+
     /// Runs the program and returns its exit code.
     public static func run(
         arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,

@@ -12,7 +12,7 @@ from .ai import AIActions
 from .archives import Archives
 from .attachments import Attachments
 from .auth import PUBLIC, Auth
-from .errors import NO_SPACE, APIError, no_space
+from .errors import NO_SPACE, APIError, bad_request, no_space
 from .fetch import Fetch
 from .files import FileBrowser, body_json, field, json_response
 from .jobs import Jobs
@@ -28,12 +28,13 @@ FEATURES = ["tus", "tree", "sha256", "mtime", "ai", "jobs", "zip", "transcode", 
 PLUGINS = [{"name": "file-browser", "enabled": True}, {"name": "ai-actions", "enabled": True}]
 APIS = ("full", "seed")
 CLAIMS = web.RequestKey("claims", dict)
+TEST_CLOCK = "/api/_test/clock"
 
 
 def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_max_size=1 << 40, tus_expiry=86400,
                secret=None, hostile_names=False, thumbnails=True, async_after=20.0, fetch_allow_ports=(),
                extract_max_entries=100_000, extract_max_bytes=64 << 30, api="full", plain_404=False,
-               bare_plugins=False):
+               bare_plugins=False, test_clock=False):
     """`api="seed"` serves only the endpoints of the Officer mobile plan, as our users' servers do (see
     docs/officer-api.md); `plain_404` answers unknown endpoints in plain text, `bare_plugins` leaves the
     `server` block out of the plugins answer: servers that are real but give a client nothing to lean on."""
@@ -43,6 +44,7 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
     auth = Auth(users, secret or secrets.token_hex(32), token_ttl)
     features = FEATURES + (["thumbnail"] if thumbnails else [])
     root_map = Roots(roots)
+    public = PUBLIC | ({("POST", TEST_CLOCK)} if test_clock else set())
 
     def unknown_endpoint(request):
         if plain_404:
@@ -57,7 +59,7 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
         if unmatched is not None and (unmatched.status == 404 or seed):
             return unknown_endpoint(request)
         try:
-            if (request.method, request.path) not in PUBLIC and not (
+            if (request.method, request.path) not in public and not (
                     request.method == "OPTIONS" and request.path.startswith("/api/file-browser/tus")):
                 request[CLAIMS] = auth.verify(request)
             return await handler(request)
@@ -99,11 +101,21 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
             "server": {"name": "officer", "version": VERSION, "apiVersion": API_VERSION, "features": features},
             "plugins": PLUGINS})
 
+    async def advance_clock(request):
+        data = await body_json(request)
+        seconds = field(data, "advance", float)
+        if seconds < 0:
+            raise bad_request("invalid_field", "field 'advance' must not be negative: the clock only moves forward")
+        auth.offset += seconds
+        return json_response({"offset": auth.offset})
+
     app = web.Application(middlewares=[middleware], client_max_size=1 << 40)
     app.add_routes([
         web.post("/api/auth/signin", signin), web.post("/api/auth/signout", signout), web.get("/api/auth/me", me),
         web.get("/api/server-settings/plugins", plugins),
     ])
+    if test_clock:
+        app.add_routes([web.post(TEST_CLOCK, advance_clock)])
     files = FileBrowser(root_map, hostile_names=hostile_names, seed=seed)
     app.add_routes(files.routes())
     owner_of = lambda request: request[CLAIMS]["sub"]  # noqa: E731
@@ -151,6 +163,9 @@ def main(argv=None):
                         help="answer unknown endpoints with a plain-text 404 instead of the contract's JSON error")
     parser.add_argument("--bare-plugins", action="store_true",
                         help="leave the server block (name, version, features) out of the plugins answer")
+    parser.add_argument("--test-clock", action="store_true",
+                        help=f"for tests: POST {TEST_CLOCK} {{\"advance\": SECONDS}} moves the server's clock forward "
+                             "(tokens expire without waiting)")
     args = parser.parse_args(argv)
 
     root = os.path.realpath(args.root)
@@ -174,7 +189,7 @@ def main(argv=None):
                      hostile_names=args.hostile_names, thumbnails=not args.no_thumbnails, async_after=args.async_after,
                      fetch_allow_ports=args.fetch_allow_port, extract_max_entries=args.extract_max_entries,
                      extract_max_bytes=args.extract_max_bytes, api=args.api, plain_404=args.plain_404,
-                     bare_plugins=args.bare_plugins)
+                     bare_plugins=args.bare_plugins, test_clock=args.test_clock)
     asyncio.run(_serve(app, args.port))
 
 

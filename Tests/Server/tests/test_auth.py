@@ -58,3 +58,24 @@ async def test_signout_revokes_token(client, auth):
     assert (await client.post("/api/auth/signout", headers=auth)).status == 200
     response = await client.get("/api/auth/me", headers=auth)
     assert response.status == 401
+
+
+async def test_the_test_clock_expires_tokens_without_waiting(aiohttp_client, root, tmp_path):
+    app = create_app({"home": str(root)}, {EMAIL: PASSWORD}, str(tmp_path / "s"), token_ttl=60, test_clock=True)
+    client = await aiohttp_client(app)
+    signed = await (await client.post("/api/auth/signin", json={"email": EMAIL, "password": PASSWORD})).json()
+    auth = {"Authorization": f"Bearer {signed['token']}"}
+    assert (await client.get("/api/auth/me", headers=auth)).status == 200
+    assert (await client.post("/api/_test/clock", json={"advance": -1})).status == 400
+    moved = await client.post("/api/_test/clock", json={"advance": 61})
+    assert moved.status == 200 and (await moved.json())["offset"] == 61
+    expired = await client.get("/api/auth/me", headers=auth)
+    assert expired.status == 401 and await error_code(expired) == "token_expired"
+    # A new sign-in is good for a token's life on the moved clock.
+    fresh = await (await client.post("/api/auth/signin", json={"email": EMAIL, "password": PASSWORD})).json()
+    assert fresh["expiresAt"] > time.time() + 100
+    assert (await client.get("/api/auth/me", headers={"Authorization": f"Bearer {fresh['token']}"})).status == 200
+
+
+async def test_without_the_flag_there_is_no_test_clock(client):
+    assert (await client.post("/api/_test/clock", json={"advance": 61})).status in (401, 404)
