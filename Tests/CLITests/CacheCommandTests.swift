@@ -89,6 +89,29 @@ import Transfer
         #expect(badLimit.status == 2 && badLimit.stderr.contains("--cache-limit"))
     }
 
+    /// A smaller limit changes nothing on a run that only reads the cache (`cache stats`, `cache ls`, an offline
+    /// `cat`); the next write under it makes room within it.
+    @Test func aSmallerLimitChangesNothingOnARunThatOnlyReads() async throws {
+        for index in 0..<3 { try server.root.write("r\(index).bin", Data(repeating: UInt8(index), count: 400_000)) }
+        for index in 0..<3 { #expect(try await cli.run(["cat", "officer:/r\(index).bin"]).status == 0) }
+        let filled = bytesUnderObjects()
+        #expect(filled == 1_200_000, "\(filled)")
+        let small = ["--cache-limit", "1M"]
+        let stats = try await cli.run(small + ["--json", "cache", "stats"])
+        #expect(stats.status == 0, "\(stats.stderr)")
+        let shown = try JSONDecoder().decode(CacheStatistics.self, from: Data(stats.stdout.utf8))
+        #expect(shown.entries == 3 && shown.bytes == filled && shown.limit == 1 << 20, "\(stats.stdout)")
+        #expect(try await cli.run(small + ["cache", "ls"]).stdout.split(separator: "\n").count == 3)
+        #expect(try await cli.run(small + ["--offline", "cat", "officer:/r0.bin"]).status == 0)
+        #expect(bytesUnderObjects() == filled, "a run that only reads evicted")
+        let after = try JSONDecoder().decode(CacheStatistics.self, from: Data(try await cli.run(["--json", "cache", "stats"]).stdout.utf8))
+        #expect(after.entries == 3 && after.bytes == filled)
+
+        try server.root.write("w.bin", Data(repeating: 9, count: 1000))
+        #expect(try await cli.run(small + ["cat", "officer:/w.bin"]).status == 0)
+        #expect(bytesUnderObjects() <= 1 << 20 && bytesUnderObjects() > 0)
+    }
+
     @Test func twoWriterProcessesKeepTheLimit() async throws {
         for index in 0..<40 { try server.root.write("f\(index).bin", Data(repeating: UInt8(index), count: 5_000 + index * 700)) }
         let limit: Int64 = 60 * 1024

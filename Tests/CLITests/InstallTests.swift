@@ -104,6 +104,70 @@ import Testing
         #expect(fish.status == 0, "\(fish.stderr)")
     }
 
+    /// A remote name with a space or a quote completes as one word in bash and zsh: the words reach the program
+    /// unquoted (an escaped space does not end the word), and what goes back on the line is quoted as the shell
+    /// reads it.
+    @Test func namesWithSpacesCompleteAsOneWord() async throws {
+        let server = try await ReferenceServer.start()
+        #expect(try await cli.login(server).status == 0)
+        _ = try server.root.write("X/with space/in.txt", "in\n")
+        #expect(try await cli.run(["ls", "officer:/X"]).status == 0)
+        #expect(try await cli.run(["ls", "officer:/X/with space"]).status == 0)
+        server.service.stop()
+        let bin = work.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/officer-files", withDestinationPath: ProcessRunner.cliPath)
+        var environment = cli.environment()
+        environment["PATH"] = bin + ":/usr/bin:/bin"
+        let bash = work.file("officer-files.bash"), zsh = work.file("_officer-files")
+        try (try await cli.run(["completion", "bash"])).stdout.write(toFile: bash, atomically: true, encoding: .utf8)
+        try (try await cli.run(["completion", "zsh"])).stdout.write(toFile: zsh, atomically: true, encoding: .utf8)
+
+        func bashComplete(_ line: String) async throws -> [String] {
+            var env = environment
+            env["LINE"] = line
+            let run = try await shell(
+                "/bin/bash",
+                """
+                source '\(bash)'
+                COMP_LINE="$LINE"; COMP_POINT=${#COMP_LINE}; COMP_WORDBREAKS=$' \\t\\n"\\'><=;|&(:'
+                _officer_files; printf '%s\\n' "${COMPREPLY[@]}"
+                """, environment: env)
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout.split(separator: "\n").map(String.init)
+        }
+        #expect(try await bashComplete("officer-files ls officer:/X/wi") == [#"/X/with\ space/"#])
+        #expect(try await bashComplete(#"officer-files ls officer:/X/with\ s"#) == [#"/X/with\ space/"#])
+        #expect(try await bashComplete(#"officer-files ls officer:/X/with\ space/"#) == [#"/X/with\ space/in.txt"#])
+        #expect(try await bashComplete(#"officer-files ls "officer:/X/with s"#) == ["officer:/X/with space/"])
+        #expect(try await bashComplete("officer-files ls officer:/X/") == [#"/X/with\ space/"#])
+
+        // zsh, in a pseudo-terminal: what the line holds after TAB.
+        func zshComplete(_ line: String) async throws -> String {
+            let out = work.file("zsh-\(UUID().uuidString).txt")
+            var env = environment
+            env["LINE"] = line
+            let run = try await shell(
+                "/usr/bin/zsh",
+                """
+                zmodload zsh/zpty
+                : > '\(out)'
+                zpty z 'zsh -f -i'
+                zpty -w z "autoload -Uz compinit; compinit -u -D; source '\(zsh)'"
+                zpty -w z "show() { print -r -- \\"<\\$BUFFER>\\" >> '\(out)' }; zle -N show; bindkey '^X' show"
+                zpty -w -n z "$LINE"$'\\t'
+                sleep 1
+                zpty -w -n z $'\\x18'
+                for i in {1..50}; do [[ -s '\(out)' ]] && break; sleep 0.1; done
+                zpty -d z
+                """, environment: env)
+            #expect(run.status == 0, "\(run.stderr)")
+            return (try? String(contentsOfFile: out, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        }
+        #expect(try await zshComplete("officer-files ls officer:/X/wi") == #"<officer-files ls officer:/X/with\ space/>"#)
+        #expect(try await zshComplete(#"officer-files ls officer:/X/with\ s"#) == #"<officer-files ls officer:/X/with\ space/>"#)
+    }
+
     /// The page renders without a warning and names every command.
     func manual(_ page: String) async throws {
         // As man shows it in a UTF-8 terminal (plain text: no bold or underline codes).

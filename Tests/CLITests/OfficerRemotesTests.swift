@@ -9,6 +9,31 @@ import Testing
     let cli = CLIRunner()
     let work = TemporaryDirectory(prefix: "officer-remotes", inMemory: true)
 
+    /// A server job on a named remote names its places there, in words and in JSON: never `officer:`.
+    @Test func aJobOnANamedRemoteNamesItsPlacesThere() async throws {
+        let home = try await ReferenceServer.start(inMemory: true)
+        let office = try await ReferenceServer.start(arguments: ["--api", "seed"], inMemory: true)
+        #expect(try await cli.login(home).status == 0)
+        #expect(try await cli.run(["remote", "add", "work", "--officer", office.url]).status == 0)
+        let login = try await cli.run(["login", "work", "--email", office.email, "--password-stdin"], stdin: office.password + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        _ = try work.write("src/docs/readme.txt", "hello\n")
+        let zipped = try await ProcessRunner.runDetached(
+            "/usr/bin/bsdtar", ["-a", "-cf", office.root.file("bundle.zip"), "docs"], currentDirectory: work.file("src"))
+        try #require(zipped.status == 0, "\(zipped.stderr)")
+
+        let text = try await cli.run(["extract", "--wait", "work:/bundle.zip"])
+        #expect(text.status == 0 && text.stdout.contains("Extracted 2 entries into work:/bundle"), "\(text.stdout)\(text.stderr)")
+        #expect(!text.stdout.contains("officer:") && !text.stderr.contains("officer:/"), "\(text.stdout)\(text.stderr)")
+        let json = try await cli.run(["--json", "extract", "--wait", "work:/bundle.zip", "work:/again"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(record["path"] as? String == "work:/bundle.zip" && record["made"] as? [String] == ["work:/again"], "\(json.stdout)")
+        #expect(FileManager.default.fileExists(atPath: office.root.file("bundle/docs/readme.txt")))
+        #expect(FileManager.default.fileExists(atPath: office.root.file("again/docs/readme.txt")))
+        #expect(!FileManager.default.fileExists(atPath: home.root.file("bundle")))
+    }
+
     @Test func twoServersByNameWithTheirOwnTokens() async throws {
         let home = try await ReferenceServer.start(inMemory: true)
         // The second one answers only the seed's endpoints: each server's offers are its own.

@@ -74,6 +74,43 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: fake) && FileManager.default.fileExists(atPath: work.file("photos/real.jpg")))
     }
 
+    /// `--resize=best-effort` never sends the GPS position `--resize` strips: a photo it cannot prepare goes up as
+    /// it is only when it holds no position (or with --keep-metadata); one it prepares loses it as always.
+    @Test func bestEffortNeverUploadsAPositionItWouldStrip() async throws {
+        let whole = try photo("gps/whole.jpg", width: 3000, height: 2000)
+        let tagged = try ProcessRunner.run("/usr/bin/exiftool", [
+            "-q", "-overwrite_original", "-GPSLatitude=48.8583", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=W", whole,
+        ])
+        #expect(tagged.status == 0, "\(tagged.stderr)")
+        let cut = try work.write("gps/cut.jpg", try Data(contentsOf: URL(fileURLWithPath: whole)).prefix(20000))
+        func position(_ path: String) throws -> String {
+            try ProcessRunner.run("/usr/bin/exiftool", ["-s3", "-GPSLatitude", path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try !position(cut).isEmpty, "the damaged copy still holds the position")
+
+        // Damaged, or over the pixel limit: refused, as without best effort, saying what sends it anyway.
+        for arguments in [[cut], ["--pixel-limit", "1000000", whole]] {
+            let put = try await cli.run(["put", "-p", "--resize=best-effort"] + arguments + ["officer:/Up/"])
+            #expect(put.status == 9, "\(arguments): \(put.stderr)")
+            #expect(put.stderr.contains("not uploaded as it is: it may hold a GPS position") && put.stderr.contains("--keep-metadata"), "\(put.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("Up/cut.jpg")))
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("Up/whole.jpg")))
+        // Prepared as usual: the position goes.
+        let resized = try await cli.run(["put", "-p", "--resize=best-effort", whole, "officer:/Up/"])
+        #expect(resized.status == 0, "\(resized.stderr)")
+        #expect(try position(server.root.file("Up/whole.jpg")).isEmpty)
+        // Kept on purpose: it goes up as it is.
+        let kept = try await cli.run(["put", "-p", "--resize=best-effort", "--keep-metadata", cut, "officer:/Up/"])
+        #expect(kept.status == 0 && kept.stderr.contains("uploading it unchanged"), "\(kept.stderr)")
+        #expect(try !position(server.root.file("Up/cut.jpg")).isEmpty)
+        // sync and watch prepare through the same rule.
+        let sync = try await cli.run(["sync", "--resize=best-effort", work.file("gps"), "officer:/Mirror"])
+        #expect(sync.status != 0 && sync.stderr.contains("cut.jpg") && sync.stderr.contains("it may hold a GPS position"), "\(sync.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("Mirror/cut.jpg")))
+        #expect(try position(server.root.file("Mirror/whole.jpg")).isEmpty)
+    }
+
     /// `cat` and `archive cat` on a terminal show a server's escape sequences as text; into a pipe the bytes stay
     /// exact.
     @Test func catEscapesControlBytesOnATerminalOnly() async throws {

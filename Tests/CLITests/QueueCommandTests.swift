@@ -66,6 +66,34 @@ import Testing
         #expect(missing.status == 4 && missing.stderr.contains("no queued write #99"))
     }
 
+    /// A queued change is placed as the server will be when it is replayed: a folder a queued `put -p` or `mkdir`
+    /// makes takes a later queued `mv` or `cp` in, written `officer:/New/` or `officer:/New`.
+    @Test func aFolderTheQueueMakesTakesALaterQueuedMoveIn() async throws {
+        let server = try await ReferenceServer.start()
+        #expect(try await cli.login(server).status == 0)
+        for name in ["x.txt", "y.txt", "z.txt"] { try server.root.write(name, "\(name)\n") }
+        #expect(try await cli.run(["ls", "officer:/"]).status == 0)
+        let local = try work.write("a.txt", "a\n")
+        for arguments in [
+            ["put", "--queue", "-p", local, "officer:/New/"],
+            ["mv", "--queue", "officer:/x.txt", "officer:/New/"],
+            ["mkdir", "--queue", "officer:/Made"],
+            ["mv", "--queue", "officer:/y.txt", "officer:/Made"],
+            ["cp", "--queue", "officer:/z.txt", "officer:/New"],
+        ] {
+            let queued = try await cli.run(["--offline"] + arguments)
+            #expect(queued.status == 0 && queued.stderr.contains("queued (offline): #"), "\(arguments): \(queued.stderr)")
+        }
+        let listed = try await cli.run(["queue", "list"])
+        for line in ["mv officer:/x.txt officer:/New/x.txt", "mv officer:/y.txt officer:/Made/y.txt", "cp officer:/z.txt officer:/New/z.txt"] {
+            #expect(listed.stdout.contains(line), "\(listed.stdout)")
+        }
+        let run = try await cli.run(["queue", "run"])
+        #expect(run.status == 0 && run.stdout.contains("Queue: 5 applied, 0 conflicts, 0 held behind them."), "\(run.stdout) \(run.stderr)")
+        #expect(names(server.root.file("New")) == ["a.txt", "x.txt", "z.txt"] && names(server.root.file("Made")) == ["y.txt"])
+        #expect(names(server.root.path) == ["Made", "New", "z.txt"])
+    }
+
     /// The client's own changes keep its cached listings true: offline, `ls` shows what it made, moved and
     /// removed, and a file it just uploaded can be queued for removal (its version is known).
     @Test func ownWritesKeepTheCachedListingsTrue() async throws {

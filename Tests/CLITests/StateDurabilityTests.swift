@@ -171,6 +171,40 @@ import Transfer
         #expect(!readOnly.stderr.contains("SQLite") && !readOnly.stderr.contains("unable to open"), "\(readOnly.stderr)")
     }
 
+    /// A full or read-only destination is told in the user's terms (no Foundation text, no temp file's name), in
+    /// words and in JSON; a sync stops at the first full disk and says how many files it did not try.
+    @Test func aFullOrReadOnlyDestinationIsToldInTheUsersTermsAndStopsASync() async throws {
+        let server = try await ReferenceServer.start()
+        #expect(try await cli.login(server).status == 0)
+        for index in 1...6 { try server.root.write("many/f\(index).bin", Data(repeating: UInt8(index), count: 700_000)) }
+        let mount = work.file("small")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        #expect(try Self.shell(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mount]).status == 0)
+        defer { _ = try? Self.shell(["umount", "-l", mount]) }
+
+        // Two files fit, the third fills the disk; the last three are not tried.
+        let full = try await cli.run(["--no-cache", "sync", "--transfers", "1", "officer:/many", mount + "/many"])
+        #expect(full.status != 0)
+        let failed = full.stderr.split(separator: "\n").filter { $0.contains(": download: ") && $0.hasPrefix("officer-files: ") }
+        #expect(failed.count == 1 && failed[0].contains("\(mount)/many: no space left on the disk"), "\(full.stderr)")
+        #expect(full.stderr.contains("stopped at the first full disk: 3 files not tried"), "\(full.stderr)")
+        #expect(!full.stderr.contains(".officer-download") && !full.stderr.contains(".officer-sync"), "no temp file's name: \(full.stderr)")
+        let arrived = try FileManager.default.contentsOfDirectory(atPath: mount + "/many").filter { !$0.hasPrefix(".") }.sorted()
+        #expect(arrived == ["f1.bin", "f2.bin"], "\(arrived)")
+        let get = try await cli.run(["--no-cache", "get", "officer:/many/f6.bin", mount + "/"])
+        #expect(get.status == 8 && get.stderr.contains("\(mount): no space left on the disk") && !get.stderr.contains(".officer-download"), "\(get.stderr)")
+
+        // Read-only: the folder the sync cannot make, in the system's words made ours.
+        #expect(try Self.shell(["mount", "-o", "remount,ro", mount]).status == 0)
+        let words = try await cli.run(["sync", "officer:/many", mount + "/new"])
+        #expect(words.status != 0 && words.stderr.contains("\(mount)/new: read-only file system"), "\(words.stderr)")
+        let json = try await cli.run(["--json", "sync", "officer:/many", mount + "/new"])
+        #expect(json.stdout.contains("\(mount)/new: read-only file system"), "\(json.stdout)")
+        for output in [words.stderr, json.stdout, json.stderr] {
+            #expect(!output.contains("NSCocoaErrorDomain") && !output.contains("Error Domain"), "\(output)")
+        }
+    }
+
     @Test func transfersCleanLeavesAnUploadThatARunningPutHolds() async throws {
         let server = try await ReferenceServer.start()
         #expect(try await cli.login(server).status == 0)

@@ -38,7 +38,8 @@ public final class ObjectStoreServer: @unchecked Sendable {
     private static func launch() async throws -> ObjectStoreServer {
         let memory = FileManager.default.isWritableFile(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         let state = memory + "/officer-object-store-test-\(getpid())"
-        let output = try await runScript(["start", state])
+        // The store also watches this process: it stops itself when the test run ends however it ends.
+        let output = try await runScript(["start", state, String(getpid())])
         guard let line = output.split(separator: "\n").first, line.hasPrefix("listening on ") else {
             throw BackgroundService.ServiceError.didNotStart(script: "object-store", output: output)
         }

@@ -83,6 +83,13 @@ public struct Job: Codable, Sendable, Equatable {
     public var result: JSONValue?
     /// Why a `failed` job failed.
     public var error: JobFailure?
+    /// The server and root its paths are in, as the request that started it named them (`work:` for a job on the
+    /// Officer remote `work`): set by the front door, never sent by the server. Nil: the default server's default root.
+    public var base: RemotePath?
+
+    private enum CodingKeys: String, CodingKey {
+        case id, kind, target, state, created, updated, revision, progress, result, error
+    }
 
     /// Creates a job record.
     public init(
@@ -107,12 +114,17 @@ public struct Job: Codable, Sendable, Equatable {
         return try? JSONDecoder().decode(Value.self, from: data)
     }
 
-    /// What the job works on as the user writes it: `officer:/a.zip` for a path on the server (the default root),
-    /// the address itself for a fetched URL, the job's id when it names nothing.
+    /// What the job works on as the user writes it: `officer:/a.zip` (`work:/a.zip` on a named remote) for a path
+    /// on the server, the address itself for a fetched URL, the job's id when it names nothing.
     public var shownTarget: String {
         guard let target, !target.isEmpty else { return id }
-        guard target.hasPrefix("/"), let path = try? RemotePath(path: target) else { return target }
+        guard target.hasPrefix("/"), let path = place(target) else { return target }
         return path.description
+    }
+
+    /// A path the job names (its target, what it made) as a place on the job's server and root (``base``).
+    public func place(_ path: String) -> RemotePath? {
+        try? RemotePath(root: base?.root ?? RemotePath.defaultRoot, path: path, remote: base?.remote)
     }
 
     /// The files and folders the job made (`entry` or `entries` of its result).

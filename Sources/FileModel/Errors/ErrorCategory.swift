@@ -15,6 +15,8 @@ public enum ErrorCategory: String, Sendable, Codable, CaseIterable {
     case serverFull
     /// A local file or folder could not be read or written.
     case localFile
+    /// The local disk (or the user's quota on it) has no space left: every next write there fails too.
+    case localFull
     /// Refused: by the server (permission, bad request, too large) or by a rule of ours (a token for another
     /// origin, offline, an action that does not fit the file).
     case refused
@@ -38,11 +40,13 @@ extension RemotePathError: CategorizedError {
 }
 
 extension ErrorCategory {
-    /// The category of any error: its own when it has one, cancelled for a `CancellationError`, else server
-    /// (an error no layer classified is a contract the other side broke).
+    /// The category of any error: its own when it has one, cancelled for a `CancellationError`, the local disk's
+    /// for what Foundation's file calls throw, else server (an error no layer classified is a contract the other
+    /// side broke).
     public static func of(_ error: any Error) -> ErrorCategory {
         if let categorized = error as? any CategorizedError { return categorized.category }
         if error is CancellationError { return .cancelled }
+        if let code = SystemWording.posixCode(of: error) { return SystemWording.isOutOfSpace(code) ? .localFull : .localFile }
         return .server
     }
 }

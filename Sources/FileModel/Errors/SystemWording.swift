@@ -1,3 +1,5 @@
+import Foundation
+
 /// The operating system's words for a failed file call (strerror's) in the project's vocabulary: "no such file or
 /// folder", never "No such file or directory", in every message that passes a system error on.
 public enum SystemWording {
@@ -25,5 +27,31 @@ public enum SystemWording {
             text = text.replacing(system, with: ours)
         }
         return text
+    }
+
+    /// The system's words for the error number `code`, in ours.
+    public static func words(for code: Int32) -> String { userTerms(String(cString: strerror(code))) }
+
+    /// True for the error numbers of a full disk: no space left, or the user's quota on it used up.
+    public static func isOutOfSpace(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT }
+
+    /// The error number under an error of Foundation's file calls (`FileManager`: a Cocoa error wrapping a POSIX
+    /// one, or whose code stands for one; a POSIX error itself), nil for any other error. Read from the domains
+    /// and codes, never the text.
+    public static func posixCode(of error: any Error) -> Int32? {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain { return Int32(error.code) }
+        guard error.domain == NSCocoaErrorDomain else { return nil }
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error, (underlying as NSError).domain == NSPOSIXErrorDomain {
+            return Int32((underlying as NSError).code)
+        }
+        switch CocoaError.Code(rawValue: error.code) {
+        case .fileWriteOutOfSpace: return ENOSPC
+        case .fileWriteVolumeReadOnly: return EROFS
+        case .fileNoSuchFile, .fileReadNoSuchFile: return ENOENT
+        case .fileWriteNoPermission, .fileReadNoPermission: return EACCES
+        case .fileWriteFileExists: return EEXIST
+        default: return nil
+        }
     }
 }

@@ -1,23 +1,44 @@
 extension QueuedWrite {
-    /// Whether `path` (in `root`) will be there once `earlier` writes ran, as far as they tell: true when one
-    /// of them makes it, false when one removes or moves it (or a folder above it) away, nil when none touches it.
-    public static func projected(_ path: String, root: String, after earlier: [QueuedWrite]) -> Bool? {
-        var state: Bool?
+    /// What a path will be once queued writes ran.
+    public enum Projection: Sendable, Equatable {
+        /// A folder: one they make, or one above what they put somewhere (it exists, or `-p` makes it).
+        case folder
+        /// A file they upload.
+        case file
+        /// Something a move or copy puts there, of its source's kind.
+        case present
+        /// Removed, or moved away (itself or a folder above it).
+        case absent
+    }
+
+    /// What `path` (in `root`) will be once `earlier` writes ran, as far as they tell; nil when none touches it.
+    public static func projection(of path: String, root: String, after earlier: [QueuedWrite]) -> Projection? {
+        var state: Projection?
+        let covers = { (top: String) in path == top || path.hasPrefix(top == "/" ? "/" : top + "/") }
+        // What a write puts at `target`: that, and a folder at each folder above it.
+        func puts(_ target: String, _ kind: Projection) {
+            if target == path { state = kind } else if target.hasPrefix(path == "/" ? "/" : path + "/") { state = .folder }
+        }
         for write in earlier where write.root == root {
-            let covers = { (top: String) in path == top || path.hasPrefix(top == "/" ? "/" : top + "/") }
             switch write.kind {
-            case .makeFolder, .upload:
-                if write.path == path { state = true }
-            case .copy:
-                if let destination = write.destination, covers(destination) { state = destination == path ? true : state }
+            case .makeFolder: puts(write.path, .folder)
+            case .upload: puts(write.path, .file)
+            case .copy: if let destination = write.destination { puts(destination, .present) }
             case .move:
-                if covers(write.path) { state = false }
-                if let destination = write.destination, destination == path { state = true }
+                if covers(write.path) { state = .absent }
+                if let destination = write.destination { puts(destination, .present) }
             case .remove:
-                if covers(write.path) { state = false }
+                if covers(write.path) { state = .absent }
             }
         }
         return state
+    }
+
+    /// Whether `path` (in `root`) will be there once `earlier` writes ran, as far as they tell: true when they
+    /// make it (or something inside it), false when one removes or moves it (or a folder above it) away, nil
+    /// when none touches it.
+    public static func projected(_ path: String, root: String, after earlier: [QueuedWrite]) -> Bool? {
+        projection(of: path, root: root, after: earlier).map { $0 != .absent }
     }
 
     /// Why this write contradicts `earlier` ones still queued (it moves or removes what they remove, or makes a

@@ -63,6 +63,7 @@ public enum FileTypeTable {
         add(["apk"], "application/vnd.android.package-archive", .download)
         add(["odt"], "application/vnd.oasis.opendocument.text", .download)
         add(["zip"], "application/zip", .download)
+        add(["bin"], "application/octet-stream", .download)
         return rows
     }()
 

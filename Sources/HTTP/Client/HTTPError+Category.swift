@@ -6,6 +6,7 @@ extension HTTPError: CategorizedError {
     public var category: ErrorCategory {
         switch self {
         case .localFile: .localFile
+        case .noSpace: .localFull
         case .cancelled: .cancelled
         case .unsupportedURL: .invalidInput
         case .rejected, .lengthExceeded, .headersTooLarge, .responseTooLarge, .tooManyRedirects: .server

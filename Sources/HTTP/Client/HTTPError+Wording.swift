@@ -12,7 +12,7 @@ extension HTTPError {
             .credentialScope(let request, _), .invalidHeader(let request, _), .offline(let request),
             .gaveUp(let request, _, _):
             request
-        case .localFile, .unsupportedURL: nil
+        case .localFile, .noSpace, .unsupportedURL: nil
         }
     }
 
@@ -23,6 +23,8 @@ extension HTTPError {
         case .transport(_, let code, let message): Self.transportWording(code: code, message: message, subject: subject, server: server)
         case .responseTooLarge(_, let limit): "\(subject): the server's answer is larger than \(ByteCountFormat.string(Int64(limit)))"
         case .localFile(let path, let message): "\(path): \(message)"
+        // The disk is full, not the file: its folder is named (never a temp file's name).
+        case .noSpace(let path): "\(Self.folder(of: path)): no space left on the disk"
         case .unsupportedURL(let url): "\(URLRedaction.redacted(url)): only http:// and https:// addresses are supported"
         case .cancelled: "\(subject): cancelled"
         case .rejected(_, let status, let reason): "\(subject): the server answered \(status), not what was asked for (\(reason))"
@@ -63,6 +65,12 @@ extension HTTPError {
         case .gaveUp(_, let attempts, let reason): "gave up after \(attempts) attempts (\(reason))"
         default: wording(subject: "the request", server: "the server")
         }
+    }
+
+    /// The folder holding `path`.
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Connection failures name the server; failures of a transfer under way name its subject.

@@ -1,3 +1,6 @@
+import FileModel
+import Foundation
+
 /// A transfer that did not complete, with the request it belongs to.
 public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// libcurl failed: its code and its own message (connection refused, timeout, TLS, …).
@@ -6,6 +9,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case responseTooLarge(request: String, limit: Int)
     /// A local file used as body or sink could not be opened or written.
     case localFile(path: String, message: String)
+    /// A local file could not be written: the disk holding it has no space left (or the quota is used up).
+    case noSpace(path: String)
     /// The URL is not an http(s) URL.
     case unsupportedURL(String)
     /// The caller cancelled the transfer.
@@ -37,6 +42,7 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .transport(let request, let code, let message): "\(request): \(message) (curl error \(code))"
         case .responseTooLarge(let request, let limit): "\(request): response larger than \(limit) bytes"
         case .localFile(let path, let message): "\(path): \(message)"
+        case .noSpace(let path): "\(path): \(String(cString: strerror(ENOSPC)))"
         case .unsupportedURL(let url): "\(url): only http:// and https:// URLs are supported"
         case .cancelled(let request): "\(request): cancelled"
         case .rejected(let request, let status, let reason): "\(request): unexpected answer \(status): \(reason)"
@@ -54,6 +60,12 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .offline(let request): "\(request): not sent: offline (this needs the server)"
         case .gaveUp(let request, let attempts, let reason): "\(request): gave up after \(attempts) attempts: \(reason)"
         }
+    }
+
+    /// A failed system call on the local file `path`, by its error number: a full disk is ``noSpace(path:)`` (a
+    /// sync stops at it), anything else the system's words.
+    package static func localFile(path: String, errno code: Int32) -> HTTPError {
+        SystemWording.isOutOfSpace(code) ? .noSpace(path: path) : .localFile(path: path, message: String(cString: strerror(code)))
     }
 
     /// The message without the path a local-file failure starts with, for errors that name the file themselves.

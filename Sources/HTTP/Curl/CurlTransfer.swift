@@ -16,6 +16,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var sourcePath = ""
     private var lastBytesChecked = false
     private var sourceStream: BodyStream?
+    /// A body held in memory that goes through the read callback (paced, never copied by libcurl).
+    private var sourceData: Data?
+    private var sourceDataSent = 0
     private let sourceStart: Int64
     private var sinkFD: Int32 = -1
     private var ownsSink = true
@@ -149,6 +152,18 @@ final class CurlTransfer: @unchecked Sendable {
                 CurlCalls.set(easy, CURLOPT_POSTFIELDSIZE_LARGE, offset: 0)
                 CurlCalls.set(easy, CURLOPT_COPYPOSTFIELDS, "")
             }
+        case .data(let data, let contentType) where data.count >= Self.streamedDataLimit || sendPacer != nil:
+            // A chunk of a file (a tus upload's last one, a pipe's): sent from the caller's bytes through the read
+            // callback, so the send limit paces it and libcurl keeps no second copy of it.
+            sourceData = data
+            CurlCalls.set(easy, CURLOPT_POST, 1)
+            CurlCalls.set(easy, CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(data.count))
+            CurlCalls.set(easy, CURLOPT_READFUNCTION, callback: readCallback)
+            CurlCalls.set(easy, CURLOPT_READDATA, pointer: userdata)
+            CurlCalls.setSeek(easy, seekCallback)
+            CurlCalls.set(easy, CURLOPT_SEEKDATA, pointer: userdata)
+            headerLines.append("Content-Type: \(contentType)")
+            headerLines.append("Expect:")
         case .data(let data, let contentType):
             CurlCalls.set(easy, CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(data.count))
             data.withUnsafeBytes { bytes in
@@ -288,7 +303,7 @@ final class CurlTransfer: @unchecked Sendable {
                     request: label, code: Int(code.rawValue), message: detail.isEmpty ? CurlCalls.strerror(code) : detail))
         } else {
             if ownsSink, sinkFD >= 0, fsync(sinkFD) != 0, case .file(let path, _) = request.sink {
-                outcome = .failure(HTTPError.localFile(path: path, message: String(cString: strerror(errno))))
+                outcome = .failure(HTTPError.localFile(path: path, errno: errno))
             } else {
                 let response = HTTPResponse(
                     status: CurlCalls.infoLong(easy, CURLINFO_RESPONSE_CODE), headers: headers, body: body,
@@ -359,7 +374,7 @@ final class CurlTransfer: @unchecked Sendable {
                     case .file(let file, _): path = file
                     default: path = "<stdout>"
                     }
-                    failure = .localFile(path: path, message: String(cString: strerror(errno)))
+                    failure = HTTPError.localFile(path: path, errno: errno)
                     return 0
                 }
                 offset += written
@@ -395,8 +410,23 @@ final class CurlTransfer: @unchecked Sendable {
         sourceRemaining = length
     }
 
+    /// In-memory bodies from this size up go through the read callback (smaller ones, JSON, are copied to libcurl).
+    static let streamedDataLimit = 64 << 10
+
     fileprivate func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         if isCancelled { return CurlCalls.readAbort }
+        if let sourceData {
+            let wanted = min(buffer.count, sourceData.count - sourceDataSent)
+            guard wanted > 0 else { return 0 }
+            if sendPacer != nil, let wait = sendPacer!.admit(wanted) {
+                resumeAt = ProcessInfo.processInfo.systemUptime + wait
+                return CurlCalls.readPause
+            }
+            let start = sourceData.startIndex + sourceDataSent
+            sourceData.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: start..<(start + wanted))
+            sourceDataSent += wanted
+            return wanted
+        }
         if let sourceStream {
             let wanted = sendPacer == nil ? buffer.count : min(buffer.count, 64 << 10)
             if sendPacer != nil, let wait = sendPacer!.admit(wanted) {
@@ -438,6 +468,11 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     fileprivate func seekBody(to offset: Int64) -> Int32 {
+        if let sourceData {
+            guard offset >= 0, offset <= Int64(sourceData.count) else { return CurlCalls.seekFail }
+            sourceDataSent = Int(offset)
+            return CurlCalls.seekOK
+        }
         guard sourceFD >= 0, offset <= sourceLength, lseek(sourceFD, off_t(sourceStart + offset), SEEK_SET) >= 0
         else { return CurlCalls.seekFail }
         sourceRemaining = sourceLength - offset

@@ -66,7 +66,9 @@ extension OfficerClient {
                     message: "job \(job.id) still running after \(Int(timeout ?? 0)) s; it goes on on the server")
             }
             let asked = ContinuousClock.now
-            let next = try await self.job(current.id, waiting: Self.jobPollSeconds, after: current.revision)
+            var next = try await self.job(current.id, waiting: Self.jobPollSeconds, after: current.revision)
+            // The server's record names paths only; where they are stays what the request said.
+            next.base = current.base
             if next.revision != current.revision {
                 onChange?(next)
                 idle = 0

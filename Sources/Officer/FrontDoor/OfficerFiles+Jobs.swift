@@ -67,11 +67,16 @@ extension OfficerFiles {
         return Job(id: "", kind: kind, target: target, state: .done, progress: JobProgress(message: "done"), result: value)
     }
 
-    /// The job behind an answer that may have been immediate.
-    static func job<Response: Encodable & Sendable>(from answer: JobAnswer<Response>, kind: String, target: String) -> Job {
+    /// The job behind an answer that may have been immediate, its paths on `base`'s server and root.
+    static func job<Response: Encodable & Sendable>(
+        from answer: JobAnswer<Response>, kind: String, target: String, base: RemotePath
+    ) -> Job {
+        var job: Job
         switch answer {
-        case .accepted(let job): job
-        case .finished(let response): finishedJob(kind: kind, target: target, result: response)
+        case .accepted(let accepted): job = accepted
+        case .finished(let response): job = finishedJob(kind: kind, target: target, result: response)
         }
+        job.base = base
+        return job
     }
 }

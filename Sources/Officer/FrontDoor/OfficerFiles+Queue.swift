@@ -73,6 +73,19 @@ extension OfficerFiles {
         return PathState(entry)
     }
 
+    /// Whether a change queued now puts what it sends, moves or copies into `destination` (true) or at it (false),
+    /// as the server will have it when the change is replayed: written as a folder (`x/`, the root), a folder once
+    /// the writes queued before it ran (a queued `mkdir`, or a `put -p` below it), else as it was last listed.
+    public func queuedDestinationIsFolder(_ destination: RemotePath) throws -> Bool {
+        if destination.namesFolder || destination.isRoot { return true }
+        let earlier = try queuedWrites().map(\.write)
+        if let projection = QueuedWrite.projection(of: destination.path, root: destination.root, after: earlier) {
+            return projection == .folder
+        }
+        if case .folder = try lastSeen(destination) { return true }
+        return false
+    }
+
     /// Keeps a write in the journal to replay when the server answers (``replayQueue()``), with what it expects
     /// of each path it touches: a replaced, moved or removed path must still be the version last seen (from the
     /// cached listing of its folder; ``QueueError/unknownVersion(_:)`` when there is none), a new name must still

@@ -34,7 +34,7 @@ extension OfficerFiles {
         }
         do {
             let answer = try await client.extract(ExtractRequest(root: archive.root, path: archive.path, to: folder.path))
-            return Self.job(from: answer, kind: "extract", target: archive.path)
+            return Self.job(from: answer, kind: "extract", target: archive.path, base: archive)
         } catch OfficerError.conflict(_, _, "exists") {
             throw OfficerFilesError.folderExists(folder)
         }
@@ -81,7 +81,7 @@ extension OfficerFiles {
             client.offers.learn(.transcode, offered: false)
             throw OfficerError.notOffered(request: "transcode", feature: "transcoding into a file on the server")
         }
-        return Self.job(from: answer, kind: "transcode", target: video.path)
+        return Self.job(from: answer, kind: "transcode", target: video.path, base: video)
     }
 
     /// Where the server puts a transcode given no output: beside the video, `NAME.HEIGHTp.mp4` (`NAME.mp4`
@@ -122,9 +122,9 @@ extension OfficerFiles {
             root: folder.root, url: url, path: folder.path, name: name, overwrite: overwrite ? true : nil)
         let client = try client
         if useGit {
-            return Self.job(from: try await client.gitClone(request), kind: "git-clone", target: url)
+            return Self.job(from: try await client.gitClone(request), kind: "git-clone", target: url, base: folder)
         }
-        return Self.job(from: try await client.downloadVideo(request), kind: "download-video", target: url)
+        return Self.job(from: try await client.downloadVideo(request), kind: "download-video", target: url, base: folder)
     }
 
     /// Downloads one zip of Officer files and folders (under one root) to `destination`. Where the server offers

@@ -76,6 +76,8 @@ public struct UploadImagePreparation: Sendable {
             return .success(Item(path: output, name: newName, temporary: output))
         } catch let error as ImageError {
             if bestEffort, error.isAboutTheImage {
+                // As it is means with its metadata: never with a GPS position preparing would have stripped.
+                guard preparer.mayGoUpUnchanged(local) else { return .failure(.wouldSendPosition(error)) }
                 return .success(Item(path: local, name: name, warning: "\(error); uploading it unchanged (best effort)"))
             }
             return .failure(error)

@@ -13,7 +13,7 @@ enum LocalSide {
             let failure = errno
             var info = stat()
             guard failure == EEXIST, lstat(absolute, &info) == 0 else {
-                throw HTTPError.localFile(path: absolute, message: String(cString: strerror(failure)))
+                throw HTTPError.localFile(path: absolute, errno: failure)
             }
             guard info.st_mode & S_IFMT == S_IFDIR else {
                 throw HTTPError.localFile(path: absolute, message: "exists and is not a real folder (a symbolic link or a file): nothing is written through it")
@@ -83,13 +83,13 @@ enum LocalSide {
                 var written = 0
                 while written < count {
                     let step = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
-                    if step < 0 { throw HTTPError.localFile(path: target, message: String(cString: strerror(errno))) }
+                    if step < 0 { throw HTTPError.localFile(path: target, errno: errno) }
                     written += step
                 }
                 copied += Int64(count)
                 onProgress(copied)
             }
-            guard fsync(output) == 0 else { throw HTTPError.localFile(path: target, message: String(cString: strerror(errno))) }
+            guard fsync(output) == 0 else { throw HTTPError.localFile(path: target, errno: errno) }
         } catch {
             close(output)
             unlink(temp)

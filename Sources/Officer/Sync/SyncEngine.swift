@@ -165,6 +165,8 @@ public struct SyncEngine: Sendable {
             state.directoryCreated(action)
             return true
         }
+        // The disk is full: not made, and the files in it are counted as not tried.
+        if state.isDiskFull { return true }
         do {
             try await destination.makeDirectory(path)
             state.directoryCreated(action)
@@ -218,6 +220,11 @@ public struct SyncEngine: Sendable {
             } catch {
                 state.fail(item.path.description, transferVerb, error)
             }
+            return
+        }
+        // The disk is full: every next file would fail the same way, so it is counted, not tried.
+        if state.isDiskFull {
+            state.notTried()
             return
         }
         let label = item.path.description

@@ -86,6 +86,8 @@ final class SyncState: @unchecked Sendable {
     func fail(_ path: String, _ operation: String, _ error: any Error) {
         let report = FailureReport(error, terms: terms)
         guard report.category == .authentication else {
+            // No space left: every next file would fail the same way, so none is tried after it.
+            if report.category == .localFull { lock.withLock { diskFull = true } }
             fail(path, operation, report.message, category: report.category)
             return
         }
@@ -104,6 +106,15 @@ final class SyncState: @unchecked Sendable {
     /// The refusal of the token that stopped the sync: nothing is started after it.
     var refusal: (any Error)? { lock.withLock { stoppedBy } }
 
+    private var diskFull = false
+    private var untried = 0
+
+    /// True once the destination's disk is full: the files left are counted (``notTried()``), not tried.
+    var isDiskFull: Bool { lock.withLock { diskFull } }
+
+    /// A file not tried because the disk is full.
+    func notTried() { lock.withLock { untried += 1 } }
+
     func deferred(_ localPath: String) { onEvent(.deferred(localPath)) }
 
     /// Recorded in the report only: its summary says why, once.
@@ -119,7 +130,11 @@ final class SyncState: @unchecked Sendable {
     }
 
     func finish(_ started: Date) -> SyncReport {
-        lock.withLock {
+        let left = lock.withLock { untried }
+        if left > 0 {
+            fail("", "sync", "stopped at the first full disk: \(CountFormat.string(left, "file", "files")) not tried", category: .localFull)
+        }
+        return lock.withLock {
             report.seconds = Date().timeIntervalSince(started)
             return report
         }

@@ -51,6 +51,8 @@ extension CommandContext {
             ("--zip", "get --zip saves a folder as one zip file; sync copies it file by file")
         case ArchiveError.tooLarge:
             ("--max-size", "raise --max-size")
+        case ImageError.wouldSendPosition:
+            ("--keep-metadata", "--keep-metadata sends it as it is, GPS included")
         default: nil
         }
     }

@@ -80,7 +80,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .network: .network
         case .server: .server
         case .serverFull: .serverFull
-        case .localFile: .localFile
+        case .localFile, .localFull: .localFile
         case .refused: .refused
         case .integrity: .failure
         case .invalidInput: .usage

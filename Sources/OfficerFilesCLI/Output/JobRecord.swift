@@ -42,7 +42,7 @@ struct JobRecord: Encodable, Sendable {
         created = JSONTime(job.created)
         updated = JSONTime(job.updated)
         progress = Progress(done: job.progress.done, total: job.progress.total, unit: job.progress.unit, message: job.progress.message)
-        made = job.createdEntries.map { (try? RemotePath(path: $0.path))?.description ?? $0.path }
+        made = job.createdEntries.map { job.place($0.path)?.description ?? $0.path }
         error = job.error.map { Failure(code: $0.code, message: $0.message) }
     }
 }

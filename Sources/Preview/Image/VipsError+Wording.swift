@@ -47,6 +47,7 @@ extension ImageError {
             VipsError.isUnknownFormat(message) ? "\(file): not an image officer-files reads" : "\(file): damaged or truncated \(VipsError.format(in: message))"
         case .unsupported(let file, let detail):
             detail == "unknown format" ? "\(file): not an image officer-files reads" : "\(file): not an image officer-files prepares (\(detail))"
+        case .wouldSendPosition(let reason): "\(reason.wording); not uploaded as it is: it may hold a GPS position"
         default: description
         }
     }

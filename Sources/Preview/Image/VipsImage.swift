@@ -87,6 +87,8 @@ public final class VipsImage {
     public var hasMetadata: Bool { ["exif-data", "xmp-data", "iptc-data"].contains { VipsCalls.hasField(handle, $0) } }
     /// True when the EXIF data carries a GPS position.
     public var hasGPS: Bool { VipsCalls.hasField(handle, "exif-ifd3-GPSLatitude") }
+    /// True when the metadata may hold a position: EXIF GPS, or XMP (which can carry one too).
+    public var mayHoldPosition: Bool { hasGPS || VipsCalls.hasField(handle, "xmp-data") }
     /// A metadata string field, e.g. `exif-ifd0-Model`.
     public func string(_ field: String) -> String? { VipsCalls.string(handle, field) }
 

@@ -6,9 +6,9 @@ extension ContentCache {
     /// Checks the index and the files against each other and repairs what does not match: an unreadable
     /// index is created anew, entries whose file is missing or of the wrong size are dropped, every stored file
     /// is read and one whose bytes no longer match their SHA-256 is dropped (and listed), files no entry
-    /// names are removed, temp files of processes that no longer run are removed, and the cache is trimmed
-    /// to its limit. Holds the write lock throughout, so no other process commits meanwhile.
-    public func verify() throws(CacheError) -> CacheVerification {
+    /// names are removed, temp files of processes that no longer run are removed, and (`trimming`) the cache is
+    /// trimmed to its limit. Holds the write lock throughout, so no other process commits meanwhile.
+    public func verify(trimming: Bool = true) throws(CacheError) -> CacheVerification {
         var report = CacheVerification()
         let check = try? sql { db throws(SQLiteError) in try db.query("PRAGMA quick_check").first?.first?.text }
         if check != "ok" {
@@ -42,7 +42,7 @@ extension ContentCache {
                     if unlink(folderPath + "/" + name) == 0 { report.orphanFilesRemoved += 1 }
                 }
             }
-            report.entriesEvicted = try evict(toFit: 0)
+            if trimming { report.entriesEvicted = try evict(toFit: 0) }
         }
         return report
     }

@@ -39,7 +39,9 @@ public final class ContentCache: @unchecked Sendable {
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/officer-files/content"
     }
 
-    /// Opens (creating) the cache in `directory`, healing what a crash left and trimming it to `limit`.
+    /// Opens (creating) the cache in `directory`, healing what a crash left. Opening changes nothing else: a cache
+    /// holding more than `limit` (a smaller limit given this time) is trimmed to it by the next commit, which makes
+    /// room within the limit, or by ``verify(trimming:)``; never by a run that only reads it.
     public init(directory: String, limit: Int64 = ContentCache.defaultLimit, timeToLive: Double? = nil) throws(CacheError) {
         self.directory = directory
         self.limit = max(0, limit)
@@ -63,10 +65,8 @@ public final class ContentCache: @unchecked Sendable {
             throw .index(error)
         }
         if rebuilt || hasStaleTemporaryFiles() {
-            openingReport = try verify()
+            openingReport = try verify(trimming: false)
             openingReport.rebuiltIndex = rebuilt
-        } else if try statistics().bytes > self.limit {
-            openingReport.entriesEvicted = try withWriteTransaction { () throws(CacheError) -> Int in try evict(toFit: 0) }
         }
     }
 

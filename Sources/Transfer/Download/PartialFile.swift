@@ -125,7 +125,10 @@ final class PartialFile: @unchecked Sendable {
     }()
 
     private func failure(_ file: String? = nil) -> DownloadError {
-        .localFile(path: file ?? path, message: String(cString: strerror(errno)))
+        let error = HTTPError.localFile(path: file ?? path, errno: errno)
+        // A full disk is one case whichever layer wrote (HTTPError.noSpace); the rest stays the download's own.
+        if case .noSpace = error { return .transfer(error) }
+        return .localFile(path: file ?? path, message: error.detailWithoutPath)
     }
 }
 

@@ -25,8 +25,9 @@ public struct TusUploader: Uploading {
     /// nil trusts the tus server's offset alone (any tus server: its `HEAD` is all there is to ask).
     public var confirmer: (any UploadConfirming)?
     /// The last bytes of a file go up from memory, read after the file was checked to be the version whose earlier
-    /// bytes went: at most this many, so a large final chunk does not cost its size in memory.
-    static let finalChunkLimit: Int64 = 8 << 20
+    /// bytes went: at most this many, so a large final chunk does not cost its size in memory (they go to the
+    /// server from these bytes, paced, with no second copy in libcurl).
+    static let finalChunkLimit: Int64 = 2 << 20
 
     /// Creates an uploader; `fileType` names each file's MIME type for the `filetype` metadata item, `confirmer`
     /// answers what the destination holds.

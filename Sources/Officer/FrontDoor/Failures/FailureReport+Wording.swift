@@ -1,4 +1,5 @@
 import FileModel
+import Foundation
 import HTTP
 import Journal
 import Preview
@@ -25,7 +26,14 @@ extension FailureReport {
             default: return (error.description, nil)
             }
         case let error as LocalFileError: return (error.description, error.path)
-        default: return ("\(error)", nil)
+        default:
+            // What Foundation's file calls throw (a folder FileManager could not make or remove): its path and the
+            // system's words for its error number, never the NSError's own text (that stays in `detail`, for -v).
+            if let code = SystemWording.posixCode(of: error) {
+                let path = (error as NSError).userInfo[NSFilePathErrorKey] as? String
+                return ((path.map { "\($0): " } ?? "") + SystemWording.words(for: code), path)
+            }
+            return ("\(error)", nil)
         }
     }
 

@@ -47,7 +47,7 @@ enum RelocateCommand {
             intoFolder = try await files.statIfExists(destination)?.isDirectory ?? false
         } catch where queueAll || WriteQueueing.shouldQueue(after: error, parsed, files) {
             queueAll = true
-            if case .folder = try files.lastSeen(destination) { intoFolder = true } else { intoFolder = false }
+            intoFolder = try files.queuedDestinationIsFolder(destination)
         }
         if sources.count > 1, !intoFolder {
             throw CLIError.usage("with several sources, \(destination) must be an existing folder")

@@ -83,7 +83,7 @@ enum JobsCommand: Command {
         let head = "job \(job.id) (\(job.kind) \(job.shownTarget)): \(job.state.rawValue)"
         switch job.state {
         case .done:
-            let made = job.createdEntries.map { (try? RemotePath(path: $0.path))?.description ?? $0.path }
+            let made = job.createdEntries.map { job.place($0.path)?.description ?? $0.path }
             return made.isEmpty ? head : head + ": " + made.joined(separator: ", ")
         case .failed: return head + ": " + (job.error?.message ?? "no reason given")
         default: return head

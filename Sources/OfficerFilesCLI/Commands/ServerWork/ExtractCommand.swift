@@ -37,7 +37,7 @@ enum ExtractCommand: Command {
         if context.global.json {
             context.printJSON(JobRecord(final))
         } else if let result {
-            let folder = (try? RemotePath(root: archive.root, path: result.entry.path))?.description ?? result.entry.path
+            let folder = final.place(result.entry.path)?.description ?? result.entry.path
             context.say("Extracted \(CountFormat.string(result.extracted, "entry", "entries")) into \(folder)")
         }
     }

@@ -35,7 +35,7 @@ enum FetchCommand: Command {
             return
         }
         for entry in final.createdEntries {
-            let path = (try? RemotePath(root: folder.root, path: entry.path))?.description ?? entry.path
+            let path = final.place(entry.path)?.description ?? entry.path
             context.say("Fetched \(path)" + (entry.isDirectory ? "/" : " (\(ByteCountFormat.string(entry.size)))"))
         }
     }

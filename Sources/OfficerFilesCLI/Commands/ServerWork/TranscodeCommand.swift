@@ -39,7 +39,7 @@ enum TranscodeCommand: Command {
         var parsed = parsed
         if parsed.flag("get") { parsed.flags.insert("wait") }
         guard let final = try await JobFollower.settle(job, files: files, parsed, context) else { return }
-        guard let made = final.createdEntries.first, let result = try? RemotePath(root: video.root, path: made.path) else {
+        guard let made = final.createdEntries.first, let result = final.place(made.path) else {
             throw CLIError.refused("\(video): the server's job ended without naming the result", .failure)
         }
         if !context.global.json { context.say("Transcoded \(video) into \(result) (\(ByteCountFormat.string(made.size)))") }

@@ -188,8 +188,7 @@ enum PutCommand: Command {
     /// destination as it was last listed.
     static func queueUploads(_ locals: [String], to dest: String, _ files: OfficerFiles, _ parsed: ParsedCommand, _ context: CommandContext) throws {
         let target = try context.remotePath(dest)
-        var intoFolder = dest.hasSuffix("/") || locals.count > 1 || target.isRoot
-        if !intoFolder, case .folder = try files.lastSeen(target) { intoFolder = true }
+        let intoFolder = try locals.count > 1 || files.queuedDestinationIsFolder(target)
         for local in locals {
             let path = intoFolder ? try target.appending((local as NSString).lastPathComponent) : target
             try WriteQueueing.queue(try queuedUpload(local, path: path, parsed), files, context, offline: files.isOffline)

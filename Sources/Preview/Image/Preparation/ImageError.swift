@@ -16,6 +16,8 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case outputIsInput(file: String)
     /// The input cannot be read (permissions, missing).
     case unreadable(file: String, message: String)
+    /// It could not be prepared (why), and sent as it is it would carry the GPS position preparing strips.
+    indirect case wouldSendPosition(ImageError)
 
     /// A one-line message.
     public var description: String {
@@ -29,6 +31,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .outputExists(let file): "\(file): already exists"
         case .outputIsInput(let file): "\(file): is the input image; write the prepared copy elsewhere"
         case .unreadable(let file, let message): "\(file): cannot read: \(message)"
+        case .wouldSendPosition(let reason): "\(reason.description); not uploaded as it is: it may hold a GPS position"
         }
     }
 }
@@ -39,7 +42,7 @@ extension ImageError {
     public var isAboutTheImage: Bool {
         switch self {
         case .unsupported, .tooManyPixels, .undecodable: true
-        case .writeFailed, .invalidOption, .outputExists, .outputIsInput, .unreadable: false
+        case .writeFailed, .invalidOption, .outputExists, .outputIsInput, .unreadable, .wouldSendPosition: false
         }
     }
 }

@@ -28,6 +28,23 @@ public struct ImagePreparer: Sendable {
         self.options = options
     }
 
+    /// What libmagic calls the formats this prepares.
+    private static let preparedTypes: Set<String> = [
+        "image/jpeg", "image/png", "image/webp", "image/heic", "image/heif", "image/avif", "image/gif", "image/tiff",
+    ]
+
+    /// Whether `input`, which could not be prepared, may go up as it is without sending the GPS position preparing
+    /// strips: always when metadata is kept; else a file in a format this prepares only when its header shows no
+    /// position (``VipsImage/mayHoldPosition``; a header that cannot be read may hide one), a file of any other
+    /// kind (not an image, an SVG) holding none of a photo's.
+    public func mayGoUpUnchanged(_ input: String) -> Bool {
+        if options.keepMetadata { return true }
+        guard let type = try? FileTypeDetector().detect(file: input) else { return false }
+        guard Self.preparedTypes.contains(type.mime) else { return true }
+        guard let header = try? VipsImage(contentsOf: input, sequential: true) else { return false }
+        return !header.mayHoldPosition
+    }
+
     private static let loaders: [(prefix: String, format: ImageOutputFormat?)] = [
         ("jpegload", .jpeg), ("pngload", .png), ("webpload", .webp), ("heifload", nil), ("gifload", .gif), ("tiffload", .tiff),
     ]
