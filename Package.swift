@@ -67,14 +67,18 @@ let package = Package(
         // Drives library code for the bench/ scripts; not part of the product.
         .executableTarget(name: "officer-files-bench", dependencies: ["HTTP", "Journal", "Transfer"]),
         // libFuzzer targets (scripts/fuzz); built normally it replays inputs, so found crashes stay tests.
-        .executableTarget(name: "officer-files-fuzz", dependencies: ["FileModel", "Preview", "HTTP", "Journal", "Transfer", "Officer", "OfficerFilesCLI"]),
+        .executableTarget(
+            name: "officer-files-fuzz",
+            dependencies: ["FileModel", "Preview", "HTTP", "Journal", "Transfer", "Officer", "OfficerFilesCLI"]),
 
         // Starts the reference server, the fault proxy and the built CLI for tests; never shipped.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FileModelTests", dependencies: ["FileModel"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
         .testTarget(name: "TransferTests", dependencies: ["HTTP", "Journal", "Transfer", "Officer", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["OfficerFilesCLI", "HTTP", "Journal", "Transfer", "Officer", "TestSupport"]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["OfficerFilesCLI", "HTTP", "Journal", "Transfer", "Officer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,7 +13,8 @@ let package = Package(
         // The README's "As a library" code, word for word (a test compares the two).
         .executableTarget(name: "readme-example", dependencies: [.product(name: "Officer", package: "officer-files")]),
         // The README's S3 code, word for word.
-        .executableTarget(name: "readme-object-store", dependencies: [.product(name: "Officer", package: "officer-files")]),
+        .executableTarget(
+            name: "readme-object-store", dependencies: [.product(name: "Officer", package: "officer-files")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,7 +21,8 @@ func cacheBenchmark(_ arguments: [String]) throws {
     guard arguments.count >= 5, let entries = Int(arguments[1]), let limit = Int64(arguments[2]),
         let minimum = Int(arguments[3]), let maximum = Int(arguments[4])
     else {
-        FileHandle.standardError.write(Data("usage: officer-files-bench cache DIR ENTRIES LIMIT MIN_SIZE MAX_SIZE [SEED]\n".utf8))
+        FileHandle.standardError.write(
+            Data("usage: officer-files-bench cache DIR ENTRIES LIMIT MIN_SIZE MAX_SIZE [SEED]\n".utf8))
         exit(2)
     }
     var seed = UInt64(arguments.count > 5 ? Int(arguments[5]) ?? 1 : 1)
@@ -32,7 +33,9 @@ func cacheBenchmark(_ arguments: [String]) throws {
     let cache = try ContentCache(directory: arguments[0], limit: limit)
     let payload = Data((0..<maximum).map { UInt8(truncatingIfNeeded: $0 &* 31) })
     func key(_ index: Int) -> CacheKey {
-        CacheKey(server: "http://127.0.0.1#bench-\(getpid())", root: "home", path: "/bench/\(index)", kind: CacheKey.Kind.body)
+        CacheKey(
+            server: "http://127.0.0.1#bench-\(getpid())", root: "home", path: "/bench/\(index)",
+            kind: CacheKey.Kind.body)
     }
     var commit: [Double] = [], put: [Double] = [], get: [Double] = []
     commit.reserveCapacity(entries)
@@ -69,8 +72,10 @@ func cacheBenchmark(_ arguments: [String]) throws {
     let result: [String: Double] = [
         "entries": Double(entries), "commit_p50_ms": percentile(commit, 0.5), "commit_p99_ms": percentile(commit, 0.99),
         "put_p50_ms": percentile(put, 0.5), "put_p99_ms": percentile(put, 0.99), "get_p50_ms": percentile(get, 0.5),
-        "get_p99_ms": percentile(get, 0.99), "puts_per_s": Double(entries) / putSeconds, "gets_per_s": Double(entries) / getSeconds,
-        "evicted": Double(evicted), "evictions_per_s": Double(evicted) / putSeconds, "hit_pct": Double(hits) * 100 / Double(entries),
+        "get_p99_ms": percentile(get, 0.99), "puts_per_s": Double(entries) / putSeconds,
+        "gets_per_s": Double(entries) / getSeconds,
+        "evicted": Double(evicted), "evictions_per_s": Double(evicted) / putSeconds,
+        "hit_pct": Double(hits) * 100 / Double(entries),
         "over_limit_after_put": Double(overLimit), "final_bytes": Double(afterPuts.bytes), "limit": Double(limit),
     ]
     let encoder = JSONEncoder()

@@ -18,7 +18,8 @@ enum FuzzTarget: String, CaseIterable {
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["OFFICER_FUZZ_TARGET"] ?? ""
         guard let target = FuzzTarget(rawValue: name) else {
-            FileHandle.standardError.write(Data("OFFICER_FUZZ_TARGET must be one of: \(allCases.map(\.rawValue).joined(separator: ", "))\n".utf8))
+            FileHandle.standardError.write(
+                Data("OFFICER_FUZZ_TARGET must be one of: \(allCases.map(\.rawValue).joined(separator: ", "))\n".utf8))
             exit(2)
         }
         return target
@@ -35,7 +36,8 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? ArchiveInspection.inspect(path)
             // The same bytes as a remote archive: the zip directory reader, then libarchive through callbacks.
             _ = try? ArchiveReader.inspect(source: MemorySource(data), name: "fuzz.zip")
-            _ = try? ArchiveReader.read(member: "a", from: MemorySource(data), name: "fuzz.zip", limit: 1 << 20) { _ in }
+            _ = try? ArchiveReader.read(member: "a", from: MemorySource(data), name: "fuzz.zip", limit: 1 << 20) { _ in
+            }
         case .image:
             let input = Self.scratch + ".image"
             guard FileManager.default.createFile(atPath: input, contents: data) else { return }
@@ -58,7 +60,9 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? decoder.decode(AITextResponse.self, from: data)
             _ = try? decoder.decode(AIFileResponse.self, from: data)
             if let page = try? decoder.decode(TreePage.self, from: data) {
-                for entry in page.entries { _ = SyncPath.relative(entryPath: entry.path, name: entry.name, below: page.path) }
+                for entry in page.entries {
+                    _ = SyncPath.relative(entryPath: entry.path, name: entry.name, below: page.path)
+                }
             }
         case .headers:
             var headers = HTTPHeaders()
@@ -77,6 +81,7 @@ enum FuzzTarget: String, CaseIterable {
     }
 }
 
+/// libFuzzer's entry point: one input for the target named by `OFFICER_FUZZ_TARGET`.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     FuzzTarget.selected.run(Data(bytes: bytes, count: count))
@@ -84,45 +89,48 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 }
 
 #if FUZZING
-/// libFuzzer's driver, called by name so the linker pulls it in (it is not exported for dlsym).
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-) -> Int32
+    /// libFuzzer's driver, called by name so the linker pulls it in (it is not exported for dlsym).
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func runFuzzerDriver(
+        _ argc: UnsafeMutablePointer<Int32>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+    ) -> Int32
 
-/// SwiftPM links every executable's entry point as `<target>_main` (aliased to `main`), so under libFuzzer that
-/// symbol hands over to libFuzzer's own driver.
-@_cdecl("officer_files_fuzz_main")
-public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { bytes, size in
-        FuzzTarget.selected.run(bytes.map { Data(bytes: $0, count: size) } ?? Data())
-        return 0
-    }
-}
-#else
-/// Without libFuzzer: replays each file named on the command line (a corpus or a crash) through the target.
-@main
-enum Replay {
-    static func main() {
-        var count = 0
-        for argument in CommandLine.arguments.dropFirst() {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else { continue }
-            let files =
-                isDirectory.boolValue
-                ? ((try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []).sorted().map { argument + "/" + $0 } : [argument]
-            for file in files {
-                guard let data = FileManager.default.contents(atPath: file) else { continue }
-                FuzzTarget.selected.run(data)
-                count += 1
-            }
+    /// SwiftPM links every executable's entry point as `<target>_main` (aliased to `main`), so under libFuzzer that
+    /// symbol hands over to libFuzzer's own driver.
+    @_cdecl("officer_files_fuzz_main")
+    public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+        var count = argc
+        var arguments = argv
+        return runFuzzerDriver(&count, &arguments) { bytes, size in
+            FuzzTarget.selected.run(bytes.map { Data(bytes: $0, count: size) } ?? Data())
+            return 0
         }
-        print("replayed \(count) inputs through \(FuzzTarget.selected.rawValue)")
     }
-}
+#else
+    /// Without libFuzzer: replays each file named on the command line (a corpus or a crash) through the target.
+    @main
+    enum Replay {
+        static func main() {
+            var count = 0
+            for argument in CommandLine.arguments.dropFirst() {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else { continue }
+                let files =
+                    isDirectory.boolValue
+                    ? ((try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []).sorted().map {
+                        argument + "/" + $0
+                    } : [argument]
+                for file in files {
+                    guard let data = FileManager.default.contents(atPath: file) else { continue }
+                    FuzzTarget.selected.run(data)
+                    count += 1
+                }
+            }
+            print("replayed \(count) inputs through \(FuzzTarget.selected.rawValue)")
+        }
+    }
 #endif
 
 /// Bytes in memory as a ``ByteSource``, as a remote file read by ranges would give them.

@@ -9,12 +9,14 @@ guard arguments.count == 3 else {
 }
 let root = URL(fileURLWithPath: arguments[1])
 func read(_ path: String) -> String? {
-    (try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    (try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8))?.trimmingCharacters(
+        in: .whitespacesAndNewlines)
 }
 guard let version = read("VERSION"), version.first?.isNumber == true,
     version.allSatisfy({ $0.isLetter || $0.isNumber || "+.~-".contains($0) })
 else {
-    FileHandle.standardError.write(Data("version-stamp: VERSION must hold a Debian version starting with a digit\n".utf8))
+    FileHandle.standardError.write(
+        Data("version-stamp: VERSION must hold a Debian version starting with a digit\n".utf8))
     exit(1)
 }
 /// The commit HEAD points at: a detached hash, or the branch's file, or its line in packed-refs.
@@ -23,7 +25,9 @@ func commit() -> String? {
     guard head.hasPrefix("ref: ") else { return head }
     let ref = String(head.dropFirst(5))
     if let hash = read(".git/" + ref) { return hash }
-    return read(".git/packed-refs")?.split(separator: "\n").first { $0.hasSuffix(" " + ref) }.map { String($0.prefix(40)) }
+    return read(".git/packed-refs")?.split(separator: "\n").first { $0.hasSuffix(" " + ref) }.map {
+        String($0.prefix(40))
+    }
 }
 let short = commit().flatMap { hash in hash.count >= 7 && hash.allSatisfy(\.isHexDigit) ? String(hash.prefix(7)) : nil }
 let source = """

@@ -21,15 +21,21 @@ import Testing
     /// An image of known text, rendered by ImageMagick.
     func renderText(_ text: String, to name: String) throws -> String {
         let path = work.file(name)
-        try tool("/usr/bin/convert", ["-size", "900x200", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "56", "-fill", "black",
-                                      "-annotate", "+20+120", text, path])
+        try tool(
+            "/usr/bin/convert",
+            [
+                "-size", "900x200", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "56", "-fill", "black",
+                "-annotate", "+20+120", text, path,
+            ])
         return path
     }
 
     /// Seconds of audio in a PCM WAV, from its header.
     func wavSeconds(_ path: String) throws -> Double {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        try #require(data.count > 44 && data.prefix(4) == Data("RIFF".utf8) && data[8..<12] == Data("WAVE".utf8), "not a WAV file")
+        try #require(
+            data.count > 44 && data.prefix(4) == Data("RIFF".utf8) && data[8..<12] == Data("WAVE".utf8),
+            "not a WAV file")
         func le32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(data[at + $1]) << (8 * $1) } }
         var offset = 12
         var byteRate = 0
@@ -59,8 +65,11 @@ import Testing
         #expect(inboxFiles.isEmpty, "the uploaded copy is removed: \(inboxFiles)")
 
         let second = try await cli.run(["-v", "--json", "ocr", image])
-        #expect(second.status == 0 && second.stdout.contains("\"fromCache\":true") && second.stdout.contains("Hello Officer World"))
-        #expect(!second.stderr.contains("/api/file-browser/"), "an unchanged image makes no server call:\n\(second.stderr)")
+        #expect(
+            second.status == 0 && second.stdout.contains("\"fromCache\":true")
+                && second.stdout.contains("Hello Officer World"))
+        #expect(
+            !second.stderr.contains("/api/file-browser/"), "an unchanged image makes no server call:\n\(second.stderr)")
         let refreshed = try await cli.run(["-v", "ocr", "--refresh", image])
         #expect(refreshed.status == 0 && refreshed.stderr.contains("/api/file-browser/ocr"))
 
@@ -89,24 +98,34 @@ import Testing
         #expect(short > 0.3 && short < seconds)
         // The second time comes from the cache: same bytes, no server call.
         let cached = try await cli.run(["-v", "tts", "--text", "Good morning", "-o", work.file("morning2.wav")])
-        #expect(cached.status == 0 && !cached.stderr.contains("/api/file-browser/tts") && cached.stderr.contains("from the cache"))
-        #expect(try ProcessRunner.sha256(of: work.file("morning2.wav")) == (try ProcessRunner.sha256(of: work.file("morning.wav"))))
+        #expect(
+            cached.status == 0 && !cached.stderr.contains("/api/file-browser/tts")
+                && cached.stderr.contains("from the cache"))
+        #expect(
+            try ProcessRunner.sha256(of: work.file("morning2.wav"))
+                == (try ProcessRunner.sha256(of: work.file("morning.wav"))))
         // Into a folder, a cached result gets the name a fresh one would get there, not an earlier run's -o name.
         let intoFolder = try await cli.run(["tts", "--text", "Good morning", "-o", work.path + "/other/"])
         let saved = try FileManager.default.contentsOfDirectory(atPath: work.file("other"))
-        #expect(intoFolder.status == 0 && saved.count == 1 && saved[0] != "morning2.wav" && saved[0].hasSuffix(".wav"), "\(saved)")
+        #expect(
+            intoFolder.status == 0 && saved.count == 1 && saved[0] != "morning2.wav" && saved[0].hasSuffix(".wav"),
+            "\(saved)")
         let fresh = try await cli.run(["tts", "--refresh", "--text", "Good morning", "-o", work.path + "/fresh/"])
         #expect(fresh.status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.file("fresh")) == saved)
         // The cache kinds are shown whole.
         let stats = try await cli.run(["cache", "stats"])
         #expect(stats.stdout.contains("ai/tts"), "\(stats.stdout)")
-        let kinds = stats.stdout.split(separator: "\n").filter { $0.hasPrefix("  ai/") }.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        let kinds = stats.stdout.split(separator: "\n").filter { $0.hasPrefix("  ai/") }.map {
+            $0.split(separator: " ").first.map(String.init) ?? ""
+        }
         #expect(Set(kinds).count == kinds.count && kinds.allSatisfy { !$0.hasSuffix("?") }, "\(kinds)")
         // A server file: the WAV is written beside it and, with --no-download, left there.
         try server.root.write("notes/todo.md", "# Todo\nBuy milk.\n")
         let remote = try await cli.run(["tts", "--no-download", "officer:/notes/todo.md"])
-        #expect(remote.status == 0 && remote.stdout.contains("Wrote officer:/notes/todo.wav on the server"), "\(remote.stdout)\(remote.stderr)")
+        #expect(
+            remote.status == 0 && remote.stdout.contains("Wrote officer:/notes/todo.wav on the server"),
+            "\(remote.stdout)\(remote.stderr)")
         #expect(FileManager.default.fileExists(atPath: server.root.file("notes/todo.wav")))
     }
 
@@ -121,9 +140,15 @@ import Testing
         #expect(matched.count >= 2, "pocketsphinx heard '\(heard.stdout)'")
 
         let video = work.file("clip.mp4")
-        try tool("/usr/bin/ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-f", "lavfi",
-                                     "-i", "sine=frequency=440", "-t", "2", "-c:v", "libx264", "-c:a", "aac", "-shortest", video])
-        let extracted = try await cli.run(["extract-audio", "--format", "wav", video, "-o", work.file("clip-audio.wav")])
+        try tool(
+            "/usr/bin/ffmpeg",
+            [
+                "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-f", "lavfi",
+                "-i", "sine=frequency=440", "-t", "2", "-c:v", "libx264", "-c:a", "aac", "-shortest", video,
+            ])
+        let extracted = try await cli.run([
+            "extract-audio", "--format", "wav", video, "-o", work.file("clip-audio.wav"),
+        ])
         #expect(extracted.status == 0, "\(extracted.stderr)")
         let seconds = try wavSeconds(work.file("clip-audio.wav"))
         #expect(seconds > 1.5 && seconds < 2.5)
@@ -136,15 +161,21 @@ import Testing
 
     @Test func refusesWhatDoesNotFitAndReportsEngineFailures() async throws {
         let video = work.file("tone.mp3")
-        try tool("/usr/bin/ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440", "-t", "1", video])
+        try tool(
+            "/usr/bin/ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440", "-t", "1", video])
         let refused = try await cli.run(["-v", "ocr", video])
-        #expect(refused.status == 9 && refused.stderr.contains("ocr does not apply to audio/mpeg") && refused.stderr.contains("nothing was sent"))
+        #expect(
+            refused.status == 9 && refused.stderr.contains("ocr does not apply to audio/mpeg")
+                && refused.stderr.contains("nothing was sent"))
         #expect(!refused.stderr.contains("> POST") && !refused.stderr.contains("< 2"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: server.root.file(".officer-files")))
 
-        let broken = try work.write("broken.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 200))
+        let broken = try work.write(
+            "broken.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 200))
         let failed = try await cli.run(["ocr", broken])
-        #expect(failed.status == 9 && failed.stderr.contains("broken.png") && failed.stderr.contains("tesseract"), "\(failed.stderr)")
+        #expect(
+            failed.status == 9 && failed.stderr.contains("broken.png") && failed.stderr.contains("tesseract"),
+            "\(failed.stderr)")
         #expect(inboxFiles.isEmpty, "the upload is removed after a failure too")
 
         let missing = try await cli.run(["transcribe", "officer:/nothing.wav"])

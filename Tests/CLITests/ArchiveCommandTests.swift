@@ -7,7 +7,8 @@ import Testing
         let work = TemporaryDirectory(prefix: "zipbomb")
         try FileManager.default.createDirectory(atPath: work.file("docs/inner"), withIntermediateDirectories: true)
         try Data(count: 20 << 20).write(to: URL(fileURLWithPath: work.file("docs/inner/zeros.bin")))
-        let zipped = try ProcessRunner.run("/usr/bin/bsdtar", ["--format", "zip", "-cf", work.file("docs.zip"), "-C", work.path, "docs"])
+        let zipped = try ProcessRunner.run(
+            "/usr/bin/bsdtar", ["--format", "zip", "-cf", work.file("docs.zip"), "-C", work.path, "docs"])
         try #require(zipped.status == 0, "\(zipped.stderr)")
         let cli = CLIRunner()
         let listed = try await cli.run(["archive", "ls", work.file("docs.zip")])
@@ -23,16 +24,22 @@ import Testing
         let work = TemporaryDirectory()
         try work.write("in/a.txt", "alpha\n")
         try work.write("in/big.bin", Data(count: 300_000))
-        #expect(try ProcessRunner.run("/usr/bin/bsdtar", ["--format", "zip", "-cf", work.file("x.zip"), "-C", work.file("in"), "a.txt", "big.bin"]).status == 0)
+        #expect(
+            try ProcessRunner.run(
+                "/usr/bin/bsdtar",
+                ["--format", "zip", "-cf", work.file("x.zip"), "-C", work.file("in"), "a.txt", "big.bin"]
+            ).status == 0)
         let cli = CLIRunner()
         let listing = try await cli.run(["archive", "ls", work.file("x.zip")])
-        #expect(listing.status == 0 && listing.stdout.contains("a.txt") && listing.stdout.contains("2 files, 0 folders"))
+        #expect(
+            listing.status == 0 && listing.stdout.contains("a.txt") && listing.stdout.contains("2 files, 0 folders"))
         let json = try await cli.run(["archive", "ls", "--json", work.file("x.zip")])
         #expect(json.stdout.contains("\"files\":2"), "\(json.stdout)")
         let cat = try await cli.run(["archive", "cat", work.file("x.zip"), "a.txt"])
         #expect(cat.status == 0 && cat.stdout == "alpha\n")
         let capped = try await cli.run(["archive", "cat", "--max-size", "100K", work.file("x.zip"), "big.bin"])
-        #expect(capped.status == 9 && capped.stderr.contains("larger than the limit of 102400 bytes (raise --max-size)"))
+        #expect(
+            capped.status == 9 && capped.stderr.contains("larger than the limit of 102400 bytes (raise --max-size)"))
         let missing = try await cli.run(["archive", "cat", work.file("x.zip"), "nope.txt"])
         #expect(missing.status == 4 && missing.stderr.contains("no member nope.txt"))
         let fake = try work.write("fake.zip", "plain text\n")

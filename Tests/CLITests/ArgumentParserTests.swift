@@ -29,22 +29,31 @@ import Testing
                     "jobs", summary: "jobs",
                     subcommands: [
                         CommandSpec("list", summary: "list them"),
-                        CommandSpec("wait", summary: "wait", positionals: [PositionalSpec("ID", help: "i", variadic: true)]),
+                        CommandSpec(
+                            "wait", summary: "wait", positionals: [PositionalSpec("ID", help: "i", variadic: true)]),
                     ],
                     defaultSubcommand: "list"),
             ]),
-        globals: [OptionSpec(["--json"], help: "json"), OptionSpec(["--server"], .value(placeholder: "URL"), help: "server")])
+        globals: [
+            OptionSpec(["--json"], help: "json"), OptionSpec(["--server"], .value(placeholder: "URL"), help: "server"),
+        ])
 
     @Test func anOptionIsNeverTakenForTheValueOfAnother() throws {
-        #expect(throws: ArgumentError.missingValue(option: "--server")) { try parser.parse(["copy", "--server", "--force", "a", "b"]) }
-        #expect(throws: ArgumentError.missingValue(option: "-t")) { try parser.parse(["copy", "-t", "--json", "a", "b"]) }
+        #expect(throws: ArgumentError.missingValue(option: "--server")) {
+            try parser.parse(["copy", "--server", "--force", "a", "b"])
+        }
+        #expect(throws: ArgumentError.missingValue(option: "-t")) {
+            try parser.parse(["copy", "-t", "--json", "a", "b"])
+        }
         // A value that only looks like an option (no such option) is a value.
         let parsed = try parser.parse(["copy", "--exclude", "--not-an-option", "a", "b"])
         #expect(parsed.all("exclude") == ["--not-an-option"])
     }
 
     @Test func parsesFlagsValuesAndPositionals() throws {
-        let parsed = try parser.parse(["copy", "-f", "--exclude", "*.tmp", "a", "--exclude=*.bak", "-t", "8", "b", "--json"])
+        let parsed = try parser.parse([
+            "copy", "-f", "--exclude", "*.tmp", "a", "--exclude=*.bak", "-t", "8", "b", "--json",
+        ])
         #expect(parsed.path == ["copy"])
         #expect(parsed.flag("force") && parsed.flag("json") && !parsed.flag("recursive"))
         #expect(parsed.all("exclude") == ["*.tmp", "*.bak"])
@@ -73,13 +82,21 @@ import Testing
         #expect(try parser.parse(["jobs"]).path == ["jobs", "list"])
         #expect(try parser.parse(["--json", "jobs"]).path == ["jobs", "list"])
         #expect(try parser.parse(["jobs", "wait", "a", "b"]).positionals == ["a", "b"])
-        #expect(throws: ArgumentError.unknownCommand("nope", parent: "tool jobs ", suggestion: nil)) { try parser.parse(["jobs", "nope"]) }
+        #expect(throws: ArgumentError.unknownCommand("nope", parent: "tool jobs ", suggestion: nil)) {
+            try parser.parse(["jobs", "nope"])
+        }
     }
 
     @Test func suggestsTheNearestCommandAndOption() {
-        #expect(throws: ArgumentError.unknownCommand("cpy", parent: "tool ", suggestion: "copy")) { try parser.parse(["cpy"]) }
-        #expect(throws: ArgumentError.unknownCommand("cahce", parent: "tool ", suggestion: "cache")) { try parser.parse(["cahce"]) }
-        #expect(throws: ArgumentError.unknownCommand("zzzzzz", parent: "tool ", suggestion: nil)) { try parser.parse(["zzzzzz"]) }
+        #expect(throws: ArgumentError.unknownCommand("cpy", parent: "tool ", suggestion: "copy")) {
+            try parser.parse(["cpy"])
+        }
+        #expect(throws: ArgumentError.unknownCommand("cahce", parent: "tool ", suggestion: "cache")) {
+            try parser.parse(["cahce"])
+        }
+        #expect(throws: ArgumentError.unknownCommand("zzzzzz", parent: "tool ", suggestion: nil)) {
+            try parser.parse(["zzzzzz"])
+        }
         #expect(throws: ArgumentError.unknownOption("--forse", command: "tool copy", suggestion: "--force")) {
             try parser.parse(["copy", "--forse", "a", "b"])
         }
@@ -89,12 +106,18 @@ import Testing
     }
 
     @Test func reportsMissingAndExtraArguments() {
-        #expect(throws: ArgumentError.missingValue(option: "--transfers")) { try parser.parse(["copy", "a", "b", "--transfers"]) }
-        #expect(throws: ArgumentError.missingArgument(command: "tool copy", name: "DST")) { try parser.parse(["copy", "a"]) }
+        #expect(throws: ArgumentError.missingValue(option: "--transfers")) {
+            try parser.parse(["copy", "a", "b", "--transfers"])
+        }
+        #expect(throws: ArgumentError.missingArgument(command: "tool copy", name: "DST")) {
+            try parser.parse(["copy", "a"])
+        }
         #expect(throws: ArgumentError.unexpectedArgument(command: "tool cache pin", argument: "y")) {
             try parser.parse(["cache", "pin", "x", "y"])
         }
-        #expect(throws: ArgumentError.unexpectedValue(option: "--force")) { try parser.parse(["copy", "--force=yes", "a", "b"]) }
+        #expect(throws: ArgumentError.unexpectedValue(option: "--force")) {
+            try parser.parse(["copy", "--force=yes", "a", "b"])
+        }
     }
 
     @Test func helpSkipsValidation() throws {
@@ -107,13 +130,15 @@ import Testing
 
     @Test func theRealCommandTreeHasHelpForEveryCommand() throws {
         for command in OfficerFilesApp.rootSpec.subcommands {
-            let text = HelpFormatter.help(for: OfficerFilesApp.parser.specs(for: [command.name]), globals: GlobalOptions.specs)
+            let text = HelpFormatter.help(
+                for: OfficerFilesApp.parser.specs(for: [command.name]), globals: GlobalOptions.specs)
             #expect(text.contains("Usage: officer-files \(command.name)"), "\(command.name)")
             #expect(!command.summary.isEmpty)
         }
         // Several sources, one destination: the ellipsis is on the sources.
         for (path, usage) in [
-            (["mv"], "mv [OPTIONS] SOURCE... DEST"), (["cp"], "cp [OPTIONS] SOURCE... DEST"), (["put"], "put [OPTIONS] LOCAL... DEST"),
+            (["mv"], "mv [OPTIONS] SOURCE... DEST"), (["cp"], "cp [OPTIONS] SOURCE... DEST"),
+            (["put"], "put [OPTIONS] LOCAL... DEST"),
             (["image", "prepare"], "image prepare [OPTIONS] IN... OUT"),
         ] {
             let text = HelpFormatter.help(for: OfficerFilesApp.parser.specs(for: path), globals: GlobalOptions.specs)

@@ -52,7 +52,9 @@ import Transfer
         let offline = try await cli.run(["--offline", "cat", "officer:/docs/notes.txt"])
         #expect(offline.status == 0 && offline.stdout == changed, "\(offline.stderr)")
         let listing = try await cli.run(["ls", "--offline", "officer:/docs"])
-        #expect(listing.status == 0 && listing.stdout == "notes.txt\n" && listing.stderr.contains("offline: officer:/docs as listed"))
+        #expect(
+            listing.status == 0 && listing.stdout == "notes.txt\n"
+                && listing.stderr.contains("offline: officer:/docs as listed"))
         let info = try await cli.run(["info", "--offline", "officer:/docs/notes.txt"])
         #expect(info.status == 0 && info.stdout.contains("text/plain"), "\(info.stderr)")
         let got = try await cli.run(["get", "--offline", "officer:/docs/notes.txt", "copy.txt"], in: work.path)
@@ -61,7 +63,9 @@ import Transfer
         let missing = try await cli.run(["cat", "--offline", "officer:/docs/other.txt"])
         #expect(missing.status == 4 && missing.stderr.contains("not in the cache"))
         let down = try await cli.run(["ls", "officer:/docs"])
-        #expect(down.status == 6 && down.stderr.contains("officer-files ls --offline officer:/docs shows it"), "\(down.stderr)")
+        #expect(
+            down.status == 6 && down.stderr.contains("officer-files ls --offline officer:/docs shows it"),
+            "\(down.stderr)")
         let noCache = try await cli.run(["--no-cache", "cat", "officer:/docs/notes.txt"])
         #expect(noCache.status == 6)
     }
@@ -104,7 +108,8 @@ import Transfer
         #expect(try await cli.run(small + ["cache", "ls"]).stdout.split(separator: "\n").count == 3)
         #expect(try await cli.run(small + ["--offline", "cat", "officer:/r0.bin"]).status == 0)
         #expect(bytesUnderObjects() == filled, "a run that only reads evicted")
-        let after = try JSONDecoder().decode(CacheStatistics.self, from: Data(try await cli.run(["--json", "cache", "stats"]).stdout.utf8))
+        let after = try JSONDecoder().decode(
+            CacheStatistics.self, from: Data(try await cli.run(["--json", "cache", "stats"]).stdout.utf8))
         #expect(after.entries == 3 && after.bytes == filled)
 
         try server.root.write("w.bin", Data(repeating: 9, count: 1000))
@@ -113,10 +118,13 @@ import Transfer
     }
 
     @Test func twoWriterProcessesKeepTheLimit() async throws {
-        for index in 0..<40 { try server.root.write("f\(index).bin", Data(repeating: UInt8(index), count: 5_000 + index * 700)) }
+        for index in 0..<40 {
+            try server.root.write("f\(index).bin", Data(repeating: UInt8(index), count: 5_000 + index * 700))
+        }
         let limit: Int64 = 60 * 1024
         let writers = try (0..<2).map { writer in
-            try cli.launch(["--cache-limit", "60K", "cat"] + (0..<40).map { "officer:/f\(($0 + writer * 20) % 40).bin" })
+            try cli.launch(
+                ["--cache-limit", "60K", "cat"] + (0..<40).map { "officer:/f\(($0 + writer * 20) % 40).bin" })
         }
         var samples = 0
         var over = 0
@@ -129,7 +137,8 @@ import Transfer
         #expect(over == 0, "over the limit in \(over) of \(samples) samples")
         let verify = try await cli.run(["--cache-limit", "60K", "--json", "cache", "verify"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])
-        let repaired = ["orphanFilesRemoved", "entriesDropped", "staleTempFilesRemoved"].contains { report[$0] as? Int != 0 }
+        let repaired =
+            ["orphanFilesRemoved", "entriesDropped", "staleTempFilesRemoved"].contains { report[$0] as? Int != 0 }
             || report["rebuiltIndex"] as? Bool != false || (report["damaged"] as? [String])?.isEmpty != true
         #expect(!repaired, "\(verify.stdout)")
         #expect(bytesUnderObjects() <= limit && bytesUnderObjects() > 0)
@@ -142,22 +151,29 @@ import Transfer
         let process = try cli.launch(["cat", "officer:/slow.bin"], environment: viaProxy)
         let temp = cacheDirectory + "/tmp"
         // Generous: under a sanitizer, with the other suites running, the CLI can take long to get going.
-        #expect(await Eventually.signal(SIGKILL, to: [process], timeout: 120) {
-            try FileManager.default.contentsOfDirectory(atPath: temp).contains { name in
-                ((try? FileManager.default.attributesOfItem(atPath: temp + "/" + name)[.size] as? Int) ?? 0) > 100_000
-            }
-        })
+        #expect(
+            await Eventually.signal(SIGKILL, to: [process], timeout: 120) {
+                try FileManager.default.contentsOfDirectory(atPath: temp).contains { name in
+                    ((try? FileManager.default.attributesOfItem(atPath: temp + "/" + name)[.size] as? Int) ?? 0)
+                        > 100_000
+                }
+            })
         process.waitUntilExit()
         let healed = try await cli.run(["cache", "stats"])
-        #expect(healed.status == 0 && healed.stderr.contains("repaired after an interrupted run: 1 temp files"), "\(healed.stderr)")
+        #expect(
+            healed.status == 0 && healed.stderr.contains("repaired after an interrupted run: 1 temp files"),
+            "\(healed.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temp).isEmpty)
         #expect(try await cli.run(["cat", "officer:/slow.bin"]).stdout.utf8.count == 3_000_000)
 
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: cacheDirectory + "/index.sqlite"))
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cacheDirectory + "/index.sqlite" + suffix) }
+        for suffix in ["-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: cacheDirectory + "/index.sqlite" + suffix)
+        }
         let rebuilt = try await cli.run(["cat", "officer:/slow.bin"])
         #expect(rebuilt.status == 0 && rebuilt.stdout.utf8.count == 3_000_000)
-        #expect(rebuilt.stderr.contains("was unreadable; started a new one (1 cached files dropped)"), "\(rebuilt.stderr)")
+        #expect(
+            rebuilt.stderr.contains("was unreadable; started a new one (1 cached files dropped)"), "\(rebuilt.stderr)")
         let verify = try await cli.run(["cache", "verify"])
         #expect(verify.status == 0 && verify.stdout.contains("consistent: 1 entry,"), "\(verify.stdout)")
     }

@@ -34,14 +34,20 @@ import Testing
         let newer = #"{"version":5,"server":"http://127.0.0.1:1","future":{"x":1}}"#
         try Data(newer.utf8).write(to: URL(fileURLWithPath: store.path))
         #expect(throws: ConfigError.newerFormat(path: store.path, found: 5, supported: 1)) { _ = try store.load() }
-        #expect(throws: ConfigError.newerFormat(path: store.path, found: 5, supported: 1)) { try store.save(OfficerConfig()) }
+        #expect(throws: ConfigError.newerFormat(path: store.path, found: 5, supported: 1)) {
+            try store.save(OfficerConfig())
+        }
         #expect(try String(contentsOfFile: store.path, encoding: .utf8) == newer)
-        #expect("\(ConfigError.newerFormat(path: store.path, found: 5, supported: 1))".contains("written by a newer officer-files"))
+        #expect(
+            "\(ConfigError.newerFormat(path: store.path, found: 5, supported: 1))".contains(
+                "written by a newer officer-files"))
     }
 
     @Test func fallsBackToHomeDotConfig() {
         #expect(ConfigStore(environment: ["HOME": "/home/x"]).path == "/home/x/.config/officer-files/config.json")
-        #expect(ConfigStore(environment: ["HOME": "/home/x", "XDG_CONFIG_HOME": "relative"]).path.hasPrefix("/home/x/.config"))
+        #expect(
+            ConfigStore(environment: ["HOME": "/home/x", "XDG_CONFIG_HOME": "relative"]).path.hasPrefix(
+                "/home/x/.config"))
     }
 
     @Test func refusesAGroupReadableFile() throws {

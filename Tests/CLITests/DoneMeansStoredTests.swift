@@ -13,7 +13,8 @@ import Testing
     let work = TemporaryDirectory(prefix: "done-work", inMemory: true)
 
     func report(_ result: ProcessResult) throws -> SyncSummaryRecord {
-        try JSONDecoder().decode(SyncSummaryRecord.self, from: Data((result.stdout.split(separator: "\n").last ?? "").utf8))
+        try JSONDecoder().decode(
+            SyncSummaryRecord.self, from: Data((result.stdout.split(separator: "\n").last ?? "").utf8))
     }
 
     func journaledUpload() throws -> Int64 {
@@ -31,7 +32,8 @@ import Testing
             let disk = try TmpfsMount(size: "6m", prefix: "officer-small-root")
             defer { disk.unmount() }
             let state = TemporaryDirectory(prefix: "officer-state", inMemory: true)
-            let server = try await ReferenceServer.start(root: disk.directory, state: state, port: try NginxServer.freePort())
+            let server = try await ReferenceServer.start(
+                root: disk.directory, state: state, port: try NginxServer.freePort())
             #expect(try await cli.login(server).status == 0)
             let big = try await randomFile(at: work.file("big.bin"), mebibytes: 9)
             let put = try await cli.run(["put", big, "officer:/"])
@@ -112,7 +114,9 @@ import Testing
         #expect(edited)
         get.process.waitUntilExit()
         #expect(get.process.terminationStatus == 0, "\(get.stderr())")
-        #expect(try ProcessRunner.sha256(of: destination) == (try ProcessRunner.sha256(of: remote)), "the new version whole, never a mix")
+        #expect(
+            try ProcessRunner.sha256(of: destination) == (try ProcessRunner.sha256(of: remote)),
+            "the new version whole, never a mix")
     }
 
     /// Times before 1970 and after 2262 (a 64-bit nanosecond count ends there): before, `put` and `sync` crashed
@@ -125,10 +129,13 @@ import Testing
             localDisk.unmount()
         }
         let state = TemporaryDirectory(prefix: "officer-state", inMemory: true)
-        let server = try await ReferenceServer.start(root: serverDisk.directory, state: state, port: try NginxServer.freePort())
+        let server = try await ReferenceServer.start(
+            root: serverDisk.directory, state: state, port: try NginxServer.freePort())
         defer { server.service.stop() }
         #expect(try await cli.login(server).status == 0)
-        let times: [String: Double] = ["1901.txt": -2_177_452_800, "1969.txt": -0.5, "2300.txt": 10_413_792_000, "9999.txt": 253_370_764_800]
+        let times: [String: Double] = [
+            "1901.txt": -2_177_452_800, "1969.txt": -0.5, "2300.txt": 10_413_792_000, "9999.txt": 253_370_764_800,
+        ]
         let local = localDisk.path + "/times"
         for (name, time) in times {
             let file = try localDisk.directory.write("times/" + name, name)
@@ -143,7 +150,9 @@ import Testing
         #expect(pushed.status == 0, "\(pushed.stderr)")
         #expect(try report(pushed).transferred == 4)
         for (name, time) in times {
-            let stored = try FileManager.default.attributesOfItem(atPath: serverDisk.path + "/times/" + name)[.modificationDate] as! Date
+            let stored =
+                try FileManager.default.attributesOfItem(atPath: serverDisk.path + "/times/" + name)[.modificationDate]
+                as! Date
             #expect(abs(stored.timeIntervalSince1970 - time) < 0.002, "\(name)")
         }
         let noop = try report(try await cli.run(["--json", "sync", local, "officer:/times"]))
@@ -165,7 +174,8 @@ import Testing
         let server = try await ReferenceServer.start(inMemory: true)
         let count = work.file("count")
         let proxy = try await startCountingProxy(
-            target: String(server.url.dropFirst("http://".count)), countFile: count, ["--direction", "up", "--reset-after", "2000000"])
+            target: String(server.url.dropFirst("http://".count)), countFile: count,
+            ["--direction", "up", "--reset-after", "2000000"])
         defer { proxy.stop() }
         #expect(try await cli.login(server, url: proxy.url).status == 0)
         let source = try await randomFile(at: work.file("cut.bin"), mebibytes: 40)
@@ -187,20 +197,25 @@ import Testing
         #expect(try await cli.login(server, url: proxy.url).status == 0)
         let local = work.path + "/flaky"
         for index in 0..<120 {
-            try work.write("flaky/d\(index % 6)/f\(index).bin", Data((0..<(1_000 + index * 997)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }))
+            try work.write(
+                "flaky/d\(index % 6)/f\(index).bin",
+                Data((0..<(1_000 + index * 997)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }))
         }
         let pushed = try await cli.run(["--json", "sync", local, "officer:/flaky"])
         #expect(pushed.status == 0, "\(pushed.stderr)")
         #expect(try report(pushed).transferred == 120)
         for index in 0..<120 {
             let name = "flaky/d\(index % 6)/f\(index).bin"
-            #expect(try ProcessRunner.sha256(of: server.root.file(name)) == (try ProcessRunner.sha256(of: work.file(name))), "\(name)")
+            #expect(
+                try ProcessRunner.sha256(of: server.root.file(name)) == (try ProcessRunner.sha256(of: work.file(name))),
+                "\(name)")
         }
         // Every write command as a user types it, each through the same faults.
         for command in [
             ["mkdir", "officer:/made"], ["cp", "officer:/flaky/d0/f0.bin", "officer:/made/copy.bin"],
             ["mv", "officer:/made/copy.bin", "officer:/made/moved.bin"], ["rm", "officer:/flaky/d1/f1.bin"],
-            ["mkdir", "officer:/made2"], ["mv", "officer:/flaky/d2/f2.bin", "officer:/made2/"], ["rm", "-r", "officer:/made2"],
+            ["mkdir", "officer:/made2"], ["mv", "officer:/flaky/d2/f2.bin", "officer:/made2/"],
+            ["rm", "-r", "officer:/made2"],
         ] {
             let result = try await cli.run(command)
             #expect(result.status == 0, "\(command): \(result.stderr)")
@@ -216,13 +231,15 @@ import Testing
     /// server's SHA-256 settle it.
     @Test func aFileStoredByARequestWhoseAnswersWereAllLostIsDone() async throws {
         let server = try await ReferenceServer.start(inMemory: true)
-        let proxy = try await startFaultProxy(target: String(server.url.dropFirst("http://".count)), ["--fail-after-forward-every", "1"])
+        let proxy = try await startFaultProxy(
+            target: String(server.url.dropFirst("http://".count)), ["--fail-after-forward-every", "1"])
         defer { proxy.stop() }
         // Log in past the proxy (the sign-in is a write too), then send every request through it.
         #expect(try await cli.login(server).status == 0)
         let token = try cli.savedToken()
         let small = try work.write("small.bin", Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 11) }))
-        let put = try await cli.run(["put", small, "officer:/small.bin"], environment: ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": token])
+        let put = try await cli.run(
+            ["put", small, "officer:/small.bin"], environment: ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": token])
         #expect(put.status == 0, "\(put.stderr)")
         #expect(try ProcessRunner.sha256(of: server.root.file("small.bin")) == (try ProcessRunner.sha256(of: small)))
     }

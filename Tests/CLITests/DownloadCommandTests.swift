@@ -1,6 +1,6 @@
-import Journal
 import Foundation
 import HTTP
+import Journal
 import Officer
 import TestSupport
 import Testing
@@ -17,7 +17,9 @@ import Transfer
         #expect(try await cli.login(server).status == 0)
     }
 
-    func bytes(_ count: Int, seed: UInt8) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ Int(seed) &* 7 &+ $0 / 1000) }) }
+    func bytes(_ count: Int, seed: UInt8) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ Int(seed) &* 7 &+ $0 / 1000) })
+    }
 
     /// Modification time in seconds with the nanoseconds.
     func mtime(_ path: String) -> Double {
@@ -29,7 +31,8 @@ import Transfer
     @Test func getKeepsTheServersMillisecondTimeFromTheNetworkAndTheCache() async throws {
         let source = try server.root.write("timed/f.txt", "timed\n")
         let listed = 1_796_033_062.101
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: listed)], ofItemAtPath: source)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: listed)], ofItemAtPath: source)
         let local = work.path + "/timed"
         try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
         let got = try await cli.run(["get", "officer:/timed/f.txt", local + "/f.txt"])
@@ -58,9 +61,14 @@ import Transfer
         #expect(folder.status == 8 || folder.status == 0)
 
         let sum = try ProcessRunner.sha256(of: source)
-        let json = try await cli.run(["get", "--json", "--checksum", "sha256:\(sum)", "officer:/docs/report.pdf", "copy.pdf"], in: work.path)
+        let json = try await cli.run(
+            ["get", "--json", "--checksum", "sha256:\(sum)", "officer:/docs/report.pdf", "copy.pdf"], in: work.path)
         #expect(json.status == 0 && json.stdout.contains("\"sha256\":\"\(sum)\""))
-        let wrong = try await cli.run(["get", "--checksum", "sha256:" + String(repeating: "a", count: 64), "officer:/docs/report.pdf", "bad.pdf"], in: work.path)
+        let wrong = try await cli.run(
+            [
+                "get", "--checksum", "sha256:" + String(repeating: "a", count: 64), "officer:/docs/report.pdf",
+                "bad.pdf",
+            ], in: work.path)
         #expect(wrong.status == 1 && wrong.stderr.contains("nothing was saved"))
         #expect(!FileManager.default.fileExists(atPath: work.file("bad.pdf")))
         let missing = try await cli.run(["get", "officer:/docs/none.pdf"], in: work.path)
@@ -71,7 +79,9 @@ import Transfer
         #expect(badFlag.status == 2 && badFlag.stderr.contains("--segments"))
         let local = try await cli.run(["get", "docs/report.pdf"], in: work.path)
         #expect(local.status == 2 && local.stderr.contains("officer:/path"))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.contains("officer-download") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter {
+            $0.contains("officer-download")
+        }
         #expect(leftovers.isEmpty)
     }
 
@@ -80,12 +90,16 @@ import Transfer
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "1000000"])
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let process = try cli.launch(["get", "officer:/big.bin"], environment: viaProxy, in: work.path)
-        #expect(await Eventually.signal(SIGKILL, to: [process], timeout: 90) {
-            (try TransferJournal(path: cli.journalPath).downloads().first?.segments.reduce(0) { $0 + $1.done } ?? 0) > 600_000
-        })
+        #expect(
+            await Eventually.signal(SIGKILL, to: [process], timeout: 90) {
+                (try TransferJournal(path: cli.journalPath).downloads().first?.segments.reduce(0) { $0 + $1.done } ?? 0)
+                    > 600_000
+            })
         process.waitUntilExit()
         #expect(!FileManager.default.fileExists(atPath: work.file("big.bin")))
-        let partialSize = (try FileManager.default.attributesOfItem(atPath: work.file(".big.bin.officer-download"))[.size] as? Int) ?? 0
+        let partialSize =
+            (try FileManager.default.attributesOfItem(atPath: work.file(".big.bin.officer-download"))[.size] as? Int)
+            ?? 0
         #expect(partialSize > 500_000 && partialSize < 4_000_000)  // one range: the temp file grows as bytes arrive
 
         let rerun = try await cli.run(["get", "officer:/big.bin"], environment: viaProxy, in: work.path)
@@ -115,7 +129,9 @@ import Transfer
         let rerun = try await cli.run(["-v", "get", proxy.url + "/same.bin"], in: work.path)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(rerun.stderr.contains("starting over"), "\(rerun.stderr)")
-        #expect(try ProcessRunner.sha256(of: work.file("same.bin")) == (try ProcessRunner.sha256(of: path)), "the new version, whole")
+        #expect(
+            try ProcessRunner.sha256(of: work.file("same.bin")) == (try ProcessRunner.sha256(of: path)),
+            "the new version, whole")
     }
 
     @Test func killedDownloadsAreListedAsTheUserNamedThemAndCleaned() async throws {
@@ -124,22 +140,32 @@ import Transfer
         let probe = try await startRedirectProbe(serving: folder.path)
         let plainProxy = try await startFaultProxy(target: "127.0.0.1:\(probe.port)", ["--throttle", "500000"])
         try server.root.write("Videos/talk.mkv", bytes(3_000_000, seed: 6))
-        let officerProxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "500000"])
+        let officerProxy = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--throttle", "500000"])
         let viaProxy = ["OFFICER_SERVER": officerProxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         for (arguments, environment) in [
-            (["get", plainProxy.url + "/plain/f.bin"], [String: String]()), (["get", "officer:/Videos/talk.mkv"], viaProxy),
+            (["get", plainProxy.url + "/plain/f.bin"], [String: String]()),
+            (["get", "officer:/Videos/talk.mkv"], viaProxy),
         ] {
             let process = try cli.launch(arguments, environment: environment, in: work.path)
             let temp = work.file("." + (arguments[1] as NSString).lastPathComponent + ".officer-download")
-            #expect(await Eventually.signal(SIGKILL, to: [process]) { ((try? FileManager.default.attributesOfItem(atPath: temp)[.size] as? Int) ?? 0) > 200_000 })
+            #expect(
+                await Eventually.signal(SIGKILL, to: [process]) {
+                    ((try? FileManager.default.attributesOfItem(atPath: temp)[.size] as? Int) ?? 0) > 200_000
+                })
             process.waitUntilExit()
         }
         let listed = try await cli.run(["transfers", "list"], environment: viaProxy)
-        #expect(listed.stdout.contains("download  officer:/Videos/talk.mkv -> \(work.path)/talk.mkv"), "\(listed.stdout)")
-        #expect(listed.stdout.contains("/plain/f.bin -> \(work.path)/f.bin") && listed.stdout.contains("a rerun starts over"), "\(listed.stdout)")
+        #expect(
+            listed.stdout.contains("download  officer:/Videos/talk.mkv -> \(work.path)/talk.mkv"), "\(listed.stdout)")
+        #expect(
+            listed.stdout.contains("/plain/f.bin -> \(work.path)/f.bin")
+                && listed.stdout.contains("a rerun starts over"), "\(listed.stdout)")
         let cleaned = try await cli.run(["transfers", "clean"], environment: viaProxy)
         #expect(cleaned.status == 0, "\(cleaned.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasSuffix(".officer-download") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasSuffix(".officer-download") }
+                .isEmpty)
     }
 
     func downloaded() throws -> Int64 {
@@ -154,7 +180,9 @@ import Transfer
         #expect(missing.status == 4 && missing.stdout.isEmpty)
         // The server down: one line naming the request once, the network's exit code.
         let down = try await cli.run(["cat", "http://127.0.0.1:\(try NginxServer.freePort())/notes.md"])
-        #expect(down.status == 6 && down.stderr.hasPrefix("officer-files: cannot reach http://127.0.0.1:") && down.stderr.hasSuffix(" (connection refused)\n"), "\(down.stderr)")
+        #expect(
+            down.status == 6 && down.stderr.hasPrefix("officer-files: cannot reach http://127.0.0.1:")
+                && down.stderr.hasSuffix(" (connection refused)\n"), "\(down.stderr)")
         #expect(!down.stderr.contains("gave up") && down.stderr.split(separator: "\n").count == 1)
     }
 
@@ -190,7 +218,11 @@ import Transfer
         try nginx.root.write("doc.txt", "secret words\n")
         let cli = CLIRunner()
         let refused = try await cli.run(["cat", nginx.url + "/doc.txt"])
-        #expect(refused.status == 6 && refused.stderr.contains("\(nginx.url): its certificate is not trusted (self-signed certificate); pass --cacert FILE") && refused.stdout.isEmpty, "\(refused.stderr)")
+        #expect(
+            refused.status == 6
+                && refused.stderr.contains(
+                    "\(nginx.url): its certificate is not trusted (self-signed certificate); pass --cacert FILE")
+                && refused.stdout.isEmpty, "\(refused.stderr)")
         let trusted = try await cli.run(["cat", "--cacert", nginx.certificate!, nginx.url + "/doc.txt"])
         #expect(trusted.status == 0 && trusted.stdout == "secret words\n", "\(trusted.stderr)")
         let insecure = try await cli.run(["cat", "--insecure", nginx.url + "/doc.txt"])

@@ -41,7 +41,8 @@ import Testing
             ["login", "--server", server.url, "--email", server.email, "--password-stdin"], stdin: "nope\n")
         #expect(wrong.status == 3 && wrong.stderr == "officer-files: wrong email or password for \(server.email)\n")
         #expect(!FileManager.default.fileExists(atPath: cli.configPath))
-        let empty = try await cli.run(["login", "--server", server.url, "--email", server.email, "--password-stdin"], stdin: "")
+        let empty = try await cli.run(
+            ["login", "--server", server.url, "--email", server.email, "--password-stdin"], stdin: "")
         #expect(empty.status == 2 && empty.stderr.contains("no password"))
         let noEmail = try await cli.run(["login", "--server", server.url])
         #expect(noEmail.status == 2 && noEmail.stderr.contains("--email"))
@@ -49,10 +50,15 @@ import Testing
 
     @Test func refusesAServerThatIsNotOfficer() async throws {
         let probe = try await startRedirectProbe()
-        let result = try await cli.run(["login", "--server", probe.url, "--email", "a@b", "--password-stdin"], stdin: "x\n")
+        let result = try await cli.run(
+            ["login", "--server", probe.url, "--email", "a@b", "--password-stdin"], stdin: "x\n")
         #expect(result.status == 7 && result.stderr.contains("no Officer server at \(probe.url)"), "\(result.stderr)")
-        let refused = try await cli.run(["login", "--server", "http://127.0.0.1:9", "--email", "a@b", "--password-stdin"], stdin: "x\n")
-        #expect(refused.status == 6 && refused.stderr == "officer-files: cannot reach http://127.0.0.1:9 (connection refused)\n", "\(refused.stderr)")
+        let refused = try await cli.run(
+            ["login", "--server", "http://127.0.0.1:9", "--email", "a@b", "--password-stdin"], stdin: "x\n")
+        #expect(
+            refused.status == 6
+                && refused.stderr == "officer-files: cannot reach http://127.0.0.1:9 (connection refused)\n",
+            "\(refused.stderr)")
         let ftp = try await cli.run(["ls", "--server", "ftp://127.0.0.1/"])
         #expect(ftp.status == 2 && ftp.stderr.contains("only http:// and https://"))
     }
@@ -70,7 +76,9 @@ import Testing
         let tree = try await cli.run(["ls", "-R", "officer:/photos"])
         #expect(tree.stdout == "2026/\n2026/nov/\n2026/nov/a.jpg\n")
         let ndjson = try await cli.run(["ls", "-R", "--json", "/photos"])
-        #expect(ndjson.stdout.split(separator: "\n").count == 3 && ndjson.stdout.contains("\"path\":\"officer:/photos/2026/nov/a.jpg\""), "\(ndjson.stdout)")
+        #expect(
+            ndjson.stdout.split(separator: "\n").count == 3
+                && ndjson.stdout.contains("\"path\":\"officer:/photos/2026/nov/a.jpg\""), "\(ndjson.stdout)")
         let fileItself = try await cli.run(["ls", "/notes.md"])
         #expect(fileItself.status == 0 && fileItself.stdout == "notes.md\n")
 
@@ -78,12 +86,16 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: server.root.file("inbox/notes.md")))
         #expect(try await cli.run(["mv", "/inbox/notes.md", "/inbox/renamed.md"]).status == 0)
         #expect(try await cli.run(["cp", "-r", "/photos", "/backup"]).status == 0)
-        #expect(try ProcessRunner.sha256(of: server.root.file("backup/2026/nov/a.jpg")) == (try ProcessRunner.sha256(of: server.root.file("photos/2026/nov/a.jpg"))))
+        #expect(
+            try ProcessRunner.sha256(of: server.root.file("backup/2026/nov/a.jpg"))
+                == (try ProcessRunner.sha256(of: server.root.file("photos/2026/nov/a.jpg"))))
 
         let stat = try await cli.run(["stat", "/backup/2026/nov/a.jpg"])
         #expect(stat.stdout.contains("Size: 1234 (1.21 KiB)") && stat.stdout.contains("Type: file"))
         let search = try await cli.run(["search", "A.JPG"])
-        #expect(search.stdout == "officer:/backup/2026/nov/a.jpg\nofficer:/photos/2026/nov/a.jpg\n", "full locations: \(search.stdout)")
+        #expect(
+            search.stdout == "officer:/backup/2026/nov/a.jpg\nofficer:/photos/2026/nov/a.jpg\n",
+            "full locations: \(search.stdout)")
 
         #expect(try await cli.run(["rm", "-r", "/backup", "/inbox/renamed.md"]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: server.root.file("backup")))
@@ -95,7 +107,9 @@ import Testing
         try server.root.write("dir/file.txt", "x")
 
         let missing = try await cli.run(["ls", "/nope"])
-        #expect(missing.status == 4 && missing.stderr == "officer-files: officer:/nope: no such file or folder\n", "\(missing.stderr)")
+        #expect(
+            missing.status == 4 && missing.stderr == "officer-files: officer:/nope: no such file or folder\n",
+            "\(missing.stderr)")
         let exists = try await cli.run(["mkdir", "/dir"])
         #expect(exists.status == 5 && exists.stderr.contains("/dir: already exists"))
         let notEmpty = try await cli.run(["rm", "/dir"])
@@ -108,7 +122,10 @@ import Testing
         let clobber = try await cli.run(["cp", "/dir/file.txt", "/dir/file.txt2"])
         #expect(clobber.status == 0)
         let noClobber = try await cli.run(["mv", "/dir/file.txt2", "/dir/file.txt"])
-        #expect(noClobber.status == 5 && noClobber.stderr.contains("officer:/dir/file.txt: already exists (use --force to replace it)"), "\(noClobber.stderr)")
+        #expect(
+            noClobber.status == 5
+                && noClobber.stderr.contains("officer:/dir/file.txt: already exists (use --force to replace it)"),
+            "\(noClobber.stderr)")
         #expect(!noClobber.stderr.contains("(set "))
         let traversal = try await cli.run(["ls", "officer:/../etc"])
         #expect(traversal.status == 2 && traversal.stderr.contains("climbs above its root"))
@@ -121,8 +138,12 @@ import Testing
         try server.root.write("a", "a")
         try server.root.write("b", "b")
         let batch = try await cli.run(["rm", "/a", "/missing", "/b"])
-        #expect(batch.status == 4 && batch.stderr.contains("/missing: no such file or folder") && batch.stderr.contains("1 of 3 failed"))
-        #expect(!FileManager.default.fileExists(atPath: server.root.file("a")) && !FileManager.default.fileExists(atPath: server.root.file("b")))
+        #expect(
+            batch.status == 4 && batch.stderr.contains("/missing: no such file or folder")
+                && batch.stderr.contains("1 of 3 failed"))
+        #expect(
+            !FileManager.default.fileExists(atPath: server.root.file("a"))
+                && !FileManager.default.fileExists(atPath: server.root.file("b")))
     }
 
     @Test func usageErrorsSuggestTheNearestSpelling() async throws {
@@ -141,11 +162,14 @@ import Testing
         let helpUnknown = try await cli.run(["help", "lss"])
         #expect(helpUnknown.status == 2 && helpUnknown.stderr.contains("did you mean"))
         let version = try await cli.run(["--version"])
-        #expect(version.status == 0 && version.stdout.hasPrefix("officer-files 0.") && version.stdout.contains("libcurl/"))
+        #expect(
+            version.status == 0 && version.stdout.hasPrefix("officer-files 0.") && version.stdout.contains("libcurl/"))
         // No config at all is "not signed in" (3), for whoami as for ls: the README's code, not a usage error.
         for command in [["ls"], ["whoami"]] {
             let noServer = try await cli.run(command)
-            #expect(noServer.status == 3 && noServer.stderr.contains("no server"), "\(command): \(noServer.status) \(noServer.stderr)")
+            #expect(
+                noServer.status == 3 && noServer.stderr.contains("no server"),
+                "\(command): \(noServer.status) \(noServer.stderr)")
         }
     }
 
@@ -174,12 +198,15 @@ import Testing
 
     @Test func theDemoShowsTheWholeMission() async throws {
         let demo = try await ProcessRunner.runDetached(
-            ProcessRunner.packageRoot + "/scripts/demo", [], environment: ProcessInfo.processInfo.environment, stdin: nil,
+            ProcessRunner.packageRoot + "/scripts/demo", [], environment: ProcessInfo.processInfo.environment,
+            stdin: nil,
             currentDirectory: nil)
         #expect(demo.status == 0, "\(demo.stdout.suffix(2000))\(demo.stderr.suffix(2000))")
         for line in [
-            "Transferred 13 files", "Transferred 1 file", "Transferred 0 files", "resumed after", "IMG_0001.jpg", "warning: bomb",
-            "warning: parent-traversal", "Invoice 2026-117", "notes.wav", "offline: officer:/Documents", "(exit code 4)",
+            "Transferred 13 files", "Transferred 1 file", "Transferred 0 files", "resumed after", "IMG_0001.jpg",
+            "warning: bomb",
+            "warning: parent-traversal", "Invoice 2026-117", "notes.wav", "offline: officer:/Documents",
+            "(exit code 4)",
         ] {
             #expect(demo.stdout.contains(line) || demo.stderr.contains(line), "\(line)")
         }
@@ -190,9 +217,15 @@ import Testing
         #expect(try await cli.login(shortLived).status == 0)
         try await shortLived.advanceClock(by: 61)
         let result = try await cli.run(["ls"])
-        #expect(result.status == 3 && result.stderr.contains("your session has expired; log in again with: officer-files login --server \(shortLived.url) --email \(shortLived.email)"), "\(result.stderr)")
+        #expect(
+            result.status == 3
+                && result.stderr.contains(
+                    "your session has expired; log in again with: officer-files login --server \(shortLived.url) --email \(shortLived.email)"
+                ), "\(result.stderr)")
         // The command printed works exactly as printed (the password from stdin here).
-        let again = try await cli.run(["login", "--server", shortLived.url, "--email", shortLived.email, "--password-stdin"], stdin: shortLived.password + "\n")
+        let again = try await cli.run(
+            ["login", "--server", shortLived.url, "--email", shortLived.email, "--password-stdin"],
+            stdin: shortLived.password + "\n")
         #expect(again.status == 0, "\(again.stderr)")
     }
 

@@ -11,14 +11,17 @@ import Testing
 
     /// Builds the example package (a no-op when `make test` built it already) and returns its binaries' folder.
     func build() async throws -> String {
-        var built = try await ProcessRunner.runDetached("/usr/bin/env", ["swift", "build", "--package-path", Self.package])
+        var built = try await ProcessRunner.runDetached(
+            "/usr/bin/env", ["swift", "build", "--package-path", Self.package])
         if built.status != 0, built.stderr.contains("cannot find") {
             // SwiftPM keeps the path dependency's file list from the example's previous build: a file added to the
             // library since is missing from the first build after it and present in the next. A real error fails both.
-            built = try await ProcessRunner.runDetached("/usr/bin/env", ["swift", "build", "--package-path", Self.package])
+            built = try await ProcessRunner.runDetached(
+                "/usr/bin/env", ["swift", "build", "--package-path", Self.package])
         }
         #expect(built.status == 0, "\(built.stdout)\n\(built.stderr)")
-        let bin = try await ProcessRunner.runDetached("/usr/bin/env", ["swift", "build", "--package-path", Self.package, "--show-bin-path"])
+        let bin = try await ProcessRunner.runDetached(
+            "/usr/bin/env", ["swift", "build", "--package-path", Self.package, "--show-bin-path"])
         return bin.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -61,8 +64,10 @@ import Testing
         #expect(run.stdout.contains("uploaded 26 bytes"), "\(run.stdout)")
         #expect(run.stdout.contains("text/plain code 1 line(s)"), "\(run.stdout)")
         #expect(run.stdout.contains("stat failed: notFound"), "\(run.stdout)")
-        #expect(try String(contentsOfFile: server.root.file("notes.txt"), encoding: .utf8) == "hello from the front door\n")
-        #expect(try String(contentsOfFile: work.path + "/notes-copy.txt", encoding: .utf8) == "hello from the front door\n")
+        #expect(
+            try String(contentsOfFile: server.root.file("notes.txt"), encoding: .utf8) == "hello from the front door\n")
+        #expect(
+            try String(contentsOfFile: work.path + "/notes-copy.txt", encoding: .utf8) == "hello from the front door\n")
 
         let store = try await ObjectStoreServer.shared()
         let bucket = ObjectStoreServer.freshBucket("readme")
@@ -83,8 +88,10 @@ import Testing
         try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
         for (name, width) in [("a.jpg", 3000), ("b.jpg", 1200)] {
             for step in [
-                ["gaussnoise", work.file("n.v"), String(width), "900"], ["colourspace", work.file("n.v"), work.file("s.v"), "srgb"],
-                ["cast", work.file("s.v"), work.file("c.v"), "uchar"], ["copy", work.file("c.v"), photos + "/" + name + "[Q=90]"],
+                ["gaussnoise", work.file("n.v"), String(width), "900"],
+                ["colourspace", work.file("n.v"), work.file("s.v"), "srgb"],
+                ["cast", work.file("s.v"), work.file("c.v"), "uchar"],
+                ["copy", work.file("c.v"), photos + "/" + name + "[Q=90]"],
             ] {
                 #expect(try ProcessRunner.run("/usr/bin/vips", step).status == 0)
             }
@@ -92,20 +99,28 @@ import Testing
         try Data("not a photo\n".utf8).write(to: URL(fileURLWithPath: photos + "/notes.txt"))
 
         let bin = try await HeavyWork.shared.run { try await build() }
-        let first = try await ProcessRunner.runDetached(bin + "/photo-backup", [photos, "officer:/Backup/2026"], environment: environment(server))
+        let first = try await ProcessRunner.runDetached(
+            bin + "/photo-backup", [photos, "officer:/Backup/2026"], environment: environment(server))
         #expect(first.status == 0, "\(first.stdout)\n\(first.stderr)")
         #expect(first.stdout.contains("backed up: 3 files"), "\(first.stdout)")
         #expect(first.stdout.contains("done: a.jpg") && first.stdout.contains("done: notes.txt"), "\(first.stdout)")
         #expect(first.stdout.contains("facts: a.jpg image/jpeg image 1600x480"), "\(first.stdout)")
-        let width = try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "width", server.root.file("Backup/2026/a.jpg")]).stdout
+        let width = try ProcessRunner.run(
+            "/usr/bin/vipsheader", ["-f", "width", server.root.file("Backup/2026/a.jpg")]
+        ).stdout
         #expect(width.trimmingCharacters(in: .whitespacesAndNewlines) == "1600")
-        #expect(try String(contentsOfFile: server.root.file("Backup/2026/notes.txt"), encoding: .utf8) == "not a photo\n")
+        #expect(
+            try String(contentsOfFile: server.root.file("Backup/2026/notes.txt"), encoding: .utf8) == "not a photo\n")
 
         // Again: nothing changed, nothing goes up.
-        let again = try await ProcessRunner.runDetached(bin + "/photo-backup", [photos, "officer:/Backup/2026"], environment: environment(server))
-        #expect(again.status == 0 && again.stdout.contains("backed up: 0 files, 0 bytes, 3 unchanged"), "\(again.stdout)\n\(again.stderr)")
+        let again = try await ProcessRunner.runDetached(
+            bin + "/photo-backup", [photos, "officer:/Backup/2026"], environment: environment(server))
+        #expect(
+            again.status == 0 && again.stdout.contains("backed up: 0 files, 0 bytes, 3 unchanged"),
+            "\(again.stdout)\n\(again.stderr)")
         let wrong = try await ProcessRunner.runDetached(
-            bin + "/photo-backup", [photos, "officer:/Backup/2026"], environment: environment(server).merging(["OFFICER_PASSWORD": "wrong"]) { $1 })
+            bin + "/photo-backup", [photos, "officer:/Backup/2026"],
+            environment: environment(server).merging(["OFFICER_PASSWORD": "wrong"]) { $1 })
         #expect(wrong.status == 1 && wrong.stderr.contains("[authentication]"), "\(wrong.stderr)")
     }
 }

@@ -26,8 +26,10 @@ import Testing
         _ = try random("big.bin", bytes: 8 << 20)
         let script = "\"$0\" cat officer:/big.bin 2>\"$1\" | head -c 10 >/dev/null; echo \"${PIPESTATUS[0]}\""
         let errors = work.file("errors.txt")
-        let piped = try await ProcessRunner.runDetached("/bin/bash", ["-c", script, ProcessRunner.cliPath, errors], environment: cli.environment())
-        #expect(piped.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "141", "\(piped.stdout) \(piped.stderr)")
+        let piped = try await ProcessRunner.runDetached(
+            "/bin/bash", ["-c", script, ProcessRunner.cliPath, errors], environment: cli.environment())
+        #expect(
+            piped.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "141", "\(piped.stdout) \(piped.stderr)")
         #expect(try String(contentsOfFile: errors, encoding: .utf8) == "")
     }
 
@@ -35,13 +37,15 @@ import Testing
     @Test func offlineWorkThatNeedsTheServerExitsNine() async throws {
         #expect(try await cli.run(["ls", "officer:/"]).status == 0)
         let offline = try await cli.run(["--offline", "ls", "-R", "officer:/"])
-        #expect(offline.status == 9 && offline.stderr.contains("needs the server"), "\(offline.status) \(offline.stderr)")
+        #expect(
+            offline.status == 9 && offline.stderr.contains("needs the server"), "\(offline.status) \(offline.stderr)")
     }
 
     /// A server time of 1700000000.123 is 1700000000.123 here (it was truncated to .122).
     @Test func aDownloadKeepsTheServersMillisecondsExactly() async throws {
         let file = try server.root.write("timed.txt", "timed")
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000.123)], ofItemAtPath: file)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000.123)], ofItemAtPath: file)
         let target = work.file("timed.txt")
         #expect(try await cli.run(["get", "officer:/timed.txt", target]).status == 0)
         var info = stat()
@@ -66,15 +70,20 @@ import Testing
     /// server's bytes (it printed Saved, exit 0, one byte wrong).
     @Test func aDownloadDamagedOnTheWayIsFetchedAgainNotSaved() async throws {
         let original = try random("thirty.bin", bytes: 30_000_000)
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--corrupt-at", "3000000", "--direction", "down"])
+        let proxy = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--corrupt-at", "3000000", "--direction", "down"])
         defer { proxy.stop() }
         let through = CLIRunner()
         #expect(try await through.login(server, url: proxy.url).status == 0)
         let target = work.file("thirty.bin")
         let got = try await through.run(["-v", "--no-cache", "get", "officer:/thirty.bin", target])
         #expect(got.status == 0, "\(got.stderr.suffix(400))")
-        #expect(got.stderr.contains("do not match the server's checksum"), "the damage went unseen: \(got.stderr.suffix(600))")
-        #expect(try await ProcessRunner.sha256Detached(of: target) == (try await ProcessRunner.sha256Detached(of: original)))
+        #expect(
+            got.stderr.contains("do not match the server's checksum"),
+            "the damage went unseen: \(got.stderr.suffix(600))")
+        #expect(
+            try await ProcessRunner.sha256Detached(of: target) == (try await ProcessRunner.sha256Detached(of: original))
+        )
     }
 
     /// A download that starts over because the file changed on the server ends with the new version's bytes
@@ -84,7 +93,8 @@ import Testing
         // Every connection is cut after 1 MB at 500 kB/s: the old version needs nine connections and 16 s, so it is
         // replaced long before it could arrive whole, and the next range asked for finds the change.
         let proxy = try await startFaultProxy(
-            target: "127.0.0.1:\(server.service.port)", ["--reset-after", "1000000", "--throttle", "500000", "--direction", "down"])
+            target: "127.0.0.1:\(server.service.port)",
+            ["--reset-after", "1000000", "--throttle", "500000", "--direction", "down"])
         defer { proxy.stop() }
         let through = CLIRunner()
         #expect(try await through.login(server, url: proxy.url).status == 0)
@@ -93,18 +103,24 @@ import Testing
         let folder = work.path
         let begun = await Eventually.wait(timeout: 60) {
             try FileManager.default.contentsOfDirectory(atPath: folder).contains { name in
-                name.hasPrefix(".moving.bin") && ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0) > 0
+                name.hasPrefix(".moving.bin")
+                    && ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0)
+                        > 0
             }
         }
         #expect(begun)
         let replacement = work.file("replacement.bin")
         var generator = SystemRandomNumberGenerator()
-        try Data((0..<(2 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: replacement))
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000.5)], ofItemAtPath: replacement)
+        try Data((0..<(2 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(
+            to: URL(fileURLWithPath: replacement))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000.5)], ofItemAtPath: replacement)
         #expect(rename(replacement, server.root.file("moving.bin")) == 0)
         let errors = first.stderr()
         #expect(first.process.terminationStatus == 0, "\(errors)")
-        #expect(try await ProcessRunner.sha256Detached(of: target) == (try await ProcessRunner.sha256Detached(of: server.root.file("moving.bin"))), "\(errors)")
+        #expect(
+            try await ProcessRunner.sha256Detached(of: target)
+                == (try await ProcessRunner.sha256Detached(of: server.root.file("moving.bin"))), "\(errors)")
         var info = stat()
         #expect(stat(target, &info) == 0)
         #expect(info.st_mtim.tv_sec == 1_700_000_000 && info.st_mtim.tv_nsec == 500_000_000, "\(info.st_mtim)")
@@ -116,7 +132,9 @@ import Testing
         _ = try server.root.write("Kinds/notes.md", "Hello there, this is a note.\n")
         let unrelated = try server.root.write("Kinds/notes.wav", "mine, not a recording")
         let refreshed = try await cli.run(["tts", "officer:/Kinds/notes.md", "--no-download", "--refresh"])
-        #expect(refreshed.status == 5 && refreshed.stderr.contains("officer:/Kinds/notes.wav"), "\(refreshed.status) \(refreshed.stderr)")
+        #expect(
+            refreshed.status == 5 && refreshed.stderr.contains("officer:/Kinds/notes.wav"),
+            "\(refreshed.status) \(refreshed.stderr)")
         #expect(try String(contentsOfFile: unrelated, encoding: .utf8) == "mine, not a recording")
         let forced = try await cli.run(["tts", "officer:/Kinds/notes.md", "--no-download", "--refresh", "--force"])
         #expect(forced.status == 0, "\(forced.stderr)")

@@ -9,7 +9,8 @@ import Testing
 
     @Test(arguments: targets)
     func replaysFixtures(target: String) throws {
-        let binary = URL(fileURLWithPath: ProcessRunner.cliPath).deletingLastPathComponent().path + "/officer-files-fuzz"
+        let binary =
+            URL(fileURLWithPath: ProcessRunner.cliPath).deletingLastPathComponent().path + "/officer-files-fuzz"
         let fixtures = ProcessRunner.packageRoot + "/Tests/Fixtures/fuzz/" + target
         let inputs = try FileManager.default.contentsOfDirectory(atPath: fixtures)
         #expect(!inputs.isEmpty)

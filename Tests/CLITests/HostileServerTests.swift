@@ -56,19 +56,25 @@ import Transfer
 
         let huge = try await startHostileServer(mode: "token-huge")
         servers.add(huge)
-        let second = try await cli.run(["login", "--server", huge.url, "--email", "m@example.org", "--password-stdin"], stdin: "x\n")
+        let second = try await cli.run(
+            ["login", "--server", huge.url, "--email", "m@example.org", "--password-stdin"], stdin: "x\n")
         #expect(second.status == 7 && second.stderr.count < 1000, "\(second.stderr.prefix(300))")
         let configSize = (try? FileManager.default.attributesOfItem(atPath: cli.configPath)[.size] as? Int) ?? 0
         #expect(configSize < 4096)
 
         // From the environment and from a config written by something else: refused before any request.
         let fromEnvironment = try await cli.run(
-            ["ls", "officer:/"], environment: ["OFFICER_SERVER": injecting.url, "OFFICER_TOKEN": "abc\r\nX-Injected: yes"])
-        #expect(fromEnvironment.status == 3 && fromEnvironment.stderr.contains("OFFICER_TOKEN"), "\(fromEnvironment.stderr)")
+            ["ls", "officer:/"],
+            environment: ["OFFICER_SERVER": injecting.url, "OFFICER_TOKEN": "abc\r\nX-Injected: yes"])
+        #expect(
+            fromEnvironment.status == 3 && fromEnvironment.stderr.contains("OFFICER_TOKEN"), "\(fromEnvironment.stderr)"
+        )
         try FileManager.default.createDirectory(
             atPath: (cli.configPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let config = #"{"server": "\#(injecting.url)", "token": "abc\r\nX-Injected: yes"}"#
-        #expect(FileManager.default.createFile(atPath: cli.configPath, contents: Data(config.utf8), attributes: [.posixPermissions: 0o600]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: cli.configPath, contents: Data(config.utf8), attributes: [.posixPermissions: 0o600]))
         let fromConfig = try await cli.run(["ls", "officer:/"])
         #expect(fromConfig.status == 8 && fromConfig.stderr.contains("log in again"), "\(fromConfig.stderr)")
     }
@@ -84,7 +90,9 @@ import Transfer
             outputs.append(try await cli.run(arguments))
         }
         for (index, output) in outputs.enumerated() {
-            #expect(isTerminalSafe(output.stdout) && isTerminalSafe(output.stderr), "run \(index): \(output.stdout.debugDescription) \(output.stderr.debugDescription)")
+            #expect(
+                isTerminalSafe(output.stdout) && isTerminalSafe(output.stderr),
+                "run \(index): \(output.stdout.debugDescription) \(output.stderr.debugDescription)")
         }
         #expect(outputs[0].stdout.contains("\\u001b]0;owned\\u0007"), "escaped, still recognisable")
         #expect(outputs[6].status == 4 && outputs[6].stderr.contains("missing"))
@@ -137,7 +145,9 @@ import Transfer
         let started = Date()
         let list = try await cli.run(["--speed-time", "3", "ls", "officer:/"])
         #expect(list.status == 6 && list.stderr.contains("slower than 1.00 KiB/s for 3 s"), "\(list.stderr)")
-        #expect(Date().timeIntervalSince(started) < 60, "ended by the window, not by the 30 s stall timeout it never reaches")
+        #expect(
+            Date().timeIntervalSince(started) < 60,
+            "ended by the window, not by the 30 s stall timeout it never reaches")
         let (_, treeCLI) = try await loggedIn("tree-trickle")
         let walk = try await treeCLI.run(["--speed-time", "3", "--speed-limit", "2K", "ls", "-R", "officer:/"])
         #expect(walk.status == 6 && walk.stderr.contains("slower than"), "\(walk.stderr)")
@@ -148,7 +158,8 @@ import Transfer
     @Test func apiCallsNeverFollowARedirectToAnotherOriginAndDownloadsGoWithoutTheToken() async throws {
         let (server, cli) = try await loggedIn("redirect-elsewhere")
         let list = try await cli.run(["ls", "officer:/"])
-        #expect(list.status == 9 && !list.stdout.contains("STOLEN") && list.stderr.contains("redirect"), "\(list.stderr)")
+        #expect(
+            list.status == 9 && !list.stdout.contains("STOLEN") && list.stderr.contains("redirect"), "\(list.stderr)")
         let get = try await cli.run(["-v", "get", "officer:/f.bin", work.file("f.bin")])
         #expect(get.status == 0, "\(get.stderr)")
         #expect(get.stderr.contains("redirected (302) to http://127.0.0.1:"), "every hop is shown")
@@ -164,7 +175,9 @@ import Transfer
         let (_, htmlCLI) = try await loggedIn("html-error")
         // A seed endpoint's 404 without the contract's body (a proposal's would mean "not offered").
         let missing = try await htmlCLI.run(["ls", "officer:/some/file.txt"])
-        #expect(missing.status == 4 && missing.stderr.contains("/some/file.txt") && missing.stderr.contains("404"), "\(missing.stderr)")
+        #expect(
+            missing.status == 4 && missing.stderr.contains("/some/file.txt") && missing.stderr.contains("404"),
+            "\(missing.stderr)")
 
         // Another tus server's 409 is told with the file and the URL, and without an option that would not help.
         let tus = try await startHostileServer(mode: "tus-conflict")

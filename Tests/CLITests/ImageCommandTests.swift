@@ -18,8 +18,10 @@ import Transfer
 
     func photo(_ name: String, width: Int, height: Int) throws -> String {
         for step in [
-            ["gaussnoise", work.file("n.v"), String(width), String(height)], ["colourspace", work.file("n.v"), work.file("s.v"), "srgb"],
-            ["cast", work.file("s.v"), work.file("c.v"), "uchar"], ["copy", work.file("c.v"), work.file(name) + "[Q=95]"],
+            ["gaussnoise", work.file("n.v"), String(width), String(height)],
+            ["colourspace", work.file("n.v"), work.file("s.v"), "srgb"],
+            ["cast", work.file("s.v"), work.file("c.v"), "uchar"],
+            ["copy", work.file("c.v"), work.file(name) + "[Q=95]"],
         ] {
             #expect(try ProcessRunner.run("/usr/bin/vips", step).status == 0)
         }
@@ -27,7 +29,8 @@ import Transfer
     }
 
     func width(_ path: String) throws -> String {
-        try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "width", path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "width", path]).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
 
     @Test func neverOverwritesWithoutForceAndNeverTheInput() async throws {
@@ -35,7 +38,9 @@ import Transfer
         let original = try ProcessRunner.sha256(of: big)
         let precious = try work.write("precious.jpg", "precious bytes")
         let refused = try await cli.run(["image", "prepare", big, precious])
-        #expect(refused.status == 5 && refused.stderr.contains("precious.jpg: already exists (use --force"), "\(refused.stderr)")
+        #expect(
+            refused.status == 5 && refused.stderr.contains("precious.jpg: already exists (use --force"),
+            "\(refused.stderr)")
         #expect(try String(contentsOfFile: precious, encoding: .utf8) == "precious bytes")
         for arguments in [["image", "prepare", big, big], ["image", "prepare", "--force", big, big]] {
             let onItself = try await cli.run(arguments)
@@ -45,20 +50,30 @@ import Transfer
         let forced = try await cli.run(["image", "prepare", "--force", "--max-edge", "800", big, precious])
         #expect(forced.status == 0)
         #expect(try width(precious) == "800")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.contains(".officer-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter {
+            $0.contains(".officer-")
+        }
         #expect(leftovers.isEmpty, "\(leftovers)")
         // Messages in the user's terms, naming the file.
-        let pdf = try work.write("spec.pdf", "%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n")
+        let pdf = try work.write(
+            "spec.pdf", "%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n")
         let notImage = try await cli.run(["image", "prepare", pdf, work.file("x.jpg")])
-        #expect(notImage.status == 9 && notImage.stderr.contains("spec.pdf: not an image officer-files prepares (application/pdf)"), "\(notImage.stderr)")
+        #expect(
+            notImage.status == 9
+                && notImage.stderr.contains("spec.pdf: not an image officer-files prepares (application/pdf)"),
+            "\(notImage.stderr)")
         let noFolder = try await cli.run(["image", "prepare", big, work.file("missing/out.jpg")])
-        #expect(noFolder.status == 8 && noFolder.stderr.contains("missing/out.jpg: cannot write: the folder"), "\(noFolder.stderr)")
+        #expect(
+            noFolder.status == 8 && noFolder.stderr.contains("missing/out.jpg: cannot write: the folder"),
+            "\(noFolder.stderr)")
         let locked = try work.write("locked.jpg", try Data(contentsOf: URL(fileURLWithPath: big)))
         chmod(locked, 0)
         defer { chmod(locked, 0o644) }
         if getuid() != 0 {  // root reads anything
             let unreadable = try await cli.run(["image", "prepare", locked, work.file("y.jpg")])
-            #expect(unreadable.status == 8 && unreadable.stderr.contains("locked.jpg: cannot read: Permission denied"), "\(unreadable.stderr)")
+            #expect(
+                unreadable.status == 8 && unreadable.stderr.contains("locked.jpg: cannot read: Permission denied"),
+                "\(unreadable.stderr)")
         }
     }
 
@@ -67,8 +82,10 @@ import Transfer
         let broken = try work.write("broken.jpg", try Data(contentsOf: URL(fileURLWithPath: photos[0])).prefix(5000))
         let out = work.file("out")
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let result = try await cli.run(["image", "prepare", "--max-edge", "1000", "--format", "webp"] + photos + [broken, out])
-        #expect(result.status == 1 && result.stderr.contains("broken.jpg: damaged or truncated JPEG"), "\(result.stderr)")
+        let result = try await cli.run(
+            ["image", "prepare", "--max-edge", "1000", "--format", "webp"] + photos + [broken, out])
+        #expect(
+            result.status == 1 && result.stderr.contains("broken.jpg: damaged or truncated JPEG"), "\(result.stderr)")
         for index in 0..<4 { #expect(try width(out + "/p\(index).webp") == "1000") }
         let single = try await cli.run(["image", "prepare", broken, work.file("x.jpg")])
         #expect(single.status == 9 && single.stderr.split(separator: "\n").count == 1)
@@ -84,27 +101,33 @@ import Transfer
 
         let broken = try work.write("cut.jpg", try Data(contentsOf: URL(fileURLWithPath: big)).prefix(20000))
         let refused = try await cli.run(["put", "--resize", broken, "officer:/Photos/"])
-        #expect(refused.status == 9 && refused.stderr.contains("cut.jpg: damaged or truncated JPEG"), "\(refused.stderr)")
+        #expect(
+            refused.status == 9 && refused.stderr.contains("cut.jpg: damaged or truncated JPEG"), "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1, "said once: \(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: server.root.file("Photos/cut.jpg")))
         let bestEffort = try await cli.run(["put", "--resize=best-effort", broken, "officer:/Photos/"])
         #expect(bestEffort.status == 0 && bestEffort.stderr.contains("uploading it unchanged"))
-        #expect(try ProcessRunner.sha256(of: server.root.file("Photos/cut.jpg")) == (try ProcessRunner.sha256(of: broken)))
+        #expect(
+            try ProcessRunner.sha256(of: server.root.file("Photos/cut.jpg")) == (try ProcessRunner.sha256(of: broken)))
     }
 
     @Test func aKilledResizedUploadResumesTheSameBytes() async throws {
         let big = try photo("large.jpg", width: 3000, height: 2400)
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "500000"])
+        let proxy = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "500000"])
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let arguments = ["put", "-p", "--resize=2500", "--quality", "90", "--chunk-size", "64K", big, "officer:/in/"]
         let process = try cli.launch(arguments, environment: viaProxy)
         // Killed once the server holds part of the prepared image (and so the journal its upload).
         let tus = server.state.path + "/tus"
-        #expect(await Eventually.signal(SIGKILL, to: [process], timeout: 120) {
-            try FileManager.default.contentsOfDirectory(atPath: tus).contains { name in
-                name.hasSuffix(".part") && ((try? FileManager.default.attributesOfItem(atPath: tus + "/" + name)[.size] as? Int) ?? 0) > 100_000
-            }
-        })
+        #expect(
+            await Eventually.signal(SIGKILL, to: [process], timeout: 120) {
+                try FileManager.default.contentsOfDirectory(atPath: tus).contains { name in
+                    name.hasSuffix(".part")
+                        && ((try? FileManager.default.attributesOfItem(atPath: tus + "/" + name)[.size] as? Int) ?? 0)
+                            > 100_000
+                }
+            })
         process.waitUntilExit()
         let rerun = try await cli.run(arguments, environment: viaProxy)
         #expect(rerun.status == 0, "\(rerun.stderr)")

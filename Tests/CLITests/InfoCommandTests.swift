@@ -12,7 +12,9 @@ import Testing
         #expect(empty.status == 0 && empty.stdout.contains("Size: 0"), "\(empty.stdout)\(empty.stderr)")
         // An X pixmap is an image to view, but not one the OCR engine reads: no ocr offered, and refused locally.
         let work = TemporaryDirectory()
-        let xpm = try work.write("icon.xpm", """
+        let xpm = try work.write(
+            "icon.xpm",
+            """
             /* XPM */
             static char *icon[] = {
             "2 2 1 1",
@@ -35,7 +37,11 @@ import Testing
         let notes = try work.write("notes.md", "# Notes\nline two\nline three\n")
         let photo = work.file("photo.jpg")
         #expect(try ProcessRunner.run("/usr/bin/vips", ["black", photo, "640", "480", "--bands", "3"]).status == 0)
-        #expect(try ProcessRunner.run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-Model=Pocket", "-GPSLatitude=1", "-GPSLatitudeRef=N", photo]).status == 0)
+        #expect(
+            try ProcessRunner.run(
+                "/usr/bin/exiftool",
+                ["-q", "-overwrite_original", "-Model=Pocket", "-GPSLatitude=1", "-GPSLatitudeRef=N", photo]
+            ).status == 0)
 
         let png = work.file("shot.png")
         #expect(try ProcessRunner.run("/usr/bin/vips", ["black", png, "300", "200"]).status == 0)
@@ -44,7 +50,9 @@ import Testing
         let plain = try await cli.run(["info", png, gif])
         #expect(plain.stdout.contains("Image: 300×200, no GPS") && plain.stdout.contains("Image: 40×30, no GPS"))
 
-        let pdf = try work.write("doc.pdf", """
+        let pdf = try work.write(
+            "doc.pdf",
+            """
             %PDF-1.4
             1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
             2 0 obj << /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >> endobj
@@ -58,13 +66,26 @@ import Testing
         let local = try await cli.run(["info", notes, photo])
         #expect(local.status == 0, "\(local.stderr)")
         #expect(local.stdout.contains("MIME: text/markdown; charset=us-ascii (from the extension)"))
-        #expect(local.stdout.contains("Viewer: markdown") && local.stdout.contains("Actions: tts") && local.stdout.contains("Text: 3 lines"))
-        #expect(local.stdout.contains("Image: 640×480, camera Pocket, GPS position") && local.stdout.contains("Actions: ocr"))
+        #expect(
+            local.stdout.contains("Viewer: markdown") && local.stdout.contains("Actions: tts")
+                && local.stdout.contains("Text: 3 lines"))
+        #expect(
+            local.stdout.contains("Image: 640×480, camera Pocket, GPS position")
+                && local.stdout.contains("Actions: ocr"))
 
         try server.root.write("clips/song.mp3", try Data(contentsOf: URL(fileURLWithPath: notes)))
-        #expect(try ProcessRunner.run("/usr/bin/ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=duration=0.3", server.root.file("clips/real.mp3")]).status == 0)
+        #expect(
+            try ProcessRunner.run(
+                "/usr/bin/ffmpeg",
+                [
+                    "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=duration=0.3",
+                    server.root.file("clips/real.mp3"),
+                ]
+            ).status == 0)
         let remote = try await cli.run(["info", "--json", "officer:/clips/real.mp3"])
-        #expect(remote.status == 0 && remote.stdout.contains("\"viewer\":\"audio\"") && remote.stdout.contains("\"transcribe\""))
+        #expect(
+            remote.status == 0 && remote.stdout.contains("\"viewer\":\"audio\"")
+                && remote.stdout.contains("\"transcribe\""))
         // Content first: a text file named .mp3 is text, whatever its name says.
         let liar = try await cli.run(["info", "officer:/clips/song.mp3"])
         #expect(liar.stdout.contains("Viewer: code"))

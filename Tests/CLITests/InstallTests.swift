@@ -11,7 +11,8 @@ import Testing
     let work = TemporaryDirectory(prefix: "install-work")
 
     func make(_ arguments: [String]) async throws -> ProcessResult {
-        try await ProcessRunner.runDetached("/usr/bin/make", ["-C", ProcessRunner.packageRoot, "--no-print-directory"] + arguments)
+        try await ProcessRunner.runDetached(
+            "/usr/bin/make", ["-C", ProcessRunner.packageRoot, "--no-print-directory"] + arguments)
     }
 
     func shell(_ path: String, _ script: String, environment: [String: String]) async throws -> ProcessResult {
@@ -19,7 +20,8 @@ import Testing
     }
 
     static var version: String {
-        ((try? String(contentsOfFile: ProcessRunner.packageRoot + "/VERSION", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        ((try? String(contentsOfFile: ProcessRunner.packageRoot + "/VERSION", encoding: .utf8)) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test func installsCompletesDocumentsAndPackages() async throws {
@@ -34,7 +36,8 @@ import Testing
         let installed = try await make(["install", "PREFIX=\(prefix)"])
         try #require(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
         let files = [
-            "bin/officer-files", "share/bash-completion/completions/officer-files", "share/zsh/site-functions/_officer-files",
+            "bin/officer-files", "share/bash-completion/completions/officer-files",
+            "share/zsh/site-functions/_officer-files",
             "share/fish/vendor_completions.d/officer-files.fish", "share/man/man1/officer-files.1",
         ]
         for file in files { #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file)") }
@@ -43,18 +46,28 @@ import Testing
         let moved = work.file("moved")
         try FileManager.default.moveItem(atPath: prefix, toPath: moved)
         let binary = moved + "/bin/officer-files"
-        let version = try await ProcessRunner.runDetached(binary, ["--version"], environment: ["PATH": "/usr/bin:/bin"], currentDirectory: "/")
-        #expect(version.status == 0 && version.stdout.hasPrefix("officer-files \(Self.version)"), "\(version.stdout)\(version.stderr)")
+        let version = try await ProcessRunner.runDetached(
+            binary, ["--version"], environment: ["PATH": "/usr/bin:/bin"], currentDirectory: "/")
+        #expect(
+            version.status == 0 && version.stdout.hasPrefix("officer-files \(Self.version)"),
+            "\(version.stdout)\(version.stderr)")
         if FileManager.default.fileExists(atPath: ProcessRunner.packageRoot + "/.git") {
-            #expect(version.stdout.range(of: #"^officer-files [0-9][^ ]* \([0-9a-f]{7}\)"#, options: .regularExpression) != nil, "\(version.stdout)")
+            #expect(
+                version.stdout.range(of: #"^officer-files [0-9][^ ]* \([0-9a-f]{7}\)"#, options: .regularExpression)
+                    != nil, "\(version.stdout)")
         }
         let libraries = try await ProcessRunner.runDetached("/usr/bin/ldd", [binary])
-        let toolchain = ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/usr/bin/swift")) ?? "/opt/swift/usr/bin/swift")
+        let toolchain =
+            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/usr/bin/swift"))
+                ?? "/opt/swift/usr/bin/swift")
         let toolchainRoot = ((toolchain as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
-        #expect(!libraries.stdout.contains("libswift") && !libraries.stdout.contains("not found"), "\(libraries.stdout)")
+        #expect(
+            !libraries.stdout.contains("libswift") && !libraries.stdout.contains("not found"), "\(libraries.stdout)")
         #expect(!libraries.stdout.contains(toolchainRoot + "/"), "\(libraries.stdout)")
         let dynamic = try await ProcessRunner.runDetached("/usr/bin/readelf", ["-d", binary])
-        #expect(!dynamic.stdout.contains(".build") && !dynamic.stdout.contains(ProcessRunner.packageRoot), "\(dynamic.stdout)")
+        #expect(
+            !dynamic.stdout.contains(".build") && !dynamic.stdout.contains(ProcessRunner.packageRoot),
+            "\(dynamic.stdout)")
         try await expectStripped(binary)
 
         try await completions(moved)
@@ -64,7 +77,8 @@ import Testing
         #expect(removed.status == 0, "\(removed.stderr)")
         let left = (FileManager.default.enumerator(atPath: moved)?.allObjects as? [String] ?? []).filter { path in
             var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: moved + "/" + path, isDirectory: &isFolder) && !isFolder.boolValue
+            return FileManager.default.fileExists(atPath: moved + "/" + path, isDirectory: &isFolder)
+                && !isFolder.boolValue
         }
         #expect(left.isEmpty, "uninstall leaves \(left)")
     }
@@ -74,7 +88,8 @@ import Testing
     func completions(_ prefix: String) async throws {
         let server = try await ReferenceServer.start()
         #expect(try await cli.login(server).status == 0)
-        try FileManager.default.createDirectory(atPath: server.root.file("Documents"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: server.root.file("Documents"), withIntermediateDirectories: true)
         #expect(try await cli.run(["ls", "officer:/"]).status == 0)
         server.service.stop()
         var environment = cli.environment()
@@ -98,9 +113,11 @@ import Testing
         #expect(try await complete("officer-files image prepare --format ") == ["jpeg", "webp", "keep"])
         #expect(try await complete("officer-files get --checksum sh") == ["sha256:"])
 
-        let zsh = try await ProcessRunner.runDetached("/usr/bin/zsh", ["-n", prefix + "/share/zsh/site-functions/_officer-files"])
+        let zsh = try await ProcessRunner.runDetached(
+            "/usr/bin/zsh", ["-n", prefix + "/share/zsh/site-functions/_officer-files"])
         #expect(zsh.status == 0, "\(zsh.stderr)")
-        let fish = try await ProcessRunner.runDetached("/usr/bin/fish", ["--no-execute", prefix + "/share/fish/vendor_completions.d/officer-files.fish"])
+        let fish = try await ProcessRunner.runDetached(
+            "/usr/bin/fish", ["--no-execute", prefix + "/share/fish/vendor_completions.d/officer-files.fish"])
         #expect(fish.status == 0, "\(fish.stderr)")
     }
 
@@ -116,7 +133,8 @@ import Testing
         server.service.stop()
         let bin = work.file("bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: bin + "/officer-files", withDestinationPath: ProcessRunner.cliPath)
+        try FileManager.default.createSymbolicLink(
+            atPath: bin + "/officer-files", withDestinationPath: ProcessRunner.cliPath)
         var environment = cli.environment()
         environment["PATH"] = bin + ":/usr/bin:/bin"
         let bash = work.file("officer-files.bash"), zsh = work.file("_officer-files")
@@ -162,47 +180,63 @@ import Testing
                 zpty -d z
                 """, environment: env)
             #expect(run.status == 0, "\(run.stderr)")
-            return (try? String(contentsOfFile: out, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            return (try? String(contentsOfFile: out, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                ?? ""
         }
-        #expect(try await zshComplete("officer-files ls officer:/X/wi") == #"<officer-files ls officer:/X/with\ space/>"#)
-        #expect(try await zshComplete(#"officer-files ls officer:/X/with\ s"#) == #"<officer-files ls officer:/X/with\ space/>"#)
+        #expect(
+            try await zshComplete("officer-files ls officer:/X/wi") == #"<officer-files ls officer:/X/with\ space/>"#)
+        #expect(
+            try await zshComplete(#"officer-files ls officer:/X/with\ s"#)
+                == #"<officer-files ls officer:/X/with\ space/>"#)
     }
 
     /// The page renders without a warning and names every command.
     func manual(_ page: String) async throws {
         // As man shows it in a UTF-8 terminal (plain text: no bold or underline codes).
         let rendered = try await ProcessRunner.runDetached(
-            "/usr/bin/groff", ["-man", "-ww", "-Tutf8", "-P-cbou", page], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+            "/usr/bin/groff", ["-man", "-ww", "-Tutf8", "-P-cbou", page],
+            environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
         #expect(rendered.status == 0 && rendered.stderr.isEmpty, "\(rendered.stderr)")
-        let text = rendered.stdout.replacingOccurrences(of: "\u{2212}", with: "-").replacingOccurrences(of: "\u{2010}", with: "-")
+        let text = rendered.stdout.replacingOccurrences(of: "\u{2212}", with: "-").replacingOccurrences(
+            of: "\u{2010}", with: "-")
         func leaves(_ spec: CommandSpec, _ chain: [String]) -> [String] {
             let name = chain + [spec.name]
-            return spec.subcommands.isEmpty ? [name.joined(separator: " ")] : spec.subcommands.flatMap { leaves($0, name) }
+            return spec.subcommands.isEmpty
+                ? [name.joined(separator: " ")] : spec.subcommands.flatMap { leaves($0, name) }
         }
         for command in OfficerFilesApp.rootSpec.subcommands.flatMap({ leaves($0, ["officer-files"]) }) {
             #expect(text.contains(command), "the page lacks \(command)")
         }
-        for section in ["SYNOPSIS", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES"] { #expect(text.contains(section)) }
+        for section in ["SYNOPSIS", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES"] {
+            #expect(text.contains(section))
+        }
     }
 
     /// `make deb`: the package's dependencies, its binary, and (as root) dpkg -i, the command, dpkg -r.
     func package() async throws {
         let built = try await make(["deb"])
         try #require(built.status == 0, "\(built.stdout)\(built.stderr)")
-        let deb = try #require(built.stdout.split(separator: "\n").last.map(String.init).flatMap { $0.hasSuffix(".deb") ? $0 : nil })
+        let deb = try #require(
+            built.stdout.split(separator: "\n").last.map(String.init).flatMap { $0.hasSuffix(".deb") ? $0 : nil })
         let path = deb.hasPrefix("/") ? deb : ProcessRunner.packageRoot + "/" + deb
         let depends = try await ProcessRunner.runDetached("/usr/bin/dpkg-deb", ["-f", path, "Depends"])
-        #expect(depends.stdout.contains("libc6") && depends.stdout.contains("libcurl4") && depends.stdout.contains("libvips42"), "\(depends.stdout)")
-        #expect(try await ProcessRunner.runDetached("/usr/bin/dpkg-deb", ["-f", path, "Version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == Self.version)
+        #expect(
+            depends.stdout.contains("libc6") && depends.stdout.contains("libcurl4")
+                && depends.stdout.contains("libvips42"), "\(depends.stdout)")
+        #expect(
+            try await ProcessRunner.runDetached("/usr/bin/dpkg-deb", ["-f", path, "Version"]).stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines) == Self.version)
         let unpacked = work.file("unpacked")
         #expect(try await ProcessRunner.runDetached("/usr/bin/dpkg-deb", ["-x", path, unpacked]).status == 0)
         try await expectStripped(unpacked + "/usr/bin/officer-files")
-        let version = try await ProcessRunner.runDetached(unpacked + "/usr/bin/officer-files", ["--version"], environment: ["PATH": "/usr/bin:/bin"])
+        let version = try await ProcessRunner.runDetached(
+            unpacked + "/usr/bin/officer-files", ["--version"], environment: ["PATH": "/usr/bin:/bin"])
         #expect(version.status == 0 && version.stdout.hasPrefix("officer-files \(Self.version)"), "\(version.stderr)")
         guard getuid() == 0, !FileManager.default.fileExists(atPath: "/usr/bin/officer-files") else { return }
         let installed = try await ProcessRunner.runDetached("/usr/bin/dpkg", ["-i", path])
         #expect(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
-        let run = try await ProcessRunner.runDetached("/usr/bin/officer-files", ["--version"], environment: ["PATH": "/usr/bin:/bin"])
+        let run = try await ProcessRunner.runDetached(
+            "/usr/bin/officer-files", ["--version"], environment: ["PATH": "/usr/bin:/bin"])
         #expect(run.status == 0 && run.stdout.hasPrefix("officer-files \(Self.version)"), "\(run.stderr)")
         let gone = try await ProcessRunner.runDetached("/usr/bin/dpkg", ["-r", "officer-files"])
         #expect(gone.status == 0 && !FileManager.default.fileExists(atPath: "/usr/bin/officer-files"), "\(gone.stderr)")
@@ -212,9 +246,13 @@ import Testing
     /// 85 MiB with both).
     func expectStripped(_ binary: String) async throws {
         let sections = try await ProcessRunner.runDetached("/usr/bin/readelf", ["-S", "-W", binary])
-        #expect(sections.status == 0 && !sections.stdout.contains(".debug_") && !sections.stdout.contains(".symtab"), "\(binary): \(sections.stdout)")
+        #expect(
+            sections.status == 0 && !sections.stdout.contains(".debug_") && !sections.stdout.contains(".symtab"),
+            "\(binary): \(sections.stdout)")
         let strings = try await ProcessRunner.runDetached("/usr/bin/strings", [binary])
-        let paths = strings.stdout.split(separator: "\n").filter { $0.contains(".build/") || $0.contains(ProcessRunner.packageRoot + "/") }
+        let paths = strings.stdout.split(separator: "\n").filter {
+            $0.contains(".build/") || $0.contains(ProcessRunner.packageRoot + "/")
+        }
         #expect(paths.isEmpty, "\(binary) names the build: \(paths.prefix(5))")
         let size = try FileManager.default.attributesOfItem(atPath: binary)[.size] as? Int ?? 0
         #expect(size < 80 << 20, "\(binary): \(size) bytes")

@@ -10,7 +10,8 @@ import Testing
 @Suite struct JSONOutputTests {
     let cli = CLIRunner()
     let work = TemporaryDirectory(prefix: "json-output", inMemory: true)
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Commands whose output is the bytes themselves, help, or a shell script.
     static let withoutJSON: Set<String> = ["cat", "archive cat", "help", "completion"]
@@ -30,15 +31,20 @@ import Testing
     /// a progress event; returns the decoded stdout records.
     @discardableResult
     func json(
-        _ command: [String], _ record: String, stdin: String? = nil, status: Int32 = 0, lines expected: ClosedRange<Int> = 1...1_000,
+        _ command: [String], _ record: String, stdin: String? = nil, status: Int32 = 0,
+        lines expected: ClosedRange<Int> = 1...1_000,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> [[String: Any]] {
         let result = try await cli.run(["--json"] + command, stdin: stdin, in: work.path)
         #expect(result.status == status, "\(command): \(result.stderr)", sourceLocation: sourceLocation)
         let lines = result.stdout.split(separator: "\n")
-        #expect(expected.contains(lines.count), "\(command): \(lines.count) lines: \(result.stdout)", sourceLocation: sourceLocation)
+        #expect(
+            expected.contains(lines.count), "\(command): \(lines.count) lines: \(result.stdout)",
+            sourceLocation: sourceLocation)
         for line in lines { collected.add(record, line) }
-        for line in result.stderr.split(separator: "\n") where line.hasPrefix("{") { collected.add("progress-event", line) }
+        for line in result.stderr.split(separator: "\n") where line.hasPrefix("{") {
+            collected.add("progress-event", line)
+        }
         collected.ran(try OfficerFilesApp.parser.parse(command).path.joined(separator: " "))
         return lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
@@ -53,9 +59,11 @@ import Testing
         let process = try cli.launch(["get", "--no-progress", "--bwlimit", "300K", path, local], in: work.path)
         // Interrupted once the journal holds some of it: the download is then certainly under way.
         let journal = cli.journalPath
-        #expect(await Eventually.signal(SIGINT, to: [process], timeout: 60) {
-            (try TransferJournal(path: journal).download(for: local)?.segments.reduce(0) { $0 + $1.done } ?? 0) > 100_000
-        })
+        #expect(
+            await Eventually.signal(SIGINT, to: [process], timeout: 60) {
+                (try TransferJournal(path: journal).download(for: local)?.segments.reduce(0) { $0 + $1.done } ?? 0)
+                    > 100_000
+            })
         process.waitUntilExit()
     }
 
@@ -71,29 +79,51 @@ import Testing
         let photo = work.file("photo.jpg")
         try await tool("/usr/bin/vips", ["gaussnoise", photo + "[Q=90]", "640", "480"])
         try FileManager.default.copyItem(atPath: photo, toPath: server.root.file("Documents/photo.jpg"))
-        try await tool("/usr/bin/convert", ["-size", "400x120", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "48", "-draw", "text 20,80 'Hello'", work.file("text.png")])
-        try await tool("/usr/bin/ffmpeg", [
-            "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=duration=30:size=160x120:rate=10",
-            "-f", "lavfi", "-i", "sine=frequency=440:duration=30", "-c:v", "mpeg4", "-c:a", "libvorbis", "-shortest", server.root.file("clip.mkv"),
-        ])
+        try await tool(
+            "/usr/bin/convert",
+            [
+                "-size", "400x120", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "48", "-draw",
+                "text 20,80 'Hello'", work.file("text.png"),
+            ])
+        try await tool(
+            "/usr/bin/ffmpeg",
+            [
+                "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=duration=30:size=160x120:rate=10",
+                "-f", "lavfi", "-i", "sine=frequency=440:duration=30", "-c:v", "mpeg4", "-c:a", "libvorbis",
+                "-shortest", server.root.file("clip.mkv"),
+            ])
         // The detached job must still be running when it is cancelled, whatever the machine's load: ten minutes of video.
-        try await tool("/usr/bin/ffmpeg", [
-            "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=duration=600:size=320x240:rate=25",
-            "-c:v", "mpeg4", server.root.file("long.mkv"),
-        ])
-        try await tool("/usr/bin/ffmpeg", ["-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", work.file("tone.wav")])
+        try await tool(
+            "/usr/bin/ffmpeg",
+            [
+                "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i",
+                "testsrc=duration=600:size=320x240:rate=25",
+                "-c:v", "mpeg4", server.root.file("long.mkv"),
+            ])
+        try await tool(
+            "/usr/bin/ffmpeg",
+            [
+                "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
+                work.file("tone.wav"),
+            ])
         _ = try work.write("tree/a.txt", "a\n")
         _ = try work.write("tree/sub/b.txt", "b\n")
         try await tool("/usr/bin/bsdtar", ["-a", "-cf", work.file("tree.zip"), "-C", work.path, "tree"])
         try FileManager.default.copyItem(atPath: work.file("tree.zip"), toPath: server.root.file("tree.zip"))
         try FileManager.default.copyItem(atPath: work.file("tree.zip"), toPath: nginx.root.file("tree.zip"))
-        try FileManager.default.createDirectory(atPath: server.root.file("Downloads"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            atPath: server.root.file("Downloads"), withIntermediateDirectories: false)
 
         // Accounts and remotes.
-        try await json(["login", "--server", server.url, "--email", server.email, "--password-stdin"], "account", stdin: server.password + "\n")
+        try await json(
+            ["login", "--server", server.url, "--email", server.email, "--password-stdin"], "account",
+            stdin: server.password + "\n")
         try await json(["whoami"], "account")
         try await json(
-            ["remote", "add", "st", "--s3", "--endpoint", store.url, "--access-key", store.accessKey, "--secret-stdin"], "remote",
+            [
+                "remote", "add", "st", "--s3", "--endpoint", store.url, "--access-key", store.accessKey,
+                "--secret-stdin",
+            ], "remote",
             stdin: store.secretKey + "\n")
         try await json(["remote", "add", "work", "--officer", server.url], "remote")
         let remotes = try await json(["remote", "list"], "remote", lines: 3...3)
@@ -125,7 +155,9 @@ import Testing
         // Sync both ways, a dry run first.
         try await json(["sync", "-n", work.file("tree"), "officer:/Tree"], "sync-record", lines: 3...10)
         let pushed = try await json(["sync", work.file("tree"), "officer:/Tree"], "sync-record", lines: 3...10)
-        #expect(pushed.last?["type"] as? String == "summary" && pushed.dropLast().allSatisfy { $0["type"] as? String == "done" }, "\(pushed)")
+        #expect(
+            pushed.last?["type"] as? String == "summary"
+                && pushed.dropLast().allSatisfy { $0["type"] as? String == "done" }, "\(pushed)")
         let copied = try await json(["copy", "officer:/Tree", work.file("pulled")], "sync-record", lines: 3...10)
         #expect(copied.last?["transferred"] as? Int == 2, "\(copied)")
 
@@ -168,7 +200,9 @@ import Testing
         try await json(["jobs", "list"], "job", lines: 1...10)
         try await json(["jobs", "cancel", id], "job")
         try await json(["jobs", "wait", id], "job", status: 1)
-        try await json(["transcode", "--wait", "--get", "--height", "96", "-o", "officer:/clip.96.mp4", "officer:/clip.mkv"], "transfer")
+        try await json(
+            ["transcode", "--wait", "--get", "--height", "96", "-o", "officer:/clip.96.mp4", "officer:/clip.mkv"],
+            "transfer")
         try await json(["tts", "--text", "hello there", "-o", work.file("hello.wav")], "action")
         try await json(["ocr", work.file("text.png")], "action")
         try await json(["transcribe", work.file("tone.wav")], "action")
@@ -186,9 +220,15 @@ import Testing
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         watch.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         try watch.run()
-        #expect(await Eventually.wait(timeout: 30) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("caught-up") })
+        #expect(
+            await Eventually.wait(timeout: 30) {
+                ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("caught-up")
+            })
         _ = try work.write("watched/later.txt", "later\n")
-        #expect(await Eventually.wait(timeout: 30) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("\"type\":\"uploaded\"") })
+        #expect(
+            await Eventually.wait(timeout: 30) {
+                ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("\"type\":\"uploaded\"")
+            })
         watch.interrupt()
         watch.waitUntilExit()
         let events = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
@@ -202,7 +242,10 @@ import Testing
         let input = collected.lines.joined(separator: "\n") + "\n"
         let check = try await ProcessRunner.runDetached(
             Self.repository.appendingPathComponent(".venv/bin/python").path,
-            [Self.repository.appendingPathComponent("Tests/Server/validate_json.py").path, Self.repository.appendingPathComponent("docs/json/officer-files.schema.json").path],
+            [
+                Self.repository.appendingPathComponent("Tests/Server/validate_json.py").path,
+                Self.repository.appendingPathComponent("docs/json/officer-files.schema.json").path,
+            ],
             stdin: input)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(collected.lines.count > 60, "\(collected.lines.count) records")

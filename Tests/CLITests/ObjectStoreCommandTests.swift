@@ -1,7 +1,7 @@
-import Foundation
 import FileModel
-import Journal
+import Foundation
 import HTTP
+import Journal
 import Officer
 import TestSupport
 import Testing
@@ -21,9 +21,14 @@ import Transfer
 
     /// Adds remote `name` for `endpoint` (the store by default) with the test keys.
     @discardableResult
-    func addRemote(_ name: String = "st", endpoint: String? = nil, secret: String? = nil, check: Bool = true) async throws -> ProcessResult {
+    func addRemote(_ name: String = "st", endpoint: String? = nil, secret: String? = nil, check: Bool = true)
+        async throws -> ProcessResult
+    {
         try await cli.run(
-            ["remote", "add", name, "--s3", "--endpoint", endpoint ?? store.url, "--access-key", store.accessKey, "--secret-stdin"]
+            [
+                "remote", "add", name, "--s3", "--endpoint", endpoint ?? store.url, "--access-key", store.accessKey,
+                "--secret-stdin",
+            ]
                 + (check ? [] : ["--no-check"]),
             stdin: (secret ?? store.secretKey) + "\n")
     }
@@ -35,7 +40,9 @@ import Transfer
         return name
     }
 
-    func bytes(_ count: Int, seed: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13 &+ seed) }) }
+    func bytes(_ count: Int, seed: Int) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13 &+ seed) })
+    }
 
     /// A file of random MiB written by dd, off Swift's shared pool: building tens of megabytes byte by byte in a
     /// debug build would hold one of its two threads for seconds and delay every other test's timing.
@@ -62,7 +69,11 @@ import Transfer
         var info = stat()
         #expect(stat(cli.configPath, &info) == 0 && info.st_mode & 0o777 == 0o600)
         #expect(try await addRemote().status == 5)  // exists: --force replaces
-        #expect(try await cli.run(["remote", "add", "officer", "--s3", "--endpoint", store.url, "--access-key", "k", "--secret-stdin"], stdin: "s\n").status == 2)
+        #expect(
+            try await cli.run(
+                ["remote", "add", "officer", "--s3", "--endpoint", store.url, "--access-key", "k", "--secret-stdin"],
+                stdin: "s\n"
+            ).status == 2)
         #expect(try await cli.run(["remote", "remove", "st"]).status == 0)
         #expect(try await cli.run(["ls", "st:"]).status != 0)
     }
@@ -77,7 +88,9 @@ import Transfer
         #expect(try await cli.run(["put", small, "st:\(name)/folder/first.txt"]).status == 0)
         let into = try await cli.run(["put", small, "st:\(name)/folder"])
         #expect(into.status == 0, "\(into.stderr)")
-        #expect(try await cli.run(["ls", "st:\(name)/folder"]).stdout == "first.txt\nnote.txt\n", "into the folder, not beside it")
+        #expect(
+            try await cli.run(["ls", "st:\(name)/folder"]).stdout == "first.txt\nnote.txt\n",
+            "into the folder, not beside it")
         let again = try await cli.run(["mkdir", "st:\(name)"])
         #expect(again.status == 5, "\(again.stderr)")
         #expect(try await cli.run(["mkdir", "-p", "st:\(name)"]).status == 0)
@@ -95,16 +108,23 @@ import Transfer
         let backup = try await cli.run(["ls", "-R", "st:\(name)/backup"])
         #expect(backup.stdout == "folder/first.txt\n", "under the source folder's name: \(backup.stdout)")
         #expect(try await cli.run(["mv", "st:\(name)/moved.txt", "st:\(name)/folder"]).status == 0)
-        #expect(try await cli.run(["ls", "st:\(name)/folder"]).stdout == "first.txt\nmoved.txt\n", "into the existing folder")
+        #expect(
+            try await cli.run(["ls", "st:\(name)/folder"]).stdout == "first.txt\nmoved.txt\n",
+            "into the existing folder")
         let across = try await cli.run(["cp", "st:\(name)/folder/first.txt", "officer:/first.txt"])
         #expect(across.status == 9 && across.stderr.contains("sync copies between them"), "\(across.stderr)")
         // No server action is offered for an object (they run on Officer files and local ones).
         let info = try await cli.run(["info", "st:\(name)/folder/first.txt"])
         #expect(info.status == 0 && info.stdout.contains(" Actions: none"), "\(info.stdout)\(info.stderr)")
-        for command in [["search", "note", "st:\(name)/"], ["thumb", "st:\(name)/folder/first.txt"], ["ocr", "st:\(name)/folder/first.txt"]] {
+        for command in [
+            ["search", "note", "st:\(name)/"], ["thumb", "st:\(name)/folder/first.txt"],
+            ["ocr", "st:\(name)/folder/first.txt"],
+        ] {
             let refused = try await cli.run(command)
             #expect(refused.status == 9, "\(command): \(refused.stderr)")
-            #expect(refused.stderr.contains("st is an S3 remote") && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains("st is an S3 remote") && refused.stderr.split(separator: "\n").count == 1,
+                "\(refused.stderr)")
         }
     }
 
@@ -139,10 +159,13 @@ import Transfer
         #expect(try await cli.run(["get", "st:\(name)/deep/er/large.bin", back]).status == 5)  // exists without --force
         #expect(try await cli.run(["cat", "st:\(name)/small.txt"]).stdout == "hello object store\n")
         let info = try await cli.run(["info", "st:\(name)/small.txt"])
-        #expect(info.stdout.contains("text/plain") && info.stdout.contains("Start: hello object store"), "\(info.stdout)")
+        #expect(
+            info.stdout.contains("text/plain") && info.stdout.contains("Start: hello object store"), "\(info.stdout)")
 
         let missing = try await cli.run(["get", "st:\(name)/nothing.txt", work.path + "/x"])
-        #expect(missing.status == 4 && missing.stderr.contains("st:\(name)/nothing.txt: no such object"), "\(missing.stderr)")
+        #expect(
+            missing.status == 4 && missing.stderr.contains("st:\(name)/nothing.txt: no such object"),
+            "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: work.path + "/x"))
         #expect(try await cli.run(["get", "st:\(name)/deep", work.path + "/x"]).status == 9)  // a folder, not a file
         let folder = try await cli.run(["rm", "st:\(name)/deep"])
@@ -175,7 +198,9 @@ import Transfer
             #expect(try await cli.run(["transfers", "list"]).stdout.contains("in parts"))
             let rerun = try await cli.run(["--json", "put", file, "st:\(name)/"])
             #expect(rerun.status == 0, "\(rerun.stderr)")
-            let row = try JSONSerialization.jsonObject(with: Data(rerun.stdout.split(separator: "\n").last!.utf8)) as? [String: Any]
+            let row =
+                try JSONSerialization.jsonObject(with: Data(rerun.stdout.split(separator: "\n").last!.utf8))
+                as? [String: Any]
             let resumed = row?["resumedBytes"] as? Int ?? 0
             #expect(resumed >= size / 4, "resumed only \(resumed) bytes")
             let total = await settledCount(counted) ?? 0
@@ -186,7 +211,8 @@ import Transfer
             #expect(try await cli.run(["transfers", "list"]).stdout.contains("No unfinished transfers"))
             let back = work.path + "/back.bin"
             #expect(try await cli.run(["get", "st:\(name)/big.bin", back]).status == 0)
-            #expect(try await ProcessRunner.sha256Detached(of: back) == (try await ProcessRunner.sha256Detached(of: file)))
+            #expect(
+                try await ProcessRunner.sha256Detached(of: back) == (try await ProcessRunner.sha256Detached(of: file)))
             proxy.stop()
         }
     }
@@ -204,21 +230,30 @@ import Transfer
             let journal = cli.journalPath
             let killed = await Eventually.signal(SIGKILL, to: [first], timeout: 60) {
                 let download = try TransferJournal(path: journal).downloads().first
-                return (download?.segments.count ?? 0) == 4 && (download?.segments.reduce(0) { $0 + $1.done } ?? 0) > 4 << 20
+                return (download?.segments.count ?? 0) == 4
+                    && (download?.segments.reduce(0) { $0 + $1.done } ?? 0) > 4 << 20
             }
             first.waitUntilExit()
             #expect(killed, "four ranges journaled")
             #expect(!(try await cli.run(["transfers", "list"]).stdout.contains("no ranges")))
             let rerun = try await cli.run(["--json", "get", "st:\(name)/ranged.bin", target])
             #expect(rerun.status == 0, "\(rerun.stderr)")
-            let row = try JSONSerialization.jsonObject(with: Data(rerun.stdout.split(separator: "\n").last!.utf8)) as? [String: Any]
+            let row =
+                try JSONSerialization.jsonObject(with: Data(rerun.stdout.split(separator: "\n").last!.utf8))
+                as? [String: Any]
             #expect((row?["resumedBytes"] as? Int ?? 0) > 4 << 20, "\(rerun.stdout)")
-            #expect(try await ProcessRunner.sha256Detached(of: target) == (try await ProcessRunner.sha256Detached(of: file)))
+            #expect(
+                try await ProcessRunner.sha256Detached(of: target) == (try await ProcessRunner.sha256Detached(of: file))
+            )
             // The HEAD that found the object is the only one: its size and ETag hold every range.
             let again = try await cli.run(["-v", "get", "--force", "-x", "4", "st:\(name)/ranged.bin", target])
             let heads = again.stderr.split(separator: "\n").filter { $0.hasPrefix("> HEAD ") }
-            #expect(again.status == 0 && heads.count == 1, "\(again.stderr.split(separator: "\n").filter { $0.hasPrefix("> ") }.prefix(12))")
-            #expect(again.stderr.split(separator: "\n").filter { $0.hasPrefix("> GET ") && $0.contains("ranged.bin") }.count >= 4)
+            #expect(
+                again.status == 0 && heads.count == 1,
+                "\(again.stderr.split(separator: "\n").filter { $0.hasPrefix("> ") }.prefix(12))")
+            #expect(
+                again.stderr.split(separator: "\n").filter { $0.hasPrefix("> GET ") && $0.contains("ranged.bin") }.count
+                    >= 4)
         }
     }
 
@@ -235,7 +270,8 @@ import Transfer
             let journal = cli.journalPath
             // Killed once the journal holds 24 MiB of the old object (of 96 at 20 MB/s: never whole by then).
             let killed = await Eventually.signal(SIGKILL, to: [first], timeout: 60) {
-                (try TransferJournal(path: journal).downloads().first?.segments.reduce(0) { $0 + $1.done } ?? 0) >= 24 << 20
+                (try TransferJournal(path: journal).downloads().first?.segments.reduce(0) { $0 + $1.done } ?? 0) >= 24
+                    << 20
             }
             #expect(killed)
             first.waitUntilExit()
@@ -244,7 +280,8 @@ import Transfer
             #expect(try await cli.run(["put", "--force", new, "st:\(name)/f.bin"]).status == 0)
             let rerun = try await cli.run(["get", "st:\(name)/f.bin", target])
             #expect(rerun.status == 0, "\(rerun.stderr)")
-            #expect(try await ProcessRunner.sha256Detached(of: target) == (try await ProcessRunner.sha256Detached(of: new)))
+            #expect(
+                try await ProcessRunner.sha256Detached(of: target) == (try await ProcessRunner.sha256Detached(of: new)))
         }
     }
 
@@ -261,7 +298,8 @@ import Transfer
         #expect(putMissing.status == 4, "\(putMissing.stderr)")
         let name = try await bucket("busy")
         // The first two requests through the proxy answer 503 with Retry-After: 1; the command waits and goes on.
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(store.port)", ["--fail-request", "1", "--fail-request", "2", "--retry-after", "1"])
+        let proxy = try await startFaultProxy(
+            target: "127.0.0.1:\(store.port)", ["--fail-request", "1", "--fail-request", "2", "--retry-after", "1"])
         try await addRemote("slow", endpoint: proxy.url, check: false)
         let started = Date()
         let put = try await cli.run(["-v", "put", file, "slow:\(name)/"])
@@ -283,13 +321,15 @@ import Transfer
             let work = work
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 DispatchQueue.global().async {
-                    continuation.resume(with: Result {
-                        for index in 0..<1_000 {
-                            let folder = "d\(index % 20)" + (index % 3 == 0 ? "/sub" : "")
-                            let data = Data((0..<(1 + index % 64 * 17)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) })
-                            _ = try work.write("tree/\(folder)/f\(index).txt", data)
-                        }
-                    })
+                    continuation.resume(
+                        with: Result {
+                            for index in 0..<1_000 {
+                                let folder = "d\(index % 20)" + (index % 3 == 0 ? "/sub" : "")
+                                let data = Data(
+                                    (0..<(1 + index % 64 * 17)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) })
+                                _ = try work.write("tree/\(folder)/f\(index).txt", data)
+                            }
+                        })
                 }
             }
             // Names whose S3 key order differs from the sync's (a.txt before a/ as keys, after it as paths).
@@ -300,7 +340,9 @@ import Transfer
             #expect(push.status == 0, "\(push.stderr)")
             #expect(push.stdout.contains("\"transferred\":1003"), "\(push.stdout.suffix(300))")
             let noop = try await cli.run(["--json", "sync", "-n", local, "st:\(name)/photos"])
-            #expect(noop.stdout.contains("\"transferred\":0") && noop.stdout.contains("\"unchanged\":1003"), "\(noop.stdout.suffix(300))")
+            #expect(
+                noop.stdout.contains("\"transferred\":0") && noop.stdout.contains("\"unchanged\":1003"),
+                "\(noop.stdout.suffix(300))")
             let pulled = work.path + "/pulled"
             let pull = try await cli.run(["--json", "sync", "st:\(name)/photos", pulled])
             #expect(pull.status == 0, "\(pull.stderr)")
@@ -325,22 +367,29 @@ import Transfer
         try await addRemote()
         let name = try await bucket("rclone")
         let tree = work.path + "/tree"
-        for index in 0..<30 { _ = try work.write("tree/dir\(index % 3)/file\(index).txt", bytes(100 + index * 1000, seed: index)) }
+        for index in 0..<30 {
+            _ = try work.write("tree/dir\(index % 3)/file\(index).txt", bytes(100 + index * 1000, seed: index))
+        }
         _ = try await randomFile("tree/big.bin", mebibytes: 40)  // in parts on both sides
         let rclone = store.rcloneEnvironment()
-        let copied = try await ProcessRunner.runDetached("/usr/bin/rclone", ["sync", tree, "RS:\(name)/by-rclone"], environment: rclone)
+        let copied = try await ProcessRunner.runDetached(
+            "/usr/bin/rclone", ["sync", tree, "RS:\(name)/by-rclone"], environment: rclone)
         #expect(copied.status == 0, "\(copied.stderr)")
         let plan = try await cli.run(["--json", "sync", "-n", tree, "st:\(name)/by-rclone"])
-        #expect(plan.status == 0 && plan.stdout.contains("\"transferred\":0") && plan.stdout.contains("\"unchanged\":31"), "\(plan.stdout.suffix(400))")
+        #expect(
+            plan.status == 0 && plan.stdout.contains("\"transferred\":0") && plan.stdout.contains("\"unchanged\":31"),
+            "\(plan.stdout.suffix(400))")
         let pulled = work.path + "/pulled"
         #expect(try await cli.run(["sync", "st:\(name)/by-rclone", pulled]).status == 0)
         #expect(try await ProcessRunner.runDetached("/usr/bin/diff", ["-r", tree, pulled]).status == 0)
 
         let ours = try await cli.run(["sync", tree, "st:\(name)/by-us"])
         #expect(ours.status == 0, "\(ours.stderr)")
-        let check = try await ProcessRunner.runDetached("/usr/bin/rclone", ["check", tree, "RS:\(name)/by-us"], environment: rclone)
+        let check = try await ProcessRunner.runDetached(
+            "/usr/bin/rclone", ["check", tree, "RS:\(name)/by-us"], environment: rclone)
         #expect(check.status == 0 && check.stderr.contains("0 differences found"), "\(check.stderr)")
-        let listed = try await ProcessRunner.runDetached("/usr/bin/rclone", ["lsl", "RS:\(name)/by-us/dir1"], environment: rclone)
+        let listed = try await ProcessRunner.runDetached(
+            "/usr/bin/rclone", ["lsl", "RS:\(name)/by-us/dir1"], environment: rclone)
         // `rclone lsl` prints the time we stored, to the nanosecond: compare with the local file's.
         for line in listed.stdout.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -354,7 +403,8 @@ import Transfer
             let nanos = String(format: "%09ld", info.st_mtim.tv_nsec)
             #expect("\(fields[1]) \(fields[2])" == formatter.string(from: local) + "." + nanos, "\(line)")
         }
-        let rcloneSync = try await ProcessRunner.runDetached("/usr/bin/rclone", ["sync", "-v", "--dry-run", tree, "RS:\(name)/by-us"], environment: rclone)
+        let rcloneSync = try await ProcessRunner.runDetached(
+            "/usr/bin/rclone", ["sync", "-v", "--dry-run", tree, "RS:\(name)/by-us"], environment: rclone)
         #expect(!rcloneSync.stderr.contains("Skipped copy"), "\(rcloneSync.stderr)")
     }
 }
@@ -367,19 +417,31 @@ import Transfer
         let cli = CLIRunner()
         #expect(try await cli.login(server).status == 0)
         let added = try await cli.run(
-            ["remote", "add", "st", "--s3", "--endpoint", store.url, "--access-key", store.accessKey, "--secret-stdin"], stdin: store.secretKey + "\n")
+            [
+                "remote", "add", "st", "--s3", "--endpoint", store.url, "--access-key", store.accessKey,
+                "--secret-stdin",
+            ], stdin: store.secretKey + "\n")
         #expect(added.status == 0, "\(added.stderr)")
         let bucket = ObjectStoreServer.freshBucket("relay")
         #expect(try await cli.run(["mkdir", "st:\(bucket)"]).status == 0)
-        for index in 0..<20 { _ = try server.root.write("Photos/\(index % 2 == 0 ? "even/" : "")p\(index).jpg", Data(repeating: UInt8(index), count: 1000 + index)) }
+        for index in 0..<20 {
+            _ = try server.root.write(
+                "Photos/\(index % 2 == 0 ? "even/" : "")p\(index).jpg",
+                Data(repeating: UInt8(index), count: 1000 + index))
+        }
         _ = try await randomFile(at: server.root.file("Photos/big.bin"), mebibytes: 40)
         let there = try await cli.run(["--json", "sync", "officer:/Photos", "st:\(bucket)/photos"])
-        #expect(there.status == 0 && there.stdout.contains("\"transferred\":21"), "\(there.stderr) \(there.stdout.suffix(300))")
+        #expect(
+            there.status == 0 && there.stdout.contains("\"transferred\":21"),
+            "\(there.stderr) \(there.stdout.suffix(300))")
         let again = try await cli.run(["--json", "sync", "-n", "officer:/Photos", "st:\(bucket)/photos"])
-        #expect(again.stdout.contains("\"transferred\":0") && again.stdout.contains("\"unchanged\":21"), "\(again.stdout.suffix(300))")
+        #expect(
+            again.stdout.contains("\"transferred\":0") && again.stdout.contains("\"unchanged\":21"),
+            "\(again.stdout.suffix(300))")
         let back = try await cli.run(["--json", "sync", "st:\(bucket)/photos", "officer:/Copy"])
         #expect(back.status == 0 && back.stdout.contains("\"transferred\":21"), "\(back.stderr)")
-        let diff = try await ProcessRunner.runDetached("/usr/bin/diff", ["-r", server.root.path + "/Photos", server.root.path + "/Copy"])
+        let diff = try await ProcessRunner.runDetached(
+            "/usr/bin/diff", ["-r", server.root.path + "/Photos", server.root.path + "/Copy"])
         #expect(diff.status == 0, "\(diff.stdout.prefix(300))")
         var info = stat(), copy = stat()
         stat(server.root.path + "/Photos/p3.jpg", &info)
@@ -389,7 +451,9 @@ import Transfer
         _ = try server.root.write("Photos/p1.jpg", "changed")
         try FileManager.default.removeItem(atPath: server.root.path + "/Photos/even")
         let changed = try await cli.run(["--json", "sync", "--delete", "officer:/Photos", "st:\(bucket)/photos"])
-        #expect(changed.status == 0 && changed.stdout.contains("\"transferred\":1") && changed.stdout.contains("\"deleted\":1"), "\(changed.stdout.suffix(300))")
+        #expect(
+            changed.status == 0 && changed.stdout.contains("\"transferred\":1")
+                && changed.stdout.contains("\"deleted\":1"), "\(changed.stdout.suffix(300))")
         #expect(try await cli.run(["cat", "st:\(bucket)/photos/p1.jpg"]).stdout == "changed")
         #expect(try await cli.run(["ls", "st:\(bucket)/photos/even"]).status == 4)
         let staging = cli.home.path + "/state/officer-files/staging"
@@ -399,8 +463,10 @@ import Transfer
 
 /// `mebibytes` MiB from /dev/urandom at `path` (its folder created), written by dd off Swift's shared pool.
 func randomFile(at path: String, mebibytes: Int) async throws -> String {
-    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    let result = try await ProcessRunner.runDetached("/bin/dd", ["if=/dev/urandom", "of=\(path)", "bs=1M", "count=\(mebibytes)", "status=none"])
+    try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    let result = try await ProcessRunner.runDetached(
+        "/bin/dd", ["if=/dev/urandom", "of=\(path)", "bs=1M", "count=\(mebibytes)", "status=none"])
     #expect(result.status == 0, "\(result.stderr)")
     return path
 }

@@ -15,20 +15,26 @@ import Testing
         let office = try await ReferenceServer.start(arguments: ["--api", "seed"], inMemory: true)
         #expect(try await cli.login(home).status == 0)
         #expect(try await cli.run(["remote", "add", "work", "--officer", office.url]).status == 0)
-        let login = try await cli.run(["login", "work", "--email", office.email, "--password-stdin"], stdin: office.password + "\n")
+        let login = try await cli.run(
+            ["login", "work", "--email", office.email, "--password-stdin"], stdin: office.password + "\n")
         #expect(login.status == 0, "\(login.stderr)")
         _ = try work.write("src/docs/readme.txt", "hello\n")
         let zipped = try await ProcessRunner.runDetached(
-            "/usr/bin/bsdtar", ["-a", "-cf", office.root.file("bundle.zip"), "docs"], currentDirectory: work.file("src"))
+            "/usr/bin/bsdtar", ["-a", "-cf", office.root.file("bundle.zip"), "docs"], currentDirectory: work.file("src")
+        )
         try #require(zipped.status == 0, "\(zipped.stderr)")
 
         let text = try await cli.run(["extract", "--wait", "work:/bundle.zip"])
-        #expect(text.status == 0 && text.stdout.contains("Extracted 2 entries into work:/bundle"), "\(text.stdout)\(text.stderr)")
+        #expect(
+            text.status == 0 && text.stdout.contains("Extracted 2 entries into work:/bundle"),
+            "\(text.stdout)\(text.stderr)")
         #expect(!text.stdout.contains("officer:") && !text.stderr.contains("officer:/"), "\(text.stdout)\(text.stderr)")
         let json = try await cli.run(["--json", "extract", "--wait", "work:/bundle.zip", "work:/again"])
         #expect(json.status == 0, "\(json.stderr)")
         let record = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect(record["path"] as? String == "work:/bundle.zip" && record["made"] as? [String] == ["work:/again"], "\(json.stdout)")
+        #expect(
+            record["path"] as? String == "work:/bundle.zip" && record["made"] as? [String] == ["work:/again"],
+            "\(json.stdout)")
         #expect(FileManager.default.fileExists(atPath: office.root.file("bundle/docs/readme.txt")))
         #expect(FileManager.default.fileExists(atPath: office.root.file("again/docs/readme.txt")))
         #expect(!FileManager.default.fileExists(atPath: home.root.file("bundle")))
@@ -45,7 +51,8 @@ import Testing
         let before = try await cli.run(["ls", "work:/"])
         #expect(before.status == 3, "\(before.stderr)")
         #expect(before.stderr.contains("officer-files login work --email"), "\(before.stderr)")
-        let login = try await cli.run(["login", "work", "--email", office.email, "--password-stdin"], stdin: office.password + "\n")
+        let login = try await cli.run(
+            ["login", "work", "--email", office.email, "--password-stdin"], stdin: office.password + "\n")
         #expect(login.status == 0, "\(login.stderr)")
         let whoami = try await cli.run(["whoami", "work"])
         #expect(whoami.stdout.contains(office.url), "\(whoami.stdout)")
@@ -62,7 +69,9 @@ import Testing
         let listing = try await cli.run(["ls", "-l", "work:/docs"])
         #expect(listing.status == 0 && listing.stdout.contains("notes.txt"), "\(listing.stderr)")
         let stat = try await cli.run(["stat", "work:/docs/notes.txt"])
-        #expect(stat.status == 0 && stat.stdout.contains("work:/docs/notes.txt"), "named in the user's terms: \(stat.stdout)")
+        #expect(
+            stat.status == 0 && stat.stdout.contains("work:/docs/notes.txt"),
+            "named in the user's terms: \(stat.stdout)")
         let cat = try await cli.run(["cat", "work:/docs/notes.txt"])
         #expect(cat.stdout == "for the office\n", "\(cat.stderr)")
         let got = work.file("got.txt")
@@ -72,20 +81,33 @@ import Testing
         #expect(missing.status == 4 && missing.stderr.contains("work:/docs/nothing.txt"), "\(missing.stderr)")
 
         // A name that is no remote (a typo, a removed one) is refused, never taken as a folder called "wrk:".
-        for command in [["mkdir", "-p", "wrk:/x"], ["ls", "wrk:/"], ["put", notes, "wrk:/"], ["sync", work.path, "wrk:/x"]] {
+        for command in [
+            ["mkdir", "-p", "wrk:/x"], ["ls", "wrk:/"], ["put", notes, "wrk:/"], ["sync", work.path, "wrk:/x"],
+        ] {
             let typo = try await cli.run(command)
-            #expect(typo.status == 2 && typo.stderr.contains("wrk: no such remote (did you mean work?)"), "\(command): \(typo.stderr)")
+            #expect(
+                typo.status == 2 && typo.stderr.contains("wrk: no such remote (did you mean work?)"),
+                "\(command): \(typo.stderr)")
         }
-        #expect(!FileManager.default.fileExists(atPath: home.root.file("wrk:")) && !FileManager.default.fileExists(atPath: work.file("wrk:")))
+        #expect(
+            !FileManager.default.fileExists(atPath: home.root.file("wrk:"))
+                && !FileManager.default.fileExists(atPath: work.file("wrk:")))
         // A file written as a folder (a trailing slash) is not one: nothing is done to it.
-        for command in [["rm", "work:/docs/notes.txt/"], ["cat", "work:/docs/notes.txt/"], ["stat", "work:/docs/notes.txt/"], ["mv", "work:/docs/notes.txt/", "work:/n.txt"]] {
+        for command in [
+            ["rm", "work:/docs/notes.txt/"], ["cat", "work:/docs/notes.txt/"], ["stat", "work:/docs/notes.txt/"],
+            ["mv", "work:/docs/notes.txt/", "work:/n.txt"],
+        ] {
             let slash = try await cli.run(command)
-            #expect(slash.status == 5 && slash.stderr.contains("work:/docs/notes.txt: is a file, not a folder"), "\(command): \(slash.stderr)")
+            #expect(
+                slash.status == 5 && slash.stderr.contains("work:/docs/notes.txt: is a file, not a folder"),
+                "\(command): \(slash.stderr)")
         }
         #expect(FileManager.default.fileExists(atPath: office.root.file("docs/notes.txt")))
         // A missing file is named as typed, not by the request's URL.
         let gone = try await cli.run(["cat", "work:/docs/nope.txt"])
-        #expect(gone.status == 4 && gone.stderr.contains("work:/docs/nope.txt: no such file or folder") && !gone.stderr.contains("http"), "\(gone.stderr)")
+        #expect(
+            gone.status == 4 && gone.stderr.contains("work:/docs/nope.txt: no such file or folder")
+                && !gone.stderr.contains("http"), "\(gone.stderr)")
 
         // One server per command, in one line; sync goes between servers, both ways, and a rerun plans nothing.
         // A plain path beside a work: path is on the default server: two servers, refused, nothing removed.
@@ -94,7 +116,9 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: office.root.file("docs/notes.txt")))
         // A named remote's changes are not queued (the queue replays on the default server).
         let queued = try await cli.run(["--offline", "mkdir", "--queue", "work:/later"])
-        #expect(queued.status == 2 && queued.stderr.contains("--queue works on the default server's paths"), "\(queued.stderr)")
+        #expect(
+            queued.status == 2 && queued.stderr.contains("--queue works on the default server's paths"),
+            "\(queued.stderr)")
         let mixed = try await cli.run(["cp", "officer:/a", "work:/b"])
         let acrossRemotes = try await cli.run(["sync", "work:/docs", "officer:/docs-copy", "--dry-run"])
         #expect(acrossRemotes.status == 0, "sync is the way between servers: \(acrossRemotes.stderr)")
@@ -115,10 +139,13 @@ import Testing
         _ = try work.write("tree/three.txt", "three\n")
         #expect(try await cli.run(["sync", tree, "officer:/tree"]).status == 0)
         let cached = try await cli.run(["--offline", "ls", "officer:/tree"])
-        #expect(cached.stdout.contains("three.txt") || cached.stderr.contains("not in the cache"), "\(cached.stdout)\(cached.stderr)")
+        #expect(
+            cached.stdout.contains("three.txt") || cached.stderr.contains("not in the cache"),
+            "\(cached.stdout)\(cached.stderr)")
         let back = try await cli.run(["sync", "work:/docs", "officer:/from-work"])
         #expect(back.status == 0, "\(back.stderr)")
-        #expect(try String(contentsOfFile: home.root.file("from-work/notes.txt"), encoding: .utf8) == "for the office\n")
+        #expect(
+            try String(contentsOfFile: home.root.file("from-work/notes.txt"), encoding: .utf8) == "for the office\n")
 
         // Signing out of one keeps the other.
         #expect(try await cli.run(["logout", "work"]).status == 0)

@@ -19,7 +19,8 @@ import Transfer
         let commands: [[String]] = [
             ["ls", "officer:/"], ["ls", "-R", "officer:/"], ["stat", "officer:/a.txt"], ["whoami"], ["search", "x"],
             ["mkdir", "officer:/OfflineDir"], ["rm", "officer:/a.txt"], ["mv", "officer:/a.txt", "officer:/b.txt"],
-            ["cp", "officer:/a.txt", "officer:/c.txt"], ["put", work.file("a.txt"), "officer:/"], ["get", "officer:/a.txt", work.file("got")],
+            ["cp", "officer:/a.txt", "officer:/c.txt"], ["put", work.file("a.txt"), "officer:/"],
+            ["get", "officer:/a.txt", work.file("got")],
             ["cat", "officer:/a.txt"], ["info", "officer:/a.txt"], ["sync", work.file("folder"), "officer:/f"],
             ["copy", "officer:/f", work.file("pulled")], ["ocr", "officer:/scan.png"], ["tts", "--text", "hello"],
             ["archive", "ls", "officer:/a.zip"],
@@ -33,7 +34,8 @@ import Transfer
         for arguments in [["transfers", "resume"], ["logout"]] {
             #expect(try await cli.run(["--offline"] + arguments).status == 0)
         }
-        let login = try await cli.run(["--offline", "login", "--server", listener, "--email", "a@b.c", "--password-stdin"], stdin: "pw\n")
+        let login = try await cli.run(
+            ["--offline", "login", "--server", listener, "--email", "a@b.c", "--password-stdin"], stdin: "pw\n")
         #expect(login.status != 0)
         let seen = try await HTTPClient().send(HTTPRequest(url: hostile.url + "/_hostile/recorded"))
         #expect(String(decoding: seen.body, as: UTF8.self) == "[]", "requests reached the server offline")

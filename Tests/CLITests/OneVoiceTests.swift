@@ -12,18 +12,26 @@ import Testing
     let strangerToken = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"
 
     /// The one line of stderr, after checking it is one line and shows nothing technical.
-    func line(_ result: ProcessResult, _ command: [String], sourceLocation: SourceLocation = #_sourceLocation) -> String {
+    func line(_ result: ProcessResult, _ command: [String], sourceLocation: SourceLocation = #_sourceLocation) -> String
+    {
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: true)
-        #expect(lines.count == 1, "\(command): one line, not \(lines.count): \(result.stderr)", sourceLocation: sourceLocation)
-        for technical in ["curl error", "/api/", "Vips", "libvips", ".officer-download", "No such file or directory", "(null)"] {
-            #expect(!result.stderr.contains(technical), "\(command): shows \(technical): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            lines.count == 1, "\(command): one line, not \(lines.count): \(result.stderr)",
+            sourceLocation: sourceLocation)
+        for technical in [
+            "curl error", "/api/", "Vips", "libvips", ".officer-download", "No such file or directory", "(null)",
+        ] {
+            #expect(
+                !result.stderr.contains(technical), "\(command): shows \(technical): \(result.stderr)",
+                sourceLocation: sourceLocation)
         }
         #expect(result.status != 0, "\(command) failed, so it exits non-zero", sourceLocation: sourceLocation)
         return lines.first.map(String.init) ?? ""
     }
 
     func fails(
-        _ command: [String], status: Int32, says expected: String, stdin: String? = nil, environment: [String: String] = [:],
+        _ command: [String], status: Int32, says expected: String, stdin: String? = nil,
+        environment: [String: String] = [:],
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> String {
         let result = try await cli.run(command, stdin: stdin, environment: environment, in: work.path)
@@ -35,13 +43,15 @@ import Testing
 
     @Test func failuresOnAnOfficerServerNameWhatTheUserWrote() async throws {
         let server = try await ReferenceServer.start(inMemory: true)
-        try FileManager.default.createDirectory(atPath: server.root.file("Documents/F"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: server.root.file("Documents/F"), withIntermediateDirectories: true)
         _ = try server.root.write("Documents/notes.md", "# notes\n")
         #expect(try await cli.login(server).status == 0)
         let port = String(server.url.split(separator: ":").last!)
 
         _ = try await fails(
-            ["ls", "--server", "http://127.0.0.1:1", "/"], status: 6, says: "cannot reach http://127.0.0.1:1 (connection refused)",
+            ["ls", "--server", "http://127.0.0.1:1", "/"], status: 6,
+            says: "cannot reach http://127.0.0.1:1 (connection refused)",
             environment: ["OFFICER_TOKEN": strangerToken])
         _ = try await fails(
             ["ls", "--server", "https://127.0.0.1:\(port)", "/"], status: 6,
@@ -51,13 +61,17 @@ import Testing
         _ = try await fails(["ls", "/nope"], status: 4, says: "officer:/nope: no such file or folder")
         _ = try await fails(["rm", "officer:/nope"], status: 4, says: "officer:/nope: no such file or folder")
         _ = try await fails(
-            ["mkdir", "/x/y/z"], status: 4, says: "officer:/x/y/z: parent folder does not exist (-p creates the missing folders)")
+            ["mkdir", "/x/y/z"], status: 4,
+            says: "officer:/x/y/z: parent folder does not exist (-p creates the missing folders)")
         #expect(try await cli.run(["mkdir", "-p", "/x/y/z"]).status == 0, "the option named works as printed")
         _ = try await fails(
-            ["get", "officer:/Documents/notes.md", "sub/notes.md"], status: 8, says: "\(work.path)/sub/: no such folder")
+            ["get", "officer:/Documents/notes.md", "sub/notes.md"], status: 8, says: "\(work.path)/sub/: no such folder"
+        )
         _ = try await fails(
             ["get", "officer:/Documents"], status: 9,
-            says: "officer:/Documents: is a folder (get --zip saves a folder as one zip file; sync copies it file by file)")
+            says:
+                "officer:/Documents: is a folder (get --zip saves a folder as one zip file; sync copies it file by file)"
+        )
         let folder = work.file("F")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         _ = try work.write("F/inside.txt", "x")
@@ -67,23 +81,31 @@ import Testing
             says: "officer:/Documents/F: already exists (a folder is never replaced, even with --force)")
         #expect(FileManager.default.fileExists(atPath: server.root.file("Documents/F")), "the folder is still there")
         _ = try await fails(
-            ["ls", "/"], status: 3, says: "\(server.url): the server does not accept the token in OFFICER_TOKEN; set a valid one, or unset OFFICER_TOKEN to use the one from login",
+            ["ls", "/"], status: 3,
+            says:
+                "\(server.url): the server does not accept the token in OFFICER_TOKEN; set a valid one, or unset OFFICER_TOKEN to use the one from login",
             environment: ["OFFICER_TOKEN": strangerToken])
         _ = try await fails(["jobs", "wait", "nonexistent"], status: 4, says: "job nonexistent: no such job")
         let oddName = try work.write("odd/new\nline.txt", "x")
         _ = try await fails(
             ["put", oddName, "officer:/Documents/"], status: 2,
-            says: "\(work.path)/odd/new\\nline.txt: its name cannot be stored on the server (a control character in the name); rename it")
+            says:
+                "\(work.path)/odd/new\\nline.txt: its name cannot be stored on the server (a control character in the name); rename it"
+        )
         // The password in a URL is never echoed, whoever quotes it.
         let fetch = try await cli.run(["fetch", "http://ann:hunter2@127.0.0.1:\(port)/x", "officer:/Documents"])
-        #expect(fetch.status != 0 && !fetch.stderr.contains("hunter2") && fetch.stderr.contains("REDACTED"), "\(fetch.stderr)")
+        #expect(
+            fetch.status != 0 && !fetch.stderr.contains("hunter2") && fetch.stderr.contains("REDACTED"),
+            "\(fetch.stderr)")
 
         // A page's URL instead of the server's: the server is named, and the command suggested works as printed.
         let wrong = try await fails(
             ["login", "--server", server.url + "/api", "--email", server.email, "--password-stdin"], status: 7,
-            says: "no Officer server at \(server.url)/api; the Officer server is at \(server.url); log in with: officer-files login --server \(server.url) --email \(server.email)",
+            says:
+                "no Officer server at \(server.url)/api; the Officer server is at \(server.url); log in with: officer-files login --server \(server.url) --email \(server.email)",
             stdin: server.password + "\n")
-        let suggested = wrong.components(separatedBy: "log in with: officer-files ").last!.split(separator: " ").map(String.init)
+        let suggested = wrong.components(separatedBy: "log in with: officer-files ").last!.split(separator: " ").map(
+            String.init)
         let again = try await cli.run(suggested + ["--password-stdin"], stdin: server.password + "\n")
         #expect(again.status == 0, "\(suggested): \(again.stderr)")
     }
@@ -98,29 +120,43 @@ import Testing
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "300"])
         let token = try cli.savedToken()
         _ = try await fails(
-            ["get", "--no-progress", "--server", proxy.url, "--speed-limit", "1K", "--speed-time", "1", "officer:/big.bin", work.file("big.bin")],
-            status: 6, says: "officer:/big.bin: slower than 1.00 KiB/s for 1 s; gave up", environment: ["OFFICER_TOKEN": token])
+            [
+                "get", "--no-progress", "--server", proxy.url, "--speed-limit", "1K", "--speed-time", "1",
+                "officer:/big.bin", work.file("big.bin"),
+            ],
+            status: 6, says: "officer:/big.bin: slower than 1.00 KiB/s for 1 s; gave up",
+            environment: ["OFFICER_TOKEN": token])
         #expect(!FileManager.default.fileExists(atPath: work.file("big.bin")))
     }
 
     @Test func anObjectStorePathWithNoPossibleBucketIsRefusedBeforeAnyRequest() async throws {
         let added = try await cli.run(
-            ["remote", "add", "st", "--s3", "--endpoint", "http://127.0.0.1:1", "--access-key", "k", "--secret-stdin", "--no-check"],
+            [
+                "remote", "add", "st", "--s3", "--endpoint", "http://127.0.0.1:1", "--access-key", "k",
+                "--secret-stdin", "--no-check",
+            ],
             stdin: "secret\n")
         #expect(added.status == 0, "\(added.stderr)")
-        for command in [["ls", "st:b"], ["mkdir", "st:b"], ["put", try work.write("a.txt", "a"), "st:Bad Bucket/a.txt"]] {
+        for command in [
+            ["ls", "st:b"], ["mkdir", "st:b"], ["put", try work.write("a.txt", "a"), "st:Bad Bucket/a.txt"],
+        ] {
             let bucket = command.last!.dropFirst(3).split(separator: "/").first.map(String.init) ?? ""
             _ = try await fails(
-                command, status: 2, says: "\(command.last!): \(bucket.debugDescription) is not a bucket name (3 to 63 letters, digits, '-' and '.')")
+                command, status: 2,
+                says:
+                    "\(command.last!): \(bucket.debugDescription) is not a bucket name (3 to 63 letters, digits, '-' and '.')"
+            )
         }
     }
 
     @Test func subcommandTyposSuggestTheCommandMeant() async throws {
         _ = try await fails(
             ["remote", "rm", "x"], status: 2,
-            says: "unknown command 'rm'; did you mean 'officer-files remote remove'? (see 'officer-files remote --help')")
+            says:
+                "unknown command 'rm'; did you mean 'officer-files remote remove'? (see 'officer-files remote --help')")
         _ = try await fails(
-            ["lss"], status: 2, says: "unknown command 'lss'; did you mean 'officer-files ls'? (see 'officer-files --help')")
+            ["lss"], status: 2,
+            says: "unknown command 'lss'; did you mean 'officer-files ls'? (see 'officer-files --help')")
     }
 
     @Test func imagesAndLocalFilesAreNamedWithoutTheLibraries() async throws {
@@ -131,9 +167,11 @@ import Testing
         let truncated = try work.write("cut.jpg", try Data(contentsOf: URL(fileURLWithPath: whole)).prefix(3000))
         _ = try await fails(["thumb", truncated], status: 8, says: "\(truncated): damaged or truncated JPEG")
         _ = try await fails(
-            ["image", "prepare", truncated, work.file("out.jpg")], status: 9, says: "\(truncated): damaged or truncated JPEG")
+            ["image", "prepare", truncated, work.file("out.jpg")], status: 9,
+            says: "\(truncated): damaged or truncated JPEG")
         #expect(!FileManager.default.fileExists(atPath: work.file("out.jpg")))
-        _ = try await fails(["info", "/nonexistent/file.txt"], status: 8, says: "/nonexistent/file.txt: no such file or folder")
+        _ = try await fails(
+            ["info", "/nonexistent/file.txt"], status: 8, says: "/nonexistent/file.txt: no such file or folder")
     }
 
     @Test func anUntrustedCertificateSaysHowToTrustItAndLoginRemembersTheAnswer() async throws {
@@ -142,12 +180,15 @@ import Testing
         let login = ["login", "--server", nginx.url, "--email", server.email, "--password-stdin"]
         _ = try await fails(
             login, status: 6,
-            says: "\(nginx.url): its certificate is not trusted (self-signed certificate); pass --cacert FILE (the certificate that signed it; login remembers it) or --insecure",
+            says:
+                "\(nginx.url): its certificate is not trusted (self-signed certificate); pass --cacert FILE (the certificate that signed it; login remembers it) or --insecure",
             stdin: server.password + "\n")
         let trusted = try await cli.run(["--cacert", nginx.certificate!] + login, stdin: server.password + "\n")
         #expect(trusted.status == 0, "\(trusted.stderr)")
         _ = try server.root.write("hello.txt", "hi\n")
         let later = try await cli.run(["cat", "officer:/hello.txt"])
-        #expect(later.status == 0 && later.stdout == "hi\n", "the certificate given to login is trusted after it: \(later.stderr)")
+        #expect(
+            later.status == 0 && later.stdout == "hi\n",
+            "the certificate given to login is trusted after it: \(later.stderr)")
     }
 }

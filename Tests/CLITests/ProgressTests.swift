@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+import Transfer
 
 @testable import OfficerFilesCLI
-import Transfer
 
 @Suite struct ProgressFormatterTests {
     @Test func transferLineShowsEverythingAndFitsTheWidth() {
@@ -11,7 +11,9 @@ import Transfer
         item.rate = 5 * 1_048_576
         let line = ProgressFormatter.transferLine(item, width: 120)
         #expect(line.contains("holiday-video.mp4"))
-        #expect(line.contains(" 45%") && line.contains("45.0 MiB /    100 MiB") && line.contains("5.00 MiB/s") && line.contains("ETA 11s"), "\(line)")
+        #expect(
+            line.contains(" 45%") && line.contains("45.0 MiB /    100 MiB") && line.contains("5.00 MiB/s")
+                && line.contains("ETA 11s"), "\(line)")
         #expect(line.contains("[#########-----------]"))
         #expect(line.count <= 120)
         let narrow = ProgressFormatter.transferLine(item, width: 60)
@@ -20,13 +22,15 @@ import Transfer
 
     @Test func unknownTotalsAndRates() {
         let line = ProgressFormatter.transferLine(ProgressItem(id: 1, name: "stream", done: 1024), width: 90)
-        #expect(line.contains("  --") && line.contains("1.00 KiB") && line.contains("-- B/s") && line.contains("ETA --"))
+        #expect(
+            line.contains("  --") && line.contains("1.00 KiB") && line.contains("-- B/s") && line.contains("ETA --"))
         #expect(line.contains("[..........]"))
     }
 
     @Test func longNamesKeepBothEnds() {
         let fitted = ProgressFormatter.fit("a-very-long-file-name-indeed.tar.gz", 15)
-        #expect(fitted.count == 15 && fitted.hasPrefix("a-very-") && fitted.hasSuffix(".tar.gz") && fitted.contains("…"))
+        #expect(
+            fitted.count == 15 && fitted.hasPrefix("a-very-") && fitted.hasSuffix(".tar.gz") && fitted.contains("…"))
         #expect(ProgressFormatter.fit("short", 8) == "short   ")
     }
 
@@ -65,7 +69,8 @@ import Transfer
 
     @Test func plainModeWritesASummaryLineEveryInterval() {
         let sink = Sink()
-        let reporter = ProgressReporter(mode: .plain(interval: 5), write: sink.write, clock: { sink.lock.withLock { sink.now } })
+        let reporter = ProgressReporter(
+            mode: .plain(interval: 5), write: sink.write, clock: { sink.lock.withLock { sink.now } })
         let id = reporter.start(name: "a.bin", total: 1000)
         sink.now = 1
         reporter.update(id, done: 100)
@@ -83,7 +88,8 @@ import Transfer
 
     @Test func aRestartedTransferCountsOnce() {
         let sink = Sink()
-        let reporter = ProgressReporter(mode: .plain(interval: 5), write: sink.write, clock: { sink.lock.withLock { sink.now } })
+        let reporter = ProgressReporter(
+            mode: .plain(interval: 5), write: sink.write, clock: { sink.lock.withLock { sink.now } })
         // A download that got 1 MiB, then was restarted twice from zero (the server's file changed).
         var id = reporter.start(name: "f.bin", total: 1 << 20)
         for _ in 0..<2 {
@@ -100,7 +106,8 @@ import Transfer
 
     @Test func aMessageIsNeverDrawnOver() {
         let sink = Sink()
-        let reporter = ProgressReporter(mode: .terminal(width: 80, color: false), write: sink.write, clock: { sink.lock.withLock { sink.now } })
+        let reporter = ProgressReporter(
+            mode: .terminal(width: 80, color: false), write: sink.write, clock: { sink.lock.withLock { sink.now } })
         let id = reporter.start(name: "big.bin", total: 100)
         reporter.update(id, done: 50)
         reporter.finish(id)
@@ -117,12 +124,15 @@ import Transfer
         counted.setFileCounts(done: 2, total: 3)
         counted.finish(sync, failed: true)
         counted.close()
-        #expect(sink.text.hasSuffix("Stopped: 20 B / 30 B, 66%, -- B/s, 2/3 files (1 not done), elapsed 0s\n"), "\(sink.text.suffix(120))")
+        #expect(
+            sink.text.hasSuffix("Stopped: 20 B / 30 B, 66%, -- B/s, 2/3 files (1 not done), elapsed 0s\n"),
+            "\(sink.text.suffix(120))")
     }
 
     @Test func terminalModeRedrawsInPlace() {
         let sink = Sink()
-        let reporter = ProgressReporter(mode: .terminal(width: 80, color: false), write: sink.write, clock: { sink.lock.withLock { sink.now } })
+        let reporter = ProgressReporter(
+            mode: .terminal(width: 80, color: false), write: sink.write, clock: { sink.lock.withLock { sink.now } })
         let a = reporter.start(name: "a", total: 100)
         let b = reporter.start(name: "b", total: 100)
         reporter.update(a, done: 10)
@@ -188,7 +198,9 @@ import Transfer
         reporter.finish(id, failed: true)
         reporter.close()
         #expect(clock.text.contains("65 B / 100 B, 65%"), "\(clock.text)")
-        #expect(clock.text.contains("Stopped: 65 B / 100 B") && clock.text.contains("0/1 files (1 not done)") && !clock.text.contains("1/1 files"), "\(clock.text)")
+        #expect(
+            clock.text.contains("Stopped: 65 B / 100 B") && clock.text.contains("0/1 files (1 not done)")
+                && !clock.text.contains("1/1 files"), "\(clock.text)")
         // A short run that failed before any progress line: only its error is said (the log has no frame to end).
         let quiet = Clock()
         let short = ProgressReporter(mode: .plain(interval: 5), write: quiet.write, clock: quiet.read)
@@ -205,10 +217,12 @@ import Transfer
         clock.now = 1
         timed.record(done: 950)
         let progress = timed.snapshot
-        #expect(progress.bytesPerSecond == 50 && progress.movedBytes == 50 && progress.resumedBytes == 900, "\(progress)")
+        #expect(
+            progress.bytesPerSecond == 50 && progress.movedBytes == 50 && progress.resumedBytes == 900, "\(progress)")
         #expect(progress.fraction == 0.95 && progress.secondsLeft == 1)
         timed.end(.cancelled)
-        #expect(timed.snapshot.doneBytes == 950 && timed.snapshot.state == .cancelled && timed.snapshot.secondsLeft == nil)
+        #expect(
+            timed.snapshot.doneBytes == 950 && timed.snapshot.state == .cancelled && timed.snapshot.secondsLeft == nil)
         meter.begin(total: 10)
         meter.end(.completed)
         #expect(meter.snapshot.doneBytes == 10 && meter.snapshot.fraction == 1)
@@ -236,17 +250,20 @@ import Transfer
         let id = reporter.start(name: "p.bin", total: 8_000_000)
         clock.now = 3
         reporter.update(id, done: 2_830_000)
-        let drawn = clock.text.components(separatedBy: "\u{1B}[1m").last?.components(separatedBy: "\u{1B}[0m").first ?? ""
+        let drawn =
+            clock.text.components(separatedBy: "\u{1B}[1m").last?.components(separatedBy: "\u{1B}[0m").first ?? ""
         #expect(drawn.hasSuffix("0/1 files") && drawn.count <= 60, "\(drawn)")
     }
 
     @Test func aNarrowTerminalLosesWholeFieldsAndNumbersKeepTheirPlace() {
         let line = ProgressFormatter.totalLine(
-            done: 45 << 20, total: 343 << 20, rate: 12 * 1_048_576, filesDone: 30, filesTotal: 32, elapsed: 75, width: 60)
+            done: 45 << 20, total: 343 << 20, rate: 12 * 1_048_576, filesDone: 30, filesTotal: 32, elapsed: 75,
+            width: 60)
         #expect(line.count <= 60 && line.hasPrefix("Transferred: 45.0 MiB / 343 MiB, 13%"), "\(line)")
         #expect(!line.contains("ETA") && !line.contains("elapsed"), "the ETA goes first: \(line)")
         let wide = ProgressFormatter.totalLine(
-            done: 45 << 20, total: 343 << 20, rate: 12 * 1_048_576, filesDone: 30, filesTotal: 32, elapsed: 75, width: 200)
+            done: 45 << 20, total: 343 << 20, rate: 12 * 1_048_576, filesDone: 30, filesTotal: 32, elapsed: 75,
+            width: 200)
         #expect(wide.contains("ETA") && wide.contains("30/32 files") && wide.contains("elapsed"), "\(wide)")
         var slow = ProgressItem(id: 0, name: "clip.mp4", done: 5, total: 1 << 30)
         slow.rate = 3
@@ -270,18 +287,26 @@ import Transfer
         #expect(try await cli.login(server).status == 0)
         let file = try work.write("video.mkv", Data((0..<(48 << 20)).map { UInt8($0 % 253) }))
         let terminal = try await TerminalSession.start(
-            [ProcessRunner.cliPath, "put", "--bwlimit", "256K", "--chunk-size", "1M", file, "officer:/"], environment: cli.environment(), columns: 60)
+            [ProcessRunner.cliPath, "put", "--bwlimit", "256K", "--chunk-size", "1M", file, "officer:/"],
+            environment: cli.environment(), columns: 60)
         // Three minutes at 256 KiB/s: interrupted well before its end, however slow the machine and its tmux
         // (a loaded CI machine once took 40 s over the screen reads before the Ctrl-C went).
         let screen = try await terminal.interrupt(once: TerminalSession.bytesMoved)
         let shown = screen.joined(separator: "\n")
         #expect(screen.contains("EXIT=130"), "\(shown)")
         let totals = screen.filter { $0.hasPrefix("Transferred:") || $0.hasPrefix("Stopped:") }
-        #expect(totals.last?.hasPrefix("Stopped: ") == true && totals.last?.contains("0/1 files") == true && !shown.contains("1/1 files"), "\(shown)")
+        #expect(
+            totals.last?.hasPrefix("Stopped: ") == true && totals.last?.contains("0/1 files") == true
+                && !shown.contains("1/1 files"), "\(shown)")
         #expect(shown.contains("paused at"), "\(shown)")
         #expect(screen.allSatisfy { $0.count <= 60 }, "\(shown)")
         // The whole fields that fit: bytes and percent always, no field cut in half.
-        #expect(totals.allSatisfy { $0.range(of: #"^(Transferred|Stopped): [0-9.]+ [KMG]?i?B / 48\.0 MiB, [0-9]+%"#, options: .regularExpression) != nil }, "\(shown)")
+        #expect(
+            totals.allSatisfy {
+                $0.range(
+                    of: #"^(Transferred|Stopped): [0-9.]+ [KMG]?i?B / 48\.0 MiB, [0-9]+%"#, options: .regularExpression)
+                    != nil
+            }, "\(shown)")
     }
 
     /// Interrupted, a download in parallel ranges and a `sync -P` say what they did not do: never "4/4 parts"
@@ -291,21 +316,27 @@ import Transfer
         #expect(try await cli.login(server).status == 0)
         _ = try server.root.write("big.bin", Data((0..<(32 << 20)).map { UInt8($0 % 251) }))
         let get = try await TerminalSession.start(
-            [ProcessRunner.cliPath, "get", "-x", "4", "--bwlimit", "256K", "officer:/big.bin", work.file("big.bin")], environment: cli.environment())
+            [ProcessRunner.cliPath, "get", "-x", "4", "--bwlimit", "256K", "officer:/big.bin", work.file("big.bin")],
+            environment: cli.environment())
         let getScreen = try await get.interrupt(once: TerminalSession.bytesMoved)
         let gotShown = getScreen.joined(separator: "\n")
         #expect(getScreen.contains("EXIT=130") && !gotShown.contains("4/4 parts"), "\(gotShown)")
-        #expect(getScreen.last { $0.hasPrefix("Transferred:") || $0.hasPrefix("Stopped:") }?.hasPrefix("Stopped: ") == true, "\(gotShown)")
+        #expect(
+            getScreen.last { $0.hasPrefix("Transferred:") || $0.hasPrefix("Stopped:") }?.hasPrefix("Stopped: ") == true,
+            "\(gotShown)")
 
         let tree = work.file("tree")
         for index in 0..<4 { _ = try work.write("tree/f\(index).bin", Data(repeating: UInt8(index), count: 8 << 20)) }
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "300000"])
+        let proxy = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "300000"])
         defer { proxy.stop() }
         let sync = try await TerminalSession.start(
             [ProcessRunner.cliPath, "sync", "-P", tree, "officer:/Tree"],
             environment: cli.environment(["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]))
         let syncScreen = try await sync.interrupt(once: TerminalSession.bytesMoved)
         let syncShown = syncScreen.joined(separator: "\n")
-        #expect(syncScreen.contains("EXIT=130") && !syncShown.contains("100%") && !syncShown.contains("4/4 files"), "\(syncShown)")
+        #expect(
+            syncScreen.contains("EXIT=130") && !syncShown.contains("100%") && !syncShown.contains("4/4 files"),
+            "\(syncShown)")
     }
 }

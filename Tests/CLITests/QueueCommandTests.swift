@@ -38,26 +38,40 @@ import Testing
         }
         // A change to a path whose version was never seen is refused, not queued blind.
         let blind = try await cli.run(offline + ["rm", "--queue", "officer:/elsewhere/x.txt"])
-        #expect(blind.status == 9 && blind.stderr.contains("officer:/elsewhere/x.txt: its version on the server is unknown here"), "\(blind.stderr)")
+        #expect(
+            blind.status == 9
+                && blind.stderr.contains("officer:/elsewhere/x.txt: its version on the server is unknown here"),
+            "\(blind.stderr)")
         let listed = try await cli.run(["queue", "list"])
-        #expect(listed.stdout.split(separator: "\n").count == 6 && listed.stdout.contains("pending  mv officer:/docs/a.txt officer:/docs/a2.txt"), "\(listed.stdout)")
+        #expect(
+            listed.stdout.split(separator: "\n").count == 6
+                && listed.stdout.contains("pending  mv officer:/docs/a.txt officer:/docs/a2.txt"), "\(listed.stdout)")
         #expect(names(server.root.path) == ["docs"], "nothing reached the server while offline")
 
         // Meanwhile someone else changes c.txt on the server.
         try server.root.write("docs/c.txt", "changed on the server, longer than before\n")
         let run = try await cli.run(["queue", "run"])
         #expect(run.status == 5, "\(run.stderr)")
-        #expect(run.stderr.contains("conflict #5 put -f \(replacement) officer:/docs/c.txt: officer:/docs/c.txt is"), "\(run.stderr)")
-        #expect(run.stderr.contains("held #6 mv officer:/docs/c.txt officer:/docs/c-old.txt: waits for: put -f"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("conflict #5 put -f \(replacement) officer:/docs/c.txt: officer:/docs/c.txt is"),
+            "\(run.stderr)")
+        #expect(
+            run.stderr.contains("held #6 mv officer:/docs/c.txt officer:/docs/c-old.txt: waits for: put -f"),
+            "\(run.stderr)")
         #expect(run.stdout.contains("Queue: 4 applied, 1 conflict, 1 held behind them."), "\(run.stdout)")
         #expect(names(server.root.file("docs")) == ["a2.txt", "c.txt"])
         #expect(FileManager.default.contents(atPath: server.root.file("new/notes.md")) == Data("# notes\n".utf8))
-        #expect(FileManager.default.contents(atPath: server.root.file("docs/c.txt")) == Data("changed on the server, longer than before\n".utf8))
+        #expect(
+            FileManager.default.contents(atPath: server.root.file("docs/c.txt"))
+                == Data("changed on the server, longer than before\n".utf8))
 
         // Again: nothing applied twice, the held ones still held.
         let again = try await cli.run(["queue", "run"])
-        #expect(again.status == 5 && again.stdout.contains("Queue: 0 applied, 1 conflict, 1 held"), "\(again.stdout) \(again.stderr)")
-        #expect(names(server.root.file("docs")) == ["a2.txt", "c.txt"] && names(server.root.file("new")) == ["notes.md"])
+        #expect(
+            again.status == 5 && again.stdout.contains("Queue: 0 applied, 1 conflict, 1 held"),
+            "\(again.stdout) \(again.stderr)")
+        #expect(
+            names(server.root.file("docs")) == ["a2.txt", "c.txt"] && names(server.root.file("new")) == ["notes.md"])
         let held = try await cli.run(["queue"])
         #expect(held.stdout.contains("#5  conflict") && held.stdout.contains("#6  blocked"), "\(held.stdout)")
         #expect(try await cli.run(["queue", "drop", "5", "#6"]).status == 0)
@@ -82,15 +96,23 @@ import Testing
             ["cp", "--queue", "officer:/z.txt", "officer:/New"],
         ] {
             let queued = try await cli.run(["--offline"] + arguments)
-            #expect(queued.status == 0 && queued.stderr.contains("queued (offline): #"), "\(arguments): \(queued.stderr)")
+            #expect(
+                queued.status == 0 && queued.stderr.contains("queued (offline): #"), "\(arguments): \(queued.stderr)")
         }
         let listed = try await cli.run(["queue", "list"])
-        for line in ["mv officer:/x.txt officer:/New/x.txt", "mv officer:/y.txt officer:/Made/y.txt", "cp officer:/z.txt officer:/New/z.txt"] {
+        for line in [
+            "mv officer:/x.txt officer:/New/x.txt", "mv officer:/y.txt officer:/Made/y.txt",
+            "cp officer:/z.txt officer:/New/z.txt",
+        ] {
             #expect(listed.stdout.contains(line), "\(listed.stdout)")
         }
         let run = try await cli.run(["queue", "run"])
-        #expect(run.status == 0 && run.stdout.contains("Queue: 5 applied, 0 conflicts, 0 held behind them."), "\(run.stdout) \(run.stderr)")
-        #expect(names(server.root.file("New")) == ["a.txt", "x.txt", "z.txt"] && names(server.root.file("Made")) == ["y.txt"])
+        #expect(
+            run.status == 0 && run.stdout.contains("Queue: 5 applied, 0 conflicts, 0 held behind them."),
+            "\(run.stdout) \(run.stderr)")
+        #expect(
+            names(server.root.file("New")) == ["a.txt", "x.txt", "z.txt"]
+                && names(server.root.file("Made")) == ["y.txt"])
         #expect(names(server.root.path) == ["Made", "New", "z.txt"])
     }
 
@@ -130,32 +152,42 @@ import Testing
 
         // The server is down: the write is tried, then queued.
         let down = try await cli.run(["mkdir", "--queue", "officer:/batch"])
-        #expect(down.status == 0 && down.stderr.contains("queued (server unreachable): #1 mkdir officer:/batch"), "\(down.stderr)")
+        #expect(
+            down.status == 0 && down.stderr.contains("queued (server unreachable): #1 mkdir officer:/batch"),
+            "\(down.stderr)")
         let withoutQueue = try await cli.run(["mkdir", "officer:/other"])
         #expect(withoutQueue.status == 6, "without --queue it fails as before: \(withoutQueue.stderr)")
         var locals: [String] = []
         for index in 0..<40 {
-            locals.append(try work.write("batch/file-\(index).bin", Data(repeating: UInt8(index), count: 1_000_000 + index)))
+            locals.append(
+                try work.write("batch/file-\(index).bin", Data(repeating: UInt8(index), count: 1_000_000 + index)))
         }
         let queued = try await cli.run(["--offline", "put", "--queue"] + locals + ["officer:/batch/"])
         #expect(queued.status == 0, "\(queued.stderr)")
-        #expect(try await cli.run(["--offline", "mv", "--queue", "officer:/inbox/keep.txt", "officer:/kept.txt"]).status == 0)
+        #expect(
+            try await cli.run(["--offline", "mv", "--queue", "officer:/inbox/keep.txt", "officer:/kept.txt"]).status
+                == 0)
 
         server = try await ReferenceServer.start(root: root, state: state, port: port)
         // Killed while it replays, then run again to the end.
         let replay = try cli.launch(["queue", "run"])
         let batch = root.file("batch")
         let landed = await Eventually.signal(SIGKILL, to: [replay], timeout: 60) {
-            ((try? FileManager.default.contentsOfDirectory(atPath: batch))?.filter { !$0.hasPrefix(".") }.count ?? 0) >= 5
+            ((try? FileManager.default.contentsOfDirectory(atPath: batch))?.filter { !$0.hasPrefix(".") }.count ?? 0)
+                >= 5
         }
         replay.waitUntilExit()
         #expect(landed, "the replay got somewhere before the kill")
-        #expect(replay.terminationReason == .uncaughtSignal && names(batch).count < 40, "killed halfway: \(names(batch).count) of 40 there")
+        #expect(
+            replay.terminationReason == .uncaughtSignal && names(batch).count < 40,
+            "killed halfway: \(names(batch).count) of 40 there")
         let rest = try await cli.run(["queue", "run"])
         #expect(rest.status == 0, "\(rest.stderr)")
         #expect(names(batch) == (0..<40).map { "file-\($0).bin" }.sorted())
         for index in 0..<40 {
-            #expect(try await ProcessRunner.sha256Detached(of: batch + "/file-\(index).bin") == (try await ProcessRunner.sha256Detached(of: locals[index])))
+            #expect(
+                try await ProcessRunner.sha256Detached(of: batch + "/file-\(index).bin")
+                    == (try await ProcessRunner.sha256Detached(of: locals[index])))
         }
         #expect(names(root.path) == ["batch", "inbox", "kept.txt"] && names(root.file("inbox")).isEmpty)
         #expect(try await cli.run(["queue", "list"]).stdout == "Nothing queued.\n")

@@ -1,6 +1,6 @@
-import Journal
 import Foundation
 import HTTP
+import Journal
 import Officer
 import TestSupport
 import Testing
@@ -17,21 +17,30 @@ import Transfer
         let token = try cli.savedToken()
         try #require(token.count > 20)
         try work.write("up/a.txt", "alpha\n")
-        try work.write("big.bin", Data(repeating: 3, count: 8_000_000))  // above the inline limit: POST, journal, then PATCH
+        // Above the inline limit: POST, journal, then PATCH.
+        try work.write("big.bin", Data(repeating: 3, count: 8_000_000))
         try server.root.write("docs/n.txt", "note\n")
         var outputs: [ProcessResult] = []
         for arguments in [
-            ["-v", "put", work.file("up/a.txt"), "officer:/"], ["-v", "get", "officer:/docs/n.txt", work.file("n.txt")],
-            ["-v", "cat", "officer:/docs/n.txt"], ["-v", "cat", "officer:/docs/n.txt"], ["-v", "sync", work.file("up"), "officer:/up"],
+            ["-v", "put", work.file("up/a.txt"), "officer:/"],
+            ["-v", "get", "officer:/docs/n.txt", work.file("n.txt")],
+            ["-v", "cat", "officer:/docs/n.txt"], ["-v", "cat", "officer:/docs/n.txt"],
+            ["-v", "sync", work.file("up"), "officer:/up"],
             ["-v", "--json", "tts", "--text", "hi", "-o", work.file("hi.wav")], ["-v", "ls", "-R", "officer:/"],
             ["-v", "info", "officer:/docs/n.txt"], ["-v", "cache", "ls"], ["-v", "transfers", "list"],
         ] {
             outputs.append(try await cli.run(arguments))
         }
         // An upload killed midway leaves its journal row (the tus URL): that row must not carry the token either.
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "1000000", "--direction", "up"])
-        let killed = try cli.launch(["-v", "put", work.file("big.bin"), "officer:/"], environment: ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": token])
-        #expect(await Eventually.signal(SIGKILL, to: [killed]) { (try? TransferJournal(path: cli.journalPath).uploads().isEmpty) == false })
+        let proxy = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--throttle", "1000000", "--direction", "up"])
+        let killed = try cli.launch(
+            ["-v", "put", work.file("big.bin"), "officer:/"],
+            environment: ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": token])
+        #expect(
+            await Eventually.signal(SIGKILL, to: [killed]) {
+                (try? TransferJournal(path: cli.journalPath).uploads().isEmpty) == false
+            })
         killed.waitUntilExit()
         for output in outputs {
             #expect(!output.stdout.contains(token) && !output.stderr.contains(token))
@@ -55,14 +64,18 @@ import Transfer
         let cli = CLIRunner()
         let work = TemporaryDirectory(prefix: "secrets-remembered")
         let login = try await cli.run(
-            ["-v", "login", "--server", server.url, "--email", server.email, "--password-stdin", "--remember"], stdin: server.password + "\n")
+            ["-v", "login", "--server", server.url, "--email", server.email, "--password-stdin", "--remember"],
+            stdin: server.password + "\n")
         try #require(login.status == 0, "\(login.stderr)")
         let mode = try FileManager.default.attributesOfItem(atPath: cli.configPath)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         try work.write("up/a.txt", "alpha\n")
         var tokens = [try cli.savedToken()]
         var outputs = [login]
-        for arguments in [["-v", "ls", "officer:/"], ["-v", "put", work.file("up/a.txt"), "officer:/"], ["-v", "sync", work.file("up"), "officer:/up"]] {
+        for arguments in [
+            ["-v", "ls", "officer:/"], ["-v", "put", work.file("up/a.txt"), "officer:/"],
+            ["-v", "sync", work.file("up"), "officer:/up"],
+        ] {
             try await server.advanceClock(by: 61)  // the token it has expired
             let output = try await cli.run(arguments)
             #expect(output.status == 0, "\(arguments): \(output.stderr)")

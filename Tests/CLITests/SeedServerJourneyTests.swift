@@ -16,10 +16,13 @@ import Testing
     let work = TemporaryDirectory(prefix: "seed-work", inMemory: true)
 
     func report(_ result: ProcessResult) throws -> SyncSummaryRecord {
-        try JSONDecoder().decode(SyncSummaryRecord.self, from: Data((result.stdout.split(separator: "\n").last ?? "").utf8))
+        try JSONDecoder().decode(
+            SyncSummaryRecord.self, from: Data((result.stdout.split(separator: "\n").last ?? "").utf8))
     }
 
-    func bytes(_ count: Int, seed: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ seed &+ $0 / 991) }) }
+    func bytes(_ count: Int, seed: Int) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ seed &+ $0 / 991) })
+    }
 
     @Test(arguments: servers)
     func everyFileCommandWorks(_ mode: [String]) async throws {
@@ -37,14 +40,17 @@ import Testing
         #expect(try String(contentsOfFile: server.root.file("docs/notes.txt"), encoding: .utf8) == "the notes\n")
         let renamed = try await cli.run(["put", photo, "officer:/docs/picture.bin"])
         #expect(renamed.status == 0, "\(renamed.stderr)")
-        if seed { #expect(renamed.stderr.contains("does not offer resumable uploads"), "said up front: \(renamed.stderr)") }
+        if seed {
+            #expect(renamed.stderr.contains("does not offer resumable uploads"), "said up front: \(renamed.stderr)")
+        }
         // Never over a file without --force, even where the server's upload would replace it unasked.
         let over = try await cli.run(["put", photo, "officer:/docs/notes.txt"])
         #expect(over.status == 5, "\(over.stderr)")
         #expect(try String(contentsOfFile: server.root.file("docs/notes.txt"), encoding: .utf8) == "the notes\n")
         let several = try await cli.run(["put", "-f", notes, photo, "officer:/docs/"])
         #expect(several.status == 0, "\(several.stderr)")
-        #expect(try ProcessRunner.sha256(of: server.root.file("docs/photo.bin")) == (try ProcessRunner.sha256(of: photo)))
+        #expect(
+            try ProcessRunner.sha256(of: server.root.file("docs/photo.bin")) == (try ProcessRunner.sha256(of: photo)))
 
         // A pipe: tus with a deferred length where offered, else one chunked multipart POST.
         let text = String(repeating: "a line from a pipe\n", count: 30_000)
@@ -56,7 +62,9 @@ import Testing
         let listing = try await cli.run(["ls", "officer:/docs"])
         #expect(listing.status == 0 && listing.stdout.contains("picture.bin"), "\(listing.stderr)")
         let recursive = try await cli.run(["ls", "-R", "officer:/"])
-        #expect(recursive.status == 0 && recursive.stdout.contains("docs/picture.bin"), "\(recursive.stdout)\(recursive.stderr)")
+        #expect(
+            recursive.status == 0 && recursive.stdout.contains("docs/picture.bin"),
+            "\(recursive.stdout)\(recursive.stderr)")
         let statFile = try await cli.run(["stat", "officer:/docs/picture.bin"])
         #expect(statFile.status == 0 && statFile.stdout.contains("700000"), "\(statFile.stdout)\(statFile.stderr)")
         let statFolder = try await cli.run(["stat", "officer:/docs"])
@@ -99,7 +107,9 @@ import Testing
         #expect(again.status == 0, "\(again.stderr)")
         let noop = try report(again)
         #expect(noop.transferred == 0 && noop.unchanged == 50 && noop.foldersCreated == 0, "\(again.stdout)")
-        #expect(!again.stderr.contains("file-browser/upload") && !again.stderr.contains("file-browser/tus"), "no upload request: \(again.stderr)")
+        #expect(
+            !again.stderr.contains("file-browser/upload") && !again.stderr.contains("file-browser/tus"),
+            "no upload request: \(again.stderr)")
 
         // --checksum on a server without checksums: said once, and size and time decide.
         let checked = try await cli.run(["--json", "sync", "--checksum", local, "officer:/backup"])
@@ -107,8 +117,10 @@ import Testing
         let checkedReport = try report(checked)
         #expect(checkedReport.transferred == 0 && checkedReport.unchanged == 50, "\(checked.stdout)")
         if mode.contains("seed") {
-            #expect(checked.stdout.components(separatedBy: "does not offer checksums").count - 1 == 1
-                || checked.stderr.components(separatedBy: "does not offer checksums").count - 1 == 1, "\(checked.stdout)\(checked.stderr)")
+            #expect(
+                checked.stdout.components(separatedBy: "does not offer checksums").count - 1 == 1
+                    || checked.stderr.components(separatedBy: "does not offer checksums").count - 1 == 1,
+                "\(checked.stdout)\(checked.stderr)")
         }
 
         let pulled = work.path + "/pulled"
@@ -134,8 +146,11 @@ import Testing
         try await tool("/usr/bin/convert", ["-size", "640x480", "gradient:red-blue", server.root.file("photo.jpg")])
         try await tool(
             "/usr/bin/convert",
-            ["-size", "900x200", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "56", "-fill", "black", "-annotate", "+40+120",
-             "Seed Server", server.root.file("scan.png")])
+            [
+                "-size", "900x200", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "56", "-fill", "black",
+                "-annotate", "+40+120",
+                "Seed Server", server.root.file("scan.png"),
+            ])
         _ = try work.write("src/docs/readme.txt", "hello\n")
         try await tool("/usr/bin/bsdtar", ["-a", "-cf", server.root.file("bundle.zip"), "docs"], in: work.file("src"))
 
@@ -146,7 +161,9 @@ import Testing
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: work.file("thumbs"))) ?? []).count == 1)
         let archive = try await cli.run(["archive", "ls", "officer:/bundle.zip"])
         #expect(archive.status == 0 && archive.stdout.contains("docs/readme.txt"), "\(archive.stdout)\(archive.stderr)")
-        let zip = try await cli.run(["get", "--zip", "officer:/bundle.zip", "officer:/photo.jpg", work.file("both.zip")])
+        let zip = try await cli.run([
+            "get", "--zip", "officer:/bundle.zip", "officer:/photo.jpg", work.file("both.zip"),
+        ])
         #expect(zip.status == 0, "\(zip.stderr)")
         let listed = try await ProcessRunner.runDetached("/usr/bin/bsdtar", ["-tf", work.file("both.zip")])
         #expect(listed.stdout.contains("photo.jpg") && listed.stdout.contains("bundle.zip"), "\(listed.stdout)")
@@ -160,8 +177,10 @@ import Testing
         // streamed transcode saved here otherwise. Jobs: listed, or said to be none.
         try await tool(
             "/usr/bin/ffmpeg",
-            ["-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=10",
-             "-c:v", "mpeg4", server.root.file("clip.avi")])
+            [
+                "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=10",
+                "-c:v", "mpeg4", server.root.file("clip.avi"),
+            ])
         let here = work.file("here")
         try FileManager.default.createDirectory(atPath: here, withIntermediateDirectories: true)
         let transcode = try await cli.run(["transcode", "--wait", "officer:/clip.avi"], in: here)
@@ -169,7 +188,8 @@ import Testing
         let jobs = try await cli.run(["jobs"])
         if mode.contains("seed") {
             #expect(transcode.stderr.contains("the server streams transcodes"), "\(transcode.stderr)")
-            let saved = try await ProcessRunner.runDetached("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", here + "/clip.mp4"])
+            let saved = try await ProcessRunner.runDetached(
+                "/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", here + "/clip.mp4"])
             #expect(saved.stdout.contains("h264"), "\(saved.stdout)\(saved.stderr)")
             #expect(jobs.status == 9 && jobs.stderr.contains("does not offer jobs"), "\(jobs.stderr)")
         } else {
@@ -192,7 +212,9 @@ import Testing
             watcher.terminate()
             watcher.waitUntilExit()
         }
-        let deleted = await Eventually.wait(timeout: 60) { !FileManager.default.fileExists(atPath: camera + "/shot.jpg") }
+        let deleted = await Eventually.wait(timeout: 60) {
+            !FileManager.default.fileExists(atPath: camera + "/shot.jpg")
+        }
         #expect(deleted, "the local copy is removed once the server holds it")
         #expect(try ProcessRunner.sha256(of: server.root.file("Camera/shot.jpg")) == original)
     }
@@ -200,18 +222,23 @@ import Testing
     /// A missing proposal is probed once, then remembered for the server (a day): the next run asks the seed's
     /// endpoint at once.
     @Test func aMissingProposalIsProbedOnceAndRemembered() async throws {
-        let server = try await ReferenceServer.start(arguments: ["--api", "seed", "--plain-404", "--bare-plugins"], inMemory: true)
+        let server = try await ReferenceServer.start(
+            arguments: ["--api", "seed", "--plain-404", "--bare-plugins"], inMemory: true)
         try #require(try await cli.login(server).status == 0)
         #expect(try await cli.run(["mkdir", "officer:/docs"]).status == 0)
         let first = try await cli.run(["-v", "stat", "officer:/docs"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("file-browser/stat?path=/&"), "the probe of the root: \(first.stderr)")
         let probing = try await cli.run(["-v", "ls", "-R", "officer:/"])
-        #expect(probing.status == 0 && probing.stderr.contains("file-browser/tree?path=/&"), "the probe of tree: \(probing.stderr)")
+        #expect(
+            probing.status == 0 && probing.stderr.contains("file-browser/tree?path=/&"),
+            "the probe of tree: \(probing.stderr)")
         for _ in 0..<2 {
             let again = try await cli.run(["-v", "ls", "-R", "officer:/"])
             #expect(again.status == 0, "\(again.stderr)")
-            #expect(!again.stderr.contains("file-browser/stat") && !again.stderr.contains("file-browser/tree?"), "\(again.stderr)")
+            #expect(
+                !again.stderr.contains("file-browser/stat") && !again.stderr.contains("file-browser/tree?"),
+                "\(again.stderr)")
         }
         let later = try await cli.run(["-v", "stat", "officer:/docs"])
         #expect(later.status == 0 && !later.stderr.contains("file-browser/stat"), "\(later.stderr)")
@@ -221,7 +248,8 @@ import Testing
     /// took its place): each one's first 404 is doubted once, and the seed's endpoints do the job. Before, `ls -R`
     /// and `stat` said "no such file or folder" and a push sent everything again.
     @Test func aRememberedOfferTheServerDroppedIsForgottenOnce() async throws {
-        let full = try await ReferenceServer.start(arguments: ["--secret", ReferenceServer.fixedSecret], inMemory: true)
+        let full = try await ReferenceServer.start(
+            arguments: ["--secret", ReferenceServer.fixedSecret], inMemory: true)
         try #require(try await cli.login(full).status == 0)
         for index in 0..<5 { try work.write("tree/sub/f\(index).txt", "file \(index)\n") }
         #expect(try await cli.run(["sync", work.file("tree"), "officer:/t"]).status == 0)
@@ -229,11 +257,14 @@ import Testing
         #expect(try await cli.run(["stat", "officer:/t/sub/f0.txt"]).status == 0)
         let port = full.service.port
         full.service.stop()
-        let seed = try await ReferenceServer.start(root: full.root, state: full.state, port: port, arguments: ["--api", "seed"])
+        let seed = try await ReferenceServer.start(
+            root: full.root, state: full.state, port: port, arguments: ["--api", "seed"])
         defer { seed.service.stop() }
 
         let pushed = try report(try await cli.run(["--json", "sync", work.file("tree"), "officer:/t"]))
-        #expect(pushed.transferred == 0 && pushed.unchanged == 5 && pushed.failures.isEmpty, "nothing sent again: \(pushed.failures)")
+        #expect(
+            pushed.transferred == 0 && pushed.unchanged == 5 && pushed.failures.isEmpty,
+            "nothing sent again: \(pushed.failures)")
         let listed = try await cli.run(["ls", "-R", "officer:/t"])
         #expect(listed.status == 0 && listed.stdout.contains("sub/f4.txt"), "\(listed.stdout)\(listed.stderr)")
         let stat = try await cli.run(["stat", "officer:/t/sub/f0.txt"])

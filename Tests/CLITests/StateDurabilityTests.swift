@@ -16,7 +16,9 @@ import Transfer
     func cachedObject() throws -> String {
         let objects = cacheDirectory + "/objects"
         let files = try FileManager.default.contentsOfDirectory(atPath: objects).flatMap { folder in
-            try FileManager.default.contentsOfDirectory(atPath: objects + "/" + folder).map { objects + "/" + folder + "/" + $0 }
+            try FileManager.default.contentsOfDirectory(atPath: objects + "/" + folder).map {
+                objects + "/" + folder + "/" + $0
+            }
         }
         #expect(files.count == 1, "\(files)")
         return try #require(files.first)
@@ -33,7 +35,9 @@ import Transfer
     }
 
     @discardableResult
-    static func shell(_ arguments: [String]) throws -> ProcessResult { try ProcessRunner.run("/usr/bin/env", arguments) }
+    static func shell(_ arguments: [String]) throws -> ProcessResult {
+        try ProcessRunner.run("/usr/bin/env", arguments)
+    }
 
     @Test func aCachedBodyWithOneByteFlippedIsNeverHandedOut() async throws {
         let server = try await ReferenceServer.start()
@@ -60,7 +64,8 @@ import Transfer
         let offline = try await cli.run(["--offline", "cat", "officer:/docs/notes.txt"])
         #expect(offline.status != 0 && offline.stdout.isEmpty, "\(offline.stdout.prefix(80))")
         #expect(offline.stderr.contains("the cached copy of officer:/docs/notes.txt is damaged"), "\(offline.stderr)")
-        let offlineGet = try await cli.run(["--offline", "get", "officer:/docs/notes.txt", "offline.txt"], in: work.path)
+        let offlineGet = try await cli.run(
+            ["--offline", "get", "officer:/docs/notes.txt", "offline.txt"], in: work.path)
         #expect(offlineGet.status != 0 && !FileManager.default.fileExists(atPath: work.file("offline.txt")))
 
         // verify reads every body: a pinned one that is damaged is reported, with how to fetch it again.
@@ -69,7 +74,9 @@ import Transfer
         let verify = try await cli.run(["cache", "verify"])
         #expect(verify.status == 1, "\(verify.stdout) \(verify.stderr)")
         #expect(verify.stderr.contains("damaged: body of officer:/docs/notes.txt"), "\(verify.stderr)")
-        #expect(verify.stderr.contains("it was pinned: `officer-files cache pin officer:/docs/notes.txt`"), "\(verify.stderr)")
+        #expect(
+            verify.stderr.contains("it was pinned: `officer-files cache pin officer:/docs/notes.txt`"),
+            "\(verify.stderr)")
         let again = try await cli.run(["cache", "verify"])
         #expect(again.status == 0 && again.stdout.contains("consistent"))
     }
@@ -82,7 +89,9 @@ import Transfer
 
     func damagedCopies() -> [String] {
         let folder = (cli.journalPath as NSString).deletingLastPathComponent
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("journal.sqlite.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+            $0.hasPrefix("journal.sqlite.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+        }
     }
 
     @Test(arguments: ["garbled", "truncated", "empty"])
@@ -92,7 +101,8 @@ import Transfer
         var data = try Data(contentsOf: URL(fileURLWithPath: journal))
         #expect(data.count >= 8192)
         switch damage {
-        case "garbled": data.replaceSubrange(4096..<8192, with: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        case "garbled":
+            data.replaceSubrange(4096..<8192, with: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         case "truncated": data = data.prefix(data.count / 2 + 100)
         default: data = Data()
         }
@@ -101,14 +111,21 @@ import Transfer
         #expect(listed.status == 0, "\(listed.stderr)")
         let warnings = listed.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: the journal") }
         #expect(warnings.count == 1, "\(listed.stderr)")
-        #expect(listed.stderr.contains("was damaged") && listed.stderr.contains("moved to \(journal).damaged-"), "\(listed.stderr)")
-        if damage == "empty" { #expect(listed.stderr.contains("empty (0 bytes)") && listed.stderr.contains("lost (unreadable): whatever it held")) }
+        #expect(
+            listed.stderr.contains("was damaged") && listed.stderr.contains("moved to \(journal).damaged-"),
+            "\(listed.stderr)")
+        if damage == "empty" {
+            #expect(
+                listed.stderr.contains("empty (0 bytes)")
+                    && listed.stderr.contains("lost (unreadable): whatever it held"))
+        }
         #expect(damagedCopies().count == 1)
         // The new journal works, and the warning is not repeated (another folder: what was saved of the damaged
         // journal may hold the first, and the queue refuses the same mkdir twice).
         try await queueOneChange("officer:/later-again")
         let again = try await cli.run(["--server", "http://127.0.0.1:9", "queue", "list"])
-        #expect(again.status == 0 && !again.stderr.contains("warning") && again.stdout.contains("mkdir"), "\(again.stderr)")
+        #expect(
+            again.status == 0 && !again.stderr.contains("warning") && again.stdout.contains("mkdir"), "\(again.stderr)")
     }
 
     @Test func aSecondQueueRunSaysOneIsInProgressAndAppliesNothing() async throws {
@@ -119,14 +136,18 @@ import Transfer
         do {
             let claim = try #require(journal.claimQueueReplay())
             let second = try await cli.run(["queue", "run"])
-            #expect(second.status == 0 && second.stdout.contains("a queue run is already in progress"), "\(second.stdout) \(second.stderr)")
+            #expect(
+                second.status == 0 && second.stdout.contains("a queue run is already in progress"),
+                "\(second.stdout) \(second.stderr)")
             #expect(!FileManager.default.fileExists(atPath: server.root.file("later")))
             withExtendedLifetime(claim) {}
         }
         let run = try await cli.run(["queue", "run"])
         #expect(run.status == 0 && run.stdout.contains("1 applied"), "\(run.stdout) \(run.stderr)")
         var isFolder: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: server.root.file("later"), isDirectory: &isFolder) && isFolder.boolValue)
+        #expect(
+            FileManager.default.fileExists(atPath: server.root.file("later"), isDirectory: &isFolder)
+                && isFolder.boolValue)
     }
 
     @Test func aFinishedDownloadIsDoneWhenItsJournalDiskFillsAndLeavesNoEntry() async throws {
@@ -139,18 +160,27 @@ import Transfer
         defer { _ = try? Self.shell(["umount", "-l", state]) }
         let environment = ["XDG_STATE_HOME": state]
         let cli = cli, destination = work.file("big.bin")
-        let process = Task { try await cli.run(["--no-cache", "get", "--bwlimit", "6M", "officer:/big.bin", destination], environment: environment) }
+        let process = Task {
+            try await cli.run(
+                ["--no-cache", "get", "--bwlimit", "6M", "officer:/big.bin", destination], environment: environment)
+        }
         let journal = state + "/officer-files/journal.sqlite"
-        #expect(await Eventually.wait(timeout: 30) { ((try? TransferJournal(path: journal).downloads()) ?? []).count == 1 })
+        #expect(
+            await Eventually.wait(timeout: 30) { ((try? TransferJournal(path: journal).downloads()) ?? []).count == 1 })
         // The disk fills while the last ranges stream: the journal can no longer be written.
         _ = try? Self.shell(["dd", "if=/dev/zero", "of=\(state)/fill", "bs=64k"])
         let result = try await process.value
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("is complete, but the journal could not be updated: no space left on the device holding \(state)/officer-files"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "is complete, but the journal could not be updated: no space left on the device holding \(state)/officer-files"
+            ), "\(result.stderr)")
         let expected = try ProcessRunner.sha256(of: source)
         #expect(try ProcessRunner.sha256(of: work.file("big.bin")) == expected)
         let listed = try await cli.run(["transfers", "list"], environment: environment)
-        #expect(listed.status == 0 && listed.stdout.contains("No unfinished transfers."), "\(listed.stdout) \(listed.stderr)")
+        #expect(
+            listed.status == 0 && listed.stdout.contains("No unfinished transfers."),
+            "\(listed.stdout) \(listed.stderr)")
     }
 
     @Test func fullAndReadOnlyStateFoldersAreNamedInTheUsersTerms() async throws {
@@ -160,15 +190,23 @@ import Transfer
         defer { _ = try? Self.shell(["umount", "-l", mount]) }
         try FileManager.default.createDirectory(atPath: mount + "/officer-files", withIntermediateDirectories: true)
         _ = try? Self.shell(["dd", "if=/dev/zero", "of=\(mount)/fill", "bs=64k"])
-        let full = try await cli.run(["--server", "http://127.0.0.1:9", "cache", "stats"], environment: ["XDG_CACHE_HOME": mount])
-        #expect(full.status == 8 && full.stderr.contains("no space left on the device holding \(mount)/officer-files/content"), "\(full.stderr)")
+        let full = try await cli.run(
+            ["--server", "http://127.0.0.1:9", "cache", "stats"], environment: ["XDG_CACHE_HOME": mount])
+        #expect(
+            full.status == 8
+                && full.stderr.contains("no space left on the device holding \(mount)/officer-files/content"),
+            "\(full.stderr)")
         #expect(!full.stderr.contains("SQLite"), "\(full.stderr)")
 
         try FileManager.default.removeItem(atPath: mount + "/fill")
         #expect(try Self.shell(["mount", "-o", "remount,ro", mount]).status == 0)
-        let readOnly = try await cli.run(["--server", "http://127.0.0.1:9", "queue", "list"], environment: ["XDG_STATE_HOME": mount])
-        #expect(readOnly.status == 8 && readOnly.stderr.contains("cannot write to \(mount)/officer-files (read-only)"), "\(readOnly.stderr)")
-        #expect(!readOnly.stderr.contains("SQLite") && !readOnly.stderr.contains("unable to open"), "\(readOnly.stderr)")
+        let readOnly = try await cli.run(
+            ["--server", "http://127.0.0.1:9", "queue", "list"], environment: ["XDG_STATE_HOME": mount])
+        #expect(
+            readOnly.status == 8 && readOnly.stderr.contains("cannot write to \(mount)/officer-files (read-only)"),
+            "\(readOnly.stderr)")
+        #expect(
+            !readOnly.stderr.contains("SQLite") && !readOnly.stderr.contains("unable to open"), "\(readOnly.stderr)")
     }
 
     /// A full or read-only destination is told in the user's terms (no Foundation text, no temp file's name), in
@@ -176,7 +214,9 @@ import Transfer
     @Test func aFullOrReadOnlyDestinationIsToldInTheUsersTermsAndStopsASync() async throws {
         let server = try await ReferenceServer.start()
         #expect(try await cli.login(server).status == 0)
-        for index in 1...6 { try server.root.write("many/f\(index).bin", Data(repeating: UInt8(index), count: 700_000)) }
+        for index in 1...6 {
+            try server.root.write("many/f\(index).bin", Data(repeating: UInt8(index), count: 700_000))
+        }
         let mount = work.file("small")
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
         #expect(try Self.shell(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mount]).status == 0)
@@ -185,14 +225,21 @@ import Transfer
         // Two files fit, the third fills the disk; the last three are not tried.
         let full = try await cli.run(["--no-cache", "sync", "--transfers", "1", "officer:/many", mount + "/many"])
         #expect(full.status != 0)
-        let failed = full.stderr.split(separator: "\n").filter { $0.contains(": download: ") && $0.hasPrefix("officer-files: ") }
+        let failed = full.stderr.split(separator: "\n").filter {
+            $0.contains(": download: ") && $0.hasPrefix("officer-files: ")
+        }
         #expect(failed.count == 1 && failed[0].contains("\(mount)/many: no space left on the disk"), "\(full.stderr)")
         #expect(full.stderr.contains("stopped at the first full disk: 3 files not tried"), "\(full.stderr)")
-        #expect(!full.stderr.contains(".officer-download") && !full.stderr.contains(".officer-sync"), "no temp file's name: \(full.stderr)")
-        let arrived = try FileManager.default.contentsOfDirectory(atPath: mount + "/many").filter { !$0.hasPrefix(".") }.sorted()
+        #expect(
+            !full.stderr.contains(".officer-download") && !full.stderr.contains(".officer-sync"),
+            "no temp file's name: \(full.stderr)")
+        let arrived = try FileManager.default.contentsOfDirectory(atPath: mount + "/many").filter { !$0.hasPrefix(".") }
+            .sorted()
         #expect(arrived == ["f1.bin", "f2.bin"], "\(arrived)")
         let get = try await cli.run(["--no-cache", "get", "officer:/many/f6.bin", mount + "/"])
-        #expect(get.status == 8 && get.stderr.contains("\(mount): no space left on the disk") && !get.stderr.contains(".officer-download"), "\(get.stderr)")
+        #expect(
+            get.status == 8 && get.stderr.contains("\(mount): no space left on the disk")
+                && !get.stderr.contains(".officer-download"), "\(get.stderr)")
 
         // Read-only: the folder the sync cannot make, in the system's words made ours.
         #expect(try Self.shell(["mount", "-o", "remount,ro", mount]).status == 0)
@@ -211,9 +258,14 @@ import Transfer
         let local = try work.write("up.bin", Data((0..<8_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }))
         let cli = cli
         let put = Task { try await cli.run(["put", "--bwlimit", "4M", local, "officer:/up.bin"]) }
-        #expect(await Eventually.wait(timeout: 30) { ((try? TransferJournal(path: cli.journalPath).uploads()) ?? []).count == 1 })
+        #expect(
+            await Eventually.wait(timeout: 30) {
+                ((try? TransferJournal(path: cli.journalPath).uploads()) ?? []).count == 1
+            })
         let clean = try await cli.run(["transfers", "clean"])
-        #expect(clean.status == 0 && clean.stdout.contains("a running transfer holds it"), "\(clean.stdout) \(clean.stderr)")
+        #expect(
+            clean.status == 0 && clean.stdout.contains("a running transfer holds it"), "\(clean.stdout) \(clean.stderr)"
+        )
         let result = try await put.value
         #expect(result.status == 0 && !result.stderr.contains("starting over"), "\(result.stderr)")
         let expected = try ProcessRunner.sha256(of: local)

@@ -1,6 +1,6 @@
-import Journal
 import Foundation
 import HTTP
+import Journal
 import Officer
 import OfficerFilesCLI
 import TestSupport
@@ -23,11 +23,14 @@ import Transfer
     func serverHoldsAPart(largerThan bytes: Int) throws -> Bool {
         let tus = server.state.path + "/tus"
         return try FileManager.default.contentsOfDirectory(atPath: tus).contains { name in
-            name.hasSuffix(".part") && ((try? FileManager.default.attributesOfItem(atPath: tus + "/" + name)[.size] as? Int) ?? 0) > bytes
+            name.hasSuffix(".part")
+                && ((try? FileManager.default.attributesOfItem(atPath: tus + "/" + name)[.size] as? Int) ?? 0) > bytes
         }
     }
 
-    func bytes(_ count: Int, seed: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ seed &* 7) }) }
+    func bytes(_ count: Int, seed: Int) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ seed &* 7) })
+    }
 
     /// Relative path → (sha256, mtime) of every file below `folder`.
     func snapshot(_ folder: String) throws -> [String: (String, Double)] {
@@ -37,7 +40,9 @@ import Transfer
             let path = folder + "/" + relative
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            result[relative] = (try SHA256Hasher.hash(file: path), Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+            result[relative] = (
+                try SHA256Hasher.hash(file: path), Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+            )
         }
         return result
     }
@@ -47,12 +52,15 @@ import Transfer
         #expect(Set(a.keys) == Set(b.keys), sourceLocation: sourceLocation)
         for (path, (hash, mtime)) in a {
             #expect(b[path]?.0 == hash, "\(path) differs", sourceLocation: sourceLocation)
-            #expect(abs((b[path]?.1 ?? 0) - mtime) < 0.002, "\(path): mtime \(mtime) vs \(b[path]?.1 ?? 0)", sourceLocation: sourceLocation)
+            #expect(
+                abs((b[path]?.1 ?? 0) - mtime) < 0.002, "\(path): mtime \(mtime) vs \(b[path]?.1 ?? 0)",
+                sourceLocation: sourceLocation)
         }
     }
 
     func report(_ result: ProcessResult) throws -> SyncSummaryRecord {
-        try JSONDecoder().decode(SyncSummaryRecord.self, from: Data((result.stdout.split(separator: "\n").last ?? "").utf8))
+        try JSONDecoder().decode(
+            SyncSummaryRecord.self, from: Data((result.stdout.split(separator: "\n").last ?? "").utf8))
     }
 
     @Test func pushesPullsAndFollowsChanges() async throws {
@@ -106,25 +114,36 @@ import Transfer
             try work.write("local/" + name, name)
         }
         let plan = try await cli.run(["sync", "-n", local, "officer:/dest"])
-        #expect(plan.status == 0 && plan.stdout.contains("upload    keep.txt (8 B)  new") && plan.stdout.contains("mkdir     sub  new"))
+        #expect(
+            plan.status == 0 && plan.stdout.contains("upload    keep.txt (8 B)  new")
+                && plan.stdout.contains("mkdir     sub  new"))
         #expect(plan.stderr.contains("Would transfer 7 files (69 B)"))
         #expect(!FileManager.default.fileExists(atPath: server.root.file("dest")))
         // Its JSON is the plan (7 uploads, 4 folders) and the summary: no "done" for what it did not do.
         let records = try await cli.run(["--json", "sync", "-n", local, "officer:/dest"])
-        let types = records.stdout.split(separator: "\n").map { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["type"] as? String }
-        #expect(records.status == 0 && types.count == 12 && types.last == "summary" && types.dropLast().allSatisfy { $0 == "planned" }, "\(records.stdout)")
+        let types = records.stdout.split(separator: "\n").map {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["type"] as? String
+        }
+        #expect(
+            records.status == 0 && types.count == 12 && types.last == "summary"
+                && types.dropLast().allSatisfy { $0 == "planned" }, "\(records.stdout)")
 
         let exclusions = work.file("exclude.list")
         try "# logs\n*.log\n".write(toFile: exclusions, atomically: true, encoding: .utf8)
         let filtered = try await cli.run([
-            "sync", local, "officer:/dest", "--include", "keep.tmp", "--exclude", "*.tmp", "--exclude", "cache/", "--exclude-from", exclusions,
+            "sync", local, "officer:/dest", "--include", "keep.tmp", "--exclude", "*.tmp", "--exclude", "cache/",
+            "--exclude-from", exclusions,
         ])
         #expect(filtered.status == 0, "\(filtered.stderr)")
         let uploaded = Set(try snapshot(server.root.file("dest")).keys)
         #expect(uploaded == ["keep.txt", "keep.tmp", "notes/a.md"])
         // An excluded file on the server is not deleted either.
         try server.root.write("dest/extra.log", "x")
-        let deleting = try report(try await cli.run(["--json", "sync", "--delete", "--exclude", "*.log", "--exclude", "*.tmp", "--include", "keep.tmp", local, "officer:/dest"]))
+        let deleting = try report(
+            try await cli.run([
+                "--json", "sync", "--delete", "--exclude", "*.log", "--exclude", "*.tmp", "--include", "keep.tmp",
+                local, "officer:/dest",
+            ]))
         #expect(deleting.deleted == 0 && FileManager.default.fileExists(atPath: server.root.file("dest/extra.log")))
     }
 
@@ -136,7 +155,9 @@ import Transfer
         for index in 0..<3 { try server.root.write("dest/old\(index).txt", "old") }
         let failed = try await cli.run(["sync", "--delete", local, "officer:/dest"])
         #expect(failed.status == 1)
-        #expect(failed.stderr.contains("clash: sync: a file on one side and a directory on the other: left alone"), "\(failed.stderr)")
+        #expect(
+            failed.stderr.contains("clash: sync: a file on one side and a directory on the other: left alone"),
+            "\(failed.stderr)")
         #expect(failed.stderr.contains("not deleted: 1 failure"))
         for index in 0..<3 { #expect(FileManager.default.fileExists(atPath: server.root.file("dest/old\(index).txt"))) }
         #expect(FileManager.default.fileExists(atPath: server.root.file("dest/ok.txt")), "transfers still happen")
@@ -145,8 +166,11 @@ import Transfer
         try FileManager.default.createDirectory(atPath: local + "/clash", withIntermediateDirectories: true)
         try work.write("local/clash/inside.txt", "server folder")
         let limited = try await cli.run(["sync", "--delete", "--max-delete", "2", local, "officer:/dest"])
-        #expect(limited.status == 1 && limited.stderr.contains("3 entries would be deleted, more than --max-delete 2: nothing was deleted"))
-        #expect(limited.stderr.components(separatedBy: "more than --max-delete").count == 2, "said once: \(limited.stderr)")
+        #expect(
+            limited.status == 1
+                && limited.stderr.contains("3 entries would be deleted, more than --max-delete 2: nothing was deleted"))
+        #expect(
+            limited.stderr.components(separatedBy: "more than --max-delete").count == 2, "said once: \(limited.stderr)")
         for index in 0..<3 { #expect(FileManager.default.fileExists(atPath: server.root.file("dest/old\(index).txt"))) }
         let allowed = try await cli.run(["sync", "--delete", "--max-delete", "3", local, "officer:/dest"])
         #expect(allowed.status == 0, "\(allowed.stderr)")
@@ -161,7 +185,8 @@ import Transfer
         let onFile = try await cli.run(["sync", local, "officer:/afile.txt"])
         #expect(onFile.status == 5 && onFile.stderr.split(separator: "\n").count == 1, "\(onFile.stderr)")
         #expect(onFile.stderr.contains("officer:/afile.txt: is a file, not a folder"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: server.root.path).sorted() == before, "nothing created")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: server.root.path).sorted() == before, "nothing created")
         #expect(try String(contentsOfFile: server.root.file("afile.txt"), encoding: .utf8) == "a file\n")
         let fromFile = try await cli.run(["sync", "officer:/afile.txt", work.path + "/out"])
         #expect(fromFile.status == 5, "\(fromFile.stderr)")
@@ -170,7 +195,9 @@ import Transfer
         #expect(try await cli.run(["sync", local, "officer:/planned"]).status == 0)
         let missing = work.path + "/not/yet"
         let plan = try await cli.run(["sync", "-n", "officer:/planned", missing])
-        #expect(plan.status == 0 && plan.stdout.contains("a.txt") && plan.stderr.contains("Would transfer 3 files"), "\(plan.stdout)\(plan.stderr)")
+        #expect(
+            plan.status == 0 && plan.stdout.contains("a.txt") && plan.stderr.contains("Would transfer 3 files"),
+            "\(plan.stdout)\(plan.stderr)")
         #expect(!FileManager.default.fileExists(atPath: missing))
     }
 
@@ -182,24 +209,38 @@ import Transfer
         try work.write("latin/ok.txt", "fine\n")
         // Made by the shell: Foundation's paths are Strings, which cannot hold these bytes.
         let made = try await ProcessRunner.runDetached(
-            "/bin/sh", ["-c", #"cd "$0" && printf b > "$(printf 'caf\351.txt')" && printf c > "$(printf '\377\376')" && mkdir "$(printf 'dir\351')" && printf d > "$(printf 'dir\351')/in.txt""#, local])
+            "/bin/sh",
+            [
+                "-c",
+                #"cd "$0" && printf b > "$(printf 'caf\351.txt')" && printf c > "$(printf '\377\376')" && mkdir "$(printf 'dir\351')" && printf d > "$(printf 'dir\351')/in.txt""#,
+                local,
+            ])
         try #require(made.status == 0, "\(made.stderr)")
         let pushed = try await cli.run(["sync", local, "officer:/latin"])
         #expect(pushed.status == 1, "\(pushed.stderr)")
         for name in [#"caf\xe9.txt"#, #"\xff\xfe"#, #"dir\xe9"#] {
-            #expect(pushed.stderr.contains("officer-files: \(name): refused: a name that is not UTF-8\n"), "\(pushed.stderr)")
+            #expect(
+                pushed.stderr.contains("officer-files: \(name): refused: a name that is not UTF-8\n"),
+                "\(pushed.stderr)")
         }
-        #expect(pushed.stderr.contains(", 3 errors") && pushed.stderr.contains("officer-files: sync: 3 failed"), "\(pushed.stderr)")
+        #expect(
+            pushed.stderr.contains(", 3 errors") && pushed.stderr.contains("officer-files: sync: 3 failed"),
+            "\(pushed.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: server.root.file("latin")) == ["ok.txt"])
         let pulled = try await cli.run(["sync", "officer:/latin", local])
-        #expect(pulled.status == 0 && pulled.stderr.contains(#"warning: caf\xe9.txt: a name that is not UTF-8: left alone"#), "\(pulled.stderr)")
+        #expect(
+            pulled.status == 0
+                && pulled.stderr.contains(#"warning: caf\xe9.txt: a name that is not UTF-8: left alone"#),
+            "\(pulled.stderr)")
     }
 
     @Test func ctrlCExitsWith130() async throws {
         try work.write("slow/big.bin", bytes(6_000_000, seed: 3))
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "500000", "--direction", "up"])
+        let proxy = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--throttle", "500000", "--direction", "up"])
         let process = try cli.launch(
-            ["sync", work.path + "/slow", "officer:/slow"], environment: ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()])
+            ["sync", work.path + "/slow", "officer:/slow"],
+            environment: ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()])
         #expect(await Eventually.signal(SIGINT, to: [process]) { try serverHoldsAPart(largerThan: 100_000) })
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
@@ -215,12 +256,16 @@ import Transfer
         try FileManager.default.createSymbolicLink(atPath: destination + "/docs", withDestinationPath: outside)
         let pulled = try await cli.run(["sync", "officer:/share", destination])
         #expect(pulled.status == 1)
-        #expect(pulled.stderr.contains("refused: the name '..'") && pulled.stderr.contains("refused: a path outside /share"))
-        #expect(pulled.stderr.contains("/share/hostile/nul\\u0000.txt: refused: a NUL byte in the name"), "printed escaped")
+        #expect(
+            pulled.stderr.contains("refused: the name '..'") && pulled.stderr.contains("refused: a path outside /share")
+        )
+        #expect(
+            pulled.stderr.contains("/share/hostile/nul\\u0000.txt: refused: a NUL byte in the name"), "printed escaped")
         #expect(pulled.stderr.contains("refused: a '/' in the name"))
         #expect(pulled.stderr.contains("not a real folder"), "\(pulled.stderr)")
         #expect(try String(contentsOfFile: destination + "/hostile/fine.txt", encoding: .utf8) == "fine")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty, "nothing written through the link")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty, "nothing written through the link")
         #expect(!FileManager.default.fileExists(atPath: work.path + "/inner/escape.txt"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path + "/inner") == ["dest"])
     }
@@ -232,13 +277,18 @@ import Transfer
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "1000000"])
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let running = Task { try await cli.run(["sync", "officer:/media", destination], environment: viaProxy) }
-        #expect(await Eventually.wait {
-            try FileManager.default.contentsOfDirectory(atPath: destination).contains { $0.hasSuffix(".officer-download") }
-        } then: {
-            try? "edited meanwhile".write(toFile: destination + "/movie.bin", atomically: false, encoding: .utf8)
-        })
+        #expect(
+            await Eventually.wait {
+                try FileManager.default.contentsOfDirectory(atPath: destination).contains {
+                    $0.hasSuffix(".officer-download")
+                }
+            } then: {
+                try? "edited meanwhile".write(toFile: destination + "/movie.bin", atomically: false, encoding: .utf8)
+            })
         let result = try await running.value
-        #expect(result.status == 1 && result.stderr.contains("changed locally since the sync compared it: not overwritten"), "\(result.stderr)")
+        #expect(
+            result.status == 1 && result.stderr.contains("changed locally since the sync compared it: not overwritten"),
+            "\(result.stderr)")
         #expect(try String(contentsOfFile: destination + "/movie.bin", encoding: .utf8) == "edited meanwhile")
         #expect(try FileManager.default.contentsOfDirectory(atPath: destination) == ["movie.bin"], "no temp file left")
     }
@@ -246,13 +296,16 @@ import Transfer
     @Test func resizesImagesOnPushAndComparesThemByTime() async throws {
         let local = work.path + "/photos"
         try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
-        for step in [["black", work.file("b.v"), "2400", "1600"], ["copy", work.file("b.v"), local + "/wide.jpg[Q=95]"]] {
+        for step in [
+            ["black", work.file("b.v"), "2400", "1600"], ["copy", work.file("b.v"), local + "/wide.jpg[Q=95]"],
+        ] {
             #expect(try ProcessRunner.run("/usr/bin/vips", step).status == 0)
         }
         try work.write("photos/notes.txt", "not an image")
         let pushed = try report(try await cli.run(["--json", "sync", "--resize=800", local, "officer:/pics"]))
         #expect(pushed.transferred == 2 && pushed.failures.isEmpty)
-        let width = try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "width", server.root.file("pics/wide.jpg")]).stdout
+        let width = try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "width", server.root.file("pics/wide.jpg")])
+            .stdout
         #expect(width.trimmingCharacters(in: .whitespacesAndNewlines) == "800")
         #expect(try String(contentsOfFile: server.root.file("pics/notes.txt"), encoding: .utf8) == "not an image")
         // The prepared copy differs in size from the source, so only the time decides: nothing moves again.
@@ -270,7 +323,8 @@ import Transfer
     @Test func resumesAnInterruptedPushAndHandlesTenThousandFiles() async throws {
         let local = work.path + "/local"
         try work.write("local/big.bin", bytes(8_000_000, seed: 9))
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "2000000", "--direction", "up"])
+        let proxy = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--throttle", "2000000", "--direction", "up"])
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let process = try cli.launch(["sync", local, "officer:/up"], environment: viaProxy)
         // Killed once the server holds part of the file: the rerun must continue from there.
@@ -281,7 +335,8 @@ import Transfer
         proxy.stop()
         #expect(!FileManager.default.fileExists(atPath: server.root.file("up/big.bin")))
         // The same address again: the journal knows the upload by its URL.
-        let again = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--listen", String(proxy.port)])
+        let again = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--listen", String(proxy.port)])
         defer { again.stop() }
         let rerun = try await cli.run(["--json", "sync", local, "officer:/up"], environment: viaProxy)
         #expect(rerun.status == 0, "\(rerun.stderr)\n\(rerun.stdout)")
@@ -292,7 +347,10 @@ import Transfer
         for folder in 0..<20 {
             let path = many + "/d\(folder)"
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            for index in 0..<500 { _ = FileManager.default.createFile(atPath: path + "/f\(index)", contents: Data("\(folder)-\(index)".utf8)) }
+            for index in 0..<500 {
+                _ = FileManager.default.createFile(
+                    atPath: path + "/f\(index)", contents: Data("\(folder)-\(index)".utf8))
+            }
         }
         let pushed = try report(try await cli.run(["--json", "sync", "--transfers", "8", many, "officer:/many"]))
         #expect(pushed.transferred == 10_000 && pushed.failures.isEmpty)
@@ -301,4 +359,3 @@ import Transfer
         try expectSame(many, server.root.file("many"))
     }
 }
-

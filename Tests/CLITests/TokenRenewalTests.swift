@@ -11,15 +11,19 @@ import Testing
     let work = TemporaryDirectory(prefix: "token-renewal", inMemory: true)
 
     func startServer(tokenSeconds: Int = 60) async throws -> ReferenceServer {
-        try await ReferenceServer.start(arguments: ["--token-ttl", String(tokenSeconds), "--test-clock"], inMemory: true)
+        try await ReferenceServer.start(
+            arguments: ["--token-ttl", String(tokenSeconds), "--test-clock"], inMemory: true)
     }
 
     func login(_ server: ReferenceServer, _ extra: [String] = []) async throws -> ProcessResult {
-        try await cli.run(["login", "--server", server.url, "--email", server.email, "--password-stdin"] + extra, stdin: server.password + "\n")
+        try await cli.run(
+            ["login", "--server", server.url, "--email", server.email, "--password-stdin"] + extra,
+            stdin: server.password + "\n")
     }
 
     /// `watch --json --settle 0.5 LOCAL officer:/Camera` with its events in `log` and its errors in `errors`.
-    func startWatch(_ local: String, log: String, errors: String, environment: [String: String] = [:]) throws -> Process {
+    func startWatch(_ local: String, log: String, errors: String, environment: [String: String] = [:]) throws -> Process
+    {
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         _ = FileManager.default.createFile(atPath: errors, contents: nil)
         let process = Process()
@@ -54,13 +58,24 @@ import Testing
         let camera = server.root.file("Camera")
         for index in 0..<8 {
             try work.write("DCIM/shot-\(index).txt", "taken at second \(index)\n")
-            #expect(await Eventually.wait(timeout: 30) { FileManager.default.fileExists(atPath: camera + "/shot-\(index).txt") })
+            #expect(
+                await Eventually.wait(timeout: 30) {
+                    FileManager.default.fileExists(atPath: camera + "/shot-\(index).txt")
+                })
             try await server.advanceClock(by: 61)
         }
-        let all = await Eventually.wait(timeout: 30) { (0..<8).allSatisfy { FileManager.default.fileExists(atPath: camera + "/shot-\($0).txt") } }
-        #expect(all, "on the server: \(((try? FileManager.default.contentsOfDirectory(atPath: camera)) ?? []).sorted()); \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
-        #expect(watcher.isRunning, "the watcher stopped: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
-        let failures = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("\"event\":\"failed\"") }
+        let all = await Eventually.wait(timeout: 30) {
+            (0..<8).allSatisfy { FileManager.default.fileExists(atPath: camera + "/shot-\($0).txt") }
+        }
+        #expect(
+            all,
+            "on the server: \(((try? FileManager.default.contentsOfDirectory(atPath: camera)) ?? []).sorted()); \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")"
+        )
+        #expect(
+            watcher.isRunning, "the watcher stopped: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
+        let failures = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").filter {
+            $0.contains("\"event\":\"failed\"")
+        }
         #expect(failures.isEmpty, "\(failures)")
         try await server.advanceClock(by: 61)
         let listing = try await cli.run(["ls", "officer:/Camera"])
@@ -83,7 +98,11 @@ import Testing
         let camera = server.root.file("Camera")
         #expect(await Eventually.wait(timeout: 30) { FileManager.default.fileExists(atPath: camera + "/first.txt") })
         let revoked = try await ProcessRunner.runDetached(
-            "/usr/bin/curl", ["-sf", "-X", "POST", "-H", "Authorization: Bearer \(try cli.savedToken())", server.url + "/api/auth/signout"])
+            "/usr/bin/curl",
+            [
+                "-sf", "-X", "POST", "-H", "Authorization: Bearer \(try cli.savedToken())",
+                server.url + "/api/auth/signout",
+            ])
         #expect(revoked.status == 0, "\(revoked.stderr)")
         try work.write("DCIM/second.txt", "sent after it expired\n")
         let stopped = await Eventually.wait(timeout: 30) { !watcher.isRunning }
@@ -94,7 +113,9 @@ import Testing
         let lines = ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").split(separator: "\n")
         // Worded by the request that met the refusal: an API call reads the server's "expired", an upload does not.
         let hint = "; log in again with: officer-files login --server \(server.url) --email \(server.email)"
-        let said = ["your session has expired", "the server no longer accepts the token"].map { "officer-files: \(server.url): " + $0 + hint }
+        let said = ["your session has expired", "the server no longer accepts the token"].map {
+            "officer-files: \(server.url): " + $0 + hint
+        }
         #expect(lines.count == 1 && said.contains(String(lines[0])), "\(lines)")
         #expect(!FileManager.default.fileExists(atPath: camera + "/second.txt"))
     }
@@ -109,17 +130,25 @@ import Testing
         #expect(try await cli.login(server, url: proxy.url).status == 0)
         for index in 0..<40 { try work.write("many/f\(index + 10).bin", Data(repeating: UInt8(index), count: 20_000)) }
         let many = server.root.file("many")
-        let landed: @Sendable () -> Int = { ((try? FileManager.default.contentsOfDirectory(atPath: many)) ?? []).filter { $0.hasSuffix(".bin") }.count }
+        let landed: @Sendable () -> Int = {
+            ((try? FileManager.default.contentsOfDirectory(atPath: many)) ?? []).filter { $0.hasSuffix(".bin") }.count
+        }
         let sync = try cli.launchCapturingErrors(["sync", "--transfers", "1", work.file("many"), "officer:/many"])
         #expect(await Eventually.wait(timeout: 30) { landed() >= 3 })
         let revoked = try await ProcessRunner.runDetached(
-            "/usr/bin/curl", ["-sf", "-X", "POST", "-H", "Authorization: Bearer \(try cli.savedToken())", server.url + "/api/auth/signout"])
+            "/usr/bin/curl",
+            [
+                "-sf", "-X", "POST", "-H", "Authorization: Bearer \(try cli.savedToken())",
+                server.url + "/api/auth/signout",
+            ])
         #expect(revoked.status == 0, "\(revoked.stderr)")
         sync.process.waitUntilExit()
         #expect(sync.process.terminationStatus == 3)
         let lines = sync.stderr().split(separator: "\n")
         let hint = "; log in again with: officer-files login --server \(proxy.url) --email \(server.email)"
-        let said = ["your session has expired", "the server no longer accepts the token"].map { "officer-files: \(proxy.url): " + $0 + hint }
+        let said = ["your session has expired", "the server no longer accepts the token"].map {
+            "officer-files: \(proxy.url): " + $0 + hint
+        }
         #expect(lines.count == 1 && said.contains(String(lines[0])), "\(lines)")
         #expect(landed() < 40, "stopped at the refusal, not run to the end")
         #expect(try await cli.login(server, url: proxy.url).status == 0)
@@ -134,11 +163,15 @@ import Testing
         let server = try await startServer()
         let passwordFile = try work.write("password", server.password + "\n")
         chmod(passwordFile, 0o644)
-        let open = try await cli.run(["login", "--server", server.url, "--email", server.email, "--password-file", passwordFile, "--remember"])
+        let open = try await cli.run([
+            "login", "--server", server.url, "--email", server.email, "--password-file", passwordFile, "--remember",
+        ])
         #expect(open.status != 0)
         #expect(open.stderr.contains("chmod 600"), "\(open.stderr)")
         chmod(passwordFile, 0o600)
-        let remembered = try await cli.run(["login", "--server", server.url, "--email", server.email, "--password-file", passwordFile, "--remember"])
+        let remembered = try await cli.run([
+            "login", "--server", server.url, "--email", server.email, "--password-file", passwordFile, "--remember",
+        ])
         try #require(remembered.status == 0, "\(remembered.stderr)")
         let config = try String(contentsOfFile: cli.configPath, encoding: .utf8)
         let saved = try JSONSerialization.jsonObject(with: Data(config.utf8)) as? [String: Any]
@@ -149,12 +182,15 @@ import Testing
 
         // A login without --remember forgets it: an expired token is the end, unless the environment names a file.
         #expect(try await login(server).status == 0)
-        let forgotten = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cli.configPath))) as? [String: Any]
+        let forgotten =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cli.configPath)))
+            as? [String: Any]
         #expect(forgotten?["passwordFile"] == nil && forgotten?["password"] == nil)
         try await server.advanceClock(by: 61)
         let expired = try await cli.run(["ls", "officer:/"])
         #expect(expired.status == 3, "\(expired.stderr)")
-        let fromEnvironment = try await cli.run(["ls", "officer:/"], environment: ["OFFICER_PASSWORD_FILE": passwordFile])
+        let fromEnvironment = try await cli.run(
+            ["ls", "officer:/"], environment: ["OFFICER_PASSWORD_FILE": passwordFile])
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
         chmod(passwordFile, 0o640)
         try await server.advanceClock(by: 61)

@@ -1,6 +1,6 @@
-import Journal
 import Foundation
 import HTTP
+import Journal
 import Officer
 import TestSupport
 import Testing
@@ -29,7 +29,8 @@ import Transfer
     /// nothing on the server: 0.
     func serverOffset(token: String? = nil) async throws -> Int64 {
         guard let url = try TransferJournal(path: cli.journalPath).uploads().first?.parts.first?.url else { return 0 }
-        var head = HTTPRequest(method: "HEAD", url: url, credential: try token.map { try BearerCredential(token: $0, issuedBy: url) })
+        var head = HTTPRequest(
+            method: "HEAD", url: url, credential: try token.map { try BearerCredential(token: $0, issuedBy: url) })
         head.headers.add("Tus-Resumable", "1.0.0")
         let response = try await HTTPClient().send(head)
         return try #require(response.headers["Upload-Offset"].flatMap { Int64($0) })
@@ -73,7 +74,9 @@ import Transfer
         var generator = SystemRandomNumberGenerator()
         // Ten kills whose windows together stay well inside the upload's time at 8 MB/s (5 s and 37.5 s): a kill
         // that lands after the file is complete leaves nothing to resume, and the rerun rightly finds it there.
-        for (name, size, span) in [("forty.bin", 40_000_000, 0.15...0.45), ("three-hundred.bin", 300_000_000, 0.5...3.0)] {
+        for (name, size, span) in [
+            ("forty.bin", 40_000_000, 0.15...0.45), ("three-hundred.bin", 300_000_000, 0.5...3.0),
+        ] {
             let path = try await randomFile(name, size)
             let countFile = work.path + "/\(name).count"
             let proxy = try await startCountingProxy(target: "127.0.0.1:\(server.service.port)", countFile: countFile)
@@ -82,13 +85,18 @@ import Transfer
             let delays = (0..<10).map { _ in Double.random(in: span, using: &generator) }
             let token = try cli.savedToken()
             let (resent, final) = try await killAndRerun(
-                ["put", "--bwlimit", "8M", path, "officer:/"], environment: environment, delays: delays, countFile: countFile
+                ["put", "--bwlimit", "8M", path, "officer:/"], environment: environment, delays: delays,
+                countFile: countFile
             ) { try await serverOffset(token: token) }
             #expect(final.status == 0, "\(final.stderr)")
             #expect(resent.count >= 5, "\(name): only \(resent.count) of the kills landed before the upload finished")
             print("\(name): kills at \(delays.map { String(format: "%.2f", $0) }), re-sent \(resent)")
-            for bytes in resent { #expect(bytes <= Self.allowance(rate: rate), "\(name): re-sent \(resent) at \(rate) B/s") }
-            #expect(try await ProcessRunner.sha256Detached(of: server.root.file(name)) == (try await ProcessRunner.sha256Detached(of: path)))
+            for bytes in resent {
+                #expect(bytes <= Self.allowance(rate: rate), "\(name): re-sent \(resent) at \(rate) B/s")
+            }
+            #expect(
+                try await ProcessRunner.sha256Detached(of: server.root.file(name))
+                    == (try await ProcessRunner.sha256Detached(of: path)))
             #expect(try TransferJournal(path: cli.journalPath).uploads().isEmpty)
         }
     }
@@ -106,7 +114,9 @@ import Transfer
         let big = try await randomFile("hundred.bin", 100_000_000)
         let whole = try await cli.run(["put", big, endpoint])
         #expect(whole.status == 0, "\(kind): \(whole.stderr)")
-        #expect(try await ProcessRunner.sha256Detached(of: folder.file("hundred.bin")) == (try await ProcessRunner.sha256Detached(of: big)))
+        #expect(
+            try await ProcessRunner.sha256Detached(of: folder.file("hundred.bin"))
+                == (try await ProcessRunner.sha256Detached(of: big)))
 
         // Killed after ~3 s under --bwlimit, then rerun through the same counting proxy.
         let rate: Int64 = 4 << 20
@@ -122,7 +132,11 @@ import Transfer
         #expect(final.stderr.contains("forty.bin: resuming at"), "\(kind): \(final.stderr)")
         #expect(resent.count == 1)
         print("\(kind): re-sent \(resent) after a kill at 3 s")
-        for bytes in resent { #expect(bytes <= Self.allowance(rate: rate), "\(kind): re-sent \(resent) at \(rate) B/s") }
-        #expect(try await ProcessRunner.sha256Detached(of: folder.file("forty.bin")) == (try await ProcessRunner.sha256Detached(of: path)))
+        for bytes in resent {
+            #expect(bytes <= Self.allowance(rate: rate), "\(kind): re-sent \(resent) at \(rate) B/s")
+        }
+        #expect(
+            try await ProcessRunner.sha256Detached(of: folder.file("forty.bin"))
+                == (try await ProcessRunner.sha256Detached(of: path)))
     }
 }

@@ -58,7 +58,8 @@ import Testing
         let firstLog = work.file("watch-1.log")
         let first = try startWatch(local, log: firstLog)
         #expect(await Eventually.wait(timeout: 60) { Self.events(firstLog).contains { $0["type"] == "caught-up" } })
-        #expect(await Eventually.wait(timeout: 60) { (0..<20).allSatisfy { Self.size(camera + "/done-\($0).txt") != nil } })
+        #expect(
+            await Eventually.wait(timeout: 60) { (0..<20).allSatisfy { Self.size(camera + "/done-\($0).txt") != nil } })
 
         let chunk = Data(repeating: 0x5A, count: 64 << 10)
         let appends = 40
@@ -70,7 +71,9 @@ import Testing
         let monitor = Thread {
             while !watching.isSet {
                 for name in growing {
-                    if let size = Self.size(camera + "/" + name), size != finalSize { partials.add("\(name): \(size) bytes") }
+                    if let size = Self.size(camera + "/" + name), size != finalSize {
+                        partials.add("\(name): \(size) bytes")
+                    }
                 }
                 usleep(2_000)
             }
@@ -97,7 +100,10 @@ import Testing
         writers.forEach { $0.start() }
 
         // A quarter into the writing (each file ten appends long), the watcher is restarted.
-        #expect(await Eventually.wait(timeout: 60) { growing.allSatisfy { (Self.size(local + "/" + $0) ?? 0) >= Int64(10 * chunk.count) } })
+        #expect(
+            await Eventually.wait(timeout: 60) {
+                growing.allSatisfy { (Self.size(local + "/" + $0) ?? 0) >= Int64(10 * chunk.count) }
+            })
         #expect(finished.entries.isEmpty, "the writers finished before the restart")
         first.terminate()
         first.waitUntilExit()
@@ -109,20 +115,28 @@ import Testing
         }
         #expect(await Eventually.wait(timeout: 60) { Self.events(secondLog).contains { $0["type"] == "caught-up" } })
         #expect(await Eventually.wait(timeout: 60) { finished.entries.count == growing.count })
-        let whole = await Eventually.wait(timeout: 60) { growing.allSatisfy { Self.size(camera + "/" + $0) == finalSize } }
+        let whole = await Eventually.wait(timeout: 60) {
+            growing.allSatisfy { Self.size(camera + "/" + $0) == finalSize }
+        }
         #expect(whole, "\(growing.map { Self.size(camera + "/" + $0) ?? -1 })")
         try await Task.sleep(nanoseconds: 2_500_000_000)  // anything sent a second time would be by now
         watching.set()
 
         #expect(partials.entries.isEmpty, "partial copies on the server: \(partials.entries.prefix(8))")
         for name in growing {
-            #expect(try await ProcessRunner.sha256Detached(of: camera + "/" + name) == (try await ProcessRunner.sha256Detached(of: local + "/" + name)), "\(name)")
+            #expect(
+                try await ProcessRunner.sha256Detached(of: camera + "/" + name)
+                    == (try await ProcessRunner.sha256Detached(of: local + "/" + name)), "\(name)")
         }
         let caughtUp = Self.events(secondLog).filter { $0["type"] == "caught-up" }
         #expect(caughtUp.map { $0["uploaded"] } == ["0"], "the restart's catch-up sent something: \(caughtUp)")
-        let sends = (Self.events(firstLog) + Self.events(secondLog)).filter { $0["type"] == "uploaded" }.compactMap { $0["source"] ?? $0["path"] }
+        let sends = (Self.events(firstLog) + Self.events(secondLog)).filter { $0["type"] == "uploaded" }.compactMap {
+            $0["source"] ?? $0["path"]
+        }
         for name in growing {
-            #expect(sends.filter { $0.hasSuffix("/" + name) }.count == 1, "\(name) sent \(sends.filter { $0.hasSuffix("/" + name) }.count) times")
+            #expect(
+                sends.filter { $0.hasSuffix("/" + name) }.count == 1,
+                "\(name) sent \(sends.filter { $0.hasSuffix("/" + name) }.count) times")
         }
     }
 
@@ -146,12 +160,17 @@ import Testing
         #expect(await Eventually.wait(timeout: 60) { Self.events(log).contains { $0["type"] == "caught-up" } })
         contents["later.txt"] = "written while it watched\n"
         try work.write("DCIM/later.txt", contents["later.txt"]!)
-        let emptied = await Eventually.wait(timeout: 60) { ((try? FileManager.default.contentsOfDirectory(atPath: local)) ?? ["?"]).isEmpty }
+        let emptied = await Eventually.wait(timeout: 60) {
+            ((try? FileManager.default.contentsOfDirectory(atPath: local)) ?? ["?"]).isEmpty
+        }
         #expect(emptied, "left: \(((try? FileManager.default.contentsOfDirectory(atPath: local)) ?? []).sorted())")
         for (name, text) in contents {
-            #expect((try? String(contentsOfFile: server.root.file("Camera/" + name), encoding: .utf8)) == text, "\(name)")
+            #expect(
+                (try? String(contentsOfFile: server.root.file("Camera/" + name), encoding: .utf8)) == text, "\(name)")
         }
-        #expect(Set(Self.events(log).filter { $0["type"] == "deleted" }.compactMap { $0["source"] ?? $0["path"] }) == Set(contents.keys.map { local + "/" + $0 }))
+        #expect(
+            Set(Self.events(log).filter { $0["type"] == "deleted" }.compactMap { $0["source"] ?? $0["path"] })
+                == Set(contents.keys.map { local + "/" + $0 }))
     }
 }
 

@@ -23,7 +23,8 @@ import Testing
     }
 
     func write(_ path: String, _ text: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
 
@@ -31,7 +32,8 @@ import Testing
         let all = (try? FileManager.default.subpathsOfDirectory(atPath: root)) ?? []
         return all.filter { path in
             var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            return FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory)
+                && !isDirectory.boolValue
                 && !path.split(separator: "/").contains { $0.hasPrefix(".") }
         }.sorted()
     }
@@ -56,16 +58,19 @@ import Testing
         var watcher = try startWatch(local, log: firstLog)
         let camera = root.file("Camera")
         // The catch-up sends what was there before.
-        #expect(await Eventually.wait(timeout: 60) { serverFiles(camera).count == 10 }, "caught up: \(serverFiles(camera))")
+        #expect(
+            await Eventually.wait(timeout: 60) { serverFiles(camera).count == 10 }, "caught up: \(serverFiles(camera))")
 
         // One file written slowly (an append every 0.5 s for 10 s: never still for the settle time).
         let slow = local + "/slow.log"
         let writer = Thread {
             for line in 0..<20 {
-                if let handle = FileHandle(forWritingAtPath: slow) ?? {
-                    _ = FileManager.default.createFile(atPath: slow, contents: nil)
-                    return FileHandle(forWritingAtPath: slow)
-                }() {
+                if let handle = FileHandle(forWritingAtPath: slow)
+                    ?? {
+                        _ = FileManager.default.createFile(atPath: slow, contents: nil)
+                        return FileHandle(forWritingAtPath: slow)
+                    }()
+                {
                     handle.seekToEndOfFile()
                     handle.write(Data("line \(line) of the slow file\n".utf8))
                     try? handle.close()
@@ -102,7 +107,10 @@ import Testing
         server = try await ReferenceServer.start(root: root, state: state, port: port)
 
         // The watcher is killed; files made while nothing watches go up with the next run's catch-up.
-        #expect(await Eventually.wait(timeout: 90) { serverFiles(camera).contains("offline-49.txt") || serverFiles(camera).count > 180 })
+        #expect(
+            await Eventually.wait(timeout: 90) {
+                serverFiles(camera).contains("offline-49.txt") || serverFiles(camera).count > 180
+            })
         kill(watcher.processIdentifier, SIGKILL)
         watcher.waitUntilExit()
         for index in 0..<50 {
@@ -117,13 +125,20 @@ import Testing
         }
         let wanted = expected
         let done = await Eventually.wait(timeout: 120) { Set(serverFiles(camera)) == wanted }
-        #expect(done, "missing: \(expected.subtracting(serverFiles(camera)).sorted().prefix(10)), extra: \(Set(serverFiles(camera)).subtracting(expected).sorted())")
+        #expect(
+            done,
+            "missing: \(expected.subtracting(serverFiles(camera)).sorted().prefix(10)), extra: \(Set(serverFiles(camera)).subtracting(expected).sorted())"
+        )
         for name in expected.sorted() {
-            #expect(try await ProcessRunner.sha256Detached(of: camera + "/" + name) == (try await ProcessRunner.sha256Detached(of: local + "/" + name)), "\(name)")
+            #expect(
+                try await ProcessRunner.sha256Detached(of: camera + "/" + name)
+                    == (try await ProcessRunner.sha256Detached(of: local + "/" + name)), "\(name)")
         }
         // The slow file went up once, whole (no partial version was ever sent by the watch).
         let events = [firstLog, secondLog].compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }.joined()
-        let slowUploads = events.split(separator: "\n").filter { $0.contains("\"uploaded\"") && $0.contains("slow.log") }
+        let slowUploads = events.split(separator: "\n").filter {
+            $0.contains("\"uploaded\"") && $0.contains("slow.log")
+        }
         #expect(slowUploads.count <= 1, "\(slowUploads)")
         #expect(try String(contentsOfFile: camera + "/slow.log", encoding: .utf8).split(separator: "\n").count == 20)
         #expect(events.contains("\"waiting\""), "the watch said it waited for the server")

@@ -4,7 +4,9 @@ import Testing
 @Suite struct FileTypeTests {
     @Test func contentFirstExtensionWhereContentIsGeneric() {
         let markdown = FileType(contentMIME: "text/plain", charset: "utf-8", fileName: "notes.MD")
-        #expect(markdown.mime == "text/markdown" && markdown.viewer == .markdown && markdown.fromExtension && markdown.actions == [.tts])
+        #expect(
+            markdown.mime == "text/markdown" && markdown.viewer == .markdown && markdown.fromExtension
+                && markdown.actions == [.tts])
         let png = FileType(contentMIME: "image/png", charset: "binary", fileName: "looks-like.txt")
         #expect(png.mime == "image/png" && png.viewer == .image && !png.fromExtension && png.actions == [.ocr])
         let docx = FileType(contentMIME: "application/zip", charset: "binary", fileName: "report.docx")
@@ -22,9 +24,12 @@ import Testing
 
     @Test func theSeedsViewerTable() {
         let rows: [(String, ViewerKind)] = [
-            ("a.md", .markdown), ("a.txt", .code), ("a.json", .code), ("a.ts", .code), ("a.js", .code), ("a.jpg", .image),
-            ("a.png", .image), ("a.gif", .image), ("a.svg", .image), ("a.webp", .image), ("a.pdf", .pdf), ("a.mp3", .audio),
-            ("a.wav", .audio), ("a.flac", .audio), ("a.ogg", .audio), ("a.mp4", .video), ("a.webm", .video), ("a.mov", .video),
+            ("a.md", .markdown), ("a.txt", .code), ("a.json", .code), ("a.ts", .code), ("a.js", .code),
+            ("a.jpg", .image),
+            ("a.png", .image), ("a.gif", .image), ("a.svg", .image), ("a.webp", .image), ("a.pdf", .pdf),
+            ("a.mp3", .audio),
+            ("a.wav", .audio), ("a.flac", .audio), ("a.ogg", .audio), ("a.mp4", .video), ("a.webm", .video),
+            ("a.mov", .video),
             ("a.mkv", .transcodedVideo), ("a.avi", .transcodedVideo),
         ]
         for (name, viewer) in rows {

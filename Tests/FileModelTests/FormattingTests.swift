@@ -49,7 +49,8 @@ import Testing
     }
 
     @Test func fileEntryDecodesTheContractShape() throws {
-        let json = #"{"name":"a.txt","path":"/d/a.txt","type":"file","size":5,"mtime":1700000000.25,"mode":420,"mime":"text/plain"}"#
+        let json =
+            #"{"name":"a.txt","path":"/d/a.txt","type":"file","size":5,"mtime":1700000000.25,"mode":420,"mime":"text/plain"}"#
         let entry = try JSONDecoder().decode(FileEntry.self, from: Data(json.utf8))
         #expect(entry.size == 5 && entry.mode == 0o644 && !entry.isDirectory)
         #expect(entry.modified.timeIntervalSince1970 == 1_700_000_000.25)
@@ -70,7 +71,10 @@ import Testing
     }
 
     @Test func refusesOtherShapes() {
-        for text in ["", "yesterday", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 32 Nov 1994 08:49:37 GMT"] {
+        for text in [
+            "", "yesterday", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
+            "Sun, 32 Nov 1994 08:49:37 GMT",
+        ] {
             #expect(HTTPDate.parse(text) == nil, "\(text)")
         }
     }

@@ -3,7 +3,9 @@ import Testing
 
 @Suite struct GlobNameTests {
     @Test func wildcardsAreToldFromNames() {
-        #expect(GlobPattern.hasWildcards("*.jpg") && GlobPattern.hasWildcards("IMG_?.heic") && GlobPattern.hasWildcards("[ab].txt"))
+        #expect(
+            GlobPattern.hasWildcards("*.jpg") && GlobPattern.hasWildcards("IMG_?.heic")
+                && GlobPattern.hasWildcards("[ab].txt"))
         #expect(!GlobPattern.hasWildcards("plain.txt") && !GlobPattern.hasWildcards("star\\*.txt"))
     }
 

@@ -11,9 +11,13 @@ import Testing
         let bucket = try #require(try ObjectStorePath(parsing: "backup:photos", remotes: remotes))
         #expect(bucket.isBucket && bucket.bucket == "photos" && bucket.folderPrefix == "")
         let file = try #require(try ObjectStorePath(parsing: "backup:/photos//2026/a b.jpg", remotes: remotes))
-        #expect(file.bucket == "photos" && file.key == "2026/a b.jpg" && file.name == "a b.jpg" && file.folderPrefix == "2026/a b.jpg/")
+        #expect(
+            file.bucket == "photos" && file.key == "2026/a b.jpg" && file.name == "a b.jpg"
+                && file.folderPrefix == "2026/a b.jpg/")
         let folder = try #require(try ObjectStorePath(parsing: "st:photos/2026/", remotes: remotes))
-        #expect(folder.key == "2026/" && folder.objectKey == "2026" && folder.folderPrefix == "2026/" && folder.name == "2026")
+        #expect(
+            folder.key == "2026/" && folder.objectKey == "2026" && folder.folderPrefix == "2026/"
+                && folder.name == "2026")
         #expect(folder.appending("x.jpg").key == "2026/x.jpg")
         #expect(bucket.appending("x.jpg").description == "backup:photos/x.jpg")
     }

@@ -12,14 +12,25 @@ import Testing
     }
 
     @Test func refusesUnsafeServerNames() {
-        #expect((try? SyncPath.relative(entryPath: "/s/a/b.txt", name: "b.txt", below: "/s").get())?.description == "a/b.txt")
-        for (entryPath, name) in [("/s/..", ".."), ("/etc/passwd", "passwd"), ("/s/a\0b", "a\0b"), ("/s/x/y", "x/y"), ("/s/a//b", "b"), ("/s/c", "d")] {
-            #expect(throws: SyncNameError.self) { try SyncPath.relative(entryPath: entryPath, name: name, below: "/s").get() }
+        #expect(
+            (try? SyncPath.relative(entryPath: "/s/a/b.txt", name: "b.txt", below: "/s").get())?.description
+                == "a/b.txt")
+        for (entryPath, name) in [
+            ("/s/..", ".."), ("/etc/passwd", "passwd"), ("/s/a\0b", "a\0b"), ("/s/x/y", "x/y"), ("/s/a//b", "b"),
+            ("/s/c", "d"),
+        ] {
+            #expect(throws: SyncNameError.self) {
+                try SyncPath.relative(entryPath: entryPath, name: name, below: "/s").get()
+            }
         }
         #expect(SyncNameError(name: "a\0b", reason: "x").printableName == "a\\u0000b")
         // The one name rule: a backslash is a plain character on Linux; control characters are refused.
-        #expect((try? SyncPath.relative(entryPath: "/s/back\\slash.txt", name: "back\\slash.txt", below: "/s").get()) != nil)
-        #expect(throws: SyncNameError.self) { try SyncPath.relative(entryPath: "/s/tab\tname", name: "tab\tname", below: "/s").get() }
+        #expect(
+            (try? SyncPath.relative(entryPath: "/s/back\\slash.txt", name: "back\\slash.txt", below: "/s").get()) != nil
+        )
+        #expect(throws: SyncNameError.self) {
+            try SyncPath.relative(entryPath: "/s/tab\tname", name: "tab\tname", below: "/s").get()
+        }
     }
 
     @Test func globsMatchLikeRclone() {

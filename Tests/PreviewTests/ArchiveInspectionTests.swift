@@ -18,19 +18,26 @@ import Testing
     }
 
     @Test(arguments: [
-        ("a.zip", ["--format", "zip"]), ("a.tar.gz", ["--format", "ustar", "-z"]), ("a.tar.bz2", ["--format", "ustar", "-j"]),
-        ("a.tar.xz", ["--format", "ustar", "-J"]), ("a.tar.zst", ["--format", "ustar", "--zstd"]), ("a.7z", ["--format", "7zip"]),
+        ("a.zip", ["--format", "zip"]), ("a.tar.gz", ["--format", "ustar", "-z"]),
+        ("a.tar.bz2", ["--format", "ustar", "-j"]),
+        ("a.tar.xz", ["--format", "ustar", "-J"]), ("a.tar.zst", ["--format", "ustar", "--zstd"]),
+        ("a.7z", ["--format", "7zip"]),
         ("a.iso", ["--format", "iso9660"]), ("a.cpio", ["--format", "cpio"]),
     ])
     func listsEveryFormat(name: String, flags: [String]) throws {
         try bsdtar(["-cf", folder.file(name)] + flags + ["-C", folder.file("in"), "readme.txt", "docs"])
         let inspection = try ArchiveInspection.inspect(folder.file(name))
-        let files = inspection.members.filter { $0.kind == .file }.map { $0.path.replacingOccurrences(of: "./", with: "") }
+        let files = inspection.members.filter { $0.kind == .file }.map {
+            $0.path.replacingOccurrences(of: "./", with: "")
+        }
         #expect(Set(files) == ["readme.txt", "docs/guide.md"], "\(name): \(inspection.members)")
         #expect(inspection.fileCount == 2 && inspection.totalSize == 14 + 36000, "\(name)")
         #expect(inspection.warnings.isEmpty, "\(name): \(inspection.warnings)")
         var text = Data()
-        #expect(try ArchiveReader(path: folder.file(name)).read(member: "docs/guide.md", limit: 1 << 20) { text.append(contentsOf: $0) })
+        #expect(
+            try ArchiveReader(path: folder.file(name)).read(member: "docs/guide.md", limit: 1 << 20) {
+                text.append(contentsOf: $0)
+            })
         #expect(text.count == 36000)
     }
 
@@ -59,7 +66,8 @@ import Testing
         // 11 GiB of holes: GNU tar stores them sparse, so the archive is tiny and its header says 11 GiB.
         let sparse = try folder.write("huge.img", Data())
         #expect(truncate(sparse, 11 << 30) == 0)
-        let result = try ProcessRunner.run("/usr/bin/tar", ["--sparse", "-czf", folder.file("bomb.tar.gz"), "-C", folder.path, "huge.img"])
+        let result = try ProcessRunner.run(
+            "/usr/bin/tar", ["--sparse", "-czf", folder.file("bomb.tar.gz"), "-C", folder.path, "huge.img"])
         #expect(result.status == 0, "\(result.stderr)")
         unlink(sparse)
         let started = Date()

@@ -23,9 +23,12 @@ import Testing
         for (name, mime) in [("a.png", "image/png"), ("a.gif", "image/gif"), ("a.jpg", "image/jpeg")] {
             let path = try image(name, width: 321, height: 123)
             let prefix = try FileTypeDetector().prefix(of: path)
-            let facts = try FileFacts(prefix: prefix, name: name, path: "officer:/" + name, size: Int64(prefix.count), modificationTime: 0, mode: nil)
+            let facts = try FileFacts(
+                prefix: prefix, name: name, path: "officer:/" + name, size: Int64(prefix.count), modificationTime: 0,
+                mode: nil)
             #expect(facts.type.mime == mime)
-            #expect(facts.image?.width == 321 && facts.image?.height == 123, "\(name): \(String(describing: facts.image))")
+            #expect(
+                facts.image?.width == 321 && facts.image?.height == 123, "\(name): \(String(describing: facts.image))")
         }
         // A JPEG whose frame header lies past the bytes at hand, or bytes that only start like one: no size, no crash.
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: try image("b.jpg", width: 40, height: 30)))

@@ -22,22 +22,37 @@ import Testing
         try folder.write("logo.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"4\"></svg>\n")
         try folder.write("doc.pdf", "%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n")
         try make("/usr/bin/vips", ["black", folder.file("img.v"), "8", "8", "--bands", "3"])
-        for ext in ["png", "jpg", "gif", "webp"] { try make("/usr/bin/vips", ["copy", folder.file("img.v"), folder.file("pic.\(ext)")]) }
+        for ext in ["png", "jpg", "gif", "webp"] {
+            try make("/usr/bin/vips", ["copy", folder.file("img.v"), folder.file("pic.\(ext)")])
+        }
         for ext in ["mp3", "wav", "flac", "ogg"] {
-            try make("/usr/bin/ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=duration=0.3", folder.file("sound.\(ext)")])
+            try make(
+                "/usr/bin/ffmpeg",
+                [
+                    "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=duration=0.3",
+                    folder.file("sound.\(ext)"),
+                ])
         }
         for ext in ["mp4", "webm", "mov", "mkv", "avi"] {
-            try make("/usr/bin/ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "color=size=32x32:duration=0.2", folder.file("clip.\(ext)")])
+            try make(
+                "/usr/bin/ffmpeg",
+                [
+                    "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "color=size=32x32:duration=0.2",
+                    folder.file("clip.\(ext)"),
+                ])
         }
         try folder.write("blob.bin", Data((0..<512).map { UInt8(($0 * 7919) % 251) }))
         // A zip that is really a Word document goes by the extension; a text file named .zip stays text.
         try folder.write("in/word/document.xml", "<w:document/>")
-        try make("/usr/bin/bsdtar", ["--format", "zip", "-cf", folder.file("report.docx"), "-C", folder.file("in"), "word"])
+        try make(
+            "/usr/bin/bsdtar", ["--format", "zip", "-cf", folder.file("report.docx"), "-C", folder.file("in"), "word"])
         try folder.write("fake.zip", "not a zip at all\n")
 
         let expected: [String: ViewerKind] = [
-            "notes.md": .markdown, "plain.txt": .code, "data.json": .code, "app.ts": .code, "app.js": .code, "logo.svg": .image,
-            "doc.pdf": .pdf, "pic.png": .image, "pic.jpg": .image, "pic.gif": .image, "pic.webp": .image, "sound.mp3": .audio,
+            "notes.md": .markdown, "plain.txt": .code, "data.json": .code, "app.ts": .code, "app.js": .code,
+            "logo.svg": .image,
+            "doc.pdf": .pdf, "pic.png": .image, "pic.jpg": .image, "pic.gif": .image, "pic.webp": .image,
+            "sound.mp3": .audio,
             "sound.wav": .audio, "sound.flac": .audio, "sound.ogg": .audio, "clip.mp4": .video, "clip.webm": .video,
             "clip.mov": .video, "clip.mkv": .transcodedVideo, "clip.avi": .transcodedVideo, "blob.bin": .download,
             "report.docx": .download, "fake.zip": .code,

@@ -26,7 +26,9 @@ import Testing
 
     func header(_ path: String, _ field: String) throws -> String { try sh("vipsheader", ["-f", field, path]) }
 
-    func prepare(_ input: String, _ output: String, _ configure: (inout ImagePreparationOptions) -> Void = { _ in }) throws -> PreparedImage {
+    func prepare(_ input: String, _ output: String, _ configure: (inout ImagePreparationOptions) -> Void = { _ in })
+        throws -> PreparedImage
+    {
         var options = ImagePreparationOptions()
         configure(&options)
         return try ImagePreparer(options: options).prepare(input, to: folder.file(output))
@@ -34,7 +36,12 @@ import Testing
 
     @Test func rotatesByEXIFResizesAndStripsGPS() throws {
         let input = try photo("camera.jpg", width: 4000, height: 3000)
-        try sh("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", "-GPSLatitude=48.85", "-GPSLatitudeRef=N", "-Model=TestCam", input])
+        try sh(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-Orientation#=6", "-GPSLatitude=48.85", "-GPSLatitudeRef=N",
+                "-Model=TestCam", input,
+            ])
         let result = try prepare(input, "out.jpg")
         #expect(!result.usedOriginal && result.format == .jpeg)
         #expect(result.width == 1536 && result.height == 2048)
@@ -58,7 +65,9 @@ import Testing
         let flat = try prepare(folder.file("alpha.png"), "alpha-out.jpg") { $0.format = .jpeg }
         #expect(flat.format == .jpeg)
         #expect(try header(folder.file("alpha-out.jpg"), "bands") == "3")
-        #expect(throws: ImageError.self) { try prepare(folder.file("alpha.png"), "contradiction.png") { $0.format = .jpeg } }
+        #expect(throws: ImageError.self) {
+            try prepare(folder.file("alpha.png"), "contradiction.png") { $0.format = .jpeg }
+        }
 
         let small = try photo("small.jpg", width: 500, height: 300)
         let kept = try prepare(small, "small-out.jpg") { $0.quality = 95 }

@@ -19,7 +19,9 @@ import Testing
             guard offset < size else { return 0 }
             let count = min(buffer.count, data.count - Int(offset))
             requested += count
-            data.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + Int(offset), byteCount: count) }
+            data.withUnsafeBytes {
+                buffer.baseAddress!.copyMemory(from: $0.baseAddress! + Int(offset), byteCount: count)
+            }
             return count
         }
     }
@@ -29,7 +31,9 @@ import Testing
         try work.write("in/sub/b.bin", Data(repeating: 7, count: 100_000))
         try FileManager.default.createSymbolicLink(atPath: work.file("in/out"), withDestinationPath: "../../etc/passwd")
         chmod(work.file("in/a.txt"), 0o600)
-        let zipped = try ProcessRunner.run("/usr/bin/bsdtar", ["--format", "zip", "-cf", work.file("x.zip"), "-C", work.file("in"), "a.txt", "sub", "out"])
+        let zipped = try ProcessRunner.run(
+            "/usr/bin/bsdtar",
+            ["--format", "zip", "-cf", work.file("x.zip"), "-C", work.file("in"), "a.txt", "sub", "out"])
         try #require(zipped.status == 0, "\(zipped.stderr)")
 
         let local = try ArchiveInspection.inspect(work.file("x.zip"))
@@ -40,17 +44,26 @@ import Testing
         #expect(remote.members.map(\.kind) == local.members.map(\.kind))
         #expect(remote.members.map(\.mode) == local.members.map(\.mode))
         #expect(remote.members.map(\.mtime) == local.members.map(\.mtime))
-        #expect(remote.members.filter { $0.kind == .file }.map(\.size) == local.members.filter { $0.kind == .file }.map(\.size))
+        #expect(
+            remote.members.filter { $0.kind == .file }.map(\.size)
+                == local.members.filter { $0.kind == .file }.map(\.size))
         #expect(remote.members.first { $0.kind == .symlink }?.linkTarget == "../../etc/passwd")
-        #expect(remote.warnings.map(\.kind) == local.warnings.map(\.kind) && remote.warnings.contains { $0.kind == .linkEscapes })
+        #expect(
+            remote.warnings.map(\.kind) == local.warnings.map(\.kind)
+                && remote.warnings.contains { $0.kind == .linkEscapes })
         // The directory, the end records and the link's few bytes: not the 100 KB member.
         #expect(source.requested < 66_000 + 2_000, "\(source.requested)")
 
         var member = Data()
-        #expect(try ArchiveReader.read(member: "sub/b.bin", from: source, name: "x.zip", limit: 1 << 20) { member.append(contentsOf: $0) })
+        #expect(
+            try ArchiveReader.read(member: "sub/b.bin", from: source, name: "x.zip", limit: 1 << 20) {
+                member.append(contentsOf: $0)
+            })
         #expect(member == Data(repeating: 7, count: 100_000))
         #expect(try !ArchiveReader.read(member: "nope", from: source, name: "x.zip", limit: 1 << 20) { _ in })
-        #expect(throws: ArchiveError.self) { try ArchiveReader.read(member: "sub/b.bin", from: source, name: "x.zip", limit: 10) { _ in } }
+        #expect(throws: ArchiveError.self) {
+            try ArchiveReader.read(member: "sub/b.bin", from: source, name: "x.zip", limit: 10) { _ in }
+        }
     }
 
     @Test func readsZip64DirectoriesAndRefusesDamage() throws {
@@ -76,6 +89,8 @@ import Testing
             bytes.replaceSubrange(end + 16..<end + 20, with: Data([0xFE, 0xFF, 0xFF, 0x7F]))
         }
         try bytes.write(to: URL(fileURLWithPath: work.file("broken.zip")))
-        #expect(throws: ArchiveError.self) { try ZipDirectory.read(try FileSource(work.file("broken.zip")), name: "broken.zip") }
+        #expect(throws: ArchiveError.self) {
+            try ZipDirectory.read(try FileSource(work.file("broken.zip")), name: "broken.zip")
+        }
     }
 }

@@ -11,7 +11,8 @@ public final class BackgroundService: @unchecked Sendable {
     /// Starts `script` (under `scripts/`, or an absolute path) and waits for its `listening on` line.
     public init(script: String, arguments: [String]) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: script.hasPrefix("/") ? script : ProcessRunner.packageRoot + "/scripts/" + script)
+        process.executableURL = URL(
+            fileURLWithPath: script.hasPrefix("/") ? script : ProcessRunner.packageRoot + "/scripts/" + script)
         process.arguments = arguments
         let output = try ProcessRunner.spawning { () throws -> Pipe in
             let output = Pipe()
@@ -104,10 +105,15 @@ public final class ReferenceServer: @unchecked Sendable {
 
     /// Starts a server over existing folders on a fixed port (to restart one "in place"); `arguments` are added to
     /// its command line (`--api seed`: the same address, fewer endpoints).
-    public static func start(root: TemporaryDirectory, state: TemporaryDirectory, port: Int, arguments: [String] = []) async throws -> ReferenceServer {
+    public static func start(root: TemporaryDirectory, state: TemporaryDirectory, port: Int, arguments: [String] = [])
+        async throws -> ReferenceServer
+    {
         let service = try await BackgroundService.start(
             script: "reference-server",
-            arguments: ["--root", root.path, "--state", state.path, "--port", String(port), "--user", "ann@example.org:correct horse", "--secret", fixedSecret]
+            arguments: [
+                "--root", root.path, "--state", state.path, "--port", String(port), "--user",
+                "ann@example.org:correct horse", "--secret", fixedSecret,
+            ]
                 + arguments)
         return ReferenceServer(root: root, state: state, service: service)
     }
@@ -118,7 +124,9 @@ public final class ReferenceServer: @unchecked Sendable {
         let state = TemporaryDirectory(prefix: "officer-state", inMemory: inMemory)
         let service = try await BackgroundService.start(
             script: "reference-server",
-            arguments: ["--root", root.path, "--state", state.path, "--port", "0", "--user", "ann@example.org:correct horse"]
+            arguments: [
+                "--root", root.path, "--state", state.path, "--port", "0", "--user", "ann@example.org:correct horse",
+            ]
                 + arguments)
         return ReferenceServer(root: root, state: state, service: service)
     }
@@ -130,7 +138,11 @@ public final class ReferenceServer: @unchecked Sendable {
     /// if that time had passed, and no test waits for a token's life in real time.
     public func advanceClock(by seconds: Double) async throws {
         let moved = try await ProcessRunner.runDetached(
-            "/usr/bin/curl", ["-sf", "-X", "POST", "-H", "Content-Type: application/json", "-d", "{\"advance\": \(seconds)}", url + "/api/_test/clock"])
+            "/usr/bin/curl",
+            [
+                "-sf", "-X", "POST", "-H", "Content-Type: application/json", "-d", "{\"advance\": \(seconds)}",
+                url + "/api/_test/clock",
+            ])
         guard moved.status == 0 else { throw ClockNotMoved(server: url, status: moved.status) }
     }
 
@@ -145,7 +157,8 @@ public final class ReferenceServer: @unchecked Sendable {
 
 /// The fault proxy in front of `target` (a `host:port`), with fault options as `scripts/fault-proxy` takes them.
 public func startFaultProxy(target: String, _ faults: [String]) async throws -> BackgroundService {
-    try await BackgroundService.start(script: "fault-proxy", arguments: ["--listen", "0", "--target", target, "--lifetime", "300"] + faults)
+    try await BackgroundService.start(
+        script: "fault-proxy", arguments: ["--listen", "0", "--target", target, "--lifetime", "300"] + faults)
 }
 
 /// The redirect probe (`Tests/Server/redirect_probe.py`); `serving` is the folder behind its Range-ignoring `/plain/NAME`.
@@ -173,21 +186,29 @@ public enum InteropTusKind: String, CaseIterable, Sendable, CustomStringConverti
         }
     }
 
+    /// The kind as its name.
     public var description: String { rawValue }
 }
 
 /// One of the PyPI tus servers storing finished uploads in `folder` under the name they were sent with; `stock`
 /// keeps aiohttp-tus's 1 MiB body limit (the others are always stock).
-public func startInteropTusServer(folder: String, kind: InteropTusKind = .aiohttpTus, stock: Bool = false) async throws -> BackgroundService {
+public func startInteropTusServer(folder: String, kind: InteropTusKind = .aiohttpTus, stock: Bool = false) async throws
+    -> BackgroundService
+{
     try await BackgroundService.start(
         script: ProcessRunner.packageRoot + "/.venv/bin/python",
-        arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/interop_tus_server.py", "--dir", folder, "--kind", kind.rawValue]
+        arguments: [
+            "-u", ProcessRunner.packageRoot + "/Tests/Server/interop_tus_server.py", "--dir", folder, "--kind",
+            kind.rawValue,
+        ]
             + (stock ? ["--stock"] : []))
 }
 
 /// The fault proxy in front of `target` counting the bytes it forwards upstream in `countFile`; `faults` as
 /// `scripts/fault-proxy` takes them.
-public func startCountingProxy(target: String, countFile: String, _ faults: [String] = []) async throws -> BackgroundService {
+public func startCountingProxy(target: String, countFile: String, _ faults: [String] = []) async throws
+    -> BackgroundService
+{
     try await startFaultProxy(target: target, ["--count-file", countFile] + faults)
 }
 

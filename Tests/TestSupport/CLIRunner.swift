@@ -36,14 +36,18 @@ public struct CLIRunner: Sendable {
 
     /// Runs `officer-files ARGUMENTS` to completion.
     public func run(
-        _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:], in directory: String? = nil
+        _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:],
+        in directory: String? = nil
     ) async throws -> ProcessResult {
         try await ProcessRunner.runDetached(
-            ProcessRunner.cliPath, arguments, environment: environment(extra), stdin: stdin, currentDirectory: directory)
+            ProcessRunner.cliPath, arguments, environment: environment(extra), stdin: stdin, currentDirectory: directory
+        )
     }
 
     /// Starts `officer-files ARGUMENTS` in the background (output discarded), to be killed by the test.
-    public func launch(_ arguments: [String], environment extra: [String: String] = [:], in directory: String? = nil) throws -> Process {
+    public func launch(_ arguments: [String], environment extra: [String: String] = [:], in directory: String? = nil)
+        throws -> Process
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ProcessRunner.cliPath)
         process.arguments = arguments
@@ -57,7 +61,9 @@ public struct CLIRunner: Sendable {
 
     /// Starts `officer-files ARGUMENTS` in the background with its standard error collected (standard output
     /// discarded), to be waited for or killed by the test.
-    public func launchCapturingErrors(_ arguments: [String], environment extra: [String: String] = [:]) throws -> LaunchedCLI {
+    public func launchCapturingErrors(_ arguments: [String], environment extra: [String: String] = [:]) throws
+        -> LaunchedCLI
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ProcessRunner.cliPath)
         process.arguments = arguments
@@ -77,7 +83,9 @@ public struct CLIRunner: Sendable {
 
     /// Logs in to `server` with its test user.
     public func login(_ server: ReferenceServer, url: String? = nil) async throws -> ProcessResult {
-        try await run(["login", "--server", url ?? server.url, "--email", server.email, "--password-stdin"], stdin: server.password + "\n")
+        try await run(
+            ["login", "--server", url ?? server.url, "--email", server.email, "--password-stdin"],
+            stdin: server.password + "\n")
     }
 }
 

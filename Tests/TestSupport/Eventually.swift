@@ -17,7 +17,8 @@ public enum Eventually {
     /// condition holds: the interruption lands where it was meant to, not whenever the test gets a thread back.
     @discardableResult
     public static func signal(
-        _ signal: Int32, to processes: [Process], timeout: Double = 30, when condition: @escaping @Sendable () throws -> Bool
+        _ signal: Int32, to processes: [Process], timeout: Double = 30,
+        when condition: @escaping @Sendable () throws -> Bool
     ) async -> Bool {
         let identifiers = processes.map(\.processIdentifier)
         return await wait(timeout: timeout, condition, then: { for pid in identifiers { kill(pid, signal) } })
@@ -26,7 +27,8 @@ public enum Eventually {
     /// Like ``wait(timeout:_:)``, and runs `action` on the polling thread the moment the condition holds (an edit
     /// meant to land while a transfer runs lands then, not whenever the test gets a thread back).
     public static func wait(
-        timeout: Double = 30, _ condition: @escaping @Sendable () throws -> Bool, then action: @escaping @Sendable () -> Void
+        timeout: Double = 30, _ condition: @escaping @Sendable () throws -> Bool,
+        then action: @escaping @Sendable () -> Void
     ) async -> Bool {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {

@@ -21,9 +21,14 @@ public final class NginxServer: @unchecked Sendable {
             let cert = prefix.path + "/cert.pem"
             let made = try ProcessRunner.run(
                 "/usr/bin/openssl",
-                ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1",
-                 "-addext", "subjectAltName=IP:127.0.0.1"])
-            guard made.status == 0 else { throw BackgroundService.ServiceError.didNotStart(script: "openssl", output: made.stderr) }
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+                    "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1",
+                ])
+            guard made.status == 0 else {
+                throw BackgroundService.ServiceError.didNotStart(script: "openssl", output: made.stderr)
+            }
             certificate = cert
             tlsDirectives = " ssl; ssl_certificate \(cert); ssl_certificate_key \(key)"
         }
@@ -33,7 +38,8 @@ public final class NginxServer: @unchecked Sendable {
             port = try Self.freePort()
             if try start(listen: "listen 127.0.0.1:\(port)\(tlsDirectives);", directives: directives) { return }
         }
-        throw BackgroundService.ServiceError.didNotStart(script: "nginx", output: (try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? "")
+        throw BackgroundService.ServiceError.didNotStart(
+            script: "nginx", output: (try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? "")
     }
 
     /// Runs nginx on one port; false when it exited (the port was taken), true once it accepts connections.
@@ -85,14 +91,17 @@ public final class NginxServer: @unchecked Sendable {
             usleep(50_000)
         }
         process.terminate()
-        throw BackgroundService.ServiceError.didNotStart(script: "nginx", output: (try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? "")
+        throw BackgroundService.ServiceError.didNotStart(
+            script: "nginx", output: (try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? "")
     }
 
     /// Starts nginx off the cooperative thread pool; with `tls`, over https with a fresh self-signed certificate;
     /// `directives` go into the server block (`etag off;`).
     public static func start(tls: Bool = false, directives: String = "") async throws -> NginxServer {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try NginxServer(tls: tls, directives: directives) }) }
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try NginxServer(tls: tls, directives: directives) })
+            }
         }
     }
 
@@ -129,7 +138,9 @@ public final class NginxServer: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
         return withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         } == 0
     }
 }

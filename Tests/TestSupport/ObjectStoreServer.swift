@@ -89,7 +89,8 @@ public final class ObjectStoreServer: @unchecked Sendable {
     /// `rclone` environment naming this store as remote `RS` (path-style, provider Other), outside any config file.
     public func rcloneEnvironment(endpoint: String? = nil) -> [String: String] {
         [
-            "RCLONE_CONFIG_RS_TYPE": "s3", "RCLONE_CONFIG_RS_PROVIDER": "Other", "RCLONE_CONFIG_RS_ENDPOINT": endpoint ?? url,
+            "RCLONE_CONFIG_RS_TYPE": "s3", "RCLONE_CONFIG_RS_PROVIDER": "Other",
+            "RCLONE_CONFIG_RS_ENDPOINT": endpoint ?? url,
             "RCLONE_CONFIG_RS_ACCESS_KEY_ID": accessKey, "RCLONE_CONFIG_RS_SECRET_ACCESS_KEY": secretKey,
             "RCLONE_CONFIG_RS_FORCE_PATH_STYLE": "true", "RCLONE_CONFIG_RS_REGION": region,
             "RCLONE_CONFIG": "/dev/null", "TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(),

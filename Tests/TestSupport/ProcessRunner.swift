@@ -23,8 +23,10 @@ public enum ProcessRunner {
     /// The CLI built with the tests: beside the test bundle, so a sanitizer build (its own build path) runs its
     /// own instrumented CLI.
     public static var cliPath: String {
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/officer-files"
-        return FileManager.default.isExecutableFile(atPath: besideTests) ? besideTests : packageRoot + "/.build/debug/officer-files"
+        let besideTests =
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/officer-files"
+        return FileManager.default.isExecutableFile(atPath: besideTests)
+            ? besideTests : packageRoot + "/.build/debug/officer-files"
     }
 
     private static let spawnLock = NSLock()
@@ -83,9 +85,12 @@ public enum ProcessRunner {
     ) async throws -> ProcessResult {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    try run(executable, arguments, environment: environment, stdin: stdin, currentDirectory: currentDirectory)
-                })
+                continuation.resume(
+                    with: Result {
+                        try run(
+                            executable, arguments, environment: environment, stdin: stdin,
+                            currentDirectory: currentDirectory)
+                    })
             }
         }
     }

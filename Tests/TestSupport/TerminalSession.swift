@@ -11,7 +11,9 @@ public final class TerminalSession: @unchecked Sendable {
 
     /// Starts `arguments` (with `environment`) in a terminal of `columns` × `rows`; after the command ends its exit
     /// status is printed as `EXIT=N` and the session stays for reading.
-    public static func start(_ arguments: [String], environment: [String: String], columns: Int = 80, rows: Int = 24) async throws -> TerminalSession {
+    public static func start(_ arguments: [String], environment: [String: String], columns: Int = 80, rows: Int = 24)
+        async throws -> TerminalSession
+    {
         let session = TerminalSession(socket: "officer-files-test-\(getpid())-\(UUID().uuidString.prefix(8))")
         let assignments = environment.map { "\($0.key)=\(quoted($0.value))" }.joined(separator: " ")
         let command = "env \(assignments) \(arguments.map(quoted).joined(separator: " ")); echo EXIT=$?; sleep 120"
@@ -19,8 +21,12 @@ public final class TerminalSession: @unchecked Sendable {
         // open, and whoever reads it waits for the server): python starts it with none but the standard three.
         let started = try await ProcessRunner.runDetached(
             "/usr/bin/python3",
-            ["-c", "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL).returncode)",
-             "/usr/bin/tmux", "-L", session.socket, "new-session", "-d", "-s", session.name, "-x", String(columns), "-y", String(rows), command])
+            [
+                "-c",
+                "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL).returncode)",
+                "/usr/bin/tmux", "-L", session.socket, "new-session", "-d", "-s", session.name, "-x", String(columns),
+                "-y", String(rows), command,
+            ])
         guard started.status == 0 else { throw NotStarted(output: started.stderr) }
         return session
     }
@@ -33,7 +39,8 @@ public final class TerminalSession: @unchecked Sendable {
 
     /// The screen as it is now, one string per line, trailing blanks dropped.
     public func screen() async throws -> [String] {
-        try await tmux(["capture-pane", "-p", "-t", name]).split(separator: "\n", omittingEmptySubsequences: false).map {
+        try await tmux(["capture-pane", "-p", "-t", name]).split(separator: "\n", omittingEmptySubsequences: false).map
+        {
             String($0.reversed().drop(while: { $0 == " " }).reversed())
         }
     }
@@ -56,7 +63,10 @@ public final class TerminalSession: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let lines = try await screen()
-            if lines.contains(where: { expression.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }) { return lines }
+            if lines.contains(where: { expression.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil })
+            {
+                return lines
+            }
             try await Task.sleep(nanoseconds: 250_000_000)
         }
         return try await screen()

@@ -11,9 +11,11 @@ public final class TmpfsMount: @unchecked Sendable {
     /// Mounts a tmpfs of `size` (as mount takes it: `2m`, `50m`) on a new folder.
     public init(size: String, prefix: String = "officer-tmpfs") throws {
         directory = TemporaryDirectory(prefix: prefix)
-        let result = try ProcessRunner.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", directory.path])
+        let result = try ProcessRunner.run(
+            "/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", directory.path])
         guard result.status == 0 else {
-            throw NSError(domain: "TmpfsMount", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+            throw NSError(
+                domain: "TmpfsMount", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
         }
         mounted = true
     }

@@ -112,7 +112,9 @@ import Testing
             for (writer, cache) in caches.enumerated() {
                 group.addTask {
                     for index in 0..<150 {
-                        try cache.store(bytes(Int.random(in: 1...(20 << 10))), for: key("/w\(writer)/\(index % 40)"), version: "\(index)")
+                        try cache.store(
+                            bytes(Int.random(in: 1...(20 << 10))), for: key("/w\(writer)/\(index % 40)"),
+                            version: "\(index)")
                         #expect(try cache.statistics().bytes <= limit)
                     }
                 }
@@ -155,7 +157,9 @@ import Testing
         var first: ContentCache? = try ContentCache(directory: directory)
         let stored = try first!.store(bytes(50), for: key("/x"), version: "1")
         first = nil
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix) }
+        for suffix in ["-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix)
+        }
         try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: directory + "/index.sqlite"))
         let cache = try ContentCache(directory: directory)
         #expect(cache.openingReport.rebuiltIndex)

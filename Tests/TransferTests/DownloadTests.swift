@@ -1,6 +1,6 @@
-import Journal
 import FileModel
 import Foundation
+import Journal
 import TestSupport
 import Testing
 
@@ -31,7 +31,9 @@ import Testing
         configuration.retry.baseDelay = 0.05
         configuration.retry.maxDelay = 0.2
         configuration.stallTimeout = stall
-        return SegmentedDownloader(http: HTTPClient(configuration: configuration), journal: try TransferJournal(path: local.file("journal.sqlite")))
+        return SegmentedDownloader(
+            http: HTTPClient(configuration: configuration),
+            journal: try TransferJournal(path: local.file("journal.sqlite")))
     }
 
     func rawURL(_ base: String, _ path: String) -> String {
@@ -50,7 +52,8 @@ import Testing
         options.segments = segments
         let events = EventLog()
         let result = try await downloader().download(
-            from: nginx.url + "/movie.bin", credential: nil, to: local.file("movie.bin"), options: options, onEvent: events.add)
+            from: nginx.url + "/movie.bin", credential: nil, to: local.file("movie.bin"), options: options,
+            onEvent: events.add)
         #expect(result.bytes == 5_000_000 && result.resumedBytes == 0 && result.fetchedBytes == 5_000_000)
         #expect(try ProcessRunner.sha256(of: local.file("movie.bin")) == (try ProcessRunner.sha256(of: source)))
         #expect(try leftovers().isEmpty)
@@ -64,7 +67,8 @@ import Testing
 
     @Test func survivesResetsStallsAnd5xx() async throws {
         let server = try await ReferenceServer.start()
-        let token = try await OfficerClient(server: server.url).signIn(email: server.email, password: server.password).token
+        let token = try await OfficerClient(server: server.url).signIn(email: server.email, password: server.password)
+            .token
         let source = try server.root.write("data.bin", randomData(3_000_000, seed: 7))
         let target = "127.0.0.1:\(server.service.port)"
         let faults: [[String]] = [
@@ -78,7 +82,8 @@ import Testing
             options.maxAttemptsWithoutProgress = 8
             let name = local.file("data-\(index).bin")
             let result = try await downloader(stall: 1).download(
-                from: rawURL(proxy.url, "/data.bin"), credential: .forTests(token, rawURL(proxy.url, "/data.bin")), to: name, options: options)
+                from: rawURL(proxy.url, "/data.bin"), credential: .forTests(token, rawURL(proxy.url, "/data.bin")),
+                to: name, options: options)
             #expect(result.bytes == 3_000_000, "\(fault)")
             // Bytes kept from failed attempts were fetched in this run too: the rate shown counts them.
             #expect(result.fetchedBytes >= 3_000_000, "\(fault): \(result.fetchedBytes)")
@@ -98,17 +103,24 @@ import Testing
         // Four connections at 250 kB/s, each stalling after 1 MB: the first run cannot finish however late the
         // interruption comes on a loaded machine (before, a late poll could find all 8 MB journaled).
         let proxy = try await startFaultProxy(
-            target: "127.0.0.1:\(nginx.port)", ["--throttle", "250000", "--stall-after", "1000000", "--stall-seconds", "600"])
+            target: "127.0.0.1:\(nginx.port)",
+            ["--throttle", "250000", "--stall-after", "1000000", "--stall-seconds", "600"])
         var options = DownloadOptions()
         options.segments = 4
         let destination = local.file("big.bin")
-        let first = Task { try await downloader().download(from: proxy.url + "/big.bin", credential: nil, to: destination, options: options) }
+        let first = Task {
+            try await downloader().download(
+                from: proxy.url + "/big.bin", credential: nil, to: destination, options: options)
+        }
         // Interrupt once 600 kB are journaled, from a polling thread of its own: a busy machine whose cooperative
         // threads are all taken cannot make the cancellation late.
         let observer = try TransferJournal(path: local.file("journal.sqlite"))
-        #expect(await Eventually.wait(timeout: 120, {
-            (try observer.download(for: destination)?.segments.reduce(0) { $0 + $1.done } ?? 0) >= 600_000
-        }, then: { first.cancel() }))
+        #expect(
+            await Eventually.wait(
+                timeout: 120,
+                {
+                    (try observer.download(for: destination)?.segments.reduce(0) { $0 + $1.done } ?? 0) >= 600_000
+                }, then: { first.cancel() }))
         _ = await first.result
         #expect(!FileManager.default.fileExists(atPath: destination))
         #expect(try leftovers() == [".big.bin.officer-download"])
@@ -117,7 +129,8 @@ import Testing
         #expect(journaled > 500_000 && journaled <= 4_000_000, "\(journaled)")
 
         // Through the same proxy (the journal belongs to that URL): a connection that stalls is replaced after 1 s.
-        let second = try await downloader(stall: 1).download(from: proxy.url + "/big.bin", credential: nil, to: destination, options: options)
+        let second = try await downloader(stall: 1).download(
+            from: proxy.url + "/big.bin", credential: nil, to: destination, options: options)
         #expect(second.resumedBytes == journaled)
         #expect(second.fetchedBytes == 8_000_000 - journaled)
         #expect(try ProcessRunner.sha256(of: destination) == (try ProcessRunner.sha256(of: source)))
@@ -129,12 +142,17 @@ import Testing
         try nginx.root.write("doc.bin", randomData(6_000_000, seed: 1))
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(nginx.port)", ["--throttle", "2000000"])
         let destination = local.file("doc.bin")
-        let first = Task { try await downloader().download(from: proxy.url + "/doc.bin", credential: nil, to: destination) }
+        let first = Task {
+            try await downloader().download(from: proxy.url + "/doc.bin", credential: nil, to: destination)
+        }
         // Cancelled once the journal holds some of it (of 6 MB at 2 MB/s: never whole by then).
         let observer = try TransferJournal(path: local.file("journal.sqlite"))
-        #expect(await Eventually.wait(timeout: 60, {
-            (try observer.download(for: destination)?.segments.reduce(0) { $0 + $1.done } ?? 0) >= 500_000
-        }, then: { first.cancel() }))
+        #expect(
+            await Eventually.wait(
+                timeout: 60,
+                {
+                    (try observer.download(for: destination)?.segments.reduce(0) { $0 + $1.done } ?? 0) >= 500_000
+                }, then: { first.cancel() }))
         _ = await first.result
         // Same size, new content and mtime: only the validator tells.
         let changed = try nginx.root.write("doc.bin", randomData(6_000_000, seed: 2))
@@ -152,7 +170,8 @@ import Testing
         options.segments = 4
         let events = EventLog()
         let result = try await downloader().download(
-            from: probe.url + "/plain/plain.bin", credential: nil, to: local.file("plain.bin"), options: options, onEvent: events.add)
+            from: probe.url + "/plain/plain.bin", credential: nil, to: local.file("plain.bin"), options: options,
+            onEvent: events.add)
         #expect(result.bytes == 2_500_000 && events.segmentCount == 1)
         #expect(try ProcessRunner.sha256(of: local.file("plain.bin")) == (try ProcessRunner.sha256(of: source)))
     }
@@ -163,11 +182,16 @@ import Testing
         let good = try ProcessRunner.sha256(of: source)
         var options = DownloadOptions()
         options.checksum = Checksum(parsing: "sha256:" + good.uppercased())
-        let result = try await downloader().download(from: nginx.url + "/c.bin", credential: nil, to: local.file("ok.bin"), options: options)
+        let result = try await downloader().download(
+            from: nginx.url + "/c.bin", credential: nil, to: local.file("ok.bin"), options: options)
         #expect(result.sha256 == good)
         options.checksum = Checksum(parsing: "sha256:" + String(repeating: "0", count: 64))
-        await #expect(throws: DownloadError.checksumMismatch(path: local.file("bad.bin"), expected: String(repeating: "0", count: 64), actual: good)) {
-            try await downloader().download(from: nginx.url + "/c.bin", credential: nil, to: local.file("bad.bin"), options: options)
+        await #expect(
+            throws: DownloadError.checksumMismatch(
+                path: local.file("bad.bin"), expected: String(repeating: "0", count: 64), actual: good)
+        ) {
+            try await downloader().download(
+                from: nginx.url + "/c.bin", credential: nil, to: local.file("bad.bin"), options: options)
         }
         #expect(!FileManager.default.fileExists(atPath: local.file("bad.bin")))
         #expect(try leftovers().isEmpty)
@@ -215,13 +239,15 @@ import Testing
 
     @Test func streamsResumeExactlyWhereTheyStopped() async throws {
         let server = try await ReferenceServer.start()
-        let token = try await OfficerClient(server: server.url).signIn(email: server.email, password: server.password).token
+        let token = try await OfficerClient(server: server.url).signIn(email: server.email, password: server.password)
+            .token
         let source = try server.root.write("s.bin", randomData(2_000_000, seed: 5))
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--reset-after", "300000"])
         let output = local.file("stream.out")
         let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         defer { close(fd) }
-        let written = try await downloader().stream(from: rawURL(proxy.url, "/s.bin"), credential: .forTests(token, rawURL(proxy.url, "/s.bin")), to: fd)
+        let written = try await downloader().stream(
+            from: rawURL(proxy.url, "/s.bin"), credential: .forTests(token, rawURL(proxy.url, "/s.bin")), to: fd)
         #expect(written == 2_000_000)
         #expect(try ProcessRunner.sha256(of: output) == (try ProcessRunner.sha256(of: source)))
     }

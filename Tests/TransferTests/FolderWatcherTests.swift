@@ -1,64 +1,71 @@
 #if os(Linux)
-import Foundation
-import TestSupport
-import Testing
-import Transfer
+    import Foundation
+    import TestSupport
+    import Testing
+    import Transfer
 
-/// inotify through `FolderWatcher`: files in the tree and in folders made later, closes told apart from writes,
-/// removals, and an end when stopped.
-@Suite struct FolderWatcherTests {
-    let work = TemporaryDirectory(prefix: "folder-watcher")
+    /// inotify through `FolderWatcher`: files in the tree and in folders made later, closes told apart from writes,
+    /// removals, and an end when stopped.
+    @Suite struct FolderWatcherTests {
+        let work = TemporaryDirectory(prefix: "folder-watcher")
 
-    /// Collects changes until `until` holds of them (or 10 s pass).
-    func collect(_ watcher: FolderWatcher, until: @escaping @Sendable ([FolderChange]) -> Bool, while act: () throws -> Void) async throws -> [FolderChange] {
-        let collector = Task {
-            var seen: [FolderChange] = []
-            for await change in watcher.changes {
-                seen.append(change)
-                if until(seen) { break }
+        /// Collects changes until `until` holds of them (or 10 s pass).
+        func collect(
+            _ watcher: FolderWatcher, until: @escaping @Sendable ([FolderChange]) -> Bool, while act: () throws -> Void
+        ) async throws -> [FolderChange] {
+            let collector = Task {
+                var seen: [FolderChange] = []
+                for await change in watcher.changes {
+                    seen.append(change)
+                    if until(seen) { break }
+                }
+                return seen
             }
-            return seen
+            try act()
+            let timeout = Task {
+                try? await Task.sleep(nanoseconds: 10_000_000_000)
+                collector.cancel()
+            }
+            defer { timeout.cancel() }
+            return await collector.value
         }
-        try act()
-        let timeout = Task {
-            try? await Task.sleep(nanoseconds: 10_000_000_000)
-            collector.cancel()
-        }
-        defer { timeout.cancel() }
-        return await collector.value
-    }
 
-    @Test func reportsFilesFoldersAndRemovalsBelowTheRoot() async throws {
-        try FileManager.default.createDirectory(atPath: work.file("existing/deeper"), withIntermediateDirectories: true)
-        let watcher = try FolderWatcher(root: work.path)
-        #expect(watcher.watchedFolders == 3)
-        let root = work.path
-        let changes = try await collect(watcher, until: { $0.contains(.removed(root + "/existing/deeper/b.txt")) }) {
-            _ = try work.write("a.txt", "a")
-            _ = try work.write("existing/deeper/b.txt", "b")
-            try FileManager.default.createDirectory(atPath: work.file("new/inner"), withIntermediateDirectories: true)
-            usleep(300_000)
-            _ = try work.write("new/inner/c.txt", "c")
-            try FileManager.default.removeItem(atPath: work.file("existing/deeper/b.txt"))
-        }
-        #expect(changes.contains(.closed(root + "/a.txt")))
-        #expect(changes.contains(.file(root + "/a.txt")), "a write is reported before its close")
-        #expect(changes.contains(.closed(root + "/existing/deeper/b.txt")))
-        #expect(changes.contains(.folder(root + "/new")))
-        // A file written before its new folder's watch was in place is found by the scan of that folder (.file);
-        // after it, its close is seen: either way it is reported.
-        #expect(changes.contains(.closed(root + "/new/inner/c.txt")) || changes.contains(.file(root + "/new/inner/c.txt")),
+        @Test func reportsFilesFoldersAndRemovalsBelowTheRoot() async throws {
+            try FileManager.default.createDirectory(
+                atPath: work.file("existing/deeper"), withIntermediateDirectories: true)
+            let watcher = try FolderWatcher(root: work.path)
+            #expect(watcher.watchedFolders == 3)
+            let root = work.path
+            let changes = try await collect(watcher, until: { $0.contains(.removed(root + "/existing/deeper/b.txt")) })
+            {
+                _ = try work.write("a.txt", "a")
+                _ = try work.write("existing/deeper/b.txt", "b")
+                try FileManager.default.createDirectory(
+                    atPath: work.file("new/inner"), withIntermediateDirectories: true)
+                usleep(300_000)
+                _ = try work.write("new/inner/c.txt", "c")
+                try FileManager.default.removeItem(atPath: work.file("existing/deeper/b.txt"))
+            }
+            #expect(changes.contains(.closed(root + "/a.txt")))
+            #expect(changes.contains(.file(root + "/a.txt")), "a write is reported before its close")
+            #expect(changes.contains(.closed(root + "/existing/deeper/b.txt")))
+            #expect(changes.contains(.folder(root + "/new")))
+            // A file written before its new folder's watch was in place is found by the scan of that folder (.file);
+            // after it, its close is seen: either way it is reported.
+            #expect(
+                changes.contains(.closed(root + "/new/inner/c.txt"))
+                    || changes.contains(.file(root + "/new/inner/c.txt")),
                 "a folder made later is watched, its subfolders too")
-        #expect(watcher.watchedFolders == 5)
-        watcher.stop()
-        var ended = false
-        for await _ in watcher.changes {}
-        ended = true
-        #expect(ended)
-    }
+            #expect(watcher.watchedFolders == 5)
+            watcher.stop()
+            var ended = false
+            for await _ in watcher.changes {}
+            ended = true
+            #expect(ended)
+        }
 
-    @Test func aMissingFolderCannotBeWatched() {
-        #expect(throws: FolderWatcher.WatchError.self) { try FolderWatcher(root: work.file("nothing-here")) }
+        @Test func aMissingFolderCannotBeWatched() {
+            #expect(throws: FolderWatcher.WatchError.self) { try FolderWatcher(root: work.file("nothing-here")) }
+        }
     }
-}
 #endif

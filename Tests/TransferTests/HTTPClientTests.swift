@@ -27,14 +27,21 @@ import Testing
         let local = TemporaryDirectory()
         let client = HTTPClient()
         let whole = try await client.send(
-            HTTPRequest(url: rawURL(server.url, "/big.bin"), sink: .file(path: local.file("out"), offset: nil), credential: .forTests(token, rawURL(server.url, "/big.bin"))))
+            HTTPRequest(
+                url: rawURL(server.url, "/big.bin"), sink: .file(path: local.file("out"), offset: nil),
+                credential: .forTests(token, rawURL(server.url, "/big.bin"))))
         #expect(whole.status == 200 && whole.bytesWritten == 3_000_000 && whole.body.isEmpty)
-        #expect(try ProcessRunner.sha256(of: local.file("out")) == (try ProcessRunner.sha256(of: server.root.file("big.bin"))))
+        #expect(
+            try ProcessRunner.sha256(of: local.file("out"))
+                == (try ProcessRunner.sha256(of: server.root.file("big.bin"))))
         #expect(whole.headers["etag"] != nil && whole.headers["Accept-Ranges"] == "bytes")
 
         var headers = HTTPHeaders()
         headers.add("Range", "bytes=1000-1999")
-        let part = try await client.send(HTTPRequest(url: rawURL(server.url, "/big.bin"), headers: headers, credential: .forTests(token, rawURL(server.url, "/big.bin"))))
+        let part = try await client.send(
+            HTTPRequest(
+                url: rawURL(server.url, "/big.bin"), headers: headers,
+                credential: .forTests(token, rawURL(server.url, "/big.bin"))))
         #expect(part.status == 206 && part.body == bytes[1000..<2000])
         #expect(part.headers["Content-Range"] == "bytes 1000-1999/3000000")
     }
@@ -42,7 +49,9 @@ import Testing
     @Test func anErrorBodyNeverLandsInTheFileSink() async throws {
         let local = TemporaryDirectory()
         let response = try await HTTPClient().send(
-            HTTPRequest(url: rawURL(server.url, "/missing"), sink: .file(path: local.file("out"), offset: nil), credential: .forTests(token, rawURL(server.url, "/missing"))))
+            HTTPRequest(
+                url: rawURL(server.url, "/missing"), sink: .file(path: local.file("out"), offset: nil),
+                credential: .forTests(token, rawURL(server.url, "/missing"))))
         #expect(response.status == 404 && response.bytesWritten == 0)
         #expect(String(decoding: response.body, as: UTF8.self).contains("not_found"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: local.file("out"))).isEmpty)
@@ -66,21 +75,27 @@ import Testing
     }
 
     @Test func retriesIdempotentRequestsOn503AndHonoursRetryAfter() async throws {
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--fail-request", "1", "--status", "503", "--retry-after", "1"])
+        let proxy = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)",
+            ["--fail-request", "1", "--status", "503", "--retry-after", "1"])
         let started = Date()
         let retries = RetryLog()
         let response = try await HTTPClient().send(
-            HTTPRequest(url: proxy.url + "/api/server-settings/plugins"), onRetry: { attempt, delay, _ in retries.add(attempt, delay) })
+            HTTPRequest(url: proxy.url + "/api/server-settings/plugins"),
+            onRetry: { attempt, delay, _ in retries.add(attempt, delay) })
         #expect(response.status == 200 && response.attempts == 2)
         #expect(retries.entries.count == 1 && retries.entries[0].1 == 1)
         #expect(Date().timeIntervalSince(started) >= 1)
     }
 
     @Test func doesNotRetryANonIdempotentRequest() async throws {
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--fail-request", "1", "--status", "503"])
+        let proxy = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--fail-request", "1", "--status", "503"])
         let response = try await HTTPClient().send(
-            HTTPRequest(method: "POST", url: proxy.url + "/api/file-browser/mkdir",
-                        body: .data(Data(#"{"path":"/once"}"#.utf8), contentType: "application/json"), credential: .forTests(token, proxy.url + "/api/file-browser/mkdir")))
+            HTTPRequest(
+                method: "POST", url: proxy.url + "/api/file-browser/mkdir",
+                body: .data(Data(#"{"path":"/once"}"#.utf8), contentType: "application/json"),
+                credential: .forTests(token, proxy.url + "/api/file-browser/mkdir")))
         #expect(response.status == 503 && response.attempts == 1)
         #expect(!FileManager.default.fileExists(atPath: server.root.file("once")))
     }
@@ -94,7 +109,9 @@ import Testing
         let log = RetryLog()
         await #expect {
             try await HTTPClient(configuration: configuration).send(
-                HTTPRequest(url: rawURL(proxy.url, "/reset.bin"), credential: .forTests(token, rawURL(proxy.url, "/reset.bin"))), onRetry: { attempt, delay, _ in log.add(attempt, delay) })
+                HTTPRequest(
+                    url: rawURL(proxy.url, "/reset.bin"), credential: .forTests(token, rawURL(proxy.url, "/reset.bin"))),
+                onRetry: { attempt, delay, _ in log.add(attempt, delay) })
         } throws: { error in
             guard case HTTPError.transport(_, let code, _) = error else { return false }
             return [18, 56].contains(code)
@@ -104,13 +121,17 @@ import Testing
 
     @Test func abortsAStalledTransfer() async throws {
         try server.root.write("stall.bin", Data(count: 200_000))
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--stall-after", "50000", "--stall-seconds", "60"])
+        let proxy = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--stall-after", "50000", "--stall-seconds", "60"])
         var configuration = HTTPClientConfiguration()
         configuration.stallTimeout = 1
         configuration.retry = .none
         let started = Date()
         await #expect {
-            try await HTTPClient(configuration: configuration).send(HTTPRequest(url: rawURL(proxy.url, "/stall.bin"), credential: .forTests(token, rawURL(proxy.url, "/stall.bin"))))
+            try await HTTPClient(configuration: configuration).send(
+                HTTPRequest(
+                    url: rawURL(proxy.url, "/stall.bin"), credential: .forTests(token, rawURL(proxy.url, "/stall.bin")))
+            )
         } throws: { error in
             guard case HTTPError.transport(_, let code, _) = error else { return false }
             return code == 28
@@ -130,11 +151,16 @@ import Testing
         let local = TemporaryDirectory()
         let task = Task {
             try await HTTPClient().send(
-                HTTPRequest(url: rawURL(proxy.url, "/slow.bin"), sink: .file(path: local.file("slow"), offset: nil), credential: .forTests(token, rawURL(proxy.url, "/slow.bin"))))
+                HTTPRequest(
+                    url: rawURL(proxy.url, "/slow.bin"), sink: .file(path: local.file("slow"), offset: nil),
+                    credential: .forTests(token, rawURL(proxy.url, "/slow.bin"))))
         }
         // Cancelled once bytes are landing: the transfer is certainly under way.
         let landing = local.file("slow")
-        #expect(await Eventually.wait(timeout: 60) { ((try? FileManager.default.attributesOfItem(atPath: landing)[.size] as? Int) ?? 0) > 0 })
+        #expect(
+            await Eventually.wait(timeout: 60) {
+                ((try? FileManager.default.attributesOfItem(atPath: landing)[.size] as? Int) ?? 0) > 0
+            })
         let started = Date()
         task.cancel()
         let result = await task.result
@@ -150,7 +176,10 @@ import Testing
         try server.root.write("p.bin", Data(count: 1_500_000))
         var sawProgress = false
         var completed: HTTPResponse?
-        for try await event in HTTPClient().events(for: HTTPRequest(url: rawURL(server.url, "/p.bin"), credential: .forTests(token, rawURL(server.url, "/p.bin")))) {
+        for try await event in HTTPClient().events(
+            for: HTTPRequest(
+                url: rawURL(server.url, "/p.bin"), credential: .forTests(token, rawURL(server.url, "/p.bin"))))
+        {
             switch event {
             case .progress(let progress):
                 #expect(progress.expectedReceive == nil || progress.expectedReceive == 1_500_000)
@@ -169,18 +198,23 @@ import Testing
         let otherHost = "http://localhost:\(probe.port)/echo-auth"
         let client = HTTPClient()
         let kept = try await client.send(
-            HTTPRequest(url: probe.url + "/redirect?to=" + URLQuery.escape(sameHost), credential: .forTests("sekrit", probe.url)))
+            HTTPRequest(
+                url: probe.url + "/redirect?to=" + URLQuery.escape(sameHost), credential: .forTests("sekrit", probe.url)
+            ))
         #expect(String(decoding: kept.body, as: UTF8.self).contains("Bearer sekrit"))
         // A download may be handed to another origin, without the token; an API call may not be.
         let dropped = try await client.send(
             HTTPRequest(
-                url: probe.url + "/redirect?to=" + URLQuery.escape(otherHost), credential: .forTests("sekrit", probe.url),
+                url: probe.url + "/redirect?to=" + URLQuery.escape(otherHost),
+                credential: .forTests("sekrit", probe.url),
                 redirects: .anyOrigin))
         #expect(dropped.status == 200 && dropped.effectiveURL.hasPrefix("http://localhost"))
         #expect(String(decoding: dropped.body, as: UTF8.self).contains("\"authorization\": null"))
         await #expect {
             try await client.send(
-                HTTPRequest(url: probe.url + "/redirect?to=" + URLQuery.escape(otherHost), credential: .forTests("sekrit", probe.url)))
+                HTTPRequest(
+                    url: probe.url + "/redirect?to=" + URLQuery.escape(otherHost),
+                    credential: .forTests("sekrit", probe.url)))
         } throws: { error in
             guard case HTTPError.redirectRefused(_, let location) = error else { return false }
             return location.hasPrefix("http://localhost")
@@ -198,7 +232,8 @@ import Testing
         let probe = try await startRedirectProbe()
         await #expect {
             try await HTTPClient().send(
-                HTTPRequest(url: probe.url + "/redirect?to=" + URLQuery.escape("file:///etc/passwd"), redirects: .anyOrigin))
+                HTTPRequest(
+                    url: probe.url + "/redirect?to=" + URLQuery.escape("file:///etc/passwd"), redirects: .anyOrigin))
         } throws: { error in
             guard case HTTPError.redirectRefused(_, let location) = error else { return false }
             return location.hasPrefix("file:")
@@ -213,7 +248,9 @@ import Testing
         var configuration = HTTPClientConfiguration()
         configuration.log = { log.add($0) }
         _ = try await HTTPClient(configuration: configuration).send(
-            HTTPRequest(url: server.url + "/api/auth/me?token=" + token, credential: .forTests(token, server.url + "/api/auth/me?token=" + token)))
+            HTTPRequest(
+                url: server.url + "/api/auth/me?token=" + token,
+                credential: .forTests(token, server.url + "/api/auth/me?token=" + token)))
         #expect(!log.lines.isEmpty)
         #expect(!log.lines.joined().contains(token))
         #expect(log.lines.joined().contains("[REDACTED]"))
@@ -251,13 +288,15 @@ final class LineLog: @unchecked Sendable {
         #expect(trusted.status == 200 && String(decoding: trusted.body, as: UTF8.self) == "over tls\n")
         var insecure = HTTPClientConfiguration()
         insecure.insecure = true
-        #expect(try await HTTPClient(configuration: insecure).send(HTTPRequest(url: nginx.url + "/hello.txt")).status == 200)
+        #expect(
+            try await HTTPClient(configuration: insecure).send(HTTPRequest(url: nginx.url + "/hello.txt")).status == 200
+        )
     }
 }
 
 extension BearerCredential {
     /// A credential for `token` bound to `url`'s origin (tests only: a bad token is a test bug).
     static func forTests(_ token: String?, _ url: String) -> BearerCredential? {
-        token.map { try! BearerCredential(token: $0, issuedBy: url) }
+        token.map { (try? BearerCredential(token: $0, issuedBy: url))! }
     }
 }

@@ -1,5 +1,5 @@
-import Journal
 import Foundation
+import Journal
 import TestSupport
 import Testing
 

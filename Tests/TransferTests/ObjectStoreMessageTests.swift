@@ -2,6 +2,7 @@ import FileModel
 import Foundation
 import HTTP
 import Testing
+
 @testable import Transfer
 
 /// The pieces of the S3 client that need no store: addressing, answers, metadata, the signature's headers.
@@ -10,7 +11,9 @@ import Testing
         let path = try ObjectStoreEndpoint(url: "http://127.0.0.1:9000/")
         #expect(path.url == "http://127.0.0.1:9000")
         #expect(path.url(bucket: "b", key: "a b/ü+x.txt") == "http://127.0.0.1:9000/b/a%20b/%C3%BC%2Bx.txt")
-        #expect(path.url(bucket: "b", query: [("uploads", nil), ("prefix", "a/b")]) == "http://127.0.0.1:9000/b?uploads&prefix=a%2Fb")
+        #expect(
+            path.url(bucket: "b", query: [("uploads", nil), ("prefix", "a/b")])
+                == "http://127.0.0.1:9000/b?uploads&prefix=a%2Fb")
         #expect(path.url() == "http://127.0.0.1:9000/")
         let virtual = try ObjectStoreEndpoint(url: "https://s3.example.org", pathStyle: false)
         #expect(virtual.url(bucket: "photos", key: "k") == "https://photos.s3.example.org/k")
@@ -23,7 +26,8 @@ import Testing
     }
 
     @Test func readsListingsAndErrors() throws {
-        let page = Data("""
+        let page = Data(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>b</Name><IsTruncated>true</IsTruncated>
             <Contents><Key>a &amp; b.txt</Key><LastModified>2026-11-30T12:00:00.500Z</LastModified><ETag>"abc"</ETag><Size>12</Size></Contents>
@@ -36,19 +40,25 @@ import Testing
         #expect(S3Time.parse("2026-11-30T12:00:00.500Z") == 1_796_040_000.5)
         #expect(XMLTree(data: Data("<a><b></a>".utf8)) == nil)
         // An entity pointing at a file is never read.
-        let hostile = Data("<?xml version=\"1.0\"?><!DOCTYPE a [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><a>&x;</a>".utf8)
+        let hostile = Data(
+            "<?xml version=\"1.0\"?><!DOCTYPE a [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><a>&x;</a>".utf8)
         #expect(XMLTree(data: hostile)?.root.text.contains("root:") != true)
     }
 
     @Test func writesTimesAsRcloneDoes() {
-        #expect(ObjectMetadata.mtimeText(FileTime(seconds: 1_700_000_000, nanoseconds: 123_456_789)) == "1700000000.123456789")
+        #expect(
+            ObjectMetadata.mtimeText(FileTime(seconds: 1_700_000_000, nanoseconds: 123_456_789))
+                == "1700000000.123456789")
         #expect(ObjectMetadata.mtimeText(FileTime(seconds: 1_700_000_000, nanoseconds: 500_000_000)) == "1700000000.5")
         #expect(ObjectMetadata.mtimeText(FileTime(seconds: 1_700_000_000)) == "1700000000")
         #expect(ObjectMetadata.mtimeText(seconds: 1_700_000_000.25) == "1700000000.25")
-        let info = ObjectInfo(key: "k", size: 1, etag: nil, lastModified: 5, metadata: ["mtime": "1700000000.123456789", "sha256": String(repeating: "A", count: 64)])
+        let info = ObjectInfo(
+            key: "k", size: 1, etag: nil, lastModified: 5,
+            metadata: ["mtime": "1700000000.123456789", "sha256": String(repeating: "A", count: 64)])
         #expect(abs(info.modificationTime - 1_700_000_000.123456789) < 1e-6)
         #expect(info.sha256 == String(repeating: "a", count: 64))
-        #expect(ObjectInfo(key: "k", size: 1, etag: nil, lastModified: 5, metadata: ["mtime": "nan"]).modificationTime == 5)
+        #expect(
+            ObjectInfo(key: "k", size: 1, etag: nil, lastModified: 5, metadata: ["mtime": "nan"]).modificationTime == 5)
     }
 
     @Test func digestsMatchCoreutils() throws {
@@ -63,15 +73,22 @@ import Testing
     @Test func signsOnlyItsOwnOriginAndHashesBodiesInMemory() {
         let signer = ObjectStoreSigner(
             origin: URLOrigin(url: "http://127.0.0.1:9000")!,
-            signature: SignatureV4(credentials: ObjectStoreCredentials(accessKey: "AK", secretKey: "SK", region: "us-east-1")))
+            signature: SignatureV4(
+                credentials: ObjectStoreCredentials(accessKey: "AK", secretKey: "SK", region: "us-east-1")))
         var headers = HTTPHeaders()
         headers.add("Content-MD5", "x")
         headers.add("User-Agent", "not signed")
-        let fields = signer.signatureHeaders(method: "PUT", url: "http://127.0.0.1:9000/b/k", headers: headers, body: .data(Data("hi".utf8), contentType: "text/plain"))
+        let fields = signer.signatureHeaders(
+            method: "PUT", url: "http://127.0.0.1:9000/b/k", headers: headers,
+            body: .data(Data("hi".utf8), contentType: "text/plain"))
         let authorization = fields.first { $0.0 == "Authorization" }?.1 ?? ""
         #expect(authorization.contains("SignedHeaders=content-md5;host;x-amz-content-sha256;x-amz-date"))
-        #expect(fields.first { $0.0 == "x-amz-content-sha256" }?.1 == "8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4")
-        let file = signer.signatureHeaders(method: "PUT", url: "http://127.0.0.1:9000/b/k", headers: HTTPHeaders(), body: .file(path: "/x", offset: 0, length: 1, contentType: "a/b"))
+        #expect(
+            fields.first { $0.0 == "x-amz-content-sha256" }?.1
+                == "8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4")
+        let file = signer.signatureHeaders(
+            method: "PUT", url: "http://127.0.0.1:9000/b/k", headers: HTTPHeaders(),
+            body: .file(path: "/x", offset: 0, length: 1, contentType: "a/b"))
         #expect(file.first { $0.0 == "x-amz-content-sha256" }?.1 == "UNSIGNED-PAYLOAD")
     }
 }

@@ -31,9 +31,12 @@ import Transfer
 
     @Test func extractionIsAJobWhoseEventsEndInItsResult() async throws {
         let files = try await signedIn()
-        let made = try await ProcessRunner.runDetached(ProcessRunner.packageRoot + "/.venv/bin/python", [
-            "-c", "import zipfile; z = zipfile.ZipFile('\(server.root.file("a.zip"))', 'w'); z.writestr('x/one.txt', 'one'); z.writestr('two.txt', 'two' * 100000); z.close()",
-        ])
+        let made = try await ProcessRunner.runDetached(
+            ProcessRunner.packageRoot + "/.venv/bin/python",
+            [
+                "-c",
+                "import zipfile; z = zipfile.ZipFile('\(server.root.file("a.zip"))', 'w'); z.writestr('x/one.txt', 'one'); z.writestr('two.txt', 'two' * 100000); z.close()",
+            ])
         try #require(made.status == 0)
         let job = try await files.extract(try files.path("officer:/a.zip"))
         #expect(job.state == .queued || job.state == .running || job.state == .done)
@@ -72,7 +75,8 @@ import Transfer
 
     @Test func aStreamGoesUpThroughALinkThatDropsConnections() async throws {
         // Every connection is cut after 3 MB up: 8 MiB requests never pass, so they shrink and carry on.
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--reset-after", "3000000"])
+        let proxy = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--reset-after", "3000000"])
         defer { proxy.stop() }
         let files = try await signedIn(server: proxy.url)
         // Random bytes from the kernel: a byte-by-byte loop here would hold one of the shared pool's two threads.

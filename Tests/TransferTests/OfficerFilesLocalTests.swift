@@ -39,7 +39,9 @@ import Testing
         let upload = files.upload(try work.write("a.txt", "a"), to: path)
         await #expect(throws: OfficerFilesError.noServer) { try await upload.value }
         // A tus server needs no Officer server; an Officer destination does.
-        #expect(try await files.uploadDestination("http://127.0.0.1:9/files/", several: true, request: UploadRequest()) == .tus(url: "http://127.0.0.1:9/files/"))
+        #expect(
+            try await files.uploadDestination("http://127.0.0.1:9/files/", several: true, request: UploadRequest())
+                == .tus(url: "http://127.0.0.1:9/files/"))
         await #expect(throws: OfficerFilesError.noServer) {
             _ = try await files.uploadDestination("officer:/Photos/", several: true, request: UploadRequest())
         }
@@ -54,7 +56,8 @@ import Testing
         let files = try files()
         try work.write("in/a.txt", "alpha\n")
         try work.write("in/sub/b.txt", "beta\n")
-        let zipped = try ProcessRunner.run("/usr/bin/bsdtar", ["--format", "zip", "-cf", work.file("x.zip"), "-C", work.file("in"), "a.txt", "sub"])
+        let zipped = try ProcessRunner.run(
+            "/usr/bin/bsdtar", ["--format", "zip", "-cf", work.file("x.zip"), "-C", work.file("in"), "a.txt", "sub"])
         try #require(zipped.status == 0, "\(zipped.stderr)")
         let inspection = try files.inspectArchive(work.file("x.zip"))
         #expect(inspection.fileCount == 2 && inspection.warnings.isEmpty, "\(inspection)")
@@ -65,7 +68,9 @@ import Testing
         #expect(throws: ArchiveMemberNotFound(archive: work.file("x.zip"), member: "nope")) {
             try files.readArchiveMember("nope", of: work.file("x.zip")) { _ in }
         }
-        #expect(throws: LocalFileError(path: work.file("missing.zip"), problem: .missing)) { try files.inspectArchive(work.file("missing.zip")) }
+        #expect(throws: LocalFileError(path: work.file("missing.zip"), problem: .missing)) {
+            try files.inspectArchive(work.file("missing.zip"))
+        }
         #expect(throws: LocalFileError(path: work.path, problem: .isAFolder)) { try files.inspectArchive(work.path) }
         do {
             try files.readArchiveMember("a.txt", of: work.file("x.zip"), limit: 3) { _ in }
@@ -78,7 +83,9 @@ import Testing
 
     @Test func preparesImagesIntoAFolderAndNeverOverwritesUnasked() async throws {
         let files = try files()
-        for name in ["one", "two"] { try VipsImage.black(width: 400, height: 300).writePNG(to: work.file("\(name).png")) }
+        for name in ["one", "two"] {
+            try VipsImage.black(width: 400, height: 300).writePNG(to: work.file("\(name).png"))
+        }
         try VipsImage.black(width: 400, height: 300).writeJPEG(to: work.file("whole.jpg"))
         let whole = try Data(contentsOf: URL(fileURLWithPath: work.file("whole.jpg")))
         try work.write("broken.jpg", whole.prefix(whole.count / 3))
@@ -95,10 +102,12 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: work.file("out/two.jpg")))
         guard case .failure(.undecodable) = outcomes[1].result else { Issue.record("\(outcomes[1].result)"); return }
 
-        let again = try await files.prepareImages([work.file("one.png")], to: work.file("out/one.jpg"), options: options)
+        let again = try await files.prepareImages(
+            [work.file("one.png")], to: work.file("out/one.jpg"), options: options)
         #expect(again[0].result.failureValue == .outputExists(file: work.file("out/one.jpg")))
         await #expect(throws: LocalFileError(path: work.file("one.png"), problem: .notAFolder)) {
-            _ = try await files.prepareImages([work.file("two.png"), work.file("two.png")], to: work.file("one.png"), options: options)
+            _ = try await files.prepareImages(
+                [work.file("two.png"), work.file("two.png")], to: work.file("one.png"), options: options)
         }
     }
 
@@ -144,7 +153,9 @@ import Testing
         let cache = try #require(try files.cache())
         let key = CacheKey(server: "s", root: "home", path: "/a.txt", kind: CacheKey.Kind.body)
         try cache.store(Data("cached".utf8), for: key, version: "\"v1\"")
-        try cache.store(Data("kept".utf8), for: CacheKey(server: "s", root: "home", path: "/b.txt", kind: CacheKey.Kind.body), version: "\"v1\"")
+        try cache.store(
+            Data("kept".utf8), for: CacheKey(server: "s", root: "home", path: "/b.txt", kind: CacheKey.Kind.body),
+            version: "\"v1\"")
         try cache.setPinned(true, for: CacheKey(server: "s", root: "home", path: "/b.txt", kind: CacheKey.Kind.body))
         #expect(try files.cacheStatistics().entries == 2)
         #expect(try files.cacheEntries().map(\.key.path).sorted() == ["/a.txt", "/b.txt"])

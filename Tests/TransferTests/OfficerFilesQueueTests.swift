@@ -33,23 +33,33 @@ import Testing
         _ = try await online.list(try online.path("officer:/notes"))
         let offline = try files(offline: true, tokens: tokens)
 
-        #expect(try offline.lastSeen(try offline.path("officer:/notes/a.txt")) == PathState(try await online.stat(try online.path("officer:/notes/a.txt"))))
+        #expect(
+            try offline.lastSeen(try offline.path("officer:/notes/a.txt"))
+                == PathState(try await online.stat(try online.path("officer:/notes/a.txt"))))
         #expect(try offline.lastSeen(try offline.path("officer:/notes/none.txt")) == .absent)
         #expect(try offline.lastSeen(try offline.path("officer:/never/listed.txt")) == nil)
 
         let move = QueuedWrite(kind: .move, root: "home", path: "/notes/a.txt", destination: "/notes/a2.txt")
         let queued = try #require(try await offline.applyOrQueue(move))
-        #expect(queued.write.expectations == [
-            PathExpectation(path: "/notes/a.txt", state: try #require(try offline.lastSeen(try offline.path("officer:/notes/a.txt")))),
-            PathExpectation(path: "/notes/a2.txt", state: .absent),
-        ])
+        #expect(
+            queued.write.expectations == [
+                PathExpectation(
+                    path: "/notes/a.txt",
+                    state: try #require(try offline.lastSeen(try offline.path("officer:/notes/a.txt")))),
+                PathExpectation(path: "/notes/a2.txt", state: .absent),
+            ])
         _ = try #require(try await offline.applyOrQueue(QueuedWrite(kind: .remove, root: "home", path: "/notes/b.txt")))
         // A change that contradicts a queued one (moving what is queued for removal) is refused at once.
-        await #expect(throws: QueueError.contradicts(try offline.path("officer:/notes/b.txt"), earlier: "rm officer:/notes/b.txt")) {
-            _ = try await offline.applyOrQueue(QueuedWrite(kind: .move, root: "home", path: "/notes/b.txt", destination: "/notes/b-old.txt"))
+        await #expect(
+            throws: QueueError.contradicts(try offline.path("officer:/notes/b.txt"), earlier: "rm officer:/notes/b.txt")
+        ) {
+            _ = try await offline.applyOrQueue(
+                QueuedWrite(kind: .move, root: "home", path: "/notes/b.txt", destination: "/notes/b-old.txt"))
         }
         let replacement = try work.write("b-new.txt", "new b")
-        _ = try #require(try await offline.applyOrQueue(QueuedWrite(kind: .upload, root: "home", path: "/notes/b.txt", local: replacement)))
+        _ = try #require(
+            try await offline.applyOrQueue(
+                QueuedWrite(kind: .upload, root: "home", path: "/notes/b.txt", local: replacement)))
         await #expect(throws: QueueError.unknownVersion(try offline.path("officer:/never/listed.txt"))) {
             _ = try await offline.applyOrQueue(QueuedWrite(kind: .remove, root: "home", path: "/never/listed.txt"))
         }
@@ -63,7 +73,11 @@ import Testing
         let summary = try await replay.value
         #expect(summary == QueueReplaySummary(applied: 1, conflicts: 1, blocked: 1))
         #expect(events.count == 3)
-        if case .blocked(let item) = events[2] { #expect(item.note?.contains("rm officer:/notes/b.txt") == true) } else { Issue.record("\(events)") }
+        if case .blocked(let item) = events[2] {
+            #expect(item.note?.contains("rm officer:/notes/b.txt") == true)
+        } else {
+            Issue.record("\(events)")
+        }
         #expect(FileManager.default.fileExists(atPath: server.root.file("notes/a2.txt")))
         #expect(FileManager.default.contents(atPath: server.root.file("notes/b.txt")) == Data("changed".utf8))
         #expect(try online.queuedWrites().map(\.state) == [.conflict, .blocked])

@@ -1,6 +1,6 @@
-import Journal
 import FileModel
 import Foundation
+import Journal
 import TestSupport
 import Testing
 
@@ -33,7 +33,8 @@ import Testing
     }
 
     /// Runs an operation, collecting its events.
-    func collect<Success: Sendable>(_ operation: TransferOperation<Success>) async throws -> (Success, [TransferEvent]) {
+    func collect<Success: Sendable>(_ operation: TransferOperation<Success>) async throws -> (Success, [TransferEvent])
+    {
         var events: [TransferEvent] = []
         for await event in operation { events.append(event) }
         return (try await operation.value, events)
@@ -65,7 +66,8 @@ import Testing
         #expect(events.contains { if case .progress = $0 { true } else { false } })
         // The server's time, to the millisecond.
         let listed = try await files.stat(path).mtime
-        let written = try #require(try FileManager.default.attributesOfItem(atPath: first.path)[.modificationDate] as? Date)
+        let written = try #require(
+            try FileManager.default.attributesOfItem(atPath: first.path)[.modificationDate] as? Date)
         #expect(abs(written.timeIntervalSince1970 - listed) < 0.002)
 
         let (second, secondEvents) = try await collect(files.download(path, to: work.path + "/two.txt"))
@@ -81,7 +83,8 @@ import Testing
         let offline = try OfficerFiles(configuration: offlineConfiguration)
         #expect(try await offline.download(path, to: work.path + "/three.txt").value.fromCache)
         do {
-            _ = try await offline.download(try files.path("officer:/docs/missing.txt"), to: work.path + "/four.txt").value
+            _ = try await offline.download(try files.path("officer:/docs/missing.txt"), to: work.path + "/four.txt")
+                .value
             Issue.record("expected a refusal")
         } catch {
             #expect(error as? OfficerFilesError == .notCachedOffline(try files.path("officer:/docs/missing.txt")))
@@ -98,7 +101,8 @@ import Testing
         try server.root.write("Photos/.keep", "")
         let (placed, events) = try await collect(files.upload(local, to: try files.path("officer:/Photos")))
         #expect(placed.method == .tus)
-        #expect(try String(contentsOfFile: server.root.file("Photos/photo.jpg"), encoding: .utf8) == "not really a photo")
+        #expect(
+            try String(contentsOfFile: server.root.file("Photos/photo.jpg"), encoding: .utf8) == "not really a photo")
         guard case .started(_, _, _, .tus) = events.first else { Issue.record("\(events)"); return }
 
         do {
@@ -106,16 +110,25 @@ import Testing
             Issue.record("expected a conflict")
         } catch {
             #expect(ErrorCategory.of(error) == .conflict, "\(error)")
-            guard case OfficerFilesError.exists(let label) = error else { Issue.record("not .exists: \(error)"); return }
+            guard case OfficerFilesError.exists(let label) = error else {
+                Issue.record("not .exists: \(error)"); return
+            }
             #expect(label.hasSuffix("/Photos/photo.jpg"), "\(label)")
         }
         var replace = UploadRequest()
         replace.overwrite = true
-        _ = try await files.upload(try work.write("photo.jpg", "second"), to: try files.path("officer:/Photos"), request: replace).value
+        _ = try await files.upload(
+            try work.write("photo.jpg", "second"), to: try files.path("officer:/Photos"), request: replace
+        ).value
         #expect(try String(contentsOfFile: server.root.file("Photos/photo.jpg"), encoding: .utf8) == "second")
 
         do {
-            _ = try await files.upload(local, to: try files.path("officer:/Nope/"), request: { var r = UploadRequest(); r.namesFolder = true; return r }()).value
+            _ = try await files.upload(
+                local, to: try files.path("officer:/Nope/"),
+                request: {
+                    var r = UploadRequest(); r.namesFolder = true; return r
+                }()
+            ).value
             Issue.record("expected not found")
         } catch {
             #expect(ErrorCategory.of(error) == .notFound, "\(error)")
@@ -128,7 +141,8 @@ import Testing
 
     @Test func cancellingAnUploadPausesItAndTheSameCallContinues() async throws {
         let (files, tokens) = try await signedIn()
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "1000000"])
+        let proxy = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "1000000"])
         defer { proxy.stop() }
         var configuration = files.configuration
         configuration.server = proxy.url
@@ -148,7 +162,8 @@ import Testing
             var cancelled = false
             for await update in operation.progress() {
                 all.append(update)
-                let confirmed = FileManager.default.fileExists(atPath: journalPath)
+                let confirmed =
+                    FileManager.default.fileExists(atPath: journalPath)
                     ? ((try? TransferJournal(watching: journalPath).uploads().first?.parts.first?.offset) ?? 0) ?? 0 : 0
                 if !cancelled, confirmed > 0 {
                     cancelled = true
@@ -176,7 +191,9 @@ import Testing
         #expect(resumed.resumedBytes > 0)
         // The bytes the server had are resumed, never speed; the end has them all.
         let end = try #require(resumedUpdates.last?.progress)
-        #expect(end.state == .completed && end.doneBytes == 12_000_000 && end.resumedBytes == resumed.resumedBytes, "\(end)")
+        #expect(
+            end.state == .completed && end.doneBytes == 12_000_000 && end.resumedBytes == resumed.resumedBytes, "\(end)"
+        )
         #expect(end.movedBytes == 12_000_000 - resumed.resumedBytes)
         #expect(try ProcessRunner.sha256(of: server.root.file("big.bin")) == (try ProcessRunner.sha256(of: local)))
     }
@@ -196,7 +213,8 @@ import Testing
         for await step in operation { steps.append(step) }
         let result = try await operation.value
         #expect(steps.contains(.processing) && result.savedPath == work.path + "/spoken.wav" && !result.fromCache)
-        #expect((try FileManager.default.attributesOfItem(atPath: work.path + "/spoken.wav")[.size] as? Int ?? 0) > 1000)
+        #expect(
+            (try FileManager.default.attributesOfItem(atPath: work.path + "/spoken.wav")[.size] as? Int ?? 0) > 1000)
         do {
             _ = try await files.runAction(RemoteActionRequest(action: .transcribe, target: .text("not audio"))).value
             Issue.record("expected a refusal")

@@ -46,9 +46,15 @@ import Testing
         var budget = RetryBudget(policy: policy, limit: 3)
         let events = EventLog()
         let started = ContinuousClock.now
-        try await budget.backOff(reason: "HTTP 429", retryAfter: "1", onEvent: { events.add($0) }) { Spent(attempts: $0) }
+        try await budget.backOff(reason: "HTTP 429", retryAfter: "1", onEvent: { events.add($0) }) {
+            Spent(attempts: $0)
+        }
         #expect(started.duration(to: .now) >= .milliseconds(950))
-        if case .retrying(_, _, let delay, _)? = events.all.first { #expect(delay == 1) } else { Issue.record("no retrying event") }
+        if case .retrying(_, _, let delay, _)? = events.all.first {
+            #expect(delay == 1)
+        } else {
+            Issue.record("no retrying event")
+        }
         #expect(budget.isRetryable(status: 503) && budget.isRetryable(status: 423) && budget.isRetryable(status: 429))
         #expect(!budget.isRetryable(status: 507), "a full server is not waited for")
         #expect(!budget.isRetryable(status: 404) && !budget.isRetryable(status: 409))

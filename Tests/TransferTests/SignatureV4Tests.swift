@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Transfer
 
 /// Request signing for S3-compatible stores against the published AWS examples, and HMAC against RFC 4231.
@@ -17,13 +18,19 @@ import Testing
 
     @Test func signsTheGetObjectExample() {
         let headers = SignatureV4(credentials: credentials).sign(
-            method: "GET", url: "https://examplebucket.s3.amazonaws.com/test.txt", headers: [("Range", "bytes=0-9")], date: moment)
+            method: "GET", url: "https://examplebucket.s3.amazonaws.com/test.txt", headers: [("Range", "bytes=0-9")],
+            date: moment)
         #expect(headers.first { $0.0 == "x-amz-date" }?.1 == "20130524T000000Z")
-        #expect(headers.first { $0.0 == "Authorization" }?.1 == "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41")
+        #expect(
+            headers.first { $0.0 == "Authorization" }?.1
+                == "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41"
+        )
     }
 
     @Test func canonicalFormsFollowTheRules() {
-        #expect(SignatureV4.canonicalQuery("prefix=a%20b&list-type=2&delimiter=%2F") == "delimiter=%2F&list-type=2&prefix=a%20b")
+        #expect(
+            SignatureV4.canonicalQuery("prefix=a%20b&list-type=2&delimiter=%2F")
+                == "delimiter=%2F&list-type=2&prefix=a%20b")
         #expect(SignatureV4.canonicalQuery("uploads") == "uploads=")
         #expect(SignatureV4.canonicalPath("/bucket/photos/a%20b+c.jpg") == "/bucket/photos/a%20b%2Bc.jpg")
         #expect(SignatureV4.canonicalPath("") == "/")

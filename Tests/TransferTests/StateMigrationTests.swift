@@ -39,9 +39,11 @@ import Transfer
     @Test func aVersionOneCacheIndexGainsTheDigestOfEveryBody() throws {
         let directory = try copyFixture("cache-v1")
         let index = directory + "/index.sqlite"
-        try SQLiteDatabase(path: index).execute("UPDATE entries SET file = replace(file, '@CACHE@', ?)", [.text(directory)])
+        try SQLiteDatabase(path: index).execute(
+            "UPDATE entries SET file = replace(file, '@CACHE@', ?)", [.text(directory)])
         let cache = try ContentCache(directory: directory)
-        let key = CacheKey(server: "http://127.0.0.1:1#user", root: "home", path: "/notes.txt", kind: CacheKey.Kind.body)
+        let key = CacheKey(
+            server: "http://127.0.0.1:1#user", root: "home", path: "/notes.txt", kind: CacheKey.Kind.body)
         let entry = try #require(try cache.entry(for: key))
         let digest = try SHA256Hasher.hash(file: entry.path)
         #expect(entry.pinned && entry.sha256 == digest)

@@ -14,8 +14,12 @@ private struct ScriptedRemote: SyncRemote {
 
     func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator { BadNameIterator(count: badNames) }
     func makeDirectory(_ path: SyncPath) async throws {}
-    func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void) async throws {}
-    func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws {}
+    func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void)
+        async throws
+    {}
+    func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
+        async throws
+    {}
     func delete(_ path: SyncPath, isDirectory: Bool) async throws {}
     func sha256(_ path: SyncPath) async throws -> String { "" }
     func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {}

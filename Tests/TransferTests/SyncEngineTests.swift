@@ -29,7 +29,9 @@ final class MemoryRemote: SyncRemote, @unchecked Sendable {
     func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
         let items = lock.withLock {
             nodes.sorted { $0.key < $1.key }.map { path, node in
-                SyncItem(path: path, kind: node.isDirectory ? .directory : .file, size: Int64(node.data.count), mtime: node.mtime)
+                SyncItem(
+                    path: path, kind: node.isDirectory ? .directory : .file, size: Int64(node.data.count),
+                    mtime: node.mtime)
             }
         }
         return ListIterator(items)
@@ -40,15 +42,23 @@ final class MemoryRemote: SyncRemote, @unchecked Sendable {
         lock.withLock { nodes[path] = Node(isDirectory: true) }
     }
 
-    func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
-        if failingUploads.contains(path.description) { throw OfficerError.forbidden(request: "upload", message: "\(path): refused") }
+    func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void)
+        async throws
+    {
+        if failingUploads.contains(path.description) {
+            throw OfficerError.forbidden(request: "upload", message: "\(path): refused")
+        }
         let data = try Data(contentsOf: URL(fileURLWithPath: localFile))
         onProgress(Int64(data.count))
         lock.withLock { nodes[path] = Node(isDirectory: false, data: data, mtime: mtime) }
     }
 
-    func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
-        guard let node = lock.withLock({ nodes[path] }) else { throw OfficerError.notFound(request: "download", message: "\(path)") }
+    func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
+        async throws
+    {
+        guard let node = lock.withLock({ nodes[path] }) else {
+            throw OfficerError.notFound(request: "download", message: "\(path)")
+        }
         try node.data.write(to: URL(fileURLWithPath: localFile))
         let date = Date(timeIntervalSince1970: node.mtime)
         try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: localFile)
@@ -65,7 +75,9 @@ final class MemoryRemote: SyncRemote, @unchecked Sendable {
         return hasher.finalizeHex()
     }
 
-    func setModificationTime(_ path: SyncPath, to mtime: Double) async throws { lock.withLock { nodes[path]?.mtime = mtime } }
+    func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {
+        lock.withLock { nodes[path]?.mtime = mtime }
+    }
 }
 
 final class ListIterator: SyncRemoteIterator, @unchecked Sendable {
@@ -80,12 +92,17 @@ final class ListIterator: SyncRemoteIterator, @unchecked Sendable {
 
     func write(_ path: String, _ text: String, mtime: Double = 1_700_000_000.125) throws {
         let full = local.path + "/" + path
-        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: URL(fileURLWithPath: full))
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: mtime)], ofItemAtPath: full)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: mtime)], ofItemAtPath: full)
     }
 
-    func sync(_ remote: MemoryRemote, _ direction: SyncDirection, root: String? = nil, configure: (inout SyncOptions) -> Void = { _ in })
+    func sync(
+        _ remote: MemoryRemote, _ direction: SyncDirection, root: String? = nil,
+        configure: (inout SyncOptions) -> Void = { _ in }
+    )
         async -> SyncReport
     {
         var options = SyncOptions(direction: direction)
@@ -152,7 +169,8 @@ final class ListIterator: SyncRemoteIterator, @unchecked Sendable {
         let pulled = await sync(remote, .pull, root: target)
         #expect(pulled.transferred == 1 && pulled.succeeded, "\(pulled)")
         #expect(try String(contentsOfFile: target + "/docs/r.txt", encoding: .utf8) == "remote")
-        let mtime = try #require(try FileManager.default.attributesOfItem(atPath: target + "/docs/r.txt")[.modificationDate] as? Date)
+        let mtime = try #require(
+            try FileManager.default.attributesOfItem(atPath: target + "/docs/r.txt")[.modificationDate] as? Date)
         #expect(abs(mtime.timeIntervalSince1970 - 1_600_000_000.5) < 0.002)
     }
 }

@@ -1,6 +1,6 @@
-import Journal
 import FileModel
 import Foundation
+import Journal
 import TestSupport
 import Testing
 
@@ -37,10 +37,14 @@ import Testing
         configuration.retry.baseDelay = 0.05
         configuration.retry.maxDelay = 0.3
         configuration.stallTimeout = stall
-        return TusUploader(http: HTTPClient(configuration: configuration), journal: try TransferJournal(path: local.file("journal.sqlite")))
+        return TusUploader(
+            http: HTTPClient(configuration: configuration),
+            journal: try TransferJournal(path: local.file("journal.sqlite")))
     }
 
-    func target(_ client: OfficerClient, _ name: String, overwrite: Bool = false, mtime: Double? = nil) throws -> UploadTarget {
+    func target(_ client: OfficerClient, _ name: String, overwrite: Bool = false, mtime: Double? = nil) throws
+        -> UploadTarget
+    {
         try client.uploadTarget(name: name, into: try RemotePath(path: "/in"), mtime: mtime, overwrite: overwrite)
     }
 
@@ -50,7 +54,9 @@ import Testing
     }
 
     /// A client that reaches the server through the fault proxy; the proxy lives as long as the client is used.
-    func clientThroughProxy(port: Int? = nil, token: String? = nil, _ faults: [String]) async throws -> (OfficerClient, BackgroundService) {
+    func clientThroughProxy(port: Int? = nil, token: String? = nil, _ faults: [String]) async throws -> (
+        OfficerClient, BackgroundService
+    ) {
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(port ?? server.service.port)", faults)
         var viaProxy = OfficerClient(server: proxy.url)
         viaProxy.token = token ?? client.token
@@ -60,7 +66,9 @@ import Testing
     /// What the running upload's journal says the server confirmed, read without the checks of a full opening.
     func journaledOffset() throws -> Int64 {
         guard FileManager.default.fileExists(atPath: local.file("journal.sqlite")) else { return 0 }
-        return try TransferJournal(watching: local.file("journal.sqlite")).uploads().first?.parts.reduce(0) { $0 + $1.offset } ?? 0
+        return try TransferJournal(watching: local.file("journal.sqlite")).uploads().first?.parts.reduce(0) {
+            $0 + $1.offset
+        } ?? 0
     }
 
     func journalIsEmpty() throws -> Bool { try TransferJournal(path: local.file("journal.sqlite")).uploads().isEmpty }
@@ -70,8 +78,11 @@ import Testing
         let path = try file("a.bin", 3_000_000)
         var options = UploadOptions()
         options.chunkSize = 1 << 20
-        let result = try await uploader().upload(file: path, to: try target(client, "a.bin", mtime: 1_700_000_000.5), options: options)
-        #expect(result.method == .tus && result.bytes == 3_000_000 && result.sentBytes == 3_000_000 && result.resumedBytes == 0)
+        let result = try await uploader().upload(
+            file: path, to: try target(client, "a.bin", mtime: 1_700_000_000.5), options: options)
+        #expect(
+            result.method == .tus && result.bytes == 3_000_000 && result.sentBytes == 3_000_000
+                && result.resumedBytes == 0)
         try await expectSameOnServer(path, "/in/a.bin")
         #expect(try await client.stat(try RemotePath(path: "/in/a.bin")).mtime == 1_700_000_000.5)
         #expect(try journalIsEmpty())
@@ -95,7 +106,8 @@ import Testing
         options.parts = 3
         options.chunkSize = 1 << 20
         let events = UploadEventLog()
-        _ = try await uploader().upload(file: path, to: try target(client, "p.bin"), options: options, onEvent: events.add)
+        _ = try await uploader().upload(
+            file: path, to: try target(client, "p.bin"), options: options, onEvent: events.add)
         #expect(events.parts == 3)
         try await expectSameOnServer(path, "/in/p.bin")
     }
@@ -114,7 +126,8 @@ import Testing
         var options = UploadOptions()
         options.chunkSize = 512 << 10
         options.maxAttemptsWithoutProgress = 10
-        let result = try await uploader(stall: 1).upload(file: path, to: try target(viaProxy, "f.bin"), options: options)
+        let result = try await uploader(stall: 1).upload(
+            file: path, to: try target(viaProxy, "f.bin"), options: options)
         #expect(result.bytes == 2_500_000)
         try await expectSameOnServer(path, "/in/f.bin")
         #expect(try journalIsEmpty())
@@ -128,18 +141,21 @@ import Testing
         let path = try file("cut.bin", 5_000_000, seed: 8)
         var options = UploadOptions()
         options.chunkSize = 2 << 20
-        let result = try await uploader(stall: 1).upload(file: path, to: try target(viaProxy, "cut.bin"), options: options)
+        let result = try await uploader(stall: 1).upload(
+            file: path, to: try target(viaProxy, "cut.bin"), options: options)
         #expect(result.bytes == 5_000_000)
         try await expectSameOnServer(path, "/in/cut.bin")
     }
 
     @Test func resumesAfterTheServerRestarts() async throws {
         let port = try NginxServer.freePort()
-        var first: ReferenceServer? = try await ReferenceServer.start(root: server.root, state: server.state, port: port)
+        var first: ReferenceServer? = try await ReferenceServer.start(
+            root: server.root, state: server.state, port: port)
         var direct = OfficerClient(server: first!.url)
         direct.token = try await direct.signIn(email: first!.email, password: first!.password).token
         try await direct.makeDirectory(try RemotePath(path: "/in"))
-        let (viaProxy, proxy) = try await clientThroughProxy(port: port, token: direct.token, ["--direction", "up", "--throttle", "1500000"])
+        let (viaProxy, proxy) = try await clientThroughProxy(
+            port: port, token: direct.token, ["--direction", "up", "--throttle", "1500000"])
         defer { proxy.stop() }
         let path = try file("r.bin", 4_000_000, seed: 5)
         var options = UploadOptions()
@@ -148,7 +164,11 @@ import Testing
         let target = try target(viaProxy, "r.bin")
         // Cancelled from the upload's own callback once the journal holds confirmed bytes.
         let interrupter = UploadInterrupter()
-        let task = Task { try await uploader().upload(file: path, to: target, options: options) { _ in interrupter.check { ((try? journaledOffset()) ?? 0) > 0 } } }
+        let task = Task {
+            try await uploader().upload(file: path, to: target, options: options) { _ in
+                interrupter.check { ((try? journaledOffset()) ?? 0) > 0 }
+            }
+        }
         interrupter.attach(task)
         defer { #expect(interrupter.fired, "cancelled midway") }
         _ = await task.result
@@ -161,7 +181,8 @@ import Testing
         #expect(result.sentBytes == 4_000_000 - result.resumedBytes)
         var checker = OfficerClient(server: second.url)
         checker.token = direct.token
-        #expect(try await checker.sha256(try RemotePath(path: "/in/r.bin")).sha256 == (try ProcessRunner.sha256(of: path)))
+        #expect(
+            try await checker.sha256(try RemotePath(path: "/in/r.bin")).sha256 == (try ProcessRunner.sha256(of: path)))
     }
 
     @Test func aChangedLocalFileStartsOver() async throws {
@@ -175,7 +196,11 @@ import Testing
         let target = try target(viaProxy, "c.bin")
         // Cancelled from the upload's own callback once the journal holds confirmed bytes.
         let interrupter = UploadInterrupter()
-        let task = Task { try await uploader().upload(file: path, to: target, options: options) { _ in interrupter.check { ((try? journaledOffset()) ?? 0) > 0 } } }
+        let task = Task {
+            try await uploader().upload(file: path, to: target, options: options) { _ in
+                interrupter.check { ((try? journaledOffset()) ?? 0) > 0 }
+            }
+        }
         interrupter.attach(task)
         defer { #expect(interrupter.fired, "cancelled midway") }
         _ = await task.result
@@ -186,7 +211,8 @@ import Testing
         #expect(result.resumedBytes == 0 && events.restarts == 1)
         try await expectSameOnServer(path, "/in/c.bin")
         // The stale upload was terminated on the server.
-        var head = HTTPRequest(method: "HEAD", url: saved.parts[0].url!, credential: .forTests(client.token, saved.parts[0].url!))
+        var head = HTTPRequest(
+            method: "HEAD", url: saved.parts[0].url!, credential: .forTests(client.token, saved.parts[0].url!))
         head.headers.add("Tus-Resumable", "1.0.0")
         let status = try await HTTPClient().send(head).status
         #expect(status == 404, "HEAD of the stale upload answered \(status)")
@@ -203,7 +229,11 @@ import Testing
         options.chunkSize = 256 << 10
         // Cancelled from the upload's own callback once the journal holds confirmed bytes.
         let interrupter = UploadInterrupter()
-        let task = Task { try await uploader().upload(file: path, to: target, options: options) { _ in interrupter.check { ((try? journaledOffset()) ?? 0) > 512 << 10 } } }
+        let task = Task {
+            try await uploader().upload(file: path, to: target, options: options) { _ in
+                interrupter.check { ((try? journaledOffset()) ?? 0) > 512 << 10 }
+            }
+        }
         interrupter.attach(task)
         defer { #expect(interrupter.fired, "cancelled midway") }
         _ = await task.result
@@ -217,7 +247,8 @@ import Testing
         }
         let tus = server.state.path + "/tus"
         let first = tus + "/" + (saved.parts[0].url! as NSString).lastPathComponent + ".json"
-        var state = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: first))) as? [String: Any])
+        var state = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: first))) as? [String: Any])
         state["expires"] = 0
         try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: first))
 
@@ -228,8 +259,12 @@ import Testing
         // No part of the first attempt is left on the server: each was terminated, not left to expire.
         for part in saved.parts {
             let id = (part.url! as NSString).lastPathComponent
-            #expect(!FileManager.default.fileExists(atPath: tus + "/" + id + ".part"), "part \(part.index) left on the server")
-            #expect(!FileManager.default.fileExists(atPath: tus + "/" + id + ".json"), "part \(part.index) left on the server")
+            #expect(
+                !FileManager.default.fileExists(atPath: tus + "/" + id + ".part"),
+                "part \(part.index) left on the server")
+            #expect(
+                !FileManager.default.fileExists(atPath: tus + "/" + id + ".json"),
+                "part \(part.index) left on the server")
         }
     }
 
@@ -246,7 +281,11 @@ import Testing
         // Cancelled from the upload's own callback once bytes are confirmed (a loaded machine can take longer than
         // any fixed wait to create it, and a polling thread can be starved while it runs its course).
         let interrupter = UploadInterrupter()
-        let task = Task { try await uploader().upload(file: path, to: target, options: options) { _ in interrupter.check { ((try? journaledOffset()) ?? 0) > 0 } } }
+        let task = Task {
+            try await uploader().upload(file: path, to: target, options: options) { _ in
+                interrupter.check { ((try? journaledOffset()) ?? 0) > 0 }
+            }
+        }
         interrupter.attach(task)
         guard case .failure(UploadError.cancelled) = await task.result else {
             Issue.record("expected cancellation")
@@ -300,7 +339,8 @@ import Testing
         let probe = try await startRedirectProbe()
         let path = try file("n.bin", 10)
         await #expect(throws: UploadError.notTus(url: probe.url + "/echo-auth")) {
-            try await uploader().upload(file: path, to: UploadTarget.tus(url: probe.url + "/echo-auth", fileName: "n.bin"))
+            try await uploader().upload(
+                file: path, to: UploadTarget.tus(url: probe.url + "/echo-auth", fileName: "n.bin"))
         }
         try await client.makeDirectory(try RemotePath(path: "/in"))
         try server.root.write("in/taken.bin", "old")
@@ -321,7 +361,9 @@ final class UploadEventLog: @unchecked Sendable {
     private var events: [TransferEvent] = []
     func add(_ event: TransferEvent) { lock.withLock { events.append(event) } }
     var parts: Int {
-        lock.withLock { events.compactMap { if case .started(_, let parts, _, _) = $0 { parts.count } else { nil } }.last ?? 0 }
+        lock.withLock {
+            events.compactMap { if case .started(_, let parts, _, _) = $0 { parts.count } else { nil } }.last ?? 0
+        }
     }
     var restarts: Int { lock.withLock { events.filter { if case .restarted = $0 { true } else { false } }.count } }
     var retryReasons: [String] {

@@ -93,7 +93,8 @@ public struct Job: Codable, Sendable, Equatable {
 
     /// Creates a job record.
     public init(
-        id: String, kind: String, target: String?, state: JobState, revision: Int = 0, progress: JobProgress = JobProgress(),
+        id: String, kind: String, target: String?, state: JobState, revision: Int = 0,
+        progress: JobProgress = JobProgress(),
         result: JSONValue? = nil, error: JobFailure? = nil, created: Double? = nil, updated: Double? = nil
     ) {
         self.id = id
@@ -179,7 +180,10 @@ public struct TranscodeRequest: Codable, Sendable, Equatable {
     public var overwrite: Bool?
 
     /// Creates a request.
-    public init(root: String, path: String, height: Int? = nil, format: String = "mp4", output: String? = nil, overwrite: Bool? = nil) {
+    public init(
+        root: String, path: String, height: Int? = nil, format: String = "mp4", output: String? = nil,
+        overwrite: Bool? = nil
+    ) {
         self.root = root
         self.path = path
         self.height = height

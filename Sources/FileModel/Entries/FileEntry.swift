@@ -28,7 +28,9 @@ public struct FileEntry: Codable, Hashable, Sendable {
     public var mime: String?
 
     /// Creates an entry; used by tests and by local listings that compare with remote ones.
-    public init(name: String, path: String, type: Kind, size: Int64, mtime: Double, mode: Int? = nil, mime: String? = nil) {
+    public init(
+        name: String, path: String, type: Kind, size: Int64, mtime: Double, mode: Int? = nil, mime: String? = nil
+    ) {
         self.name = name
         self.path = path
         self.type = type

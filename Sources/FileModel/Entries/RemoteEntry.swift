@@ -34,7 +34,8 @@ public struct RemoteEntry: Sendable, Equatable, Encodable {
 
     /// Creates an entry.
     public init(
-        location: Location, name: String, kind: Kind, size: Int64 = 0, mtime: Double? = nil, mode: Int? = nil, mime: String? = nil,
+        location: Location, name: String, kind: Kind, size: Int64 = 0, mtime: Double? = nil, mode: Int? = nil,
+        mime: String? = nil,
         etag: String? = nil, sha256: String? = nil
     ) {
         self.location = location

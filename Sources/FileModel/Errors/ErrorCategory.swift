@@ -46,7 +46,9 @@ extension ErrorCategory {
     public static func of(_ error: any Error) -> ErrorCategory {
         if let categorized = error as? any CategorizedError { return categorized.category }
         if error is CancellationError { return .cancelled }
-        if let code = SystemWording.posixCode(of: error) { return SystemWording.isOutOfSpace(code) ? .localFull : .localFile }
+        if let code = SystemWording.posixCode(of: error) {
+            return SystemWording.isOutOfSpace(code) ? .localFull : .localFile
+        }
         return .server
     }
 }

@@ -42,7 +42,9 @@ public enum SystemWording {
         let error = error as NSError
         if error.domain == NSPOSIXErrorDomain { return Int32(error.code) }
         guard error.domain == NSCocoaErrorDomain else { return nil }
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error, (underlying as NSError).domain == NSPOSIXErrorDomain {
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error,
+            (underlying as NSError).domain == NSPOSIXErrorDomain
+        {
             return Int32((underlying as NSError).code)
         }
         switch CocoaError.Code(rawValue: error.code) {

@@ -37,7 +37,9 @@ public enum ByteCountFormat {
             suffix = String(suffix.dropLast(tail.count))
             break
         }
-        let multipliers: [String: Double] = ["": 1, "K": 1024, "M": 1_048_576, "G": 1_073_741_824, "T": 1_099_511_627_776]
+        let multipliers: [String: Double] = [
+            "": 1, "K": 1024, "M": 1_048_576, "G": 1_073_741_824, "T": 1_099_511_627_776,
+        ]
         guard let multiplier = multipliers[suffix] else { return nil }
         let result = number * multiplier
         guard result < Double(Int64.max) else { return nil }

@@ -23,7 +23,8 @@ public enum HTTPDate {
         let (days, rest) = split(seconds)
         let (year, month, day) = civilFromDays(days)
         let weekday = weekdays[((days % 7) + 7) % 7]
-        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60)) GMT"
+        return
+            "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60)) GMT"
     }
 
     /// `2026-11-29 16:02` in UTC: sortable, unambiguous, and with no locale machinery behind it.

@@ -2,7 +2,9 @@
 /// `photos`), as the server names a default destination.
 public enum ArchiveName {
     /// Suffixes removed, longest first.
-    public static let suffixes = [".tar.gz", ".tar.bz2", ".tar.xz", ".tar.zst", ".tgz", ".tbz2", ".txz", ".zip", ".tar"]
+    public static let suffixes = [
+        ".tar.gz", ".tar.bz2", ".tar.xz", ".tar.zst", ".tgz", ".tbz2", ".txz", ".zip", ".tar",
+    ]
 
     /// `photos.zip` → `photos`; a name that is only a suffix, or has none, gets `.contents` added.
     public static func folderName(for name: String) -> String {

@@ -50,6 +50,7 @@ extension FileName {
 
     /// `name` as a message shows it: whole when short, else its start and its length.
     public static func shown(_ name: String) -> String {
-        name.utf8.count <= 64 ? name.debugDescription : "\(String(name.prefix(24)).debugDescription)… (\(name.utf8.count) bytes)"
+        name.utf8.count <= 64
+            ? name.debugDescription : "\(String(name.prefix(24)).debugDescription)… (\(name.utf8.count) bytes)"
     }
 }

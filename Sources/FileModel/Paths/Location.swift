@@ -54,8 +54,11 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
     public static func checkRemoteName(_ text: String, known: Set<String>) throws(RemotePathError) {
         guard let colon = text.firstIndex(of: ":") else { return }
         let name = String(text[..<colon])
-        guard name.count >= 2, name.count <= 64, let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
-            name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }),
+        guard name.count >= 2, name.count <= 64, let first = name.unicodeScalars.first, first.isASCII,
+            first.properties.isAlphabetic,
+            name.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+            }),
             !["officer", "http", "https", "file"].contains(name.lowercased()), !known.contains(name)
         else { return }
         throw .unknownRemote(name, suggestion: EditDistance.suggestion(for: name, among: known.sorted() + ["officer"]))
@@ -145,7 +148,8 @@ extension String {
         var index = utf8.startIndex
         while index != utf8.endIndex {
             let byte = utf8[index]
-            if byte == UInt8(ascii: "%"), let high = utf8.index(index, offsetBy: 1, limitedBy: utf8.endIndex), high != utf8.endIndex,
+            if byte == UInt8(ascii: "%"), let high = utf8.index(index, offsetBy: 1, limitedBy: utf8.endIndex),
+                high != utf8.endIndex,
                 let low = utf8.index(high, offsetBy: 1, limitedBy: utf8.endIndex), low != utf8.endIndex,
                 let value = UInt8(String(decoding: [utf8[high], utf8[low]], as: UTF8.self), radix: 16)
             {

@@ -23,7 +23,9 @@ public struct ObjectStorePath: Sendable, Hashable, CustomStringConvertible {
         let rest = text[text.index(after: colon)...]
         let parts = rest.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         if rest.contains("\0") { throw .containsNUL(text) }
-        if rest.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { throw .controlCharacter(text) }
+        if rest.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw .controlCharacter(text)
+        }
         if parts.contains(where: { $0 == "." || $0 == ".." }) { throw .escapesRoot(text) }
         bucket = parts.first ?? ""
         key = parts.dropFirst().joined(separator: "/")
@@ -36,8 +38,10 @@ public struct ObjectStorePath: Sendable, Hashable, CustomStringConvertible {
     static func couldBeBucket(_ name: String) -> Bool {
         (3...255).contains(name.utf8.count)
             && name.utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
                     || byte == UInt8(ascii: "_")
             }
     }

@@ -40,7 +40,9 @@ public struct RemotePath: Hashable, Sendable, CustomStringConvertible {
     /// one of `remotes` (configured Officer remotes: `work:/path`).
     ///
     /// A path without a leading slash (`officer:docs/a.txt`) is taken from the root's top.
-    public init(parsing text: String, defaultRoot: String = RemotePath.defaultRoot, remotes: Set<String> = []) throws(RemotePathError) {
+    public init(parsing text: String, defaultRoot: String = RemotePath.defaultRoot, remotes: Set<String> = [])
+        throws(RemotePathError)
+    {
         guard let (remote, rest) = Self.split(text, remotes: remotes) else { throw .notRemote(text) }
         if rest.hasPrefix("/") || !rest.contains(":") {
             try self.init(root: defaultRoot, path: String(rest), remote: remote)
@@ -52,7 +54,9 @@ public struct RemotePath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True when `text` uses the `officer:` grammar (or names one of `remotes`) rather than naming a local file.
-    public static func isRemote(_ text: String, remotes: Set<String> = []) -> Bool { split(text, remotes: remotes) != nil }
+    public static func isRemote(_ text: String, remotes: Set<String> = []) -> Bool {
+        split(text, remotes: remotes) != nil
+    }
 
     /// The remote's name (nil for `officer:`) and what follows its colon.
     private static func split(_ text: String, remotes: Set<String>) -> (String?, Substring)? {

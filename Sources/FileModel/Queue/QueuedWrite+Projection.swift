@@ -17,7 +17,11 @@ extension QueuedWrite {
         let covers = { (top: String) in path == top || path.hasPrefix(top == "/" ? "/" : top + "/") }
         // What a write puts at `target`: that, and a folder at each folder above it.
         func puts(_ target: String, _ kind: Projection) {
-            if target == path { state = kind } else if target.hasPrefix(path == "/" ? "/" : path + "/") { state = .folder }
+            if target == path {
+                state = kind
+            } else if target.hasPrefix(path == "/" ? "/" : path + "/") {
+                state = .folder
+            }
         }
         for write in earlier where write.root == root {
             switch write.kind {
@@ -45,7 +49,9 @@ extension QueuedWrite {
     /// name they make), or nil: such a write would only fail when replayed, after the user went away.
     public func contradiction(after earlier: [QueuedWrite]) -> (path: String, earlier: QueuedWrite)? {
         func last(touching path: String) -> QueuedWrite? {
-            earlier.last { $0.root == root && ($0.path == path || $0.destination == path || QueuedWrite.related($0.path, path)) }
+            earlier.last {
+                $0.root == root && ($0.path == path || $0.destination == path || QueuedWrite.related($0.path, path))
+            }
         }
         var mustExist: [String] = []
         var mustBeFree: [String] = []

@@ -18,7 +18,8 @@ public enum PathState: Codable, Sendable, Equatable, CustomStringConvertible {
         switch (self, other) {
         case (.absent, .absent): true
         case (.folder(let a), .folder(let b)): abs(a - b) < SyncComparison.timeTolerance
-        case (.file(let sizeA, let a), .file(let sizeB, let b)): sizeA == sizeB && abs(a - b) < SyncComparison.timeTolerance
+        case (.file(let sizeA, let a), .file(let sizeB, let b)):
+            sizeA == sizeB && abs(a - b) < SyncComparison.timeTolerance
         default: false
         }
     }
@@ -118,12 +119,15 @@ public struct QueuedWrite: Codable, Sendable, Equatable {
 
     /// One line: `mv officer:/a.txt officer:/b.txt`.
     public var summary: String {
-        func shown(_ path: String) -> String { root == RemotePath.defaultRoot ? "officer:\(path)" : "officer:\(root):\(path)" }
+        func shown(_ path: String) -> String {
+            root == RemotePath.defaultRoot ? "officer:\(path)" : "officer:\(root):\(path)"
+        }
         switch kind {
         case .makeFolder: return "mkdir \(parents ? "-p " : "")\(shown(path))"
         case .upload: return "put \(overwrite ? "-f " : "")\(local ?? "?") \(shown(path))"
         case .move: return "mv \(overwrite ? "-f " : "")\(shown(path)) \(shown(destination ?? "?"))"
-        case .copy: return "cp \(recursive ? "-r " : "")\(overwrite ? "-f " : "")\(shown(path)) \(shown(destination ?? "?"))"
+        case .copy:
+            return "cp \(recursive ? "-r " : "")\(overwrite ? "-f " : "")\(shown(path)) \(shown(destination ?? "?"))"
         case .remove: return "rm \(recursive ? "-r " : "")\(shown(path))"
         }
     }

@@ -77,7 +77,9 @@ public struct GlobPattern: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `[...]` at `start`: whether `character` is in it, and the index after the `]`; nil when unterminated.
-    private static func matchClass(_ pattern: ArraySlice<Character>, from start: Int, _ character: Character) -> (Bool, Int)? {
+    private static func matchClass(_ pattern: ArraySlice<Character>, from start: Int, _ character: Character) -> (
+        Bool, Int
+    )? {
         var index = start + 1
         var negated = false
         if index < pattern.endIndex, pattern[index] == "!" || pattern[index] == "^" {
@@ -120,7 +122,9 @@ public struct SyncFilter: Sendable, Equatable {
     public init() {}
 
     /// Adds a rule.
-    public mutating func add(include: Bool, pattern: GlobPattern) { rules.append(Rule(include: include, pattern: pattern)) }
+    public mutating func add(include: Bool, pattern: GlobPattern) {
+        rules.append(Rule(include: include, pattern: pattern))
+    }
 
     /// Whether the item at `path` takes part in the sync.
     public func includes(_ path: SyncPath, isDirectory: Bool) -> Bool {

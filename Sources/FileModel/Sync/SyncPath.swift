@@ -23,7 +23,8 @@ public struct SyncPath: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     /// Whether `self` is `other` or lies inside it.
     public func isInside(_ other: SyncPath) -> Bool {
-        components.count >= other.components.count && Array(components.prefix(other.components.count)) == other.components
+        components.count >= other.components.count
+            && Array(components.prefix(other.components.count)) == other.components
     }
 
     /// Depth-first order with siblings by UTF-8 bytes (a parent before its children).
@@ -40,18 +41,23 @@ public struct SyncPath: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     /// The path of a server entry below `base`, checked component by component; a reason when it is unsafe
     /// (absolute elsewhere, `..`, NUL, a separator inside the name, a name that is not its path's last part).
-    public static func relative(entryPath: String, name: String, below base: String) -> Result<SyncPath, SyncNameError> {
+    public static func relative(entryPath: String, name: String, below base: String) -> Result<SyncPath, SyncNameError>
+    {
         let prefix = base == "/" ? "/" : base + "/"
         guard entryPath.hasPrefix(prefix) else {
             return .failure(SyncNameError(name: entryPath, reason: "a path outside \(base)"))
         }
         if let reason = problem(withName: name) { return .failure(SyncNameError(name: entryPath, reason: reason)) }
-        let components = entryPath.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let components = entryPath.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(
+            String.init)
         for component in components {
-            if let reason = problem(withName: component) { return .failure(SyncNameError(name: entryPath, reason: reason)) }
+            if let reason = problem(withName: component) {
+                return .failure(SyncNameError(name: entryPath, reason: reason))
+            }
         }
         guard components.last == name else {
-            return .failure(SyncNameError(name: entryPath, reason: "the name '\(name)' is not the last part of its path"))
+            return .failure(
+                SyncNameError(name: entryPath, reason: "the name '\(name)' is not the last part of its path"))
         }
         return .success(SyncPath(components))
     }

@@ -66,6 +66,7 @@ public struct FileTime: Sendable, Hashable, Comparable, Codable, CustomStringCon
         return String(seconds) + String(repeating: "0", count: 9 - digits.count) + digits
     }
 
+    /// Earlier first.
     public static func < (a: FileTime, b: FileTime) -> Bool {
         (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
     }

@@ -16,7 +16,8 @@ public struct FileType: Sendable, Equatable, Codable {
     /// Reconciles libmagic's content answer with a file name: content first, the extension only where the
     /// content is generic (text/plain for `.md`, application/zip for `.docx`, unknown bytes).
     public init(contentMIME: String, charset: String, fileName: String) {
-        let ext = fileName.split(separator: ".").count > 1 ? String(fileName.split(separator: ".").last!).lowercased() : ""
+        let ext =
+            fileName.split(separator: ".").count > 1 ? String(fileName.split(separator: ".").last!).lowercased() : ""
         let row = FileTypeTable.byExtension[ext]
         var mime = contentMIME
         var fromExtension = false
@@ -24,7 +25,8 @@ public struct FileType: Sendable, Equatable, Codable {
             // A text extension must not relabel binary bytes, nor a binary extension text.
             let textual = row.viewer == .code || row.viewer == .markdown
             let contentIsText = contentMIME.hasPrefix("text/") || charset != "binary"
-            let opaque = ["application/octet-stream", "application/zip", "application/x-empty", "inode/x-empty"].contains(contentMIME)
+            let opaque = ["application/octet-stream", "application/zip", "application/x-empty", "inode/x-empty"]
+                .contains(contentMIME)
             if textual == contentIsText || opaque {
                 mime = row.mime
                 fromExtension = row.mime != contentMIME
@@ -33,7 +35,9 @@ public struct FileType: Sendable, Equatable, Codable {
         self.mime = mime
         self.charset = charset
         self.fromExtension = fromExtension
-        let viewer = row.map { $0.mime == mime ? $0.viewer : FileTypeTable.viewer(forMIME: mime) } ?? FileTypeTable.viewer(forMIME: mime)
+        let viewer =
+            row.map { $0.mime == mime ? $0.viewer : FileTypeTable.viewer(forMIME: mime) }
+            ?? FileTypeTable.viewer(forMIME: mime)
         self.viewer = viewer
         // The extension names the language even where libmagic named the type (text/x-script.python for .py).
         language = viewer == .code || viewer == .markdown ? row?.language : nil

@@ -46,7 +46,8 @@ extension AIAction {
     /// which officer-files turns into JPEG before sending. An image viewer shows more (XPM, SVG, icons), and
     /// offering OCR there would only end in the engine's error.
     public static let ocrMIMETypes: Set<String> = [
-        "image/png", "image/jpeg", "image/tiff", "image/bmp", "image/x-ms-bmp", "image/gif", "image/webp", "image/heic", "image/heif", "image/avif",
+        "image/png", "image/jpeg", "image/tiff", "image/bmp", "image/x-ms-bmp", "image/gif", "image/webp", "image/heic",
+        "image/heif", "image/avif",
         "image/x-portable-bitmap", "image/x-portable-graymap", "image/x-portable-pixmap", "image/x-portable-anymap",
     ]
 

@@ -19,5 +19,7 @@ public enum CurlCode {
     public static let http2Stream = 92
 
     /// The codes where the network, not the request, was at fault: worth another attempt.
-    public static let retryable: Set<Int> = [couldNotConnect, http2, partialFile, timedOut, gotNothing, sendError, receiveError, http2Stream]
+    public static let retryable: Set<Int> = [
+        couldNotConnect, http2, partialFile, timedOut, gotNothing, sendError, receiveError, http2Stream,
+    ]
 }

@@ -33,7 +33,8 @@ public struct HTTPClient: Sendable {
         }
         if let credential = request.credential, URLOrigin(url: request.url) != credential.origin {
             throw HTTPError.credentialScope(
-                request: "\(request.method) \(CurlTransfer.redactedURL(request.url))", origin: credential.origin.description)
+                request: "\(request.method) \(CurlTransfer.redactedURL(request.url))",
+                origin: credential.origin.description)
         }
         guard let renewal = configuration.credentialRenewal, let credential = request.credential else {
             return try await sendFollowingRedirects(request, onProgress: onProgress, onRetry: onRetry)
@@ -41,10 +42,14 @@ public struct HTTPClient: Sendable {
         var current = request
         current.credential = renewal.current(for: credential)
         let response = try await sendFollowingRedirects(current, onProgress: onProgress, onRetry: onRetry)
-        guard response.status == 401, let rejected = current.credential, let renewed = try await renewal.renew(rejected: rejected) else {
+        guard response.status == 401, let rejected = current.credential,
+            let renewed = try await renewal.renew(rejected: rejected)
+        else {
             return response
         }
-        log("! the server refused the token: signed in again; \(request.method) \(CurlTransfer.redactedURL(request.url)) once more")
+        log(
+            "! the server refused the token: signed in again; \(request.method) \(CurlTransfer.redactedURL(request.url)) once more"
+        )
         current.credential = renewed
         return try await sendFollowingRedirects(current, onProgress: onProgress, onRetry: onRetry)
     }
@@ -96,8 +101,12 @@ public struct HTTPClient: Sendable {
             log("> \(request.method) \(CurlTransfer.redactedURL(request.url))")
             if request.credential != nil { log("> Authorization: Bearer [REDACTED]") }
             var attemptRequest = request
-            if request.credential == nil, let signer = configuration.signer, URLOrigin(url: request.url) == signer.origin {
-                for (name, value) in signer.signatureHeaders(method: request.method, url: request.url, headers: request.headers, body: request.body) {
+            if request.credential == nil, let signer = configuration.signer,
+                URLOrigin(url: request.url) == signer.origin
+            {
+                for (name, value) in signer.signatureHeaders(
+                    method: request.method, url: request.url, headers: request.headers, body: request.body)
+                {
                     attemptRequest.headers.add(name, value)
                 }
                 log("> Authorization: signed [REDACTED]")
@@ -106,11 +115,14 @@ public struct HTTPClient: Sendable {
             let reason: String
             let retryAfter: String?
             do {
-                let transfer = try CurlTransfer(request: attemptRequest, configuration: configuration, onProgress: onProgress)
+                let transfer = try CurlTransfer(
+                    request: attemptRequest, configuration: configuration, onProgress: onProgress)
                 var response = try await CurlEngine.shared.perform(transfer)
                 response.attempts = attempt
-                log("< \(response.status) \(request.method) \(CurlTransfer.redactedURL(request.url)) "
-                    + "(\(response.body.count + Int(response.bytesWritten)) bytes, \(DurationText.seconds(Date().timeIntervalSince(started))))")
+                log(
+                    "< \(response.status) \(request.method) \(CurlTransfer.redactedURL(request.url)) "
+                        + "(\(response.body.count + Int(response.bytesWritten)) bytes, \(DurationText.seconds(Date().timeIntervalSince(started))))"
+                )
                 guard policy.retryableStatuses.contains(response.status), attempt < policy.maxAttempts else {
                     return response
                 }
@@ -124,7 +136,9 @@ public struct HTTPClient: Sendable {
                 throw HTTPError.cancelled(request: "\(request.method) \(CurlTransfer.redactedURL(request.url))")
             }
             let delay = policy.delay(afterAttempt: attempt, retryAfter: retryAfter)
-            log("! retrying in \(DurationText.seconds(delay)) after \(reason) (attempt \(attempt + 1) of \(policy.maxAttempts))")
+            log(
+                "! retrying in \(DurationText.seconds(delay)) after \(reason) (attempt \(attempt + 1) of \(policy.maxAttempts))"
+            )
             onRetry?(attempt + 1, delay, reason)
             do {
                 try await Task.sleep(nanoseconds: UInt64(delay * 1e9))

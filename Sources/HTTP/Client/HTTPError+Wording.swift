@@ -20,14 +20,18 @@ extension HTTPError {
     /// "cannot reach"): what happened, in the user's terms.
     public func wording(subject: String, server: String) -> String {
         switch self {
-        case .transport(_, let code, let message): Self.transportWording(code: code, message: message, subject: subject, server: server)
-        case .responseTooLarge(_, let limit): "\(subject): the server's answer is larger than \(ByteCountFormat.string(Int64(limit)))"
+        case .transport(_, let code, let message):
+            Self.transportWording(code: code, message: message, subject: subject, server: server)
+        case .responseTooLarge(_, let limit):
+            "\(subject): the server's answer is larger than \(ByteCountFormat.string(Int64(limit)))"
         case .localFile(let path, let message): "\(path): \(message)"
         // The disk is full, not the file: its folder is named (never a temp file's name).
         case .noSpace(let path): "\(Self.folder(of: path)): no space left on the disk"
-        case .unsupportedURL(let url): "\(URLRedaction.redacted(url)): only http:// and https:// addresses are supported"
+        case .unsupportedURL(let url):
+            "\(URLRedaction.redacted(url)): only http:// and https:// addresses are supported"
         case .cancelled: "\(subject): cancelled"
-        case .rejected(_, let status, let reason): "\(subject): the server answered \(status), not what was asked for (\(reason))"
+        case .rejected(_, let status, let reason):
+            "\(subject): the server answered \(status), not what was asked for (\(reason))"
         case .lengthExceeded(_, let limit):
             "\(subject): the server sent more than the \(ByteCountFormat.string(limit)) expected; stopped there"
         case .headersTooLarge: "\(subject): the server's answer headers are too large for any real server's"
@@ -38,7 +42,8 @@ extension HTTPError {
         case .tooManyRedirects(_, let limit): "\(subject): more than \(limit) redirects"
         case .credentialScope(_, let origin):
             "\(subject): not sent: the token belongs to \(origin) and is never sent to another server"
-        case .invalidHeader(_, let name): "\(subject): the \(name) header holds a line break or control character; nothing was sent"
+        case .invalidHeader(_, let name):
+            "\(subject): the \(name) header holds a line break or control character; nothing was sent"
         case .offline: "\(subject): needs the server (offline)"
         case .gaveUp(_, let attempts, let reason): "\(subject): gave up after \(attempts) attempts (\(reason))"
         }
@@ -86,7 +91,8 @@ extension HTTPError {
         case 58, 77: "\(server): the certificate file cannot be used (\(Self.certificateProblem(message)))"
         case CurlCode.gotNothing: "\(subject): the server closed the connection without answering"
         case CurlCode.partialFile: "\(subject): the connection ended before the whole answer came"
-        case CurlCode.sendError, CurlCode.receiveError, CurlCode.http2, CurlCode.http2Stream: "\(subject): the connection broke"
+        case CurlCode.sendError, CurlCode.receiveError, CurlCode.http2, CurlCode.http2Stream:
+            "\(subject): the connection broke"
         case 27: "\(subject): out of memory"
         case 2: "\(subject): the network library could not start"
         default: "\(subject): the transfer failed"

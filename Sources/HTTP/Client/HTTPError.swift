@@ -56,7 +56,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooManyRedirects(let request, let limit): "\(request): more than \(limit) redirects"
         case .credentialScope(let request, let origin):
             "\(request): refused: the token belongs to \(origin) and is never sent to another server"
-        case .invalidHeader(let request, let name): "\(request): the \(name) header holds a line break or control character"
+        case .invalidHeader(let request, let name):
+            "\(request): the \(name) header holds a line break or control character"
         case .offline(let request): "\(request): not sent: offline (this needs the server)"
         case .gaveUp(let request, let attempts, let reason): "\(request): gave up after \(attempts) attempts: \(reason)"
         }
@@ -65,7 +66,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A failed system call on the local file `path`, by its error number: a full disk is ``noSpace(path:)`` (a
     /// sync stops at it), anything else the system's words.
     package static func localFile(path: String, errno code: Int32) -> HTTPError {
-        SystemWording.isOutOfSpace(code) ? .noSpace(path: path) : .localFile(path: path, message: String(cString: strerror(code)))
+        SystemWording.isOutOfSpace(code)
+            ? .noSpace(path: path) : .localFile(path: path, message: String(cString: strerror(code)))
     }
 
     /// The message without the path a local-file failure starts with, for errors that name the file themselves.

@@ -77,7 +77,9 @@ enum CurlCalls {
         officer_curl_easy_setopt_seek_callback(api, easy, callback)
     }
     @discardableResult
-    static func setMime(_ easy: Easy, _ mime: OpaquePointer?) -> CURLcode { officer_curl_easy_setopt_mime(api, easy, mime) }
+    static func setMime(_ easy: Easy, _ mime: OpaquePointer?) -> CURLcode {
+        officer_curl_easy_setopt_mime(api, easy, mime)
+    }
 
     static func infoLong(_ easy: Easy, _ info: CURLINFO) -> Int {
         var value = 0
@@ -103,7 +105,8 @@ enum CurlCalls {
         officer_curl_mime_add_field(api, mime, name, value)
     }
     static func mimeAddFile(
-        _ mime: OpaquePointer, name: String, filename: String, type: String?, size: Int64, read: DataCallback, seek: SeekCallback,
+        _ mime: OpaquePointer, name: String, filename: String, type: String?, size: Int64, read: DataCallback,
+        seek: SeekCallback,
         userdata: UnsafeMutableRawPointer
     ) -> CURLcode {
         officer_curl_mime_add_file_callbacks(api, mime, name, filename, type, curl_off_t(size), read, seek, userdata)
@@ -117,7 +120,9 @@ enum CurlCalls {
         _ = officer_curl_multi_setopt_long(api, multi, option, value)
     }
     static func multiPerform(_ multi: Multi) -> Int32 { officer_curl_multi_perform(api, multi) }
-    static func multiPoll(_ multi: Multi, timeoutMilliseconds: Int32) { officer_curl_multi_poll(api, multi, timeoutMilliseconds) }
+    static func multiPoll(_ multi: Multi, timeoutMilliseconds: Int32) {
+        officer_curl_multi_poll(api, multi, timeoutMilliseconds)
+    }
     static func multiWakeup(_ multi: Multi) { officer_curl_multi_wakeup(api, multi) }
 
     /// Drains finished transfers: each easy handle with its result code.

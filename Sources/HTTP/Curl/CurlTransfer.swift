@@ -46,7 +46,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var sendPacer: RatePacer?
     /// When a paced transfer may receive again (engine thread only).
     private(set) var resumeAt: Double?
-    private var lastProgress: TransferProgress? = TransferProgress(received: 0, expectedReceive: nil, sent: 0, expectedSend: nil)
+    private var lastProgress: TransferProgress? = TransferProgress(
+        received: 0, expectedReceive: nil, sent: 0, expectedSend: nil)
 
     // Crosses threads: guarded by `lock`.
     private let lock = NSLock()
@@ -54,12 +55,17 @@ final class CurlTransfer: @unchecked Sendable {
     private var continuation: CheckedContinuation<HTTPResponse, any Error>?
     private let onProgress: (@Sendable (TransferProgress) -> Void)?
 
-    init(request: HTTPRequest, configuration: HTTPClientConfiguration, onProgress: (@Sendable (TransferProgress) -> Void)?) throws {
+    init(
+        request: HTTPRequest, configuration: HTTPClientConfiguration,
+        onProgress: (@Sendable (TransferProgress) -> Void)?
+    ) throws {
         guard request.url.lowercased().hasPrefix("http://") || request.url.lowercased().hasPrefix("https://") else {
             throw HTTPError.unsupportedURL(request.url)
         }
         guard CurlCalls.ensureGlobalInit(), let easy = CurlCalls.easyInit() else {
-            throw HTTPError.transport(request: "\(request.method) \(request.url)", code: 2, message: "cannot load libcurl: \(CurlCalls.loadFailure)")
+            throw HTTPError.transport(
+                request: "\(request.method) \(request.url)", code: 2,
+                message: "cannot load libcurl: \(CurlCalls.loadFailure)")
         }
         self.easy = easy
         self.request = request
@@ -70,8 +76,10 @@ final class CurlTransfer: @unchecked Sendable {
         if case .memory(let limit) = request.sink { memoryLimit = limit } else { memoryLimit = 1 << 20 }
         if case .file(_, let offset, _, _) = request.body { sourceStart = offset } else { sourceStart = 0 }
         // A deliberately paced transfer may run below the usual floor; it still must not fall far below its pace.
-        let pace = [request.maxReceiveBytesPerSecond, request.maxSendBytesPerSecond].compactMap { $0 }.filter { $0 > 0 }.min()
-        lowSpeedLimit = pace.map { max(1, min(configuration.lowSpeedLimit, Int($0 / 4))) } ?? configuration.lowSpeedLimit
+        let pace = [request.maxReceiveBytesPerSecond, request.maxSendBytesPerSecond].compactMap { $0 }.filter { $0 > 0 }
+            .min()
+        lowSpeedLimit =
+            pace.map { max(1, min(configuration.lowSpeedLimit, Int($0 / 4))) } ?? configuration.lowSpeedLimit
         lowSpeedWindow = max(1, configuration.lowSpeedWindow)
         windowStart = ProcessInfo.processInfo.systemUptime
         try configure(configuration)
@@ -167,7 +175,9 @@ final class CurlTransfer: @unchecked Sendable {
         case .data(let data, let contentType):
             CurlCalls.set(easy, CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(data.count))
             data.withUnsafeBytes { bytes in
-                _ = CurlCalls.set(easy, CURLOPT_COPYPOSTFIELDS, pointer: UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
+                _ = CurlCalls.set(
+                    easy, CURLOPT_COPYPOSTFIELDS,
+                    pointer: UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
             }
             headerLines.append("Content-Type: \(contentType)")
         case .file(let path, let offset, let length, let contentType):
@@ -193,7 +203,9 @@ final class CurlTransfer: @unchecked Sendable {
                 case .file(let name, let path, let filename, let type):
                     // Read through our callbacks, as a file body is: the same checks, the same pacing.
                     var info = stat()
-                    guard stat(path, &info) == 0 else { throw HTTPError.localFile(path: path, message: String(cString: strerror(errno))) }
+                    guard stat(path, &info) == 0 else {
+                        throw HTTPError.localFile(path: path, message: String(cString: strerror(errno)))
+                    }
                     try openSource(path, offset: 0, length: Int64(info.st_size))
                     status = CurlCalls.mimeAddFile(
                         mime, name: name, filename: filename, type: type, size: Int64(info.st_size), read: readCallback,
@@ -202,11 +214,13 @@ final class CurlTransfer: @unchecked Sendable {
                     sourceStream = source
                     sourcePath = filename
                     status = CurlCalls.mimeAddFile(
-                        mime, name: name, filename: filename, type: type, size: -1, read: readCallback, seek: seekCallback,
+                        mime, name: name, filename: filename, type: type, size: -1, read: readCallback,
+                        seek: seekCallback,
                         userdata: userdata)
                 }
                 guard status == CurlCalls.ok else {
-                    throw HTTPError.transport(request: label, code: Int(status.rawValue), message: CurlCalls.strerror(status))
+                    throw HTTPError.transport(
+                        request: label, code: Int(status.rawValue), message: CurlCalls.strerror(status))
                 }
             }
             CurlCalls.setMime(easy, mime)
@@ -215,7 +229,8 @@ final class CurlTransfer: @unchecked Sendable {
         for line in headerLines { headerList = CurlCalls.append(headerList, line) }
         if headerList != nil { CurlCalls.set(easy, CURLOPT_HTTPHEADER, list: headerList) }
 
-        if case .memory = request.sink {} else if pacer == nil {
+        if case .memory = request.sink {
+        } else if pacer == nil {
             // Bigger reads mean fewer write callbacks and syscalls on bulk transfers.
             CurlCalls.set(easy, CURLOPT_BUFFERSIZE, 256 << 10)
         }
@@ -300,14 +315,16 @@ final class CurlTransfer: @unchecked Sendable {
             let detail = String(cString: errorBuffer)
             outcome = .failure(
                 HTTPError.transport(
-                    request: label, code: Int(code.rawValue), message: detail.isEmpty ? CurlCalls.strerror(code) : detail))
+                    request: label, code: Int(code.rawValue),
+                    message: detail.isEmpty ? CurlCalls.strerror(code) : detail))
         } else {
             if ownsSink, sinkFD >= 0, fsync(sinkFD) != 0, case .file(let path, _) = request.sink {
                 outcome = .failure(HTTPError.localFile(path: path, errno: errno))
             } else {
                 let response = HTTPResponse(
                     status: CurlCalls.infoLong(easy, CURLINFO_RESPONSE_CODE), headers: headers, body: body,
-                    bytesWritten: bytesWritten, effectiveURL: CurlCalls.infoString(easy, CURLINFO_EFFECTIVE_URL) ?? request.url,
+                    bytesWritten: bytesWritten,
+                    effectiveURL: CurlCalls.infoString(easy, CURLINFO_EFFECTIVE_URL) ?? request.url,
                     attempts: 1)
                 outcome = .success(response)
             }
@@ -339,9 +356,13 @@ final class CurlTransfer: @unchecked Sendable {
         } else if line == "\r\n" || line == "\n" {
             headersComplete = status >= 200
             // End of one response's headers. Interim (1xx) and redirects HTTPClient will follow are not the answer.
-            let isFinal = status >= 200 && !(request.redirects != .never && (300..<400).contains(status) && headers["Location"] != nil)
+            let isFinal =
+                status >= 200
+                && !(request.redirects != .never && (300..<400).contains(status) && headers["Location"] != nil)
             if isFinal, let check = request.responseCheck { verdict = .some(check(status, headers)) }
-            if (200..<300).contains(status) { bodyLimit = Self.bodyLimit(status: status, headers: headers, expected: request.expectedLength) }
+            if (200..<300).contains(status) {
+                bodyLimit = Self.bodyLimit(status: status, headers: headers, expected: request.expectedLength)
+            }
         } else {
             headers.addRawLine(Substring(line))
         }
@@ -359,7 +380,9 @@ final class CurlTransfer: @unchecked Sendable {
             resumeAt = ProcessInfo.processInfo.systemUptime + wait
             return CurlCalls.writePause
         }
-        if let bodyLimit, (200..<300).contains(status), bytesWritten + Int64(body.count) + Int64(bytes.count) > bodyLimit {
+        if let bodyLimit, (200..<300).contains(status),
+            bytesWritten + Int64(body.count) + Int64(bytes.count) > bodyLimit
+        {
             failure = .lengthExceeded(request: label, limit: bodyLimit)
             return 0
         }
@@ -460,7 +483,9 @@ final class CurlTransfer: @unchecked Sendable {
         }
         let count = read(sourceFD, buffer.baseAddress, wanted)
         guard count > 0 else {
-            failure = .localFile(path: sourcePath, message: count == 0 ? "file shrank while being sent" : String(cString: strerror(errno)))
+            failure = .localFile(
+                path: sourcePath,
+                message: count == 0 ? "file shrank while being sent" : String(cString: strerror(errno)))
             return CurlCalls.readAbort
         }
         sourceRemaining -= Int64(count)
@@ -496,13 +521,15 @@ final class CurlTransfer: @unchecked Sendable {
     /// A header block larger than this is no real server's (libcurl's own limit per line is 100 KiB).
     static let maxHeaderBytes = 256 << 10
 
-    fileprivate func reportProgress(received: Int64, expectedReceive: Int64, sent: Int64, expectedSend: Int64) -> Int32 {
+    fileprivate func reportProgress(received: Int64, expectedReceive: Int64, sent: Int64, expectedSend: Int64) -> Int32
+    {
         if isCancelled { return 1 }
         let now = ProcessInfo.processInfo.systemUptime
         if now - windowStart >= lowSpeedWindow {
             let moved = received + sent - windowStartBytes
             if Double(moved) < Double(lowSpeedLimit) * (now - windowStart), resumeAt == nil {
-                failure = .tooSlow(request: label, bytesPerSecond: lowSpeedLimit, seconds: Int(lowSpeedWindow.rounded()))
+                failure = .tooSlow(
+                    request: label, bytesPerSecond: lowSpeedLimit, seconds: Int(lowSpeedWindow.rounded()))
                 return 1
             }
             windowStart = now
@@ -540,7 +567,8 @@ private let seekCallback: CurlCalls.SeekCallback = { userdata, offset, origin in
     origin == SEEK_SET ? transfer(userdata).seekBody(to: Int64(offset)) : CurlCalls.seekFail
 }
 
-private let progressCallback: CurlCalls.ProgressCallback = { userdata, downloadTotal, downloaded, uploadTotal, uploaded in
+private let progressCallback: CurlCalls.ProgressCallback = {
+    userdata, downloadTotal, downloaded, uploadTotal, uploaded in
     transfer(userdata).reportProgress(
         received: Int64(downloaded), expectedReceive: Int64(downloadTotal), sent: Int64(uploaded),
         expectedSend: Int64(uploadTotal))

@@ -14,7 +14,9 @@ extension HTTPHeaders {
         let total = parts[1] == "*" ? nil : Int64(parts[1])
         if parts[0] == "*" { return (nil, total) }
         let bounds = parts[0].split(separator: "-", maxSplits: 1)
-        guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]), start <= end else { return nil }
+        guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]), start <= end else {
+            return nil
+        }
         return (start...end, total)
     }
 }

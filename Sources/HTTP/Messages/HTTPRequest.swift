@@ -82,7 +82,8 @@ public struct HTTPRequest: Sendable {
     /// Creates a request; the body defaults to none, the sink to 16 MiB of memory, redirects to the same origin only.
     public init(
         method: String = "GET", url: String, headers: HTTPHeaders = HTTPHeaders(), body: Body = .empty,
-        sink: Sink = .memory(limit: 16 << 20), credential: BearerCredential? = nil, redirects: RedirectPolicy = .sameOrigin,
+        sink: Sink = .memory(limit: 16 << 20), credential: BearerCredential? = nil,
+        redirects: RedirectPolicy = .sameOrigin,
         isIdempotent: Bool? = nil
     ) {
         self.method = method

@@ -64,7 +64,8 @@ public enum CredentialError: Error, Equatable, Sendable, CustomStringConvertible
         switch self {
         case .empty: "the token is empty"
         case .tooLong(let bytes, let limit): "the token is \(bytes) bytes long; a token is at most \(limit)"
-        case .invalidCharacter: "the token holds characters a token cannot have (line breaks, spaces or control characters)"
+        case .invalidCharacter:
+            "the token holds characters a token cannot have (line breaks, spaces or control characters)"
         case .invalidServer(let url): "\(url): not an http(s) server URL"
         }
     }

@@ -5,5 +5,7 @@ public protocol RequestSigner: Sendable {
     /// The only origin its signatures go to.
     var origin: URLOrigin { get }
     /// The header fields to add to this attempt (among them `Authorization`).
-    func signatureHeaders(method: String, url: String, headers: HTTPHeaders, body: HTTPRequest.Body) -> [(String, String)]
+    func signatureHeaders(method: String, url: String, headers: HTTPHeaders, body: HTTPRequest.Body) -> [(
+        String, String
+    )]
 }

@@ -16,24 +16,35 @@ public struct JournalRecovery: Sendable, Equatable {
     /// Copies what can be read from the damaged file into `database`.
     init(damaged: DamagedStateFile, into database: SQLiteDatabase) {
         self.damaged = damaged
-        guard let old = damaged.movedTo, (try? database.execute("ATTACH DATABASE ? AS damaged", [.text(old)])) != nil else {
+        guard let old = damaged.movedTo, (try? database.execute("ATTACH DATABASE ? AS damaged", [.text(old)])) != nil
+        else {
             recovered = ["queued writes": nil, "unfinished uploads": nil]
             return
         }
         defer { _ = try? database.execute("DETACH DATABASE damaged") }
         for (kind, copy) in [
-            ("queued writes", "INSERT OR IGNORE INTO main.queued_writes SELECT * FROM damaged.queued_writes WHERE state != 'done'"),
+            (
+                "queued writes",
+                "INSERT OR IGNORE INTO main.queued_writes SELECT * FROM damaged.queued_writes WHERE state != 'done'"
+            ),
             ("unfinished uploads", "INSERT OR IGNORE INTO main.uploads SELECT * FROM damaged.uploads"),
-            ("unfinished object-store uploads", "INSERT OR IGNORE INTO main.object_uploads SELECT * FROM damaged.object_uploads"),
+            (
+                "unfinished object-store uploads",
+                "INSERT OR IGNORE INTO main.object_uploads SELECT * FROM damaged.object_uploads"
+            ),
         ] {
-            let copied: Int?? = try? database.writeTransactionReturning { () throws(SQLiteError) -> Int? in try database.execute(copy) }
+            let copied: Int?? = try? database.writeTransactionReturning { () throws(SQLiteError) -> Int? in
+                try database.execute(copy)
+            }
             if let copied, let count = copied {
                 if count > 0 || kind != "unfinished object-store uploads" { recovered[kind] = count }
             } else {
                 recovered[kind] = .some(nil)
             }
         }
-        downloadsStartingOver = (try? database.query("SELECT count(*) FROM damaged.downloads"))?.first?.first.map { Int($0.int) }
+        downloadsStartingOver = (try? database.query("SELECT count(*) FROM damaged.downloads"))?.first?.first.map {
+            Int($0.int)
+        }
     }
 
     /// One line for a warning: what was wrong, where the old file is, what was kept and what was lost.

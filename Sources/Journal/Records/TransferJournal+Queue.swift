@@ -37,7 +37,6 @@ extension TransferJournal {
         public var note: String?
     }
 
-
     /// Keeps a write for later; its number.
     @discardableResult
     public func enqueue(_ write: QueuedWrite) throws(SQLiteError) -> Int64 {
@@ -54,12 +53,15 @@ extension TransferJournal {
     public func queuedWrites(includingDone: Bool = false) throws(SQLiteError) -> [QueuedItem] {
         try withDatabase { database throws(SQLiteError) -> [QueuedItem] in
             let rows = try database.query(
-                "SELECT id, created, write, state, note FROM queued_writes" + (includingDone ? "" : " WHERE state != 'done'") + " ORDER BY id")
+                "SELECT id, created, write, state, note FROM queued_writes"
+                    + (includingDone ? "" : " WHERE state != 'done'") + " ORDER BY id")
             return rows.compactMap { row -> QueuedItem? in
-                guard let text = row[2].string, let write = try? JSONDecoder().decode(QueuedWrite.self, from: Data(text.utf8)),
+                guard let text = row[2].string,
+                    let write = try? JSONDecoder().decode(QueuedWrite.self, from: Data(text.utf8)),
                     let state = row[3].string.flatMap(QueueState.init(rawValue:))
                 else { return nil }
-                return QueuedItem(id: row[0].int, created: row[1].number, write: write, state: state, note: row[4].string)
+                return QueuedItem(
+                    id: row[0].int, created: row[1].number, write: write, state: state, note: row[4].string)
             }
         }
     }
@@ -90,4 +92,3 @@ extension TransferJournal {
         }
     }
 }
-

@@ -2,7 +2,9 @@ import Foundation
 
 extension TransferJournal {
     /// What `server` was found to offer (proposal name → offered), learnt less than `maxAge` seconds ago.
-    public func serverOffers(for server: String, maxAge: Double, now: Date = Date()) throws(SQLiteError) -> [String: Bool] {
+    public func serverOffers(for server: String, maxAge: Double, now: Date = Date()) throws(SQLiteError) -> [String:
+        Bool]
+    {
         try withDatabase { database throws(SQLiteError) -> [String: Bool] in
             let rows = try database.query(
                 "SELECT proposal, offered FROM server_offers WHERE server = ? AND learnt >= ?",
@@ -16,7 +18,9 @@ extension TransferJournal {
     }
 
     /// Remembers whether `server` offers `proposal`, as learnt now.
-    public func rememberServerOffer(_ proposal: String, offered: Bool, for server: String, now: Date = Date()) throws(SQLiteError) {
+    public func rememberServerOffer(_ proposal: String, offered: Bool, for server: String, now: Date = Date())
+        throws(SQLiteError)
+    {
         try withDatabase { database throws(SQLiteError) in
             try database.execute(
                 "INSERT OR REPLACE INTO server_offers VALUES (?, ?, ?, ?)",

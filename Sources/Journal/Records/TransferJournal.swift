@@ -1,6 +1,5 @@
 import Foundation
 
-
 /// The durable record of unfinished transfers (SQLite in WAL mode), so a rerun after any interruption —
 /// SIGKILL included — continues from what is on disk. Safe to share between tasks; several processes
 /// may use one file (SQLite's locking and a busy timeout).
@@ -57,7 +56,8 @@ public final class TransferJournal: @unchecked Sendable {
 
         /// A download's record.
         public init(
-            destination: String, url: String, tempPath: String, etag: String?, lastModified: String?, total: Int64?, bootID: String,
+            destination: String, url: String, tempPath: String, etag: String?, lastModified: String?, total: Int64?,
+            bootID: String,
             segments: [Segment]
         ) {
             self.destination = destination
@@ -85,6 +85,7 @@ public final class TransferJournal: @unchecked Sendable {
         openingReport = nil
     }
 
+    /// Opens (creating) the journal at `path`, repairing or replacing a damaged one (``openingReport`` says what was done).
     public init(path: String) throws(SQLiteError) {
         let directory = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(
@@ -189,7 +190,9 @@ public final class TransferJournal: @unchecked Sendable {
             let segments = try database.query(
                 "SELECT idx, start, end, done, synced FROM download_segments WHERE destination = ? ORDER BY idx",
                 [.text(destination)]
-            ).map { Segment(index: Int($0[0].int), start: $0[1].int, end: $0[2].int, done: $0[3].int, synced: $0[4].int) }
+            ).map {
+                Segment(index: Int($0[0].int), start: $0[1].int, end: $0[2].int, done: $0[3].int, synced: $0[4].int)
+            }
             return Download(
                 destination: destination, url: row[0].string ?? "", tempPath: row[1].string ?? "", etag: row[2].string,
                 lastModified: row[3].string, total: row[4].optionalInt, bootID: row[5].string ?? "", segments: segments)
@@ -200,12 +203,14 @@ public final class TransferJournal: @unchecked Sendable {
     public func save(_ download: Download) throws(SQLiteError) {
         try locked { () throws(SQLiteError) in
             try database.writeTransaction { () throws(SQLiteError) in
-                try database.execute("DELETE FROM download_segments WHERE destination = ?", [.text(download.destination)])
+                try database.execute(
+                    "DELETE FROM download_segments WHERE destination = ?", [.text(download.destination)])
                 try database.execute(
                     "INSERT OR REPLACE INTO downloads VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [
                         .text(download.destination), .text(download.url), .text(download.tempPath),
-                        download.etag.map(SQLiteValue.text) ?? .null, download.lastModified.map(SQLiteValue.text) ?? .null,
+                        download.etag.map(SQLiteValue.text) ?? .null,
+                        download.lastModified.map(SQLiteValue.text) ?? .null,
                         download.total.map(SQLiteValue.integer) ?? .null, .text(download.bootID),
                         .real(Date().timeIntervalSince1970),
                     ])
@@ -222,7 +227,9 @@ public final class TransferJournal: @unchecked Sendable {
     }
 
     /// Records progress of some segments in one transaction; `synced` only when given.
-    package func updateProgress(destination: String, _ updates: [(index: Int, done: Int64, synced: Int64?)]) throws(SQLiteError) {
+    package func updateProgress(destination: String, _ updates: [(index: Int, done: Int64, synced: Int64?)])
+        throws(SQLiteError)
+    {
         guard !updates.isEmpty else { return }
         try locked { () throws(SQLiteError) in
             try database.writeTransaction { () throws(SQLiteError) in
@@ -230,7 +237,10 @@ public final class TransferJournal: @unchecked Sendable {
                     if let synced = update.synced {
                         try database.execute(
                             "UPDATE download_segments SET done = ?, synced = ? WHERE destination = ? AND idx = ?",
-                            [.integer(update.done), .integer(synced), .text(destination), .integer(Int64(update.index))])
+                            [
+                                .integer(update.done), .integer(synced), .text(destination),
+                                .integer(Int64(update.index)),
+                            ])
                     } else {
                         try database.execute(
                             "UPDATE download_segments SET done = ? WHERE destination = ? AND idx = ?",
@@ -245,7 +255,8 @@ public final class TransferJournal: @unchecked Sendable {
     package func claimBoot(destination: String) throws(SQLiteError) {
         try locked { () throws(SQLiteError) in
             try database.execute(
-                "UPDATE downloads SET boot_id = ? WHERE destination = ?", [.text(Self.currentBootID), .text(destination)])
+                "UPDATE downloads SET boot_id = ? WHERE destination = ?",
+                [.text(Self.currentBootID), .text(destination)])
         }
     }
 

@@ -1,7 +1,6 @@
 import CSQLite
 import Glibc
 
-
 /// Every SQLite call Transfer makes, in one place.
 enum SQLiteCalls {
     typealias Connection = OpaquePointer
@@ -16,7 +15,8 @@ enum SQLiteCalls {
 
     static func open(_ path: String, readOnly: Bool) -> (Int32, Connection?) {
         var db: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let status = sqlite3_open_v2(path, &db, flags, nil)
         return (status, db)
@@ -33,12 +33,14 @@ enum SQLiteCalls {
     /// 0.3 ms wait for a short write transaction into many milliseconds.
     static func pollingBusyHandler(_ db: Connection, milliseconds: Int32) {
         let limit = Int(milliseconds) + 200
-        sqlite3_busy_handler(db, { context, count in
-            let limit = Int(bitPattern: context)
-            guard Int(count) < limit else { return 0 }
-            usleep(count < 200 ? 50 : 1000)
-            return 1
-        }, UnsafeMutableRawPointer(bitPattern: limit))
+        sqlite3_busy_handler(
+            db,
+            { context, count in
+                let limit = Int(bitPattern: context)
+                guard Int(count) < limit else { return 0 }
+                usleep(count < 200 ? 50 : 1000)
+                return 1
+            }, UnsafeMutableRawPointer(bitPattern: limit))
     }
     static func changes(_ db: Connection) -> Int { Int(sqlite3_changes64(db)) }
     static func lastInsertRowID(_ db: Connection) -> Int64 { sqlite3_last_insert_rowid(db) }
@@ -64,7 +66,9 @@ enum SQLiteCalls {
     static func columnCount(_ statement: Statement) -> Int32 { sqlite3_column_count(statement) }
     static func columnType(_ statement: Statement, _ index: Int32) -> Int32 { sqlite3_column_type(statement, index) }
     static func columnInt(_ statement: Statement, _ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
-    static func columnDouble(_ statement: Statement, _ index: Int32) -> Double { sqlite3_column_double(statement, index) }
+    static func columnDouble(_ statement: Statement, _ index: Int32) -> Double {
+        sqlite3_column_double(statement, index)
+    }
     static func columnText(_ statement: Statement, _ index: Int32) -> String? {
         sqlite3_column_text(statement, index).map { String(cString: $0) }
     }

@@ -1,5 +1,3 @@
-
-
 /// A value SQLite stores or returns.
 package enum SQLiteValue: Sendable, Equatable {
     /// NULL.
@@ -75,14 +73,15 @@ package final class SQLiteDatabase {
             let step = SQLiteCalls.step(statement)
             if step == SQLiteCalls.done { return rows }
             guard step == SQLiteCalls.row else { throw error(step, sql) }
-            rows.append((0..<SQLiteCalls.columnCount(statement)).map { column in
-                switch SQLiteCalls.columnType(statement, column) {
-                case SQLiteCalls.integerType: .integer(SQLiteCalls.columnInt(statement, column))
-                case SQLiteCalls.floatType: .real(SQLiteCalls.columnDouble(statement, column))
-                case SQLiteCalls.textType: .text(SQLiteCalls.columnText(statement, column) ?? "")
-                default: .null
-                }
-            })
+            rows.append(
+                (0..<SQLiteCalls.columnCount(statement)).map { column in
+                    switch SQLiteCalls.columnType(statement, column) {
+                    case SQLiteCalls.integerType: .integer(SQLiteCalls.columnInt(statement, column))
+                    case SQLiteCalls.floatType: .real(SQLiteCalls.columnDouble(statement, column))
+                    case SQLiteCalls.textType: .text(SQLiteCalls.columnText(statement, column) ?? "")
+                    default: .null
+                    }
+                })
         }
     }
 

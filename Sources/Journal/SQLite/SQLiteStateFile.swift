@@ -32,7 +32,7 @@ package enum SQLiteStateFile {
                     try database.migrate(to: schema)
                     return (database, nil)
                 }
-            } catch where error.isCorruption {
+            } catch  where error.isCorruption {
                 reason = error.message
             }
         }
@@ -68,7 +68,8 @@ package enum SQLiteStateFile {
             target = path + ".damaged-" + formatter.string(from: Date()) + "-\(suffix)"
         }
         guard rename(path, target) == 0 else {
-            throw SQLiteError(path: path, code: 0, message: String(cString: strerror(errno)), sql: nil, systemError: errno)
+            throw SQLiteError(
+                path: path, code: 0, message: String(cString: strerror(errno)), sql: nil, systemError: errno)
         }
         if rename(path + "-wal", target + "-wal") != 0 { unlink(path + "-wal") }
         return target
@@ -81,7 +82,8 @@ package enum SQLiteStateFile {
         init(path: String) throws(SQLiteError) {
             descriptor = Glibc.open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
-                throw SQLiteError(path: path, code: 14, message: String(cString: strerror(errno)), sql: nil, systemError: errno)
+                throw SQLiteError(
+                    path: path, code: 14, message: String(cString: strerror(errno)), sql: nil, systemError: errno)
             }
             while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
         }

@@ -26,7 +26,8 @@ public enum RemoteActionError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .unsupported(let target, let action, let mime, let viewer):
             let offered = viewer.aiActions.filter { $0.accepts(mime: mime) }.map(\.rawValue).joined(separator: ", ")
-            return "\(target): \(action.rawValue) does not apply to \(mime) (\(offered.isEmpty ? "no AI action applies to it" : "it offers " + offered)); nothing was sent"
+            return
+                "\(target): \(action.rawValue) does not apply to \(mime) (\(offered.isEmpty ? "no AI action applies to it" : "it offers " + offered)); nothing was sent"
         case .notAFile(let target): return "\(target): not a regular file"
         case .server(let target, let error): return "\(target): \(error)"
         case .upload(_, let error): return "\(error)"

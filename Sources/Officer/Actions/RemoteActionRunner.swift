@@ -24,11 +24,12 @@ public struct RemoteActionRunner: Sendable {
     public let timeout: Double
 
     /// The default inbox: `officer:/.officer-files/inbox`.
-    public static let defaultInbox = try! RemotePath(path: "/.officer-files/inbox")
+    public static let defaultInbox = (try? RemotePath(path: "/.officer-files/inbox"))!  // a fixed path the rule accepts
 
     /// Creates a runner.
     public init(
-        client: OfficerClient, journal: TransferJournal?, cache: ContentCache?, inbox: RemotePath = RemoteActionRunner.defaultInbox,
+        client: OfficerClient, journal: TransferJournal?, cache: ContentCache?,
+        inbox: RemotePath = RemoteActionRunner.defaultInbox,
         timeout: Double = 300
     ) {
         self.client = client
@@ -64,7 +65,8 @@ public struct RemoteActionRunner: Sendable {
                 var options = DownloadOptions()
                 options.force = request.force
                 do {
-                    let saved = try downloader.install(from: handle.fileDescriptor, expectedLength: cached.size, to: path, options: options)
+                    let saved = try downloader.install(
+                        from: handle.fileDescriptor, expectedLength: cached.size, to: path, options: options)
                     result.savedPath = saved.path
                     result.outputBytes = saved.bytes
                     result.seconds = Date().timeIntervalSince(started)
@@ -96,21 +98,26 @@ public struct RemoteActionRunner: Sendable {
                 let fetched = NSTemporaryDirectory() + "/officer-files-ocr-\(UUID().uuidString).heic"
                 converted.append(fetched)
                 do {
-                    _ = try await downloader.download(from: client.rawURL(for: path), credential: client.credential, to: fetched)
+                    _ = try await downloader.download(
+                        from: client.rawURL(for: path), credential: client.credential, to: fetched)
                 } catch {
                     throw .download(target: label, error)
                 }
                 let sent = try Self.jpegForOCR(fetched, label: label)
                 converted.append(sent)
-                uploaded = try await upload(sent, contentHash: Substring(identity.version.replacingOccurrences(of: "/", with: "-")), label: label, onEvent: onEvent)
+                uploaded = try await upload(
+                    sent, contentHash: Substring(identity.version.replacingOccurrences(of: "/", with: "-")),
+                    label: label, onEvent: onEvent)
                 input = uploaded
             }
         }
         var producedOnServer: RemotePath?
         let outcome: Result<RemoteActionResult, RemoteActionError>
         do {
-            outcome = .success(try await perform(request, input: input, uploaded: uploaded, identity: identity, key: key, result: result,
-                                                 producedOnServer: &producedOnServer, onEvent: onEvent))
+            outcome = .success(
+                try await perform(
+                    request, input: input, uploaded: uploaded, identity: identity, key: key, result: result,
+                    producedOnServer: &producedOnServer, onEvent: onEvent))
         } catch {
             outcome = .failure(error)
         }
@@ -127,7 +134,8 @@ public struct RemoteActionRunner: Sendable {
 
     /// Calls the action and handles its answer; `producedOnServer` names a server file this run created in the inbox.
     private func perform(
-        _ request: RemoteActionRequest, input: RemotePath?, uploaded: RemotePath?, identity: (root: String, path: String, version: String),
+        _ request: RemoteActionRequest, input: RemotePath?, uploaded: RemotePath?,
+        identity: (root: String, path: String, version: String),
         key: CacheKey, result: RemoteActionResult, producedOnServer: inout RemotePath?,
         onEvent: (@Sendable (RemoteActionEvent) -> Void)?
     ) async throws(RemoteActionError) -> RemoteActionResult {
@@ -157,7 +165,8 @@ public struct RemoteActionRunner: Sendable {
                 let answer = try await actionClient.text(of: request.action, body, timeout: timeout)
                 result.text = answer.text
                 result.engine = answer.engine
-                _ = try? cache?.store(Data(answer.text.utf8), for: key, version: identity.version, metadata: ["engine": answer.engine])
+                _ = try? cache?.store(
+                    Data(answer.text.utf8), for: key, version: identity.version, metadata: ["engine": answer.engine])
             } else {
                 let answer = try await actionClient.produce(request.action, body, timeout: timeout)
                 result.engine = answer.engine
@@ -167,17 +176,24 @@ public struct RemoteActionRunner: Sendable {
                 if let destination = request.download {
                     onEvent?(.downloading(done: 0, total: answer.entry.size))
                     result.savedPath = try await download(
-                        produced, to: try localDestination(destination, name: outputName(request.target, produced: answer.entry.name)),
+                        produced,
+                        to: try localDestination(
+                            destination, name: outputName(request.target, produced: answer.entry.name)),
                         force: request.force, label: label,
                         key: key, version: identity.version, onEvent: onEvent)
                 } else {
                     result.remoteOutput = produced.description
-                    if producedOnServer != nil, !request.keepRemote { producedOnServer = nil }  // asked to stay on the server
+                    // Asked to stay on the server.
+                    if producedOnServer != nil, !request.keepRemote { producedOnServer = nil }
                 }
             }
         } catch let error as OfficerError {
-            if case .transport(let inner, _) = error, case .transport(_, CurlCode.timedOut, _) = inner { throw .timedOut(target: label, seconds: timeout) }
-            if case .conflict(_, _, "exists") = error, body.overwrite != true, let input, let output = request.outputBeside(input) {
+            if case .transport(let inner, _) = error, case .transport(_, CurlCode.timedOut, _) = inner {
+                throw .timedOut(target: label, seconds: timeout)
+            }
+            if case .conflict(_, _, "exists") = error, body.overwrite != true, let input,
+                let output = request.outputBeside(input)
+            {
                 throw .outputExists(target: label, output: output.description)
             }
             throw .server(target: label, error)
@@ -189,9 +205,10 @@ public struct RemoteActionRunner: Sendable {
         return result
     }
 
-
     /// The target's identity for the cache, after checking the action fits its kind.
-    private func identify(_ request: RemoteActionRequest) async throws(RemoteActionError) -> (root: String, path: String, version: String) {
+    private func identify(_ request: RemoteActionRequest) async throws(RemoteActionError) -> (
+        root: String, path: String, version: String
+    ) {
         let label = request.target.description
         switch request.target {
         case .text(let text):
@@ -203,10 +220,14 @@ public struct RemoteActionRunner: Sendable {
             return ("text", "/" + hasher.finalizeHex(), "text")
         case .local(let path):
             var info = stat()
-            guard stat(path, &info) == 0 else { throw .localFile(path: path, message: String(cString: strerror(errno))) }
+            guard stat(path, &info) == 0 else {
+                throw .localFile(path: path, message: String(cString: strerror(errno)))
+            }
             guard info.st_mode & S_IFMT == S_IFREG else { throw .notAFile(target: label) }
             let type: FileType
-            do { type = try FileTypeDetector().detect(file: path) } catch { throw .localFile(path: path, message: "\(error)") }
+            do { type = try FileTypeDetector().detect(file: path) } catch {
+                throw .localFile(path: path, message: "\(error)")
+            }
             guard type.actions.contains(request.action) else {
                 throw .unsupported(target: label, action: request.action, mime: type.mime, viewer: type.viewer)
             }
@@ -217,11 +238,14 @@ public struct RemoteActionRunner: Sendable {
             let entry: FileEntry
             do { entry = try await client.stat(path) } catch { throw .server(target: label, error) }
             guard !entry.isDirectory else { throw .notAFile(target: label) }
-            let type = FileType(contentMIME: entry.mime ?? "application/octet-stream", charset: "", fileName: entry.name)
+            let type = FileType(
+                contentMIME: entry.mime ?? "application/octet-stream", charset: "", fileName: entry.name)
             guard type.actions.contains(request.action) else {
                 throw .unsupported(target: label, action: request.action, mime: type.mime, viewer: type.viewer)
             }
-            return (path.root, path.path, CacheKey.version(size: entry.size, modificationTime: Int64(entry.mtime * 1000)))
+            return (
+                path.root, path.path, CacheKey.version(size: entry.size, modificationTime: Int64(entry.mtime * 1000))
+            )
         }
     }
 
@@ -232,7 +256,9 @@ public struct RemoteActionRunner: Sendable {
         }
     }
 
-    static func isHEIF(name: String) -> Bool { ["heic", "heif", "avif"].contains((name as NSString).pathExtension.lowercased()) }
+    static func isHEIF(name: String) -> Bool {
+        ["heic", "heif", "avif"].contains((name as NSString).pathExtension.lowercased())
+    }
 
     /// A JPEG of `path` at full detail (OCR reads small print), beside the system's temp files.
     static func jpegForOCR(_ path: String, label: String) throws(RemoteActionError) -> String {
@@ -281,14 +307,17 @@ public struct RemoteActionRunner: Sendable {
         let url = client.rawURL(for: produced)
         let saved: DownloadResult
         do {
-            saved = try await downloader.download(from: url, credential: client.credential, to: destination, options: options) { event in
+            saved = try await downloader.download(
+                from: url, credential: client.credential, to: destination, options: options
+            ) { event in
                 if case .progress = event { onEvent?(.downloading(done: 0, total: nil)) }
             }
         } catch {
             throw .download(target: label, error)
         }
         if let cache, saved.bytes <= cache.automaticEntryLimit {
-            _ = try? cache.store(contentsOf: saved.path, for: key, version: version, metadata: ["produced": produced.name])
+            _ = try? cache.store(
+                contentsOf: saved.path, for: key, version: version, metadata: ["produced": produced.name])
         }
         return saved.path
     }
@@ -300,8 +329,10 @@ public struct RemoteActionRunner: Sendable {
             return (destination as NSString).appendingPathComponent(name)
         }
         if destination.hasSuffix("/") {
-            do { try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true) } catch {
-                throw .localFile(path: destination, message: "cannot create the folder: \((error as NSError).localizedDescription)")
+            do { try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true) } catch
+            {
+                throw .localFile(
+                    path: destination, message: "cannot create the folder: \((error as NSError).localizedDescription)")
             }
             return (destination as NSString).appendingPathComponent(name)
         }

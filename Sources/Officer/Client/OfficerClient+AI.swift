@@ -19,7 +19,8 @@ extension OfficerClient {
         _ action: AIAction, _ request: AIActionRequest, timeout: Double? = nil, onJob: (@Sendable (Job) -> Void)? = nil
     ) async throws(OfficerError) -> AIFileResponse {
         let path = "/api/file-browser/" + action.rawValue
-        let answer = try await start(path, body: request, subject: request.path ?? request.output, as: AIFileResponse.self)
+        let answer = try await start(
+            path, body: request, subject: request.path ?? request.output, as: AIFileResponse.self)
         return try await finish(answer, request: "POST \(path)", timeout: timeout, onChange: onJob)
     }
 

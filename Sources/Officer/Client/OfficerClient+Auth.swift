@@ -10,10 +10,13 @@ extension OfficerClient {
         do {
             response = try await call("GET", "/api/server-settings/plugins", authenticated: false)
         } catch .malformedResponse(_, let detail) {
-            throw .notOfficerServer(url: server, detail: "the plugins endpoint answered something else (\(detail.prefix(80)))")
+            throw .notOfficerServer(
+                url: server, detail: "the plugins endpoint answered something else (\(detail.prefix(80)))")
         } catch .notFound {
             // A URL with a path (`…/api`, `…/files`) is often the server's with a page's path after it.
-            if let parent = Self.parent(of: server), (try? await OfficerClient(server: parent, http: http).serverInfo()) != nil {
+            if let parent = Self.parent(of: server),
+                (try? await OfficerClient(server: parent, http: http).serverInfo()) != nil
+            {
                 throw .serverElsewhere(url: server, server: parent)
             }
             throw .notOfficerServer(url: server, detail: "nothing there answers as one")
@@ -35,7 +38,8 @@ extension OfficerClient {
         do {
             try BearerCredential.validate(response.token)
         } catch {
-            throw .malformedResponse(request: "POST /api/auth/signin", detail: "the token it sent is unusable: \(error)")
+            throw .malformedResponse(
+                request: "POST /api/auth/signin", detail: "the token it sent is unusable: \(error)")
         }
         return response
     }
@@ -52,7 +56,9 @@ extension OfficerClient {
 
     /// The URL one path component up (`http://h:1/api` → `http://h:1`), nil at the origin.
     static func parent(of server: String) -> String? {
-        guard var components = URLComponents(string: server), !components.path.isEmpty, components.path != "/" else { return nil }
+        guard var components = URLComponents(string: server), !components.path.isEmpty, components.path != "/" else {
+            return nil
+        }
         var parts = components.path.split(separator: "/")
         parts.removeLast()
         components.path = parts.isEmpty ? "" : "/" + parts.joined(separator: "/")

@@ -10,7 +10,8 @@ extension OfficerClient {
     /// while it comes, the new version's time and checksum replace the old one's.
     /// A checksum the caller gave (`--checksum`) is kept as it is: it says what the file must be.
     func checkedDownload(
-        _ path: RemotePath, with downloader: SegmentedDownloader, to destination: String, options given: DownloadOptions,
+        _ path: RemotePath, with downloader: SegmentedDownloader, to destination: String,
+        options given: DownloadOptions,
         onEvent: (@Sendable (TransferEvent) -> Void)? = nil
     ) async throws -> DownloadResult {
         var options = given
@@ -34,7 +35,9 @@ extension OfficerClient {
         let url = rawURL(for: path)
         let first: Result<DownloadResult, DownloadError>
         do {
-            first = .success(try await downloader.download(from: url, credential: credential, to: destination, options: options, onEvent: onEvent))
+            first = .success(
+                try await downloader.download(
+                    from: url, credential: credential, to: destination, options: options, onEvent: onEvent))
         } catch {
             first = .failure(error)
         }
@@ -43,7 +46,8 @@ extension OfficerClient {
         // first byte, with the version the server holds now; a second mismatch is the answer.
         onEvent?(.restarted(reason: "the bytes that arrived do not match the server's checksum"))
         options = await options.refreshOnChange?(options) ?? options
-        return try await downloader.download(from: url, credential: credential, to: destination, options: options, onEvent: onEvent)
+        return try await downloader.download(
+            from: url, credential: credential, to: destination, options: options, onEvent: onEvent)
     }
 
     /// The server's SHA-256 of `path` and the time it was taken at, where the server offers checksums; nil where

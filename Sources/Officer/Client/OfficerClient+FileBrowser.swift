@@ -102,7 +102,9 @@ extension OfficerClient {
     /// A page that promises more must move forward: it holds entries and its `nextCursor` comes after `cursor` in
     /// the listing's order (depth first, names by bytes). A server repeating or going back is a server error at
     /// once, so a walk can never loop.
-    public func tree(_ path: RemotePath, cursor: String? = nil, limit: Int = 1000) async throws(OfficerError) -> TreePage {
+    public func tree(_ path: RemotePath, cursor: String? = nil, limit: Int = 1000) async throws(OfficerError)
+        -> TreePage
+    {
         guard try await isOffered(.tree, root: path.root) else {
             return try await ListingTree(client: self, base: path).page(after: cursor, limit: limit)
         }
@@ -123,7 +125,9 @@ extension OfficerClient {
             }
             if let cursor, !(Self.treeOrderKey(cursor) < Self.treeOrderKey(next)) {
                 throw .malformedResponse(
-                    request: request, detail: "the listing's cursor did not move forward (\(next.prefix(200)) after \(cursor.prefix(200)))")
+                    request: request,
+                    detail:
+                        "the listing's cursor did not move forward (\(next.prefix(200)) after \(cursor.prefix(200)))")
             }
         }
         return page
@@ -179,7 +183,8 @@ extension OfficerClient {
     /// endpoint; a server offers it when its features name `thumbnail`).
     public func thumbnail(_ path: RemotePath, size: Int) async throws(OfficerError) -> Data {
         var request = HTTPRequest(
-            url: url(Self.base + "thumbnail", query: [("path", path.path), ("root", path.root), ("size", String(size))]),
+            url: url(
+                Self.base + "thumbnail", query: [("path", path.path), ("root", path.root), ("size", String(size))]),
             sink: .memory(limit: 8 << 20), credential: credential)
         request.headers.add("Accept", "image/jpeg")
         return try await send(request, subject: path.description).body
@@ -236,7 +241,8 @@ extension OfficerClient {
             () async throws(OfficerError) in
             try await call(
                 "POST", Self.base + "write",
-                body: WriteRequest(root: path.root, path: path.path, content: content, overwrite: overwrite, mtime: mtime),
+                body: WriteRequest(
+                    root: path.root, path: path.path, content: content, overwrite: overwrite, mtime: mtime),
                 subject: path.description, as: EntryResponse.self
             ).entry
         } applied: {
@@ -281,14 +287,16 @@ extension OfficerClient {
     {
         guard source.root == destination.root else {
             throw .badRequest(
-                request: action, message: "\(source) and \(destination) are in different roots; the server \(action)s within one root")
+                request: action,
+                message: "\(source) and \(destination) are in different roots; the server \(action)s within one root")
         }
         do {
             return try await repeatingWrite {
                 () async throws(OfficerError) in
                 try await call(
                     "POST", Self.base + action,
-                    body: RelocateRequest(root: source.root, from: source.path, to: destination.path, overwrite: overwrite),
+                    body: RelocateRequest(
+                        root: source.root, from: source.path, to: destination.path, overwrite: overwrite),
                     subject: source.description, as: EntryResponse.self
                 ).entry
             } applied: {
@@ -304,13 +312,17 @@ extension OfficerClient {
 
     /// A move or rename shows as applied when the source is gone and the destination is there. Asked only after
     /// a failure, so a write that succeeds costs no listing.
-    private static func moved(from source: RemotePath, to destination: RemotePath, client: OfficerClient) async -> FileEntry? {
+    private static func moved(from source: RemotePath, to destination: RemotePath, client: OfficerClient) async
+        -> FileEntry?
+    {
         guard case .absent = await client.listedState(source) else { return nil }
         return await client.listedEntry(destination)
     }
 
     /// A copy shows as applied when the destination holds what the source is (a file of its size; a folder).
-    private static func copied(_ source: RemotePath, to destination: RemotePath, client: OfficerClient) async -> FileEntry? {
+    private static func copied(_ source: RemotePath, to destination: RemotePath, client: OfficerClient) async
+        -> FileEntry?
+    {
         guard let original = await client.listedEntry(source), let copy = await client.listedEntry(destination),
             copy.type == original.type, copy.isDirectory || copy.size == original.size
         else { return nil }

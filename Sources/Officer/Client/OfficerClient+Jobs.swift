@@ -41,7 +41,9 @@ extension OfficerClient {
         var query: [(String, String)] = []
         if waiting > 0 { query.append(("wait", String(waiting))) }
         if let revision { query.append(("revision", String(revision))) }
-        return try await call("GET", "/api/jobs/" + Self.jobIDComponent(id), query: query, subject: "job \(id)", as: JobEnvelope.self).job
+        return try await call(
+            "GET", "/api/jobs/" + Self.jobIDComponent(id), query: query, subject: "job \(id)", as: JobEnvelope.self
+        ).job
     }
 
     /// Cancels a job (`DELETE /api/jobs/{id}`); the server stops its engine and removes what it wrote. A
@@ -91,7 +93,8 @@ extension OfficerClient {
     /// The result of a call that may have become a job: followed to its end, then decoded like the answer the
     /// call would have given; a failed job is thrown as the error its request would have answered with.
     func finish<Response: Decodable & Sendable>(
-        _ answer: JobAnswer<Response>, request label: String, timeout: Double? = nil, onChange: (@Sendable (Job) -> Void)? = nil
+        _ answer: JobAnswer<Response>, request label: String, timeout: Double? = nil,
+        onChange: (@Sendable (Job) -> Void)? = nil
     ) async throws(OfficerError) -> Response {
         switch answer {
         case .finished(let response): return response
@@ -102,7 +105,9 @@ extension OfficerClient {
     }
 
     /// A final job's result as `Response`, or its failure as the ``OfficerError`` its request would have given.
-    public static func outcome<Response: Decodable>(of job: Job, request label: String, as type: Response.Type) throws(OfficerError) -> Response {
+    public static func outcome<Response: Decodable>(of job: Job, request label: String, as type: Response.Type)
+        throws(OfficerError) -> Response
+    {
         switch job.state {
         case .done:
             guard let value = job.result(as: Response.self) else {
@@ -110,7 +115,8 @@ extension OfficerClient {
             }
             return value
         case .cancelled:
-            throw .conflict(request: label, message: "\(job.target ?? job.kind): job \(job.id) was cancelled", code: "cancelled")
+            throw .conflict(
+                request: label, message: "\(job.target ?? job.kind): job \(job.id) was cancelled", code: "cancelled")
         default:
             let failure = job.error ?? JobFailure(status: 500, code: "job_failed", message: "job \(job.id) failed")
             throw OfficerError.fromFailure(failure, request: label)

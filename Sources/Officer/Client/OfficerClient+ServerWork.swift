@@ -1,5 +1,5 @@
-import Foundation
 import FileModel
+import Foundation
 import HTTP
 
 extension OfficerClient {
@@ -26,7 +26,9 @@ extension OfficerClient {
     /// The seed's `GET /api/file-browser/transcode`: the video as H.264/AAC MP4, streamed as the server makes it
     /// (nothing is stored on the server; no length, no ranges).
     public func transcodeStreamRequest(of video: RemotePath) -> HTTPRequest {
-        HTTPRequest(url: url("/api/file-browser/transcode", query: [("path", video.path), ("root", video.root)]), credential: credential)
+        HTTPRequest(
+            url: url("/api/file-browser/transcode", query: [("path", video.path), ("root", video.root)]),
+            credential: credential)
     }
 
     /// The seed's request for one zip of `paths` (all under one root): `POST /api/file-browser/download`, its body

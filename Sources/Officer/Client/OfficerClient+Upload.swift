@@ -5,7 +5,8 @@ import Transfer
 extension OfficerClient {
     /// Where a file named `name` goes when uploaded into `folder` (tus, with multipart as the fallback); a name
     /// the one name rule refuses (``FileName``) fails here, before anything is sent.
-    public func uploadTarget(name: String, into folder: RemotePath, mtime: Double?, overwrite: Bool) throws(RemotePathError)
+    public func uploadTarget(name: String, into folder: RemotePath, mtime: Double?, overwrite: Bool)
+        throws(RemotePathError)
         -> UploadTarget
     {
         let destination = try folder.appending(name).description
@@ -23,7 +24,8 @@ extension OfficerClient {
         }
         if overwrite { metadata.append(UploadTarget.MetadataItem("overwrite", "true")) }
         return UploadTarget(
-            tusEndpoint: url("/api/file-browser/tus"), metadata: metadata, multipartEndpoint: url("/api/file-browser/upload"),
+            tusEndpoint: url("/api/file-browser/tus"), metadata: metadata,
+            multipartEndpoint: url("/api/file-browser/upload"),
             multipartFields: fields, fileName: name, label: destination, credential: credential)
     }
 }

@@ -20,7 +20,9 @@ public struct OfficerClient: Sendable {
     public var offers: ServerOffers
 
     /// Creates a client; a trailing `/` on `server` is dropped.
-    public init(server: String, token: String? = nil, http: HTTPClient = HTTPClient(), offers: ServerOffers = ServerOffers()) {
+    public init(
+        server: String, token: String? = nil, http: HTTPClient = HTTPClient(), offers: ServerOffers = ServerOffers()
+    ) {
         var base = server
         while base.hasSuffix("/") { base.removeLast() }
         self.server = base
@@ -31,7 +33,9 @@ public struct OfficerClient: Sendable {
 
     /// True when the server URL is plain http to a host other than loopback: a token sent there can be read on the way.
     public var isInsecureRemote: Bool {
-        guard server.lowercased().hasPrefix("http://"), let host = URLComponents(string: server)?.host else { return false }
+        guard server.lowercased().hasPrefix("http://"), let host = URLComponents(string: server)?.host else {
+            return false
+        }
         return !(host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]")
     }
 
@@ -50,11 +54,14 @@ public struct OfficerClient: Sendable {
 
     /// Sends a JSON call and decodes its answer, mapping error statuses to ``OfficerError``.
     func call<Response: Decodable>(
-        _ method: String, _ path: String, query: [(String, String)] = [], body: (some Encodable)? = Optional<Empty>.none,
-        authenticated: Bool = true, subject: String? = nil, repeatable: Bool? = nil, as type: Response.Type = Response.self
+        _ method: String, _ path: String, query: [(String, String)] = [],
+        body: (some Encodable)? = Optional<Empty>.none,
+        authenticated: Bool = true, subject: String? = nil, repeatable: Bool? = nil,
+        as type: Response.Type = Response.self
     ) async throws(OfficerError) -> Response {
         let response = try await raw(
-            method, path, query: query, body: body, authenticated: authenticated, subject: subject, repeatable: repeatable)
+            method, path, query: query, body: body, authenticated: authenticated, subject: subject,
+            repeatable: repeatable)
         do {
             return try JSONDecoder().decode(Response.self, from: response.body)
         } catch {
@@ -64,7 +71,8 @@ public struct OfficerClient: Sendable {
 
     /// Sends a call and returns the successful response undecoded.
     func raw(
-        _ method: String, _ path: String, query: [(String, String)] = [], body: (some Encodable)? = Optional<Empty>.none,
+        _ method: String, _ path: String, query: [(String, String)] = [],
+        body: (some Encodable)? = Optional<Empty>.none,
         authenticated: Bool = true, subject: String? = nil, repeatable: Bool? = nil
     ) async throws(OfficerError) -> HTTPResponse {
         var request = HTTPRequest(method: method, url: url(path, query: query), isIdempotent: repeatable)
@@ -131,18 +139,24 @@ public struct OfficerClient: Sendable {
         let detail = try? JSONDecoder().decode(APIErrorBody.self, from: response.body).error
         let named = subject ?? server
         // Without the contract's error body (an HTML page, a proxy's text) the message still names what was asked.
-        let message = detail.map { serverWords($0.message, about: named) }
+        let message =
+            detail.map { serverWords($0.message, about: named) }
             ?? "\(named): the server answered \(response.status) without an explanation"
         switch (response.status, detail?.code) {
         case (401, "invalid_credentials"):
             return .invalidCredentials(email: subject ?? "")
         case (401, let code):
-            return .notSignedIn(server: server, reason: refusal(code == "token_expired" ? "your session has expired" : "the server no longer accepts the token"))
-        case (404, "not_found") where subject != nil && request.url.contains("/api/file-browser/"): return .notFound(request: label, message: "\(named): no such file or folder")
+            return .notSignedIn(
+                server: server,
+                reason: refusal(
+                    code == "token_expired" ? "your session has expired" : "the server no longer accepts the token"))
+        case (404, "not_found") where subject != nil && request.url.contains("/api/file-browser/"):
+            return .notFound(request: label, message: "\(named): no such file or folder")
         case (404, let code): return .notFound(request: label, message: message, code: code)
         // The server's own words may name its parameters ("set overwrite"); known codes get words of our own.
         case (409, "exists"): return .conflict(request: label, message: "\(named): already exists", code: "exists")
-        case (409, "not_empty"): return .conflict(request: label, message: "\(named): folder not empty", code: "not_empty")
+        case (409, "not_empty"):
+            return .conflict(request: label, message: "\(named): folder not empty", code: "not_empty")
         case (409, let code): return .conflict(request: label, message: message, code: code)
         case (403, _): return .forbidden(request: label, message: message)
         case (400, let code), (413, let code), (415, let code), (422, let code):
@@ -157,11 +171,15 @@ extension OfficerClient {
     /// page of Swift types).
     static func summary(of error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
-        func path(_ keys: [any CodingKey]) -> String { keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") }
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
         switch error {
         case .keyNotFound(let key, let context): return "no \"\(path(context.codingPath + [key]))\" in it"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\"\(path(context.codingPath))\" is of the wrong kind"
-        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "not JSON" : "\"\(path(context.codingPath))\" is malformed"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\"\(path(context.codingPath))\" is of the wrong kind"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not JSON" : "\"\(path(context.codingPath))\" is malformed"
         @unknown default: return "not the JSON expected"
         }
     }

@@ -70,7 +70,8 @@ extension OfficerFiles {
 
     /// The last listing of `path` kept in the cache and when it was made (seconds since 1970), if any.
     public func cachedListing(_ path: RemotePath) throws -> (listing: DirectoryListing, listedAt: Double)? {
-        guard let entry = try usableCache()?.entry(for: try cacheKey(path, kind: CacheKey.Kind.listing)), let data = entry.contents(),
+        guard let entry = try usableCache()?.entry(for: try cacheKey(path, kind: CacheKey.Kind.listing)),
+            let data = entry.contents(),
             let listing = try? JSONDecoder().decode(DirectoryListing.self, from: data)
         else { return nil }
         return (listing, entry.created)
@@ -84,7 +85,9 @@ extension OfficerFiles {
 
     /// Moves (or renames) within one root; an existing target is a conflict unless `overwrite`.
     @discardableResult
-    public func move(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws -> FileEntry {
+    public func move(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws
+        -> FileEntry
+    {
         try Self.requireStorableNames(.officer(destination))
         let entry = try await client.move(source, to: destination, overwrite: overwrite)
         noteRemoved(source)
@@ -94,7 +97,9 @@ extension OfficerFiles {
 
     /// Copies within one root (folders with everything in them); an existing target is a conflict unless `overwrite`.
     @discardableResult
-    public func copy(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws -> FileEntry {
+    public func copy(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws
+        -> FileEntry
+    {
         try Self.requireStorableNames(.officer(destination))
         let entry = try await client.copy(source, to: destination, overwrite: overwrite)
         noteAdded(entry, at: destination)

@@ -34,9 +34,11 @@ extension OfficerFiles {
     /// Streams one member of an Officer archive to `write` (called on a thread of its own), fetching only that
     /// member's bytes and the archive's directory for a zip; ``ArchiveMemberNotFound`` when there is none.
     public func readArchiveMember(
-        _ member: String, of path: RemotePath, limit: Int64 = 1 << 30, to write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
+        _ member: String, of path: RemotePath, limit: Int64 = 1 << 30,
+        to write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) async throws {
-        try await Self.read(member: member, of: try await archiveBytes(path), name: path.description, limit: limit, write)
+        try await Self.read(
+            member: member, of: try await archiveBytes(path), name: path.description, limit: limit, write)
     }
 
     /// Lists the archive at any http(s) URL that serves ranges, as ``inspectArchive(_:)-(RemotePath)`` does for
@@ -47,7 +49,8 @@ extension OfficerFiles {
 
     /// Streams one member of the archive at an http(s) URL that serves ranges to `write`.
     public func readArchiveMember(
-        _ member: String, ofURL url: String, limit: Int64 = 1 << 30, to write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
+        _ member: String, ofURL url: String, limit: Int64 = 1 << 30,
+        to write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) async throws {
         try await Self.read(member: member, of: .ranged(try await rangedFile(url: url)), name: url, limit: limit, write)
     }
@@ -70,13 +73,15 @@ extension OfficerFiles {
     }
 
     private static func read(
-        member: String, of bytes: ArchiveBytes, name: String, limit: Int64, _ write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
+        member: String, of bytes: ArchiveBytes, name: String, limit: Int64,
+        _ write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) async throws {
         try await onOwnThread(cancelling: bytes.ranged) {
             let found =
                 switch bytes {
                 case .local(let path): try ArchiveReader(path: path).read(member: member, limit: limit, write)
-                case .ranged(let file): try ArchiveReader.read(member: member, from: file, name: name, limit: limit, write)
+                case .ranged(let file):
+                    try ArchiveReader.read(member: member, from: file, name: name, limit: limit, write)
                 }
             guard found else { throw ArchiveMemberNotFound(archive: name, member: member) }
         }
@@ -89,11 +94,15 @@ extension OfficerFiles {
         var request = HTTPRequest(method: "HEAD", url: url, sink: .memory(limit: 0), credential: nil)
         request.redirects = .anyOrigin
         let response = try await http.send(request)
-        guard response.isSuccess else { throw DownloadError.server(url: url, status: response.status, message: response.errorMessage) }
+        guard response.isSuccess else {
+            throw DownloadError.server(url: url, status: response.status, message: response.errorMessage)
+        }
         guard let length = response.headers["Content-Length"].flatMap({ Int64($0) }),
-            await SegmentedDownloader(http: http, journal: nil).servesRanges(url: response.effectiveURL, credential: nil, acceptRanges: response.headers["Accept-Ranges"])
+            await SegmentedDownloader(http: http, journal: nil).servesRanges(
+                url: response.effectiveURL, credential: nil, acceptRanges: response.headers["Accept-Ranges"])
         else {
-            throw DownloadError.unexpectedAnswer(url: url, reason: "the server does not serve byte ranges; download the file first")
+            throw DownloadError.unexpectedAnswer(
+                url: url, reason: "the server does not serve byte ranges; download the file first")
         }
         let etag = response.headers["ETag"].flatMap { $0.hasPrefix("\"") ? $0 : nil }
         return RangedFile(http: http, url: response.effectiveURL, credential: nil, size: length, etag: etag)
@@ -120,12 +129,16 @@ extension OfficerFiles {
         let entry = try await client.stat(path)
         guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(path) }
         let etag = checked.done ? checked.etag : try await currentETag(of: path)
-        return .ranged(RangedFile(http: http, url: client.rawURL(for: path), credential: client.credential, size: entry.size, etag: etag))
+        return .ranged(
+            RangedFile(
+                http: http, url: client.rawURL(for: path), credential: client.credential, size: entry.size, etag: etag))
     }
 
     /// Runs blocking work (libarchive, libvips reading through a ``RangedFile``) on a thread of its own, so
     /// the requests it waits for never starve Swift's shared threads; cancelling the task fails its next read.
-    static func onOwnThread<T: Sendable>(cancelling file: RangedFile?, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+    static func onOwnThread<T: Sendable>(cancelling file: RangedFile?, _ body: @escaping @Sendable () throws -> T)
+        async throws -> T
+    {
         try await withTaskCancellationHandler {
             let results = await ParallelRunner.map([0], width: 1) { _ in Result { try body() } }
             try Task.checkCancellation()
@@ -138,7 +151,9 @@ extension OfficerFiles {
     /// A local path that must be an existing file: ``LocalFileError`` naming it otherwise.
     public static func requireLocalFile(_ local: String) throws(LocalFileError) {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory) else { throw LocalFileError(path: local, problem: .missing) }
+        guard FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory) else {
+            throw LocalFileError(path: local, problem: .missing)
+        }
         if isDirectory.boolValue { throw LocalFileError(path: local, problem: .isAFolder) }
     }
 
@@ -158,9 +173,12 @@ extension OfficerFiles {
         }
     }
 
+    /// Refuses a local path that is not an existing folder (what an extraction writes into).
     public static func requireLocalFolder(_ local: String) throws(LocalFileError) {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory) else { throw LocalFileError(path: local, problem: .missing) }
+        guard FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory) else {
+            throw LocalFileError(path: local, problem: .missing)
+        }
         if !isDirectory.boolValue { throw LocalFileError(path: local, problem: .notAFolder) }
     }
 }

@@ -32,7 +32,8 @@ extension OfficerFiles {
         let client = try client
         let staged = try cache.stage()
         let outcome = try await SegmentedDownloader(http: http, journal: nil).stream(
-            from: client.rawURL(for: path), credential: client.credential, to: staged.fileDescriptor, copy: nil, ifNoneMatch: nil)
+            from: client.rawURL(for: path), credential: client.credential, to: staged.fileDescriptor, copy: nil,
+            ifNoneMatch: nil)
         let entry = try cache.commit(staged, key: key, version: outcome.etag ?? "unversioned", pinned: true)
         return PinOutcome(bytes: entry.size, wasCached: false)
     }

@@ -64,6 +64,8 @@ extension OfficerFiles {
             let path = try? RemotePath(root: root, path: folder).appending(name)
         else { return }
         noteAdded(
-            FileEntry(name: name, path: path.path, type: .file, size: result.bytes, mtime: result.storedModificationTime ?? localMtime), at: path)
+            FileEntry(
+                name: name, path: path.path, type: .file, size: result.bytes,
+                mtime: result.storedModificationTime ?? localMtime), at: path)
     }
 }

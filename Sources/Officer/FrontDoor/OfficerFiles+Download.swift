@@ -23,12 +23,14 @@ extension OfficerFiles {
         TransferOperation { report in
             if self.isOffline { throw OfficerFilesError.needsNetwork(url) }
             return try await SegmentedDownloader(http: self.http, journal: try self.journal).download(
-                from: url, credential: nil, to: destination, options: options) { report($0) }
+                from: url, credential: nil, to: destination, options: options
+            ) { report($0) }
         }
     }
 
     private func fetch(
-        _ path: RemotePath, to destination: String, options given: DownloadOptions, report: @escaping @Sendable (TransferEvent) -> Void
+        _ path: RemotePath, to destination: String, options given: DownloadOptions,
+        report: @escaping @Sendable (TransferEvent) -> Void
     ) async throws -> DownloadResult {
         guard !path.isRoot else { throw OfficerFilesError.isAFolder(path) }
         var options = given
@@ -52,20 +54,27 @@ extension OfficerFiles {
                 var current = isOffline
                 if !current, let etag = entry.etag { current = try await currentETag(of: path) == etag }
                 if current {
-                    if options.modificationTime == nil { options.modificationTime = entry.metadata["mtime"].flatMap(Double.init) }
+                    if options.modificationTime == nil {
+                        options.modificationTime = entry.metadata["mtime"].flatMap(Double.init)
+                    }
                     // The copy is hashed on its way to the temp file and refused before the rename if it changed since.
                     var installing = options
                     installing.checksum = Checksum(parsing: "sha256:" + digest)
                     let result: DownloadResult
                     do {
                         result = try withExtendedLifetime(handle) {
-                            try downloader.install(from: handle.fileDescriptor, expectedLength: entry.size, to: destination, options: installing)
+                            try downloader.install(
+                                from: handle.fileDescriptor, expectedLength: entry.size, to: destination,
+                                options: installing)
                         }
                     } catch DownloadError.checksumMismatch {
                         cache.dropDamaged(entry)
                         if isOffline { throw OfficerFilesError.cachedCopyDamaged(path) }
-                        warn("the cached copy of \(path) was damaged while it was copied: dropped it and fetching the file again")
-                        return try await fetchAgain(path, to: destination, options: options, pinned: entry.pinned, report: report)
+                        warn(
+                            "the cached copy of \(path) was damaged while it was copied: dropped it and fetching the file again"
+                        )
+                        return try await fetchAgain(
+                            path, to: destination, options: options, pinned: entry.pinned, report: report)
                     }
                     // Told once installed: a refused destination (it exists) shows no transfer that never was.
                     report(.started(total: entry.size, partSizes: [entry.size], resumedBytes: 0, method: .cache))
@@ -91,7 +100,9 @@ extension OfficerFiles {
         let downloader = SegmentedDownloader(http: http, journal: try journal)
         let cache = try usableCache()
         let key = try cacheKey(path, kind: CacheKey.Kind.body)
-        let result = try await client.checkedDownload(path, with: downloader, to: destination, options: options) { report($0) }
+        let result = try await client.checkedDownload(path, with: downloader, to: destination, options: options) {
+            report($0)
+        }
         if let cache, let etag = result.etag, pinned || result.bytes <= cache.automaticEntryLimit {
             do {
                 try cache.store(
@@ -108,7 +119,8 @@ extension OfficerFiles {
     func currentETag(of path: RemotePath) async throws -> String? {
         let client = try client
         let response = try await client.send(
-            HTTPRequest(method: "HEAD", url: client.rawURL(for: path), sink: .memory(limit: 0), credential: client.credential))
+            HTTPRequest(
+                method: "HEAD", url: client.rawURL(for: path), sink: .memory(limit: 0), credential: client.credential))
         return response.headers["ETag"]
     }
 }

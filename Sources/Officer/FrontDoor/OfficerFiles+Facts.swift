@@ -22,15 +22,20 @@ extension OfficerFiles {
         let cache = try usableCache()
         let key = try cacheKey(path, kind: CacheKey.Kind.facts)
         if isOffline {
-            if let data = try cache?.entry(for: key)?.contents(), let facts = try? JSONDecoder().decode(FileFacts.self, from: data) {
+            if let data = try cache?.entry(for: key)?.contents(),
+                let facts = try? JSONDecoder().decode(FileFacts.self, from: data)
+            {
                 return facts
             }
             // A pinned or downloaded copy tells them as well as the server would.
-            guard let cache, case (let (entry, handle)?, _) = try checkedCacheEntry(cache, key: try cacheKey(path, kind: CacheKey.Kind.body), path: path)
+            guard let cache,
+                case (let (entry, handle)?, _) = try checkedCacheEntry(
+                    cache, key: try cacheKey(path, kind: CacheKey.Kind.body), path: path)
             else { throw OfficerFilesError.notCachedOffline(path) }
             return try withExtendedLifetime(handle) {
                 try FileFacts.reading(
-                    DescriptorByteSource(descriptor: handle.fileDescriptor, size: entry.size), name: path.name, path: path.description,
+                    DescriptorByteSource(descriptor: handle.fileDescriptor, size: entry.size), name: path.name,
+                    path: path.description,
                     modificationTime: entry.metadata["mtime"].flatMap(Double.init) ?? entry.created, mode: nil)
             }
         }
@@ -38,17 +43,23 @@ extension OfficerFiles {
         let entry = try await client.stat(path)
         guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(path) }
         let version = CacheKey.version(size: entry.size, modificationTime: Int64(entry.mtime * 1000))
-        if let data = try cache?.data(for: key, version: version), let facts = try? JSONDecoder().decode(FileFacts.self, from: data) {
+        if let data = try cache?.data(for: key, version: version),
+            let facts = try? JSONDecoder().decode(FileFacts.self, from: data)
+        {
             return facts
         }
         let facts: FileFacts
         if entry.size == 0 {
             // An empty file has no first byte to ask a range for (a server answers 416).
-            facts = try FileFacts(prefix: Data(), name: path.name, path: path.description, size: 0, modificationTime: entry.mtime, mode: entry.mode)
+            facts = try FileFacts(
+                prefix: Data(), name: path.name, path: path.description, size: 0, modificationTime: entry.mtime,
+                mode: entry.mode)
         } else {
-            let file = RangedFile(http: http, url: client.rawURL(for: path), credential: client.credential, size: entry.size, etag: nil)
+            let file = RangedFile(
+                http: http, url: client.rawURL(for: path), credential: client.credential, size: entry.size, etag: nil)
             facts = try await Self.onOwnThread(cancelling: file) {
-                try FileFacts.reading(file, name: path.name, path: path.description, modificationTime: entry.mtime, mode: entry.mode)
+                try FileFacts.reading(
+                    file, name: path.name, path: path.description, modificationTime: entry.mtime, mode: entry.mode)
             }
             let traffic = file.traffic
             configuration.http.log?("facts: \(path): \(traffic.bytes) bytes in \(traffic.requests) range request(s)")

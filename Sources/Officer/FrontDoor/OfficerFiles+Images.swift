@@ -26,18 +26,21 @@ extension OfficerFiles {
         if inputs.count > 1, !output.hasSuffix("/"), ImageOutputFormat(fileName: output) != nil,
             !FileManager.default.fileExists(atPath: output, isDirectory: &exists)
         {
-            throw OfficerFilesError.invalidValue("\(output): several images go into a folder, and this names an image file; give a folder (out/)")
+            throw OfficerFilesError.invalidValue(
+                "\(output): several images go into a folder, and this names an image file; give a folder (out/)")
         }
         if inputs.count > 1 || output.hasSuffix("/") { try Self.makeOutputFolder(output) }
         var isDirectory: ObjCBool = false
-        let intoFolder = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue
+        let intoFolder =
+            FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue
         let preparer = ImagePreparer(options: options)
         return await ParallelRunner.map(inputs, width: ProcessInfo.processInfo.activeProcessorCount) { input in
             var destination = output
             let result = Result { () throws(ImageError) -> PreparedImage in
                 if intoFolder {
                     let name = (input as NSString).lastPathComponent
-                    destination = (output as NSString).appendingPathComponent((try preparer.outputFormat(for: input)).name(for: name))
+                    destination = (output as NSString).appendingPathComponent(
+                        (try preparer.outputFormat(for: input)).name(for: name))
                 }
                 return try preparer.prepareFile(input, to: destination, overwrite: overwrite)
             }
@@ -47,7 +50,11 @@ extension OfficerFiles {
 
     /// The preparation `put` and a push sync use before uploading, keeping prepared copies in the standard
     /// folder under the cache (so a rerun after a kill finds the same bytes and resumes the same upload).
-    public func uploadPreparation(options: ImagePreparationOptions, bestEffort: Bool, environment: [String: String]) -> UploadImagePreparation {
-        UploadImagePreparation(options: options, bestEffort: bestEffort, folder: UploadImagePreparation.defaultFolder(environment: environment))
+    public func uploadPreparation(options: ImagePreparationOptions, bestEffort: Bool, environment: [String: String])
+        -> UploadImagePreparation
+    {
+        UploadImagePreparation(
+            options: options, bestEffort: bestEffort,
+            folder: UploadImagePreparation.defaultFolder(environment: environment))
     }
 }

@@ -55,7 +55,8 @@ extension OfficerFiles {
             report(.changed(job))
             let final = try await client.follow(job) { report(.changed($0)) }
             if requireSuccess, final.state != .done {
-                _ = try OfficerClient.outcome(of: final, request: "\(final.kind) \(final.target ?? final.id)", as: JSONValue.self)
+                _ = try OfficerClient.outcome(
+                    of: final, request: "\(final.kind) \(final.target ?? final.id)", as: JSONValue.self)
             }
             return final
         }
@@ -64,7 +65,8 @@ extension OfficerFiles {
     /// A job for work the server finished within its request: the same record a followed job ends with.
     static func finishedJob(kind: String, target: String, result: some Encodable) -> Job {
         let value = (try? JSONEncoder().encode(result)).flatMap { try? JSONDecoder().decode(JSONValue.self, from: $0) }
-        return Job(id: "", kind: kind, target: target, state: .done, progress: JobProgress(message: "done"), result: value)
+        return Job(
+            id: "", kind: kind, target: target, state: .done, progress: JobProgress(message: "done"), result: value)
     }
 
     /// The job behind an answer that may have been immediate, its paths on `base`'s server and root.

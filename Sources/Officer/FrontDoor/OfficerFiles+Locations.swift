@@ -18,7 +18,9 @@ extension OfficerFiles {
     }
 
     /// What the remote of `location` can do.
-    public func features(of location: Location) async throws -> RemoteFeatures { try await remote(for: location).features() }
+    public func features(of location: Location) async throws -> RemoteFeatures {
+        try await remote(for: location).features()
+    }
 
     /// One entry: a file, a folder, a bucket.
     public func stat(_ location: Location) async throws -> RemoteEntry {
@@ -37,7 +39,9 @@ extension OfficerFiles {
     /// cache; offline, the last one seen is the answer, with the time it was made.
     public func list(_ location: Location) async throws -> RemoteListing {
         let listing = try await remote(for: location).list(location)
-        if location.namesFolder, listing.entries.count == 1, listing.entries[0].location == location, !listing.entries[0].isFolder {
+        if location.namesFolder, listing.entries.count == 1, listing.entries[0].location == location,
+            !listing.entries[0].isFolder
+        {
             throw OfficerFilesError.notAFolder(location.description)
         }
         return listing
@@ -99,7 +103,7 @@ extension OfficerFiles {
             // Only "nothing there" means "that name"; any other failure (network, a refusal) is the operation's.
             do {
                 into = try await stat(destination).isFolder
-            } catch where ErrorCategory.of(error) == .notFound {
+            } catch  where ErrorCategory.of(error) == .notFound {
                 into = false
             }
         }
@@ -113,7 +117,9 @@ extension OfficerFiles {
     /// Copies inside one remote (the bytes stay there), placed as cp(1) places copies; folders with
     /// `recursive`; an existing target is replaced only with `overwrite`. Between remotes: ``sync(from:to:options:)``.
     @discardableResult
-    public func copy(_ source: Location, to destination: Location, overwrite: Bool = false, recursive: Bool = false) async throws -> RemoteEntry {
+    public func copy(_ source: Location, to destination: Location, overwrite: Bool = false, recursive: Bool = false)
+        async throws -> RemoteEntry
+    {
         try sameRemote(source, destination)
         try await checkFolderForm(source)
         let target = try await placement(of: source, at: destination)
@@ -124,7 +130,8 @@ extension OfficerFiles {
     /// Moves (or renames) inside one remote, placed as mv(1) places it; on S3 each object is copied, the copy
     /// confirmed, and only then the source removed.
     @discardableResult
-    public func move(_ source: Location, to destination: Location, overwrite: Bool = false) async throws -> RemoteEntry {
+    public func move(_ source: Location, to destination: Location, overwrite: Bool = false) async throws -> RemoteEntry
+    {
         try sameRemote(source, destination)
         try await checkFolderForm(source)
         let target = try await placement(of: source, at: destination)
@@ -139,7 +146,9 @@ extension OfficerFiles {
     }
 
     /// Downloads a file to a local path: resumable, never over an existing file without `options.force`.
-    public func download(_ location: Location, to local: String, options: DownloadOptions = DownloadOptions()) -> TransferOperation<DownloadResult> {
+    public func download(_ location: Location, to local: String, options: DownloadOptions = DownloadOptions())
+        -> TransferOperation<DownloadResult>
+    {
         guard location.namesFolder else {
             do {
                 return try remote(for: location).download(location, to: local, options: options)
@@ -157,9 +166,12 @@ extension OfficerFiles {
 
     /// Writes a file's bytes to a descriptor (`cat`), resuming a broken connection; the bytes written.
     @discardableResult
-    public func read(_ location: Location, to fileDescriptor: Int32, outputName: String = "<output>", bandwidthLimit: Int64? = nil) async throws -> Int64 {
+    public func read(
+        _ location: Location, to fileDescriptor: Int32, outputName: String = "<output>", bandwidthLimit: Int64? = nil
+    ) async throws -> Int64 {
         try await checkFolderForm(location)
-        return try await remote(for: location).read(location, to: fileDescriptor, outputName: outputName, bandwidthLimit: bandwidthLimit)
+        return try await remote(for: location).read(
+            location, to: fileDescriptor, outputName: outputName, bandwidthLimit: bandwidthLimit)
     }
 
     /// Where an upload of `local` to `destination` lands, as cp places a copy: into a folder (ends with `/`,
@@ -170,7 +182,9 @@ extension OfficerFiles {
 
     /// Uploads a local file to any remote (placed by ``uploadTarget(of:to:)``): resumable where the remote
     /// allows, never over an existing file without `overwrite`, done only when the remote holds those bytes.
-    public func upload(_ local: String, to destination: Location, overwrite: Bool = false, options: UploadOptions = UploadOptions()) -> TransferOperation<UploadResult> {
+    public func upload(
+        _ local: String, to destination: Location, overwrite: Bool = false, options: UploadOptions = UploadOptions()
+    ) -> TransferOperation<UploadResult> {
         do {
             try Self.requireLocalFile(local)
             return try remote(for: destination).upload(local, to: destination, overwrite: overwrite, options: options)

@@ -32,7 +32,10 @@ extension OfficerFiles {
         case .object(let path):
             guard !path.isBucket, !path.isRemoteRoot else { return nil }
             let parts = path.objectKey.split(separator: "/").dropLast()
-            return .object(ObjectStorePath(remote: path.remote, bucket: path.bucket, key: parts.isEmpty ? "" : parts.joined(separator: "/") + "/"))
+            return .object(
+                ObjectStorePath(
+                    remote: path.remote, bucket: path.bucket,
+                    key: parts.isEmpty ? "" : parts.joined(separator: "/") + "/"))
         case .local, .url: return nil
         }
     }

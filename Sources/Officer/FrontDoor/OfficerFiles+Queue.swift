@@ -95,7 +95,9 @@ extension OfficerFiles {
         guard let journal = try journal else { throw QueueError.noJournal }
         var write = write
         func path(_ text: String) throws -> RemotePath { try RemotePath(root: write.root, path: text) }
-        if write.kind != .remove { try Self.requireStorableNames(.officer(try path(write.destination ?? write.path)), all: write.parents) }
+        if write.kind != .remove {
+            try Self.requireStorableNames(.officer(try path(write.destination ?? write.path)), all: write.parents)
+        }
         if let (contradicted, earlier) = write.contradiction(after: try journal.queuedWrites().map(\.write)) {
             throw QueueError.contradicts(try path(contradicted), earlier: earlier.summary)
         }
@@ -109,18 +111,22 @@ extension OfficerFiles {
         switch write.kind {
         case .makeFolder: break
         case .upload:
-            expectations.append(PathExpectation(path: write.path, state: write.overwrite ? try seen(write.path, mustExist: false) : .absent))
+            expectations.append(
+                PathExpectation(
+                    path: write.path, state: write.overwrite ? try seen(write.path, mustExist: false) : .absent))
         case .move, .copy:
             let destination = write.destination ?? write.path
             expectations.append(PathExpectation(path: write.path, state: try seen(write.path, mustExist: true)))
             expectations.append(
-                PathExpectation(path: destination, state: write.overwrite ? try seen(destination, mustExist: false) : .absent))
+                PathExpectation(
+                    path: destination, state: write.overwrite ? try seen(destination, mustExist: false) : .absent))
         case .remove:
             expectations.append(PathExpectation(path: write.path, state: try seen(write.path, mustExist: true)))
         }
         write.expectations = expectations
         let id = try journal.enqueue(write)
-        return TransferJournal.QueuedItem(id: id, created: Date().timeIntervalSince1970, write: write, state: .pending, note: nil)
+        return TransferJournal.QueuedItem(
+            id: id, created: Date().timeIntervalSince1970, write: write, state: .pending, note: nil)
     }
 
     /// Applies a change now with `apply`, or keeps `write` for ``replayQueue()`` when this front door is offline or
@@ -133,7 +139,7 @@ extension OfficerFiles {
         do {
             try await apply()
             return nil
-        } catch where queues(after: error) {
+        } catch  where queues(after: error) {
             return try enqueue(write)
         }
     }
@@ -243,7 +249,8 @@ extension OfficerFiles {
         case .remove:
             if try await currentState(source) == .absent { return .foundApplied }
         case .upload:
-            guard let local = write.local, let size = Self.fileSize(local), let mtime = Self.modificationTime(of: local) else {
+            guard let local = write.local, let size = Self.fileSize(local), let mtime = Self.modificationTime(of: local)
+            else {
                 return .conflict("\(write.local ?? "the local file") no longer exists here")
             }
             if try await currentState(source).matches(.file(size: size, mtime: mtime)) { return .foundApplied }

@@ -39,7 +39,8 @@ extension OfficerFiles {
             if isOffline { throw OfficerFilesError.notCachedOffline(path) }
             let outcome = try await Self.naming(path) {
                 try await downloader.stream(
-                    from: client.rawURL(for: path), credential: client.credential, to: fileDescriptor, copy: nil, ifNoneMatch: nil,
+                    from: client.rawURL(for: path), credential: client.credential, to: fileDescriptor, copy: nil,
+                    ifNoneMatch: nil,
                     bandwidthLimit: bandwidthLimit, requireLength: true)
             }
             return ReadOutcome(bytes: outcome.written, fromCache: false)
@@ -56,7 +57,8 @@ extension OfficerFiles {
         let outcome = try await Self.naming(path) {
             try await downloader.stream(
                 from: client.rawURL(for: path), credential: client.credential, to: fileDescriptor,
-                copy: staged.map { ($0.fileDescriptor, cache.automaticEntryLimit) }, ifNoneMatch: etag, bandwidthLimit: bandwidthLimit,
+                copy: staged.map { ($0.fileDescriptor, cache.automaticEntryLimit) }, ifNoneMatch: etag,
+                bandwidthLimit: bandwidthLimit,
                 requireLength: true)
         }
         if outcome.notModified, let (entry, handle) = cached {
@@ -82,7 +84,7 @@ extension OfficerFiles {
     private static func naming<T>(_ path: RemotePath, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch where ErrorCategory.of(error) == .notFound {
+        } catch  where ErrorCategory.of(error) == .notFound {
             throw OfficerError.notFound(request: "read \(path)", message: "\(path): no such file or folder")
         }
     }
@@ -116,7 +118,9 @@ extension OfficerFiles {
         }
     }
 
-    private static func copy(_ handle: FileHandle, _ entry: CacheEntry, to fileDescriptor: Int32, outputName: String) throws {
+    private static func copy(_ handle: FileHandle, _ entry: CacheEntry, to fileDescriptor: Int32, outputName: String)
+        throws
+    {
         lseek(handle.fileDescriptor, 0, SEEK_SET)
         do {
             try DescriptorCopy.copy(from: handle.fileDescriptor, to: fileDescriptor)

@@ -19,7 +19,9 @@ extension OfficerFiles {
     /// encryption) and a risky archive is refused (``OfficerFilesError/unsafeArchive(_:risks:)``) unless
     /// `force`; the server applies its own rules whatever this says. The job is finished when the server was
     /// quick, else follow it with ``follow(_:requireSuccess:)``.
-    public func extract(_ archive: RemotePath, to destination: RemotePath? = nil, force: Bool = false) async throws -> Job {
+    public func extract(_ archive: RemotePath, to destination: RemotePath? = nil, force: Bool = false) async throws
+        -> Job
+    {
         if isOffline { throw OfficerFilesError.needsNetwork("extract \(archive)") }
         try Self.requireSameRoot(archive, destination)
         let folder = try destination ?? archive.parent.appending(ArchiveName.folderName(for: archive.name))
@@ -27,13 +29,15 @@ extension OfficerFiles {
             let inspection = try await inspectArchive(archive)
             if !inspection.warnings.isEmpty {
                 throw OfficerFilesError.unsafeArchive(
-                    archive.description, risks: inspection.warnings.map { warning in
+                    archive.description,
+                    risks: inspection.warnings.map { warning in
                         warning.entry.map { "'\($0)' \(warning.detail)" } ?? warning.detail
                     })
             }
         }
         do {
-            let answer = try await client.extract(ExtractRequest(root: archive.root, path: archive.path, to: folder.path))
+            let answer = try await client.extract(
+                ExtractRequest(root: archive.root, path: archive.path, to: folder.path))
             return Self.job(from: answer, kind: "extract", target: archive.path, base: archive)
         } catch OfficerError.conflict(_, _, "exists") {
             throw OfficerFilesError.folderExists(folder)
@@ -43,14 +47,17 @@ extension OfficerFiles {
     /// Transcodes an Officer video on the server to H.264/AAC in MP4 with its index first (plays while it
     /// downloads), at most `height` pixels high, as a job. The output goes beside the video unless given.
     public func transcode(
-        _ video: RemotePath, height: Int? = nil, format: String = "mp4", output: RemotePath? = nil, overwrite: Bool = false
+        _ video: RemotePath, height: Int? = nil, format: String = "mp4", output: RemotePath? = nil,
+        overwrite: Bool = false
     ) async throws -> Job {
         if isOffline { throw OfficerFilesError.needsNetwork("transcode \(video)") }
         try Self.requireSameRoot(video, output)
         if let height, !(64...4320).contains(height) {
             throw OfficerFilesError.invalidValue("height \(height): give 64 to 4320 pixels")
         }
-        guard format == "mp4" else { throw OfficerFilesError.invalidValue("format \(format): the server transcodes to mp4") }
+        guard format == "mp4" else {
+            throw OfficerFilesError.invalidValue("format \(format): the server transcodes to mp4")
+        }
         let client = try client
         // Checked before the job starts, as the AI actions are: a job bound to fail would say so only later, in
         // the server's words.
@@ -66,16 +73,21 @@ extension OfficerFiles {
             if !overwrite { throw OfficerFilesError.exists(target.description) }
         }
         let request = TranscodeRequest(
-            root: video.root, path: video.path, height: height, format: format, output: output?.path, overwrite: overwrite ? true : nil)
+            root: video.root, path: video.path, height: height, format: format, output: output?.path,
+            overwrite: overwrite ? true : nil)
         let offered = await client.knownOffer(.transcode)
-        guard offered != false else { throw OfficerError.notOffered(request: "transcode", feature: "transcoding into a file on the server") }
+        guard offered != false else {
+            throw OfficerError.notOffered(request: "transcode", feature: "transcoding into a file on the server")
+        }
         let answer: JobAnswer<EntryResponse>
         do {
             answer = try await client.transcode(request)
         } catch OfficerError.conflict(_, _, "exists") {
             throw OfficerFilesError.exists(target.description)
         } catch {
-            guard case .notFound = error, offered == nil || client.offers.forgetRemembered(.transcode) else { throw error }
+            guard case .notFound = error, offered == nil || client.offers.forgetRemembered(.transcode) else {
+                throw error
+            }
             // A 404 from an endpoint the server may not have: the video's listing tells which.
             _ = try await client.stat(video)
             client.offers.learn(.transcode, offered: false)
@@ -102,14 +114,16 @@ extension OfficerFiles {
             if self.isOffline { throw OfficerFilesError.needsNetwork("transcode \(video)") }
             let client = try self.client
             return try await SegmentedDownloader(http: self.http, journal: nil).download(
-                answerTo: client.transcodeStreamRequest(of: video), to: destination, options: options) { report($0) }
+                answerTo: client.transcodeStreamRequest(of: video), to: destination, options: options
+            ) { report($0) }
         }
     }
 
     /// Has the server fetch `url` into `folder`: `git clone` or yt-dlp (see ``ServerFetchEngine``), as a job. The
     /// server fetches only public http(s) addresses.
     public func fetchIntoServer(
-        _ url: String, into folder: RemotePath, engine: ServerFetchEngine = .automatic, name: String? = nil, overwrite: Bool = false
+        _ url: String, into folder: RemotePath, engine: ServerFetchEngine = .automatic, name: String? = nil,
+        overwrite: Bool = false
     ) async throws -> Job {
         if isOffline { throw OfficerFilesError.needsNetwork("fetch \(url)") }
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
@@ -124,7 +138,8 @@ extension OfficerFiles {
         if useGit {
             return Self.job(from: try await client.gitClone(request), kind: "git-clone", target: url, base: folder)
         }
-        return Self.job(from: try await client.downloadVideo(request), kind: "download-video", target: url, base: folder)
+        return Self.job(
+            from: try await client.downloadVideo(request), kind: "download-video", target: url, base: folder)
     }
 
     /// Downloads one zip of Officer files and folders (under one root) to `destination`. Where the server offers
@@ -143,14 +158,16 @@ extension OfficerFiles {
             if offered != false {
                 do {
                     return try await SegmentedDownloader(http: self.http, journal: try self.journal).download(
-                        from: client.zipURL(of: paths), credential: client.credential, to: destination, options: options) { report($0) }
+                        from: client.zipURL(of: paths), credential: client.credential, to: destination, options: options
+                    ) { report($0) }
                 } catch DownloadError.server(_, 404, _) where offered == nil || client.offers.forgetRemembered(.zip) {
                     // Not offered (the seed's servers have no GET zip): the seed's POST below.
                     client.offers.learn(.zip, offered: false)
                 }
             }
             return try await SegmentedDownloader(http: self.http, journal: nil).download(
-                answerTo: try client.zipRequest(of: paths), to: destination, options: options) { report($0) }
+                answerTo: try client.zipRequest(of: paths), to: destination, options: options
+            ) { report($0) }
         }
     }
 

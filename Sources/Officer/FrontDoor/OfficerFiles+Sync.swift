@@ -17,13 +17,16 @@ extension OfficerFiles {
     /// server that refuses the token (no sign-in replaced it) stops it at once, and that refusal is thrown
     /// (`OfficerError.notSignedIn`: sign in again, and the same sync continues).
     public func sync(from source: Location, to destination: Location, options: SyncOptions) -> SyncOperation {
-        SyncOperation { report in try await self.runSync(from: source, to: destination, options: options, onEvent: report) }
+        SyncOperation { report in
+            try await self.runSync(from: source, to: destination, options: options, onEvent: report)
+        }
     }
 
     /// The same, run in the calling task with every event handed to `onEvent` as it happens (none thinned or
     /// dropped): for the watcher, whose catch-up acts on each deferred file.
     func runSync(
-        from source: Location, to destination: Location, options given: SyncOptions, onEvent: @escaping @Sendable (SyncEvent) -> Void
+        from source: Location, to destination: Location, options given: SyncOptions,
+        onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
         var options = given
         options.direction = destination.isRemote || !source.isRemote ? .push : .pull
@@ -33,7 +36,9 @@ extension OfficerFiles {
             stagingFolder: stagingFolder, options: options)
         engine.locationNames = locationNames
         try await engine.checkRoots()
-        guard case .officer(let base) = destination, let door = try? door(base.remote) else { return try await engine.runUntilRefused(onEvent: onEvent) }
+        guard case .officer(let base) = destination, let door = try? door(base.remote) else {
+            return try await engine.runUntilRefused(onEvent: onEvent)
+        }
         return try await engine.runUntilRefused { event in
             if case .done(let action) = event { door.forgetCachedListings(after: action, below: base) }
             onEvent(event)
@@ -50,7 +55,8 @@ extension OfficerFiles {
     func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote {
         switch location {
         case .local(let path): LocalSyncRemote(root: path, options: options, asSource: asSource)
-        case .officer(let path): OfficerSyncRemote(client: try client(remote: path.remote), base: path, journal: try journal)
+        case .officer(let path):
+            OfficerSyncRemote(client: try client(remote: path.remote), base: path, journal: try journal)
         case .object(let path): try objectStore(named: path.remote).syncRemote(path)
         case .url(let url): throw OfficerFilesError.invalidValue("\(url): a web address can be read, not synced")
         }
@@ -58,8 +64,10 @@ extension OfficerFiles {
 
     /// Image preparation for uploads with these settings, into the standard folder beside the cache (or the
     /// system's temporary folder when no cache is configured).
-    public func imagePreparation(_ options: ImagePreparationOptions, bestEffort: Bool = false) -> UploadImagePreparation {
-        let folder = configuration.cacheDirectory.map { ($0 as NSString).deletingLastPathComponent + "/prepared" }
+    public func imagePreparation(_ options: ImagePreparationOptions, bestEffort: Bool = false) -> UploadImagePreparation
+    {
+        let folder =
+            configuration.cacheDirectory.map { ($0 as NSString).deletingLastPathComponent + "/prepared" }
             ?? NSTemporaryDirectory() + "officer-files-prepared"
         return UploadImagePreparation(options: options, bestEffort: bestEffort, folder: folder)
     }

@@ -42,11 +42,13 @@ extension OfficerFiles {
         try Self.checkThumbnailSize(size)
         let cache = try usableCache()
         let key = try cacheKey(path, kind: CacheKey.Kind.thumbnail + "?size=\(size)")
-        if let entry = try cache?.entry(for: key), isOffline || Date().timeIntervalSince1970 - entry.created < Self.thumbnailFreshness,
+        if let entry = try cache?.entry(for: key),
+            isOffline || Date().timeIntervalSince1970 - entry.created < Self.thumbnailFreshness,
             let data = entry.contents()
         {
             let image = ThumbnailImage(
-                jpeg: data, width: Int(entry.metadata["width"] ?? "") ?? 0, height: Int(entry.metadata["height"] ?? "") ?? 0)
+                jpeg: data, width: Int(entry.metadata["width"] ?? "") ?? 0,
+                height: Int(entry.metadata["height"] ?? "") ?? 0)
             return Thumbnail(image: image, origin: .cache)
         }
         if isOffline { throw OfficerFilesError.notCachedOffline(path) }
@@ -66,7 +68,10 @@ extension OfficerFiles {
         try Self.checkThumbnailSize(size)
         try Self.requireLocalFile(local)
         guard Self.thumbnailable(local) else { throw OfficerFilesError.noPicture(local) }
-        return Thumbnail(image: try await Self.onOwnThread(cancelling: nil) { try ThumbnailMaker.thumbnail(ofFile: local, size: size) }, origin: .local)
+        return Thumbnail(
+            image: try await Self.onOwnThread(cancelling: nil) {
+                try ThumbnailMaker.thumbnail(ofFile: local, size: size)
+            }, origin: .local)
     }
 
     private func makeThumbnail(of path: RemotePath, size: Int) async throws -> Thumbnail {
@@ -80,23 +85,33 @@ extension OfficerFiles {
         guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(path) }
         guard Self.thumbnailable(path.name), entry.size > 0 else { throw OfficerFilesError.noPicture(path.description) }
         if ["jpg", "jpeg"].contains((path.name as NSString).pathExtension.lowercased()) {
-            let file = RangedFile(http: http, url: client.rawURL(for: path), credential: client.credential, size: entry.size, etag: nil)
-            let prefix = try await Self.onOwnThread(cancelling: file) { try file.bytes(at: 0, length: FileTypeDetector.prefixLength) }
+            let file = RangedFile(
+                http: http, url: client.rawURL(for: path), credential: client.credential, size: entry.size, etag: nil)
+            let prefix = try await Self.onOwnThread(cancelling: file) {
+                try file.bytes(at: 0, length: FileTypeDetector.prefixLength)
+            }
             if let embedded = ExifThumbnail.find(in: prefix), max(embedded.width, embedded.height) >= size {
-                let image = try await Self.onOwnThread(cancelling: nil) { try ThumbnailMaker.thumbnail(of: embedded, size: size) }
+                let image = try await Self.onOwnThread(cancelling: nil) {
+                    try ThumbnailMaker.thumbnail(of: embedded, size: size)
+                }
                 return Thumbnail(image: image, origin: .embedded)
             }
         }
-        let scratch = NSTemporaryDirectory() + "/officer-thumb-source-\(getpid())-\(UUID().uuidString)." + (path.name as NSString).pathExtension
+        let scratch =
+            NSTemporaryDirectory() + "/officer-thumb-source-\(getpid())-\(UUID().uuidString)."
+            + (path.name as NSString).pathExtension
         defer { unlink(scratch) }
         _ = try await download(path, to: scratch).value
-        let image = try await Self.onOwnThread(cancelling: nil) { try ThumbnailMaker.thumbnail(ofFile: scratch, size: size, shownAs: path.description) }
+        let image = try await Self.onOwnThread(cancelling: nil) {
+            try ThumbnailMaker.thumbnail(ofFile: scratch, size: size, shownAs: path.description)
+        }
         return Thumbnail(image: image, origin: .rendered)
     }
 
     private static func checkThumbnailSize(_ size: Int) throws(OfficerFilesError) {
         guard thumbnailSizes.contains(size) else {
-            throw .invalidValue("thumbnail size \(size): give \(thumbnailSizes.lowerBound) to \(thumbnailSizes.upperBound) pixels")
+            throw .invalidValue(
+                "thumbnail size \(size): give \(thumbnailSizes.lowerBound) to \(thumbnailSizes.upperBound) pixels")
         }
     }
 

@@ -81,10 +81,16 @@ extension OfficerFiles {
                 return .uploaded(try await self.uploader().upload(file: upload.localPath, to: target) { report($0) })
             case .objectUpload(let upload):
                 let store = try self.objectStore(endpoint: upload.endpoint)
-                return .uploaded(try await store.uploader.upload(file: upload.localPath, bucket: upload.bucket, key: upload.objectKey) { report($0) })
+                return .uploaded(
+                    try await store.uploader.upload(
+                        file: upload.localPath, bucket: upload.bucket, key: upload.objectKey
+                    ) { report($0) })
             case .download(let download):
                 if let (store, bucket) = try self.objectStore(forObjectURL: download.url) {
-                    return .downloaded(try await store.downloader(bucket: bucket).download(from: download.url, credential: nil, to: download.destination) { report($0) })
+                    return .downloaded(
+                        try await store.downloader(bucket: bucket).download(
+                            from: download.url, credential: nil, to: download.destination
+                        ) { report($0) })
                 }
                 return .downloaded(
                     try await SegmentedDownloader(http: self.http, journal: try self.journal).download(

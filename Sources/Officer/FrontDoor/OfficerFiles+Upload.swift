@@ -38,8 +38,10 @@ extension OfficerFiles {
         TransferOperation { report in
             try Self.requireLocalFile(local)
             let placement = try await self.client.uploadPlacement(
-                destination: destination, namesFolder: request.namesFolder, several: false, createMissing: request.createMissing)
-            let target = try self.uploadTarget(for: local, destination: .officer(placement), overwrite: request.overwrite)
+                destination: destination, namesFolder: request.namesFolder, several: false,
+                createMissing: request.createMissing)
+            let target = try self.uploadTarget(
+                for: local, destination: .officer(placement), overwrite: request.overwrite)
             return try await self.send(local, to: target, options: request.options, report: report)
         }
     }
@@ -62,7 +64,9 @@ extension OfficerFiles {
             let target = try client.uploadTarget(
                 name: file.name, into: file.parent, mtime: Date().timeIntervalSince1970, overwrite: request.overwrite)
             do {
-                return try await self.uploader().upload(stream: stream, label: label, to: target, options: request.options) { report($0) }
+                return try await self.uploader().upload(
+                    stream: stream, label: label, to: target, options: request.options
+                ) { report($0) }
             } catch UploadError.server(_, 409, _) {
                 throw OfficerFilesError.exists(file.description)
             }
@@ -72,7 +76,9 @@ extension OfficerFiles {
     /// Where the files of one upload go, from what a user wrote: an http(s) URL is a tus server's creation URL;
     /// anything else an Officer path (`officer:/p`, or `/p` in the default root), placed by ``upload(_:to:request:)``'s
     /// rule, with `several` files needing a folder. Folders are created only with ``UploadRequest/createMissing``.
-    public func uploadDestination(_ text: String, several: Bool, request: UploadRequest) async throws -> UploadDestination {
+    public func uploadDestination(_ text: String, several: Bool, request: UploadRequest) async throws
+        -> UploadDestination
+    {
         let lowered = text.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return .tus(url: text) }
         let path = try path(text)
@@ -105,7 +111,9 @@ extension OfficerFiles {
     /// Uploads `local` to a target made by ``uploadTarget(for:name:destination:overwrite:)``: tus, resumable from
     /// the journal, paused by cancellation. On an Officer server a 409 at creation means the file exists
     /// (``OfficerFilesError/exists(_:)``); another tus server's 409 stays its own.
-    public func upload(_ local: String, to target: UploadTarget, options: UploadOptions = UploadOptions()) -> TransferOperation<UploadResult> {
+    public func upload(_ local: String, to target: UploadTarget, options: UploadOptions = UploadOptions())
+        -> TransferOperation<UploadResult>
+    {
         TransferOperation { report in
             try Self.requireLocalFile(local)
             return try await self.send(local, to: target, options: options, report: report)
@@ -113,13 +121,17 @@ extension OfficerFiles {
     }
 
     private func send(
-        _ local: String, to target: UploadTarget, options: UploadOptions, report: @escaping @Sendable (TransferEvent) -> Void
+        _ local: String, to target: UploadTarget, options: UploadOptions,
+        report: @escaping @Sendable (TransferEvent) -> Void
     ) async throws -> UploadResult {
-        let isOfficer = !target.label.lowercased().hasPrefix("http://") && !target.label.lowercased().hasPrefix("https://")
+        let isOfficer =
+            !target.label.lowercased().hasPrefix("http://") && !target.label.lowercased().hasPrefix("https://")
         do {
             let result = try await uploader().upload(file: local, to: target, options: options) { report($0) }
             if isOfficer {
-                let mtime = (try? FileManager.default.attributesOfItem(atPath: local)[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+                let mtime =
+                    (try? FileManager.default.attributesOfItem(atPath: local)[.modificationDate] as? Date)?
+                    .timeIntervalSince1970 ?? 0
                 noteUploaded(result, to: target, localMtime: mtime)
             }
             return result

@@ -48,7 +48,9 @@ public final class OfficerFiles: Sendable {
 
         /// The standard places for a user of this machine: the journal under `$XDG_STATE_HOME` (or
         /// `~/.local/state`), the cache under `$XDG_CACHE_HOME` (or `~/.cache`), as the CLI uses them.
-        public static func standard(server: String?, tokens: any TokenStore, environment: [String: String]) -> Configuration {
+        public static func standard(server: String?, tokens: any TokenStore, environment: [String: String])
+            -> Configuration
+        {
             var configuration = Configuration(server: server, tokens: tokens)
             configuration.journalPath = TransferJournal.defaultPath(environment: environment)
             configuration.cacheDirectory = ContentCache.defaultDirectory(environment: environment)
@@ -89,20 +91,25 @@ public final class OfficerFiles: Sendable {
         var settings = configuration.http
         if let server = configuration.server {
             // Every request with the token, whichever operation sent it, signs in again once if the server refuses it.
-            settings.credentialRenewal = SessionRenewal(server: server, tokens: configuration.tokens, http: HTTPClient(configuration: configuration.http))
+            settings.credentialRenewal = SessionRenewal(
+                server: server, tokens: configuration.tokens, http: HTTPClient(configuration: configuration.http))
         }
         http = HTTPClient(configuration: settings)
-        let journalSlot = parent?.journalSlot ?? JournalSlot(path: configuration.journalPath, onWarning: configuration.onWarning)
+        let journalSlot =
+            parent?.journalSlot ?? JournalSlot(path: configuration.journalPath, onWarning: configuration.onWarning)
         self.journalSlot = journalSlot
         if let server = configuration.server, configuration.journalPath != nil {
             offers = ServerOffers(
                 memory: ServerOffers.Memory(
                     load: { (try? journalSlot.open()?.serverOffers(for: server, maxAge: ServerOffers.maxAge)) ?? [:] },
-                    save: { proposal, offered in try? journalSlot.open()?.rememberServerOffer(proposal, offered: offered, for: server) }))
+                    save: { proposal, offered in
+                        try? journalSlot.open()?.rememberServerOffer(proposal, offered: offered, for: server)
+                    }))
         } else {
             offers = ServerOffers()
         }
-        cacheSlot = parent?.cacheSlot ?? CacheSlot(directory: configuration.cacheDirectory, limit: configuration.cacheLimit)
+        cacheSlot =
+            parent?.cacheSlot ?? CacheSlot(directory: configuration.cacheDirectory, limit: configuration.cacheLimit)
     }
 
     /// The front door of the Officer remote `name` (nil: this one), sharing this one's journal, cache and settings.
@@ -133,7 +140,8 @@ public final class OfficerFiles: Sendable {
     public var client: OfficerClient {
         get throws(OfficerFilesError) {
             guard let server = configuration.server else { throw .noServer }
-            var client = OfficerClient(server: server, token: configuration.tokens.token(for: server), http: http, offers: offers)
+            var client = OfficerClient(
+                server: server, token: configuration.tokens.token(for: server), http: http, offers: offers)
             client.remoteName = configuration.officerRemotes.first { $0.server == server }?.name
             return client
         }
@@ -144,7 +152,8 @@ public final class OfficerFiles: Sendable {
     func tokenRejected(_ cause: (any Error)? = nil) -> any Error {
         if let cause, case OfficerError.notSignedIn = cause { return cause }
         guard let client = try? client else { return cause ?? OfficerFilesError.noServer }
-        return OfficerError.notSignedIn(server: client.server, reason: client.refusal("the server no longer accepts the token"))
+        return OfficerError.notSignedIn(
+            server: client.server, reason: client.refusal("the server no longer accepts the token"))
     }
 
     /// The server's base URL, or ``OfficerFilesError/noServer``.
@@ -168,7 +177,8 @@ public final class OfficerFiles: Sendable {
     public func path(_ text: String) throws(RemotePathError) -> RemotePath {
         let remotes = Set(configuration.officerRemotes.map(\.name))
         try Location.checkRemoteName(text, known: remotes.union(configuration.objectStores.map(\.name)))
-        return RemotePath.isRemote(text, remotes: remotes) ? try RemotePath(parsing: text, defaultRoot: configuration.defaultRoot, remotes: remotes)
+        return RemotePath.isRemote(text, remotes: remotes)
+            ? try RemotePath(parsing: text, defaultRoot: configuration.defaultRoot, remotes: remotes)
             : try RemotePath(root: configuration.defaultRoot, path: text)
     }
 
@@ -176,7 +186,8 @@ public final class OfficerFiles: Sendable {
     public func location(_ text: String, plain: Location.PlainPath = .local) throws(RemotePathError) -> Location {
         try Location(
             parsing: text, officerRemotes: Set(configuration.officerRemotes.map(\.name)),
-            objectRemotes: Set(configuration.objectStores.map(\.name)), defaultRoot: configuration.defaultRoot, plain: plain)
+            objectRemotes: Set(configuration.objectStores.map(\.name)), defaultRoot: configuration.defaultRoot,
+            plain: plain)
     }
 
     /// The cache key of one kind of content of `path`, for the account this front door acts as.

@@ -57,7 +57,8 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
         case .exists(let path): "\(path): already exists"
         case .noPicture(let path): "\(path): has no picture to make a thumbnail of"
         case .noMatch(let pattern): "\(pattern): nothing matches"
-        case .notAVideo(let path, let mime): "\(path): is not a video (\(mime)); the server transcodes video and audio files"
+        case .notAVideo(let path, let mime):
+            "\(path): is not a video (\(mime)); the server transcodes video and audio files"
         case .invalidValue(let message): message
         case .folderExists(let path): "\(path): already exists; name another folder to extract into"
         case .notAnObject(let path): "\(path): is a folder (a bucket or a prefix), not a file"
@@ -68,7 +69,8 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
         case .differentRemotes(let source, let destination):
             "\(source) and \(destination) are on different remotes; officer-files sync copies between them"
         case .unsafeArchive(let path, let risks):
-            "\(path): unsafe to extract: \(risks.first ?? "risky members")" + (risks.count > 1 ? " (and \(risks.count - 1) more)" : "")
+            "\(path): unsafe to extract: \(risks.first ?? "risky members")"
+                + (risks.count > 1 ? " (and \(risks.count - 1) more)" : "")
         }
     }
 }

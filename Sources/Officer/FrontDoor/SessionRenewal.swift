@@ -73,11 +73,14 @@ final class SessionRenewal: CredentialRenewal, @unchecked Sendable {
 
     private func newCredential(replacing rejected: BearerCredential) async throws -> BearerCredential? {
         // Another process (a `login`, another watcher) may have saved a newer token already.
-        if let saved = tokens.token(for: server), saved != rejected.token, let credential = try? BearerCredential(token: saved, issuedBy: server) {
+        if let saved = tokens.token(for: server), saved != rejected.token,
+            let credential = try? BearerCredential(token: saved, issuedBy: server)
+        {
             return credential
         }
         guard let stored = try tokens.storedSignIn(for: server) else { return nil }
-        let response = try await OfficerClient(server: server, http: http).signIn(email: stored.email, password: stored.password)
+        let response = try await OfficerClient(server: server, http: http).signIn(
+            email: stored.email, password: stored.password)
         try tokens.save(response.token, for: server)
         http.configuration.log?("> signed in again as \(stored.email): the server no longer accepted the token")
         return try BearerCredential(token: response.token, issuedBy: server)

@@ -13,7 +13,10 @@ public struct PreparedUploads: AsyncSequence, Sendable {
     let width: Int
 
     /// `files` through `preparation`, `width` at a time (default: one per core), windows of twice that.
-    public init(_ files: [String], preparation: UploadImagePreparation, width: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(
+        _ files: [String], preparation: UploadImagePreparation,
+        width: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.files = files
         self.preparation = preparation
         self.width = Swift.max(1, width)

@@ -8,7 +8,9 @@ import Transfer
 /// upload. Files that are not images pass through; HEIC and HEIF become JPEG (and their names `.jpg`).
 public struct UploadImagePreparation: Sendable {
     /// File extensions handed to the preparer; anything else uploads as it is.
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "heic", "heif", "gif", "tif", "tiff"]
+    public static let imageExtensions: Set<String> = [
+        "jpg", "jpeg", "png", "webp", "heic", "heif", "gif", "tif", "tiff",
+    ]
 
     /// The preparer with its settings.
     public let preparer: ImagePreparer
@@ -62,15 +64,22 @@ public struct UploadImagePreparation: Sendable {
         let ext = (name as NSString).pathExtension.lowercased()
         guard Self.imageExtensions.contains(ext) else { return .success(Item(path: local, name: name)) }
         do {
-            let format = try preparer.outputFormat(for: local, named: givenName ?? preparer.options.format.preparedName(for: name))
+            let format = try preparer.outputFormat(
+                for: local, named: givenName ?? preparer.options.format.preparedName(for: name))
             let fingerprint = try FileFingerprint(path: local)
             let hasher = SHA256Hasher()
-            hasher.update(Data("\(fingerprint.path)|\(fingerprint.size)|\(fingerprint.modificationTime)|\(fingerprint.headHash)|\(fingerprint.tailHash)|\(preparer.options.signature)".utf8))
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            hasher.update(
+                Data(
+                    "\(fingerprint.path)|\(fingerprint.size)|\(fingerprint.modificationTime)|\(fingerprint.headHash)|\(fingerprint.tailHash)|\(preparer.options.signature)"
+                        .utf8))
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let output = folder + "/" + hasher.finalizeHex() + "." + format.fileExtension
             let newName = givenName ?? format.name(for: name)
             // Already prepared by an earlier (interrupted) run: the same bytes, so the upload resumes.
-            if FileManager.default.fileExists(atPath: output) { return .success(Item(path: output, name: newName, temporary: output)) }
+            if FileManager.default.fileExists(atPath: output) {
+                return .success(Item(path: output, name: newName, temporary: output))
+            }
             let prepared = try preparer.prepare(local, to: output)
             if prepared.usedOriginal { return .success(Item(path: local, name: givenName ?? name)) }
             return .success(Item(path: output, name: newName, temporary: output))
@@ -78,7 +87,8 @@ public struct UploadImagePreparation: Sendable {
             if bestEffort, error.isAboutTheImage {
                 // As it is means with its metadata: never with a GPS position preparing would have stripped.
                 guard preparer.mayGoUpUnchanged(local) else { return .failure(.wouldSendPosition(error)) }
-                return .success(Item(path: local, name: name, warning: "\(error); uploading it unchanged (best effort)"))
+                return .success(
+                    Item(path: local, name: name, warning: "\(error); uploading it unchanged (best effort)"))
             }
             return .failure(error)
         } catch {

@@ -18,7 +18,10 @@ public struct ObjectEntry: Sendable, Equatable {
     public var contentType: String?
 
     /// Creates an entry.
-    public init(path: ObjectStorePath, isFolder: Bool, size: Int64 = 0, mtime: Double? = nil, etag: String? = nil, sha256: String? = nil, contentType: String? = nil) {
+    public init(
+        path: ObjectStorePath, isFolder: Bool, size: Int64 = 0, mtime: Double? = nil, etag: String? = nil,
+        sha256: String? = nil, contentType: String? = nil
+    ) {
         self.path = path
         self.isFolder = isFolder
         self.size = size

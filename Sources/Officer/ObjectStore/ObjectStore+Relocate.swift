@@ -14,34 +14,46 @@ extension ObjectStore {
     /// too): the bytes never leave the store. Placed as cp places copies: into a bucket, a path ending in `/`
     /// or an existing folder under the source's name, else to the name given; an existing object is replaced
     /// only with `overwrite`.
-    public func copy(_ source: ObjectStorePath, to destination: ObjectStorePath, overwrite: Bool = false, recursive: Bool = false) async throws -> Relocation {
-        try await relocate(source, to: destination, overwrite: overwrite, recursive: recursive, removing: false, placing: true)
+    public func copy(
+        _ source: ObjectStorePath, to destination: ObjectStorePath, overwrite: Bool = false, recursive: Bool = false
+    ) async throws -> Relocation {
+        try await relocate(
+            source, to: destination, overwrite: overwrite, recursive: recursive, removing: false, placing: true)
     }
 
     /// Moves an object or a folder inside this store: S3 has no move, so each object is copied, the copy
     /// confirmed (its size, and its ETag where the source's is a plain MD5), and only then is the source removed.
     /// A failure leaves every object whole in one place or the other: a folder's moved objects at the target, the
     /// rest at the source (a rerun moves the rest).
-    public func move(_ source: ObjectStorePath, to destination: ObjectStorePath, overwrite: Bool = false) async throws -> Relocation {
-        try await relocate(source, to: destination, overwrite: overwrite, recursive: true, removing: true, placing: true)
+    public func move(_ source: ObjectStorePath, to destination: ObjectStorePath, overwrite: Bool = false) async throws
+        -> Relocation
+    {
+        try await relocate(
+            source, to: destination, overwrite: overwrite, recursive: true, removing: true, placing: true)
     }
 
     /// A copy or move to exactly `target` (its placement decided by the caller).
-    func relocate(_ source: ObjectStorePath, toExactly target: ObjectStorePath, overwrite: Bool, recursive: Bool, removing: Bool) async throws -> Relocation {
-        try await relocate(source, to: target, overwrite: overwrite, recursive: recursive, removing: removing, placing: false)
+    func relocate(
+        _ source: ObjectStorePath, toExactly target: ObjectStorePath, overwrite: Bool, recursive: Bool, removing: Bool
+    ) async throws -> Relocation {
+        try await relocate(
+            source, to: target, overwrite: overwrite, recursive: recursive, removing: removing, placing: false)
     }
 
     /// The largest object one copy request may copy.
     static let largestCopy: Int64 = 5 << 30
 
     private func relocate(
-        _ source: ObjectStorePath, to destination: ObjectStorePath, overwrite: Bool, recursive: Bool, removing: Bool, placing: Bool
+        _ source: ObjectStorePath, to destination: ObjectStorePath, overwrite: Bool, recursive: Bool, removing: Bool,
+        placing: Bool
     ) async throws -> Relocation {
         guard !source.isRemoteRoot, !source.isBucket else {
-            throw OfficerFilesError.invalidValue("\(source): name a file or a folder inside a bucket, not a whole bucket")
+            throw OfficerFilesError.invalidValue(
+                "\(source): name a file or a folder inside a bucket, not a whole bucket")
         }
         guard source.remote == destination.remote, !destination.isRemoteRoot else {
-            throw OfficerFilesError.invalidValue("\(destination): name a bucket, a folder or a file on \(source.remote)")
+            throw OfficerFilesError.invalidValue(
+                "\(destination): name a bucket, a folder or a file on \(source.remote)")
         }
         let entry = try await stat(source)
         var into = placing && (destination.isBucket || destination.key.hasSuffix("/"))
@@ -53,7 +65,8 @@ extension ObjectStore {
         guard entry.isFolder else {
             try await relocateObject(
                 (source.objectKey, entry.size, entry.etag),
-                from: source.bucket, to: target.bucket, key: target.objectKey, overwrite: overwrite, removing: removing, shown: source)
+                from: source.bucket, to: target.bucket, key: target.objectKey, overwrite: overwrite, removing: removing,
+                shown: source)
             return Relocation(target: target, objects: 1)
         }
         guard recursive else { throw OfficerFilesError.copyNeedsRecursive(source.description) }
@@ -69,7 +82,8 @@ extension ObjectStore {
             for object in page.objects {
                 let key = targetPrefix + object.key.dropFirst(prefix.count)
                 try await relocateObject(
-                    (object.key, object.size, object.etag), from: source.bucket, to: target.bucket, key: key, overwrite: overwrite, removing: removing,
+                    (object.key, object.size, object.etag), from: source.bucket, to: target.bucket, key: key,
+                    overwrite: overwrite, removing: removing,
                     shown: ObjectStorePath(remote: source.remote, bucket: source.bucket, key: object.key))
                 count += 1
             }
@@ -79,12 +93,14 @@ extension ObjectStore {
     }
 
     private func relocateObject(
-        _ object: (key: String, size: Int64, etag: String?), from bucket: String, to targetBucket: String, key: String, overwrite: Bool, removing: Bool,
+        _ object: (key: String, size: Int64, etag: String?), from bucket: String, to targetBucket: String, key: String,
+        overwrite: Bool, removing: Bool,
         shown: ObjectStorePath
     ) async throws {
         let targetShown = ObjectStorePath(remote: shown.remote, bucket: targetBucket, key: key)
         guard object.size <= Self.largestCopy else {
-            throw OfficerFilesError.invalidValue("\(shown): larger than 5 GiB, which S3 copies only in parts (not available): use get and put")
+            throw OfficerFilesError.invalidValue(
+                "\(shown): larger than 5 GiB, which S3 copies only in parts (not available): use get and put")
         }
         if !overwrite, try await client.head(bucket: targetBucket, key: key) != nil {
             throw OfficerFilesError.exists(targetShown.description)
@@ -96,7 +112,8 @@ extension ObjectStore {
             object.etag?.contains("-") != false || copied.etag == object.etag
         else {
             throw ObjectStoreError.server(
-                request: "move \(shown)", status: 500, code: nil, message: "the store's copy at \(targetShown) is not the same: the source was kept")
+                request: "move \(shown)", status: 500, code: nil,
+                message: "the store's copy at \(targetShown) is not the same: the source was kept")
         }
         try await client.delete(bucket: bucket, key: object.key)
     }

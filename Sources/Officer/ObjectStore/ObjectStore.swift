@@ -20,7 +20,8 @@ public struct ObjectStore: Sendable {
     public init(remote: ObjectStoreRemote, http: HTTPClient, journal: TransferJournal?) throws(ObjectStoreError) {
         let endpoint = try ObjectStoreEndpoint(url: remote.endpoint, region: remote.region, pathStyle: remote.pathStyle)
         self.remote = remote
-        var client = ObjectStoreClient(endpoint: endpoint, accessKey: remote.accessKey, secretKey: remote.secretKey, http: http)
+        var client = ObjectStoreClient(
+            endpoint: endpoint, accessKey: remote.accessKey, secretKey: remote.secretKey, http: http)
         client.name = remote.name
         self.client = client
         self.journal = journal
@@ -48,7 +49,8 @@ public struct ObjectStore: Sendable {
                 do {
                     if path.isRemoteRoot {
                         for bucket in try await client.listBuckets() {
-                            continuation.yield(ObjectEntry(path: path.appending(bucket.name), isFolder: true, mtime: bucket.created))
+                            continuation.yield(
+                                ObjectEntry(path: path.appending(bucket.name), isFolder: true, mtime: bucket.created))
                         }
                         continuation.finish()
                         return
@@ -57,17 +59,23 @@ public struct ObjectStore: Sendable {
                     var token: String?
                     var found = false
                     repeat {
-                        let page = try await client.list(bucket: path.bucket, prefix: prefix, delimiter: recursive ? nil : "/", continuation: token)
+                        let page = try await client.list(
+                            bucket: path.bucket, prefix: prefix, delimiter: recursive ? nil : "/", continuation: token)
                         for folder in page.prefixes {
                             found = true
-                            continuation.yield(ObjectEntry(path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: folder), isFolder: true))
+                            continuation.yield(
+                                ObjectEntry(
+                                    path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: folder),
+                                    isFolder: true))
                         }
                         for object in page.objects where object.key != prefix {
                             found = true
                             let isMarker = object.key.hasSuffix("/") && object.size == 0
-                            continuation.yield(ObjectEntry(
-                                path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: object.key), isFolder: isMarker,
-                                size: object.size, mtime: object.lastModified, etag: object.etag))
+                            continuation.yield(
+                                ObjectEntry(
+                                    path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: object.key),
+                                    isFolder: isMarker,
+                                    size: object.size, mtime: object.lastModified, etag: object.etag))
                         }
                         if page.objects.contains(where: { $0.key == prefix }) { found = true }
                         token = page.nextToken
@@ -93,20 +101,26 @@ public struct ObjectStore: Sendable {
     public func stat(_ path: ObjectStorePath) async throws -> ObjectEntry {
         if path.isRemoteRoot { return ObjectEntry(path: path, isFolder: true) }
         if path.isBucket {
-            guard try await client.bucketExists(path.bucket) else { throw ObjectStoreError.noSuchBucket(bucket: client.shown(path.bucket)) }
+            guard try await client.bucketExists(path.bucket) else {
+                throw ObjectStoreError.noSuchBucket(bucket: client.shown(path.bucket))
+            }
             return ObjectEntry(path: path, isFolder: true)
         }
         if !path.key.hasSuffix("/"), let info = try await client.head(bucket: path.bucket, key: path.objectKey) {
             return Self.entry(path, info)
         }
         let page = try await client.list(bucket: path.bucket, prefix: path.folderPrefix, maxKeys: 1)
-        guard !page.objects.isEmpty else { throw ObjectStoreError.noSuchKey(bucket: client.shown(path.bucket), key: path.objectKey) }
-        return ObjectEntry(path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: path.folderPrefix), isFolder: true)
+        guard !page.objects.isEmpty else {
+            throw ObjectStoreError.noSuchKey(bucket: client.shown(path.bucket), key: path.objectKey)
+        }
+        return ObjectEntry(
+            path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: path.folderPrefix), isFolder: true)
     }
 
     static func entry(_ path: ObjectStorePath, _ info: ObjectInfo) -> ObjectEntry {
         ObjectEntry(
-            path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: info.key), isFolder: false, size: info.size,
+            path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: info.key), isFolder: false,
+            size: info.size,
             mtime: info.modificationTime, etag: info.etag, sha256: info.sha256, contentType: info.contentType)
     }
 
@@ -116,9 +130,12 @@ public struct ObjectStore: Sendable {
     /// bucket is a conflict (as an existing Officer folder is without `-p`) unless `existingIsFine`.
     public func makeBucket(_ path: ObjectStorePath, existingIsFine: Bool = false) async throws {
         guard path.isBucket else {
-            throw OfficerFilesError.invalidValue("\(path): only buckets are created (NAME:bucket); folders exist by the files in them")
+            throw OfficerFilesError.invalidValue(
+                "\(path): only buckets are created (NAME:bucket); folders exist by the files in them")
         }
-        if !existingIsFine, try await client.bucketExists(path.bucket) { throw OfficerFilesError.exists(path.description) }
+        if !existingIsFine, try await client.bucketExists(path.bucket) {
+            throw OfficerFilesError.exists(path.description)
+        }
         try await client.createBucket(path.bucket)
     }
 
@@ -126,8 +143,12 @@ public struct ObjectStore: Sendable {
     /// removed. A folder or non-empty bucket without `recursive` is ``OfficerFilesError/needsRecursive(_:)``.
     @discardableResult
     public func remove(_ path: ObjectStorePath, recursive: Bool) async throws -> Int {
-        guard !path.isRemoteRoot else { throw OfficerFilesError.invalidValue("\(path): name a bucket or a file to remove") }
-        if !path.isBucket, !path.key.hasSuffix("/"), try await client.head(bucket: path.bucket, key: path.objectKey) != nil {
+        guard !path.isRemoteRoot else {
+            throw OfficerFilesError.invalidValue("\(path): name a bucket or a file to remove")
+        }
+        if !path.isBucket, !path.key.hasSuffix("/"),
+            try await client.head(bucket: path.bucket, key: path.objectKey) != nil
+        {
             try await client.delete(bucket: path.bucket, key: path.objectKey)
             return 1
         }
@@ -175,7 +196,9 @@ public struct ObjectStore: Sendable {
 
     /// Downloads an object to `destination`: parallel ranges for large objects, resumable from the journal,
     /// each range held to the version it started with (`If-Match`), the object's own modification time set.
-    public func download(_ path: ObjectStorePath, to destination: String, options given: DownloadOptions = DownloadOptions()) -> TransferOperation<DownloadResult> {
+    public func download(
+        _ path: ObjectStorePath, to destination: String, options given: DownloadOptions = DownloadOptions()
+    ) -> TransferOperation<DownloadResult> {
         TransferOperation { report in
             let entry = try await stat(path)
             guard !entry.isFolder else { throw OfficerFilesError.notAnObject(path.description) }
@@ -186,24 +209,30 @@ public struct ObjectStore: Sendable {
             options.knownETag = entry.etag
             options.knownServesRanges = true
             return try await downloader(bucket: path.bucket).download(
-                from: client.objectURL(bucket: path.bucket, key: path.objectKey), credential: nil, to: destination, options: options
+                from: client.objectURL(bucket: path.bucket, key: path.objectKey), credential: nil, to: destination,
+                options: options
             ) { report($0) }
         }
     }
 
     /// Writes an object to an open descriptor (`cat`), resuming a broken connection where it stopped as long as
     /// the object is the same (`If-Match`).
-    public func stream(_ path: ObjectStorePath, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil) async throws -> Int64 {
+    public func stream(_ path: ObjectStorePath, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil) async throws
+        -> Int64
+    {
         let entry = try await stat(path)
         guard !entry.isFolder else { throw OfficerFilesError.notAnObject(path.description) }
         return try await downloader(bucket: path.bucket).stream(
-            from: client.objectURL(bucket: path.bucket, key: path.objectKey), credential: nil, to: fileDescriptor, bandwidthLimit: bandwidthLimit)
+            from: client.objectURL(bucket: path.bucket, key: path.objectKey), credential: nil, to: fileDescriptor,
+            bandwidthLimit: bandwidthLimit)
     }
 
     /// Where an upload of `localFile` to `path` goes: into the bucket or folder it names (a bucket, or a key
     /// ending in `/`), else to that key.
     public func uploadDestination(of localFile: String, to path: ObjectStorePath) async throws -> ObjectStorePath {
-        guard !path.isRemoteRoot else { throw OfficerFilesError.invalidValue("\(path): name a bucket to upload into (\(path.remote):BUCKET/...)") }
+        guard !path.isRemoteRoot else {
+            throw OfficerFilesError.invalidValue("\(path): name a bucket to upload into (\(path.remote):BUCKET/...)")
+        }
         let name = (localFile as NSString).lastPathComponent
         if path.isBucket || path.key.hasSuffix("/") { return path.appending(name) }
         // As `cp` places a copy: a name that is a folder already (objects below `key/`) takes the file in.
@@ -217,7 +246,9 @@ public struct ObjectStore: Sendable {
 
     /// Uploads a local file to `path` (see ``uploadDestination(of:to:)``); an existing object is replaced only
     /// with `force` (``OfficerFilesError/exists(_:)``). An interrupted multipart upload continues on the next call.
-    public func upload(_ localFile: String, to path: ObjectStorePath, force: Bool = false, options: UploadOptions = UploadOptions()) -> TransferOperation<UploadResult> {
+    public func upload(
+        _ localFile: String, to path: ObjectStorePath, force: Bool = false, options: UploadOptions = UploadOptions()
+    ) -> TransferOperation<UploadResult> {
         TransferOperation { report in
             let target = try await uploadDestination(of: localFile, to: path)
             if !force, try await client.head(bucket: target.bucket, key: target.objectKey) != nil {
@@ -225,13 +256,17 @@ public struct ObjectStore: Sendable {
             }
             var extra: [String: String] = [:]
             for item in options.metadata { extra[item.key.lowercased()] = item.value }
-            return try await uploader.upload(file: localFile, bucket: target.bucket, key: target.objectKey, extra: extra, options: options) { report($0) }
+            return try await uploader.upload(
+                file: localFile, bucket: target.bucket, key: target.objectKey, extra: extra, options: options
+            ) { report($0) }
         }
     }
 
     /// The sync side for a bucket or folder.
     public func syncRemote(_ path: ObjectStorePath) throws -> ObjectStoreSyncRemote {
-        guard !path.isRemoteRoot else { throw OfficerFilesError.invalidValue("\(path): name a bucket to sync with (\(path.remote):BUCKET/...)") }
+        guard !path.isRemoteRoot else {
+            throw OfficerFilesError.invalidValue("\(path): name a bucket to sync with (\(path.remote):BUCKET/...)")
+        }
         return ObjectStoreSyncRemote(store: self, base: path)
     }
 
@@ -249,10 +284,12 @@ extension ObjectStore {
         guard !entry.isFolder else { throw OfficerFilesError.notAnObject(path.description) }
         let mtime = entry.mtime ?? 0
         if entry.size == 0 {
-            return try FileFacts(prefix: Data(), name: path.name, path: path.description, size: 0, modificationTime: mtime, mode: nil)
+            return try FileFacts(
+                prefix: Data(), name: path.name, path: path.description, size: 0, modificationTime: mtime, mode: nil)
         }
         let file = RangedFile(
-            http: client.http(bucket: path.bucket), url: client.objectURL(bucket: path.bucket, key: path.objectKey), credential: nil,
+            http: client.http(bucket: path.bucket), url: client.objectURL(bucket: path.bucket, key: path.objectKey),
+            credential: nil,
             size: entry.size, etag: entry.etag)
         return try await OfficerFiles.onOwnThread(cancelling: file) {
             try FileFacts.reading(file, name: path.name, path: path.description, modificationTime: mtime, mode: nil)

@@ -16,7 +16,10 @@ public struct ObjectStoreRemote: Sendable, Codable, Equatable {
     public var secretKey: String
 
     /// Creates a remote description.
-    public init(name: String, endpoint: String, region: String = "us-east-1", pathStyle: Bool = true, accessKey: String, secretKey: String) {
+    public init(
+        name: String, endpoint: String, region: String = "us-east-1", pathStyle: Bool = true, accessKey: String,
+        secretKey: String
+    ) {
         self.name = name
         self.endpoint = endpoint
         self.region = region
@@ -30,10 +33,16 @@ public struct ObjectStoreRemote: Sendable, Codable, Equatable {
     public static func checkName(_ name: String) throws(ObjectStoreError) {
         let first = name.unicodeScalars.first
         guard let first, first.properties.isAlphabetic, first.isASCII, name.count >= 2, name.count <= 64,
-            name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }),
+            name.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+            }),
             !["officer", "http", "https", "file"].contains(name.lowercased())
         else {
-            throw .invalidAddress(name, reason: "not a remote name (2 to 64 letters, digits, '-' and '_', starting with a letter; not officer, http, https or file)")
+            throw .invalidAddress(
+                name,
+                reason:
+                    "not a remote name (2 to 64 letters, digits, '-' and '_', starting with a letter; not officer, http, https or file)"
+            )
         }
     }
 }

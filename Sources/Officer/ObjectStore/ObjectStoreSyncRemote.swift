@@ -27,8 +27,11 @@ public struct ObjectStoreSyncRemote: SyncRemote {
 
     func key(_ path: SyncPath) -> String { base.folderPrefix + path.description }
 
+    /// The bucket walked below the prefix, in sync order.
     public func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
-        ObjectTreeIterator(client: client, bucket: base.bucket, base: base.folderPrefix, missingRootIsEmpty: missingRootIsEmpty, journal: store.journal)
+        ObjectTreeIterator(
+            client: client, bucket: base.bucket, base: base.folderPrefix, missingRootIsEmpty: missingRootIsEmpty,
+            journal: store.journal)
     }
 
     /// Remembers the time stored with an object's current version; a journal that cannot be written only costs
@@ -36,15 +39,19 @@ public struct ObjectStoreSyncRemote: SyncRemote {
     func remember(key: String, etag: String?, size: Int64, mtime: Double?) {
         guard let etag, let mtime else { return }
         try? store.journal?.rememberObjectTime(
-            endpoint: client.endpoint.url, bucket: base.bucket, key: key, .init(etag: ObjectInfo.unquoted(etag), size: size, mtime: mtime))
+            endpoint: client.endpoint.url, bucket: base.bucket, key: key,
+            .init(etag: ObjectInfo.unquoted(etag), size: size, mtime: mtime))
     }
 
+    /// Checks the bucket (and a prefix that must exist).
     public func checkRoot(mustExist: Bool) async throws {
         guard try await client.bucketExists(base.bucket) else {
             if mustExist { throw ObjectStoreError.noSuchBucket(bucket: client.shown(base.bucket)) }
             return
         }
-        if !base.key.isEmpty, !base.key.hasSuffix("/"), let info = try await client.head(bucket: base.bucket, key: base.objectKey), !info.key.hasSuffix("/") {
+        if !base.key.isEmpty, !base.key.hasSuffix("/"),
+            let info = try await client.head(bucket: base.bucket, key: base.objectKey), !info.key.hasSuffix("/")
+        {
             throw SyncRootError.notAFolder(path: base.description)
         }
         if mustExist, !base.key.isEmpty {
@@ -53,6 +60,7 @@ public struct ObjectStoreSyncRemote: SyncRemote {
         }
     }
 
+    /// Folders are implied by keys: nothing to make.
     public func makeDirectory(_ path: SyncPath) async throws {
         if path == .root {
             // A push into a bucket that is not there yet creates it, as `rclone sync` does.
@@ -62,31 +70,42 @@ public struct ObjectStoreSyncRemote: SyncRemote {
         try await client.put(bucket: base.bucket, key: key(path) + "/", data: Data())
     }
 
-    public func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
+    /// Uploads a local file as an object (in parts when large), with its time.
+    public func upload(
+        _ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void
+    ) async throws {
         var extra: [String: String] = [:]
         // A prepared image is a new file: the object keeps the original's time.
         if let own = OfficerFiles.modificationTime(of: localFile), abs(own - mtime) >= 1e-6 {
             extra["mtime"] = ObjectMetadata.mtimeText(seconds: mtime)
         }
         let progress = DownloadProgressSum()
-        _ = try await store.uploader.upload(file: localFile, bucket: base.bucket, key: key(path), extra: extra) { event in
+        _ = try await store.uploader.upload(file: localFile, bucket: base.bucket, key: key(path), extra: extra) {
+            event in
             if case .progress(let part, let done) = event { onProgress(progress.update(segment: part, done: done)) }
         }
     }
 
-    public func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
+    /// Downloads an object to a local file.
+    public func download(
+        _ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void
+    ) async throws {
         var options = DownloadOptions()
         options.force = true
         options.preserveModificationTime = false
         options.knownLength = size
         let progress = DownloadProgressSum()
         _ = try await store.downloader(bucket: base.bucket).download(
-            from: client.objectURL(bucket: base.bucket, key: key(path)), credential: nil, to: localFile, options: options
+            from: client.objectURL(bucket: base.bucket, key: key(path)), credential: nil, to: localFile,
+            options: options
         ) { event in
-            if case .progress(let segment, let done) = event { onProgress(progress.update(segment: segment, done: done)) }
+            if case .progress(let segment, let done) = event {
+                onProgress(progress.update(segment: segment, done: done))
+            }
         }
     }
 
+    /// Removes an object, or every object under a folder.
     public func delete(_ path: SyncPath, isDirectory: Bool) async throws {
         let objectKey = isDirectory ? key(path) + "/" : key(path)
         if isDirectory {
@@ -97,6 +116,7 @@ public struct ObjectStoreSyncRemote: SyncRemote {
         try? store.journal?.forgetObjectTimes(endpoint: client.endpoint.url, bucket: base.bucket, key: objectKey)
     }
 
+    /// The item as the store holds it now (its size and time read again).
     public func exactItem(_ item: SyncItem) async throws -> SyncItem {
         guard !item.isDirectory else { return item }
         guard let info = try await client.head(bucket: base.bucket, key: key(item.path)) else {
@@ -106,14 +126,18 @@ public struct ObjectStoreSyncRemote: SyncRemote {
         exact.mtime = info.modificationTime
         exact.size = info.size
         exact.isTimeExact = true
-        if info.metadata["mtime"] != nil { remember(key: key(item.path), etag: info.etag, size: info.size, mtime: info.modificationTime) }
+        if info.metadata["mtime"] != nil {
+            remember(key: key(item.path), etag: info.etag, size: info.size, mtime: info.modificationTime)
+        }
         return exact
     }
 
+    /// The object's SHA-256: the one stored with it, else read back and hashed.
     public func sha256(_ path: SyncPath) async throws -> String {
         let sum = try await checksum(path)
         guard sum.algorithm == .sha256 else {
-            throw ObjectStoreError.integrity(request: "\(base.appending(path.description))", detail: "no SHA-256 stored with the object")
+            throw ObjectStoreError.integrity(
+                request: "\(base.appending(path.description))", detail: "no SHA-256 stored with the object")
         }
         return sum.hex
     }
@@ -132,9 +156,11 @@ public struct ObjectStoreSyncRemote: SyncRemote {
             return SyncChecksum(algorithm: .md5, hex: md5.map { String(format: "%02x", $0) }.joined())
         }
         throw ObjectStoreError.integrity(
-            request: "\(base.bucket)/\(objectKey)", detail: "the object carries no content hash (stored in parts without one): compare by size and time")
+            request: "\(base.bucket)/\(objectKey)",
+            detail: "the object carries no content hash (stored in parts without one): compare by size and time")
     }
 
+    /// Sets the object's stored time (a copy onto itself with new metadata).
     public func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {
         let objectKey = key(path)
         guard let info = try await client.head(bucket: base.bucket, key: objectKey) else {
@@ -142,7 +168,8 @@ public struct ObjectStoreSyncRemote: SyncRemote {
         }
         var metadata = info.metadata
         metadata["mtime"] = ObjectMetadata.mtimeText(seconds: mtime)
-        try await client.replaceMetadata(bucket: base.bucket, key: objectKey, metadata: metadata, contentType: info.contentType)
+        try await client.replaceMetadata(
+            bucket: base.bucket, key: objectKey, metadata: metadata, contentType: info.contentType)
         // A copy in one piece keeps its ETag (the MD5); one in parts may get another, which only costs a HEAD.
         remember(key: objectKey, etag: info.etag, size: info.size, mtime: Double(metadata["mtime"]!))
     }
@@ -200,7 +227,8 @@ final class ObjectTreeIterator: SyncRemoteIterator, @unchecked Sendable {
         var items: [SyncItem] = []
         var refused: [Result<SyncItem, SyncNameError>] = []
         var token: String?
-        let remembered = (try? journal?.objectTimes(endpoint: client.endpoint.url, bucket: bucket, prefix: prefix)) ?? [:]
+        let remembered =
+            (try? journal?.objectTimes(endpoint: client.endpoint.url, bucket: bucket, prefix: prefix)) ?? [:]
         func add(_ name: String, kind: SyncItem.Kind, size: Int64, mtime: Double, etag: String? = nil) {
             let relative = "/" + (folder == .root ? "" : folder.description + "/") + name
             switch SyncPath.relative(entryPath: relative, name: name, below: "/") {
@@ -208,7 +236,9 @@ final class ObjectTreeIterator: SyncRemoteIterator, @unchecked Sendable {
                 var item = SyncItem(path: path, kind: kind, size: size, mtime: mtime)
                 if kind == .file {
                     // The listing's time is when the store wrote it: exact only as remembered for this version.
-                    if let known = remembered[prefix + name], let etag, known.etag == ObjectInfo.unquoted(etag), known.size == size {
+                    if let known = remembered[prefix + name], let etag, known.etag == ObjectInfo.unquoted(etag),
+                        known.size == size
+                    {
                         item.mtime = known.mtime
                     } else {
                         item.isTimeExact = false
@@ -230,14 +260,17 @@ final class ObjectTreeIterator: SyncRemoteIterator, @unchecked Sendable {
                     if !page.prefixes.contains(object.key) { add(name, kind: .directory, size: 0, mtime: 0) }
                     continue
                 }
-                add(String(object.key.dropFirst(prefix.count)), kind: .file, size: object.size, mtime: object.lastModified, etag: object.etag)
+                add(
+                    String(object.key.dropFirst(prefix.count)), kind: .file, size: object.size,
+                    mtime: object.lastModified, etag: object.etag)
             }
             token = page.nextToken
         } while token != nil
         // A marker and a prefix of the same folder (on different pages) are one folder.
         items.sort { $0.path < $1.path }
         var unique: [SyncItem] = []
-        for item in items where !(item.isDirectory && unique.last.map { $0.isDirectory && $0.path == item.path } == true) {
+        for item in items
+        where !(item.isDirectory && unique.last.map { $0.isDirectory && $0.path == item.path } == true) {
             unique.append(item)
         }
         return (refused + unique.map { .success($0) }).reversed()

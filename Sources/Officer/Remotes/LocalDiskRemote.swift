@@ -13,17 +13,22 @@ struct LocalDiskRemote: Remote {
     }
 
     func path(_ location: Location) throws -> String {
-        guard case .local(let path) = location else { throw OfficerFilesError.invalidValue("\(location): not a local path") }
+        guard case .local(let path) = location else {
+            throw OfficerFilesError.invalidValue("\(location): not a local path")
+        }
         return path
     }
 
     static func entry(at path: String, name: String? = nil) throws -> RemoteEntry {
-        guard let info = linkStatus(path) else { throw HTTPError.localFile(path: path, message: String(cString: strerror(errno))) }
+        guard let info = linkStatus(path) else {
+            throw HTTPError.localFile(path: path, message: String(cString: strerror(errno)))
+        }
         let type = info.st_mode & S_IFMT
         let kind: RemoteEntry.Kind = type == S_IFDIR ? .directory : type == S_IFLNK ? .symlink : .file
         let mtime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
         return RemoteEntry(
-            location: .local(path), name: name ?? (path as NSString).lastPathComponent, kind: kind, size: kind == .file ? Int64(info.st_size) : 0,
+            location: .local(path), name: name ?? (path as NSString).lastPathComponent, kind: kind,
+            size: kind == .file ? Int64(info.st_size) : 0,
             mtime: mtime, mode: Int(info.st_mode & 0o7777))
     }
 
@@ -35,11 +40,15 @@ struct LocalDiskRemote: Remote {
         guard top.isFolder else { return RemoteListing(location: location, entries: [top]) }
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted {
+                Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8))
+            }
         } catch {
             throw HTTPError.localFile(path: folder, message: "cannot read the folder")
         }
-        return RemoteListing(location: location, entries: try names.map { try Self.entry(at: (folder as NSString).appendingPathComponent($0)) })
+        return RemoteListing(
+            location: location,
+            entries: try names.map { try Self.entry(at: (folder as NSString).appendingPathComponent($0)) })
     }
 
     func makeFolder(_ location: Location, parents: Bool) async throws -> RemoteEntry {
@@ -47,7 +56,9 @@ struct LocalDiskRemote: Remote {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: parents)
         } catch {
-            throw HTTPError.localFile(path: folder, message: parents ? "cannot be made" : "cannot be made (does its parent exist? -p makes it)")
+            throw HTTPError.localFile(
+                path: folder,
+                message: parents ? "cannot be made" : "cannot be made (does its parent exist? -p makes it)")
         }
         return try Self.entry(at: folder)
     }
@@ -76,11 +87,14 @@ struct WebAddressRemote: Remote {
     func features() async -> RemoteFeatures { [.ranges] }
 
     func url(_ location: Location) throws -> String {
-        guard case .url(let url) = location else { throw OfficerFilesError.invalidValue("\(location): not a web address") }
+        guard case .url(let url) = location else {
+            throw OfficerFilesError.invalidValue("\(location): not a web address")
+        }
         return url
     }
 
-    func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<DownloadResult> {
+    func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<DownloadResult>
+    {
         do {
             return files.download(url: try url(location), to: local, options: options)
         } catch {
@@ -88,7 +102,9 @@ struct WebAddressRemote: Remote {
         }
     }
 
-    func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?) async throws -> Int64 {
+    func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?) async throws
+        -> Int64
+    {
         try await files.read(url: try url(location), to: fileDescriptor, bandwidthLimit: bandwidthLimit).bytes
     }
 }

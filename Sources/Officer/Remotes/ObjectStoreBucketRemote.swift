@@ -15,14 +15,17 @@ struct ObjectStoreBucketRemote: Remote {
     }
 
     func path(_ location: Location) throws -> ObjectStorePath {
-        guard case .object(let path) = location else { throw OfficerFilesError.invalidValue("\(location): not an S3 path") }
+        guard case .object(let path) = location else {
+            throw OfficerFilesError.invalidValue("\(location): not an S3 path")
+        }
         return path
     }
 
     static func entry(_ entry: ObjectEntry) -> RemoteEntry {
         let kind: RemoteEntry.Kind = entry.path.isBucket ? .bucket : entry.isFolder ? .directory : .file
         return RemoteEntry(
-            location: .object(entry.path), name: entry.path.name, kind: kind, size: entry.size, mtime: entry.mtime, mime: entry.contentType,
+            location: .object(entry.path), name: entry.path.name, kind: kind, size: entry.size, mtime: entry.mtime,
+            mime: entry.contentType,
             etag: entry.etag, sha256: entry.sha256)
     }
 
@@ -35,7 +38,9 @@ struct ObjectStoreBucketRemote: Remote {
     }
 
     func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
-        guard let path = try? path(location) else { return AsyncThrowingStream { $0.finish(throwing: unavailable("listing", location)) } }
+        guard let path = try? path(location) else {
+            return AsyncThrowingStream { $0.finish(throwing: unavailable("listing", location)) }
+        }
         let entries = store.list(path, recursive: true)
         return .mapping(entries) { entry in Self.entry(entry) }
     }
@@ -51,17 +56,23 @@ struct ObjectStoreBucketRemote: Remote {
         try await store.remove(try path(location), recursive: recursive)
     }
 
-    func copy(_ source: Location, to destination: Location, overwrite: Bool, recursive: Bool) async throws -> RemoteEntry {
-        let done = try await store.relocate(try path(source), toExactly: try path(destination), overwrite: overwrite, recursive: recursive, removing: false)
+    func copy(_ source: Location, to destination: Location, overwrite: Bool, recursive: Bool) async throws
+        -> RemoteEntry
+    {
+        let done = try await store.relocate(
+            try path(source), toExactly: try path(destination), overwrite: overwrite, recursive: recursive,
+            removing: false)
         return try await stat(.object(done.target))
     }
 
     func move(_ source: Location, to destination: Location, overwrite: Bool) async throws -> RemoteEntry {
-        let done = try await store.relocate(try path(source), toExactly: try path(destination), overwrite: overwrite, recursive: true, removing: true)
+        let done = try await store.relocate(
+            try path(source), toExactly: try path(destination), overwrite: overwrite, recursive: true, removing: true)
         return try await stat(.object(done.target))
     }
 
-    func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<DownloadResult> {
+    func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<DownloadResult>
+    {
         do {
             return store.download(try path(location), to: local, options: options)
         } catch {
@@ -69,7 +80,9 @@ struct ObjectStoreBucketRemote: Remote {
         }
     }
 
-    func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?) async throws -> Int64 {
+    func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?) async throws
+        -> Int64
+    {
         try await store.stream(try path(location), to: fileDescriptor, bandwidthLimit: bandwidthLimit)
     }
 
@@ -85,7 +98,9 @@ struct ObjectStoreBucketRemote: Remote {
         .object(try await store.uploadDestination(of: local, to: try path(destination)))
     }
 
-    func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions) -> TransferOperation<UploadResult> {
+    func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions)
+        -> TransferOperation<UploadResult>
+    {
         do {
             return store.upload(local, to: try path(destination), force: overwrite, options: options)
         } catch {

@@ -13,7 +13,10 @@ struct OfficerServerRemote: Remote {
     /// The seed's endpoints give most; the proposals add resumable uploads, times, checksums, trees, jobs and
     /// thumbnails where the server offers them (learnt once, never assumed).
     func features() async -> RemoteFeatures {
-        var features: RemoteFeatures = [.writable, .serverSideCopy, .serverSideMove, .ranges, .zipOfMany, .search, .serverWork, .queuedWrites, .cached]
+        var features: RemoteFeatures = [
+            .writable, .serverSideCopy, .serverSideMove, .ranges, .zipOfMany, .search, .serverWork, .queuedWrites,
+            .cached,
+        ]
         guard let client = try? files.client else { return features }
         if await client.knownOffer(.tus) != false { features.insert(.resumableUploads) }
         if await client.knownOffer(.mtime) != false { features.insert(.settableTimes) }
@@ -26,13 +29,17 @@ struct OfficerServerRemote: Remote {
     }
 
     func path(_ location: Location) throws -> RemotePath {
-        guard case .officer(let path) = location else { throw OfficerFilesError.invalidValue("\(location): not an Officer path") }
+        guard case .officer(let path) = location else {
+            throw OfficerFilesError.invalidValue("\(location): not an Officer path")
+        }
         return path
     }
 
     /// The entry at `path` in the user's terms (on the same named remote).
     static func entry(_ entry: FileEntry, root: String, remote: String?) -> RemoteEntry {
-        let path = (try? RemotePath(root: root, path: entry.path, remote: remote)) ?? (try! RemotePath(root: root, path: "/", remote: remote))
+        let path =
+            (try? RemotePath(root: root, path: entry.path, remote: remote))
+            ?? (try? RemotePath(root: root, path: "/", remote: remote))!
         let kind: RemoteEntry.Kind =
             switch entry.type {
             case .directory: .directory
@@ -40,7 +47,8 @@ struct OfficerServerRemote: Remote {
             case .file: .file
             }
         return RemoteEntry(
-            location: .officer(path), name: entry.name.isEmpty ? path.name : entry.name, kind: kind, size: entry.size, mtime: entry.mtime,
+            location: .officer(path), name: entry.name.isEmpty ? path.name : entry.name, kind: kind, size: entry.size,
+            mtime: entry.mtime,
             mode: entry.mode, mime: entry.mime)
     }
 
@@ -54,12 +62,15 @@ struct OfficerServerRemote: Remote {
         if files.isOffline {
             guard let cached = try files.cachedListing(path) else { throw OfficerFilesError.notCachedOffline(path) }
             return RemoteListing(
-                location: location, entries: cached.listing.entries.map { Self.entry($0, root: path.root, remote: path.remote) },
+                location: location,
+                entries: cached.listing.entries.map { Self.entry($0, root: path.root, remote: path.remote) },
                 listedAt: cached.listedAt)
         }
         do {
             let listing = try await files.list(path)
-            return RemoteListing(location: location, entries: listing.entries.map { Self.entry($0, root: path.root, remote: path.remote) })
+            return RemoteListing(
+                location: location,
+                entries: listing.entries.map { Self.entry($0, root: path.root, remote: path.remote) })
         } catch OfficerError.badRequest(_, _, "not_a_directory") {
             // Like ls(1): naming a file lists just that file.
             return RemoteListing(location: location, entries: [try await stat(location)])
@@ -67,7 +78,9 @@ struct OfficerServerRemote: Remote {
     }
 
     func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
-        guard let path = try? path(location) else { return AsyncThrowingStream { $0.finish(throwing: unavailable("listing", location)) } }
+        guard let path = try? path(location) else {
+            return AsyncThrowingStream { $0.finish(throwing: unavailable("listing", location)) }
+        }
         let entries = files.walk(path)
         return .mapping(entries) { entry in Self.entry(entry, root: path.root, remote: path.remote) }
     }
@@ -81,9 +94,13 @@ struct OfficerServerRemote: Remote {
         try await files.remove(try path(location), recursive: recursive)
     }
 
-    func copy(_ source: Location, to destination: Location, overwrite: Bool, recursive: Bool) async throws -> RemoteEntry {
+    func copy(_ source: Location, to destination: Location, overwrite: Bool, recursive: Bool) async throws
+        -> RemoteEntry
+    {
         let (from, to) = (try path(source), try path(destination))
-        if !recursive, try await files.stat(from).isDirectory { throw OfficerFilesError.copyNeedsRecursive(from.description) }
+        if !recursive, try await files.stat(from).isDirectory {
+            throw OfficerFilesError.copyNeedsRecursive(from.description)
+        }
         return Self.entry(try await files.copy(from, to: to, overwrite: overwrite), root: to.root, remote: to.remote)
     }
 
@@ -92,7 +109,8 @@ struct OfficerServerRemote: Remote {
         return Self.entry(try await files.move(from, to: to, overwrite: overwrite), root: to.root, remote: to.remote)
     }
 
-    func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<DownloadResult> {
+    func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<DownloadResult>
+    {
         do {
             return files.download(try path(location), to: local, options: options)
         } catch {
@@ -100,8 +118,12 @@ struct OfficerServerRemote: Remote {
         }
     }
 
-    func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?) async throws -> Int64 {
-        try await files.read(try path(location), to: fileDescriptor, outputName: outputName, bandwidthLimit: bandwidthLimit).bytes
+    func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?) async throws
+        -> Int64
+    {
+        try await files.read(
+            try path(location), to: fileDescriptor, outputName: outputName, bandwidthLimit: bandwidthLimit
+        ).bytes
     }
 
     func facts(of location: Location) async throws -> FileFacts { try await files.facts(of: try path(location)) }
@@ -111,13 +133,16 @@ struct OfficerServerRemote: Remote {
         var request = UploadRequest()
         request.overwrite = true
         switch try await files.uploadDestination(path.description, several: false, request: request) {
-        case .officer(.intoFolder(let folder)): return .officer(try folder.appending((local as NSString).lastPathComponent))
+        case .officer(.intoFolder(let folder)):
+            return .officer(try folder.appending((local as NSString).lastPathComponent))
         case .officer(.asFile(let file)): return .officer(file)
         case .tus: return destination
         }
     }
 
-    func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions) -> TransferOperation<UploadResult> {
+    func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions)
+        -> TransferOperation<UploadResult>
+    {
         do {
             var request = UploadRequest()
             request.overwrite = overwrite
@@ -133,6 +158,7 @@ struct OfficerServerRemote: Remote {
         let response = try await files.search(text, in: path)
         return RemoteSearch(
             path: folder.description, query: response.query,
-            results: response.results.map { Self.entry($0, root: path.root, remote: path.remote) }, truncated: response.truncated)
+            results: response.results.map { Self.entry($0, root: path.root, remote: path.remote) },
+            truncated: response.truncated)
     }
 }

@@ -23,20 +23,23 @@ package protocol Remote: Sendable {
     /// Removes a file, or a folder with `recursive`; how many entries went.
     func remove(_ location: Location, recursive: Bool) async throws -> Int
     /// Copies inside the remote to exactly `destination` (placement is decided before).
-    func copy(_ source: Location, to destination: Location, overwrite: Bool, recursive: Bool) async throws -> RemoteEntry
+    func copy(_ source: Location, to destination: Location, overwrite: Bool, recursive: Bool) async throws
+        -> RemoteEntry
     /// Moves inside the remote to exactly `destination`.
     func move(_ source: Location, to destination: Location, overwrite: Bool) async throws -> RemoteEntry
     /// Downloads a file to a local path, resumable where the remote allows.
     func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<DownloadResult>
     /// Writes a file's bytes to a descriptor.
-    func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?) async throws -> Int64
+    func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?) async throws
+        -> Int64
     /// What a file is, from as few bytes as its format needs.
     func facts(of location: Location) async throws -> FileFacts
     /// Where an upload of `local` to `destination` lands, as cp places a copy (into a folder, else that name).
     func uploadTarget(of local: String, to destination: Location) async throws -> Location
     /// Uploads a local file there (see ``uploadTarget(of:to:)``), resumable where the remote allows; an
     /// existing file is replaced only with `overwrite`; done when the remote holds those bytes.
-    func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions) -> TransferOperation<UploadResult>
+    func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions)
+        -> TransferOperation<UploadResult>
     /// Entries below a folder whose names contain `text`.
     func search(_ text: String, in folder: Location) async throws -> RemoteSearch
 }
@@ -46,26 +49,48 @@ extension Remote {
         RemoteUnavailable(location: location, kind: kind, what: what)
     }
 
-    package func stat(_ location: Location) async throws -> RemoteEntry { throw unavailable("looking at entries", location) }
-    package func facts(of location: Location) async throws -> FileFacts { throw unavailable("reading file facts", location) }
-    package func list(_ location: Location) async throws -> RemoteListing { throw unavailable("listing folders", location) }
-    package func uploadTarget(of local: String, to destination: Location) async throws -> Location { throw unavailable("uploading", destination) }
-    package func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions) -> TransferOperation<UploadResult> {
+    package func stat(_ location: Location) async throws -> RemoteEntry {
+        throw unavailable("looking at entries", location)
+    }
+    package func facts(of location: Location) async throws -> FileFacts {
+        throw unavailable("reading file facts", location)
+    }
+    package func list(_ location: Location) async throws -> RemoteListing {
+        throw unavailable("listing folders", location)
+    }
+    package func uploadTarget(of local: String, to destination: Location) async throws -> Location {
+        throw unavailable("uploading", destination)
+    }
+    package func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions)
+        -> TransferOperation<UploadResult>
+    {
         TransferOperation { _ in throw unavailable("uploading", destination) }
     }
-    package func search(_ text: String, in folder: Location) async throws -> RemoteSearch { throw unavailable("searching", folder) }
-    package func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<DownloadResult> {
+    package func search(_ text: String, in folder: Location) async throws -> RemoteSearch {
+        throw unavailable("searching", folder)
+    }
+    package func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<
+        DownloadResult
+    > {
         TransferOperation { _ in throw unavailable("downloading", location) }
     }
-    package func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?) async throws -> Int64 {
+    package func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?)
+        async throws -> Int64
+    {
         throw unavailable("reading", location)
     }
     package func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
         AsyncThrowingStream { $0.finish(throwing: unavailable("listing folders", location)) }
     }
-    package func makeFolder(_ location: Location, parents: Bool) async throws -> RemoteEntry { throw unavailable("making folders", location) }
-    package func remove(_ location: Location, recursive: Bool) async throws -> Int { throw unavailable("removing files", location) }
-    package func copy(_ source: Location, to destination: Location, overwrite: Bool, recursive: Bool) async throws -> RemoteEntry {
+    package func makeFolder(_ location: Location, parents: Bool) async throws -> RemoteEntry {
+        throw unavailable("making folders", location)
+    }
+    package func remove(_ location: Location, recursive: Bool) async throws -> Int {
+        throw unavailable("removing files", location)
+    }
+    package func copy(_ source: Location, to destination: Location, overwrite: Bool, recursive: Bool) async throws
+        -> RemoteEntry
+    {
         throw unavailable("copying", source)
     }
     package func move(_ source: Location, to destination: Location, overwrite: Bool) async throws -> RemoteEntry {

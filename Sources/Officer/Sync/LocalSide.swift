@@ -16,7 +16,10 @@ enum LocalSide {
                 throw HTTPError.localFile(path: absolute, errno: failure)
             }
             guard info.st_mode & S_IFMT == S_IFDIR else {
-                throw HTTPError.localFile(path: absolute, message: "exists and is not a real folder (a symbolic link or a file): nothing is written through it")
+                throw HTTPError.localFile(
+                    path: absolute,
+                    message:
+                        "exists and is not a real folder (a symbolic link or a file): nothing is written through it")
             }
         }
     }
@@ -27,9 +30,13 @@ enum LocalSide {
         for component in path.components.dropLast() {
             current += "/" + component
             var info = stat()
-            guard lstat(current, &info) == 0 else { throw HTTPError.localFile(path: current, message: String(cString: strerror(errno))) }
+            guard lstat(current, &info) == 0 else {
+                throw HTTPError.localFile(path: current, message: String(cString: strerror(errno)))
+            }
             guard info.st_mode & S_IFMT == S_IFDIR else {
-                throw HTTPError.localFile(path: current, message: "not a real folder (a symbolic link or a file): nothing is written through it")
+                throw HTTPError.localFile(
+                    path: current,
+                    message: "not a real folder (a symbolic link or a file): nothing is written through it")
             }
         }
     }
@@ -53,14 +60,18 @@ enum LocalSide {
                 abs(mtime - seen.mtime) < SyncComparison.timeTolerance
             else {
                 unlink(temp)
-                throw HTTPError.localFile(path: final, message: "changed locally since the sync compared it: not overwritten")
+                throw HTTPError.localFile(
+                    path: final, message: "changed locally since the sync compared it: not overwritten")
             }
         } else if exists {
             unlink(temp)
-            throw HTTPError.localFile(path: final, message: "appeared locally since the sync listed the folder: not overwritten")
+            throw HTTPError.localFile(
+                path: final, message: "appeared locally since the sync listed the folder: not overwritten")
         }
         try setModificationTime(temp, to: item.mtime)
-        guard rename(temp, final) == 0 else { throw HTTPError.localFile(path: final, message: String(cString: strerror(errno))) }
+        guard rename(temp, final) == 0 else {
+            throw HTTPError.localFile(path: final, message: String(cString: strerror(errno)))
+        }
     }
 
     /// Copies a file through a temp file beside the target (a reader never sees half of it), telling the bytes
@@ -149,7 +160,9 @@ private final class TimeProbe: @unchecked Sendable {
         close(descriptor)
         defer { unlink(probe) }
         var info = stat()
-        guard (try? LocalSide.setModificationTime(probe, to: mtime)) != nil, stat(probe, &info) == 0 else { return mtime }
+        guard (try? LocalSide.setModificationTime(probe, to: mtime)) != nil, stat(probe, &info) == 0 else {
+            return mtime
+        }
         let value = FileTime(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec)).timeInterval
         lock.withLock { known[key] = value }
         return value

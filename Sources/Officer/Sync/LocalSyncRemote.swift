@@ -37,18 +37,24 @@ public struct LocalSyncRemote: SyncRemote {
     /// The local disk.
     public var isLocalDisk: Bool { true }
 
+    /// The folder's tree.
     public func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
         makeIterator(missingRootIsEmpty: missingRootIsEmpty) { _, _, _ in }
     }
 
-    public func makeIterator(missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void) -> any SyncRemoteIterator {
+    /// The folder's tree; `onProblem` hears what was skipped.
+    public func makeIterator(missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void)
+        -> any SyncRemoteIterator
+    {
         let walker = LocalTreeWalker(
-            root: root, followSymlinks: followSymlinks, filter: filter, rename: imagePreparation?.uploadedName, onProblem: onProblem)
+            root: root, followSymlinks: followSymlinks, filter: filter, rename: imagePreparation?.uploadedName,
+            onProblem: onProblem)
         walker.missingRootIsEmpty = missingRootIsEmpty
         walker.refusesNamesNotUTF8 = isSource
         return LocalTreeIterator(walker: walker)
     }
 
+    /// Checks the local folder (and that it exists where it must).
     public func checkRoot(mustExist: Bool) async throws {
         var info = stat()
         let found = stat(root, &info) == 0
@@ -56,6 +62,7 @@ public struct LocalSyncRemote: SyncRemote {
         if !found, mustExist { throw SyncRootError.missing(path: root) }
     }
 
+    /// Makes a local folder.
     public func makeDirectory(_ path: SyncPath) async throws {
         if path == .root {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -72,7 +79,9 @@ public struct LocalSyncRemote: SyncRemote {
     }
 
     /// The file itself, checked to have settled and prepared where asked: a prepared copy goes once sent.
-    public func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws -> SyncSentFile {
+    public func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void)
+        async throws -> SyncSentFile
+    {
         let parent = item.path.components.dropLast().map { "/" + $0 }.joined()
         let relative = parent + "/" + (item.sourceName ?? item.name)
         let local = root + relative
@@ -109,7 +118,9 @@ public struct LocalSyncRemote: SyncRemote {
     }
 
     /// Copies a local file in (a sync between two local folders).
-    public func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
+    public func upload(
+        _ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void
+    ) async throws {
         let target = root + "/" + path.description
         try LocalSide.checkParents(of: path, in: root)
         try LocalSide.copy(localFile, to: target, onProgress: onProgress)
@@ -117,14 +128,18 @@ public struct LocalSyncRemote: SyncRemote {
     }
 
     /// Copies a file out (the other side of a sync between two local folders).
-    public func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
+    public func download(
+        _ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void
+    ) async throws {
         try LocalSide.copy(root + "/" + path.description, to: localFile, onProgress: onProgress)
     }
 
+    /// Removes a local file or folder.
     public func delete(_ path: SyncPath, isDirectory: Bool) async throws {
         try LocalSide.delete(SyncItem(path: path, kind: isDirectory ? .directory : .file, size: 0, mtime: 0), in: root)
     }
 
+    /// A local file's SHA-256.
     public func sha256(_ path: SyncPath) async throws -> String {
         try SyncChecksum.of(file: root + "/" + path.description, algorithm: .sha256).hex
     }
@@ -134,6 +149,7 @@ public struct LocalSyncRemote: SyncRemote {
         try SyncChecksum.of(file: root + "/" + path.description, algorithm: other?.algorithm ?? .sha256)
     }
 
+    /// Sets a local file's time.
     public func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {
         try LocalSide.setModificationTime(root + "/" + path.description, to: mtime)
     }

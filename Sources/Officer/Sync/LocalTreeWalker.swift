@@ -74,7 +74,11 @@ final class LocalTreeWalker {
                 onProblem(.root, found ? "\(root): not a folder" : "\(root): \(String(cString: strerror(errno)))", true)
                 return nil
             }
-            stack = [Frame(path: .root, absolute: root, children: read(root, at: .root), identity: (UInt64(info.st_dev), UInt64(info.st_ino)))]
+            stack = [
+                Frame(
+                    path: .root, absolute: root, children: read(root, at: .root),
+                    identity: (UInt64(info.st_dev), UInt64(info.st_ino)))
+            ]
         }
         while refused.isEmpty, let top = stack.last {
             guard top.index < top.children.count else {
@@ -90,9 +94,12 @@ final class LocalTreeWalker {
                     onProblem(path, "a link back to a folder above it (a loop): skipped", false)
                     continue
                 }
-                stack.append(Frame(path: path, absolute: absolute, children: read(absolute, at: path), identity: child.identity))
+                stack.append(
+                    Frame(path: path, absolute: absolute, children: read(absolute, at: path), identity: child.identity))
             }
-            return .success(SyncItem(path: path, kind: child.kind, size: child.size, mtime: child.mtime, sourceName: child.sourceName))
+            return .success(
+                SyncItem(
+                    path: path, kind: child.kind, size: child.size, mtime: child.mtime, sourceName: child.sourceName))
         }
         return refused.isEmpty ? nil : .failure(refused.removeFirst())
     }
@@ -101,7 +108,8 @@ final class LocalTreeWalker {
     /// into another (`caf\u{FFFD}.txt`) that lstat then does not find, so the file went unseen and unreported.
     private func names(in folder: String, at path: SyncPath) -> [[UInt8]] {
         guard let directory = opendir(folder) else {
-            onProblem(path, "cannot read the folder: \(SystemWording.userTerms(String(cString: strerror(errno))))", true)
+            onProblem(
+                path, "cannot read the folder: \(SystemWording.userTerms(String(cString: strerror(errno))))", true)
             return []
         }
         defer { closedir(directory) }
@@ -109,7 +117,11 @@ final class LocalTreeWalker {
         while true {
             errno = 0
             guard let entry = readdir(directory) else {
-                if errno != 0 { onProblem(path, "cannot read the folder: \(SystemWording.userTerms(String(cString: strerror(errno))))", true) }
+                if errno != 0 {
+                    onProblem(
+                        path, "cannot read the folder: \(SystemWording.userTerms(String(cString: strerror(errno))))",
+                        true)
+                }
                 return names
             }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
@@ -161,7 +173,8 @@ final class LocalTreeWalker {
             children.append(
                 Child(
                     name: shownName, sourceName: sourceName, kind: isDirectory ? .directory : .file,
-                    size: isDirectory ? 0 : Int64(info.st_size), mtime: mtime, identity: (UInt64(info.st_dev), UInt64(info.st_ino))))
+                    size: isDirectory ? 0 : Int64(info.st_size), mtime: mtime,
+                    identity: (UInt64(info.st_dev), UInt64(info.st_ino))))
         }
         children.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         return children

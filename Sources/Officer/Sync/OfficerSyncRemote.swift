@@ -36,10 +36,13 @@ public struct OfficerSyncRemote: SyncRemote {
         return result
     }
 
+    /// The tree below the root, paged where the server offers `tree`, folder by folder otherwise.
     public func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
-        OfficerTreeIterator(client: client, base: base, pageSize: pageSize, missingRootIsEmpty: missingRootIsEmpty, journal: journal)
+        OfficerTreeIterator(
+            client: client, base: base, pageSize: pageSize, missingRootIsEmpty: missingRootIsEmpty, journal: journal)
     }
 
+    /// Makes a folder on the server.
     public func makeDirectory(_ path: SyncPath) async throws {
         do {
             _ = try await client.makeDirectory(try remotePath(path), parents: true)
@@ -48,7 +51,10 @@ public struct OfficerSyncRemote: SyncRemote {
         }
     }
 
-    public func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
+    /// Uploads a local file (resumably) with its time.
+    public func upload(
+        _ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void
+    ) async throws {
         let folder = try remotePath(SyncPath(Array(path.components.dropLast())))
         let target = try client.uploadTarget(name: path.name, into: folder, mtime: mtime, overwrite: true)
         let result: UploadResult
@@ -69,7 +75,10 @@ public struct OfficerSyncRemote: SyncRemote {
         }
     }
 
-    public func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws {
+    /// Downloads a file, checked against the server's checksum where it offers one.
+    public func download(
+        _ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void
+    ) async throws {
         let remote = try remotePath(path)
         var options = DownloadOptions()
         options.force = true
@@ -78,27 +87,33 @@ public struct OfficerSyncRemote: SyncRemote {
         let progress = DownloadProgressSum()
         do {
             _ = try await client.checkedDownload(remote, with: downloader, to: localFile, options: options) { event in
-                if case .progress(let segment, let done) = event { onProgress(progress.update(segment: segment, done: done)) }
+                if case .progress(let segment, let done) = event {
+                    onProgress(progress.update(segment: segment, done: done))
+                }
             }
         } catch {
             throw client.signInNeeded(after: error)
         }
     }
 
+    /// Checks the root folder (and that it exists where it must).
     public func checkRoot(mustExist: Bool) async throws {
         if try await !client.folderExists(base), mustExist {
             throw OfficerError.notFound(request: "sync", message: "\(base): no such folder")
         }
     }
 
+    /// Removes a file or folder on the server.
     public func delete(_ path: SyncPath, isDirectory: Bool) async throws {
         try await client.remove(try remotePath(path), recursive: isDirectory)
     }
 
+    /// The server's SHA-256 of a file.
     public func sha256(_ path: SyncPath) async throws -> String {
         try await client.sha256(try remotePath(path)).sha256
     }
 
+    /// Sets a file's time on the server (the proposed `mtime`).
     public func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {
         try await client.setModificationTime(try remotePath(path), to: mtime)
     }
@@ -132,13 +147,17 @@ final class OfficerTreeIterator: SyncRemoteIterator, @unchecked Sendable {
     /// The journal, when it remembers times for this root of the server (nil: no entry is looked up).
     private let journal: TransferJournal?
 
-    init(client: OfficerClient, base: RemotePath, pageSize: Int, missingRootIsEmpty: Bool, journal: TransferJournal? = nil) {
+    init(
+        client: OfficerClient, base: RemotePath, pageSize: Int, missingRootIsEmpty: Bool,
+        journal: TransferJournal? = nil
+    ) {
         self.client = client
         self.base = base
         self.pageSize = pageSize
         self.missingRootIsEmpty = missingRootIsEmpty
         // Only a server that kept its own times has any remembered: without one, no entry is looked up.
-        self.journal = (try? journal?.hasObjectTimes(endpoint: client.server, bucket: base.root)) == true ? journal : nil
+        self.journal =
+            (try? journal?.hasObjectTimes(endpoint: client.server, bucket: base.root)) == true ? journal : nil
         nextPage = fetch(cursor: nil)
     }
 
@@ -184,7 +203,9 @@ final class OfficerTreeIterator: SyncRemoteIterator, @unchecked Sendable {
         // The server's links are its own business (it never follows one out of its root); a sync leaves them alone.
         if entry.type == .symlink { return try await next() }
         return SyncPath.relative(entryPath: entry.path, name: entry.name, below: base.path).map { path in
-            SyncItem(path: path, kind: entry.isDirectory ? .directory : .file, size: entry.isDirectory ? 0 : entry.size, mtime: time(of: entry))
+            SyncItem(
+                path: path, kind: entry.isDirectory ? .directory : .file, size: entry.isDirectory ? 0 : entry.size,
+                mtime: time(of: entry))
         }
     }
 }

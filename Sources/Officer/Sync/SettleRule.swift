@@ -25,7 +25,9 @@ public struct SettleRule: Sendable, Equatable {
     /// writer can set back) at least ``seconds`` ago. A file with no open writer seen is taken as closed; one
     /// that is gone has nothing left to wait for. A change dated in the future (a clock set back, a file from
     /// elsewhere) is not a write in progress.
-    func isSettled(_ path: String, listedSize size: Int64, mtime: Double, now: Double = Date().timeIntervalSince1970) -> Bool {
+    func isSettled(_ path: String, listedSize size: Int64, mtime: Double, now: Double = Date().timeIntervalSince1970)
+        -> Bool
+    {
         var info = stat()
         guard lstat(path, &info) == 0 else { return true }
         let modified = Self.seconds(info.st_mtim)

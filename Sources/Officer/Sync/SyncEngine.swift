@@ -58,13 +58,18 @@ public struct SyncEngine: Sendable {
     /// of the token (no sign-in replaced it) stops it: nothing more is started, and the refusal is its one failure
     /// of category authentication (``runUntilRefused(onEvent:)`` throws it instead).
     public func run(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> SyncReport {
-        await run(in: SyncState(report: SyncReport(direction: options.direction, dryRun: options.dryRun), terms: locationNames, onEvent: onEvent))
+        await run(
+            in: SyncState(
+                report: SyncReport(direction: options.direction, dryRun: options.dryRun), terms: locationNames,
+                onEvent: onEvent))
     }
 
     /// The same, throwing the refusal of the token that stopped the sync (an `OfficerError.notSignedIn` from an
     /// Officer side): what the front door's sync does, so its caller is told to sign in again, once.
     func runUntilRefused(onEvent: @escaping @Sendable (SyncEvent) -> Void) async throws -> SyncReport {
-        let state = SyncState(report: SyncReport(direction: options.direction, dryRun: options.dryRun), terms: locationNames, onEvent: onEvent)
+        let state = SyncState(
+            report: SyncReport(direction: options.direction, dryRun: options.dryRun), terms: locationNames,
+            onEvent: onEvent)
         let report = await run(in: state)
         if let refusal = state.refusal { throw refusal }
         return report
@@ -75,7 +80,9 @@ public struct SyncEngine: Sendable {
         if !options.dryRun {
             do {
                 try await destination.makeDirectory(.root)
-                if isStaged { try FileManager.default.createDirectory(atPath: stagingFolder, withIntermediateDirectories: true) }
+                if isStaged {
+                    try FileManager.default.createDirectory(atPath: stagingFolder, withIntermediateDirectories: true)
+                }
             } catch {
                 let what = destination.isLocalDisk ? "local" : source.isLocalDisk ? "remote" : "destination"
                 state.fail("", "create the \(what) folder", error)
@@ -86,9 +93,11 @@ public struct SyncEngine: Sendable {
             if isError { state.fail(path.description, "read", message) } else { state.warn("\(path): \(message)") }
         }
         let sources = RemoteStream(
-            iterator: source.makeIterator(missingRootIsEmpty: false, onProblem: problem), filter: options.filter, state: state)
+            iterator: source.makeIterator(missingRootIsEmpty: false, onProblem: problem), filter: options.filter,
+            state: state)
         let destinations = RemoteStream(
-            iterator: destination.makeIterator(missingRootIsEmpty: true, onProblem: problem), filter: options.filter, state: state)
+            iterator: destination.makeIterator(missingRootIsEmpty: true, onProblem: problem), filter: options.filter,
+            state: state)
         var deletions = DeletionList()
         var skipSource: SyncPath?  // a source folder whose contents cannot be synced (its creation failed)
 
@@ -105,12 +114,16 @@ public struct SyncEngine: Sendable {
                 }
                 // The name rule, in the plan too: a dry run must not plan what the real run refuses.
                 if SyncPath.problem(withName: item.path.name) != nil {
-                    state.fail(item.path.description, item.isDirectory ? "create the folder" : transferVerb, RemotePathError.invalidComponent(item.path.name))
+                    state.fail(
+                        item.path.description, item.isDirectory ? "create the folder" : transferVerb,
+                        RemotePathError.invalidComponent(item.path.name))
                     if item.isDirectory { skipSource = item.path }
                     continue
                 }
                 if let existing, existing.kind != item.kind {
-                    state.fail(item.path.description, "sync", "a \(item.kind.rawValue) on one side and a \(existing.kind.rawValue) on the other: left alone")
+                    state.fail(
+                        item.path.description, "sync",
+                        "a \(item.kind.rawValue) on one side and a \(existing.kind.rawValue) on the other: left alone")
                     if item.isDirectory { skipSource = item.path }
                     continue
                 }
@@ -209,7 +222,9 @@ public struct SyncEngine: Sendable {
     }
 
     /// Moves one file; `planned` was announced by the caller (in listing order, which a dry run prints).
-    private func transfer(_ item: SyncItem, over existing: SyncItem?, reason: String, state: SyncState, announce: Bool = false) async {
+    private func transfer(
+        _ item: SyncItem, over existing: SyncItem?, reason: String, state: SyncState, announce: Bool = false
+    ) async {
         let action = transferAction(item, reason: reason)
         if announce { state.planned(action) }
         guard !options.dryRun else {
@@ -230,11 +245,14 @@ public struct SyncEngine: Sendable {
         let label = item.path.description
         let total = item.size
         // Named after the path: a rerun finds the same staging file (and the journal its download or upload).
-        let staged = stagingFolder + "/" + SHA256Hasher.digest(Array(label.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        let staged =
+            stagingFolder + "/"
+            + SHA256Hasher.digest(Array(label.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
         do {
             // The destination gets the source's exact time, which its listing may not carry.
             let exact = try await exactSource(item)
-            let sent = try await destination.receive(exact, replacing: existing, from: source, staging: staged) { bytes in
+            let sent = try await destination.receive(exact, replacing: existing, from: source, staging: staged) {
+                bytes in
                 state.progress(path: label, bytes: bytes, total: total)
             }
             state.transferred(action, bytes: sent)
@@ -313,7 +331,9 @@ struct DeletionList {
             return
         }
         if let limit = options.maxDelete, count > limit {
-            state.skipDeletions("\(CountFormat.string(count, "entry", "entries")) would be deleted, more than --max-delete \(limit): nothing was deleted")
+            state.skipDeletions(
+                "\(CountFormat.string(count, "entry", "entries")) would be deleted, more than --max-delete \(limit): nothing was deleted"
+            )
             return
         }
         for (item, entries) in items {
@@ -356,7 +376,8 @@ final class RemoteStream: @unchecked Sendable {
             }
             guard let result else {
                 if outOfOrder > 1 {
-                    state.fail("", "list the remote folder", "\(outOfOrder - 1) more entries listed out of order: skipped")
+                    state.fail(
+                        "", "list the remote folder", "\(outOfOrder - 1) more entries listed out of order: skipped")
                     outOfOrder = 0
                 }
                 return nil
@@ -373,14 +394,18 @@ final class RemoteStream: @unchecked Sendable {
                     continue
                 }
                 if let previous, previous == item.path {
-                    state.fail(item.path.description, "list the remote folder", "listed twice (a file and a folder of the same name?): skipped")
+                    state.fail(
+                        item.path.description, "list the remote folder",
+                        "listed twice (a file and a folder of the same name?): skipped")
                     continue
                 }
                 if let previous, !(previous < item.path) {
                     // Reported once with a count: a server repeating itself must not grow the report without end.
                     outOfOrder += 1
                     if outOfOrder == 1 {
-                        state.fail(item.path.description, "list the remote folder", "the server listed it out of order: skipped")
+                        state.fail(
+                            item.path.description, "list the remote folder",
+                            "the server listed it out of order: skipped")
                     }
                     continue
                 }

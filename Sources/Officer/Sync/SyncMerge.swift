@@ -45,8 +45,12 @@ struct SyncWorkBounds {
     init(options: SyncOptions) { self.options = options }
 
     /// Adds `work` to `group` once its kind has room, waiting for earlier work to end.
-    mutating func add(to group: inout TaskGroup<Bool>, isCheck: Bool, _ work: @escaping @Sendable () async -> Void) async {
-        while isCheck ? checks >= max(1, options.checkers) : transfers >= max(1, options.transfers), let finished = await group.next() {
+    mutating func add(to group: inout TaskGroup<Bool>, isCheck: Bool, _ work: @escaping @Sendable () async -> Void)
+        async
+    {
+        while isCheck ? checks >= max(1, options.checkers) : transfers >= max(1, options.transfers),
+            let finished = await group.next()
+        {
             if finished { checks -= 1 } else { transfers -= 1 }
         }
         group.addTask {

@@ -50,7 +50,10 @@ public struct SyncImagePreparation: Sendable {
     public var prepare: @Sendable (String) async throws -> String
 
     /// Creates the hooks.
-    public init(uploadedName: @escaping @Sendable (String) -> String?, prepare: @escaping @Sendable (String) async throws -> String) {
+    public init(
+        uploadedName: @escaping @Sendable (String) -> String?,
+        prepare: @escaping @Sendable (String) async throws -> String
+    ) {
         self.uploadedName = uploadedName
         self.prepare = prepare
     }

@@ -18,10 +18,12 @@ public protocol SyncRemote: Sendable {
     func makeDirectory(_ path: SyncPath) async throws
     /// Uploads a local file to `path` with the given modification time, replacing what is there; resumable
     /// across runs where the server allows.
-    func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void) async throws
+    func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void)
+        async throws
     /// Downloads `path` (`size` bytes when listed) to `localFile`, replacing it; resumable across runs where the
     /// server allows.
-    func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws
+    func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
+        async throws
     /// Removes a file, or a folder with everything in it.
     func delete(_ path: SyncPath, isDirectory: Bool) async throws
     /// The SHA-256 of a file's content (hex), computed by the server.
@@ -42,12 +44,14 @@ public protocol SyncRemote: Sendable {
     /// True for the local disk: a transfer reads from it or writes into it directly instead of staging.
     var isLocalDisk: Bool { get }
     /// The listing, with problems (`true`: an error that blocks deletions) told to `onProblem`.
-    func makeIterator(missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void) -> any SyncRemoteIterator
+    func makeIterator(missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void)
+        -> any SyncRemoteIterator
     /// The item as this side would keep it if it were written here (the local disk clamps times it cannot hold).
     func storable(_ item: SyncItem) -> SyncItem
     /// A file on this machine with the item's bytes, for sending it elsewhere: fetched into `staging` (a staged
     /// copy of this very version is kept from a killed run), or the file itself on the local disk.
-    func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws -> SyncSentFile
+    func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws
+        -> SyncSentFile
     /// Writes `item` from `source` here, replacing `seen` (what the plan saw here, nil for nothing); returns
     /// the bytes that went.
     func receive(
@@ -90,11 +94,15 @@ extension SyncRemote {
     /// The listed item is exact.
     public func exactItem(_ item: SyncItem) async throws -> SyncItem { item }
     /// The server's SHA-256.
-    public func checksum(_ path: SyncPath) async throws -> SyncChecksum { SyncChecksum(algorithm: .sha256, hex: try await sha256(path)) }
+    public func checksum(_ path: SyncPath) async throws -> SyncChecksum {
+        SyncChecksum(algorithm: .sha256, hex: try await sha256(path))
+    }
     /// A remote over the network.
     public var isLocalDisk: Bool { false }
     /// The listing; a remote's problems come as failures of the listing itself.
-    public func makeIterator(missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void) -> any SyncRemoteIterator {
+    public func makeIterator(missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void)
+        -> any SyncRemoteIterator
+    {
         makeIterator(missingRootIsEmpty: missingRootIsEmpty)
     }
     /// A remote keeps what it is given.
@@ -102,12 +110,17 @@ extension SyncRemote {
     /// Anything listed can be fetched.
     public func checkSendable(_ item: SyncItem) async throws {}
     /// The remote's function, whatever the other side's.
-    public func checksum(_ path: SyncPath, like other: SyncChecksum?) async throws -> SyncChecksum { try await checksum(path) }
+    public func checksum(_ path: SyncPath, like other: SyncChecksum?) async throws -> SyncChecksum {
+        try await checksum(path)
+    }
 
     /// Downloads into `staging` (resumable through the journal) unless a staged copy of this version is there.
-    public func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws -> SyncSentFile {
+    public func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void)
+        async throws -> SyncSentFile
+    {
         var info = stat()
-        let stagedTime = stat(staging, &info) == 0 ? Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9 : -1
+        let stagedTime =
+            stat(staging, &info) == 0 ? Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9 : -1
         if Int64(info.st_size) != item.size || abs(stagedTime - item.mtime) >= SyncComparison.timeTolerance {
             try await download(item.path, size: item.size, to: staging, onProgress: onProgress)
             try LocalSide.setModificationTime(staging, to: item.mtime)
@@ -125,7 +138,9 @@ extension SyncRemote {
         try await upload(file.path, to: item.path, mtime: item.mtime) { bytes in
             onProgress(file.wasFetched ? total / 2 + bytes / 2 : bytes)
         }
-        let sent = file.isCopy ? ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? total) : total
+        let sent =
+            file.isCopy
+            ? ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? total) : total
         // A prepared or staged copy is kept until its upload is done, so an interrupted run resumes the same bytes.
         if file.isCopy { unlink(file.path) }
         return sent

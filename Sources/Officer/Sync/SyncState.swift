@@ -52,7 +52,9 @@ final class SyncState: @unchecked Sendable {
     func unchanged() { lock.withLock { report.unchanged += 1 } }
     func extraneous(_ count: Int) { lock.withLock { report.extraneous = count } }
 
-    func progress(path: String, bytes: Int64, total: Int64) { onEvent(.progress(path: path, bytes: bytes, total: total)) }
+    func progress(path: String, bytes: Int64, total: Int64) {
+        onEvent(.progress(path: path, bytes: bytes, total: total))
+    }
 
     func warn(_ message: String) {
         lock.withLock { report.warnings += 1 }
@@ -98,7 +100,9 @@ final class SyncState: @unchecked Sendable {
             defer { if stoppedBy == nil { stoppedBy = error } }
             return stoppedBy == nil
         }
-        if first { record(SyncFailure(path: path, operation: operation, message: report.message, category: report.category)) }
+        if first {
+            record(SyncFailure(path: path, operation: operation, message: report.message, category: report.category))
+        }
     }
 
     private var stoppedBy: (any Error)?
@@ -125,14 +129,18 @@ final class SyncState: @unchecked Sendable {
     /// Why deleting would be unsafe now: any failure means the source may not have been seen whole.
     var deletionBlocker: String? {
         lock.withLock {
-            report.failures.isEmpty ? nil : "\(report.failures.count) failure\(report.failures.count == 1 ? "" : "s") (deletions happen only after a sync without errors)"
+            report.failures.isEmpty
+                ? nil
+                : "\(report.failures.count) failure\(report.failures.count == 1 ? "" : "s") (deletions happen only after a sync without errors)"
         }
     }
 
     func finish(_ started: Date) -> SyncReport {
         let left = lock.withLock { untried }
         if left > 0 {
-            fail("", "sync", "stopped at the first full disk: \(CountFormat.string(left, "file", "files")) not tried", category: .localFull)
+            fail(
+                "", "sync", "stopped at the first full disk: \(CountFormat.string(left, "file", "files")) not tried",
+                category: .localFull)
         }
         return lock.withLock {
             report.seconds = Date().timeIntervalSince(started)

@@ -8,7 +8,9 @@ extension OfficerClient: UploadConfirming {
     /// on another server is not this client's to answer.
     public func stored(at target: UploadTarget, withChecksum: Bool) async throws -> StoredFile {
         let items = Dictionary(target.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-        guard target.tusEndpoint.hasPrefix(server), let root = items["root"], let folderPath = items["path"] else { return .unknown }
+        guard target.tusEndpoint.hasPrefix(server), let root = items["root"], let folderPath = items["path"] else {
+            return .unknown
+        }
         let file = try RemotePath(root: root, path: folderPath).appending(target.fileName)
         guard let entry = try await entryInListing(file), !entry.isDirectory else { return .absent }
         guard withChecksum else { return .file(size: entry.size, sha256: nil) }

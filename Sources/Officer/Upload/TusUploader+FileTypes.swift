@@ -8,7 +8,9 @@ extension TusUploader {
     /// An uploader that sends each file's MIME type (`filetype`) as tus-js-client and Uppy send the browser's, and
     /// asks `server` what it holds when an upload's last request was in doubt: every upload the Officer layer or
     /// the CLI starts goes through this one.
-    public static func describingFiles(http: HTTPClient = HTTPClient(), journal: TransferJournal?, server: OfficerClient?) -> TusUploader {
+    public static func describingFiles(
+        http: HTTPClient = HTTPClient(), journal: TransferJournal?, server: OfficerClient?
+    ) -> TusUploader {
         describingFiles(http: http, journal: journal, server: server, endpoints: UploadEndpoints())
     }
 

@@ -8,9 +8,11 @@ extension CommandContext {
     /// The cache limit: `--cache-limit`, then `OFFICER_CACHE_LIMIT`, then 1 GiB.
     func cacheLimit() throws -> Int64 {
         let (option, text) =
-            if let given = global.cacheLimit { ("--cache-limit", given) }
-            else if let given = environment["OFFICER_CACHE_LIMIT"], !given.isEmpty { ("OFFICER_CACHE_LIMIT", given) }
-            else { ("", "") }
+            if let given = global.cacheLimit {
+                ("--cache-limit", given)
+            } else if let given = environment["OFFICER_CACHE_LIMIT"], !given.isEmpty {
+                ("OFFICER_CACHE_LIMIT", given)
+            } else { ("", "") }
         guard !text.isEmpty else { return ContentCache.defaultLimit }
         guard let limit = ByteCountFormat.parse(text), limit >= 0 else {
             throw ArgumentError.invalidValue(option: option, value: text, reason: "a size such as 500M or 2G")
@@ -22,10 +24,13 @@ extension CommandContext {
     func reportOpening(_ cache: ContentCache) {
         let report = cache.openingReport
         if report.rebuiltIndex {
-            console.message("warning: cache index \(cache.directory)/index.sqlite was unreadable; started a new one (\(report.orphanFilesRemoved) cached files dropped)")
+            console.message(
+                "warning: cache index \(cache.directory)/index.sqlite was unreadable; started a new one (\(report.orphanFilesRemoved) cached files dropped)"
+            )
         } else if report.repairedAnything, !global.quiet {
             console.message(
-                "cache: repaired after an interrupted run: \(report.staleTempFilesRemoved) temp files, \(report.orphanFilesRemoved) unindexed files, \(report.entriesDropped) entries without files removed")
+                "cache: repaired after an interrupted run: \(report.staleTempFilesRemoved) temp files, \(report.orphanFilesRemoved) unindexed files, \(report.entriesDropped) entries without files removed"
+            )
         }
     }
 }

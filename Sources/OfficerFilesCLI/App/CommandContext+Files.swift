@@ -25,13 +25,16 @@ extension CommandContext {
         }
         configuration.defaultRoot = defaultRoot
         configuration.objectStores = try objectStoreRemotes().values.sorted { $0.name < $1.name }
-        configuration.officerRemotes = (try configStore.load().officers ?? [:]).map { OfficerRemote(name: $0.key, server: $0.value.server) }
-            .sorted { $0.name < $1.name }
+        configuration.officerRemotes = (try configStore.load().officers ?? [:]).map {
+            OfficerRemote(name: $0.key, server: $0.value.server)
+        }
+        .sorted { $0.name < $1.name }
         let console = console
         configuration.onWarning = { console.message("warning: " + $0) }
         let files = try OfficerFiles(configuration: configuration)
         if let client = try? files.client, client.isInsecureRemote, client.token != nil, !global.quiet {
-            console.message("warning: \(client.server) is plain http to another machine: your token can be read on the way")
+            console.message(
+                "warning: \(client.server) is plain http to another machine: your token can be read on the way")
         }
         return files
     }
@@ -52,7 +55,9 @@ extension CommandContext {
     }
 
     /// Shows a front-door operation's events on `display` and returns its value.
-    func show<Success: Sendable>(_ operation: TransferOperation<Success>, on display: PartsDisplay) async throws -> Success {
+    func show<Success: Sendable>(_ operation: TransferOperation<Success>, on display: PartsDisplay) async throws
+        -> Success
+    {
         for await event in operation { display.handle(event) }
         do {
             let value = try await operation.value

@@ -11,7 +11,9 @@ extension CommandContext {
 
     /// The commands that take `NAME:bucket/path` arguments; every other one refuses them in one line, instead of
     /// taking `backup:photos/x` for an Officer or a local path.
-    static let objectStoreCommands: Set<String> = ["ls", "mkdir", "rm", "stat", "info", "sync", "copy", "cat", "get", "put", "mv", "cp", "transfers", "remote"]
+    static let objectStoreCommands: Set<String> = [
+        "ls", "mkdir", "rm", "stat", "info", "sync", "copy", "cat", "get", "put", "mv", "cp", "transfers", "remote",
+    ]
 
     /// Refuses, for a command that does not take them, an argument naming a configured S3 remote.
     func refuseObjectStorePaths(_ arguments: [String], command: [String]) throws {
@@ -20,7 +22,8 @@ extension CommandContext {
             guard case .object(let path)? = try? location(argument) else { continue }
             let name = command.joined(separator: " ")
             throw CLIError.refused(
-                "\(name) \(argument): \(path.remote) is an S3 remote; \(name) works on Officer paths and local files", .refused)
+                "\(name) \(argument): \(path.remote) is an S3 remote; \(name) works on Officer paths and local files",
+                .refused)
         }
     }
 }
@@ -31,7 +34,8 @@ extension CommandContext {
     func location(_ argument: String, plain: Location.PlainPath? = nil) throws -> Location {
         let config = try configStore.load()
         return try Location(
-            parsing: argument, officerRemotes: Set((config.officers ?? [:]).keys), objectRemotes: Set((config.remotes ?? [:]).keys),
+            parsing: argument, officerRemotes: Set((config.officers ?? [:]).keys),
+            objectRemotes: Set((config.remotes ?? [:]).keys),
             defaultRoot: defaultRoot, plain: plain ?? plainPaths)
     }
 
@@ -43,7 +47,9 @@ extension CommandContext {
 extension CommandContext {
     /// The commands that take only remote paths, where a plain `/path` names a path on the default Officer
     /// server (the README says so of them; `CLIDocumentationTests` keeps the two lists equal).
-    package static let plainPathsAreOfficer: Set<String> = ["ls", "stat", "mkdir", "rm", "mv", "cp", "search", "cat", "cache"]
+    package static let plainPathsAreOfficer: Set<String> = [
+        "ls", "stat", "mkdir", "rm", "mv", "cp", "search", "cat", "cache",
+    ]
 
     /// The commands whose locations may be on different servers (each side goes to its own).
     static let locationCommands: Set<String> = ["sync", "copy"]
@@ -72,7 +78,8 @@ extension CommandContext {
             for argument in paths where !isOfficerPath(argument) && !argument.contains(":") { servers[nil] = argument }
         }
         if servers.keys.contains(where: { $0 != nil }), parsed.flag("queue") {
-            throw CLIError.usage("--queue works on the default server's paths (officer:/…); a named remote's changes are not queued")
+            throw CLIError.usage(
+                "--queue works on the default server's paths (officer:/…); a named remote's changes are not queued")
         }
         guard servers.count <= 1 else {
             let shown = servers.values.sorted().joined(separator: " and ")
@@ -86,8 +93,12 @@ extension CommandContext {
     /// `arguments` with each remote one whose last name is a pattern replaced by the locations it matches
     /// (``OfficerFiles/expand(_:)``); local paths, URLs and options stay as written (a shell expands local
     /// patterns itself).
-    func expandingPatterns(_ arguments: [String], plain: Location.PlainPath, nothingIsFine: Bool = false) async throws -> [String] {
-        guard arguments.contains(where: { GlobPattern.hasWildcards(($0 as NSString).lastPathComponent) }) else { return arguments }
+    func expandingPatterns(_ arguments: [String], plain: Location.PlainPath, nothingIsFine: Bool = false) async throws
+        -> [String]
+    {
+        guard arguments.contains(where: { GlobPattern.hasWildcards(($0 as NSString).lastPathComponent) }) else {
+            return arguments
+        }
         let files = try files()
         var expanded: [String] = []
         for argument in arguments {

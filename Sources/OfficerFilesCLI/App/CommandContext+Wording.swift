@@ -7,17 +7,24 @@ extension CommandContext {
     func describe(_ error: any Error) -> String {
         if case OfficerFilesError.noServer = error { return CLIError.noServer.description }
         // A token in the environment wins over the config, so it is the one the server refused.
-        if case OfficerError.notSignedIn(let server, _) = error, environment["OFFICER_TOKEN"].map({ !$0.isEmpty }) ?? false {
+        if case OfficerError.notSignedIn(let server, _) = error,
+            environment["OFFICER_TOKEN"].map({ !$0.isEmpty }) ?? false
+        {
             return "\(locationNames().serverName(server)): the server does not accept the token in OFFICER_TOKEN"
         }
         let report = report(error)
         if report.isUntrustedCertificate {
-            return report.message + "; pass --cacert FILE (the certificate that signed it; login remembers it) or --insecure"
+            return report.message
+                + "; pass --cacert FILE (the certificate that signed it; login remembers it) or --insecure"
         }
         let message = report.message
-        guard let (option, wording) = Self.settlingOption(for: error), offeredOptions.contains(option) else { return message }
+        guard let (option, wording) = Self.settlingOption(for: error), offeredOptions.contains(option) else {
+            return message
+        }
         // The option was given and did not settle it: only a file is ever replaced.
-        if option == "--force", givenOptions.contains("force") { return "\(message) (a folder is never replaced, even with --force)" }
+        if option == "--force", givenOptions.contains("force") {
+            return "\(message) (a folder is never replaced, even with --force)"
+        }
         return "\(message) (\(wording))"
     }
 
@@ -29,7 +36,9 @@ extension CommandContext {
         let config = (try? configStore.load()) ?? OfficerConfig()
         var configuration = OfficerFiles.Configuration(server: try? serverURL(config: config))
         configuration.defaultRoot = defaultRoot
-        configuration.officerRemotes = (config.officers ?? [:]).map { OfficerRemote(name: $0.key, server: $0.value.server) }
+        configuration.officerRemotes = (config.officers ?? [:]).map {
+            OfficerRemote(name: $0.key, server: $0.value.server)
+        }
         configuration.objectStores = ((try? objectStoreRemotes()) ?? [:]).values.sorted { $0.name < $1.name }
         return LocationNames(configuration: configuration)
     }
@@ -37,7 +46,8 @@ extension CommandContext {
     /// The option that settles `error`, and how to say so.
     static func settlingOption(for error: any Error) -> (option: String, wording: String)? {
         switch error {
-        case DownloadError.destinationExists, ImageError.outputExists, OfficerFilesError.exists, OfficerError.conflict(_, _, "exists"):
+        case DownloadError.destinationExists, ImageError.outputExists, OfficerFilesError.exists,
+            OfficerError.conflict(_, _, "exists"):
             ("--force", "use --force to replace it")
         case let error as LocalFileError where error.problem == .exists:
             ("--force", "use --force to replace it")

@@ -54,7 +54,9 @@ public struct CommandContext: Sendable {
     /// The CA certificates to trust: `--cacert`, then `OFFICER_CACERT`, then the file `login --cacert` remembered
     /// for this command's server.
     func caCertificate() -> String? {
-        if let given = global.caCertificate ?? environment["OFFICER_CACERT"].flatMap({ $0.isEmpty ? nil : $0 }) { return given }
+        if let given = global.caCertificate ?? environment["OFFICER_CACERT"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            return given
+        }
         guard let config = try? configStore.load(), let server = try? serverURL(config: config) else { return nil }
         return config.certificates?[ConfigTokenStore.normalized(server)]
     }
@@ -62,10 +64,14 @@ public struct CommandContext: Sendable {
     /// The server URL: `--server`, then `OFFICER_SERVER`, then the config.
     public func serverURL(config: OfficerConfig) throws(CLIError) -> String {
         if let name = officerRemote {
-            guard let profile = config.officers?[name] else { throw .usage("\(name): no such remote; see officer-files remote list") }
+            guard let profile = config.officers?[name] else {
+                throw .usage("\(name): no such remote; see officer-files remote list")
+            }
             return profile.server
         }
-        guard let server = global.server ?? environment["OFFICER_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) ?? config.server
+        guard
+            let server = global.server ?? environment["OFFICER_SERVER"].flatMap({ $0.isEmpty ? nil : $0 })
+                ?? config.server
         else { throw .noServer }
         guard server.lowercased().hasPrefix("http://") || server.lowercased().hasPrefix("https://") else {
             throw .usage("--server \(server): only http:// and https:// URLs are supported")
@@ -99,8 +105,11 @@ public struct CommandContext: Sendable {
     /// A remote path from a command-line argument: `officer:/p`, `officer:ROOT:/p`, or a plain `/p`.
     public func remotePath(_ argument: String) throws(RemotePathError) -> RemotePath {
         let remotes = officerRemoteNames
-        try Location.checkRemoteName(argument, known: remotes.union((((try? configStore.load().remotes) ?? nil) ?? [:]).keys))
-        if RemotePath.isRemote(argument, remotes: remotes) { return try RemotePath(parsing: argument, defaultRoot: defaultRoot, remotes: remotes) }
+        try Location.checkRemoteName(
+            argument, known: remotes.union((((try? configStore.load().remotes) ?? nil) ?? [:]).keys))
+        if RemotePath.isRemote(argument, remotes: remotes) {
+            return try RemotePath(parsing: argument, defaultRoot: defaultRoot, remotes: remotes)
+        }
         var path = try RemotePath(root: defaultRoot, path: argument)
         path.namesFolder = argument.count > 1 && argument.hasSuffix("/") && !path.isRoot
         return path
@@ -117,7 +126,8 @@ public struct CommandContext: Sendable {
         let console = console
         return ProgressReporter(
             mode: ProgressReporter.mode(
-                json: global.json, quiet: global.quiet, noProgress: global.noProgress, console: console, environment: environment),
+                json: global.json, quiet: global.quiet, noProgress: global.noProgress, console: console,
+                environment: environment),
             write: { console.messageRaw($0) })
     }
 

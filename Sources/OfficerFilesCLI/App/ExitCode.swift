@@ -40,22 +40,26 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .success: "success"
         case .failure: "failure without a more specific code (e.g. a batch with mixed failures)"
         case .usage: "usage: unknown command or option (the nearest valid one is suggested), missing argument, bad path"
-        case .authentication: "authentication: not signed in (no server or no token yet), token expired or revoked, wrong password"
+        case .authentication:
+            "authentication: not signed in (no server or no token yet), token expired or revoked, wrong password"
         case .notFound: "not found"
         case .conflict: "conflict: destination exists, folder not empty"
         case .network: "network: connection refused, timeout, TLS"
         case .server: "server error, or not an Officer server"
         case .localFile: "local file or config problem"
-        case .refused: "refused by the server or by a safety rule (outside the root, `cp` of a folder without `-r`, offline work that needs the server)"
+        case .refused:
+            "refused by the server or by a safety rule (outside the root, `cp` of a folder without `-r`, offline work that needs the server)"
         case .serverFull: "the server has no space left for the upload (507)"
         case .interrupted: "interrupted (Ctrl-C); the same command continues what can be continued"
-        case .outputClosed: "the output's reader went away (a pipe into `head` closed): ended quietly, as SIGPIPE ends a program"
+        case .outputClosed:
+            "the output's reader went away (a pipe into `head` closed): ended quietly, as SIGPIPE ends a program"
         }
     }
 
     /// Every code with its meaning as a Markdown table: what the README and docs/CLI.md hold word for word.
     public static var documentationTable: String {
-        (["| code | meaning |", "|---|---|"] + allCases.map { "| \($0.rawValue) | \($0.meaning) |" }).joined(separator: "\n")
+        (["| code | meaning |", "|---|---|"] + allCases.map { "| \($0.rawValue) | \($0.meaning) |" }).joined(
+            separator: "\n")
     }
 
     /// The exit code an error maps to: the CLI's own errors, then the library's category.

@@ -2,7 +2,9 @@
 public struct GlobalOptions: Sendable {
     /// Their declarations, for the parser and help.
     public static let specs: [OptionSpec] = [
-        OptionSpec(["--server"], .value(placeholder: "URL"), help: "Officer server URL (default: OFFICER_SERVER, then the config)"),
+        OptionSpec(
+            ["--server"], .value(placeholder: "URL"),
+            help: "Officer server URL (default: OFFICER_SERVER, then the config)"),
         OptionSpec(["--root"], .value(placeholder: "NAME"), help: "root for paths that name none (default: home)"),
         OptionSpec(["--json"], help: "machine-readable output (JSON, or NDJSON for streams and progress)"),
         OptionSpec(["--quiet", "-q"], help: "print only errors"),
@@ -12,9 +14,15 @@ public struct GlobalOptions: Sendable {
         OptionSpec(["--cacert"], .value(placeholder: "FILE"), help: "trust the CA certificates in FILE (PEM)"),
         OptionSpec(["--offline"], help: "no network: answer from the cache (ls, cat, get, info, cache ls)"),
         OptionSpec(["--no-cache"], help: "neither read nor fill the cache"),
-        OptionSpec(["--cache-limit"], .value(placeholder: "SIZE"), help: "cache size limit, e.g. 500M (default: OFFICER_CACHE_LIMIT, then 1G)"),
-        OptionSpec(["--speed-limit"], .value(placeholder: "RATE"), help: "a transfer slower than RATE for --speed-time fails (default 1K)"),
-        OptionSpec(["--speed-time"], .value(placeholder: "SECONDS"), help: "the window --speed-limit is measured over (default 60)"),
+        OptionSpec(
+            ["--cache-limit"], .value(placeholder: "SIZE"),
+            help: "cache size limit, e.g. 500M (default: OFFICER_CACHE_LIMIT, then 1G)"),
+        OptionSpec(
+            ["--speed-limit"], .value(placeholder: "RATE"),
+            help: "a transfer slower than RATE for --speed-time fails (default 1K)"),
+        OptionSpec(
+            ["--speed-time"], .value(placeholder: "SECONDS"),
+            help: "the window --speed-limit is measured over (default 60)"),
         OptionSpec(["--version"], help: "print the version and exit"),
     ]
 

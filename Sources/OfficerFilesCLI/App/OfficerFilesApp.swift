@@ -1,7 +1,7 @@
-import Journal
 import FileModel
 import Foundation
 import HTTP
+import Journal
 import Officer
 import Preview
 import Transfer
@@ -16,7 +16,8 @@ public enum OfficerFilesApp {
         SearchCommand.self, MakeDirectoryCommand.self, MoveCommand.self, CopyCommand.self, RemoveCommand.self,
         GetCommand.self, CatCommand.self, PutCommand.self, TransfersCommand.self, ImageCommand.self, ThumbCommand.self,
         InfoCommand.self, ArchiveCommand.self, CacheCommand.self, OCRCommand.self, TTSCommand.self,
-        TranscribeCommand.self, ExtractAudioCommand.self, SyncCommand.self, CopyFolderCommand.self, JobsCommand.self, QueueCommand.self, WatchCommand.self,
+        TranscribeCommand.self, ExtractAudioCommand.self, SyncCommand.self, CopyFolderCommand.self, JobsCommand.self,
+        QueueCommand.self, WatchCommand.self,
         ExtractCommand.self, TranscodeCommand.self, FetchCommand.self, RemoteCommand.self, CompletionCommand.self,
     ]
 
@@ -58,15 +59,22 @@ public enum OfficerFilesApp {
     public static var parser: ArgumentParser { ArgumentParser(root: rootSpec, globals: GlobalOptions.specs) }
 
     /// officer-files(1), as `help --man` prints it.
-    package static var manualPage: String { ManualPage.render(root: rootSpec, globals: GlobalOptions.specs, version: version) }
+    package static var manualPage: String {
+        ManualPage.render(root: rootSpec, globals: GlobalOptions.specs, version: version)
+    }
 
     /// Runs the program on the command line as the system passed it, a word's bytes each. A word that is not
     /// UTF-8 (a Latin-1 file name) is refused, shown escaped, before anything runs: decoded it would name another
     /// file, and a server keeps only UTF-8 names. (Completion words are taken as they decode: never an error.)
-    public static func run(commandLine words: [[UInt8]], environment: [String: String] = ProcessInfo.processInfo.environment) async -> Int32 {
+    public static func run(
+        commandLine words: [[UInt8]], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async -> Int32 {
         let arguments = words.map { String(decoding: $0, as: UTF8.self) }
-        if arguments.first != "__complete", let word = words.first(where: { String(validating: $0, as: UTF8.self) == nil }) {
-            let error = CLIError.usage("\(TerminalText.escaped(bytes: word)): \(FileName.notUTF8) (names on a server are UTF-8); rename it")
+        if arguments.first != "__complete",
+            let word = words.first(where: { String(validating: $0, as: UTF8.self) == nil })
+        {
+            let error = CLIError.usage(
+                "\(TerminalText.escaped(bytes: word)): \(FileName.notUTF8) (names on a server are UTF-8); rename it")
             Console(environment: environment).message("officer-files: \(error)")
             return ExitCode.of(error).rawValue
         }
@@ -83,7 +91,8 @@ public enum OfficerFilesApp {
             // The shells' completion scripts ask here (CompletionScript): never an error, at worst nothing.
             let words = Array(arguments.dropFirst().drop { $0 == "--" })
             let context = CommandContext(
-                console: console, global: GlobalOptions((try? parser.parse([])) ?? ParsedCommand(path: [])), environment: environment,
+                console: console, global: GlobalOptions((try? parser.parse([])) ?? ParsedCommand(path: [])),
+                environment: environment,
                 configStore: ConfigStore(environment: environment))
             console.printRaw(await CompletionCommand.answer(words, context: context))
             return 0
@@ -155,15 +164,22 @@ public enum OfficerFilesApp {
                 console.message("officer-files: \(message)")
             } else if code == .interrupted, case UploadError.cancelled(let path) = error {
                 // Nothing of it stays on the server (one multipart POST, or removed as asked): a rerun starts over.
-                console.message("officer-files: interrupted; nothing of \(path) was kept, the same command starts it over")
-            } else if code == .interrupted, ["login", "logout", "whoami", "remote"].contains(context.invokedCommand ?? "") {
+                console.message(
+                    "officer-files: interrupted; nothing of \(path) was kept, the same command starts it over")
+            } else if code == .interrupted,
+                ["login", "logout", "whoami", "remote"].contains(context.invokedCommand ?? "")
+            {
                 // Nothing of these is half done: there is nothing to continue.
                 console.message("officer-files: interrupted; nothing was changed")
             } else if code == .interrupted {
                 console.message("officer-files: interrupted; run the same command again to continue")
             } else {
-                console.message("officer-files: " + context.describe(error) + (hint(for: error, context: context).map { "; " + $0 } ?? ""))
-                if context.global.verbose { console.message("officer-files: (details: \(context.report(error).detail))") }
+                console.message(
+                    "officer-files: " + context.describe(error)
+                        + (hint(for: error, context: context).map { "; " + $0 } ?? ""))
+                if context.global.verbose {
+                    console.message("officer-files: (details: \(context.report(error).detail))")
+                }
             }
             return code.rawValue
         }
@@ -173,7 +189,8 @@ public enum OfficerFilesApp {
     static func hint(for error: any Error, context: CommandContext) -> String? {
         if case OfficerError.serverElsewhere(_, let server) = error, context.invokedCommand == "login" {
             let email = (try? context.configStore.load())?.email
-            return "log in with: officer-files login --server \(ShellWord.quoted(server))" + (email.map { " --email \(ShellWord.quoted($0))" } ?? " --email YOUR-EMAIL")
+            return "log in with: officer-files login --server \(ShellWord.quoted(server))"
+                + (email.map { " --email \(ShellWord.quoted($0))" } ?? " --email YOUR-EMAIL")
         }
         guard case OfficerError.notSignedIn(let server, _) = error else { return nil }
         // A token in the environment wins over the config: signing in again would change nothing.
@@ -182,13 +199,17 @@ public enum OfficerFilesApp {
         }
         let config = try? context.configStore.load()
         // A named Officer remote's server is signed in to by its name (`--server` would change the default one).
-        if let (name, profile) = config?.officers?.first(where: { ConfigTokenStore.normalized($0.value.server) == ConfigTokenStore.normalized(server) }),
+        if let (name, profile) = config?.officers?.first(where: {
+            ConfigTokenStore.normalized($0.value.server) == ConfigTokenStore.normalized(server)
+        }),
             config?.server.map(ConfigTokenStore.normalized) != ConfigTokenStore.normalized(server)
         {
-            return "log in again with: officer-files login \(name)" + (profile.email.map { " --email \(ShellWord.quoted($0))" } ?? " --email YOUR-EMAIL")
+            return "log in again with: officer-files login \(name)"
+                + (profile.email.map { " --email \(ShellWord.quoted($0))" } ?? " --email YOUR-EMAIL")
         }
         let email = config?.email
-        return "log in again with: officer-files login --server \(ShellWord.quoted(server))" + (email.map { " --email \(ShellWord.quoted($0))" } ?? " --email YOUR-EMAIL")
+        return "log in again with: officer-files login --server \(ShellWord.quoted(server))"
+            + (email.map { " --email \(ShellWord.quoted($0))" } ?? " --email YOUR-EMAIL")
     }
 
     /// Ctrl-C cancels the command (transfers abort, journals are flushed, temp files kept for a rerun);
@@ -209,7 +230,10 @@ public enum OfficerFilesApp {
         guard chain.count == topic.count + 1 else {
             let unknown = topic[chain.count - 1]
             let suggestion = ArgumentParser.suggestion(for: unknown, among: chain.last!.subcommands.map(\.name))
-            console.message("officer-files: " + ArgumentError.unknownCommand(unknown, parent: "officer-files ", suggestion: suggestion).description)
+            console.message(
+                "officer-files: "
+                    + ArgumentError.unknownCommand(unknown, parent: "officer-files ", suggestion: suggestion)
+                    .description)
             return ExitCode.usage.rawValue
         }
         console.printRaw(HelpFormatter.help(for: chain, globals: GlobalOptions.specs))

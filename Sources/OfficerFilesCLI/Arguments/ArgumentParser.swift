@@ -1,4 +1,5 @@
 import FileModel
+
 /// A small declarative parser: subcommands, flags, options with values (`--o V`, `--o=V`, `-o V`),
 /// repeated options, bundled short flags (`-lR`), `--` to end options, and nearest-match suggestions.
 public struct ArgumentParser: Sendable {
@@ -40,7 +41,8 @@ public struct ArgumentParser: Sendable {
                     func enter(_ word: String) throws(ArgumentError) {
                         guard let sub = command.subcommand(word) else {
                             throw .unknownCommand(
-                                word, parent: commandName() + " ", suggestion: Self.suggestion(for: word, among: command.subcommands.map(\.name)))
+                                word, parent: commandName() + " ",
+                                suggestion: Self.suggestion(for: word, among: command.subcommands.map(\.name)))
                         }
                         command = sub
                         result.path.append(word)
@@ -78,7 +80,8 @@ public struct ArgumentParser: Sendable {
             }
             guard let spec = options().first(where: { $0.names.contains(name) }) else {
                 let candidates = options().flatMap(\.names).filter { $0.hasPrefix("--") }
-                throw .unknownOption(name, command: commandName(), suggestion: EditDistance.suggestion(for: name, among: candidates))
+                throw .unknownOption(
+                    name, command: commandName(), suggestion: EditDistance.suggestion(for: name, among: candidates))
             }
             switch spec.kind {
             case .flag:
@@ -94,7 +97,9 @@ public struct ArgumentParser: Sendable {
                     guard index < arguments.count else { throw .missingValue(option: name) }
                     // `--server --email x`: the value was forgotten, and the next option would be taken for it.
                     let next = arguments[index]
-                    if next.hasPrefix("--"), options().contains(where: { $0.names.contains(String(next.prefix { $0 != "=" })) }) {
+                    if next.hasPrefix("--"),
+                        options().contains(where: { $0.names.contains(String(next.prefix { $0 != "=" })) })
+                    {
                         throw .missingValue(option: name)
                     }
                     record(spec, value: next, into: &result)
@@ -127,7 +132,8 @@ public struct ArgumentParser: Sendable {
         }
     }
 
-    private func validatePositionals(_ result: ParsedCommand, command: CommandSpec, name: String) throws(ArgumentError) {
+    private func validatePositionals(_ result: ParsedCommand, command: CommandSpec, name: String) throws(ArgumentError)
+    {
         // A command that only groups subcommands (e.g. `cache`) cannot run by itself.
         if !command.subcommands.isEmpty, !result.path.isEmpty {
             throw .missingSubcommand(command: name, choices: command.subcommands.map(\.name))

@@ -73,7 +73,8 @@ public struct CommandSpec: Sendable {
     /// Creates a command.
     public init(
         _ name: String, summary: String, discussion: String = "", options: [OptionSpec] = [],
-        positionals: [PositionalSpec] = [], subcommands: [CommandSpec] = [], defaultSubcommand: String? = nil, usages: [String]? = nil
+        positionals: [PositionalSpec] = [], subcommands: [CommandSpec] = [], defaultSubcommand: String? = nil,
+        usages: [String]? = nil
     ) {
         self.defaultSubcommand = defaultSubcommand
         self.usages = usages

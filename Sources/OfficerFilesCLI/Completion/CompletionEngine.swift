@@ -46,7 +46,9 @@ struct CompletionEngine {
             }
             if !onlyPositionals, word.hasPrefix("-"), word != "-" {
                 let name = String(word.prefix { $0 != "=" })
-                if let option = (command.options + parser.globals).first(where: { $0.names.contains(name) }), !word.contains("=") {
+                if let option = (command.options + parser.globals).first(where: { $0.names.contains(name) }),
+                    !word.contains("=")
+                {
                     switch option.kind {
                     case .value, .repeated: expectsValueOf = option
                     case .flag, .optionalValue: break
@@ -64,20 +66,25 @@ struct CompletionEngine {
         if let option = expectsValueOf { return await values(of: option, typed: typed) }
         if !onlyPositionals, typed.hasPrefix("-") {
             if typed.hasPrefix("--"), let equals = typed.firstIndex(of: "="),
-                let option = (command.options + parser.globals).first(where: { $0.names.contains(String(typed[..<equals])) })
+                let option = (command.options + parser.globals).first(where: {
+                    $0.names.contains(String(typed[..<equals]))
+                })
             {
                 let prefix = String(typed[...equals])
                 let answer = await values(of: option, typed: String(typed[typed.index(after: equals)...]))
                 return Answer(words: answer.words.map { prefix + $0 }, localPaths: false)
             }
             let names = (command.options + parser.globals + [OptionSpec(["--help"], help: "")]).flatMap(\.names)
-            return Answer(words: names.filter { $0.hasPrefix(typed) && ($0.hasPrefix("--") || typed.count <= 2) }.sorted())
+            return Answer(
+                words: names.filter { $0.hasPrefix(typed) && ($0.hasPrefix("--") || typed.count <= 2) }.sorted())
         }
         if positionals == 0, !command.subcommands.isEmpty {
             let names = command.subcommands.map(\.name) + (path.isEmpty ? [] : ["help"])
             return Answer(words: Array(Set(names)).filter { $0.hasPrefix(typed) }.sorted())
         }
-        if path == ["help"] || path.last == "help" { return Answer(words: parser.root.subcommands.map(\.name).filter { $0.hasPrefix(typed) }.sorted()) }
+        if path == ["help"] || path.last == "help" {
+            return Answer(words: parser.root.subcommands.map(\.name).filter { $0.hasPrefix(typed) }.sorted())
+        }
         guard !command.positionals.isEmpty else { return Answer() }
         return await paths(typed)
     }
@@ -91,9 +98,14 @@ struct CompletionEngine {
         case .flag: return Answer()
         }
         if placeholder.contains("|") {
-            return Answer(words: placeholder.split(separator: "|").map(String.init).filter { $0.hasPrefix(typed) && $0.allSatisfy { !$0.isUppercase } })
+            return Answer(
+                words: placeholder.split(separator: "|").map(String.init).filter {
+                    $0.hasPrefix(typed) && $0.allSatisfy { !$0.isUppercase }
+                })
         }
-        if let colon = placeholder.firstIndex(of: ":"), placeholder[..<colon].allSatisfy({ $0.isLowercase || $0.isNumber }) {
+        if let colon = placeholder.firstIndex(of: ":"),
+            placeholder[..<colon].allSatisfy({ $0.isLowercase || $0.isNumber })
+        {
             let prefix = String(placeholder[...colon])
             return Answer(words: prefix.hasPrefix(typed) ? [prefix] : [])
         }
@@ -104,18 +116,24 @@ struct CompletionEngine {
     /// A positional: a remote path after `NAME:`, else remote names and local paths.
     func paths(_ typed: String) async -> Answer {
         guard let colon = typed.firstIndex(of: ":"), remoteNames.contains(String(typed[..<colon])) else {
-            let remotes = remoteNames.map { $0 + ":" + ($0 == "officer" ? "/" : "") }.filter { $0.hasPrefix(typed) && !typed.isEmpty }
+            let remotes = remoteNames.map { $0 + ":" + ($0 == "officer" ? "/" : "") }.filter {
+                $0.hasPrefix(typed) && !typed.isEmpty
+            }
             return Answer(words: remotes, localPaths: true)
         }
         // The folder part as written, and the partial name after its last `/`.
         let slash = typed.lastIndex(of: "/")
         let folderText = slash.map { String(typed[...$0]) } ?? String(typed[...colon])
-        let partial = slash.map { String(typed[typed.index(after: $0)...]) } ?? String(typed[typed.index(after: colon)...])
-        guard let folder = parseLocation(folderText.hasSuffix(":") && typed[..<colon] == "officer" ? folderText + "/" : folderText),
+        let partial =
+            slash.map { String(typed[typed.index(after: $0)...]) } ?? String(typed[typed.index(after: colon)...])
+        guard
+            let folder = parseLocation(
+                folderText.hasSuffix(":") && typed[..<colon] == "officer" ? folderText + "/" : folderText),
             let entries = await listFolder(folder)
         else { return Answer() }
         let base = folderText.hasSuffix(":") && typed[..<colon] == "officer" ? folderText + "/" : folderText
-        return Answer(words: entries.filter { $0.name.hasPrefix(partial) && (!$0.name.hasPrefix(".") || partial.hasPrefix(".")) }
-            .map { base + $0.name + ($0.isFolder ? "/" : "") }.sorted())
+        return Answer(
+            words: entries.filter { $0.name.hasPrefix(partial) && (!$0.name.hasPrefix(".") || partial.hasPrefix(".")) }
+                .map { base + $0.name + ($0.isFolder ? "/" : "") }.sorted())
     }
 }

@@ -86,21 +86,26 @@ public struct ConfigStore: Sendable {
             throw .io(path: directory, message: "cannot create folder: \(error.localizedDescription)")
         }
         // A newer build's file is never overwritten: what it holds may not survive this build's format.
-        if let existing = FileManager.default.contents(atPath: path), let found = Self.version(of: existing), found > Self.formatVersion {
+        if let existing = FileManager.default.contents(atPath: path), let found = Self.version(of: existing),
+            found > Self.formatVersion
+        {
             throw .newerFormat(path: path, found: found, supported: Self.formatVersion)
         }
         let data: Data
         do {
-            var object = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(config)) as? [String: Any] ?? [:]
+            var object =
+                try JSONSerialization.jsonObject(with: try JSONEncoder().encode(config)) as? [String: Any] ?? [:]
             object["version"] = Self.formatVersion
-            data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            data = try JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         } catch {
             throw .malformed(path: path, detail: "\(error)")
         }
         let temp = path + ".tmp-\(getpid())"
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .io(path: temp, message: String(cString: strerror(errno))) }
-        let ok = data.withUnsafeBytes { bytes in write(fd, bytes.baseAddress, bytes.count) == bytes.count }
+        let ok =
+            data.withUnsafeBytes { bytes in write(fd, bytes.baseAddress, bytes.count) == bytes.count }
             && fchmod(fd, 0o600) == 0 && fsync(fd) == 0
         close(fd)
         guard ok, rename(temp, path) == 0 else {

@@ -89,7 +89,9 @@ struct ConfigTokenStore: TokenStore {
             return nil
         }
         guard let email = kept.email else { return nil }
-        if let file = environmentPasswordFile ?? kept.file { return StoredSignIn(email: email, password: try PasswordFile.read(file)) }
+        if let file = environmentPasswordFile ?? kept.file {
+            return StoredSignIn(email: email, password: try PasswordFile.read(file))
+        }
         return kept.password.map { StoredSignIn(email: email, password: $0) }
     }
 

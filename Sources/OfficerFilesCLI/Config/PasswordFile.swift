@@ -14,12 +14,16 @@ enum PasswordFile {
         }
         let mode = Int(info.st_mode) & 0o777
         guard mode & 0o077 == 0 else {
-            throw .localFile(path: path, message: "mode \(String(mode, radix: 8)) lets others read your password; run 'chmod 600 \(path)'")
+            throw .localFile(
+                path: path,
+                message: "mode \(String(mode, radix: 8)) lets others read your password; run 'chmod 600 \(path)'")
         }
         var bytes = [UInt8](repeating: 0, count: 4096)
         let count = bytes.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
         guard count >= 0 else { throw .localFile(path: path, message: String(cString: strerror(errno))) }
-        let line = bytes[..<count].split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false).first ?? []
+        let line =
+            bytes[..<count].split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false).first
+            ?? []
         var password = String(decoding: line, as: UTF8.self)
         if password.hasSuffix("\r") { password.removeLast() }
         guard !password.isEmpty else { throw .localFile(path: path, message: "empty: its first line is the password") }

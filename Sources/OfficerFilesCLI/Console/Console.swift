@@ -16,7 +16,9 @@ public final class Console: @unchecked Sendable {
     public let colorEnabled: Bool
 
     /// A console over the process's stdout and stderr.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment, outputFD: Int32 = 1, errorFD: Int32 = 2) {
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment, outputFD: Int32 = 1, errorFD: Int32 = 2
+    ) {
         self.outputFD = outputFD
         self.errorFD = errorFD
         outputIsTerminal = isatty(outputFD) == 1

@@ -13,7 +13,9 @@ enum PasswordPrompt {
         var silent = original
         // Byte by byte, with Ctrl-C as a byte: the prompt itself reads the keys a terminal would act on.
         silent.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)
-        withUnsafeMutableBytes(of: &silent.c_cc) { $0[Int(VMIN)] = 1; $0[Int(VTIME)] = 0 }
+        withUnsafeMutableBytes(of: &silent.c_cc) {
+            $0[Int(VMIN)] = 1; $0[Int(VTIME)] = 0
+        }
         _ = prompt.withCString { write(fd, $0, strlen($0)) }
         tcsetattr(fd, TCSAFLUSH, &silent)
         defer {
@@ -41,7 +43,8 @@ enum PasswordPrompt {
     /// A secret from one line of stdin when `standardInput` (a `--…-stdin` flag), else from the terminal
     /// without echo; a usage error naming `flag` when there is none (a secret never comes from the command line).
     static func secret(standardInput: Bool, prompt: String, flag: String, what: String) throws -> String {
-        guard let secret = standardInput ? fromStandardInput() : try fromTerminal(prompt: prompt), !secret.isEmpty else {
+        guard let secret = standardInput ? fromStandardInput() : try fromTerminal(prompt: prompt), !secret.isEmpty
+        else {
             throw CLIError.usage("no \(what): type it at the prompt, or pipe it with \(flag)")
         }
         return secret

@@ -5,7 +5,9 @@ import Foundation
 enum TerminalPipe {
     static func run(_ console: Console, _ body: (Int32) async throws -> Void) async throws {
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw CLIError.usage("cannot show the file: \(String(cString: strerror(errno)))") }
+        guard pipe(&ends) == 0 else {
+            throw CLIError.usage("cannot show the file: \(String(cString: strerror(errno)))")
+        }
         let (reader, writer) = (ends[0], ends[1])
         let copied = DispatchSemaphore(value: 0)
         Thread.detachNewThread {

@@ -12,7 +12,10 @@ enum ManualPage {
         ("OFFICER_CACERT", "A PEM file of the certificate authority that signed the server's certificate."),
         ("OFFICER_CACHE_LIMIT", "The cache's size limit (e.g. 2G), as --cache-limit."),
         ("XDG_CONFIG_HOME", "Where the config lives (default ~/.config)."),
-        ("XDG_STATE_HOME", "Where the journal of unfinished transfers and queued changes lives (default ~/.local/state)."),
+        (
+            "XDG_STATE_HOME",
+            "Where the journal of unfinished transfers and queued changes lives (default ~/.local/state)."
+        ),
         ("XDG_CACHE_HOME", "Where the cache lives (default ~/.cache)."),
         ("NO_COLOR", "Set to anything: no colour in the progress display."),
     ]
@@ -22,7 +25,8 @@ enum ManualPage {
         var out = [
             ".TH OFFICER\\-FILES 1 \"\" \"officer\\-files \(text(version))\" \"User Commands\"",
             ".SH NAME", "officer\\-files \\- \(text(root.summary))",
-            ".SH SYNOPSIS", ".B officer\\-files", "[\\fIGLOBAL OPTIONS\\fR] \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIARGUMENTS\\fR]",
+            ".SH SYNOPSIS", ".B officer\\-files",
+            "[\\fIGLOBAL OPTIONS\\fR] \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIARGUMENTS\\fR]",
             ".SH DESCRIPTION",
         ]
         out += paragraphs(root.discussion)
@@ -34,22 +38,28 @@ enum ManualPage {
         for (name, meaning) in environment { out += [".TP", ".B \(text(name))", text(meaning)] }
         out += [
             ".SH FILES",
-            ".TP", ".I ~/.config/officer\\-files/config.json", "The server, the account and its token, named remotes (mode 0600).",
-            ".TP", ".I ~/.local/state/officer\\-files/journal.sqlite", "Unfinished transfers and queued changes (SQLite).",
+            ".TP", ".I ~/.config/officer\\-files/config.json",
+            "The server, the account and its token, named remotes (mode 0600).",
+            ".TP", ".I ~/.local/state/officer\\-files/journal.sqlite",
+            "Unfinished transfers and queued changes (SQLite).",
             ".TP", ".I ~/.cache/officer\\-files/", "Cached files, listings, thumbnails and prepared images.",
             ".SH EXIT STATUS",
         ]
         for code in ExitCode.allCases { out += [".TP", ".B \(code.rawValue)", text(code.meaning)] }
         out += [".SH EXAMPLES", ".nf"]
         out += examples.map { line($0) }
-        out += [".fi", ".SH SEE ALSO", "The README and docs/CLI.md of the source; \\fBofficer\\-files help\\fR \\fICOMMAND\\fR."]
+        out += [
+            ".fi", ".SH SEE ALSO",
+            "The README and docs/CLI.md of the source; \\fBofficer\\-files help\\fR \\fICOMMAND\\fR.",
+        ]
         return out.joined(separator: "\n") + "\n"
     }
 
     private static func section(_ command: CommandSpec, chain: [String]) -> [String] {
         let name = (chain + [command.name]).joined(separator: " ")
         var out = [".SS \"\(text(name))\"", text(command.summary) + "."]
-        let usages = command.usages.map { $0.map { name + " " + $0 } } ?? [HelpFormatter.usage(name: name, command: command)]
+        let usages =
+            command.usages.map { $0.map { name + " " + $0 } } ?? [HelpFormatter.usage(name: name, command: command)]
         out += [".PP", ".nf"] + usages.map { line($0) } + [".fi"]
         out += paragraphs(command.discussion)
         for positional in command.positionals { out += [".TP", ".I \(text(positional.name))", text(positional.help)] }
@@ -60,7 +70,8 @@ enum ManualPage {
 
     private static func options(_ options: [OptionSpec]) -> [String] {
         options.flatMap { option -> [String] in
-            let names = option.names.sorted { $0.count < $1.count }.map { "\\fB\(text($0))\\fR" }.joined(separator: ", ")
+            let names = option.names.sorted { $0.count < $1.count }.map { "\\fB\(text($0))\\fR" }.joined(
+                separator: ", ")
             let value: String
             switch option.kind {
             case .flag: value = ""
@@ -75,7 +86,10 @@ enum ManualPage {
     /// Text lines as paragraphs (a blank line or the end of one sentence-ending line apart keeps them apart).
     private static func paragraphs(_ text: String) -> [String] {
         guard !text.isEmpty else { return [] }
-        return [".PP"] + text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? ".PP" : line(String($0)) }
+        return [".PP"]
+            + text.split(separator: "\n", omittingEmptySubsequences: false).map {
+                $0.isEmpty ? ".PP" : line(String($0))
+            }
     }
 
     /// One line of running text: roff's escape and control characters made literal.
@@ -96,7 +110,9 @@ enum ManualPage {
                 if character.isASCII {
                     out.append(character)
                 } else {
-                    for scalar in character.unicodeScalars { out += "\\[u" + String(format: "%04X", scalar.value) + "]" }
+                    for scalar in character.unicodeScalars {
+                        out += "\\[u" + String(format: "%04X", scalar.value) + "]"
+                    }
                 }
             }
         }

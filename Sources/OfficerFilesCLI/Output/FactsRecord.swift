@@ -53,7 +53,8 @@ struct FactsRecord: Encodable, Sendable {
         description = facts.description
         image = facts.image.map {
             ImageFacts(
-                width: $0.width, height: $0.height, orientation: $0.orientation, camera: $0.camera, taken: $0.taken, hasGPS: $0.hasGPS,
+                width: $0.width, height: $0.height, orientation: $0.orientation, camera: $0.camera, taken: $0.taken,
+                hasGPS: $0.hasGPS,
                 latitude: $0.latitude, longitude: $0.longitude)
         }
         lines = facts.lines

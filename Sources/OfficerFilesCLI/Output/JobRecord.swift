@@ -41,7 +41,8 @@ struct JobRecord: Encodable, Sendable {
         state = job.state.rawValue
         created = JSONTime(job.created)
         updated = JSONTime(job.updated)
-        progress = Progress(done: job.progress.done, total: job.progress.total, unit: job.progress.unit, message: job.progress.message)
+        progress = Progress(
+            done: job.progress.done, total: job.progress.total, unit: job.progress.unit, message: job.progress.message)
         made = job.createdEntries.map { job.place($0.path)?.description ?? $0.path }
         error = job.error.map { Failure(code: $0.code, message: $0.message) }
     }
@@ -67,7 +68,9 @@ struct QueuedRecord: Encodable, Sendable {
         id = item.id
         let write = item.write
         operation = write.kind.rawValue
-        func place(_ path: String) -> String { (try? RemotePath(root: write.root, path: path, remote: remote))?.description ?? path }
+        func place(_ path: String) -> String {
+            (try? RemotePath(root: write.root, path: path, remote: remote))?.description ?? path
+        }
         switch write.kind {
         case .makeFolder, .remove: path = place(write.path)
         case .upload:

@@ -75,7 +75,9 @@ package struct SyncSummaryRecord: Codable, Sendable {
         extraneous = report.extraneous
         timesSet = report.timesSet
         warnings = report.warnings
-        failures = report.failures.map { Failure(path: roots.destination($0.path), operation: $0.operation, message: $0.message) }
+        failures = report.failures.map {
+            Failure(path: roots.destination($0.path), operation: $0.operation, message: $0.message)
+        }
         unlistedFailures = report.unlistedFailures
         deletionsSkipped = report.deletionsSkipped
         seconds = report.seconds

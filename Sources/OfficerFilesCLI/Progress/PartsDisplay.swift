@@ -61,14 +61,20 @@ extension PartsDisplay {
     func handle(_ event: TransferEvent) {
         switch event {
         case .started(let total, let partSizes, let resumed, let method):
-            if method == .multipart { note("the server has no tus: uploading in one multipart request (not resumable)") }
+            if method == .multipart {
+                note("the server has no tus: uploading in one multipart request (not resumable)")
+            }
             if method == .tus, resumed > 0, !quiet, let total {
-                reporter.message("\(name): resuming at \(ByteCountFormat.string(resumed)) of \(ByteCountFormat.string(total)) (the server has it)")
+                reporter.message(
+                    "\(name): resuming at \(ByteCountFormat.string(resumed)) of \(ByteCountFormat.string(total)) (the server has it)"
+                )
             }
             start(total: total, partSizes: partSizes, resumed: resumed)
         case .progress(let part, let done): progress(part: part, done: done)
         case .retrying(let part, let attempt, let delay, let reason):
-            note("retrying part \(part + 1) (attempt \(attempt)) in \(DurationFormat.precise(seconds: delay)): \(reason)")
+            note(
+                "retrying part \(part + 1) (attempt \(attempt)) in \(DurationFormat.precise(seconds: delay)): \(reason)"
+            )
         case .restarted(let reason): note("starting over: \(reason)")
         case .warning(let message): reporter.message("warning: \(message)")
         }

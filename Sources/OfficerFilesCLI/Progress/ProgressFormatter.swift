@@ -7,14 +7,18 @@ public enum ProgressFormatter {
     /// fields (the bar, then the ETA, then the rate), never half of one.
     public static func transferLine(_ item: ProgressItem, width: Int) -> String {
         let percent = item.percent.map { pad(String($0), 3) + "%" } ?? "  --"
-        let amount = pad(ByteCountFormat.string(item.done), 10) + (item.total.map { " / " + pad(ByteCountFormat.string($0), 10) } ?? "")
+        let amount =
+            pad(ByteCountFormat.string(item.done), 10)
+            + (item.total.map { " / " + pad(ByteCountFormat.string($0), 10) } ?? "")
         let rate = pad(item.rate.map(ByteCountFormat.rate) ?? "-- B/s", 12)
         let eta = "ETA " + pad(item.secondsLeft.map { DurationFormat.string(seconds: $0) } ?? "--", 7, left: true)
         var fields = [percent, amount, rate, eta]
         let barWidth = width >= 120 ? 20 : (width >= 90 ? 10 : 0)
         let bar = barWidth > 0 ? "  [" + self.bar(percent: item.percent, width: barWidth) + "]" : ""
         // The name keeps at least 8 columns: fields go first, from the least needed.
-        while fields.count > 2, 2 + 8 + bar.count + fields.reduce(0, { $0 + 2 + $1.count }) > width { fields.remove(at: fields.count == 4 ? 3 : 2) }
+        while fields.count > 2, 2 + 8 + bar.count + fields.reduce(0, { $0 + 2 + $1.count }) > width {
+            fields.remove(at: fields.count == 4 ? 3 : 2)
+        }
         let tail = fields.map { "  " + $0 }.joined()
         let nameWidth = max(8, width - tail.count - bar.count - 2)
         return "  " + fit(TerminalText.escaped(item.name), nameWidth) + bar + tail
@@ -24,13 +28,18 @@ public enum ProgressFormatter {
     /// transfers, in at most `width` columns: the ETA goes first, then the rate, then the counts; bytes and
     /// percent stay.
     public static func totalLine(
-        done: Int64, total: Int64?, rate: Double?, filesDone: Int, filesTotal: Int, filesFailed: Int = 0, elapsed: Double,
+        done: Int64, total: Int64?, rate: Double?, filesDone: Int, filesTotal: Int, filesFailed: Int = 0,
+        elapsed: Double,
         itemLabel: String = "files", width: Int = .max, final: Bool = false
     ) -> String {
         let amount = ByteCountFormat.string(done) + (total.map { " / " + ByteCountFormat.string($0) } ?? "")
         let percent = total.flatMap { $0 > 0 ? "\(Int(min(100, Double(done) * 100 / Double($0))))%" : nil }
         let rateText = rate.map(ByteCountFormat.rate) ?? "-- B/s"
-        let eta = "ETA " + ((total.flatMap { total in rate.flatMap { $0 > 0 ? Double(max(0, total - done)) / $0 : nil } }).map { DurationFormat.string(seconds: $0) } ?? "--")
+        let eta =
+            "ETA "
+            + ((total.flatMap { total in rate.flatMap { $0 > 0 ? Double(max(0, total - done)) / $0 : nil } }).map {
+                DurationFormat.string(seconds: $0)
+            } ?? "--")
         let counts = "\(filesDone)/\(filesTotal) \(itemLabel)"
         let notDone = filesFailed > 0 ? " (\(filesFailed) not done)" : ""
         let elapsedText = "elapsed " + DurationFormat.string(seconds: elapsed)
@@ -39,8 +48,12 @@ public enum ProgressFormatter {
         // Shown in this order; dropped, when the line is too long, in the order of `dropped`. A run that ended
         // has no time left to tell, and its rate is this run's average.
         var optional: [(key: String, text: String)] =
-            [("rate", rateText)] + (final ? [] : [("eta", eta)]) + [("counts", counts + notDone), ("elapsed", elapsedText)]
-        func line() -> String { lead + ([amount] + (percent.map { [$0] } ?? []) + optional.map(\.text)).joined(separator: ", ") }
+            [("rate", rateText)] + (final ? [] : [("eta", eta)]) + [
+                ("counts", counts + notDone), ("elapsed", elapsedText),
+            ]
+        func line() -> String {
+            lead + ([amount] + (percent.map { [$0] } ?? []) + optional.map(\.text)).joined(separator: ", ")
+        }
         for dropped in ["elapsed", "eta", "rate", "notDone", "counts"] where line().count > width {
             if dropped == "notDone", let index = optional.firstIndex(where: { $0.key == "counts" }) {
                 optional[index].text = counts

@@ -56,7 +56,9 @@ public final class ProgressReporter: @unchecked Sendable {
     }
 
     /// The mode the CLI uses for its global options and console.
-    public static func mode(json: Bool, quiet: Bool, noProgress: Bool, console: Console, environment: [String: String]) -> Mode {
+    public static func mode(json: Bool, quiet: Bool, noProgress: Bool, console: Console, environment: [String: String])
+        -> Mode
+    {
         if json { return .json }
         if quiet || noProgress { return .off }
         if console.errorIsTerminal {
@@ -171,7 +173,8 @@ public final class ProgressReporter: @unchecked Sendable {
     public func close() {
         lock.withLock {
             let all = order.compactMap { items[$0] }
-            let complete = !all.isEmpty && all.allSatisfy { $0.finished && !$0.failed }
+            let complete =
+                !all.isEmpty && all.allSatisfy { $0.finished && !$0.failed }
                 && (fileCounts.map { $0.done == $0.total } ?? true)
             switch mode {
             case .terminal:
@@ -186,8 +189,11 @@ public final class ProgressReporter: @unchecked Sendable {
                 if !all.isEmpty, !complete, wrotePlainLines { write(summaryLine(now: clock(), final: true) + "\n") }
             case .json:
                 let total = totalMeter.snapshot
-                emitJSON(["type": "summary", "doneBytes": all.reduce(0) { $0 + $1.done }, "resumedBytes": total.resumedBytes,
-                          "files": all.count, "filesDone": all.filter { $0.finished && !$0.failed }.count, "filesFailed": all.filter(\.failed).count])
+                emitJSON([
+                    "type": "summary", "doneBytes": all.reduce(0) { $0 + $1.done }, "resumedBytes": total.resumedBytes,
+                    "files": all.count, "filesDone": all.filter { $0.finished && !$0.failed }.count,
+                    "filesFailed": all.filter(\.failed).count,
+                ])
             case .off: break
             }
         }
@@ -218,8 +224,10 @@ public final class ProgressReporter: @unchecked Sendable {
                 lastDraw = now
                 for id in order where !(items[id]?.finished ?? true) {
                     let item = items[id]!
-                    emitJSON(["type": "progress", "id": id, "name": item.name, "doneBytes": item.done,
-                              "size": item.total, "bytesPerSecond": item.rate])
+                    emitJSON([
+                        "type": "progress", "id": id, "name": item.name, "doneBytes": item.done,
+                        "size": item.total, "bytesPerSecond": item.rate,
+                    ])
                 }
             }
         case .off: break
@@ -237,20 +245,25 @@ public final class ProgressReporter: @unchecked Sendable {
             done: all.reduce(0) { $0 + $1.done }, total: total,
             rate: final ? totalMeter.snapshot.averageBytesPerSecond : totalMeter.snapshot.bytesPerSecond,
             filesDone: fileCounts?.done ?? all.filter { $0.finished && !$0.failed }.count,
-            filesTotal: fileCounts?.total ?? max(expected?.files ?? 0, all.count), filesFailed: all.filter(\.failed).count,
+            filesTotal: fileCounts?.total ?? max(expected?.files ?? 0, all.count),
+            filesFailed: all.filter(\.failed).count,
             elapsed: now - started, itemLabel: label, width: width, final: final)
     }
 
     private func redraw(now: Double, final: Bool = false) {
         guard case .terminal(let width, let color) = mode else { return }
         lastDraw = now
-        var lines = order.compactMap { items[$0] }.filter { !$0.finished }.map { ProgressFormatter.transferLine($0, width: width) }
+        var lines = order.compactMap { items[$0] }.filter { !$0.finished }.map {
+            ProgressFormatter.transferLine($0, width: width)
+        }
         let total = summaryLine(now: now, final: final)
         // Cut to the width before the bold codes go in: they take no column.
         let fitted = String(total.prefix(width))
         lines.append(color ? "\u{1B}[1m" + fitted + "\u{1B}[0m" : fitted)
         var text = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
-        for line in lines { text += "\r\u{1B}[2K" + (line.hasPrefix("\u{1B}[1m") ? line : String(line.prefix(width))) + "\n" }
+        for line in lines {
+            text += "\r\u{1B}[2K" + (line.hasPrefix("\u{1B}[1m") ? line : String(line.prefix(width))) + "\n"
+        }
         // Lines left over from a taller previous frame are cleared, then the cursor returns below the frame.
         let extra = max(0, drawnLines - lines.count)
         for _ in 0..<extra { text += "\r\u{1B}[2K\n" }
@@ -262,7 +275,10 @@ public final class ProgressReporter: @unchecked Sendable {
     private func emitJSON(_ fields: [String: Any?]) {
         guard mode == .json else { return }
         let cleaned = fields.compactMapValues { $0 }
-        guard let data = try? JSONSerialization.data(withJSONObject: cleaned, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: cleaned, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { return }
         write(String(decoding: data, as: UTF8.self) + "\n")
     }
 }

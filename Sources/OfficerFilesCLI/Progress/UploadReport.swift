@@ -6,15 +6,19 @@ import Officer
 enum UploadReport {
     /// The result line (or JSON object) of a finished upload.
     static func finished(
-        _ result: UploadResult, shown: String, destination: String, seconds: Double, reporter: ProgressReporter, context: CommandContext
+        _ result: UploadResult, shown: String, destination: String, seconds: Double, reporter: ProgressReporter,
+        context: CommandContext
     ) {
         if context.global.json {
             context.printJSON(
                 TransferRecord(
-                    source: context.shownLocation(shown), destination: destination, size: result.bytes, resumedBytes: result.resumedBytes,
-                    movedBytes: result.sentBytes, method: result.method.rawValue, sha256: result.sha256, seconds: seconds, fromCache: false))
+                    source: context.shownLocation(shown), destination: destination, size: result.bytes,
+                    resumedBytes: result.resumedBytes,
+                    movedBytes: result.sentBytes, method: result.method.rawValue, sha256: result.sha256,
+                    seconds: seconds, fromCache: false))
         } else if !context.global.quiet {
-            var line = "Uploaded \(shown) to \(destination) (\(ByteCountFormat.string(result.bytes))) in \(DurationFormat.precise(seconds: seconds))"
+            var line =
+                "Uploaded \(shown) to \(destination) (\(ByteCountFormat.string(result.bytes))) in \(DurationFormat.precise(seconds: seconds))"
             line += ", " + ByteCountFormat.rate(Double(result.sentBytes) / max(seconds, 0.001))
             if result.resumedBytes > 0 { line += ", resumed after \(ByteCountFormat.string(result.resumedBytes))" }
             if result.method == .multipart { line += ", multipart (the server has no tus)" }
@@ -26,7 +30,9 @@ enum UploadReport {
     static func explained(_ error: any Error, shown: String) -> any Error {
         if case RemotePathError.invalidComponent(let name) = error {
             // The name alone does not say which file of a batch it was.
-            return CLIError.refused("\(shown): its name cannot be stored on the server (\(FileName.problem(name) ?? "not a single name")); rename it", .usage)
+            return CLIError.refused(
+                "\(shown): its name cannot be stored on the server (\(FileName.problem(name) ?? "not a single name")); rename it",
+                .usage)
         }
         guard case UploadError.paused(_, let confirmed, let total) = error else { return error }
         return CLIError.refused(

@@ -18,7 +18,8 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .allocationFailed: "libarchive: could not allocate a reader"
         case .openFailed(let file, let message): "\(file): cannot open archive: \(message)"
-        case .readFailed(let file, let entries, let message): "\(file): archive damaged after entry \(entries): \(message)"
+        case .readFailed(let file, let entries, let message):
+            "\(file): archive damaged after entry \(entries): \(message)"
         case .notAFile(let file, let entry): "\(file): \(entry) is not a file"
         case .encrypted(let file, let entry): "\(file): \(entry) is encrypted"
         case .tooLarge(let file, let entry, let limit): "\(file): \(entry) is larger than the limit of \(limit) bytes"

@@ -76,16 +76,21 @@ public struct ArchiveInspection: Sendable, Codable {
                 warnings.append(ArchiveWarning(kind: .absolutePath, entry: member.path, detail: "absolute path"))
             }
             if Self.hasDotDot(clean), clean.split(separator: "/").contains("..") {
-                warnings.append(ArchiveWarning(kind: .parentTraversal, entry: member.path, detail: "climbs out with '..'"))
+                warnings.append(
+                    ArchiveWarning(kind: .parentTraversal, entry: member.path, detail: "climbs out with '..'"))
             }
             if let target = member.linkTarget, member.kind == .symlink || member.kind == .hardlink {
                 let base = member.kind == .symlink ? (clean as NSString).deletingLastPathComponent : ""
                 if target.hasPrefix("/") || escapes(base: base, target: target) {
-                    warnings.append(ArchiveWarning(kind: .linkEscapes, entry: member.path, detail: "\(member.kind.rawValue) to \(target) leads outside"))
+                    warnings.append(
+                        ArchiveWarning(
+                            kind: .linkEscapes, entry: member.path,
+                            detail: "\(member.kind.rawValue) to \(target) leads outside"))
                 }
             }
             if !seen.insert(clean).inserted {
-                warnings.append(ArchiveWarning(kind: .duplicateName, entry: member.path, detail: "appears more than once"))
+                warnings.append(
+                    ArchiveWarning(kind: .duplicateName, entry: member.path, detail: "appears more than once"))
             }
         }
         let encrypted = members.filter(\.encrypted).count
@@ -95,11 +100,15 @@ public struct ArchiveInspection: Sendable, Codable {
         let ratio = archiveSize > 0 ? Double(total) / Double(archiveSize) : 0
         if total > bombTotal || (ratio > bombRatio && total > bombRatioFloor) {
             warnings.append(
-                ArchiveWarning(kind: .bomb, entry: nil, detail: "expands to \(total) bytes from \(archiveSize) (ratio \(Int(ratio)):1)"))
+                ArchiveWarning(
+                    kind: .bomb, entry: nil,
+                    detail: "expands to \(total) bytes from \(archiveSize) (ratio \(Int(ratio)):1)"))
         }
         return ArchiveInspection(
-            format: Self.formatLabel(formatName), members: members, fileCount: members.filter { $0.kind == .file }.count,
-            directoryCount: members.filter(\.isDirectory).count, totalSize: total, archiveSize: archiveSize, ratio: ratio,
+            format: Self.formatLabel(formatName), members: members,
+            fileCount: members.filter { $0.kind == .file }.count,
+            directoryCount: members.filter(\.isDirectory).count, totalSize: total, archiveSize: archiveSize,
+            ratio: ratio,
             warnings: warnings)
     }
 

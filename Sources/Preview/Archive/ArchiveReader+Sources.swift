@@ -14,7 +14,8 @@ extension ArchiveReader {
         var members = zip.entries.map(\.member)
         // A link's target is its data (the local header has no mode to say it is a link): read for the safety
         // report (links out), from that member's bytes only.
-        for (index, entry) in zip.entries.enumerated() where entry.member.kind == .symlink && entry.compressedSize <= 64 << 10 {
+        for (index, entry) in zip.entries.enumerated()
+        where entry.member.kind == .symlink && entry.compressedSize <= 64 << 10 {
             let window = try ZipDirectory.window(of: entry, in: source, name: name)
             let reader = try ArchiveReader(source: ByteSourceWindow(source, window), name: name, seekable: false)
             var target = [UInt8]()
@@ -32,7 +33,8 @@ extension ArchiveReader {
     /// no such member. For a zip only that member's bytes are read (found in the central directory); other
     /// formats are read from the start up to the member.
     public static func read(
-        member path: String, from source: any ByteSource, name: String, limit: Int64, _ write: (UnsafeRawBufferPointer) -> Void
+        member path: String, from source: any ByteSource, name: String, limit: Int64,
+        _ write: (UnsafeRawBufferPointer) -> Void
     ) throws -> Bool {
         var reader: ArchiveReader
         if let zip = try ZipDirectory.read(source, name: name) {

@@ -97,7 +97,9 @@ public final class ArchiveReader {
     }
 
     /// Streams the data of the member at `entryPath` to `write`, at most `limit` bytes; false when no such member.
-    public func read(member entryPath: String, limit: Int64, _ write: (UnsafeRawBufferPointer) -> Void) throws(ArchiveError) -> Bool {
+    public func read(member entryPath: String, limit: Int64, _ write: (UnsafeRawBufferPointer) -> Void)
+        throws(ArchiveError) -> Bool
+    {
         var count = 0
         while let member = try nextMember(count: count) {
             count += 1
@@ -117,7 +119,9 @@ public final class ArchiveReader {
             while true {
                 let read = ArchiveCalls.readData(handle, into: buffer)
                 if read == 0 { return true }
-                guard read > 0 else { throw .readFailed(file: path, entries: count, message: ArchiveCalls.errorString(handle)) }
+                guard read > 0 else {
+                    throw .readFailed(file: path, entries: count, message: ArchiveCalls.errorString(handle))
+                }
                 total += Int64(read)
                 guard total <= limit else { throw .tooLarge(file: path, entry: entryPath, limit: limit) }
                 write(UnsafeRawBufferPointer(rebasing: buffer[0..<read]))
@@ -157,6 +161,7 @@ public final class ArchiveReader {
         return ArchiveMember(
             path: ArchiveCalls.entryPath(entry) ?? "", kind: kind, size: ArchiveCalls.entrySize(entry),
             mode: ArchiveCalls.entryMode(entry), mtime: ArchiveCalls.entryMtime(entry),
-            linkTarget: kind == .symlink ? ArchiveCalls.entrySymlink(entry) : hardlink, encrypted: ArchiveCalls.entryIsEncrypted(entry))
+            linkTarget: kind == .symlink ? ArchiveCalls.entrySymlink(entry) : hardlink,
+            encrypted: ArchiveCalls.entryIsEncrypted(entry))
     }
 }

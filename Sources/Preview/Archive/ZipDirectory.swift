@@ -42,12 +42,15 @@ public struct ZipDirectory: Sendable {
         {
             let recordOffset = Int64(tail.le64(end - 20 + 8))
             let record = try source.bytes(at: recordOffset, length: 56)
-            guard record.count == 56, record.le32(0) == 0x0606_4b50 else { throw damaged(name, "zip64 end record missing") }
+            guard record.count == 56, record.le32(0) == 0x0606_4b50 else {
+                throw damaged(name, "zip64 end record missing")
+            }
             count = Int64(record.le64(32))
             directorySize = Int64(record.le64(40))
             directoryOffset = Int64(record.le64(48))
         }
-        guard directoryOffset >= 0, directorySize >= 0, directorySize <= 1 << 30, directoryOffset + directorySize <= size,
+        guard directoryOffset >= 0, directorySize >= 0, directorySize <= 1 << 30,
+            directoryOffset + directorySize <= size,
             count <= directorySize / 46 + 1
         else {
             throw damaged(name, "central directory out of bounds")
@@ -81,7 +84,9 @@ public struct ZipDirectory: Sendable {
             guard nameStart + nameLength + extraLength + commentLength <= directory.count else {
                 throw damaged(name, "central directory entry \(entries.count + 1) cut short")
             }
-            let path = String(decoding: directory[directory.startIndex + nameStart..<directory.startIndex + nameStart + nameLength], as: UTF8.self)
+            let path = String(
+                decoding: directory[directory.startIndex + nameStart..<directory.startIndex + nameStart + nameLength],
+                as: UTF8.self)
             var mtime = dosDateTime(date: dosDate, time: dosTime)
             // Extra fields: zip64 sizes and offset (only those set to all ones, in this order), Info-ZIP UTC time.
             var extra = nameStart + nameLength
@@ -93,8 +98,12 @@ public struct ZipDirectory: Sendable {
                 guard body + length <= extraEnd else { break }
                 if id == 0x0001 {
                     var field = body
-                    if uncompressed == 0xFFFF_FFFF, field + 8 <= body + length { uncompressed = Int64(directory.le64(field)); field += 8 }
-                    if compressed == 0xFFFF_FFFF, field + 8 <= body + length { compressed = Int64(directory.le64(field)); field += 8 }
+                    if uncompressed == 0xFFFF_FFFF, field + 8 <= body + length {
+                        uncompressed = Int64(directory.le64(field)); field += 8
+                    }
+                    if compressed == 0xFFFF_FFFF, field + 8 <= body + length {
+                        compressed = Int64(directory.le64(field)); field += 8
+                    }
                     if offset == 0xFFFF_FFFF, field + 8 <= body + length { offset = Int64(directory.le64(field)) }
                 } else if id == 0x5455, length >= 5, directory[directory.startIndex + body] & 1 != 0 {
                     mtime = Int64(Int32(bitPattern: directory.le32(body + 1)))
@@ -114,7 +123,8 @@ public struct ZipDirectory: Sendable {
             entries.append(
                 Entry(
                     member: ArchiveMember(
-                        path: path, kind: kind, size: kind == .file ? uncompressed : 0, mode: mode, mtime: mtime, linkTarget: nil,
+                        path: path, kind: kind, size: kind == .file ? uncompressed : 0, mode: mode, mtime: mtime,
+                        linkTarget: nil,
                         encrypted: flags & 1 != 0),
                     localHeaderOffset: offset, compressedSize: compressed))
             at = extraEnd + commentLength
@@ -126,7 +136,9 @@ public struct ZipDirectory: Sendable {
     /// its local header: what a streaming zip reader needs to read that member alone.
     public static func window(of entry: Entry, in source: any ByteSource, name: String) throws -> Range<Int64> {
         let header = try source.bytes(at: entry.localHeaderOffset, length: 30)
-        guard header.count == 30, header.le32(0) == 0x0403_4b50 else { throw damaged(name, "no local header for \(entry.member.path)") }
+        guard header.count == 30, header.le32(0) == 0x0403_4b50 else {
+            throw damaged(name, "no local header for \(entry.member.path)")
+        }
         let start = entry.localHeaderOffset
         // Up to 24 bytes of data descriptor follow data whose sizes were not known up front.
         let end = start + 30 + Int64(header.le16(26)) + Int64(header.le16(28)) + entry.compressedSize + 24
@@ -176,7 +188,8 @@ final class ByteSourceWindow: ByteSource {
     func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard offset < size else { return 0 }
         let count = Int(min(Int64(buffer.count), size - offset))
-        return try base.read(at: range.lowerBound + offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]))
+        return try base.read(
+            at: range.lowerBound + offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]))
     }
 }
 

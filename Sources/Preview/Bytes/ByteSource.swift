@@ -18,7 +18,8 @@ extension ByteSource {
         var filled = 0
         try data.withUnsafeMutableBytes { buffer in
             while filled < length {
-                let count = try read(at: offset + Int64(filled), into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                let count = try read(
+                    at: offset + Int64(filled), into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
                 if count == 0 { break }
                 filled += count
             }

@@ -17,7 +17,10 @@ public final class DescriptorByteSource: ByteSource {
         while true {
             let count = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
             if count >= 0 { return count }
-            if errno != EINTR { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))]) }
+            if errno != EINTR {
+                throw CocoaError(
+                    .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            }
         }
     }
 }

@@ -36,7 +36,9 @@ public struct FileTypeDetector: Sendable {
         let answer = try MagicCookie.forCurrentThread().describe(bytes: bytes)
         let parts = answer.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
         let mime = parts.first ?? "application/octet-stream"
-        let charset = parts.dropFirst().first { $0.hasPrefix("charset=") }.map { String($0.dropFirst("charset=".count)) } ?? "binary"
+        let charset =
+            parts.dropFirst().first { $0.hasPrefix("charset=") }.map { String($0.dropFirst("charset=".count)) }
+            ?? "binary"
         return FileType(contentMIME: mime, charset: charset, fileName: name)
     }
 }

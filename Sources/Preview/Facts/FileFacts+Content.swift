@@ -12,7 +12,9 @@ extension FileFacts {
         let text = String(decoding: prefix, as: Unicode.ASCII.self)
         var best: Int?
         var searchStart = text.startIndex
-        while let range = text.range(of: "/Type /Pages", range: searchStart..<text.endIndex) ?? text.range(of: "/Type/Pages", range: searchStart..<text.endIndex) {
+        while let range = text.range(of: "/Type /Pages", range: searchStart..<text.endIndex)
+            ?? text.range(of: "/Type/Pages", range: searchStart..<text.endIndex)
+        {
             // The dictionary around the match: up to its closing '>>'.
             let open = text[..<range.lowerBound].range(of: "<<", options: .backwards)?.lowerBound ?? range.lowerBound
             let close = text[range.upperBound...].range(of: ">>")?.upperBound ?? text.endIndex
@@ -30,7 +32,9 @@ extension FileFacts {
         let b = [UInt8](bytes.prefix(32))
         switch mime {
         case "image/png" where b.count >= 24:
-            func be32(_ at: Int) -> Int { Int(b[at]) << 24 | Int(b[at + 1]) << 16 | Int(b[at + 2]) << 8 | Int(b[at + 3]) }
+            func be32(_ at: Int) -> Int {
+                Int(b[at]) << 24 | Int(b[at + 1]) << 16 | Int(b[at + 2]) << 8 | Int(b[at + 3])
+            }
             return (be32(16), be32(20))
         case "image/gif" where b.count >= 10:
             return (Int(b[6]) | Int(b[7]) << 8, Int(b[8]) | Int(b[9]) << 8)

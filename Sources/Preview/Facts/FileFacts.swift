@@ -53,17 +53,22 @@ public struct FileFacts: Sendable, Codable, Equatable {
                 image.string(field).map { $0.components(separatedBy: " (")[0].trimmingCharacters(in: .whitespaces) }
             }
             self.init(
-                width: image.width, height: image.height, orientation: image.orientation, camera: exif("exif-ifd0-Model"),
+                width: image.width, height: image.height, orientation: image.orientation,
+                camera: exif("exif-ifd0-Model"),
                 taken: exif("exif-ifd2-DateTimeOriginal"), hasGPS: image.hasGPS)
             // `51/1 30/1 2640/100 (51, 30, 26.40, Rational, …)` and `N (N, ASCII, …)`.
             func coordinate(_ field: String, negative: String) -> Double? {
                 guard let text = image.string("exif-ifd3-GPS" + field) else { return nil }
                 let parts = text.components(separatedBy: " (")[0].split(separator: " ").map { part -> Double? in
                     let fraction = part.split(separator: "/")
-                    guard fraction.count == 2, let top = Double(fraction[0]), let bottom = Double(fraction[1]), bottom != 0 else { return nil }
+                    guard fraction.count == 2, let top = Double(fraction[0]), let bottom = Double(fraction[1]),
+                        bottom != 0
+                    else { return nil }
                     return top / bottom
                 }
-                guard parts.count == 3, let degrees = parts[0], let minutes = parts[1], let seconds = parts[2] else { return nil }
+                guard parts.count == 3, let degrees = parts[0], let minutes = parts[1], let seconds = parts[2] else {
+                    return nil
+                }
                 let reference = exif("exif-ifd3-GPS" + field + "Ref")?.uppercased()
                 return GPSPosition.degrees(degrees, minutes, seconds, negative: reference == negative)
             }
@@ -74,7 +79,8 @@ public struct FileFacts: Sendable, Codable, Equatable {
 
         /// Facts as given.
         public init(
-            width: Int, height: Int, orientation: Int, camera: String?, taken: String?, hasGPS: Bool, latitude: Double? = nil,
+            width: Int, height: Int, orientation: Int, camera: String?, taken: String?, hasGPS: Bool,
+            latitude: Double? = nil,
             longitude: Double? = nil
         ) {
             self.latitude = latitude
@@ -89,7 +95,9 @@ public struct FileFacts: Sendable, Codable, Equatable {
     }
 
     /// The facts of the first bytes of a file (up to ``FileTypeDetector/prefixLength``) named `name`.
-    public init(prefix: Data, name: String, path: String, size: Int64, modificationTime: Double, mode: Int?) throws(MagicError) {
+    public init(prefix: Data, name: String, path: String, size: Int64, modificationTime: Double, mode: Int?)
+        throws(MagicError)
+    {
         let detector = FileTypeDetector()
         let type = try detector.detect(bytes: prefix, name: name)
         self.path = path
@@ -120,7 +128,8 @@ public struct FileFacts: Sendable, Codable, Equatable {
             let prefix = try FileTypeDetector().prefix(of: path)
             facts = try FileFacts(
                 prefix: prefix, name: (path as NSString).lastPathComponent, path: path, size: Int64(status.st_size),
-                modificationTime: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9, mode: Int(status.st_mode & 0o7777))
+                modificationTime: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9,
+                mode: Int(status.st_mode & 0o7777))
         } catch {
             throw .unreadable(path: path, message: "\(error)")
         }
@@ -142,7 +151,8 @@ public struct FileFacts: Sendable, Codable, Equatable {
         _ source: any ByteSource, name: String, path: String, modificationTime: Double, mode: Int?
     ) throws -> FileFacts {
         let prefix = try source.bytes(at: 0, length: FileTypeDetector.prefixLength)
-        var facts = try FileFacts(prefix: prefix, name: name, path: path, size: source.size, modificationTime: modificationTime, mode: mode)
+        var facts = try FileFacts(
+            prefix: prefix, name: name, path: path, size: source.size, modificationTime: modificationTime, mode: mode)
         if ["image/heic", "image/heif", "image/avif"].contains(facts.type.mime), let heif = try HEIFMeta.read(source) {
             // Read from the box structure: libheif would read the media data on the way (the whole photo).
             let turned = heif.quarterTurns % 2 == 1
@@ -162,7 +172,9 @@ public struct FileFacts: Sendable, Codable, Equatable {
 
     /// Images whose size and EXIF facts need their header read by libvips: PNG and GIF sizes come from the
     /// first bytes, and they carry no EXIF.
-    var wantsImageHeader: Bool { type.viewer == .image && !["image/png", "image/gif", "image/svg+xml"].contains(type.mime) }
+    var wantsImageHeader: Bool {
+        type.viewer == .image && !["image/png", "image/gif", "image/svg+xml"].contains(type.mime)
+    }
 
     /// libmagic's own words for audio and video (codec, bit rate, channels): what a media viewer shows. Other
     /// kinds are described by their MIME type, lines or dimensions; a second libmagic pass costs.

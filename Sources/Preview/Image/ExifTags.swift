@@ -24,21 +24,29 @@ struct ExifTags {
             return trimmed.isEmpty ? nil : trimmed
         }
         let ifd0 = block.ifd(first)?.entries ?? [:]
-        if let field = ifd0[0x0112]?.field, let value = block.u16(field), (1...8).contains(value) { orientation = value }
+        if let field = ifd0[0x0112]?.field, let value = block.u16(field), (1...8).contains(value) {
+            orientation = value
+        }
         camera = ascii(ifd0[0x0110])
-        if let pointer = ifd0[0x8769].flatMap({ block.u32($0.field) }) { taken = ascii(block.ifd(pointer)?.entries[0x9003]) }
+        if let pointer = ifd0[0x8769].flatMap({ block.u32($0.field) }) {
+            taken = ascii(block.ifd(pointer)?.entries[0x9003])
+        }
         if let pointer = ifd0[0x8825].flatMap({ block.u32($0.field) }), let gps = block.ifd(pointer)?.entries {
             hasGPS = gps[0x0002] != nil
             /// Three rationals (degrees, minutes, seconds) at the offset the field holds.
             func angle(_ entry: TIFFBlock.Entry?, _ reference: TIFFBlock.Entry?, negative: String) -> Double? {
-                guard let entry, entry.type == 5, entry.count == 3, let start = block.u32(entry.field), start >= 0, start + 24 <= bytes.count
+                guard let entry, entry.type == 5, entry.count == 3, let start = block.u32(entry.field), start >= 0,
+                    start + 24 <= bytes.count
                 else { return nil }
                 var values: [Double] = []
                 for index in 0..<3 {
-                    guard let top = block.u32(start + index * 8), let bottom = block.u32(start + index * 8 + 4), bottom != 0 else { return nil }
+                    guard let top = block.u32(start + index * 8), let bottom = block.u32(start + index * 8 + 4),
+                        bottom != 0
+                    else { return nil }
                     values.append(Double(top) / Double(bottom))
                 }
-                return GPSPosition.degrees(values[0], values[1], values[2], negative: ascii(reference)?.uppercased() == negative)
+                return GPSPosition.degrees(
+                    values[0], values[1], values[2], negative: ascii(reference)?.uppercased() == negative)
             }
             latitude = angle(gps[0x0002], gps[0x0001], negative: "S")
             longitude = angle(gps[0x0004], gps[0x0003], negative: "W")

@@ -31,13 +31,16 @@ public struct ExifThumbnail: Sendable, Equatable {
     }
 
     private static func parse(_ b: [UInt8], tiff: Int, end: Int) -> ExifThumbnail? {
-        guard tiff < end, let block = TIFFBlock(Array(b[tiff..<end])), let ifd0 = block.firstIFD.flatMap(block.ifd) else { return nil }
+        guard tiff < end, let block = TIFFBlock(Array(b[tiff..<end])), let ifd0 = block.firstIFD.flatMap(block.ifd)
+        else { return nil }
         let orientation = ifd0.entries[0x0112].flatMap { block.u16($0.field) } ?? 1
         guard let ifd1 = block.ifd(ifd0.next), let offset = ifd1.entries[0x0201].flatMap({ block.u32($0.field) }),
-            let length = ifd1.entries[0x0202].flatMap({ block.u32($0.field) }), length > 4, offset + length <= block.bytes.count
+            let length = ifd1.entries[0x0202].flatMap({ block.u32($0.field) }), length > 4,
+            offset + length <= block.bytes.count
         else { return nil }
         let jpeg = Data(block.bytes[offset..<offset + length])
         guard let (width, height) = FileFacts.jpegSize(jpeg) else { return nil }
-        return ExifThumbnail(jpeg: jpeg, width: width, height: height, orientation: (1...8).contains(orientation) ? orientation : 1)
+        return ExifThumbnail(
+            jpeg: jpeg, width: width, height: height, orientation: (1...8).contains(orientation) ? orientation : 1)
     }
 }

@@ -94,7 +94,8 @@ package struct HEIFMeta {
 
     private static func primaryItem(_ b: [UInt8], _ pitm: Box) -> Int? {
         guard pitm.start + 14 <= pitm.end else { return nil }
-        return b[pitm.start + 8] == 0 ? be16(b, pitm.start + 12) : (pitm.start + 16 <= pitm.end ? be32(b, pitm.start + 12) : nil)
+        return b[pitm.start + 8] == 0
+            ? be16(b, pitm.start + 12) : (pitm.start + 16 <= pitm.end ? be32(b, pitm.start + 12) : nil)
     }
 
     /// The property indices (1-based) associated with `item` in an `ipma` box.
@@ -160,7 +161,9 @@ package struct HEIFMeta {
             guard read(2) != nil, let base = read(baseSize), let extents = read(2) else { return nil }
             var first: (Int64, Int)?
             for _ in 0..<extents {
-                guard read(indexSize) != nil, let offset = read(offsetSize), let length = read(lengthSize) else { return nil }
+                guard read(indexSize) != nil, let offset = read(offsetSize), let length = read(lengthSize) else {
+                    return nil
+                }
                 if first == nil { first = (Int64(base + offset), length) }
             }
             if id == item { return method == 0 ? first : nil }
@@ -168,6 +171,10 @@ package struct HEIFMeta {
         return nil
     }
 
-    private static func be16(_ b: [UInt8], _ at: Int) -> Int { at + 2 <= b.count ? Int(b[at]) << 8 | Int(b[at + 1]) : 0 }
-    private static func be32(_ b: [UInt8], _ at: Int) -> Int { at + 4 <= b.count ? be16(b, at) << 16 | be16(b, at + 2) : 0 }
+    private static func be16(_ b: [UInt8], _ at: Int) -> Int {
+        at + 2 <= b.count ? Int(b[at]) << 8 | Int(b[at + 1]) : 0
+    }
+    private static func be32(_ b: [UInt8], _ at: Int) -> Int {
+        at + 4 <= b.count ? be16(b, at) << 16 | be16(b, at + 2) : 0
+    }
 }

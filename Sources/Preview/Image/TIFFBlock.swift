@@ -34,7 +34,9 @@ struct TIFFBlock {
 
     /// The entries of the IFD at `offset` by tag, and the offset of the next IFD (0 when there is none).
     func ifd(_ offset: Int) -> (entries: [Int: Entry], next: Int)? {
-        guard offset >= 8, let count = u16(offset), count < 1000, offset + 2 + count * 12 <= bytes.count else { return nil }
+        guard offset >= 8, let count = u16(offset), count < 1000, offset + 2 + count * 12 <= bytes.count else {
+            return nil
+        }
         var entries: [Int: Entry] = [:]
         for index in 0..<count {
             let entry = offset + 2 + index * 12

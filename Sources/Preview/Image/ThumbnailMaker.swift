@@ -51,7 +51,8 @@ public enum ThumbnailMaker {
             // Pixels are decoded only as they are written: a damaged input fails here, and is the input's fault.
             throw VipsError.loadFailed(file: name, message: message)
         }
-        return ThumbnailImage(jpeg: try Data(contentsOf: URL(fileURLWithPath: output)), width: image.width, height: image.height)
+        return ThumbnailImage(
+            jpeg: try Data(contentsOf: URL(fileURLWithPath: output)), width: image.width, height: image.height)
     }
 
     /// A private temp file name for one step.

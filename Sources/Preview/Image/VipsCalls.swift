@@ -39,10 +39,14 @@ enum VipsCalls {
         return officer_vips_image_new_from_callbacks(
             api,
             { _, buffer, length, context in
-                gint64(Unmanaged<ByteSourceCursor>.fromOpaque(context!).takeUnretainedValue().read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length))))
+                gint64(
+                    Unmanaged<ByteSourceCursor>.fromOpaque(context!).takeUnretainedValue().read(
+                        into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length))))
             },
             { _, offset, whence, context in
-                gint64(Unmanaged<ByteSourceCursor>.fromOpaque(context!).takeUnretainedValue().seek(Int64(offset), whence: whence))
+                gint64(
+                    Unmanaged<ByteSourceCursor>.fromOpaque(context!).takeUnretainedValue().seek(
+                        Int64(offset), whence: whence))
             },
             context
         ).map(OpaquePointer.init)
@@ -63,7 +67,9 @@ enum VipsCalls {
     static func savePNG(_ image: OpaquePointer, to path: String) -> Bool {
         officer_vips_pngsave(api, Image(image), path, 6, 1) == 0
     }
-    static func saveJPEG(_ image: OpaquePointer, to path: String, quality: Int32, strip: Bool, progressive: Bool = false) -> Bool {
+    static func saveJPEG(
+        _ image: OpaquePointer, to path: String, quality: Int32, strip: Bool, progressive: Bool = false
+    ) -> Bool {
         officer_vips_jpegsave_full(api, Image(image), path, quality, strip ? 1 : 0, progressive ? 1 : 0) == 0
     }
     static func savePNG8(_ image: OpaquePointer, to path: String, strip: Bool) -> Bool {
@@ -86,7 +92,9 @@ enum VipsCalls {
     }
     static func thumbnail(_ path: String, maxEdge: Int32, exportSRGB: Bool) -> OpaquePointer? {
         var out: Image?
-        guard officer_vips_thumbnail(api, path, &out, maxEdge, maxEdge, 1, 1, exportSRGB ? 1 : 0) == 0 else { return nil }
+        guard officer_vips_thumbnail(api, path, &out, maxEdge, maxEdge, 1, 1, exportSRGB ? 1 : 0) == 0 else {
+            return nil
+        }
         return out.map(OpaquePointer.init)
     }
     static func rotate(_ image: OpaquePointer, quarters: Int32) -> OpaquePointer? {
@@ -99,7 +107,9 @@ enum VipsCalls {
         guard officer_vips_flip_horizontal(api, Image(image), &out) == 0 else { return nil }
         return out.map(OpaquePointer.init)
     }
-    static func hasField(_ image: OpaquePointer, _ name: String) -> Bool { officer_vips_has_field(api, Image(image), name) != 0 }
+    static func hasField(_ image: OpaquePointer, _ name: String) -> Bool {
+        officer_vips_has_field(api, Image(image), name) != 0
+    }
     static func string(_ image: OpaquePointer, _ name: String) -> String? {
         officer_vips_get_string(api, Image(image), name).map { String(cString: $0) }
     }

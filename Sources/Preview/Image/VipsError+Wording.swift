@@ -5,8 +5,11 @@ extension VipsError {
         switch self {
         case .initializationFailed: "the image library could not start"
         case .loadFailed(let file, let message):
-            Self.isUnknownFormat(message) ? "\(file): not an image officer-files reads" : "\(file): damaged or truncated \(Self.format(in: message))"
-        case .operationFailed(_, let message): "the image could not be processed: damaged or truncated \(Self.format(in: message))"
+            Self.isUnknownFormat(message)
+                ? "\(file): not an image officer-files reads"
+                : "\(file): damaged or truncated \(Self.format(in: message))"
+        case .operationFailed(_, let message):
+            "the image could not be processed: damaged or truncated \(Self.format(in: message))"
         case .saveFailed(let file, _): "\(file): cannot write the image"
         }
     }
@@ -33,7 +36,10 @@ extension VipsError {
     /// The image format a libvips message is about, from the loader that wrote it (`VipsJpeg: …`).
     static func format(in message: String) -> String {
         let lowered = message.lowercased()
-        let formats = [("jpeg", "JPEG"), ("jpg", "JPEG"), ("png", "PNG"), ("webp", "WebP"), ("gif", "GIF"), ("tiff", "TIFF"), ("heif", "HEIF"), ("svg", "SVG")]
+        let formats = [
+            ("jpeg", "JPEG"), ("jpg", "JPEG"), ("png", "PNG"), ("webp", "WebP"), ("gif", "GIF"), ("tiff", "TIFF"),
+            ("heif", "HEIF"), ("svg", "SVG"),
+        ]
         return formats.first { lowered.contains($0.0) }?.1 ?? "image"
     }
 }
@@ -44,9 +50,13 @@ extension ImageError {
     public var wording: String {
         switch self {
         case .undecodable(let file, let message):
-            VipsError.isUnknownFormat(message) ? "\(file): not an image officer-files reads" : "\(file): damaged or truncated \(VipsError.format(in: message))"
+            VipsError.isUnknownFormat(message)
+                ? "\(file): not an image officer-files reads"
+                : "\(file): damaged or truncated \(VipsError.format(in: message))"
         case .unsupported(let file, let detail):
-            detail == "unknown format" ? "\(file): not an image officer-files reads" : "\(file): not an image officer-files prepares (\(detail))"
+            detail == "unknown format"
+                ? "\(file): not an image officer-files reads"
+                : "\(file): not an image officer-files prepares (\(detail))"
         case .wouldSendPosition(let reason): "\(reason.wording); not uploaded as it is: it may hold a GPS position"
         default: description
         }

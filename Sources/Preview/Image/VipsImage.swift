@@ -46,7 +46,8 @@ public final class VipsImage {
 
     /// A thumbnail of the file no larger than `maxEdge` on either side, made with shrink-on-load, never
     /// upsized, EXIF orientation applied, and with `exportSRGB` converted to sRGB; decode errors fail it.
-    public static func thumbnail(of path: String, maxEdge: Int, exportSRGB: Bool = true) throws(VipsError) -> VipsImage {
+    public static func thumbnail(of path: String, maxEdge: Int, exportSRGB: Bool = true) throws(VipsError) -> VipsImage
+    {
         try VipsRuntime.ensureInitialized()
         guard let handle = VipsCalls.thumbnail(path, maxEdge: Int32(maxEdge), exportSRGB: exportSRGB) else {
             throw .loadFailed(file: path, message: VipsCalls.lastError())
@@ -101,7 +102,9 @@ public final class VipsImage {
 
     /// Writes the image as TIFF (deflate-compressed).
     public func writeTIFF(to path: String, stripMetadata: Bool = true) throws(VipsError) {
-        guard VipsCalls.saveTIFF(handle, to: path, strip: stripMetadata) else { throw .saveFailed(file: path, message: VipsCalls.lastError()) }
+        guard VipsCalls.saveTIFF(handle, to: path, strip: stripMetadata) else {
+            throw .saveFailed(file: path, message: VipsCalls.lastError())
+        }
     }
 
     /// Whether this libvips writes GIF (it needs cgif).
@@ -109,13 +112,17 @@ public final class VipsImage {
 
     /// Writes the image as GIF.
     public func writeGIF(to path: String, stripMetadata: Bool = true) throws(VipsError) {
-        guard VipsCalls.saveGIF(handle, to: path, strip: stripMetadata) else { throw .saveFailed(file: path, message: VipsCalls.lastError()) }
+        guard VipsCalls.saveGIF(handle, to: path, strip: stripMetadata) else {
+            throw .saveFailed(file: path, message: VipsCalls.lastError())
+        }
     }
 
     /// The image with any transparency composited onto white (for a JPEG, which has none); itself without alpha.
     public func flattenedOntoWhite() throws(VipsError) -> VipsImage {
         guard hasAlpha else { return self }
-        guard let flat = VipsCalls.flattenOntoWhite(handle) else { throw .operationFailed(operation: "flatten", message: VipsCalls.lastError()) }
+        guard let flat = VipsCalls.flattenOntoWhite(handle) else {
+            throw .operationFailed(operation: "flatten", message: VipsCalls.lastError())
+        }
         return VipsImage(handle: flat)
     }
 
@@ -147,8 +154,13 @@ public final class VipsImage {
     }
 
     /// Writes the image as JPEG with optimized coding.
-    public func writeJPEG(to path: String, quality: Int = 85, stripMetadata: Bool = true, progressive: Bool = false) throws(VipsError) {
-        guard VipsCalls.saveJPEG(handle, to: path, quality: Int32(quality), strip: stripMetadata, progressive: progressive) else {
+    public func writeJPEG(to path: String, quality: Int = 85, stripMetadata: Bool = true, progressive: Bool = false)
+        throws(VipsError)
+    {
+        guard
+            VipsCalls.saveJPEG(
+                handle, to: path, quality: Int32(quality), strip: stripMetadata, progressive: progressive)
+        else {
             throw .saveFailed(file: path, message: VipsCalls.lastError())
         }
     }

@@ -9,7 +9,9 @@ public final class MagicCookie {
     /// Opens a cookie and loads the system's default magic database: in MIME mode (`image/png; charset=binary`),
     /// or with `mime: false` in description mode, as `file(1)` prints (`PNG image data, 8 x 8, 8-bit/color RGB`).
     public init(mime: Bool = true) throws(MagicError) {
-        guard let cookie = MagicCalls.open(flags: mime ? MagicCalls.mimeFlags : MagicCalls.describeFlags) else { throw .openFailed }
+        guard let cookie = MagicCalls.open(flags: mime ? MagicCalls.mimeFlags : MagicCalls.describeFlags) else {
+            throw .openFailed
+        }
         guard MagicCalls.load(cookie) == 0 else {
             let message = MagicCalls.error(cookie) ?? "unknown error"
             MagicCalls.close(cookie)

@@ -87,6 +87,7 @@ public struct CacheVerification: Sendable, Equatable, Codable {
 
     /// Whether anything needed repair.
     public var repairedAnything: Bool {
-        rebuiltIndex || orphanFilesRemoved > 0 || entriesDropped > 0 || staleTempFilesRemoved > 0 || !damagedEntries.isEmpty
+        rebuiltIndex || orphanFilesRemoved > 0 || entriesDropped > 0 || staleTempFilesRemoved > 0
+            || !damagedEntries.isEmpty
     }
 }

@@ -1,5 +1,5 @@
-import Journal
 import HTTP
+import Journal
 
 /// A cache failure, naming the cache directory or entry concerned.
 public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {

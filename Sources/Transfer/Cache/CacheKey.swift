@@ -46,5 +46,7 @@ public struct CacheKey: Hashable, Sendable, Codable, CustomStringConvertible {
     public var description: String { "\(kind) officer:\(root):\(path) @ \(server)" }
 
     /// The version of a file for which the server gives no ETag: its size and modification time.
-    public static func version(size: Int64, modificationTime: Int64) -> String { "size=\(size);mtime=\(modificationTime)" }
+    public static func version(size: Int64, modificationTime: Int64) -> String {
+        "size=\(size);mtime=\(modificationTime)"
+    }
 }

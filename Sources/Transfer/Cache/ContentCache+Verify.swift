@@ -1,6 +1,6 @@
-import Journal
 import Foundation
 import HTTP
+import Journal
 
 extension ContentCache {
     /// Checks the index and the files against each other and repairs what does not match: an unreadable
@@ -77,7 +77,8 @@ extension ContentCache {
                     PRIMARY KEY (server, root, path, kind))
                 """)
             try database.execute("CREATE INDEX IF NOT EXISTS entries_lru ON entries (pinned, seq)")
-            try database.execute("CREATE INDEX IF NOT EXISTS entries_expiry ON entries (expires) WHERE expires IS NOT NULL")
+            try database.execute(
+                "CREATE INDEX IF NOT EXISTS entries_expiry ON entries (expires) WHERE expires IS NOT NULL")
             // Totals kept by triggers, so the limit check on every insert reads one row instead of summing.
             try database.execute(
                 """
@@ -109,7 +110,8 @@ extension ContentCache {
             // A file that is gone keeps no digest, and verify drops its entry.
             for row in try database.query("SELECT rowid, file FROM entries") {
                 guard let digest = ContentCache.digest(ofFile: row[1].text) else { continue }
-                try database.execute("UPDATE entries SET sha256 = ? WHERE rowid = ?", [.text(digest), .integer(row[0].int64)])
+                try database.execute(
+                    "UPDATE entries SET sha256 = ? WHERE rowid = ?", [.text(digest), .integer(row[0].int64)])
             }
         },
     ])
@@ -120,6 +122,8 @@ extension ContentCache {
     /// Deletes an unreadable index and starts an empty one; ``verify()`` then removes the files it named.
     static func recreateIndex(_ path: String) throws(CacheError) -> SQLiteDatabase {
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
-        do { return try SQLiteStateFile.open(path: path, schema: indexSchema, ifDamaged: .delete).0 } catch { throw .index(error) }
+        do { return try SQLiteStateFile.open(path: path, schema: indexSchema, ifDamaged: .delete).0 } catch {
+            throw .index(error)
+        }
     }
 }

@@ -1,6 +1,6 @@
-import Journal
 import Foundation
 import HTTP
+import Journal
 
 /// A content cache with a hard size limit: file bodies, remote previews, listings and AI results, keyed by
 /// ``CacheKey`` and the remote file's version, stored as files beside an SQLite index (WAL, busy timeout).
@@ -42,12 +42,15 @@ public final class ContentCache: @unchecked Sendable {
     /// Opens (creating) the cache in `directory`, healing what a crash left. Opening changes nothing else: a cache
     /// holding more than `limit` (a smaller limit given this time) is trimmed to it by the next commit, which makes
     /// room within the limit, or by ``verify(trimming:)``; never by a run that only reads it.
-    public init(directory: String, limit: Int64 = ContentCache.defaultLimit, timeToLive: Double? = nil) throws(CacheError) {
+    public init(directory: String, limit: Int64 = ContentCache.defaultLimit, timeToLive: Double? = nil)
+        throws(CacheError)
+    {
         self.directory = directory
         self.limit = max(0, limit)
         self.timeToLive = timeToLive
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw .io(path: directory, message: (error as NSError).localizedDescription)
         }
@@ -58,7 +61,8 @@ public final class ContentCache: @unchecked Sendable {
         }
         let rebuilt: Bool
         do {
-            let (opened, damaged) = try SQLiteStateFile.open(path: directory + "/index.sqlite", schema: Self.indexSchema, ifDamaged: .delete)
+            let (opened, damaged) = try SQLiteStateFile.open(
+                path: directory + "/index.sqlite", schema: Self.indexSchema, ifDamaged: .delete)
             database = opened
             rebuilt = damaged != nil
         } catch {
@@ -80,7 +84,9 @@ public final class ContentCache: @unchecked Sendable {
             if let version, entry.version != version { return nil }
             let now = Date().timeIntervalSince1970
             var info = stat()
-            if (!entry.pinned && (entry.expires ?? .infinity) < now) || stat(entry.path, &info) != 0 || Int64(info.st_size) != entry.size {
+            if (!entry.pinned && (entry.expires ?? .infinity) < now) || stat(entry.path, &info) != 0
+                || Int64(info.st_size) != entry.size
+            {
                 try deleteRow(rowID, file: entry.path)
                 return nil
             }
@@ -120,7 +126,9 @@ public final class ContentCache: @unchecked Sendable {
     /// Forgets an entry whose bytes failed their check, unless the key was stored anew meanwhile.
     public func dropDamaged(_ entry: CacheEntry) {
         _ = try? withWriteTransaction { () throws(CacheError) in
-            if let (rowID, current) = try row(for: entry.key), current.path == entry.path { try deleteRow(rowID, file: current.path) }
+            if let (rowID, current) = try row(for: entry.key), current.path == entry.path {
+                try deleteRow(rowID, file: current.path)
+            }
         }
     }
 
@@ -139,7 +147,9 @@ public final class ContentCache: @unchecked Sendable {
 
     /// The bytes stored for `key` (at `version` if given), or nil.
     public func data(for key: CacheKey, version: String? = nil) throws(CacheError) -> Data? {
-        guard let entry = try entry(for: key, version: version), case .intact(let handle) = open(entry) else { return nil }
+        guard let entry = try entry(for: key, version: version), case .intact(let handle) = open(entry) else {
+            return nil
+        }
         return try? handle.readToEnd() ?? Data()
     }
 
@@ -179,7 +189,9 @@ public final class ContentCache: @unchecked Sendable {
 
     /// Stores `data` for `key` at `version` (see ``commit(_:key:version:pinned:metadata:)``).
     @discardableResult
-    public func store(_ data: Data, for key: CacheKey, version: String, pinned: Bool = false, metadata: [String: String] = [:])
+    public func store(
+        _ data: Data, for key: CacheKey, version: String, pinned: Bool = false, metadata: [String: String] = [:]
+    )
         throws(CacheError) -> CacheEntry
     {
         let staged = try stage()
@@ -190,7 +202,8 @@ public final class ContentCache: @unchecked Sendable {
     /// Stores a copy of a local file's bytes for `key` at `version` (see ``commit(_:key:version:pinned:metadata:)``).
     @discardableResult
     public func store(
-        contentsOf path: String, for key: CacheKey, version: String, pinned: Bool = false, metadata: [String: String] = [:]
+        contentsOf path: String, for key: CacheKey, version: String, pinned: Bool = false,
+        metadata: [String: String] = [:]
     ) throws(CacheError) -> CacheEntry {
         let staged = try stage()
         try staged.write(contentsOf: path)
@@ -206,11 +219,14 @@ public final class ContentCache: @unchecked Sendable {
     /// when the entry cannot fit beside the pinned ones; the cache is then unchanged.
     @discardableResult
     public func commit(
-        _ staged: CacheStagedFile, key: CacheKey, version: String, pinned: Bool = false, metadata: [String: String] = [:]
+        _ staged: CacheStagedFile, key: CacheKey, version: String, pinned: Bool = false,
+        metadata: [String: String] = [:]
     ) throws(CacheError) -> CacheEntry {
         let size = try staged.finish()
         let digest: String
-        do { digest = try SHA256Hasher.hash(file: staged.path) } catch { throw .io(path: staged.path, message: "\(error)") }
+        do { digest = try SHA256Hasher.hash(file: staged.path) } catch {
+            throw .io(path: staged.path, message: "\(error)")
+        }
         let name = Self.randomName()
         let folder = objectsDirectory + "/" + name.prefix(2)
         let path = folder + "/" + name
@@ -219,15 +235,18 @@ public final class ContentCache: @unchecked Sendable {
         let entry = try withWriteTransaction { () throws(CacheError) -> CacheEntry in
             let existing = try row(for: key)
             let keepPinned = pinned || existing?.1.pinned == true
-            let pinnedElsewhere = try sql { db throws(SQLiteError) in
-                try db.query("SELECT pinned_bytes FROM totals WHERE id = 1").first?.first?.int64 ?? 0
-            } - (existing?.1.pinned == true ? existing!.1.size : 0)
+            let pinnedElsewhere =
+                try sql { db throws(SQLiteError) in
+                    try db.query("SELECT pinned_bytes FROM totals WHERE id = 1").first?.first?.int64 ?? 0
+                } - (existing?.1.pinned == true ? existing!.1.size : 0)
             guard size <= limit - pinnedElsewhere else {
                 throw .tooLarge(key: key, size: size, available: max(0, limit - pinnedElsewhere))
             }
             if let (rowID, old) = existing { try deleteRow(rowID, file: old.path) }
             _ = try evict(toFit: size)
-            if mkdir(folder, 0o700) != 0, errno != EEXIST { throw .io(path: folder, message: String(cString: strerror(errno))) }
+            if mkdir(folder, 0o700) != 0, errno != EEXIST {
+                throw .io(path: folder, message: String(cString: strerror(errno)))
+            }
             // A link, not a rename: the temp file stays until the commit, the trace a crash here leaves.
             guard link(staged.path, path) == 0 else { throw .io(path: path, message: String(cString: strerror(errno))) }
             let expires = keepPinned ? nil : timeToLive.map { now + $0 }
@@ -239,9 +258,13 @@ public final class ContentCache: @unchecked Sendable {
                         INSERT INTO entries (server, root, path, kind, version, size, file, created, accessed, seq, expires, pinned, metadata, sha256)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT clock FROM totals WHERE id = 1), ?, ?, ?, ?)
                         """,
-                        [.text(key.server), .text(key.root), .text(key.path), .text(key.kind), .text(version), .integer(size),
-                         .text(path), .real(now), .real(now), expires.map { .real($0) } ?? .null, .integer(keepPinned ? 1 : 0),
-                         .text(metadataText), .text(digest)])
+                        [
+                            .text(key.server), .text(key.root), .text(key.path), .text(key.kind), .text(version),
+                            .integer(size),
+                            .text(path), .real(now), .real(now), expires.map { .real($0) } ?? .null,
+                            .integer(keepPinned ? 1 : 0),
+                            .text(metadataText), .text(digest),
+                        ])
                 }
             } catch {
                 unlink(path)
@@ -262,8 +285,11 @@ public final class ContentCache: @unchecked Sendable {
             let changed = try sql { db throws(SQLiteError) in
                 try db.execute(
                     "UPDATE entries SET pinned = ?, expires = ? WHERE server = ? AND root = ? AND path = ? AND kind = ?",
-                    [.integer(pinned ? 1 : 0), pinned ? .null : timeToLive.map { .real(Date().timeIntervalSince1970 + $0) } ?? .null,
-                     .text(key.server), .text(key.root), .text(key.path), .text(key.kind)])
+                    [
+                        .integer(pinned ? 1 : 0),
+                        pinned ? .null : timeToLive.map { .real(Date().timeIntervalSince1970 + $0) } ?? .null,
+                        .text(key.server), .text(key.root), .text(key.path), .text(key.kind),
+                    ])
             }
             guard changed > 0 else { throw .notCached(key: key) }
         }
@@ -293,7 +319,8 @@ public final class ContentCache: @unchecked Sendable {
 
     // MARK: Internals
 
-    static let columns = "rowid, server, root, path, kind, version, size, file, created, accessed, expires, pinned, metadata, sha256"
+    static let columns =
+        "rowid, server, root, path, kind, version, size, file, created, accessed, expires, pinned, metadata, sha256"
 
     func row(for key: CacheKey) throws(CacheError) -> (Int64, CacheEntry)? {
         try sql { db throws(SQLiteError) in
@@ -310,7 +337,8 @@ public final class ContentCache: @unchecked Sendable {
         return (
             row[0].int64,
             CacheEntry(
-                key: CacheKey(server: row[1].text, root: row[2].text, path: row[3].text, kind: row[4].text), version: row[5].text,
+                key: CacheKey(server: row[1].text, root: row[2].text, path: row[3].text, kind: row[4].text),
+                version: row[5].text,
                 size: row[6].int64, path: row[7].text, created: row[8].real, accessed: row[9].real, expires: expires,
                 pinned: row[11].int64 != 0, metadata: metadata, sha256: row[13].optionalText)
         )
@@ -320,7 +348,8 @@ public final class ContentCache: @unchecked Sendable {
     /// dropped as a miss, while the opposite order could leave bytes that no limit counts.
     func deleteRow(_ rowID: Int64, file: String) throws(CacheError) {
         if unlink(file) != 0, errno != ENOENT { throw .io(path: file, message: String(cString: strerror(errno))) }
-        _ = try sql { db throws(SQLiteError) in try db.execute("DELETE FROM entries WHERE rowid = ?", [.integer(rowID)]) }
+        _ = try sql { db throws(SQLiteError) in try db.execute("DELETE FROM entries WHERE rowid = ?", [.integer(rowID)])
+        }
     }
 
     /// Evicts expired, then least recently used, unpinned entries until `incoming` more bytes fit. Call inside a write transaction.
@@ -333,7 +362,9 @@ public final class ContentCache: @unchecked Sendable {
             "SELECT rowid, file, size FROM entries WHERE pinned = 0 ORDER BY seq LIMIT 64",
         ] {
             while true {
-                let stored = try sql { db throws(SQLiteError) in try db.query("SELECT bytes FROM totals WHERE id = 1").first?.first?.int64 ?? 0 }
+                let stored = try sql { db throws(SQLiteError) in
+                    try db.query("SELECT bytes FROM totals WHERE id = 1").first?.first?.int64 ?? 0
+                }
                 var excess = stored + incoming - limit
                 guard excess > 0 else { return evicted }
                 let victims = try sql { db throws(SQLiteError) in try db.query(query) }

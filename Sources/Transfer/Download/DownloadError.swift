@@ -1,5 +1,5 @@
-import Journal
 import HTTP
+import Journal
 
 /// Why a download did not complete; the temp file and journal are kept where a rerun can use them.
 public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {

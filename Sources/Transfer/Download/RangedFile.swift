@@ -70,7 +70,8 @@ public final class RangedFile: @unchecked Sendable {
     private func block(containing offset: Int64, wanting: Int) throws -> (start: Int64, data: Data) {
         let plan: (start: Int64, length: Int) = try lock.withLock {
             if cancelled { throw CancellationError() }
-            if let index = blocks.firstIndex(where: { offset >= $0.start && offset < $0.start + Int64($0.data.count) }) {
+            if let index = blocks.firstIndex(where: { offset >= $0.start && offset < $0.start + Int64($0.data.count) })
+            {
                 let block = blocks.remove(at: index)
                 blocks.append(block)
                 return (block.start, -1)
@@ -120,10 +121,13 @@ public final class RangedFile: @unchecked Sendable {
         let asked = "bytes \(start)-\(start + Int64(length) - 1)"
         switch response.status {
         case 206:
-            guard let range = response.headers.contentRange?.range, range.lowerBound == start, response.body.count == length,
+            guard let range = response.headers.contentRange?.range, range.lowerBound == start,
+                response.body.count == length,
                 range.count == length
             else {
-                throw DownloadError.unexpectedAnswer(url: url, reason: "asked for \(asked), got \(response.headers["Content-Range"] ?? "no Content-Range")")
+                throw DownloadError.unexpectedAnswer(
+                    url: url,
+                    reason: "asked for \(asked), got \(response.headers["Content-Range"] ?? "no Content-Range")")
             }
             return response.body
         case 200 where start == 0 && Int64(length) == size && response.body.count == length:

@@ -1,6 +1,6 @@
-import Journal
 import Foundation
 import HTTP
+import Journal
 
 /// Live offsets of a download's ranges, shared by the transfers that advance them and the journal writer.
 final class SegmentProgress: @unchecked Sendable {

@@ -26,9 +26,11 @@ extension SegmentedDownloader {
                 }
                 digest = actual
             }
-            try partial.commit(force: options.force, modificationTime: options.settledModificationTime(lastModified: nil))
+            try partial.commit(
+                force: options.force, modificationTime: options.settledModificationTime(lastModified: nil))
             return DownloadResult(
-                path: destination, bytes: expectedLength, resumedBytes: 0, fetchedBytes: 0, sha256: digest, fromCache: true)
+                path: destination, bytes: expectedLength, resumedBytes: 0, fetchedBytes: 0, sha256: digest,
+                fromCache: true)
         } catch {
             partial.discard()
             throw error

@@ -27,17 +27,20 @@ extension SegmentedDownloader {
                 throw DownloadError.transfer(error)
             }
             guard response.isSuccess else {
-                throw DownloadError.server(url: URLRedaction.redacted(request.url), status: response.status, message: response.errorMessage)
+                throw DownloadError.server(
+                    url: URLRedaction.redacted(request.url), status: response.status, message: response.errorMessage)
             }
             if let announced = response.headers["Content-Length"].flatMap({ Int64($0) }),
                 announced != response.bytesWritten || partial.size != announced
             {
-                throw DownloadError.lengthMismatch(path: destination, expected: announced, actual: response.bytesWritten)
+                throw DownloadError.lengthMismatch(
+                    path: destination, expected: announced, actual: response.bytesWritten)
             }
             let digest = try verify(partial: partial, options: options)
             try partial.commit(force: options.force, modificationTime: nil)
             return DownloadResult(
-                path: partial.destination, bytes: response.bytesWritten, resumedBytes: 0, fetchedBytes: response.bytesWritten,
+                path: partial.destination, bytes: response.bytesWritten, resumedBytes: 0,
+                fetchedBytes: response.bytesWritten,
                 sha256: digest)
         } catch {
             partial.discard()

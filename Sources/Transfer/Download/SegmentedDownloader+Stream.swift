@@ -11,7 +11,8 @@ extension SegmentedDownloader {
         onProgress: (@Sendable (_ written: Int64, _ total: Int64?) -> Void)? = nil
     ) async throws(DownloadError) -> Int64 {
         try await stream(
-            from: url, credential: credential, to: fileDescriptor, copy: nil, ifNoneMatch: nil, bandwidthLimit: bandwidthLimit,
+            from: url, credential: credential, to: fileDescriptor, copy: nil, ifNoneMatch: nil,
+            bandwidthLimit: bandwidthLimit,
             onProgress: onProgress
         ).written
     }
@@ -20,7 +21,8 @@ extension SegmentedDownloader {
     /// the bytes to `copy` (a cache entry being filled, abandoned past `limit`), and asking with `If-None-Match`
     /// first: a `304` writes nothing and reports ``StreamOutcome/notModified``.
     public func stream(
-        from url: String, credential: BearerCredential?, to fileDescriptor: Int32, copy: (descriptor: Int32, limit: Int64)?,
+        from url: String, credential: BearerCredential?, to fileDescriptor: Int32,
+        copy: (descriptor: Int32, limit: Int64)?,
         ifNoneMatch: String?, bandwidthLimit: Int64? = nil, requireLength: Bool = false,
         onProgress: (@Sendable (_ written: Int64, _ total: Int64?) -> Void)? = nil
     ) async throws(DownloadError) -> StreamOutcome {
@@ -29,18 +31,27 @@ extension SegmentedDownloader {
         while true {
             let (written, validator, total) = state.values
             let sink: HTTPRequest.Sink =
-                if let copy { .streamWithCopy(fileDescriptor: fileDescriptor, copyDescriptor: copy.descriptor, copyLimit: copy.limit) }
-                else { .stream(fileDescriptor: fileDescriptor) }
-            var request = HTTPRequest(url: url, sink: sink, credential: credential, redirects: .anyOrigin, isIdempotent: false)
+                if let copy {
+                    .streamWithCopy(
+                        fileDescriptor: fileDescriptor, copyDescriptor: copy.descriptor, copyLimit: copy.limit)
+                } else { .stream(fileDescriptor: fileDescriptor) }
+            var request = HTTPRequest(
+                url: url, sink: sink, credential: credential, redirects: .anyOrigin, isIdempotent: false)
             request.maxReceiveBytesPerSecond = bandwidthLimit
             if written > 0 {
                 guard let validator else {
-                    throw .transfer(.transport(request: "GET \(URLRedaction.redacted(url))", code: CurlCode.receiveError,
-                        message: "connection lost after \(written) bytes and the server gives no ETag or Last-Modified to resume safely"))
+                    throw .transfer(
+                        .transport(
+                            request: "GET \(URLRedaction.redacted(url))", code: CurlCode.receiveError,
+                            message:
+                                "connection lost after \(written) bytes and the server gives no ETag or Last-Modified to resume safely"
+                        ))
                 }
                 request.headers.add("Range", "bytes=\(written)-")
                 // With If-Match a changed file answers 412, which fails the stream: bytes already written cannot be taken back.
-                request.headers.add(rangeCondition == .ifMatch && !validator.hasPrefix("W/") && validator.hasPrefix("\"") ? "If-Match" : "If-Range", validator)
+                request.headers.add(
+                    rangeCondition == .ifMatch && !validator.hasPrefix("W/") && validator.hasPrefix("\"")
+                        ? "If-Match" : "If-Range", validator)
             } else if let ifNoneMatch {
                 request.headers.add("If-None-Match", ifNoneMatch)
             }
@@ -58,7 +69,8 @@ extension SegmentedDownloader {
                 if status == 206 {
                     let parsed = headers["Content-Range"].flatMap(HTTPHeaders.parseContentRange)
                     if parsed?.range?.lowerBound != written || (total != nil && parsed?.total != total) {
-                        return "Content-Range \(headers["Content-Range"] ?? "missing") does not continue at byte \(written)"
+                        return
+                            "Content-Range \(headers["Content-Range"] ?? "missing") does not continue at byte \(written)"
                     }
                 }
                 return nil
@@ -67,10 +79,12 @@ extension SegmentedDownloader {
             let lastFailure: DownloadError
             var retryAfter: String?
             do {
-                let response = try await http.send(request, onProgress: { snapshot in
-                    state.attemptWritten = snapshot.written
-                    onProgress?(written + snapshot.written, total ?? snapshot.expectedReceive.map { written + $0 })
-                })
+                let response = try await http.send(
+                    request,
+                    onProgress: { snapshot in
+                        state.attemptWritten = snapshot.written
+                        onProgress?(written + snapshot.written, total ?? snapshot.expectedReceive.map { written + $0 })
+                    })
                 state.commitAttempt()
                 if response.status == 304, written == 0, ifNoneMatch != nil {
                     return StreamOutcome(written: 0, notModified: true, etag: response.headers["ETag"] ?? ifNoneMatch)
@@ -84,9 +98,11 @@ extension SegmentedDownloader {
                     return StreamOutcome(written: now, notModified: false, etag: state.etag)
                 }
                 guard budget.isRetryable(status: response.status) else {
-                    throw DownloadError.server(url: URLRedaction.redacted(url), status: response.status, message: response.errorMessage)
+                    throw DownloadError.server(
+                        url: URLRedaction.redacted(url), status: response.status, message: response.errorMessage)
                 }
-                lastFailure = .server(url: URLRedaction.redacted(url), status: response.status, message: response.errorMessage)
+                lastFailure = .server(
+                    url: URLRedaction.redacted(url), status: response.status, message: response.errorMessage)
                 retryAfter = response.headers["Retry-After"]
             } catch let error as HTTPError {
                 state.commitAttempt()
@@ -104,7 +120,9 @@ extension SegmentedDownloader {
             }
             if state.values.written > written { budget.progressed() }
             do {
-                try await budget.backOff(reason: lastFailure.description, retryAfter: retryAfter, onEvent: nil) { _ in lastFailure }
+                try await budget.backOff(reason: lastFailure.description, retryAfter: retryAfter, onEvent: nil) { _ in
+                    lastFailure
+                }
             } catch let error as DownloadError {
                 throw error
             } catch {

@@ -1,7 +1,7 @@
-import Journal
 import FileModel
 import Foundation
 import HTTP
+import Journal
 
 /// The default ``Downloading``: ranges fetched in parallel into a preallocated temp file, every range's
 /// progress journaled, every answer checked against what was asked, and the final name reached only by
@@ -41,8 +41,10 @@ public struct SegmentedDownloader: Downloading {
         var afterLastByte = false
     }
 
+    /// Downloads `url` to `destination` (resumable from the journal, in parallel ranges where the server serves them, checked, then renamed into place); `onEvent` hears its progress.
     public func download(
-        from url: String, credential: BearerCredential?, to destination: String, options given: DownloadOptions = DownloadOptions(),
+        from url: String, credential: BearerCredential?, to destination: String,
+        options given: DownloadOptions = DownloadOptions(),
         onEvent: (@Sendable (TransferEvent) -> Void)? = nil
     ) async throws(DownloadError) -> DownloadResult {
         var options = given
@@ -53,7 +55,8 @@ public struct SegmentedDownloader: Downloading {
         while true {
             do {
                 return try await attempt(
-                    url: url, token: credential, partial: partial, options: options, fresh: restarts > 0, onEvent: onEvent)
+                    url: url, token: credential, partial: partial, options: options, fresh: restarts > 0,
+                    onEvent: onEvent)
             } catch let restart as Restart {
                 restarts += 1
                 if restart.afterLastByte { editedWhileStreaming += 1 }
@@ -94,10 +97,13 @@ public struct SegmentedDownloader: Downloading {
             try journalCall({ () throws(SQLiteError) in try journal?.download(for: partial.destination) }) == nil
         {
             try partial.reset(length: nil)
-            return try await singleStream(url: url, token: token, partial: partial, info: nil, options: options, onEvent: onEvent)
+            return try await singleStream(
+                url: url, token: token, partial: partial, info: nil, options: options, onEvent: onEvent)
         }
         var info: RemoteFileInfo?
-        if options.knownServesRanges, let total = options.knownLength, let etag = options.knownETag, !etag.hasPrefix("W/") {
+        if options.knownServesRanges, let total = options.knownLength, let etag = options.knownETag,
+            !etag.hasPrefix("W/")
+        {
             // What the caller's HEAD or listing said: the version every range is then held to (If-Match / If-Range).
             info = RemoteFileInfo(total: total, etag: etag, lastModified: nil, acceptsRanges: true)
         } else {
@@ -136,19 +142,22 @@ public struct SegmentedDownloader: Downloading {
             // Parallel ranges land in place in a preallocated file; a single range just grows it.
             try partial.reset(length: count > 1 ? total : nil)
             let record = TransferJournal.Download(
-                destination: destination, url: url, tempPath: partial.path, etag: info.etag, lastModified: info.lastModified,
+                destination: destination, url: url, tempPath: partial.path, etag: info.etag,
+                lastModified: info.lastModified,
                 total: total, bootID: TransferJournal.currentBootID, segments: segments)
             try journalCall { () throws(SQLiteError) in try journal?.save(record) }
         } else {
             // No ranges, no length or no validator: one stream from the start, not resumable. It is journaled
             // without ranges all the same, so that a killed run's temp file is listed and cleaned like any other.
             let record = TransferJournal.Download(
-                destination: destination, url: url, tempPath: partial.path, etag: info?.etag, lastModified: info?.lastModified,
+                destination: destination, url: url, tempPath: partial.path, etag: info?.etag,
+                lastModified: info?.lastModified,
                 total: info?.total, bootID: TransferJournal.currentBootID, segments: [])
             try journalCall { () throws(SQLiteError) in try journal?.save(record) }
             try partial.reset(length: nil)
             do {
-                let result = try await singleStream(url: url, token: token, partial: partial, info: info, options: options, onEvent: onEvent)
+                let result = try await singleStream(
+                    url: url, token: token, partial: partial, info: info, options: options, onEvent: onEvent)
                 forgetFinished(destination, onEvent: onEvent)
                 return result
             } catch {
@@ -158,7 +167,10 @@ public struct SegmentedDownloader: Downloading {
             }
         }
         let total = info!.total!
-        onEvent?(.started(total: total, partSizes: segments.map { $0.end - $0.start + 1 }, resumedBytes: resumed, method: .ranges))
+        onEvent?(
+            .started(
+                total: total, partSizes: segments.map { $0.end - $0.start + 1 }, resumedBytes: resumed, method: .ranges)
+        )
         let progress = SegmentProgress(segments)
         let plan = segments
         let rangeInfo = info!
@@ -169,7 +181,8 @@ public struct SegmentedDownloader: Downloading {
             for segment in plan where segment.done < segment.length {
                 group.addTask {
                     try await fetch(
-                        segment: segment.index, url: url, token: token, partial: partial, info: rangeInfo, progress: progress,
+                        segment: segment.index, url: url, token: token, partial: partial, info: rangeInfo,
+                        progress: progress,
                         rate: rate, options: options, onEvent: onEvent)
                 }
             }
@@ -191,14 +204,17 @@ public struct SegmentedDownloader: Downloading {
         }
         try await checkStillSame(url: url, token: token, as: rangeInfo)
         let digest = try verify(partial: partial, options: options)
-        try partial.commit(force: options.force, modificationTime: options.settledModificationTime(lastModified: info?.lastModified))
+        try partial.commit(
+            force: options.force, modificationTime: options.settledModificationTime(lastModified: info?.lastModified))
         forgetFinished(destination, onEvent: onEvent)
         return DownloadResult(
             path: destination, bytes: total, resumedBytes: resumed, fetchedBytes: progress.fetchedBytes, sha256: digest,
             etag: info?.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 })
     }
 
-    private func canResume(_ saved: TransferJournal.Download, info: RemoteFileInfo, partialSize: Int64, url: String) -> Bool {
+    private func canResume(_ saved: TransferJournal.Download, info: RemoteFileInfo, partialSize: Int64, url: String)
+        -> Bool
+    {
         guard saved.url == url, info.isResumable, saved.total == info.total, !saved.segments.isEmpty,
             saved.segments.allSatisfy({ $0.start + $0.synced <= partialSize })
         else { return false }
@@ -215,12 +231,14 @@ public struct SegmentedDownloader: Downloading {
     /// strong ETag, the bytes just before each resume point are fetched again and compared with the disk; any
     /// difference starts the file over.
     private func checkOverlaps(
-        _ segments: [TransferJournal.Segment], url: String, token: BearerCredential?, partial: PartialFile, info: RemoteFileInfo
+        _ segments: [TransferJournal.Segment], url: String, token: BearerCredential?, partial: PartialFile,
+        info: RemoteFileInfo
     ) async throws {
         for segment in segments where segment.done > 0 {
             let length = min(segment.done, Self.overlapLength)
             let from = segment.start + segment.done - length
-            var request = HTTPRequest(url: url, sink: .memory(limit: Int(length) + 1024), credential: token, redirects: .anyOrigin)
+            var request = HTTPRequest(
+                url: url, sink: .memory(limit: Int(length) + 1024), credential: token, redirects: .anyOrigin)
             request.headers.add("Range", "bytes=\(from)-\(from + length - 1)")
             addCondition(&request, info: info)
             let response: HTTPResponse
@@ -233,7 +251,9 @@ public struct SegmentedDownloader: Downloading {
                 throw Restart(reason: "the server's file changed (it no longer serves the same range)")
             }
             guard try partial.read(offset: from, length: Int(length)) == response.body else {
-                throw Restart(reason: "the server's file changed: the bytes before byte \(from + length) differ from those on disk")
+                throw Restart(
+                    reason:
+                        "the server's file changed: the bytes before byte \(from + length) differ from those on disk")
             }
         }
     }
@@ -272,14 +292,16 @@ public struct SegmentedDownloader: Downloading {
     private func probe(url: String, token: BearerCredential?) async throws -> RemoteFileInfo? {
         let response: HTTPResponse
         do {
-            response = try await http.send(HTTPRequest(method: "HEAD", url: url, credential: token, redirects: .anyOrigin))
+            response = try await http.send(
+                HTTPRequest(method: "HEAD", url: url, credential: token, redirects: .anyOrigin))
         } catch let error as HTTPError {
             throw DownloadError.transfer(error)
         }
         if [405, 501].contains(response.status) { return nil }  // no HEAD: fall back to one plain GET
         guard response.isSuccess else {
             // A HEAD answer has no body to explain itself; one tiny GET fetches the server's message.
-            var request = HTTPRequest(url: url, sink: .memory(limit: 64 << 10), credential: token, redirects: .anyOrigin)
+            var request = HTTPRequest(
+                url: url, sink: .memory(limit: 64 << 10), credential: token, redirects: .anyOrigin)
             request.headers.add("Range", "bytes=0-0")
             let explained = try? await http.send(request)
             throw serverError(url: url, response: explained.flatMap { $0.isSuccess ? nil : $0 } ?? response)
@@ -334,7 +356,8 @@ public struct SegmentedDownloader: Downloading {
             let base = progress.done(index)
             let offset = segment.start + base
             var request = HTTPRequest(
-                url: url, sink: .file(path: partial.path, offset: offset), credential: token, redirects: .anyOrigin, isIdempotent: false)
+                url: url, sink: .file(path: partial.path, offset: offset), credential: token, redirects: .anyOrigin,
+                isIdempotent: false)
             request.headers.add("Range", "bytes=\(offset)-\(segment.end)")
             addCondition(&request, info: info)
             request.maxReceiveBytesPerSecond = rate
@@ -344,7 +367,10 @@ public struct SegmentedDownloader: Downloading {
                 case 206:
                     guard let value = headers["Content-Range"], let parsed = HTTPHeaders.parseContentRange(value),
                         parsed.range == expected, parsed.total == total
-                    else { return "Content-Range \(headers["Content-Range"] ?? "missing") is not bytes \(expected.lowerBound)-\(expected.upperBound)/\(total)" }
+                    else {
+                        return
+                            "Content-Range \(headers["Content-Range"] ?? "missing") is not bytes \(expected.lowerBound)-\(expected.upperBound)/\(total)"
+                    }
                     return nil
                 case 200: return "the whole file instead of a range: it changed on the server, or Range is ignored"
                 default: return nil
@@ -354,10 +380,12 @@ public struct SegmentedDownloader: Downloading {
             let lastFailure: DownloadError
             var retryAfter: String?
             do {
-                let response = try await http.send(request, onProgress: { snapshot in
-                    progress.setDone(index, base + snapshot.written)
-                    onEvent?(.progress(part: index, done: base + snapshot.written))
-                })
+                let response = try await http.send(
+                    request,
+                    onProgress: { snapshot in
+                        progress.setDone(index, base + snapshot.written)
+                        onEvent?(.progress(part: index, done: base + snapshot.written))
+                    })
                 progress.addFetched(response.bytesWritten)
                 if response.status == 206 {
                     progress.setDone(index, base + response.bytesWritten)
@@ -366,14 +394,20 @@ public struct SegmentedDownloader: Downloading {
                     continue
                 }
                 if response.status == 412 {
-                    throw Restart(reason: "the file changed on the server (its ETag is no longer \(info.etag ?? "the same"))")
+                    throw Restart(
+                        reason: "the file changed on the server (its ETag is no longer \(info.etag ?? "the same"))")
                 }
                 if response.status == 416 {
                     // Our range starts inside the length we were promised; a 416 means the file is shorter now.
                     let announced = response.headers["Content-Range"].flatMap(HTTPHeaders.parseContentRange)?.total
-                    throw Restart(reason: "the server's file is now \(announced.map(String.init) ?? "of unknown") bytes, not \(total)")
+                    throw Restart(
+                        reason:
+                            "the server's file is now \(announced.map(String.init) ?? "of unknown") bytes, not \(total)"
+                    )
                 }
-                guard budget.isRetryable(status: response.status) else { throw serverError(url: url, response: response) }
+                guard budget.isRetryable(status: response.status) else {
+                    throw serverError(url: url, response: response)
+                }
                 reason = "HTTP \(response.status)"
                 lastFailure = serverError(url: url, response: response)
                 retryAfter = response.headers["Retry-After"]
@@ -391,7 +425,9 @@ public struct SegmentedDownloader: Downloading {
             progress.addFetched(max(0, progress.done(index) - base))
             // A failed attempt that moved forward resets the count: slow progress is still progress.
             if progress.done(index) > base { budget.progressed() }
-            try await budget.backOff(reason: reason, retryAfter: retryAfter, part: index, onEvent: onEvent) { _ in lastFailure }
+            try await budget.backOff(reason: reason, retryAfter: retryAfter, part: index, onEvent: onEvent) { _ in
+                lastFailure
+            }
         }
     }
 
@@ -401,8 +437,10 @@ public struct SegmentedDownloader: Downloading {
         url: String, token: BearerCredential?, partial: PartialFile, info: RemoteFileInfo?, options: DownloadOptions,
         onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws -> DownloadResult {
-        onEvent?(.started(total: info?.total, partSizes: info?.total.map { [$0] } ?? [], resumedBytes: 0, method: .stream))
-        var request = HTTPRequest(url: url, sink: .file(path: partial.path, offset: nil), credential: token, redirects: .anyOrigin)
+        onEvent?(
+            .started(total: info?.total, partSizes: info?.total.map { [$0] } ?? [], resumedBytes: 0, method: .stream))
+        var request = HTTPRequest(
+            url: url, sink: .file(path: partial.path, offset: nil), credential: token, redirects: .anyOrigin)
         request.maxReceiveBytesPerSecond = options.bandwidthLimit
         // What the listing or HEAD said bounds the body: an endless answer stops at the first byte beyond it.
         let expected = options.knownLength ?? info?.total
@@ -418,13 +456,17 @@ public struct SegmentedDownloader: Downloading {
         guard response.isSuccess else { throw serverError(url: url, response: response) }
         let announced = expected ?? response.headers["Content-Length"].flatMap { Int64($0) }
         if let announced, announced != response.bytesWritten || partial.size != announced {
-            throw DownloadError.lengthMismatch(path: partial.destination, expected: announced, actual: response.bytesWritten)
+            throw DownloadError.lengthMismatch(
+                path: partial.destination, expected: announced, actual: response.bytesWritten)
         }
         try await checkStillSame(url: url, token: token, as: info ?? RemoteFileInfo(headers: response.headers))
         let digest = try verify(partial: partial, options: options)
-        try partial.commit(force: options.force, modificationTime: options.settledModificationTime(lastModified: response.headers["Last-Modified"]))
+        try partial.commit(
+            force: options.force,
+            modificationTime: options.settledModificationTime(lastModified: response.headers["Last-Modified"]))
         return DownloadResult(
-            path: partial.destination, bytes: response.bytesWritten, resumedBytes: 0, fetchedBytes: response.bytesWritten,
+            path: partial.destination, bytes: response.bytesWritten, resumedBytes: 0,
+            fetchedBytes: response.bytesWritten,
             sha256: digest, etag: response.headers["ETag"].flatMap { $0.hasPrefix("W/") ? nil : $0 })
     }
 
@@ -456,7 +498,8 @@ public struct SegmentedDownloader: Downloading {
             progress.markSynced(before.map(\.done))
         }
         try journal.updateProgress(
-            destination: partial.destination, before.map { (index: $0.index, done: $0.done, synced: sync ? $0.done : nil) })
+            destination: partial.destination,
+            before.map { (index: $0.index, done: $0.done, synced: sync ? $0.done : nil) })
     }
 
     /// Forgets a download that is in place under its final name. A journal that cannot be written then (its disk
@@ -482,4 +525,3 @@ extension DownloadOptions {
         return modificationTime ?? lastModified.flatMap(HTTPDate.parse)
     }
 }
-

@@ -11,7 +11,8 @@ public final class ProgressMeter: @unchecked Sendable {
     private var resumedFromFirstRecord = false
 
     /// A meter starting now; `clock` gives monotonic seconds.
-    public init(window: Double = 5, clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) {
+    public init(window: Double = 5, clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime })
+    {
         self.clock = clock
         started = clock()
         estimator = RateEstimator(window: window)
@@ -88,7 +89,9 @@ public final class ProgressMeter: @unchecked Sendable {
     public func end(_ state: OperationProgress.State) {
         lock.withLock {
             progress.state = state
-            if state == .completed, let total = progress.totalBytes { progress.doneBytes = max(progress.doneBytes, total) }
+            if state == .completed, let total = progress.totalBytes {
+                progress.doneBytes = max(progress.doneBytes, total)
+            }
             progress.bytesPerSecond = nil
         }
     }

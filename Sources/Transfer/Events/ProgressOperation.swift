@@ -38,7 +38,11 @@ public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncS
     public var value: Success {
         get async throws {
             let work = work
-            return try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
+            return try await withTaskCancellationHandler {
+                try await work.value
+            } onCancel: {
+                work.cancel()
+            }
         }
     }
 

@@ -84,7 +84,8 @@ extension ProgressOperation where Event == TransferEvent {
     /// reads it cancels the work, as cancelling the one awaiting ``value`` does.
     public func progress() -> AsyncStream<TransferUpdate> {
         let tracker = TransferTracker()
-        let (stream, continuation) = AsyncStream.makeStream(of: TransferUpdate.self, bufferingPolicy: .bufferingNewest(1024))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: TransferUpdate.self, bufferingPolicy: .bufferingNewest(1024))
         let reader = Task {
             for await event in self { continuation.yield(TransferUpdate(event: event, progress: tracker.apply(event))) }
             let outcome: Result<Void, any Error>

@@ -8,15 +8,19 @@ public enum AtomicFile {
     /// Writes `data` to `path`; an existing file is a ``LocalFileError/Problem/exists`` unless `replace`.
     public static func write(_ data: Data, to path: String, replace: Bool) throws(LocalFileError) {
         let folder = (path as NSString).deletingLastPathComponent
-        let temp = (folder.isEmpty ? "." : folder) + "/." + (path as NSString).lastPathComponent + ".\(getpid()).officer-tmp"
+        let temp =
+            (folder.isEmpty ? "." : folder) + "/." + (path as NSString).lastPathComponent + ".\(getpid()).officer-tmp"
         guard FileManager.default.createFile(atPath: temp, contents: data) else {
             throw LocalFileError(path: path, problem: .unwritable(String(cString: strerror(errno))))
         }
         defer { unlink(temp) }
         if replace {
-            guard rename(temp, path) == 0 else { throw LocalFileError(path: path, problem: .unwritable(String(cString: strerror(errno)))) }
+            guard rename(temp, path) == 0 else {
+                throw LocalFileError(path: path, problem: .unwritable(String(cString: strerror(errno))))
+            }
         } else if link(temp, path) != 0 {
-            throw LocalFileError(path: path, problem: errno == EEXIST ? .exists : .unwritable(String(cString: strerror(errno))))
+            throw LocalFileError(
+                path: path, problem: errno == EEXIST ? .exists : .unwritable(String(cString: strerror(errno))))
         }
     }
 }

@@ -1,174 +1,179 @@
 #if os(Linux)
-import Foundation
-import Glibc
+    import Foundation
+    import Glibc
 
-/// A change under a watched folder.
-public enum FolderChange: Sendable, Equatable {
-    /// A file was created, written or touched: look at it (a writer may still have it open).
-    case file(String)
-    /// A file open for writing was closed, or a file was moved in whole: its writer is done with it.
-    case closed(String)
-    /// A file or folder was removed or moved away.
-    case removed(String)
-    /// A folder appeared (created or moved in); it is watched from now on, and what it already holds must be
-    /// looked at (files may have been written into it before its watch was added).
-    case folder(String)
-    /// The kernel's queue overflowed: changes were lost, everything must be looked at again.
-    case overflow
-}
-
-/// Watches a folder tree with inotify: every folder, new ones included, on a thread of its own that sleeps in
-/// `poll` until the kernel reports something, so an idle watch costs no CPU. Changes arrive in order as an
-/// async sequence; ``stop()`` ends it.
-public final class FolderWatcher: @unchecked Sendable {
-    /// The changes, in the order the kernel reported them.
-    public let changes: AsyncStream<FolderChange>
-
-    private let descriptor: Int32
-    private let wake: (read: Int32, write: Int32)
-    private let continuation: AsyncStream<FolderChange>.Continuation
-    private let lock = NSLock()
-    private var folders: [Int32: String] = [:]
-    private var stopped = false
-
-    /// Why a tree cannot be watched.
-    public struct WatchError: Error, CustomStringConvertible, Sendable {
-        /// The folder.
-        public var path: String
-        /// The system's words.
-        public var reason: String
-        /// One line.
-        public var description: String { "\(path): cannot watch: \(reason)" }
+    /// A change under a watched folder.
+    public enum FolderChange: Sendable, Equatable {
+        /// A file was created, written or touched: look at it (a writer may still have it open).
+        case file(String)
+        /// A file open for writing was closed, or a file was moved in whole: its writer is done with it.
+        case closed(String)
+        /// A file or folder was removed or moved away.
+        case removed(String)
+        /// A folder appeared (created or moved in); it is watched from now on, and what it already holds must be
+        /// looked at (files may have been written into it before its watch was added).
+        case folder(String)
+        /// The kernel's queue overflowed: changes were lost, everything must be looked at again.
+        case overflow
     }
 
-    /// Starts watching `root` and every folder below it.
-    public init(root: String) throws {
-        descriptor = InotifyCalls.open()
-        guard descriptor >= 0 else { throw WatchError(path: root, reason: String(cString: strerror(errno))) }
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else {
-            close(descriptor)
-            throw WatchError(path: root, reason: String(cString: strerror(errno)))
-        }
-        wake = (pipeEnds[0], pipeEnds[1])
-        (changes, continuation) = AsyncStream.makeStream(of: FolderChange.self)
-        do {
-            try watchTree(root)
-        } catch {
-            close(descriptor)
-            close(wake.read)
-            close(wake.write)
-            throw error
-        }
-        let thread = Thread { [self] in readLoop() }
-        thread.name = "officer-files.watch"
-        thread.start()
-    }
+    /// Watches a folder tree with inotify: every folder, new ones included, on a thread of its own that sleeps in
+    /// `poll` until the kernel reports something, so an idle watch costs no CPU. Changes arrive in order as an
+    /// async sequence; ``stop()`` ends it.
+    public final class FolderWatcher: @unchecked Sendable {
+        /// The changes, in the order the kernel reported them.
+        public let changes: AsyncStream<FolderChange>
 
-    deinit {
-        stop()
-    }
+        private let descriptor: Int32
+        private let wake: (read: Int32, write: Int32)
+        private let continuation: AsyncStream<FolderChange>.Continuation
+        private let lock = NSLock()
+        private var folders: [Int32: String] = [:]
+        private var stopped = false
 
-    /// Stops watching; the sequence of changes ends.
-    public func stop() {
-        let first = lock.withLock { () -> Bool in
-            defer { stopped = true }
-            return !stopped
+        /// Why a tree cannot be watched.
+        public struct WatchError: Error, CustomStringConvertible, Sendable {
+            /// The folder.
+            public var path: String
+            /// The system's words.
+            public var reason: String
+            /// One line.
+            public var description: String { "\(path): cannot watch: \(reason)" }
         }
-        guard first else { return }
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
-    }
 
-    /// Folders watched now.
-    public var watchedFolders: Int { lock.withLock { folders.count } }
-
-    /// Adds a watch on `folder` and every folder below it (depth first, links not followed).
-    @discardableResult
-    private func watchTree(_ folder: String) throws -> [String] {
-        var added: [String] = []
-        var pending = [folder]
-        while let current = pending.popLast() {
-            let watch = InotifyCalls.addWatch(descriptor, current)
-            if watch < 0 {
-                // A folder removed meanwhile is not an error; one that cannot be watched at the top is.
-                if current == folder, added.isEmpty { throw WatchError(path: current, reason: String(cString: strerror(errno))) }
-                continue
+        /// Starts watching `root` and every folder below it.
+        public init(root: String) throws {
+            descriptor = InotifyCalls.open()
+            guard descriptor >= 0 else { throw WatchError(path: root, reason: String(cString: strerror(errno))) }
+            var pipeEnds: [Int32] = [0, 0]
+            guard pipe(&pipeEnds) == 0 else {
+                close(descriptor)
+                throw WatchError(path: root, reason: String(cString: strerror(errno)))
             }
-            lock.withLock { folders[watch] = current }
-            added.append(current)
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: current) else { continue }
-            for name in names {
-                let path = current + "/" + name
-                var info = stat()
-                if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { pending.append(path) }
+            wake = (pipeEnds[0], pipeEnds[1])
+            (changes, continuation) = AsyncStream.makeStream(of: FolderChange.self)
+            do {
+                try watchTree(root)
+            } catch {
+                close(descriptor)
+                close(wake.read)
+                close(wake.write)
+                throw error
             }
+            let thread = Thread { [self] in readLoop() }
+            thread.name = "officer-files.watch"
+            thread.start()
         }
-        return added
-    }
 
-    private func readLoop() {
-        defer {
-            continuation.finish()
-            close(descriptor)
-            close(wake.read)
-            close(wake.write)
+        deinit {
+            stop()
         }
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
-        while true {
-            fds[0].revents = 0
-            fds[1].revents = 0
-            let ready = poll(&fds, 2, -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            if fds[1].revents != 0 { return }
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count <= 0 {
-                if count < 0, errno == EAGAIN || errno == EINTR { continue }
-                return
-            }
-            parse(buffer, count: count)
-        }
-    }
 
-    private func parse(_ buffer: [UInt8], count: Int) {
-        var offset = 0
-        let header = MemoryLayout<inotify_event>.size
-        while offset + header <= count {
-            let (watch, mask, length) = buffer.withUnsafeBytes { raw -> (Int32, UInt32, Int) in
-                let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                return (event.wd, event.mask, Int(event.len))
+        /// Stops watching; the sequence of changes ends.
+        public func stop() {
+            let first = lock.withLock { () -> Bool in
+                defer { stopped = true }
+                return !stopped
             }
-            let nameBytes = buffer[(offset + header)..<min(count, offset + header + length)].prefix { $0 != 0 }
-            let name = String(decoding: nameBytes, as: UTF8.self)
-            offset += header + length
-            if mask & InotifyCalls.overflow != 0 {
-                continuation.yield(.overflow)
-                continue
-            }
-            if mask & InotifyCalls.ignored != 0 {
-                lock.withLock { _ = folders.removeValue(forKey: watch) }
-                continue
-            }
-            guard let folder = lock.withLock({ folders[watch] }) else { continue }
-            if mask & InotifyCalls.selfRemoved != 0 { continue }
-            let path = name.isEmpty ? folder : folder + "/" + name
-            if mask & InotifyCalls.removed != 0 {
-                continuation.yield(.removed(path))
-            } else if mask & InotifyCalls.isDirectory != 0 {
-                if mask & InotifyCalls.appeared != 0 {
-                    _ = try? watchTree(path)
-                    continuation.yield(.folder(path))
+            guard first else { return }
+            var byte: UInt8 = 1
+            _ = write(wake.write, &byte, 1)
+        }
+
+        /// Folders watched now.
+        public var watchedFolders: Int { lock.withLock { folders.count } }
+
+        /// Adds a watch on `folder` and every folder below it (depth first, links not followed).
+        @discardableResult
+        private func watchTree(_ folder: String) throws -> [String] {
+            var added: [String] = []
+            var pending = [folder]
+            while let current = pending.popLast() {
+                let watch = InotifyCalls.addWatch(descriptor, current)
+                if watch < 0 {
+                    // A folder removed meanwhile is not an error; one that cannot be watched at the top is.
+                    if current == folder, added.isEmpty {
+                        throw WatchError(path: current, reason: String(cString: strerror(errno)))
+                    }
+                    continue
                 }
-            } else if mask & (InotifyCalls.closedWrite | InotifyCalls.movedIn) != 0 {
-                continuation.yield(.closed(path))
-            } else {
-                continuation.yield(.file(path))
+                lock.withLock { folders[watch] = current }
+                added.append(current)
+                guard let names = try? FileManager.default.contentsOfDirectory(atPath: current) else { continue }
+                for name in names {
+                    let path = current + "/" + name
+                    var info = stat()
+                    if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { pending.append(path) }
+                }
+            }
+            return added
+        }
+
+        private func readLoop() {
+            defer {
+                continuation.finish()
+                close(descriptor)
+                close(wake.read)
+                close(wake.write)
+            }
+            var buffer = [UInt8](repeating: 0, count: 64 << 10)
+            var fds = [
+                pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            ]
+            while true {
+                fds[0].revents = 0
+                fds[1].revents = 0
+                let ready = poll(&fds, 2, -1)
+                if ready < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                if fds[1].revents != 0 { return }
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count <= 0 {
+                    if count < 0, errno == EAGAIN || errno == EINTR { continue }
+                    return
+                }
+                parse(buffer, count: count)
+            }
+        }
+
+        private func parse(_ buffer: [UInt8], count: Int) {
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size
+            while offset + header <= count {
+                let (watch, mask, length) = buffer.withUnsafeBytes { raw -> (Int32, UInt32, Int) in
+                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                    return (event.wd, event.mask, Int(event.len))
+                }
+                let nameBytes = buffer[(offset + header)..<min(count, offset + header + length)].prefix { $0 != 0 }
+                let name = String(decoding: nameBytes, as: UTF8.self)
+                offset += header + length
+                if mask & InotifyCalls.overflow != 0 {
+                    continuation.yield(.overflow)
+                    continue
+                }
+                if mask & InotifyCalls.ignored != 0 {
+                    lock.withLock { _ = folders.removeValue(forKey: watch) }
+                    continue
+                }
+                guard let folder = lock.withLock({ folders[watch] }) else { continue }
+                if mask & InotifyCalls.selfRemoved != 0 { continue }
+                let path = name.isEmpty ? folder : folder + "/" + name
+                if mask & InotifyCalls.removed != 0 {
+                    continuation.yield(.removed(path))
+                } else if mask & InotifyCalls.isDirectory != 0 {
+                    if mask & InotifyCalls.appeared != 0 {
+                        _ = try? watchTree(path)
+                        continuation.yield(.folder(path))
+                    }
+                } else if mask & (InotifyCalls.closedWrite | InotifyCalls.movedIn) != 0 {
+                    continuation.yield(.closed(path))
+                } else {
+                    continuation.yield(.file(path))
+                }
             }
         }
     }
-}
 #endif

@@ -22,7 +22,9 @@ enum CryptoCalls {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let result = key.withUnsafeBytes { keyBytes in
-            HMAC(EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count), data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count, &digest, &length)
+            HMAC(
+                EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count),
+                data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count, &digest, &length)
         }
         return result == nil ? nil : Array(digest.prefix(Int(length)))
     }

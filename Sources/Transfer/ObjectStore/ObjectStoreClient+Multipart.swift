@@ -6,9 +6,12 @@ extension ObjectStoreClient {
     public func startMultipart(
         bucket: String, key: String, metadata: [String: String], contentType: String = "application/octet-stream"
     ) async throws(ObjectStoreError) -> String {
-        var request = HTTPRequest(method: "POST", url: endpoint.url(bucket: bucket, key: key, query: [("uploads", nil)]))
+        var request = HTTPRequest(
+            method: "POST", url: endpoint.url(bucket: bucket, key: key, query: [("uploads", nil)]))
         request.headers.add("Content-Type", contentType)
-        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { request.headers.add("x-amz-meta-" + name, value) }
+        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            request.headers.add("x-amz-meta-" + name, value)
+        }
         let label = "start upload \(bucket)/\(key)"
         let response = try await send(request, bucket: bucket, label: label)
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
@@ -20,12 +23,14 @@ extension ObjectStoreClient {
 
     /// Sends bytes `offset..<offset+length` of `file` as part `number`, its MD5 checked by the store; the ETag.
     public func uploadPart(
-        bucket: String, key: String, uploadID: String, number: Int, file: String, offset: Int64, length: Int64, md5: [UInt8],
+        bucket: String, key: String, uploadID: String, number: Int, file: String, offset: Int64, length: Int64,
+        md5: [UInt8],
         maxBytesPerSecond: Int64? = nil, onProgress: (@Sendable (Int64) -> Void)? = nil
     ) async throws(ObjectStoreError) -> String {
         var request = HTTPRequest(
             method: "PUT",
-            url: endpoint.url(bucket: bucket, key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)]),
+            url: endpoint.url(
+                bucket: bucket, key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)]),
             body: .file(path: file, offset: offset, length: length, contentType: "application/octet-stream"))
         request.headers.add("Content-MD5", Data(md5).base64EncodedString())
         request.maxSendBytesPerSecond = maxBytesPerSecond
@@ -38,14 +43,17 @@ extension ObjectStoreClient {
     /// Every part the store holds for an upload, in part order (ListParts, paged); `NoSuchUpload` when the
     /// upload is gone (completed or aborted) comes back as a ``ObjectStoreError/server(request:status:code:message:)``
     /// with that code.
-    public func listParts(bucket: String, key: String, uploadID: String) async throws(ObjectStoreError) -> [UploadedPart] {
+    public func listParts(bucket: String, key: String, uploadID: String) async throws(ObjectStoreError)
+        -> [UploadedPart]
+    {
         var parts: [UploadedPart] = []
         var marker: String?
         let label = "list parts \(bucket)/\(key)"
         while true {
             var query: [(String, String?)] = [("uploadId", uploadID), ("max-parts", "1000")]
             if let marker { query.append(("part-number-marker", marker)) }
-            let response = try await send(HTTPRequest(url: endpoint.url(bucket: bucket, key: key, query: query)), bucket: bucket, label: label)
+            let response = try await send(
+                HTTPRequest(url: endpoint.url(bucket: bucket, key: key, query: query)), bucket: bucket, label: label)
             guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
             let root = try xml(response, label: label)
             for part in root.children("Part") {
@@ -54,7 +62,9 @@ extension ObjectStoreClient {
                 else { throw .malformedAnswer(request: label, detail: "a part without number, ETag or size") }
                 parts.append(UploadedPart(number: number, etag: etag, size: size))
             }
-            guard root.text(of: "IsTruncated") == "true", let next = root.text(of: "NextPartNumberMarker"), next != marker else { break }
+            guard root.text(of: "IsTruncated") == "true", let next = root.text(of: "NextPartNumberMarker"),
+                next != marker
+            else { break }
             marker = next
         }
         return parts.sorted { $0.number < $1.number }
@@ -62,8 +72,12 @@ extension ObjectStoreClient {
 
     /// Joins the parts into the object; its ETag. The store may fail after answering 200, in the body.
     @discardableResult
-    public func completeMultipart(bucket: String, key: String, uploadID: String, parts: [UploadedPart]) async throws(ObjectStoreError) -> String {
-        let items = parts.map { "<Part><PartNumber>\($0.number)</PartNumber><ETag>\(Self.escaped($0.etag))</ETag></Part>" }.joined()
+    public func completeMultipart(bucket: String, key: String, uploadID: String, parts: [UploadedPart])
+        async throws(ObjectStoreError) -> String
+    {
+        let items = parts.map {
+            "<Part><PartNumber>\($0.number)</PartNumber><ETag>\(Self.escaped($0.etag))</ETag></Part>"
+        }.joined()
         let body = Data("<CompleteMultipartUpload>\(items)</CompleteMultipartUpload>".utf8)
         // Completing twice is harmless (the second finds the upload gone), so a lost answer may be retried.
         let request = HTTPRequest(
@@ -74,7 +88,9 @@ extension ObjectStoreClient {
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
         let root = try xml(response, label: label)
         if root.name == "Error" {
-            throw .server(request: label, status: 500, code: root.text(of: "Code"), message: root.text(of: "Message") ?? "completion failed")
+            throw .server(
+                request: label, status: 500, code: root.text(of: "Code"),
+                message: root.text(of: "Message") ?? "completion failed")
         }
         return root.text(of: "ETag") ?? ""
     }
@@ -83,7 +99,8 @@ extension ObjectStoreClient {
     public func abortMultipart(bucket: String, key: String, uploadID: String) async throws(ObjectStoreError) {
         let label = "abort upload \(bucket)/\(key)"
         let response = try await send(
-            HTTPRequest(method: "DELETE", url: endpoint.url(bucket: bucket, key: key, query: [("uploadId", uploadID)])), bucket: bucket, label: label)
+            HTTPRequest(method: "DELETE", url: endpoint.url(bucket: bucket, key: key, query: [("uploadId", uploadID)])),
+            bucket: bucket, label: label)
         if response.status == 404 { return }
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
     }

@@ -33,7 +33,8 @@ public struct ObjectStoreClient: Sendable {
     public func http(bucket: String?) -> HTTPClient {
         var client = base
         if let origin = endpoint.origin(bucket: bucket) {
-            client.configuration.signer = ObjectStoreSigner(origin: origin, signature: SignatureV4(credentials: credentials))
+            client.configuration.signer = ObjectStoreSigner(
+                origin: origin, signature: SignatureV4(credentials: credentials))
         }
         return client
     }
@@ -50,7 +51,9 @@ public struct ObjectStoreClient: Sendable {
         guard response.isSuccess else { throw failure(response, label: label) }
         let root = try xml(response, label: label)
         return (root.child("Buckets")?.children("Bucket") ?? []).compactMap { bucket in
-            bucket.text(of: "Name").map { BucketInfo(name: $0, created: bucket.text(of: "CreationDate").flatMap(S3Time.parse)) }
+            bucket.text(of: "Name").map {
+                BucketInfo(name: $0, created: bucket.text(of: "CreationDate").flatMap(S3Time.parse))
+            }
         }
     }
 
@@ -58,7 +61,8 @@ public struct ObjectStoreClient: Sendable {
     public func createBucket(_ bucket: String) async throws(ObjectStoreError) {
         try Self.checkBucketName(bucket)
         let label = "PUT \(bucket)"
-        let response = try await send(HTTPRequest(method: "PUT", url: endpoint.url(bucket: bucket)), bucket: bucket, label: label)
+        let response = try await send(
+            HTTPRequest(method: "PUT", url: endpoint.url(bucket: bucket)), bucket: bucket, label: label)
         if response.isSuccess { return }
         let error = failure(response, label: label, bucket: bucket)
         if case .server(_, 409, "BucketAlreadyOwnedByYou", _) = error { return }
@@ -68,14 +72,16 @@ public struct ObjectStoreClient: Sendable {
     /// Removes an empty bucket.
     public func deleteBucket(_ bucket: String) async throws(ObjectStoreError) {
         let label = "DELETE \(bucket)"
-        let response = try await send(HTTPRequest(method: "DELETE", url: endpoint.url(bucket: bucket)), bucket: bucket, label: label)
+        let response = try await send(
+            HTTPRequest(method: "DELETE", url: endpoint.url(bucket: bucket)), bucket: bucket, label: label)
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket) }
     }
 
     /// Whether the bucket exists (and these keys may see it).
     public func bucketExists(_ bucket: String) async throws(ObjectStoreError) -> Bool {
         let label = "HEAD \(bucket)"
-        let response = try await send(HTTPRequest(method: "HEAD", url: endpoint.url(bucket: bucket)), bucket: bucket, label: label)
+        let response = try await send(
+            HTTPRequest(method: "HEAD", url: endpoint.url(bucket: bucket)), bucket: bucket, label: label)
         if response.status == 404 { return false }
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket) }
         return true
@@ -92,7 +98,8 @@ public struct ObjectStoreClient: Sendable {
         if let delimiter { query.append(("delimiter", delimiter)) }
         if let continuation { query.append(("continuation-token", continuation)) }
         let label = "list \(bucket)/\(prefix)"
-        let response = try await send(HTTPRequest(url: endpoint.url(bucket: bucket, query: query)), bucket: bucket, label: label)
+        let response = try await send(
+            HTTPRequest(url: endpoint.url(bucket: bucket, query: query)), bucket: bucket, label: label)
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket) }
         let root = try xml(response, label: label)
         var objects: [ObjectInfo] = []
@@ -100,9 +107,10 @@ public struct ObjectStoreClient: Sendable {
             guard let key = item.text(of: "Key"), let size = item.text(of: "Size").flatMap(Int64.init), size >= 0 else {
                 throw .malformedAnswer(request: label, detail: "an entry without a key or size")
             }
-            objects.append(ObjectInfo(
-                key: key, size: size, etag: item.text(of: "ETag"),
-                lastModified: item.text(of: "LastModified").flatMap(S3Time.parse) ?? 0))
+            objects.append(
+                ObjectInfo(
+                    key: key, size: size, etag: item.text(of: "ETag"),
+                    lastModified: item.text(of: "LastModified").flatMap(S3Time.parse) ?? 0))
         }
         let prefixes = root.children("CommonPrefixes").compactMap { $0.text(of: "Prefix") }
         let truncated = root.text(of: "IsTruncated") == "true"
@@ -118,7 +126,8 @@ public struct ObjectStoreClient: Sendable {
     /// The object's size, ETag, time and metadata; nil when there is none under `key`.
     public func head(bucket: String, key: String) async throws(ObjectStoreError) -> ObjectInfo? {
         let label = "HEAD \(bucket)/\(key)"
-        let response = try await send(HTTPRequest(method: "HEAD", url: endpoint.url(bucket: bucket, key: key)), bucket: bucket, label: label)
+        let response = try await send(
+            HTTPRequest(method: "HEAD", url: endpoint.url(bucket: bucket, key: key)), bucket: bucket, label: label)
         if response.status == 404 {
             // A HEAD has no body to say which is missing; an absent bucket must not read as an absent key.
             if try await !bucketExists(bucket) { throw .noSuchBucket(bucket: shown(bucket)) }
@@ -142,7 +151,9 @@ public struct ObjectStoreClient: Sendable {
             method: "PUT", url: endpoint.url(bucket: bucket, key: key),
             body: .file(path: file, offset: 0, length: size, contentType: contentType))
         request.headers.add("Content-MD5", Data(md5).base64EncodedString())
-        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { request.headers.add("x-amz-meta-" + name, value) }
+        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            request.headers.add("x-amz-meta-" + name, value)
+        }
         let label = "PUT \(bucket)/\(key)"
         let response = try await send(request, bucket: bucket, label: label, onProgress: Self.sentBytes(onProgress))
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
@@ -151,11 +162,17 @@ public struct ObjectStoreClient: Sendable {
 
     /// Stores bytes from memory under `key`.
     @discardableResult
-    public func put(bucket: String, key: String, data: Data, metadata: [String: String] = [:]) async throws(ObjectStoreError) -> String {
+    public func put(bucket: String, key: String, data: Data, metadata: [String: String] = [:])
+        async throws(ObjectStoreError) -> String
+    {
         let md5 = Self.md5(data)
-        var request = HTTPRequest(method: "PUT", url: endpoint.url(bucket: bucket, key: key), body: .data(data, contentType: "application/octet-stream"))
+        var request = HTTPRequest(
+            method: "PUT", url: endpoint.url(bucket: bucket, key: key),
+            body: .data(data, contentType: "application/octet-stream"))
         request.headers.add("Content-MD5", Data(md5).base64EncodedString())
-        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { request.headers.add("x-amz-meta-" + name, value) }
+        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            request.headers.add("x-amz-meta-" + name, value)
+        }
         let label = "PUT \(bucket)/\(key)"
         let response = try await send(request, bucket: bucket, label: label)
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
@@ -165,14 +182,19 @@ public struct ObjectStoreClient: Sendable {
     /// Removes an object; one already gone is fine (S3 answers 204 either way).
     public func delete(bucket: String, key: String) async throws(ObjectStoreError) {
         let label = "DELETE \(bucket)/\(key)"
-        let response = try await send(HTTPRequest(method: "DELETE", url: endpoint.url(bucket: bucket, key: key)), bucket: bucket, label: label)
-        if response.status == 404, case .noSuchKey = failure(response, label: label, bucket: bucket, key: key) { return }
+        let response = try await send(
+            HTTPRequest(method: "DELETE", url: endpoint.url(bucket: bucket, key: key)), bucket: bucket, label: label)
+        if response.status == 404, case .noSuchKey = failure(response, label: label, bucket: bucket, key: key) {
+            return
+        }
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
     }
 
     /// Replaces an object's metadata by copying it onto itself (S3 has no other way); the content is unchanged
     /// and, for an object stored in one piece, so is its ETag.
-    public func replaceMetadata(bucket: String, key: String, metadata: [String: String], contentType: String?) async throws(ObjectStoreError) {
+    public func replaceMetadata(bucket: String, key: String, metadata: [String: String], contentType: String?)
+        async throws(ObjectStoreError)
+    {
         try await copy(bucket: bucket, key: key, toBucket: bucket, key: key, replacing: (metadata, contentType))
     }
 
@@ -183,17 +205,25 @@ public struct ObjectStoreClient: Sendable {
         replacing: (metadata: [String: String], contentType: String?)? = nil
     ) async throws(ObjectStoreError) {
         var request = HTTPRequest(method: "PUT", url: endpoint.url(bucket: targetBucket, key: targetKey))
-        request.headers.add("x-amz-copy-source", "/" + SignatureV4.encode(bucket) + "/" + key.split(separator: "/", omittingEmptySubsequences: false).map { SignatureV4.encode(String($0)) }.joined(separator: "/"))
+        request.headers.add(
+            "x-amz-copy-source",
+            "/" + SignatureV4.encode(bucket) + "/"
+                + key.split(separator: "/", omittingEmptySubsequences: false).map { SignatureV4.encode(String($0)) }
+                .joined(separator: "/"))
         if let replacing {
             request.headers.add("x-amz-metadata-directive", "REPLACE")
             if let contentType = replacing.contentType { request.headers.add("Content-Type", contentType) }
-            for (name, value) in replacing.metadata.sorted(by: { $0.key < $1.key }) { request.headers.add("x-amz-meta-" + name, value) }
+            for (name, value) in replacing.metadata.sorted(by: { $0.key < $1.key }) {
+                request.headers.add("x-amz-meta-" + name, value)
+            }
         }
         let label = "copy \(bucket)/\(key)"
         let response = try await send(request, bucket: targetBucket, label: label)
         // A copy can fail after its 200 has started: the error then comes in the body.
         if response.isSuccess, let root = XMLTree(data: response.body)?.root, root.name == "Error" {
-            throw .server(request: label, status: 500, code: root.text(of: "Code"), message: root.text(of: "Message") ?? "copy failed")
+            throw .server(
+                request: label, status: 500, code: root.text(of: "Code"),
+                message: root.text(of: "Message") ?? "copy failed")
         }
         guard response.isSuccess else { throw failure(response, label: label, bucket: targetBucket, key: targetKey) }
     }
@@ -201,7 +231,8 @@ public struct ObjectStoreClient: Sendable {
     // MARK: Plumbing
 
     func send(
-        _ request: HTTPRequest, bucket: String?, label: String, onProgress: (@Sendable (TransferProgress) -> Void)? = nil
+        _ request: HTTPRequest, bucket: String?, label: String,
+        onProgress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(ObjectStoreError) -> HTTPResponse {
         var request = request
         if case .memory = request.sink { request.sink = .memory(limit: Self.answerLimit) }
@@ -223,7 +254,8 @@ public struct ObjectStoreClient: Sendable {
     }
 
     /// The error a failed answer means, from its status and the S3 error body (`<Error><Code>…`).
-    func failure(_ response: HTTPResponse, label: String, bucket: String? = nil, key: String? = nil) -> ObjectStoreError {
+    func failure(_ response: HTTPResponse, label: String, bucket: String? = nil, key: String? = nil) -> ObjectStoreError
+    {
         let root = XMLTree(data: response.body)?.root
         let code = root?.text(of: "Code")
         let message = root?.text(of: "Message") ?? (response.body.isEmpty ? "no details" : response.errorMessage)
@@ -250,14 +282,17 @@ public struct ObjectStoreClient: Sendable {
         }
         return ObjectInfo(
             key: key, size: headers["Content-Length"].flatMap(Int64.init) ?? 0, etag: headers["ETag"],
-            lastModified: headers["Last-Modified"].flatMap(HTTPDate.parse) ?? 0, metadata: metadata, contentType: headers["Content-Type"])
+            lastModified: headers["Last-Modified"].flatMap(HTTPDate.parse) ?? 0, metadata: metadata,
+            contentType: headers["Content-Type"])
     }
 
     /// The ETag answered for a single PUT or part must be the MD5 sent: anything else is not what was sent.
     static func checkETag(_ etag: String?, md5: [UInt8], label: String) throws(ObjectStoreError) -> String {
         guard let etag else { return "" }
         guard ObjectInfo.unquoted(etag).lowercased() == SignatureV4.hex(md5) else {
-            throw .integrity(request: label, detail: "the store's ETag \(etag) is not the MD5 of the bytes sent (\(SignatureV4.hex(md5)))")
+            throw .integrity(
+                request: label,
+                detail: "the store's ETag \(etag) is not the MD5 of the bytes sent (\(SignatureV4.hex(md5)))")
         }
         return etag
     }
@@ -287,9 +322,14 @@ public struct ObjectStoreClient: Sendable {
 
     /// S3's rules for bucket names (3–63 of a-z, 0-9, `-`, `.`; starting and ending with a letter or digit).
     public static func checkBucketName(_ name: String) throws(ObjectStoreError) {
-        let allowed = name.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+        let allowed = name.utf8.allSatisfy {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        }
         guard (3...63).contains(name.utf8.count), allowed, let first = name.first, let last = name.last,
             first.isLetter || first.isNumber, last.isLetter || last.isNumber
-        else { throw .invalidAddress(name, reason: "not a bucket name (3 to 63 lower-case letters, digits, '-' and '.')") }
+        else {
+            throw .invalidAddress(name, reason: "not a bucket name (3 to 63 lower-case letters, digits, '-' and '.')")
+        }
     }
 }

@@ -18,8 +18,10 @@ public struct ObjectStoreEndpoint: Sendable, Equatable, Codable {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty
         else { throw .invalidAddress(url, reason: "the endpoint must be an http:// or https:// URL with a host") }
-        guard components.path.isEmpty, components.query == nil, components.user == nil, components.password == nil else {
-            throw .invalidAddress(url, reason: "the endpoint is scheme://host[:port] only, without a path or credentials")
+        guard components.path.isEmpty, components.query == nil, components.user == nil, components.password == nil
+        else {
+            throw .invalidAddress(
+                url, reason: "the endpoint is scheme://host[:port] only, without a path or credentials")
         }
         guard !region.isEmpty, region.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw .invalidAddress(region, reason: "not a region name")
@@ -41,10 +43,17 @@ public struct ObjectStoreEndpoint: Sendable, Equatable, Codable {
                 base.insert(contentsOf: bucket + ".", at: schemeEnd.upperBound)
             }
         }
-        if let key { path += "/" + key.split(separator: "/", omittingEmptySubsequences: false).map { SignatureV4.encode(String($0)) }.joined(separator: "/") }
+        if let key {
+            path +=
+                "/"
+                + key.split(separator: "/", omittingEmptySubsequences: false).map { SignatureV4.encode(String($0)) }
+                .joined(separator: "/")
+        }
         if path.isEmpty { path = "/" }
-        let queryText = query.map { name, value in value.map { "\(SignatureV4.encode(name))=\(SignatureV4.encode($0))" } ?? SignatureV4.encode(name) }
-            .joined(separator: "&")
+        let queryText = query.map { name, value in
+            value.map { "\(SignatureV4.encode(name))=\(SignatureV4.encode($0))" } ?? SignatureV4.encode(name)
+        }
+        .joined(separator: "&")
         return base + path + (queryText.isEmpty ? "" : "?" + queryText)
     }
 

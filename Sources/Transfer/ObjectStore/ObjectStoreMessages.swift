@@ -25,10 +25,14 @@ public struct ObjectInfo: Sendable, Equatable {
 
     /// The file's own modification time when it was stored with one (`x-amz-meta-mtime`, seconds with a
     /// fraction, as rclone writes it), else when the store wrote it.
-    public var modificationTime: Double { metadata["mtime"].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil } ?? lastModified }
+    public var modificationTime: Double {
+        metadata["mtime"].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil } ?? lastModified
+    }
 
     /// An ETag without its quotes, as the MD5s it is compared with are written.
-    public static func unquoted(_ etag: String) -> String { etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+    public static func unquoted(_ etag: String) -> String {
+        etag.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+    }
 
     /// The content's SHA-256 in hex, when stored in the metadata.
     public var sha256: String? {

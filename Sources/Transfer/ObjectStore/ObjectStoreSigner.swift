@@ -7,7 +7,9 @@ struct ObjectStoreSigner: RequestSigner {
     let origin: URLOrigin
     let signature: SignatureV4
 
-    func signatureHeaders(method: String, url: String, headers: HTTPHeaders, body: HTTPRequest.Body) -> [(String, String)] {
+    func signatureHeaders(method: String, url: String, headers: HTTPHeaders, body: HTTPRequest.Body) -> [(
+        String, String
+    )] {
         let payload: String
         switch body {
         case .empty: payload = SignatureV4.emptyPayloadHash

@@ -37,7 +37,8 @@ public struct ObjectStoreUploader: Sendable {
     /// Cancelling pauses a multipart upload (the store keeps its parts, the journal the id) unless
     /// `terminateOnCancel`, which aborts it.
     public func upload(
-        file: String, bucket: String, key: String, extra: [String: String] = [:], contentType: String = "application/octet-stream",
+        file: String, bucket: String, key: String, extra: [String: String] = [:],
+        contentType: String = "application/octet-stream",
         options: UploadOptions = UploadOptions(), onEvent: (@Sendable (TransferEvent) -> Void)? = nil
     ) async throws(UploadError) -> UploadResult {
         let identity = try FileIdentity(path: file)
@@ -45,11 +46,15 @@ public struct ObjectStoreUploader: Sendable {
         let size = fingerprint.size
         if size < multipartThreshold {
             let digests = try Self.digests(file)
-            let metadata = ObjectMetadata.metadata(fingerprint: fingerprint, digests: digests).merging(extra) { _, given in given }
+            let metadata = ObjectMetadata.metadata(fingerprint: fingerprint, digests: digests).merging(extra) {
+                _, given in given
+            }
             onEvent?(.started(total: size, partSizes: [size], resumedBytes: 0, method: .stream))
             let etag: String
             do {
-                etag = try await client.put(bucket: bucket, key: key, file: file, md5: digests.md5, metadata: metadata, contentType: contentType) { sent in
+                etag = try await client.put(
+                    bucket: bucket, key: key, file: file, md5: digests.md5, metadata: metadata, contentType: contentType
+                ) { sent in
                     onEvent?(.progress(part: 0, done: sent))
                 }
             } catch {
@@ -57,9 +62,11 @@ public struct ObjectStoreUploader: Sendable {
             }
             try identity.check(file)
             remember(bucket: bucket, key: key, etag: etag, size: size, mtime: metadata["mtime"].flatMap(Double.init))
-            return UploadResult(path: file, bytes: size, method: .objectPut, resumedBytes: 0, sentBytes: size, sha256: digests.sha256)
+            return UploadResult(
+                path: file, bytes: size, method: .objectPut, resumedBytes: 0, sentBytes: size, sha256: digests.sha256)
         }
-        let journalKey = TransferJournal.objectUploadKey(endpoint: client.endpoint.url, bucket: bucket, key: key, path: fingerprint.path)
+        let journalKey = TransferJournal.objectUploadKey(
+            endpoint: client.endpoint.url, bucket: bucket, key: key, path: fingerprint.path)
         var record = try journalCall { () throws(SQLiteError) in try journal?.objectUpload(key: journalKey) }
         var held: [Int: UploadedPart] = [:]
         if let saved = record {
@@ -68,7 +75,9 @@ public struct ObjectStoreUploader: Sendable {
                     let parts = try await client.listParts(bucket: bucket, key: key, uploadID: saved.uploadID)
                     held = try Self.verified(parts, of: file, partSize: saved.partSize, size: size)
                 } catch let error as ObjectStoreError {
-                    guard case .server(_, 404, "NoSuchUpload", _) = error else { throw Self.uploadError(error, path: file) }
+                    guard case .server(_, 404, "NoSuchUpload", _) = error else {
+                        throw Self.uploadError(error, path: file)
+                    }
                     onEvent?(.restarted(reason: "the store no longer has the unfinished upload"))
                     record = nil
                 } catch let error as UploadError {
@@ -88,16 +97,20 @@ public struct ObjectStoreUploader: Sendable {
         if record == nil {
             let digests = try Self.digests(file)
             sha256 = digests.sha256
-            let metadata = ObjectMetadata.metadata(fingerprint: fingerprint, digests: digests).merging(extra) { _, given in given }
+            let metadata = ObjectMetadata.metadata(fingerprint: fingerprint, digests: digests).merging(extra) {
+                _, given in given
+            }
             storedTime = metadata["mtime"].flatMap(Double.init) ?? storedTime
             let uploadID: String
             do {
-                uploadID = try await client.startMultipart(bucket: bucket, key: key, metadata: metadata, contentType: contentType)
+                uploadID = try await client.startMultipart(
+                    bucket: bucket, key: key, metadata: metadata, contentType: contentType)
             } catch {
                 throw Self.uploadError(error, path: file)
             }
             let fresh = TransferJournal.ObjectUpload(
-                key: journalKey, endpoint: client.endpoint.url, bucket: bucket, objectKey: key, localPath: fingerprint.path,
+                key: journalKey, endpoint: client.endpoint.url, bucket: bucket, objectKey: key,
+                localPath: fingerprint.path,
                 uploadID: uploadID, partSize: partSize(for: size), fingerprint: fingerprint)
             try journalCall { () throws(SQLiteError) in try journal?.save(fresh) }
             record = fresh
@@ -107,12 +120,15 @@ public struct ObjectStoreUploader: Sendable {
         let plan = Self.plan(size: size, partSize: upload.partSize)
         let resumed = held.values.reduce(0) { $0 + $1.size }
         onEvent?(.started(total: size, partSizes: plan.map(\.length), resumedBytes: resumed, method: .objectParts))
-        for (index, part) in plan.enumerated() where held[part.number] != nil { onEvent?(.progress(part: index, done: part.length)) }
+        for (index, part) in plan.enumerated() where held[part.number] != nil {
+            onEvent?(.progress(part: index, done: part.length))
+        }
         let sent = SentBytes()
         let etag: String
         do {
             let finished = try await sendParts(
-                plan.filter { held[$0.number] == nil }, upload: upload, file: file, options: options, sent: sent, onEvent: onEvent)
+                plan.filter { held[$0.number] == nil }, upload: upload, file: file, options: options, sent: sent,
+                onEvent: onEvent)
             for part in finished { held[part.number] = part }
             try identity.check(file)
             let parts = plan.compactMap { held[$0.number] }
@@ -131,7 +147,8 @@ public struct ObjectStoreUploader: Sendable {
         }
         try journalCall { () throws(SQLiteError) in try journal?.removeObjectUpload(key: journalKey) }
         remember(bucket: bucket, key: key, etag: etag, size: size, mtime: storedTime)
-        return UploadResult(path: file, bytes: size, method: .objectParts, resumedBytes: resumed, sentBytes: sent.total, sha256: sha256)
+        return UploadResult(
+            path: file, bytes: size, method: .objectParts, resumedBytes: resumed, sentBytes: sent.total, sha256: sha256)
     }
 
     /// Aborts a journaled upload on its store and forgets it (`transfers clean`).
@@ -150,7 +167,8 @@ public struct ObjectStoreUploader: Sendable {
     private func remember(bucket: String, key: String, etag: String, size: Int64, mtime: Double?) {
         guard let mtime, !etag.isEmpty else { return }
         try? journal?.rememberObjectTime(
-            endpoint: client.endpoint.url, bucket: bucket, key: key, .init(etag: ObjectInfo.unquoted(etag), size: size, mtime: mtime))
+            endpoint: client.endpoint.url, bucket: bucket, key: key,
+            .init(etag: ObjectInfo.unquoted(etag), size: size, mtime: mtime))
     }
 
     // MARK: Parts
@@ -172,7 +190,9 @@ public struct ObjectStoreUploader: Sendable {
 
     /// The parts the store holds that are the local bytes: the right size at the right place and an ETag that is
     /// their MD5. Anything else is sent again.
-    static func verified(_ parts: [UploadedPart], of file: String, partSize: Int64, size: Int64) throws -> [Int: UploadedPart] {
+    static func verified(_ parts: [UploadedPart], of file: String, partSize: Int64, size: Int64) throws -> [Int:
+        UploadedPart]
+    {
         let plan = plan(size: size, partSize: partSize)
         var result: [Int: UploadedPart] = [:]
         for part in parts where part.number >= 1 && part.number <= plan.count {
@@ -187,7 +207,8 @@ public struct ObjectStoreUploader: Sendable {
     }
 
     private func sendParts(
-        _ parts: [PlannedPart], upload: TransferJournal.ObjectUpload, file: String, options: UploadOptions, sent: SentBytes,
+        _ parts: [PlannedPart], upload: TransferJournal.ObjectUpload, file: String, options: UploadOptions,
+        sent: SentBytes,
         onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws -> [UploadedPart] {
         let client = client
@@ -202,7 +223,8 @@ public struct ObjectStoreUploader: Sendable {
                     try Task.checkCancellation()
                     let md5 = try ObjectStoreClient.md5(file: file, offset: part.start, length: part.length)
                     let etag = try await client.uploadPart(
-                        bucket: upload.bucket, key: upload.objectKey, uploadID: upload.uploadID, number: part.number, file: file,
+                        bucket: upload.bucket, key: upload.objectKey, uploadID: upload.uploadID, number: part.number,
+                        file: file,
                         offset: part.start, length: part.length, md5: md5, maxBytesPerSecond: rate
                     ) { bytes in
                         sent.add(attemptBytes: bytes, part: part.number)
@@ -246,9 +268,12 @@ public struct ObjectStoreUploader: Sendable {
         case ObjectStoreError.localFile(let path, let message): return .localFile(path: path, message: message)
         case ObjectStoreError.server(let request, let status, let code, let message):
             return .server(request: request, status: status, message: code.map { "\($0): \(message)" } ?? message)
-        case ObjectStoreError.noSuchBucket(let bucket): return .server(request: "PUT \(bucket)", status: 404, message: "\(bucket): no such bucket")
-        case ObjectStoreError.accessDenied(let request, _, _): return .server(request: request, status: 403, message: "\(error)")
-        case ObjectStoreError.integrity(let request, let detail): return .protocolViolation(request: request, detail: detail)
+        case ObjectStoreError.noSuchBucket(let bucket):
+            return .server(request: "PUT \(bucket)", status: 404, message: "\(bucket): no such bucket")
+        case ObjectStoreError.accessDenied(let request, _, _):
+            return .server(request: request, status: 403, message: "\(error)")
+        case ObjectStoreError.integrity(let request, let detail):
+            return .protocolViolation(request: request, detail: detail)
         case let error as ObjectStoreError: return .server(request: "upload", status: 500, message: error.description)
         case is CancellationError: return .cancelled(path: path)
         default: return .localFile(path: path, message: "\(error)")

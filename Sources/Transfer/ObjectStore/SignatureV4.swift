@@ -36,7 +36,8 @@ public struct SignatureV4: Sendable {
     /// The headers to add to a request (`x-amz-date`, `x-amz-content-sha256`, `Authorization`), signing `method`,
     /// `url`, every header given (names are case-insensitive; `host` comes from the URL) and `payloadHash`, at `date`.
     public func sign(
-        method: String, url: String, headers: [(String, String)] = [], payloadHash: String = SignatureV4.emptyPayloadHash,
+        method: String, url: String, headers: [(String, String)] = [],
+        payloadHash: String = SignatureV4.emptyPayloadHash,
         date: Date = Date()
     ) -> [(String, String)] {
         let components = URLComponents(string: url)
@@ -60,7 +61,8 @@ public struct SignatureV4: Sendable {
             payloadHash,
         ].joined(separator: "\n")
         let scope = "\(day)/\(credentials.region)/\(service)/aws4_request"
-        let toSign = ["AWS4-HMAC-SHA256", amzDate, scope, Self.hex(SHA256Hasher.digest(Array(canonical.utf8)))].joined(separator: "\n")
+        let toSign = ["AWS4-HMAC-SHA256", amzDate, scope, Self.hex(SHA256Hasher.digest(Array(canonical.utf8)))].joined(
+            separator: "\n")
         var key = HMACSHA256.mac(key: Array("AWS4\(credentials.secretKey)".utf8), day)
         for part in [credentials.region, service, "aws4_request"] { key = HMACSHA256.mac(key: key, part) }
         let signature = Self.hex(HMACSHA256.mac(key: key, toSign))
@@ -75,7 +77,8 @@ public struct SignatureV4: Sendable {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return String(format: "%04d", c.year ?? 1970) + two(c.month) + two(c.day) + "T" + two(c.hour) + two(c.minute) + two(c.second) + "Z"
+        return String(format: "%04d", c.year ?? 1970) + two(c.month) + two(c.day) + "T" + two(c.hour) + two(c.minute)
+            + two(c.second) + "Z"
     }
 
     /// Header values are signed with surrounding spaces removed and inner runs of spaces made one.
@@ -101,7 +104,8 @@ public struct SignatureV4: Sendable {
             let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
             return (encode(name), encode(value))
         }
-        return pairs.sorted { $0.0 == $1.0 ? $0.1 < $1.1 : $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        return pairs.sorted { $0.0 == $1.0 ? $0.1 < $1.1 : $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(
+            separator: "&")
     }
 
     /// Percent-encoding of everything but RFC 3986's unreserved characters, in upper-case hex.
@@ -109,7 +113,8 @@ public struct SignatureV4: Sendable {
         var result = ""
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 result.append(Character(UnicodeScalar(byte)))
             default:

@@ -21,9 +21,10 @@ extension TransferJournal {
         }
     }
 
-
     /// The remembered times of the objects directly below `prefix` (no deeper), by key.
-    public func objectTimes(endpoint: String, bucket: String, prefix: String) throws(SQLiteError) -> [String: ObjectTime] {
+    public func objectTimes(endpoint: String, bucket: String, prefix: String) throws(SQLiteError) -> [String:
+        ObjectTime]
+    {
         try withDatabase { database throws(SQLiteError) -> [String: ObjectTime] in
             // Keys sort as bytes: everything starting with the prefix lies below prefix + U+10FFFF.
             let rows = try database.query(
@@ -32,7 +33,10 @@ extension TransferJournal {
                 WHERE endpoint = ? AND bucket = ? AND object_key >= ? AND object_key < ?
                 AND instr(substr(object_key, ?), '/') = 0
                 """,
-                [.text(endpoint), .text(bucket), .text(prefix), .text(prefix + "\u{10FFFF}"), .integer(Int64(prefix.utf8.count + 1))])
+                [
+                    .text(endpoint), .text(bucket), .text(prefix), .text(prefix + "\u{10FFFF}"),
+                    .integer(Int64(prefix.utf8.count + 1)),
+                ])
             var result: [String: ObjectTime] = [:]
             for row in rows {
                 guard let key = row[0].string, let etag = row[1].string else { continue }
@@ -47,7 +51,8 @@ extension TransferJournal {
     public func hasObjectTimes(endpoint: String, bucket: String) throws(SQLiteError) -> Bool {
         try withDatabase { database throws(SQLiteError) -> Bool in
             !(try database.query(
-                "SELECT 1 FROM object_times WHERE endpoint = ? AND bucket = ? LIMIT 1", [.text(endpoint), .text(bucket)])).isEmpty
+                "SELECT 1 FROM object_times WHERE endpoint = ? AND bucket = ? LIMIT 1",
+                [.text(endpoint), .text(bucket)])).isEmpty
         }
     }
 
@@ -63,7 +68,9 @@ extension TransferJournal {
     }
 
     /// Remembers an object's time for its current ETag and size.
-    public func rememberObjectTime(endpoint: String, bucket: String, key: String, _ time: ObjectTime) throws(SQLiteError) {
+    public func rememberObjectTime(endpoint: String, bucket: String, key: String, _ time: ObjectTime)
+        throws(SQLiteError)
+    {
         try withDatabase { database throws(SQLiteError) in
             try database.execute(
                 "INSERT OR REPLACE INTO object_times VALUES (?, ?, ?, ?, ?, ?)",
@@ -80,7 +87,8 @@ extension TransferJournal {
                     [.text(endpoint), .text(bucket), .text(key), .text(key + "\u{10FFFF}")])
             } else {
                 try database.execute(
-                    "DELETE FROM object_times WHERE endpoint = ? AND bucket = ? AND object_key = ?", [.text(endpoint), .text(bucket), .text(key)])
+                    "DELETE FROM object_times WHERE endpoint = ? AND bucket = ? AND object_key = ?",
+                    [.text(endpoint), .text(bucket), .text(key)])
             }
         }
     }

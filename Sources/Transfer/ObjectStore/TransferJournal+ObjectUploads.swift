@@ -31,11 +31,11 @@ extension TransferJournal {
         [endpoint, bucket, key, path].joined(separator: "\n")
     }
 
-
     /// The unfinished upload with this key.
     public func objectUpload(key: String) throws(SQLiteError) -> ObjectUpload? {
         try withDatabase { database throws(SQLiteError) -> ObjectUpload? in
-            return try database.query("SELECT record FROM object_uploads WHERE key = ?", [.text(key)]).first?.first?.string
+            return try database.query("SELECT record FROM object_uploads WHERE key = ?", [.text(key)]).first?.first?
+                .string
                 .flatMap { try? JSONDecoder().decode(ObjectUpload.self, from: Data($0.utf8)) }
         }
     }

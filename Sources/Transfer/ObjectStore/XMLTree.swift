@@ -54,7 +54,9 @@ package struct XMLTree: Sendable {
             stack[stack.count - 1].text += string
         }
 
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
+        ) {
             guard let element = stack.popLast() else { return }
             if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
         }

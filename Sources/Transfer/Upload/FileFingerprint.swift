@@ -56,7 +56,8 @@ public struct FileFingerprint: Sendable, Equatable, Codable {
         if let time = try container.decodeIfPresent(FileTime.self, forKey: .modificationTime) {
             modificationTime = time
         } else {
-            modificationTime = FileTime(seconds: 0, nanoseconds: try container.decode(Int64.self, forKey: .mtimeNanoseconds))
+            modificationTime = FileTime(
+                seconds: 0, nanoseconds: try container.decode(Int64.self, forKey: .mtimeNanoseconds))
         }
     }
 

@@ -10,21 +10,25 @@ struct MultipartUploader {
     var confirmer: (any UploadConfirming)?
 
     func upload(
-        file path: String, fingerprint: FileFingerprint, identity: FileIdentity, to target: UploadTarget, options: UploadOptions,
+        file path: String, fingerprint: FileFingerprint, identity: FileIdentity, to target: UploadTarget,
+        options: UploadOptions,
         onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws(UploadError) -> UploadResult {
         guard let endpoint = target.multipartEndpoint else { throw .notTus(url: target.tusEndpoint) }
         try await checkNameIsFree(path, at: target, endpoint: endpoint)
         onEvent?(.started(total: fingerprint.size, partSizes: [fingerprint.size], resumedBytes: 0, method: .multipart))
         var parts = target.multipartFields.map { HTTPRequest.MultipartPart.field(name: $0.key, value: $0.value) }
-        parts.append(.file(name: "file", path: path, filename: target.fileName, contentType: "application/octet-stream"))
+        parts.append(
+            .file(name: "file", path: path, filename: target.fileName, contentType: "application/octet-stream"))
         var request = HTTPRequest(
             method: "POST", url: endpoint, body: .multipart(parts), credential: target.credential,
             // The server writes to a temp file and renames: a repeated POST cannot leave a torn file. One whose
             // first attempt was stored but not answered is recognised below.
             isIdempotent: true)
         request.maxSendBytesPerSecond = options.bandwidthLimit
-        request.beforeLastBodyBytes = { (try? identity.check(path)) == nil ? "changed while it was being uploaded" : nil }
+        request.beforeLastBodyBytes = {
+            (try? identity.check(path)) == nil ? "changed while it was being uploaded" : nil
+        }
         let sent = SentCounter()
         let response: HTTPResponse
         do {
@@ -33,7 +37,9 @@ struct MultipartUploader {
                 onProgress: { snapshot in onEvent?(.progress(part: 0, done: min(snapshot.sent, fingerprint.size))) },
                 onRetry: { attempt, delay, reason in
                     sent.add(fingerprint.size)
-                    onEvent?(.retrying(part: 0, attempt: attempt, delay: delay, reason: reason + "; sending the whole file again"))
+                    onEvent?(
+                        .retrying(
+                            part: 0, attempt: attempt, delay: delay, reason: reason + "; sending the whole file again"))
                 })
         } catch let error as HTTPError {
             if case .cancelled = error { throw .cancelled(path: path) }
@@ -44,7 +50,8 @@ struct MultipartUploader {
         }
         sent.add(fingerprint.size)
         var result = UploadResult(
-            path: path, bytes: fingerprint.size, method: .multipart, resumedBytes: 0, sentBytes: sent.value, uploadURL: nil)
+            path: path, bytes: fingerprint.size, method: .multipart, resumedBytes: 0, sentBytes: sent.value,
+            uploadURL: nil)
         guard response.isSuccess else {
             if response.status == 409, response.attempts > 1, let confirmer {
                 // Tried again after a failure, and the name is taken now: the first attempt may have stored it.
@@ -61,7 +68,8 @@ struct MultipartUploader {
     /// Done when the answer names a stored file of `size` and came at the first attempt, else when the destination,
     /// asked, holds it; returns the time the answer says the server gave the file.
     private func confirmAnswer(
-        _ response: HTTPResponse, path: String, size: Int64, identity: FileIdentity?, sha256: String?, target: UploadTarget
+        _ response: HTTPResponse, path: String, size: Int64, identity: FileIdentity?, sha256: String?,
+        target: UploadTarget
     ) async throws(UploadError) -> Double? {
         let stored = confirmer?.storedFile(inAnswer: response.body)
         if let confirmer, stored?.size != size || response.attempts > 1 {
@@ -73,12 +81,15 @@ struct MultipartUploader {
     /// A server may take no `overwrite` field and replace what is there (the seed's upload does): a file is never
     /// replaced without being asked to, so without `overwrite` the name is looked up first.
     private func checkNameIsFree(_ path: String, at target: UploadTarget, endpoint: String) async throws(UploadError) {
-        guard let confirmer, target.multipartFields.contains(where: { $0.key == "overwrite" && $0.value == "false" }) else { return }
+        guard let confirmer, target.multipartFields.contains(where: { $0.key == "overwrite" && $0.value == "false" })
+        else { return }
         let existing: StoredFile
         do {
             existing = try await confirmer.stored(at: target, withChecksum: false)
         } catch {
-            throw .notStored(path: path, destination: target.label, detail: "could not ask the server whether the name is free (\(error))")
+            throw .notStored(
+                path: path, destination: target.label,
+                detail: "could not ask the server whether the name is free (\(error))")
         }
         if existing != .absent, existing != .unknown {
             throw .server(request: "POST \(endpoint)", status: 409, message: "\(target.label): already exists")
@@ -97,8 +108,10 @@ struct MultipartUploader {
         onEvent?(.started(total: nil, partSizes: [], resumedBytes: 0, method: .multipart))
         let body = BodyStream()
         var parts = target.multipartFields.map { HTTPRequest.MultipartPart.field(name: $0.key, value: $0.value) }
-        parts.append(.stream(name: "file", source: body, filename: target.fileName, contentType: "application/octet-stream"))
-        var request = HTTPRequest(method: "POST", url: endpoint, body: .multipart(parts), credential: target.credential, isIdempotent: false)
+        parts.append(
+            .stream(name: "file", source: body, filename: target.fileName, contentType: "application/octet-stream"))
+        var request = HTTPRequest(
+            method: "POST", url: endpoint, body: .multipart(parts), credential: target.credential, isIdempotent: false)
         request.maxSendBytesPerSecond = options.bandwidthLimit
         let hasher = SHA256Hasher()
         var size: Int64 = 0
@@ -106,7 +119,8 @@ struct MultipartUploader {
         // The request goes in a task of its own while this one reads the stream into the body.
         let sending = Task { () async throws -> HTTPResponse in
             do {
-                return try await http.send(request, onProgress: { snapshot in onEvent?(.progress(part: 0, done: snapshot.sent)) })
+                return try await http.send(
+                    request, onProgress: { snapshot in onEvent?(.progress(part: 0, done: snapshot.sent)) })
             } catch {
                 body.fail("stopped")
                 throw error
@@ -137,9 +151,14 @@ struct MultipartUploader {
             throw .cancelled(path: label)
         }
         let digest = hasher.finalizeHex()
-        guard response.isSuccess else { throw TusUploader.failure("POST", endpoint, response, destination: target.label) }
-        var result = UploadResult(path: label, bytes: size, method: .multipart, resumedBytes: 0, sentBytes: size, uploadURL: nil, sha256: digest)
-        result.storedModificationTime = try await confirmAnswer(response, path: label, size: size, identity: nil, sha256: digest, target: target)
+        guard response.isSuccess else {
+            throw TusUploader.failure("POST", endpoint, response, destination: target.label)
+        }
+        var result = UploadResult(
+            path: label, bytes: size, method: .multipart, resumedBytes: 0, sentBytes: size, uploadURL: nil,
+            sha256: digest)
+        result.storedModificationTime = try await confirmAnswer(
+            response, path: label, size: size, identity: nil, sha256: digest, target: target)
         return result
     }
 }

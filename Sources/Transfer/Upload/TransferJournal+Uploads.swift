@@ -1,6 +1,6 @@
-import Journal
 import Foundation
 import HTTP
+import Journal
 
 extension TransferJournal {
     /// One tus upload (or one part of a concatenated upload) as journaled.
@@ -50,8 +50,10 @@ extension TransferJournal {
     /// Every unfinished upload.
     public func uploads() throws(SQLiteError) -> [Upload] {
         try withDatabase { database throws(SQLiteError) -> [Upload] in
-            try database.query("SELECT key, local_path, label, target, fingerprint, parts FROM uploads ORDER BY created")
-                .compactMap(Self.decodeUpload)
+            try database.query(
+                "SELECT key, local_path, label, target, fingerprint, parts FROM uploads ORDER BY created"
+            )
+            .compactMap(Self.decodeUpload)
         }
     }
 

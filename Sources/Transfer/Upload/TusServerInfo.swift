@@ -19,7 +19,9 @@ package struct TusServerInfo: Sendable, Equatable {
         extensions = Set((headers["Tus-Extension"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: " ") })
         maxSize = headers["Tus-Max-Size"].flatMap { Int64($0) }
         checksumAlgorithms = Set(
-            (headers["Tus-Checksum-Algorithm"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: " ").lowercased() })
+            (headers["Tus-Checksum-Algorithm"] ?? "").split(separator: ",").map {
+                $0.trimmingCharacters(in: " ").lowercased()
+            })
     }
 
     /// The chunk checksum to send: sha256 when offered, else sha1, else none.

@@ -13,7 +13,8 @@ extension TusUploader {
     /// network costs a chunk; a stream cannot be read twice, so cancellation or process death ends the upload
     /// (cancelling removes it from the server). `label` names the stream in errors (`-` for stdin).
     public func upload(
-        stream: some AsyncSequence<Data, any Error>, label: String, to target: UploadTarget, options: UploadOptions = UploadOptions(),
+        stream: some AsyncSequence<Data, any Error>, label: String, to target: UploadTarget,
+        options: UploadOptions = UploadOptions(),
         onEvent: (@Sendable (TransferEvent) -> Void)? = nil
     ) async throws(UploadError) -> UploadResult {
         var uploadURL: String?
@@ -22,11 +23,14 @@ extension TusUploader {
                 return try await withoutTus(target, onEvent: onEvent).upload(
                     stream: stream, label: label, to: target, options: options, onEvent: onEvent)
             }
-            guard info.extensions.contains("creation-defer-length") else { throw UploadError.lengthRequired(url: target.tusEndpoint) }
+            guard info.extensions.contains("creation-defer-length") else {
+                throw UploadError.lengthRequired(url: target.tusEndpoint)
+            }
             let url = try await createDeferred(target: target, label: label, options: options)
             uploadURL = url
             onEvent?(.started(total: nil, partSizes: [], resumedBytes: 0, method: .tus))
-            let chunkSize = Int(max(Int64(ChunkSizer.floor), min(options.chunkSize ?? Int64(Self.streamChunkSize), 512 << 20)))
+            let chunkSize = Int(
+                max(Int64(ChunkSizer.floor), min(options.chunkSize ?? Int64(Self.streamChunkSize), 512 << 20)))
             let algorithm = options.checksums ? info.checksumAlgorithm : nil
             let whole = SHA256Hasher()
             var chunks = ChunkReader(stream.makeAsyncIterator(), size: chunkSize, label: label)
@@ -54,7 +58,8 @@ extension TusUploader {
                         try await confirmer.confirm(label, size: offset, identity: nil, at: target, sha256: digest)
                     }
                     return UploadResult(
-                        path: label, bytes: offset, method: .tus, resumedBytes: 0, sentBytes: sent, uploadURL: url, sha256: digest)
+                        path: label, bytes: offset, method: .tus, resumedBytes: 0, sentBytes: sent, uploadURL: url,
+                        sha256: digest)
                 }
                 current = next
             }
@@ -80,13 +85,17 @@ extension TusUploader {
 
     /// POST with `Upload-Defer-Length: 1`: the upload, its length to come.
     private func createDeferred(target: UploadTarget, label: String, options: UploadOptions) async throws -> String {
-        var request = HTTPRequest(method: "POST", url: target.tusEndpoint, credential: target.credential, isIdempotent: false)
+        var request = HTTPRequest(
+            method: "POST", url: target.tusEndpoint, credential: target.credential, isIdempotent: false)
         request.headers.add("Tus-Resumable", "1.0.0")
         request.headers.add("Upload-Defer-Length", "1")
         request.headers.add("Upload-Metadata", metadataHeader(for: target, file: nil, extra: options.metadata))
         let response = try await sendRetrying(request)
-        guard response.status == 201 else { throw Self.failure("POST", target.tusEndpoint, response, destination: target.label) }
-        guard let location = response.headers["Location"], let url = Self.resolve(location, against: target.tusEndpoint) else {
+        guard response.status == 201 else {
+            throw Self.failure("POST", target.tusEndpoint, response, destination: target.label)
+        }
+        guard let location = response.headers["Location"], let url = Self.resolve(location, against: target.tusEndpoint)
+        else {
             throw UploadError.protocolViolation(request: "POST \(target.tusEndpoint)", detail: "201 without a Location")
         }
         try Self.checkSameOrigin(url, as: target.tusEndpoint)
@@ -100,7 +109,8 @@ extension TusUploader {
     /// so after a failure that kept nothing, or a body the server found too large, the requests shrink, down to
     /// ``ChunkSizer/floor``.
     private func sendChunk(
-        _ chunk: Data, at start: Int64, total: Int64?, url: String, label: String, algorithm: String?, token: BearerCredential?,
+        _ chunk: Data, at start: Int64, total: Int64?, url: String, label: String, algorithm: String?,
+        token: BearerCredential?,
         options: UploadOptions, onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws -> (sent: Int64, clean: Bool) {
         let end = start + Int64(chunk.count)
@@ -128,10 +138,12 @@ extension TusUploader {
             let reason: String
             var retryAfter: String?
             do {
-                let response = try await http.send(request, onProgress: { snapshot in
-                    inFlight.sent = snapshot.sent
-                    onEvent?(.progress(part: 0, done: before + snapshot.sent))
-                })
+                let response = try await http.send(
+                    request,
+                    onProgress: { snapshot in
+                        inFlight.sent = snapshot.sent
+                        onEvent?(.progress(part: 0, done: before + snapshot.sent))
+                    })
                 sent += inFlight.sent
                 switch response.status {
                 case 200, 204:
@@ -139,7 +151,10 @@ extension TusUploader {
                         confirmed == pieceEnd
                     else {
                         throw UploadError.protocolViolation(
-                            request: "PATCH \(url)", detail: "Upload-Offset \(response.headers["Upload-Offset"] ?? "missing") after sending up to \(pieceEnd)")
+                            request: "PATCH \(url)",
+                            detail:
+                                "Upload-Offset \(response.headers["Upload-Offset"] ?? "missing") after sending up to \(pieceEnd)"
+                        )
                     }
                     if confirmed == end { return (sent, true) }
                     offset = confirmed
@@ -151,13 +166,19 @@ extension TusUploader {
                     continue
                 case 403 where total != nil:
                     // "Upload already complete": the last piece arrived with the length, its answer was lost.
-                    guard try await head(url, token: token) == end else { throw Self.failure("PATCH", url, response, destination: label) }
+                    guard try await head(url, token: token) == end else {
+                        throw Self.failure("PATCH", url, response, destination: label)
+                    }
                     return (sent, false)
                 case _ where Self.isBodyTooLarge(response, bodyLength: Int64(piece.count)):
-                    guard pieceLimit > Int64(ChunkSizer.floor) else { throw Self.failure("PATCH", url, response, destination: label) }
+                    guard pieceLimit > Int64(ChunkSizer.floor) else {
+                        throw Self.failure("PATCH", url, response, destination: label)
+                    }
                     pieceLimit = max(Int64(ChunkSizer.floor), pieceLimit / 2)
-                    onEvent?(.retrying(
-                        part: 0, attempt: 1, delay: 0, reason: "the server takes at most \(ByteCountFormat.string(pieceLimit)) per request"))
+                    onEvent?(
+                        .retrying(
+                            part: 0, attempt: 1, delay: 0,
+                            reason: "the server takes at most \(ByteCountFormat.string(pieceLimit)) per request"))
                     continue
                 case let status where budget.isRetryable(status: status):
                     reason = "HTTP \(status)"
@@ -177,7 +198,8 @@ extension TusUploader {
             // The server's offset says what of this chunk it kept; it can never be outside the chunk.
             let serverOffset = try await head(url, token: token)
             guard serverOffset >= start, serverOffset <= end else {
-                throw UploadError.protocolViolation(request: "HEAD \(url)", detail: "Upload-Offset \(serverOffset) outside the chunk \(start)-\(end)")
+                throw UploadError.protocolViolation(
+                    request: "HEAD \(url)", detail: "Upload-Offset \(serverOffset) outside the chunk \(start)-\(end)")
             }
             if serverOffset > offset {
                 budget.progressed()
@@ -205,7 +227,10 @@ struct ChunkReader<Iterator: AsyncIteratorProtocol> where Iterator.Element == Da
     private let label: String
     private let clock: @Sendable () -> Double
 
-    init(_ iterator: Iterator, size: Int, label: String, clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) {
+    init(
+        _ iterator: Iterator, size: Int, label: String,
+        clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
+    ) {
         self.iterator = iterator
         self.size = size
         self.label = label

@@ -1,7 +1,7 @@
-import Journal
 import FileModel
 import Foundation
 import HTTP
+import Journal
 
 /// The default ``Uploading``: tus 1.0 with creation, creation-with-upload, per-chunk checksums,
 /// termination, expiration and concatenation; the journal makes it survive process death. A server
@@ -40,7 +40,8 @@ public struct TusUploader: Uploading {
 
     /// An uploader sharing what `endpoints` learnt with the others given it.
     package init(
-        http: HTTPClient, journal: TransferJournal?, fileType: (@Sendable (String) -> String?)?, confirmer: (any UploadConfirming)?,
+        http: HTTPClient, journal: TransferJournal?, fileType: (@Sendable (String) -> String?)?,
+        confirmer: (any UploadConfirming)?,
         endpoints: UploadEndpoints
     ) {
         self.http = http
@@ -50,10 +51,10 @@ public struct TusUploader: Uploading {
         self.endpoints = endpoints
     }
 
-
     /// The upload is gone on the server (expired, terminated): start over.
     struct StartOver: Error { var reason: String }
 
+    /// Uploads `path` to `target`, resuming what the journal holds of it; `onEvent` hears its progress.
     public func upload(
         file path: String, to target: UploadTarget, options: UploadOptions = UploadOptions(),
         onEvent: (@Sendable (TransferEvent) -> Void)? = nil
@@ -71,7 +72,8 @@ public struct TusUploader: Uploading {
         do {
             guard let info = try await discover(target) else {
                 return try await withoutTus(target, onEvent: onEvent).upload(
-                    file: path, fingerprint: fingerprint, identity: identity, to: target, options: options, onEvent: onEvent)
+                    file: path, fingerprint: fingerprint, identity: identity, to: target, options: options,
+                    onEvent: onEvent)
             }
             if let limit = info.maxSize, fingerprint.size > limit {
                 throw UploadError.tooLarge(path: path, size: fingerprint.size, limit: limit)
@@ -84,19 +86,26 @@ public struct TusUploader: Uploading {
                         fresh: restarts > 0, counter: counter, onEvent: onEvent)
                     record = prepared
                     return try await run(
-                        prepared, resuming: isResumed, identity: identity, info: info, options: options, counter: counter,
+                        prepared, resuming: isResumed, identity: identity, info: info, options: options,
+                        counter: counter,
                         onEvent: onEvent)
                 } catch is AlreadyStored {
                     try? journal?.removeUpload(key: key)
                     return UploadResult(
-                        path: path, bytes: fingerprint.size, method: .tus, resumedBytes: 0, sentBytes: counter.value, uploadURL: nil)
+                        path: path, bytes: fingerprint.size, method: .tus, resumedBytes: 0, sentBytes: counter.value,
+                        uploadURL: nil)
                 } catch let startOver as StartOver {
                     restarts += 1
                     if restarts > 2 {
-                        throw UploadError.protocolViolation(request: "PATCH \(target.tusEndpoint)", detail: startOver.reason)
+                        throw UploadError.protocolViolation(
+                            request: "PATCH \(target.tusEndpoint)", detail: startOver.reason)
                     }
                     // Every part goes: those that have not expired yet would otherwise stay on the server until they do.
-                    if let record { await terminate(record, credential: target.credential) } else { try? journal?.removeUpload(key: key) }
+                    if let record {
+                        await terminate(record, credential: target.credential)
+                    } else {
+                        try? journal?.removeUpload(key: key)
+                    }
                     record = nil
                     onEvent?(.restarted(reason: startOver.reason))
                 }
@@ -144,7 +153,8 @@ public struct TusUploader: Uploading {
         }
         let size = fingerprint.size
         let partCount =
-            info.extensions.contains("concatenation") && options.parts > 1 ? max(1, min(options.parts, Int(size / (1 << 20)))) : 1
+            info.extensions.contains("concatenation") && options.parts > 1
+            ? max(1, min(options.parts, Int(size / (1 << 20)))) : 1
         var record = TransferJournal.Upload(
             key: key, localPath: path, label: target.label, target: target, fingerprint: fingerprint,
             parts: (0..<partCount).map { index in
@@ -173,7 +183,8 @@ public struct TusUploader: Uploading {
         target: UploadTarget, info: TusServerInfo, path: String, part: TransferJournal.UploadPart, partial: Bool,
         fingerprint: FileFingerprint, options: UploadOptions, onProgress: (@Sendable (Int64) -> Void)? = nil
     ) async throws -> (url: String, offset: Int64) {
-        var request = HTTPRequest(method: "POST", url: target.tusEndpoint, credential: target.credential, isIdempotent: false)
+        var request = HTTPRequest(
+            method: "POST", url: target.tusEndpoint, credential: target.credential, isIdempotent: false)
         request.headers.add("Tus-Resumable", "1.0.0")
         request.headers.add("Upload-Length", String(part.length))
         if partial {
@@ -182,12 +193,16 @@ public struct TusUploader: Uploading {
             request.headers.add("Upload-Metadata", metadataHeader(for: target, file: path, extra: options.metadata))
         }
         let algorithm = options.checksums ? info.checksumAlgorithm : nil
-        let inlineLimit = min(options.chunkSize ?? Self.inlineLimit, bodyLimits[target.tusEndpoint] ?? Self.inlineLimit, Self.inlineLimit)
+        let inlineLimit = min(
+            options.chunkSize ?? Self.inlineLimit, bodyLimits[target.tusEndpoint] ?? Self.inlineLimit, Self.inlineLimit)
         let inline = info.extensions.contains("creation-with-upload") && part.length > 0 && part.length <= inlineLimit
         if inline {
-            request.body = .file(path: path, offset: part.start, length: part.length, contentType: "application/offset+octet-stream")
+            request.body = .file(
+                path: path, offset: part.start, length: part.length, contentType: "application/offset+octet-stream")
             if let algorithm {
-                request.headers.add("Upload-Checksum", try checksumHeader(algorithm, path: path, offset: part.start, length: part.length))
+                request.headers.add(
+                    "Upload-Checksum",
+                    try checksumHeader(algorithm, path: path, offset: part.start, length: part.length))
             }
         }
         request.maxSendBytesPerSecond = options.bandwidthLimit
@@ -202,14 +217,16 @@ public struct TusUploader: Uploading {
         if inline, !partial, response.status >= 500, response.status != 507 {
             // Every attempt answered with a failure: one may have been applied before its answer was lost.
             try await confirmAfterLostAnswers(
-                path, part: part, target: target, or: Self.failure("POST", target.tusEndpoint, response, destination: target.label))
+                path, part: part, target: target,
+                or: Self.failure("POST", target.tusEndpoint, response, destination: target.label))
             throw AlreadyStored()
         }
         if inline, Self.isBodyTooLarge(response, bodyLength: part.length) {
             // The server takes smaller bodies than this file: remember it, and create the upload without one.
             bodyLimits[target.tusEndpoint] = max(ChunkSizer.floor, part.length / 2)
             return try await create(
-                target: target, info: info, path: path, part: part, partial: partial, fingerprint: fingerprint, options: options,
+                target: target, info: info, path: path, part: part, partial: partial, fingerprint: fingerprint,
+                options: options,
                 onProgress: onProgress)
         }
         if response.status == 409, response.attempts > 1, !partial, let confirmer {
@@ -218,8 +235,11 @@ public struct TusUploader: Uploading {
             try await confirmer.confirm(path, size: part.length, identity: nil, at: target)
             throw AlreadyStored()
         }
-        guard response.status == 201 else { throw Self.failure("POST", target.tusEndpoint, response, destination: target.label) }
-        guard let location = response.headers["Location"], let url = Self.resolve(location, against: target.tusEndpoint) else {
+        guard response.status == 201 else {
+            throw Self.failure("POST", target.tusEndpoint, response, destination: target.label)
+        }
+        guard let location = response.headers["Location"], let url = Self.resolve(location, against: target.tusEndpoint)
+        else {
             throw UploadError.protocolViolation(request: "POST \(target.tusEndpoint)", detail: "201 without a Location")
         }
         try Self.checkSameOrigin(url, as: target.tusEndpoint)
@@ -229,7 +249,9 @@ public struct TusUploader: Uploading {
 
     /// The multipart uploader for a target whose endpoint speaks no tus, once the user was told (once per endpoint
     /// and run) that such an upload cannot resume; a target without a multipart endpoint cannot be uploaded to.
-    func withoutTus(_ target: UploadTarget, onEvent: (@Sendable (TransferEvent) -> Void)?) throws(UploadError) -> MultipartUploader {
+    func withoutTus(_ target: UploadTarget, onEvent: (@Sendable (TransferEvent) -> Void)?) throws(UploadError)
+        -> MultipartUploader
+    {
         guard target.multipartEndpoint != nil else { throw .notTus(url: target.tusEndpoint) }
         if endpoints.toldNotResumable[target.tusEndpoint] == nil {
             endpoints.toldNotResumable[target.tusEndpoint] = true
@@ -263,7 +285,8 @@ public struct TusUploader: Uploading {
     // MARK: Run
 
     private func run(
-        _ record: TransferJournal.Upload, resuming: Bool, identity: FileIdentity, info: TusServerInfo, options: UploadOptions,
+        _ record: TransferJournal.Upload, resuming: Bool, identity: FileIdentity, info: TusServerInfo,
+        options: UploadOptions,
         counter: SentCounter, onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws -> UploadResult {
         let token = record.target.credential
@@ -274,7 +297,12 @@ public struct TusUploader: Uploading {
         // Bytes sent inline with the creation request are this run's, not resumed ones.
         let resumed = resuming ? offsets.reduce(0, +) : 0
         // A new upload said so before its creation (whose body may already have carried the file).
-        if resuming { onEvent?(.started(total: record.fingerprint.size, partSizes: record.parts.map(\.length), resumedBytes: resumed, method: .tus)) }
+        if resuming {
+            onEvent?(
+                .started(
+                    total: record.fingerprint.size, partSizes: record.parts.map(\.length), resumedBytes: resumed,
+                    method: .tus))
+        }
         let state = RecordState(record)
         let single = record.parts.count == 1
         // Whether the server answered the file's last request cleanly (204 with the full offset). A creation that
@@ -284,8 +312,10 @@ public struct TusUploader: Uploading {
             for (part, offset) in zip(record.parts, offsets) where offset < part.length {
                 group.addTask {
                     try await send(
-                        part: part, from: offset, path: record.localPath, label: record.target.label, identity: single ? identity : nil,
-                        info: info, token: token, options: options, endpoint: record.target.tusEndpoint, counter: counter, state: state,
+                        part: part, from: offset, path: record.localPath, label: record.target.label,
+                        identity: single ? identity : nil,
+                        info: info, token: token, options: options, endpoint: record.target.tusEndpoint,
+                        counter: counter, state: state,
                         onEvent: onEvent)
                 }
             }
@@ -297,7 +327,8 @@ public struct TusUploader: Uploading {
             try identity.check(record.localPath)
             url = try await concatenate(record, options: options)
         } else if !confirmedCleanly, let confirmer {
-            try await confirmer.confirm(record.localPath, size: record.fingerprint.size, identity: identity, at: record.target)
+            try await confirmer.confirm(
+                record.localPath, size: record.fingerprint.size, identity: identity, at: record.target)
         }
         do {
             try journal?.removeUpload(key: record.key)
@@ -316,7 +347,8 @@ public struct TusUploader: Uploading {
     /// which the caller confirms another way. With `identity` (the part is the whole file), the last bytes are
     /// read into memory and sent only if the file is still that version.
     private func send(
-        part: TransferJournal.UploadPart, from start: Int64, path: String, label: String, identity: FileIdentity?, info: TusServerInfo,
+        part: TransferJournal.UploadPart, from start: Int64, path: String, label: String, identity: FileIdentity?,
+        info: TusServerInfo,
         token: BearerCredential?, options: UploadOptions, endpoint: String, counter: SentCounter, state: RecordState,
         onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws -> Bool {
@@ -336,12 +368,17 @@ public struct TusUploader: Uploading {
         // connection after N bytes would never pass a checksummed chunk larger than N (the server keeps no
         // unverified bytes): after a failure that kept nothing, chunks stay below what got through.
         var sizer = ChunkSizer(fixed: options.chunkSize, ceiling: bodyLimits[endpoint])
-        func checksumTask(at chunkOffset: Int64, size: Int64) -> (offset: Int64, length: Int64, task: Task<String, any Error>)? {
+        func checksumTask(at chunkOffset: Int64, size: Int64) -> (
+            offset: Int64, length: Int64, task: Task<String, any Error>
+        )? {
             guard let algorithm, chunkOffset < part.length else { return nil }
             let length = min(size, part.length - chunkOffset)
-            return (chunkOffset, length, Task.detached {
-                try checksumHeader(algorithm, path: path, offset: part.start + chunkOffset, length: length)
-            })
+            return (
+                chunkOffset, length,
+                Task.detached {
+                    try checksumHeader(algorithm, path: path, offset: part.start + chunkOffset, length: length)
+                }
+            )
         }
         // The final chunk, read once into memory and sent again as it was after a failure.
         var finalChunk: (offset: Int64, data: Data)?
@@ -355,13 +392,19 @@ public struct TusUploader: Uploading {
             }
             var request = HTTPRequest(method: "PATCH", url: url, credential: token, isIdempotent: false)
             if let identity, length == remaining {
-                if finalChunk?.offset != offset { finalChunk = (offset, try Self.read(path, at: part.start + offset, length: length)) }
+                if finalChunk?.offset != offset {
+                    finalChunk = (offset, try Self.read(path, at: part.start + offset, length: length))
+                }
                 // Checked after the read: bytes read before a change would show it; none read after the check are sent.
                 try identity.check(path)
                 request.body = .data(finalChunk!.data, contentType: "application/offset+octet-stream")
-                if let algorithm { request.headers.add("Upload-Checksum", Self.checksumHeader(algorithm, data: finalChunk!.data)) }
+                if let algorithm {
+                    request.headers.add("Upload-Checksum", Self.checksumHeader(algorithm, data: finalChunk!.data))
+                }
             } else {
-                request.body = .file(path: path, offset: part.start + offset, length: length, contentType: "application/offset+octet-stream")
+                request.body = .file(
+                    path: path, offset: part.start + offset, length: length,
+                    contentType: "application/offset+octet-stream")
                 if algorithm != nil {
                     let current =
                         nextChecksum.flatMap { $0.offset == offset && $0.length == length ? $0.task : nil }
@@ -380,10 +423,12 @@ public struct TusUploader: Uploading {
             let inFlight = InFlight()
             let started = ContinuousClock.now
             do {
-                let response = try await http.send(request, onProgress: { snapshot in
-                    inFlight.sent = snapshot.sent
-                    onEvent?(.progress(part: part.index, done: before + snapshot.sent))
-                })
+                let response = try await http.send(
+                    request,
+                    onProgress: { snapshot in
+                        inFlight.sent = snapshot.sent
+                        onEvent?(.progress(part: part.index, done: before + snapshot.sent))
+                    })
                 counter.add(inFlight.sent)
                 switch response.status {
                 case 200, 204:
@@ -391,7 +436,10 @@ public struct TusUploader: Uploading {
                         confirmed > offset, confirmed <= offset + length
                     else {
                         throw UploadError.protocolViolation(
-                            request: "PATCH \(url)", detail: "Upload-Offset \(response.headers["Upload-Offset"] ?? "missing") after sending \(offset)+\(length)")
+                            request: "PATCH \(url)",
+                            detail:
+                                "Upload-Offset \(response.headers["Upload-Offset"] ?? "missing") after sending \(offset)+\(length)"
+                        )
                     }
                     let elapsed = started.duration(to: .now)
                     sizer.succeeded(
@@ -409,7 +457,9 @@ public struct TusUploader: Uploading {
                     // Our offset and the server's disagree: the server's wins. It may still be taking in the body of
                     // an earlier connection (a killed run, a proxy draining its buffer), so its offset can move
                     // under us: wait a little before asking, and count only conflicts where it did not move.
-                    try await budget.backOff(reason: "the server's offset differs (409)", part: part.index, onEvent: nil) { _ in
+                    try await budget.backOff(
+                        reason: "the server's offset differs (409)", part: part.index, onEvent: nil
+                    ) { _ in
                         UploadError.server(request: "PATCH \(url)", status: 409, message: response.errorMessage)
                     }
                     let serverOffset = try await head(url, token: token)
@@ -420,14 +470,20 @@ public struct TusUploader: Uploading {
                     // "Upload already complete": an attempt whose answer was lost, or another run of the same file,
                     // finished it. The server's offset says so; the caller confirms the file is there.
                     let serverOffset = try await head(url, token: token)
-                    guard serverOffset == part.length else { throw Self.failure("PATCH", url, response, destination: label) }
+                    guard serverOffset == part.length else {
+                        throw Self.failure("PATCH", url, response, destination: label)
+                    }
                     offset = serverOffset
                     confirmedEnd = false
                     continue
                 case 460:
                     checksumFailures += 1
-                    guard checksumFailures < 3 else { throw UploadError.checksumRejected(path: path, offset: part.start + offset) }
-                    onEvent?(.retrying(part: part.index, attempt: checksumFailures + 1, delay: 0, reason: "checksum mismatch"))
+                    guard checksumFailures < 3 else {
+                        throw UploadError.checksumRejected(path: path, offset: part.start + offset)
+                    }
+                    onEvent?(
+                        .retrying(
+                            part: part.index, attempt: checksumFailures + 1, delay: 0, reason: "checksum mismatch"))
                     continue
                 case 404, 410:
                     throw StartOver(reason: "the server no longer has the upload (\(response.status))")
@@ -435,9 +491,10 @@ public struct TusUploader: Uploading {
                     // A body limit (aiohttp's 1 MiB, Django's 2.5 MB): halve, remember it for this server, go on.
                     guard sizer.tooLarge() else { throw Self.failure("PATCH", url, response, destination: label) }
                     bodyLimits[endpoint] = sizer.ceiling
-                    onEvent?(.retrying(
-                        part: part.index, attempt: 1, delay: 0,
-                        reason: "the server takes at most \(ByteCountFormat.string(sizer.ceiling)) per request"))
+                    onEvent?(
+                        .retrying(
+                            part: part.index, attempt: 1, delay: 0,
+                            reason: "the server takes at most \(ByteCountFormat.string(sizer.ceiling)) per request"))
                     continue
                 case 423:
                     // The server is still taking in an earlier request for this upload (a killed run's body).
@@ -460,7 +517,8 @@ public struct TusUploader: Uploading {
                 default: throw UploadError.transfer(error)
                 }
             }
-            try await budget.backOff(reason: reason, retryAfter: retryAfter, part: part.index, onEvent: onEvent) { attempts in
+            try await budget.backOff(reason: reason, retryAfter: retryAfter, part: part.index, onEvent: onEvent) {
+                attempts in
                 UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: attempts, reason: reason))
             }
             let resumedAt = try await head(url, token: token)
@@ -524,10 +582,12 @@ public struct TusUploader: Uploading {
     /// Joins complete partial uploads into the final file (concatenation extension).
     private func concatenate(_ record: TransferJournal.Upload, options: UploadOptions) async throws -> String {
         let target = record.target
-        var request = HTTPRequest(method: "POST", url: target.tusEndpoint, credential: target.credential, isIdempotent: false)
+        var request = HTTPRequest(
+            method: "POST", url: target.tusEndpoint, credential: target.credential, isIdempotent: false)
         request.headers.add("Tus-Resumable", "1.0.0")
         request.headers.add("Upload-Concat", "final;" + record.parts.map { $0.url! }.joined(separator: " "))
-        request.headers.add("Upload-Metadata", metadataHeader(for: target, file: record.localPath, extra: options.metadata))
+        request.headers.add(
+            "Upload-Metadata", metadataHeader(for: target, file: record.localPath, extra: options.metadata))
         let response = try await sendRetrying(request)
         guard response.status == 201 else {
             if response.attempts > 1, [400, 404, 409, 410].contains(response.status), let confirmer {
@@ -536,10 +596,13 @@ public struct TusUploader: Uploading {
                 try await confirmer.confirm(record.localPath, size: record.fingerprint.size, identity: nil, at: target)
                 return target.tusEndpoint
             }
-            if response.status == 404 || response.status == 410 { throw StartOver(reason: "a part expired before the parts were joined") }
+            if response.status == 404 || response.status == 410 {
+                throw StartOver(reason: "a part expired before the parts were joined")
+            }
             throw Self.failure("POST", target.tusEndpoint + " (final)", response, destination: target.label)
         }
-        let url = response.headers["Location"].flatMap { Self.resolve($0, against: target.tusEndpoint) } ?? target.tusEndpoint
+        let url =
+            response.headers["Location"].flatMap { Self.resolve($0, against: target.tusEndpoint) } ?? target.tusEndpoint
         try Self.checkSameOrigin(url, as: target.tusEndpoint)
         return url
     }
@@ -550,7 +613,9 @@ public struct TusUploader: Uploading {
         guard let origin = URLOrigin(url: url), origin == URLOrigin(url: endpoint) else {
             throw .protocolViolation(
                 request: "POST \(URLRedaction.redacted(endpoint))",
-                detail: "the server put the upload on another server (\(URLRedaction.redacted(url))); refused, nothing was sent there")
+                detail:
+                    "the server put the upload on another server (\(URLRedaction.redacted(url))); refused, nothing was sent there"
+            )
         }
     }
 
@@ -574,7 +639,8 @@ public struct TusUploader: Uploading {
             throw UploadError.transfer(error)
         }
         if response.status == 401 || response.status == 403 {
-            throw UploadError.server(request: "OPTIONS \(target.tusEndpoint)", status: response.status, message: response.errorMessage)
+            throw UploadError.server(
+                request: "OPTIONS \(target.tusEndpoint)", status: response.status, message: response.errorMessage)
         }
         return response.isSuccess ? TusServerInfo(headers: response.headers) : nil
     }
@@ -593,7 +659,8 @@ public struct TusUploader: Uploading {
                     throw StartOver(reason: "the server no longer has the upload (\(response.status))")
                 }
                 if [400, 401, 403].contains(response.status) {
-                    throw UploadError.server(request: "HEAD \(url)", status: response.status, message: response.errorMessage)
+                    throw UploadError.server(
+                        request: "HEAD \(url)", status: response.status, message: response.errorMessage)
                 }
                 if response.isSuccess {
                     guard let offset = response.headers["Upload-Offset"].flatMap({ Int64($0) }) else {
@@ -617,13 +684,17 @@ public struct TusUploader: Uploading {
     /// backoff (`Retry-After` honoured). A repeated creation that the server had already made leaves at most an
     /// upload nobody continues, which the server expires; one that had already stored a small file whole answers
     /// 409, which the caller checks. The answer's `attempts` counts the tries.
-    func sendRetrying(_ request: HTTPRequest, onProgress: (@Sendable (Int64) -> Void)? = nil) async throws -> HTTPResponse {
+    func sendRetrying(_ request: HTTPRequest, onProgress: (@Sendable (Int64) -> Void)? = nil) async throws
+        -> HTTPResponse
+    {
         var budget = RetryBudget(policy: http.configuration.retry, limit: http.configuration.retry.maxAttempts)
         while true {
             let reason: String
             var retryAfter: String?
             do {
-                let reportSent: (@Sendable (TransferProgress) -> Void)? = onProgress.map { report in { @Sendable progress in report(progress.sent) } }
+                let reportSent: (@Sendable (TransferProgress) -> Void)? = onProgress.map { report in
+                    { @Sendable progress in report(progress.sent) }
+                }
                 var response = try await http.send(request, onProgress: reportSent)
                 response.attempts = budget.failures + 1
                 guard budget.isRetryable(status: response.status) else { return response }
@@ -636,7 +707,8 @@ public struct TusUploader: Uploading {
                 reason = error.reason
             }
             try await budget.backOff(reason: reason, retryAfter: retryAfter, onEvent: nil) { attempts in
-                UploadError.transfer(.gaveUp(request: "\(request.method) \(request.url)", attempts: attempts, reason: reason))
+                UploadError.transfer(
+                    .gaveUp(request: "\(request.method) \(request.url)", attempts: attempts, reason: reason))
             }
         }
     }
@@ -669,7 +741,9 @@ public struct TusUploader: Uploading {
     }
 
     /// `Upload-Checksum`: the algorithm's name and the base64 digest of what `feed` gives the hasher.
-    private static func checksumHeader<E: Error>(_ algorithm: String, _ feed: (SHA256Hasher) throws(E) -> Void) throws(E) -> String {
+    private static func checksumHeader<E: Error>(_ algorithm: String, _ feed: (SHA256Hasher) throws(E) -> Void)
+        throws(E) -> String
+    {
         let hasher = SHA256Hasher(sha1: algorithm == "sha1")
         try feed(hasher)
         return algorithm + " " + Data(hasher.finalize()).base64EncodedString()

@@ -28,7 +28,9 @@ extension UploadConfirming {
     /// Confirms that the destination holds exactly `path`'s bytes under `target`'s name: present, of `size`, and,
     /// where it computes a SHA-256, the same as the local file's (a local re-read; the file is checked to be the
     /// version that was sent first). Anything else fails with ``UploadError/notStored(path:destination:detail:)``.
-    func confirm(_ path: String, size: Int64, identity: FileIdentity?, at target: UploadTarget, sha256 sent: String? = nil)
+    func confirm(
+        _ path: String, size: Int64, identity: FileIdentity?, at target: UploadTarget, sha256 sent: String? = nil
+    )
         async throws(UploadError)
     {
         let stored: StoredFile
@@ -37,26 +39,34 @@ extension UploadConfirming {
         } catch let error as UploadError {
             throw error
         } catch {
-            throw .notStored(path: path, destination: target.label, detail: "could not ask the server whether it holds the file (\(error))")
+            throw .notStored(
+                path: path, destination: target.label,
+                detail: "could not ask the server whether it holds the file (\(error))")
         }
         switch stored {
         case .unknown: return
-        case .absent: throw .notStored(path: path, destination: target.label, detail: "the server holds no file of that name")
+        case .absent:
+            throw .notStored(path: path, destination: target.label, detail: "the server holds no file of that name")
         case .file(let storedSize, let remote):
             guard storedSize == size else {
                 throw .notStored(
                     path: path, destination: target.label,
-                    detail: "the server holds \(ByteCountFormat.string(storedSize)), not \(ByteCountFormat.string(size))")
+                    detail:
+                        "the server holds \(ByteCountFormat.string(storedSize)), not \(ByteCountFormat.string(size))")
             }
             guard let remote else { return }
             var local = sent
             if local == nil {
                 try identity?.check(path)
-                do { local = try SHA256Hasher.hash(file: path) } catch { throw .localFile(path: path, message: error.detailWithoutPath) }
+                do { local = try SHA256Hasher.hash(file: path) } catch {
+                    throw .localFile(path: path, message: error.detailWithoutPath)
+                }
                 try identity?.check(path)
             }
             guard remote.lowercased() == local?.lowercased() else {
-                throw .notStored(path: path, destination: target.label, detail: "the server's copy has other bytes (its SHA-256 differs)")
+                throw .notStored(
+                    path: path, destination: target.label,
+                    detail: "the server's copy has other bytes (its SHA-256 differs)")
             }
         }
     }

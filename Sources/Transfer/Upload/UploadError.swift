@@ -1,6 +1,6 @@
-import Journal
 import FileModel
 import HTTP
+import Journal
 
 /// Why an upload did not complete; a resumable one is kept in the journal for a rerun.
 public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -42,8 +42,10 @@ public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .localFile(let path, let message): "\(path): \(message)"
         case .notTus(let url): "\(url) is not a tus 1.0 upload endpoint"
-        case .lengthRequired(let url): "\(url): the server does not take uploads of unknown length (tus creation-defer-length)"
-        case .tooLarge(let path, let size, let limit): "\(path): \(size) bytes is more than the server accepts (\(limit))"
+        case .lengthRequired(let url):
+            "\(url): the server does not take uploads of unknown length (tus creation-defer-length)"
+        case .tooLarge(let path, let size, let limit):
+            "\(path): \(size) bytes is more than the server accepts (\(limit))"
         case .server(let request, let status, let message): "\(request): server answered \(status): \(message)"
         case .protocolViolation(let request, let detail): "\(request): not a valid tus answer: \(detail)"
         case .checksumRejected(let path, let offset):

@@ -35,7 +35,8 @@ public struct UploadTarget: Sendable, Codable, Equatable {
 
     /// Creates a target.
     public init(
-        tusEndpoint: String, metadata: [MetadataItem], multipartEndpoint: String? = nil, multipartFields: [MetadataItem] = [],
+        tusEndpoint: String, metadata: [MetadataItem], multipartEndpoint: String? = nil,
+        multipartFields: [MetadataItem] = [],
         fileName: String, label: String, credential: BearerCredential? = nil
     ) {
         self.tusEndpoint = tusEndpoint
@@ -48,10 +49,13 @@ public struct UploadTarget: Sendable, Codable, Equatable {
     }
 
     /// Any tus 1.0 server: metadata `filename` and `mtime`.
-    public static func tus(url: String, fileName: String, mtime: Double? = nil, credential: BearerCredential? = nil) -> UploadTarget {
+    public static func tus(url: String, fileName: String, mtime: Double? = nil, credential: BearerCredential? = nil)
+        -> UploadTarget
+    {
         var metadata = [MetadataItem("filename", fileName)]
         if let mtime { metadata.append(MetadataItem("mtime", String(mtime))) }
-        return UploadTarget(tusEndpoint: url, metadata: metadata, fileName: fileName, label: url, credential: credential)
+        return UploadTarget(
+            tusEndpoint: url, metadata: metadata, fileName: fileName, label: url, credential: credential)
     }
 
     /// The `Upload-Metadata` header value.

@@ -4,6 +4,7 @@ import HTTP
 public protocol Uploading: Sendable {
     /// Uploads `path` to `target`; `onEvent` hears the plan, progress, retries and restarts.
     func upload(
-        file path: String, to target: UploadTarget, options: UploadOptions, onEvent: (@Sendable (TransferEvent) -> Void)?
+        file path: String, to target: UploadTarget, options: UploadOptions,
+        onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws(UploadError) -> UploadResult
 }

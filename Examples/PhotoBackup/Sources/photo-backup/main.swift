@@ -11,12 +11,14 @@ let arguments = CommandLine.arguments
 guard arguments.count == 3, let server = environment["OFFICER_SERVER"], let email = environment["OFFICER_EMAIL"],
     let password = environment["OFFICER_PASSWORD"]
 else {
-    FileHandle.standardError.write(Data("usage: OFFICER_SERVER=… OFFICER_EMAIL=… OFFICER_PASSWORD=… photo-backup FOLDER officer:/DEST\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: OFFICER_SERVER=… OFFICER_EMAIL=… OFFICER_PASSWORD=… photo-backup FOLDER officer:/DEST\n".utf8))
     exit(2)
 }
 
 do {
-    let files = try OfficerFiles(configuration: .standard(server: server, tokens: MemoryTokenStore(), environment: environment))
+    let files = try OfficerFiles(
+        configuration: .standard(server: server, tokens: MemoryTokenStore(), environment: environment))
     try await files.signIn(email: email, password: password)
     let destination = try files.path(arguments[2])
     try await files.makeFolder(destination, parents: true)
@@ -24,7 +26,9 @@ do {
     var imageOptions = ImagePreparationOptions()
     imageOptions.maxEdge = 1600
     var options = SyncOptions(direction: .push)
-    options.imagePreparation = files.imagePreparation(imageOptions, bestEffort: true).syncHooks { print("warning: \($0)") }
+    options.imagePreparation = files.imagePreparation(imageOptions, bestEffort: true).syncHooks {
+        print("warning: \($0)")
+    }
 
     let backup = files.sync(from: .local(arguments[1]), to: .officer(destination), options: options)
     for await event in backup {
@@ -36,7 +40,9 @@ do {
         }
     }
     let report = try await backup.value
-    print("backed up: \(report.transferred) files, \(report.bytes) bytes, \(report.unchanged) unchanged, \(report.failureCount) failed")
+    print(
+        "backed up: \(report.transferred) files, \(report.bytes) bytes, \(report.unchanged) unchanged, \(report.failureCount) failed"
+    )
 
     if let first = try await files.list(destination).entries.first(where: { !$0.isDirectory }) {
         let facts = try await files.facts(of: destination.appending(first.name))

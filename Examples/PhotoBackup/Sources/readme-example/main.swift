@@ -4,8 +4,9 @@ import Officer
 // One front door per server: it owns the HTTP settings, the token store, the journal of unfinished transfers
 // and the cache (the standard places under $XDG_STATE_HOME and $XDG_CACHE_HOME here).
 let environment = ProcessInfo.processInfo.environment
-let files = try OfficerFiles(configuration: .standard(
-    server: environment["OFFICER_SERVER"]!, tokens: MemoryTokenStore(), environment: environment))
+let files = try OfficerFiles(
+    configuration: .standard(
+        server: environment["OFFICER_SERVER"]!, tokens: MemoryTokenStore(), environment: environment))
 try await files.signIn(email: environment["OFFICER_EMAIL"]!, password: environment["OFFICER_PASSWORD"]!)
 
 // Browse.
@@ -15,7 +16,11 @@ for entry in try await files.list(files.path("officer:/")).entries { print(entry
 // cancelling the task pauses an upload, and the same call later continues it.
 let local = NSTemporaryDirectory() + "notes.txt"
 try Data("hello from the front door\n".utf8).write(to: URL(fileURLWithPath: local))
-let upload = files.upload(local, to: try files.path("officer:/notes.txt"), request: { var r = UploadRequest(); r.overwrite = true; return r }())
+let upload = files.upload(
+    local, to: try files.path("officer:/notes.txt"),
+    request: {
+        var r = UploadRequest(); r.overwrite = true; return r
+    }())
 for await event in upload {
     if case .progress(_, let done) = event { print("sent \(done) bytes") }
 }
@@ -24,7 +29,8 @@ print("uploaded", try await upload.value.bytes, "bytes")
 // Download: resumable, verified, in parallel ranges for large files, from the cache when still current.
 var options = DownloadOptions()
 options.force = true
-let download = files.download(try files.path("officer:/notes.txt"), to: NSTemporaryDirectory() + "notes-copy.txt", options: options)
+let download = files.download(
+    try files.path("officer:/notes.txt"), to: NSTemporaryDirectory() + "notes-copy.txt", options: options)
 print("saved", try await download.value.path)
 
 // What a file is, how the Officer viewer shows it, which AI actions fit.

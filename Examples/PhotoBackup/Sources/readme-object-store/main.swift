@@ -3,9 +3,13 @@ import Officer
 
 // An S3-compatible remote goes through the same front door, with its HTTP settings and journal.
 let environment = ProcessInfo.processInfo.environment
-var configuration = OfficerFiles.Configuration.standard(server: nil, tokens: MemoryTokenStore(), environment: environment)
-configuration.objectStores = [ObjectStoreRemote(
-    name: "backup", endpoint: environment["S3_ENDPOINT"]!, accessKey: environment["S3_ACCESS_KEY"]!, secretKey: environment["S3_SECRET_KEY"]!)]
+var configuration = OfficerFiles.Configuration.standard(
+    server: nil, tokens: MemoryTokenStore(), environment: environment)
+configuration.objectStores = [
+    ObjectStoreRemote(
+        name: "backup", endpoint: environment["S3_ENDPOINT"]!, accessKey: environment["S3_ACCESS_KEY"]!,
+        secretKey: environment["S3_SECRET_KEY"]!)
+]
 let files = try OfficerFiles(configuration: configuration)
 let store = try files.objectStore(named: "backup")
 let bucket = environment["S3_BUCKET"] ?? "photos"
@@ -21,5 +25,6 @@ for try await entry in store.list(photos) { print(entry.path, entry.size) }
 
 // Sync a folder to the bucket: the same engine as between this machine and an Officer server.
 try Data("another\n".utf8).write(to: URL(fileURLWithPath: pictures + "/b.jpg"))
-let report = try await files.sync(from: .local(pictures), to: .object(photos), options: SyncOptions(direction: .push)).value
+let report = try await files.sync(from: .local(pictures), to: .object(photos), options: SyncOptions(direction: .push))
+    .value
 print("synced", report.transferred, "file(s),", report.unchanged, "unchanged")

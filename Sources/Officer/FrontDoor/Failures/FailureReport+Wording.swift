@@ -37,8 +37,11 @@ extension FailureReport {
         }
     }
 
-    static func http(_ error: HTTPError, subject: String?, terms: LocationNames) -> (message: String, subject: String?) {
-        guard let label = error.requestLabel else { return (error.wording(subject: subject ?? "", server: ""), subject) }
+    static func http(_ error: HTTPError, subject: String?, terms: LocationNames) -> (message: String, subject: String?)
+    {
+        guard let label = error.requestLabel else {
+            return (error.wording(subject: subject ?? "", server: ""), subject)
+        }
         let named = terms.subject(ofRequest: label)
         let subject = subject ?? named.subject
         return (error.wording(subject: subject, server: terms.serverName(named.server)), subject)
@@ -70,8 +73,15 @@ extension FailureReport {
             let subject = terms.subject(ofRequest: url).subject
             if status == 404 { return ("\(subject): no such file or folder", subject) }
             // The server's words start with its own form of the path: the user's goes there instead.
-            let words = message.hasPrefix("/") ? message.split(separator: ":", maxSplits: 1).last.map { $0.trimmingPrefix(" ") } : nil
-            return ("\(subject): " + (words.map(String.init) ?? "the server answered \(status)\(message.isEmpty ? "" : " (\(message))")"), subject)
+            let words =
+                message.hasPrefix("/")
+                ? message.split(separator: ":", maxSplits: 1).last.map { $0.trimmingPrefix(" ") } : nil
+            return (
+                "\(subject): "
+                    + (words.map(String.init)
+                        ?? "the server answered \(status)\(message.isEmpty ? "" : " (\(message))")"),
+                subject
+            )
         case .unstable(let url):
             let subject = terms.subject(ofRequest: url).subject
             return ("\(subject): the file kept changing on the server; try again later", subject)
@@ -87,13 +97,19 @@ extension FailureReport {
         case .transfer(let inner): return http(inner, subject: nil, terms: terms)
         case .server(let request, let status, let message):
             let subject = terms.subject(ofRequest: request).subject
-            return ("\(subject): the server refused the upload (\(status)\(message.isEmpty ? "" : ": " + message))", subject)
+            return (
+                "\(subject): the server refused the upload (\(status)\(message.isEmpty ? "" : ": " + message))", subject
+            )
         case .protocolViolation(let request, let detail):
             let server = terms.serverName(terms.subject(ofRequest: request).server)
             return ("\(server): the server's answer to a resumable upload breaks the protocol (\(detail))", nil)
-        case .notTus(let url): return ("\(terms.serverName(terms.subject(ofRequest: url).server)): does not take resumable uploads", nil)
+        case .notTus(let url):
+            return ("\(terms.serverName(terms.subject(ofRequest: url).server)): does not take resumable uploads", nil)
         case .lengthRequired(let url):
-            return ("\(terms.serverName(terms.subject(ofRequest: url).server)): does not take uploads of unknown length", nil)
+            return (
+                "\(terms.serverName(terms.subject(ofRequest: url).server)): does not take uploads of unknown length",
+                nil
+            )
         default: return (error.description, nil)
         }
     }
@@ -103,10 +119,16 @@ extension FailureReport {
         case .transfer(let inner): return http(inner, subject: nil, terms: terms)
         case .server(let request, let status, let code, let message):
             let subject = terms.subject(ofRequest: request).subject
-            return ("\(subject): the store answered \(status)\(code.map { " \($0)" } ?? "")\(message.isEmpty ? "" : ": " + message)", subject)
+            return (
+                "\(subject): the store answered \(status)\(code.map { " \($0)" } ?? "")\(message.isEmpty ? "" : ": " + message)",
+                subject
+            )
         case .accessDenied(let request, let code, let message):
             let subject = terms.subject(ofRequest: request).subject
-            return ("\(subject): access denied\(code.map { " (\($0))" } ?? ""): \(message); check the remote's access key and secret", subject)
+            return (
+                "\(subject): access denied\(code.map { " (\($0))" } ?? ""): \(message); check the remote's access key and secret",
+                subject
+            )
         case .malformedAnswer(let request, _):
             let subject = terms.subject(ofRequest: request).subject
             return ("\(subject): the answer is not an S3 store's", subject)

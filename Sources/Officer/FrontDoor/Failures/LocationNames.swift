@@ -29,14 +29,21 @@ public struct LocationNames: Sendable {
     public init(configuration: OfficerFiles.Configuration) {
         defaultRoot = configuration.defaultRoot
         var officers: [Officer] = configuration.officerRemotes.compactMap { remote in
-            URLOrigin(url: remote.server).map { Officer(base: Self.trimmed(remote.server), origin: $0, name: remote.name) }
+            URLOrigin(url: remote.server).map {
+                Officer(base: Self.trimmed(remote.server), origin: $0, name: remote.name)
+            }
         }
         if let server = configuration.server, let origin = URLOrigin(url: server) {
-            officers.insert(Officer(base: Self.trimmed(server), origin: origin, name: officers.first { $0.base == Self.trimmed(server) }?.name), at: 0)
+            officers.insert(
+                Officer(
+                    base: Self.trimmed(server), origin: origin,
+                    name: officers.first { $0.base == Self.trimmed(server) }?.name), at: 0)
         }
         self.officers = officers
         stores = configuration.objectStores.compactMap { store in
-            URLOrigin(url: store.endpoint).map { Store(endpoint: Self.trimmed(store.endpoint), origin: $0, name: store.name, pathStyle: store.pathStyle) }
+            URLOrigin(url: store.endpoint).map {
+                Store(endpoint: Self.trimmed(store.endpoint), origin: $0, name: store.name, pathStyle: store.pathStyle)
+            }
         }
     }
 
@@ -50,7 +57,9 @@ public struct LocationNames: Sendable {
     /// one, else the server; a label without a URL (`sign out`) is its own subject.
     public func subject(ofRequest label: String) -> (subject: String, server: String) {
         let url = label.split(separator: " ", maxSplits: 1).last.map(String.init) ?? label
-        guard let origin = URLOrigin(url: url), let components = URLComponents(string: url) else { return (label, label) }
+        guard let origin = URLOrigin(url: url), let components = URLComponents(string: url) else {
+            return (label, label)
+        }
         if let officer = officers.first(where: { $0.origin == origin && url.hasPrefix($0.base) }) {
             let server = officer.name.map { "\($0) (\(officer.base))" } ?? officer.base
             let items = components.queryItems ?? []
@@ -59,7 +68,9 @@ public struct LocationNames: Sendable {
             let location = (try? RemotePath(root: root, path: path, remote: officer.name))?.description ?? path
             return (location, officer.base)
         }
-        if let store = stores.first(where: { $0.origin == origin || origin.host.hasSuffix("." + $0.origin.host) && $0.origin.port == origin.port }) {
+        if let store = stores.first(where: {
+            $0.origin == origin || origin.host.hasSuffix("." + $0.origin.host) && $0.origin.port == origin.port
+        }) {
             var path = components.percentEncodedPath.removingPercentEncoding ?? components.path
             if !store.pathStyle || store.origin != origin, let bucket = origin.host.split(separator: ".").first {
                 path = "/" + bucket + path
@@ -72,7 +83,9 @@ public struct LocationNames: Sendable {
         shown.password = nil
         shown.user = nil
         let address = shown.string ?? url
-        return (address, "\(origin.scheme)://\(components.host ?? origin.host)\(components.port.map { ":\($0)" } ?? "")")
+        return (
+            address, "\(origin.scheme)://\(components.host ?? origin.host)\(components.port.map { ":\($0)" } ?? "")"
+        )
     }
 
     /// A place on an Officer server as the user writes it: `officer:/x`, `officer:ROOT:/x`, `work:/x` on a named
@@ -86,7 +99,9 @@ public struct LocationNames: Sendable {
     /// An object on the store at `endpoint` as the user writes it (`backup:bucket/key`); `bucket/key` when no
     /// configured remote has that endpoint.
     public func objectLocation(endpoint: String, bucket: String, key: String) -> String {
-        let name = stores.first { ConfigurationMatch.same($0.endpoint, Self.trimmed(endpoint)) || $0.endpoint == Self.trimmed(endpoint) }?.name
+        let name = stores.first {
+            ConfigurationMatch.same($0.endpoint, Self.trimmed(endpoint)) || $0.endpoint == Self.trimmed(endpoint)
+        }?.name
         return (name.map { $0 + ":" } ?? "") + bucket + "/" + key
     }
 

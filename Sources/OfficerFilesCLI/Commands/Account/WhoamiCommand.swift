@@ -5,8 +5,13 @@ import Transfer
 
 /// `whoami`: the signed-in user, checked against the server.
 enum WhoamiCommand: Command {
-    static let spec = CommandSpec("whoami", summary: "show who the saved token belongs to",
-        positionals: [PositionalSpec("REMOTE", help: "a named Officer remote (remote add NAME --officer URL); default: the default server", optional: true)])
+    static let spec = CommandSpec(
+        "whoami", summary: "show who the saved token belongs to",
+        positionals: [
+            PositionalSpec(
+                "REMOTE", help: "a named Officer remote (remote add NAME --officer URL); default: the default server",
+                optional: true)
+        ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()

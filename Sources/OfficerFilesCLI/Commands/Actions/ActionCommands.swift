@@ -16,7 +16,10 @@ extension AIActionCommand {
 enum OCRCommand: AIActionCommand {
     static let spec = RemoteActionCommand.spec(
         .ocr, summary: "recognise the text in images on the server (tesseract)",
-        options: [OptionSpec(["--language", "-l"], .value(placeholder: "LANG"), help: "tesseract language code (default: eng)")])
+        options: [
+            OptionSpec(
+                ["--language", "-l"], .value(placeholder: "LANG"), help: "tesseract language code (default: eng)")
+        ])
     static let action = AIAction.ocr
 }
 
@@ -34,7 +37,8 @@ enum TTSCommand: AIActionCommand {
 
 /// `transcribe TARGET...`: speech in audio or video as text.
 enum TranscribeCommand: AIActionCommand {
-    static let spec = RemoteActionCommand.spec(.transcribe, summary: "transcribe speech in audio or video files (pocketsphinx)")
+    static let spec = RemoteActionCommand.spec(
+        .transcribe, summary: "transcribe speech in audio or video files (pocketsphinx)")
     static let action = AIAction.transcribe
 }
 

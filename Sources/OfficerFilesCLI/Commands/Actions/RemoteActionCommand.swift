@@ -20,14 +20,26 @@ enum RemoteActionCommand {
                 --jobs at a time; one failure does not stop the rest, and the exit status says if any failed.
                 """,
             options: options + [
-                OptionSpec(["--output", "-o"], .value(placeholder: "PATH"), help: producesText ? "write the text to PATH (a folder with several targets)" : "save the produced file as PATH or into folder PATH"),
-                OptionSpec(["--force", "-f"], help: producesText ? "replace existing local files" : "replace existing files (the local copy, and the output beside an Officer target)"),
+                OptionSpec(
+                    ["--output", "-o"], .value(placeholder: "PATH"),
+                    help: producesText
+                        ? "write the text to PATH (a folder with several targets)"
+                        : "save the produced file as PATH or into folder PATH"),
+                OptionSpec(
+                    ["--force", "-f"],
+                    help: producesText
+                        ? "replace existing local files"
+                        : "replace existing files (the local copy, and the output beside an Officer target)"),
                 OptionSpec(["--keep-remote"], help: "keep uploaded local files (and their outputs) in the inbox"),
                 OptionSpec(["--refresh"], help: "ask the server even if the result is cached"),
                 OptionSpec(["--jobs", "-j"], .value(placeholder: "N"), help: "targets processed at once (default: 2)"),
-                OptionSpec(["--timeout"], .value(placeholder: "SECONDS"), help: "longest wait for one action (default: 300)"),
+                OptionSpec(
+                    ["--timeout"], .value(placeholder: "SECONDS"), help: "longest wait for one action (default: 300)"),
             ],
-            positionals: [PositionalSpec("TARGET", help: "officer:/path or a local file", optional: action == .tts, variadic: true)])
+            positionals: [
+                PositionalSpec(
+                    "TARGET", help: "officer:/path or a local file", optional: action == .tts, variadic: true)
+            ])
     }
 
     static func run(_ action: AIAction, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
@@ -44,7 +56,8 @@ enum RemoteActionCommand {
         let console = context.console
         let quiet = context.global.quiet || context.global.json
         var writeFailures: [any Error] = []
-        let outcomes = await inOrder(requests, width: jobs) { (request: RemoteActionRequest) -> Result<RemoteActionResult, any Error> in
+        let outcomes = await inOrder(requests, width: jobs) {
+            (request: RemoteActionRequest) -> Result<RemoteActionResult, any Error> in
             if !quiet, several { console.message("\(action.rawValue): \(request.target): started") }
             do {
                 return .success(try await runner.run(request))
@@ -52,21 +65,28 @@ enum RemoteActionCommand {
                 return .failure(error)
             }
         } onEach: { (index: Int, outcome: Result<RemoteActionResult, any Error>) in
-            if let error = report(outcome, request: requests[index], several: several, output: output, force: parsed.flag("force"), context: context) {
+            if let error = report(
+                outcome, request: requests[index], several: several, output: output, force: parsed.flag("force"),
+                context: context)
+            {
                 writeFailures.append(error)
             }
         }
         let failures = outcomes.compactMap { if case .failure(let error) = $0 { error } else { nil } } + writeFailures
         if several, !context.global.quiet, !context.global.json {
             let cached = outcomes.filter { if case .success(let r) = $0 { r.fromCache } else { false } }.count
-            console.message("\(action.rawValue): \(outcomes.count - failures.count) of \(outcomes.count) done (\(cached) from the cache), \(failures.count) failed")
+            console.message(
+                "\(action.rawValue): \(outcomes.count - failures.count) of \(outcomes.count) done (\(cached) from the cache), \(failures.count) failed"
+            )
         }
         if failures.count == 1, requests.count == 1 { throw failures[0] }
         if !failures.isEmpty { throw BatchRunner.summary(of: failures, total: requests.count) }
     }
 
     /// One request per target (or the `--text`), with this command's parameters.
-    static func requests(_ action: AIAction, _ parsed: ParsedCommand, _ context: CommandContext) throws -> [RemoteActionRequest] {
+    static func requests(_ action: AIAction, _ parsed: ParsedCommand, _ context: CommandContext) throws
+        -> [RemoteActionRequest]
+    {
         var targets: [ActionTarget] = []
         if let text = parsed.value("text") {
             guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
@@ -75,9 +95,12 @@ enum RemoteActionCommand {
             targets.append(.text(text))
         }
         for argument in parsed.positionals {
-            targets.append(context.isOfficerPath(argument) ? .remote(try context.remotePath(argument)) : .local(argument))
+            targets.append(
+                context.isOfficerPath(argument) ? .remote(try context.remotePath(argument)) : .local(argument))
         }
-        guard !targets.isEmpty else { throw CLIError.usage("\(action.rawValue): give a TARGET\(action == .tts ? " or --text" : "")") }
+        guard !targets.isEmpty else {
+            throw CLIError.usage("\(action.rawValue): give a TARGET\(action == .tts ? " or --text" : "")")
+        }
         let format = parsed.value("format") ?? "mp3"
         guard ["mp3", "wav", "ogg", "m4a"].contains(format) else {
             throw ArgumentError.invalidValue(option: "--format", value: format, reason: "mp3, wav, ogg or m4a")
@@ -100,14 +123,18 @@ enum RemoteActionCommand {
     /// Prints one finished target: text to stdout (or -o), a saved file's line, or its error. Returns the
     /// error of writing the text to -o, which fails the target too.
     static func report(
-        _ outcome: Result<RemoteActionResult, any Error>, request: RemoteActionRequest, several: Bool, output: String?, force: Bool,
+        _ outcome: Result<RemoteActionResult, any Error>, request: RemoteActionRequest, several: Bool, output: String?,
+        force: Bool,
         context: CommandContext
     ) -> (any Error)? {
         let quiet = context.global.quiet
         switch outcome {
         case .failure(let error):
             if context.global.json {
-                context.printJSON(ActionRecord(failed: request.target, action: request.action.rawValue, error: context.describe(error), context: context))
+                context.printJSON(
+                    ActionRecord(
+                        failed: request.target, action: request.action.rawValue, error: context.describe(error),
+                        context: context))
             } else if several {
                 context.console.message("officer-files: " + context.describe(error))
             }
@@ -117,9 +144,14 @@ enum RemoteActionCommand {
                 var textFile: String?
                 if let text = result.text, let output {
                     do {
-                        textFile = try writeText(text.hasSuffix("\n") || text.isEmpty ? text : text + "\n", to: output, target: request.target, several: several, force: force)
+                        textFile = try writeText(
+                            text.hasSuffix("\n") || text.isEmpty ? text : text + "\n", to: output,
+                            target: request.target, several: several, force: force)
                     } catch {
-                        context.printJSON(ActionRecord(failed: request.target, action: request.action.rawValue, error: context.describe(error), context: context))
+                        context.printJSON(
+                            ActionRecord(
+                                failed: request.target, action: request.action.rawValue, error: context.describe(error),
+                                context: context))
                         return error
                     }
                 }
@@ -130,7 +162,8 @@ enum RemoteActionCommand {
                 let line = text.hasSuffix("\n") || text.isEmpty ? text : text + "\n"
                 if let output {
                     do {
-                        let path = try writeText(line, to: output, target: request.target, several: several, force: force)
+                        let path = try writeText(
+                            line, to: output, target: request.target, several: several, force: force)
                         if !quiet { context.console.message("Wrote \(path)") }
                     } catch {
                         if several { context.console.message("officer-files: " + context.describe(error)) }
@@ -141,7 +174,9 @@ enum RemoteActionCommand {
                     context.console.printRaw(line)
                 }
             } else if let saved = result.savedPath, !quiet {
-                context.console.message("Saved \(saved) (\(ByteCountFormat.string(result.outputBytes ?? 0)))\(result.fromCache ? " from the cache" : ", \(result.engine) in \(DurationFormat.precise(seconds: result.seconds))")")
+                context.console.message(
+                    "Saved \(saved) (\(ByteCountFormat.string(result.outputBytes ?? 0)))\(result.fromCache ? " from the cache" : ", \(result.engine) in \(DurationFormat.precise(seconds: result.seconds))")"
+                )
             } else if let remote = result.remoteOutput {
                 context.say("Wrote \(remote) on the server (\(ByteCountFormat.string(result.outputBytes ?? 0)))")
             }
@@ -150,10 +185,14 @@ enum RemoteActionCommand {
     }
 
     /// Writes text whole or not at all, never over an existing file without --force (``AtomicFile``).
-    static func writeText(_ text: String, to output: String, target: ActionTarget, several: Bool, force: Bool) throws -> String {
+    static func writeText(_ text: String, to output: String, target: ActionTarget, several: Bool, force: Bool) throws
+        -> String
+    {
         var path = output
         var isDirectory: ObjCBool = false
-        if several || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue) {
+        if several
+            || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue)
+        {
             let base: String =
                 switch target {
                 case .remote(let remote): remote.name
@@ -169,7 +208,8 @@ enum RemoteActionCommand {
     static func intValue(_ parsed: ParsedCommand, _ key: String, range: ClosedRange<Int>) throws -> Int? {
         guard let text = parsed.value(key) else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw ArgumentError.invalidValue(option: "--" + key, value: text, reason: "a number from \(range.lowerBound) to \(range.upperBound)")
+            throw ArgumentError.invalidValue(
+                option: "--" + key, value: text, reason: "a number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
     }

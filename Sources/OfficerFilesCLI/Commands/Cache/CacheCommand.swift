@@ -24,7 +24,8 @@ enum CacheCommand: Command {
             CommandSpec(
                 "unpin", summary: "let pinned files be evicted again",
                 positionals: [PositionalSpec("PATH", help: "officer:/path of a file", variadic: true)]),
-            CommandSpec("verify", summary: "read every cached file, check the index against the files and repair what differs"),
+            CommandSpec(
+                "verify", summary: "read every cached file, check the index against the files and repair what differs"),
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
@@ -38,14 +39,19 @@ enum CacheCommand: Command {
             if context.global.json {
                 context.printJSON(CacheClearedRecord(entries: count, size: bytes))
             } else {
-                context.say("Removed \(CountFormat.string(count, "entry", "entries")) (\(ByteCountFormat.string(bytes))).")
+                context.say(
+                    "Removed \(CountFormat.string(count, "entry", "entries")) (\(ByteCountFormat.string(bytes))).")
             }
         case "pin": try await pin(parsed.positionals, files, context)
         case "unpin":
             for argument in parsed.positionals {
                 let path = try files.path(argument)
                 try files.unpin(path)
-                if context.global.json { context.printJSON(PinnedRecord(path: path.description, pinned: false)) } else { context.say("Unpinned \(path).") }
+                if context.global.json {
+                    context.printJSON(PinnedRecord(path: path.description, pinned: false))
+                } else {
+                    context.say("Unpinned \(path).")
+                }
             }
         default: try verify(files, context)
         }
@@ -60,12 +66,17 @@ enum CacheCommand: Command {
         let percent = stats.limit > 0 ? Double(stats.bytes) * 100 / Double(stats.limit) : 0
         context.console.print("Cache:    \(stats.directory)")
         context.console.print(
-            "Used:     \(ByteCountFormat.string(stats.bytes)) of \(ByteCountFormat.string(stats.limit)) (\(String(format: "%.1f", percent))%) in \(CountFormat.string(stats.entries, "entry", "entries"))")
-        context.console.print("Pinned:   \(ByteCountFormat.string(stats.pinnedBytes)) in \(CountFormat.string(stats.pinnedEntries, "entry", "entries")) (never evicted)")
+            "Used:     \(ByteCountFormat.string(stats.bytes)) of \(ByteCountFormat.string(stats.limit)) (\(String(format: "%.1f", percent))%) in \(CountFormat.string(stats.entries, "entry", "entries"))"
+        )
+        context.console.print(
+            "Pinned:   \(ByteCountFormat.string(stats.pinnedBytes)) in \(CountFormat.string(stats.pinnedEntries, "entry", "entries")) (never evicted)"
+        )
         // Kinds are never cut: two kinds must not look alike (ai/ocr?languages=eng and ai/ocr?languages=deu).
         let width = max(12, stats.kinds.keys.map(\.count).max() ?? 0)
         for (kind, totals) in stats.kinds.sorted(by: { $0.key < $1.key }) {
-            context.console.print("  \(pad(kind, width)) \(CountFormat.string(totals.entries, "entry", "entries")), \(ByteCountFormat.string(totals.bytes))")
+            context.console.print(
+                "  \(pad(kind, width)) \(CountFormat.string(totals.entries, "entry", "entries")), \(ByteCountFormat.string(totals.bytes))"
+            )
         }
     }
 
@@ -87,21 +98,27 @@ enum CacheCommand: Command {
         for entry in entries {
             let size = String(entry.size)
             context.console.print(
-                "\(pad(entry.key.kind, width)) \(String(repeating: " ", count: max(0, 12 - size.count)))\(size) \(entry.pinned ? "pinned" : "      ") \(TimeStamp.shown(entry.accessed))  \(terms.location(server: entry.key.server, root: entry.key.root, path: entry.key.path))")
+                "\(pad(entry.key.kind, width)) \(String(repeating: " ", count: max(0, 12 - size.count)))\(size) \(entry.pinned ? "pinned" : "      ") \(TimeStamp.shown(entry.accessed))  \(terms.location(server: entry.key.server, root: entry.key.root, path: entry.key.path))"
+            )
         }
     }
 
     static func pin(_ arguments: [String], _ files: OfficerFiles, _ context: CommandContext) async throws {
         for argument in arguments {
             guard case .officer(let path) = try context.location(argument, plain: .officer) else {
-                throw CLIError.usage("\(argument): only Officer files can be pinned (officer:/path, NAME:/path or a plain /path)")
+                throw CLIError.usage(
+                    "\(argument): only Officer files can be pinned (officer:/path, NAME:/path or a plain /path)")
             }
             let outcome = try await files.pin(path)
             if context.global.json {
-                context.printJSON(PinnedRecord(path: path.description, pinned: true, size: outcome.bytes, wasCached: outcome.wasCached))
+                context.printJSON(
+                    PinnedRecord(
+                        path: path.description, pinned: true, size: outcome.bytes, wasCached: outcome.wasCached))
                 continue
             }
-            context.say("Pinned \(path) (\(outcome.wasCached ? (files.isOffline ? "" : ByteCountFormat.string(outcome.bytes) + ", ") + "already cached" : ByteCountFormat.string(outcome.bytes))).")
+            context.say(
+                "Pinned \(path) (\(outcome.wasCached ? (files.isOffline ? "" : ByteCountFormat.string(outcome.bytes) + ", ") + "already cached" : ByteCountFormat.string(outcome.bytes)))."
+            )
         }
     }
 
@@ -111,25 +128,34 @@ enum CacheCommand: Command {
             let names = context.locationNames()
             context.printJSON(
                 CacheVerifiedRecord(
-                    rebuiltIndex: report.rebuiltIndex, orphanFilesRemoved: report.orphanFilesRemoved, entriesDropped: report.entriesDropped,
+                    rebuiltIndex: report.rebuiltIndex, orphanFilesRemoved: report.orphanFilesRemoved,
+                    entriesDropped: report.entriesDropped,
                     staleTempFilesRemoved: report.staleTempFilesRemoved, entriesEvicted: report.entriesEvicted,
-                    damaged: report.damagedEntries.map { names.location(server: $0.key.server, root: $0.key.root, path: $0.key.path) }))
-            if !report.damagedEntries.isEmpty { throw CLIError.refused("\(report.damagedEntries.count) cached entries were damaged (dropped)", .failure) }
+                    damaged: report.damagedEntries.map {
+                        names.location(server: $0.key.server, root: $0.key.root, path: $0.key.path)
+                    }))
+            if !report.damagedEntries.isEmpty {
+                throw CLIError.refused("\(report.damagedEntries.count) cached entries were damaged (dropped)", .failure)
+            }
             return
         }
         if !report.repairedAnything && report.entriesEvicted == 0 {
-            context.say("The cache is consistent: \(CountFormat.string(try files.cacheStatistics().entries, "entry", "entries")), every one with its file.")
+            context.say(
+                "The cache is consistent: \(CountFormat.string(try files.cacheStatistics().entries, "entry", "entries")), every one with its file."
+            )
             return
         }
         if report.rebuiltIndex { context.say("The index was unreadable and was created anew.") }
         for entry in report.damagedEntries {
-            let name = context.locationNames().location(server: entry.key.server, root: entry.key.root, path: entry.key.path)
+            let name = context.locationNames().location(
+                server: entry.key.server, root: entry.key.root, path: entry.key.path)
             context.console.message(
                 "damaged: \(entry.key.kind) of \(name): its bytes no longer match their SHA-256; dropped"
                     + (entry.pinned ? " (it was pinned: `officer-files cache pin \(name)` fetches it again)" : ""))
         }
         context.say(
-            "Repaired: \(report.entriesDropped) entries without their file dropped, \(report.damagedEntries.count) damaged entries dropped, \(report.orphanFilesRemoved) unindexed files removed, \(report.staleTempFilesRemoved) stale temp files removed, \(report.entriesEvicted) entries evicted to fit the limit.")
+            "Repaired: \(report.entriesDropped) entries without their file dropped, \(report.damagedEntries.count) damaged entries dropped, \(report.orphanFilesRemoved) unindexed files removed, \(report.staleTempFilesRemoved) stale temp files removed, \(report.entriesEvicted) entries evicted to fit the limit."
+        )
         if !report.damagedEntries.isEmpty {
             throw CLIError.refused("\(report.damagedEntries.count) cached entries were damaged (dropped)", .failure)
         }

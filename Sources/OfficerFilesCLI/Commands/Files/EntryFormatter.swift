@@ -40,7 +40,9 @@ enum EntryFormatter {
     /// `stat`'s lines: what the remote says of one entry, each field it has.
     static func details(_ entry: RemoteEntry) -> String {
         var lines = ["    Path: \(entry.location)", "    Type: \(entry.kind.rawValue)"]
-        if !entry.isFolder || entry.size > 0 { lines.append("    Size: \(entry.size) (\(ByteCountFormat.string(entry.size)))") }
+        if !entry.isFolder || entry.size > 0 {
+            lines.append("    Size: \(entry.size) (\(ByteCountFormat.string(entry.size)))")
+        }
         if let mode = entry.mode { lines.append("    Mode: \(modeString(entry)) (\(String(mode, radix: 8)))") }
         if let mtime = entry.mtime { lines.append("Modified: \(date(mtime)) (\(mtime))") }
         if let etag = entry.etag { lines.append("    ETag: \(etag)") }

@@ -16,14 +16,22 @@ enum ListCommand: Command {
             OptionSpec(["--long", "-l"], help: "mode, size, modification time (UTC) and name"),
             OptionSpec(["--recursive", "-R"], help: "list every entry below the folder"),
         ],
-        positionals: [PositionalSpec("PATH", help: "remote folder: officer:/path (default: officer:/), NAME:/path, NAME: (an S3 remote's buckets) or NAME:bucket/folder", optional: true, variadic: true)])
+        positionals: [
+            PositionalSpec(
+                "PATH",
+                help:
+                    "remote folder: officer:/path (default: officer:/), NAME:/path, NAME: (an S3 remote's buckets) or NAME:bucket/folder",
+                optional: true, variadic: true)
+        ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()
         if context.global.offline, parsed.flag("recursive") {
             throw CLIError.refused("ls -R needs the server: --offline shows one cached folder at a time", .refused)
         }
-        let targets = try (parsed.positionals.isEmpty ? ["/"] : parsed.positionals).map { try context.location($0, plain: .officer) }
+        let targets = try (parsed.positionals.isEmpty ? ["/"] : parsed.positionals).map {
+            try context.location($0, plain: .officer)
+        }
         for (index, target) in targets.enumerated() {
             if targets.count > 1, !context.global.json {
                 context.console.print((index > 0 ? "\n" : "") + "\(target):")
@@ -36,14 +44,17 @@ enum ListCommand: Command {
         }
     }
 
-    private static func listOne(_ target: Location, files: OfficerFiles, context: CommandContext, long: Bool) async throws {
+    private static func listOne(_ target: Location, files: OfficerFiles, context: CommandContext, long: Bool)
+        async throws
+    {
         let listing: RemoteListing
         do {
             listing = try await files.list(target)
         } catch {
             if ErrorCategory.of(error) == .network, !context.global.offline, files.hasCachedListing(target) {
                 context.console.message(
-                    "hint: \(target) has a cached listing: officer-files ls --offline \(ShellWord.quoted(target.description)) shows it")
+                    "hint: \(target) has a cached listing: officer-files ls --offline \(ShellWord.quoted(target.description)) shows it"
+                )
             }
             throw error
         }
@@ -60,8 +71,12 @@ enum ListCommand: Command {
         }
     }
 
-    private static func listRecursively(_ target: Location, files: OfficerFiles, context: CommandContext, long: Bool) async throws {
-        let prefix = target.description.hasSuffix("/") || target.description.hasSuffix(":") ? target.description : target.description + "/"
+    private static func listRecursively(_ target: Location, files: OfficerFiles, context: CommandContext, long: Bool)
+        async throws
+    {
+        let prefix =
+            target.description.hasSuffix("/") || target.description.hasSuffix(":")
+            ? target.description : target.description + "/"
         for try await entry in files.walk(target) {
             if context.global.json {
                 context.printJSON(EntryRecord(entry))
@@ -70,7 +85,11 @@ enum ListCommand: Command {
             let shown = entry.location.description
             let relative = shown.hasPrefix(prefix) ? String(shown.dropFirst(prefix.count)) : shown
             // Streaming means no global column width; 12 digits fit files up to a terabyte.
-            context.console.print(long ? EntryFormatter.long(entry, sizeWidth: 12, name: relative) : EntryFormatter.short(entry, name: relative.hasSuffix("/") ? String(relative.dropLast()) : relative))
+            context.console.print(
+                long
+                    ? EntryFormatter.long(entry, sizeWidth: 12, name: relative)
+                    : EntryFormatter.short(
+                        entry, name: relative.hasSuffix("/") ? String(relative.dropLast()) : relative))
         }
     }
 }

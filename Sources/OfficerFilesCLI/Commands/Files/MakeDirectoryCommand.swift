@@ -7,8 +7,13 @@ import Transfer
 enum MakeDirectoryCommand: Command {
     static let spec = CommandSpec(
         "mkdir", summary: "create remote folders",
-        options: [OptionSpec(["--parents", "-p"], help: "create missing parents; an existing folder is fine"), WriteQueueing.option],
-        positionals: [PositionalSpec("PATH", help: "remote folder to create, or NAME:bucket (a bucket)", variadic: true)])
+        options: [
+            OptionSpec(["--parents", "-p"], help: "create missing parents; an existing folder is fine"),
+            WriteQueueing.option,
+        ],
+        positionals: [
+            PositionalSpec("PATH", help: "remote folder to create, or NAME:bucket (a bucket)", variadic: true)
+        ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()
@@ -18,7 +23,11 @@ enum MakeDirectoryCommand: Command {
                 QueuedWrite(kind: .makeFolder, root: path.root, path: path.path, parents: parsed.flag("parents"))
             } work: {
                 let entry = try await files.makeFolder(target, parents: parsed.flag("parents"))
-                if context.global.json { context.printJSON(EntryRecord(entry)) } else if context.global.verbose { context.say("created \(target)") }
+                if context.global.json {
+                    context.printJSON(EntryRecord(entry))
+                } else if context.global.verbose {
+                    context.say("created \(target)")
+                }
             }
         }
     }

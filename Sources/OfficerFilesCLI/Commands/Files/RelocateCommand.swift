@@ -23,7 +23,9 @@ enum RelocateCommand {
         let sources = Array(paths.dropLast())
         let destination = paths.last!
         // A source written as a folder (`x/`) must be one: the library's stat says so in one line.
-        for source in sources where source.namesFolder && !files.isOffline { _ = try await files.stat(Location.officer(source)) }
+        for source in sources where source.namesFolder && !files.isOffline {
+            _ = try await files.stat(Location.officer(source))
+        }
         var queueAll = WriteQueueing.queuesAtOnce(parsed, files)
         if parsed.flag("parents"), !queueAll {
             // As put -p: the folder the sources go into is made first (the destination itself when it is written
@@ -45,7 +47,7 @@ enum RelocateCommand {
         do {
             if queueAll { throw OfficerFilesError.needsNetwork("\(destination)") }
             intoFolder = try await files.statIfExists(destination)?.isDirectory ?? false
-        } catch where queueAll || WriteQueueing.shouldQueue(after: error, parsed, files) {
+        } catch  where queueAll || WriteQueueing.shouldQueue(after: error, parsed, files) {
             queueAll = true
             intoFolder = try files.queuedDestinationIsFolder(destination)
         }
@@ -63,27 +65,37 @@ enum RelocateCommand {
                 }
                 return try WriteQueueing.queue(write, files, context, offline: files.isOffline)
             }
-            try await WriteQueueing.perform(parsed, context, files) { write } work: {
+            try await WriteQueueing.perform(parsed, context, files) {
+                write
+            } work: {
                 try await relocate(action, source, to: target, files, parsed, context)
             }
         }
     }
 
     /// mv/cp on a remote whose changes cannot be queued (S3): the front door's placement and same-remote rule.
-    static func relocateAnywhere(_ action: Action, _ locations: [Location], _ parsed: ParsedCommand, _ context: CommandContext) async throws {
+    static func relocateAnywhere(
+        _ action: Action, _ locations: [Location], _ parsed: ParsedCommand, _ context: CommandContext
+    ) async throws {
         let files = try context.files()
         let destination = locations.last!
         let sources = Array(locations.dropLast())
-        if sources.count > 1, !destination.description.hasSuffix("/"), (try? await files.stat(destination))?.isFolder != true {
+        if sources.count > 1, !destination.description.hasSuffix("/"),
+            (try? await files.stat(destination))?.isFolder != true
+        {
             throw CLIError.usage("with several sources, \(destination) must be an existing folder or end with /")
         }
         try await BatchRunner.run(sources, context: context) { source in
             let entry =
                 action == .move
                 ? try await files.move(source, to: destination, overwrite: parsed.flag("force"))
-                : try await files.copy(source, to: destination, overwrite: parsed.flag("force"), recursive: parsed.flag("recursive"))
+                : try await files.copy(
+                    source, to: destination, overwrite: parsed.flag("force"), recursive: parsed.flag("recursive"))
             if context.global.json {
-                context.printJSON(MovedRecord(source: source.description, destination: entry.location.description, kind: EntryRecord.kind(entry.kind), size: entry.isFolder ? nil : entry.size))
+                context.printJSON(
+                    MovedRecord(
+                        source: source.description, destination: entry.location.description,
+                        kind: EntryRecord.kind(entry.kind), size: entry.isFolder ? nil : entry.size))
             } else if context.global.verbose {
                 context.say("\(source) -> \(entry.location)")
             }
@@ -105,7 +117,10 @@ enum RelocateCommand {
         }
         if context.global.json {
             let landed = (try? RemotePath(root: target.root, path: entry.path, remote: target.remote)) ?? target
-            context.printJSON(MovedRecord(source: source.description, destination: landed.description, kind: entry.isDirectory ? "folder" : "file", size: entry.isDirectory ? nil : entry.size))
+            context.printJSON(
+                MovedRecord(
+                    source: source.description, destination: landed.description,
+                    kind: entry.isDirectory ? "folder" : "file", size: entry.isDirectory ? nil : entry.size))
         } else if context.global.verbose {
             context.say("\(source) -> \(target)")
         }
@@ -122,7 +137,8 @@ enum MoveCommand: Command {
             WriteQueueing.option,
         ],
         positionals: [
-            PositionalSpec("SOURCE", help: "remote path(s) to move (Officer or S3; one remote per command)", variadic: true),
+            PositionalSpec(
+                "SOURCE", help: "remote path(s) to move (Officer or S3; one remote per command)", variadic: true),
             PositionalSpec("DEST", help: "new path, or an existing folder to move into"),
         ])
 
@@ -142,7 +158,8 @@ enum CopyCommand: Command {
             WriteQueueing.option,
         ],
         positionals: [
-            PositionalSpec("SOURCE", help: "remote path(s) to copy (Officer or S3; one remote per command)", variadic: true),
+            PositionalSpec(
+                "SOURCE", help: "remote path(s) to copy (Officer or S3; one remote per command)", variadic: true),
             PositionalSpec("DEST", help: "new path, or an existing folder to copy into"),
         ])
 

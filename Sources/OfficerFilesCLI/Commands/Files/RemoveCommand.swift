@@ -12,7 +12,10 @@ enum RemoveCommand: Command {
             OptionSpec(["--force", "-f"], help: "a path that does not exist is not an error"),
             WriteQueueing.option,
         ],
-        positionals: [PositionalSpec("PATH", help: "remote path to remove (officer:/path, NAME:/path or NAME:bucket/path)", variadic: true)])
+        positionals: [
+            PositionalSpec(
+                "PATH", help: "remote path to remove (officer:/path, NAME:/path or NAME:bucket/path)", variadic: true)
+        ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()
@@ -28,16 +31,21 @@ enum RemoveCommand: Command {
         }
     }
 
-    static func remove(_ target: Location, _ files: OfficerFiles, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
+    static func remove(_ target: Location, _ files: OfficerFiles, _ parsed: ParsedCommand, _ context: CommandContext)
+        async throws
+    {
         do {
             let removed = try await files.remove(target, recursive: parsed.flag("recursive"))
             if context.global.json {
                 context.printJSON(RemovedRecord(path: target.description, entries: removed))
-            } else if context.global.verbose { context.say("removed \(target) (\(CountFormat.string(removed, "entry", "entries")))") }
-        } catch where parsed.flag("force") && ErrorCategory.of(error) == .notFound {
+            } else if context.global.verbose {
+                context.say("removed \(target) (\(CountFormat.string(removed, "entry", "entries")))")
+            }
+        } catch  where parsed.flag("force") && ErrorCategory.of(error) == .notFound {
             return
         } catch OfficerError.conflict(let request, let message, "not_empty") where !parsed.flag("recursive") {
-            throw OfficerError.conflict(request: request, message: message + "; use rm -r for a folder and its contents", code: "not_empty")
+            throw OfficerError.conflict(
+                request: request, message: message + "; use rm -r for a folder and its contents", code: "not_empty")
         }
     }
 }

@@ -11,13 +11,16 @@ enum SearchCommand: Command {
         options: [OptionSpec(["--long", "-l"], help: "mode, size, modification time and path")],
         positionals: [
             PositionalSpec("QUERY", help: "text the name contains"),
-            PositionalSpec("PATH", help: "folder to search: officer:/path or NAME:/path (default: officer:/)", optional: true),
+            PositionalSpec(
+                "PATH", help: "folder to search: officer:/path or NAME:/path (default: officer:/)", optional: true),
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()
         let query = parsed.positionals[0]
-        guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw CLIError.usage("'search' needs a non-empty QUERY") }
+        guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CLIError.usage("'search' needs a non-empty QUERY")
+        }
         let folder = try context.location(parsed.positionals.count > 1 ? parsed.positionals[1] : "/", plain: .officer)
         let response = try await files.search(query, in: folder)
         if context.global.json {
@@ -26,11 +29,14 @@ enum SearchCommand: Command {
             let width = response.results.map { String($0.size).count }.max() ?? 1
             for entry in response.results {
                 context.console.print(
-                    parsed.flag("long") ? EntryFormatter.long(entry, sizeWidth: width, name: entry.location.description) : EntryFormatter.short(entry, name: entry.location.description))
+                    parsed.flag("long")
+                        ? EntryFormatter.long(entry, sizeWidth: width, name: entry.location.description)
+                        : EntryFormatter.short(entry, name: entry.location.description))
             }
         }
         if response.truncated, !context.global.quiet {
-            context.console.message("warning: the server stopped at \(response.results.count) results; narrow the query or the folder")
+            context.console.message(
+                "warning: the server stopped at \(response.results.count) results; narrow the query or the folder")
         }
     }
 }

@@ -7,7 +7,9 @@ import Transfer
 enum StatCommand: Command {
     static let spec = CommandSpec(
         "stat", summary: "show one remote file or folder",
-        positionals: [PositionalSpec("PATH", help: "remote path (officer:/path, NAME:/path or NAME:bucket/path)", variadic: true)])
+        positionals: [
+            PositionalSpec("PATH", help: "remote path (officer:/path, NAME:/path or NAME:bucket/path)", variadic: true)
+        ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()

@@ -36,9 +36,15 @@ enum ImageCommand: Command {
             switch outcome.result {
             case .success(let image):
                 if context.global.json {
-                    context.printJSON(ImageRecord(source: context.shownLocation(input), destination: context.shownLocation(output), width: image.width, height: image.height, size: image.bytes, format: image.format.rawValue, original: image.usedOriginal))
+                    context.printJSON(
+                        ImageRecord(
+                            source: context.shownLocation(input), destination: context.shownLocation(output),
+                            width: image.width, height: image.height, size: image.bytes, format: image.format.rawValue,
+                            original: image.usedOriginal))
                 } else {
-                    context.say("\(input) -> \(output): \(image.width)×\(image.height) \(image.format.rawValue), \(ByteCountFormat.string(image.bytes))" + (image.usedOriginal ? " (original kept: already fits and smaller)" : ""))
+                    context.say(
+                        "\(input) -> \(output): \(image.width)×\(image.height) \(image.format.rawValue), \(ByteCountFormat.string(image.bytes))"
+                            + (image.usedOriginal ? " (original kept: already fits and smaller)" : ""))
                 }
             case .failure(let error):
                 failures += 1

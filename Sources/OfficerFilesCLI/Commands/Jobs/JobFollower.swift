@@ -13,7 +13,9 @@ enum JobFollower {
     ]
 
     /// The job as it ended, or nil when detached. A job that failed or was cancelled is thrown as its error.
-    static func settle(_ job: Job, files: OfficerFiles, _ parsed: ParsedCommand, _ context: CommandContext) async throws -> Job? {
+    static func settle(_ job: Job, files: OfficerFiles, _ parsed: ParsedCommand, _ context: CommandContext) async throws
+        -> Job?
+    {
         if job.state.isFinal { return try await follow(job, files: files, context: context) }
         if parsed.flag("wait"), parsed.flag("detach") { throw CLIError.usage("give --wait or --detach, not both") }
         let wait = parsed.flag("wait") || (!parsed.flag("detach") && context.console.errorIsTerminal)
@@ -23,7 +25,9 @@ enum JobFollower {
             } else {
                 context.console.print(job.id)
                 if !context.global.quiet {
-                    context.console.message("\(job.kind) \(job.shownTarget): runs on the server as job \(job.id); follow it with: officer-files jobs wait \(job.id)")
+                    context.console.message(
+                        "\(job.kind) \(job.shownTarget): runs on the server as job \(job.id); follow it with: officer-files jobs wait \(job.id)"
+                    )
                 }
             }
             return nil
@@ -33,7 +37,9 @@ enum JobFollower {
 
     /// Follows a job to its end with a progress line; Ctrl-C stops following (the job goes on) and says how
     /// to come back to it.
-    static func follow(_ job: Job, files: OfficerFiles, context: CommandContext, requireSuccess: Bool = true) async throws -> Job {
+    static func follow(_ job: Job, files: OfficerFiles, context: CommandContext, requireSuccess: Bool = true)
+        async throws -> Job
+    {
         let line = JobLine(console: context.console, quiet: context.global.quiet || context.global.json)
         let operation = files.follow(job, requireSuccess: requireSuccess)
         for await case .changed(let current) in operation { line.show(current) }
@@ -45,7 +51,8 @@ enum JobFollower {
             line.end()
             if ErrorCategory.of(error) == .cancelled || Task.isCancelled {
                 throw CLIError.refused(
-                    "stopped following; job \(job.id) goes on on the server: officer-files jobs wait \(job.id)", .interrupted)
+                    "stopped following; job \(job.id) goes on on the server: officer-files jobs wait \(job.id)",
+                    .interrupted)
             }
             throw error
         }
@@ -94,8 +101,10 @@ final class JobLine: @unchecked Sendable {
             text += ", \(Int(fraction * 100))%"
             if let done = progress.done, let total = progress.total {
                 switch progress.unit {
-                case "bytes": text += " (\(ByteCountFormat.string(Int64(done))) of \(ByteCountFormat.string(Int64(total))))"
-                case "seconds": text += " (\(DurationFormat.string(seconds: done)) of \(DurationFormat.string(seconds: total)))"
+                case "bytes":
+                    text += " (\(ByteCountFormat.string(Int64(done))) of \(ByteCountFormat.string(Int64(total))))"
+                case "seconds":
+                    text += " (\(DurationFormat.string(seconds: done)) of \(DurationFormat.string(seconds: total)))"
                 default: break
                 }
             }

@@ -6,7 +6,8 @@ import Transfer
 /// `remote add|list|remove`: named Officer servers and S3-compatible remotes, kept in the 0600 configuration.
 enum RemoteCommand: Command {
     static let spec = CommandSpec(
-        "remote", summary: "add, list or remove named Officer servers (NAME:/path) and S3-compatible remotes (NAME:bucket/path)",
+        "remote",
+        summary: "add, list or remove named Officer servers (NAME:/path) and S3-compatible remotes (NAME:bucket/path)",
         discussion: """
             An Officer remote names another Officer server (work beside home, dev beside prod): `remote add work
             --officer https://files.work.example`, then `officer-files login work --email EMAIL`; its paths are
@@ -24,19 +25,28 @@ enum RemoteCommand: Command {
             CommandSpec(
                 "add", summary: "add (or replace) a remote",
                 options: [
-                    OptionSpec(["--officer"], .value(placeholder: "URL"), help: "another Officer server at URL (http(s)://host[:port])"),
+                    OptionSpec(
+                        ["--officer"], .value(placeholder: "URL"),
+                        help: "another Officer server at URL (http(s)://host[:port])"),
                     OptionSpec(["--s3"], help: "an S3-compatible object store"),
-                    OptionSpec(["--endpoint"], .value(placeholder: "URL"), help: "http(s)://host[:port] of the store (required)"),
-                    OptionSpec(["--region"], .value(placeholder: "REGION"), help: "region signed for (default us-east-1)"),
+                    OptionSpec(
+                        ["--endpoint"], .value(placeholder: "URL"),
+                        help: "http(s)://host[:port] of the store (required)"),
+                    OptionSpec(
+                        ["--region"], .value(placeholder: "REGION"), help: "region signed for (default us-east-1)"),
                     OptionSpec(["--access-key"], .value(placeholder: "ID"), help: "access key id (required)"),
                     OptionSpec(["--secret-stdin"], help: "read the secret key from the first line of stdin"),
                     OptionSpec(["--virtual-host"], help: "buckets in the host name (bucket.host) instead of the path"),
                     OptionSpec(["--no-check"], help: "save without checking the keys against the store"),
                     OptionSpec(["--force", "-f"], help: "replace a remote of the same name"),
                 ],
-                positionals: [PositionalSpec("NAME", help: "the name paths use: NAME:/path (Officer) or NAME:bucket/path (S3)")]),
+                positionals: [
+                    PositionalSpec("NAME", help: "the name paths use: NAME:/path (Officer) or NAME:bucket/path (S3)")
+                ]),
             CommandSpec("list", summary: "the remotes (secrets never shown)"),
-            CommandSpec("remove", summary: "forget remotes", positionals: [PositionalSpec("NAME", help: "remote name", variadic: true)]),
+            CommandSpec(
+                "remove", summary: "forget remotes",
+                positionals: [PositionalSpec("NAME", help: "remote name", variadic: true)]),
         ],
         defaultSubcommand: "list")
 
@@ -52,7 +62,11 @@ enum RemoteCommand: Command {
                 config.remotes?[name] = nil
                 config.officers?[name] = nil
                 try context.configStore.save(config)
-                if context.global.json { context.printJSON(RemoteRemovedRecord(name: name)) } else { context.say("removed remote \(name)") }
+                if context.global.json {
+                    context.printJSON(RemoteRemovedRecord(name: name))
+                } else {
+                    context.say("removed remote \(name)")
+                }
             }
         default:
             let config = try context.configStore.load()
@@ -63,26 +77,37 @@ enum RemoteCommand: Command {
                     context.printJSON(
                         RemoteRecord(
                             name: "officer", kind: "officer", endpoint: server, isDefault: true,
-                            signedIn: config.server.map { ConfigTokenStore.normalized($0) == ConfigTokenStore.normalized(server) && config.token != nil } ?? false,
+                            signedIn: config.server.map {
+                                ConfigTokenStore.normalized($0) == ConfigTokenStore.normalized(server)
+                                    && config.token != nil
+                            } ?? false,
                             email: config.email))
                 }
                 for (name, profile) in officers {
-                    context.printJSON(RemoteRecord(name: name, kind: "officer", endpoint: profile.server, isDefault: false, signedIn: profile.token != nil, email: profile.email))
+                    context.printJSON(
+                        RemoteRecord(
+                            name: name, kind: "officer", endpoint: profile.server, isDefault: false,
+                            signedIn: profile.token != nil, email: profile.email))
                 }
                 for remote in remotes {
                     context.printJSON(
                         RemoteRecord(
-                            name: remote.name, kind: "s3", endpoint: remote.endpoint, isDefault: false, region: remote.region,
+                            name: remote.name, kind: "s3", endpoint: remote.endpoint, isDefault: false,
+                            region: remote.region,
                             pathStyle: remote.pathStyle, accessKey: remote.accessKey))
                 }
             } else if remotes.isEmpty, officers.isEmpty {
                 context.say("No remotes; officer-files help remote tells how to add one.")
             } else {
                 for (name, profile) in officers {
-                    context.console.print("\(name): officer \(profile.server)\(profile.token == nil ? " (not logged in)" : profile.email.map { " as " + $0 } ?? "")")
+                    context.console.print(
+                        "\(name): officer \(profile.server)\(profile.token == nil ? " (not logged in)" : profile.email.map { " as " + $0 } ?? "")"
+                    )
                 }
                 for remote in remotes {
-                    context.console.print("\(remote.name): s3 \(remote.endpoint) region \(remote.region)\(remote.pathStyle ? "" : " virtual-host") key \(remote.accessKey)")
+                    context.console.print(
+                        "\(remote.name): s3 \(remote.endpoint) region \(remote.region)\(remote.pathStyle ? "" : " virtual-host") key \(remote.accessKey)"
+                    )
                 }
             }
         }
@@ -97,32 +122,47 @@ enum RemoteCommand: Command {
         }
         if let server = parsed.value("officer") {
             if parsed.flag("s3") { throw CLIError.usage("remote add \(name): --officer or --s3, not both") }
-            guard let components = URLComponents(string: server), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
+            guard let components = URLComponents(string: server),
+                ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
                 components.host?.isEmpty == false
-            else { throw CLIError.usage("remote add \(name): --officer \(server): give the server's http(s)://host[:port]") }
+            else {
+                throw CLIError.usage("remote add \(name): --officer \(server): give the server's http(s)://host[:port]")
+            }
             var officers = config.officers ?? [:]
             officers[name] = OfficerProfile(server: server.hasSuffix("/") ? String(server.dropLast()) : server)
             config.officers = officers
             config.remotes?[name] = nil
             try context.configStore.save(config)
             if context.global.json {
-                context.printJSON(RemoteRecord(name: name, kind: "officer", endpoint: officers[name]!.server, isDefault: false, signedIn: false))
+                context.printJSON(
+                    RemoteRecord(
+                        name: name, kind: "officer", endpoint: officers[name]!.server, isDefault: false, signedIn: false
+                    ))
                 return
             }
-            context.say("Added Officer remote \(name) (\(server)); officer-files login \(name) --email EMAIL signs in; paths: \(name):/path")
+            context.say(
+                "Added Officer remote \(name) (\(server)); officer-files login \(name) --email EMAIL signs in; paths: \(name):/path"
+            )
             return
         }
-        guard parsed.flag("s3") else { throw CLIError.usage("remote add \(name): say what kind of remote it is: --officer URL or --s3") }
-        guard let endpoint = parsed.value("endpoint") else { throw CLIError.usage("remote add \(name): --endpoint URL is required") }
+        guard parsed.flag("s3") else {
+            throw CLIError.usage("remote add \(name): say what kind of remote it is: --officer URL or --s3")
+        }
+        guard let endpoint = parsed.value("endpoint") else {
+            throw CLIError.usage("remote add \(name): --endpoint URL is required")
+        }
         guard let accessKey = parsed.value("access-key"), !accessKey.isEmpty else {
             throw CLIError.usage("remote add \(name): --access-key ID is required")
         }
         let region = parsed.value("region") ?? "us-east-1"
-        let endpointValue = try ObjectStoreEndpoint(url: endpoint, region: region, pathStyle: !parsed.flag("virtual-host"))
+        let endpointValue = try ObjectStoreEndpoint(
+            url: endpoint, region: region, pathStyle: !parsed.flag("virtual-host"))
         let secret = try PasswordPrompt.secret(
-            standardInput: parsed.flag("secret-stdin"), prompt: "Secret key for \(accessKey) at \(endpointValue.url): ", flag: "--secret-stdin", what: "secret key")
+            standardInput: parsed.flag("secret-stdin"), prompt: "Secret key for \(accessKey) at \(endpointValue.url): ",
+            flag: "--secret-stdin", what: "secret key")
         let remote = ObjectStoreRemote(
-            name: name, endpoint: endpointValue.url, region: region, pathStyle: endpointValue.pathStyle, accessKey: accessKey, secretKey: secret)
+            name: name, endpoint: endpointValue.url, region: region, pathStyle: endpointValue.pathStyle,
+            accessKey: accessKey, secretKey: secret)
         if !parsed.flag("no-check") {
             let store = try context.files().objectStore(remote)
             let buckets = try await store.client.listBuckets()
@@ -136,7 +176,8 @@ enum RemoteCommand: Command {
         if context.global.json {
             context.printJSON(
                 RemoteRecord(
-                    name: name, kind: "s3", endpoint: remote.endpoint, isDefault: false, region: remote.region, pathStyle: remote.pathStyle,
+                    name: name, kind: "s3", endpoint: remote.endpoint, isDefault: false, region: remote.region,
+                    pathStyle: remote.pathStyle,
                     accessKey: remote.accessKey))
             return
         }

@@ -10,11 +10,24 @@ enum ArchiveCommand: Command {
         subcommands: [
             CommandSpec(
                 "ls", summary: "list members, totals and risks (traversal, links out, bombs, encryption)",
-                positionals: [PositionalSpec("FILE", help: "zip, tar(.gz/.bz2/.xz/.zst), 7z, rar, iso, cpio, … (local, officer:/path or an http(s) URL, read by ranges)")]),
+                positionals: [
+                    PositionalSpec(
+                        "FILE",
+                        help:
+                            "zip, tar(.gz/.bz2/.xz/.zst), 7z, rar, iso, cpio, … (local, officer:/path or an http(s) URL, read by ranges)"
+                    )
+                ]),
             CommandSpec(
                 "cat", summary: "write one member to stdout",
-                options: [OptionSpec(["--max-size"], .value(placeholder: "SIZE"), help: "refuse members larger than SIZE (default 1G)")],
-                positionals: [PositionalSpec("FILE", help: "the archive (local, officer:/path or an http(s) URL)"), PositionalSpec("ENTRY", help: "the member's path")]),
+                options: [
+                    OptionSpec(
+                        ["--max-size"], .value(placeholder: "SIZE"),
+                        help: "refuse members larger than SIZE (default 1G)")
+                ],
+                positionals: [
+                    PositionalSpec("FILE", help: "the archive (local, officer:/path or an http(s) URL)"),
+                    PositionalSpec("ENTRY", help: "the member's path"),
+                ]),
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
@@ -34,11 +47,17 @@ enum ArchiveCommand: Command {
             }
             let console = context.console
             if let remote {
-                try await files.readArchiveMember(parsed.positionals[1], of: remote, limit: limit) { console.writeOutput(Data($0)) }
+                try await files.readArchiveMember(parsed.positionals[1], of: remote, limit: limit) {
+                    console.writeOutput(Data($0))
+                }
             } else if let url {
-                try await files.readArchiveMember(parsed.positionals[1], ofURL: url, limit: limit) { console.writeOutput(Data($0)) }
+                try await files.readArchiveMember(parsed.positionals[1], ofURL: url, limit: limit) {
+                    console.writeOutput(Data($0))
+                }
             } else {
-                try files.readArchiveMember(parsed.positionals[1], of: file, limit: limit) { console.writeOutput(Data($0)) }
+                try files.readArchiveMember(parsed.positionals[1], of: file, limit: limit) {
+                    console.writeOutput(Data($0))
+                }
             }
             console.finishOutput()
             return
@@ -70,16 +89,23 @@ enum ArchiveCommand: Command {
                 case .special: "c"
                 case .file: "-"
                 }
-            let mode = modes[member.mode] ?? {
-                let text = String(EntryFormatter.modeString(RemoteEntry(location: .local(""), name: "", kind: .file, mode: member.mode)).dropFirst())
-                modes[member.mode] = text
-                return text
-            }()
-            let date = dates[member.mtime] ?? {
-                let text = EntryFormatter.date(Double(member.mtime))
-                dates[member.mtime] = text
-                return text
-            }()
+            let mode =
+                modes[member.mode]
+                ?? {
+                    let text = String(
+                        EntryFormatter.modeString(
+                            RemoteEntry(location: .local(""), name: "", kind: .file, mode: member.mode)
+                        ).dropFirst())
+                    modes[member.mode] = text
+                    return text
+                }()
+            let date =
+                dates[member.mtime]
+                ?? {
+                    let text = EntryFormatter.date(Double(member.mtime))
+                    dates[member.mtime] = text
+                    return text
+                }()
             let size = String(member.size ?? 0)
             output.append(type)
             output += mode
@@ -98,9 +124,11 @@ enum ArchiveCommand: Command {
         context.console.print(
             "\(inspection.format): \(CountFormat.string(inspection.fileCount, "file")), \(CountFormat.string(inspection.directoryCount, "folder")), "
                 + "\(ByteCountFormat.string(inspection.totalSize)) in \(ByteCountFormat.string(inspection.archiveSize))"
-                + (inspection.archiveSize > 0 && inspection.ratio >= 1.05 ? " (ratio \(ByteCountFormat.fixed(inspection.ratio, decimals: 1)):1)" : ""))
+                + (inspection.archiveSize > 0 && inspection.ratio >= 1.05
+                    ? " (ratio \(ByteCountFormat.fixed(inspection.ratio, decimals: 1)):1)" : ""))
         for warning in inspection.warnings {
-            context.console.message("warning: \(warning.kind.rawValue): " + (warning.entry.map { "\($0): " } ?? "") + warning.detail)
+            context.console.message(
+                "warning: \(warning.kind.rawValue): " + (warning.entry.map { "\($0): " } ?? "") + warning.detail)
         }
     }
 }

@@ -48,9 +48,11 @@ enum InfoCommand: Command {
             "    Path: \(info.path)",
             "    Size: \(info.size) (\(ByteCountFormat.string(info.size)))",
             "Modified: \(EntryFormatter.date(info.mtime))",
-            "    MIME: \(info.type.mime); charset=\(info.type.charset)" + (info.type.fromExtension ? " (from the extension)" : ""),
+            "    MIME: \(info.type.mime); charset=\(info.type.charset)"
+                + (info.type.fromExtension ? " (from the extension)" : ""),
             "  Viewer: \(info.type.viewer.rawValue)" + (info.type.language.map { " (\($0))" } ?? ""),
-            " Actions: " + (info.type.actions.isEmpty ? "none" : info.type.actions.map(\.rawValue).joined(separator: ", ")),
+            " Actions: "
+                + (info.type.actions.isEmpty ? "none" : info.type.actions.map(\.rawValue).joined(separator: ", ")),
         ]
         if let description = info.description { lines.append(" Content: \(description)") }
         if let mode = info.mode { lines.insert("    Mode: \(String(mode, radix: 8))", at: 3) }
@@ -64,7 +66,9 @@ enum InfoCommand: Command {
         }
         if let count = info.lines { lines.append("    Text: \(count) line" + (count == 1 ? "" : "s")) }
         if let pages = info.pdfPages { lines.append("     PDF: \(pages) page" + (pages == 1 ? "" : "s")) }
-        for (index, line) in (info.firstLines ?? []).enumerated() { lines.append((index == 0 ? "   Start: " : "          ") + line) }
+        for (index, line) in (info.firstLines ?? []).enumerated() {
+            lines.append((index == 0 ? "   Start: " : "          ") + line)
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -14,7 +14,9 @@ enum ThumbCommand: Command {
             request. Each goes to DIR/NAME.thumb.jpg; an existing one is replaced only with --force.
             """,
         options: [
-            OptionSpec(["--output", "-o"], .value(placeholder: "DIR"), help: "folder for the thumbnails (default: the current folder)"),
+            OptionSpec(
+                ["--output", "-o"], .value(placeholder: "DIR"),
+                help: "folder for the thumbnails (default: the current folder)"),
             OptionSpec(["--size"], .value(placeholder: "N"), help: "longest edge in pixels, 16 to 1024 (default 256)"),
             OptionSpec(["--force", "-f"], help: "replace existing thumbnail files"),
         ],
@@ -27,7 +29,8 @@ enum ThumbCommand: Command {
         var size = 256
         if let text = parsed.value("size") {
             guard let value = Int(text), OfficerFiles.thumbnailSizes.contains(value) else {
-                throw ArgumentError.invalidValue(option: "--size", value: text, reason: "a longest edge in pixels, 16 to 1024")
+                throw ArgumentError.invalidValue(
+                    option: "--size", value: text, reason: "a longest edge in pixels, 16 to 1024")
             }
             size = value
         }
@@ -70,9 +73,15 @@ enum ThumbCommand: Command {
                 case .success(let (thumbnail, output)):
                     let image = thumbnail.image
                     if context.global.json {
-                        context.printJSON(ImageRecord(source: context.shownLocation(source.shown), destination: context.shownLocation(output), width: image.width, height: image.height, size: Int64(image.jpeg.count), origin: thumbnail.origin.rawValue))
+                        context.printJSON(
+                            ImageRecord(
+                                source: context.shownLocation(source.shown), destination: context.shownLocation(output),
+                                width: image.width, height: image.height, size: Int64(image.jpeg.count),
+                                origin: thumbnail.origin.rawValue))
                     } else {
-                        context.say("\(source.shown) -> \(output): \(image.width)×\(image.height), \(ByteCountFormat.string(Int64(image.jpeg.count))) (\(describe(thumbnail.origin)))")
+                        context.say(
+                            "\(source.shown) -> \(output): \(image.width)×\(image.height), \(ByteCountFormat.string(Int64(image.jpeg.count))) (\(describe(thumbnail.origin)))"
+                        )
                     }
                 case .failure(let error):
                     if Task.isCancelled { throw error }
@@ -111,12 +120,15 @@ enum ThumbCommand: Command {
     static func expand(_ argument: String, _ files: OfficerFiles, _ context: CommandContext) async throws -> [Source] {
         guard context.isOfficerPath(argument) else {
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder), isFolder.boolValue else { return [.local(argument)] }
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder), isFolder.boolValue else {
+                return [.local(argument)]
+            }
             let names = try FileManager.default.contentsOfDirectory(atPath: argument).sorted()
             return names.filter { name in
                 var isDirectory: ObjCBool = false
                 return !name.hasPrefix(".") && OfficerFiles.thumbnailable(name)
-                    && FileManager.default.fileExists(atPath: argument + "/" + name, isDirectory: &isDirectory) && !isDirectory.boolValue
+                    && FileManager.default.fileExists(atPath: argument + "/" + name, isDirectory: &isDirectory)
+                    && !isDirectory.boolValue
             }.map { .local((argument as NSString).appendingPathComponent($0)) }
         }
         let path = try files.path(argument)

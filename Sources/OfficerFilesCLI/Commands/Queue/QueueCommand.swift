@@ -34,7 +34,11 @@ enum QueueCommand: Command {
                     throw ArgumentError.invalidValue(option: "ID", value: text, reason: "a number from 'queue list'")
                 }
                 try files.dropQueuedWrite(id: id)
-                if context.global.json { context.printJSON(DroppedRecord(id: id)) } else { context.say("dropped #\(id)") }
+                if context.global.json {
+                    context.printJSON(DroppedRecord(id: id))
+                } else {
+                    context.say("dropped #\(id)")
+                }
             }
         default:
             let items = try files.queuedWrites()
@@ -60,8 +64,10 @@ enum QueueCommand: Command {
             switch event {
             case .applied(let item): context.console.message("applied #\(item.id) \(item.write.summary)")
             case .foundApplied(let item): context.console.message("already applied #\(item.id) \(item.write.summary)")
-            case .conflict(let item): context.console.message("conflict #\(item.id) \(item.write.summary): \(item.note ?? "")")
-            case .blocked(let item): context.console.message("held #\(item.id) \(item.write.summary): \(item.note ?? "")")
+            case .conflict(let item):
+                context.console.message("conflict #\(item.id) \(item.write.summary): \(item.note ?? "")")
+            case .blocked(let item):
+                context.console.message("held #\(item.id) \(item.write.summary): \(item.note ?? "")")
             }
         }
         let summary = try await operation.value
@@ -74,9 +80,14 @@ enum QueueCommand: Command {
             return
         }
         if context.global.json {
-            context.printJSON(QueueRunRecord(applied: summary.applied, conflicts: summary.conflicts, blocked: summary.blocked, alreadyRunning: false))
+            context.printJSON(
+                QueueRunRecord(
+                    applied: summary.applied, conflicts: summary.conflicts, blocked: summary.blocked,
+                    alreadyRunning: false))
         } else if !context.global.quiet {
-            context.say("Queue: \(summary.applied) applied, \(CountFormat.string(summary.conflicts, "conflict")), \(summary.blocked) held behind them.")
+            context.say(
+                "Queue: \(summary.applied) applied, \(CountFormat.string(summary.conflicts, "conflict")), \(summary.blocked) held behind them."
+            )
         }
         if summary.conflicts + summary.blocked > 0 {
             throw CLIError.refused(

@@ -8,7 +8,8 @@ import Officer
 enum WriteQueueing {
     /// The option every such command offers.
     static let option = OptionSpec(
-        ["--queue"], help: "if the server cannot be reached (or with --offline), keep the change for 'officer-files queue run'")
+        ["--queue"],
+        help: "if the server cannot be reached (or with --offline), keep the change for 'officer-files queue run'")
 
     /// True when the command should queue without trying: `--queue` and offline.
     static func queuesAtOnce(_ parsed: ParsedCommand, _ files: OfficerFiles) -> Bool {
@@ -26,7 +27,9 @@ enum WriteQueueing {
         work: () async throws -> Void
     ) async throws {
         guard parsed.flag("queue") else { return try await work() }
-        if let item = try await files.applyOrQueue(try write(), apply: work) { say(item, context, offline: files.isOffline) }
+        if let item = try await files.applyOrQueue(try write(), apply: work) {
+            say(item, context, offline: files.isOffline)
+        }
     }
 
     /// The same for a location: only a remote whose changes can be queued (``RemoteFeatures/queuedWrites``)
@@ -37,7 +40,8 @@ enum WriteQueueing {
     ) async throws {
         guard parsed.flag("queue") else { return try await work() }
         guard case .officer(let path) = location, try await files.features(of: location).contains(.queuedWrites) else {
-            throw CLIError.usage("--queue: \(location) is not on an Officer server; only an Officer server's changes are queued")
+            throw CLIError.usage(
+                "--queue: \(location) is not on an Officer server; only an Officer server's changes are queued")
         }
         try await perform(parsed, context, files, write: { try write(path) }, work: work)
     }
@@ -52,7 +56,8 @@ enum WriteQueueing {
         if context.global.json {
             context.printJSON(QueuedRecord(item, remote: nil))
         } else if !context.global.quiet {
-            context.console.message("queued (\(offline ? "offline" : "server unreachable")): #\(item.id) \(write.summary)")
+            context.console.message(
+                "queued (\(offline ? "offline" : "server unreachable")): #\(item.id) \(write.summary)")
         }
     }
 }

@@ -14,7 +14,8 @@ enum ExtractCommand: Command {
             DEST is the folder to create (default: beside the archive, named after it); a DEST ending in '/'
             or naming an existing folder gets a folder named after the archive inside it.
             """,
-        options: [OptionSpec(["--force", "-f"], help: "ask the server even if the safety report found risks")] + JobFollower.options,
+        options: [OptionSpec(["--force", "-f"], help: "ask the server even if the safety report found risks")]
+            + JobFollower.options,
         positionals: [
             PositionalSpec("ARCHIVE", help: "officer:/path of a zip or tar archive"),
             PositionalSpec("DEST", help: "officer:/folder to create", optional: true),

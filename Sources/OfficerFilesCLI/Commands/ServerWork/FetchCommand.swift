@@ -14,7 +14,8 @@ enum FetchCommand: Command {
         options: [
             OptionSpec(["--git"], help: "clone with git whatever the URL looks like"),
             OptionSpec(["--media"], help: "download with yt-dlp whatever the URL looks like"),
-            OptionSpec(["--name"], .value(placeholder: "NAME"), help: "name of the cloned folder (default: from the URL)"),
+            OptionSpec(
+                ["--name"], .value(placeholder: "NAME"), help: "name of the cloned folder (default: from the URL)"),
             OptionSpec(["--force", "-f"], help: "replace existing files of the same names (yt-dlp)"),
         ] + JobFollower.options,
         positionals: [
@@ -28,7 +29,8 @@ enum FetchCommand: Command {
         let files = try context.files()
         let folder = try context.remotePath(parsed.positionals[1])
         let job = try await files.fetchIntoServer(
-            parsed.positionals[0], into: folder, engine: engine, name: parsed.value("name"), overwrite: parsed.flag("force"))
+            parsed.positionals[0], into: folder, engine: engine, name: parsed.value("name"),
+            overwrite: parsed.flag("force"))
         guard let final = try await JobFollower.settle(job, files: files, parsed, context) else { return }
         if context.global.json {
             context.printJSON(JobRecord(final))

@@ -26,12 +26,17 @@ enum TranscodeCommand: Command {
         let video = try context.remotePath(parsed.positionals[0])
         let height = try RemoteActionCommand.intValue(parsed, "height", range: 64...4320)
         let format = parsed.value("format") ?? "mp4"
-        guard format == "mp4" else { throw ArgumentError.invalidValue(option: "--format", value: format, reason: "only mp4") }
-        if parsed.flag("get"), parsed.flag("detach") { throw CLIError.usage("--get needs the result: give --wait, not --detach") }
+        guard format == "mp4" else {
+            throw ArgumentError.invalidValue(option: "--format", value: format, reason: "only mp4")
+        }
+        if parsed.flag("get"), parsed.flag("detach") {
+            throw CLIError.usage("--get needs the result: give --wait, not --detach")
+        }
         let output = try parsed.value("output").map { try context.remotePath($0) }
         let job: Job
         do {
-            job = try await files.transcode(video, height: height, format: format, output: output, overwrite: parsed.flag("force"))
+            job = try await files.transcode(
+                video, height: height, format: format, output: output, overwrite: parsed.flag("force"))
         } catch OfficerError.notOffered {
             try await stream(video, height: height, output: output, parsed, context)
             return
@@ -42,7 +47,9 @@ enum TranscodeCommand: Command {
         guard let made = final.createdEntries.first, let result = final.place(made.path) else {
             throw CLIError.refused("\(video): the server's job ended without naming the result", .failure)
         }
-        if !context.global.json { context.say("Transcoded \(video) into \(result) (\(ByteCountFormat.string(made.size)))") }
+        if !context.global.json {
+            context.say("Transcoded \(video) into \(result) (\(ByteCountFormat.string(made.size)))")
+        }
         guard parsed.flag("get") else {
             if context.global.json { context.printJSON(JobRecord(final)) }
             return
@@ -60,11 +67,16 @@ enum TranscodeCommand: Command {
 
     /// A server without transcoding into a file (the seed's) streams the transcode instead: it is saved here as it
     /// comes, into the current folder under the video's name with `.mp4`.
-    static func stream(_ video: RemotePath, height: Int?, output: RemotePath?, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
+    static func stream(
+        _ video: RemotePath, height: Int?, output: RemotePath?, _ parsed: ParsedCommand, _ context: CommandContext
+    ) async throws {
         if height != nil || output != nil {
-            throw CLIError.usage("\(video): the server only streams transcodes (no --height, no -o on the server); run it without them")
+            throw CLIError.usage(
+                "\(video): the server only streams transcodes (no --height, no -o on the server); run it without them")
         }
-        let name = ((video.name as NSString).deletingPathExtension.isEmpty ? "video" : (video.name as NSString).deletingPathExtension) + ".mp4"
+        let name =
+            ((video.name as NSString).deletingPathExtension.isEmpty
+                ? "video" : (video.name as NSString).deletingPathExtension) + ".mp4"
         let destination = FileManager.default.currentDirectoryPath + "/" + name
         context.console.message("warning: the server streams transcodes and keeps none: saving it here as \(name)")
         var options = DownloadOptions()
@@ -73,7 +85,8 @@ enum TranscodeCommand: Command {
         let reporter = context.progressReporter()
         defer { reporter.close() }
         let display = PartsDisplay(reporter: reporter, name: name, context: context)
-        let download = try await context.show(try context.files().transcodeStream(video, to: destination, options: options), on: display)
+        let download = try await context.show(
+            try context.files().transcodeStream(video, to: destination, options: options), on: display)
         GetCommand.report(download, source: video.description, started, context)
     }
 }

@@ -19,7 +19,8 @@ enum CompletionCommand: Command {
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let shell = parsed.positionals[0]
         guard let script = CompletionScript.script(for: shell) else {
-            throw ArgumentError.invalidValue(option: "SHELL", value: shell, reason: CompletionScript.shells.joined(separator: ", "))
+            throw ArgumentError.invalidValue(
+                option: "SHELL", value: shell, reason: CompletionScript.shells.joined(separator: ", "))
         }
         context.console.printRaw(script)
     }
@@ -27,7 +28,8 @@ enum CompletionCommand: Command {
     /// The words after `__complete --`: prints one candidate per line (never an error: a shell shows nothing).
     static func answer(_ words: [String], context: CommandContext) async -> String {
         let config = try? context.configStore.load()
-        let remotes = ["officer"] + Array((config?.officers ?? [:]).keys).sorted() + Array((config?.remotes ?? [:]).keys).sorted()
+        let remotes =
+            ["officer"] + Array((config?.officers ?? [:]).keys).sorted() + Array((config?.remotes ?? [:]).keys).sorted()
         let files = try? context.files()
         let engine = CompletionEngine(
             parser: OfficerFilesApp.parser,
@@ -45,7 +47,9 @@ enum CompletionCommand: Command {
         if case .officer(let path) = folder, path.remote == nil, let cached = try? files.cachedListing(path) {
             return cached.listing.entries.compactMap { entry in
                 (try? path.appending(entry.name)).map {
-                    RemoteEntry(location: .officer($0), name: entry.name, kind: entry.isDirectory ? .directory : .file, size: entry.size)
+                    RemoteEntry(
+                        location: .officer($0), name: entry.name, kind: entry.isDirectory ? .directory : .file,
+                        size: entry.size)
                 }
             }
         }

@@ -9,10 +9,13 @@ import Transfer
 enum SyncCommand: Command {
     static let spec = CommandSpec(
         "sync", summary: "make a folder the same as another (local, Officer or S3, either way), resumable, streaming",
-        discussion: discussion + "\nWith --delete, what DST has and SRC lacks is removed — after the transfers, and only if nothing failed.",
+        discussion: discussion
+            + "\nWith --delete, what DST has and SRC lacks is removed — after the transfers, and only if nothing failed.",
         options: [
             OptionSpec(["--delete"], help: "remove from DST what SRC does not have (after a run without errors)"),
-            OptionSpec(["--max-delete"], .value(placeholder: "N"), help: "refuse to delete more than N entries (nothing is deleted then)"),
+            OptionSpec(
+                ["--max-delete"], .value(placeholder: "N"),
+                help: "refuse to delete more than N entries (nothing is deleted then)"),
         ] + sharedOptions,
         positionals: positionals)
 
@@ -29,20 +32,27 @@ enum SyncCommand: Command {
         ?, [...]; a leading / anchors at the root, a trailing / matches folders) and --exclude-from FILE.
         """
 
-    static let sharedOptions: [OptionSpec] = [
-        OptionSpec(["--dry-run", "-n"], help: "print the plan (transfers, deletions, bytes) and change nothing"),
-        OptionSpec(["--checksum", "-c"], help: "compare same-size files by SHA-256"),
-        OptionSpec(["--size-only"], help: "compare by size only"),
-        OptionSpec(["--exclude"], .value(placeholder: "PATTERN"), help: "leave out matching paths (repeatable)"),
-        OptionSpec(["--include"], .value(placeholder: "PATTERN"), help: "keep matching paths even if a later --exclude matches (repeatable)"),
-        OptionSpec(["--exclude-from"], .value(placeholder: "FILE"), help: "exclude patterns from FILE, one per line (# comments)"),
-        OptionSpec(["--copy-links", "-L"], help: "follow symbolic links (default: skip them with a warning)"),
-        OptionSpec(["--transfers"], .value(placeholder: "N"), help: "files transferred at once (default 4)"),
-        OptionSpec(["--progress", "-P"], help: "show progress"),
-        OptionSpec(
-            ["--resize"], .optionalValue(placeholder: "N|best-effort"),
-            help: "on push, prepare images first (longest edge N, default 2048; HEIC becomes .jpg); compared by time only"),
-    ] + ImageSettings.options.filter { $0.names != ["--format"] }
+    static let sharedOptions: [OptionSpec] =
+        [
+            OptionSpec(["--dry-run", "-n"], help: "print the plan (transfers, deletions, bytes) and change nothing"),
+            OptionSpec(["--checksum", "-c"], help: "compare same-size files by SHA-256"),
+            OptionSpec(["--size-only"], help: "compare by size only"),
+            OptionSpec(["--exclude"], .value(placeholder: "PATTERN"), help: "leave out matching paths (repeatable)"),
+            OptionSpec(
+                ["--include"], .value(placeholder: "PATTERN"),
+                help: "keep matching paths even if a later --exclude matches (repeatable)"),
+            OptionSpec(
+                ["--exclude-from"], .value(placeholder: "FILE"),
+                help: "exclude patterns from FILE, one per line (# comments)"),
+            OptionSpec(["--copy-links", "-L"], help: "follow symbolic links (default: skip them with a warning)"),
+            OptionSpec(["--transfers"], .value(placeholder: "N"), help: "files transferred at once (default 4)"),
+            OptionSpec(["--progress", "-P"], help: "show progress"),
+            OptionSpec(
+                ["--resize"], .optionalValue(placeholder: "N|best-effort"),
+                help:
+                    "on push, prepare images first (longest edge N, default 2048; HEIC becomes .jpg); compared by time only"
+            ),
+        ] + ImageSettings.options.filter { $0.names != ["--format"] }
 
     static let positionals = [
         PositionalSpec("SRC", help: "local folder, officer:/folder or NAME:bucket/folder"),
@@ -57,7 +67,8 @@ enum SyncCommand: Command {
         let source = try context.location(parsed.positionals[0])
         let destination = try context.location(parsed.positionals[1])
         if !source.isRemote, !destination.isRemote {
-            throw CLIError.usage("give a local folder and a remote folder, or two remote folders (officer:/path or NAME:bucket/path)")
+            throw CLIError.usage(
+                "give a local folder and a remote folder, or two remote folders (officer:/path or NAME:bucket/path)")
         }
         let push = !source.isRemote
         if !push, destination.isRemote, parsed.flag("resize") || parsed.flag("copy-links") {
@@ -79,11 +90,14 @@ enum SyncCommand: Command {
         options.deleteExtraneous = allowDelete && parsed.flag("delete")
         if let text = parsed.value("max-delete") {
             guard let value = Int(text), value >= 0 else {
-                throw ArgumentError.invalidValue(option: "--max-delete", value: text, reason: "a number of entries, 0 or more")
+                throw ArgumentError.invalidValue(
+                    option: "--max-delete", value: text, reason: "a number of entries, 0 or more")
             }
             options.maxDelete = value
         }
-        if parsed.flag("checksum") && parsed.flag("size-only") { throw CLIError.usage("--checksum and --size-only exclude each other") }
+        if parsed.flag("checksum") && parsed.flag("size-only") {
+            throw CLIError.usage("--checksum and --size-only exclude each other")
+        }
         options.comparison = parsed.flag("checksum") ? .checksum : parsed.flag("size-only") ? .sizeOnly : .sizeAndTime
         options.dryRun = parsed.flag("dry-run")
         if let text = parsed.value("transfers") {
@@ -96,10 +110,15 @@ enum SyncCommand: Command {
         return options
     }
 
-    static func show(_ operation: SyncOperation, options: SyncOptions, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
+    static func show(
+        _ operation: SyncOperation, options: SyncOptions, _ parsed: ParsedCommand, _ context: CommandContext
+    ) async throws {
         let (sourceText, destinationText) = (parsed.positionals[0], parsed.positionals[1])
-        let roots = SyncRoots(sourceRoot: try context.fullLocation(sourceText), destinationRoot: try context.fullLocation(destinationText))
-        let display = SyncDisplay(context: context, showProgress: parsed.flag("progress"), dryRun: options.dryRun, roots: roots)
+        let roots = SyncRoots(
+            sourceRoot: try context.fullLocation(sourceText), destinationRoot: try context.fullLocation(destinationText)
+        )
+        let display = SyncDisplay(
+            context: context, showProgress: parsed.flag("progress"), dryRun: options.dryRun, roots: roots)
         for await event in operation { display.handle(event) }
         let report: SyncReport
         do {
@@ -109,7 +128,8 @@ enum SyncCommand: Command {
             throw error
         }
         display.close(failed: !report.succeeded || Task.isCancelled)
-        display.summarize(report, source: sourceText, destination: destinationText, deleteAsked: options.deleteExtraneous)
+        display.summarize(
+            report, source: sourceText, destination: destinationText, deleteAsked: options.deleteExtraneous)
         // Ctrl-C: the failures it caused are not the run's; a rerun continues.
         try Task.checkCancellation()
         guard report.succeeded else {
@@ -125,7 +145,8 @@ enum SyncCommand: Command {
         var filter = SyncFilter()
         for option in parsed.sequence where option.key == "include" || option.key == "exclude" {
             guard let pattern = GlobPattern(option.value) else {
-                throw ArgumentError.invalidValue(option: "--" + option.key, value: option.value, reason: "an empty pattern")
+                throw ArgumentError.invalidValue(
+                    option: "--" + option.key, value: option.value, reason: "an empty pattern")
             }
             filter.add(include: option.key == "include", pattern: pattern)
         }
@@ -148,7 +169,8 @@ enum SyncCommand: Command {
         let bestEffort = value == "best-effort"
         let options = try ImageSettings.parse(parsed, maxEdge: bestEffort ? nil : value)
         let preparation = UploadImagePreparation(
-            options: options, bestEffort: bestEffort, folder: UploadImagePreparation.defaultFolder(environment: context.environment))
+            options: options, bestEffort: bestEffort,
+            folder: UploadImagePreparation.defaultFolder(environment: context.environment))
         let console = context.console
         return preparation.syncHooks { console.message("warning: \($0)") }
     }
@@ -157,7 +179,8 @@ enum SyncCommand: Command {
 /// `copy SRC DST`: `sync` that never deletes.
 enum CopyFolderCommand: Command {
     static let spec = CommandSpec(
-        "copy", summary: "copy new and changed files between a local folder and an Officer or S3 folder (never deletes)",
+        "copy",
+        summary: "copy new and changed files between a local folder and an Officer or S3 folder (never deletes)",
         discussion: SyncCommand.discussion, options: SyncCommand.sharedOptions, positionals: SyncCommand.positionals)
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {

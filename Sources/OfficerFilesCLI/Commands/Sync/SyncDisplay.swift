@@ -37,7 +37,9 @@ final class SyncDisplay: @unchecked Sendable {
                     context.printJSON(SyncStepRecord(type: "planned", action, roots: roots))
                 } else {
                     let size = action.bytes > 0 ? " (\(ByteCountFormat.string(action.bytes)))" : ""
-                    context.console.print("\(action.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(TerminalText.escaped(action.path))\(size)  \(action.reason)")
+                    context.console.print(
+                        "\(action.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(TerminalText.escaped(action.path))\(size)  \(action.reason)"
+                    )
                 }
             }
             lock.withLock {
@@ -78,7 +80,8 @@ final class SyncDisplay: @unchecked Sendable {
         reporter.setFileCounts(done: files.0, total: files.1)
         // The line names the files in flight, as rclone -P lists its transfers.
         let shown = names.prefix(3).map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
-        reporter.rename(progressID, to: names.isEmpty ? "sync" : shown + (names.count > 3 ? " +\(names.count - 3)" : ""))
+        reporter.rename(
+            progressID, to: names.isEmpty ? "sync" : shown + (names.count > 3 ? " +\(names.count - 3)" : ""))
         reporter.update(progressID, done: done, total: total)
     }
 
@@ -97,17 +100,22 @@ final class SyncDisplay: @unchecked Sendable {
         }
         guard !context.global.quiet || !report.succeeded else { return }
         let verb = dryRun ? "Would transfer" : "Transferred"
-        let rate = report.seconds > 0 && !dryRun ? ", \(ByteCountFormat.rate(Double(report.bytes) / report.seconds))" : ""
+        let rate =
+            report.seconds > 0 && !dryRun ? ", \(ByteCountFormat.rate(Double(report.bytes) / report.seconds))" : ""
         var lines = [
             "\(verb) \(report.transferred) file\(report.transferred == 1 ? "" : "s") (\(ByteCountFormat.string(report.bytes))) in \(DurationFormat.precise(seconds: report.seconds))\(rate)"
                 + "; \(report.unchanged) unchanged, " + (dryRun ? "would create " : "")
-                + "\(report.directoriesCreated) folder\(report.directoriesCreated == 1 ? "" : "s")" + (dryRun ? "" : " created")
-                + (report.timesSet > 0 ? (dryRun ? ", would set \(report.timesSet) times" : ", \(report.timesSet) times set") : "")
+                + "\(report.directoriesCreated) folder\(report.directoriesCreated == 1 ? "" : "s")"
+                + (dryRun ? "" : " created")
+                + (report.timesSet > 0
+                    ? (dryRun ? ", would set \(report.timesSet) times" : ", \(report.timesSet) times set") : "")
                 + (dryRun ? ", would delete \(report.deleted)" : ", \(report.deleted) deleted")
                 + ", \(report.failureCount) error\(report.failureCount == 1 ? "" : "s")"
         ]
         if report.extraneous > 0, !deleteAsked {
-            lines.append("\(report.extraneous) entr\(report.extraneous == 1 ? "y is" : "ies are") only in \(destination) (sync --delete removes them)")
+            lines.append(
+                "\(report.extraneous) entr\(report.extraneous == 1 ? "y is" : "ies are") only in \(destination) (sync --delete removes them)"
+            )
         }
         if let skipped = report.deletionsSkipped { lines.append("Not deleted: \(skipped)") }
         if !report.failures.isEmpty {

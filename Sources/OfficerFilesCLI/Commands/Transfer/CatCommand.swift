@@ -13,13 +13,18 @@ enum CatCommand: Command {
             prints the cached copy on 304. With --offline the cached copy is printed without asking.
             """,
         options: [OptionSpec(["--bwlimit"], .value(placeholder: "RATE"), help: "at most RATE bytes/s")],
-        positionals: [PositionalSpec("SRC", help: "officer:/path, NAME:/path, NAME:bucket/key or an http(s) URL", variadic: true)])
+        positionals: [
+            PositionalSpec("SRC", help: "officer:/path, NAME:/path, NAME:bucket/key or an http(s) URL", variadic: true)
+        ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let rate = try parsed.value("bwlimit").map { try ArgumentValues.rate($0, option: "--bwlimit") }
         let sources = try parsed.positionals.map { argument in
             let location = try context.location(argument, plain: .officer)
-            guard location.isRemote else { throw CLIError.usage("\(argument): give a remote path (officer:/path, NAME:bucket/key) or an http(s) URL") }
+            guard location.isRemote else {
+                throw CLIError.usage(
+                    "\(argument): give a remote path (officer:/path, NAME:bucket/key) or an http(s) URL")
+            }
             return location
         }
         let files = try context.files()

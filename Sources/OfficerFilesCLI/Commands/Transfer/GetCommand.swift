@@ -16,17 +16,28 @@ enum GetCommand: Command {
             server still reports is copied instead of fetched, and --offline copies it without asking.
             """,
         options: [
-            OptionSpec(["--segments", "-x"], .value(placeholder: "N"), help: "parallel ranges (default: 4 from 64 MiB, else 1)"),
+            OptionSpec(
+                ["--segments", "-x"], .value(placeholder: "N"), help: "parallel ranges (default: 4 from 64 MiB, else 1)"
+            ),
             OptionSpec(["--force", "-f"], help: "replace an existing DEST"),
-            OptionSpec(["--checksum"], .value(placeholder: "sha256:HEX"), help: "refuse the file unless it has this SHA-256"),
+            OptionSpec(
+                ["--checksum"], .value(placeholder: "sha256:HEX"), help: "refuse the file unless it has this SHA-256"),
             OptionSpec(["--bwlimit"], .value(placeholder: "RATE"), help: "at most RATE bytes/s in all (e.g. 500K, 2M)"),
-            OptionSpec(["--zip"], help: "one zip of every SRC (Officer files and folders), made by the server; resumable like a file"),
+            OptionSpec(
+                ["--zip"],
+                help: "one zip of every SRC (Officer files and folders), made by the server; resumable like a file"),
         ],
         positionals: [
-            PositionalSpec("SRC", help: "officer:/path, NAME:/path, NAME:bucket/key or an http(s) URL (several Officer paths with --zip)", variadic: true),
+            PositionalSpec(
+                "SRC",
+                help: "officer:/path, NAME:/path, NAME:bucket/key or an http(s) URL (several Officer paths with --zip)",
+                variadic: true),
             PositionalSpec("DEST", help: "file or folder (default: the current folder)", optional: true),
         ],
-        usages: ["[OPTIONS] SRC [DEST]", "[OPTIONS] SRC... DIR (several files, or a pattern: 'officer:/x/*.jpg')", "[OPTIONS] --zip SRC... [DEST]"])
+        usages: [
+            "[OPTIONS] SRC [DEST]", "[OPTIONS] SRC... DIR (several files, or a pattern: 'officer:/x/*.jpg')",
+            "[OPTIONS] --zip SRC... [DEST]",
+        ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         var options = DownloadOptions()
@@ -39,7 +50,8 @@ enum GetCommand: Command {
         }
         if let text = parsed.value("checksum") {
             guard let checksum = Checksum(parsing: text) else {
-                throw ArgumentError.invalidValue(option: "--checksum", value: text, reason: "expected sha256: and 64 hex digits")
+                throw ArgumentError.invalidValue(
+                    option: "--checksum", value: text, reason: "expected sha256: and 64 hex digits")
             }
             options.checksum = checksum
         }
@@ -51,7 +63,8 @@ enum GetCommand: Command {
         let sources = try arguments.map { argument in
             let source = try context.location(argument)
             guard source.isRemote else {
-                throw CLIError.usage("\(argument): give a remote path (officer:/path, NAME:bucket/key) or an http(s) URL")
+                throw CLIError.usage(
+                    "\(argument): give a remote path (officer:/path, NAME:bucket/key) or an http(s) URL")
             }
             guard !source.isTopOfRoot else { throw CLIError.usage("\(argument): is the top of a root, not a file") }
             return source
@@ -74,16 +87,19 @@ enum GetCommand: Command {
         }
         let source = sources[0]
         let destination = SavedFile.path(
-            for: destinationArgument, name: FileName.savedName(of: source, fallback: source.isWebAddress ? "index.html" : "download"))
+            for: destinationArgument,
+            name: FileName.savedName(of: source, fallback: source.isWebAddress ? "index.html" : "download"))
         try await download(source, to: destination, options: options, reporter: reporter, context)
     }
 
     /// One file to `destination`, shown on `reporter`.
     static func download(
-        _ source: Location, to destination: String, options: DownloadOptions, reporter: ProgressReporter, _ context: CommandContext
+        _ source: Location, to destination: String, options: DownloadOptions, reporter: ProgressReporter,
+        _ context: CommandContext
     ) async throws {
         let started = Date()
-        let display = PartsDisplay(reporter: reporter, name: (destination as NSString).lastPathComponent, context: context)
+        let display = PartsDisplay(
+            reporter: reporter, name: (destination as NSString).lastPathComponent, context: context)
         let files = try context.files()
         // A remote whose files are cached: the cache is opened (and what it repaired said) before the transfer.
         if try await files.features(of: source).contains(.cached) { try context.announceCache(files) }
@@ -95,7 +111,8 @@ enum GetCommand: Command {
     /// `get --zip SRC... [DEST]`: the server's zip of Officer files and folders, downloaded like one file.
     static func zip(_ parsed: ParsedCommand, _ options: DownloadOptions, _ context: CommandContext) async throws {
         var arguments = parsed.positionals
-        let destinationArgument = arguments.count > 1 && !context.isOfficerPath(arguments.last!) ? arguments.removeLast() : nil
+        let destinationArgument =
+            arguments.count > 1 && !context.isOfficerPath(arguments.last!) ? arguments.removeLast() : nil
         let paths = try arguments.map { argument in
             guard context.isOfficerPath(argument) else {
                 throw CLIError.usage("\(argument): --zip takes Officer paths (officer:/path)")
@@ -107,9 +124,11 @@ enum GetCommand: Command {
         let started = Date()
         let reporter = context.progressReporter()
         defer { reporter.close() }
-        let display = PartsDisplay(reporter: reporter, name: (destination as NSString).lastPathComponent, context: context)
+        let display = PartsDisplay(
+            reporter: reporter, name: (destination as NSString).lastPathComponent, context: context)
         let files = try context.files()
-        let result = try await context.show(files.downloadZip(of: paths, to: destination, options: options), on: display)
+        let result = try await context.show(
+            files.downloadZip(of: paths, to: destination, options: options), on: display)
         report(result, source: paths.map(\.description).joined(separator: " "), started, context)
     }
 
@@ -123,7 +142,8 @@ enum GetCommand: Command {
                     sha256: result.sha256, seconds: seconds, fromCache: result.fromCache))
         } else if !context.global.quiet {
             let rate = ByteCountFormat.rate(Double(result.fetchedBytes) / max(seconds, 0.001))
-            var line = "Saved \(result.path) (\(ByteCountFormat.string(result.bytes))) in \(DurationFormat.precise(seconds: seconds))"
+            var line =
+                "Saved \(result.path) (\(ByteCountFormat.string(result.bytes))) in \(DurationFormat.precise(seconds: seconds))"
             line += result.fromCache ? ", from the cache" : ", \(rate)"
             if result.resumedBytes > 0 { line += ", resumed after \(ByteCountFormat.string(result.resumedBytes))" }
             if let digest = result.sha256 { line += ", sha256 verified (\(digest.prefix(12))…)" }

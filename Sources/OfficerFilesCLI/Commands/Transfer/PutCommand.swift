@@ -19,27 +19,42 @@ enum PutCommand: Command {
             """,
         options: [
             OptionSpec(["--force", "-f"], help: "replace existing files on the server"),
-            OptionSpec(["--parents", "-p"], help: "create the destination folder (or a single file's parent) if missing"),
-            OptionSpec(["--chunk-size"], .value(placeholder: "SIZE"), help: "fixed bytes per PATCH request (default: sized from the rate, about 3 s each)"),
-            OptionSpec(["--parts"], .value(placeholder: "N"), help: "upload N parts in parallel and join them (tus concatenation)"),
+            OptionSpec(
+                ["--parents", "-p"], help: "create the destination folder (or a single file's parent) if missing"),
+            OptionSpec(
+                ["--chunk-size"], .value(placeholder: "SIZE"),
+                help: "fixed bytes per PATCH request (default: sized from the rate, about 3 s each)"),
+            OptionSpec(
+                ["--parts"], .value(placeholder: "N"),
+                help: "upload N parts in parallel and join them (tus concatenation)"),
             OptionSpec(["--bwlimit"], .value(placeholder: "RATE"), help: "at most RATE bytes/s in all (e.g. 500K, 2M)"),
-            OptionSpec(["--no-checksum"], help: "do not checksum chunks (faster; TLS still protects the bytes in transit)"),
-            OptionSpec(["--meta"], .repeated(placeholder: "KEY=VALUE"), help: "add tus Upload-Metadata (filename, filetype and mtime are sent anyway)"),
+            OptionSpec(
+                ["--no-checksum"], help: "do not checksum chunks (faster; TLS still protects the bytes in transit)"),
+            OptionSpec(
+                ["--meta"], .repeated(placeholder: "KEY=VALUE"),
+                help: "add tus Upload-Metadata (filename, filetype and mtime are sent anyway)"),
             OptionSpec(
                 ["--resize"], .optionalValue(placeholder: "N|best-effort"),
-                help: "prepare images first: longest edge N (default 2048), re-encoded, metadata stripped; best-effort uploads damaged images unchanged"),
+                help:
+                    "prepare images first: longest edge N (default 2048), re-encoded, metadata stripped; best-effort uploads damaged images unchanged"
+            ),
             WriteQueueing.option,
         ] + ImageSettings.options,
         positionals: [
             PositionalSpec("LOCAL", help: "local file(s) to upload", variadic: true),
-            PositionalSpec("DEST", help: "officer:/folder/, officer:/path/name (NAME:/… on a named Officer server), NAME:bucket/[folder/|key] or a tus URL"),
+            PositionalSpec(
+                "DEST",
+                help:
+                    "officer:/folder/, officer:/path/name (NAME:/… on a named Officer server), NAME:bucket/[folder/|key] or a tus URL"
+            ),
         ])
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         var options = UploadOptions()
         if let text = parsed.value("chunk-size") {
             guard let size = ByteCountFormat.parse(text), size >= 64 << 10 else {
-                throw ArgumentError.invalidValue(option: "--chunk-size", value: text, reason: "a size of at least 64K, e.g. 8M")
+                throw ArgumentError.invalidValue(
+                    option: "--chunk-size", value: text, reason: "a size of at least 64K, e.g. 8M")
             }
             options.chunkSize = size
         }
@@ -53,19 +68,27 @@ enum PutCommand: Command {
         options.checksums = !parsed.flag("no-checksum")
         for text in parsed.all("meta") {
             guard let equals = text.firstIndex(of: "="), UploadTarget.isValidMetadataKey(String(text[..<equals])) else {
-                throw ArgumentError.invalidValue(option: "--meta", value: text, reason: "KEY=VALUE, the key without spaces or commas")
+                throw ArgumentError.invalidValue(
+                    option: "--meta", value: text, reason: "KEY=VALUE, the key without spaces or commas")
             }
-            options.metadata.append(UploadTarget.MetadataItem(String(text[..<equals]), String(text[text.index(after: equals)...])))
+            options.metadata.append(
+                UploadTarget.MetadataItem(String(text[..<equals]), String(text[text.index(after: equals)...])))
         }
         let locals = Array(parsed.positionals.dropLast())
         if locals.contains("-") {
-            guard locals.count == 1 else { throw CLIError.usage("'-' (standard input) is uploaded alone, not with other files") }
+            guard locals.count == 1 else {
+                throw CLIError.usage("'-' (standard input) is uploaded alone, not with other files")
+            }
             return try await uploadStandardInput(parsed.positionals.last!, options: options, parsed, context)
         }
         // Every file is checked before anything goes, by the library's rule (uploads check again).
         for local in locals {
-            if case .failure(let error) = Result(catching: { () throws(LocalFileError) in try OfficerFiles.requireLocalFile(local) }) {
-                if error.problem == .isAFolder { throw CLIError.localFile(path: local, message: "is a folder (upload its files, or use sync)") }
+            if case .failure(let error) = Result(catching: { () throws(LocalFileError) in
+                try OfficerFiles.requireLocalFile(local)
+            }) {
+                if error.problem == .isAFolder {
+                    throw CLIError.localFile(path: local, message: "is a folder (upload its files, or use sync)")
+                }
                 throw error
             }
         }
@@ -75,7 +98,8 @@ enum PutCommand: Command {
         if location.isRemote, !location.isWebAddress, try await !files.features(of: location).contains(.queuedWrites) {
             // A remote without the Officer server's extras (S3): the front door's upload, placed as cp places copies.
             if parsed.flag("queue") || parsed.flag("resize") || options.parts > 1 || options.chunkSize != nil {
-                throw CLIError.usage("\(dest): --queue, --resize, --parts and --chunk-size are for Officer destinations")
+                throw CLIError.usage(
+                    "\(dest): --queue, --resize, --parts and --chunk-size are for Officer destinations")
             }
             return try await putAnywhere(locals, to: location, options: options, parsed, context)
         }
@@ -83,22 +107,32 @@ enum PutCommand: Command {
         request.createMissing = parsed.flag("parents")
         request.overwrite = parsed.flag("force")
         request.options = options
-        if !dest.lowercased().hasPrefix("http://"), !dest.lowercased().hasPrefix("https://"), !context.isOfficerPath(dest) {
-            throw CLIError.usage("\(dest): DEST must be a remote path (officer:/path, NAME:/path, NAME:bucket/key) or a tus URL")
+        if !dest.lowercased().hasPrefix("http://"), !dest.lowercased().hasPrefix("https://"),
+            !context.isOfficerPath(dest)
+        {
+            throw CLIError.usage(
+                "\(dest): DEST must be a remote path (officer:/path, NAME:/path, NAME:bucket/key) or a tus URL")
         }
         if parsed.flag("queue"), parsed.flag("resize") {
             throw CLIError.usage("--queue does not go with --resize (a queued upload sends the file as it is)")
         }
         let destination: UploadDestination
         do {
-            if context.isOfficerPath(dest), WriteQueueing.queuesAtOnce(parsed, files) { throw OfficerFilesError.needsNetwork(dest) }
+            if context.isOfficerPath(dest), WriteQueueing.queuesAtOnce(parsed, files) {
+                throw OfficerFilesError.needsNetwork(dest)
+            }
             destination = try await files.uploadDestination(dest, several: locals.count > 1, request: request)
-        } catch where context.isOfficerPath(dest) && (WriteQueueing.queuesAtOnce(parsed, files) || WriteQueueing.shouldQueue(after: error, parsed, files)) {
+        } catch
+            where context.isOfficerPath(dest)
+            && (WriteQueueing.queuesAtOnce(parsed, files) || WriteQueueing.shouldQueue(after: error, parsed, files))
+        {
             return try queueUploads(locals, to: dest, files, parsed, context)
         }
         let reporter = context.progressReporter()
         defer { reporter.close() }
-        if locals.count > 1 { reporter.expect(files: locals.count, bytes: parsed.flag("resize") ? nil : Self.totalSize(of: locals)) }
+        if locals.count > 1 {
+            reporter.expect(files: locals.count, bytes: parsed.flag("resize") ? nil : Self.totalSize(of: locals))
+        }
         guard parsed.flag("resize") else {
             try await BatchRunner.run(locals, context: context) { local in
                 let target: UploadTarget
@@ -110,7 +144,8 @@ enum PutCommand: Command {
                 try await WriteQueueing.perform(parsed, context, files) {
                     try queuedUpload(local, path: try finalPath(of: local, in: destination), parsed)
                 } work: {
-                    try await upload(local, to: target, files: files, options: options, reporter: reporter, context: context)
+                    try await upload(
+                        local, to: target, files: files, options: options, reporter: reporter, context: context)
                 }
             }
             return
@@ -126,12 +161,16 @@ enum PutCommand: Command {
             do {
                 let item = try prepared.get()
                 if let warning = item.warning { context.console.message("warning: \(warning)") }
-                let target = try files.uploadTarget(for: item.path, name: item.name, destination: destination, overwrite: request.overwrite)
-                try await upload(item.path, to: target, files: files, options: options, reporter: reporter, context: context, shownAs: local)
+                let target = try files.uploadTarget(
+                    for: item.path, name: item.name, destination: destination, overwrite: request.overwrite)
+                try await upload(
+                    item.path, to: target, files: files, options: options, reporter: reporter, context: context,
+                    shownAs: local)
                 if let temporary = item.temporary { unlink(temporary) }
             } catch {
                 if locals.count == 1 || Task.isCancelled { throw error }
-                context.console.message("officer-files: " + context.describe(error) + (error is ImageError ? "; not uploaded" : ""))
+                context.console.message(
+                    "officer-files: " + context.describe(error) + (error is ImageError ? "; not uploaded" : ""))
                 failures.append(error)
             }
         }
@@ -139,15 +178,22 @@ enum PutCommand: Command {
         if locals.count == 1, case .officer(.asFile(let file)) = destination {
             try await send(locals[0], preparation.prepare(locals[0], as: file.name))
         } else {
-            for await (local, prepared) in PreparedUploads(locals, preparation: preparation) { try await send(local, prepared) }
+            for await (local, prepared) in PreparedUploads(locals, preparation: preparation) {
+                try await send(local, prepared)
+            }
         }
         if !failures.isEmpty { throw BatchRunner.summary(of: failures, total: locals.count) }
     }
 
     /// `put LOCAL... DEST` through the front door's upload for any remote.
-    static func putAnywhere(_ locals: [String], to destination: Location, options: UploadOptions, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
+    static func putAnywhere(
+        _ locals: [String], to destination: Location, options: UploadOptions, _ parsed: ParsedCommand,
+        _ context: CommandContext
+    ) async throws {
         let files = try context.files()
-        if locals.count > 1, !destination.description.hasSuffix("/"), (try? await files.stat(destination))?.isFolder != true {
+        if locals.count > 1, !destination.description.hasSuffix("/"),
+            (try? await files.stat(destination))?.isFolder != true
+        {
             throw CLIError.usage("\(destination): several files go into a folder: end it with /")
         }
         let reporter = context.progressReporter()
@@ -155,16 +201,20 @@ enum PutCommand: Command {
         if locals.count > 1 { reporter.expect(files: locals.count, bytes: Self.totalSize(of: locals)) }
         try await BatchRunner.run(locals, context: context) { local in
             let target = try await files.uploadTarget(of: local, to: destination)
-            let display = PartsDisplay(reporter: reporter, name: (local as NSString).lastPathComponent, context: context)
+            let display = PartsDisplay(
+                reporter: reporter, name: (local as NSString).lastPathComponent, context: context)
             let started = Date()
             let result: UploadResult
             do {
-                result = try await context.show(files.upload(local, to: destination, overwrite: parsed.flag("force"), options: options), on: display)
+                result = try await context.show(
+                    files.upload(local, to: destination, overwrite: parsed.flag("force"), options: options), on: display
+                )
             } catch {
                 throw UploadReport.explained(error, shown: local)
             }
             UploadReport.finished(
-                result, shown: local, destination: target.description, seconds: Date().timeIntervalSince(started), reporter: reporter, context: context)
+                result, shown: local, destination: target.description, seconds: Date().timeIntervalSince(started),
+                reporter: reporter, context: context)
         }
     }
 
@@ -180,23 +230,29 @@ enum PutCommand: Command {
     /// The queued form of one upload.
     static func queuedUpload(_ local: String, path: RemotePath, _ parsed: ParsedCommand) throws -> QueuedWrite {
         QueuedWrite(
-            kind: .upload, root: path.root, path: path.path, local: URL(fileURLWithPath: local).standardizedFileURL.path,
+            kind: .upload, root: path.root, path: path.path,
+            local: URL(fileURLWithPath: local).standardizedFileURL.path,
             parents: parsed.flag("parents"), overwrite: parsed.flag("force"))
     }
 
     /// `put --queue` while the server cannot be reached: each file queued where it would land, placed by the
     /// destination as it was last listed.
-    static func queueUploads(_ locals: [String], to dest: String, _ files: OfficerFiles, _ parsed: ParsedCommand, _ context: CommandContext) throws {
+    static func queueUploads(
+        _ locals: [String], to dest: String, _ files: OfficerFiles, _ parsed: ParsedCommand, _ context: CommandContext
+    ) throws {
         let target = try context.remotePath(dest)
         let intoFolder = try locals.count > 1 || files.queuedDestinationIsFolder(target)
         for local in locals {
             let path = intoFolder ? try target.appending((local as NSString).lastPathComponent) : target
-            try WriteQueueing.queue(try queuedUpload(local, path: path, parsed), files, context, offline: files.isOffline)
+            try WriteQueueing.queue(
+                try queuedUpload(local, path: path, parsed), files, context, offline: files.isOffline)
         }
     }
 
     /// `put - officer:/path`: standard input, of unknown length, to one Officer file.
-    static func uploadStandardInput(_ dest: String, options: UploadOptions, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
+    static func uploadStandardInput(
+        _ dest: String, options: UploadOptions, _ parsed: ParsedCommand, _ context: CommandContext
+    ) async throws {
         guard context.isOfficerPath(dest), !dest.hasSuffix("/") else {
             throw CLIError.usage("\(dest): standard input goes to an Officer file name (officer:/path/name)")
         }
@@ -217,17 +273,21 @@ enum PutCommand: Command {
         let result: UploadResult
         do {
             result = try await context.show(
-                files.upload(stream: DescriptorByteStream(descriptor: STDIN_FILENO), to: destination, request: request), on: display)
+                files.upload(stream: DescriptorByteStream(descriptor: STDIN_FILENO), to: destination, request: request),
+                on: display)
         } catch UploadError.cancelled {
-            throw CLIError.refused("standard input -> \(destination): interrupted; nothing was kept on the server", .interrupted)
+            throw CLIError.refused(
+                "standard input -> \(destination): interrupted; nothing was kept on the server", .interrupted)
         }
         UploadReport.finished(
-            result, shown: "standard input", destination: destination.description, seconds: Date().timeIntervalSince(started),
+            result, shown: "standard input", destination: destination.description,
+            seconds: Date().timeIntervalSince(started),
             reporter: reporter, context: context)
     }
 
     static func upload(
-        _ local: String, to target: UploadTarget, files: OfficerFiles, options: UploadOptions, reporter: ProgressReporter,
+        _ local: String, to target: UploadTarget, files: OfficerFiles, options: UploadOptions,
+        reporter: ProgressReporter,
         context: CommandContext, shownAs: String? = nil
     ) async throws {
         let shown = shownAs ?? local
@@ -238,12 +298,14 @@ enum PutCommand: Command {
             result = try await context.show(files.upload(local, to: target, options: options), on: display)
         } catch UploadError.server(_, 409, let message) {
             // Not an Officer server's (the front door reports those as existing files): the tus server's own reason.
-            throw CLIError.refused("\(shown) -> \(target.label): the tus server refused it (409 Conflict): \(message)", .conflict)
+            throw CLIError.refused(
+                "\(shown) -> \(target.label): the tus server refused it (409 Conflict): \(message)", .conflict)
         } catch {
             throw UploadReport.explained(error, shown: shown)
         }
         UploadReport.finished(
-            result, shown: shown, destination: target.label, seconds: Date().timeIntervalSince(started), reporter: reporter, context: context)
+            result, shown: shown, destination: target.label, seconds: Date().timeIntervalSince(started),
+            reporter: reporter, context: context)
     }
 
     /// Bytes of the files a batch sends (known before the first starts, so the total line never grows).

@@ -8,7 +8,9 @@ enum SavedFile {
         guard let argument else { return cwd + "/" + name }
         let absolute = argument.hasPrefix("/") ? argument : cwd + "/" + argument
         var isDirectory: ObjCBool = false
-        if argument.hasSuffix("/") || (FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) && isDirectory.boolValue) {
+        if argument.hasSuffix("/")
+            || (FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) && isDirectory.boolValue)
+        {
             return (absolute as NSString).appendingPathComponent(name)
         }
         return absolute

@@ -28,7 +28,9 @@ enum TransfersCommand: Command {
         if context.global.json {
             for transfer in transfers {
                 let (kind, from, to) = describe(transfer, context.locationNames())
-                context.printJSON(UnfinishedRecord(kind: kind, source: from, destination: to, doneBytes: transfer.done, size: transfer.total))
+                context.printJSON(
+                    UnfinishedRecord(
+                        kind: kind, source: from, destination: to, doneBytes: transfer.done, size: transfer.total))
             }
             return
         }
@@ -39,19 +41,30 @@ enum TransfersCommand: Command {
         for transfer in transfers {
             let (kind, from, to) = describe(transfer, context.locationNames())
             var note = ""
-            if case .download(let download) = transfer, download.segments.isEmpty { note = "  (no ranges on the server: a rerun starts over)" }
+            if case .download(let download) = transfer, download.segments.isEmpty {
+                note = "  (no ranges on the server: a rerun starts over)"
+            }
             var size = amount(transfer.done, transfer.total)
-            if case .objectUpload = transfer { size = "\(ByteCountFormat.string(transfer.total ?? 0)) in parts (the store says which it holds on resume)" }
-            context.console.print("\(kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(from) -> \(to)  \(size)\(note)")
+            if case .objectUpload = transfer {
+                size =
+                    "\(ByteCountFormat.string(transfer.total ?? 0)) in parts (the store says which it holds on resume)"
+            }
+            context.console.print(
+                "\(kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(from) -> \(to)  \(size)\(note)")
         }
     }
 
     /// Kind, source and destination as the user named them (`officer:/path` for Officer downloads).
-    static func describe(_ transfer: UnfinishedTransfer, _ names: LocationNames) -> (kind: String, from: String, to: String) {
+    static func describe(_ transfer: UnfinishedTransfer, _ names: LocationNames) -> (
+        kind: String, from: String, to: String
+    ) {
         switch transfer {
         case .upload(let upload): ("upload", upload.localPath, upload.label)
         case .objectUpload(let upload):
-            ("upload", upload.localPath, names.objectLocation(endpoint: upload.endpoint, bucket: upload.bucket, key: upload.objectKey))
+            (
+                "upload", upload.localPath,
+                names.objectLocation(endpoint: upload.endpoint, bucket: upload.bucket, key: upload.objectKey)
+            )
         case .download(let download): ("download", names.location(ofURL: download.url), download.destination)
         }
     }
@@ -81,11 +94,14 @@ enum TransfersCommand: Command {
             switch outcome {
             case .uploaded(let result):
                 UploadReport.finished(
-                    result, shown: from, destination: to, seconds: Date().timeIntervalSince(started), reporter: reporter, context: context)
+                    result, shown: from, destination: to, seconds: Date().timeIntervalSince(started),
+                    reporter: reporter, context: context)
             case .downloaded(let result) where context.global.json:
                 GetCommand.report(result, source: from, started, context)
             case .downloaded(let result):
-                context.say("Saved \(result.path) (\(ByteCountFormat.string(result.bytes))), resumed after \(ByteCountFormat.string(result.resumedBytes))")
+                context.say(
+                    "Saved \(result.path) (\(ByteCountFormat.string(result.bytes))), resumed after \(ByteCountFormat.string(result.resumedBytes))"
+                )
             }
         }
     }
@@ -107,8 +123,10 @@ enum TransfersCommand: Command {
                 continue
             }
             switch transfer {
-            case .upload(let upload): context.say("removed the partial upload of \(upload.localPath) to \(upload.label)")
-            case .objectUpload(let upload): context.say("aborted the multipart upload of \(upload.localPath) to \(upload.label)")
+            case .upload(let upload):
+                context.say("removed the partial upload of \(upload.localPath) to \(upload.label)")
+            case .objectUpload(let upload):
+                context.say("aborted the multipart upload of \(upload.localPath) to \(upload.label)")
             case .download(let download): context.say("removed the partial download of \(download.destination)")
             }
         }

@@ -18,11 +18,18 @@ enum WatchCommand: Command {
             and one line saying to log in again (for systemd: RestartPreventExitStatus=3).
             """,
         options: [
-            OptionSpec(["--settle"], .value(placeholder: "SECONDS"), help: "how long a file must stay unchanged (default 2)"),
-            OptionSpec(["--exclude"], .repeated(placeholder: "GLOB"), help: "skip matching files and folders (as sync's)"),
-            OptionSpec(["--include"], .repeated(placeholder: "GLOB"), help: "take matching files even if excluded later"),
+            OptionSpec(
+                ["--settle"], .value(placeholder: "SECONDS"), help: "how long a file must stay unchanged (default 2)"),
+            OptionSpec(
+                ["--exclude"], .repeated(placeholder: "GLOB"), help: "skip matching files and folders (as sync's)"),
+            OptionSpec(
+                ["--include"], .repeated(placeholder: "GLOB"), help: "take matching files even if excluded later"),
             OptionSpec(["--exclude-from"], .repeated(placeholder: "FILE"), help: "patterns to skip, one per line"),
-            OptionSpec(["--delete-after-upload"], help: "remove each local file once the server's SHA-256 matched (a server without checksums: the file is read back once)"),
+            OptionSpec(
+                ["--delete-after-upload"],
+                help:
+                    "remove each local file once the server's SHA-256 matched (a server without checksums: the file is read back once)"
+            ),
             OptionSpec(
                 ["--resize"], .optionalValue(placeholder: "N|best-effort"),
                 help: "prepare images first, as sync --resize does"),
@@ -46,7 +53,9 @@ enum WatchCommand: Command {
         options.filter = try SyncCommand.filter(parsed)
         options.deleteAfterUpload = parsed.flag("delete-after-upload")
         if parsed.flag("resize") {
-            if options.deleteAfterUpload { throw CLIError.usage("--delete-after-upload keeps originals of prepared images: give one of the two") }
+            if options.deleteAfterUpload {
+                throw CLIError.usage("--delete-after-upload keeps originals of prepared images: give one of the two")
+            }
             options.imagePreparation = try SyncCommand.imagePreparation(parsed, context)
         }
         let files = try context.files()
@@ -56,11 +65,13 @@ enum WatchCommand: Command {
         terminate.setEventHandler { operation.cancel() }
         terminate.resume()
         defer { terminate.cancel() }
-        if !context.global.quiet, !context.global.json { context.console.message("watching \(local) -> \(remote) (Ctrl-C stops)") }
+        if !context.global.quiet, !context.global.json {
+            context.console.message("watching \(local) -> \(remote) (Ctrl-C stops)")
+        }
         for await event in operation { show(event, context) }
         do {
             try await operation.value
-        } catch where ErrorCategory.of(error) == .cancelled {
+        } catch  where ErrorCategory.of(error) == .cancelled {
             if !context.global.quiet { context.console.message("stopped watching \(local)") }
         }
     }
@@ -69,11 +80,18 @@ enum WatchCommand: Command {
         if context.global.json {
             switch event {
             case .uploaded(let local, let remote, let bytes, let settled):
-                context.printJSON(WatchRecord(type: "uploaded", source: context.shownLocation(local), destination: remote.description, size: bytes, settledSeconds: settled))
-            case .failed(let local, let reason): context.printJSON(WatchRecord(type: "failed", path: context.shownLocation(local), reason: reason))
-            case .deletedLocal(let local): context.printJSON(WatchRecord(type: "deleted", path: context.shownLocation(local)))
-            case .waiting(let reason, let retryIn): context.printJSON(WatchRecord(type: "waiting", reason: reason, retryInSeconds: retryIn))
-            case .caughtUp(let uploaded, let failed): context.printJSON(WatchRecord(type: "caught-up", uploaded: uploaded, failed: failed))
+                context.printJSON(
+                    WatchRecord(
+                        type: "uploaded", source: context.shownLocation(local), destination: remote.description,
+                        size: bytes, settledSeconds: settled))
+            case .failed(let local, let reason):
+                context.printJSON(WatchRecord(type: "failed", path: context.shownLocation(local), reason: reason))
+            case .deletedLocal(let local):
+                context.printJSON(WatchRecord(type: "deleted", path: context.shownLocation(local)))
+            case .waiting(let reason, let retryIn):
+                context.printJSON(WatchRecord(type: "waiting", reason: reason, retryInSeconds: retryIn))
+            case .caughtUp(let uploaded, let failed):
+                context.printJSON(WatchRecord(type: "caught-up", uploaded: uploaded, failed: failed))
             case .unchanged: break
             }
             return
@@ -88,7 +106,9 @@ enum WatchCommand: Command {
             context.console.message("\(reason); trying again in \(DurationFormat.string(seconds: retryIn))")
         case .failed(let local, let reason): context.console.message("not uploaded: \(local): \(reason)")
         case .caughtUp(let uploaded, let failed):
-            context.console.message("caught up: \(uploaded) uploaded" + (failed > 0 ? ", \(failed) failed (tried again later)" : "") + "; watching")
+            context.console.message(
+                "caught up: \(uploaded) uploaded" + (failed > 0 ? ", \(failed) failed (tried again later)" : "")
+                    + "; watching")
         }
     }
 

@@ -46,7 +46,8 @@ public struct ImagePreparer: Sendable {
     }
 
     private static let loaders: [(prefix: String, format: ImageOutputFormat?)] = [
-        ("jpegload", .jpeg), ("pngload", .png), ("webpload", .webp), ("heifload", nil), ("gifload", .gif), ("tiffload", .tiff),
+        ("jpegload", .jpeg), ("pngload", .png), ("webpload", .webp), ("heifload", nil), ("gifload", .gif),
+        ("tiffload", .tiff),
     ]
 
     /// The output format for an input, after checking it is a supported image: named by `target`'s extension
@@ -58,13 +59,20 @@ public struct ImagePreparer: Sendable {
 
     /// Prepares `input` into `output`, in the format the extension of `name` (default: `output`) names, or
     /// ``outputFormat(for:named:)``'s.
-    public func prepare(_ input: String, to output: String, named name: String? = nil) throws(ImageError) -> PreparedImage {
-        guard (1...100).contains(options.quality) else { throw .invalidOption("quality must be 1–100, not \(options.quality)") }
-        guard options.maxEdge >= 16 else { throw .invalidOption("the longest edge must be at least 16 px, not \(options.maxEdge)") }
+    public func prepare(_ input: String, to output: String, named name: String? = nil) throws(ImageError)
+        -> PreparedImage
+    {
+        guard (1...100).contains(options.quality) else {
+            throw .invalidOption("quality must be 1–100, not \(options.quality)")
+        }
+        guard options.maxEdge >= 16 else {
+            throw .invalidOption("the longest edge must be at least 16 px, not \(options.maxEdge)")
+        }
         let facts = try inspect(input, named: name ?? output)
         let thumbnail: VipsImage
         do {
-            thumbnail = try VipsImage.thumbnail(of: input, maxEdge: options.maxEdge, exportSRGB: facts.needsColourManagement)
+            thumbnail = try VipsImage.thumbnail(
+                of: input, maxEdge: options.maxEdge, exportSRGB: facts.needsColourManagement)
         } catch {
             throw .undecodable(file: input, message: Self.message(error))
         }
@@ -72,7 +80,8 @@ public struct ImagePreparer: Sendable {
         do {
             let strip = !options.keepMetadata
             switch facts.output {
-            case .jpeg: try thumbnail.flattenedOntoWhite().writeJPEG(to: temp, quality: options.quality, stripMetadata: strip)
+            case .jpeg:
+                try thumbnail.flattenedOntoWhite().writeJPEG(to: temp, quality: options.quality, stripMetadata: strip)
             case .png: try thumbnail.writePNG8(to: temp, stripMetadata: strip)
             case .webp: try thumbnail.writeWebP(to: temp, quality: options.quality, stripMetadata: strip)
             case .tiff: try thumbnail.writeTIFF(to: temp, stripMetadata: strip)
@@ -90,7 +99,8 @@ public struct ImagePreparer: Sendable {
         if facts.canStayAsIs && preparedSize >= facts.size {
             unlink(temp)
             return PreparedImage(
-                path: input, format: facts.output, width: facts.width, height: facts.height, bytes: facts.size, usedOriginal: true)
+                path: input, format: facts.output, width: facts.width, height: facts.height, bytes: facts.size,
+                usedOriginal: true)
         }
         guard rename(temp, output) == 0 else {
             let message = String(cString: strerror(errno))
@@ -108,10 +118,14 @@ public struct ImagePreparer: Sendable {
     /// best, the output is a copy of it, written the same way.
     public func prepareFile(_ input: String, to output: String, overwrite: Bool) throws(ImageError) -> PreparedImage {
         var inputInfo = stat()
-        guard stat(input, &inputInfo) == 0 else { throw .unreadable(file: input, message: String(cString: strerror(errno))) }
+        guard stat(input, &inputInfo) == 0 else {
+            throw .unreadable(file: input, message: String(cString: strerror(errno)))
+        }
         var outputInfo = stat()
         if stat(output, &outputInfo) == 0 {
-            if outputInfo.st_dev == inputInfo.st_dev && outputInfo.st_ino == inputInfo.st_ino { throw .outputIsInput(file: output) }
+            if outputInfo.st_dev == inputInfo.st_dev && outputInfo.st_ino == inputInfo.st_ino {
+                throw .outputIsInput(file: output)
+            }
             if !overwrite { throw .outputExists(file: output) }
         }
         let folder = (output as NSString).deletingLastPathComponent
@@ -135,7 +149,8 @@ public struct ImagePreparer: Sendable {
         let failure = errno
         if !overwrite || !placed { unlink(staged) }
         guard placed else {
-            throw failure == EEXIST ? .outputExists(file: output) : .writeFailed(file: output, message: String(cString: strerror(failure)))
+            throw failure == EEXIST
+                ? .outputExists(file: output) : .writeFailed(file: output, message: String(cString: strerror(failure)))
         }
         image.path = output
         return image
@@ -152,10 +167,14 @@ public struct ImagePreparer: Sendable {
 
     /// Reads only the header: type, dimensions, alpha, orientation, metadata.
     private func inspect(_ input: String, named target: String?) throws(ImageError) -> Facts {
-        guard access(input, R_OK) == 0 else { throw .unreadable(file: input, message: String(cString: strerror(errno))) }
+        guard access(input, R_OK) == 0 else {
+            throw .unreadable(file: input, message: String(cString: strerror(errno)))
+        }
         // What the bytes are, before any loader runs: a PDF or an SVG is not an image we prepare, and saying so
         // beats libvips' "operation is blocked" for its untrusted loaders.
-        if let type = try? FileTypeDetector().detect(file: input), !type.mime.hasPrefix("image/") || type.mime == "image/svg+xml" {
+        if let type = try? FileTypeDetector().detect(file: input),
+            !type.mime.hasPrefix("image/") || type.mime == "image/svg+xml"
+        {
             throw .unsupported(file: input, detail: type.mime)
         }
         let header: VipsImage
@@ -187,7 +206,9 @@ public struct ImagePreparer: Sendable {
                     "\(target): its name says \(named.rawValue.uppercased()), but --format asks for \(options.format.rawValue.uppercased()); name it ."
                         + options.format.outputFormat(forName: target).fileExtension + " or leave --format out")
             }
-            guard named.isWritable else { throw .invalidOption("\(target): this libvips cannot write \(named.rawValue.uppercased())") }
+            guard named.isWritable else {
+                throw .invalidOption("\(target): this libvips cannot write \(named.rawValue.uppercased())")
+            }
             output = named
         } else {
             output = options.format.outputFormat(forName: input)
