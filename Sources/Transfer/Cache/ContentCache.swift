@@ -279,9 +279,19 @@ public final class ContentCache: @unchecked Sendable {
         return entry
     }
 
-    /// Pins or unpins the entry for `key`; pinned entries are never evicted and never expire.
+    /// Pins or unpins the entry for `key`; pinned entries are never evicted and never expire. Pinned entries
+    /// never hold more than the limit: a pin that would pass it is refused (``CacheError/tooLarge(key:size:available:)``),
+    /// as a commit of the same entry would be.
     public func setPinned(_ pinned: Bool, for key: CacheKey) throws(CacheError) {
         try withWriteTransaction { () throws(CacheError) in
+            if pinned, let (_, entry) = try row(for: key), !entry.pinned {
+                let pinnedBytes = try sql { db throws(SQLiteError) in
+                    try db.query("SELECT pinned_bytes FROM totals WHERE id = 1").first?.first?.int64 ?? 0
+                }
+                guard entry.size <= limit - pinnedBytes else {
+                    throw .tooLarge(key: key, size: entry.size, available: max(0, limit - pinnedBytes))
+                }
+            }
             let changed = try sql { db throws(SQLiteError) in
                 try db.execute(
                     "UPDATE entries SET pinned = ?, expires = ? WHERE server = ? AND root = ? AND path = ? AND kind = ?",
