@@ -42,12 +42,19 @@ $(BENCH_BIN): $(SOURCES)
 	swift build -c release --static-swift-stdlib --product officer-files-bench
 	@touch $(BENCH_BIN)
 
+# Each step says when it ended (seconds since the test began), so a slow one is seen in CI's log.
 test: bootstrap
+	@date +%s > .build/test-started 2>/dev/null || (mkdir -p .build && date +%s > .build/test-started)
 	swift build --build-tests
+	@echo "test: debug build done at $$(( $$(date +%s) - $$(cat .build/test-started) )) s"
 	$(MAKE) release
+	@echo "test: release build done at $$(( $$(date +%s) - $$(cat .build/test-started) )) s"
 	swift build --package-path Examples/PhotoBackup
+	@echo "test: example package done at $$(( $$(date +%s) - $$(cat .build/test-started) )) s"
 	$(MAKE) test-server
+	@echo "test: server tests done at $$(( $$(date +%s) - $$(cat .build/test-started) )) s"
 	$(MAKE) test-swift
+	@echo "test: Swift tests done at $$(( $$(date +%s) - $$(cat .build/test-started) )) s"
 
 test-swift:
 	swift test --skip-build --parallel --num-workers 2

@@ -266,9 +266,9 @@ import Transfer
             let new = try await randomFile("new.bin", mebibytes: size >> 20)
             #expect(try await cli.run(["put", old, "st:\(name)/f.bin"]).status == 0)
             let target = work.path + "/f.bin"
-            let first = try cli.launch(["get", "--bwlimit", "20M", "st:\(name)/f.bin", target])
+            let first = try cli.launch(["get", "--bwlimit", "8M", "st:\(name)/f.bin", target])
             let journal = cli.journalPath
-            // Killed once the journal holds 12 MiB of the old object (of 48 at 20 MB/s: never whole by then).
+            // Killed once the journal holds 12 MiB of the old object (of 48 at 8 MiB/s: 4 s before it is whole).
             let enough: Int64 = 12 << 20
             let killed = await Eventually.signal(SIGKILL, to: [first], timeout: 60) {
                 (try TransferJournal(path: journal).downloads().first?.segments.reduce(0) { $0 + $1.done } ?? 0)
