@@ -155,10 +155,11 @@ import Testing
                     url: rawURL(proxy.url, "/slow.bin"), sink: .file(path: local.file("slow"), offset: nil),
                     credential: .forTests(token, rawURL(proxy.url, "/slow.bin"))))
         }
-        // Cancelled once bytes are landing: the transfer is certainly under way.
+        // Cancelled once bytes are landing: the transfer is certainly under way (on the shared pool, which a loaded
+        // machine's other tests may hold a long while: waited for, not timed).
         let landing = local.file("slow")
         #expect(
-            await Eventually.wait(timeout: 60) {
+            await Eventually.wait(timeout: 600) {
                 ((try? FileManager.default.attributesOfItem(atPath: landing)[.size] as? Int) ?? 0) > 0
             })
         let started = Date()
