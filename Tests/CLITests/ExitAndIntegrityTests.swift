@@ -98,24 +98,28 @@ import Testing
         defer { proxy.stop() }
         let through = CLIRunner()
         #expect(try await through.login(server, url: proxy.url).status == 0)
-        let target = work.file("moving.bin")
-        let first = try through.launchCapturingErrors(["--no-cache", "get", "officer:/moving.bin", target])
-        let folder = work.path
-        let begun = await Eventually.wait(timeout: 60) {
-            try FileManager.default.contentsOfDirectory(atPath: folder).contains { name in
-                name.hasPrefix(".moving.bin")
-                    && ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0)
-                        > 0
-            }
-        }
-        #expect(begun)
+        // The new version is ready before the download starts, and put in place by the polling thread the moment
+        // bytes of the old one land: a test body that waits for a thread of the shared pool cannot be late.
         let replacement = work.file("replacement.bin")
         var generator = SystemRandomNumberGenerator()
         try Data((0..<(2 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(
             to: URL(fileURLWithPath: replacement))
         try FileManager.default.setAttributes(
             [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000.5)], ofItemAtPath: replacement)
-        #expect(rename(replacement, server.root.file("moving.bin")) == 0)
+        let served = server.root.file("moving.bin")
+        let target = work.file("moving.bin")
+        let first = try through.launchCapturingErrors(["--no-cache", "get", "officer:/moving.bin", target])
+        let folder = work.path
+        let replaced = await Eventually.wait(
+            timeout: 600,
+            {
+                try FileManager.default.contentsOfDirectory(atPath: folder).contains { name in
+                    name.hasPrefix(".moving.bin")
+                        && ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0)
+                            > 0
+                }
+            }, then: { _ = rename(replacement, served) })
+        #expect(replaced && !FileManager.default.fileExists(atPath: replacement))
         let errors = first.stderr()
         #expect(first.process.terminationStatus == 0, "\(errors)")
         #expect(
