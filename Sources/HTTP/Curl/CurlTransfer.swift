@@ -164,14 +164,7 @@ final class CurlTransfer: @unchecked Sendable {
             // A chunk of a file (a tus upload's last one, a pipe's): sent from the caller's bytes through the read
             // callback, so the send limit paces it and libcurl keeps no second copy of it.
             sourceData = data
-            CurlCalls.set(easy, CURLOPT_POST, 1)
-            CurlCalls.set(easy, CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(data.count))
-            CurlCalls.set(easy, CURLOPT_READFUNCTION, callback: readCallback)
-            CurlCalls.set(easy, CURLOPT_READDATA, pointer: userdata)
-            CurlCalls.setSeek(easy, seekCallback)
-            CurlCalls.set(easy, CURLOPT_SEEKDATA, pointer: userdata)
-            headerLines.append("Content-Type: \(contentType)")
-            headerLines.append("Expect:")
+            sendThroughReadCallback(length: Int64(data.count), contentType: contentType, headers: &headerLines)
         case .data(let data, let contentType):
             CurlCalls.set(easy, CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(data.count))
             data.withUnsafeBytes { bytes in
@@ -182,15 +175,7 @@ final class CurlTransfer: @unchecked Sendable {
             headerLines.append("Content-Type: \(contentType)")
         case .file(let path, let offset, let length, let contentType):
             try openSource(path, offset: offset, length: length)
-            CurlCalls.set(easy, CURLOPT_POST, 1)
-            CurlCalls.set(easy, CURLOPT_POSTFIELDSIZE_LARGE, offset: length)
-            CurlCalls.set(easy, CURLOPT_READFUNCTION, callback: readCallback)
-            CurlCalls.set(easy, CURLOPT_READDATA, pointer: userdata)
-            CurlCalls.setSeek(easy, seekCallback)
-            CurlCalls.set(easy, CURLOPT_SEEKDATA, pointer: userdata)
-            headerLines.append("Content-Type: \(contentType)")
-            // No "Expect: 100-continue" round trip: our servers answer early errors anyway.
-            headerLines.append("Expect:")
+            sendThroughReadCallback(length: length, contentType: contentType, headers: &headerLines)
         case .multipart(let parts):
             guard let mime = CurlCalls.mimeInit(easy) else {
                 throw HTTPError.transport(request: label, code: 27, message: "out of memory")
@@ -419,6 +404,21 @@ final class CurlTransfer: @unchecked Sendable {
         }
         body.append(contentsOf: bytes)
         return bytes.count
+    }
+
+    /// A body of `length` bytes that libcurl asks for through the read callback (``sendBody(into:)``: a file's
+    /// bytes or the caller's in memory, paced by the send limit, seekable for a rewind).
+    private func sendThroughReadCallback(length: Int64, contentType: String, headers: inout [String]) {
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        CurlCalls.set(easy, CURLOPT_POST, 1)
+        CurlCalls.set(easy, CURLOPT_POSTFIELDSIZE_LARGE, offset: length)
+        CurlCalls.set(easy, CURLOPT_READFUNCTION, callback: readCallback)
+        CurlCalls.set(easy, CURLOPT_READDATA, pointer: userdata)
+        CurlCalls.setSeek(easy, seekCallback)
+        CurlCalls.set(easy, CURLOPT_SEEKDATA, pointer: userdata)
+        headers.append("Content-Type: \(contentType)")
+        // No "Expect: 100-continue" round trip: our servers answer early errors anyway.
+        headers.append("Expect:")
     }
 
     /// Opens the file a body streams from, at `offset`, for `length` bytes.
