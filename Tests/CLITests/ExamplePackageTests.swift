@@ -9,7 +9,8 @@ import Testing
     static let package = ProcessRunner.packageRoot + "/Examples/PhotoBackup"
     let work = TemporaryDirectory(prefix: "example-work")
 
-    /// Builds the example package (a no-op when `make test` built it already) and returns its binaries' folder.
+    /// Builds the example package (a no-op when `make test` built it already, a wait while it builds it beside the
+    /// tests) and returns its binaries' folder.
     func build() async throws -> String {
         var built = try await ProcessRunner.runDetached(
             "/usr/bin/env", ["swift", "build", "--package-path", Self.package])
@@ -58,7 +59,7 @@ import Testing
         }
 
         let server = try await ReferenceServer.start()
-        let bin = try await HeavyWork.shared.run { try await build() }
+        let bin = try await build()
         let run = try await ProcessRunner.runDetached(bin + "/readme-example", [], environment: environment(server))
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
         #expect(run.stdout.contains("uploaded 26 bytes"), "\(run.stdout)")
@@ -98,7 +99,7 @@ import Testing
         }
         try Data("not a photo\n".utf8).write(to: URL(fileURLWithPath: photos + "/notes.txt"))
 
-        let bin = try await HeavyWork.shared.run { try await build() }
+        let bin = try await build()
         let first = try await ProcessRunner.runDetached(
             bin + "/photo-backup", [photos, "officer:/Backup/2026"], environment: environment(server))
         #expect(first.status == 0, "\(first.stdout)\n\(first.stderr)")

@@ -5,7 +5,7 @@ import Testing
 @testable import OfficerFilesCLI
 
 /// `make install`, the completions, the man page and `make deb`, as a user installs and uses them: one release
-/// build (made by `make test` before the tests; `make` finds it current) shared by every step.
+/// build (made by `make test` beside the tests; `make` waits for it or finds it current) shared by every step.
 @Suite struct InstallTests {
     let cli = CLIRunner()
     let work = TemporaryDirectory(prefix: "install-work")
@@ -24,11 +24,11 @@ import Testing
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Not one of the heavy tests: `make test` builds the release beside the suite, and a test in that chain
+    /// waiting for it would hold every other heavy test back.
     @Test func installsCompletesDocumentsAndPackages() async throws {
-        try await HeavyWork.shared.run {
-            try await installAndUninstall()
-            try await package()
-        }
+        try await installAndUninstall()
+        try await package()
     }
 
     func installAndUninstall() async throws {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Runs the suite's heaviest tests (hundreds of megabytes through real servers) one at a time.
 ///
 /// Swift Testing starts every test at once; with two cores, several of these together starve the tests that
@@ -10,13 +12,26 @@ public actor HeavyWork {
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    /// Runs `body` when no other heavy test runs.
-    public func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    /// Runs `body` when no other heavy test runs, and says on standard error how long it waited and ran: the
+    /// chain of heavy tests is the suite's longest path, so CI's log shows where its time goes.
+    public func run<T: Sendable>(
+        _ name: String = #function, _ body: @Sendable () async throws -> T
+    ) async throws -> T {
+        let queued = ContinuousClock.now
         if busy {
             await withCheckedContinuation { waiting.append($0) }
         }
         busy = true
+        let started = ContinuousClock.now
         defer {
+            func seconds(_ duration: Duration) -> String {
+                String(
+                    format: "%.1f s",
+                    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+            }
+            let line =
+                "heavy: \(name) ran \(seconds(ContinuousClock.now - started)) after waiting \(seconds(started - queued))\n"
+            FileHandle.standardError.write(Data(line.utf8))
             if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
         }
         return try await body()
