@@ -142,12 +142,10 @@ import Transfer
 
     @Test func aTricklingServerFailsAfterTheLowSpeedWindow() async throws {
         let (_, cli) = try await loggedIn("trickle")
-        let started = Date()
+        // What ended it is in the message (the 3 s window, not the 30 s stall timeout it never reaches), not in
+        // the time taken, which a loaded machine stretches.
         let list = try await cli.run(["--speed-time", "3", "ls", "officer:/"])
         #expect(list.status == 6 && list.stderr.contains("slower than 1.00 KiB/s for 3 s"), "\(list.stderr)")
-        #expect(
-            Date().timeIntervalSince(started) < 60,
-            "ended by the window, not by the 30 s stall timeout it never reaches")
         let (_, treeCLI) = try await loggedIn("tree-trickle")
         let walk = try await treeCLI.run(["--speed-time", "3", "--speed-limit", "2K", "ls", "-R", "officer:/"])
         #expect(walk.status == 6 && walk.stderr.contains("slower than"), "\(walk.stderr)")

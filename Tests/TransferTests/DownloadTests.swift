@@ -117,7 +117,7 @@ import Testing
         let observer = try TransferJournal(path: local.file("journal.sqlite"))
         #expect(
             await Eventually.wait(
-                timeout: 120,
+                timeout: 600,
                 {
                     (try observer.download(for: destination)?.segments.reduce(0) { $0 + $1.done } ?? 0) >= 600_000
                 }, then: { first.cancel() }))
