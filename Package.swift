@@ -20,12 +20,10 @@ let fuzzing = Context.environment["OFFICER_FILES_FUZZ"] != nil
 
 let package = Package(
     name: "officer-files",
+    // What an app links: the front door (`Officer`, which re-exports FileModel) and the value types alone. The
+    // engines are the package's own (`package` access): the CLI, the tests and the bench reach them, an app never.
     products: [
         .library(name: "FileModel", targets: ["FileModel"]),
-        .library(name: "Preview", targets: ["Preview"]),
-        .library(name: "HTTP", targets: ["HTTP"]),
-        .library(name: "Journal", targets: ["Journal"]),
-        .library(name: "Transfer", targets: ["Transfer"]),
         .library(name: "Officer", targets: ["Officer"]),
         .executable(name: "officer-files", targets: ["officer-files"]),
     ],

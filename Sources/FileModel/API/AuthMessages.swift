@@ -19,14 +19,14 @@ public struct UserInfo: Codable, Hashable, Sendable {
 }
 
 /// Body of `POST /api/auth/signin`.
-public struct SignInRequest: Codable, Sendable {
+package struct SignInRequest: Codable, Sendable {
     /// Login email.
-    public var email: String
+    package var email: String
     /// Password; sent only in this body, never logged.
-    public var password: String
+    package var password: String
 
     /// Creates the request.
-    public init(email: String, password: String) {
+    package init(email: String, password: String) {
         self.email = email
         self.password = password
     }
@@ -43,53 +43,53 @@ public struct SignInResponse: Codable, Sendable {
 }
 
 /// Answer to `GET /api/auth/me`.
-public struct MeResponse: Codable, Sendable {
+package struct MeResponse: Codable, Sendable {
     /// The user the token belongs to.
-    public var user: UserInfo
+    package var user: UserInfo
 }
 
 /// Answer to the public `GET /api/server-settings/plugins`, used to check that a URL is an Officer server and to
 /// learn what it offers. Read tolerantly: a server may leave out any field (the seed's server has no `server`
 /// block, so it names no version or features); a missing field is nil, never a failure to sign in.
-public struct PluginsResponse: Codable, Sendable {
+package struct PluginsResponse: Codable, Sendable {
     /// Who is answering.
-    public struct Server: Codable, Sendable {
+    package struct Server: Codable, Sendable {
         /// `officer` for an Officer server, when it says.
-        public var name: String?
+        package var name: String?
         /// The server's version, when it says.
-        public var version: String?
+        package var version: String?
         /// The contract version of `docs/officer-api.md` it implements, when it says.
-        public var apiVersion: Int?
+        package var apiVersion: Int?
         /// The proposals it offers beyond the seed's endpoints (`tus`, `tree`, `sha256`, `mtime`, …); nil when it
         /// names none, which says nothing of what it offers.
-        public var features: [String]?
+        package var features: [String]?
     }
     /// One plugin and whether it is on.
-    public struct Plugin: Codable, Sendable {
+    package struct Plugin: Codable, Sendable {
         /// Plugin name, e.g. `file-browser`.
-        public var name: String
+        package var name: String
         /// Whether it is enabled (on when the answer does not say).
-        public var enabled: Bool
+        package var enabled: Bool
 
         /// Reads a plugin, `enabled` defaulting to true.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             name = try container.decode(String.self, forKey: .name)
             enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled) ?? true
         }
     }
     /// Who is answering, when the answer says.
-    public var server: Server?
+    package var server: Server?
     /// The plugins installed (none when the answer lists none).
-    public var plugins: [Plugin]
+    package var plugins: [Plugin]
 
     /// Reads the answer, every field optional.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         server = try? container.decodeIfPresent(Server.self, forKey: .server)
         plugins = (try? container.decodeIfPresent([Plugin].self, forKey: .plugins)) ?? []
     }
 
     /// The features it names, nil when it names none.
-    public var features: [String]? { server?.features }
+    package var features: [String]? { server?.features }
 }

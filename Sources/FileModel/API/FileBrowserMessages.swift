@@ -1,14 +1,14 @@
 /// Answer to `GET /api/file-browser/ls`.
-public struct DirectoryListing: Codable, Sendable {
+package struct DirectoryListing: Codable, Sendable {
     /// The root listed.
-    public var root: String
+    package var root: String
     /// The folder listed.
-    public var path: String
+    package var path: String
     /// Its direct children, folders first, then by name.
-    public var entries: [FileEntry]
+    package var entries: [FileEntry]
 
     /// Creates a listing.
-    public init(root: String, path: String, entries: [FileEntry]) {
+    package init(root: String, path: String, entries: [FileEntry]) {
         self.root = root
         self.path = path
         self.entries = entries
@@ -16,18 +16,18 @@ public struct DirectoryListing: Codable, Sendable {
 }
 
 /// Answer to `GET /api/file-browser/tree` (proposed): one page of a recursive listing in path order.
-public struct TreePage: Codable, Sendable {
+package struct TreePage: Codable, Sendable {
     /// The root listed.
-    public var root: String
+    package var root: String
     /// The folder whose subtree is listed.
-    public var path: String
+    package var path: String
     /// Entries of this page; `path` of each is absolute inside the root.
-    public var entries: [FileEntry]
+    package var entries: [FileEntry]
     /// Pass as `cursor` to get the next page; absent on the last page.
-    public var nextCursor: String?
+    package var nextCursor: String?
 
     /// A page of a recursive listing.
-    public init(root: String, path: String, entries: [FileEntry], nextCursor: String?) {
+    package init(root: String, path: String, entries: [FileEntry], nextCursor: String?) {
         self.root = root
         self.path = path
         self.entries = entries
@@ -36,70 +36,70 @@ public struct TreePage: Codable, Sendable {
 }
 
 /// Answer to `GET /api/file-browser/search`.
-public struct SearchResponse: Codable, Sendable {
+package struct SearchResponse: Codable, Sendable {
     /// The root searched.
-    public var root: String
+    package var root: String
     /// The query as the server understood it.
-    public var query: String
+    package var query: String
     /// Matches, by path.
-    public var results: [FileEntry]
+    package var results: [FileEntry]
     /// True when the server stopped at its result limit.
-    public var truncated: Bool
+    package var truncated: Bool
 }
 
 /// Answer to `GET /api/file-browser/read`.
-public struct ReadResponse: Codable, Sendable {
+package struct ReadResponse: Codable, Sendable {
     /// The root read from.
-    public var root: String
+    package var root: String
     /// The file read.
-    public var path: String
+    package var path: String
     /// Its text.
-    public var content: String
+    package var content: String
     /// Size in bytes.
-    public var size: Int64
+    package var size: Int64
 }
 
 /// Answer to `GET /api/file-browser/sha256` (proposed).
-public struct ChecksumResponse: Codable, Sendable {
+package struct ChecksumResponse: Codable, Sendable {
     /// The file's path.
-    public var path: String
+    package var path: String
     /// Lowercase hex SHA-256 of its bytes.
-    public var sha256: String
+    package var sha256: String
     /// Size in bytes when hashed.
-    public var size: Int64
+    package var size: Int64
     /// Modification time when hashed.
-    public var mtime: Double
+    package var mtime: Double
 }
 
 /// Answer carrying one entry (`stat`, `mkdir`, `rename`, `copy`, `move`, `write`, `mtime`).
-public struct EntryResponse: Codable, Sendable {
+package struct EntryResponse: Codable, Sendable {
     /// The entry as it now is.
-    public var entry: FileEntry
+    package var entry: FileEntry
 }
 
 /// Answer carrying several entries (`upload`).
-public struct EntriesResponse: Codable, Sendable {
+package struct EntriesResponse: Codable, Sendable {
     /// The entries created.
-    public var entries: [FileEntry]
+    package var entries: [FileEntry]
 }
 
 /// Answer to `DELETE /api/file-browser/rm`.
-public struct RemoveResponse: Codable, Sendable {
+package struct RemoveResponse: Codable, Sendable {
     /// How many files and folders were removed.
-    public var removed: Int
+    package var removed: Int
 }
 
 /// Body of `POST /api/file-browser/mkdir`.
-public struct MkdirRequest: Codable, Sendable {
+package struct MkdirRequest: Codable, Sendable {
     /// Root of the new folder.
-    public var root: String
+    package var root: String
     /// Path of the new folder.
-    public var path: String
+    package var path: String
     /// Create missing parents and accept an existing folder, like `mkdir -p`.
-    public var parents: Bool
+    package var parents: Bool
 
     /// Creates the request.
-    public init(root: String, path: String, parents: Bool) {
+    package init(root: String, path: String, parents: Bool) {
         self.root = root
         self.path = path
         self.parents = parents
@@ -107,16 +107,16 @@ public struct MkdirRequest: Codable, Sendable {
 }
 
 /// Body of `POST /api/file-browser/rename`.
-public struct RenameRequest: Codable, Sendable {
+package struct RenameRequest: Codable, Sendable {
     /// Root of the entry.
-    public var root: String
+    package var root: String
     /// The entry to rename.
-    public var path: String
+    package var path: String
     /// The new last component (no `/`).
-    public var newName: String
+    package var newName: String
 
     /// Creates the request.
-    public init(root: String, path: String, newName: String) {
+    package init(root: String, path: String, newName: String) {
         self.root = root
         self.path = path
         self.newName = newName
@@ -124,18 +124,18 @@ public struct RenameRequest: Codable, Sendable {
 }
 
 /// Body of `POST /api/file-browser/copy` and `/move`.
-public struct RelocateRequest: Codable, Sendable {
+package struct RelocateRequest: Codable, Sendable {
     /// Root of both paths.
-    public var root: String
+    package var root: String
     /// The entry to copy or move.
-    public var from: String
+    package var from: String
     /// Its new full path.
-    public var to: String
+    package var to: String
     /// Replace an existing file at `to` (never a folder).
-    public var overwrite: Bool
+    package var overwrite: Bool
 
     /// Creates the request.
-    public init(root: String, from: String, to: String, overwrite: Bool) {
+    package init(root: String, from: String, to: String, overwrite: Bool) {
         self.root = root
         self.from = from
         self.to = to
@@ -144,20 +144,20 @@ public struct RelocateRequest: Codable, Sendable {
 }
 
 /// Body of `POST /api/file-browser/write`.
-public struct WriteRequest: Codable, Sendable {
+package struct WriteRequest: Codable, Sendable {
     /// Root of the file.
-    public var root: String
+    package var root: String
     /// Path of the file.
-    public var path: String
+    package var path: String
     /// Its new text.
-    public var content: String
+    package var content: String
     /// Replace an existing file.
-    public var overwrite: Bool
+    package var overwrite: Bool
     /// Modification time to set, seconds since 1970.
-    public var mtime: Double?
+    package var mtime: Double?
 
     /// Creates the request.
-    public init(root: String, path: String, content: String, overwrite: Bool, mtime: Double? = nil) {
+    package init(root: String, path: String, content: String, overwrite: Bool, mtime: Double? = nil) {
         self.root = root
         self.path = path
         self.content = content
@@ -167,16 +167,16 @@ public struct WriteRequest: Codable, Sendable {
 }
 
 /// Body of `POST /api/file-browser/mtime` (proposed).
-public struct SetMtimeRequest: Codable, Sendable {
+package struct SetMtimeRequest: Codable, Sendable {
     /// Root of the entry.
-    public var root: String
+    package var root: String
     /// The entry.
-    public var path: String
+    package var path: String
     /// The modification time to set, seconds since 1970.
-    public var mtime: Double
+    package var mtime: Double
 
     /// Creates the request.
-    public init(root: String, path: String, mtime: Double) {
+    package init(root: String, path: String, mtime: Double) {
         self.root = root
         self.path = path
         self.mtime = mtime
@@ -184,14 +184,14 @@ public struct SetMtimeRequest: Codable, Sendable {
 }
 
 /// The error body every non-2xx JSON answer carries: `{"error": {"code": …, "message": …}}`.
-public struct APIErrorBody: Codable, Sendable {
+package struct APIErrorBody: Codable, Sendable {
     /// The error detail.
-    public struct Detail: Codable, Sendable {
+    package struct Detail: Codable, Sendable {
         /// Machine-readable code, e.g. `not_found`, `token_expired`.
-        public var code: String
+        package var code: String
         /// One human-readable line.
-        public var message: String
+        package var message: String
     }
     /// The error detail.
-    public var error: Detail
+    package var error: Detail
 }

@@ -1,6 +1,6 @@
 /// Any JSON value, for the parts of an answer whose shape depends on something else (a job's result
 /// depends on its kind); ``decode(_:)`` turns it into the type that kind promises.
-public enum JSONValue: Codable, Sendable, Equatable {
+package enum JSONValue: Codable, Sendable, Equatable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -15,7 +15,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
     case object([String: JSONValue])
 
     /// Decodes any JSON value.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -33,7 +33,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
     }
 
     /// Encodes the value as it was.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -46,7 +46,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
     }
 
     /// The member `key` of an object; nil for anything else.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { members[key] } else { nil }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a job is in its life. `done`, `failed` and `cancelled` are final.
-public enum JobState: String, Codable, Sendable, CaseIterable {
+package enum JobState: String, Codable, Sendable, CaseIterable {
     /// Waiting for a free slot on the server.
     case queued
     /// Working.
@@ -14,22 +14,22 @@ public enum JobState: String, Codable, Sendable, CaseIterable {
     case cancelled
 
     /// True once the job will not change again.
-    public var isFinal: Bool { self == .done || self == .failed || self == .cancelled }
+    package var isFinal: Bool { self == .done || self == .failed || self == .cancelled }
 }
 
 /// How far a job is: `done` of `total` (unknown while nil) in `unit` (`bytes`, `seconds`, `percent`).
-public struct JobProgress: Codable, Sendable, Equatable {
+package struct JobProgress: Codable, Sendable, Equatable {
     /// Work done so far, in `unit`.
-    public var done: Double?
+    package var done: Double?
     /// All the work, in `unit`, when known.
-    public var total: Double?
+    package var total: Double?
     /// What `done` and `total` count.
-    public var unit: String?
+    package var unit: String?
     /// What the job is doing now, in the server's words.
-    public var message: String?
+    package var message: String?
 
     /// Creates a progress value.
-    public init(done: Double? = nil, total: Double? = nil, unit: String? = nil, message: String? = nil) {
+    package init(done: Double? = nil, total: Double? = nil, unit: String? = nil, message: String? = nil) {
         self.done = done
         self.total = total
         self.unit = unit
@@ -37,23 +37,23 @@ public struct JobProgress: Codable, Sendable, Equatable {
     }
 
     /// The share done, 0 to 1, when the total is known.
-    public var fraction: Double? {
+    package var fraction: Double? {
         guard let done, let total, total > 0 else { return nil }
         return min(1, max(0, done / total))
     }
 }
 
 /// Why a job failed: the error body its request would have answered with.
-public struct JobFailure: Codable, Sendable, Equatable {
+package struct JobFailure: Codable, Sendable, Equatable {
     /// The HTTP status the failure maps to.
-    public var status: Int?
+    package var status: Int?
     /// The server's error code (`unsafe_archive`, `forbidden_address`, `engine_failed` ...).
-    public var code: String
+    package var code: String
     /// The server's message.
-    public var message: String
+    package var message: String
 
     /// Creates a failure.
-    public init(status: Int?, code: String, message: String) {
+    package init(status: Int?, code: String, message: String) {
         self.status = status
         self.code = code
         self.message = message
@@ -62,37 +62,37 @@ public struct JobFailure: Codable, Sendable, Equatable {
 
 /// A long server operation (extraction, transcoding, a fetch into the server, a long AI action) that the
 /// server runs on its own: `GET /api/jobs/{id}` follows it, `DELETE` cancels it, and it outlives the client.
-public struct Job: Codable, Sendable, Equatable {
+package struct Job: Codable, Sendable, Equatable {
     /// The server's id for it.
-    public var id: String
+    package var id: String
     /// What it does: `extract`, `transcode`, `git-clone`, `download-video`, `ocr`, `transcribe` ...
-    public var kind: String
+    package var kind: String
     /// What it works on: a path or a URL.
-    public var target: String?
+    package var target: String?
     /// Where it is.
-    public var state: JobState
+    package var state: JobState
     /// Seconds since 1970 when it was created.
-    public var created: Double?
+    package var created: Double?
     /// Seconds since 1970 of its last change.
-    public var updated: Double?
+    package var updated: Double?
     /// Counts the job's changes; a long poll waits for a higher one.
-    public var revision: Int
+    package var revision: Int
     /// How far it is.
-    public var progress: JobProgress
+    package var progress: JobProgress
     /// What a `done` job made: the body its request would have answered with.
-    public var result: JSONValue?
+    package var result: JSONValue?
     /// Why a `failed` job failed.
-    public var error: JobFailure?
+    package var error: JobFailure?
     /// The server and root its paths are in, as the request that started it named them (`work:` for a job on the
     /// Officer remote `work`): set by the front door, never sent by the server. Nil: the default server's default root.
-    public var base: RemotePath?
+    package var base: RemotePath?
 
     private enum CodingKeys: String, CodingKey {
         case id, kind, target, state, created, updated, revision, progress, result, error
     }
 
     /// Creates a job record.
-    public init(
+    package init(
         id: String, kind: String, target: String?, state: JobState, revision: Int = 0,
         progress: JobProgress = JobProgress(),
         result: JSONValue? = nil, error: JobFailure? = nil, created: Double? = nil, updated: Double? = nil
@@ -110,54 +110,54 @@ public struct Job: Codable, Sendable, Equatable {
     }
 
     /// The result decoded as the type its kind promises; nil when there is none or it does not fit.
-    public func result<Value: Decodable>(as type: Value.Type) -> Value? {
+    package func result<Value: Decodable>(as type: Value.Type) -> Value? {
         guard let result, let data = try? JSONEncoder().encode(result) else { return nil }
         return try? JSONDecoder().decode(Value.self, from: data)
     }
 
     /// What the job works on as the user writes it: `officer:/a.zip` (`work:/a.zip` on a named remote) for a path
     /// on the server, the address itself for a fetched URL, the job's id when it names nothing.
-    public var shownTarget: String {
+    package var shownTarget: String {
         guard let target, !target.isEmpty else { return id }
         guard target.hasPrefix("/"), let path = place(target) else { return target }
         return path.description
     }
 
     /// A path the job names (its target, what it made) as a place on the job's server and root (``base``).
-    public func place(_ path: String) -> RemotePath? {
+    package func place(_ path: String) -> RemotePath? {
         try? RemotePath(root: base?.root ?? RemotePath.defaultRoot, path: path, remote: base?.remote)
     }
 
     /// The files and folders the job made (`entry` or `entries` of its result).
-    public var createdEntries: [FileEntry] {
+    package var createdEntries: [FileEntry] {
         if let one = result(as: EntryResponse.self) { return [one.entry] }
         return result(as: EntriesResponse.self)?.entries ?? []
     }
 }
 
 /// `{"job": Job}`: a 202 answer, and the answer of `GET`/`DELETE /api/jobs/{id}`.
-public struct JobEnvelope: Codable, Sendable {
+package struct JobEnvelope: Codable, Sendable {
     /// The job.
-    public var job: Job
+    package var job: Job
 }
 
 /// `{"jobs": [Job]}`: the answer of `GET /api/jobs`.
-public struct JobList: Codable, Sendable {
+package struct JobList: Codable, Sendable {
     /// The caller's jobs, oldest first.
-    public var jobs: [Job]
+    package var jobs: [Job]
 }
 
 /// Body of `POST /api/file-browser/extract`.
-public struct ExtractRequest: Codable, Sendable, Equatable {
+package struct ExtractRequest: Codable, Sendable, Equatable {
     /// The root of `path` and `to`.
-    public var root: String
+    package var root: String
     /// The archive.
-    public var path: String
+    package var path: String
     /// The folder to create (default: beside the archive, named after it).
-    public var to: String?
+    package var to: String?
 
     /// Creates a request.
-    public init(root: String, path: String, to: String? = nil) {
+    package init(root: String, path: String, to: String? = nil) {
         self.root = root
         self.path = path
         self.to = to
@@ -165,22 +165,22 @@ public struct ExtractRequest: Codable, Sendable, Equatable {
 }
 
 /// Body of `POST /api/file-browser/transcode`.
-public struct TranscodeRequest: Codable, Sendable, Equatable {
+package struct TranscodeRequest: Codable, Sendable, Equatable {
     /// The root of `path` and `output`.
-    public var root: String
+    package var root: String
     /// The video.
-    public var path: String
+    package var path: String
     /// Largest height of the result in pixels (never scaled up); nil keeps the size.
-    public var height: Int?
+    package var height: Int?
     /// The container: `mp4` (H.264 and AAC, index first).
-    public var format: String
+    package var format: String
     /// Where to write it (default: beside the video: `v.mkv` → `v.mp4`, `v.720p.mp4` with a height).
-    public var output: String?
+    package var output: String?
     /// Replace an existing output.
-    public var overwrite: Bool?
+    package var overwrite: Bool?
 
     /// Creates a request.
-    public init(
+    package init(
         root: String, path: String, height: Int? = nil, format: String = "mp4", output: String? = nil,
         overwrite: Bool? = nil
     ) {
@@ -194,20 +194,20 @@ public struct TranscodeRequest: Codable, Sendable, Equatable {
 }
 
 /// Body of `POST /api/file-browser/git-clone` and `download-video`.
-public struct ServerFetchRequest: Codable, Sendable, Equatable {
+package struct ServerFetchRequest: Codable, Sendable, Equatable {
     /// The root of `path`.
-    public var root: String
+    package var root: String
     /// What to fetch: an http(s) URL.
-    public var url: String
+    package var url: String
     /// The folder to fetch into.
-    public var path: String
+    package var path: String
     /// The new folder's name (`git-clone`; default: from the URL).
-    public var name: String?
+    package var name: String?
     /// Replace existing files (`download-video`).
-    public var overwrite: Bool?
+    package var overwrite: Bool?
 
     /// Creates a request.
-    public init(root: String, url: String, path: String, name: String? = nil, overwrite: Bool? = nil) {
+    package init(root: String, url: String, path: String, name: String? = nil, overwrite: Bool? = nil) {
         self.root = root
         self.url = url
         self.path = path
@@ -217,9 +217,9 @@ public struct ServerFetchRequest: Codable, Sendable, Equatable {
 }
 
 /// What `extract` made: the new folder and how many entries went in it.
-public struct ExtractResponse: Codable, Sendable, Equatable {
+package struct ExtractResponse: Codable, Sendable, Equatable {
     /// The folder created.
-    public var entry: FileEntry
+    package var entry: FileEntry
     /// Entries extracted.
-    public var extracted: Int
+    package var extracted: Int
 }

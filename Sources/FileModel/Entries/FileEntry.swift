@@ -1,9 +1,9 @@
 import Foundation
 
 /// One file or folder as the Officer API describes it (see `docs/officer-api.md`, "Entry").
-public struct FileEntry: Codable, Hashable, Sendable {
+package struct FileEntry: Codable, Hashable, Sendable {
     /// What kind of thing the entry is.
-    public enum Kind: String, Codable, Sendable {
+    package enum Kind: String, Codable, Sendable {
         /// A regular file.
         case file
         /// A folder.
@@ -13,22 +13,22 @@ public struct FileEntry: Codable, Hashable, Sendable {
     }
 
     /// The last path component.
-    public var name: String
+    package var name: String
     /// The absolute path inside the root.
-    public var path: String
+    package var path: String
     /// File, folder or link.
-    public var type: Kind
+    package var type: Kind
     /// Size in bytes (0 for folders).
-    public var size: Int64
+    package var size: Int64
     /// Modification time, seconds since 1970 (fractional part kept to the millisecond).
-    public var mtime: Double
+    package var mtime: Double
     /// POSIX permission bits, e.g. 0o644.
-    public var mode: Int?
+    package var mode: Int?
     /// The server's MIME guess, when it gives one.
-    public var mime: String?
+    package var mime: String?
 
     /// Creates an entry; used by tests and by local listings that compare with remote ones.
-    public init(
+    package init(
         name: String, path: String, type: Kind, size: Int64, mtime: Double, mode: Int? = nil, mime: String? = nil
     ) {
         self.name = name
@@ -41,8 +41,8 @@ public struct FileEntry: Codable, Hashable, Sendable {
     }
 
     /// True for folders.
-    public var isDirectory: Bool { type == .directory }
+    package var isDirectory: Bool { type == .directory }
 
     /// The modification time as a `Date`.
-    public var modified: Date { Date(timeIntervalSince1970: mtime) }
+    package var modified: Date { Date(timeIntervalSince1970: mtime) }
 }

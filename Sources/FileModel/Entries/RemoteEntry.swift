@@ -2,6 +2,8 @@
 /// command lists and shows, whatever the remote.
 public struct RemoteEntry: Sendable, Equatable, Encodable {
     /// What it is.
+    ///
+    /// Its cases are all there will be: a `switch` over it needs no `default`.
     public enum Kind: String, Sendable, Codable {
         /// A file (an object on S3).
         case file

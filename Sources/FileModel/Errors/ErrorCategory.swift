@@ -1,5 +1,7 @@
 /// What kind of failure an error is, in the user's terms: what an app shows or a CLI turns into an exit code,
 /// without matching any message text.
+///
+/// Cases may be added in a later version: a `switch` over it keeps a `default`.
 public enum ErrorCategory: String, Sendable, Codable, CaseIterable {
     /// Not signed in, the token expired or was revoked, the password was wrong.
     case authentication

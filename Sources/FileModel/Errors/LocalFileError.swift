@@ -1,7 +1,7 @@
 /// A local path that is not what an operation needs.
-public struct LocalFileError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
+package struct LocalFileError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
     /// What is wrong with the path.
-    public enum Problem: Sendable, Equatable {
+    package enum Problem: Sendable, Equatable {
         /// Nothing is there.
         case missing
         /// A folder where a file is needed.
@@ -15,18 +15,18 @@ public struct LocalFileError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 
     /// The path as the caller gave it.
-    public var path: String
+    package var path: String
     /// What is wrong.
-    public var problem: Problem
+    package var problem: Problem
 
     /// An error for `path`.
-    public init(path: String, problem: Problem) {
+    package init(path: String, problem: Problem) {
         self.path = path
         self.problem = problem
     }
 
     /// One line naming the path.
-    public var description: String {
+    package var description: String {
         switch problem {
         case .missing: "\(path): no such file or folder"
         case .isAFolder: "\(path): is a folder"
@@ -37,5 +37,5 @@ public struct LocalFileError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 
     /// A local-file problem; an existing file not to be replaced is a conflict.
-    public var category: ErrorCategory { problem == .exists ? .conflict : .localFile }
+    package var category: ErrorCategory { problem == .exists ? .conflict : .localFile }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The operating system's words for a failed file call (strerror's) in the project's vocabulary: "no such file or
 /// folder", never "No such file or directory", in every message that passes a system error on.
-public enum SystemWording {
+package enum SystemWording {
     /// strerror's texts for the failures users meet, with ours.
     static let vocabulary: [(system: String, ours: String)] = [
         ("No such file or directory", "no such file or folder"),
@@ -21,7 +21,7 @@ public enum SystemWording {
     ]
 
     /// `text` with every system phrase in it replaced by ours.
-    public static func userTerms(_ text: String) -> String {
+    package static func userTerms(_ text: String) -> String {
         var text = text
         for (system, ours) in vocabulary where text.contains(system) {
             text = text.replacing(system, with: ours)
@@ -30,15 +30,15 @@ public enum SystemWording {
     }
 
     /// The system's words for the error number `code`, in ours.
-    public static func words(for code: Int32) -> String { userTerms(String(cString: strerror(code))) }
+    package static func words(for code: Int32) -> String { userTerms(String(cString: strerror(code))) }
 
     /// True for the error numbers of a full disk: no space left, or the user's quota on it used up.
-    public static func isOutOfSpace(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT }
+    package static func isOutOfSpace(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT }
 
     /// The error number under an error of Foundation's file calls (`FileManager`: a Cocoa error wrapping a POSIX
     /// one, or whose code stands for one; a POSIX error itself), nil for any other error. Read from the domains
     /// and codes, never the text.
-    public static func posixCode(of error: any Error) -> Int32? {
+    package static func posixCode(of error: any Error) -> Int32? {
         let error = error as NSError
         if error.domain == NSPOSIXErrorDomain { return Int32(error.code) }
         guard error.domain == NSCocoaErrorDomain else { return nil }

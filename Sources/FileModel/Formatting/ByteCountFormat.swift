@@ -1,9 +1,9 @@
 /// Human-readable byte counts in binary units (`1.5 MiB`), the way rclone and curl show them.
-public enum ByteCountFormat {
+package enum ByteCountFormat {
     private static let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
 
     /// Formats `bytes` with three significant digits above 1 KiB: `512 B`, `1.50 KiB`, `12.3 MiB`, `512 GiB`.
-    public static func string(_ bytes: Int64) -> String {
+    package static func string(_ bytes: Int64) -> String {
         if bytes < 0 { return "-" + string(bytes == Int64.min ? Int64.max : -bytes) }
         if bytes < 1024 { return "\(bytes) B" }
         var value = Double(bytes)
@@ -22,13 +22,13 @@ public enum ByteCountFormat {
     }
 
     /// A transfer rate such as `12.3 MiB/s`.
-    public static func rate(_ bytesPerSecond: Double) -> String {
+    package static func rate(_ bytesPerSecond: Double) -> String {
         guard bytesPerSecond.isFinite, bytesPerSecond >= 0 else { return "-- B/s" }
         return string(Int64(bytesPerSecond.rounded())) + "/s"
     }
 
     /// Parses sizes typed by people: `1048576`, `512K`, `1.5M`, `2GiB`, `10 MB` (all binary multiples).
-    public static func parse(_ text: String) -> Int64? {
+    package static func parse(_ text: String) -> Int64? {
         let trimmed = text.trimmingSpaces().uppercased()
         let digits = trimmed.prefix { $0.isNumber || $0 == "." }
         guard let number = Double(digits), number >= 0 else { return nil }
@@ -53,7 +53,7 @@ public enum ByteCountFormat {
     }
 
     /// Fixed-point formatting without Foundation's locale-dependent `String(format:)`.
-    public static func fixed(_ value: Double, decimals: Int) -> String {
+    package static func fixed(_ value: Double, decimals: Int) -> String {
         var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }
         let scaled = Int64((value * Double(scale)).rounded())

@@ -1,7 +1,7 @@
 /// A count with its noun in the right number: "1 entry", "2 entries", "0 files".
-public enum CountFormat {
+package enum CountFormat {
     /// `count` and `singular`, or `plural` (default: `singular` + "s") for any count but one.
-    public static func string(_ count: some BinaryInteger, _ singular: String, _ plural: String? = nil) -> String {
+    package static func string(_ count: some BinaryInteger, _ singular: String, _ plural: String? = nil) -> String {
         "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
     }
 }

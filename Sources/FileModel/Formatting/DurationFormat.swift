@@ -1,7 +1,7 @@
 /// Compact durations for progress lines and summaries: `45s`, `3m07s`, `2h05m`, `3d04h`.
-public enum DurationFormat {
+package enum DurationFormat {
     /// Formats whole seconds; negative, NaN or infinite input (an unknown ETA) gives `--`.
-    public static func string(seconds: Double) -> String {
+    package static func string(seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0, seconds < 1e12 else { return "--" }
         let total = Int64(seconds.rounded())
         let (days, hours, minutes, secs) = (total / 86_400, total / 3600 % 24, total / 60 % 60, total % 60)
@@ -12,7 +12,7 @@ public enum DurationFormat {
     }
 
     /// Formats a duration with millisecond precision below ten seconds (`1.234s`), for summaries.
-    public static func precise(seconds: Double) -> String {
+    package static func precise(seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0 else { return "--" }
         if seconds < 10 { return ByteCountFormat.fixed(seconds, decimals: 3) + "s" }
         return string(seconds: seconds)

@@ -1,7 +1,7 @@
 /// Levenshtein distance, for "did you mean" suggestions (commands, options, remote names).
-public enum EditDistance {
+package enum EditDistance {
     /// The number of single-character edits from `a` to `b`.
-    public static func between(_ a: String, _ b: String) -> Int {
+    package static func between(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
@@ -18,7 +18,7 @@ public enum EditDistance {
     }
 
     /// The candidate nearest to `word`, if it is near enough to be a plausible typo (or `word` is its prefix).
-    public static func suggestion(for word: String, among candidates: [String]) -> String? {
+    package static func suggestion(for word: String, among candidates: [String]) -> String? {
         let scored = candidates.map { ($0, between(word, $0)) }.min { $0.1 < $1.1 }
         guard let (best, distance) = scored else { return nil }
         let limit = max(2, word.count / 3)

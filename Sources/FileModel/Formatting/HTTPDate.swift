@@ -1,11 +1,11 @@
 /// HTTP dates (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110's IMF-fixdate) without Foundation's
 /// locale machinery, which loads ICU data and costs megabytes of memory for one header.
-public enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
 
     /// Seconds since 1970 for an IMF-fixdate; nil for anything else.
-    public static func parse(_ text: String) -> Double? {
+    package static func parse(_ text: String) -> Double? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT" || parts[5] == "UTC", let day = Int(parts[1]),
             let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3])
@@ -19,7 +19,7 @@ public enum HTTPDate {
     }
 
     /// The IMF-fixdate of a time.
-    public static func format(_ seconds: Double) -> String {
+    package static func format(_ seconds: Double) -> String {
         let (days, rest) = split(seconds)
         let (year, month, day) = civilFromDays(days)
         let weekday = weekdays[((days % 7) + 7) % 7]
@@ -28,7 +28,7 @@ public enum HTTPDate {
     }
 
     /// `2026-11-29 16:02` in UTC: sortable, unambiguous, and with no locale machinery behind it.
-    public static func minuteStamp(_ seconds: Double) -> String {
+    package static func minuteStamp(_ seconds: Double) -> String {
         let (days, rest) = split(seconds)
         let (year, month, day) = civilFromDays(days)
         return "\(year)-\(two(month))-\(two(day)) \(two(rest / 3600)):\(two(rest / 60 % 60))"

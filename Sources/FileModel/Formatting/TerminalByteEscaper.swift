@@ -2,14 +2,14 @@
 /// bidirectional formatting become visible escapes, line breaks and tabs stay, and bytes that are not UTF-8
 /// show as `\xNN` — a lone 0x9B is a CSI to some terminals. A character split across two chunks is held until
 /// the rest comes.
-public struct TerminalByteEscaper: Sendable {
+package struct TerminalByteEscaper: Sendable {
     private var held: [UInt8] = []
 
     /// An escaper with nothing held.
-    public init() {}
+    package init() {}
 
     /// The printable form of `bytes`, after what an earlier chunk left unfinished.
-    public mutating func escape(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package mutating func escape(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var input = held
         input.append(contentsOf: bytes)
         held = []
@@ -60,7 +60,7 @@ public struct TerminalByteEscaper: Sendable {
     }
 
     /// What is still held at the end of the stream, escaped: a character that never finished.
-    public mutating func finish() -> [UInt8] {
+    package mutating func finish() -> [UInt8] {
         defer { held = [] }
         return held.flatMap { Self.escaped(byte: $0) }
     }
@@ -104,7 +104,7 @@ public struct TerminalByteEscaper: Sendable {
 extension TerminalText {
     /// A name as the file system holds it, on one line: bytes that are not UTF-8 as `\xNN` (`caf\xe9.txt`),
     /// everything else as ``escaped(_:_:)`` shows a name.
-    public static func escaped(bytes: some Collection<UInt8>) -> String {
+    package static func escaped(bytes: some Collection<UInt8>) -> String {
         var escaper = TerminalByteEscaper()
         var shown = escaper.escape(bytes)
         shown += escaper.finish()

@@ -3,9 +3,9 @@
 /// A name such as `ESC ] 0 ; owned BEL` would retitle the terminal, `ESC [ 2 J` clear it, and a bidirectional
 /// override reorder what follows. Escapes use JSON's `\uXXXX` form (and `\n`, `\t`, `\r`), so escaping a line of
 /// JSON changes its text but never what it means: `--json` output stays exact.
-public enum TerminalText {
+package enum TerminalText {
     /// Which line structure to keep.
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         /// Everything escaped, line breaks and tabs included: one name, one line.
         case name
         /// Line breaks and tabs kept as they are: a whole line or block of output.
@@ -13,7 +13,7 @@ public enum TerminalText {
     }
 
     /// `text` with C0 controls, DEL, C1 controls and bidirectional formatting characters escaped.
-    public static func escaped(_ text: String, _ mode: Mode = .name) -> String {
+    package static func escaped(_ text: String, _ mode: Mode = .name) -> String {
         guard text.unicodeScalars.contains(where: { needsEscape($0, mode) }) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 16)
@@ -35,12 +35,12 @@ public enum TerminalText {
     }
 
     /// Whether `text` holds anything ``escaped(_:_:)`` would change in `.name` mode.
-    public static func needsEscaping(_ text: String) -> Bool {
+    package static func needsEscaping(_ text: String) -> Bool {
         text.unicodeScalars.contains { needsEscape($0, .name) }
     }
 
     /// Whether `scalar` is shown escaped in `mode`: the one rule, for strings and byte streams alike.
-    public static func needsEscape(_ scalar: Unicode.Scalar, _ mode: Mode) -> Bool {
+    package static func needsEscape(_ scalar: Unicode.Scalar, _ mode: Mode) -> Bool {
         let value = scalar.value
         if value < 0x20 { return mode == .name || (scalar != "\n" && scalar != "\t") }
         if value == 0x7F || (0x80...0x9F).contains(value) { return true }

@@ -3,6 +3,8 @@
 /// place (a resumed download, an upload the server already had part of) are `resumedBytes`, never speed.
 public struct OperationProgress: Sendable, Equatable {
     /// How the work stands.
+    ///
+    /// Its cases are all there will be: a `switch` over it needs no `default`.
     public enum State: String, Sendable, Equatable {
         /// Under way.
         case running

@@ -2,7 +2,7 @@ import Foundation
 
 /// Turns what a transfer reports (bytes in place, the total, what was resumed, how it ended) into its
 /// ``OperationProgress``: the one place rates, times left and the end state are computed. Thread-safe.
-public final class ProgressMeter: @unchecked Sendable {
+package final class ProgressMeter: @unchecked Sendable {
     private let lock = NSLock()
     private let clock: @Sendable () -> Double
     private let started: Double
@@ -11,7 +11,7 @@ public final class ProgressMeter: @unchecked Sendable {
     private var resumedFromFirstRecord = false
 
     /// A meter starting now; `clock` gives monotonic seconds.
-    public init(window: Double = 5, clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime })
+    package init(window: Double = 5, clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime })
     {
         self.clock = clock
         started = clock()
@@ -20,7 +20,7 @@ public final class ProgressMeter: @unchecked Sendable {
 
     /// The plan: the total when known, bytes already in place (nil: whatever the first ``record(done:)``
     /// says, for a part of a file whose share of the resumed bytes is not known), files in the batch.
-    public func begin(total: Int64?, resumed: Int64? = 0, files: Int = 1) {
+    package func begin(total: Int64?, resumed: Int64? = 0, files: Int = 1) {
         lock.withLock {
             progress.totalBytes = total
             resumedFromFirstRecord = resumed == nil
@@ -35,7 +35,7 @@ public final class ProgressMeter: @unchecked Sendable {
     }
 
     /// The total, once known (a stream's length, a batch's files listed).
-    public func setTotal(_ total: Int64?, files: Int? = nil) {
+    package func setTotal(_ total: Int64?, files: Int? = nil) {
         lock.withLock {
             progress.totalBytes = total
             if let files { progress.filesTotal = files }
@@ -44,7 +44,7 @@ public final class ProgressMeter: @unchecked Sendable {
 
     /// More bytes found in place (a batch's next file was partly there): done and resumed alike, so the rate
     /// does not jump.
-    public func addResumed(_ bytes: Int64) {
+    package func addResumed(_ bytes: Int64) {
         guard bytes > 0 else { return }
         lock.withLock {
             progress.resumedBytes += bytes
@@ -54,7 +54,7 @@ public final class ProgressMeter: @unchecked Sendable {
 
     /// A transfer that starts over under a new count (a restarted download): its `done` bytes leave the totals,
     /// and the rate is measured afresh.
-    public func discard(done: Int64) {
+    package func discard(done: Int64) {
         lock.withLock {
             progress.doneBytes = max(0, progress.doneBytes - done)
             progress.resumedBytes = min(progress.resumedBytes, progress.doneBytes)
@@ -65,7 +65,7 @@ public final class ProgressMeter: @unchecked Sendable {
     }
 
     /// Bytes in place now (resumed ones included).
-    public func record(done: Int64) {
+    package func record(done: Int64) {
         lock.withLock {
             if resumedFromFirstRecord {
                 resumedFromFirstRecord = false
@@ -78,7 +78,7 @@ public final class ProgressMeter: @unchecked Sendable {
     }
 
     /// One file of the batch ended: done, or failed (or stopped).
-    public func fileEnded(failed: Bool) {
+    package func fileEnded(failed: Bool) {
         lock.withLock {
             if failed { progress.filesFailed += 1 } else { progress.filesDone += 1 }
         }
@@ -86,7 +86,7 @@ public final class ProgressMeter: @unchecked Sendable {
 
     /// The work ended. A completed one has all its bytes (when the total is known); a failed or cancelled one
     /// keeps what it had, so nothing claims more than was moved.
-    public func end(_ state: OperationProgress.State) {
+    package func end(_ state: OperationProgress.State) {
         lock.withLock {
             progress.state = state
             if state == .completed, let total = progress.totalBytes {
@@ -97,7 +97,7 @@ public final class ProgressMeter: @unchecked Sendable {
     }
 
     /// How it stands now.
-    public var snapshot: OperationProgress {
+    package var snapshot: OperationProgress {
         lock.withLock {
             var current = progress
             current.elapsedSeconds = clock() - started

@@ -52,7 +52,7 @@ public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncS
 
 /// An event that only updates a value a later event of the same key replaces (a part's byte count), so a
 /// run of them may be thinned to the latest.
-public protocol CoalescibleEvent: Sendable {
+package protocol CoalescibleEvent: Sendable {
     /// What the event updates (a part's index); nil for an event that must always be delivered.
     var coalescingKey: Int? { get }
 }

@@ -1,5 +1,7 @@
 /// What a long transfer reports while it runs, downloads and uploads alike: one family, so an app draws every
 /// transfer with one view and a CLI with one progress line.
+///
+/// Cases may be added in a later version: a `switch` over it keeps a `default`.
 public enum TransferEvent: Sendable, Equatable {
     /// The plan: the total (when known), the size of each part (ranges of a download, parts of an upload), the
     /// bytes already in place from an earlier run, and how the bytes go.
@@ -15,6 +17,8 @@ public enum TransferEvent: Sendable, Equatable {
 }
 
 /// How the bytes of a transfer go.
+///
+/// Cases may be added in a later version: a `switch` over it keeps a `default`.
 public enum TransferMethod: String, Sendable, Codable {
     /// HTTP ranges, resumable.
     case ranges
@@ -32,7 +36,7 @@ public enum TransferMethod: String, Sendable, Codable {
 
 extension TransferEvent: CoalescibleEvent {
     /// A part's progress is replaced by the next of the same part; everything else is always delivered.
-    public var coalescingKey: Int? {
+    package var coalescingKey: Int? {
         if case .progress(let part, _) = self { part } else { nil }
     }
 }

@@ -1,10 +1,9 @@
-import FileModel
 import Foundation
 
 /// Reads a transfer's ``TransferEvent``s into its ``OperationProgress``: the one place a file's parts are summed,
 /// a part's resumed share is told from its first report, and a restart starts the count afresh. An app that
 /// binds to ``ProgressOperation/progress()`` gets these; the CLI's display reads the same meter.
-public final class TransferTracker: @unchecked Sendable {
+package final class TransferTracker: @unchecked Sendable {
     private let lock = NSLock()
     private let meter: ProgressMeter
     private var partDone: [Int64] = []
@@ -12,13 +11,13 @@ public final class TransferTracker: @unchecked Sendable {
     private var several = false
 
     /// A tracker whose clock starts now.
-    public init(clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) {
+    package init(clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) {
         meter = ProgressMeter(clock: clock)
     }
 
     /// Takes in one event; returns how the transfer stands after it.
     @discardableResult
-    public func apply(_ event: TransferEvent) -> OperationProgress {
+    package func apply(_ event: TransferEvent) -> OperationProgress {
         lock.withLock {
             switch event {
             case .started(let total, let partSizes, let resumed, _):
@@ -52,7 +51,7 @@ public final class TransferTracker: @unchecked Sendable {
 
     /// The transfer ended with `outcome`: completed, failed or cancelled (by the category of its error).
     @discardableResult
-    public func end(_ outcome: Result<Void, any Error>) -> OperationProgress {
+    package func end(_ outcome: Result<Void, any Error>) -> OperationProgress {
         lock.withLock {
             switch outcome {
             case .success:
@@ -67,22 +66,22 @@ public final class TransferTracker: @unchecked Sendable {
     }
 
     /// How the transfer stands now.
-    public var snapshot: OperationProgress { meter.snapshot }
+    package var snapshot: OperationProgress { meter.snapshot }
 }
 
 /// One step of a transfer as an app binds to it: the event and the progress after it.
-public struct TransferUpdate: Sendable, Equatable {
+package struct TransferUpdate: Sendable, Equatable {
     /// What happened; nil for the last update, which gives the end state.
-    public var event: TransferEvent?
+    package var event: TransferEvent?
     /// How the transfer stands after it.
-    public var progress: OperationProgress
+    package var progress: OperationProgress
 }
 
 extension ProgressOperation where Event == TransferEvent {
     /// The operation's events, each with the ``OperationProgress`` after it, ending with one update (no event)
     /// whose state says how the work ended. Read either this or the events, once. Cancelling the task that
     /// reads it cancels the work, as cancelling the one awaiting ``value`` does.
-    public func progress() -> AsyncStream<TransferUpdate> {
+    package func progress() -> AsyncStream<TransferUpdate> {
         let tracker = TransferTracker()
         let (stream, continuation) = AsyncStream.makeStream(
             of: TransferUpdate.self, bufferingPolicy: .bufferingNewest(1024))

@@ -5,12 +5,12 @@
 /// sequence in a name breaks listings, scripts and terminals) and names over 255 bytes. Everything else a Linux
 /// file system allows is accepted, a backslash included, so a name the tool uploaded can always be listed,
 /// fetched, moved, removed and pulled back.
-public enum FileName {
+package enum FileName {
     /// The longest name in bytes (Linux's NAME_MAX).
-    public static let maxBytes = 255
+    package static let maxBytes = 255
 
     /// Why `name` is not a usable name, or nil when it is.
-    public static func problem(_ name: String) -> String? {
+    package static func problem(_ name: String) -> String? {
         if name.isEmpty { return "an empty name" }
         if name == "." || name == ".." { return "the name '\(name)'" }
         if name.utf8.contains(0) { return "a NUL byte in the name" }
@@ -23,15 +23,15 @@ public enum FileName {
     }
 
     /// Whether `name` passes ``problem(_:)``.
-    public static func isValid(_ name: String) -> Bool { problem(name) == nil }
+    package static func isValid(_ name: String) -> Bool { problem(name) == nil }
 
     /// The problem of a local name whose bytes are not UTF-8 (a Latin-1 `caf\xe9.txt`), which no `String` and so
     /// no ``problem(_:)`` sees: names on a server are UTF-8 strings, so it can be neither sent nor matched to one.
-    public static let notUTF8 = "a name that is not UTF-8"
+    package static let notUTF8 = "a name that is not UTF-8"
 
     /// The name a downloaded copy of `location` gets by default: its own name when it passes the rule (so it
     /// stays inside the destination folder whatever the server or URL said), else `fallback`.
-    public static func savedName(of location: Location, fallback: String) -> String {
+    package static func savedName(of location: Location, fallback: String) -> String {
         let name = location.name
         return isValid(name) ? name : fallback
     }
@@ -41,7 +41,7 @@ extension FileName {
     /// The first name in `path` (slash-separated, as a remote path's) that breaks the rule, with its problem:
     /// checked before a folder or file of that name is asked of a server, which would fail later and in its
     /// own words (a name over 255 bytes was a 500).
-    public static func firstProblem(inPath path: String) -> (name: String, problem: String)? {
+    package static func firstProblem(inPath path: String) -> (name: String, problem: String)? {
         for name in path.split(separator: "/", omittingEmptySubsequences: true).map(String.init) {
             if let problem = problem(name) { return (name, problem) }
         }
@@ -49,7 +49,7 @@ extension FileName {
     }
 
     /// `name` as a message shows it: whole when short, else its start and its length.
-    public static func shown(_ name: String) -> String {
+    package static func shown(_ name: String) -> String {
         name.utf8.count <= 64
             ? name.debugDescription : "\(String(name.prefix(24)).debugDescription)… (\(name.utf8.count) bytes)"
     }

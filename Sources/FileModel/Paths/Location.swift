@@ -1,5 +1,7 @@
 /// Any place a command or an app names, parsed once: a file or folder on this machine, on an Officer server (the
 /// default one or a named one), on an S3-compatible remote, or behind a plain http(s) URL (read-only).
+///
+/// Cases may be added in a later version: a `switch` over it keeps a `default`.
 public enum Location: Sendable, Hashable, CustomStringConvertible {
     /// A path on this machine, as given.
     case local(String)
@@ -11,6 +13,8 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
     case url(String)
 
     /// What a text without a scheme or a remote's name means where it is read.
+    ///
+    /// Its cases are all there will be: a `switch` over it needs no `default`.
     public enum PlainPath: Sendable {
         /// A file on this machine (`put`, `sync`, `info`…).
         case local
@@ -51,7 +55,7 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
     /// Refuses `NAME:…` whose NAME looks like a remote's name (a letter, then letters, digits, `-`, `_`; two or
     /// more) but is none of `known`: a typo or a removed remote must never become a folder called `wrk:` on the
     /// default server, or a local one. `officer`, `http`, `https` and `file` are never remote names.
-    public static func checkRemoteName(_ text: String, known: Set<String>) throws(RemotePathError) {
+    package static func checkRemoteName(_ text: String, known: Set<String>) throws(RemotePathError) {
         guard let colon = text.firstIndex(of: ":") else { return }
         let name = String(text[..<colon])
         guard name.count >= 2, name.count <= 64, let first = name.unicodeScalars.first, first.isASCII,
@@ -65,7 +69,7 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The last component: the name a copy gets elsewhere.
-    public var name: String {
+    package var name: String {
         switch self {
         case .local(let path):
             let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
@@ -80,7 +84,7 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The top of a root, a remote's list of buckets, or `/`: never removed, whatever is asked.
-    public var isTopOfRoot: Bool {
+    package var isTopOfRoot: Bool {
         switch self {
         case .local(let path): path.split(separator: "/").isEmpty
         case .officer(let path): path.isRoot
@@ -90,7 +94,7 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The place one level down, named `name` (a folder's entry); nil for a web address, or a name that is not one.
-    public func appending(_ name: String) -> Location? {
+    package func appending(_ name: String) -> Location? {
         switch self {
         case .local(let path): .local(path.hasSuffix("/") ? path + name : path + "/" + name)
         case .officer(let path): (try? path.appending(name)).map { .officer($0) }
@@ -100,7 +104,7 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when it was written with a trailing `/` below a root: only a folder may be there.
-    public var namesFolder: Bool {
+    package var namesFolder: Bool {
         switch self {
         case .local(let path): path.count > 1 && path.hasSuffix("/")
         case .officer(let path): path.namesFolder
@@ -110,19 +114,19 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True for a plain http(s) URL.
-    public var isWebAddress: Bool {
+    package var isWebAddress: Bool {
         if case .url = self { return true }
         return false
     }
 
     /// True for every place that is not this machine's disk.
-    public var isRemote: Bool {
+    package var isRemote: Bool {
         if case .local = self { return false }
         return true
     }
 
     /// The name of the remote it is on (`officer` for the default server), nil on this machine or at a URL.
-    public var remoteName: String? {
+    package var remoteName: String? {
         switch self {
         case .local, .url: nil
         case .officer(let path): path.remote ?? "officer"

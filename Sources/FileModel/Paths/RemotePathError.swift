@@ -1,4 +1,6 @@
 /// Why a string could not become a ``RemotePath``.
+///
+/// Cases may be added in a later version: a `switch` over it keeps a `default`.
 public enum RemotePathError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The path contains a NUL byte (shown escaped as `\0`).
     case containsNUL(String)

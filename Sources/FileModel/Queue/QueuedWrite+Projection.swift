@@ -1,6 +1,6 @@
 extension QueuedWrite {
     /// What a path will be once queued writes ran.
-    public enum Projection: Sendable, Equatable {
+    package enum Projection: Sendable, Equatable {
         /// A folder: one they make, or one above what they put somewhere (it exists, or `-p` makes it).
         case folder
         /// A file they upload.
@@ -12,7 +12,7 @@ extension QueuedWrite {
     }
 
     /// What `path` (in `root`) will be once `earlier` writes ran, as far as they tell; nil when none touches it.
-    public static func projection(of path: String, root: String, after earlier: [QueuedWrite]) -> Projection? {
+    package static func projection(of path: String, root: String, after earlier: [QueuedWrite]) -> Projection? {
         var state: Projection?
         let covers = { (top: String) in path == top || path.hasPrefix(top == "/" ? "/" : top + "/") }
         // What a write puts at `target`: that, and a folder at each folder above it.
@@ -41,13 +41,13 @@ extension QueuedWrite {
     /// Whether `path` (in `root`) will be there once `earlier` writes ran, as far as they tell: true when they
     /// make it (or something inside it), false when one removes or moves it (or a folder above it) away, nil
     /// when none touches it.
-    public static func projected(_ path: String, root: String, after earlier: [QueuedWrite]) -> Bool? {
+    package static func projected(_ path: String, root: String, after earlier: [QueuedWrite]) -> Bool? {
         projection(of: path, root: root, after: earlier).map { $0 != .absent }
     }
 
     /// Why this write contradicts `earlier` ones still queued (it moves or removes what they remove, or makes a
     /// name they make), or nil: such a write would only fail when replayed, after the user went away.
-    public func contradiction(after earlier: [QueuedWrite]) -> (path: String, earlier: QueuedWrite)? {
+    package func contradiction(after earlier: [QueuedWrite]) -> (path: String, earlier: QueuedWrite)? {
         func last(touching path: String) -> QueuedWrite? {
             earlier.last {
                 $0.root == root && ($0.path == path || $0.destination == path || QueuedWrite.related($0.path, path))

@@ -1,5 +1,5 @@
 /// What a path was when the client last saw it: what a queued write expects to find when it is replayed.
-public enum PathState: Codable, Sendable, Equatable, CustomStringConvertible {
+package enum PathState: Codable, Sendable, Equatable, CustomStringConvertible {
     /// Nothing there.
     case absent
     /// A folder, with the modification time listed (it changes when entries are added or removed).
@@ -8,13 +8,13 @@ public enum PathState: Codable, Sendable, Equatable, CustomStringConvertible {
     case file(size: Int64, mtime: Double)
 
     /// The state of a listed entry.
-    public init(_ entry: FileEntry) {
+    package init(_ entry: FileEntry) {
         self = entry.isDirectory ? .folder(mtime: entry.mtime) : .file(size: entry.size, mtime: entry.mtime)
     }
 
     /// True when `other` is the same version: same kind, size and modification time (within
     /// ``SyncComparison/timeTolerance``, as sync compares them).
-    public func matches(_ other: PathState) -> Bool {
+    package func matches(_ other: PathState) -> Bool {
         switch (self, other) {
         case (.absent, .absent): true
         case (.folder(let a), .folder(let b)): abs(a - b) < SyncComparison.timeTolerance
@@ -25,7 +25,7 @@ public enum PathState: Codable, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// In words: `absent`, `a folder`, `12.0 KiB modified 2026-11-30 10:00:00 UTC`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .absent: "absent"
         case .folder: "a folder"
@@ -35,14 +35,14 @@ public enum PathState: Codable, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One path a queued write touches and the state it expects there.
-public struct PathExpectation: Codable, Sendable, Equatable {
+package struct PathExpectation: Codable, Sendable, Equatable {
     /// The path (in the write's root).
-    public var path: String
+    package var path: String
     /// What it must still be for the write to apply.
-    public var state: PathState
+    package var state: PathState
 
     /// Creates an expectation.
-    public init(path: String, state: PathState) {
+    package init(path: String, state: PathState) {
         self.path = path
         self.state = state
     }
@@ -50,9 +50,9 @@ public struct PathExpectation: Codable, Sendable, Equatable {
 
 /// A change to the server made while it could not be reached, kept to be replayed in order: what to do, and
 /// what the client last saw of each path it touches, so a replay never clobbers a change made meanwhile.
-public struct QueuedWrite: Codable, Sendable, Equatable {
+package struct QueuedWrite: Codable, Sendable, Equatable {
     /// The operation.
-    public enum Kind: String, Codable, Sendable {
+    package enum Kind: String, Codable, Sendable {
         /// Make a folder (`parents`: and what is missing above it).
         case makeFolder = "mkdir"
         /// Upload `local` as the file `path`.
@@ -66,26 +66,26 @@ public struct QueuedWrite: Codable, Sendable, Equatable {
     }
 
     /// The operation.
-    public var kind: Kind
+    package var kind: Kind
     /// The root of every path.
-    public var root: String
+    package var root: String
     /// The folder to make, the file to upload to, the source of a move or copy, or what to remove.
-    public var path: String
+    package var path: String
     /// Where a move or copy goes.
-    public var destination: String?
+    package var destination: String?
     /// The local file an upload sends (absolute); it is read as it is at replay time.
-    public var local: String?
+    package var local: String?
     /// Create missing parent folders.
-    public var parents: Bool
+    package var parents: Bool
     /// Copy or remove folders with their contents.
-    public var recursive: Bool
+    package var recursive: Bool
     /// Replace a file at the destination (only the version last seen there).
-    public var overwrite: Bool
+    package var overwrite: Bool
     /// What each touched path must still be; filled when the write is queued.
-    public var expectations: [PathExpectation]
+    package var expectations: [PathExpectation]
 
     /// Creates a write; expectations are added when it is queued.
-    public init(
+    package init(
         kind: Kind, root: String, path: String, destination: String? = nil, local: String? = nil, parents: Bool = false,
         recursive: Bool = false, overwrite: Bool = false, expectations: [PathExpectation] = []
     ) {
@@ -102,10 +102,10 @@ public struct QueuedWrite: Codable, Sendable, Equatable {
 
     /// The paths it changes or reads, for ordering: a later write touching one of them (or a path above or
     /// below it) waits for this one.
-    public var touchedPaths: [String] { [path] + (destination.map { [$0] } ?? []) }
+    package var touchedPaths: [String] { [path] + (destination.map { [$0] } ?? []) }
 
     /// True when this write and `other` touch a common path, or one's path lies inside the other's.
-    public func overlaps(_ other: QueuedWrite) -> Bool {
+    package func overlaps(_ other: QueuedWrite) -> Bool {
         guard root == other.root else { return false }
         for a in touchedPaths {
             for b in other.touchedPaths where Self.related(a, b) { return true }
@@ -118,7 +118,7 @@ public struct QueuedWrite: Codable, Sendable, Equatable {
     }
 
     /// One line: `mv officer:/a.txt officer:/b.txt`.
-    public var summary: String {
+    package var summary: String {
         func shown(_ path: String) -> String {
             root == RemotePath.defaultRoot ? "officer:\(path)" : "officer:\(root):\(path)"
         }

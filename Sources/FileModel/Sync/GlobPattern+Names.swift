@@ -1,6 +1,6 @@
 extension GlobPattern {
     /// Whether `name` holds an unescaped `*`, `?` or `[` — a pattern to expand rather than a name.
-    public static func hasWildcards(_ name: String) -> Bool {
+    package static func hasWildcards(_ name: String) -> Bool {
         var escaped = false
         for character in name {
             if escaped {
@@ -16,7 +16,7 @@ extension GlobPattern {
 
     /// Whether the pattern (one name, no `/`) matches `name`. A leading dot is matched only by a pattern that
     /// starts with one, as shells do: `*` does not pick up hidden files.
-    public func matches(name: String) -> Bool {
+    package func matches(name: String) -> Bool {
         if name.hasPrefix("."), !description.hasPrefix(".") { return false }
         return matches(SyncPath([name]), isDirectory: false)
     }

@@ -1,17 +1,17 @@
 /// A shell-style pattern over a relative path: `*` and `?` within one name, `**` across names, `[abc]` and
 /// `[!a-z]` classes, `\` escapes. Without a `/` the pattern matches a name at any depth; a leading `/` anchors
 /// it at the sync root; a trailing `/` makes it match folders only.
-public struct GlobPattern: Sendable, Equatable, CustomStringConvertible {
+package struct GlobPattern: Sendable, Equatable, CustomStringConvertible {
     /// The pattern as written.
-    public let description: String
+    package let description: String
     private let pattern: [Character]
     private let anchored: Bool
     private let matchesNameOnly: Bool
     /// Matches only folders.
-    public let directoriesOnly: Bool
+    package let directoriesOnly: Bool
 
     /// Parses a pattern; nil for an empty one.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var body = Substring(text)
         guard !body.isEmpty else { return nil }
         description = text
@@ -25,7 +25,7 @@ public struct GlobPattern: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether the pattern matches the item at `path`.
-    public func matches(_ path: SyncPath, isDirectory: Bool) -> Bool {
+    package func matches(_ path: SyncPath, isDirectory: Bool) -> Bool {
         if directoriesOnly, !isDirectory { return false }
         if matchesNameOnly { return Self.match(pattern[...], Array(path.name)[...]) }
         let text = Array(path.description)
@@ -106,28 +106,28 @@ public struct GlobPattern: Sendable, Equatable, CustomStringConvertible {
 
 /// Include and exclude rules, tried in the order given; the first that matches decides, and what no rule
 /// matches is included. An excluded folder is not descended into.
-public struct SyncFilter: Sendable, Equatable {
+package struct SyncFilter: Sendable, Equatable {
     /// One rule.
-    public struct Rule: Sendable, Equatable {
+    package struct Rule: Sendable, Equatable {
         /// Include (`true`) or exclude.
-        public var include: Bool
+        package var include: Bool
         /// Its pattern.
-        public var pattern: GlobPattern
+        package var pattern: GlobPattern
     }
 
     /// The rules in order.
-    public var rules: [Rule] = []
+    package var rules: [Rule] = []
 
     /// No rules: everything is included.
-    public init() {}
+    package init() {}
 
     /// Adds a rule.
-    public mutating func add(include: Bool, pattern: GlobPattern) {
+    package mutating func add(include: Bool, pattern: GlobPattern) {
         rules.append(Rule(include: include, pattern: pattern))
     }
 
     /// Whether the item at `path` takes part in the sync.
-    public func includes(_ path: SyncPath, isDirectory: Bool) -> Bool {
+    package func includes(_ path: SyncPath, isDirectory: Bool) -> Bool {
         for rule in rules where rule.pattern.matches(path, isDirectory: isDirectory) { return rule.include }
         return true
     }

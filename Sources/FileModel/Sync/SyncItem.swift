@@ -1,7 +1,7 @@
 /// One file or folder on one side of a sync.
-public struct SyncItem: Sendable, Equatable {
+package struct SyncItem: Sendable, Equatable {
     /// What it is.
-    public enum Kind: String, Sendable, Codable {
+    package enum Kind: String, Sendable, Codable {
         /// A regular file.
         case file
         /// A folder.
@@ -9,21 +9,21 @@ public struct SyncItem: Sendable, Equatable {
     }
 
     /// Where it is, relative to the side's root.
-    public var path: SyncPath
+    package var path: SyncPath
     /// File or folder.
-    public var kind: Kind
+    package var kind: Kind
     /// Bytes (0 for folders).
-    public var size: Int64
+    package var size: Int64
     /// Modification time, seconds since 1970.
-    public var mtime: Double
+    package var mtime: Double
     /// Whether ``mtime`` is the file's own time. An object store lists when it stored an object; the file's time
     /// is in its metadata, and the sync asks for it only where it decides something.
-    public var isTimeExact = true
+    package var isTimeExact = true
     /// For a local image prepared before upload: the source file's own name (the item carries the uploaded name).
-    public var sourceName: String?
+    package var sourceName: String?
 
     /// Creates an item.
-    public init(path: SyncPath, kind: Kind, size: Int64, mtime: Double, sourceName: String? = nil) {
+    package init(path: SyncPath, kind: Kind, size: Int64, mtime: Double, sourceName: String? = nil) {
         self.path = path
         self.kind = kind
         self.size = size
@@ -32,14 +32,14 @@ public struct SyncItem: Sendable, Equatable {
     }
 
     /// Whether it is a folder.
-    public var isDirectory: Bool { kind == .directory }
+    package var isDirectory: Bool { kind == .directory }
 
     /// Its name (the last component of its path).
-    public var name: String { path.name }
+    package var name: String { path.name }
 }
 
 /// How a sync decides that two files are the same.
-public enum SyncComparison: String, Sendable, Codable {
+package enum SyncComparison: String, Sendable, Codable {
     /// Same size and modification time (to the millisecond the server keeps): the default.
     case sizeAndTime
     /// Same size only.
@@ -48,11 +48,11 @@ public enum SyncComparison: String, Sendable, Codable {
     case checksum
 
     /// The modification times the server and file systems keep differ by less than this when they are the same.
-    public static let timeTolerance = 0.002
+    package static let timeTolerance = 0.002
 
     /// Whether `source` must be transferred over `destination` without reading any bytes; nil when only the
     /// checksums can tell (``checksum`` with equal sizes).
-    public func needsTransfer(_ source: SyncItem, over destination: SyncItem, ignoringSize: Bool = false) -> Bool? {
+    package func needsTransfer(_ source: SyncItem, over destination: SyncItem, ignoringSize: Bool = false) -> Bool? {
         if !ignoringSize, source.size != destination.size { return true }
         switch self {
         case .sizeOnly: return ignoringSize ? abs(source.mtime - destination.mtime) >= Self.timeTolerance : false

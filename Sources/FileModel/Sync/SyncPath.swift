@@ -2,33 +2,33 @@
 ///
 /// Both sides are walked depth first with siblings in byte order of their UTF-8 names, which is the order of
 /// ``precedes(_:)``: a folder comes right before its contents, and the two streams can be merged in one pass.
-public struct SyncPath: Hashable, Sendable, Comparable, CustomStringConvertible {
+package struct SyncPath: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The names from the sync root down.
-    public var components: [String]
+    package var components: [String]
 
     /// A path from components that are already known to be safe names.
-    public init(_ components: [String]) { self.components = components }
+    package init(_ components: [String]) { self.components = components }
 
     /// The root itself.
-    public static let root = SyncPath([])
+    package static let root = SyncPath([])
 
     /// `a/b/c`.
-    public var description: String { components.joined(separator: "/") }
+    package var description: String { components.joined(separator: "/") }
 
     /// The last name.
-    public var name: String { components.last ?? "" }
+    package var name: String { components.last ?? "" }
 
     /// The path one level down.
-    public func appending(_ name: String) -> SyncPath { SyncPath(components + [name]) }
+    package func appending(_ name: String) -> SyncPath { SyncPath(components + [name]) }
 
     /// Whether `self` is `other` or lies inside it.
-    public func isInside(_ other: SyncPath) -> Bool {
+    package func isInside(_ other: SyncPath) -> Bool {
         components.count >= other.components.count
             && Array(components.prefix(other.components.count)) == other.components
     }
 
     /// Depth-first order with siblings by UTF-8 bytes (a parent before its children).
-    public static func < (lhs: SyncPath, rhs: SyncPath) -> Bool {
+    package static func < (lhs: SyncPath, rhs: SyncPath) -> Bool {
         for (left, right) in zip(lhs.components, rhs.components) where left != right {
             return left.utf8.lexicographicallyPrecedes(right.utf8)
         }
@@ -37,11 +37,11 @@ public struct SyncPath: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     /// Why a name from a server cannot be used locally, or nil when it is a plain file name: the one name rule,
     /// ``FileName/problem(_:)``.
-    public static func problem(withName name: String) -> String? { FileName.problem(name) }
+    package static func problem(withName name: String) -> String? { FileName.problem(name) }
 
     /// The path of a server entry below `base`, checked component by component; a reason when it is unsafe
     /// (absolute elsewhere, `..`, NUL, a separator inside the name, a name that is not its path's last part).
-    public static func relative(entryPath: String, name: String, below base: String) -> Result<SyncPath, SyncNameError>
+    package static func relative(entryPath: String, name: String, below base: String) -> Result<SyncPath, SyncNameError>
     {
         let prefix = base == "/" ? "/" : base + "/"
         guard entryPath.hasPrefix(prefix) else {
@@ -65,21 +65,21 @@ public struct SyncPath: Hashable, Sendable, Comparable, CustomStringConvertible 
 
 /// A name a side listed that a sync refuses to use: a server's that could escape the destination, a local one that
 /// is not UTF-8.
-public struct SyncNameError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SyncNameError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The name or path as sent.
-    public var name: String
+    package var name: String
     /// What is wrong with it.
-    public var reason: String
+    package var reason: String
 
     /// Creates the error.
-    public init(name: String, reason: String) {
+    package init(name: String, reason: String) {
         self.name = name
         self.reason = reason
     }
 
     /// The name with control characters escaped (`\0`, `\n`…), safe to print on a terminal.
-    public var printableName: String { TerminalText.escaped(name) }
+    package var printableName: String { TerminalText.escaped(name) }
 
     /// `refused a name from the server: ../x: the name '..'`.
-    public var description: String { "refused a name from the server: \(printableName): \(reason)" }
+    package var description: String { "refused a name from the server: \(printableName): \(reason)" }
 }

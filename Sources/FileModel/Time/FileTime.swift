@@ -1,14 +1,14 @@
 /// A file's modification time as a file system keeps it: whole seconds since 1970 (negative before) and the
 /// nanoseconds within that second. Any time a file system can hold fits, from before 1901 to past the year
 /// 9999: a single 64-bit count of nanoseconds ends in 2262, and such a file once crashed every upload of it.
-public struct FileTime: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+package struct FileTime: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// Whole seconds since 1970-01-01 UTC, rounded down (1969.5 is -1 and 500,000,000 ns).
-    public var seconds: Int64
+    package var seconds: Int64
     /// Nanoseconds within the second, 0 up to 999,999,999.
-    public var nanoseconds: Int32
+    package var nanoseconds: Int32
 
     /// A time from its parts; nanoseconds outside one second carry into the seconds.
-    public init(seconds: Int64, nanoseconds: Int64 = 0) {
+    package init(seconds: Int64, nanoseconds: Int64 = 0) {
         let (carry, rest) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
         var whole = seconds.addingReportingOverflow(carry).partialValue
         var fraction = rest
@@ -21,7 +21,7 @@ public struct FileTime: Sendable, Hashable, Comparable, Codable, CustomStringCon
     }
 
     /// A time in seconds as a `Double` (to the microsecond it holds); beyond what 64-bit seconds hold, clamped.
-    public init(timeInterval: Double) {
+    package init(timeInterval: Double) {
         guard timeInterval.isFinite else {
             self.init(seconds: timeInterval > 0 ? Int64.max : (timeInterval < 0 ? Int64.min : 0))
             return
@@ -37,7 +37,7 @@ public struct FileTime: Sendable, Hashable, Comparable, Codable, CustomStringCon
 
     /// `timeInterval` to the nearest whole millisecond: what an Officer server keeps, so a binary fraction's
     /// noise (1700000000.123 is 1700000000.1229999…) never makes a time one millisecond early.
-    public init(millisecondsOf timeInterval: Double) {
+    package init(millisecondsOf timeInterval: Double) {
         let milliseconds = (timeInterval * 1000).rounded()
         guard milliseconds.isFinite, abs(milliseconds) < 9.2e15 else {
             self.init(timeInterval: timeInterval)
@@ -48,10 +48,10 @@ public struct FileTime: Sendable, Hashable, Comparable, Codable, CustomStringCon
     }
 
     /// Seconds since 1970 as a `Double`: what sync, the API and the display use.
-    public var timeInterval: Double { Double(seconds) + Double(nanoseconds) / 1e9 }
+    package var timeInterval: Double { Double(seconds) + Double(nanoseconds) / 1e9 }
 
     /// `1700000000.123456789` with trailing zeros dropped (`1700000000` for a whole second): exact, for metadata.
-    public var decimalText: String {
+    package var decimalText: String {
         guard nanoseconds != 0 else { return String(seconds) }
         var digits = String(nanoseconds)
         digits = String(repeating: "0", count: 9 - digits.count) + digits
@@ -61,13 +61,13 @@ public struct FileTime: Sendable, Hashable, Comparable, Codable, CustomStringCon
 
     /// The seconds followed by nine digits of nanoseconds: the same text a nanosecond count gave for times after
     /// 1970, so keys made from it before stay valid.
-    public var description: String {
+    package var description: String {
         let digits = String(nanoseconds)
         return String(seconds) + String(repeating: "0", count: 9 - digits.count) + digits
     }
 
     /// Earlier first.
-    public static func < (a: FileTime, b: FileTime) -> Bool {
+    package static func < (a: FileTime, b: FileTime) -> Bool {
         (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
     }
 }

@@ -1,12 +1,12 @@
 /// The two ways a time is written: for people (`2026-12-01 07:34 UTC`, in listings, messages and reports alike)
 /// and in JSON (RFC 3339 in UTC with milliseconds, `2026-12-01T07:34:11.123Z`). One rule, so no command picks a
 /// third.
-public enum TimeStamp {
+package enum TimeStamp {
     /// `2026-12-01 07:34 UTC`: sortable, unambiguous, no locale machinery behind it.
-    public static func shown(_ seconds: Double) -> String { HTTPDate.minuteStamp(seconds) + " UTC" }
+    package static func shown(_ seconds: Double) -> String { HTTPDate.minuteStamp(seconds) + " UTC" }
 
     /// `2026-12-01T07:34:11.123Z`.
-    public static func json(_ seconds: Double) -> String {
+    package static func json(_ seconds: Double) -> String {
         let milliseconds = Int64((seconds * 1000).rounded(.down))
         let whole = Double(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
         let fraction = Int(((milliseconds % 1000) + 1000) % 1000)

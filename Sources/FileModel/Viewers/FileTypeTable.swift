@@ -1,17 +1,17 @@
 /// The seed's viewer table and the extension knowledge that libmagic lacks, kept as data.
-public enum FileTypeTable {
+package enum FileTypeTable {
     /// One extension's facts.
-    public struct Row: Sendable, Equatable {
+    package struct Row: Sendable, Equatable {
         /// The MIME type files with this extension have.
-        public var mime: String
+        package var mime: String
         /// The viewer that shows them.
-        public var viewer: ViewerKind
+        package var viewer: ViewerKind
         /// The highlighting language, for code.
-        public var language: String?
+        package var language: String?
     }
 
     /// Rows by lowercase extension.
-    public static let byExtension: [String: Row] = {
+    package static let byExtension: [String: Row] = {
         var rows: [String: Row] = [:]
         func add(_ extensions: [String], _ mime: String, _ viewer: ViewerKind, _ language: String? = nil) {
             for ext in extensions { rows[ext] = Row(mime: mime, viewer: viewer, language: language) }
@@ -68,12 +68,12 @@ public enum FileTypeTable {
     }()
 
     /// MIME types libmagic gives when it cannot tell more; the extension then decides.
-    public static let genericMIMETypes: Set<String> = [
+    package static let genericMIMETypes: Set<String> = [
         "text/plain", "application/octet-stream", "application/zip", "application/x-empty", "inode/x-empty",
     ]
 
     /// The viewer for a MIME type when the extension says nothing.
-    public static func viewer(forMIME mime: String) -> ViewerKind {
+    package static func viewer(forMIME mime: String) -> ViewerKind {
         switch mime {
         case "text/markdown": return .markdown
         case "application/pdf": return .pdf

@@ -1,4 +1,6 @@
 /// How the Officer file viewer shows a file (the seed's viewer table, §6.6).
+///
+/// Cases may be added in a later version: a `switch` over it keeps a `default`.
 public enum ViewerKind: String, Sendable, Codable, CaseIterable {
     /// Rendered Markdown (`.md`).
     case markdown
@@ -30,6 +32,8 @@ public enum ViewerKind: String, Sendable, Codable, CaseIterable {
 }
 
 /// The server's AI actions on files.
+///
+/// Cases may be added in a later version: a `switch` over it keeps a `default`.
 public enum AIAction: String, Sendable, Codable, CaseIterable {
     /// Extract text from an image (`/api/file-browser/ocr`).
     case ocr
@@ -45,14 +49,14 @@ extension AIAction {
     /// Image formats OCR takes: those the server's engine reads (tesseract through leptonica), and HEIC/HEIF/AVIF,
     /// which officer-files turns into JPEG before sending. An image viewer shows more (XPM, SVG, icons), and
     /// offering OCR there would only end in the engine's error.
-    public static let ocrMIMETypes: Set<String> = [
+    package static let ocrMIMETypes: Set<String> = [
         "image/png", "image/jpeg", "image/tiff", "image/bmp", "image/x-ms-bmp", "image/gif", "image/webp", "image/heic",
         "image/heif", "image/avif",
         "image/x-portable-bitmap", "image/x-portable-graymap", "image/x-portable-pixmap", "image/x-portable-anymap",
     ]
 
     /// Whether the server can run this action on a file of type `mime` (the viewer table decided the kind).
-    public func accepts(mime: String) -> Bool {
+    package func accepts(mime: String) -> Bool {
         switch self {
         case .ocr: Self.ocrMIMETypes.contains(mime)
         default: true

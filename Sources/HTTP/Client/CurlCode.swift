@@ -1,25 +1,25 @@
 /// libcurl's result codes that the library acts on, by name (the values are libcurl's `CURLE_*`, stable across
 /// versions), so no caller compares an ``HTTPError/transport(request:code:message:)`` code with a bare number.
-public enum CurlCode {
+package enum CurlCode {
     /// `CURLE_COULDNT_CONNECT`: nothing reached the server; any request may be sent again.
-    public static let couldNotConnect = 7
+    package static let couldNotConnect = 7
     /// `CURLE_HTTP2`: an HTTP/2 framing failure.
-    public static let http2 = 16
+    package static let http2 = 16
     /// `CURLE_PARTIAL_FILE`: the body ended before its announced length.
-    public static let partialFile = 18
+    package static let partialFile = 18
     /// `CURLE_OPERATION_TIMEDOUT`: the transfer ran out of time.
-    public static let timedOut = 28
+    package static let timedOut = 28
     /// `CURLE_GOT_NOTHING`: the server closed without answering.
-    public static let gotNothing = 52
+    package static let gotNothing = 52
     /// `CURLE_SEND_ERROR`: the connection broke while sending.
-    public static let sendError = 55
+    package static let sendError = 55
     /// `CURLE_RECV_ERROR`: the connection broke while receiving.
-    public static let receiveError = 56
+    package static let receiveError = 56
     /// `CURLE_HTTP2_STREAM`: one HTTP/2 stream failed.
-    public static let http2Stream = 92
+    package static let http2Stream = 92
 
     /// The codes where the network, not the request, was at fault: worth another attempt.
-    public static let retryable: Set<Int> = [
+    package static let retryable: Set<Int> = [
         couldNotConnect, http2, partialFile, timedOut, gotNothing, sendError, receiveError, http2Stream,
     ]
 }

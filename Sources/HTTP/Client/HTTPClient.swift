@@ -4,17 +4,17 @@ import Foundation
 ///
 /// Retries happen only for idempotent requests, on network failures and on 408/429/5xx answers,
 /// with exponential backoff and jitter, honouring `Retry-After`.
-public struct HTTPClient: Sendable {
+package struct HTTPClient: Sendable {
     /// Settings for every request.
-    public var configuration: HTTPClientConfiguration
+    package var configuration: HTTPClientConfiguration
 
     /// Creates a client.
-    public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) {
+    package init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) {
         self.configuration = configuration
     }
 
     /// The libcurl version line, e.g. `libcurl/7.88.1 OpenSSL/3.0.15 …`.
-    public static var libraryVersion: String { CurlCalls.version() }
+    package static var libraryVersion: String { CurlCalls.version() }
 
     /// Sends `request`, following redirects as its ``HTTPRequest/redirects`` policy allows; `onProgress` and
     /// `onRetry` are called from the transfer thread.
@@ -22,7 +22,7 @@ public struct HTTPClient: Sendable {
     /// Every hop is checked before it is taken: http(s) only, at most ``HTTPClientConfiguration/maxRedirects``,
     /// the same origin unless the policy is ``RedirectPolicy/anyOrigin``, and the credential never goes to an
     /// origin other than its own (a hop there goes without it; a request there fails before any connection).
-    public func send(
+    package func send(
         _ request: HTTPRequest,
         onProgress: (@Sendable (TransferProgress) -> Void)? = nil,
         onRetry: (@Sendable (_ attempt: Int, _ delay: Double, _ reason: String) -> Void)? = nil
@@ -151,7 +151,7 @@ public struct HTTPClient: Sendable {
 
     /// The same transfer as an event stream: progress and retries while it runs, then the response.
     /// Ending iteration early (or cancelling the consuming task) cancels the transfer.
-    public func events(for request: HTTPRequest) -> AsyncThrowingStream<HTTPEvent, any Error> {
+    package func events(for request: HTTPRequest) -> AsyncThrowingStream<HTTPEvent, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {

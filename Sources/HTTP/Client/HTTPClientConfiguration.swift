@@ -1,37 +1,37 @@
 /// Settings shared by every request an ``HTTPClient`` makes.
-public struct HTTPClientConfiguration: Sendable {
+package struct HTTPClientConfiguration: Sendable {
     /// Seconds allowed to establish a connection.
-    public var connectTimeout: Double = 15
+    package var connectTimeout: Double = 15
     /// A transfer moving less than 1 byte/s for this many seconds is aborted as stalled.
-    public var stallTimeout: Double = 30
+    package var stallTimeout: Double = 30
     /// A transfer averaging less than this many bytes per second over ``lowSpeedWindow`` fails: a server that
     /// trickles (a byte every second, an entry every few hundred milliseconds) cannot hold a command forever.
-    public var lowSpeedLimit = 1024
+    package var lowSpeedLimit = 1024
     /// The window ``lowSpeedLimit`` is measured over, in seconds. A request whose server may think longer before
     /// answering (a remote action) needs a window at least that long.
-    public var lowSpeedWindow: Double = 60
+    package var lowSpeedWindow: Double = 60
     /// No network at all: every request fails before a connection is made (``HTTPError/offline(request:)``).
     /// Enforced here, where every request passes, so no operation can forget it.
-    public var offline = false
+    package var offline = false
     /// Seconds the whole transfer may take; nil for no limit (large files).
-    public var totalTimeout: Double?
+    package var totalTimeout: Double?
     /// Redirects followed at most.
-    public var maxRedirects = 5
+    package var maxRedirects = 5
     /// Turn TLS verification off (`--insecure`); the only way to do so.
-    public var insecure = false
+    package var insecure = false
     /// A PEM bundle of trusted CAs (`--cacert`).
-    public var caCertificatePath: String?
+    package var caCertificatePath: String?
     /// Retry schedule for idempotent requests.
-    public var retry = RetryPolicy()
+    package var retry = RetryPolicy()
     /// The User-Agent sent.
-    public var userAgent = "officer-files"
+    package var userAgent = "officer-files"
     /// Renews a request's credential after a 401 and sends the request once more; nil: a 401 is the answer.
-    public var credentialRenewal: (any CredentialRenewal)?
+    package var credentialRenewal: (any CredentialRenewal)?
     /// Signs every request to its origin (an S3 store's keys); nil signs nothing.
-    public var signer: (any RequestSigner)?
+    package var signer: (any RequestSigner)?
     /// Receives one line per request and response for `-v`; secrets are already redacted.
-    public var log: (@Sendable (String) -> Void)?
+    package var log: (@Sendable (String) -> Void)?
 
     /// The defaults: verification on, 15 s connect, 30 s stall, 5 redirects, 4 attempts.
-    public init() {}
+    package init() {}
 }

@@ -3,7 +3,7 @@ import FileModel
 extension HTTPError: CategorizedError {
     /// Transport failures are the network's; answers outside what was asked are the server's; what our own
     /// rules stopped before sending (a token's origin, offline, a bad header) is refused.
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch self {
         case .localFile: .localFile
         case .noSpace: .localFull
@@ -18,7 +18,7 @@ extension HTTPError: CategorizedError {
 
 extension CredentialError: CategorizedError {
     /// A token that cannot be one needs a new sign-in; a server URL that is not one is the caller's input.
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch self {
         case .empty, .tooLong, .invalidCharacter: .authentication
         case .invalidServer: .invalidInput

@@ -4,7 +4,7 @@ import FileModel
 /// and what happened, with no method, URL or libcurl code (those stay in ``HTTPError/description``, for `-v`).
 extension HTTPError {
     /// The request label every case carries (`GET http://…`), nil for the cases that have none.
-    public var requestLabel: String? {
+    package var requestLabel: String? {
         switch self {
         case .transport(let request, _, _), .responseTooLarge(let request, _), .cancelled(let request),
             .rejected(let request, _, _), .lengthExceeded(let request, _), .headersTooLarge(let request),
@@ -18,7 +18,7 @@ extension HTTPError {
 
     /// One line about `subject` (what the request was for, as the user wrote it) with `server` (the origin, for
     /// "cannot reach"): what happened, in the user's terms.
-    public func wording(subject: String, server: String) -> String {
+    package func wording(subject: String, server: String) -> String {
         switch self {
         case .transport(_, let code, let message):
             Self.transportWording(code: code, message: message, subject: subject, server: server)
@@ -50,7 +50,7 @@ extension HTTPError {
     }
 
     /// What went wrong, as a phrase with no subject, for retry lines and "gave up (…)": no URL, no libcurl code.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .transport(_, let code, let message):
             switch code {
@@ -107,7 +107,7 @@ extension HTTPError {
     }
 
     /// True for the failures `--cacert FILE` or `--insecure` settle: the server's certificate is not trusted.
-    public var isUntrustedCertificate: Bool {
+    package var isUntrustedCertificate: Bool {
         if case .transport(_, let code, _) = self { return code == 51 || code == 60 }
         return false
     }

@@ -2,7 +2,7 @@ import FileModel
 import Foundation
 
 /// A transfer that did not complete, with the request it belongs to.
-public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// libcurl failed: its code and its own message (connection refused, timeout, TLS, …).
     case transport(request: String, code: Int, message: String)
     /// The response body was larger than the memory sink allows.
@@ -37,7 +37,7 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case gaveUp(request: String, attempts: Int, reason: String)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .transport(let request, let code, let message): "\(request): \(message) (curl error \(code))"
         case .responseTooLarge(let request, let limit): "\(request): response larger than \(limit) bytes"

@@ -2,28 +2,28 @@ import FileModel
 import Foundation
 
 /// Exponential backoff with full jitter for idempotent requests, honouring `Retry-After`.
-public struct RetryPolicy: Sendable {
+package struct RetryPolicy: Sendable {
     /// Attempts in all, the first included.
-    public var maxAttempts = 4
+    package var maxAttempts = 4
     /// Delay before the second attempt, before jitter.
-    public var baseDelay = 0.5
+    package var baseDelay = 0.5
     /// No delay is longer than this, `Retry-After` included.
-    public var maxDelay = 30.0
+    package var maxDelay = 30.0
     /// Statuses that mean "try again later".
-    public var retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
+    package var retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
 
     /// The defaults: 4 attempts, 0.5 s doubling, at most 30 s.
-    public init() {}
+    package init() {}
 
     /// No retries at all.
-    public static var none: RetryPolicy {
+    package static var none: RetryPolicy {
         var policy = RetryPolicy()
         policy.maxAttempts = 1
         return policy
     }
 
     /// The delay before attempt `attempt + 1` (attempt counts from 1), given the server's `Retry-After` if any.
-    public func delay(afterAttempt attempt: Int, retryAfter: String?, now: Date = Date()) -> Double {
+    package func delay(afterAttempt attempt: Int, retryAfter: String?, now: Date = Date()) -> Double {
         if let retryAfter, let seconds = Self.parseRetryAfter(retryAfter, now: now) {
             return min(max(seconds, 0), maxDelay)
         }
@@ -33,7 +33,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// `Retry-After` as seconds: either delta-seconds or an HTTP date.
-    public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Double? {
+    package static func parseRetryAfter(_ value: String, now: Date = Date()) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(trimmed) { return seconds }
         return HTTPDate.parse(trimmed).map { $0 - now.timeIntervalSince1970 }

@@ -1,18 +1,18 @@
 /// Byte counters of one transfer as libcurl reports them.
-public struct TransferProgress: Sendable, Equatable {
+package struct TransferProgress: Sendable, Equatable {
     /// Bytes received so far in this attempt.
-    public var received: Int64
+    package var received: Int64
     /// Bytes expected to be received, when known.
-    public var expectedReceive: Int64?
+    package var expectedReceive: Int64?
     /// Bytes sent so far in this attempt.
-    public var sent: Int64
+    package var sent: Int64
     /// Bytes expected to be sent, when known.
-    public var expectedSend: Int64?
+    package var expectedSend: Int64?
     /// Bytes of this attempt's body stored in the file or stream sink so far.
-    public var written: Int64
+    package var written: Int64
 
     /// Creates a snapshot.
-    public init(received: Int64, expectedReceive: Int64?, sent: Int64, expectedSend: Int64?, written: Int64 = 0) {
+    package init(received: Int64, expectedReceive: Int64?, sent: Int64, expectedSend: Int64?, written: Int64 = 0) {
         self.received = received
         self.expectedReceive = expectedReceive
         self.sent = sent
@@ -22,7 +22,7 @@ public struct TransferProgress: Sendable, Equatable {
 }
 
 /// What ``HTTPClient/events(for:)`` yields: progress while the transfer runs, then its response.
-public enum HTTPEvent: Sendable {
+package enum HTTPEvent: Sendable {
     /// Counters moved.
     case progress(TransferProgress)
     /// An attempt failed and another follows after `delay` seconds.

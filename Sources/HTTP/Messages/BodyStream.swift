@@ -2,20 +2,20 @@ import Foundation
 
 /// A request body that arrives as it is made (a pipe): a producer appends, the transfer takes, and at most
 /// ``limit`` bytes wait in memory between them. Its length is not known, so it goes chunked.
-public final class BodyStream: @unchecked Sendable {
+package final class BodyStream: @unchecked Sendable {
     private let lock = NSLock()
     private var buffer = Data()
     private var offset = 0
     private var finished = false
     private var failure: String?
     /// The most bytes held at once; a producer waits while more are.
-    public let limit: Int
+    package let limit: Int
 
     /// An empty stream holding at most `limit` bytes at once.
-    public init(limit: Int = 4 << 20) { self.limit = max(64 << 10, limit) }
+    package init(limit: Int = 4 << 20) { self.limit = max(64 << 10, limit) }
 
     /// Adds bytes, waiting while the transfer has not taken enough of the earlier ones.
-    public func append(_ data: Data) async throws {
+    package func append(_ data: Data) async throws {
         while lock.withLock({ buffer.count - offset >= limit && failure == nil }) {
             try await Task.sleep(nanoseconds: 2_000_000)
         }
@@ -29,10 +29,10 @@ public final class BodyStream: @unchecked Sendable {
     }
 
     /// No more bytes will come: the body ends after those held.
-    public func finish() { lock.withLock { finished = true } }
+    package func finish() { lock.withLock { finished = true } }
 
     /// The producer failed: the transfer stops with `reason`, so the server never takes a cut body for a whole one.
-    public func fail(_ reason: String) { lock.withLock { failure = reason } }
+    package func fail(_ reason: String) { lock.withLock { failure = reason } }
 
     /// What the transfer gets when it asks for bytes.
     enum Take {

@@ -1,7 +1,7 @@
 extension HTTPHeaders {
     /// `Content-Range` parsed: the byte range sent (nil for `bytes */TOTAL`) and the total length if known;
     /// nil when absent or malformed.
-    public var contentRange: (range: ClosedRange<Int64>?, total: Int64?)? {
+    package var contentRange: (range: ClosedRange<Int64>?, total: Int64?)? {
         self["Content-Range"].flatMap(Self.parseContentRange)
     }
 

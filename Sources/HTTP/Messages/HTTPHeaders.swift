@@ -1,28 +1,28 @@
 /// Ordered HTTP header fields with case-insensitive lookup.
-public struct HTTPHeaders: Sendable, Hashable, Sequence {
+package struct HTTPHeaders: Sendable, Hashable, Sequence {
     private var fields: [Field]
 
     /// One header field.
-    public struct Field: Sendable, Hashable {
+    package struct Field: Sendable, Hashable {
         /// Field name as sent or received.
-        public var name: String
+        package var name: String
         /// Field value, trimmed.
-        public var value: String
+        package var value: String
     }
 
     /// Creates headers from name/value pairs.
-    public init(_ pairs: [(String, String)] = []) {
+    package init(_ pairs: [(String, String)] = []) {
         fields = pairs.map { Field(name: $0.0, value: $0.1) }
     }
 
     /// The first value of `name`, compared case-insensitively.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         let lowered = name.lowercased()
         return fields.first { $0.name.lowercased() == lowered }?.value
     }
 
     /// Appends a field.
-    public mutating func add(_ name: String, _ value: String) { fields.append(Field(name: name, value: value)) }
+    package mutating func add(_ name: String, _ value: String) { fields.append(Field(name: name, value: value)) }
 
     /// Parses one raw header line as libcurl delivers it (`Name: value\r\n`); ignores status and blank lines.
     package mutating func addRawLine(_ line: Substring) {
@@ -33,7 +33,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
     }
 
     /// Iterates the fields in order.
-    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+    package func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 }
 
 extension Substring {

@@ -1,9 +1,9 @@
 import Foundation
 
 /// One HTTP request for ``HTTPClient``: where its body comes from and where the response body goes.
-public struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     /// Where the request body comes from.
-    public enum Body: Sendable {
+    package enum Body: Sendable {
         /// No body.
         case empty
         /// Bytes in memory (JSON bodies, small uploads).
@@ -15,7 +15,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// One part of a multipart body.
-    public enum MultipartPart: Sendable {
+    package enum MultipartPart: Sendable {
         /// A text field.
         case field(name: String, value: String)
         /// A file streamed from disk under the given file name.
@@ -25,7 +25,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// Where the response body goes.
-    public enum Sink: Sendable {
+    package enum Sink: Sendable {
         /// Kept in memory up to `limit` bytes; a longer body fails the request.
         case memory(limit: Int)
         /// Written to a local file at `offset` (the file is created if missing); `nil` truncates it first.
@@ -41,46 +41,46 @@ public struct HTTPRequest: Sendable {
 
     /// Decides, once the final response's headers are in and before any body byte is stored, whether the
     /// response is the one asked for: nil accepts it, a reason rejects it (``HTTPError/rejected(request:status:reason:)``).
-    public typealias ResponseCheck = @Sendable (_ status: Int, _ headers: HTTPHeaders) -> String?
+    package typealias ResponseCheck = @Sendable (_ status: Int, _ headers: HTTPHeaders) -> String?
 
     /// `GET`, `POST`, `PATCH`, … .
-    public var method: String
+    package var method: String
     /// Absolute http(s) URL.
-    public var url: String
+    package var url: String
     /// Extra header fields (never `Authorization`: use ``credential``). A value with a line break or another
     /// control character fails the request before anything is sent.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body.
-    public var body: Body
+    package var body: Body
     /// Where the response body goes.
-    public var sink: Sink
+    package var sink: Sink
     /// Sent as `Authorization: Bearer …`, and only to the credential's own origin: a request whose URL is on
     /// another origin fails before any connection (``HTTPError/credentialScope(request:origin:)``), and a redirect
     /// hop to another origin goes without it.
-    public var credential: BearerCredential?
+    package var credential: BearerCredential?
     /// Which 3xx redirects are followed (http and https only, at most the configuration's limit, each hop logged).
-    public var redirects: RedirectPolicy
+    package var redirects: RedirectPolicy
     /// The longest 2xx body accepted (what a listing, a HEAD or a range said): the transfer fails at the first
     /// byte beyond it. A `206`'s `Content-Range` and any `Content-Length` bound the body as well, whatever this says.
-    public var expectedLength: Int64?
+    package var expectedLength: Int64?
     /// Whether a failed attempt may be repeated; defaults to true for GET, HEAD, PUT, DELETE and OPTIONS.
-    public var isIdempotent: Bool
+    package var isIdempotent: Bool
     /// Checks the response before its body is stored (a `Range` answer against the range asked for).
-    public var responseCheck: ResponseCheck?
+    package var responseCheck: ResponseCheck?
     /// Receive at most this many bytes per second (`--bwlimit`).
-    public var maxReceiveBytesPerSecond: Int64?
+    package var maxReceiveBytesPerSecond: Int64?
     /// Send at most this many bytes per second (`--bwlimit` on uploads).
-    public var maxSendBytesPerSecond: Int64?
+    package var maxSendBytesPerSecond: Int64?
     /// Asked before the last bytes of a file body (or of a multipart body's file) are read: a reason stops the
     /// request there, so a server never receives the end of a file that changed while it was sent
     /// (``HTTPError/localFile(path:message:)`` with that reason).
-    public var beforeLastBodyBytes: (@Sendable () -> String?)?
+    package var beforeLastBodyBytes: (@Sendable () -> String?)?
     /// Opens a connection of its own and closes it after: after a link cut a reused connection mid-request, the
     /// next request does not start on one that already carried bytes.
-    public var freshConnection = false
+    package var freshConnection = false
 
     /// Creates a request; the body defaults to none, the sink to 16 MiB of memory, redirects to the same origin only.
-    public init(
+    package init(
         method: String = "GET", url: String, headers: HTTPHeaders = HTTPHeaders(), body: Body = .empty,
         sink: Sink = .memory(limit: 16 << 20), credential: BearerCredential? = nil,
         redirects: RedirectPolicy = .sameOrigin,
@@ -98,7 +98,7 @@ public struct HTTPRequest: Sendable {
 }
 
 /// Which redirects a request follows.
-public enum RedirectPolicy: Sendable, Equatable {
+package enum RedirectPolicy: Sendable, Equatable {
     /// None: a 3xx is the answer.
     case never
     /// Only to the origin of the URL asked for (API calls: another host's JSON is never taken for our server's).

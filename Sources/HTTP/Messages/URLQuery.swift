@@ -1,8 +1,8 @@
 /// Builds query strings that every server decodes the same way: only RFC 3986 unreserved characters
 /// stay literal, so `+`, `&`, `=`, `#` and non-ASCII names survive the trip.
-public enum URLQuery {
+package enum URLQuery {
     /// Percent-encodes one query component.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var result = ""
         for byte in text.utf8 {
             switch byte {
@@ -19,7 +19,7 @@ public enum URLQuery {
     }
 
     /// `a=1&b=two%20words` from ordered pairs.
-    public static func encode(_ items: [(String, String)]) -> String {
+    package static func encode(_ items: [(String, String)]) -> String {
         items.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
     }
 }

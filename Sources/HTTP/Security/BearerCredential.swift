@@ -2,19 +2,19 @@
 ///
 /// The HTTP client refuses a request that would carry the token to another origin, whatever URL a server handed
 /// us (a tus `Location`, a job's result link), and drops it on a redirect hop to another origin.
-public struct BearerCredential: Sendable, Hashable {
+package struct BearerCredential: Sendable, Hashable {
     /// The token itself; checked by ``validate(_:)``.
-    public let token: String
+    package let token: String
     /// Where it may go.
-    public let origin: URLOrigin
+    package let origin: URLOrigin
 
     /// The longest token accepted. A JWT is a few hundred bytes; a token of megabytes is a server's fault, and
     /// a value that large would not fit a header line anyway.
-    public static let maxLength = 16 << 10
+    package static let maxLength = 16 << 10
 
     /// A credential for the server at `serverURL`; fails when the token is not a safe header value or the URL
     /// is not an http(s) URL.
-    public init(token: String, issuedBy serverURL: String) throws(CredentialError) {
+    package init(token: String, issuedBy serverURL: String) throws(CredentialError) {
         try Self.validate(token)
         guard let origin = URLOrigin(url: serverURL) else { throw .invalidServer(serverURL) }
         self.token = token
@@ -23,14 +23,14 @@ public struct BearerCredential: Sendable, Hashable {
 
     /// This credential if `url` is on its origin, else nil: for URLs that may or may not be the issuing server's
     /// (a journaled transfer resumed later), so that a request elsewhere simply goes without a token.
-    public func scoped(to url: String) -> BearerCredential? {
+    package func scoped(to url: String) -> BearerCredential? {
         URLOrigin(url: url) == origin ? self : nil
     }
 
     /// Checks that `token` can go into an `Authorization` header as it is: one line of the characters RFC 6750
     /// allows in a bearer token (letters, digits, `-._~+/` and trailing `=`), at most ``maxLength`` bytes.
     /// Anything else (a line break that would inject a header, spaces, control characters) is refused.
-    public static func validate(_ token: String) throws(CredentialError) {
+    package static func validate(_ token: String) throws(CredentialError) {
         let bytes = token.utf8
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count <= maxLength else { throw .tooLong(bytes: bytes.count, limit: maxLength) }
@@ -49,7 +49,7 @@ public struct BearerCredential: Sendable, Hashable {
 }
 
 /// Why a token or the server it belongs to was refused.
-public enum CredentialError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CredentialError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The token is empty.
     case empty
     /// The token is longer than any real token.
@@ -60,7 +60,7 @@ public enum CredentialError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidServer(String)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty: "the token is empty"
         case .tooLong(let bytes, let limit): "the token is \(bytes) bytes long; a token is at most \(limit)"

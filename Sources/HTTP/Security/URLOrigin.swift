@@ -4,16 +4,16 @@ import Foundation
 ///
 /// Two URLs share an origin only when all three match (`http://a` and `https://a` do not); a missing port is the
 /// scheme's default, so `https://a` and `https://a:443` do.
-public struct URLOrigin: Hashable, Sendable, CustomStringConvertible {
+package struct URLOrigin: Hashable, Sendable, CustomStringConvertible {
     /// `http` or `https`, lowercased.
-    public let scheme: String
+    package let scheme: String
     /// The host, lowercased, without brackets for IPv6.
-    public let host: String
+    package let host: String
     /// The port, the scheme's default when the URL names none.
-    public let port: Int
+    package let port: Int
 
     /// The origin of an absolute http(s) URL; nil for anything else (no host, another scheme, unparsable).
-    public init?(url: String) {
+    package init?(url: String) {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
         else { return nil }
@@ -23,7 +23,7 @@ public struct URLOrigin: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `scheme://host:port`.
-    public var description: String {
+    package var description: String {
         "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 }

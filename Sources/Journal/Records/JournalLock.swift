@@ -2,7 +2,7 @@ import Foundation
 
 /// An exclusive `flock` on a file in the journal's folder, held as long as this object lives. It dies with its
 /// process (SIGKILL included), so a lock is never left behind; two holders in one process exclude each other too.
-public final class JournalLock: Sendable {
+package final class JournalLock: Sendable {
     private let descriptor: Int32
 
     private init(descriptor: Int32) { self.descriptor = descriptor }
@@ -26,13 +26,13 @@ public final class JournalLock: Sendable {
 extension TransferJournal {
     /// The right to replay the queue, or nil while another replay (in any process) holds it: one replay at a
     /// time, so no write is applied by two at once and none is marked a conflict because the other applied it.
-    public func claimQueueReplay() -> JournalLock? { JournalLock.acquire(path + ".queue-lock") }
+    package func claimQueueReplay() -> JournalLock? { JournalLock.acquire(path + ".queue-lock") }
 
     /// Held by a running transfer for the time it runs, so that cleaning up (``isHeld(transfer:)``) leaves it alone.
-    public func hold(transfer key: String) -> JournalLock? { JournalLock.acquire(lockPath(transfer: key)) }
+    package func hold(transfer key: String) -> JournalLock? { JournalLock.acquire(lockPath(transfer: key)) }
 
     /// True while a running transfer holds `key` (``hold(transfer:)``).
-    public func isHeld(transfer key: String) -> Bool { JournalLock.acquire(lockPath(transfer: key)) == nil }
+    package func isHeld(transfer key: String) -> Bool { JournalLock.acquire(lockPath(transfer: key)) == nil }
 
     private func lockPath(transfer key: String) -> String {
         // FNV-1a: a short stable file name for any key (a collision only makes a cleanup wait for another transfer).

@@ -4,14 +4,14 @@
 /// is checked against the server before it is applied, an upload's offset is asked of the server on resume).
 /// Unfinished downloads are not: their recorded offsets cannot be trusted, so they start over, and their
 /// partial files stay on disk until a rerun claims them.
-public struct JournalRecovery: Sendable, Equatable {
+package struct JournalRecovery: Sendable, Equatable {
     /// The damaged file and where it went.
-    public var damaged: DamagedStateFile
+    package var damaged: DamagedStateFile
     /// Per kind of record (`queued writes`, `unfinished uploads`), how many were carried over; nil when the
     /// old file's table could not be read.
-    public var recovered: [String: Int?] = [:]
+    package var recovered: [String: Int?] = [:]
     /// Unfinished downloads the old file named (they start over); nil when unreadable.
-    public var downloadsStartingOver: Int?
+    package var downloadsStartingOver: Int?
 
     /// Copies what can be read from the damaged file into `database`.
     init(damaged: DamagedStateFile, into database: SQLiteDatabase) {
@@ -48,7 +48,7 @@ public struct JournalRecovery: Sendable, Equatable {
     }
 
     /// One line for a warning: what was wrong, where the old file is, what was kept and what was lost.
-    public var description: String {
+    package var description: String {
         var line = "the journal \(damaged.path) was damaged (\(damaged.reason))"
         line += damaged.movedTo.map { "; it was moved to \($0) and a new one started" } ?? "; a new one was started"
         let kept = recovered.sorted { $0.key < $1.key }.compactMap { kind, count in count.map { "\($0) \(kind)" } }

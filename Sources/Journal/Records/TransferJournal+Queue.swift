@@ -3,7 +3,7 @@ import Foundation
 
 extension TransferJournal {
     /// Where a queued write is.
-    public enum QueueState: String, Codable, Sendable {
+    package enum QueueState: String, Codable, Sendable {
         /// Waiting to be replayed.
         case pending
         /// Not applied: what it expected no longer holds on the server (see the note).
@@ -15,9 +15,9 @@ extension TransferJournal {
     }
 
     /// A write kept in the journal until the server can be reached.
-    public struct QueuedItem: Sendable, Equatable, Codable {
+    package struct QueuedItem: Sendable, Equatable, Codable {
         /// Creates an item record.
-        public init(id: Int64, created: Double, write: QueuedWrite, state: QueueState, note: String?) {
+        package init(id: Int64, created: Double, write: QueuedWrite, state: QueueState, note: String?) {
             self.id = id
             self.created = created
             self.write = write
@@ -26,20 +26,20 @@ extension TransferJournal {
         }
 
         /// Its number, in the order queued.
-        public var id: Int64
+        package var id: Int64
         /// Seconds since 1970 when it was queued.
-        public var created: Double
+        package var created: Double
         /// What to do.
-        public var write: QueuedWrite
+        package var write: QueuedWrite
         /// Where it is.
-        public var state: QueueState
+        package var state: QueueState
         /// Why it is held, in words.
-        public var note: String?
+        package var note: String?
     }
 
     /// Keeps a write for later; its number.
     @discardableResult
-    public func enqueue(_ write: QueuedWrite) throws(SQLiteError) -> Int64 {
+    package func enqueue(_ write: QueuedWrite) throws(SQLiteError) -> Int64 {
         let text = String(decoding: (try? JSONEncoder().encode(write)) ?? Data(), as: UTF8.self)
         return try withDatabase { database throws(SQLiteError) -> Int64 in
             try database.execute(
@@ -50,7 +50,7 @@ extension TransferJournal {
     }
 
     /// Every queued write not yet done, oldest first.
-    public func queuedWrites(includingDone: Bool = false) throws(SQLiteError) -> [QueuedItem] {
+    package func queuedWrites(includingDone: Bool = false) throws(SQLiteError) -> [QueuedItem] {
         try withDatabase { database throws(SQLiteError) -> [QueuedItem] in
             let rows = try database.query(
                 "SELECT id, created, write, state, note FROM queued_writes"
@@ -68,7 +68,7 @@ extension TransferJournal {
 
     /// Records where a queued write is; `done` is written in one statement, so a replay that stops just after it
     /// never applies the write again (and one that stops just before finds it applied and says so).
-    public func setQueueState(_ id: Int64, _ state: QueueState, note: String? = nil) throws(SQLiteError) {
+    package func setQueueState(_ id: Int64, _ state: QueueState, note: String? = nil) throws(SQLiteError) {
         try withDatabase { database throws(SQLiteError) in
             try database.execute(
                 "UPDATE queued_writes SET state = ?, note = ? WHERE id = ?",
@@ -78,7 +78,7 @@ extension TransferJournal {
 
     /// Forgets a queued write; false when there was none with that number.
     @discardableResult
-    public func dropQueued(_ id: Int64) throws(SQLiteError) -> Bool {
+    package func dropQueued(_ id: Int64) throws(SQLiteError) -> Bool {
         try withDatabase { database throws(SQLiteError) -> Bool in
             return try database.execute("DELETE FROM queued_writes WHERE id = ?", [.integer(id)]) > 0
         }
@@ -86,7 +86,7 @@ extension TransferJournal {
 
     /// Forgets the writes done; how many.
     @discardableResult
-    public func pruneDoneQueued() throws(SQLiteError) -> Int {
+    package func pruneDoneQueued() throws(SQLiteError) -> Int {
         try withDatabase { database throws(SQLiteError) -> Int in
             return try database.execute("DELETE FROM queued_writes WHERE state = 'done'")
         }

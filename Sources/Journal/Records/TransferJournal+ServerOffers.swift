@@ -2,7 +2,7 @@ import Foundation
 
 extension TransferJournal {
     /// What `server` was found to offer (proposal name → offered), learnt less than `maxAge` seconds ago.
-    public func serverOffers(for server: String, maxAge: Double, now: Date = Date()) throws(SQLiteError) -> [String:
+    package func serverOffers(for server: String, maxAge: Double, now: Date = Date()) throws(SQLiteError) -> [String:
         Bool]
     {
         try withDatabase { database throws(SQLiteError) -> [String: Bool] in
@@ -18,7 +18,7 @@ extension TransferJournal {
     }
 
     /// Remembers whether `server` offers `proposal`, as learnt now.
-    public func rememberServerOffer(_ proposal: String, offered: Bool, for server: String, now: Date = Date())
+    package func rememberServerOffer(_ proposal: String, offered: Bool, for server: String, now: Date = Date())
         throws(SQLiteError)
     {
         try withDatabase { database throws(SQLiteError) in

@@ -3,30 +3,30 @@ import Foundation
 /// The durable record of unfinished transfers (SQLite in WAL mode), so a rerun after any interruption —
 /// SIGKILL included — continues from what is on disk. Safe to share between tasks; several processes
 /// may use one file (SQLite's locking and a busy timeout).
-public final class TransferJournal: @unchecked Sendable {
+package final class TransferJournal: @unchecked Sendable {
     private let database: SQLiteDatabase
     private let lock = NSLock()
     /// The journal file.
-    public var path: String { database.path }
+    package var path: String { database.path }
 
     /// One byte range of a download and how much of it is stored.
-    public struct Segment: Sendable, Equatable {
+    package struct Segment: Sendable, Equatable {
         /// Position in the download.
-        public var index: Int
+        package var index: Int
         /// First byte offset.
-        public var start: Int64
+        package var start: Int64
         /// Last byte offset (inclusive).
-        public var end: Int64
+        package var end: Int64
         /// Bytes of the range written to the temp file (in the page cache at least).
-        public var done: Int64
+        package var done: Int64
         /// Bytes of the range known to be on stable storage (fdatasync'd).
-        public var synced: Int64
+        package var synced: Int64
 
         /// Bytes in the range.
-        public var length: Int64 { end - start + 1 }
+        package var length: Int64 { end - start + 1 }
 
         /// A range of a download and its progress.
-        public init(index: Int, start: Int64, end: Int64, done: Int64, synced: Int64) {
+        package init(index: Int, start: Int64, end: Int64, done: Int64, synced: Int64) {
             self.index = index
             self.start = start
             self.end = end
@@ -36,26 +36,26 @@ public final class TransferJournal: @unchecked Sendable {
     }
 
     /// An unfinished download.
-    public struct Download: Sendable, Equatable {
+    package struct Download: Sendable, Equatable {
         /// The final file name it is for.
-        public var destination: String
+        package var destination: String
         /// The URL fetched.
-        public var url: String
+        package var url: String
         /// The temp file beside the destination.
-        public var tempPath: String
+        package var tempPath: String
         /// Strong ETag at the start.
-        public var etag: String?
+        package var etag: String?
         /// Last-Modified at the start.
-        public var lastModified: String?
+        package var lastModified: String?
         /// Total length.
-        public var total: Int64?
+        package var total: Int64?
         /// The kernel boot the `done` offsets were written in: after a reboot only `synced` is trusted.
-        public var bootID: String
+        package var bootID: String
         /// Its ranges.
-        public var segments: [Segment]
+        package var segments: [Segment]
 
         /// A download's record.
-        public init(
+        package init(
             destination: String, url: String, tempPath: String, etag: String?, lastModified: String?, total: Int64?,
             bootID: String,
             segments: [Segment]
@@ -72,7 +72,7 @@ public final class TransferJournal: @unchecked Sendable {
     }
 
     /// What opening found: nil, or the damaged journal it moved aside and what it could take from it.
-    public let openingReport: JournalRecovery?
+    package let openingReport: JournalRecovery?
 
     /// Opens (creating) the journal at `path`, migrated to this build's format. A journal that fails its
     /// integrity check (or was truncated to nothing) is moved aside as `journal.sqlite.damaged-TIME` and a fresh
@@ -86,7 +86,7 @@ public final class TransferJournal: @unchecked Sendable {
     }
 
     /// Opens (creating) the journal at `path`, repairing or replacing a damaged one (``openingReport`` says what was done).
-    public init(path: String) throws(SQLiteError) {
+    package init(path: String) throws(SQLiteError) {
         let directory = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -151,7 +151,7 @@ public final class TransferJournal: @unchecked Sendable {
     }
 
     /// Every unfinished download.
-    public func downloads() throws(SQLiteError) -> [Download] {
+    package func downloads() throws(SQLiteError) -> [Download] {
         let destinations = try locked { () throws(SQLiteError) -> [String] in
             try database.query("SELECT destination FROM downloads ORDER BY created").compactMap { $0[0].string }
         }
@@ -163,7 +163,7 @@ public final class TransferJournal: @unchecked Sendable {
     }
 
     /// `$XDG_STATE_HOME/officer-files/journal.sqlite`, default `~/.local/state/officer-files/journal.sqlite`.
-    public static func defaultPath(environment: [String: String]) -> String {
+    package static func defaultPath(environment: [String: String]) -> String {
         let base: String
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             base = state
@@ -179,7 +179,7 @@ public final class TransferJournal: @unchecked Sendable {
         .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
 
     /// The unfinished download for `destination`, if any.
-    public func download(for destination: String) throws(SQLiteError) -> Download? {
+    package func download(for destination: String) throws(SQLiteError) -> Download? {
         try locked { () throws(SQLiteError) -> Download? in
             guard
                 let row = try database.query(
@@ -200,7 +200,7 @@ public final class TransferJournal: @unchecked Sendable {
     }
 
     /// Records a new download (replacing any old record for the destination).
-    public func save(_ download: Download) throws(SQLiteError) {
+    package func save(_ download: Download) throws(SQLiteError) {
         try locked { () throws(SQLiteError) in
             try database.writeTransaction { () throws(SQLiteError) in
                 try database.execute(
@@ -261,7 +261,7 @@ public final class TransferJournal: @unchecked Sendable {
     }
 
     /// Forgets a download (finished, or started over).
-    public func remove(destination: String) throws(SQLiteError) {
+    package func remove(destination: String) throws(SQLiteError) {
         try locked { () throws(SQLiteError) in
             try database.execute("DELETE FROM download_segments WHERE destination = ?", [.text(destination)])
             try database.execute("DELETE FROM downloads WHERE destination = ?", [.text(destination)])

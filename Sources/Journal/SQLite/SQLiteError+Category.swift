@@ -2,5 +2,5 @@ import FileModel
 
 extension SQLiteError: CategorizedError {
     /// The journal and the cache index are local files.
-    public var category: ErrorCategory { .localFile }
+    package var category: ErrorCategory { .localFile }
 }

@@ -1,30 +1,30 @@
 import Foundation
 
 /// An SQLite failure: the database, the statement, and SQLite's own message.
-public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The database file.
-    public var path: String
+    package var path: String
     /// SQLite's (extended) result code; 0 for a failure found by this library (a newer format).
-    public var code: Int32
+    package var code: Int32
     /// SQLite's message.
-    public var message: String
+    package var message: String
     /// The statement that failed, if any.
-    public var sql: String?
+    package var sql: String?
     /// The errno of the system call behind the failure (`ENOSPC`, `EROFS`), 0 if none.
-    public var systemError: Int32 = 0
+    package var systemError: Int32 = 0
     /// The format version found in a file newer than this build reads, with the newest it reads.
-    public var newerFormat: FormatVersions?
+    package var newerFormat: FormatVersions?
 
     /// The format a file carries and the newest one this build reads.
-    public struct FormatVersions: Equatable, Sendable {
+    package struct FormatVersions: Equatable, Sendable {
         /// In the file.
-        public var found: Int
+        package var found: Int
         /// The newest this build reads.
-        public var supported: Int
+        package var supported: Int
     }
 
     /// Creates an error.
-    public init(path: String, code: Int32, message: String, sql: String?, systemError: Int32 = 0) {
+    package init(path: String, code: Int32, message: String, sql: String?, systemError: Int32 = 0) {
         self.path = path
         self.code = code
         self.message = message
@@ -40,7 +40,7 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// What went wrong, in the user's terms.
-    public enum Problem: Equatable, Sendable {
+    package enum Problem: Equatable, Sendable {
         /// The disk (or quota) holding the file is full.
         case noSpace
         /// The folder or its filesystem is read-only.
@@ -56,7 +56,7 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// What went wrong, from SQLite's code and the system's errno.
-    public var problem: Problem {
+    package var problem: Problem {
         let primary = code & 0xff
         if newerFormat != nil { return .newerFormat }
         if primary == 13 || systemError == ENOSPC || systemError == EDQUOT { return .noSpace }
@@ -67,13 +67,13 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// SQLITE_CORRUPT or SQLITE_NOTADB: the file is damaged or not a database at all.
-    public var isCorruption: Bool { problem == .damaged }
+    package var isCorruption: Bool { problem == .damaged }
 
     /// The folder holding the file, as messages name it.
-    public var folder: String { (path as NSString).deletingLastPathComponent }
+    package var folder: String { (path as NSString).deletingLastPathComponent }
 
     /// A one-line message naming the file or its folder (no SQLite codes: those are for `-v`).
-    public var description: String {
+    package var description: String {
         switch problem {
         case .noSpace: "no space left on the device holding \(folder) (writing \((path as NSString).lastPathComponent))"
         case .readOnly: "cannot write to \(folder) (read-only)"

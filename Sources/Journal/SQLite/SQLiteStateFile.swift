@@ -93,11 +93,11 @@ package enum SQLiteStateFile {
 }
 
 /// A state file that failed its check at opening and was replaced by a fresh one.
-public struct DamagedStateFile: Sendable, Equatable {
+package struct DamagedStateFile: Sendable, Equatable {
     /// The file (now fresh).
-    public var path: String
+    package var path: String
     /// What was wrong, as SQLite (or the size check) put it.
-    public var reason: String
+    package var reason: String
     /// Where the damaged file is now; nil when it was deleted.
-    public var movedTo: String?
+    package var movedTo: String?
 }

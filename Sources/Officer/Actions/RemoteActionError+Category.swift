@@ -3,7 +3,7 @@ import Transfer
 
 extension RemoteActionError: CategorizedError {
     /// What kind of failure this is: a step's own category when a step failed.
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch self {
         case .unsupported, .notAFile: .refused
         case .server(_, let inner): inner.category

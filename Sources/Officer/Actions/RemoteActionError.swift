@@ -3,7 +3,7 @@ import HTTP
 import Transfer
 
 /// Why a remote action failed, naming the target.
-public enum RemoteActionError: Error, Sendable, CustomStringConvertible {
+package enum RemoteActionError: Error, Sendable, CustomStringConvertible {
     /// The action does not apply to this kind of file (checked locally, before anything is sent).
     case unsupported(target: String, action: AIAction, mime: String, viewer: ViewerKind)
     /// The target is a folder or not a regular file.
@@ -22,7 +22,7 @@ public enum RemoteActionError: Error, Sendable, CustomStringConvertible {
     case outputExists(target: String, output: String)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupported(let target, let action, let mime, let viewer):
             let offered = viewer.aiActions.filter { $0.accepts(mime: mime) }.map(\.rawValue).joined(separator: ", ")

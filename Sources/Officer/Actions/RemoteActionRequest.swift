@@ -3,7 +3,7 @@ import HTTP
 import Transfer
 
 /// What a remote AI action works on.
-public enum ActionTarget: Sendable, Equatable, CustomStringConvertible {
+package enum ActionTarget: Sendable, Equatable, CustomStringConvertible {
     /// A file already on the server.
     case remote(RemotePath)
     /// A local file: uploaded into the inbox folder first.
@@ -12,7 +12,7 @@ public enum ActionTarget: Sendable, Equatable, CustomStringConvertible {
     case text(String)
 
     /// How messages name it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .remote(let path): path.description
         case .local(let path): path
@@ -22,30 +22,30 @@ public enum ActionTarget: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One remote AI action to run: the action, its target and its parameters.
-public struct RemoteActionRequest: Sendable, Equatable {
+package struct RemoteActionRequest: Sendable, Equatable {
     /// OCR, TTS, transcription or audio extraction.
-    public var action: AIAction
+    package var action: AIAction
     /// What it works on.
-    public var target: ActionTarget
+    package var target: ActionTarget
     /// OCR language (tesseract code), default `eng`.
-    public var language = "eng"
+    package var language = "eng"
     /// TTS voice (espeak-ng name), default `en`.
-    public var voice = "en"
+    package var voice = "en"
     /// Audio format of `extract-audio`, default `mp3`.
-    public var format = "mp3"
+    package var format = "mp3"
     /// Where a produced file is saved locally: a file, or a folder to put it in; nil saves nothing locally
     /// (the file stays on the server).
-    public var download: String?
+    package var download: String?
     /// Replace an existing file: the local copy, and the output the server writes beside a server target.
-    public var force = false
+    package var force = false
     /// Keep the uploaded copy of a local target (and its server-side output) in the inbox.
-    public var keepRemote = false
+    package var keepRemote = false
     /// Ask the server even when the cache has the result (its output beside a server target is still replaced
     /// only with ``force``).
-    public var refresh = false
+    package var refresh = false
 
     /// Creates a request with default parameters.
-    public init(action: AIAction, target: ActionTarget) {
+    package init(action: AIAction, target: ActionTarget) {
         self.action = action
         self.target = target
     }
@@ -74,33 +74,33 @@ public struct RemoteActionRequest: Sendable, Equatable {
     }
 
     /// Whether the action answers with text (OCR, transcription) rather than a file.
-    public var producesText: Bool { action == .ocr || action == .transcribe }
+    package var producesText: Bool { action == .ocr || action == .transcribe }
 }
 
 /// The outcome of one action.
-public struct RemoteActionResult: Sendable, Equatable, Codable {
+package struct RemoteActionResult: Sendable, Equatable, Codable {
     /// The target as given.
-    public var target: String
+    package var target: String
     /// The action.
-    public var action: AIAction
+    package var action: AIAction
     /// OCR or transcription text.
-    public var text: String?
+    package var text: String?
     /// A produced file saved locally.
-    public var savedPath: String?
+    package var savedPath: String?
     /// A produced file left on the server.
-    public var remoteOutput: String?
+    package var remoteOutput: String?
     /// Bytes of the produced file.
-    public var outputBytes: Int64?
+    package var outputBytes: Int64?
     /// The server's engine, or `cache` when no request was made.
-    public var engine: String
+    package var engine: String
     /// True when the result came from the cache without a server call.
-    public var fromCache: Bool
+    package var fromCache: Bool
     /// Seconds it took.
-    public var seconds: Double
+    package var seconds: Double
 }
 
 /// Where an action is while it runs.
-public enum RemoteActionEvent: Sendable, Equatable {
+package enum RemoteActionEvent: Sendable, Equatable {
     /// The local file is being uploaded into the inbox.
     case uploading(sent: Int64, total: Int64)
     /// The server is working on it.

@@ -1,6 +1,7 @@
 import FileModel
 import Foundation
 import HTTP
+import Journal
 import Preview
 import Transfer
 
@@ -9,25 +10,25 @@ import Transfer
 /// resumably into an inbox folder, calls the action with its own timeout, downloads a produced file, caches
 /// results by the target's identity (content hash for local files, size and mtime for server files) and the
 /// action's parameters, and removes what it put in the inbox.
-public struct RemoteActionRunner: Sendable {
+package struct RemoteActionRunner: Sendable {
     /// The client for uploads, downloads and file calls.
-    public let client: OfficerClient
+    package let client: OfficerClient
     /// Uploads local targets.
-    public let uploader: TusUploader
+    package let uploader: TusUploader
     /// Downloads produced files.
-    public let downloader: SegmentedDownloader
+    package let downloader: SegmentedDownloader
     /// Results are kept here; nil disables caching.
-    public let cache: ContentCache?
+    package let cache: ContentCache?
     /// Where local files are uploaded to be worked on.
-    public let inbox: RemotePath
+    package let inbox: RemotePath
     /// The longest one action may take on the server, in seconds.
-    public let timeout: Double
+    package let timeout: Double
 
-    /// The default inbox: `officer:/.officer-files/inbox`.
-    public static let defaultInbox = (try? RemotePath(path: "/.officer-files/inbox"))!  // a fixed path the rule accepts
+    /// The default inbox: `officer:/.officer-files/inbox` (a fixed path the name rule accepts).
+    package static let defaultInbox = (try? RemotePath(path: "/.officer-files/inbox"))!
 
     /// Creates a runner.
-    public init(
+    package init(
         client: OfficerClient, journal: TransferJournal?, cache: ContentCache?,
         inbox: RemotePath = RemoteActionRunner.defaultInbox,
         timeout: Double = 300
@@ -41,7 +42,7 @@ public struct RemoteActionRunner: Sendable {
     }
 
     /// Runs one action; `onEvent` hears the upload, the processing and the download.
-    public func run(_ request: RemoteActionRequest, onEvent: (@Sendable (RemoteActionEvent) -> Void)? = nil)
+    package func run(_ request: RemoteActionRequest, onEvent: (@Sendable (RemoteActionEvent) -> Void)? = nil)
         async throws(RemoteActionError) -> RemoteActionResult
     {
         let started = Date()

@@ -5,7 +5,7 @@ import Transfer
 
 extension OfficerClient {
     /// Checks that the URL is an Officer server (the public plugins endpoint) and returns what it says of itself.
-    public func serverInfo() async throws(OfficerError) -> PluginsResponse {
+    package func serverInfo() async throws(OfficerError) -> PluginsResponse {
         let response: PluginsResponse
         do {
             response = try await call("GET", "/api/server-settings/plugins", authenticated: false)
@@ -31,7 +31,7 @@ extension OfficerClient {
     /// Signs in with email and password; the returned token is what later calls need.
     /// A token that could not go into a header as it is (a line break would inject one) is refused here, so it is
     /// never stored.
-    public func signIn(email: String, password: String) async throws(OfficerError) -> SignInResponse {
+    package func signIn(email: String, password: String) async throws(OfficerError) -> SignInResponse {
         let response: SignInResponse = try await call(
             "POST", "/api/auth/signin", body: SignInRequest(email: email, password: password), authenticated: false,
             subject: email)
@@ -45,12 +45,12 @@ extension OfficerClient {
     }
 
     /// The user the token belongs to; fails with ``OfficerError/notSignedIn(server:reason:)`` when it is no longer valid.
-    public func me() async throws(OfficerError) -> UserInfo {
+    package func me() async throws(OfficerError) -> UserInfo {
         try await call("GET", "/api/auth/me", as: MeResponse.self).user
     }
 
     /// Revokes the token on the server.
-    public func signOut() async throws(OfficerError) {
+    package func signOut() async throws(OfficerError) {
         _ = try await raw("POST", "/api/auth/signout", body: Empty())
     }
 

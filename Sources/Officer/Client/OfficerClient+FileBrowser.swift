@@ -11,13 +11,13 @@ extension OfficerClient {
     }
 
     /// The direct children of a folder.
-    public func list(_ path: RemotePath) async throws(OfficerError) -> DirectoryListing {
+    package func list(_ path: RemotePath) async throws(OfficerError) -> DirectoryListing {
         try await call("GET", Self.base + "ls", query: query(path))
     }
 
     /// One entry: the proposed `stat` where the server offers it, else the listing of its folder (the root: a
     /// listing of itself), so every command works on a server with only the seed's endpoints.
-    public func stat(_ path: RemotePath) async throws(OfficerError) -> FileEntry {
+    package func stat(_ path: RemotePath) async throws(OfficerError) -> FileEntry {
         if offers.offers(.stat) != false {
             do {
                 let entry = try await call("GET", Self.base + "stat", query: query(path), as: EntryResponse.self).entry
@@ -80,7 +80,7 @@ extension OfficerClient {
     }
 
     /// One entry, or nil when nothing is at that path.
-    public func statIfExists(_ path: RemotePath) async throws(OfficerError) -> FileEntry? {
+    package func statIfExists(_ path: RemotePath) async throws(OfficerError) -> FileEntry? {
         do {
             return try await stat(path)
         } catch {
@@ -91,7 +91,7 @@ extension OfficerClient {
 
     /// Whether a folder is at `path`: true for a folder, false when nothing is there; a file there is a conflict
     /// (the one check for "a folder is needed here" that uploads and syncs share).
-    public func folderExists(_ path: RemotePath) async throws(OfficerError) -> Bool {
+    package func folderExists(_ path: RemotePath) async throws(OfficerError) -> Bool {
         guard let entry = try await statIfExists(path) else { return false }
         guard entry.isDirectory else { throw .conflict(request: "stat", message: "\(path): is a file, not a folder") }
         return true
@@ -102,7 +102,7 @@ extension OfficerClient {
     /// A page that promises more must move forward: it holds entries and its `nextCursor` comes after `cursor` in
     /// the listing's order (depth first, names by bytes). A server repeating or going back is a server error at
     /// once, so a walk can never loop.
-    public func tree(_ path: RemotePath, cursor: String? = nil, limit: Int = 1000) async throws(OfficerError)
+    package func tree(_ path: RemotePath, cursor: String? = nil, limit: Int = 1000) async throws(OfficerError)
         -> TreePage
     {
         guard try await isOffered(.tree, root: path.root) else {
@@ -139,7 +139,7 @@ extension OfficerClient {
     }
 
     /// Every entry below `path`, page by page, in depth-first name order.
-    public func walk(_ path: RemotePath, pageSize: Int = 1000) -> AsyncThrowingStream<FileEntry, any Error> {
+    package func walk(_ path: RemotePath, pageSize: Int = 1000) -> AsyncThrowingStream<FileEntry, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 var cursor: String?
@@ -164,12 +164,12 @@ extension OfficerClient {
     }
 
     /// The URL of a file's bytes (the `raw` endpoint, ranges and validators supported): what downloads fetch.
-    public func rawURL(for path: RemotePath) -> String {
+    package func rawURL(for path: RemotePath) -> String {
         url(Self.rawEndpoint, query: [("path", path.path), ("root", path.root)])
     }
 
     /// The Officer path a `raw` URL of any server points at, for showing a journaled download as the user named it.
-    public static func remotePath(fromRawURL text: String) -> RemotePath? {
+    package static func remotePath(fromRawURL text: String) -> RemotePath? {
         guard let components = URLComponents(string: text), components.path.hasSuffix(rawEndpoint),
             let path = components.queryItems?.first(where: { $0.name == "path" })?.value
         else { return nil }
@@ -181,7 +181,7 @@ extension OfficerClient {
 
     /// A JPEG thumbnail of a picture, video or PDF, longest edge at most `size` (the proposed `thumbnail`
     /// endpoint; a server offers it when its features name `thumbnail`).
-    public func thumbnail(_ path: RemotePath, size: Int) async throws(OfficerError) -> Data {
+    package func thumbnail(_ path: RemotePath, size: Int) async throws(OfficerError) -> Data {
         var request = HTTPRequest(
             url: url(
                 Self.base + "thumbnail", query: [("path", path.path), ("root", path.root), ("size", String(size))]),
@@ -191,19 +191,19 @@ extension OfficerClient {
     }
 
     /// Entries whose names contain `text` (case-insensitive) below `path`.
-    public func search(_ text: String, in path: RemotePath) async throws(OfficerError) -> SearchResponse {
+    package func search(_ text: String, in path: RemotePath) async throws(OfficerError) -> SearchResponse {
         try await call("GET", Self.base + "search", query: [("q", text)] + query(path))
     }
 
     /// A UTF-8 text file's content (at most 1 MiB; larger files go through `raw`).
-    public func read(_ path: RemotePath) async throws(OfficerError) -> ReadResponse {
+    package func read(_ path: RemotePath) async throws(OfficerError) -> ReadResponse {
         try await call("GET", Self.base + "read", query: query(path))
     }
 
     /// The server's SHA-256 of a file.
     /// The server's SHA-256 of a file, where it offers the proposed endpoint; ``OfficerError/notOffered(request:feature:)``
     /// where it does not (a caller then compares sizes and times, or reads the file back).
-    public func sha256(_ path: RemotePath) async throws(OfficerError) -> ChecksumResponse {
+    package func sha256(_ path: RemotePath) async throws(OfficerError) -> ChecksumResponse {
         guard try await isOffered(.sha256, root: path.root) else {
             throw .notOffered(request: "sha256", feature: "checksums of its files")
         }
@@ -219,7 +219,7 @@ extension OfficerClient {
 
     /// Creates a folder; with `parents`, missing parents too and an existing folder is fine.
     @discardableResult
-    public func makeDirectory(_ path: RemotePath, parents: Bool = false) async throws(OfficerError) -> FileEntry {
+    package func makeDirectory(_ path: RemotePath, parents: Bool = false) async throws(OfficerError) -> FileEntry {
         try await repeatingWrite {
             () async throws(OfficerError) in
             try await call(
@@ -233,7 +233,7 @@ extension OfficerClient {
 
     /// Writes a text file atomically.
     @discardableResult
-    public func write(_ content: String, to path: RemotePath, overwrite: Bool = false, mtime: Double? = nil)
+    package func write(_ content: String, to path: RemotePath, overwrite: Bool = false, mtime: Double? = nil)
         async throws(OfficerError) -> FileEntry
     {
         let size = Int64(content.utf8.count)
@@ -252,7 +252,7 @@ extension OfficerClient {
 
     /// Renames an entry within its folder.
     @discardableResult
-    public func rename(_ path: RemotePath, to newName: String) async throws(OfficerError) -> FileEntry {
+    package func rename(_ path: RemotePath, to newName: String) async throws(OfficerError) -> FileEntry {
         let renamed: RemotePath
         do { renamed = try path.parent.appending(newName) } catch { throw .invalidPath(error) }
         return try await repeatingWrite {
@@ -268,7 +268,7 @@ extension OfficerClient {
 
     /// Copies a file or folder to a new full path (same root).
     @discardableResult
-    public func copy(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false)
+    package func copy(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false)
         async throws(OfficerError) -> FileEntry
     {
         try await relocate("copy", source, destination, overwrite)
@@ -276,7 +276,7 @@ extension OfficerClient {
 
     /// Moves a file or folder to a new full path (same root).
     @discardableResult
-    public func move(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false)
+    package func move(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false)
         async throws(OfficerError) -> FileEntry
     {
         try await relocate("move", source, destination, overwrite)
@@ -331,7 +331,7 @@ extension OfficerClient {
 
     /// Removes a file, or a folder (non-empty ones only with `recursive`); returns how many entries went.
     @discardableResult
-    public func remove(_ path: RemotePath, recursive: Bool = false) async throws(OfficerError) -> Int {
+    package func remove(_ path: RemotePath, recursive: Bool = false) async throws(OfficerError) -> Int {
         try await repeatingWrite {
             () async throws(OfficerError) in
             try await call(
@@ -347,7 +347,7 @@ extension OfficerClient {
 
     /// Sets a file's modification time.
     @discardableResult
-    public func setModificationTime(_ path: RemotePath, to mtime: Double) async throws(OfficerError) -> FileEntry {
+    package func setModificationTime(_ path: RemotePath, to mtime: Double) async throws(OfficerError) -> FileEntry {
         try await call(
             "POST", Self.base + "mtime", body: SetMtimeRequest(root: path.root, path: path.path, mtime: mtime),
             subject: path.description, repeatable: true, as: EntryResponse.self

@@ -5,7 +5,7 @@ import Transfer
 extension OfficerClient {
     /// Who this client acts as, for keys that must not mix accounts (the cache): the server's normalized URL
     /// and the token's subject, read from the JWT payload without verifying it (the server does that).
-    public var accountIdentity: String {
+    package var accountIdentity: String {
         var base = server.lowercased()
         while base.hasSuffix("/") { base.removeLast() }
         return base + "#" + (token.flatMap(Self.subject(ofJWT:)) ?? "anonymous")

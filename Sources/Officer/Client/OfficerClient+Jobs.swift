@@ -3,7 +3,7 @@ import Foundation
 import HTTP
 
 /// How the server answered a call that may become a job: at once with its result, or 202 with a job to follow.
-public enum JobAnswer<Response: Sendable>: Sendable {
+package enum JobAnswer<Response: Sendable>: Sendable {
     /// The work finished within the request.
     case finished(Response)
     /// The work goes on as this job.
@@ -31,13 +31,13 @@ extension OfficerClient {
     }
 
     /// The caller's jobs on the server, oldest first (`GET /api/jobs`).
-    public func jobs() async throws(OfficerError) -> [Job] {
+    package func jobs() async throws(OfficerError) -> [Job] {
         try await call("GET", "/api/jobs", as: JobList.self).jobs
     }
 
     /// One job; with `waiting` seconds, the server answers as soon as the job changes past `revision` (a long
     /// poll), or after that time.
-    public func job(_ id: String, waiting: Double = 0, after revision: Int? = nil) async throws(OfficerError) -> Job {
+    package func job(_ id: String, waiting: Double = 0, after revision: Int? = nil) async throws(OfficerError) -> Job {
         var query: [(String, String)] = []
         if waiting > 0 { query.append(("wait", String(waiting))) }
         if let revision { query.append(("revision", String(revision))) }
@@ -48,13 +48,13 @@ extension OfficerClient {
 
     /// Cancels a job (`DELETE /api/jobs/{id}`); the server stops its engine and removes what it wrote. A
     /// finished job is answered as it is.
-    public func cancelJob(_ id: String) async throws(OfficerError) -> Job {
+    package func cancelJob(_ id: String) async throws(OfficerError) -> Job {
         try await call("DELETE", "/api/jobs/" + Self.jobIDComponent(id), subject: "job \(id)", as: JobEnvelope.self).job
     }
 
     /// Follows a job until it is final, reporting each change; cancelling the task stops following, not the job.
     /// With a `timeout` (seconds), a job still running after it is a 504 (the job goes on).
-    public func follow(
+    package func follow(
         _ job: Job, timeout: Double? = nil, onChange: (@Sendable (Job) -> Void)? = nil
     ) async throws(OfficerError) -> Job {
         var current = job
@@ -105,7 +105,7 @@ extension OfficerClient {
     }
 
     /// A final job's result as `Response`, or its failure as the ``OfficerError`` its request would have given.
-    public static func outcome<Response: Decodable>(of job: Job, request label: String, as type: Response.Type)
+    package static func outcome<Response: Decodable>(of job: Job, request label: String, as type: Response.Type)
         throws(OfficerError) -> Response
     {
         switch job.state {

@@ -4,28 +4,28 @@ import HTTP
 
 extension OfficerClient {
     /// Extracts an archive on the server into a new folder (`POST /api/file-browser/extract`).
-    public func extract(_ request: ExtractRequest) async throws(OfficerError) -> JobAnswer<ExtractResponse> {
+    package func extract(_ request: ExtractRequest) async throws(OfficerError) -> JobAnswer<ExtractResponse> {
         try await start("/api/file-browser/extract", body: request, subject: request.path)
     }
 
     /// Transcodes a video on the server (`POST /api/file-browser/transcode`).
-    public func transcode(_ request: TranscodeRequest) async throws(OfficerError) -> JobAnswer<EntryResponse> {
+    package func transcode(_ request: TranscodeRequest) async throws(OfficerError) -> JobAnswer<EntryResponse> {
         try await start("/api/file-browser/transcode", body: request, subject: request.path)
     }
 
     /// Clones a git repository into the server (`POST /api/file-browser/git-clone`).
-    public func gitClone(_ request: ServerFetchRequest) async throws(OfficerError) -> JobAnswer<EntryResponse> {
+    package func gitClone(_ request: ServerFetchRequest) async throws(OfficerError) -> JobAnswer<EntryResponse> {
         try await start("/api/file-browser/git-clone", body: request, subject: request.url)
     }
 
     /// Downloads media into the server with yt-dlp (`POST /api/file-browser/download-video`).
-    public func downloadVideo(_ request: ServerFetchRequest) async throws(OfficerError) -> JobAnswer<EntriesResponse> {
+    package func downloadVideo(_ request: ServerFetchRequest) async throws(OfficerError) -> JobAnswer<EntriesResponse> {
         try await start("/api/file-browser/download-video", body: request, subject: request.url)
     }
 
     /// The seed's `GET /api/file-browser/transcode`: the video as H.264/AAC MP4, streamed as the server makes it
     /// (nothing is stored on the server; no length, no ranges).
-    public func transcodeStreamRequest(of video: RemotePath) -> HTTPRequest {
+    package func transcodeStreamRequest(of video: RemotePath) -> HTTPRequest {
         HTTPRequest(
             url: url("/api/file-browser/transcode", query: [("path", video.path), ("root", video.root)]),
             credential: credential)
@@ -33,7 +33,7 @@ extension OfficerClient {
 
     /// The seed's request for one zip of `paths` (all under one root): `POST /api/file-browser/download`, its body
     /// the zip, made as it is asked (no ranges, no validator).
-    public func zipRequest(of paths: [RemotePath]) throws(OfficerError) -> HTTPRequest {
+    package func zipRequest(of paths: [RemotePath]) throws(OfficerError) -> HTTPRequest {
         struct Body: Encodable {
             var root: String
             var paths: [String]
@@ -50,7 +50,7 @@ extension OfficerClient {
 
     /// The URL of one zip of `paths` (all under one root), served with ranges and a strong ETag
     /// (`GET /api/file-browser/zip`, proposed).
-    public func zipURL(of paths: [RemotePath], name: String? = nil) -> String {
+    package func zipURL(of paths: [RemotePath], name: String? = nil) -> String {
         var query = [("root", paths.first?.root ?? RemotePath.defaultRoot)] + paths.map { ("path", $0.path) }
         if let name { query.append(("name", name)) }
         return url("/api/file-browser/zip", query: query)

@@ -5,7 +5,7 @@ import Transfer
 extension OfficerClient {
     /// Where a file named `name` goes when uploaded into `folder` (tus, with multipart as the fallback); a name
     /// the one name rule refuses (``FileName``) fails here, before anything is sent.
-    public func uploadTarget(name: String, into folder: RemotePath, mtime: Double?, overwrite: Bool)
+    package func uploadTarget(name: String, into folder: RemotePath, mtime: Double?, overwrite: Bool)
         throws(RemotePathError)
         -> UploadTarget
     {
@@ -31,7 +31,7 @@ extension OfficerClient {
 }
 
 /// Where uploads to a destination go.
-public enum UploadPlacement: Sendable, Equatable {
+package enum UploadPlacement: Sendable, Equatable {
     /// Into this existing folder, each file under its own name.
     case intoFolder(RemotePath)
     /// As this file (a single upload to a name).
@@ -44,7 +44,7 @@ extension OfficerClient {
     /// file to a name that does not exist goes under that name, into a parent that must exist. With
     /// `createMissing`, missing folders (the destination folder, or the parent) are created instead of refused.
     /// A file where a folder is needed is a conflict; a missing folder is not found.
-    public func uploadPlacement(
+    package func uploadPlacement(
         destination: RemotePath, namesFolder: Bool, several: Bool, createMissing: Bool
     ) async throws(OfficerError) -> UploadPlacement {
         let wantsFolder = namesFolder || several || destination.isRoot

@@ -5,22 +5,22 @@ import Transfer
 
 /// A client of one Officer server (see `docs/officer-api.md`): JSON calls with a bearer token,
 /// the server's error bodies turned into ``OfficerError``.
-public struct OfficerClient: Sendable {
+package struct OfficerClient: Sendable {
     /// Base URL, e.g. `http://127.0.0.1:5000` (no trailing slash).
-    public let server: String
+    package let server: String
     /// The JWT sent with every protected call.
-    public var token: String?
+    package var token: String?
     /// The transport.
-    public var http: HTTPClient
+    package var http: HTTPClient
     /// The name of the Officer remote this server is (`work` for `work:/…`), nil for the default server: what
     /// messages call its paths.
-    public var remoteName: String?
+    package var remoteName: String?
     /// What the server offers beyond the seed's endpoints, as learnt so far; shared by the copies of a client and
     /// by every client of one front door, so each proposal is probed at most once.
-    public var offers: ServerOffers
+    package var offers: ServerOffers
 
     /// Creates a client; a trailing `/` on `server` is dropped.
-    public init(
+    package init(
         server: String, token: String? = nil, http: HTTPClient = HTTPClient(), offers: ServerOffers = ServerOffers()
     ) {
         var base = server
@@ -32,7 +32,7 @@ public struct OfficerClient: Sendable {
     }
 
     /// True when the server URL is plain http to a host other than loopback: a token sent there can be read on the way.
-    public var isInsecureRemote: Bool {
+    package var isInsecureRemote: Bool {
         guard server.lowercased().hasPrefix("http://"), let host = URLComponents(string: server)?.host else {
             return false
         }
@@ -41,12 +41,12 @@ public struct OfficerClient: Sendable {
 
     /// The token bound to this server's origin, for requests made outside ``raw`` (downloads, uploads); nil when
     /// there is no token or it is not one (``raw`` reports that case as an error).
-    public var credential: BearerCredential? {
+    package var credential: BearerCredential? {
         token.flatMap { try? BearerCredential(token: $0, issuedBy: server) }
     }
 
     /// The absolute URL of an API path with query items.
-    public func url(_ path: String, query: [(String, String)] = []) -> String {
+    package func url(_ path: String, query: [(String, String)] = []) -> String {
         query.isEmpty ? server + path : server + path + "?" + URLQuery.encode(query)
     }
 
@@ -96,7 +96,7 @@ public struct OfficerClient: Sendable {
     }
 
     /// Sends a prepared request (JSON or not) and maps error statuses.
-    public func send(_ request: HTTPRequest, subject: String? = nil) async throws(OfficerError) -> HTTPResponse {
+    package func send(_ request: HTTPRequest, subject: String? = nil) async throws(OfficerError) -> HTTPResponse {
         let response: HTTPResponse
         do {
             response = try await http.send(request)

@@ -3,7 +3,7 @@ import HTTP
 
 extension OfficerError: CategorizedError {
     /// What kind of failure this is.
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch self {
         case .notSignedIn, .invalidCredentials: .authentication
         case .notFound: .notFound

@@ -3,7 +3,7 @@ import HTTP
 import Transfer
 
 /// An Officer API call that failed, with the request it belongs to and the server's own message.
-public enum OfficerError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum OfficerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No token, or the server no longer accepts it (expired, revoked, signed by another server).
     case notSignedIn(server: String, reason: String)
     /// Wrong email or password.
@@ -34,7 +34,7 @@ public enum OfficerError: Error, Equatable, Sendable, CustomStringConvertible {
     case notOffered(request: String, feature: String)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notSignedIn(let server, let reason):
             "\(server): \(reason)"

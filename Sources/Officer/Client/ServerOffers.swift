@@ -3,7 +3,7 @@ import Foundation
 
 /// The endpoints of the contract that a server may lack: everything beyond the seed's file API (ls, read, raw,
 /// search, mkdir, write, multipart upload, rename, copy, move, rm, download, transcode, the AI actions).
-public enum Proposal: String, Sendable, CaseIterable, Codable {
+package enum Proposal: String, Sendable, CaseIterable, Codable {
     /// `GET stat`: one entry (without it: the listing of its folder).
     case stat
     /// `GET tree`: the recursive listing, paged (without it: `ls` folder by folder).
@@ -26,7 +26,7 @@ public enum Proposal: String, Sendable, CaseIterable, Codable {
 /// endpoint means "not offered" once the listing shows the path exists, never "no such file"). An offer
 /// remembered from an earlier run is doubted once, at its first 404 (``forgetRemembered(_:)``): the server may
 /// have lost the endpoint meanwhile.
-public final class ServerOffers: @unchecked Sendable {
+package final class ServerOffers: @unchecked Sendable {
     private let lock = NSLock()
     private var known: [Proposal: Bool] = [:]
     /// What this front door learnt itself (a use, a probe, the features), as against what `memory` remembered.
@@ -37,30 +37,30 @@ public final class ServerOffers: @unchecked Sendable {
 
     /// Where what was learnt is kept between runs (the journal), so each proposal is probed once a day per
     /// server, not once per command.
-    public struct Memory: Sendable {
+    package struct Memory: Sendable {
         /// What was remembered (proposal name → offered).
-        public var load: @Sendable () -> [String: Bool]
+        package var load: @Sendable () -> [String: Bool]
         /// Keeps one answer.
-        public var save: @Sendable (_ proposal: String, _ offered: Bool) -> Void
+        package var save: @Sendable (_ proposal: String, _ offered: Bool) -> Void
 
         /// A memory made of these two.
-        public init(load: @escaping @Sendable () -> [String: Bool], save: @escaping @Sendable (String, Bool) -> Void) {
+        package init(load: @escaping @Sendable () -> [String: Bool], save: @escaping @Sendable (String, Bool) -> Void) {
             self.load = load
             self.save = save
         }
     }
 
     /// How long what was learnt is trusted before it is asked again.
-    public static let maxAge: Double = 86_400
+    package static let maxAge: Double = 86_400
 
     /// Nothing known yet; `memory` keeps what is learnt across runs.
-    public init(memory: Memory?) { self.memory = memory }
+    package init(memory: Memory?) { self.memory = memory }
 
     /// Nothing known yet, and nothing kept after this front door.
-    public convenience init() { self.init(memory: nil) }
+    package convenience init() { self.init(memory: nil) }
 
     /// Whether the server offers `proposal`: nil until known.
-    public func offers(_ proposal: Proposal) -> Bool? {
+    package func offers(_ proposal: Proposal) -> Bool? {
         if let memory, lock.withLock({ !loaded }) {
             let remembered = memory.load()
             lock.withLock {

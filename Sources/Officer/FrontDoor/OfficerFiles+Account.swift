@@ -3,11 +3,11 @@ import Foundation
 import HTTP
 
 /// What signing out did.
-public struct SignOutOutcome: Sendable, Equatable {
+package struct SignOutOutcome: Sendable, Equatable {
     /// A token was held (and is now forgotten).
-    public var wasSignedIn: Bool
+    package var wasSignedIn: Bool
     /// Why the server did not revoke it, when it did not; nil when it did (or there was nothing to revoke).
-    public var problem: OfficerError?
+    package var problem: OfficerError?
 }
 
 extension OfficerFiles {
@@ -22,7 +22,7 @@ extension OfficerFiles {
     /// Revokes the token on the server and forgets it here. The token is forgotten even when revoking fails (an
     /// unreachable server, offline); the outcome says whether the server revoked it and, if not, why.
     @discardableResult
-    public func signOut() async throws -> SignOutOutcome {
+    package func signOut() async throws -> SignOutOutcome {
         let server = try server()
         guard configuration.tokens.token(for: server) != nil else { return SignOutOutcome(wasSignedIn: false) }
         var outcome = SignOutOutcome(wasSignedIn: true)
@@ -42,7 +42,7 @@ extension OfficerFiles {
     }
 
     /// What the server says of itself (and whether it is an Officer server at all).
-    public func serverInfo() async throws -> PluginsResponse { try await client.serverInfo() }
+    package func serverInfo() async throws -> PluginsResponse { try await client.serverInfo() }
 
     /// Who the token belongs to.
     public func whoAmI() async throws -> UserInfo { try await client.me() }
@@ -51,7 +51,7 @@ extension OfficerFiles {
 extension OfficerFiles {
     /// A folder's entries. Each listing is kept in the cache; offline, the last one seen is the answer (see
     /// ``cachedListing(_:)`` for when it was made), or ``OfficerFilesError/notCachedOffline(_:)``.
-    public func list(_ path: RemotePath) async throws -> DirectoryListing {
+    package func list(_ path: RemotePath) async throws -> DirectoryListing {
         let cache = try usableCache()
         if isOffline {
             guard let cached = try cachedListing(path) else { throw OfficerFilesError.notCachedOffline(path) }
@@ -69,7 +69,7 @@ extension OfficerFiles {
     }
 
     /// The last listing of `path` kept in the cache and when it was made (seconds since 1970), if any.
-    public func cachedListing(_ path: RemotePath) throws -> (listing: DirectoryListing, listedAt: Double)? {
+    package func cachedListing(_ path: RemotePath) throws -> (listing: DirectoryListing, listedAt: Double)? {
         guard let entry = try usableCache()?.entry(for: try cacheKey(path, kind: CacheKey.Kind.listing)),
             let data = entry.contents(),
             let listing = try? JSONDecoder().decode(DirectoryListing.self, from: data)
@@ -78,14 +78,14 @@ extension OfficerFiles {
     }
 
     /// One entry.
-    public func stat(_ path: RemotePath) async throws -> FileEntry { try await client.stat(path) }
+    package func stat(_ path: RemotePath) async throws -> FileEntry { try await client.stat(path) }
 
     /// One entry, or nil when nothing is there.
-    public func statIfExists(_ path: RemotePath) async throws -> FileEntry? { try await client.statIfExists(path) }
+    package func statIfExists(_ path: RemotePath) async throws -> FileEntry? { try await client.statIfExists(path) }
 
     /// Moves (or renames) within one root; an existing target is a conflict unless `overwrite`.
     @discardableResult
-    public func move(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws
+    package func move(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws
         -> FileEntry
     {
         try Self.requireStorableNames(.officer(destination))
@@ -97,7 +97,7 @@ extension OfficerFiles {
 
     /// Copies within one root (folders with everything in them); an existing target is a conflict unless `overwrite`.
     @discardableResult
-    public func copy(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws
+    package func copy(_ source: RemotePath, to destination: RemotePath, overwrite: Bool = false) async throws
         -> FileEntry
     {
         try Self.requireStorableNames(.officer(destination))
@@ -107,12 +107,12 @@ extension OfficerFiles {
     }
 
     /// Entries below `folder` whose names contain `text`.
-    public func search(_ text: String, in folder: RemotePath) async throws -> SearchResponse {
+    package func search(_ text: String, in folder: RemotePath) async throws -> SearchResponse {
         try await client.search(text, in: folder)
     }
 
     /// Every entry below `path`, depth first, fetched in pages while the caller consumes them.
-    public func walk(_ path: RemotePath) -> AsyncThrowingStream<FileEntry, any Error> {
+    package func walk(_ path: RemotePath) -> AsyncThrowingStream<FileEntry, any Error> {
         do {
             return try client.walk(path)
         } catch {
@@ -122,7 +122,7 @@ extension OfficerFiles {
 
     /// Makes a folder (`parents`: and the missing ones above it).
     @discardableResult
-    public func makeFolder(_ path: RemotePath, parents: Bool = false) async throws -> FileEntry {
+    package func makeFolder(_ path: RemotePath, parents: Bool = false) async throws -> FileEntry {
         try Self.requireStorableNames(.officer(path), all: parents)
         let entry = try await client.makeDirectory(path, parents: parents)
         noteAdded(entry, at: path)
@@ -131,7 +131,7 @@ extension OfficerFiles {
 
     /// Removes a file, or a folder (`recursive` for one that is not empty); returns how many entries went.
     @discardableResult
-    public func remove(_ path: RemotePath, recursive: Bool = false) async throws -> Int {
+    package func remove(_ path: RemotePath, recursive: Bool = false) async throws -> Int {
         let removed = try await client.remove(path, recursive: recursive)
         noteRemoved(path)
         return removed

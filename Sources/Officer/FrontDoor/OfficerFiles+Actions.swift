@@ -4,21 +4,21 @@ import HTTP
 import Transfer
 
 /// An AI action under way: its steps (upload, processing, download), then its result.
-public typealias RemoteActionOperation = ProgressOperation<RemoteActionEvent, RemoteActionResult>
+package typealias RemoteActionOperation = ProgressOperation<RemoteActionEvent, RemoteActionResult>
 
 extension OfficerFiles {
     /// Runs one of the server's AI actions (OCR, text to speech, transcription, audio extraction) on an Officer file,
     /// a local file (uploaded into the inbox and removed afterwards) or a text: the target's kind is checked first
     /// (nothing is sent for one that does not fit), a cached result for unchanged content answers without the
     /// server, and `timeout` bounds the server's work.
-    public func runAction(_ request: RemoteActionRequest, timeout: Double = 300) -> RemoteActionOperation {
+    package func runAction(_ request: RemoteActionRequest, timeout: Double = 300) -> RemoteActionOperation {
         RemoteActionOperation { report in
             try await self.actionRunner(timeout: timeout).run(request, onEvent: report)
         }
     }
 
     /// The runner the front door's actions use: its client, journal and cache.
-    public func actionRunner(timeout: Double = 300) throws -> RemoteActionRunner {
+    package func actionRunner(timeout: Double = 300) throws -> RemoteActionRunner {
         RemoteActionRunner(client: try client, journal: try journal, cache: try usableCache(), timeout: timeout)
     }
 }

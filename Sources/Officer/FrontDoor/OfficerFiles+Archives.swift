@@ -7,14 +7,14 @@ import Transfer
 extension OfficerFiles {
     /// Every member of a local archive (any format libarchive reads), with totals and a safety report (path
     /// traversal, absolute paths, links out, bombs, encryption).
-    public func inspectArchive(_ local: String) throws -> ArchiveInspection {
+    package func inspectArchive(_ local: String) throws -> ArchiveInspection {
         try Self.requireLocalFile(local)
         return try ArchiveInspection.inspect(local)
     }
 
     /// Streams one member of a local archive to `write`, refusing members larger than `limit` bytes;
     /// ``ArchiveMemberNotFound`` when the archive has no such member.
-    public func readArchiveMember(
+    package func readArchiveMember(
         _ member: String, of local: String, limit: Int64 = 1 << 30, to write: (UnsafeRawBufferPointer) -> Void
     ) throws {
         try Self.requireLocalFile(local)
@@ -27,13 +27,13 @@ extension OfficerFiles {
     /// requests and nothing else; other formats stream from the start without a copy on disk. A copy in the
     /// cache that the server still reports current (or any copy, offline) is read instead. The safety report
     /// is the same as for a local archive.
-    public func inspectArchive(_ path: RemotePath) async throws -> ArchiveInspection {
+    package func inspectArchive(_ path: RemotePath) async throws -> ArchiveInspection {
         try await Self.inspect(try await archiveBytes(path), name: path.description)
     }
 
     /// Streams one member of an Officer archive to `write` (called on a thread of its own), fetching only that
     /// member's bytes and the archive's directory for a zip; ``ArchiveMemberNotFound`` when there is none.
-    public func readArchiveMember(
+    package func readArchiveMember(
         _ member: String, of path: RemotePath, limit: Int64 = 1 << 30,
         to write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) async throws {
@@ -43,12 +43,12 @@ extension OfficerFiles {
 
     /// Lists the archive at any http(s) URL that serves ranges, as ``inspectArchive(_:)-(RemotePath)`` does for
     /// an Officer path (never with the token, which belongs to the Officer server).
-    public func inspectArchive(url: String) async throws -> ArchiveInspection {
+    package func inspectArchive(url: String) async throws -> ArchiveInspection {
         try await Self.inspect(.ranged(try await rangedFile(url: url)), name: url)
     }
 
     /// Streams one member of the archive at an http(s) URL that serves ranges to `write`.
-    public func readArchiveMember(
+    package func readArchiveMember(
         _ member: String, ofURL url: String, limit: Int64 = 1 << 30,
         to write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) async throws {
@@ -149,7 +149,7 @@ extension OfficerFiles {
     }
 
     /// A local path that must be an existing file: ``LocalFileError`` naming it otherwise.
-    public static func requireLocalFile(_ local: String) throws(LocalFileError) {
+    package static func requireLocalFile(_ local: String) throws(LocalFileError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory) else {
             throw LocalFileError(path: local, problem: .missing)
@@ -160,7 +160,7 @@ extension OfficerFiles {
     /// The folder rule every operation on a local folder shares: it exists and is a folder.
     /// The one rule for a folder the user names for output (`thumb -o`, `image prepare`, several targets of an
     /// action): created, with its parents, when missing; a file there is refused.
-    public static func makeOutputFolder(_ local: String) throws(LocalFileError) {
+    package static func makeOutputFolder(_ local: String) throws(LocalFileError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory) {
             if !isDirectory.boolValue { throw LocalFileError(path: local, problem: .notAFolder) }
@@ -174,7 +174,7 @@ extension OfficerFiles {
     }
 
     /// Refuses a local path that is not an existing folder (what an extraction writes into).
-    public static func requireLocalFolder(_ local: String) throws(LocalFileError) {
+    package static func requireLocalFolder(_ local: String) throws(LocalFileError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory) else {
             throw LocalFileError(path: local, problem: .missing)
@@ -186,13 +186,13 @@ extension OfficerFiles {
 extension RangedFile: ByteSource {}
 
 /// An archive read for a member it does not hold.
-public struct ArchiveMemberNotFound: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
+package struct ArchiveMemberNotFound: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
     /// The archive.
-    public var archive: String
+    package var archive: String
     /// The member's path as asked.
-    public var member: String
+    package var member: String
     /// One line naming both.
-    public var description: String { "\(archive): no member \(member)" }
+    package var description: String { "\(archive): no member \(member)" }
     /// Nothing of that name.
-    public var category: ErrorCategory { .notFound }
+    package var category: ErrorCategory { .notFound }
 }

@@ -4,11 +4,11 @@ import HTTP
 import Transfer
 
 /// What pinning a file did.
-public struct PinOutcome: Sendable, Equatable {
+package struct PinOutcome: Sendable, Equatable {
     /// The file's size in the cache.
-    public var bytes: Int64
+    package var bytes: Int64
     /// True when the cached copy was already current (nothing was fetched).
-    public var wasCached: Bool
+    package var wasCached: Bool
 }
 
 extension OfficerFiles {
@@ -16,7 +16,7 @@ extension OfficerFiles {
     /// server still reports current is pinned as it is, otherwise the file is fetched first. Offline, only a
     /// copy already cached can be pinned.
     @discardableResult
-    public func pin(_ path: RemotePath) async throws -> PinOutcome {
+    package func pin(_ path: RemotePath) async throws -> PinOutcome {
         let cache = try configuredCache()
         let key = try cacheKey(path, kind: CacheKey.Kind.body)
         let (cached, _) = try checkedCacheEntry(cache, key: key, path: path)
@@ -39,7 +39,7 @@ extension OfficerFiles {
     }
 
     /// Lets a pinned file be evicted again; ``CacheError/notCached(key:)`` when it is not in the cache.
-    public func unpin(_ path: RemotePath) throws {
+    package func unpin(_ path: RemotePath) throws {
         let key = try cacheKey(path, kind: CacheKey.Kind.body)
         guard let cache = try cache() else { throw CacheError.notCached(key: key) }
         try cache.setPinned(false, for: key)
@@ -48,14 +48,14 @@ extension OfficerFiles {
 
 extension OfficerFiles {
     /// Entries and bytes, by kind, against the limit.
-    public func cacheStatistics() throws -> CacheStatistics { try configuredCache().statistics() }
+    package func cacheStatistics() throws -> CacheStatistics { try configuredCache().statistics() }
 
     /// Every cache entry, least recently used first.
-    public func cacheEntries() throws -> [CacheEntry] { try configuredCache().entries() }
+    package func cacheEntries() throws -> [CacheEntry] { try configuredCache().entries() }
 
     /// Removes every unpinned entry (`includingPinned`: every entry); returns how many went and their bytes.
     @discardableResult
-    public func clearCache(includingPinned: Bool = false) throws -> (entries: Int, bytes: Int64) {
+    package func clearCache(includingPinned: Bool = false) throws -> (entries: Int, bytes: Int64) {
         let (count, bytes) = try configuredCache().clear(includingPinned: includingPinned)
         return (count, bytes)
     }
@@ -63,7 +63,7 @@ extension OfficerFiles {
     /// Checks the index against the files and repairs what differs (entries without a file, entries whose bytes
     /// no longer match their SHA-256, files without an entry, stale temp files, an unreadable index, more bytes
     /// than the limit).
-    public func verifyCache() throws -> CacheVerification { try configuredCache().verify() }
+    package func verifyCache() throws -> CacheVerification { try configuredCache().verify() }
 
     /// The cache for operations on the cache itself: without one they have nothing to work on.
     func configuredCache() throws -> ContentCache {

@@ -10,14 +10,14 @@ extension OfficerFiles {
     /// modification time to the millisecond. A cached copy whose ETag the server still reports is copied instead
     /// of fetched; offline, the cached copy is the answer (or ``OfficerFilesError/notCachedOffline(_:)``).
     /// Files up to an eighth of the cache limit are kept in the cache afterwards.
-    public func download(
+    package func download(
         _ path: RemotePath, to destination: String, options: DownloadOptions = DownloadOptions()
     ) -> TransferOperation<DownloadResult> {
         TransferOperation { report in try await self.fetch(path, to: destination, options: options, report: report) }
     }
 
     /// Downloads any http(s) URL to `destination` (never with the token, which belongs to the Officer server).
-    public func download(
+    package func download(
         url: String, to destination: String, options: DownloadOptions = DownloadOptions()
     ) -> TransferOperation<DownloadResult> {
         TransferOperation { report in
@@ -129,7 +129,7 @@ extension OfficerFiles {
     /// The SHA-256 (hex) of the bytes the server holds at `path`: its own checksum where it offers one, else the
     /// file read back (one download, into a private temp file removed after) and hashed here, so a rule that needs
     /// the server's bytes confirmed (deleting the local copy after an upload) holds on every server.
-    public func serverChecksum(of path: RemotePath) async throws -> String {
+    package func serverChecksum(of path: RemotePath) async throws -> String {
         let client = try client
         do {
             return try await client.sha256(path).sha256

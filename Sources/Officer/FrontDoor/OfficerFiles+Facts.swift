@@ -7,7 +7,7 @@ import Transfer
 extension OfficerFiles {
     /// What local files are and how the viewer would show them (type, viewer, actions, image, text and PDF
     /// facts), read on every core at once; results in the order of `paths`.
-    public func facts(ofLocalFiles paths: [String]) async -> [Result<FileFacts, any Error>] {
+    package func facts(ofLocalFiles paths: [String]) async -> [Result<FileFacts, any Error>] {
         await ParallelRunner.map(paths, width: ProcessInfo.processInfo.activeProcessorCount) { path in
             Result { try FileFacts.local(path) }
         }
@@ -18,7 +18,7 @@ extension OfficerFiles {
     /// box may sit after its media data —, a PDF's trailer). The facts are kept in the cache for the version
     /// the listing names, so an unchanged file costs no second read; offline, they come from the cache or
     /// ``OfficerFilesError/notCachedOffline(_:)``.
-    public func facts(of path: RemotePath) async throws -> FileFacts {
+    package func facts(of path: RemotePath) async throws -> FileFacts {
         let cache = try usableCache()
         let key = try cacheKey(path, kind: CacheKey.Kind.facts)
         if isOffline {

@@ -3,13 +3,13 @@ import Foundation
 import Preview
 
 /// What preparing one image did.
-public struct ImagePreparationOutcome: Sendable {
+package struct ImagePreparationOutcome: Sendable {
     /// The source image.
-    public var input: String
+    package var input: String
     /// Where the prepared copy was to go.
-    public var output: String
+    package var output: String
     /// The prepared copy, or why there is none.
-    public var result: Result<PreparedImage, ImageError>
+    package var result: Result<PreparedImage, ImageError>
 }
 
 extension OfficerFiles {
@@ -17,7 +17,7 @@ extension OfficerFiles {
     /// goes to the file `output`, or into it when it is an existing folder; several go into the existing folder
     /// `output`, each named after its input with the output format's extension. Nothing is overwritten without
     /// `overwrite`, and an input never. Outcomes keep the inputs' order; a damaged image fails alone.
-    public func prepareImages(
+    package func prepareImages(
         _ inputs: [String], to output: String, options: ImagePreparationOptions, overwrite: Bool = false
     ) async throws -> [ImagePreparationOutcome] {
         // Several inputs, or an output written as a folder (`out/`), go into a folder, made when missing; never
@@ -50,7 +50,7 @@ extension OfficerFiles {
 
     /// The preparation `put` and a push sync use before uploading, keeping prepared copies in the standard
     /// folder under the cache (so a rerun after a kill finds the same bytes and resumes the same upload).
-    public func uploadPreparation(options: ImagePreparationOptions, bestEffort: Bool, environment: [String: String])
+    package func uploadPreparation(options: ImagePreparationOptions, bestEffort: Bool, environment: [String: String])
         -> UploadImagePreparation
     {
         UploadImagePreparation(

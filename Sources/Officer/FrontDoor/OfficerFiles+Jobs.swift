@@ -4,25 +4,25 @@ import HTTP
 import Transfer
 
 /// What following a server job reports: each change of its state or progress.
-public enum JobEvent: Sendable, Equatable {
+package enum JobEvent: Sendable, Equatable {
     /// The job as it now is.
     case changed(Job)
 }
 
 extension JobEvent: CoalescibleEvent {
     /// A job's changes replace each other; a consumer needs only the latest.
-    public var coalescingKey: Int? {
+    package var coalescingKey: Int? {
         if case .changed(let job) = self, !job.state.isFinal { 0 } else { nil }
     }
 }
 
 /// A server job being followed: its changes, then the job as it ended.
-public typealias JobOperation = ProgressOperation<JobEvent, Job>
+package typealias JobOperation = ProgressOperation<JobEvent, Job>
 
 extension OfficerFiles {
     /// The signed-in user's jobs on the server, oldest first; ``OfficerError/notOffered(request:feature:)`` from a
     /// server without jobs (the seed's answers every call when its work is done).
-    public func jobs() async throws -> [Job] {
+    package func jobs() async throws -> [Job] {
         if isOffline { throw OfficerFilesError.needsNetwork("the server's jobs") }
         let client = try client
         do {
@@ -34,13 +34,13 @@ extension OfficerFiles {
     }
 
     /// One job as it is now.
-    public func job(id: String) async throws -> Job {
+    package func job(id: String) async throws -> Job {
         if isOffline { throw OfficerFilesError.needsNetwork("job \(id)") }
         return try await client.job(id)
     }
 
     /// Cancels a job: the server stops its engine and removes what it wrote; the job as it then is.
-    public func cancelJob(id: String) async throws -> Job {
+    package func cancelJob(id: String) async throws -> Job {
         if isOffline { throw OfficerFilesError.needsNetwork("job \(id)") }
         return try await client.cancelJob(id)
     }
@@ -49,7 +49,7 @@ extension OfficerFiles {
     /// seconds). With `requireSuccess`, a job that failed or was cancelled is thrown as the error its request
     /// would have answered with; otherwise it is returned as it ended. Cancelling stops following, not the job:
     /// it goes on on the server and can be followed again.
-    public func follow(_ job: Job, requireSuccess: Bool = true) -> JobOperation {
+    package func follow(_ job: Job, requireSuccess: Bool = true) -> JobOperation {
         JobOperation { report in
             let client = try self.client
             report(.changed(job))

@@ -49,7 +49,7 @@ extension OfficerFiles {
 
     /// True when a listing of `location` is kept in the cache (an Officer folder listed before), so `--offline`
     /// could show it.
-    public func hasCachedListing(_ location: Location) -> Bool {
+    package func hasCachedListing(_ location: Location) -> Bool {
         guard case .officer(let path) = location, let door = try? door(path.remote) else { return false }
         return (try? door.cachedListing(path)) != nil
     }
@@ -73,7 +73,7 @@ extension OfficerFiles {
     /// A folder or file to be created on an Officer server or this machine has a name the rule allows
     /// (``FileName``), checked before any request; `all` checks the folders above too (`mkdir -p` may create
     /// them). Names that exist already are never refused elsewhere: what another client made stays usable.
-    public static func requireStorableNames(_ location: Location, all: Bool = false) throws {
+    package static func requireStorableNames(_ location: Location, all: Bool = false) throws {
         let path: String
         switch location {
         case .officer(let remote): path = remote.path
@@ -97,7 +97,7 @@ extension OfficerFiles {
 
     /// Where a copy or move of `source` to `destination` lands, as cp(1) places it: into `destination` when it
     /// is a folder (ends with `/`, or is one now), else at that name.
-    public func placement(of source: Location, at destination: Location) async throws -> Location {
+    package func placement(of source: Location, at destination: Location) async throws -> Location {
         var into = destination.namesFolder || destination.description.hasSuffix("/") || destination.isTopOfRoot
         if !into {
             // Only "nothing there" means "that name"; any other failure (network, a refusal) is the operation's.
@@ -166,7 +166,7 @@ extension OfficerFiles {
 
     /// Writes a file's bytes to a descriptor (`cat`), resuming a broken connection; the bytes written.
     @discardableResult
-    public func read(
+    package func read(
         _ location: Location, to fileDescriptor: Int32, outputName: String = "<output>", bandwidthLimit: Int64? = nil
     ) async throws -> Int64 {
         try await checkFolderForm(location)
@@ -176,7 +176,7 @@ extension OfficerFiles {
 
     /// Where an upload of `local` to `destination` lands, as cp places a copy: into a folder (ends with `/`,
     /// is a bucket, or is a folder now), else at that name.
-    public func uploadTarget(of local: String, to destination: Location) async throws -> Location {
+    package func uploadTarget(of local: String, to destination: Location) async throws -> Location {
         try await remote(for: destination).uploadTarget(of: local, to: destination)
     }
 

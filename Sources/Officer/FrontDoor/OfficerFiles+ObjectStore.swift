@@ -5,12 +5,12 @@ import Transfer
 extension OfficerFiles {
     /// An S3-compatible remote through this front door: its requests go with the front door's HTTP settings
     /// (TLS, offline, logging, retries) and its unfinished uploads and downloads in the front door's journal.
-    public func objectStore(_ remote: ObjectStoreRemote) throws -> ObjectStore {
+    package func objectStore(_ remote: ObjectStoreRemote) throws -> ObjectStore {
         try ObjectStore(remote: remote, http: http, journal: try journal)
     }
 
     /// The configured remote of this name (``Configuration/objectStores``).
-    public func objectStore(named name: String) throws -> ObjectStore {
+    package func objectStore(named name: String) throws -> ObjectStore {
         guard let remote = configuration.objectStores.first(where: { $0.name == name }) else {
             throw OfficerFilesError.invalidValue("\(name): no such remote")
         }

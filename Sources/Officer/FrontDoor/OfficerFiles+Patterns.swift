@@ -6,7 +6,7 @@ extension OfficerFiles {
     /// folder that match, in name order; anything else as itself. Only the last name may be a pattern (the folder
     /// is listed once, as a shell lists one folder). A pattern that matches nothing is
     /// ``OfficerFilesError/noMatch(_:)``: nothing is done to a guessed path.
-    public func expand(_ location: Location) async throws -> [Location] {
+    package func expand(_ location: Location) async throws -> [Location] {
         guard location.isRemote, !location.isWebAddress, GlobPattern.hasWildcards(location.name),
             let pattern = GlobPattern(location.name), let folder = Self.folder(of: location)
         else { return [location] }
@@ -19,7 +19,7 @@ extension OfficerFiles {
     }
 
     /// Every location of `locations` expanded (``expand(_:)``), in order.
-    public func expand(_ locations: [Location]) async throws -> [Location] {
+    package func expand(_ locations: [Location]) async throws -> [Location] {
         var all: [Location] = []
         for location in locations { all += try await expand(location) }
         return all

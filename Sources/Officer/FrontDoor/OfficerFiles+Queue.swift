@@ -5,7 +5,7 @@ import Journal
 import Transfer
 
 /// Why a write cannot be queued.
-public enum QueueError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
+package enum QueueError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
     /// The write replaces or removes a path whose version this client never saw (no listing of its folder in
     /// the cache): replaying it could clobber a change it knows nothing of.
     case unknownVersion(RemotePath)
@@ -19,7 +19,7 @@ public enum QueueError: Error, Equatable, Sendable, CustomStringConvertible, Cat
     case contradicts(RemotePath, earlier: String)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownVersion(let path):
             "\(path): its version on the server is unknown here (no listing of its folder in the cache), so the change cannot be queued safely"
@@ -32,7 +32,7 @@ public enum QueueError: Error, Equatable, Sendable, CustomStringConvertible, Cat
     }
 
     /// What kind of failure this is.
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch self {
         case .unknownVersion, .noJournal, .contradicts: .refused
         case .absentWhenLastSeen, .noSuchItem: .notFound
@@ -41,7 +41,7 @@ public enum QueueError: Error, Equatable, Sendable, CustomStringConvertible, Cat
 }
 
 /// What replaying the queue did with one write.
-public enum QueueEvent: Sendable, Equatable {
+package enum QueueEvent: Sendable, Equatable {
     /// Applied now.
     case applied(TransferJournal.QueuedItem)
     /// Already on the server as intended (an earlier replay applied it and stopped before marking it).
@@ -53,20 +53,20 @@ public enum QueueEvent: Sendable, Equatable {
 }
 
 /// The outcome of one replay.
-public struct QueueReplaySummary: Sendable, Equatable {
+package struct QueueReplaySummary: Sendable, Equatable {
     /// Writes applied now, or found applied.
-    public var applied = 0
+    package var applied = 0
     /// Writes held because what they expected changed on the server.
-    public var conflicts = 0
+    package var conflicts = 0
     /// Writes held behind a held one.
-    public var blocked = 0
+    package var blocked = 0
     /// Nothing was replayed: another replay was running (it applies the writes).
-    public var alreadyRunning = false
+    package var alreadyRunning = false
 }
 
 extension OfficerFiles {
     /// What `path` was when this front door last listed its folder (the cached listing), nil when it never did.
-    public func lastSeen(_ path: RemotePath) throws -> PathState? {
+    package func lastSeen(_ path: RemotePath) throws -> PathState? {
         if path.isRoot { return .folder(mtime: 0) }
         guard let listing = try cachedListing(path.parent)?.listing else { return nil }
         guard let entry = listing.entries.first(where: { $0.name == path.name }) else { return .absent }
@@ -76,7 +76,7 @@ extension OfficerFiles {
     /// Whether a change queued now puts what it sends, moves or copies into `destination` (true) or at it (false),
     /// as the server will have it when the change is replayed: written as a folder (`x/`, the root), a folder once
     /// the writes queued before it ran (a queued `mkdir`, or a `put -p` below it), else as it was last listed.
-    public func queuedDestinationIsFolder(_ destination: RemotePath) throws -> Bool {
+    package func queuedDestinationIsFolder(_ destination: RemotePath) throws -> Bool {
         if destination.namesFolder || destination.isRoot { return true }
         let earlier = try queuedWrites().map(\.write)
         if let projection = QueuedWrite.projection(of: destination.path, root: destination.root, after: earlier) {
@@ -91,7 +91,7 @@ extension OfficerFiles {
     /// cached listing of its folder; ``QueueError/unknownVersion(_:)`` when there is none), a new name must still
     /// be free. An upload sends its local file as it is at replay time.
     @discardableResult
-    public func enqueue(_ write: QueuedWrite) throws -> TransferJournal.QueuedItem {
+    package func enqueue(_ write: QueuedWrite) throws -> TransferJournal.QueuedItem {
         guard let journal = try journal else { throw QueueError.noJournal }
         var write = write
         func path(_ text: String) throws -> RemotePath { try RemotePath(root: write.root, path: text) }
@@ -132,7 +132,7 @@ extension OfficerFiles {
     /// Applies a change now with `apply`, or keeps `write` for ``replayQueue()`` when this front door is offline or
     /// `apply` fails because the server cannot be reached (a network error): nil when applied, else the queued
     /// item. Any other failure is thrown as it is.
-    public func applyOrQueue(
+    package func applyOrQueue(
         _ write: QueuedWrite, apply: () async throws -> Void
     ) async throws -> TransferJournal.QueuedItem? {
         if isOffline { return try enqueue(write) }
@@ -145,24 +145,24 @@ extension OfficerFiles {
     }
 
     /// True when a write that failed with `error` is one to queue: offline, or the server could not be reached.
-    public func queues(after error: any Error) -> Bool {
+    package func queues(after error: any Error) -> Bool {
         isOffline || ErrorCategory.of(error) == .network
     }
 
     /// Applies `write` now as ``replayQueue()`` would, or queues it when the server cannot be reached (see
     /// ``applyOrQueue(_:apply:)``); a write whose expectations fail at once is not queued.
-    public func applyOrQueue(_ write: QueuedWrite) async throws -> TransferJournal.QueuedItem? {
+    package func applyOrQueue(_ write: QueuedWrite) async throws -> TransferJournal.QueuedItem? {
         try await applyOrQueue(write) { _ = try await self.apply(write) }
     }
 
     /// The queued writes not yet applied, oldest first (pending, held and blocked).
-    public func queuedWrites() throws -> [TransferJournal.QueuedItem] {
+    package func queuedWrites() throws -> [TransferJournal.QueuedItem] {
         guard let journal = try journal else { return [] }
         return try journal.queuedWrites()
     }
 
     /// Forgets a queued write (it will not be applied).
-    public func dropQueuedWrite(id: Int64) throws {
+    package func dropQueuedWrite(id: Int64) throws {
         guard let journal = try journal, try journal.dropQueued(id) else { throw QueueError.noSuchItem(id) }
     }
 
@@ -172,7 +172,7 @@ extension OfficerFiles {
     /// paths are held behind it; anything else is applied and marked done. Held writes are tried again on the
     /// next replay. A network failure stops the replay (the rest stays queued). One replay runs at a time: while
     /// another (in any process) runs, this one does nothing and says so (``QueueReplaySummary/alreadyRunning``).
-    public func replayQueue() -> ProgressOperation<QueueEvent, QueueReplaySummary> {
+    package func replayQueue() -> ProgressOperation<QueueEvent, QueueReplaySummary> {
         ProgressOperation { report in
             if self.isOffline { throw OfficerFilesError.needsNetwork("replaying the queue") }
             guard let journal = try self.journal else { return QueueReplaySummary() }

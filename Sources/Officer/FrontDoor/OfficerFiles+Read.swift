@@ -5,23 +5,23 @@ import HTTP
 import Transfer
 
 /// What reading a file to a descriptor did.
-public struct ReadOutcome: Sendable, Equatable {
+package struct ReadOutcome: Sendable, Equatable {
     /// Bytes written.
-    public var bytes: Int64
+    package var bytes: Int64
     /// True when they came from the cache (offline, or the server answered 304 to the cached ETag).
-    public var fromCache: Bool
+    package var fromCache: Bool
 }
 
 /// Why bytes could not be written where the caller asked (the other end of a pipe closed, a full disk).
-public struct OutputError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
+package struct OutputError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
     /// What the output is, as the caller named it (`<stdout>`, a path).
-    public var name: String
+    package var name: String
     /// The system's message.
-    public var message: String
+    package var message: String
     /// One line naming the output.
-    public var description: String { "\(name): \(message)" }
+    package var description: String { "\(name): \(message)" }
     /// A local-file problem.
-    public var category: ErrorCategory { .localFile }
+    package var category: ErrorCategory { .localFile }
 }
 
 extension OfficerFiles {
@@ -30,7 +30,7 @@ extension OfficerFiles {
     /// the cached copy on 304; offline the cached copy is written without asking. A file up to an eighth of the
     /// cache limit is cached on the way. `outputName` names the descriptor in errors.
     @discardableResult
-    public func read(
+    package func read(
         _ path: RemotePath, to fileDescriptor: Int32, outputName: String = "<output>", bandwidthLimit: Int64? = nil
     ) async throws -> ReadOutcome {
         let client = try client
@@ -92,7 +92,7 @@ extension OfficerFiles {
     /// Writes any http(s) URL's bytes to `fileDescriptor`, resuming transparently after network failures; never
     /// with the token (it belongs to the Officer server) and never from the cache.
     @discardableResult
-    public func read(url: String, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil) async throws -> ReadOutcome {
+    package func read(url: String, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil) async throws -> ReadOutcome {
         if isOffline { throw OfficerFilesError.needsNetwork(url) }
         let outcome = try await SegmentedDownloader(http: http, journal: nil).stream(
             from: url, credential: nil, to: fileDescriptor, copy: nil, ifNoneMatch: nil, bandwidthLimit: bandwidthLimit)

@@ -4,7 +4,7 @@ import HTTP
 import Transfer
 
 /// Which engine the server fetches a URL with.
-public enum ServerFetchEngine: String, Sendable, CaseIterable {
+package enum ServerFetchEngine: String, Sendable, CaseIterable {
     /// git for a URL whose path ends in `.git`, yt-dlp for anything else.
     case automatic
     /// `git clone`.
@@ -19,7 +19,7 @@ extension OfficerFiles {
     /// encryption) and a risky archive is refused (``OfficerFilesError/unsafeArchive(_:risks:)``) unless
     /// `force`; the server applies its own rules whatever this says. The job is finished when the server was
     /// quick, else follow it with ``follow(_:requireSuccess:)``.
-    public func extract(_ archive: RemotePath, to destination: RemotePath? = nil, force: Bool = false) async throws
+    package func extract(_ archive: RemotePath, to destination: RemotePath? = nil, force: Bool = false) async throws
         -> Job
     {
         if isOffline { throw OfficerFilesError.needsNetwork("extract \(archive)") }
@@ -46,7 +46,7 @@ extension OfficerFiles {
 
     /// Transcodes an Officer video on the server to H.264/AAC in MP4 with its index first (plays while it
     /// downloads), at most `height` pixels high, as a job. The output goes beside the video unless given.
-    public func transcode(
+    package func transcode(
         _ video: RemotePath, height: Int? = nil, format: String = "mp4", output: RemotePath? = nil,
         overwrite: Bool = false
     ) async throws -> Job {
@@ -107,7 +107,7 @@ extension OfficerFiles {
 
     /// Saves the server's streamed transcode of `video` (the seed's `GET transcode`: H.264/AAC MP4 made as it is
     /// sent) to `destination` through a temp file: whole or not at all, not resumable (the stream has no ranges).
-    public func transcodeStream(
+    package func transcodeStream(
         _ video: RemotePath, to destination: String, options: DownloadOptions = DownloadOptions()
     ) -> TransferOperation<DownloadResult> {
         TransferOperation { report in
@@ -121,7 +121,7 @@ extension OfficerFiles {
 
     /// Has the server fetch `url` into `folder`: `git clone` or yt-dlp (see ``ServerFetchEngine``), as a job. The
     /// server fetches only public http(s) addresses.
-    public func fetchIntoServer(
+    package func fetchIntoServer(
         _ url: String, into folder: RemotePath, engine: ServerFetchEngine = .automatic, name: String? = nil,
         overwrite: Bool = false
     ) async throws -> Job {
@@ -146,7 +146,7 @@ extension OfficerFiles {
     /// the proposed `GET zip`, it lays the zip out from the listing (same files, same bytes, a strong ETag), so it
     /// is fetched like any file: resumable after any interruption, in parallel ranges, and started over if a file
     /// changed meanwhile. Otherwise the seed's `POST download` makes it as it is asked: one stream, not resumable.
-    public func downloadZip(
+    package func downloadZip(
         of paths: [RemotePath], to destination: String, options: DownloadOptions = DownloadOptions()
     ) -> TransferOperation<DownloadResult> {
         TransferOperation { report in

@@ -5,7 +5,7 @@ import Preview
 import Transfer
 
 /// Where a thumbnail came from.
-public enum ThumbnailOrigin: String, Sendable, Codable {
+package enum ThumbnailOrigin: String, Sendable, Codable {
     /// Made earlier and kept in the cache: no request.
     case cache
     /// The server's thumbnail endpoint.
@@ -19,26 +19,26 @@ public enum ThumbnailOrigin: String, Sendable, Codable {
 }
 
 /// A JPEG thumbnail and where it came from.
-public struct Thumbnail: Sendable {
+package struct Thumbnail: Sendable {
     /// The JPEG and its size.
-    public var image: ThumbnailImage
+    package var image: ThumbnailImage
     /// How it was made.
-    public var origin: ThumbnailOrigin
+    package var origin: ThumbnailOrigin
 }
 
 extension OfficerFiles {
     /// How long a cached thumbnail is used without asking the server: a folder shown again costs no request,
     /// and a picture changed meanwhile shows its old thumbnail at most this long.
-    public static let thumbnailFreshness: Double = 3600
+    package static let thumbnailFreshness: Double = 3600
     /// The sizes a thumbnail may be asked in (longest edge, pixels).
-    public static let thumbnailSizes = 16...1024
+    package static let thumbnailSizes = 16...1024
 
     /// A JPEG thumbnail of an Officer file, longest edge at most `size`, shown the way its EXIF orientation says.
     /// In order: the cache (a thumbnail of this size made within ``thumbnailFreshness``; offline, any); the
     /// server's thumbnail endpoint when its features offer one (pictures, a video's first frame, a PDF's first
     /// page); a JPEG's embedded EXIF thumbnail from its first 64 KiB when that is at least `size` across; else
     /// the file is downloaded (through the cache) and thumbnailed here. Kept in the cache, against its limit.
-    public func thumbnail(of path: RemotePath, size: Int = 256) async throws -> Thumbnail {
+    package func thumbnail(of path: RemotePath, size: Int = 256) async throws -> Thumbnail {
         try Self.checkThumbnailSize(size)
         let cache = try usableCache()
         let key = try cacheKey(path, kind: CacheKey.Kind.thumbnail + "?size=\(size)")
@@ -64,7 +64,7 @@ extension OfficerFiles {
     }
 
     /// A JPEG thumbnail of a local image file (libvips shrink-on-load), longest edge at most `size`.
-    public func thumbnail(ofFile local: String, size: Int = 256) async throws -> Thumbnail {
+    package func thumbnail(ofFile local: String, size: Int = 256) async throws -> Thumbnail {
         try Self.checkThumbnailSize(size)
         try Self.requireLocalFile(local)
         guard Self.thumbnailable(local) else { throw OfficerFilesError.noPicture(local) }
@@ -121,7 +121,7 @@ extension OfficerFiles {
     }
 
     /// Pictures libvips makes thumbnails of here (a folder's thumbnails are made of these).
-    public static func thumbnailable(_ name: String) -> Bool {
+    package static func thumbnailable(_ name: String) -> Bool {
         UploadImagePreparation.imageExtensions.contains((name as NSString).pathExtension.lowercased())
     }
 }

@@ -1,10 +1,11 @@
 import FileModel
 import Foundation
 import HTTP
+import Journal
 import Transfer
 
 /// An upload or a download the journal keeps because it did not finish.
-public enum UnfinishedTransfer: Sendable, Equatable {
+package enum UnfinishedTransfer: Sendable, Equatable {
     /// A tus upload: the local file, its target, the parts' upload URLs and confirmed offsets.
     case upload(TransferJournal.Upload)
     /// A download: the URL, the destination, the temp file and the ranges done.
@@ -13,7 +14,7 @@ public enum UnfinishedTransfer: Sendable, Equatable {
     case objectUpload(TransferJournal.ObjectUpload)
 
     /// Bytes in place: confirmed by the server (uploads), written and journaled (downloads).
-    public var done: Int64 {
+    package var done: Int64 {
         switch self {
         case .upload(let upload): upload.parts.reduce(0) { $0 + $1.offset }
         case .download(let download): download.segments.reduce(0) { $0 + $1.done }
@@ -22,7 +23,7 @@ public enum UnfinishedTransfer: Sendable, Equatable {
     }
 
     /// The whole size, when known.
-    public var total: Int64? {
+    package var total: Int64? {
         switch self {
         case .upload(let upload): upload.fingerprint.size
         case .download(let download): download.total
@@ -32,11 +33,11 @@ public enum UnfinishedTransfer: Sendable, Equatable {
 }
 
 /// A transfer that cannot be discarded because a running process holds it.
-public struct TransferHeldError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
+package struct TransferHeldError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
     /// The transfer.
-    public var transfer: UnfinishedTransfer
+    package var transfer: UnfinishedTransfer
     /// One line naming it.
-    public var description: String {
+    package var description: String {
         switch transfer {
         case .upload(let upload): "\(upload.localPath): a running transfer holds this upload; left as it is"
         case .objectUpload(let upload): "\(upload.localPath): a running transfer holds this upload; left as it is"
@@ -44,11 +45,11 @@ public struct TransferHeldError: Error, Equatable, Sendable, CustomStringConvert
         }
     }
     /// Busy, not broken.
-    public var category: ErrorCategory { .conflict }
+    package var category: ErrorCategory { .conflict }
 }
 
 /// What a resumed transfer ended with.
-public enum TransferOutcome: Sendable, Equatable {
+package enum TransferOutcome: Sendable, Equatable {
     /// An upload finished.
     case uploaded(UploadResult)
     /// A download finished.
@@ -57,7 +58,7 @@ public enum TransferOutcome: Sendable, Equatable {
 
 extension OfficerFiles {
     /// Every unfinished transfer in the journal (none without one), uploads first.
-    public func unfinishedTransfers() throws -> [UnfinishedTransfer] {
+    package func unfinishedTransfers() throws -> [UnfinishedTransfer] {
         guard let journal = try journal else { return [] }
         // A download whose temp file is gone reached its final name (or was removed by hand): nothing is left to
         // resume. Its record stays only when the journal could not be written at the end; it is forgotten now.
@@ -72,7 +73,7 @@ extension OfficerFiles {
 
     /// Continues an unfinished transfer where the server (uploads) or the journal (downloads) says it stopped.
     /// The token goes along only to this front door's server; a download of another URL goes without it.
-    public func resume(_ transfer: UnfinishedTransfer) -> TransferOperation<TransferOutcome> {
+    package func resume(_ transfer: UnfinishedTransfer) -> TransferOperation<TransferOutcome> {
         TransferOperation { report in
             switch transfer {
             case .upload(let upload):
@@ -102,7 +103,7 @@ extension OfficerFiles {
 
     /// Gives an unfinished transfer up: an upload is terminated on the server (its parts deleted), a download's
     /// temp file removed; either way the journal forgets it.
-    public func discard(_ transfer: UnfinishedTransfer) async throws {
+    package func discard(_ transfer: UnfinishedTransfer) async throws {
         if isRunning(transfer) { throw TransferHeldError(transfer: transfer) }
         switch transfer {
         case .upload(let upload):
@@ -117,7 +118,7 @@ extension OfficerFiles {
 
     /// True while a process is running the transfer: a download's temp file is locked by its downloader, an
     /// upload's lock in the journal's folder by its uploader.
-    public func isRunning(_ transfer: UnfinishedTransfer) -> Bool {
+    package func isRunning(_ transfer: UnfinishedTransfer) -> Bool {
         switch transfer {
         case .upload(let upload): return (try? journal)??.isHeld(transfer: upload.key) ?? false
         case .objectUpload: return false

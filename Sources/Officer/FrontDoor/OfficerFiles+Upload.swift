@@ -4,22 +4,22 @@ import HTTP
 import Transfer
 
 /// Where and how one upload goes, beyond the file and the destination.
-public struct UploadRequest: Sendable {
+package struct UploadRequest: Sendable {
     /// The destination names a folder (the user wrote a trailing slash): it must be one.
-    public var namesFolder = false
+    package var namesFolder = false
     /// Missing folders are created instead of refused (`mkdir -p`).
-    public var createMissing = false
+    package var createMissing = false
     /// An existing file of the same name is replaced; without it, that is a conflict.
-    public var overwrite = false
+    package var overwrite = false
     /// Chunks, parts, checksums, rate, metadata.
-    public var options = UploadOptions()
+    package var options = UploadOptions()
 
     /// Defaults: into existing folders only, never over a file.
-    public init() {}
+    package init() {}
 }
 
 /// Where the files of one upload command go.
-public enum UploadDestination: Sendable, Equatable {
+package enum UploadDestination: Sendable, Equatable {
     /// Any tus 1.0 server's creation URL: files go under their own names, without the token.
     case tus(url: String)
     /// An Officer destination, placed as ``OfficerFiles/uploadDestination(_:several:request:)`` decided.
@@ -32,7 +32,7 @@ extension OfficerFiles {
     /// (``UploadRequest/createMissing`` creates what is missing). tus, resumable from the journal; the file's
     /// MIME type (libmagic) and modification time go along; a cancelled upload pauses and the same call
     /// continues it.
-    public func upload(
+    package func upload(
         _ local: String, to destination: RemotePath, request: UploadRequest = UploadRequest()
     ) -> TransferOperation<UploadResult> {
         TransferOperation { report in
@@ -51,7 +51,7 @@ extension OfficerFiles {
     /// destination names the file (an existing folder is refused: a stream has no name of its own); its
     /// modification time is the time the upload ends. A stream is read once: cancelling ends the upload and
     /// removes it from the server. The result's `sha256` is of the bytes sent.
-    public func upload(
+    package func upload(
         stream: some AsyncSequence<Data, any Error> & Sendable, label: String = "-", to destination: RemotePath,
         request: UploadRequest = UploadRequest()
     ) -> TransferOperation<UploadResult> {
@@ -76,7 +76,7 @@ extension OfficerFiles {
     /// Where the files of one upload go, from what a user wrote: an http(s) URL is a tus server's creation URL;
     /// anything else an Officer path (`officer:/p`, or `/p` in the default root), placed by ``upload(_:to:request:)``'s
     /// rule, with `several` files needing a folder. Folders are created only with ``UploadRequest/createMissing``.
-    public func uploadDestination(_ text: String, several: Bool, request: UploadRequest) async throws
+    package func uploadDestination(_ text: String, several: Bool, request: UploadRequest) async throws
         -> UploadDestination
     {
         let lowered = text.lowercased()
@@ -93,7 +93,7 @@ extension OfficerFiles {
     /// The tus target of `local` at a destination: under `name` (default: the file's own name) into a folder, or
     /// the file name a single-file placement gives; the file's modification time goes along. A tus server gets
     /// no token.
-    public func uploadTarget(
+    package func uploadTarget(
         for local: String, name: String? = nil, destination: UploadDestination, overwrite: Bool
     ) throws -> UploadTarget {
         let mtime = Self.modificationTime(of: local)
@@ -111,7 +111,7 @@ extension OfficerFiles {
     /// Uploads `local` to a target made by ``uploadTarget(for:name:destination:overwrite:)``: tus, resumable from
     /// the journal, paused by cancellation. On an Officer server a 409 at creation means the file exists
     /// (``OfficerFilesError/exists(_:)``); another tus server's 409 stays its own.
-    public func upload(_ local: String, to target: UploadTarget, options: UploadOptions = UploadOptions())
+    package func upload(_ local: String, to target: UploadTarget, options: UploadOptions = UploadOptions())
         -> TransferOperation<UploadResult>
     {
         TransferOperation { report in
@@ -141,13 +141,13 @@ extension OfficerFiles {
     }
 
     /// The uploader every upload of this front door uses: the journal, and file types named by libmagic.
-    public func uploader() throws -> TusUploader {
+    package func uploader() throws -> TusUploader {
         TusUploader.describingFiles(http: http, journal: try journal, server: try? client, endpoints: uploadEndpoints)
     }
 
     /// A local file's modification time in seconds since 1970, to the precision the file system keeps: what an
     /// upload sends as `mtime`.
-    public static func modificationTime(of path: String) -> Double? {
+    package static func modificationTime(of path: String) -> Double? {
         (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)?.timeIntervalSince1970
     }
 }

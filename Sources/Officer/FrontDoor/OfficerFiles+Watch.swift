@@ -10,7 +10,7 @@
         /// ``WatchOptions/settleSeconds`` and its writer closed it, over resumable tus, replacing an older copy of
         /// it on the server. New folders are watched as they appear. While the server cannot be reached the watch
         /// waits (1 s, doubling to ``WatchOptions/maxBackoffSeconds``) and carries on. Idle, it sleeps in the kernel.
-        public func watch(_ local: String, to remote: RemotePath, options: WatchOptions = WatchOptions())
+        package func watch(_ local: String, to remote: RemotePath, options: WatchOptions = WatchOptions())
             -> ProgressOperation<WatchEvent, Void>
         {
             ProgressOperation { report in

@@ -28,7 +28,7 @@ public final class OfficerFiles: Sendable {
         /// The most the cache may hold, in bytes.
         public var cacheLimit: Int64 = ContentCache.defaultLimit
         /// HTTP settings: TLS, CA file, logging, low-speed limits, offline.
-        public var http = HTTPClientConfiguration()
+        package var http = HTTPClientConfiguration()
         /// The root a path names when it names none.
         public var defaultRoot = RemotePath.defaultRoot
         /// The object-store remotes it may reach (``OfficerFiles/objectStore(named:)``), keys included.
@@ -59,12 +59,12 @@ public final class OfficerFiles: Sendable {
     }
 
     /// The configuration it was made with.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The HTTP client every request goes through.
-    public let http: HTTPClient
+    package let http: HTTPClient
     /// Unfinished transfers, when a journal is configured; opened on first use, so local work (file facts,
     /// archives, images) never opens SQLite.
-    public var journal: TransferJournal? {
+    package var journal: TransferJournal? {
         get throws(SQLiteError) { try journalSlot.open() }
     }
     private let journalSlot: JournalSlot
@@ -113,7 +113,7 @@ public final class OfficerFiles: Sendable {
     }
 
     /// The front door of the Officer remote `name` (nil: this one), sharing this one's journal, cache and settings.
-    public func door(_ name: String?) throws -> OfficerFiles {
+    package func door(_ name: String?) throws -> OfficerFiles {
         guard let name, name != "officer" else { return self }
         guard let remote = configuration.officerRemotes.first(where: { $0.name == name }) else {
             throw OfficerFilesError.invalidValue("\(name): no such remote")
@@ -133,11 +133,11 @@ public final class OfficerFiles: Sendable {
     func warn(_ message: String) { configuration.onWarning?(message) }
 
     /// True when no request is made (``HTTPClientConfiguration/offline``).
-    public var isOffline: Bool { configuration.http.offline }
+    package var isOffline: Bool { configuration.http.offline }
 
     /// The API client for the server, with the token the store holds for it now (read on each use, so a sign-in
     /// or sign-out through any front door sharing the store takes effect at once).
-    public var client: OfficerClient {
+    package var client: OfficerClient {
         get throws(OfficerFilesError) {
             guard let server = configuration.server else { throw .noServer }
             var client = OfficerClient(
@@ -164,7 +164,7 @@ public final class OfficerFiles: Sendable {
 
     /// The content cache; nil when none is configured. Opening it repairs what an interrupted run left
     /// (``ContentCache/openingReport``).
-    public func cache() throws(CacheError) -> ContentCache? { try cacheSlot.open() }
+    package func cache() throws(CacheError) -> ContentCache? { try cacheSlot.open() }
 
     /// The cache for operations that only gain from it: a cache that cannot be opened is not used (a broken
     /// cache must never stop a download), except offline, where it is the only source.
@@ -174,7 +174,7 @@ public final class OfficerFiles: Sendable {
     }
 
     /// A path from what a user typed: `officer:/p`, `officer:ROOT:/p`, or a plain `/p` in the default root.
-    public func path(_ text: String) throws(RemotePathError) -> RemotePath {
+    package func path(_ text: String) throws(RemotePathError) -> RemotePath {
         let remotes = Set(configuration.officerRemotes.map(\.name))
         try Location.checkRemoteName(text, known: remotes.union(configuration.objectStores.map(\.name)))
         return RemotePath.isRemote(text, remotes: remotes)

@@ -1,7 +1,7 @@
 import FileModel
 
 /// Refusals of the front door's own policies (the rules every operation shares).
-public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A file operation was asked of a folder.
     case isAFolder(RemotePath)
     /// Offline, and the cache has no copy of what was asked for.
@@ -44,7 +44,7 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
     /// A copy or move between two remotes (sync copies between them).
     case differentRemotes(String, String)
     /// A one-line message, in the user's terms.
-    public var description: String {
+    package var description: String {
         switch self {
         case .isAFolder(let path): "\(path): is a folder"
         case .notCachedOffline(let path): "\(path): not in the cache (offline: no network request is made)"
@@ -77,7 +77,7 @@ public enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertib
 
 extension OfficerFilesError: CategorizedError {
     /// What kind of failure this is.
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch self {
         case .isAFolder: .refused
         case .notCachedOffline: .notFound

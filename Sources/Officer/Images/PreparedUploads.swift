@@ -4,16 +4,16 @@ import Preview
 /// Files prepared for upload one window ahead of the consumer: while the caller uploads one window, the next
 /// is prepared on every core, and no further (memory and temp space stay bounded by two windows). Elements
 /// come in the order of the files.
-public struct PreparedUploads: AsyncSequence, Sendable {
+package struct PreparedUploads: AsyncSequence, Sendable {
     /// One file and what preparing it gave.
-    public typealias Element = (local: String, result: Result<UploadImagePreparation.Item, ImageError>)
+    package typealias Element = (local: String, result: Result<UploadImagePreparation.Item, ImageError>)
 
     let files: [String]
     let preparation: UploadImagePreparation
     let width: Int
 
     /// `files` through `preparation`, `width` at a time (default: one per core), windows of twice that.
-    public init(
+    package init(
         _ files: [String], preparation: UploadImagePreparation,
         width: Int = ProcessInfo.processInfo.activeProcessorCount
     ) {
@@ -23,10 +23,10 @@ public struct PreparedUploads: AsyncSequence, Sendable {
     }
 
     /// Starts preparing the first window.
-    public func makeAsyncIterator() -> Iterator { Iterator(self) }
+    package func makeAsyncIterator() -> Iterator { Iterator(self) }
 
     /// Hands out one window while the next is being prepared.
-    public struct Iterator: AsyncIteratorProtocol {
+    package struct Iterator: AsyncIteratorProtocol {
         private var windows: [[String]]
         private let sequence: PreparedUploads
         private var pending: Task<[Result<UploadImagePreparation.Item, ImageError>], Never>?
@@ -42,7 +42,7 @@ public struct PreparedUploads: AsyncSequence, Sendable {
         }
 
         /// The next prepared file, in order; nil after the last.
-        public mutating func next() async -> Element? {
+        package mutating func next() async -> Element? {
             if ready.isEmpty {
                 guard let pending, !windows.isEmpty else { return nil }
                 let window = windows.removeFirst()

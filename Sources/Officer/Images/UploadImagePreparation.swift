@@ -13,7 +13,7 @@ public struct UploadImagePreparation: Sendable {
     ]
 
     /// The preparer with its settings.
-    public let preparer: ImagePreparer
+    package let preparer: ImagePreparer
     /// Upload a damaged image unchanged (with a warning) instead of failing it.
     public let bestEffort: Bool
     /// Where prepared copies are kept until uploaded.
@@ -59,7 +59,7 @@ public struct UploadImagePreparation: Sendable {
 
     /// Prepares `local` (images only; other files pass through), to go up as `name` when given (a destination
     /// the user named: its extension then chooses the format), else under ``uploadedName(for:)``.
-    public func prepare(_ local: String, as givenName: String? = nil) -> Result<Item, ImageError> {
+    package func prepare(_ local: String, as givenName: String? = nil) -> Result<Item, ImageError> {
         let name = givenName ?? (local as NSString).lastPathComponent
         let ext = (name as NSString).pathExtension.lowercased()
         guard Self.imageExtensions.contains(ext) else { return .success(Item(path: local, name: name)) }

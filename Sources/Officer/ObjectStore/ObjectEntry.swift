@@ -1,24 +1,24 @@
 import FileModel
 
 /// A bucket, folder (prefix) or object on an object-store remote, as `ls` and `stat` show it.
-public struct ObjectEntry: Sendable, Equatable {
+package struct ObjectEntry: Sendable, Equatable {
     /// Where it is.
-    public var path: ObjectStorePath
+    package var path: ObjectStorePath
     /// A bucket or a prefix rather than an object.
-    public var isFolder: Bool
+    package var isFolder: Bool
     /// Bytes (0 for a folder).
-    public var size: Int64
+    package var size: Int64
     /// The file's own modification time when known (a HEAD reads it from the metadata), else when the store wrote it.
-    public var mtime: Double?
+    package var mtime: Double?
     /// The object's ETag.
-    public var etag: String?
+    package var etag: String?
     /// The content's SHA-256 from the metadata, when stored.
-    public var sha256: String?
+    package var sha256: String?
     /// The content type, from a HEAD.
-    public var contentType: String?
+    package var contentType: String?
 
     /// Creates an entry.
-    public init(
+    package init(
         path: ObjectStorePath, isFolder: Bool, size: Int64 = 0, mtime: Double? = nil, etag: String? = nil,
         sha256: String? = nil, contentType: String? = nil
     ) {

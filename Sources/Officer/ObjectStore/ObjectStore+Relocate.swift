@@ -3,18 +3,18 @@ import Transfer
 
 extension ObjectStore {
     /// What a copy or a move did: the objects it placed and where the source landed.
-    public struct Relocation: Sendable, Equatable {
+    package struct Relocation: Sendable, Equatable {
         /// Where the source is now (or its copy): the target path.
-        public var target: ObjectStorePath
+        package var target: ObjectStorePath
         /// Objects copied (and, for a move, removed from the source).
-        public var objects: Int
+        package var objects: Int
     }
 
     /// Copies an object, or with `recursive` every object below a folder, inside this store (bucket to bucket
     /// too): the bytes never leave the store. Placed as cp places copies: into a bucket, a path ending in `/`
     /// or an existing folder under the source's name, else to the name given; an existing object is replaced
     /// only with `overwrite`.
-    public func copy(
+    package func copy(
         _ source: ObjectStorePath, to destination: ObjectStorePath, overwrite: Bool = false, recursive: Bool = false
     ) async throws -> Relocation {
         try await relocate(
@@ -25,7 +25,7 @@ extension ObjectStore {
     /// confirmed (its size, and its ETag where the source's is a plain MD5), and only then is the source removed.
     /// A failure leaves every object whole in one place or the other: a folder's moved objects at the target, the
     /// rest at the source (a rerun moves the rest).
-    public func move(_ source: ObjectStorePath, to destination: ObjectStorePath, overwrite: Bool = false) async throws
+    package func move(_ source: ObjectStorePath, to destination: ObjectStorePath, overwrite: Bool = false) async throws
         -> Relocation
     {
         try await relocate(

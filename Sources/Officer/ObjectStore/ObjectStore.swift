@@ -1,6 +1,7 @@
 import FileModel
 import Foundation
 import HTTP
+import Journal
 import Preview
 import Transfer
 
@@ -8,16 +9,16 @@ import Transfer
 /// lends it its HTTP settings (TLS, logging, offline, retries) and its journal. The operations keep the rules
 /// the Officer ones keep: nothing overwritten without `force`, downloads resumable and verified and landing
 /// under their final name only when complete, uploads resumable part by part across runs.
-public struct ObjectStore: Sendable {
+package struct ObjectStore: Sendable {
     /// The remote's settings.
-    public let remote: ObjectStoreRemote
+    package let remote: ObjectStoreRemote
     /// The S3 requests.
-    public let client: ObjectStoreClient
+    package let client: ObjectStoreClient
     /// Unfinished transfers.
-    public let journal: TransferJournal?
+    package let journal: TransferJournal?
 
     /// A store for `remote` over `http`, journaling in `journal`.
-    public init(remote: ObjectStoreRemote, http: HTTPClient, journal: TransferJournal?) throws(ObjectStoreError) {
+    package init(remote: ObjectStoreRemote, http: HTTPClient, journal: TransferJournal?) throws(ObjectStoreError) {
         let endpoint = try ObjectStoreEndpoint(url: remote.endpoint, region: remote.region, pathStyle: remote.pathStyle)
         self.remote = remote
         var client = ObjectStoreClient(
@@ -28,11 +29,11 @@ public struct ObjectStore: Sendable {
     }
 
     /// The uploader (single PUT, or resumable multipart).
-    public var uploader: ObjectStoreUploader { ObjectStoreUploader(client: client, journal: journal) }
+    package var uploader: ObjectStoreUploader { ObjectStoreUploader(client: client, journal: journal) }
 
     /// The ranged downloader for a bucket: `If-Match` keeps every range to the version it started with (S3
     /// stores such as Swift ignore `If-Range`).
-    public func downloader(bucket: String) -> SegmentedDownloader {
+    package func downloader(bucket: String) -> SegmentedDownloader {
         var downloader = SegmentedDownloader(http: client.http(bucket: bucket), journal: journal)
         downloader.rangeCondition = .ifMatch
         return downloader
@@ -42,7 +43,7 @@ public struct ObjectStore: Sendable {
 
     /// What is at `path`: the buckets of the remote, the entries of a bucket or folder (one level unless
     /// `recursive`), or one object; streamed a page at a time.
-    public func list(_ path: ObjectStorePath, recursive: Bool = false) -> AsyncThrowingStream<ObjectEntry, any Error> {
+    package func list(_ path: ObjectStorePath, recursive: Bool = false) -> AsyncThrowingStream<ObjectEntry, any Error> {
         let client = client
         return AsyncThrowingStream { continuation in
             let task = Task {
@@ -98,7 +99,7 @@ public struct ObjectStore: Sendable {
 
     /// One entry: an object (with its own modification time and hashes from the metadata), else a folder when
     /// objects lie below it, else a bucket.
-    public func stat(_ path: ObjectStorePath) async throws -> ObjectEntry {
+    package func stat(_ path: ObjectStorePath) async throws -> ObjectEntry {
         if path.isRemoteRoot { return ObjectEntry(path: path, isFolder: true) }
         if path.isBucket {
             guard try await client.bucketExists(path.bucket) else {
@@ -128,7 +129,7 @@ public struct ObjectStore: Sendable {
 
     /// Creates the bucket `path` names; a key in the path is refused (S3 has no folders to create). An existing
     /// bucket is a conflict (as an existing Officer folder is without `-p`) unless `existingIsFine`.
-    public func makeBucket(_ path: ObjectStorePath, existingIsFine: Bool = false) async throws {
+    package func makeBucket(_ path: ObjectStorePath, existingIsFine: Bool = false) async throws {
         guard path.isBucket else {
             throw OfficerFilesError.invalidValue(
                 "\(path): only buckets are created (NAME:bucket); folders exist by the files in them")
@@ -142,7 +143,7 @@ public struct ObjectStore: Sendable {
     /// Removes an object, or with `recursive` a folder or bucket and everything in it; the number of objects
     /// removed. A folder or non-empty bucket without `recursive` is ``OfficerFilesError/needsRecursive(_:)``.
     @discardableResult
-    public func remove(_ path: ObjectStorePath, recursive: Bool) async throws -> Int {
+    package func remove(_ path: ObjectStorePath, recursive: Bool) async throws -> Int {
         guard !path.isRemoteRoot else {
             throw OfficerFilesError.invalidValue("\(path): name a bucket or a file to remove")
         }
@@ -196,7 +197,7 @@ public struct ObjectStore: Sendable {
 
     /// Downloads an object to `destination`: parallel ranges for large objects, resumable from the journal,
     /// each range held to the version it started with (`If-Match`), the object's own modification time set.
-    public func download(
+    package func download(
         _ path: ObjectStorePath, to destination: String, options given: DownloadOptions = DownloadOptions()
     ) -> TransferOperation<DownloadResult> {
         TransferOperation { report in
@@ -217,7 +218,7 @@ public struct ObjectStore: Sendable {
 
     /// Writes an object to an open descriptor (`cat`), resuming a broken connection where it stopped as long as
     /// the object is the same (`If-Match`).
-    public func stream(_ path: ObjectStorePath, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil) async throws
+    package func stream(_ path: ObjectStorePath, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil) async throws
         -> Int64
     {
         let entry = try await stat(path)
@@ -229,7 +230,7 @@ public struct ObjectStore: Sendable {
 
     /// Where an upload of `localFile` to `path` goes: into the bucket or folder it names (a bucket, or a key
     /// ending in `/`), else to that key.
-    public func uploadDestination(of localFile: String, to path: ObjectStorePath) async throws -> ObjectStorePath {
+    package func uploadDestination(of localFile: String, to path: ObjectStorePath) async throws -> ObjectStorePath {
         guard !path.isRemoteRoot else {
             throw OfficerFilesError.invalidValue("\(path): name a bucket to upload into (\(path.remote):BUCKET/...)")
         }
@@ -246,7 +247,7 @@ public struct ObjectStore: Sendable {
 
     /// Uploads a local file to `path` (see ``uploadDestination(of:to:)``); an existing object is replaced only
     /// with `force` (``OfficerFilesError/exists(_:)``). An interrupted multipart upload continues on the next call.
-    public func upload(
+    package func upload(
         _ localFile: String, to path: ObjectStorePath, force: Bool = false, options: UploadOptions = UploadOptions()
     ) -> TransferOperation<UploadResult> {
         TransferOperation { report in
@@ -263,7 +264,7 @@ public struct ObjectStore: Sendable {
     }
 
     /// The sync side for a bucket or folder.
-    public func syncRemote(_ path: ObjectStorePath) throws -> ObjectStoreSyncRemote {
+    package func syncRemote(_ path: ObjectStorePath) throws -> ObjectStoreSyncRemote {
         guard !path.isRemoteRoot else {
             throw OfficerFilesError.invalidValue("\(path): name a bucket to sync with (\(path.remote):BUCKET/...)")
         }
@@ -271,7 +272,7 @@ public struct ObjectStore: Sendable {
     }
 
     /// Aborts an unfinished multipart upload kept in the journal and forgets it.
-    public func abort(_ upload: TransferJournal.ObjectUpload) async throws {
+    package func abort(_ upload: TransferJournal.ObjectUpload) async throws {
         try await uploader.abort(upload)
     }
 }
@@ -279,7 +280,7 @@ public struct ObjectStore: Sendable {
 extension ObjectStore {
     /// What an object is and how the Officer viewer would show it, from its first 64 KiB (a Range request) and
     /// only what the format keeps elsewhere, never the whole object.
-    public func facts(of path: ObjectStorePath) async throws -> FileFacts {
+    package func facts(of path: ObjectStorePath) async throws -> FileFacts {
         let entry = try await stat(path)
         guard !entry.isFolder else { throw OfficerFilesError.notAnObject(path.description) }
         let mtime = entry.mtime ?? 0

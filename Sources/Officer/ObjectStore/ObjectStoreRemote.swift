@@ -30,7 +30,7 @@ public struct ObjectStoreRemote: Sendable, Codable, Equatable {
 
     /// Remote names: a letter, then letters, digits, `-` and `_` (so `C:` paths or URLs are never taken for one),
     /// and never `officer`, `http` or `https`.
-    public static func checkName(_ name: String) throws(ObjectStoreError) {
+    package static func checkName(_ name: String) throws(ObjectStoreError) {
         let first = name.unicodeScalars.first
         guard let first, first.properties.isAlphabetic, first.isASCII, name.count >= 2, name.count <= 64,
             name.unicodeScalars.allSatisfy({

@@ -1,6 +1,7 @@
 import FileModel
 import Foundation
 import HTTP
+import Journal
 import Transfer
 
 /// ``SyncRemote`` over a bucket or a folder (prefix) of an object store. Folders are prefixes: a pushed empty
@@ -8,27 +9,27 @@ import Transfer
 /// store wrote an object, not the file's own time, so the sync asks for that (a HEAD: `x-amz-meta-mtime`) only
 /// where sizes are equal and the time decides, or when a pulled file needs it — and not even then when the
 /// journal remembers the time for the object's listed ETag and size (written or read by an earlier run).
-public struct ObjectStoreSyncRemote: SyncRemote {
+package struct ObjectStoreSyncRemote: SyncRemote {
     /// The store.
-    public let store: ObjectStore
+    package let store: ObjectStore
     /// The bucket and prefix synced.
-    public let base: ObjectStorePath
+    package let base: ObjectStorePath
 
     /// A remote for `base`.
-    public init(store: ObjectStore, base: ObjectStorePath) {
+    package init(store: ObjectStore, base: ObjectStorePath) {
         self.store = store
         self.base = base
     }
 
     /// `NAME:bucket/prefix`.
-    public var description: String { base.description }
+    package var description: String { base.description }
 
     var client: ObjectStoreClient { store.client }
 
     func key(_ path: SyncPath) -> String { base.folderPrefix + path.description }
 
     /// The bucket walked below the prefix, in sync order.
-    public func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
+    package func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
         ObjectTreeIterator(
             client: client, bucket: base.bucket, base: base.folderPrefix, missingRootIsEmpty: missingRootIsEmpty,
             journal: store.journal)
@@ -44,7 +45,7 @@ public struct ObjectStoreSyncRemote: SyncRemote {
     }
 
     /// Checks the bucket (and a prefix that must exist).
-    public func checkRoot(mustExist: Bool) async throws {
+    package func checkRoot(mustExist: Bool) async throws {
         guard try await client.bucketExists(base.bucket) else {
             if mustExist { throw ObjectStoreError.noSuchBucket(bucket: client.shown(base.bucket)) }
             return
@@ -61,7 +62,7 @@ public struct ObjectStoreSyncRemote: SyncRemote {
     }
 
     /// Folders are implied by keys: nothing to make.
-    public func makeDirectory(_ path: SyncPath) async throws {
+    package func makeDirectory(_ path: SyncPath) async throws {
         if path == .root {
             // A push into a bucket that is not there yet creates it, as `rclone sync` does.
             if try await !client.bucketExists(base.bucket) { try await client.createBucket(base.bucket) }
@@ -71,7 +72,7 @@ public struct ObjectStoreSyncRemote: SyncRemote {
     }
 
     /// Uploads a local file as an object (in parts when large), with its time.
-    public func upload(
+    package func upload(
         _ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws {
         var extra: [String: String] = [:]
@@ -87,7 +88,7 @@ public struct ObjectStoreSyncRemote: SyncRemote {
     }
 
     /// Downloads an object to a local file.
-    public func download(
+    package func download(
         _ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws {
         var options = DownloadOptions()
@@ -106,7 +107,7 @@ public struct ObjectStoreSyncRemote: SyncRemote {
     }
 
     /// Removes an object, or every object under a folder.
-    public func delete(_ path: SyncPath, isDirectory: Bool) async throws {
+    package func delete(_ path: SyncPath, isDirectory: Bool) async throws {
         let objectKey = isDirectory ? key(path) + "/" : key(path)
         if isDirectory {
             _ = try await store.removeAll(bucket: base.bucket, prefix: objectKey)
@@ -117,7 +118,7 @@ public struct ObjectStoreSyncRemote: SyncRemote {
     }
 
     /// The item as the store holds it now (its size and time read again).
-    public func exactItem(_ item: SyncItem) async throws -> SyncItem {
+    package func exactItem(_ item: SyncItem) async throws -> SyncItem {
         guard !item.isDirectory else { return item }
         guard let info = try await client.head(bucket: base.bucket, key: key(item.path)) else {
             throw ObjectStoreError.noSuchKey(bucket: client.shown(base.bucket), key: key(item.path))
@@ -133,7 +134,7 @@ public struct ObjectStoreSyncRemote: SyncRemote {
     }
 
     /// The object's SHA-256: the one stored with it, else read back and hashed.
-    public func sha256(_ path: SyncPath) async throws -> String {
+    package func sha256(_ path: SyncPath) async throws -> String {
         let sum = try await checksum(path)
         guard sum.algorithm == .sha256 else {
             throw ObjectStoreError.integrity(
@@ -143,7 +144,7 @@ public struct ObjectStoreSyncRemote: SyncRemote {
     }
 
     /// The stored SHA-256, else the MD5 (a single-part ETag, or the `md5chksum` rclone stores with parts).
-    public func checksum(_ path: SyncPath) async throws -> SyncChecksum {
+    package func checksum(_ path: SyncPath) async throws -> SyncChecksum {
         let objectKey = key(path)
         guard let info = try await client.head(bucket: base.bucket, key: objectKey) else {
             throw ObjectStoreError.noSuchKey(bucket: client.shown(base.bucket), key: objectKey)
@@ -161,7 +162,7 @@ public struct ObjectStoreSyncRemote: SyncRemote {
     }
 
     /// Sets the object's stored time (a copy onto itself with new metadata).
-    public func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {
+    package func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {
         let objectKey = key(path)
         guard let info = try await client.head(bucket: base.bucket, key: objectKey) else {
             throw ObjectStoreError.noSuchKey(bucket: client.shown(base.bucket), key: objectKey)

@@ -119,29 +119,29 @@ extension AsyncThrowingStream where Failure == any Error {
 }
 
 /// What a remote cannot do, said plainly: "backup:photos/a.jpg: an S3 remote; searching is not available".
-public struct RemoteUnavailable: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
+package struct RemoteUnavailable: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
     /// What was asked of.
-    public var location: Location
+    package var location: Location
     /// The kind of remote it is on.
-    public var kind: String
+    package var kind: String
     /// What it cannot do.
-    public var what: String
+    package var what: String
 
     /// Creates the refusal.
-    public init(location: Location, kind: String, what: String) {
+    package init(location: Location, kind: String, what: String) {
         self.location = location
         self.kind = kind
         self.what = what
     }
 
     /// One line.
-    public var description: String {
+    package var description: String {
         let name = location.remoteName.map { "\($0) is \(kind)" } ?? "this is \(kind)"
         return "\(location): \(name); \(what) is not available there"
     }
 
     /// A refusal (exit 9): asking again will not help.
-    public var category: ErrorCategory { .refused }
+    package var category: ErrorCategory { .refused }
 }
 
 /// What a search found.

@@ -7,9 +7,9 @@ import Transfer
 /// local folders): listed by ``LocalTreeWalker``; written through ``LocalSide``'s rules (a temp file beside the
 /// target, replaced only if it is still what the plan saw, never through a symbolic link, never outside the
 /// root); read directly when sent, after the settle rule and image preparation where the options ask for them.
-public struct LocalSyncRemote: SyncRemote {
+package struct LocalSyncRemote: SyncRemote {
     /// The folder, standardized.
-    public let root: String
+    package let root: String
     /// Follows symbolic links instead of skipping them.
     let followSymlinks: Bool
     /// Which paths take part (the walker does not enter excluded folders).
@@ -23,7 +23,7 @@ public struct LocalSyncRemote: SyncRemote {
 
     /// The local folder `root` with the options' listing rules; as a source also their image preparation and
     /// settle rule.
-    public init(root: String, options: SyncOptions, asSource: Bool) {
+    package init(root: String, options: SyncOptions, asSource: Bool) {
         self.root = URL(fileURLWithPath: root).standardizedFileURL.path
         self.followSymlinks = options.followSymlinks
         self.filter = options.filter
@@ -33,17 +33,17 @@ public struct LocalSyncRemote: SyncRemote {
     }
 
     /// The folder's path.
-    public var description: String { root }
+    package var description: String { root }
     /// The local disk.
-    public var isLocalDisk: Bool { true }
+    package var isLocalDisk: Bool { true }
 
     /// The folder's tree.
-    public func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
+    package func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
         makeIterator(missingRootIsEmpty: missingRootIsEmpty) { _, _, _ in }
     }
 
     /// The folder's tree; `onProblem` hears what was skipped.
-    public func makeIterator(missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void)
+    package func makeIterator(missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void)
         -> any SyncRemoteIterator
     {
         let walker = LocalTreeWalker(
@@ -55,7 +55,7 @@ public struct LocalSyncRemote: SyncRemote {
     }
 
     /// Checks the local folder (and that it exists where it must).
-    public func checkRoot(mustExist: Bool) async throws {
+    package func checkRoot(mustExist: Bool) async throws {
         var info = stat()
         let found = stat(root, &info) == 0
         if found, info.st_mode & S_IFMT != S_IFDIR { throw SyncRootError.notAFolder(path: root) }
@@ -63,7 +63,7 @@ public struct LocalSyncRemote: SyncRemote {
     }
 
     /// Makes a local folder.
-    public func makeDirectory(_ path: SyncPath) async throws {
+    package func makeDirectory(_ path: SyncPath) async throws {
         if path == .root {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         } else {
@@ -72,14 +72,14 @@ public struct LocalSyncRemote: SyncRemote {
     }
 
     /// The time a file here gets when given the item's (a clamped time then compares equal on the next run).
-    public func storable(_ item: SyncItem) -> SyncItem {
+    package func storable(_ item: SyncItem) -> SyncItem {
         var item = item
         if !item.isDirectory { item.mtime = LocalSide.storableTime(item.mtime, in: root) }
         return item
     }
 
     /// The file itself, checked to have settled and prepared where asked: a prepared copy goes once sent.
-    public func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void)
+    package func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws -> SyncSentFile
     {
         let parent = item.path.components.dropLast().map { "/" + $0 }.joined()
@@ -99,7 +99,7 @@ public struct LocalSyncRemote: SyncRemote {
     }
 
     /// An image to prepare is prepared (and the copy dropped): a damaged one fails the plan as it would the send.
-    public func checkSendable(_ item: SyncItem) async throws {
+    package func checkSendable(_ item: SyncItem) async throws {
         guard let imagePreparation, item.sourceName != nil else { return }
         let parent = item.path.components.dropLast().map { "/" + $0 }.joined()
         let local = root + parent + "/" + (item.sourceName ?? item.name)
@@ -109,7 +109,7 @@ public struct LocalSyncRemote: SyncRemote {
 
     /// Fetched from the source into a temp file beside the target, which replaces the target only if it is
     /// still what the plan saw.
-    public func receive(
+    package func receive(
         _ item: SyncItem, replacing seen: SyncItem?, from source: any SyncRemote, staging: String,
         onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws -> Int64 {
@@ -118,7 +118,7 @@ public struct LocalSyncRemote: SyncRemote {
     }
 
     /// Copies a local file in (a sync between two local folders).
-    public func upload(
+    package func upload(
         _ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws {
         let target = root + "/" + path.description
@@ -128,29 +128,29 @@ public struct LocalSyncRemote: SyncRemote {
     }
 
     /// Copies a file out (the other side of a sync between two local folders).
-    public func download(
+    package func download(
         _ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws {
         try LocalSide.copy(root + "/" + path.description, to: localFile, onProgress: onProgress)
     }
 
     /// Removes a local file or folder.
-    public func delete(_ path: SyncPath, isDirectory: Bool) async throws {
+    package func delete(_ path: SyncPath, isDirectory: Bool) async throws {
         try LocalSide.delete(SyncItem(path: path, kind: isDirectory ? .directory : .file, size: 0, mtime: 0), in: root)
     }
 
     /// A local file's SHA-256.
-    public func sha256(_ path: SyncPath) async throws -> String {
+    package func sha256(_ path: SyncPath) async throws -> String {
         try SyncChecksum.of(file: root + "/" + path.description, algorithm: .sha256).hex
     }
 
     /// Hashed here, with the other side's function.
-    public func checksum(_ path: SyncPath, like other: SyncChecksum?) async throws -> SyncChecksum {
+    package func checksum(_ path: SyncPath, like other: SyncChecksum?) async throws -> SyncChecksum {
         try SyncChecksum.of(file: root + "/" + path.description, algorithm: other?.algorithm ?? .sha256)
     }
 
     /// Sets a local file's time.
-    public func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {
+    package func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {
         try LocalSide.setModificationTime(root + "/" + path.description, to: mtime)
     }
 }

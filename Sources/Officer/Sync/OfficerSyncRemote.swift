@@ -1,22 +1,23 @@
 import FileModel
 import Foundation
 import HTTP
+import Journal
 import Transfer
 
 /// ``SyncRemote`` over an Officer server: the paged tree listing, tus uploads, segmented downloads.
-public struct OfficerSyncRemote: SyncRemote {
+package struct OfficerSyncRemote: SyncRemote {
     /// The client.
-    public let client: OfficerClient
+    package let client: OfficerClient
     /// The remote folder synced.
-    public let base: RemotePath
+    package let base: RemotePath
     private let uploader: TusUploader
     private let downloader: SegmentedDownloader
     private let journal: TransferJournal?
     /// Entries per listing page.
-    public var pageSize = 1000
+    package var pageSize = 1000
 
     /// A remote for `base`; the journal lets interrupted large transfers resume on the next run.
-    public init(client: OfficerClient, base: RemotePath, journal: TransferJournal?) {
+    package init(client: OfficerClient, base: RemotePath, journal: TransferJournal?) {
         self.client = client
         self.base = base
         uploader = TusUploader.describingFiles(http: client.http, journal: journal, server: client)
@@ -28,7 +29,7 @@ public struct OfficerSyncRemote: SyncRemote {
     static func storedVersion(mtime: Double) -> String { "officer-mtime:\(mtime)" }
 
     /// `officer:ROOT:/path`.
-    public var description: String { base.description }
+    package var description: String { base.description }
 
     func remotePath(_ path: SyncPath) throws -> RemotePath {
         var result = base
@@ -37,13 +38,13 @@ public struct OfficerSyncRemote: SyncRemote {
     }
 
     /// The tree below the root, paged where the server offers `tree`, folder by folder otherwise.
-    public func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
+    package func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
         OfficerTreeIterator(
             client: client, base: base, pageSize: pageSize, missingRootIsEmpty: missingRootIsEmpty, journal: journal)
     }
 
     /// Makes a folder on the server.
-    public func makeDirectory(_ path: SyncPath) async throws {
+    package func makeDirectory(_ path: SyncPath) async throws {
         do {
             _ = try await client.makeDirectory(try remotePath(path), parents: true)
         } catch OfficerError.conflict {
@@ -52,7 +53,7 @@ public struct OfficerSyncRemote: SyncRemote {
     }
 
     /// Uploads a local file (resumably) with its time.
-    public func upload(
+    package func upload(
         _ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws {
         let folder = try remotePath(SyncPath(Array(path.components.dropLast())))
@@ -76,7 +77,7 @@ public struct OfficerSyncRemote: SyncRemote {
     }
 
     /// Downloads a file, checked against the server's checksum where it offers one.
-    public func download(
+    package func download(
         _ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws {
         let remote = try remotePath(path)
@@ -97,24 +98,24 @@ public struct OfficerSyncRemote: SyncRemote {
     }
 
     /// Checks the root folder (and that it exists where it must).
-    public func checkRoot(mustExist: Bool) async throws {
+    package func checkRoot(mustExist: Bool) async throws {
         if try await !client.folderExists(base), mustExist {
             throw OfficerError.notFound(request: "sync", message: "\(base): no such folder")
         }
     }
 
     /// Removes a file or folder on the server.
-    public func delete(_ path: SyncPath, isDirectory: Bool) async throws {
+    package func delete(_ path: SyncPath, isDirectory: Bool) async throws {
         try await client.remove(try remotePath(path), recursive: isDirectory)
     }
 
     /// The server's SHA-256 of a file.
-    public func sha256(_ path: SyncPath) async throws -> String {
+    package func sha256(_ path: SyncPath) async throws -> String {
         try await client.sha256(try remotePath(path)).sha256
     }
 
     /// Sets a file's time on the server (the proposed `mtime`).
-    public func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {
+    package func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {
         try await client.setModificationTime(try remotePath(path), to: mtime)
     }
 }

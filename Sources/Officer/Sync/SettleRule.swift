@@ -3,20 +3,20 @@ import Foundation
 /// When a local file is done being written and may go up: unchanged for ``seconds`` (``openSeconds`` while its
 /// writer still holds it open). One rule for the watcher's live events and for a push that must not send a file
 /// half written (the watcher's catch-up), so a restart sends nothing a running watch would not.
-public struct SettleRule: Sendable, Equatable {
+package struct SettleRule: Sendable, Equatable {
     /// Seconds a closed file must stay unchanged.
-    public var seconds: Double
+    package var seconds: Double
     /// Seconds a file its writer keeps open must stay unchanged (a log that is never closed).
-    public var openSeconds: Double
+    package var openSeconds: Double
 
     /// A rule of `seconds` for closed files and `openSeconds` for open ones.
-    public init(seconds: Double, openSeconds: Double) {
+    package init(seconds: Double, openSeconds: Double) {
         self.seconds = seconds
         self.openSeconds = openSeconds
     }
 
     /// Whether a file unchanged for `unchangedFor` seconds has settled.
-    public func isSettled(unchangedFor: Double, open: Bool) -> Bool {
+    package func isSettled(unchangedFor: Double, open: Bool) -> Bool {
         unchangedFor >= (open ? openSeconds : seconds)
     }
 

@@ -14,20 +14,20 @@ import Transfer
 /// through a symbolic link; between two remotes each file goes through a staging file of its own in
 /// `stagingFolder` (never the whole tree), which the journal resumes on both halves and which stays until the
 /// file is in place, so a rerun after a kill picks up where either half stopped.
-public struct SyncEngine: Sendable {
+package struct SyncEngine: Sendable {
     /// What is copied from.
-    public let source: any SyncRemote
+    package let source: any SyncRemote
     /// What is made like the source.
-    public let destination: any SyncRemote
+    package let destination: any SyncRemote
     /// Where files are staged between their download and their upload when neither side is the local disk.
-    public let stagingFolder: String
+    package let stagingFolder: String
     /// How to run.
-    public let options: SyncOptions
+    package let options: SyncOptions
     /// The servers and stores its failures are told by (``FailureReport``).
-    public var locationNames = LocationNames()
+    package var locationNames = LocationNames()
 
     /// Creates an engine for any two sides.
-    public init(source: any SyncRemote, destination: any SyncRemote, stagingFolder: String, options: SyncOptions) {
+    package init(source: any SyncRemote, destination: any SyncRemote, stagingFolder: String, options: SyncOptions) {
         self.source = source
         self.destination = destination
         self.stagingFolder = stagingFolder
@@ -35,7 +35,7 @@ public struct SyncEngine: Sendable {
     }
 
     /// Creates an engine between a local folder and a remote, the way ``SyncOptions/direction`` says.
-    public init(localRoot: String, remote: any SyncRemote, options: SyncOptions) {
+    package init(localRoot: String, remote: any SyncRemote, options: SyncOptions) {
         let push = options.direction == .push
         let local = LocalSyncRemote(root: localRoot, options: options, asSource: push)
         self.init(
@@ -46,7 +46,7 @@ public struct SyncEngine: Sendable {
     /// Checks both roots before anything moves: the source must be a folder that exists, the destination a
     /// folder or nothing yet. Throws the first problem (a file where a folder should be: a conflict), so a
     /// caller can stop before a single transfer.
-    public func checkRoots() async throws {
+    package func checkRoots() async throws {
         try await source.checkRoot(mustExist: true)
         try await destination.checkRoot(mustExist: false)
     }
@@ -57,7 +57,7 @@ public struct SyncEngine: Sendable {
     /// Runs the sync and returns its account; `onEvent` hears the plan, progress, failures and warnings. A refusal
     /// of the token (no sign-in replaced it) stops it: nothing more is started, and the refusal is its one failure
     /// of category authentication (``runUntilRefused(onEvent:)`` throws it instead).
-    public func run(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> SyncReport {
+    package func run(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> SyncReport {
         await run(
             in: SyncState(
                 report: SyncReport(direction: options.direction, dryRun: options.dryRun), terms: locationNames,
@@ -417,14 +417,14 @@ final class RemoteStream: @unchecked Sendable {
 }
 
 /// A local sync root that cannot be used.
-public enum SyncRootError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum SyncRootError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A file is where the folder should be.
     case notAFolder(path: String)
     /// The source folder does not exist.
     case missing(path: String)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAFolder(let path): "\(path): is a file, not a folder"
         case .missing(let path): "\(path): no such folder"

@@ -3,6 +3,8 @@ import HTTP
 import Transfer
 
 /// Which way a sync goes.
+///
+/// Its cases are all there will be: a `switch` over it needs no `default`.
 public enum SyncDirection: String, Sendable, Codable {
     /// Local folder → server.
     case push
@@ -19,7 +21,7 @@ public struct SyncOptions: Sendable {
     /// Refuse to delete more than this many entries (the whole deletion, before any of it happens).
     public var maxDelete: Int?
     /// How files are compared.
-    public var comparison = SyncComparison.sizeAndTime
+    package var comparison = SyncComparison.sizeAndTime
     /// Plan only: report what would be done and change nothing.
     public var dryRun = false
     /// Files transferred at once.
@@ -27,7 +29,7 @@ public struct SyncOptions: Sendable {
     /// Comparisons that must ask the remote (an object's time, a checksum) running at once.
     public var checkers = 16
     /// Which paths take part.
-    public var filter = SyncFilter()
+    package var filter = SyncFilter()
     /// Follow symbolic links in the local folder instead of skipping them.
     public var followSymlinks = false
     /// On push: the name an image is uploaded under after preparation (nil: unchanged) and the preparation
@@ -36,7 +38,7 @@ public struct SyncOptions: Sendable {
     /// On push: a file that has not settled by this rule (changed since it was listed, or less than its
     /// seconds ago) is not sent but reported as ``SyncEvent/deferred(_:)``, for a caller that sends it once it
     /// settles (the watcher's catch-up); nil sends every file as it is.
-    public var settle: SettleRule?
+    package var settle: SettleRule?
 
     /// Options for one direction, the rest default.
     public init(direction: SyncDirection) { self.direction = direction }
@@ -62,6 +64,8 @@ public struct SyncImagePreparation: Sendable {
 /// One thing a sync does (or, in a dry run, would do).
 public struct SyncAction: Sendable, Equatable, Codable {
     /// What kind of step.
+    ///
+    /// Cases may be added in a later version: a `switch` over it keeps a `default`.
     public enum Kind: String, Sendable, Codable {
         /// Send a file to the server.
         case upload
@@ -103,6 +107,8 @@ public struct SyncFailure: Sendable, Equatable, Codable, CustomStringConvertible
 }
 
 /// What happens while a sync runs.
+///
+/// Cases may be added in a later version: a `switch` over it keeps a `default`.
 public enum SyncEvent: Sendable {
     /// A step was decided (in a dry run, this is the plan).
     case planned(SyncAction)

@@ -5,7 +5,7 @@ import Transfer
 
 /// The server side of a sync, in the terms the sync needs, so another kind of server (WebDAV) can be added
 /// without touching the sync logic. Paths are relative to the remote root of the sync.
-public protocol SyncRemote: Sendable {
+package protocol SyncRemote: Sendable {
     /// How messages name the remote root.
     var description: String { get }
 
@@ -66,16 +66,16 @@ public protocol SyncRemote: Sendable {
 
 /// A file the sync sends from: where it is, whether it was fetched for the send (its progress then counts half)
 /// and whether it goes once sent.
-public struct SyncSentFile: Sendable {
+package struct SyncSentFile: Sendable {
     /// The path on this machine.
-    public var path: String
+    package var path: String
     /// Fetched into the staging folder for this send.
-    public var wasFetched: Bool
+    package var wasFetched: Bool
     /// A copy made for the send (staged or prepared): removed once the send is done.
-    public var isCopy: Bool
+    package var isCopy: Bool
 
     /// Describes a file to send.
-    public init(path: String, wasFetched: Bool, isCopy: Bool) {
+    package init(path: String, wasFetched: Bool, isCopy: Bool) {
         self.path = path
         self.wasFetched = wasFetched
         self.isCopy = isCopy
@@ -90,32 +90,32 @@ struct SyncDeferral: Error {
 
 extension SyncRemote {
     /// Remotes that cannot tell before listing accept any root.
-    public func checkRoot(mustExist: Bool) async throws {}
+    package func checkRoot(mustExist: Bool) async throws {}
     /// The listed item is exact.
-    public func exactItem(_ item: SyncItem) async throws -> SyncItem { item }
+    package func exactItem(_ item: SyncItem) async throws -> SyncItem { item }
     /// The server's SHA-256.
-    public func checksum(_ path: SyncPath) async throws -> SyncChecksum {
+    package func checksum(_ path: SyncPath) async throws -> SyncChecksum {
         SyncChecksum(algorithm: .sha256, hex: try await sha256(path))
     }
     /// A remote over the network.
-    public var isLocalDisk: Bool { false }
+    package var isLocalDisk: Bool { false }
     /// The listing; a remote's problems come as failures of the listing itself.
-    public func makeIterator(missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void)
+    package func makeIterator(missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void)
         -> any SyncRemoteIterator
     {
         makeIterator(missingRootIsEmpty: missingRootIsEmpty)
     }
     /// A remote keeps what it is given.
-    public func storable(_ item: SyncItem) -> SyncItem { item }
+    package func storable(_ item: SyncItem) -> SyncItem { item }
     /// Anything listed can be fetched.
-    public func checkSendable(_ item: SyncItem) async throws {}
+    package func checkSendable(_ item: SyncItem) async throws {}
     /// The remote's function, whatever the other side's.
-    public func checksum(_ path: SyncPath, like other: SyncChecksum?) async throws -> SyncChecksum {
+    package func checksum(_ path: SyncPath, like other: SyncChecksum?) async throws -> SyncChecksum {
         try await checksum(path)
     }
 
     /// Downloads into `staging` (resumable through the journal) unless a staged copy of this version is there.
-    public func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void)
+    package func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws -> SyncSentFile
     {
         var info = stat()
@@ -129,7 +129,7 @@ extension SyncRemote {
     }
 
     /// Uploads the source's file (fetched first when the source is a remote too) under the source's time.
-    public func receive(
+    package func receive(
         _ item: SyncItem, replacing seen: SyncItem?, from source: any SyncRemote, staging: String,
         onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws -> Int64 {
@@ -148,20 +148,20 @@ extension SyncRemote {
 }
 
 /// A content hash from the remote side of a sync: the local file is hashed the same way to compare.
-public struct SyncChecksum: Sendable, Equatable {
+package struct SyncChecksum: Sendable, Equatable {
     /// The hash function.
-    public var algorithm: SHA256Hasher.Algorithm
+    package var algorithm: SHA256Hasher.Algorithm
     /// Lower-case hex.
-    public var hex: String
+    package var hex: String
 
     /// Creates a checksum.
-    public init(algorithm: SHA256Hasher.Algorithm, hex: String) {
+    package init(algorithm: SHA256Hasher.Algorithm, hex: String) {
         self.algorithm = algorithm
         self.hex = hex.lowercased()
     }
 
     /// The same hash of a local file.
-    public static func of(file: String, algorithm: SHA256Hasher.Algorithm) throws -> SyncChecksum {
+    package static func of(file: String, algorithm: SHA256Hasher.Algorithm) throws -> SyncChecksum {
         let hasher = SHA256Hasher(algorithm: algorithm)
         try hasher.update(file: file, offset: 0, length: nil)
         return SyncChecksum(algorithm: algorithm, hex: hasher.finalizeHex())
@@ -169,7 +169,7 @@ public struct SyncChecksum: Sendable, Equatable {
 }
 
 /// Pulls a remote listing one entry at a time.
-public protocol SyncRemoteIterator: AnyObject, Sendable {
+package protocol SyncRemoteIterator: AnyObject, Sendable {
     /// The next entry (or a refused name), nil at the end.
     func next() async throws -> Result<SyncItem, SyncNameError>?
 }

@@ -6,7 +6,7 @@ extension OfficerClient: UploadConfirming {
     /// What this server holds under an upload target's name, from the listing of its folder (an endpoint every
     /// Officer server has) and, with `withChecksum`, the SHA-256 the server computes where it offers one. A target
     /// on another server is not this client's to answer.
-    public func stored(at target: UploadTarget, withChecksum: Bool) async throws -> StoredFile {
+    package func stored(at target: UploadTarget, withChecksum: Bool) async throws -> StoredFile {
         let items = Dictionary(target.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         guard target.tusEndpoint.hasPrefix(server), let root = items["root"], let folderPath = items["path"] else {
             return .unknown
@@ -20,7 +20,7 @@ extension OfficerClient: UploadConfirming {
     }
 
     /// The size and time of the file a multipart upload's answer names (`{"entries": [{…}]}`).
-    public func storedFile(inAnswer body: Data) -> (size: Int64, mtime: Double)? {
+    package func storedFile(inAnswer body: Data) -> (size: Int64, mtime: Double)? {
         (try? JSONDecoder().decode(EntriesResponse.self, from: body))?.entries.first.map { ($0.size, $0.mtime) }
     }
 

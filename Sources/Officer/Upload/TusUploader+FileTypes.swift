@@ -1,6 +1,7 @@
 import FileModel
 import Foundation
 import HTTP
+import Journal
 import Preview
 import Transfer
 
@@ -8,7 +9,7 @@ extension TusUploader {
     /// An uploader that sends each file's MIME type (`filetype`) as tus-js-client and Uppy send the browser's, and
     /// asks `server` what it holds when an upload's last request was in doubt: every upload the Officer layer or
     /// the CLI starts goes through this one.
-    public static func describingFiles(
+    package static func describingFiles(
         http: HTTPClient = HTTPClient(), journal: TransferJournal?, server: OfficerClient?
     ) -> TusUploader {
         describingFiles(http: http, journal: journal, server: server, endpoints: UploadEndpoints())

@@ -7,6 +7,9 @@
     /// The work of one watch: a catch-up `copy`, then every file that settles goes up, while the server is away
     /// with a backoff, never a storm. Runs in one task: its state needs no lock.
     final class FolderUploadWatch {
+        /// Two file times are equal to the nanosecond.
+        static func same(_ a: timespec, _ b: timespec) -> Bool { a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec }
+
         private struct Pending {
             var size: Int64
             var mtime: timespec
@@ -108,7 +111,7 @@
                 pending[path] = nil
                 return
             }
-            if var known = pending[path], known.size == Int64(info.st_size), known.mtime == info.st_mtim {
+            if var known = pending[path], known.size == Int64(info.st_size), Self.same(known.mtime, info.st_mtim) {
                 known.open = open
                 pending[path] = known
             } else {
@@ -229,7 +232,7 @@
                     pending[path] = nil
                     continue
                 }
-                if Int64(info.st_size) != recorded.size || info.st_mtim != recorded.mtime {
+                if Int64(info.st_size) != recorded.size || !Self.same(info.st_mtim, recorded.mtime) {
                     pending[path] = Pending(
                         size: Int64(info.st_size), mtime: info.st_mtim, changedAt: Self.now(), open: recorded.open)
                     continue
@@ -329,6 +332,11 @@
     private struct FileIdentity: Equatable {
         let device: UInt64, inode: UInt64, size: Int64, mtime: timespec, ctime: timespec
 
+        static func == (a: FileIdentity, b: FileIdentity) -> Bool {
+            a.device == b.device && a.inode == b.inode && a.size == b.size && FolderUploadWatch.same(a.mtime, b.mtime)
+                && FolderUploadWatch.same(a.ctime, b.ctime)
+        }
+
         init?(_ path: String) {
             var info = stat()
             guard lstat(path, &info) == 0 else { return nil }
@@ -338,8 +346,4 @@
         }
     }
 
-    extension timespec: @retroactive Equatable {
-        /// Two times are equal to the nanosecond.
-        public static func == (a: timespec, b: timespec) -> Bool { a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec }
-    }
 #endif

@@ -2,31 +2,31 @@ import FileModel
 import Foundation
 
 /// How a watched folder goes up.
-public struct WatchOptions: Sendable {
+package struct WatchOptions: Sendable {
     /// Seconds a file's size and modification time must stay unchanged (and its writer have closed it) before
     /// it goes up.
-    public var settleSeconds = 2.0
+    package var settleSeconds = 2.0
     /// A file its writer keeps open goes up anyway once unchanged for this long (a log that is never closed).
-    public var openFileSettleSeconds = 60.0
+    package var openFileSettleSeconds = 60.0
     /// Which files go (the paths relative to the watched folder).
-    public var filter = SyncFilter()
+    package var filter = SyncFilter()
     /// Remove each local file once the server's SHA-256 of it matched the bytes sent (never a prepared image:
     /// the server holds another file).
-    public var deleteAfterUpload = false
+    package var deleteAfterUpload = false
     /// Images prepared before they go up (the sync's `--resize`), or nil.
-    public var imagePreparation: SyncImagePreparation?
+    package var imagePreparation: SyncImagePreparation?
     /// The longest wait between two attempts while the server cannot be reached.
-    public var maxBackoffSeconds = 60.0
+    package var maxBackoffSeconds = 60.0
 
     /// Defaults: 2 s settle, everything, nothing deleted.
-    public init() {}
+    package init() {}
 
     /// The settle rule these times make, for the live events and the catch-up alike.
-    public var settleRule: SettleRule { SettleRule(seconds: settleSeconds, openSeconds: openFileSettleSeconds) }
+    package var settleRule: SettleRule { SettleRule(seconds: settleSeconds, openSeconds: openFileSettleSeconds) }
 }
 
 /// What a watch reports.
-public enum WatchEvent: Sendable, Equatable {
+package enum WatchEvent: Sendable, Equatable {
     /// The catch-up pass (a `copy` of the whole folder, for what changed while nothing watched) ended.
     case caughtUp(uploaded: Int, failed: Int)
     /// A file went up; `settled` is the time from its last change seen to the upload's end.

@@ -1,5 +1,5 @@
 /// Failures the commands themselves detect.
-public enum CLIError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CLIError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The command line is wrong in a way the parser cannot see.
     case usage(String)
     /// No server configured.
@@ -12,7 +12,7 @@ public enum CLIError: Error, Equatable, Sendable, CustomStringConvertible {
     case refused(String, ExitCode)
 
     /// The exit code for this error.
-    public var exitCode: ExitCode {
+    package var exitCode: ExitCode {
         switch self {
         case .usage: .usage
         case .noServer: .authentication
@@ -23,7 +23,7 @@ public enum CLIError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .usage(let message): message
         case .noServer:

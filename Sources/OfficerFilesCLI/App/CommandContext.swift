@@ -5,27 +5,27 @@ import Officer
 import Transfer
 
 /// Everything a command needs: output, options, environment, configuration, and the server client.
-public struct CommandContext: Sendable {
+package struct CommandContext: Sendable {
     /// Where output goes.
-    public let console: Console
+    package let console: Console
     /// The global options.
-    public let global: GlobalOptions
+    package let global: GlobalOptions
     /// The process environment.
-    public let environment: [String: String]
+    package let environment: [String: String]
     /// The configuration file.
-    public let configStore: ConfigStore
+    package let configStore: ConfigStore
     /// The options the running command offers (`--force`, `--parents`, …), so an error's message may suggest the
     /// one that settles it.
-    public var offeredOptions: Set<String> = []
+    package var offeredOptions: Set<String> = []
     /// The flags given on this command line (`force`), so a hint never suggests one already given.
-    public var givenOptions: Set<String> = []
+    package var givenOptions: Set<String> = []
     /// The command being run (`login`, `put`), for hints that are commands of its own.
-    public var invokedCommand: String?
+    package var invokedCommand: String?
     /// The named Officer remote this command's Officer paths are on (`work:/…`), nil for the default server.
-    public var officerRemote: String?
+    package var officerRemote: String?
 
     /// Creates a context.
-    public init(console: Console, global: GlobalOptions, environment: [String: String], configStore: ConfigStore) {
+    package init(console: Console, global: GlobalOptions, environment: [String: String], configStore: ConfigStore) {
         self.console = console
         self.global = global
         self.environment = environment
@@ -33,7 +33,7 @@ public struct CommandContext: Sendable {
     }
 
     /// The HTTP client configured from the global options; `-v` logs to stderr.
-    public func httpClient() -> HTTPClient {
+    package func httpClient() -> HTTPClient {
         var configuration = HTTPClientConfiguration()
         configuration.insecure = global.insecure
         configuration.caCertificatePath = caCertificate()
@@ -62,7 +62,7 @@ public struct CommandContext: Sendable {
     }
 
     /// The server URL: `--server`, then `OFFICER_SERVER`, then the config.
-    public func serverURL(config: OfficerConfig) throws(CLIError) -> String {
+    package func serverURL(config: OfficerConfig) throws(CLIError) -> String {
         if let name = officerRemote {
             guard let profile = config.officers?[name] else {
                 throw .usage("\(name): no such remote; see officer-files remote list")
@@ -98,12 +98,12 @@ public struct CommandContext: Sendable {
     }
 
     /// The root used when a path names none: `--root`, then the config, then `home`.
-    public var defaultRoot: String {
+    package var defaultRoot: String {
         global.root ?? (try? configStore.load().root ?? nil) ?? RemotePath.defaultRoot
     }
 
     /// A remote path from a command-line argument: `officer:/p`, `officer:ROOT:/p`, or a plain `/p`.
-    public func remotePath(_ argument: String) throws(RemotePathError) -> RemotePath {
+    package func remotePath(_ argument: String) throws(RemotePathError) -> RemotePath {
         let remotes = officerRemoteNames
         try Location.checkRemoteName(
             argument, known: remotes.union((((try? configStore.load().remotes) ?? nil) ?? [:]).keys))
@@ -116,13 +116,15 @@ public struct CommandContext: Sendable {
     }
 
     /// True when the argument names a place on an Officer server: `officer:…` or a configured Officer remote's `NAME:…`.
-    public func isOfficerPath(_ argument: String) -> Bool { RemotePath.isRemote(argument, remotes: officerRemoteNames) }
+    package func isOfficerPath(_ argument: String) -> Bool {
+        RemotePath.isRemote(argument, remotes: officerRemoteNames)
+    }
 
     /// The names of the configured Officer remotes (`remote add NAME --officer URL`).
     var officerRemoteNames: Set<String> { Set(((try? configStore.load().officers) ?? nil)?.keys ?? [:].keys) }
 
     /// The progress display for this run's options and terminal.
-    public func progressReporter() -> ProgressReporter {
+    package func progressReporter() -> ProgressReporter {
         let console = console
         return ProgressReporter(
             mode: ProgressReporter.mode(
@@ -132,17 +134,17 @@ public struct CommandContext: Sendable {
     }
 
     /// Prints a value as one line of JSON (docs/JSON.md).
-    public func printJSON(_ value: some Encodable) { console.print(jsonLine(value)) }
+    package func printJSON(_ value: some Encodable) { console.print(jsonLine(value)) }
 
     /// A value as one line of JSON: keys sorted, slashes as they are; every JSON line the CLI writes is made here.
-    public func jsonLine(_ value: some Encodable) -> String {
+    package func jsonLine(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// Prints a line unless `-q`.
-    public func say(_ text: String) {
+    package func say(_ text: String) {
         if !global.quiet { console.print(text) }
     }
 }

@@ -5,7 +5,7 @@ import Preview
 import Transfer
 
 /// The CLI's exit codes, documented in the README.
-public enum ExitCode: Int32, Sendable, CaseIterable {
+package enum ExitCode: Int32, Sendable, CaseIterable {
     /// Success.
     case success = 0
     /// Something failed that has no more specific code (including partial failure of a batch).
@@ -35,7 +35,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
 
     /// What the code means, in the one table the README, docs/CLI.md and the man page show
     /// (`CLIDocumentationTests` checks the documents against ``documentationTable``).
-    public var meaning: String {
+    package var meaning: String {
         switch self {
         case .success: "success"
         case .failure: "failure without a more specific code (e.g. a batch with mixed failures)"
@@ -57,13 +57,13 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     }
 
     /// Every code with its meaning as a Markdown table: what the README and docs/CLI.md hold word for word.
-    public static var documentationTable: String {
+    package static var documentationTable: String {
         (["| code | meaning |", "|---|---|"] + allCases.map { "| \($0.rawValue) | \($0.meaning) |" }).joined(
             separator: "\n")
     }
 
     /// The exit code an error maps to: the CLI's own errors, then the library's category.
-    public static func of(_ error: any Error) -> ExitCode {
+    package static func of(_ error: any Error) -> ExitCode {
         switch error {
         case is ArgumentError: .usage
         case let error as CLIError: error.exitCode
@@ -76,7 +76,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     }
 
     /// The exit code of a library error category (documented in the README).
-    public static func of(_ category: ErrorCategory) -> ExitCode {
+    package static func of(_ category: ErrorCategory) -> ExitCode {
         switch category {
         case .authentication: .authentication
         case .notFound: .notFound

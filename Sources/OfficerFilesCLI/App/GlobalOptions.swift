@@ -1,7 +1,7 @@
 /// Options every command accepts.
-public struct GlobalOptions: Sendable {
+package struct GlobalOptions: Sendable {
     /// Their declarations, for the parser and help.
-    public static let specs: [OptionSpec] = [
+    package static let specs: [OptionSpec] = [
         OptionSpec(
             ["--server"], .value(placeholder: "URL"),
             help: "Officer server URL (default: OFFICER_SERVER, then the config)"),
@@ -27,34 +27,34 @@ public struct GlobalOptions: Sendable {
     ]
 
     /// `--server`.
-    public var server: String?
+    package var server: String?
     /// `--root`.
-    public var root: String?
+    package var root: String?
     /// `--json`.
-    public var json: Bool
+    package var json: Bool
     /// `-q`.
-    public var quiet: Bool
+    package var quiet: Bool
     /// `-v`.
-    public var verbose: Bool
+    package var verbose: Bool
     /// `--no-progress`.
-    public var noProgress: Bool
+    package var noProgress: Bool
     /// `--insecure`.
-    public var insecure: Bool
+    package var insecure: Bool
     /// `--cacert`.
-    public var caCertificate: String?
+    package var caCertificate: String?
     /// `--offline`.
-    public var offline: Bool
+    package var offline: Bool
     /// `--no-cache`.
-    public var noCache: Bool
+    package var noCache: Bool
     /// `--cache-limit`, as given.
-    public var cacheLimit: String?
+    package var cacheLimit: String?
     /// `--speed-limit`, as given.
-    public var speedLimit: String?
+    package var speedLimit: String?
     /// `--speed-time`, as given.
-    public var speedTime: String?
+    package var speedTime: String?
 
     /// Reads the global options out of a parsed command line.
-    public init(_ parsed: ParsedCommand) {
+    package init(_ parsed: ParsedCommand) {
         server = parsed.value("server")
         root = parsed.value("root")
         json = parsed.flag("json")
@@ -73,7 +73,7 @@ public struct GlobalOptions: Sendable {
 
 extension GlobalOptions {
     /// `--speed-limit` and `--speed-time` as numbers; a malformed value is a usage error before anything runs.
-    public func lowSpeed() throws -> (bytesPerSecond: Int?, seconds: Double?) {
+    package func lowSpeed() throws -> (bytesPerSecond: Int?, seconds: Double?) {
         let rate = try speedLimit.map { Int(try ArgumentValues.rate($0, option: "--speed-limit")) }
         let seconds = try speedTime.map { text -> Double in
             guard let value = Double(text), value >= 1, value <= 86_400 else {

@@ -7,9 +7,9 @@ import Preview
 import Transfer
 
 /// The `officer-files` program: parses the command line, runs the command, maps errors to exit codes.
-public enum OfficerFilesApp {
+package enum OfficerFilesApp {
     /// The program's version.
-    public static let version = BuildVersion.version + (BuildVersion.commit.map { " (\($0))" } ?? "")
+    package static let version = BuildVersion.version + (BuildVersion.commit.map { " (\($0))" } ?? "")
 
     static let commands: [any Command.Type] = [
         LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, ListCommand.self, StatCommand.self,
@@ -27,7 +27,7 @@ public enum OfficerFilesApp {
         positionals: [PositionalSpec("COMMAND", help: "the command to explain", optional: true, variadic: true)])
 
     /// The command tree.
-    public static var rootSpec: CommandSpec {
+    package static var rootSpec: CommandSpec {
         CommandSpec(
             "officer-files",
             summary: "move and understand files on your Officer server",
@@ -56,7 +56,7 @@ public enum OfficerFilesApp {
     }
 
     /// The parser over the command tree and the global options.
-    public static var parser: ArgumentParser { ArgumentParser(root: rootSpec, globals: GlobalOptions.specs) }
+    package static var parser: ArgumentParser { ArgumentParser(root: rootSpec, globals: GlobalOptions.specs) }
 
     /// officer-files(1), as `help --man` prints it.
     package static var manualPage: String {
@@ -66,7 +66,7 @@ public enum OfficerFilesApp {
     /// Runs the program on the command line as the system passed it, a word's bytes each. A word that is not
     /// UTF-8 (a Latin-1 file name) is refused, shown escaped, before anything runs: decoded it would name another
     /// file, and a server keeps only UTF-8 names. (Completion words are taken as they decode: never an error.)
-    public static func run(
+    package static func run(
         commandLine words: [[UInt8]], environment: [String: String] = ProcessInfo.processInfo.environment
     ) async -> Int32 {
         let arguments = words.map { String(decoding: $0, as: UTF8.self) }
@@ -82,7 +82,7 @@ public enum OfficerFilesApp {
     }
 
     /// Runs the program and returns its exit code.
-    public static func run(
+    package static func run(
         arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
         console: Console? = nil
     ) async -> Int32 {
@@ -248,7 +248,7 @@ public enum OfficerFilesApp {
     ]
 
     /// `officer-files 0.4.0 (abc1234)` and the versions of the C libraries it links.
-    public static var versionText: String {
+    package static var versionText: String {
         """
         officer-files \(version)
         \(HTTPClient.libraryVersion)

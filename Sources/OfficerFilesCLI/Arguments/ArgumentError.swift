@@ -1,5 +1,5 @@
 /// A command line the parser cannot accept; each case says what to type instead where it can.
-public enum ArgumentError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ArgumentError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No such command; `suggestion` is the nearest valid one.
     case unknownCommand(String, parent: String, suggestion: String?)
     /// No such option for this command.
@@ -18,7 +18,7 @@ public enum ArgumentError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingSubcommand(command: String, choices: [String])
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownCommand(let name, let parent, let suggestion):
             "unknown command '\(name)'" + (suggestion.map { "; did you mean '\(parent)\($0)'?" } ?? "")

@@ -2,20 +2,20 @@ import FileModel
 
 /// A small declarative parser: subcommands, flags, options with values (`--o V`, `--o=V`, `-o V`),
 /// repeated options, bundled short flags (`-lR`), `--` to end options, and nearest-match suggestions.
-public struct ArgumentParser: Sendable {
+package struct ArgumentParser: Sendable {
     /// The program's top command.
-    public var root: CommandSpec
+    package var root: CommandSpec
     /// Options accepted by every command, anywhere on the line.
-    public var globals: [OptionSpec]
+    package var globals: [OptionSpec]
 
     /// Creates a parser.
-    public init(root: CommandSpec, globals: [OptionSpec]) {
+    package init(root: CommandSpec, globals: [OptionSpec]) {
         self.root = root
         self.globals = globals
     }
 
     /// The spec chain for a command path (root first).
-    public func specs(for path: [String]) -> [CommandSpec] {
+    package func specs(for path: [String]) -> [CommandSpec] {
         var chain = [root]
         for word in path {
             guard let next = chain.last!.subcommand(word) else { break }
@@ -25,7 +25,7 @@ public struct ArgumentParser: Sendable {
     }
 
     /// Parses `arguments` (without the program name).
-    public func parse(_ arguments: [String]) throws(ArgumentError) -> ParsedCommand {
+    package func parse(_ arguments: [String]) throws(ArgumentError) -> ParsedCommand {
         var result = ParsedCommand(path: [])
         var command = root
         var onlyPositionals = false

@@ -1,7 +1,7 @@
 /// A declared option: its spellings, whether it takes a value, and its help line.
-public struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable {
     /// How the option consumes arguments.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// Present or absent.
         case flag
         /// Takes one value (`--out FILE`, `--out=FILE`); given twice, the last wins.
@@ -13,36 +13,36 @@ public struct OptionSpec: Sendable {
     }
 
     /// Spellings, long first: `["--force", "-f"]`.
-    public var names: [String]
+    package var names: [String]
     /// Flag, value or repeated value.
-    public var kind: Kind
+    package var kind: Kind
     /// One line of help.
-    public var help: String
+    package var help: String
 
     /// Creates an option.
-    public init(_ names: [String], _ kind: Kind = .flag, help: String) {
+    package init(_ names: [String], _ kind: Kind = .flag, help: String) {
         self.names = names
         self.kind = kind
         self.help = help
     }
 
     /// The key results are stored under: the first name without its dashes.
-    public var key: String { String(names[0].drop { $0 == "-" }) }
+    package var key: String { String(names[0].drop { $0 == "-" }) }
 }
 
 /// A declared positional argument.
-public struct PositionalSpec: Sendable {
+package struct PositionalSpec: Sendable {
     /// Name shown in usage, e.g. `PATH`.
-    public var name: String
+    package var name: String
     /// One line of help.
-    public var help: String
+    package var help: String
     /// May be left out.
-    public var isOptional: Bool
+    package var isOptional: Bool
     /// Takes all remaining arguments.
-    public var isVariadic: Bool
+    package var isVariadic: Bool
 
     /// Creates a positional argument.
-    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
+    package init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
         self.name = name
         self.help = help
         isOptional = optional
@@ -51,27 +51,27 @@ public struct PositionalSpec: Sendable {
 }
 
 /// A command or subcommand: its name, help, options, positionals and children.
-public struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
     /// The word that selects it.
-    public var name: String
+    package var name: String
     /// One line shown in command lists.
-    public var summary: String
+    package var summary: String
     /// Longer help shown by `help COMMAND`.
-    public var discussion: String
+    package var discussion: String
     /// Options of this command (global options are added by the parser).
-    public var options: [OptionSpec]
+    package var options: [OptionSpec]
     /// Positional arguments, in order.
-    public var positionals: [PositionalSpec]
+    package var positionals: [PositionalSpec]
     /// Subcommands; a command with subcommands takes no positionals of its own.
-    public var subcommands: [CommandSpec]
+    package var subcommands: [CommandSpec]
     /// The subcommand run when none is named; nil requires one.
-    public var defaultSubcommand: String?
+    package var defaultSubcommand: String?
     /// Usage lines after the command's name where its positionals alone would mislead (`get SRC [DEST]` and
     /// `get --zip SRC... DEST`); nil: made from the positionals.
-    public var usages: [String]?
+    package var usages: [String]?
 
     /// Creates a command.
-    public init(
+    package init(
         _ name: String, summary: String, discussion: String = "", options: [OptionSpec] = [],
         positionals: [PositionalSpec] = [], subcommands: [CommandSpec] = [], defaultSubcommand: String? = nil,
         usages: [String]? = nil
@@ -87,5 +87,5 @@ public struct CommandSpec: Sendable {
     }
 
     /// The direct subcommand called `name`.
-    public func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name } }
+    package func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name } }
 }

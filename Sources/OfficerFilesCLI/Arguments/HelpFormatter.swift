@@ -1,7 +1,7 @@
 /// Renders `--help` text from command specs.
-public enum HelpFormatter {
+package enum HelpFormatter {
     /// Help for the command at the end of `chain` (root first).
-    public static func help(for chain: [CommandSpec], globals: [OptionSpec]) -> String {
+    package static func help(for chain: [CommandSpec], globals: [OptionSpec]) -> String {
         let command = chain.last!
         let name = chain.map(\.name).joined(separator: " ")
         var lines = ["\(name) — \(command.summary)", ""]

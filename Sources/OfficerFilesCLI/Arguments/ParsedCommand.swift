@@ -1,30 +1,30 @@
 /// What the parser made of a command line.
-public struct ParsedCommand: Sendable, Equatable {
+package struct ParsedCommand: Sendable, Equatable {
     /// The command words, e.g. `["cache", "clear"]`; empty for the bare program.
-    public var path: [String]
+    package var path: [String]
     /// Flags given, by key.
-    public var flags: Set<String> = []
+    package var flags: Set<String> = []
     /// Option values given, by key, in order.
-    public var values: [String: [String]] = [:]
+    package var values: [String: [String]] = [:]
     /// Every option value as given, in command-line order across options (filters depend on it).
-    public var sequence: [OptionValue] = []
+    package var sequence: [OptionValue] = []
     /// Positional arguments, in order (everything after `--` included).
-    public var positionals: [String] = []
+    package var positionals: [String] = []
     /// `-h`/`--help` was given.
-    public var wantsHelp = false
+    package var wantsHelp = false
 
     /// True when the flag was given.
-    public func flag(_ key: String) -> Bool { flags.contains(key) }
+    package func flag(_ key: String) -> Bool { flags.contains(key) }
     /// The last value of an option.
-    public func value(_ key: String) -> String? { values[key]?.last }
+    package func value(_ key: String) -> String? { values[key]?.last }
     /// All values of a repeated option.
-    public func all(_ key: String) -> [String] { values[key] ?? [] }
+    package func all(_ key: String) -> [String] { values[key] ?? [] }
 
     /// One option value and its option's key.
-    public struct OptionValue: Sendable, Equatable {
+    package struct OptionValue: Sendable, Equatable {
         /// The option's key.
-        public var key: String
+        package var key: String
         /// The value.
-        public var value: String
+        package var value: String
     }
 }

@@ -1,5 +1,5 @@
 /// Why the configuration file could not be read or written.
-public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Group or others may read it: a token there is not private.
     case tooOpen(path: String, mode: Int)
     /// Not valid JSON of the expected shape.
@@ -10,7 +10,7 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     case newerFormat(path: String, found: Int, supported: Int)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooOpen(let path, let mode):
             "\(path): mode \(String(mode, radix: 8)) lets others read your token; run 'chmod 600 \(path)'"

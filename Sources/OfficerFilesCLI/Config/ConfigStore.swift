@@ -4,15 +4,15 @@ import Officer
 import Transfer
 
 /// Reads and writes `$XDG_CONFIG_HOME/officer-files/config.json` (default `~/.config/...`), always at mode 0600.
-public struct ConfigStore: Sendable {
+package struct ConfigStore: Sendable {
     /// The file's path.
-    public let path: String
+    package let path: String
 
     /// A store at an explicit path.
-    public init(path: String) { self.path = path }
+    package init(path: String) { self.path = path }
 
     /// The store at the XDG location for this environment.
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         let base: String
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             base = xdg
@@ -23,7 +23,7 @@ public struct ConfigStore: Sendable {
     }
 
     /// The saved configuration, or an empty one when there is no file yet.
-    public func load() throws(ConfigError) -> OfficerConfig {
+    package func load() throws(ConfigError) -> OfficerConfig {
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT { return OfficerConfig() }
@@ -77,7 +77,7 @@ public struct ConfigStore: Sendable {
     }
 
     /// Saves atomically: a 0600 temp file beside it, fsynced, renamed over the old one.
-    public func save(_ config: OfficerConfig) throws(ConfigError) {
+    package func save(_ config: OfficerConfig) throws(ConfigError) {
         let directory = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(

@@ -2,21 +2,21 @@ import FileModel
 import Foundation
 
 /// Where the CLI writes: stdout for results, stderr for messages and progress. Thread-safe.
-public final class Console: @unchecked Sendable {
+package final class Console: @unchecked Sendable {
     private let lock = NSLock()
     private let outputFD: Int32
     private let errorFD: Int32
     private var escaper = TerminalByteEscaper()
     private var outputWasClosed = false
     /// stdout is a terminal.
-    public let outputIsTerminal: Bool
+    package let outputIsTerminal: Bool
     /// stderr is a terminal (progress bars are drawn there).
-    public let errorIsTerminal: Bool
+    package let errorIsTerminal: Bool
     /// Colour allowed: a terminal and no `NO_COLOR` in the environment.
-    public let colorEnabled: Bool
+    package let colorEnabled: Bool
 
     /// A console over the process's stdout and stderr.
-    public init(
+    package init(
         environment: [String: String] = ProcessInfo.processInfo.environment, outputFD: Int32 = 1, errorFD: Int32 = 2
     ) {
         self.outputFD = outputFD
@@ -32,20 +32,20 @@ public final class Console: @unchecked Sendable {
     // escaped by the same rule on a terminal; progress redraws escape the names they show themselves.
 
     /// Writes a line (a newline is added) to stdout.
-    public func print(_ text: String) { write(outputFD, TerminalText.escaped(text, .block) + "\n") }
+    package func print(_ text: String) { write(outputFD, TerminalText.escaped(text, .block) + "\n") }
 
     /// Writes text without adding a newline to stdout (control characters escaped, line breaks kept).
-    public func printRaw(_ text: String) { write(outputFD, TerminalText.escaped(text, .block)) }
+    package func printRaw(_ text: String) { write(outputFD, TerminalText.escaped(text, .block)) }
 
     /// Writes a line to stderr; the whole message is one line, so a line break inside it is escaped too.
-    public func message(_ text: String) { write(errorFD, TerminalText.escaped(text, .name) + "\n") }
+    package func message(_ text: String) { write(errorFD, TerminalText.escaped(text, .name) + "\n") }
 
     /// Writes text as it is to stderr (progress redraws, which escape the names they show themselves).
-    public func messageRaw(_ text: String) { write(errorFD, text) }
+    package func messageRaw(_ text: String) { write(errorFD, text) }
 
     /// Writes a file's bytes to stdout (`cat`): exactly, unless stdout is a terminal, where control bytes are
     /// escaped (``TerminalByteEscaper``) so nothing a server sends can drive it. ``finishOutput()`` ends it.
-    public func writeOutput(_ data: Data) {
+    package func writeOutput(_ data: Data) {
         lock.withLock {
             guard outputIsTerminal else { return data.withUnsafeBytes { writeAll(outputFD, $0) } }
             let shown = escaper.escape(data)
@@ -54,7 +54,7 @@ public final class Console: @unchecked Sendable {
     }
 
     /// Ends a run of ``writeOutput(_:)``: a character cut at the end is shown escaped.
-    public func finishOutput() {
+    package func finishOutput() {
         lock.withLock {
             let rest = escaper.finish()
             rest.withUnsafeBytes { writeAll(outputFD, $0) }
@@ -63,7 +63,7 @@ public final class Console: @unchecked Sendable {
 
     /// The reader of stdout has gone (`| head` closed its end of the pipe): what a command failed to write
     /// there is no failure to report, and the program ends quietly as a program killed by SIGPIPE would.
-    public var outputReaderIsGone: Bool {
+    package var outputReaderIsGone: Bool {
         if lock.withLock({ outputWasClosed }) { return true }
         var entry = pollfd(fd: outputFD, events: Int16(POLLOUT), revents: 0)
         // A pipe whose reader closed polls as an error (a hang-up where the system says so instead).

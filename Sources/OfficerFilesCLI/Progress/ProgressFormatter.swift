@@ -1,11 +1,11 @@
 import FileModel
 
 /// Pure text for the progress display: the lines rclone -P users expect, sized to a terminal width.
-public enum ProgressFormatter {
+package enum ProgressFormatter {
     /// One active transfer: name, bar, percent, bytes, rate, ETA — fitted to `width` columns. Every number has a
     /// field of fixed width, so the line does not shift as the numbers change; a narrow terminal loses whole
     /// fields (the bar, then the ETA, then the rate), never half of one.
-    public static func transferLine(_ item: ProgressItem, width: Int) -> String {
+    package static func transferLine(_ item: ProgressItem, width: Int) -> String {
         let percent = item.percent.map { pad(String($0), 3) + "%" } ?? "  --"
         let amount =
             pad(ByteCountFormat.string(item.done), 10)
@@ -27,7 +27,7 @@ public enum ProgressFormatter {
     /// The total line: bytes, percent, rate, ETA and item counts (files, or parts of one file) over all
     /// transfers, in at most `width` columns: the ETA goes first, then the rate, then the counts; bytes and
     /// percent stay.
-    public static func totalLine(
+    package static func totalLine(
         done: Int64, total: Int64?, rate: Double?, filesDone: Int, filesTotal: Int, filesFailed: Int = 0,
         elapsed: Double,
         itemLabel: String = "files", width: Int = .max, final: Bool = false
@@ -65,14 +65,14 @@ public enum ProgressFormatter {
     }
 
     /// `#####-----` for a percentage; an unknown percentage gives a dotted bar.
-    public static func bar(percent: Int?, width: Int) -> String {
+    package static func bar(percent: Int?, width: Int) -> String {
         guard let percent else { return String(repeating: ".", count: width) }
         let filled = min(width, percent * width / 100)
         return String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
     }
 
     /// Shortens `text` to `width` columns, keeping its start and end (`very-lo…me.bin`).
-    public static func fit(_ text: String, _ width: Int) -> String {
+    package static func fit(_ text: String, _ width: Int) -> String {
         if text.count <= width { return pad(text, width, left: true) }
         guard width > 3 else { return String(text.prefix(width)) }
         let head = (width - 1) / 2

@@ -4,9 +4,9 @@ import Transfer
 
 /// Shows the progress of long operations: redrawn lines on a terminal, a plain line every few seconds
 /// otherwise, NDJSON events with `--json`, or nothing. Thread-safe; every transfer reports into one reporter.
-public final class ProgressReporter: @unchecked Sendable {
+package final class ProgressReporter: @unchecked Sendable {
     /// How progress is shown.
-    public enum Mode: Sendable, Equatable {
+    package enum Mode: Sendable, Equatable {
         /// One redrawn line per active transfer plus a total line (stderr is a terminal).
         case terminal(width: Int, color: Bool)
         /// A plain summary line every `interval` seconds (stderr is a file or pipe).
@@ -35,13 +35,13 @@ public final class ProgressReporter: @unchecked Sendable {
     private var wrotePlainLines = false
 
     /// What the items are called in the total line: `files`, or `parts` when they are ranges of one file.
-    public var itemLabel: String {
+    package var itemLabel: String {
         get { lock.withLock { label } }
         set { lock.withLock { label = newValue } }
     }
 
     /// Creates a reporter writing through `write` (stderr in the CLI); `clock` gives monotonic seconds.
-    public init(
+    package init(
         mode: Mode, write: @escaping @Sendable (String) -> Void,
         clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
     ) {
@@ -56,7 +56,7 @@ public final class ProgressReporter: @unchecked Sendable {
     }
 
     /// The mode the CLI uses for its global options and console.
-    public static func mode(json: Bool, quiet: Bool, noProgress: Bool, console: Console, environment: [String: String])
+    package static func mode(json: Bool, quiet: Bool, noProgress: Bool, console: Console, environment: [String: String])
         -> Mode
     {
         if json { return .json }
@@ -75,7 +75,7 @@ public final class ProgressReporter: @unchecked Sendable {
 
     /// Registers a transfer and returns its id; `resumed` bytes were in place before this run (they count as
     /// done, never as speed).
-    public func start(name: String, total: Int64?, resumed: Int64? = 0) -> Int {
+    package func start(name: String, total: Int64?, resumed: Int64? = 0) -> Int {
         lock.withLock {
             let id = nextID
             nextID += 1
@@ -91,7 +91,7 @@ public final class ProgressReporter: @unchecked Sendable {
     }
 
     /// Records bytes done (and the total, once known) for a transfer.
-    public func update(_ id: Int, done: Int64, total: Int64? = nil) {
+    package func update(_ id: Int, done: Int64, total: Int64? = nil) {
         if mode == .off { return }
         lock.withLock {
             guard var item = items[id] else { return }
@@ -108,7 +108,7 @@ public final class ProgressReporter: @unchecked Sendable {
     }
 
     /// Marks a transfer finished.
-    public func finish(_ id: Int, failed: Bool = false) {
+    package func finish(_ id: Int, failed: Bool = false) {
         lock.withLock {
             guard var item = items[id] else { return }
             item.finished = true
@@ -121,29 +121,29 @@ public final class ProgressReporter: @unchecked Sendable {
     }
 
     /// The whole of a batch, before its first file starts: the total line counts toward it from the start.
-    public func expect(files: Int, bytes: Int64?) {
+    package func expect(files: Int, bytes: Int64?) {
         lock.withLock { expected = (files, bytes) }
     }
 
     /// A transfer's new name (a sync's files in flight).
-    public func rename(_ id: Int, to name: String) {
+    package func rename(_ id: Int, to name: String) {
         lock.withLock { items[id]?.name = name }
     }
 
     /// Bytes a transfer found in place whose parts report them one by one (a resumed download in ranges):
     /// they count as done, never as speed.
-    public func noteResumed(_ bytes: Int64) {
+    package func noteResumed(_ bytes: Int64) {
         lock.withLock { totalMeter.addResumed(bytes) }
     }
 
     /// Counts for the total line when one item stands for many files (a sync's bytes in one bar).
-    public func setFileCounts(done: Int, total: Int) {
+    package func setFileCounts(done: Int, total: Int) {
         lock.withLock { fileCounts = (done, total) }
     }
 
     /// Writes one message line (a result, a warning) without breaking the display: on a terminal the frame is
     /// cleared, the line printed, and the frame drawn again below it, so a redraw never overwrites the message.
-    public func message(_ line: String) {
+    package func message(_ line: String) {
         lock.withLock {
             let text = TerminalText.escaped(line, .name) + "\n"
             guard case .terminal = mode, drawnLines > 0 else {
@@ -158,7 +158,7 @@ public final class ProgressReporter: @unchecked Sendable {
 
     /// Forgets a transfer that starts over under a new id (a download restarted from zero): its bytes leave the
     /// totals and the rate is measured afresh, so a restart neither counts a file twice nor skews the ETA.
-    public func discard(_ id: Int) {
+    package func discard(_ id: Int) {
         lock.withLock {
             guard let item = items.removeValue(forKey: id) else { return }
             order.removeAll { $0 == id }
@@ -170,7 +170,7 @@ public final class ProgressReporter: @unchecked Sendable {
     /// Ends the display. When everything finished as asked, the command's own result line is the summary: a
     /// terminal's frame is cleared and a log gets no second line. When something did not finish, the last line
     /// says what was done and what was not, with this run's average rate.
-    public func close() {
+    package func close() {
         lock.withLock {
             let all = order.compactMap { items[$0] }
             let complete =

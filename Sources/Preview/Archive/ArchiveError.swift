@@ -1,5 +1,5 @@
 /// A libarchive failure, naming the archive and carrying libarchive's own message.
-public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `archive_read_new` failed.
     case allocationFailed
     /// The file could not be opened or is not an archive libarchive knows.
@@ -14,7 +14,7 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLarge(file: String, entry: String, limit: Int64)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .allocationFailed: "libarchive: could not allocate a reader"
         case .openFailed(let file, let message): "\(file): cannot open archive: \(message)"

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Something in an archive that extracting it would regret.
-public struct ArchiveWarning: Sendable, Codable, Equatable {
+package struct ArchiveWarning: Sendable, Codable, Equatable {
     /// The kind of risk.
-    public enum Kind: String, Sendable, Codable {
+    package enum Kind: String, Sendable, Codable {
         /// A member path starting with `/`.
         case absolutePath = "absolute-path"
         /// A member path with `..` components.
@@ -19,47 +19,47 @@ public struct ArchiveWarning: Sendable, Codable, Equatable {
     }
 
     /// The kind of risk.
-    public var kind: Kind
+    package var kind: Kind
     /// The member concerned, if one.
-    public var entry: String?
+    package var entry: String?
     /// One line of explanation.
-    public var detail: String
+    package var detail: String
 }
 
 /// An archive's listing with totals and a safety report, read without extracting anything.
-public struct ArchiveInspection: Sendable, Codable {
+package struct ArchiveInspection: Sendable, Codable {
     /// The format libarchive detected.
-    public var format: String
+    package var format: String
     /// Members in archive order.
-    public var members: [ArchiveMember]
+    package var members: [ArchiveMember]
     /// Regular files.
-    public var fileCount: Int
+    package var fileCount: Int
     /// Folders.
-    public var directoryCount: Int
+    package var directoryCount: Int
     /// Sum of the files' uncompressed sizes.
-    public var totalSize: Int64
+    package var totalSize: Int64
     /// The archive file's size.
-    public var archiveSize: Int64
+    package var archiveSize: Int64
     /// Uncompressed over compressed size.
-    public var ratio: Double
+    package var ratio: Double
     /// What extracting it would risk.
-    public var warnings: [ArchiveWarning]
+    package var warnings: [ArchiveWarning]
 
     /// Expanding beyond this is reported as a bomb whatever the ratio.
-    public static let bombTotal: Int64 = 10 << 30
+    package static let bombTotal: Int64 = 10 << 30
     /// A ratio above this on more than ``bombRatioFloor`` bytes is reported as a bomb.
-    public static let bombRatio = 200.0
+    package static let bombRatio = 200.0
     /// Below this, even a high ratio is harmless (a small file of zeros).
-    public static let bombRatioFloor: Int64 = 16 << 20
+    package static let bombRatioFloor: Int64 = 16 << 20
 
     /// Lists `path` and checks every member.
-    public static func inspect(_ path: String) throws(ArchiveError) -> ArchiveInspection {
+    package static func inspect(_ path: String) throws(ArchiveError) -> ArchiveInspection {
         var info = stat()
         return try inspect(try ArchiveReader(path: path), archiveSize: stat(path, &info) == 0 ? Int64(info.st_size) : 0)
     }
 
     /// Lists an opened archive of `archiveSize` bytes and reports on it (see ``inspect(_:)``).
-    public static func inspect(_ reader: ArchiveReader, archiveSize: Int64) throws(ArchiveError) -> ArchiveInspection {
+    package static func inspect(_ reader: ArchiveReader, archiveSize: Int64) throws(ArchiveError) -> ArchiveInspection {
         let members = try reader.members()
         return inspect(members: members, formatName: reader.formatName, archiveSize: archiveSize)
     }

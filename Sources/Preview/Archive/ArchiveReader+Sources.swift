@@ -2,7 +2,7 @@ extension ArchiveReader {
     /// Lists the archive `source` holds (a remote file read by ranges): a zip from its central directory alone
     /// (plus the few bytes of any symlink's target), any other format through libarchive from the start. A
     /// failure of the source is thrown as it is.
-    public static func inspect(source: any ByteSource, name: String) throws -> ArchiveInspection {
+    package static func inspect(source: any ByteSource, name: String) throws -> ArchiveInspection {
         guard let zip = try ZipDirectory.read(source, name: name) else {
             let reader = try ArchiveReader(source: source, name: name)
             do {
@@ -32,7 +32,7 @@ extension ArchiveReader {
     /// Streams one member of the archive `source` holds to `write`, at most `limit` bytes; false when there is
     /// no such member. For a zip only that member's bytes are read (found in the central directory); other
     /// formats are read from the start up to the member.
-    public static func read(
+    package static func read(
         member path: String, from source: any ByteSource, name: String, limit: Int64,
         _ write: (UnsafeRawBufferPointer) -> Void
     ) throws -> Bool {

@@ -1,7 +1,7 @@
 /// One member of an archive as listed without extracting it.
-public struct ArchiveMember: Hashable, Sendable, Codable {
+package struct ArchiveMember: Hashable, Sendable, Codable {
     /// What kind of member it is.
-    public enum Kind: String, Sendable, Codable {
+    package enum Kind: String, Sendable, Codable {
         /// A regular file.
         case file
         /// A folder.
@@ -15,37 +15,37 @@ public struct ArchiveMember: Hashable, Sendable, Codable {
     }
 
     /// The member's path as stored.
-    public var path: String
+    package var path: String
     /// Its kind.
-    public var kind: Kind
+    package var kind: Kind
     /// Uncompressed size, when the archive records it.
-    public var size: Int64?
+    package var size: Int64?
     /// Permission bits.
-    public var mode: Int
+    package var mode: Int
     /// Modification time, seconds since 1970.
-    public var mtime: Int64
+    package var mtime: Int64
     /// Target of a symlink or hard link.
-    public var linkTarget: String?
+    package var linkTarget: String?
     /// Encrypted data (zip, 7z, rar).
-    public var encrypted: Bool
+    package var encrypted: Bool
 
     /// True for folder members.
-    public var isDirectory: Bool { kind == .directory }
+    package var isDirectory: Bool { kind == .directory }
 }
 
 /// Lists and reads archives (zip, tar and its compressions, 7z, rar, iso, cpio, …) through an owned
 /// libarchive reader. Listing skips member data without decompressing it where the format allows
 /// (zip is read through its central directory when the file is seekable).
-public final class ArchiveReader {
+package final class ArchiveReader {
     private let handle: OpaquePointer
     private let path: String
     /// For an archive read from a byte source: the callbacks' state, alive as long as the handle.
     private let cursor: ByteSourceCursor?
     /// The format libarchive detected, e.g. `ZIP 2.0 (deflation)`; set once the first header is read.
-    public private(set) var formatName: String?
+    package private(set) var formatName: String?
 
     /// Opens `path`; every format and filter libarchive supports is enabled.
-    public init(path: String) throws(ArchiveError) {
+    package init(path: String) throws(ArchiveError) {
         guard let handle = ArchiveCalls.newReader() else { throw .allocationFailed }
         ArchiveCalls.enableAllFormats(handle)
         guard ArchiveCalls.open(handle, path: path, blockSize: 64 * 1024) == ArchiveCalls.ok else {
@@ -61,7 +61,7 @@ public final class ArchiveReader {
     /// Opens an archive whose bytes come from `source` (a remote file read by ranges); `name` names it in
     /// errors. A failure of the source is thrown as it is, not as libarchive's message.
     /// Without `seekable`, the source is read from start to end only (a zip as a stream of local headers).
-    public init(source: any ByteSource, name: String, seekable: Bool = true) throws {
+    package init(source: any ByteSource, name: String, seekable: Bool = true) throws {
         guard let handle = ArchiveCalls.newReader() else { throw ArchiveError.allocationFailed }
         ArchiveCalls.enableAllFormats(handle)
         let cursor = ByteSourceCursor(source, bufferSize: 256 << 10)
@@ -79,13 +79,13 @@ public final class ArchiveReader {
     deinit { ArchiveCalls.free(handle) }
 
     /// The byte source's own error when it is why libarchive failed (a network failure, a changed file).
-    public var sourceFailure: (any Error)? { cursor?.failure }
+    package var sourceFailure: (any Error)? { cursor?.failure }
 
     /// The libarchive version string, e.g. `libarchive 3.6.2`.
-    public static var libraryVersion: String { ArchiveCalls.version() }
+    package static var libraryVersion: String { ArchiveCalls.version() }
 
     /// Reads every header, skipping member data, and returns the members in archive order.
-    public func members() throws(ArchiveError) -> [ArchiveMember] {
+    package func members() throws(ArchiveError) -> [ArchiveMember] {
         var result: [ArchiveMember] = []
         while let member = try nextMember(count: result.count) {
             result.append(member)
@@ -97,7 +97,7 @@ public final class ArchiveReader {
     }
 
     /// Streams the data of the member at `entryPath` to `write`, at most `limit` bytes; false when no such member.
-    public func read(member entryPath: String, limit: Int64, _ write: (UnsafeRawBufferPointer) -> Void)
+    package func read(member entryPath: String, limit: Int64, _ write: (UnsafeRawBufferPointer) -> Void)
         throws(ArchiveError) -> Bool
     {
         var count = 0

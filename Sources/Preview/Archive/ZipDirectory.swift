@@ -5,29 +5,29 @@ import Foundation
 /// visits every member's local header, which for a remote archive is one request per member; this reads what
 /// a listing needs from the directory alone. Reading a member's bytes goes back to libarchive, on a window
 /// of the archive that holds just that member (``ZipDirectory/Entry/window``).
-public struct ZipDirectory: Sendable {
+package struct ZipDirectory: Sendable {
     /// One member as the central directory records it.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// The member as a listing shows it.
-        public var member: ArchiveMember
+        package var member: ArchiveMember
         /// Where its local header starts.
-        public var localHeaderOffset: Int64
+        package var localHeaderOffset: Int64
         /// Its compressed size.
-        public var compressedSize: Int64
+        package var compressedSize: Int64
     }
 
     /// The members in directory order.
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// The format as libarchive names it for a local zip (`ZIP 2.0`, `ZIP 4.5` for zip64): the version needed
     /// to extract the first member.
-    public var formatName: String
+    package var formatName: String
 
     /// The most of the archive's end searched for the end record (its comment can be 64 KiB long).
     static let endSearch = 22 + 0xFFFF
 
     /// Reads the directory of the zip `source` holds; nil when it is not a zip (no end record), so another
     /// reader can try. A directory that is there but damaged throws.
-    public static func read(_ source: any ByteSource, name: String) throws -> ZipDirectory? {
+    package static func read(_ source: any ByteSource, name: String) throws -> ZipDirectory? {
         let size = source.size
         guard size >= 22 else { return nil }
         let tailStart = max(0, size - Int64(endSearch))
@@ -134,7 +134,7 @@ public struct ZipDirectory: Sendable {
 
     /// The first and last byte of `entry`'s local header and data (and a data descriptor after it), found from
     /// its local header: what a streaming zip reader needs to read that member alone.
-    public static func window(of entry: Entry, in source: any ByteSource, name: String) throws -> Range<Int64> {
+    package static func window(of entry: Entry, in source: any ByteSource, name: String) throws -> Range<Int64> {
         let header = try source.bytes(at: entry.localHeaderOffset, length: 30)
         guard header.count == 30, header.le32(0) == 0x0403_4b50 else {
             throw damaged(name, "no local header for \(entry.member.path)")

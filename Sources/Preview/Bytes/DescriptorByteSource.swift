@@ -1,19 +1,19 @@
 import Foundation
 
 /// The bytes of an open local file (a cached copy), read with `pread`: the descriptor stays the caller's.
-public final class DescriptorByteSource: ByteSource {
+package final class DescriptorByteSource: ByteSource {
     private let descriptor: Int32
     /// The length in bytes.
-    public let size: Int64
+    package let size: Int64
 
     /// A source over `descriptor`, `size` bytes long.
-    public init(descriptor: Int32, size: Int64) {
+    package init(descriptor: Int32, size: Int64) {
         self.descriptor = descriptor
         self.size = size
     }
 
     /// Copies up to `buffer.count` bytes from `offset`.
-    public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
             let count = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
             if count >= 0 { return count }

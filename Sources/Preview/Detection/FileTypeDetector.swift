@@ -3,25 +3,25 @@ import Foundation
 
 /// MIME type and viewer detection: libmagic reads the first bytes, the extension settles what libmagic
 /// leaves generic. Each thread uses its own libmagic cookie (they are not thread-safe).
-public struct FileTypeDetector: Sendable {
+package struct FileTypeDetector: Sendable {
     /// Bytes read from the start of a file: enough for libmagic's tests on every format we show.
-    public static let prefixLength = 64 << 10
+    package static let prefixLength = 64 << 10
 
     /// Creates a detector.
-    public init() {}
+    package init() {}
 
     /// Detects a local file from its first ``prefixLength`` bytes and its name.
-    public func detect(file path: String) throws(MagicError) -> FileType {
+    package func detect(file path: String) throws(MagicError) -> FileType {
         try detect(bytes: try prefix(of: path), name: (path as NSString).lastPathComponent)
     }
 
     /// libmagic's description of the first bytes, as `file(1)` prints it (codec, bit rate, dimensions, …).
-    public func describe(bytes: Data) throws(MagicError) -> String {
+    package func describe(bytes: Data) throws(MagicError) -> String {
         try MagicCookie.forCurrentThread(mime: false).describe(bytes: bytes)
     }
 
     /// The first bytes of a local file (up to ``prefixLength``).
-    public func prefix(of path: String) throws(MagicError) -> Data {
+    package func prefix(of path: String) throws(MagicError) -> Data {
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }
@@ -32,7 +32,7 @@ public struct FileTypeDetector: Sendable {
     }
 
     /// Detects from the first bytes of a file (a local prefix, or a remote one fetched with Range) and its name.
-    public func detect(bytes: Data, name: String) throws(MagicError) -> FileType {
+    package func detect(bytes: Data, name: String) throws(MagicError) -> FileType {
         let answer = try MagicCookie.forCurrentThread().describe(bytes: bytes)
         let parts = answer.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
         let mime = parts.first ?? "application/octet-stream"

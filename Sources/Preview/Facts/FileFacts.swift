@@ -95,7 +95,7 @@ public struct FileFacts: Sendable, Codable, Equatable {
     }
 
     /// The facts of the first bytes of a file (up to ``FileTypeDetector/prefixLength``) named `name`.
-    public init(prefix: Data, name: String, path: String, size: Int64, modificationTime: Double, mode: Int?)
+    package init(prefix: Data, name: String, path: String, size: Int64, modificationTime: Double, mode: Int?)
         throws(MagicError)
     {
         let detector = FileTypeDetector()
@@ -119,7 +119,7 @@ public struct FileFacts: Sendable, Codable, Equatable {
 
     /// The facts of a local regular file: its first bytes, then libvips for a JPEG/HEIC/WebP/TIFF's EXIF and the
     /// whole text for its line count (up to 64 MiB).
-    public static func local(_ path: String) throws(FileFactsError) -> FileFacts {
+    package static func local(_ path: String) throws(FileFactsError) -> FileFacts {
         var status = stat()
         guard stat(path, &status) == 0 else { throw .unreadable(path: path, message: String(cString: strerror(errno))) }
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(path: path) }
@@ -147,7 +147,7 @@ public struct FileFacts: Sendable, Codable, Equatable {
     /// the format keeps elsewhere — an image's header and EXIF through libvips (a HEIC's `meta` box may sit after
     /// its media data, and the source seeks there), a PDF's page count from its last 64 KiB when the start does
     /// not tell it. A failure of the source is thrown as it is.
-    public static func reading(
+    package static func reading(
         _ source: any ByteSource, name: String, path: String, modificationTime: Double, mode: Int?
     ) throws -> FileFacts {
         let prefix = try source.bytes(at: 0, length: FileTypeDetector.prefixLength)
@@ -187,14 +187,14 @@ public struct FileFacts: Sendable, Codable, Equatable {
 }
 
 /// Why a local file's facts could not be read.
-public enum FileFactsError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
+package enum FileFactsError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
     /// It could not be opened or read.
     case unreadable(path: String, message: String)
     /// It is a folder, a device or a socket, not a regular file.
     case notAFile(path: String)
 
     /// A one-line message naming the file.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path, let message): "\(path): \(message)"
         case .notAFile(let path): "\(path): not a regular file"
@@ -202,5 +202,5 @@ public enum FileFactsError: Error, Equatable, Sendable, CustomStringConvertible,
     }
 
     /// Both are local-file problems.
-    public var category: ErrorCategory { .localFile }
+    package var category: ErrorCategory { .localFile }
 }

@@ -18,7 +18,7 @@ enum GPSPosition {
 
 extension FileFacts.ImageFacts {
     /// The position as people read it (`48.85837° N, 2.29448° E`), when there is one.
-    public var position: String? {
+    package var position: String? {
         guard let latitude, let longitude else { return nil }
         return GPSPosition.shown(latitude: latitude, longitude: longitude)
     }

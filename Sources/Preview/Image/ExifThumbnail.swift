@@ -2,18 +2,18 @@ import Foundation
 
 /// The small JPEG a camera embeds in a photo's EXIF data (IFD1), found in the photo's first bytes: a
 /// thumbnail of a remote photo for the price of one Range request.
-public struct ExifThumbnail: Sendable, Equatable {
+package struct ExifThumbnail: Sendable, Equatable {
     /// The embedded JPEG's bytes.
-    public var jpeg: Data
+    package var jpeg: Data
     /// Its size in pixels (from its frame header).
-    public var width: Int
+    package var width: Int
     /// Its height in pixels.
-    public var height: Int
+    package var height: Int
     /// The main image's EXIF orientation, which the embedded picture does not carry but must be shown with.
-    public var orientation: Int
+    package var orientation: Int
 
     /// The embedded thumbnail of the JPEG whose first bytes are `prefix`; nil when there is none within them.
-    public static func find(in prefix: Data) -> ExifThumbnail? {
+    package static func find(in prefix: Data) -> ExifThumbnail? {
         let b = [UInt8](prefix)
         guard b.count > 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
         var at = 2

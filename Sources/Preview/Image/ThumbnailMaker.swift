@@ -1,16 +1,16 @@
 import Foundation
 
 /// A JPEG thumbnail made here, and its size.
-public struct ThumbnailImage: Sendable, Equatable {
+package struct ThumbnailImage: Sendable, Equatable {
     /// The JPEG's bytes.
-    public var jpeg: Data
+    package var jpeg: Data
     /// Pixels across.
-    public var width: Int
+    package var width: Int
     /// Pixels down.
-    public var height: Int
+    package var height: Int
 
     /// A thumbnail as given.
-    public init(jpeg: Data, width: Int, height: Int) {
+    package init(jpeg: Data, width: Int, height: Int) {
         self.jpeg = jpeg
         self.width = width
         self.height = height
@@ -19,13 +19,13 @@ public struct ThumbnailImage: Sendable, Equatable {
 
 /// Makes JPEG thumbnails with libvips: shrink-on-load (a JPEG is decoded at 1/2, 1/4 or 1/8 size), never
 /// upsized, shown the way EXIF orientation says.
-public enum ThumbnailMaker {
+package enum ThumbnailMaker {
     /// JPEG quality of thumbnails: small files, no visible loss at thumbnail size.
     static let quality = 80
 
     /// A thumbnail of the image file at `path`, longest edge at most `size`; failures name the file `shownAs`
     /// (a remote file's location rather than the scratch copy it was fetched to).
-    public static func thumbnail(ofFile path: String, size: Int, shownAs: String? = nil) throws -> ThumbnailImage {
+    package static func thumbnail(ofFile path: String, size: Int, shownAs: String? = nil) throws -> ThumbnailImage {
         do {
             return try encode(try VipsImage.thumbnail(of: path, maxEdge: size), name: path)
         } catch let error as VipsError {
@@ -35,7 +35,7 @@ public enum ThumbnailMaker {
     }
 
     /// A thumbnail from a camera's embedded one: shrunk when larger than `size`, turned as the main image is.
-    public static func thumbnail(of embedded: ExifThumbnail, size: Int) throws -> ThumbnailImage {
+    package static func thumbnail(of embedded: ExifThumbnail, size: Int) throws -> ThumbnailImage {
         let input = scratchPath("exif.jpg")
         defer { unlink(input) }
         try embedded.jpeg.write(to: URL(fileURLWithPath: input))

@@ -1,7 +1,7 @@
 /// libvips' failures in the user's terms: what the file is not, never the library's name or its loader's.
 extension VipsError {
     /// One line naming the file: "not an image officer-files reads" or "damaged or truncated JPEG".
-    public var wording: String {
+    package var wording: String {
         switch self {
         case .initializationFailed: "the image library could not start"
         case .loadFailed(let file, let message):
@@ -15,7 +15,7 @@ extension VipsError {
     }
 
     /// The same failure naming the file `name`.
-    public func naming(_ name: String) -> VipsError {
+    package func naming(_ name: String) -> VipsError {
         switch self {
         case .loadFailed(_, let message): .loadFailed(file: name, message: message)
         case .saveFailed(_, let message): .saveFailed(file: name, message: message)
@@ -47,7 +47,7 @@ extension VipsError {
 /// Image preparation's failures in the user's terms.
 extension ImageError {
     /// One line naming the file, without libvips' own message (``description`` keeps it, for `-v`).
-    public var wording: String {
+    package var wording: String {
         switch self {
         case .undecodable(let file, let message):
             VipsError.isUnknownFormat(message)

@@ -1,5 +1,5 @@
 /// A libvips failure, naming the file and carrying libvips' own message.
-public enum VipsError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum VipsError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `VIPS_INIT` failed.
     case initializationFailed(String)
     /// The file could not be opened as an image.
@@ -10,7 +10,7 @@ public enum VipsError: Error, Equatable, Sendable, CustomStringConvertible {
     case saveFailed(file: String, message: String)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .initializationFailed(let message): "libvips: initialization failed: \(message)"
         case .loadFailed(let file, let message): "\(file): cannot read image: \(message)"

@@ -1,5 +1,5 @@
 /// An owned libvips image. Opening reads only the header; pixels are decoded when an operation needs them.
-public final class VipsImage {
+package final class VipsImage {
     private let handle: OpaquePointer
     /// For an image read from a byte source: the callbacks' state, alive as long as the handle.
     private let cursor: ByteSourceCursor?
@@ -12,7 +12,7 @@ public final class VipsImage {
     /// Opens the header of an image whose bytes come from `source` (a remote file read by ranges): size,
     /// orientation and metadata without the pixels, reading only the parts of the file the format keeps
     /// them in. `name` names it in errors; a failure of the source is thrown as it is.
-    public convenience init(source: any ByteSource, name: String) throws {
+    package convenience init(source: any ByteSource, name: String) throws {
         try VipsRuntime.ensureInitialized()
         let cursor = ByteSourceCursor(source)
         guard let handle = VipsCalls.open(cursor: cursor) else {
@@ -27,7 +27,7 @@ public final class VipsImage {
     /// Opens `path`, failing on decode errors rather than producing garbage.
     ///
     /// `sequential` streams a single top-to-bottom pass in little memory; leave it off to run several operations.
-    public convenience init(contentsOf path: String, sequential: Bool = false) throws(VipsError) {
+    package convenience init(contentsOf path: String, sequential: Bool = false) throws(VipsError) {
         try VipsRuntime.ensureInitialized()
         guard let handle = VipsCalls.open(path, sequential: sequential, failOnError: true) else {
             throw .loadFailed(file: path, message: VipsCalls.lastError())
@@ -36,7 +36,7 @@ public final class VipsImage {
     }
 
     /// A black image of the given size, for tests and fixtures.
-    public static func black(width: Int, height: Int, bands: Int = 3) throws(VipsError) -> VipsImage {
+    package static func black(width: Int, height: Int, bands: Int = 3) throws(VipsError) -> VipsImage {
         try VipsRuntime.ensureInitialized()
         guard let handle = VipsCalls.black(width: Int32(width), height: Int32(height), bands: Int32(bands)) else {
             throw .operationFailed(operation: "black", message: VipsCalls.lastError())
@@ -46,7 +46,7 @@ public final class VipsImage {
 
     /// A thumbnail of the file no larger than `maxEdge` on either side, made with shrink-on-load, never
     /// upsized, EXIF orientation applied, and with `exportSRGB` converted to sRGB; decode errors fail it.
-    public static func thumbnail(of path: String, maxEdge: Int, exportSRGB: Bool = true) throws(VipsError) -> VipsImage
+    package static func thumbnail(of path: String, maxEdge: Int, exportSRGB: Bool = true) throws(VipsError) -> VipsImage
     {
         try VipsRuntime.ensureInitialized()
         guard let handle = VipsCalls.thumbnail(path, maxEdge: Int32(maxEdge), exportSRGB: exportSRGB) else {
@@ -57,7 +57,7 @@ public final class VipsImage {
 
     /// The image turned and mirrored as EXIF `orientation` (1–8) says it is to be shown: for a picture that
     /// does not carry the orientation itself (a camera's embedded thumbnail).
-    public func oriented(_ orientation: Int) throws(VipsError) -> VipsImage {
+    package func oriented(_ orientation: Int) throws(VipsError) -> VipsImage {
         // Orientations 2, 4, 5, 7 are mirrored: flipped, then turned as their unmirrored twin.
         let quarters: Int32 = [1: 0, 2: 0, 3: 2, 4: 2, 5: 3, 6: 1, 7: 1, 8: 3][orientation] ?? 0
         var current = self
@@ -75,50 +75,52 @@ public final class VipsImage {
     }
 
     /// The libvips loader that read the file (`jpegload`, `pngload`, `heifload`, …).
-    public var loader: String? { VipsCalls.string(handle, "vips-loader") }
+    package var loader: String? { VipsCalls.string(handle, "vips-loader") }
     /// True when the image has an alpha channel.
-    public var hasAlpha: Bool { VipsCalls.hasAlpha(handle) }
+    package var hasAlpha: Bool { VipsCalls.hasAlpha(handle) }
     /// True when the image embeds an ICC colour profile.
-    public var hasColourProfile: Bool { VipsCalls.hasField(handle, "icc-profile-data") }
+    package var hasColourProfile: Bool { VipsCalls.hasField(handle, "icc-profile-data") }
     /// True for CMYK images.
-    public var isCMYK: Bool { VipsCalls.isCMYK(handle) }
+    package var isCMYK: Bool { VipsCalls.isCMYK(handle) }
     /// The EXIF orientation (1 when absent).
-    public var orientation: Int { Int(VipsCalls.int(handle, "orientation", fallback: 1)) }
+    package var orientation: Int { Int(VipsCalls.int(handle, "orientation", fallback: 1)) }
     /// True when the image carries EXIF, XMP or IPTC metadata (where GPS positions live).
-    public var hasMetadata: Bool { ["exif-data", "xmp-data", "iptc-data"].contains { VipsCalls.hasField(handle, $0) } }
+    package var hasMetadata: Bool {
+        ["exif-data", "xmp-data", "iptc-data"].contains { VipsCalls.hasField(handle, $0) }
+    }
     /// True when the EXIF data carries a GPS position.
-    public var hasGPS: Bool { VipsCalls.hasField(handle, "exif-ifd3-GPSLatitude") }
+    package var hasGPS: Bool { VipsCalls.hasField(handle, "exif-ifd3-GPSLatitude") }
     /// True when the metadata may hold a position: EXIF GPS, or XMP (which can carry one too).
-    public var mayHoldPosition: Bool { hasGPS || VipsCalls.hasField(handle, "xmp-data") }
+    package var mayHoldPosition: Bool { hasGPS || VipsCalls.hasField(handle, "xmp-data") }
     /// A metadata string field, e.g. `exif-ifd0-Model`.
-    public func string(_ field: String) -> String? { VipsCalls.string(handle, field) }
+    package func string(_ field: String) -> String? { VipsCalls.string(handle, field) }
 
     /// Writes the image as WebP.
-    public func writeWebP(to path: String, quality: Int = 85, stripMetadata: Bool = true) throws(VipsError) {
+    package func writeWebP(to path: String, quality: Int = 85, stripMetadata: Bool = true) throws(VipsError) {
         guard VipsCalls.saveWebP(handle, to: path, quality: Int32(quality), strip: stripMetadata) else {
             throw .saveFailed(file: path, message: VipsCalls.lastError())
         }
     }
 
     /// Writes the image as TIFF (deflate-compressed).
-    public func writeTIFF(to path: String, stripMetadata: Bool = true) throws(VipsError) {
+    package func writeTIFF(to path: String, stripMetadata: Bool = true) throws(VipsError) {
         guard VipsCalls.saveTIFF(handle, to: path, strip: stripMetadata) else {
             throw .saveFailed(file: path, message: VipsCalls.lastError())
         }
     }
 
     /// Whether this libvips writes GIF (it needs cgif).
-    public static var canWriteGIF: Bool { (try? VipsRuntime.ensureInitialized()) != nil && VipsCalls.canSaveGIF }
+    package static var canWriteGIF: Bool { (try? VipsRuntime.ensureInitialized()) != nil && VipsCalls.canSaveGIF }
 
     /// Writes the image as GIF.
-    public func writeGIF(to path: String, stripMetadata: Bool = true) throws(VipsError) {
+    package func writeGIF(to path: String, stripMetadata: Bool = true) throws(VipsError) {
         guard VipsCalls.saveGIF(handle, to: path, strip: stripMetadata) else {
             throw .saveFailed(file: path, message: VipsCalls.lastError())
         }
     }
 
     /// The image with any transparency composited onto white (for a JPEG, which has none); itself without alpha.
-    public func flattenedOntoWhite() throws(VipsError) -> VipsImage {
+    package func flattenedOntoWhite() throws(VipsError) -> VipsImage {
         guard hasAlpha else { return self }
         guard let flat = VipsCalls.flattenOntoWhite(handle) else {
             throw .operationFailed(operation: "flatten", message: VipsCalls.lastError())
@@ -127,21 +129,21 @@ public final class VipsImage {
     }
 
     /// Writes the image as an 8-bit PNG.
-    public func writePNG8(to path: String, stripMetadata: Bool = true) throws(VipsError) {
+    package func writePNG8(to path: String, stripMetadata: Bool = true) throws(VipsError) {
         guard VipsCalls.savePNG8(handle, to: path, strip: stripMetadata) else {
             throw .saveFailed(file: path, message: VipsCalls.lastError())
         }
     }
 
     /// Width in pixels.
-    public var width: Int { Int(VipsCalls.width(handle)) }
+    package var width: Int { Int(VipsCalls.width(handle)) }
     /// Height in pixels.
-    public var height: Int { Int(VipsCalls.height(handle)) }
+    package var height: Int { Int(VipsCalls.height(handle)) }
     /// Number of bands (3 for RGB, 4 with alpha).
-    public var bands: Int { Int(VipsCalls.bands(handle)) }
+    package var bands: Int { Int(VipsCalls.bands(handle)) }
 
     /// The mean pixel value over all bands; decodes the whole image.
-    public func average() throws(VipsError) -> Double {
+    package func average() throws(VipsError) -> Double {
         guard let value = VipsCalls.average(handle) else {
             throw .operationFailed(operation: "avg", message: VipsCalls.lastError())
         }
@@ -149,12 +151,12 @@ public final class VipsImage {
     }
 
     /// Writes the image as PNG, metadata stripped.
-    public func writePNG(to path: String) throws(VipsError) {
+    package func writePNG(to path: String) throws(VipsError) {
         guard VipsCalls.savePNG(handle, to: path) else { throw .saveFailed(file: path, message: VipsCalls.lastError()) }
     }
 
     /// Writes the image as JPEG with optimized coding.
-    public func writeJPEG(to path: String, quality: Int = 85, stripMetadata: Bool = true, progressive: Bool = false)
+    package func writeJPEG(to path: String, quality: Int = 85, stripMetadata: Bool = true, progressive: Bool = false)
         throws(VipsError)
     {
         guard

@@ -1,5 +1,5 @@
 /// libvips' process-wide set-up, done once: initialization, operation cache off, untrusted loaders blocked.
-public enum VipsRuntime {
+package enum VipsRuntime {
     // A static let runs its initializer exactly once, thread-safely.
     private static let initialization: Result<Void, VipsError> = {
         if let problem = VipsCalls.load() {
@@ -15,12 +15,12 @@ public enum VipsRuntime {
     }()
 
     /// Initializes libvips if it has not been yet.
-    public static func ensureInitialized() throws(VipsError) {
+    package static func ensureInitialized() throws(VipsError) {
         try initialization.get()
     }
 
     /// The libvips version, e.g. `8.14.1`, or why it cannot be loaded.
-    public static var libraryVersion: String {
+    package static var libraryVersion: String {
         do {
             try ensureInitialized()
             return VipsCalls.version()

@@ -2,5 +2,5 @@ import FileModel
 
 extension MagicError: CategorizedError {
     /// libmagic reads local files and its own database.
-    public var category: ErrorCategory { .localFile }
+    package var category: ErrorCategory { .localFile }
 }

@@ -1,5 +1,5 @@
 /// A libmagic failure, carrying libmagic's own message.
-public enum MagicError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum MagicError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `magic_open` could not allocate a cookie.
     case openFailed
     /// The compiled magic database could not be loaded.
@@ -8,7 +8,7 @@ public enum MagicError: Error, Equatable, Sendable, CustomStringConvertible {
     case detectionFailed(file: String, message: String)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .openFailed: "libmagic: could not open a magic cookie"
         case .databaseLoadFailed(let message): "libmagic: could not load the magic database: \(message)"

@@ -2,7 +2,7 @@ import FileModel
 
 extension CacheError: CategorizedError {
     /// What kind of failure this is.
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch self {
         case .index, .io: .localFile
         case .tooLarge: .refused

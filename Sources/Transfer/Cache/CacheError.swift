@@ -2,7 +2,7 @@ import HTTP
 import Journal
 
 /// A cache failure, naming the cache directory or entry concerned.
-public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The index database failed.
     case index(SQLiteError)
     /// A file in the cache could not be written, read or removed (disk full included).
@@ -13,7 +13,7 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case notCached(key: CacheKey)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .index(let error): "cache index: \(error)"
         case .io(let path, let message): "cache: \(path): \(message)"

@@ -4,11 +4,11 @@ import HTTP
 /// Bytes on their way into the cache: a private temp file (named after the writing process, so a crash
 /// leaves a trace that the next open finds) that ``ContentCache/commit(_:key:version:pinned:metadata:)``
 /// links into place. Dropped without a commit, it removes itself.
-public final class CacheStagedFile: @unchecked Sendable {
+package final class CacheStagedFile: @unchecked Sendable {
     /// The temp file.
-    public let path: String
+    package let path: String
     /// Its descriptor, open for writing until the commit (a download can write into it directly).
-    public let fileDescriptor: Int32
+    package let fileDescriptor: Int32
     private var isOpen = true
     private var finishedSize: Int64?
     var isCommitted = false
@@ -27,7 +27,7 @@ public final class CacheStagedFile: @unchecked Sendable {
     }
 
     /// Appends bytes.
-    public func write(_ data: Data) throws(CacheError) {
+    package func write(_ data: Data) throws(CacheError) {
         let failure: Int32? = data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -44,7 +44,7 @@ public final class CacheStagedFile: @unchecked Sendable {
     }
 
     /// Appends a local file's bytes.
-    public func write(contentsOf source: String) throws(CacheError) {
+    package func write(contentsOf source: String) throws(CacheError) {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw .io(path: source, message: String(cString: strerror(errno))) }
         defer { close(input) }
@@ -58,7 +58,7 @@ public final class CacheStagedFile: @unchecked Sendable {
     /// Flushes the bytes to stable storage and closes the file; returns its size. The commit does this
     /// when it has not been done, so calling it is only needed to keep the flush out of the commit's time.
     @discardableResult
-    public func finish() throws(CacheError) -> Int64 {
+    package func finish() throws(CacheError) -> Int64 {
         if !isOpen, let size = finishedSize { return size }
         guard isOpen else { throw .io(path: path, message: "already committed") }
         var info = stat()

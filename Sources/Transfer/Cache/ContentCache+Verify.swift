@@ -8,7 +8,7 @@ extension ContentCache {
     /// is read and one whose bytes no longer match their SHA-256 is dropped (and listed), files no entry
     /// names are removed, temp files of processes that no longer run are removed, and (`trimming`) the cache is
     /// trimmed to its limit. Holds the write lock throughout, so no other process commits meanwhile.
-    public func verify(trimming: Bool = true) throws(CacheError) -> CacheVerification {
+    package func verify(trimming: Bool = true) throws(CacheError) -> CacheVerification {
         var report = CacheVerification()
         let check = try? sql { db throws(SQLiteError) in try db.query("PRAGMA quick_check").first?.first?.text }
         if check != "ok" {

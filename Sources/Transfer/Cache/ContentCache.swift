@@ -14,15 +14,15 @@ import Journal
 ///
 /// A crash leaves its temp file (named by process id) in `tmp/`; the next open sees a temp file of a dead
 /// process and runs ``verify()``, which drops entries without files and files without entries.
-public final class ContentCache: @unchecked Sendable {
+package final class ContentCache: @unchecked Sendable {
     /// Where the cache lives.
-    public let directory: String
+    package let directory: String
     /// The most bytes it holds.
-    public let limit: Int64
+    package let limit: Int64
     /// How long an unpinned entry is served after it was stored; nil keeps entries until evicted.
-    public let timeToLive: Double?
+    package let timeToLive: Double?
     /// What opening found and repaired (a crash's leftovers, a corrupt index).
-    public private(set) var openingReport = CacheVerification()
+    package private(set) var openingReport = CacheVerification()
 
     var database: SQLiteDatabase
     let lock = NSLock()
@@ -31,10 +31,10 @@ public final class ContentCache: @unchecked Sendable {
     var temporaryDirectory: String { directory + "/tmp" }
 
     /// The default limit: 1 GiB.
-    public static let defaultLimit: Int64 = 1 << 30
+    package static let defaultLimit: Int64 = 1 << 30
 
     /// `$XDG_CACHE_HOME/officer-files/content`, else `~/.cache/officer-files/content`.
-    public static func defaultDirectory(environment: [String: String]) -> String {
+    package static func defaultDirectory(environment: [String: String]) -> String {
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/officer-files/content" }
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/officer-files/content"
     }
@@ -42,7 +42,7 @@ public final class ContentCache: @unchecked Sendable {
     /// Opens (creating) the cache in `directory`, healing what a crash left. Opening changes nothing else: a cache
     /// holding more than `limit` (a smaller limit given this time) is trimmed to it by the next commit, which makes
     /// room within the limit, or by ``verify(trimming:)``; never by a run that only reads it.
-    public init(directory: String, limit: Int64 = ContentCache.defaultLimit, timeToLive: Double? = nil)
+    package init(directory: String, limit: Int64 = ContentCache.defaultLimit, timeToLive: Double? = nil)
         throws(CacheError)
     {
         self.directory = directory
@@ -78,7 +78,7 @@ public final class ContentCache: @unchecked Sendable {
 
     /// The entry for `key` — only if it was stored for `version` when one is given — marking it used.
     /// Expired entries and entries whose file vanished are dropped and reported as misses.
-    public func entry(for key: CacheKey, version: String? = nil) throws(CacheError) -> CacheEntry? {
+    package func entry(for key: CacheKey, version: String? = nil) throws(CacheError) -> CacheEntry? {
         try withWriteTransaction { () throws(CacheError) -> CacheEntry? in
             guard let (rowID, entry) = try row(for: key) else { return nil }
             if let version, entry.version != version { return nil }
@@ -105,7 +105,7 @@ public final class ContentCache: @unchecked Sendable {
     /// The entry's file, opened (so another process evicting it cannot pull it away) and checked against the
     /// SHA-256 it was stored with — a re-read of a local file, done before the first byte is handed out. A
     /// damaged entry is dropped (``CachedBody/damaged(_:)``); one whose file vanished is a miss.
-    public func open(_ entry: CacheEntry) -> CachedBody {
+    package func open(_ entry: CacheEntry) -> CachedBody {
         guard let handle = FileHandle(forReadingAtPath: entry.path) else { return .gone }
         let hasher = SHA256Hasher()
         let intact: Bool
@@ -124,7 +124,7 @@ public final class ContentCache: @unchecked Sendable {
     }
 
     /// Forgets an entry whose bytes failed their check, unless the key was stored anew meanwhile.
-    public func dropDamaged(_ entry: CacheEntry) {
+    package func dropDamaged(_ entry: CacheEntry) {
         _ = try? withWriteTransaction { () throws(CacheError) in
             if let (rowID, current) = try row(for: entry.key), current.path == entry.path {
                 try deleteRow(rowID, file: current.path)
@@ -146,7 +146,7 @@ public final class ContentCache: @unchecked Sendable {
     }
 
     /// The bytes stored for `key` (at `version` if given), or nil.
-    public func data(for key: CacheKey, version: String? = nil) throws(CacheError) -> Data? {
+    package func data(for key: CacheKey, version: String? = nil) throws(CacheError) -> Data? {
         guard let entry = try entry(for: key, version: version), case .intact(let handle) = open(entry) else {
             return nil
         }
@@ -154,7 +154,7 @@ public final class ContentCache: @unchecked Sendable {
     }
 
     /// Every entry (or those of one kind), least recently used first, without marking any as used.
-    public func entries(kind: String? = nil) throws(CacheError) -> [CacheEntry] {
+    package func entries(kind: String? = nil) throws(CacheError) -> [CacheEntry] {
         try sql { db throws(SQLiteError) in
             try db.query(
                 "SELECT \(Self.columns) FROM entries" + (kind == nil ? "" : " WHERE kind = ?") + " ORDER BY seq",
@@ -164,7 +164,7 @@ public final class ContentCache: @unchecked Sendable {
     }
 
     /// Totals for `cache stats`.
-    public func statistics() throws(CacheError) -> CacheStatistics {
+    package func statistics() throws(CacheError) -> CacheStatistics {
         try sql { db throws(SQLiteError) in
             let totals = try db.query("SELECT count, bytes, pinned_bytes FROM totals WHERE id = 1").first ?? []
             let pinned = try db.query("SELECT count(*) FROM entries WHERE pinned = 1").first?.first
@@ -183,13 +183,13 @@ public final class ContentCache: @unchecked Sendable {
     // MARK: Writing
 
     /// A temp file to write an entry's bytes into before ``commit(_:key:version:pinned:metadata:)``.
-    public func stage() throws(CacheError) -> CacheStagedFile {
+    package func stage() throws(CacheError) -> CacheStagedFile {
         try CacheStagedFile(temporaryDirectory: temporaryDirectory)
     }
 
     /// Stores `data` for `key` at `version` (see ``commit(_:key:version:pinned:metadata:)``).
     @discardableResult
-    public func store(
+    package func store(
         _ data: Data, for key: CacheKey, version: String, pinned: Bool = false, metadata: [String: String] = [:]
     )
         throws(CacheError) -> CacheEntry
@@ -201,7 +201,7 @@ public final class ContentCache: @unchecked Sendable {
 
     /// Stores a copy of a local file's bytes for `key` at `version` (see ``commit(_:key:version:pinned:metadata:)``).
     @discardableResult
-    public func store(
+    package func store(
         contentsOf path: String, for key: CacheKey, version: String, pinned: Bool = false,
         metadata: [String: String] = [:]
     ) throws(CacheError) -> CacheEntry {
@@ -212,13 +212,13 @@ public final class ContentCache: @unchecked Sendable {
 
     /// The largest entry stored on the way (a download, an AI result): an eighth of the limit, so one big file
     /// never flushes the cache. Explicit pins store any size that fits.
-    public var automaticEntryLimit: Int64 { limit / 8 }
+    package var automaticEntryLimit: Int64 { limit / 8 }
 
     /// Makes staged bytes the entry for `key`, replacing any older version. Evicts what it must first;
     /// when it returns, the cache is within its limit. Throws ``CacheError/tooLarge(key:size:available:)``
     /// when the entry cannot fit beside the pinned ones; the cache is then unchanged.
     @discardableResult
-    public func commit(
+    package func commit(
         _ staged: CacheStagedFile, key: CacheKey, version: String, pinned: Bool = false,
         metadata: [String: String] = [:]
     ) throws(CacheError) -> CacheEntry {
@@ -282,7 +282,7 @@ public final class ContentCache: @unchecked Sendable {
     /// Pins or unpins the entry for `key`; pinned entries are never evicted and never expire. Pinned entries
     /// never hold more than the limit: a pin that would pass it is refused (``CacheError/tooLarge(key:size:available:)``),
     /// as a commit of the same entry would be.
-    public func setPinned(_ pinned: Bool, for key: CacheKey) throws(CacheError) {
+    package func setPinned(_ pinned: Bool, for key: CacheKey) throws(CacheError) {
         try withWriteTransaction { () throws(CacheError) in
             if pinned, let (_, entry) = try row(for: key), !entry.pinned {
                 let pinnedBytes = try sql { db throws(SQLiteError) in
@@ -307,7 +307,7 @@ public final class ContentCache: @unchecked Sendable {
 
     /// Removes the entry for `key`; returns whether there was one.
     @discardableResult
-    public func remove(_ key: CacheKey) throws(CacheError) -> Bool {
+    package func remove(_ key: CacheKey) throws(CacheError) -> Bool {
         try withWriteTransaction { () throws(CacheError) -> Bool in
             guard let (rowID, entry) = try row(for: key) else { return false }
             try deleteRow(rowID, file: entry.path)
@@ -317,7 +317,7 @@ public final class ContentCache: @unchecked Sendable {
 
     /// Removes every unpinned entry (every entry with `includingPinned`); returns how many and their bytes.
     @discardableResult
-    public func clear(includingPinned: Bool = false) throws(CacheError) -> (entries: Int, bytes: Int64) {
+    package func clear(includingPinned: Bool = false) throws(CacheError) -> (entries: Int, bytes: Int64) {
         try withWriteTransaction { () throws(CacheError) -> (entries: Int, bytes: Int64) in
             let victims = try sql { db throws(SQLiteError) in
                 try db.query("SELECT rowid, file, size FROM entries" + (includingPinned ? "" : " WHERE pinned = 0"))

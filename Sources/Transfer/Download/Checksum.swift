@@ -1,12 +1,12 @@
 import HTTP
 
 /// An expected digest, as given with `--checksum sha256:HEX`.
-public struct Checksum: Sendable, Equatable, CustomStringConvertible {
+package struct Checksum: Sendable, Equatable, CustomStringConvertible {
     /// Lowercase hex SHA-256.
-    public let sha256: String
+    package let sha256: String
 
     /// Parses `sha256:HEX` (64 hex digits, any case).
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let parts = text.split(separator: ":", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "sha256", parts[1].count == 64,
             parts[1].allSatisfy(\.isHexDigit)
@@ -15,5 +15,5 @@ public struct Checksum: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `sha256:hex`.
-    public var description: String { "sha256:" + sha256 }
+    package var description: String { "sha256:" + sha256 }
 }

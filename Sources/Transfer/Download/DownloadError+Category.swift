@@ -3,7 +3,7 @@ import HTTP
 
 extension DownloadError: CategorizedError {
     /// What kind of failure this is.
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch self {
         case .destinationExists, .destinationIsDirectory, .busy: .conflict
         case .server(_, let status, _): .of(httpStatus: status)

@@ -2,7 +2,7 @@ import HTTP
 import Journal
 
 /// Why a download did not complete; the temp file and journal are kept where a rerun can use them.
-public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The destination exists and `force` was not given.
     case destinationExists(path: String)
     /// The destination is a folder.
@@ -29,7 +29,7 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case localFile(path: String, message: String)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .destinationExists(let path): "\(path): already exists"
         case .destinationIsDirectory(let path): "\(path): is a folder"

@@ -7,7 +7,7 @@ public struct DownloadOptions: Sendable {
     /// Parallel ranges; nil chooses by size (4 from 64 MiB up, else 1).
     public var segments: Int?
     /// The file must hash to this, or it never reaches its final name.
-    public var checksum: Checksum?
+    package var checksum: Checksum?
     /// Receive at most this many bytes per second in all.
     public var bandwidthLimit: Int64?
     /// Give the file the server's Last-Modified time, as wget does.

@@ -1,7 +1,8 @@
+import FileModel
 import HTTP
 
 /// Fetches a URL to a local file, resumably and verified.
-public protocol Downloading: Sendable {
+package protocol Downloading: Sendable {
     /// Downloads `url` to `destination`; `onEvent` hears the plan, progress, retries and restarts.
     func download(
         from url: String, credential: BearerCredential?, to destination: String, options: DownloadOptions,

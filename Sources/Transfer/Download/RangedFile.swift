@@ -10,13 +10,13 @@ import HTTP
 ///
 /// `read(at:into:)` blocks its thread while the request runs: call it from a thread of its own (a libarchive
 /// or libvips worker), never from Swift concurrency's shared pool.
-public final class RangedFile: @unchecked Sendable {
+package final class RangedFile: @unchecked Sendable {
     /// The URL read.
-    public let url: String
+    package let url: String
     /// The file's length.
-    public let size: Int64
+    package let size: Int64
     /// The validator every range is asked with, when the server gave a strong one.
-    public let etag: String?
+    package let etag: String?
     private let http: HTTPClient
     private let credential: BearerCredential?
     private let lock = NSLock()
@@ -29,9 +29,9 @@ public final class RangedFile: @unchecked Sendable {
     private var cancelled = false
 
     /// The first block asked for after a jump.
-    public static let smallestBlock = 64 << 10
+    package static let smallestBlock = 64 << 10
     /// The largest block a run of sequential reads grows to.
-    public static let largestBlock = 4 << 20
+    package static let largestBlock = 4 << 20
     /// The most one read asks for at once.
     static let largestRead = 64 << 20
     /// Blocks kept; the least recently used goes first.
@@ -39,7 +39,7 @@ public final class RangedFile: @unchecked Sendable {
 
     /// A file of `size` bytes at `url` (`etag` from the listing or a HEAD; the credential, if any, bound to its
     /// origin as every request's is).
-    public init(http: HTTPClient, url: String, credential: BearerCredential?, size: Int64, etag: String?) {
+    package init(http: HTTPClient, url: String, credential: BearerCredential?, size: Int64, etag: String?) {
         self.http = http
         self.url = url
         self.credential = credential
@@ -48,13 +48,13 @@ public final class RangedFile: @unchecked Sendable {
     }
 
     /// Bytes fetched so far, and in how many requests.
-    public var traffic: (bytes: Int64, requests: Int) { lock.withLock { (fetched, requests) } }
+    package var traffic: (bytes: Int64, requests: Int) { lock.withLock { (fetched, requests) } }
 
     /// Makes every later read fail with `CancellationError` (the task that started the reader was cancelled).
-    public func cancel() { lock.withLock { cancelled = true } }
+    package func cancel() { lock.withLock { cancelled = true } }
 
     /// Copies up to `buffer.count` bytes from `offset` into `buffer`; 0 at the end of the file.
-    public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard offset < size, buffer.count > 0 else { return 0 }
         let block = try self.block(containing: offset, wanting: buffer.count)
         let start = Int(offset - block.start)

@@ -5,7 +5,7 @@ extension SegmentedDownloader {
     /// Places a local copy of a remote file (a cache entry the server confirmed current, open as `source`) at
     /// `destination` with a download's guarantees: a hidden temp file, the checksum checked, then a link
     /// (or a rename with `force`), so nothing partial ever carries the final name.
-    public func install(
+    package func install(
         from source: Int32, expectedLength: Int64, to destination: String, options: DownloadOptions = DownloadOptions()
     ) throws(DownloadError) -> DownloadResult {
         let partial = try PartialFile.claim(for: destination, force: options.force)

@@ -7,7 +7,7 @@ extension SegmentedDownloader {
     /// stream: not resumable, since the same request may answer other bytes, but through the same claimed temp
     /// file, length check, `--checksum` and atomic rename as every download, so nothing partial is ever under
     /// the final name.
-    public func download(
+    package func download(
         answerTo request: HTTPRequest, to destination: String, options: DownloadOptions = DownloadOptions(),
         onEvent: (@Sendable (TransferEvent) -> Void)? = nil
     ) async throws(DownloadError) -> DownloadResult {

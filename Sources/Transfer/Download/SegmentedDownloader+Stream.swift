@@ -6,7 +6,7 @@ extension SegmentedDownloader {
     /// Streams `url` to an open descriptor (stdout for `cat`), resuming after network failures with
     /// `Range` + `If-Range` from exactly the bytes already written, so the output is never duplicated or garbled.
     /// Returns the bytes written.
-    public func stream(
+    package func stream(
         from url: String, credential: BearerCredential?, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil,
         onProgress: (@Sendable (_ written: Int64, _ total: Int64?) -> Void)? = nil
     ) async throws(DownloadError) -> Int64 {
@@ -20,7 +20,7 @@ extension SegmentedDownloader {
     /// Streams `url` to `fileDescriptor` like ``stream(from:credential:to:bandwidthLimit:onProgress:)``, also copying
     /// the bytes to `copy` (a cache entry being filled, abandoned past `limit`), and asking with `If-None-Match`
     /// first: a `304` writes nothing and reports ``StreamOutcome/notModified``.
-    public func stream(
+    package func stream(
         from url: String, credential: BearerCredential?, to fileDescriptor: Int32,
         copy: (descriptor: Int32, limit: Int64)?,
         ifNoneMatch: String?, bandwidthLimit: Int64? = nil, requireLength: Bool = false,
@@ -166,11 +166,11 @@ private final class StreamState: @unchecked Sendable {
 }
 
 /// How a stream ended.
-public struct StreamOutcome: Sendable, Equatable {
+package struct StreamOutcome: Sendable, Equatable {
     /// Bytes written to the output.
-    public var written: Int64
+    package var written: Int64
     /// The server answered `304 Not Modified` to `If-None-Match`: nothing was written.
-    public var notModified: Bool
+    package var notModified: Bool
     /// The strong ETag of what was sent (or confirmed unchanged), if the server gave one.
-    public var etag: String?
+    package var etag: String?
 }

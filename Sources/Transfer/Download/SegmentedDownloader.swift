@@ -6,20 +6,20 @@ import Journal
 /// The default ``Downloading``: ranges fetched in parallel into a preallocated temp file, every range's
 /// progress journaled, every answer checked against what was asked, and the final name reached only by
 /// an atomic rename after the length (and checksum) is verified.
-public struct SegmentedDownloader: Downloading {
+package struct SegmentedDownloader: Downloading {
     /// The transport; its retry policy sets the delays between a range's attempts.
-    public var http: HTTPClient
+    package var http: HTTPClient
     /// Where progress is recorded for resuming; nil keeps nothing (no resume across runs).
-    public var journal: TransferJournal?
+    package var journal: TransferJournal?
     /// How often the live offsets are written to the journal, in seconds.
-    public var journalInterval = 0.005
+    package var journalInterval = 0.005
     /// How often the temp file is flushed to stable storage, in seconds.
-    public var syncInterval = 1.0
+    package var syncInterval = 1.0
     /// How each range asks for the version it started with.
-    public var rangeCondition = RangeCondition.ifRange
+    package var rangeCondition = RangeCondition.ifRange
 
     /// How a range request names the version of the file it continues.
-    public enum RangeCondition: Sendable {
+    package enum RangeCondition: Sendable {
         /// `If-Range`: a changed file answers 200 with all of it, which is refused and restarts the download.
         case ifRange
         /// `If-Match` with the ETag (else `If-Unmodified-Since`): a changed file answers 412, which restarts the
@@ -28,7 +28,7 @@ public struct SegmentedDownloader: Downloading {
     }
 
     /// Creates a downloader.
-    public init(http: HTTPClient = HTTPClient(), journal: TransferJournal?) {
+    package init(http: HTTPClient = HTTPClient(), journal: TransferJournal?) {
         self.http = http
         self.journal = journal
     }
@@ -42,7 +42,7 @@ public struct SegmentedDownloader: Downloading {
     }
 
     /// Downloads `url` to `destination` (resumable from the journal, in parallel ranges where the server serves them, checked, then renamed into place); `onEvent` hears its progress.
-    public func download(
+    package func download(
         from url: String, credential: BearerCredential?, to destination: String,
         options given: DownloadOptions = DownloadOptions(),
         onEvent: (@Sendable (TransferEvent) -> Void)? = nil

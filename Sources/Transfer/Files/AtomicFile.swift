@@ -4,9 +4,9 @@ import Foundation
 /// Writes small files whole or not at all: the bytes go to a temp file beside the target, which then takes the
 /// final name by a hard link (never over an existing file) or, when replacing is asked for, a rename. A reader
 /// never sees half a file, and a file that exists is never lost to a refused write.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Writes `data` to `path`; an existing file is a ``LocalFileError/Problem/exists`` unless `replace`.
-    public static func write(_ data: Data, to path: String, replace: Bool) throws(LocalFileError) {
+    package static func write(_ data: Data, to path: String, replace: Bool) throws(LocalFileError) {
         let folder = (path as NSString).deletingLastPathComponent
         let temp =
             (folder.isEmpty ? "." : folder) + "/." + (path as NSString).lastPathComponent + ".\(getpid()).officer-tmp"

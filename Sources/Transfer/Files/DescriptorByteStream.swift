@@ -4,39 +4,39 @@ import Foundation
 /// its own one buffer at a time: the reader never runs ahead of the consumer (a pipe faster than the network
 /// waits in the pipe, not in memory), and a blocking read never holds one of the cooperative pool's threads.
 /// Cancelling the consuming task ends a read that is still waiting at once.
-public struct DescriptorByteStream: AsyncSequence, Sendable {
+package struct DescriptorByteStream: AsyncSequence, Sendable {
     /// One buffer, at most ``readSize`` bytes.
-    public typealias Element = Data
+    package typealias Element = Data
 
     private let descriptor: Int32
     private let readSize: Int
 
     /// Reads `descriptor` (not closed here) in buffers of up to `readSize` bytes.
-    public init(descriptor: Int32, readSize: Int = 1 << 20) {
+    package init(descriptor: Int32, readSize: Int = 1 << 20) {
         self.descriptor = descriptor
         self.readSize = readSize
     }
 
     /// The iterator: each `next()` is one read.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         fileprivate let reader: DescriptorReader
 
         /// The next buffer, nil at the end.
-        public mutating func next() async throws -> Data? { try await reader.read() }
+        package mutating func next() async throws -> Data? { try await reader.read() }
     }
 
     /// A new iterator over the descriptor.
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(reader: DescriptorReader(descriptor: descriptor, size: readSize))
     }
 }
 
 /// A failed `read(2)`.
-public struct DescriptorReadError: Error, CustomStringConvertible, Sendable {
+package struct DescriptorReadError: Error, CustomStringConvertible, Sendable {
     /// The `errno` of the failure.
-    public var code: Int32
+    package var code: Int32
     /// The system's words for it.
-    public var description: String { "cannot read: " + String(cString: strerror(code)) }
+    package var description: String { "cannot read: " + String(cString: strerror(code)) }
 }
 
 private final class DescriptorReader: @unchecked Sendable {

@@ -3,7 +3,7 @@
     import Glibc
 
     /// A change under a watched folder.
-    public enum FolderChange: Sendable, Equatable {
+    package enum FolderChange: Sendable, Equatable {
         /// A file was created, written or touched: look at it (a writer may still have it open).
         case file(String)
         /// A file open for writing was closed, or a file was moved in whole: its writer is done with it.
@@ -20,9 +20,9 @@
     /// Watches a folder tree with inotify: every folder, new ones included, on a thread of its own that sleeps in
     /// `poll` until the kernel reports something, so an idle watch costs no CPU. Changes arrive in order as an
     /// async sequence; ``stop()`` ends it.
-    public final class FolderWatcher: @unchecked Sendable {
+    package final class FolderWatcher: @unchecked Sendable {
         /// The changes, in the order the kernel reported them.
-        public let changes: AsyncStream<FolderChange>
+        package let changes: AsyncStream<FolderChange>
 
         private let descriptor: Int32
         private let wake: (read: Int32, write: Int32)
@@ -32,17 +32,17 @@
         private var stopped = false
 
         /// Why a tree cannot be watched.
-        public struct WatchError: Error, CustomStringConvertible, Sendable {
+        package struct WatchError: Error, CustomStringConvertible, Sendable {
             /// The folder.
-            public var path: String
+            package var path: String
             /// The system's words.
-            public var reason: String
+            package var reason: String
             /// One line.
-            public var description: String { "\(path): cannot watch: \(reason)" }
+            package var description: String { "\(path): cannot watch: \(reason)" }
         }
 
         /// Starts watching `root` and every folder below it.
-        public init(root: String) throws {
+        package init(root: String) throws {
             descriptor = InotifyCalls.open()
             guard descriptor >= 0 else { throw WatchError(path: root, reason: String(cString: strerror(errno))) }
             var pipeEnds: [Int32] = [0, 0]
@@ -70,7 +70,7 @@
         }
 
         /// Stops watching; the sequence of changes ends.
-        public func stop() {
+        package func stop() {
             let first = lock.withLock { () -> Bool in
                 defer { stopped = true }
                 return !stopped
@@ -81,7 +81,7 @@
         }
 
         /// Folders watched now.
-        public var watchedFolders: Int { lock.withLock { folders.count } }
+        package var watchedFolders: Int { lock.withLock { folders.count } }
 
         /// Adds a watch on `folder` and every folder below it (depth first, links not followed).
         @discardableResult

@@ -3,9 +3,9 @@ import HTTP
 
 /// Incremental SHA-256 (or SHA-1 for tus chunk checksums, MD5 for S3's `Content-MD5` and ETags) through
 /// libcrypto, hardware-accelerated where the CPU has SHA extensions.
-public final class SHA256Hasher {
+package final class SHA256Hasher {
     /// The digests offered.
-    public enum Algorithm: Sendable {
+    package enum Algorithm: Sendable {
         /// SHA-256, the default.
         case sha256
         /// SHA-1 (tus checksums).
@@ -17,10 +17,10 @@ public final class SHA256Hasher {
     private let context: OpaquePointer
 
     /// A fresh SHA-256 hasher; `sha1` gives SHA-1 instead.
-    public convenience init(sha1: Bool = false) { self.init(algorithm: sha1 ? .sha1 : .sha256) }
+    package convenience init(sha1: Bool = false) { self.init(algorithm: sha1 ? .sha1 : .sha256) }
 
     /// A fresh hasher for `algorithm`.
-    public init(algorithm: Algorithm) {
+    package init(algorithm: Algorithm) {
         guard let context = CryptoCalls.newContext(), Self.start(context, algorithm) else {
             fatalError("libcrypto could not set up a digest")  // only on allocation failure
         }
@@ -38,18 +38,18 @@ public final class SHA256Hasher {
     deinit { CryptoCalls.freeContext(context) }
 
     /// Adds bytes.
-    public func update(_ bytes: UnsafeRawBufferPointer) {
+    package func update(_ bytes: UnsafeRawBufferPointer) {
         _ = CryptoCalls.update(context, bytes)
     }
 
     /// Adds bytes.
-    public func update(_ data: Data) { data.withUnsafeBytes { update($0) } }
+    package func update(_ data: Data) { data.withUnsafeBytes { update($0) } }
 
     /// The raw digest; the hasher must not be used afterwards.
-    public func finalize() -> [UInt8] { CryptoCalls.final(context) ?? [] }
+    package func finalize() -> [UInt8] { CryptoCalls.final(context) ?? [] }
 
     /// The digest as lowercase hex; the hasher must not be used afterwards.
-    public func finalizeHex() -> String {
+    package func finalizeHex() -> String {
         finalize().map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
@@ -57,21 +57,21 @@ public final class SHA256Hasher {
     }
 
     /// The SHA-256 of bytes in memory.
-    public static func digest(_ bytes: [UInt8]) -> [UInt8] {
+    package static func digest(_ bytes: [UInt8]) -> [UInt8] {
         let hasher = SHA256Hasher()
         bytes.withUnsafeBytes { hasher.update($0) }
         return hasher.finalize()
     }
 
     /// SHA-256 of a whole file.
-    public static func hash(file path: String) throws(HTTPError) -> String {
+    package static func hash(file path: String) throws(HTTPError) -> String {
         let hasher = SHA256Hasher()
         try hasher.update(file: path, offset: 0, length: nil)
         return hasher.finalizeHex()
     }
 
     /// Adds `length` bytes of a file from `offset` (to its end when nil), read in 256 KiB blocks.
-    public func update(file path: String, offset: Int64, length: Int64?) throws(HTTPError) {
+    package func update(file path: String, offset: Int64, length: Int64?) throws(HTTPError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .localFile(path: path, message: String(cString: strerror(errno))) }
         defer { close(fd) }

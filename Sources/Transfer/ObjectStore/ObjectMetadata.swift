@@ -6,17 +6,17 @@ import HTTP
 /// seconds with up to nine decimals, as rclone writes it, so either tool's objects compare equal to the other's),
 /// `sha256` (hex, for `--checksum`: a multipart ETag is no content hash) and `md5chksum` (base64, where rclone
 /// looks for the MD5 of an object stored in parts).
-public enum ObjectMetadata {
+package enum ObjectMetadata {
     /// A file's MD5 and SHA-256, read in one pass.
-    public struct Digests: Sendable {
+    package struct Digests: Sendable {
         /// Raw MD5.
-        public var md5: [UInt8]
+        package var md5: [UInt8]
         /// Hex SHA-256.
-        public var sha256: String
+        package var sha256: String
     }
 
     /// Reads the file once, hashing both ways.
-    public static func digests(of file: String) throws(HTTPError) -> Digests {
+    package static func digests(of file: String) throws(HTTPError) -> Digests {
         let fd = open(file, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .localFile(path: file, message: String(cString: strerror(errno))) }
         defer { close(fd) }
@@ -39,7 +39,7 @@ public enum ObjectMetadata {
     }
 
     /// The metadata for a file of this version with these digests.
-    public static func metadata(fingerprint: FileFingerprint, digests: Digests) -> [String: String] {
+    package static func metadata(fingerprint: FileFingerprint, digests: Digests) -> [String: String] {
         [
             "mtime": mtimeText(fingerprint.modificationTime),
             "sha256": digests.sha256,
@@ -48,8 +48,8 @@ public enum ObjectMetadata {
     }
 
     /// The time as rclone writes it: `1700000000.123456789`, trailing zeros dropped (`1700000000` for a whole second).
-    public static func mtimeText(_ time: FileTime) -> String { time.decimalText }
+    package static func mtimeText(_ time: FileTime) -> String { time.decimalText }
 
     /// The same for a time in seconds (to the microsecond a `Double` holds).
-    public static func mtimeText(seconds: Double) -> String { FileTime(timeInterval: seconds).decimalText }
+    package static func mtimeText(seconds: Double) -> String { FileTime(timeInterval: seconds).decimalText }
 }

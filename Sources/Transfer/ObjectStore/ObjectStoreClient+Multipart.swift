@@ -3,7 +3,7 @@ import HTTP
 
 extension ObjectStoreClient {
     /// Starts a multipart upload with the object's metadata; its upload id.
-    public func startMultipart(
+    package func startMultipart(
         bucket: String, key: String, metadata: [String: String], contentType: String = "application/octet-stream"
     ) async throws(ObjectStoreError) -> String {
         var request = HTTPRequest(
@@ -22,7 +22,7 @@ extension ObjectStoreClient {
     }
 
     /// Sends bytes `offset..<offset+length` of `file` as part `number`, its MD5 checked by the store; the ETag.
-    public func uploadPart(
+    package func uploadPart(
         bucket: String, key: String, uploadID: String, number: Int, file: String, offset: Int64, length: Int64,
         md5: [UInt8],
         maxBytesPerSecond: Int64? = nil, onProgress: (@Sendable (Int64) -> Void)? = nil
@@ -43,7 +43,7 @@ extension ObjectStoreClient {
     /// Every part the store holds for an upload, in part order (ListParts, paged); `NoSuchUpload` when the
     /// upload is gone (completed or aborted) comes back as a ``ObjectStoreError/server(request:status:code:message:)``
     /// with that code.
-    public func listParts(bucket: String, key: String, uploadID: String) async throws(ObjectStoreError)
+    package func listParts(bucket: String, key: String, uploadID: String) async throws(ObjectStoreError)
         -> [UploadedPart]
     {
         var parts: [UploadedPart] = []
@@ -72,7 +72,7 @@ extension ObjectStoreClient {
 
     /// Joins the parts into the object; its ETag. The store may fail after answering 200, in the body.
     @discardableResult
-    public func completeMultipart(bucket: String, key: String, uploadID: String, parts: [UploadedPart])
+    package func completeMultipart(bucket: String, key: String, uploadID: String, parts: [UploadedPart])
         async throws(ObjectStoreError) -> String
     {
         let items = parts.map {
@@ -96,7 +96,7 @@ extension ObjectStoreClient {
     }
 
     /// Drops an unfinished upload and the parts the store holds for it; one already gone is fine.
-    public func abortMultipart(bucket: String, key: String, uploadID: String) async throws(ObjectStoreError) {
+    package func abortMultipart(bucket: String, key: String, uploadID: String) async throws(ObjectStoreError) {
         let label = "abort upload \(bucket)/\(key)"
         let response = try await send(
             HTTPRequest(method: "DELETE", url: endpoint.url(bucket: bucket, key: key, query: [("uploadId", uploadID)])),

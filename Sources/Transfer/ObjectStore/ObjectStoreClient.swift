@@ -6,31 +6,31 @@ import HTTP
 /// signed (Signature V4) for the store's origin only, retried as the HTTP client's policy says (a 503 `SlowDown`
 /// with `Retry-After` waits as told), and every failure comes back as an ``ObjectStoreError`` naming the request
 /// and the store's error code. Multipart uploads are in `ObjectStoreClient+Multipart.swift`.
-public struct ObjectStoreClient: Sendable {
+package struct ObjectStoreClient: Sendable {
     /// Where the store answers.
-    public let endpoint: ObjectStoreEndpoint
+    package let endpoint: ObjectStoreEndpoint
     /// The keys (the region comes from the endpoint).
-    public let credentials: ObjectStoreCredentials
+    package let credentials: ObjectStoreCredentials
     private let base: HTTPClient
     /// The remote's name, put before bucket names in messages (`backup:photos/a.jpg: no such object`).
-    public var name: String?
+    package var name: String?
 
     /// The largest answer kept in memory (a listing page of 1,000 long keys is well below).
     static let answerLimit = 8 << 20
 
     /// A client for `endpoint` signing with `accessKey`/`secretKey`; `http` gives the transport settings
     /// (TLS, logging, offline, retries).
-    public init(endpoint: ObjectStoreEndpoint, accessKey: String, secretKey: String, http: HTTPClient = HTTPClient()) {
+    package init(endpoint: ObjectStoreEndpoint, accessKey: String, secretKey: String, http: HTTPClient = HTTPClient()) {
         self.endpoint = endpoint
         credentials = ObjectStoreCredentials(accessKey: accessKey, secretKey: secretKey, region: endpoint.region)
         base = http
     }
 
     /// A bucket as messages name it: `NAME:bucket` when the client has a name.
-    public func shown(_ bucket: String) -> String { name.map { "\($0):\(bucket)" } ?? bucket }
+    package func shown(_ bucket: String) -> String { name.map { "\($0):\(bucket)" } ?? bucket }
 
     /// The transport for requests about `bucket`, signing for the origin they go to.
-    public func http(bucket: String?) -> HTTPClient {
+    package func http(bucket: String?) -> HTTPClient {
         var client = base
         if let origin = endpoint.origin(bucket: bucket) {
             client.configuration.signer = ObjectStoreSigner(
@@ -40,12 +40,12 @@ public struct ObjectStoreClient: Sendable {
     }
 
     /// The URL of an object, for the segmented downloader (signed by ``http(bucket:)``).
-    public func objectURL(bucket: String, key: String) -> String { endpoint.url(bucket: bucket, key: key) }
+    package func objectURL(bucket: String, key: String) -> String { endpoint.url(bucket: bucket, key: key) }
 
     // MARK: Buckets
 
     /// Every bucket of the account.
-    public func listBuckets() async throws(ObjectStoreError) -> [BucketInfo] {
+    package func listBuckets() async throws(ObjectStoreError) -> [BucketInfo] {
         let label = name.map { "\($0): list buckets" } ?? "list buckets"
         let response = try await send(HTTPRequest(url: endpoint.url()), bucket: nil, label: label)
         guard response.isSuccess else { throw failure(response, label: label) }
@@ -58,7 +58,7 @@ public struct ObjectStoreClient: Sendable {
     }
 
     /// Creates a bucket; one the account already owns is fine.
-    public func createBucket(_ bucket: String) async throws(ObjectStoreError) {
+    package func createBucket(_ bucket: String) async throws(ObjectStoreError) {
         try Self.checkBucketName(bucket)
         let label = "PUT \(bucket)"
         let response = try await send(
@@ -70,7 +70,7 @@ public struct ObjectStoreClient: Sendable {
     }
 
     /// Removes an empty bucket.
-    public func deleteBucket(_ bucket: String) async throws(ObjectStoreError) {
+    package func deleteBucket(_ bucket: String) async throws(ObjectStoreError) {
         let label = "DELETE \(bucket)"
         let response = try await send(
             HTTPRequest(method: "DELETE", url: endpoint.url(bucket: bucket)), bucket: bucket, label: label)
@@ -78,7 +78,7 @@ public struct ObjectStoreClient: Sendable {
     }
 
     /// Whether the bucket exists (and these keys may see it).
-    public func bucketExists(_ bucket: String) async throws(ObjectStoreError) -> Bool {
+    package func bucketExists(_ bucket: String) async throws(ObjectStoreError) -> Bool {
         let label = "HEAD \(bucket)"
         let response = try await send(
             HTTPRequest(method: "HEAD", url: endpoint.url(bucket: bucket)), bucket: bucket, label: label)
@@ -90,7 +90,7 @@ public struct ObjectStoreClient: Sendable {
     // MARK: Listing
 
     /// One page of ListObjectsV2 below `prefix`; with a `delimiter`, keys past it are folded into prefixes.
-    public func list(
+    package func list(
         bucket: String, prefix: String = "", delimiter: String? = nil, continuation: String? = nil, maxKeys: Int = 1000
     ) async throws(ObjectStoreError) -> ObjectListPage {
         var query: [(String, String?)] = [("list-type", "2"), ("max-keys", String(maxKeys))]
@@ -124,7 +124,7 @@ public struct ObjectStoreClient: Sendable {
     // MARK: Objects
 
     /// The object's size, ETag, time and metadata; nil when there is none under `key`.
-    public func head(bucket: String, key: String) async throws(ObjectStoreError) -> ObjectInfo? {
+    package func head(bucket: String, key: String) async throws(ObjectStoreError) -> ObjectInfo? {
         let label = "HEAD \(bucket)/\(key)"
         let response = try await send(
             HTTPRequest(method: "HEAD", url: endpoint.url(bucket: bucket, key: key)), bucket: bucket, label: label)
@@ -140,7 +140,7 @@ public struct ObjectStoreClient: Sendable {
     /// Stores a local file under `key` in one request, with its MD5 (computed when not given) checked by the
     /// store; the ETag.
     @discardableResult
-    public func put(
+    package func put(
         bucket: String, key: String, file: String, md5 given: [UInt8]? = nil, metadata: [String: String] = [:],
         contentType: String = "application/octet-stream", onProgress: (@Sendable (Int64) -> Void)? = nil
     ) async throws(ObjectStoreError) -> String {
@@ -162,7 +162,7 @@ public struct ObjectStoreClient: Sendable {
 
     /// Stores bytes from memory under `key`.
     @discardableResult
-    public func put(bucket: String, key: String, data: Data, metadata: [String: String] = [:])
+    package func put(bucket: String, key: String, data: Data, metadata: [String: String] = [:])
         async throws(ObjectStoreError) -> String
     {
         let md5 = Self.md5(data)
@@ -180,7 +180,7 @@ public struct ObjectStoreClient: Sendable {
     }
 
     /// Removes an object; one already gone is fine (S3 answers 204 either way).
-    public func delete(bucket: String, key: String) async throws(ObjectStoreError) {
+    package func delete(bucket: String, key: String) async throws(ObjectStoreError) {
         let label = "DELETE \(bucket)/\(key)"
         let response = try await send(
             HTTPRequest(method: "DELETE", url: endpoint.url(bucket: bucket, key: key)), bucket: bucket, label: label)
@@ -192,7 +192,7 @@ public struct ObjectStoreClient: Sendable {
 
     /// Replaces an object's metadata by copying it onto itself (S3 has no other way); the content is unchanged
     /// and, for an object stored in one piece, so is its ETag.
-    public func replaceMetadata(bucket: String, key: String, metadata: [String: String], contentType: String?)
+    package func replaceMetadata(bucket: String, key: String, metadata: [String: String], contentType: String?)
         async throws(ObjectStoreError)
     {
         try await copy(bucket: bucket, key: key, toBucket: bucket, key: key, replacing: (metadata, contentType))
@@ -200,7 +200,7 @@ public struct ObjectStoreClient: Sendable {
 
     /// Copies an object inside the store (its metadata with it, or `replacing` it), the bytes never leaving the
     /// store. One request copies up to 5 GiB (the S3 limit).
-    public func copy(
+    package func copy(
         bucket: String, key: String, toBucket targetBucket: String, key targetKey: String,
         replacing: (metadata: [String: String], contentType: String?)? = nil
     ) async throws(ObjectStoreError) {
@@ -321,7 +321,7 @@ public struct ObjectStoreClient: Sendable {
     }
 
     /// S3's rules for bucket names (3–63 of a-z, 0-9, `-`, `.`; starting and ending with a letter or digit).
-    public static func checkBucketName(_ name: String) throws(ObjectStoreError) {
+    package static func checkBucketName(_ name: String) throws(ObjectStoreError) {
         let allowed = name.utf8.allSatisfy {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
                 || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")

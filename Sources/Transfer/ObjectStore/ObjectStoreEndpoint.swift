@@ -2,17 +2,17 @@ import Foundation
 import HTTP
 
 /// Where an S3-compatible store answers and how its buckets are addressed.
-public struct ObjectStoreEndpoint: Sendable, Equatable, Codable {
+package struct ObjectStoreEndpoint: Sendable, Equatable, Codable {
     /// `scheme://host[:port]` without a trailing slash.
-    public let url: String
+    package let url: String
     /// The region requests are signed for.
-    public let region: String
+    package let region: String
     /// Buckets in the path (`http://host/bucket/key`, what most self-hosted stores need) rather than in the host
     /// name (`http://bucket.host/key`).
-    public let pathStyle: Bool
+    package let pathStyle: Bool
 
     /// Checks `url` (http or https, a host, no path, query or credentials) and keeps it without a trailing slash.
-    public init(url: String, region: String = "us-east-1", pathStyle: Bool = true) throws(ObjectStoreError) {
+    package init(url: String, region: String = "us-east-1", pathStyle: Bool = true) throws(ObjectStoreError) {
         var text = url
         while text.hasSuffix("/") { text.removeLast() }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
@@ -33,7 +33,7 @@ public struct ObjectStoreEndpoint: Sendable, Equatable, Codable {
 
     /// The URL of the store, a bucket or an object, with query parameters (a nil value is sent as a bare name,
     /// `?uploads`). Every byte of the key but unreserved characters and `/` is percent-encoded.
-    public func url(bucket: String? = nil, key: String? = nil, query: [(String, String?)] = []) -> String {
+    package func url(bucket: String? = nil, key: String? = nil, query: [(String, String?)] = []) -> String {
         var base = url
         var path = ""
         if let bucket {

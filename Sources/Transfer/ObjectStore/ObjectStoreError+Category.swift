@@ -3,7 +3,7 @@ import HTTP
 
 extension ObjectStoreError: CategorizedError {
     /// What kind of failure this is.
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch self {
         case .server(_, let status, _, _): .of(httpStatus: status)
         case .noSuchBucket, .noSuchKey: .notFound

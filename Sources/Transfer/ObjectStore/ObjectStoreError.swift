@@ -2,7 +2,7 @@ import FileModel
 import HTTP
 
 /// Why a request to an S3-compatible store failed, with the store's own error code where it gave one.
-public enum ObjectStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ObjectStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The store answered with an error (`code` from its XML body, e.g. `SlowDown`, `InvalidPart`).
     case server(request: String, status: Int, code: String?, message: String)
     /// The bucket does not exist.
@@ -23,7 +23,7 @@ public enum ObjectStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     case invalidAddress(String, reason: String)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .server(let request, let status, let code, let message):
             "\(request): the store answered \(status)\(code.map { " \($0)" } ?? ""): \(message)"

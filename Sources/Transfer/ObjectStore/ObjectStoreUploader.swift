@@ -7,26 +7,26 @@ import Journal
 /// whose upload id is journaled, so a rerun after a crash, a kill or Ctrl-C asks the store which parts it holds
 /// (ListParts), checks each against the local bytes (its ETag is their MD5) and sends only the rest. Every part
 /// and every single PUT carries `Content-MD5`, which the store verifies.
-public struct ObjectStoreUploader: Sendable {
+package struct ObjectStoreUploader: Sendable {
     /// The store.
-    public let client: ObjectStoreClient
+    package let client: ObjectStoreClient
     /// Where unfinished multipart uploads are kept; nil keeps none (nothing resumes across runs).
-    public let journal: TransferJournal?
+    package let journal: TransferJournal?
     /// Files of at least this many bytes go in parts.
-    public var multipartThreshold: Int64 = 32 << 20
+    package var multipartThreshold: Int64 = 32 << 20
     /// Bytes per part; nil picks 8 MiB, or more when the file would need over 10,000 parts (S3's limit).
-    public var partSize: Int64?
+    package var partSize: Int64?
     /// Parts in flight at once.
-    public var concurrency = 4
+    package var concurrency = 4
 
     /// An uploader for `client`, journaling in `journal`.
-    public init(client: ObjectStoreClient, journal: TransferJournal?) {
+    package init(client: ObjectStoreClient, journal: TransferJournal?) {
         self.client = client
         self.journal = journal
     }
 
     /// The part size for a file of `size` bytes.
-    public func partSize(for size: Int64) -> Int64 {
+    package func partSize(for size: Int64) -> Int64 {
         if let partSize { return max(5 << 20, partSize) }
         let needed = (size + 9_999) / 10_000
         return max(8 << 20, (needed + (1 << 20) - 1) / (1 << 20) * (1 << 20))
@@ -36,7 +36,7 @@ public struct ObjectStoreUploader: Sendable {
     /// (``ObjectMetadata``: the file's modification time as rclone writes it, its SHA-256 and MD5) plus `extra`.
     /// Cancelling pauses a multipart upload (the store keeps its parts, the journal the id) unless
     /// `terminateOnCancel`, which aborts it.
-    public func upload(
+    package func upload(
         file: String, bucket: String, key: String, extra: [String: String] = [:],
         contentType: String = "application/octet-stream",
         options: UploadOptions = UploadOptions(), onEvent: (@Sendable (TransferEvent) -> Void)? = nil
@@ -152,7 +152,7 @@ public struct ObjectStoreUploader: Sendable {
     }
 
     /// Aborts a journaled upload on its store and forgets it (`transfers clean`).
-    public func abort(_ upload: TransferJournal.ObjectUpload) async throws(UploadError) {
+    package func abort(_ upload: TransferJournal.ObjectUpload) async throws(UploadError) {
         do {
             try await client.abortMultipart(bucket: upload.bucket, key: upload.objectKey, uploadID: upload.uploadID)
         } catch {

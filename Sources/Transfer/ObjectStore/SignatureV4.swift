@@ -1,16 +1,16 @@
 import Foundation
 
 /// The keys of an S3-compatible store and the region its requests are signed for.
-public struct ObjectStoreCredentials: Sendable, Equatable {
+package struct ObjectStoreCredentials: Sendable, Equatable {
     /// The access key id (`AKIA…`); it travels in every request.
-    public var accessKey: String
+    package var accessKey: String
     /// The secret key; it never travels, it signs.
-    public var secretKey: String
+    package var secretKey: String
     /// The region in the signature's scope (`us-east-1` for most S3-compatible stores).
-    public var region: String
+    package var region: String
 
     /// Creates credentials.
-    public init(accessKey: String, secretKey: String, region: String) {
+    package init(accessKey: String, secretKey: String, region: String) {
         self.accessKey = accessKey
         self.secretKey = secretKey
         self.region = region
@@ -19,23 +19,23 @@ public struct ObjectStoreCredentials: Sendable, Equatable {
 
 /// AWS Signature Version 4 for S3 requests (header form): the canonical request, the string to sign, the
 /// signing key derived from the secret, the date and the scope, and the `Authorization` header.
-public struct SignatureV4: Sendable {
+package struct SignatureV4: Sendable {
     /// The SHA-256 of an empty body, in hex: the payload hash of a request without one.
-    public static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    package static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
     /// Sent instead of a payload hash when the body is not hashed first (it then travels over TLS or a trusted link).
-    public static let unsignedPayload = "UNSIGNED-PAYLOAD"
+    package static let unsignedPayload = "UNSIGNED-PAYLOAD"
 
     /// The keys and region.
-    public var credentials: ObjectStoreCredentials
+    package var credentials: ObjectStoreCredentials
     /// The service in the scope.
-    public var service = "s3"
+    package var service = "s3"
 
     /// A signer for `credentials`.
-    public init(credentials: ObjectStoreCredentials) { self.credentials = credentials }
+    package init(credentials: ObjectStoreCredentials) { self.credentials = credentials }
 
     /// The headers to add to a request (`x-amz-date`, `x-amz-content-sha256`, `Authorization`), signing `method`,
     /// `url`, every header given (names are case-insensitive; `host` comes from the URL) and `payloadHash`, at `date`.
-    public func sign(
+    package func sign(
         method: String, url: String, headers: [(String, String)] = [],
         payloadHash: String = SignatureV4.emptyPayloadHash,
         date: Date = Date()

@@ -5,16 +5,16 @@ extension TransferJournal {
     /// An object's own modification time as last read from (or written to) its metadata, for the version of the
     /// object that had this ETag and size. A listing names both, so a sync that finds them unchanged knows the
     /// time without asking the store (one HEAD per object otherwise, the cost of every no-op sync).
-    public struct ObjectTime: Sendable, Equatable {
+    package struct ObjectTime: Sendable, Equatable {
         /// The ETag of the version.
-        public var etag: String
+        package var etag: String
         /// Its size.
-        public var size: Int64
+        package var size: Int64
         /// The file's time stored with it.
-        public var mtime: Double
+        package var mtime: Double
 
         /// Creates a record.
-        public init(etag: String, size: Int64, mtime: Double) {
+        package init(etag: String, size: Int64, mtime: Double) {
             self.etag = etag
             self.size = size
             self.mtime = mtime
@@ -22,7 +22,7 @@ extension TransferJournal {
     }
 
     /// The remembered times of the objects directly below `prefix` (no deeper), by key.
-    public func objectTimes(endpoint: String, bucket: String, prefix: String) throws(SQLiteError) -> [String:
+    package func objectTimes(endpoint: String, bucket: String, prefix: String) throws(SQLiteError) -> [String:
         ObjectTime]
     {
         try withDatabase { database throws(SQLiteError) -> [String: ObjectTime] in
@@ -48,7 +48,7 @@ extension TransferJournal {
 
     /// Whether any time is remembered for the objects of `bucket` at `endpoint` (one indexed lookup), so a listing
     /// with none to apply asks nothing per entry.
-    public func hasObjectTimes(endpoint: String, bucket: String) throws(SQLiteError) -> Bool {
+    package func hasObjectTimes(endpoint: String, bucket: String) throws(SQLiteError) -> Bool {
         try withDatabase { database throws(SQLiteError) -> Bool in
             !(try database.query(
                 "SELECT 1 FROM object_times WHERE endpoint = ? AND bucket = ? LIMIT 1",
@@ -57,7 +57,7 @@ extension TransferJournal {
     }
 
     /// The remembered time of one object, if any.
-    public func objectTime(endpoint: String, bucket: String, key: String) throws(SQLiteError) -> ObjectTime? {
+    package func objectTime(endpoint: String, bucket: String, key: String) throws(SQLiteError) -> ObjectTime? {
         try withDatabase { database throws(SQLiteError) -> ObjectTime? in
             let rows = try database.query(
                 "SELECT etag, size, mtime FROM object_times WHERE endpoint = ? AND bucket = ? AND object_key = ?",
@@ -68,7 +68,7 @@ extension TransferJournal {
     }
 
     /// Remembers an object's time for its current ETag and size.
-    public func rememberObjectTime(endpoint: String, bucket: String, key: String, _ time: ObjectTime)
+    package func rememberObjectTime(endpoint: String, bucket: String, key: String, _ time: ObjectTime)
         throws(SQLiteError)
     {
         try withDatabase { database throws(SQLiteError) in
@@ -79,7 +79,7 @@ extension TransferJournal {
     }
 
     /// Forgets the times of an object, or with a prefix ending in `/`, of everything below it.
-    public func forgetObjectTimes(endpoint: String, bucket: String, key: String) throws(SQLiteError) {
+    package func forgetObjectTimes(endpoint: String, bucket: String, key: String) throws(SQLiteError) {
         try withDatabase { database throws(SQLiteError) in
             if key.hasSuffix("/") || key.isEmpty {
                 try database.execute(

@@ -4,35 +4,35 @@ import Journal
 extension TransferJournal {
     /// An unfinished multipart upload to an object store, as journaled: enough to ask the store which parts it
     /// holds (ListParts) and send only the others, or to abort it.
-    public struct ObjectUpload: Sendable, Equatable, Codable {
+    package struct ObjectUpload: Sendable, Equatable, Codable {
         /// Identifies it: endpoint, bucket, key and local file.
-        public var key: String
+        package var key: String
         /// The store's endpoint URL.
-        public var endpoint: String
+        package var endpoint: String
         /// The bucket.
-        public var bucket: String
+        package var bucket: String
         /// The object's key.
-        public var objectKey: String
+        package var objectKey: String
         /// The local file.
-        public var localPath: String
+        package var localPath: String
         /// The store's upload id.
-        public var uploadID: String
+        package var uploadID: String
         /// Bytes per part (the last may be shorter).
-        public var partSize: Int64
+        package var partSize: Int64
         /// The local file's version when the upload started.
-        public var fingerprint: FileFingerprint
+        package var fingerprint: FileFingerprint
 
         /// `bucket/key`.
-        public var label: String { "\(bucket)/\(objectKey)" }
+        package var label: String { "\(bucket)/\(objectKey)" }
     }
 
     /// The journal key of an upload of `path` to `bucket`/`key` at `endpoint`.
-    public static func objectUploadKey(endpoint: String, bucket: String, key: String, path: String) -> String {
+    package static func objectUploadKey(endpoint: String, bucket: String, key: String, path: String) -> String {
         [endpoint, bucket, key, path].joined(separator: "\n")
     }
 
     /// The unfinished upload with this key.
-    public func objectUpload(key: String) throws(SQLiteError) -> ObjectUpload? {
+    package func objectUpload(key: String) throws(SQLiteError) -> ObjectUpload? {
         try withDatabase { database throws(SQLiteError) -> ObjectUpload? in
             return try database.query("SELECT record FROM object_uploads WHERE key = ?", [.text(key)]).first?.first?
                 .string
@@ -41,7 +41,7 @@ extension TransferJournal {
     }
 
     /// Every unfinished object-store upload, oldest first.
-    public func objectUploads() throws(SQLiteError) -> [ObjectUpload] {
+    package func objectUploads() throws(SQLiteError) -> [ObjectUpload] {
         try withDatabase { database throws(SQLiteError) -> [ObjectUpload] in
             return try database.query("SELECT record FROM object_uploads ORDER BY created").compactMap {
                 $0.first?.string.flatMap { try? JSONDecoder().decode(ObjectUpload.self, from: Data($0.utf8)) }
@@ -50,7 +50,7 @@ extension TransferJournal {
     }
 
     /// Records or replaces an upload.
-    public func save(_ upload: ObjectUpload) throws(SQLiteError) {
+    package func save(_ upload: ObjectUpload) throws(SQLiteError) {
         let record = String(decoding: (try? JSONEncoder().encode(upload)) ?? Data(), as: UTF8.self)
         try withDatabase { database throws(SQLiteError) in
             try database.execute(
@@ -60,7 +60,7 @@ extension TransferJournal {
     }
 
     /// Forgets an upload.
-    public func removeObjectUpload(key: String) throws(SQLiteError) {
+    package func removeObjectUpload(key: String) throws(SQLiteError) {
         try withDatabase { database throws(SQLiteError) in
             try database.execute("DELETE FROM object_uploads WHERE key = ?", [.text(key)])
         }

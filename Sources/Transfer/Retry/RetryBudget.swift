@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import HTTP
 

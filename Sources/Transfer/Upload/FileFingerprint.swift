@@ -4,20 +4,20 @@ import HTTP
 
 /// Identifies a local file's version cheaply: path, size, mtime, and hashes of its first and last MiB.
 /// A resumed upload continues only if the fingerprint is unchanged.
-public struct FileFingerprint: Sendable, Equatable, Codable {
+package struct FileFingerprint: Sendable, Equatable, Codable {
     /// Absolute path.
-    public var path: String
+    package var path: String
     /// Size in bytes.
-    public var size: Int64
+    package var size: Int64
     /// Modification time, to the nanosecond, for any time a file system holds.
-    public var modificationTime: FileTime
+    package var modificationTime: FileTime
     /// SHA-256 of the first MiB (hex).
-    public var headHash: String
+    package var headHash: String
     /// SHA-256 of the last MiB (hex).
-    public var tailHash: String
+    package var tailHash: String
 
     /// Reads the fingerprint of a regular file.
-    public init(path: String) throws(UploadError) {
+    package init(path: String) throws(UploadError) {
         let identity = try FileIdentity(path: path)
         guard identity.isRegularFile else { throw .localFile(path: path, message: "not a regular file") }
         self.path = path
@@ -37,7 +37,7 @@ public struct FileFingerprint: Sendable, Equatable, Codable {
     }
 
     /// Modification time in seconds, as sent in the `mtime` metadata.
-    public var mtime: Double { modificationTime.timeInterval }
+    package var mtime: Double { modificationTime.timeInterval }
 
     enum CodingKeys: String, CodingKey {
         case path, size, headHash, tailHash, modificationTime
@@ -47,7 +47,7 @@ public struct FileFingerprint: Sendable, Equatable, Codable {
 
     /// Reads a journaled fingerprint, of this version or of one that kept the time as a nanosecond count, so an
     /// upload paused before an upgrade resumes after it.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         path = try container.decode(String.self, forKey: .path)
         size = try container.decode(Int64.self, forKey: .size)
@@ -62,7 +62,7 @@ public struct FileFingerprint: Sendable, Equatable, Codable {
     }
 
     /// Writes the fingerprint in this version's form.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .path)
         try container.encode(size, forKey: .size)

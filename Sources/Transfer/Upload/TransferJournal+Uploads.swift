@@ -4,42 +4,42 @@ import Journal
 
 extension TransferJournal {
     /// One tus upload (or one part of a concatenated upload) as journaled.
-    public struct UploadPart: Sendable, Codable, Equatable {
+    package struct UploadPart: Sendable, Codable, Equatable {
         /// Position among the parts.
-        public var index: Int
+        package var index: Int
         /// First byte of the local file it carries.
-        public var start: Int64
+        package var start: Int64
         /// Bytes it carries.
-        public var length: Int64
+        package var length: Int64
         /// The tus upload URL, once created.
-        public var url: String?
+        package var url: String?
         /// Bytes the server confirmed (informational: a resume asks the server with HEAD).
-        public var offset: Int64
+        package var offset: Int64
     }
 
     /// An unfinished upload.
-    public struct Upload: Sendable, Equatable {
+    package struct Upload: Sendable, Equatable {
         /// Identifies the upload: endpoint, destination and local file.
-        public var key: String
+        package var key: String
         /// The local file.
-        public var localPath: String
+        package var localPath: String
         /// Where it goes, in words.
-        public var label: String
+        package var label: String
         /// Where it goes (no token).
-        public var target: UploadTarget
+        package var target: UploadTarget
         /// The local file's version when the upload started.
-        public var fingerprint: FileFingerprint
+        package var fingerprint: FileFingerprint
         /// Its parts (one for a plain upload).
-        public var parts: [UploadPart]
+        package var parts: [UploadPart]
     }
 
     /// The journal key of an upload of `path` to `target`.
-    public static func uploadKey(path: String, target: UploadTarget) -> String {
+    package static func uploadKey(path: String, target: UploadTarget) -> String {
         target.tusEndpoint + "\n" + target.label + "\n" + path
     }
 
     /// The unfinished upload with this key.
-    public func upload(key: String) throws(SQLiteError) -> Upload? {
+    package func upload(key: String) throws(SQLiteError) -> Upload? {
         try withDatabase { database throws(SQLiteError) -> Upload? in
             try database.query(
                 "SELECT key, local_path, label, target, fingerprint, parts FROM uploads WHERE key = ?", [.text(key)]
@@ -48,7 +48,7 @@ extension TransferJournal {
     }
 
     /// Every unfinished upload.
-    public func uploads() throws(SQLiteError) -> [Upload] {
+    package func uploads() throws(SQLiteError) -> [Upload] {
         try withDatabase { database throws(SQLiteError) -> [Upload] in
             try database.query(
                 "SELECT key, local_path, label, target, fingerprint, parts FROM uploads ORDER BY created"
@@ -58,7 +58,7 @@ extension TransferJournal {
     }
 
     /// Records or replaces an upload.
-    public func save(_ upload: Upload) throws(SQLiteError) {
+    package func save(_ upload: Upload) throws(SQLiteError) {
         let encoder = JSONEncoder()
         let target = (try? encoder.encode(upload.target)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let fingerprint = (try? encoder.encode(upload.fingerprint)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
@@ -74,7 +74,7 @@ extension TransferJournal {
     }
 
     /// Forgets an upload.
-    public func removeUpload(key: String) throws(SQLiteError) {
+    package func removeUpload(key: String) throws(SQLiteError) {
         try withDatabase { database throws(SQLiteError) in
             try database.execute("DELETE FROM uploads WHERE key = ?", [.text(key)])
         }

@@ -4,7 +4,7 @@ import HTTP
 
 extension TusUploader {
     /// Bytes per request of a stream upload: what is held in memory twice (the chunk on the wire and the next).
-    public static let streamChunkSize = 8 << 20
+    package static let streamChunkSize = 8 << 20
 
     /// Uploads a stream of unknown length (a pipe) over tus with `creation-defer-length`: chunks of at most
     /// ``streamChunkSize`` (or ``UploadOptions/chunkSize``; a slow pipe's go after about a second), each with a checksum when the server offers one, the
@@ -12,7 +12,7 @@ extension TusUploader {
     /// arrived. A chunk that fails is sent again from memory after asking the server's offset, so a flaky
     /// network costs a chunk; a stream cannot be read twice, so cancellation or process death ends the upload
     /// (cancelling removes it from the server). `label` names the stream in errors (`-` for stdin).
-    public func upload(
+    package func upload(
         stream: some AsyncSequence<Data, any Error>, label: String, to target: UploadTarget,
         options: UploadOptions = UploadOptions(),
         onEvent: (@Sendable (TransferEvent) -> Void)? = nil

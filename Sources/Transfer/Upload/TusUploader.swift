@@ -6,11 +6,11 @@ import Journal
 /// The default ``Uploading``: tus 1.0 with creation, creation-with-upload, per-chunk checksums,
 /// termination, expiration and concatenation; the journal makes it survive process death. A server
 /// without tus gets one multipart POST (not resumable) when the target offers one.
-public struct TusUploader: Uploading {
+package struct TusUploader: Uploading {
     /// The transport; its retry policy sets the delays between attempts.
-    public var http: HTTPClient
+    package var http: HTTPClient
     /// Where uploads are recorded for resuming; nil keeps nothing.
-    public var journal: TransferJournal?
+    package var journal: TransferJournal?
     /// What each endpoint's OPTIONS said, the largest body it accepted after a 413, and whether the user was told
     /// it cannot resume: shared by the copies of this uploader, and by every uploader given the same one.
     package let endpoints: UploadEndpoints
@@ -20,10 +20,10 @@ public struct TusUploader: Uploading {
     static let inlineLimit: Int64 = 4 << 20
     /// Names a local file's MIME type for the `filetype` metadata item; nil sends none. The uploader knows no
     /// file types itself (that is Preview's libmagic, wired in by the layer above).
-    public var fileType: (@Sendable (String) -> String?)?
+    package var fileType: (@Sendable (String) -> String?)?
     /// Asks the destination what it holds under an upload's name, when the last request failed or was in doubt;
     /// nil trusts the tus server's offset alone (any tus server: its `HEAD` is all there is to ask).
-    public var confirmer: (any UploadConfirming)?
+    package var confirmer: (any UploadConfirming)?
     /// The last bytes of a file go up from memory, read after the file was checked to be the version whose earlier
     /// bytes went: at most this many, so a large final chunk does not cost its size in memory (they go to the
     /// server from these bytes, paced, with no second copy in libcurl).
@@ -31,7 +31,7 @@ public struct TusUploader: Uploading {
 
     /// Creates an uploader; `fileType` names each file's MIME type for the `filetype` metadata item, `confirmer`
     /// answers what the destination holds.
-    public init(
+    package init(
         http: HTTPClient = HTTPClient(), journal: TransferJournal?, fileType: (@Sendable (String) -> String?)? = nil,
         confirmer: (any UploadConfirming)? = nil
     ) {
@@ -55,7 +55,7 @@ public struct TusUploader: Uploading {
     struct StartOver: Error { var reason: String }
 
     /// Uploads `path` to `target`, resuming what the journal holds of it; `onEvent` hears its progress.
-    public func upload(
+    package func upload(
         file path: String, to target: UploadTarget, options: UploadOptions = UploadOptions(),
         onEvent: (@Sendable (TransferEvent) -> Void)? = nil
     ) async throws(UploadError) -> UploadResult {
@@ -714,7 +714,7 @@ public struct TusUploader: Uploading {
     }
 
     /// Removes an unfinished upload: DELETE of every part (termination; failures ignored), then the journal record.
-    public func terminate(_ record: TransferJournal.Upload, credential token: BearerCredential?) async {
+    package func terminate(_ record: TransferJournal.Upload, credential token: BearerCredential?) async {
         let http = http
         await Task.detached {
             for url in record.parts.compactMap(\.url) {

@@ -5,7 +5,7 @@ import HTTP
 /// Asks the destination of an upload what it holds under the upload's final name. The uploaders know no
 /// server's API; the layer that does (Officer: its listing and SHA-256 endpoint) answers through this, so an
 /// upload whose last request failed or was in doubt is reported done only when the other side holds the file.
-public protocol UploadConfirming: Sendable {
+package protocol UploadConfirming: Sendable {
     /// What the destination holds under `target`'s name now; `withChecksum` asks for its SHA-256 too, where the
     /// destination computes one.
     func stored(at target: UploadTarget, withChecksum: Bool) async throws -> StoredFile
@@ -15,7 +15,7 @@ public protocol UploadConfirming: Sendable {
 }
 
 /// What a destination holds under an upload's name.
-public enum StoredFile: Sendable, Equatable {
+package enum StoredFile: Sendable, Equatable {
     /// A file of this size, and its SHA-256 (hex) when the destination computes one.
     case file(size: Int64, sha256: String?)
     /// Nothing, or a folder.

@@ -3,7 +3,7 @@ import HTTP
 
 extension UploadError: CategorizedError {
     /// What kind of failure this is; a paused upload counts as cancelled (the server keeps what it has).
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch self {
         case .localFile, .journal, .sourceChanged: .localFile
         case .notStored: .server

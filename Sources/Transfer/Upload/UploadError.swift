@@ -3,7 +3,7 @@ import HTTP
 import Journal
 
 /// Why an upload did not complete; a resumable one is kept in the journal for a rerun.
-public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The local file cannot be read.
     case localFile(path: String, message: String)
     /// The URL does not speak tus and there is no other way to upload there.
@@ -38,7 +38,7 @@ public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
     case paused(path: String, confirmed: Int64, total: Int64)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .localFile(let path, let message): "\(path): \(message)"
         case .notTus(let url): "\(url) is not a tus 1.0 upload endpoint"

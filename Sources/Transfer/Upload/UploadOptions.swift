@@ -15,7 +15,7 @@ public struct UploadOptions: Sendable {
     /// Send a checksum with every chunk when the server offers the extension (the server then verifies it).
     public var checksums = true
     /// Extra `Upload-Metadata` items (`--meta KEY=VALUE`); they win over the target's own and the detected `filetype`.
-    public var metadata: [UploadTarget.MetadataItem] = []
+    package var metadata: [UploadTarget.MetadataItem] = []
     /// Attempts without progress before giving up (progress resets the count).
     public var maxAttemptsWithoutProgress = 6
 

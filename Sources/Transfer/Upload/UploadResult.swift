@@ -1,6 +1,8 @@
 import HTTP
 
 /// How a file went up.
+///
+/// Cases may be added in a later version: a `switch` over it keeps a `default`.
 public enum UploadMethod: String, Sendable, Codable {
     /// tus 1.0, resumable.
     case tus

@@ -3,38 +3,38 @@ import HTTP
 
 /// Where an upload goes: a tus endpoint with its metadata, and optionally a multipart endpoint for
 /// servers without tus. The bearer token is never journaled.
-public struct UploadTarget: Sendable, Codable, Equatable {
+package struct UploadTarget: Sendable, Codable, Equatable {
     /// The tus creation URL (e.g. `https://host/api/file-browser/tus`).
-    public var tusEndpoint: String
+    package var tusEndpoint: String
     /// Upload-Metadata pairs, in order (`filename` first).
-    public var metadata: [MetadataItem]
+    package var metadata: [MetadataItem]
     /// The multipart upload URL for servers without tus (Officer's `/api/file-browser/upload`), if any.
-    public var multipartEndpoint: String?
+    package var multipartEndpoint: String?
     /// Text fields sent with a multipart upload.
-    public var multipartFields: [MetadataItem]
+    package var multipartFields: [MetadataItem]
     /// The file name the server stores.
-    public var fileName: String
+    package var fileName: String
     /// Where it lands, for messages and the journal (`officer:/Photos/a.jpg` or the tus URL).
-    public var label: String
+    package var label: String
     /// Sent as `Authorization: Bearer …` (to the target's host only); not encoded.
-    public var credential: BearerCredential?
+    package var credential: BearerCredential?
 
     /// One metadata key and value.
-    public struct MetadataItem: Sendable, Codable, Equatable {
+    package struct MetadataItem: Sendable, Codable, Equatable {
         /// Key.
-        public var key: String
+        package var key: String
         /// Value.
-        public var value: String
+        package var value: String
 
         /// Creates an item.
-        public init(_ key: String, _ value: String) {
+        package init(_ key: String, _ value: String) {
             self.key = key
             self.value = value
         }
     }
 
     /// Creates a target.
-    public init(
+    package init(
         tusEndpoint: String, metadata: [MetadataItem], multipartEndpoint: String? = nil,
         multipartFields: [MetadataItem] = [],
         fileName: String, label: String, credential: BearerCredential? = nil
@@ -49,7 +49,7 @@ public struct UploadTarget: Sendable, Codable, Equatable {
     }
 
     /// Any tus 1.0 server: metadata `filename` and `mtime`.
-    public static func tus(url: String, fileName: String, mtime: Double? = nil, credential: BearerCredential? = nil)
+    package static func tus(url: String, fileName: String, mtime: Double? = nil, credential: BearerCredential? = nil)
         -> UploadTarget
     {
         var metadata = [MetadataItem("filename", fileName)]
@@ -67,7 +67,7 @@ public struct UploadTarget: Sendable, Codable, Equatable {
     }
 
     /// Whether `key` can be a metadata key: printable ASCII without spaces or commas, as tus requires.
-    public static func isValidMetadataKey(_ key: String) -> Bool {
+    package static func isValidMetadataKey(_ key: String) -> Bool {
         !key.isEmpty && key.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") }
     }
 

@@ -1,7 +1,8 @@
+import FileModel
 import HTTP
 
 /// Sends a local file to a server, resumably where the server allows it.
-public protocol Uploading: Sendable {
+package protocol Uploading: Sendable {
     /// Uploads `path` to `target`; `onEvent` hears the plan, progress, retries and restarts.
     func upload(
         file path: String, to target: UploadTarget, options: UploadOptions,

@@ -20,8 +20,8 @@ do {
     let files = try OfficerFiles(
         configuration: .standard(server: server, tokens: MemoryTokenStore(), environment: environment))
     try await files.signIn(email: email, password: password)
-    let destination = try files.path(arguments[2])
-    try await files.makeFolder(destination, parents: true)
+    let destination = try files.location(arguments[2])
+    _ = try await files.makeFolder(destination, parents: true)
 
     var imageOptions = ImagePreparationOptions()
     imageOptions.maxEdge = 1600
@@ -30,13 +30,13 @@ do {
         print("warning: \($0)")
     }
 
-    let backup = files.sync(from: .local(arguments[1]), to: .officer(destination), options: options)
+    let backup = files.sync(from: .local(arguments[1]), to: destination, options: options)
     for await event in backup {
         switch event {
         case .done(let action): print("done: \(action.path)")
         case .progress(let path, let bytes, let total): print("progress: \(path) \(bytes)/\(total)")
         case .failed(let failure): print("failed: \(failure)")
-        case .planned, .warning, .deferred: break
+        default: break
         }
     }
     let report = try await backup.value
@@ -44,8 +44,8 @@ do {
         "backed up: \(report.transferred) files, \(report.bytes) bytes, \(report.unchanged) unchanged, \(report.failureCount) failed"
     )
 
-    if let first = try await files.list(destination).entries.first(where: { !$0.isDirectory }) {
-        let facts = try await files.facts(of: destination.appending(first.name))
+    if let first = try await files.list(destination).entries.first(where: { !$0.isFolder }) {
+        let facts = try await files.facts(of: first.location)
         let size = facts.image.map { " \($0.width)x\($0.height)" } ?? ""
         print("facts: \(first.name) \(facts.type.mime) \(facts.type.viewer.rawValue)\(size)")
     }

@@ -9,18 +9,14 @@ let files = try OfficerFiles(
         server: environment["OFFICER_SERVER"]!, tokens: MemoryTokenStore(), environment: environment))
 try await files.signIn(email: environment["OFFICER_EMAIL"]!, password: environment["OFFICER_PASSWORD"]!)
 
-// Browse.
-for entry in try await files.list(files.path("officer:/")).entries { print(entry.name, entry.size) }
+// Every place is a Location: this machine, an Officer server, an S3 remote, a plain URL. Browse one.
+for entry in try await files.list(files.location("officer:/")).entries { print(entry.name, entry.size) }
 
 // Upload: tus, resumable, checksummed, placed as cp places copies. Long work is an AsyncSequence of events;
 // cancelling the task pauses an upload, and the same call later continues it.
 let local = NSTemporaryDirectory() + "notes.txt"
 try Data("hello from the front door\n".utf8).write(to: URL(fileURLWithPath: local))
-let upload = files.upload(
-    local, to: try files.path("officer:/notes.txt"),
-    request: {
-        var r = UploadRequest(); r.overwrite = true; return r
-    }())
+let upload = files.upload(local, to: try files.location("officer:/notes.txt"), overwrite: true)
 for await event in upload {
     if case .progress(_, let done) = event { print("sent \(done) bytes") }
 }
@@ -30,16 +26,16 @@ print("uploaded", try await upload.value.bytes, "bytes")
 var options = DownloadOptions()
 options.force = true
 let download = files.download(
-    try files.path("officer:/notes.txt"), to: NSTemporaryDirectory() + "notes-copy.txt", options: options)
+    try files.location("officer:/notes.txt"), to: NSTemporaryDirectory() + "notes-copy.txt", options: options)
 print("saved", try await download.value.path)
 
 // What a file is, how the Officer viewer shows it, which AI actions fit.
-let facts = try await files.facts(of: files.path("officer:/notes.txt"))
+let facts = try await files.facts(of: files.location("officer:/notes.txt"))
 print(facts.type.mime, facts.type.viewer.rawValue, facts.lines ?? 0, "line(s)")
 
 // Errors are typed and carry a category: decide without reading messages.
 do {
-    _ = try await files.stat(files.path("officer:/no-such-file"))
+    _ = try await files.stat(files.location("officer:/no-such-file"))
 } catch {
     print("stat failed:", ErrorCategory.of(error).rawValue)
 }

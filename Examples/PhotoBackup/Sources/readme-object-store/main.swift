@@ -11,20 +11,18 @@ configuration.objectStores = [
         secretKey: environment["S3_SECRET_KEY"]!)
 ]
 let files = try OfficerFiles(configuration: configuration)
-let store = try files.objectStore(named: "backup")
-let bucket = environment["S3_BUCKET"] ?? "photos"
-try await store.makeBucket(ObjectStorePath(remote: "backup", bucket: bucket, key: ""), existingIsFine: true)
+let bucket = try files.location("backup:" + (environment["S3_BUCKET"] ?? "photos"))
+_ = try await files.makeFolder(bucket, parents: true)
 
 // Upload one file: resumable in parts, each part's Content-MD5 checked by the store.
 let pictures = NSTemporaryDirectory() + "Pictures"
 try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
 try Data("a photo, say\n".utf8).write(to: URL(fileURLWithPath: pictures + "/a.jpg"))
-let photos = ObjectStorePath(remote: "backup", bucket: bucket, key: "2026/")
-_ = try await store.upload(pictures + "/a.jpg", to: photos).value
-for try await entry in store.list(photos) { print(entry.path, entry.size) }
+let photos = try files.location(bucket.description + "/2026/")
+_ = try await files.upload(pictures + "/a.jpg", to: photos).value
+for entry in try await files.list(photos).entries { print(entry.location, entry.size) }
 
 // Sync a folder to the bucket: the same engine as between this machine and an Officer server.
 try Data("another\n".utf8).write(to: URL(fileURLWithPath: pictures + "/b.jpg"))
-let report = try await files.sync(from: .local(pictures), to: .object(photos), options: SyncOptions(direction: .push))
-    .value
+let report = try await files.sync(from: .local(pictures), to: photos, options: SyncOptions(direction: .push)).value
 print("synced", report.transferred, "file(s),", report.unchanged, "unchanged")

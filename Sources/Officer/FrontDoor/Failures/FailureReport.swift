@@ -9,22 +9,22 @@ import Transfer
 /// `message` is one line in the user's terms: it names the location or the server as the user wrote it
 /// (`officer:/docs`, `work:/x`, `backup:photos/a.jpg`, `http://host:port`), in the project's vocabulary, and shows
 /// no request URL, libcurl code, library name or temporary file; `detail` keeps the technical line for `-v`.
-public struct FailureReport: Error, Sendable, CustomStringConvertible {
+package struct FailureReport: Error, Sendable, CustomStringConvertible {
     /// What kind of failure it is (what an exit code or an app's icon follows).
-    public let category: ErrorCategory
+    package let category: ErrorCategory
     /// The location or server it concerns, as the user writes it, when the failure names one.
-    public let subject: String?
+    package let subject: String?
     /// The server's own code for it (`exists`, `not_empty`, `NoSuchBucket`), when the server gave one.
-    public let serverCode: String?
+    package let serverCode: String?
     /// One line in the user's terms.
-    public let message: String
+    package let message: String
     /// The underlying error's own line: requests, codes and the libraries' words, for `-v` and bug reports.
-    public let detail: String
+    package let detail: String
     /// The error it reports.
-    public let underlying: any Error
+    package let underlying: any Error
 
     /// The report of `error` in `terms` (a front door's servers and stores).
-    public init(_ error: any Error, terms: LocationNames = LocationNames()) {
+    package init(_ error: any Error, terms: LocationNames = LocationNames()) {
         if let report = error as? FailureReport {
             self = report
             return
@@ -39,11 +39,11 @@ public struct FailureReport: Error, Sendable, CustomStringConvertible {
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 
     /// True when the failure is a server certificate this client does not trust (a self-signed one, an unknown
     /// authority): trusting its certificate settles it.
-    public var isUntrustedCertificate: Bool { Self.transportError(in: underlying)?.isUntrustedCertificate ?? false }
+    package var isUntrustedCertificate: Bool { Self.transportError(in: underlying)?.isUntrustedCertificate ?? false }
 
     /// The transfer failure under `error`, however many layers wrap it.
     static func transportError(in error: any Error) -> HTTPError? {
@@ -72,8 +72,8 @@ public struct FailureReport: Error, Sendable, CustomStringConvertible {
 
 extension OfficerFiles {
     /// The terms this front door's failures are told in: its server, named remotes and object stores.
-    public var locationNames: LocationNames { LocationNames(configuration: configuration) }
+    package var locationNames: LocationNames { LocationNames(configuration: configuration) }
 
     /// `error` as this front door tells it: one line in the user's terms, its category and what it concerns.
-    public func report(_ error: any Error) -> FailureReport { FailureReport(error, terms: locationNames) }
+    package func report(_ error: any Error) -> FailureReport { FailureReport(error, terms: locationNames) }
 }

@@ -4,7 +4,7 @@ import HTTP
 
 /// What the front door knows of the servers and stores a request can go to, so a failure names what the user
 /// wrote (`officer:/docs`, `work:/x`, `backup:photos/a.jpg`, the server's address) instead of a request's URL.
-public struct LocationNames: Sendable {
+package struct LocationNames: Sendable {
     struct Officer: Sendable {
         var base: String
         var origin: URLOrigin
@@ -23,10 +23,10 @@ public struct LocationNames: Sendable {
     var defaultRoot = RemotePath.defaultRoot
 
     /// Terms that know no server: locations come out as the request's address without its query.
-    public init() {}
+    package init() {}
 
     /// Terms for a front door's servers, named remotes and object stores.
-    public init(configuration: OfficerFiles.Configuration) {
+    package init(configuration: OfficerFiles.Configuration) {
         defaultRoot = configuration.defaultRoot
         var officers: [Officer] = configuration.officerRemotes.compactMap { remote in
             URLOrigin(url: remote.server).map {
@@ -55,7 +55,7 @@ public struct LocationNames: Sendable {
 
     /// The subject and the server of a request label (`GET http://…`): the location it was about where it names
     /// one, else the server; a label without a URL (`sign out`) is its own subject.
-    public func subject(ofRequest label: String) -> (subject: String, server: String) {
+    package func subject(ofRequest label: String) -> (subject: String, server: String) {
         let url = label.split(separator: " ", maxSplits: 1).last.map(String.init) ?? label
         guard let origin = URLOrigin(url: url), let components = URLComponents(string: url) else {
             return (label, label)
@@ -90,7 +90,7 @@ public struct LocationNames: Sendable {
 
     /// A place on an Officer server as the user writes it: `officer:/x`, `officer:ROOT:/x`, `work:/x` on a named
     /// remote's server (`server` may carry the account after a `#`, as cache keys do).
-    public func location(server: String, root: String, path: String) -> String {
+    package func location(server: String, root: String, path: String) -> String {
         let base = Self.trimmed(String(server.split(separator: "#", maxSplits: 1).first ?? ""))
         let name = officers.first { $0.base == base || ConfigurationMatch.same($0.base, base) }?.name
         return (try? RemotePath(root: root, path: path, remote: name))?.description ?? path
@@ -98,7 +98,7 @@ public struct LocationNames: Sendable {
 
     /// An object on the store at `endpoint` as the user writes it (`backup:bucket/key`); `bucket/key` when no
     /// configured remote has that endpoint.
-    public func objectLocation(endpoint: String, bucket: String, key: String) -> String {
+    package func objectLocation(endpoint: String, bucket: String, key: String) -> String {
         let name = stores.first {
             ConfigurationMatch.same($0.endpoint, Self.trimmed(endpoint)) || $0.endpoint == Self.trimmed(endpoint)
         }?.name
@@ -106,10 +106,10 @@ public struct LocationNames: Sendable {
     }
 
     /// The location a download's URL is (`officer:/x`, `work:/x`), or the URL itself for a plain one.
-    public func location(ofURL url: String) -> String { subject(ofRequest: "GET " + url).subject }
+    package func location(ofURL url: String) -> String { subject(ofRequest: "GET " + url).subject }
 
     /// The name a server goes by: its remote's name and address for a named Officer remote, else its address.
-    public func serverName(_ server: String) -> String {
+    package func serverName(_ server: String) -> String {
         let base = Self.trimmed(server)
         guard let officer = officers.first(where: { $0.base == base }), let name = officer.name else { return base }
         return "\(name) (\(base))"

@@ -8,7 +8,7 @@ enum FetchCommand: Command {
         "fetch", summary: "have the server download a URL into a folder (yt-dlp or git clone)",
         discussion: """
             URLs whose path ends in .git (or with --git) are cloned with git; anything else goes to yt-dlp, which
-            knows media pages and direct media links (--media). The server fetches only public http(s)
+            knows media pages and direct media links (--media). The server fetches only package http(s)
             addresses: loopback, private and link-local ones are refused, redirects included.
             """,
         options: [

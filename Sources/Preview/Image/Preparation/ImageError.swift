@@ -1,4 +1,6 @@
 /// Why an image could not be prepared; each names the file.
+///
+/// Cases may be added in a later version: a `switch` over it keeps a `default`.
 public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Not one of JPEG, PNG, WebP, HEIC/HEIF, GIF, TIFF (or a loader that is blocked as untrusted).
     case unsupported(file: String, detail: String)
@@ -39,7 +41,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
 extension ImageError {
     /// The failure is the file's own (not an image it can be, damaged, too large to decode), not the machine's
     /// or the options': best effort uploads such a file as it is.
-    public var isAboutTheImage: Bool {
+    package var isAboutTheImage: Bool {
         switch self {
         case .unsupported, .tooManyPixels, .undecodable: true
         case .writeFailed, .invalidOption, .outputExists, .outputIsInput, .unreadable, .wouldSendPosition: false

@@ -4,7 +4,7 @@ import Foundation
 /// and a prepared copy is named by the format it was written in.
 extension ImageOutputFormat {
     /// The format a file name's extension names (`.jpg`, `.jpeg`, `.png`, `.webp`, `.tif`, `.tiff`, `.gif`).
-    public init?(fileName: String) {
+    package init?(fileName: String) {
         switch (fileName as NSString).pathExtension.lowercased() {
         case "jpg", "jpeg": self = .jpeg
         case "png": self = .png
@@ -17,7 +17,7 @@ extension ImageOutputFormat {
 
     /// `name` as a file of this format: itself when its extension already says so (`a.jpeg` stays), else its
     /// stem with this format's extension (`IMG_1.heic` → `IMG_1.jpg`).
-    public func name(for name: String) -> String {
+    package func name(for name: String) -> String {
         if ImageOutputFormat(fileName: name) == self { return name }
         return (name as NSString).deletingPathExtension + "." + fileExtension
     }
@@ -29,7 +29,7 @@ extension ImageOutputFormat {
 extension ImageFormatChoice {
     /// The format an image named `name` is prepared in, from its name alone (a sync compares listings by the
     /// names this gives): the choice, or with `keep` the name's own format where it is written here, else JPEG.
-    public func outputFormat(forName name: String) -> ImageOutputFormat {
+    package func outputFormat(forName name: String) -> ImageOutputFormat {
         switch self {
         case .jpeg: return .jpeg
         case .webp: return .webp
@@ -40,5 +40,5 @@ extension ImageFormatChoice {
     }
 
     /// The name a prepared copy of `name` goes up under.
-    public func preparedName(for name: String) -> String { outputFormat(forName: name).name(for: name) }
+    package func preparedName(for name: String) -> String { outputFormat(forName: name).name(for: name) }
 }

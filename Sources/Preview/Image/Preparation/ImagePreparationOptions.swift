@@ -1,5 +1,5 @@
 /// The encodings an image can be prepared into.
-public enum ImageOutputFormat: String, Sendable, Codable {
+package enum ImageOutputFormat: String, Sendable, Codable {
     /// JPEG with optimized Huffman tables (transparency composited onto white).
     case jpeg
     /// 8-bit PNG.
@@ -12,7 +12,7 @@ public enum ImageOutputFormat: String, Sendable, Codable {
     case gif
 
     /// The file extension, without the dot.
-    public var fileExtension: String {
+    package var fileExtension: String {
         switch self {
         case .jpeg: "jpg"
         case .tiff: "tif"
@@ -22,6 +22,8 @@ public enum ImageOutputFormat: String, Sendable, Codable {
 }
 
 /// What `--format` asks for.
+///
+/// Its cases are all there will be: a `switch` over it needs no `default`.
 public enum ImageFormatChoice: String, Sendable, Codable, CaseIterable {
     /// JPEG for everything (transparency onto white).
     case jpeg

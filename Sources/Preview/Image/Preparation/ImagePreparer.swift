@@ -1,30 +1,30 @@
 import Foundation
 
 /// What preparing one image gave.
-public struct PreparedImage: Sendable, Equatable {
+package struct PreparedImage: Sendable, Equatable {
     /// The file to upload: the prepared copy, or the original when that was already best.
-    public var path: String
+    package var path: String
     /// Its format.
-    public var format: ImageOutputFormat
+    package var format: ImageOutputFormat
     /// Its dimensions.
-    public var width: Int
+    package var width: Int
     /// Its dimensions.
-    public var height: Int
+    package var height: Int
     /// Its size in bytes.
-    public var bytes: Int64
+    package var bytes: Int64
     /// True when the original goes up untouched (it fits, carries nothing to strip, and re-encoding did not shrink it).
-    public var usedOriginal: Bool
+    package var usedOriginal: Bool
 }
 
 /// Makes images ready for upload with libvips: header checked first (type, pixel limit), then one
 /// shrink-on-load thumbnail (never upsized, EXIF orientation applied, sRGB), metadata stripped unless
 /// kept, written atomically. Thread-safe; libvips parallelizes each image internally too.
-public struct ImagePreparer: Sendable {
+package struct ImagePreparer: Sendable {
     /// The settings.
-    public var options: ImagePreparationOptions
+    package var options: ImagePreparationOptions
 
     /// Creates a preparer.
-    public init(options: ImagePreparationOptions = ImagePreparationOptions()) {
+    package init(options: ImagePreparationOptions = ImagePreparationOptions()) {
         self.options = options
     }
 
@@ -37,7 +37,7 @@ public struct ImagePreparer: Sendable {
     /// strips: always when metadata is kept; else a file in a format this prepares only when its header shows no
     /// position (``VipsImage/mayHoldPosition``; a header that cannot be read may hide one), a file of any other
     /// kind (not an image, an SVG) holding none of a photo's.
-    public func mayGoUpUnchanged(_ input: String) -> Bool {
+    package func mayGoUpUnchanged(_ input: String) -> Bool {
         if options.keepMetadata { return true }
         guard let type = try? FileTypeDetector().detect(file: input) else { return false }
         guard Self.preparedTypes.contains(type.mime) else { return true }
@@ -53,13 +53,13 @@ public struct ImagePreparer: Sendable {
     /// The output format for an input, after checking it is a supported image: named by `target`'s extension
     /// when it has one (a conflict with an explicit `--format` is refused), else by the choice and the input's
     /// name (``ImageFormatChoice/outputFormat(forName:)``).
-    public func outputFormat(for input: String, named target: String? = nil) throws(ImageError) -> ImageOutputFormat {
+    package func outputFormat(for input: String, named target: String? = nil) throws(ImageError) -> ImageOutputFormat {
         try inspect(input, named: target).output
     }
 
     /// Prepares `input` into `output`, in the format the extension of `name` (default: `output`) names, or
     /// ``outputFormat(for:named:)``'s.
-    public func prepare(_ input: String, to output: String, named name: String? = nil) throws(ImageError)
+    package func prepare(_ input: String, to output: String, named name: String? = nil) throws(ImageError)
         -> PreparedImage
     {
         guard (1...100).contains(options.quality) else {
@@ -116,7 +116,7 @@ public struct ImagePreparer: Sendable {
     /// overwritten (not even with `overwrite`), an existing output only with `overwrite`, the folder must exist,
     /// and the output appears whole or not at all (temp file, then link or rename). When the original is already
     /// best, the output is a copy of it, written the same way.
-    public func prepareFile(_ input: String, to output: String, overwrite: Bool) throws(ImageError) -> PreparedImage {
+    package func prepareFile(_ input: String, to output: String, overwrite: Bool) throws(ImageError) -> PreparedImage {
         var inputInfo = stat()
         guard stat(input, &inputInfo) == 0 else {
             throw .unreadable(file: input, message: String(cString: strerror(errno)))
