@@ -6,8 +6,8 @@ public typealias TransferOperation<Success: Sendable> = ProgressOperation<Transf
 /// One long operation under way: its events as an `AsyncSequence` and, when it ends, its value.
 ///
 /// The work starts at once, in a task of its own. Iterate the operation (once) for its events; the sequence
-/// ends when the work does. `value` waits for the outcome; cancelling the task that awaits it, or calling
-/// ``cancel()``, stops the work (an upload then pauses: the server keeps what it has, and the same call
+/// ends when the work does. `value` waits for the outcome; cancelling the task that awaits it, cancelling the
+/// task that iterates the events, or calling ``cancel()``, stops the work (an upload then pauses: the server keeps what it has, and the same call
 /// continues it later).
 public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncSequence, Sendable {
     /// The events, in order.
@@ -24,9 +24,20 @@ public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncS
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(4096))
         events = stream
         let gate = ProgressGate(continuation)
-        work = Task {
-            defer { gate.finish() }
+        // The work keeps its stream alive: an operation dropped while its `value` is awaited
+        // (`try await files.download(…).value`) must not end the stream, which would cancel the work below.
+        let work = Task { [stream] in
+            defer {
+                gate.finish()
+                withExtendedLifetime(stream) {}
+            }
             return try await body { gate.report($0) }
+        }
+        self.work = work
+        // Either consumer's end stops the work: the task reading the events cancelled, as the one awaiting
+        // `value` (there, by its cancellation handler).
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { work.cancel() }
         }
     }
 

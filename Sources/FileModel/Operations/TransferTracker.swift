@@ -70,18 +70,18 @@ package final class TransferTracker: @unchecked Sendable {
 }
 
 /// One step of a transfer as an app binds to it: the event and the progress after it.
-package struct TransferUpdate: Sendable, Equatable {
+public struct TransferUpdate: Sendable, Equatable {
     /// What happened; nil for the last update, which gives the end state.
-    package var event: TransferEvent?
+    public var event: TransferEvent?
     /// How the transfer stands after it.
-    package var progress: OperationProgress
+    public var progress: OperationProgress
 }
 
 extension ProgressOperation where Event == TransferEvent {
     /// The operation's events, each with the ``OperationProgress`` after it, ending with one update (no event)
     /// whose state says how the work ended. Read either this or the events, once. Cancelling the task that
     /// reads it cancels the work, as cancelling the one awaiting ``value`` does.
-    package func progress() -> AsyncStream<TransferUpdate> {
+    public func progress() -> AsyncStream<TransferUpdate> {
         let tracker = TransferTracker()
         let (stream, continuation) = AsyncStream.makeStream(
             of: TransferUpdate.self, bufferingPolicy: .bufferingNewest(1024))
