@@ -37,11 +37,11 @@ import Transfer
     @Test func aTusLocationOnAnotherOriginGetsNeitherTheTokenNorTheBytes() async throws {
         let (server, cli) = try await loggedIn("tus-elsewhere")
         try work.write("big.bin", Data(repeating: 7, count: 6_000_000))
-        let started = Date()
         let put = try await cli.run(["put", work.file("big.bin"), "officer:/"])
         #expect(put.status == 7, "\(put.stderr)")
         #expect(put.stderr.contains("another server"), "\(put.stderr)")
-        #expect(Date().timeIntervalSince(started) < 60, "refused at once, not retried for 75 s as before")
+        // Refused at once, not retried as before: told by what it did, not by the time a loaded machine takes.
+        #expect(!put.stderr.contains("retrying"), "\(put.stderr)")
         #expect(try await recorded(server).isEmpty, "nothing went to the other origin")
     }
 
