@@ -131,13 +131,12 @@ import Transfer
 
     @Test func aCursorThatDoesNotMoveForwardEndsTheListingAtOnce() async throws {
         let (_, cli) = try await loggedIn("cursor-stuck")
-        let started = Date()
         let list = try await cli.run(["ls", "-R", "officer:/"])
         #expect(list.status == 7 && list.stderr.contains("cursor did not move forward"), "\(list.stderr.prefix(300))")
         #expect(list.stdout.split(separator: "\n").count <= 2000, "two pages at most")
         let sync = try await cli.run(["sync", "-n", "officer:/Sync", work.file("s")])
+        // Two pages, not thousands: told by the output's size above, not by the time a loaded machine takes.
         #expect(sync.status == 1 && sync.stderr.count < 20_000, "\(sync.stderr.prefix(300))")
-        #expect(Date().timeIntervalSince(started) < 120, "two pages, not thousands")
     }
 
     @Test func aTricklingServerFailsAfterTheLowSpeedWindow() async throws {
