@@ -33,13 +33,13 @@ package struct SignInRequest: Codable, Sendable {
 }
 
 /// Answer to `POST /api/auth/signin`.
-public struct SignInResponse: Codable, Sendable {
+package struct SignInResponse: Codable, Sendable {
     /// The JWT to send as `Authorization: Bearer …`.
-    public var token: String
+    package var token: String
     /// Seconds since 1970 when the token stops being accepted.
-    public var expiresAt: Double
+    package var expiresAt: Double
     /// The user signed in.
-    public var user: UserInfo
+    package var user: UserInfo
 }
 
 /// Answer to `GET /api/auth/me`.

@@ -7,8 +7,8 @@ public typealias TransferOperation<Success: Sendable> = ProgressOperation<Transf
 ///
 /// The work starts at once, in a task of its own. Iterate the operation (once) for its events; the sequence
 /// ends when the work does. `value` waits for the outcome; cancelling the task that awaits it, cancelling the
-/// task that iterates the events, or calling ``cancel()``, stops the work (an upload then pauses: the server keeps what it has, and the same call
-/// continues it later).
+/// task that iterates the events, or calling ``cancel()``, stops the work (an upload then pauses: the server
+/// keeps what it has, and the same call continues it later).
 public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncSequence, Sendable {
     /// The events, in order.
     public typealias Element = Event

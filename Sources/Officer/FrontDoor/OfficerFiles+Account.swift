@@ -11,12 +11,13 @@ package struct SignOutOutcome: Sendable, Equatable {
 }
 
 extension OfficerFiles {
-    /// Signs in and saves the token in the token store (only a token that is one safe line is ever kept).
+    /// Signs in and saves the token in the token store (only a token that is one safe line is ever kept); the
+    /// user signed in. The token itself stays with the store: an app never handles it.
     @discardableResult
-    public func signIn(email: String, password: String) async throws -> SignInResponse {
+    public func signIn(email: String, password: String) async throws -> UserInfo {
         let response = try await client.signIn(email: email, password: password)
         try configuration.tokens.save(response.token, for: try server())
-        return response
+        return response.user
     }
 
     /// Revokes the token on the server and forgets it here. The token is forgotten even when revoking fails (an

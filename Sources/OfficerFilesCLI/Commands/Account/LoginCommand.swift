@@ -62,7 +62,7 @@ enum LoginCommand: Command {
             ? .nothing : passwordFile.map { ConfigTokenStore.Remembered.file($0) } ?? .password(secret)
         // The front door saves the token (and what --remember keeps) in the config, only once the server accepted it.
         configuration.tokens = ConfigTokenStore(store: context.configStore, email: email, remember: remember)
-        let session = try await OfficerFiles(configuration: configuration).signIn(email: email, password: secret)
+        let user = try await OfficerFiles(configuration: configuration).signIn(email: email, password: secret)
         if let certificate = context.global.caCertificate
             ?? context.environment["OFFICER_CACERT"].flatMap({ $0.isEmpty ? nil : $0 })
         {
@@ -77,9 +77,9 @@ enum LoginCommand: Command {
         if context.global.json {
             context.printJSON(
                 AccountRecord(
-                    server: server, user: AccountRecord.User(session.user), serverVersion: info.server?.version))
+                    server: server, user: AccountRecord.User(user), serverVersion: info.server?.version))
         } else {
-            context.say("Logged in to \(server) as \(session.user.email) (\(session.user.role)).")
+            context.say("Logged in to \(server) as \(user.email) (\(user.role)).")
         }
     }
 }
