@@ -11,7 +11,8 @@ PATCH, DELETE; counted over all connections, one count for the three) is then ei
 being forwarded, or forwarded whole with its answer replaced by a 500 or by a reset connection: the write was
 applied but the client cannot know it. Byte faults still apply to what is forwarded.
 
-It binds 127.0.0.1, prints "listening on http://127.0.0.1:PORT" first, and stops by itself after --lifetime seconds."""
+It binds 127.0.0.1, prints "listening on http://127.0.0.1:PORT" first, and stops by itself after --lifetime seconds
+or when the process that started it ends."""
 import argparse
 import asyncio
 import contextlib
@@ -420,6 +421,15 @@ async def serve(args):
             faults.write_count()
 
     counting = asyncio.ensure_future(count_often()) if args.count_file else None
+    parent = os.getppid()
+
+    async def outlive_no_parent():
+        # A test that waits long on a loaded machine keeps its proxy; one whose process died leaves none behind.
+        while os.getppid() == parent:
+            await asyncio.sleep(1)
+        stop.set()
+
+    watching = asyncio.ensure_future(outlive_no_parent())
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
@@ -429,6 +439,7 @@ async def serve(args):
         pass
     if counting:
         counting.cancel()
+    watching.cancel()
     server.close()
 
 

@@ -158,7 +158,7 @@ public final class ReferenceServer: @unchecked Sendable {
 /// The fault proxy in front of `target` (a `host:port`), with fault options as `scripts/fault-proxy` takes them.
 public func startFaultProxy(target: String, _ faults: [String]) async throws -> BackgroundService {
     try await BackgroundService.start(
-        script: "fault-proxy", arguments: ["--listen", "0", "--target", target, "--lifetime", "300"] + faults)
+        script: "fault-proxy", arguments: ["--listen", "0", "--target", target, "--lifetime", "7200"] + faults)
 }
 
 /// The redirect probe (`Tests/Server/redirect_probe.py`); `serving` is the folder behind its Range-ignoring `/plain/NAME`.

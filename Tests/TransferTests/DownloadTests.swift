@@ -129,9 +129,17 @@ import Testing
         #expect(journaled > 500_000 && journaled <= 4_000_000, "\(journaled)")
 
         // Through the same proxy (the journal belongs to that URL): a connection that stalls is replaced after 1 s.
+        let events = EventLog()
         let second = try await downloader(stall: 1).download(
-            from: proxy.url + "/big.bin", credential: nil, to: destination, options: options)
+            from: proxy.url + "/big.bin", credential: nil, to: destination, options: options, onEvent: events.add)
         #expect(second.resumedBytes == journaled)
+        // What an app is shown: the resumed share from the first update on (it began at 0 with several ranges), and
+        // only ever growing.
+        let tracker = TransferTracker()
+        let shown = events.all.map { tracker.apply($0) }
+        #expect(shown.first?.doneBytes == journaled && shown.first?.resumedBytes == journaled, "\(shown.prefix(3))")
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { $0.doneBytes <= $1.doneBytes })
+        #expect(tracker.end(.success(())).doneBytes == 8_000_000)
         #expect(second.fetchedBytes == 8_000_000 - journaled)
         #expect(try ProcessRunner.sha256(of: destination) == (try ProcessRunner.sha256(of: source)))
         #expect(try leftovers().isEmpty)
@@ -264,7 +272,7 @@ final class EventLog: @unchecked Sendable {
     var all: [TransferEvent] { lock.withLock { events } }
     var segmentCount: Int {
         lock.withLock {
-            events.compactMap { if case .started(_, let parts, _, _) = $0 { parts.count } else { nil } }.last ?? 0
+            events.compactMap { if case .started(_, let parts, _, _, _) = $0 { parts.count } else { nil } }.last ?? 0
         }
     }
 }

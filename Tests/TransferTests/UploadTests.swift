@@ -362,7 +362,7 @@ final class UploadEventLog: @unchecked Sendable {
     func add(_ event: TransferEvent) { lock.withLock { events.append(event) } }
     var parts: Int {
         lock.withLock {
-            events.compactMap { if case .started(_, let parts, _, _) = $0 { parts.count } else { nil } }.last ?? 0
+            events.compactMap { if case .started(_, let parts, _, _, _) = $0 { parts.count } else { nil } }.last ?? 0
         }
     }
     var restarts: Int { lock.withLock { events.filter { if case .restarted = $0 { true } else { false } }.count } }

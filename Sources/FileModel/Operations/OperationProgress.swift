@@ -4,7 +4,7 @@
 public struct OperationProgress: Sendable, Equatable {
     /// How the work stands.
     ///
-    /// Its cases are all there will be: a `switch` over it needs no `default`.
+    /// Cases may be added in a later version: a `switch` over it keeps a `default`.
     public enum State: String, Sendable, Equatable {
         /// Under way.
         case running
@@ -14,6 +14,8 @@ public struct OperationProgress: Sendable, Equatable {
         case failed
         /// Stopped on purpose (Ctrl-C, a cancelled task); a rerun continues.
         case cancelled
+        /// An upload stopped on purpose with what the remote confirmed kept there: the same call continues it.
+        case paused
     }
 
     /// Bytes in place now: those resumed plus those moved in this run.

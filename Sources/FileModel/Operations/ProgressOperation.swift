@@ -6,9 +6,10 @@ public typealias TransferOperation<Success: Sendable> = ProgressOperation<Transf
 /// One long operation under way: its events as an `AsyncSequence` and, when it ends, its value.
 ///
 /// The work starts at once, in a task of its own. Iterate the operation (once) for its events; the sequence
-/// ends when the work does. `value` waits for the outcome; cancelling the task that awaits it, cancelling the
-/// task that iterates the events, or calling ``cancel()``, stops the work (an upload then pauses: the server
-/// keeps what it has, and the same call continues it later).
+/// ends when the work does. `value` waits for the outcome. Either consumer's end stops the work: cancelling the
+/// task that awaits `value`, cancelling the task that iterates the events, leaving the loop over them early
+/// (`break`, a thrown error), or calling ``cancel()`` (an upload then pauses: the server keeps what it has, and
+/// the same call continues it later). An operation whose events are never iterated runs to its end.
 public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncSequence, Sendable {
     /// The events, in order.
     public typealias Element = Event
@@ -41,8 +42,24 @@ public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncS
         }
     }
 
-    /// The events; the sequence ends when the work does. An operation's events can be read once.
-    public func makeAsyncIterator() -> AsyncStream<Event>.Iterator { events.makeAsyncIterator() }
+    /// The events; the sequence ends when the work does. An operation's events can be read once; dropping the
+    /// iterator before their end (leaving the loop) stops the work.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(base: events.makeAsyncIterator(), reader: ConsumerEnd(work.cancel))
+    }
+
+    /// Reads the events; when the last copy of it goes before the sequence ended, the work is cancelled.
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: AsyncStream<Event>.Iterator
+        let reader: ConsumerEnd
+
+        /// The next event, or nil when the work has ended.
+        public mutating func next() async -> Event? {
+            let event = await base.next()
+            if event == nil { reader.reachedEnd() }
+            return event
+        }
+    }
 
     /// The outcome. Cancelling the awaiting task cancels the work. Errors are the library's typed errors, each
     /// a `CategorizedError`.
@@ -59,6 +76,23 @@ public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncS
 
     /// Stops the work.
     public func cancel() { work.cancel() }
+}
+
+/// Calls `stop` when it is released before ``reachedEnd()``: a consumer that left early (an iterator dropped
+/// by `break`) ends the work it was reading.
+package final class ConsumerEnd: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ended = false
+    private let stop: @Sendable () -> Void
+
+    package init(_ stop: @escaping @Sendable () -> Void) { self.stop = stop }
+
+    /// The sequence ended by itself: nothing to stop.
+    package func reachedEnd() { lock.withLock { ended = true } }
+
+    deinit {
+        if !lock.withLock({ ended }) { stop() }
+    }
 }
 
 /// An event that only updates a value a later event of the same key replaces (a part's byte count), so a

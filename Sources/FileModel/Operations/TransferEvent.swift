@@ -4,14 +4,19 @@
 /// Cases may be added in a later version: a `switch` over it keeps a `default`.
 public enum TransferEvent: Sendable, Equatable {
     /// The plan: the total (when known), the size of each part (ranges of a download, parts of an upload), the
-    /// bytes already in place from an earlier run, and how the bytes go.
-    case started(total: Int64?, partSizes: [Int64], resumedBytes: Int64, method: TransferMethod)
+    /// bytes already in place from an earlier run, how the bytes go, and each part's share of the resumed bytes
+    /// (empty when there is one part, or the shares are told by each part's first ``progress(part:done:)``).
+    case started(
+        total: Int64?, partSizes: [Int64], resumedBytes: Int64, method: TransferMethod, partsResumed: [Int64] = [])
     /// One part moved: bytes of it done (or in flight), counted from the part's start.
     case progress(part: Int, done: Int64)
     /// One part failed and is tried again after `delay` seconds.
     case retrying(part: Int, attempt: Int, delay: Double, reason: String)
     /// The transfer starts over from nothing: the remote file changed, or the server no longer has the upload.
     case restarted(reason: String)
+    /// The upload stopped on purpose (its task cancelled) and the remote keeps the `confirmed` bytes: the same
+    /// call continues from there. The operation then ends with its pause error.
+    case paused(confirmed: Int64, total: Int64?)
     /// Something the user should know that did not stop the transfer (its journal could not be updated).
     case warning(String)
 }

@@ -9,6 +9,7 @@ package final class TransferTracker: @unchecked Sendable {
     private var partDone: [Int64] = []
     private var partSeen: [Bool] = []
     private var several = false
+    private var paused = false
 
     /// A tracker whose clock starts now.
     package init(clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) {
@@ -20,14 +21,22 @@ package final class TransferTracker: @unchecked Sendable {
     package func apply(_ event: TransferEvent) -> OperationProgress {
         lock.withLock {
             switch event {
-            case .started(let total, let partSizes, let resumed, _):
+            case .started(let total, let partSizes, let resumed, _, let partsResumed):
                 if !partDone.isEmpty { meter.discard(done: partDone.reduce(0, +)) }
                 several = partSizes.count > 1
                 partDone = Array(repeating: 0, count: max(1, partSizes.count))
                 partSeen = Array(repeating: false, count: partDone.count)
-                // One stream's resumed bytes are known; several parts tell theirs in their first reports.
-                meter.begin(total: total, resumed: several ? 0 : resumed)
-                if !several { partDone[0] = resumed }
+                if several, partsResumed.count == partSizes.count {
+                    // Each part's share is known from the start: the whole resumed count shows at once, also for
+                    // a part that was already complete and so never reports.
+                    partDone = partsResumed
+                    partSeen = partSeen.map { _ in true }
+                    meter.begin(total: total, resumed: partsResumed.reduce(0, +))
+                } else {
+                    // One stream's resumed bytes are known; parts without shares tell theirs in their first reports.
+                    meter.begin(total: total, resumed: several ? 0 : resumed)
+                    if !several { partDone[0] = resumed }
+                }
             case .progress(let part, let done):
                 guard part >= 0 else { break }
                 if part >= partDone.count {
@@ -41,7 +50,10 @@ package final class TransferTracker: @unchecked Sendable {
             case .restarted:
                 meter.discard(done: partDone.reduce(0, +))
                 partDone = partDone.map { _ in 0 }
-                partSeen = partSeen.map { _ in false }
+                // Starting over, nothing is resumed: a part's first report is bytes of this run.
+                partSeen = partSeen.map { _ in true }
+            case .paused:
+                paused = true
             case .retrying, .warning:
                 break
             }
@@ -59,7 +71,8 @@ package final class TransferTracker: @unchecked Sendable {
                 meter.end(.completed)
             case .failure(let error):
                 meter.fileEnded(failed: true)
-                meter.end(ErrorCategory.of(error) == .cancelled || error is CancellationError ? .cancelled : .failed)
+                let stopped = ErrorCategory.of(error) == .cancelled || error is CancellationError
+                meter.end(stopped ? (paused ? .paused : .cancelled) : .failed)
             }
             return meter.snapshot
         }
@@ -80,13 +93,13 @@ public struct TransferUpdate: Sendable, Equatable {
 extension ProgressOperation where Event == TransferEvent {
     /// The operation's events, each with the ``OperationProgress`` after it, ending with one update (no event)
     /// whose state says how the work ended. Read either this or the events, once. Cancelling the task that
-    /// reads it cancels the work, as cancelling the one awaiting ``value`` does.
-    public func progress() -> AsyncStream<TransferUpdate> {
+    /// reads it, or leaving the loop early, cancels the work; a cancelled reader still gets the updates up to
+    /// the end and the final one (state `cancelled`), so what it shows is how the work stopped.
+    public func progress() -> TransferUpdates {
         let tracker = TransferTracker()
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: TransferUpdate.self, bufferingPolicy: .bufferingNewest(1024))
-        let reader = Task {
-            for await event in self { continuation.yield(TransferUpdate(event: event, progress: tracker.apply(event))) }
+        let channel = UpdateChannel<TransferUpdate>(limit: 1024)
+        Task {
+            for await event in self { channel.send(TransferUpdate(event: event, progress: tracker.apply(event))) }
             let outcome: Result<Void, any Error>
             do {
                 _ = try await self.value
@@ -94,15 +107,8 @@ extension ProgressOperation where Event == TransferEvent {
             } catch {
                 outcome = .failure(error)
             }
-            continuation.yield(TransferUpdate(event: nil, progress: tracker.end(outcome)))
-            continuation.finish()
+            channel.send(TransferUpdate(event: nil, progress: tracker.end(outcome)), last: true)
         }
-        continuation.onTermination = { [self] termination in
-            if case .cancelled = termination {
-                reader.cancel()
-                cancel()
-            }
-        }
-        return stream
+        return TransferUpdates(channel: channel, stop: { [self] in cancel() })
     }
 }

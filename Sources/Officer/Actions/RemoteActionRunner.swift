@@ -177,7 +177,7 @@ package struct RemoteActionRunner: Sendable {
                 if let destination = request.download {
                     onEvent?(.downloading(done: 0, total: answer.entry.size))
                     result.savedPath = try await download(
-                        produced,
+                        produced, size: answer.entry.size,
                         to: try localDestination(
                             destination, name: outputName(request.target, produced: answer.entry.name)),
                         force: request.force, label: label,
@@ -300,7 +300,8 @@ package struct RemoteActionRunner: Sendable {
     }
 
     private func download(
-        _ produced: RemotePath, to destination: String, force: Bool, label: String, key: CacheKey, version: String,
+        _ produced: RemotePath, size: Int64?, to destination: String, force: Bool, label: String, key: CacheKey,
+        version: String,
         onEvent: (@Sendable (RemoteActionEvent) -> Void)?
     ) async throws(RemoteActionError) -> String {
         var options = DownloadOptions()
@@ -308,10 +309,14 @@ package struct RemoteActionRunner: Sendable {
         let url = client.rawURL(for: produced)
         let saved: DownloadResult
         do {
+            // The parts summed and the total told, as every transfer's progress is (not one "0 of ?" per buffer).
+            let tracker = TransferTracker()
             saved = try await downloader.download(
                 from: url, credential: client.credential, to: destination, options: options
             ) { event in
-                if case .progress = event { onEvent?(.downloading(done: 0, total: nil)) }
+                let progress = tracker.apply(event)
+                guard case .progress = event else { return }
+                onEvent?(.downloading(done: progress.doneBytes, total: progress.totalBytes ?? size))
             }
         } catch {
             throw .download(target: label, error)

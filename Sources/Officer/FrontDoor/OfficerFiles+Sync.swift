@@ -30,6 +30,12 @@ extension OfficerFiles {
     ) async throws -> SyncReport {
         var options = given
         options.direction = destination.isRemote || !source.isRemote ? .push : .pull
+        if options.imagePreparation == nil, let settings = options.preparingImages {
+            let onWarning = configuration.onWarning
+            options.imagePreparation = imagePreparation(settings, bestEffort: options.bestEffortImages).syncHooks {
+                onWarning?($0)
+            }
+        }
         var engine = SyncEngine(
             source: try syncSide(source, options: options, asSource: true),
             destination: try syncSide(destination, options: options, asSource: false),
@@ -64,7 +70,8 @@ extension OfficerFiles {
 
     /// Image preparation for uploads with these settings, into the standard folder beside the cache (or the
     /// system's temporary folder when no cache is configured).
-    public func imagePreparation(_ options: ImagePreparationOptions, bestEffort: Bool = false) -> UploadImagePreparation
+    package func imagePreparation(_ options: ImagePreparationOptions, bestEffort: Bool = false)
+        -> UploadImagePreparation
     {
         let folder =
             configuration.cacheDirectory.map { ($0 as NSString).deletingLastPathComponent + "/prepared" }

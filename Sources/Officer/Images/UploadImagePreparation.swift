@@ -6,28 +6,28 @@ import Transfer
 /// Images prepared for upload (resized, re-encoded, metadata stripped) into a folder of their own, named by
 /// the source's fingerprint and the settings, so a rerun after a kill finds the same bytes and resumes the same
 /// upload. Files that are not images pass through; HEIC and HEIF become JPEG (and their names `.jpg`).
-public struct UploadImagePreparation: Sendable {
+package struct UploadImagePreparation: Sendable {
     /// File extensions handed to the preparer; anything else uploads as it is.
-    public static let imageExtensions: Set<String> = [
+    package static let imageExtensions: Set<String> = [
         "jpg", "jpeg", "png", "webp", "heic", "heif", "gif", "tif", "tiff",
     ]
 
     /// The preparer with its settings.
     package let preparer: ImagePreparer
     /// Upload a damaged image unchanged (with a warning) instead of failing it.
-    public let bestEffort: Bool
+    package let bestEffort: Bool
     /// Where prepared copies are kept until uploaded.
-    public let folder: String
+    package let folder: String
 
     /// Prepares with `options` into `folder`.
-    public init(options: ImagePreparationOptions, bestEffort: Bool, folder: String) {
+    package init(options: ImagePreparationOptions, bestEffort: Bool, folder: String) {
         preparer = ImagePreparer(options: options)
         self.bestEffort = bestEffort
         self.folder = folder
     }
 
     /// The standard folder for prepared copies: `$XDG_CACHE_HOME/officer-files/prepared` (or `~/.cache/…`).
-    public static func defaultFolder(environment: [String: String]) -> String {
+    package static func defaultFolder(environment: [String: String]) -> String {
         let base: String
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
             base = cache
@@ -40,21 +40,21 @@ public struct UploadImagePreparation: Sendable {
     /// The name a local file gets on the server when prepared (`IMG_1.heic` → `IMG_1.jpg`; with `--format webp`
     /// `a.png` → `a.webp`), or nil when it is not an image this prepares. Sync compares listings by this name,
     /// and the bytes sent are always in the format it names.
-    public func uploadedName(for name: String) -> String? {
+    package func uploadedName(for name: String) -> String? {
         guard Self.imageExtensions.contains((name as NSString).pathExtension.lowercased()) else { return nil }
         return preparer.options.format.preparedName(for: name)
     }
 
     /// What goes up for one local file.
-    public struct Item: Sendable {
+    package struct Item: Sendable {
         /// The file to send.
-        public var path: String
+        package var path: String
         /// The name it gets on the server.
-        public var name: String
+        package var name: String
         /// A prepared copy to delete once uploaded.
-        public var temporary: String?
+        package var temporary: String?
         /// Why the original goes up unchanged, if it does after a failure.
-        public var warning: String?
+        package var warning: String?
     }
 
     /// Prepares `local` (images only; other files pass through), to go up as `name` when given (a destination
@@ -100,7 +100,7 @@ public struct UploadImagePreparation: Sendable {
 extension UploadImagePreparation {
     /// The hooks a push sync uses: names compared as they will be on the server, images prepared before upload
     /// (`onWarning` hears of a damaged image going up unchanged).
-    public func syncHooks(onWarning: @escaping @Sendable (String) -> Void = { _ in }) -> SyncImagePreparation {
+    package func syncHooks(onWarning: @escaping @Sendable (String) -> Void = { _ in }) -> SyncImagePreparation {
         SyncImagePreparation(
             uploadedName: { self.uploadedName(for: $0) },
             prepare: { local in

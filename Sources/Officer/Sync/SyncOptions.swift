@@ -32,9 +32,15 @@ public struct SyncOptions: Sendable {
     package var filter = SyncFilter()
     /// Follow symbolic links in the local folder instead of skipping them.
     public var followSymlinks = false
-    /// On push: the name an image is uploaded under after preparation (nil: unchanged) and the preparation
-    /// itself (a local file in, the file to upload out). Prepared images are compared by modification time only.
-    public var imagePreparation: SyncImagePreparation?
+    /// On push: images (JPEG, PNG, WebP, HEIC/HEIF, GIF, TIFF) are prepared with these settings before they go
+    /// up (resized, re-encoded, metadata stripped; HEIC arrives as `.jpg`), and compared by modification time
+    /// only; nil sends every file as it is.
+    public var preparingImages: ImagePreparationOptions?
+    /// With ``preparingImages``: a damaged image goes up unchanged (told through the configuration's
+    /// `onWarning`) instead of failing, unless it carries a position preparing would have stripped.
+    public var bestEffortImages = false
+    /// The hooks ``preparingImages`` becomes (the CLI sets its own, to word the warnings).
+    package var imagePreparation: SyncImagePreparation?
     /// On push: a file that has not settled by this rule (changed since it was listed, or less than its
     /// seconds ago) is not sent but reported as ``SyncEvent/deferred(_:)``, for a caller that sends it once it
     /// settles (the watcher's catch-up); nil sends every file as it is.
@@ -45,14 +51,14 @@ public struct SyncOptions: Sendable {
 }
 
 /// Image preparation applied on push (`sync --resize`).
-public struct SyncImagePreparation: Sendable {
+package struct SyncImagePreparation: Sendable {
     /// The uploaded name for a local name, or nil when the file is not prepared.
-    public var uploadedName: @Sendable (String) -> String?
+    package var uploadedName: @Sendable (String) -> String?
     /// Prepares a local image; returns the file to upload.
-    public var prepare: @Sendable (String) async throws -> String
+    package var prepare: @Sendable (String) async throws -> String
 
     /// Creates the hooks.
-    public init(
+    package init(
         uploadedName: @escaping @Sendable (String) -> String?,
         prepare: @escaping @Sendable (String) async throws -> String
     ) {

@@ -14,7 +14,8 @@ package enum OfficerFilesApp {
     static let commands: [any Command.Type] = [
         LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, ListCommand.self, StatCommand.self,
         SearchCommand.self, MakeDirectoryCommand.self, MoveCommand.self, CopyCommand.self, RemoveCommand.self,
-        GetCommand.self, CatCommand.self, PutCommand.self, TransfersCommand.self, ImageCommand.self, ThumbCommand.self,
+        GetCommand.self, CatCommand.self, PutCommand.self, AttachCommand.self, TransfersCommand.self, ImageCommand.self,
+        ThumbCommand.self,
         InfoCommand.self, ArchiveCommand.self, CacheCommand.self, OCRCommand.self, TTSCommand.self,
         TranscribeCommand.self, ExtractAudioCommand.self, SyncCommand.self, CopyFolderCommand.self, JobsCommand.self,
         QueueCommand.self, WatchCommand.self,

@@ -60,7 +60,7 @@ extension PartsDisplay {
     /// Shows a transfer's events (downloads and uploads alike): one line per part, plus the total.
     func handle(_ event: TransferEvent) {
         switch event {
-        case .started(let total, let partSizes, let resumed, let method):
+        case .started(let total, let partSizes, let resumed, let method, _):
             if method == .multipart {
                 note("the server has no tus: uploading in one multipart request (not resumable)")
             }
@@ -77,6 +77,7 @@ extension PartsDisplay {
             )
         case .restarted(let reason): note("starting over: \(reason)")
         case .warning(let message): reporter.message("warning: \(message)")
+        case .paused: break  // the command's end says where the upload stopped and how to continue it
         }
     }
 }

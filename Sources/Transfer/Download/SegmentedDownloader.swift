@@ -169,8 +169,8 @@ package struct SegmentedDownloader: Downloading {
         let total = info!.total!
         onEvent?(
             .started(
-                total: total, partSizes: segments.map { $0.end - $0.start + 1 }, resumedBytes: resumed, method: .ranges)
-        )
+                total: total, partSizes: segments.map { $0.end - $0.start + 1 }, resumedBytes: resumed, method: .ranges,
+                partsResumed: segments.map(\.done)))
         let progress = SegmentProgress(segments)
         let plan = segments
         let rangeInfo = info!

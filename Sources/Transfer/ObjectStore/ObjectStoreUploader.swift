@@ -119,10 +119,10 @@ package struct ObjectStoreUploader: Sendable {
         let upload = record!
         let plan = Self.plan(size: size, partSize: upload.partSize)
         let resumed = held.values.reduce(0) { $0 + $1.size }
-        onEvent?(.started(total: size, partSizes: plan.map(\.length), resumedBytes: resumed, method: .objectParts))
-        for (index, part) in plan.enumerated() where held[part.number] != nil {
-            onEvent?(.progress(part: index, done: part.length))
-        }
+        onEvent?(
+            .started(
+                total: size, partSizes: plan.map(\.length), resumedBytes: resumed, method: .objectParts,
+                partsResumed: plan.map { held[$0.number] != nil ? $0.length : 0 }))
         let sent = SentBytes()
         let etag: String
         do {
@@ -140,6 +140,7 @@ package struct ObjectStoreUploader: Sendable {
                     try? journal?.removeObjectUpload(key: journalKey)
                     throw .cancelled(path: file)
                 }
+                onEvent?(.paused(confirmed: resumed + sent.completed, total: size))
                 throw .paused(path: file, confirmed: resumed + sent.completed, total: size)
             }
             if let error = error as? UploadError { throw error }

@@ -125,6 +125,7 @@ package struct TusUploader: Uploading {
             }
             // What the server confirmed, as the journal last recorded it: where the same call will continue.
             let confirmed = ((try? journal?.upload(key: key)) ?? nil)?.parts.reduce(0) { $0 + $1.offset } ?? 0
+            onEvent?(.paused(confirmed: confirmed, total: fingerprint.size))
             throw UploadError.paused(path: path, confirmed: confirmed, total: fingerprint.size)
         } catch let error as SQLiteError {
             throw UploadError.journal(error)
@@ -301,7 +302,7 @@ package struct TusUploader: Uploading {
             onEvent?(
                 .started(
                     total: record.fingerprint.size, partSizes: record.parts.map(\.length), resumedBytes: resumed,
-                    method: .tus))
+                    method: .tus, partsResumed: offsets))
         }
         let state = RecordState(record)
         let single = record.parts.count == 1

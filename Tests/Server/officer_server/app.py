@@ -34,7 +34,7 @@ TEST_CLOCK = "/api/_test/clock"
 def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_max_size=1 << 40, tus_expiry=86400,
                secret=None, hostile_names=False, thumbnails=True, async_after=20.0, fetch_allow_ports=(),
                extract_max_entries=100_000, extract_max_bytes=64 << 30, api="full", plain_404=False,
-               bare_plugins=False, test_clock=False):
+               bare_plugins=False, test_clock=False, attachments=True):
     """`api="seed"` serves only the endpoints of the Officer mobile plan, as our users' servers do (see
     docs/officer-api.md); `plain_404` answers unknown endpoints in plain text, `bare_plugins` leaves the
     `server` block out of the plugins answer: servers that are real but give a client nothing to lean on."""
@@ -124,7 +124,8 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
     app.add_routes(Archives(root_map, jobs, extract_max_entries, extract_max_bytes).routes())
     app.add_routes(Media(root_map, jobs, seed=seed).routes())
     app.add_routes(Fetch(root_map, jobs, fetch_allow_ports).routes())
-    app.add_routes(Attachments(state_dir, owner_of).routes())
+    if attachments:
+        app.add_routes(Attachments(state_dir, owner_of).routes())
     if not seed:
         if thumbnails:
             app.add_routes(Thumbnails(files, state_dir).routes())
@@ -149,6 +150,8 @@ def main(argv=None):
                         help="for tests: folders named 'hostile' also list entries with unsafe names ('..', '/', NUL, absolute)")
     parser.add_argument("--no-thumbnails", action="store_true",
                         help="leave out the proposed thumbnail endpoint (clients then make thumbnails themselves)")
+    parser.add_argument("--no-attachments", action="store_true",
+                        help="leave out the chat attachments endpoint (POST /api/upload), as an older server does")
     parser.add_argument("--async-after", type=float, default=20.0, metavar="SECONDS",
                         help="an AI action or extraction still running after this long answers 202 with a job")
     parser.add_argument("--fetch-allow-port", type=int, action="append", default=[], metavar="PORT",
@@ -189,7 +192,8 @@ def main(argv=None):
                      hostile_names=args.hostile_names, thumbnails=not args.no_thumbnails, async_after=args.async_after,
                      fetch_allow_ports=args.fetch_allow_port, extract_max_entries=args.extract_max_entries,
                      extract_max_bytes=args.extract_max_bytes, api=args.api, plain_404=args.plain_404,
-                     bare_plugins=args.bare_plugins, test_clock=args.test_clock)
+                     bare_plugins=args.bare_plugins, test_clock=args.test_clock,
+                     attachments=not args.no_attachments)
     asyncio.run(_serve(app, args.port))
 
 

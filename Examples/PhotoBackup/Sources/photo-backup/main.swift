@@ -17,8 +17,10 @@ else {
 }
 
 do {
-    let files = try OfficerFiles(
-        configuration: .standard(server: server, tokens: MemoryTokenStore(), environment: environment))
+    var configuration = OfficerFiles.Configuration.standard(
+        server: server, tokens: MemoryTokenStore(), environment: environment)
+    configuration.onWarning = { print("warning: \($0)") }
+    let files = try OfficerFiles(configuration: configuration)
     try await files.signIn(email: email, password: password)
     let destination = try files.location(arguments[2])
     _ = try await files.makeFolder(destination, parents: true)
@@ -26,9 +28,8 @@ do {
     var imageOptions = ImagePreparationOptions()
     imageOptions.maxEdge = 1600
     var options = SyncOptions(direction: .push)
-    options.imagePreparation = files.imagePreparation(imageOptions, bestEffort: true).syncHooks {
-        print("warning: \($0)")
-    }
+    options.preparingImages = imageOptions
+    options.bestEffortImages = true
 
     let backup = files.sync(from: .local(arguments[1]), to: destination, options: options)
     for await event in backup {

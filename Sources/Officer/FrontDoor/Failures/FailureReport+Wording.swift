@@ -26,6 +26,11 @@ extension FailureReport {
             default: return (error.description, nil)
             }
         case let error as LocalFileError: return (error.description, error.path)
+        case let error as AttachmentError:
+            let inner = wording(of: error.underlying, terms: terms)
+            let kept = error.sent.isEmpty ? "" : " (\(error.sent.count) sent before it)"
+            let line = inner.message.hasPrefix(error.file) ? inner.message : "\(error.file): \(inner.message)"
+            return (line + kept, error.file)
         default:
             // What Foundation's file calls throw (a folder FileManager could not make or remove): its path and the
             // system's words for its error number, never the NSError's own text (that stays in `detail`, for -v).
