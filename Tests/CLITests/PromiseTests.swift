@@ -316,7 +316,8 @@ import Testing
             several.status == 2 && !FileManager.default.fileExists(atPath: work.file("one.jpg")), "\(several.stderr)")
         let conflict = try await cli.run(["image", "prepare", "--format", "jpeg", opaque, work.file("out/y.png")])
         #expect(
-            conflict.status == 2 && conflict.stderr.contains("y.png: its name says PNG, but --format asks for JPEG"),
+            conflict.status == 2
+                && conflict.stderr.contains("y.png: its name says PNG, but the format asked for is JPEG"),
             "\(conflict.stderr)")
 
         let tiff = try photo("in/scan.tif", width: 3000, height: 2000)

@@ -53,7 +53,7 @@ import Transfer
         #expect(try await files.jobs().contains { $0.id == job.id && $0.state == .done })
         #expect(try await files.cancelJob(id: job.id).state == .done)
         // A second extraction into the same folder is refused before any job, by type.
-        await #expect(throws: OfficerFilesError.folderExists(try files.path("officer:/a"))) {
+        await #expect(throws: FrontDoorRefusal.folderExists(try files.path("officer:/a"))) {
             _ = try await files.extract(try files.path("officer:/a.zip"))
         }
     }

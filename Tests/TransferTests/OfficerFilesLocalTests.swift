@@ -26,7 +26,7 @@ import Testing
             _ = try await files.list(path)
             Issue.record("expected noServer")
         } catch {
-            #expect(error as? OfficerFilesError == .noServer)
+            #expect(error as? FrontDoorRefusal == .noServer)
             #expect(ErrorCategory.of(error) == .invalidInput)
         }
         var walked: (any Error)?
@@ -35,19 +35,19 @@ import Testing
         } catch {
             walked = error
         }
-        #expect(walked as? OfficerFilesError == .noServer)
+        #expect(walked as? FrontDoorRefusal == .noServer)
         let upload = files.upload(try work.write("a.txt", "a"), to: path)
-        await #expect(throws: OfficerFilesError.noServer) { try await upload.value }
+        await #expect(throws: FrontDoorRefusal.noServer) { try await upload.value }
         // A tus server needs no Officer server; an Officer destination does.
         #expect(
             try await files.uploadDestination("http://127.0.0.1:9/files/", several: true, request: UploadRequest())
                 == .tus(url: "http://127.0.0.1:9/files/"))
-        await #expect(throws: OfficerFilesError.noServer) {
+        await #expect(throws: FrontDoorRefusal.noServer) {
             _ = try await files.uploadDestination("officer:/Photos/", several: true, request: UploadRequest())
         }
         // Offline, a plain URL is refused before any connection.
         let offline = try self.files(offline: true)
-        await #expect(throws: OfficerFilesError.needsNetwork("http://127.0.0.1:9/x")) {
+        await #expect(throws: FrontDoorRefusal.needsNetwork("http://127.0.0.1:9/x")) {
             try await offline.read(url: "http://127.0.0.1:9/x", to: -1)
         }
     }
@@ -166,7 +166,7 @@ import Testing
         #expect(try files.clearCache(includingPinned: true).entries == 1)
 
         let without = try self.files(cache: false)
-        #expect(throws: OfficerFilesError.noCache) { try without.cacheStatistics() }
+        #expect(throws: FrontDoorRefusal.noCache) { try without.cacheStatistics() }
     }
 }
 

@@ -45,7 +45,11 @@ import Testing
         #expect(tokens.token(for: server.url) != nil)
         #expect(try await files.whoAmI().email == server.email)
         let other = try self.files()
-        await #expect(throws: OfficerError.self) { try await other.signIn(email: server.email, password: "wrong") }
+        // The front door's one error, with the layer's beneath it.
+        let refused = await #expect(throws: OfficerFilesError.self) {
+            try await other.signIn(email: server.email, password: "wrong")
+        }
+        #expect(refused?.underlying is OfficerError)
         do {
             try await other.signIn(email: server.email, password: "wrong")
         } catch {
@@ -87,10 +91,10 @@ import Testing
                 .value
             Issue.record("expected a refusal")
         } catch {
-            #expect(error as? OfficerFilesError == .notCachedOffline(try files.path("officer:/docs/missing.txt")))
+            #expect(error as? FrontDoorRefusal == .notCachedOffline(try files.path("officer:/docs/missing.txt")))
             #expect(ErrorCategory.of(error) == .notFound)
         }
-        await #expect(throws: OfficerFilesError.isAFolder(try files.path("officer:/docs"))) {
+        await #expect(throws: FrontDoorRefusal.isAFolder(try files.path("officer:/docs"))) {
             try await files.download(try files.path("officer:/docs"), to: work.path + "/folder").value
         }
     }
@@ -110,7 +114,7 @@ import Testing
             Issue.record("expected a conflict")
         } catch {
             #expect(ErrorCategory.of(error) == .conflict, "\(error)")
-            guard case OfficerFilesError.exists(let label) = error else {
+            guard case FrontDoorRefusal.exists(let label) = error else {
                 Issue.record("not .exists: \(error)"); return
             }
             #expect(label.hasSuffix("/Photos/photo.jpg"), "\(label)")

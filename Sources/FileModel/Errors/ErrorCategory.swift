@@ -38,7 +38,7 @@ public protocol CategorizedError: Error {
 
 extension RemotePathError: CategorizedError {
     /// A malformed path is always the caller's input.
-    public var category: ErrorCategory { .invalidInput }
+    package var category: ErrorCategory { .invalidInput }
 }
 
 extension ErrorCategory {

@@ -17,8 +17,8 @@ public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncS
     private let events: AsyncStream<Event>
     private let work: Task<Success, any Error>
 
-    /// Starts `body`, which reports through the function it is given. Progress events (``CoalescibleEvent``)
-    /// are passed on at most every ``ProgressGate/interval`` per part, the latest one each time, and always
+    /// Starts `body`, which reports through the function it is given. Progress events (`CoalescibleEvent`)
+    /// are passed on at most every `ProgressGate/interval` per part, the latest one each time, and always
     /// before any other event and at the end: an engine may report every buffer it moves without a consumer
     /// paying for each (a GiB is tens of thousands of buffers).
     public init(_ body: @escaping @Sendable (_ report: @escaping @Sendable (Event) -> Void) async throws -> Success) {

@@ -25,7 +25,7 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
     /// Parses what a user typed: `http(s)://…`; `officer:/p` or `officer:ROOT:/p`; `NAME:…` for a configured
     /// Officer remote (`NAME:/p`, `NAME:ROOT:/p`) or S3 remote (`NAME:bucket/key`); else a plain path, which
     /// `plain` says how to read. A trailing `/` is kept (it says "a folder").
-    public init(
+    package init(
         parsing text: String, officerRemotes: Set<String> = [], objectRemotes: Set<String> = [],
         defaultRoot: String = RemotePath.defaultRoot, plain: PlainPath = .local
     ) throws(RemotePathError) {

@@ -17,7 +17,7 @@ public struct ObjectStorePath: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `NAME:bucket/key` for a known remote `NAME`; nil when the text does not start with `NAME:`.
     /// Runs of `/` are one, a leading `/` after the colon is allowed, and `.`/`..` components are refused.
-    public init?(parsing text: String, remotes: Set<String>) throws(RemotePathError) {
+    package init?(parsing text: String, remotes: Set<String>) throws(RemotePathError) {
         guard let colon = text.firstIndex(of: ":"), remotes.contains(String(text[..<colon])) else { return nil }
         remote = String(text[..<colon])
         let rest = text[text.index(after: colon)...]
@@ -61,7 +61,7 @@ public struct ObjectStorePath: Sendable, Hashable, CustomStringConvertible {
     public var objectKey: String { key.hasSuffix("/") ? String(key.dropLast()) : key }
 
     /// A path one component further down.
-    public func appending(_ component: String) -> ObjectStorePath {
+    package func appending(_ component: String) -> ObjectStorePath {
         if bucket.isEmpty { return ObjectStorePath(remote: remote, bucket: component, key: "") }
         return ObjectStorePath(remote: remote, bucket: bucket, key: folderPrefix + component)
     }

@@ -29,7 +29,7 @@ public struct RemotePath: Hashable, Sendable, CustomStringConvertible {
     public static let defaultRoot = "home"
 
     /// Creates a normalized path; throws when the input is malformed or would escape the root.
-    public init(root: String = RemotePath.defaultRoot, path: String, remote: String? = nil) throws(RemotePathError) {
+    package init(root: String = RemotePath.defaultRoot, path: String, remote: String? = nil) throws(RemotePathError) {
         try Self.validateRoot(root)
         self.root = root
         self.path = try Self.normalize(path)
@@ -40,7 +40,7 @@ public struct RemotePath: Hashable, Sendable, CustomStringConvertible {
     /// one of `remotes` (configured Officer remotes: `work:/path`).
     ///
     /// A path without a leading slash (`officer:docs/a.txt`) is taken from the root's top.
-    public init(parsing text: String, defaultRoot: String = RemotePath.defaultRoot, remotes: Set<String> = [])
+    package init(parsing text: String, defaultRoot: String = RemotePath.defaultRoot, remotes: Set<String> = [])
         throws(RemotePathError)
     {
         guard let (remote, rest) = Self.split(text, remotes: remotes) else { throw .notRemote(text) }
@@ -54,7 +54,7 @@ public struct RemotePath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True when `text` uses the `officer:` grammar (or names one of `remotes`) rather than naming a local file.
-    public static func isRemote(_ text: String, remotes: Set<String> = []) -> Bool {
+    package static func isRemote(_ text: String, remotes: Set<String> = []) -> Bool {
         split(text, remotes: remotes) != nil
     }
 
@@ -71,7 +71,7 @@ public struct RemotePath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The containing directory; the root's top is its own parent.
-    public var parent: RemotePath {
+    package var parent: RemotePath {
         guard path != "/" else { return self }
         let cut = path.lastIndex(of: "/")!
         let parentPath = cut == path.startIndex ? "/" : String(path[..<cut])
@@ -81,8 +81,8 @@ public struct RemotePath: Hashable, Sendable, CustomStringConvertible {
     /// True for the top of the root.
     public var isRoot: Bool { path == "/" }
 
-    /// The path one level down; `name` must be a single valid name (``FileName``).
-    public func appending(_ name: String) throws(RemotePathError) -> RemotePath {
+    /// The path one level down; `name` must be a single valid name (`FileName`).
+    package func appending(_ name: String) throws(RemotePathError) -> RemotePath {
         guard FileName.isValid(name) else { throw .invalidComponent(name) }
         return RemotePath(uncheckedRoot: root, path: path == "/" ? "/" + name : path + "/" + name, remote: remote)
     }

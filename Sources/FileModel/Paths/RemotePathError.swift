@@ -1,7 +1,7 @@
 /// Why a string could not become a ``RemotePath``.
 ///
 /// Cases may be added in a later version: a `switch` over it keeps a `default`.
-public enum RemotePathError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum RemotePathError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The path contains a NUL byte (shown escaped as `\0`).
     case containsNUL(String)
     /// The path contains a control character such as a newline.
@@ -10,7 +10,7 @@ public enum RemotePathError: Error, Equatable, Sendable, CustomStringConvertible
     case escapesRoot(String)
     /// The root name is empty or has characters other than letters, digits, `.`, `_`, `~`, `-`.
     case invalidRoot(String)
-    /// A single name to append breaks the name rule (``FileName``).
+    /// A single name to append breaks the name rule (`FileName`).
     case invalidComponent(String)
     /// A name in a path to be created (a folder, a copy's or a move's target) breaks the name rule.
     case unstorableName(folder: String, name: String)
@@ -23,7 +23,7 @@ public enum RemotePathError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidBucket(path: String, bucket: String)
 
     /// A one-line message naming the offending input.
-    public var description: String {
+    package var description: String {
         switch self {
         case .containsNUL(let path): "remote path \"\(path)\" contains a NUL byte"
         case .controlCharacter(let path): "remote path \(path.debugDescription) contains a control character"

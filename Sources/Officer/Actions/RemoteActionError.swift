@@ -33,9 +33,9 @@ package enum RemoteActionError: Error, Sendable, CustomStringConvertible {
         case .upload(_, let error): return "\(error)"
         case .download(_, let error): return "\(error)"
         case .localFile(let path, let message): return "\(path): \(message)"
-        case .timedOut(let target, let seconds): return "\(target): no answer within \(Int(seconds)) s (--timeout)"
+        case .timedOut(let target, let seconds): return "\(target): no answer within \(Int(seconds)) s"
         case .outputExists(let target, let output):
-            return "\(output): already exists (the \(target) result goes there); --force replaces it"
+            return "\(output): already exists (the \(target) result goes there)"
         }
     }
 }

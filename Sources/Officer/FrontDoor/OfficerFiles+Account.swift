@@ -14,10 +14,12 @@ extension OfficerFiles {
     /// Signs in and saves the token in the token store (only a token that is one safe line is ever kept); the
     /// user signed in. The token itself stays with the store: an app never handles it.
     @discardableResult
-    public func signIn(email: String, password: String) async throws -> UserInfo {
-        let response = try await client.signIn(email: email, password: password)
-        try configuration.tokens.save(response.token, for: try server())
-        return response.user
+    public func signIn(email: String, password: String) async throws(OfficerFilesError) -> UserInfo {
+        try await reporting(nil) {
+            let response = try await client.signIn(email: email, password: password)
+            try configuration.tokens.save(response.token, for: try server())
+            return response.user
+        }
     }
 
     /// Revokes the token on the server and forgets it here. The token is forgotten even when revoking fails (an
@@ -46,16 +48,18 @@ extension OfficerFiles {
     package func serverInfo() async throws -> PluginsResponse { try await client.serverInfo() }
 
     /// Who the token belongs to.
-    public func whoAmI() async throws -> UserInfo { try await client.me() }
+    public func whoAmI() async throws(OfficerFilesError) -> UserInfo {
+        try await reporting(nil) { try await client.me() }
+    }
 }
 
 extension OfficerFiles {
     /// A folder's entries. Each listing is kept in the cache; offline, the last one seen is the answer (see
-    /// ``cachedListing(_:)`` for when it was made), or ``OfficerFilesError/notCachedOffline(_:)``.
+    /// ``cachedListing(_:)`` for when it was made), or ``FrontDoorRefusal/notCachedOffline(_:)``.
     package func list(_ path: RemotePath) async throws -> DirectoryListing {
         let cache = try usableCache()
         if isOffline {
-            guard let cached = try cachedListing(path) else { throw OfficerFilesError.notCachedOffline(path) }
+            guard let cached = try cachedListing(path) else { throw FrontDoorRefusal.notCachedOffline(path) }
             return cached.listing
         }
         let listing = try await client.list(path)

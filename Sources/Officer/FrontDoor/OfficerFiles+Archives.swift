@@ -90,7 +90,7 @@ extension OfficerFiles {
     /// A plain URL read by ranges: its length and validator from a HEAD; a server that does not say it serves
     /// ranges is refused before any body is fetched.
     func rangedFile(url: String) async throws -> RangedFile {
-        if isOffline { throw OfficerFilesError.needsNetwork(url) }
+        if isOffline { throw FrontDoorRefusal.needsNetwork(url) }
         var request = HTTPRequest(method: "HEAD", url: url, sink: .memory(limit: 0), credential: nil)
         request.redirects = .anyOrigin
         let response = try await http.send(request)
@@ -111,10 +111,10 @@ extension OfficerFiles {
     /// Where an Officer archive's bytes come from: the cache's copy when it is current (offline: any copy), else
     /// the server by ranges. One HEAD gives the ETag for both the cache check and the ranges' validator.
     private func archiveBytes(_ path: RemotePath) async throws -> ArchiveBytes {
-        guard !path.isRoot else { throw OfficerFilesError.isAFolder(path) }
+        guard !path.isRoot else { throw FrontDoorRefusal.isAFolder(path) }
         let cached = try usableCache()?.entry(for: try cacheKey(path, kind: CacheKey.Kind.body))
         if isOffline {
-            guard let cached else { throw OfficerFilesError.notCachedOffline(path) }
+            guard let cached else { throw FrontDoorRefusal.notCachedOffline(path) }
             return .local(cached.path)
         }
         // A cached copy is checked by the ETag a HEAD reports; that ETag then validates the ranges too.
@@ -127,7 +127,7 @@ extension OfficerFiles {
         let client = try client
         // The listed size: the length a HEAD reports is not required of every server.
         let entry = try await client.stat(path)
-        guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(path) }
+        guard !entry.isDirectory else { throw FrontDoorRefusal.isAFolder(path) }
         let etag = checked.done ? checked.etag : try await currentETag(of: path)
         return .ranged(
             RangedFile(

@@ -29,31 +29,40 @@ extension OfficerFiles {
         -> TransferOperation<[Attachment]>
     {
         TransferOperation { report in
-            for file in files { try Self.requireLocalFile(file.path) }
-            let client = try self.door(remote).client
-            let prepared = try await self.attachmentCopies(of: files.map(\.path), options: options)
-            defer { for item in prepared { if let temporary = item.temporary { unlink(temporary) } } }
-            let sizes = try prepared.map { item in
-                Int64(try FileManager.default.attributesOfItem(atPath: item.path)[.size] as? Int ?? 0)
+            try await self.reporting(nil) {
+                try await self.sendAttachments(files, on: remote, options: options, report)
             }
-            report(.started(total: sizes.reduce(0, +), partSizes: sizes, resumedBytes: 0, method: .multipart))
-            var stored: [Attachment] = []
-            for (index, item) in prepared.enumerated() {
-                let type = TusUploader.uploadedType(of: item.path) ?? "application/octet-stream"
-                let size = sizes[index]
-                do {
-                    stored.append(
-                        try await client.uploadAttachment(
-                            file: item.path, name: item.name, contentType: type,
-                            bandwidthLimit: options.bandwidthLimit,
-                            onProgress: { report(.progress(part: index, done: min($0, size))) }))
-                } catch {
-                    throw AttachmentError(file: files[index].path, sent: stored, underlying: error)
-                }
-                report(.progress(part: index, done: size))
-            }
-            return stored
         }
+    }
+
+    private func sendAttachments(
+        _ files: [URL], on remote: String?, options: AttachmentOptions,
+        _ report: @escaping @Sendable (TransferEvent) -> Void
+    ) async throws -> [Attachment] {
+        for file in files { try Self.requireLocalFile(file.path) }
+        let client = try self.door(remote).client
+        let prepared = try await self.attachmentCopies(of: files.map(\.path), options: options)
+        defer { for item in prepared { if let temporary = item.temporary { unlink(temporary) } } }
+        let sizes = try prepared.map { item in
+            Int64(try FileManager.default.attributesOfItem(atPath: item.path)[.size] as? Int ?? 0)
+        }
+        report(.started(total: sizes.reduce(0, +), partSizes: sizes, resumedBytes: 0, method: .multipart))
+        var stored: [Attachment] = []
+        for (index, item) in prepared.enumerated() {
+            let type = TusUploader.uploadedType(of: item.path) ?? "application/octet-stream"
+            let size = sizes[index]
+            do {
+                stored.append(
+                    try await client.uploadAttachment(
+                        file: item.path, name: item.name, contentType: type,
+                        bandwidthLimit: options.bandwidthLimit,
+                        onProgress: { report(.progress(part: index, done: min($0, size))) }))
+            } catch {
+                throw AttachmentError(file: files[index].path, sent: stored, underlying: error)
+            }
+            report(.progress(part: index, done: size))
+        }
+        return stored
     }
 
     /// Each file as it goes up: images prepared (on every core), anything else as it is.

@@ -21,7 +21,7 @@ extension OfficerFiles {
         let key = try cacheKey(path, kind: CacheKey.Kind.body)
         let (cached, _) = try checkedCacheEntry(cache, key: key, path: path)
         if isOffline {
-            guard let (entry, _) = cached else { throw OfficerFilesError.notCachedOffline(path) }
+            guard let (entry, _) = cached else { throw FrontDoorRefusal.notCachedOffline(path) }
             try cache.setPinned(true, for: key)
             return PinOutcome(bytes: entry.size, wasCached: true)
         }
@@ -67,7 +67,7 @@ extension OfficerFiles {
 
     /// The cache for operations on the cache itself: without one they have nothing to work on.
     func configuredCache() throws -> ContentCache {
-        guard let cache = try cache() else { throw OfficerFilesError.noCache }
+        guard let cache = try cache() else { throw FrontDoorRefusal.noCache }
         return cache
     }
 }

@@ -8,7 +8,7 @@ extension OfficerFiles {
     /// server's SHA-256 where it offers checksums (bytes damaged on the way fetched once more), in parallel
     /// ranges for large files, never over an existing file without `options.force`, with the server's
     /// modification time to the millisecond. A cached copy whose ETag the server still reports is copied instead
-    /// of fetched; offline, the cached copy is the answer (or ``OfficerFilesError/notCachedOffline(_:)``).
+    /// of fetched; offline, the cached copy is the answer (or ``FrontDoorRefusal/notCachedOffline(_:)``).
     /// Files up to an eighth of the cache limit are kept in the cache afterwards.
     package func download(
         _ path: RemotePath, to destination: String, options: DownloadOptions = DownloadOptions()
@@ -21,7 +21,7 @@ extension OfficerFiles {
         url: String, to destination: String, options: DownloadOptions = DownloadOptions()
     ) -> TransferOperation<DownloadResult> {
         TransferOperation { report in
-            if self.isOffline { throw OfficerFilesError.needsNetwork(url) }
+            if self.isOffline { throw FrontDoorRefusal.needsNetwork(url) }
             return try await SegmentedDownloader(http: self.http, journal: try self.journal).download(
                 from: url, credential: nil, to: destination, options: options
             ) { report($0) }
@@ -32,7 +32,7 @@ extension OfficerFiles {
         _ path: RemotePath, to destination: String, options given: DownloadOptions,
         report: @escaping @Sendable (TransferEvent) -> Void
     ) async throws -> DownloadResult {
-        guard !path.isRoot else { throw OfficerFilesError.isAFolder(path) }
+        guard !path.isRoot else { throw FrontDoorRefusal.isAFolder(path) }
         var options = given
         let client = try client
         let downloader = SegmentedDownloader(http: http, journal: try journal)
@@ -41,7 +41,7 @@ extension OfficerFiles {
         if !isOffline {
             // The listed time to the millisecond (Last-Modified has whole seconds).
             let entry = try await client.stat(path)
-            guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(path) }
+            guard !entry.isDirectory else { throw FrontDoorRefusal.isAFolder(path) }
             options.modificationTime = entry.mtime
         }
         var pinned = false
@@ -69,7 +69,7 @@ extension OfficerFiles {
                         }
                     } catch DownloadError.checksumMismatch {
                         cache.dropDamaged(entry)
-                        if isOffline { throw OfficerFilesError.cachedCopyDamaged(path) }
+                        if isOffline { throw FrontDoorRefusal.cachedCopyDamaged(path) }
                         warn(
                             "the cached copy of \(path) was damaged while it was copied: dropped it and fetching the file again"
                         )
@@ -82,10 +82,10 @@ extension OfficerFiles {
                     return result
                 }
             } else if cached == nil, isOffline {
-                throw OfficerFilesError.notCachedOffline(path)
+                throw FrontDoorRefusal.notCachedOffline(path)
             }
         } else if isOffline {
-            throw OfficerFilesError.notCachedOffline(path)
+            throw FrontDoorRefusal.notCachedOffline(path)
         }
         return try await fetchAgain(path, to: destination, options: options, pinned: pinned, report: report)
     }
@@ -95,7 +95,7 @@ extension OfficerFiles {
         _ path: RemotePath, to destination: String, options: DownloadOptions, pinned: Bool,
         report: @escaping @Sendable (TransferEvent) -> Void
     ) async throws -> DownloadResult {
-        if isOffline { throw OfficerFilesError.notCachedOffline(path) }
+        if isOffline { throw FrontDoorRefusal.notCachedOffline(path) }
         let client = try client
         let downloader = SegmentedDownloader(http: http, journal: try journal)
         let cache = try usableCache()

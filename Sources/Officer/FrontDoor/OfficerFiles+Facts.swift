@@ -17,7 +17,7 @@ extension OfficerFiles {
     /// Range request, then only what the format keeps elsewhere (an image's header and EXIF — a HEIC's `meta`
     /// box may sit after its media data —, a PDF's trailer). The facts are kept in the cache for the version
     /// the listing names, so an unchanged file costs no second read; offline, they come from the cache or
-    /// ``OfficerFilesError/notCachedOffline(_:)``.
+    /// ``FrontDoorRefusal/notCachedOffline(_:)``.
     package func facts(of path: RemotePath) async throws -> FileFacts {
         let cache = try usableCache()
         let key = try cacheKey(path, kind: CacheKey.Kind.facts)
@@ -31,7 +31,7 @@ extension OfficerFiles {
             guard let cache,
                 case (let (entry, handle)?, _) = try checkedCacheEntry(
                     cache, key: try cacheKey(path, kind: CacheKey.Kind.body), path: path)
-            else { throw OfficerFilesError.notCachedOffline(path) }
+            else { throw FrontDoorRefusal.notCachedOffline(path) }
             return try withExtendedLifetime(handle) {
                 try FileFacts.reading(
                     DescriptorByteSource(descriptor: handle.fileDescriptor, size: entry.size), name: path.name,
@@ -41,7 +41,7 @@ extension OfficerFiles {
         }
         let client = try client
         let entry = try await client.stat(path)
-        guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(path) }
+        guard !entry.isDirectory else { throw FrontDoorRefusal.isAFolder(path) }
         let version = CacheKey.version(size: entry.size, modificationTime: Int64(entry.mtime * 1000))
         if let data = try cache?.data(for: key, version: version),
             let facts = try? JSONDecoder().decode(FileFacts.self, from: data)

@@ -26,7 +26,7 @@ extension OfficerFiles {
         if inputs.count > 1, !output.hasSuffix("/"), ImageOutputFormat(fileName: output) != nil,
             !FileManager.default.fileExists(atPath: output, isDirectory: &exists)
         {
-            throw OfficerFilesError.invalidValue(
+            throw FrontDoorRefusal.invalidValue(
                 "\(output): several images go into a folder, and this names an image file; give a folder (out/)")
         }
         if inputs.count > 1 || output.hasSuffix("/") { try Self.makeOutputFolder(output) }

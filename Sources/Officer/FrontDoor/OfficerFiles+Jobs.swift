@@ -23,7 +23,7 @@ extension OfficerFiles {
     /// The signed-in user's jobs on the server, oldest first; ``OfficerError/notOffered(request:feature:)`` from a
     /// server without jobs (the seed's answers every call when its work is done).
     package func jobs() async throws -> [Job] {
-        if isOffline { throw OfficerFilesError.needsNetwork("the server's jobs") }
+        if isOffline { throw FrontDoorRefusal.needsNetwork("the server's jobs") }
         let client = try client
         do {
             return try await client.jobs()
@@ -35,13 +35,13 @@ extension OfficerFiles {
 
     /// One job as it is now.
     package func job(id: String) async throws -> Job {
-        if isOffline { throw OfficerFilesError.needsNetwork("job \(id)") }
+        if isOffline { throw FrontDoorRefusal.needsNetwork("job \(id)") }
         return try await client.job(id)
     }
 
     /// Cancels a job: the server stops its engine and removes what it wrote; the job as it then is.
     package func cancelJob(id: String) async throws -> Job {
-        if isOffline { throw OfficerFilesError.needsNetwork("job \(id)") }
+        if isOffline { throw FrontDoorRefusal.needsNetwork("job \(id)") }
         return try await client.cancelJob(id)
     }
 

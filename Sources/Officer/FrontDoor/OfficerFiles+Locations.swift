@@ -18,33 +18,39 @@ extension OfficerFiles {
     }
 
     /// What the remote of `location` can do.
-    public func features(of location: Location) async throws -> RemoteFeatures {
-        try await remote(for: location).features()
+    public func features(of location: Location) async throws(OfficerFilesError) -> RemoteFeatures {
+        try await reporting(location) { try await remote(for: location).features() }
     }
 
     /// One entry: a file, a folder, a bucket.
-    public func stat(_ location: Location) async throws -> RemoteEntry {
+    public func stat(_ location: Location) async throws(OfficerFilesError) -> RemoteEntry {
+        try await reporting(location) { try await entry(location) }
+    }
+
+    private func entry(_ location: Location) async throws -> RemoteEntry {
         let entry = try await remote(for: location).stat(location)
         // `x/` says "the folder x": a file there is not what was named.
-        if location.namesFolder, !entry.isFolder { throw OfficerFilesError.notAFolder(location.description) }
+        if location.namesFolder, !entry.isFolder { throw FrontDoorRefusal.notAFolder(location.description) }
         return entry
     }
 
     /// A location written as a folder must be one before anything is done to it.
     private func checkFolderForm(_ location: Location) async throws {
-        if location.namesFolder { _ = try await stat(location) }
+        if location.namesFolder { _ = try await entry(location) }
     }
 
     /// One folder's entries (a file lists as itself, as ls(1) lists it). An Officer listing is kept in the
     /// cache; offline, the last one seen is the answer, with the time it was made.
-    public func list(_ location: Location) async throws -> RemoteListing {
-        let listing = try await remote(for: location).list(location)
-        if location.namesFolder, listing.entries.count == 1, listing.entries[0].location == location,
-            !listing.entries[0].isFolder
-        {
-            throw OfficerFilesError.notAFolder(location.description)
+    public func list(_ location: Location) async throws(OfficerFilesError) -> RemoteListing {
+        try await reporting(location) {
+            let listing = try await remote(for: location).list(location)
+            if location.namesFolder, listing.entries.count == 1, listing.entries[0].location == location,
+                !listing.entries[0].isFolder
+            {
+                throw FrontDoorRefusal.notAFolder(location.description)
+            }
+            return listing
         }
-        return listing
     }
 
     /// True when a listing of `location` is kept in the cache (an Officer folder listed before), so `--offline`
@@ -57,17 +63,20 @@ extension OfficerFiles {
     /// Every entry below a folder, depth first, fetched in pages while the caller consumes them.
     public func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
         do {
-            return try remote(for: location).walk(location)
+            return reporting(location, try remote(for: location).walk(location))
         } catch {
-            return AsyncThrowingStream { $0.finish(throwing: error) }
+            let report = OfficerFilesError(error, terms: locationNames, about: location.description)
+            return AsyncThrowingStream { $0.finish(throwing: report) }
         }
     }
 
     /// Makes a folder (on S3: a bucket); `parents` makes the missing ones above and takes an existing one as done.
     @discardableResult
-    public func makeFolder(_ location: Location, parents: Bool) async throws -> RemoteEntry {
-        try Self.requireStorableNames(location, all: parents)
-        return try await remote(for: location).makeFolder(location, parents: parents)
+    public func makeFolder(_ location: Location, parents: Bool) async throws(OfficerFilesError) -> RemoteEntry {
+        try await reporting(location) {
+            try Self.requireStorableNames(location, all: parents)
+            return try await remote(for: location).makeFolder(location, parents: parents)
+        }
     }
 
     /// A folder or file to be created on an Officer server or this machine has a name the rule allows
@@ -89,10 +98,12 @@ extension OfficerFiles {
     /// Removes a file, or a folder and everything in it with `recursive`; how many entries went. The top of a
     /// root is never removed.
     @discardableResult
-    public func remove(_ location: Location, recursive: Bool) async throws -> Int {
-        if location.isTopOfRoot { throw OfficerFilesError.topOfRoot(location.description) }
-        try await checkFolderForm(location)
-        return try await remote(for: location).remove(location, recursive: recursive)
+    public func remove(_ location: Location, recursive: Bool) async throws(OfficerFilesError) -> Int {
+        try await reporting(location) {
+            if location.isTopOfRoot { throw FrontDoorRefusal.topOfRoot(location.description) }
+            try await checkFolderForm(location)
+            return try await remote(for: location).remove(location, recursive: recursive)
+        }
     }
 
     /// Where a copy or move of `source` to `destination` lands, as cp(1) places it: into `destination` when it
@@ -102,14 +113,14 @@ extension OfficerFiles {
         if !into {
             // Only "nothing there" means "that name"; any other failure (network, a refusal) is the operation's.
             do {
-                into = try await stat(destination).isFolder
+                into = try await entry(destination).isFolder
             } catch  where ErrorCategory.of(error) == .notFound {
                 into = false
             }
         }
         guard into else { return destination }
         guard let target = destination.appending(source.name) else {
-            throw OfficerFilesError.invalidValue("\(destination): cannot take \(source.name)")
+            throw FrontDoorRefusal.invalidValue("\(destination): cannot take \(source.name)")
         }
         return target
     }
@@ -118,30 +129,35 @@ extension OfficerFiles {
     /// `recursive`; an existing target is replaced only with `overwrite`. Between remotes: ``sync(from:to:options:)``.
     @discardableResult
     public func copy(_ source: Location, to destination: Location, overwrite: Bool = false, recursive: Bool = false)
-        async throws -> RemoteEntry
+        async throws(OfficerFilesError) -> RemoteEntry
     {
-        try sameRemote(source, destination)
-        try await checkFolderForm(source)
-        let target = try await placement(of: source, at: destination)
-        try Self.requireStorableNames(target)
-        return try await remote(for: source).copy(source, to: target, overwrite: overwrite, recursive: recursive)
+        try await reporting(source) {
+            try sameRemote(source, destination)
+            try await checkFolderForm(source)
+            let target = try await placement(of: source, at: destination)
+            try Self.requireStorableNames(target)
+            return try await remote(for: source).copy(source, to: target, overwrite: overwrite, recursive: recursive)
+        }
     }
 
     /// Moves (or renames) inside one remote, placed as mv(1) places it; on S3 each object is copied, the copy
     /// confirmed, and only then the source removed.
     @discardableResult
-    public func move(_ source: Location, to destination: Location, overwrite: Bool = false) async throws -> RemoteEntry
+    public func move(_ source: Location, to destination: Location, overwrite: Bool = false)
+        async throws(OfficerFilesError) -> RemoteEntry
     {
-        try sameRemote(source, destination)
-        try await checkFolderForm(source)
-        let target = try await placement(of: source, at: destination)
-        try Self.requireStorableNames(target)
-        return try await remote(for: source).move(source, to: target, overwrite: overwrite)
+        try await reporting(source) {
+            try sameRemote(source, destination)
+            try await checkFolderForm(source)
+            let target = try await placement(of: source, at: destination)
+            try Self.requireStorableNames(target)
+            return try await remote(for: source).move(source, to: target, overwrite: overwrite)
+        }
     }
 
     private func sameRemote(_ source: Location, _ destination: Location) throws {
         guard source.remoteName == destination.remoteName, source.isRemote == destination.isRemote else {
-            throw OfficerFilesError.differentRemotes(source.description, destination.description)
+            throw FrontDoorRefusal.differentRemotes(source.description, destination.description)
         }
     }
 
@@ -149,18 +165,13 @@ extension OfficerFiles {
     public func download(_ location: Location, to local: String, options: DownloadOptions = DownloadOptions())
         -> TransferOperation<DownloadResult>
     {
-        guard location.namesFolder else {
-            do {
-                return try remote(for: location).download(location, to: local, options: options)
-            } catch {
-                return TransferOperation { _ in throw error }
+        TransferOperation { report in
+            try await self.reporting(location) {
+                try await self.checkFolderForm(location)
+                let operation = try self.remote(for: location).download(location, to: local, options: options)
+                for await event in operation { report(event) }
+                return try await operation.value
             }
-        }
-        return TransferOperation { report in
-            try await self.checkFolderForm(location)
-            let operation = try self.remote(for: location).download(location, to: local, options: options)
-            for await event in operation { report(event) }
-            return try await operation.value
         }
     }
 
@@ -180,28 +191,33 @@ extension OfficerFiles {
         try await remote(for: destination).uploadTarget(of: local, to: destination)
     }
 
-    /// Uploads a local file to any remote (placed by ``uploadTarget(of:to:)``): resumable where the remote
+    /// Uploads a local file to any remote (placed by `uploadTarget(of:to:)`): resumable where the remote
     /// allows, never over an existing file without `overwrite`, done only when the remote holds those bytes.
     public func upload(
         _ local: String, to destination: Location, overwrite: Bool = false, options: UploadOptions = UploadOptions()
     ) -> TransferOperation<UploadResult> {
-        do {
-            try Self.requireLocalFile(local)
-            return try remote(for: destination).upload(local, to: destination, overwrite: overwrite, options: options)
-        } catch {
-            return TransferOperation { _ in throw error }
+        TransferOperation { report in
+            try await self.reporting(destination) {
+                try Self.requireLocalFile(local)
+                let operation = try self.remote(for: destination).upload(
+                    local, to: destination, overwrite: overwrite, options: options)
+                for await event in operation { report(event) }
+                return try await operation.value
+            }
         }
     }
 
     /// Entries below `folder` whose names contain `text` (where the remote can search).
-    public func search(_ text: String, in folder: Location) async throws -> RemoteSearch {
-        try await remote(for: folder).search(text, in: folder)
+    public func search(_ text: String, in folder: Location) async throws(OfficerFilesError) -> RemoteSearch {
+        try await reporting(folder) { try await remote(for: folder).search(text, in: folder) }
     }
 
     /// What a file is and how the viewer would show it, from as few bytes as its format needs (ranges on a
     /// remote, never the whole file).
-    public func facts(of location: Location) async throws -> FileFacts {
-        try await checkFolderForm(location)
-        return try await remote(for: location).facts(of: location)
+    public func facts(of location: Location) async throws(OfficerFilesError) -> FileFacts {
+        try await reporting(location) {
+            try await checkFolderForm(location)
+            return try await remote(for: location).facts(of: location)
+        }
     }
 }

@@ -12,7 +12,7 @@ extension OfficerFiles {
     /// The configured remote of this name (``Configuration/objectStores``).
     package func objectStore(named name: String) throws -> ObjectStore {
         guard let remote = configuration.objectStores.first(where: { $0.name == name }) else {
-            throw OfficerFilesError.invalidValue("\(name): no such remote")
+            throw FrontDoorRefusal.invalidValue("\(name): no such remote")
         }
         return try objectStore(remote)
     }
@@ -20,7 +20,7 @@ extension OfficerFiles {
     /// The configured remote at this endpoint (a journaled transfer names its store by endpoint).
     func objectStore(endpoint: String) throws -> ObjectStore {
         guard let remote = configuration.objectStores.first(where: { $0.endpoint == endpoint }) else {
-            throw OfficerFilesError.invalidValue("\(endpoint): no configured remote has this endpoint any more")
+            throw FrontDoorRefusal.invalidValue("\(endpoint): no configured remote has this endpoint any more")
         }
         return try objectStore(remote)
     }

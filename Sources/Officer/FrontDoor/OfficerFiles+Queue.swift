@@ -174,7 +174,7 @@ extension OfficerFiles {
     /// another (in any process) runs, this one does nothing and says so (``QueueReplaySummary/alreadyRunning``).
     package func replayQueue() -> ProgressOperation<QueueEvent, QueueReplaySummary> {
         ProgressOperation { report in
-            if self.isOffline { throw OfficerFilesError.needsNetwork("replaying the queue") }
+            if self.isOffline { throw FrontDoorRefusal.needsNetwork("replaying the queue") }
             guard let journal = try self.journal else { return QueueReplaySummary() }
             var summary = QueueReplaySummary()
             guard let claim = journal.claimQueueReplay() else {

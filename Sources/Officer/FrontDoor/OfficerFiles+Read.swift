@@ -36,7 +36,7 @@ extension OfficerFiles {
         let client = try client
         let downloader = SegmentedDownloader(http: http, journal: nil)
         guard let cache = try usableCache() else {
-            if isOffline { throw OfficerFilesError.notCachedOffline(path) }
+            if isOffline { throw FrontDoorRefusal.notCachedOffline(path) }
             let outcome = try await Self.naming(path) {
                 try await downloader.stream(
                     from: client.rawURL(for: path), credential: client.credential, to: fileDescriptor, copy: nil,
@@ -48,7 +48,7 @@ extension OfficerFiles {
         let key = try cacheKey(path, kind: CacheKey.Kind.body)
         let (cached, pinned) = try checkedCacheEntry(cache, key: key, path: path)
         if isOffline {
-            guard let (entry, handle) = cached else { throw OfficerFilesError.notCachedOffline(path) }
+            guard let (entry, handle) = cached else { throw FrontDoorRefusal.notCachedOffline(path) }
             try Self.copy(handle, entry, to: fileDescriptor, outputName: outputName)
             return ReadOutcome(bytes: entry.size, fromCache: true)
         }
@@ -93,14 +93,14 @@ extension OfficerFiles {
     /// with the token (it belongs to the Officer server) and never from the cache.
     @discardableResult
     package func read(url: String, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil) async throws -> ReadOutcome {
-        if isOffline { throw OfficerFilesError.needsNetwork(url) }
+        if isOffline { throw FrontDoorRefusal.needsNetwork(url) }
         let outcome = try await SegmentedDownloader(http: http, journal: nil).stream(
             from: url, credential: nil, to: fileDescriptor, copy: nil, ifNoneMatch: nil, bandwidthLimit: bandwidthLimit)
         return ReadOutcome(bytes: outcome.written, fromCache: false)
     }
 
     /// The cached entry for `key`, opened and checked against its SHA-256 before any byte of it is used. A
-    /// damaged one is dropped with a warning (offline: ``OfficerFilesError/cachedCopyDamaged(_:)``), and whether
+    /// damaged one is dropped with a warning (offline: ``FrontDoorRefusal/cachedCopyDamaged(_:)``), and whether
     /// it was pinned, so the copy fetched again is pinned again.
     func checkedCacheEntry(
         _ cache: ContentCache, key: CacheKey, path: RemotePath
@@ -110,7 +110,7 @@ extension OfficerFiles {
         case .intact(let handle): return ((entry, handle), false)
         case .gone: return (nil, false)
         case .damaged:
-            if isOffline { throw OfficerFilesError.cachedCopyDamaged(path) }
+            if isOffline { throw FrontDoorRefusal.cachedCopyDamaged(path) }
             warn(
                 "the cached copy of \(path) was damaged (its bytes no longer match their SHA-256): dropped it and fetching the file again"
                     + (entry.pinned ? "; it stays pinned" : ""))

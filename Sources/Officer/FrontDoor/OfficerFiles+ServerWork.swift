@@ -16,19 +16,19 @@ package enum ServerFetchEngine: String, Sendable, CaseIterable {
 extension OfficerFiles {
     /// Extracts an Officer archive on the server into a new folder (default: beside it, named after it). The
     /// archive's safety report is read first by ranges (traversal, absolute paths, links out, bombs,
-    /// encryption) and a risky archive is refused (``OfficerFilesError/unsafeArchive(_:risks:)``) unless
+    /// encryption) and a risky archive is refused (``FrontDoorRefusal/unsafeArchive(_:risks:)``) unless
     /// `force`; the server applies its own rules whatever this says. The job is finished when the server was
     /// quick, else follow it with ``follow(_:requireSuccess:)``.
     package func extract(_ archive: RemotePath, to destination: RemotePath? = nil, force: Bool = false) async throws
         -> Job
     {
-        if isOffline { throw OfficerFilesError.needsNetwork("extract \(archive)") }
+        if isOffline { throw FrontDoorRefusal.needsNetwork("extract \(archive)") }
         try Self.requireSameRoot(archive, destination)
         let folder = try destination ?? archive.parent.appending(ArchiveName.folderName(for: archive.name))
         if !force {
             let inspection = try await inspectArchive(archive)
             if !inspection.warnings.isEmpty {
-                throw OfficerFilesError.unsafeArchive(
+                throw FrontDoorRefusal.unsafeArchive(
                     archive.description,
                     risks: inspection.warnings.map { warning in
                         warning.entry.map { "'\($0)' \(warning.detail)" } ?? warning.detail
@@ -40,7 +40,7 @@ extension OfficerFiles {
                 ExtractRequest(root: archive.root, path: archive.path, to: folder.path))
             return Self.job(from: answer, kind: "extract", target: archive.path, base: archive)
         } catch OfficerError.conflict(_, _, "exists") {
-            throw OfficerFilesError.folderExists(folder)
+            throw FrontDoorRefusal.folderExists(folder)
         }
     }
 
@@ -50,27 +50,27 @@ extension OfficerFiles {
         _ video: RemotePath, height: Int? = nil, format: String = "mp4", output: RemotePath? = nil,
         overwrite: Bool = false
     ) async throws -> Job {
-        if isOffline { throw OfficerFilesError.needsNetwork("transcode \(video)") }
+        if isOffline { throw FrontDoorRefusal.needsNetwork("transcode \(video)") }
         try Self.requireSameRoot(video, output)
         if let height, !(64...4320).contains(height) {
-            throw OfficerFilesError.invalidValue("height \(height): give 64 to 4320 pixels")
+            throw FrontDoorRefusal.invalidValue("height \(height): give 64 to 4320 pixels")
         }
         guard format == "mp4" else {
-            throw OfficerFilesError.invalidValue("format \(format): the server transcodes to mp4")
+            throw FrontDoorRefusal.invalidValue("format \(format): the server transcodes to mp4")
         }
         let client = try client
         // Checked before the job starts, as the AI actions are: a job bound to fail would say so only later, in
         // the server's words.
         let entry = try await client.stat(video)
-        guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(video) }
+        guard !entry.isDirectory else { throw FrontDoorRefusal.isAFolder(video) }
         let type = FileType(contentMIME: entry.mime ?? "application/octet-stream", charset: "", fileName: entry.name)
         guard type.viewer == .video || type.viewer == .audio || type.viewer == .transcodedVideo else {
-            throw OfficerFilesError.notAVideo(video.description, mime: type.mime)
+            throw FrontDoorRefusal.notAVideo(video.description, mime: type.mime)
         }
         let target = try output ?? Self.transcodeOutput(of: video, height: height, format: format)
         if let existing = try await client.statIfExists(target) {
-            if existing.isDirectory { throw OfficerFilesError.isAFolder(target) }
-            if !overwrite { throw OfficerFilesError.exists(target.description) }
+            if existing.isDirectory { throw FrontDoorRefusal.isAFolder(target) }
+            if !overwrite { throw FrontDoorRefusal.exists(target.description) }
         }
         let request = TranscodeRequest(
             root: video.root, path: video.path, height: height, format: format, output: output?.path,
@@ -83,7 +83,7 @@ extension OfficerFiles {
         do {
             answer = try await client.transcode(request)
         } catch OfficerError.conflict(_, _, "exists") {
-            throw OfficerFilesError.exists(target.description)
+            throw FrontDoorRefusal.exists(target.description)
         } catch {
             guard case .notFound = error, offered == nil || client.offers.forgetRemembered(.transcode) else {
                 throw error
@@ -111,7 +111,7 @@ extension OfficerFiles {
         _ video: RemotePath, to destination: String, options: DownloadOptions = DownloadOptions()
     ) -> TransferOperation<DownloadResult> {
         TransferOperation { report in
-            if self.isOffline { throw OfficerFilesError.needsNetwork("transcode \(video)") }
+            if self.isOffline { throw FrontDoorRefusal.needsNetwork("transcode \(video)") }
             let client = try self.client
             return try await SegmentedDownloader(http: self.http, journal: nil).download(
                 answerTo: client.transcodeStreamRequest(of: video), to: destination, options: options
@@ -125,11 +125,11 @@ extension OfficerFiles {
         _ url: String, into folder: RemotePath, engine: ServerFetchEngine = .automatic, name: String? = nil,
         overwrite: Bool = false
     ) async throws -> Job {
-        if isOffline { throw OfficerFilesError.needsNetwork("fetch \(url)") }
+        if isOffline { throw FrontDoorRefusal.needsNetwork("fetch \(url)") }
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", components.host?.isEmpty == false
         else {
-            throw OfficerFilesError.invalidValue("\(url): the server fetches only http and https URLs")
+            throw FrontDoorRefusal.invalidValue("\(url): the server fetches only http and https URLs")
         }
         let useGit = engine == .git || (engine == .automatic && components.path.lowercased().hasSuffix(".git"))
         let request = ServerFetchRequest(
@@ -150,9 +150,9 @@ extension OfficerFiles {
         of paths: [RemotePath], to destination: String, options: DownloadOptions = DownloadOptions()
     ) -> TransferOperation<DownloadResult> {
         TransferOperation { report in
-            guard let first = paths.first else { throw OfficerFilesError.invalidValue("nothing to zip") }
+            guard let first = paths.first else { throw FrontDoorRefusal.invalidValue("nothing to zip") }
             for path in paths { try Self.requireSameRoot(first, path) }
-            if self.isOffline { throw OfficerFilesError.needsNetwork("a zip of \(first)") }
+            if self.isOffline { throw FrontDoorRefusal.needsNetwork("a zip of \(first)") }
             let client = try self.client
             let offered = await client.knownOffer(.zip)
             if offered != false {
@@ -174,7 +174,7 @@ extension OfficerFiles {
     /// Server operations work within one root.
     static func requireSameRoot(_ first: RemotePath, _ other: RemotePath?) throws {
         if let other, other.root != first.root {
-            throw OfficerFilesError.invalidValue("\(other): must be in the same root as \(first)")
+            throw FrontDoorRefusal.invalidValue("\(other): must be in the same root as \(first)")
         }
     }
 }

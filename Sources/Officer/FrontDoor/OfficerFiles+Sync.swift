@@ -18,7 +18,9 @@ extension OfficerFiles {
     /// (`OfficerError.notSignedIn`: sign in again, and the same sync continues).
     public func sync(from source: Location, to destination: Location, options: SyncOptions) -> SyncOperation {
         SyncOperation { report in
-            try await self.runSync(from: source, to: destination, options: options, onEvent: report)
+            try await self.reporting(destination) {
+                try await self.runSync(from: source, to: destination, options: options, onEvent: report)
+            }
         }
     }
 
@@ -64,7 +66,7 @@ extension OfficerFiles {
         case .officer(let path):
             OfficerSyncRemote(client: try client(remote: path.remote), base: path, journal: try journal)
         case .object(let path): try objectStore(named: path.remote).syncRemote(path)
-        case .url(let url): throw OfficerFilesError.invalidValue("\(url): a web address can be read, not synced")
+        case .url(let url): throw FrontDoorRefusal.invalidValue("\(url): a web address can be read, not synced")
         }
     }
 

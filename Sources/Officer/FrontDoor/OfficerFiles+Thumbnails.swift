@@ -51,7 +51,7 @@ extension OfficerFiles {
                 height: Int(entry.metadata["height"] ?? "") ?? 0)
             return Thumbnail(image: image, origin: .cache)
         }
-        if isOffline { throw OfficerFilesError.notCachedOffline(path) }
+        if isOffline { throw FrontDoorRefusal.notCachedOffline(path) }
         let made = try await makeThumbnail(of: path, size: size)
         do {
             try cache?.store(
@@ -67,7 +67,7 @@ extension OfficerFiles {
     package func thumbnail(ofFile local: String, size: Int = 256) async throws -> Thumbnail {
         try Self.checkThumbnailSize(size)
         try Self.requireLocalFile(local)
-        guard Self.thumbnailable(local) else { throw OfficerFilesError.noPicture(local) }
+        guard Self.thumbnailable(local) else { throw FrontDoorRefusal.noPicture(local) }
         return Thumbnail(
             image: try await Self.onOwnThread(cancelling: nil) {
                 try ThumbnailMaker.thumbnail(ofFile: local, size: size)
@@ -82,8 +82,8 @@ extension OfficerFiles {
             return Thumbnail(image: ThumbnailImage(jpeg: jpeg, width: width, height: height), origin: .server)
         }
         let entry = try await client.stat(path)
-        guard !entry.isDirectory else { throw OfficerFilesError.isAFolder(path) }
-        guard Self.thumbnailable(path.name), entry.size > 0 else { throw OfficerFilesError.noPicture(path.description) }
+        guard !entry.isDirectory else { throw FrontDoorRefusal.isAFolder(path) }
+        guard Self.thumbnailable(path.name), entry.size > 0 else { throw FrontDoorRefusal.noPicture(path.description) }
         if ["jpg", "jpeg"].contains((path.name as NSString).pathExtension.lowercased()) {
             let file = RangedFile(
                 http: http, url: client.rawURL(for: path), credential: client.credential, size: entry.size, etag: nil)
@@ -108,7 +108,7 @@ extension OfficerFiles {
         return Thumbnail(image: image, origin: .rendered)
     }
 
-    private static func checkThumbnailSize(_ size: Int) throws(OfficerFilesError) {
+    private static func checkThumbnailSize(_ size: Int) throws(FrontDoorRefusal) {
         guard thumbnailSizes.contains(size) else {
             throw .invalidValue(
                 "thumbnail size \(size): give \(thumbnailSizes.lowerBound) to \(thumbnailSizes.upperBound) pixels")

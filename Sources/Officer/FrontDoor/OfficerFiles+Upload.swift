@@ -56,11 +56,11 @@ extension OfficerFiles {
         request: UploadRequest = UploadRequest()
     ) -> TransferOperation<UploadResult> {
         TransferOperation { report in
-            if self.isOffline { throw OfficerFilesError.needsNetwork("upload to \(destination)") }
+            if self.isOffline { throw FrontDoorRefusal.needsNetwork("upload to \(destination)") }
             let client = try self.client
             let placement = try await client.uploadPlacement(
                 destination: destination, namesFolder: false, several: false, createMissing: request.createMissing)
-            guard case .asFile(let file) = placement else { throw OfficerFilesError.isAFolder(destination) }
+            guard case .asFile(let file) = placement else { throw FrontDoorRefusal.isAFolder(destination) }
             let target = try client.uploadTarget(
                 name: file.name, into: file.parent, mtime: Date().timeIntervalSince1970, overwrite: request.overwrite)
             do {
@@ -68,7 +68,7 @@ extension OfficerFiles {
                     stream: stream, label: label, to: target, options: request.options
                 ) { report($0) }
             } catch UploadError.server(_, 409, _) {
-                throw OfficerFilesError.exists(file.description)
+                throw FrontDoorRefusal.exists(file.description)
             }
         }
     }
@@ -110,7 +110,7 @@ extension OfficerFiles {
 
     /// Uploads `local` to a target made by ``uploadTarget(for:name:destination:overwrite:)``: tus, resumable from
     /// the journal, paused by cancellation. On an Officer server a 409 at creation means the file exists
-    /// (``OfficerFilesError/exists(_:)``); another tus server's 409 stays its own.
+    /// (``FrontDoorRefusal/exists(_:)``); another tus server's 409 stays its own.
     package func upload(_ local: String, to target: UploadTarget, options: UploadOptions = UploadOptions())
         -> TransferOperation<UploadResult>
     {
@@ -136,7 +136,7 @@ extension OfficerFiles {
             }
             return result
         } catch UploadError.server(_, 409, _) where isOfficer {
-            throw OfficerFilesError.exists(target.label)
+            throw FrontDoorRefusal.exists(target.label)
         }
     }
 

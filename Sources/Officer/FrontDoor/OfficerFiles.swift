@@ -10,14 +10,14 @@ import Transfer
 /// not at all), every name passes the one name rule, times are kept to the millisecond, and the token goes only
 /// to the server that issued it.
 ///
-/// Long operations (downloads, uploads) return a ``TransferOperation``: iterate it for ``TransferEvent``s,
+/// Long operations (downloads, uploads) return a ``FileModel/TransferOperation``: iterate it for ``FileModel/TransferEvent``s,
 /// await its `value` for the result; cancelling stops the work.
 public final class OfficerFiles: Sendable {
     /// What the front door is set up with.
     public struct Configuration: Sendable {
         /// The Officer server's base URL (`https://files.example.org`); nil for a front door without one, which
         /// still reads local files, archives and images, plain URLs, the cache and the journal (an Officer
-        /// operation then fails with ``OfficerFilesError/noServer``).
+        /// operation then fails with `FrontDoorRefusal/noServer`).
         public var server: String?
         /// Where the token is kept; the token it holds for `server` is used, and signing in saves there.
         public var tokens: any TokenStore
@@ -81,12 +81,12 @@ public final class OfficerFiles: Sendable {
     private let doors = OtherServers()
 
     /// Sets up the parts; the journal and the cache open on first use.
-    public convenience init(configuration: Configuration) throws {
-        try self.init(configuration: configuration, sharing: nil)
+    public convenience init(configuration: Configuration) throws(OfficerFilesError) {
+        self.init(configuration: configuration, sharing: nil)
     }
 
     /// A front door for `configuration`'s server that shares `parent`'s journal and cache (a named remote's).
-    private init(configuration: Configuration, sharing parent: OfficerFiles?) throws {
+    private init(configuration: Configuration, sharing parent: OfficerFiles?) {
         self.configuration = configuration
         var settings = configuration.http
         if let server = configuration.server {
@@ -116,13 +116,13 @@ public final class OfficerFiles: Sendable {
     package func door(_ name: String?) throws -> OfficerFiles {
         guard let name, name != "officer" else { return self }
         guard let remote = configuration.officerRemotes.first(where: { $0.name == name }) else {
-            throw OfficerFilesError.invalidValue("\(name): no such remote")
+            throw FrontDoorRefusal.invalidValue("\(name): no such remote")
         }
         if remote.server == configuration.server { return self }
         return try doors.door(for: remote) {
             var configuration = self.configuration
             configuration.server = remote.server
-            return try OfficerFiles(configuration: configuration, sharing: self)
+            return OfficerFiles(configuration: configuration, sharing: self)
         }
     }
 
@@ -138,7 +138,7 @@ public final class OfficerFiles: Sendable {
     /// The API client for the server, with the token the store holds for it now (read on each use, so a sign-in
     /// or sign-out through any front door sharing the store takes effect at once).
     package var client: OfficerClient {
-        get throws(OfficerFilesError) {
+        get throws(FrontDoorRefusal) {
             guard let server = configuration.server else { throw .noServer }
             var client = OfficerClient(
                 server: server, token: configuration.tokens.token(for: server), http: http, offers: offers)
@@ -151,13 +151,13 @@ public final class OfficerFiles: Sendable {
     /// (none kept, or it failed: then why), whatever error `cause` the refusal came as.
     func tokenRejected(_ cause: (any Error)? = nil) -> any Error {
         if let cause, case OfficerError.notSignedIn = cause { return cause }
-        guard let client = try? client else { return cause ?? OfficerFilesError.noServer }
+        guard let client = try? client else { return cause ?? FrontDoorRefusal.noServer }
         return OfficerError.notSignedIn(
             server: client.server, reason: client.refusal("the server no longer accepts the token"))
     }
 
-    /// The server's base URL, or ``OfficerFilesError/noServer``.
-    func server() throws(OfficerFilesError) -> String {
+    /// The server's base URL, or `FrontDoorRefusal/noServer`.
+    func server() throws(FrontDoorRefusal) -> String {
         guard let server = configuration.server else { throw .noServer }
         return server
     }
@@ -182,8 +182,19 @@ public final class OfficerFiles: Sendable {
             : try RemotePath(root: configuration.defaultRoot, path: text)
     }
 
-    /// What a user typed, parsed once with this front door's remotes' names (``Location``).
-    public func location(_ text: String, plain: Location.PlainPath = .local) throws(RemotePathError) -> Location {
+    /// What a user typed, parsed once with this front door's remotes' names (``FileModel/Location``).
+    public func location(_ text: String, plain: Location.PlainPath = .local) throws(OfficerFilesError) -> Location {
+        do {
+            return try parsedLocation(text, plain: plain)
+        } catch {
+            throw OfficerFilesError(error, terms: locationNames, about: text)
+        }
+    }
+
+    /// The same, throwing the parser's own error (the CLI words a bad path as a usage error).
+    package func parsedLocation(_ text: String, plain: Location.PlainPath = .local) throws(RemotePathError)
+        -> Location
+    {
         try Location(
             parsing: text, officerRemotes: Set(configuration.officerRemotes.map(\.name)),
             objectRemotes: Set(configuration.objectStores.map(\.name)), defaultRoot: configuration.defaultRoot,
@@ -191,7 +202,7 @@ public final class OfficerFiles: Sendable {
     }
 
     /// The cache key of one kind of content of `path`, for the account this front door acts as.
-    func cacheKey(_ path: RemotePath, kind: String) throws(OfficerFilesError) -> CacheKey {
+    func cacheKey(_ path: RemotePath, kind: String) throws(FrontDoorRefusal) -> CacheKey {
         CacheKey(server: try client.accountIdentity, root: path.root, path: path.path, kind: kind)
     }
 }

@@ -48,11 +48,11 @@ extension ObjectStore {
         placing: Bool
     ) async throws -> Relocation {
         guard !source.isRemoteRoot, !source.isBucket else {
-            throw OfficerFilesError.invalidValue(
+            throw FrontDoorRefusal.invalidValue(
                 "\(source): name a file or a folder inside a bucket, not a whole bucket")
         }
         guard source.remote == destination.remote, !destination.isRemoteRoot else {
-            throw OfficerFilesError.invalidValue(
+            throw FrontDoorRefusal.invalidValue(
                 "\(destination): name a bucket, a folder or a file on \(source.remote)")
         }
         let entry = try await stat(source)
@@ -60,7 +60,7 @@ extension ObjectStore {
         if placing, !into { into = (try? await stat(destination))?.isFolder == true }
         let target = into ? destination.appending(source.name) : destination
         if target.bucket == source.bucket, target.objectKey == source.objectKey {
-            throw OfficerFilesError.invalidValue("\(source): is already there")
+            throw FrontDoorRefusal.invalidValue("\(source): is already there")
         }
         guard entry.isFolder else {
             try await relocateObject(
@@ -69,9 +69,9 @@ extension ObjectStore {
                 shown: source)
             return Relocation(target: target, objects: 1)
         }
-        guard recursive else { throw OfficerFilesError.copyNeedsRecursive(source.description) }
+        guard recursive else { throw FrontDoorRefusal.copyNeedsRecursive(source.description) }
         if target.bucket == source.bucket, (target.objectKey + "/").hasPrefix(source.folderPrefix) {
-            throw OfficerFilesError.invalidValue("\(target): is inside \(source)")
+            throw FrontDoorRefusal.invalidValue("\(target): is inside \(source)")
         }
         let prefix = source.folderPrefix
         let targetPrefix = target.folderPrefix
@@ -99,11 +99,11 @@ extension ObjectStore {
     ) async throws {
         let targetShown = ObjectStorePath(remote: shown.remote, bucket: targetBucket, key: key)
         guard object.size <= Self.largestCopy else {
-            throw OfficerFilesError.invalidValue(
+            throw FrontDoorRefusal.invalidValue(
                 "\(shown): larger than 5 GiB, which S3 copies only in parts (not available): use get and put")
         }
         if !overwrite, try await client.head(bucket: targetBucket, key: key) != nil {
-            throw OfficerFilesError.exists(targetShown.description)
+            throw FrontDoorRefusal.exists(targetShown.description)
         }
         try await client.copy(bucket: bucket, key: object.key, toBucket: targetBucket, key: key)
         guard removing else { return }

@@ -131,21 +131,21 @@ package struct ObjectStore: Sendable {
     /// bucket is a conflict (as an existing Officer folder is without `-p`) unless `existingIsFine`.
     package func makeBucket(_ path: ObjectStorePath, existingIsFine: Bool = false) async throws {
         guard path.isBucket else {
-            throw OfficerFilesError.invalidValue(
+            throw FrontDoorRefusal.invalidValue(
                 "\(path): only buckets are created (NAME:bucket); folders exist by the files in them")
         }
         if !existingIsFine, try await client.bucketExists(path.bucket) {
-            throw OfficerFilesError.exists(path.description)
+            throw FrontDoorRefusal.exists(path.description)
         }
         try await client.createBucket(path.bucket)
     }
 
     /// Removes an object, or with `recursive` a folder or bucket and everything in it; the number of objects
-    /// removed. A folder or non-empty bucket without `recursive` is ``OfficerFilesError/needsRecursive(_:)``.
+    /// removed. A folder or non-empty bucket without `recursive` is ``FrontDoorRefusal/needsRecursive(_:)``.
     @discardableResult
     package func remove(_ path: ObjectStorePath, recursive: Bool) async throws -> Int {
         guard !path.isRemoteRoot else {
-            throw OfficerFilesError.invalidValue("\(path): name a bucket or a file to remove")
+            throw FrontDoorRefusal.invalidValue("\(path): name a bucket or a file to remove")
         }
         if !path.isBucket, !path.key.hasSuffix("/"),
             try await client.head(bucket: path.bucket, key: path.objectKey) != nil
@@ -162,7 +162,7 @@ package struct ObjectStore: Sendable {
             }
             throw ObjectStoreError.noSuchKey(bucket: client.shown(path.bucket), key: path.objectKey)
         }
-        guard recursive else { throw OfficerFilesError.needsRecursive(path.description) }
+        guard recursive else { throw FrontDoorRefusal.needsRecursive(path.description) }
         let removed = try await removeAll(bucket: path.bucket, prefix: prefix)
         if path.isBucket { try await client.deleteBucket(path.bucket) }
         return removed
@@ -202,7 +202,7 @@ package struct ObjectStore: Sendable {
     ) -> TransferOperation<DownloadResult> {
         TransferOperation { report in
             let entry = try await stat(path)
-            guard !entry.isFolder else { throw OfficerFilesError.notAnObject(path.description) }
+            guard !entry.isFolder else { throw FrontDoorRefusal.notAnObject(path.description) }
             var options = given
             options.modificationTime = options.modificationTime ?? entry.mtime
             options.knownLength = entry.size
@@ -222,7 +222,7 @@ package struct ObjectStore: Sendable {
         -> Int64
     {
         let entry = try await stat(path)
-        guard !entry.isFolder else { throw OfficerFilesError.notAnObject(path.description) }
+        guard !entry.isFolder else { throw FrontDoorRefusal.notAnObject(path.description) }
         return try await downloader(bucket: path.bucket).stream(
             from: client.objectURL(bucket: path.bucket, key: path.objectKey), credential: nil, to: fileDescriptor,
             bandwidthLimit: bandwidthLimit)
@@ -232,7 +232,7 @@ package struct ObjectStore: Sendable {
     /// ending in `/`), else to that key.
     package func uploadDestination(of localFile: String, to path: ObjectStorePath) async throws -> ObjectStorePath {
         guard !path.isRemoteRoot else {
-            throw OfficerFilesError.invalidValue("\(path): name a bucket to upload into (\(path.remote):BUCKET/...)")
+            throw FrontDoorRefusal.invalidValue("\(path): name a bucket to upload into (\(path.remote):BUCKET/...)")
         }
         let name = (localFile as NSString).lastPathComponent
         if path.isBucket || path.key.hasSuffix("/") { return path.appending(name) }
@@ -246,14 +246,14 @@ package struct ObjectStore: Sendable {
     }
 
     /// Uploads a local file to `path` (see ``uploadDestination(of:to:)``); an existing object is replaced only
-    /// with `force` (``OfficerFilesError/exists(_:)``). An interrupted multipart upload continues on the next call.
+    /// with `force` (``FrontDoorRefusal/exists(_:)``). An interrupted multipart upload continues on the next call.
     package func upload(
         _ localFile: String, to path: ObjectStorePath, force: Bool = false, options: UploadOptions = UploadOptions()
     ) -> TransferOperation<UploadResult> {
         TransferOperation { report in
             let target = try await uploadDestination(of: localFile, to: path)
             if !force, try await client.head(bucket: target.bucket, key: target.objectKey) != nil {
-                throw OfficerFilesError.exists(target.description)
+                throw FrontDoorRefusal.exists(target.description)
             }
             var extra: [String: String] = [:]
             for item in options.metadata { extra[item.key.lowercased()] = item.value }
@@ -266,7 +266,7 @@ package struct ObjectStore: Sendable {
     /// The sync side for a bucket or folder.
     package func syncRemote(_ path: ObjectStorePath) throws -> ObjectStoreSyncRemote {
         guard !path.isRemoteRoot else {
-            throw OfficerFilesError.invalidValue("\(path): name a bucket to sync with (\(path.remote):BUCKET/...)")
+            throw FrontDoorRefusal.invalidValue("\(path): name a bucket to sync with (\(path.remote):BUCKET/...)")
         }
         return ObjectStoreSyncRemote(store: self, base: path)
     }
@@ -282,7 +282,7 @@ extension ObjectStore {
     /// only what the format keeps elsewhere, never the whole object.
     package func facts(of path: ObjectStorePath) async throws -> FileFacts {
         let entry = try await stat(path)
-        guard !entry.isFolder else { throw OfficerFilesError.notAnObject(path.description) }
+        guard !entry.isFolder else { throw FrontDoorRefusal.notAnObject(path.description) }
         let mtime = entry.mtime ?? 0
         if entry.size == 0 {
             return try FileFacts(

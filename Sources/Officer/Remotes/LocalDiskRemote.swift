@@ -14,7 +14,7 @@ struct LocalDiskRemote: Remote {
 
     func path(_ location: Location) throws -> String {
         guard case .local(let path) = location else {
-            throw OfficerFilesError.invalidValue("\(location): not a local path")
+            throw FrontDoorRefusal.invalidValue("\(location): not a local path")
         }
         return path
     }
@@ -66,7 +66,7 @@ struct LocalDiskRemote: Remote {
     func remove(_ location: Location, recursive: Bool) async throws -> Int {
         let target = try path(location)
         let entry = try Self.entry(at: target)
-        if entry.isFolder, !recursive { throw OfficerFilesError.needsRecursive(target) }
+        if entry.isFolder, !recursive { throw FrontDoorRefusal.needsRecursive(target) }
         do {
             try FileManager.default.removeItem(atPath: target)
         } catch {
@@ -88,7 +88,7 @@ struct WebAddressRemote: Remote {
 
     func url(_ location: Location) throws -> String {
         guard case .url(let url) = location else {
-            throw OfficerFilesError.invalidValue("\(location): not a web address")
+            throw FrontDoorRefusal.invalidValue("\(location): not a web address")
         }
         return url
     }

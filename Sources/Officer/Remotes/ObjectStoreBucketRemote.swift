@@ -16,7 +16,7 @@ struct ObjectStoreBucketRemote: Remote {
 
     func path(_ location: Location) throws -> ObjectStorePath {
         guard case .object(let path) = location else {
-            throw OfficerFilesError.invalidValue("\(location): not an S3 path")
+            throw FrontDoorRefusal.invalidValue("\(location): not an S3 path")
         }
         return path
     }

@@ -30,7 +30,7 @@ struct OfficerServerRemote: Remote {
 
     func path(_ location: Location) throws -> RemotePath {
         guard case .officer(let path) = location else {
-            throw OfficerFilesError.invalidValue("\(location): not an Officer path")
+            throw FrontDoorRefusal.invalidValue("\(location): not an Officer path")
         }
         return path
     }
@@ -60,7 +60,7 @@ struct OfficerServerRemote: Remote {
     func list(_ location: Location) async throws -> RemoteListing {
         let path = try path(location)
         if files.isOffline {
-            guard let cached = try files.cachedListing(path) else { throw OfficerFilesError.notCachedOffline(path) }
+            guard let cached = try files.cachedListing(path) else { throw FrontDoorRefusal.notCachedOffline(path) }
             return RemoteListing(
                 location: location,
                 entries: cached.listing.entries.map { Self.entry($0, root: path.root, remote: path.remote) },
@@ -99,7 +99,7 @@ struct OfficerServerRemote: Remote {
     {
         let (from, to) = (try path(source), try path(destination))
         if !recursive, try await files.stat(from).isDirectory {
-            throw OfficerFilesError.copyNeedsRecursive(from.description)
+            throw FrontDoorRefusal.copyNeedsRecursive(from.description)
         }
         return Self.entry(try await files.copy(from, to: to, overwrite: overwrite), root: to.root, remote: to.remote)
     }

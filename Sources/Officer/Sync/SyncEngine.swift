@@ -23,7 +23,7 @@ package struct SyncEngine: Sendable {
     package let stagingFolder: String
     /// How to run.
     package let options: SyncOptions
-    /// The servers and stores its failures are told by (``FailureReport``).
+    /// The servers and stores its failures are told by (``OfficerFilesError``).
     package var locationNames = LocationNames()
 
     /// Creates an engine for any two sides.
@@ -278,7 +278,8 @@ package struct SyncEngine: Sendable {
                 }
             } catch OfficerError.notOffered {
                 // A server without checksums (the seed's): said once, and size and time decide as without --checksum.
-                state.warnOnce("--checksum: the server does not offer checksums of its files; comparing size and time")
+                state.warnOnce(
+                    "comparing by checksum: the server does not offer checksums of its files; comparing size and time")
                 if SyncComparison.sizeAndTime.needsTransfer(item, over: existing) == true {
                     await transfer(item, over: existing, reason: "changed", state: state, announce: true)
                 } else {
@@ -332,7 +333,7 @@ struct DeletionList {
         }
         if let limit = options.maxDelete, count > limit {
             state.skipDeletions(
-                "\(CountFormat.string(count, "entry", "entries")) would be deleted, more than --max-delete \(limit): nothing was deleted"
+                "\(CountFormat.string(count, "entry", "entries")) would be deleted, more than the limit of \(limit): nothing was deleted"
             )
             return
         }

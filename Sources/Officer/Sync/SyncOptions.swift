@@ -126,7 +126,7 @@ public enum SyncEvent: Sendable {
     case failed(SyncFailure)
     /// Something skipped (a link, a special file).
     case warning(String)
-    /// A file left for later because it has not settled (``SyncOptions/settle``): its path relative to the
+    /// A file left for later because it has not settled (`SyncOptions/settle`): its path relative to the
     /// local root, as the local file is named.
     case deferred(String)
 }

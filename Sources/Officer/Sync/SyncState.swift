@@ -86,7 +86,7 @@ final class SyncState: @unchecked Sendable {
     }
 
     func fail(_ path: String, _ operation: String, _ error: any Error) {
-        let report = FailureReport(error, terms: terms)
+        let report = OfficerFilesError(error, terms: terms)
         guard report.category == .authentication else {
             // No space left: every next file would fail the same way, so none is tried after it.
             if report.category == .localFull { lock.withLock { diskFull = true } }

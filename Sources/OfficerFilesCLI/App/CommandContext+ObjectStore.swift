@@ -110,7 +110,7 @@ extension CommandContext {
             }
             do {
                 expanded += try await files.expand(location).map(\.description)
-            } catch OfficerFilesError.noMatch(_) where nothingIsFine {
+            } catch FrontDoorRefusal.noMatch(_) where nothingIsFine {
                 continue
             }
         }

@@ -4,15 +4,16 @@ import Officer
 extension CommandContext {
     /// An error in the CLI's words: the library's one-line message, plus the option that settles it where this
     /// command has one. The library names no option (an app has none); the CLI adds them here, once.
-    func describe(_ error: any Error) -> String {
-        if case OfficerFilesError.noServer = error { return CLIError.noServer.description }
+    func describe(_ reported: any Error) -> String {
+        let error = reported.beneathReport
+        if case FrontDoorRefusal.noServer = error { return CLIError.noServer.description }
         // A token in the environment wins over the config, so it is the one the server refused.
         if case OfficerError.notSignedIn(let server, _) = error,
             environment["OFFICER_TOKEN"].map({ !$0.isEmpty }) ?? false
         {
             return "\(locationNames().serverName(server)): the server does not accept the token in OFFICER_TOKEN"
         }
-        let report = report(error)
+        let report = report(reported)
         if report.isUntrustedCertificate {
             return report.message
                 + "; pass --cacert FILE (the certificate that signed it; login remembers it) or --insecure"
@@ -29,7 +30,7 @@ extension CommandContext {
     }
 
     /// `error` as the library tells it, in the terms of this run's servers, named remotes and object stores.
-    func report(_ error: any Error) -> FailureReport { FailureReport(error, terms: locationNames()) }
+    func report(_ error: any Error) -> OfficerFilesError { OfficerFilesError(error, terms: locationNames()) }
 
     /// The servers and stores this run knows (from the options and the config; no token needed).
     func locationNames() -> LocationNames {
@@ -46,7 +47,7 @@ extension CommandContext {
     /// The option that settles `error`, and how to say so.
     static func settlingOption(for error: any Error) -> (option: String, wording: String)? {
         switch error {
-        case DownloadError.destinationExists, ImageError.outputExists, OfficerFilesError.exists,
+        case DownloadError.destinationExists, ImageError.outputExists, FrontDoorRefusal.exists,
             OfficerError.conflict(_, _, "exists"):
             ("--force", "use --force to replace it")
         case let error as LocalFileError where error.problem == .exists:
@@ -55,14 +56,22 @@ extension CommandContext {
             ("--parents", "--parents creates it")
         case OfficerError.notFound(_, _, "parent_not_found"):
             ("--parents", "-p creates the missing folders")
-        case OfficerFilesError.unsafeArchive:
+        case FrontDoorRefusal.unsafeArchive:
             ("--force", "--force asks the server anyway, which still refuses members that land outside the folder")
-        case OfficerFilesError.isAFolder:
+        case FrontDoorRefusal.isAFolder:
             ("--zip", "get --zip saves a folder as one zip file; sync copies it file by file")
         case ArchiveError.tooLarge:
             ("--max-size", "raise --max-size")
         case ImageError.wouldSendPosition:
             ("--keep-metadata", "--keep-metadata sends it as it is, GPS included")
+        case OfficerError.conflict(_, _, "not_empty"), FrontDoorRefusal.needsRecursive:
+            ("--recursive", "use rm -r for a folder and its contents")
+        case FrontDoorRefusal.copyNeedsRecursive:
+            ("--recursive", "use cp -r")
+        case RemoteActionError.timedOut:
+            ("--timeout", "raise --timeout")
+        case RemoteActionError.outputExists:
+            ("--force", "--force replaces it")
         default: nil
         }
     }

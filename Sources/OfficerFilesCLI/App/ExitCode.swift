@@ -64,11 +64,11 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
 
     /// The exit code an error maps to: the CLI's own errors, then the library's category.
     package static func of(_ error: any Error) -> ExitCode {
-        switch error {
+        switch error.beneathReport {
         case is ArgumentError: .usage
         case let error as CLIError: error.exitCode
         case is ConfigError: .localFile
-        case OfficerFilesError.noServer: .authentication
+        case FrontDoorRefusal.noServer: .authentication
         case let error as any CategorizedError: of(error.category)
         case is CancellationError: .interrupted
         default: .failure

@@ -163,7 +163,7 @@ package enum OfficerFilesApp {
             if code == .interrupted, case CLIError.refused(let message, _) = error {
                 // The command said what an interruption left (a paused upload) and what to run next.
                 console.message("officer-files: \(message)")
-            } else if code == .interrupted, case UploadError.cancelled(let path) = error {
+            } else if code == .interrupted, case UploadError.cancelled(let path) = error.beneathReport {
                 // Nothing of it stays on the server (one multipart POST, or removed as asked): a rerun starts over.
                 console.message(
                     "officer-files: interrupted; nothing of \(path) was kept, the same command starts it over")
@@ -188,12 +188,12 @@ package enum OfficerFilesApp {
 
     /// The command that helps, where one does: exactly as it can be run (the email from the config).
     static func hint(for error: any Error, context: CommandContext) -> String? {
-        if case OfficerError.serverElsewhere(_, let server) = error, context.invokedCommand == "login" {
+        if case OfficerError.serverElsewhere(_, let server) = error.beneathReport, context.invokedCommand == "login" {
             let email = (try? context.configStore.load())?.email
             return "log in with: officer-files login --server \(ShellWord.quoted(server))"
                 + (email.map { " --email \(ShellWord.quoted($0))" } ?? " --email YOUR-EMAIL")
         }
-        guard case OfficerError.notSignedIn(let server, _) = error else { return nil }
+        guard case OfficerError.notSignedIn(let server, _) = error.beneathReport else { return nil }
         // A token in the environment wins over the config: signing in again would change nothing.
         if context.environment["OFFICER_TOKEN"].map({ !$0.isEmpty }) ?? false {
             return "set a valid one, or unset OFFICER_TOKEN to use the one from login"

@@ -39,6 +39,7 @@ extension ManualPage {
         "officer-files jobs list                                  # the server's background jobs; wait ID... | cancel ID...",
         "officer-files get --zip officer:/Photos officer:/notes.md photos.zip   # one zip, resumable like any file",
         "tar -c ~/notes | officer-files put - officer:/Backups/notes.tar   # a pipe of unknown length, whole or nothing",
+        "officer-files attach screenshot.png IMG_0042.HEIC            # chat attachments: prints the ids a message names",
         "officer-files --offline mv --queue officer:/a.txt officer:/Archive/   # kept in the journal; also put, mkdir, cp, rm",
         "officer-files queue run                                  # replays in order; a path changed meanwhile is held, never clobbered",
         "officer-files watch ~/DCIM officer:/Camera --resize      # camera upload: new photos go up as they settle",

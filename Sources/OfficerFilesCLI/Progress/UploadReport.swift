@@ -27,14 +27,15 @@ enum UploadReport {
     }
 
     /// A paused upload (Ctrl-C) as the message that says what it left and what to run next; other errors as they are.
-    static func explained(_ error: any Error, shown: String) -> any Error {
+    static func explained(_ reported: any Error, shown: String) -> any Error {
+        let error = reported.beneathReport
         if case RemotePathError.invalidComponent(let name) = error {
             // The name alone does not say which file of a batch it was.
             return CLIError.refused(
                 "\(shown): its name cannot be stored on the server (\(FileName.problem(name) ?? "not a single name")); rename it",
                 .usage)
         }
-        guard case UploadError.paused(_, let confirmed, let total) = error else { return error }
+        guard case UploadError.paused(_, let confirmed, let total) = error else { return reported }
         return CLIError.refused(
             "\(shown): paused at \(ByteCountFormat.string(confirmed)) of \(ByteCountFormat.string(total)); run the same "
                 + "command to continue, or 'officer-files transfers clean' to discard", .interrupted)

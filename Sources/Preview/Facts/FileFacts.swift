@@ -3,7 +3,7 @@ import Foundation
 
 /// What a file is and what it holds, cheaply: its type and viewer (libmagic and the name), libmagic's own words
 /// for media, an image's size and EXIF facts, a PDF's page count, a text's lines and first lines. For a local
-/// file (``local(_:)``) or from the first bytes of any file (``init(prefix:name:size:modificationTime:mode:)``,
+/// file (`local(_:)`) or from the first bytes of any file (`init(prefix:name:size:modificationTime:mode:)`,
 /// what the Officer layer fetches with a Range request).
 public struct FileFacts: Sendable, Codable, Equatable {
     /// The path as given (a local path, or `officer:/…`).

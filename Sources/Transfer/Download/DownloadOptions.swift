@@ -28,7 +28,7 @@ public struct DownloadOptions: Sendable {
     /// The caller knows the server serves ranges (an object store always does).
     public var knownServesRanges = false
     /// Asked when the server's file changed during the download, before it starts over: the caller's
-    /// ``modificationTime`` and ``checksum`` belonged to the version first seen, and this gives the new
+    /// ``modificationTime`` and `checksum` belonged to the version first seen, and this gives the new
     /// version's (a file saved with the old version's time would look changed to the next sync).
     public var refreshOnChange: (@Sendable (DownloadOptions) async -> DownloadOptions)?
     /// Files up to this length skip the HEAD when their length is known.

@@ -45,7 +45,7 @@ enum RelocateCommand {
         // cannot be reached) as it was last listed.
         var intoFolder: Bool
         do {
-            if queueAll { throw OfficerFilesError.needsNetwork("\(destination)") }
+            if queueAll { throw FrontDoorRefusal.needsNetwork("\(destination)") }
             intoFolder = try await files.statIfExists(destination)?.isDirectory ?? false
         } catch  where queueAll || WriteQueueing.shouldQueue(after: error, parsed, files) {
             queueAll = true

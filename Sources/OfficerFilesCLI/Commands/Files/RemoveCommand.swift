@@ -21,7 +21,7 @@ enum RemoveCommand: Command {
         let files = try context.files()
         let targets = try parsed.positionals.map { try context.location($0, plain: .officer) }
         // Refused before anything goes, not after the paths before it.
-        if let top = targets.first(where: \.isTopOfRoot) { throw OfficerFilesError.topOfRoot(top.description) }
+        if let top = targets.first(where: \.isTopOfRoot) { throw FrontDoorRefusal.topOfRoot(top.description) }
         try await BatchRunner.run(targets, context: context) { target in
             try await WriteQueueing.perform(parsed, context, files, at: target) { path in
                 QueuedWrite(kind: .remove, root: path.root, path: path.path, recursive: parsed.flag("recursive"))
@@ -41,11 +41,10 @@ enum RemoveCommand: Command {
             } else if context.global.verbose {
                 context.say("removed \(target) (\(CountFormat.string(removed, "entry", "entries")))")
             }
-        } catch  where parsed.flag("force") && ErrorCategory.of(error) == .notFound {
-            return
-        } catch OfficerError.conflict(let request, let message, "not_empty") where !parsed.flag("recursive") {
-            throw OfficerError.conflict(
-                request: request, message: message + "; use rm -r for a folder and its contents", code: "not_empty")
+        } catch {
+            // (A `catch where` on this typed error crashes Swift 6.3's ownership verifier.)
+            if parsed.flag("force"), error.category == .notFound { return }
+            throw error
         }
     }
 }

@@ -119,7 +119,7 @@ enum PutCommand: Command {
         let destination: UploadDestination
         do {
             if context.isOfficerPath(dest), WriteQueueing.queuesAtOnce(parsed, files) {
-                throw OfficerFilesError.needsNetwork(dest)
+                throw FrontDoorRefusal.needsNetwork(dest)
             }
             destination = try await files.uploadDestination(dest, several: locals.count > 1, request: request)
         } catch

@@ -2,7 +2,7 @@ import FileModel
 
 extension ImageError: CategorizedError {
     /// What kind of failure this is.
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch self {
         case .invalidOption: .invalidInput
         case .writeFailed, .unreadable: .localFile

@@ -1,7 +1,7 @@
 /// Why an image could not be prepared; each names the file.
 ///
 /// Cases may be added in a later version: a `switch` over it keeps a `default`.
-public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Not one of JPEG, PNG, WebP, HEIC/HEIF, GIF, TIFF (or a loader that is blocked as untrusted).
     case unsupported(file: String, detail: String)
     /// More pixels than the limit: refused before any decoding.
@@ -22,7 +22,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     indirect case wouldSendPosition(ImageError)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupported(let file, let detail): "\(file): not an image officer-files prepares (\(detail))"
         case .tooManyPixels(let file, let width, let height, let limit):

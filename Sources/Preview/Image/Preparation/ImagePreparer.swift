@@ -203,8 +203,9 @@ package struct ImagePreparer: Sendable {
             // The name and the bytes agree: the output's extension says the format.
             if options.format != .keep, options.format.outputFormat(forName: target) != named {
                 throw .invalidOption(
-                    "\(target): its name says \(named.rawValue.uppercased()), but --format asks for \(options.format.rawValue.uppercased()); name it ."
-                        + options.format.outputFormat(forName: target).fileExtension + " or leave --format out")
+                    "\(target): its name says \(named.rawValue.uppercased()), but the format asked for is \(options.format.rawValue.uppercased()); name it ."
+                        + options.format.outputFormat(forName: target).fileExtension + " or keep the image's own format"
+                )
             }
             guard named.isWritable else {
                 throw .invalidOption("\(target): this libvips cannot write \(named.rawValue.uppercased())")

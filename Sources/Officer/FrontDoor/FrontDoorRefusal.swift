@@ -1,7 +1,7 @@
 import FileModel
 
 /// Refusals of the front door's own policies (the rules every operation shares).
-package enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum FrontDoorRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     /// A file operation was asked of a folder.
     case isAFolder(RemotePath)
     /// Offline, and the cache has no copy of what was asked for.
@@ -62,12 +62,12 @@ package enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConverti
         case .invalidValue(let message): message
         case .folderExists(let path): "\(path): already exists; name another folder to extract into"
         case .notAnObject(let path): "\(path): is a folder (a bucket or a prefix), not a file"
-        case .needsRecursive(let path): "\(path): is a folder with files in it; remove it with -r"
-        case .copyNeedsRecursive(let path): "\(path) is a folder: use cp -r"
+        case .needsRecursive(let path): "\(path): is a folder with files in it"
+        case .copyNeedsRecursive(let path): "\(path): is a folder, and copying its contents was not asked for"
         case .topOfRoot(let path): "refusing to remove the top of \(path)"
         case .notAFolder(let path): "\(path): is a file, not a folder"
         case .differentRemotes(let source, let destination):
-            "\(source) and \(destination) are on different remotes; officer-files sync copies between them"
+            "\(source) and \(destination) are on different remotes; a sync copies between them"
         case .unsafeArchive(let path, let risks):
             "\(path): unsafe to extract: \(risks.first ?? "risky members")"
                 + (risks.count > 1 ? " (and \(risks.count - 1) more)" : "")
@@ -75,7 +75,7 @@ package enum OfficerFilesError: Error, Equatable, Sendable, CustomStringConverti
     }
 }
 
-extension OfficerFilesError: CategorizedError {
+extension FrontDoorRefusal: CategorizedError {
     /// What kind of failure this is.
     package var category: ErrorCategory {
         switch self {

@@ -6,7 +6,7 @@ import Preview
 import Transfer
 
 /// The one place each layer's errors are put in the user's terms.
-extension FailureReport {
+extension OfficerFilesError {
     /// The line for `error` and the subject it names.
     static func wording(of error: any Error, terms: LocationNames) -> (message: String, subject: String?) {
         switch error {
@@ -93,6 +93,11 @@ extension FailureReport {
         case .unexpectedAnswer(let url, let reason):
             let subject = terms.subject(ofRequest: url).subject
             return ("\(subject): the server's answer does not fit what was asked (\(reason))", subject)
+        // The local side: the file the message names is what it concerns.
+        case .destinationExists(let path), .destinationIsDirectory(let path), .noSuchFolder(let path),
+            .busy(let path), .checksumMismatch(let path, _, _), .lengthMismatch(let path, _, _),
+            .localFile(let path, _):
+            return (error.description, path)
         default: return (error.description, nil)
         }
     }

@@ -1,0 +1,56 @@
+import FileModel
+
+/// The front door's public calls throw one error type: what any layer throws becomes an ``OfficerFilesError``
+/// here, at the boundary, in this front door's terms, naming the call's location when the failure names none.
+extension OfficerFiles {
+    /// Runs `body`; its error as this front door reports it.
+    func reporting<Value>(_ subject: Location?, _ body: () async throws -> Value) async throws(OfficerFilesError)
+        -> Value
+    {
+        do {
+            return try await body()
+        } catch {
+            throw OfficerFilesError(error, terms: locationNames, about: subject?.description)
+        }
+    }
+
+    /// Runs `body`, which throws synchronously; its error as this front door reports it.
+    func reportingNow<Value>(_ subject: Location?, _ body: () throws -> Value) throws(OfficerFilesError) -> Value {
+        do {
+            return try body()
+        } catch {
+            throw OfficerFilesError(error, terms: locationNames, about: subject?.description)
+        }
+    }
+
+    /// `operation` with its events passed on and its failure reported.
+    func reporting<Event: Sendable, Success: Sendable>(
+        _ subject: Location?, _ operation: @escaping @Sendable () throws -> ProgressOperation<Event, Success>
+    ) -> ProgressOperation<Event, Success> {
+        ProgressOperation { report in
+            try await self.reporting(subject) {
+                let inner = try operation()
+                for await event in inner { report(event) }
+                return try await inner.value
+            }
+        }
+    }
+
+    /// `stream` with its failure reported.
+    func reporting<Element: Sendable>(_ subject: Location?, _ stream: AsyncThrowingStream<Element, any Error>)
+        -> AsyncThrowingStream<Element, any Error>
+    {
+        let terms = locationNames
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await element in stream { continuation.yield(element) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: OfficerFilesError(error, terms: terms, about: subject?.description))
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
