@@ -62,22 +62,24 @@ package struct ObjectStore: Sendable {
                     repeat {
                         let page = try await client.list(
                             bucket: path.bucket, prefix: prefix, delimiter: recursive ? nil : "/", continuation: token)
-                        for folder in page.prefixes {
-                            found = true
-                            continuation.yield(
-                                ObjectEntry(
-                                    path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: folder),
-                                    isFolder: true))
+                        // A page's folders and objects merged into key order: S3 pages follow that order, so the
+                        // whole listing is in it (a folder view can page it and resume after a name).
+                        var entries: [ObjectEntry] = page.prefixes.map { folder in
+                            ObjectEntry(
+                                path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: folder),
+                                isFolder: true)
                         }
                         for object in page.objects where object.key != prefix {
-                            found = true
                             let isMarker = object.key.hasSuffix("/") && object.size == 0
-                            continuation.yield(
+                            entries.append(
                                 ObjectEntry(
                                     path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: object.key),
                                     isFolder: isMarker,
                                     size: object.size, mtime: object.lastModified, etag: object.etag))
                         }
+                        entries.sort { $0.path.key.utf8.lexicographicallyPrecedes($1.path.key.utf8) }
+                        found = found || !entries.isEmpty
+                        for entry in entries { continuation.yield(entry) }
                         if page.objects.contains(where: { $0.key == prefix }) { found = true }
                         token = page.nextToken
                     } while token != nil

@@ -37,6 +37,15 @@ struct ObjectStoreBucketRemote: Remote {
         return RemoteListing(location: location, entries: entries)
     }
 
+    /// S3 lists in pages of keys in byte order (each page's folders merged into it): the entries come as the
+    /// pages do, the first before the last is fetched.
+    func streamedListing(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
+        guard let path = try? path(location) else {
+            return AsyncThrowingStream { $0.finish(throwing: unavailable("listing", location)) }
+        }
+        return .mapping(store.list(path)) { entry in Self.entry(entry) }
+    }
+
     func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
         guard let path = try? path(location) else {
             return AsyncThrowingStream { $0.finish(throwing: unavailable("listing", location)) }

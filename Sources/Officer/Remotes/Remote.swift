@@ -18,6 +18,9 @@ package protocol Remote: Sendable {
     func list(_ location: Location) async throws -> RemoteListing
     /// Every entry below a folder, depth first, fetched while the caller consumes them.
     func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error>
+    /// One folder's entries in name order (byte order), fetched while the caller consumes them where the remote
+    /// lists in pages (S3); the default sorts ``list(_:)``'s answer (the Officer API answers a folder whole).
+    func streamedListing(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error>
     /// Makes a folder (`parents`: and the missing ones above it; an existing folder is then fine).
     func makeFolder(_ location: Location, parents: Bool) async throws -> RemoteEntry
     /// Removes a file, or a folder with `recursive`; how many entries went.
@@ -79,6 +82,23 @@ extension Remote {
     {
         throw unavailable("reading", location)
     }
+    package func streamedListing(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let listing = try await list(location)
+                    for entry in listing.entries.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+                        continuation.yield(entry)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     package func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
         AsyncThrowingStream { $0.finish(throwing: unavailable("listing folders", location)) }
     }

@@ -1,0 +1,72 @@
+import FileModel
+import Foundation
+import Officer
+import TestSupport
+import Testing
+
+/// A folder screen's paging through the front door: one level in pages, in name order, resumed after a kept
+/// cursor — the same call on an Officer folder, an S3 prefix and a local folder.
+@Suite struct FrontDoorPagingTests {
+    let work = TemporaryDirectory(prefix: "front-door-pages")
+
+    /// Every page of `folder`, from `cursor` on.
+    func pages(_ files: OfficerFiles, _ folder: Location, size: Int, after cursor: String? = nil) async throws
+        -> [ListingPage]
+    {
+        var all: [ListingPage] = []
+        for try await page in files.pages(of: folder, size: size, after: cursor) { all.append(page) }
+        return all
+    }
+
+    /// Pages of `folder` against the names it holds: sizes, order, cursors, and a resume from the first cursor.
+    func check(_ files: OfficerFiles, _ folder: Location, names: [String]) async throws {
+        let sorted = names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let all = try await pages(files, folder, size: 10)
+        #expect(all.map(\.entries.count) == [10, 10, sorted.count - 20], "\(folder)")
+        #expect(all.flatMap(\.entries).map(\.name) == sorted, "\(folder)")
+        #expect(all.map(\.cursor) == [sorted[9], sorted[19], nil])
+        // An app that kept the first cursor continues there (a later run, the same call).
+        let resumed = try await pages(files, folder, size: 10, after: all[0].cursor)
+        #expect(resumed.flatMap(\.entries).map(\.name) == Array(sorted.dropFirst(10)))
+        // Breaking out after the first page is fine, and costs the rest nothing.
+        for try await page in files.pages(of: folder, size: 10) {
+            #expect(page.entries.count == 10)
+            break
+        }
+    }
+
+    /// 25 names in no order, with one folder among them.
+    let names = (0..<24).map { "file-\(($0 * 7) % 24).txt" } + ["Zfolder"]
+
+    @Test func anOfficerFolderALocalFolderAndAnS3PrefixPageAlike() async throws {
+        let server = try await ReferenceServer.start()
+        let store = try await ObjectStoreServer.shared()
+        let bucket = ObjectStoreServer.freshBucket("pages")
+        var configuration = OfficerFiles.Configuration(server: server.url, tokens: MemoryTokenStore())
+        configuration.journalPath = work.path + "/journal.sqlite"
+        configuration.objectStores = [
+            ObjectStoreRemote(name: "st", endpoint: store.url, accessKey: store.accessKey, secretKey: store.secretKey)
+        ]
+        let files = try OfficerFiles(configuration: configuration)
+        try await files.signIn(email: server.email, password: server.password)
+
+        for name in names where name.hasSuffix(".txt") {
+            _ = try server.root.write("Pages/\(name)", name)
+            _ = try work.write("local/\(name)", name)
+        }
+        _ = try server.root.write("Pages/Zfolder/inner.txt", "x")
+        _ = try work.write("local/Zfolder/inner.txt", "x")
+        try await check(files, try files.location("officer:/Pages"), names: names)
+        try await check(files, .local(work.file("local")), names: names)
+
+        _ = try await files.makeFolder(try files.location("st:\(bucket)"), parents: true)
+        for name in names where name.hasSuffix(".txt") {
+            _ = try await files.upload(work.file("local/\(name)"), to: try files.location("st:\(bucket)/p/")).value
+        }
+        _ = try await files.upload(
+            work.file("local/Zfolder/inner.txt"), to: try files.location("st:\(bucket)/p/Zfolder/")
+        )
+        .value
+        try await check(files, try files.location("st:\(bucket)/p/"), names: names)
+    }
+}
