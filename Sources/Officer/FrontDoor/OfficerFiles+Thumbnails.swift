@@ -65,13 +65,15 @@ extension OfficerFiles {
 
     /// A JPEG thumbnail of a local image file (libvips shrink-on-load), longest edge at most `size`.
     package func thumbnail(ofFile local: String, size: Int = 256) async throws -> Thumbnail {
-        try Self.checkThumbnailSize(size)
-        try Self.requireLocalFile(local)
-        guard Self.thumbnailable(local) else { throw FrontDoorRefusal.noPicture(local) }
-        return Thumbnail(
-            image: try await Self.onOwnThread(cancelling: nil) {
-                try ThumbnailMaker.thumbnail(ofFile: local, size: size)
-            }, origin: .local)
+        Thumbnail(image: try await Self.localThumbnail(local, size: size), origin: .local)
+    }
+
+    /// The same, the image alone.
+    static func localThumbnail(_ local: String, size: Int) async throws -> ThumbnailImage {
+        try checkThumbnailSize(size)
+        try requireLocalFile(local)
+        guard thumbnailable(local) else { throw FrontDoorRefusal.noPicture(local) }
+        return try await onOwnThread(cancelling: nil) { try ThumbnailMaker.thumbnail(ofFile: local, size: size) }
     }
 
     private func makeThumbnail(of path: RemotePath, size: Int) async throws -> Thumbnail {

@@ -12,6 +12,12 @@ struct LocalDiskRemote: Remote {
         [.writable, .settableTimes, .recursiveListing, .ranges]
     }
 
+    func thumbnail(_ location: Location, size: Int) async throws -> ThumbnailImage {
+        try await OfficerFiles.localThumbnail(try path(location), size: size)
+    }
+
+    func actionTarget(_ location: Location) throws -> ActionTarget { .local(try path(location)) }
+
     func path(_ location: Location) throws -> String {
         guard case .local(let path) = location else {
             throw FrontDoorRefusal.invalidValue("\(location): not a local path")

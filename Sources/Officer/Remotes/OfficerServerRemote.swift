@@ -35,6 +35,16 @@ struct OfficerServerRemote: Remote {
         return path
     }
 
+    func thumbnail(_ location: Location, size: Int) async throws -> ThumbnailImage {
+        try await files.thumbnail(of: try path(location), size: size).image
+    }
+
+    func actionTarget(_ location: Location) throws -> ActionTarget { .remote(try path(location)) }
+
+    func setKeptOffline(_ location: Location, _ kept: Bool) async throws {
+        if kept { try await files.pin(try path(location)) } else { try files.unpin(try path(location)) }
+    }
+
     /// The entry at `path` in the user's terms (on the same named remote).
     static func entry(_ entry: FileEntry, root: String, remote: String?) -> RemoteEntry {
         let path =

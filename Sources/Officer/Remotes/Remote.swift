@@ -45,6 +45,12 @@ package protocol Remote: Sendable {
         -> TransferOperation<UploadResult>
     /// Entries below a folder whose names contain `text`.
     func search(_ text: String, in folder: Location) async throws -> RemoteSearch
+    /// A JPEG thumbnail of a file, longest edge at most `size`.
+    func thumbnail(_ location: Location, size: Int) async throws -> ThumbnailImage
+    /// What the server's AI actions take for a file here (an Officer file as it is, a local one sent first).
+    func actionTarget(_ location: Location) throws -> ActionTarget
+    /// Keeps a file in the local cache for offline use (`true`), or lets it be evicted again (`false`).
+    func setKeptOffline(_ location: Location, _ kept: Bool) async throws
 }
 
 extension Remote {
@@ -71,6 +77,15 @@ extension Remote {
     }
     package func search(_ text: String, in folder: Location) async throws -> RemoteSearch {
         throw unavailable("searching", folder)
+    }
+    package func thumbnail(_ location: Location, size: Int) async throws -> ThumbnailImage {
+        throw unavailable("making thumbnails", location)
+    }
+    package func actionTarget(_ location: Location) throws -> ActionTarget {
+        throw unavailable("the server's AI actions", location)
+    }
+    package func setKeptOffline(_ location: Location, _ kept: Bool) async throws {
+        throw unavailable("keeping files for offline use", location)
     }
     package func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<
         DownloadResult
