@@ -1,7 +1,7 @@
 # The two commands a newcomer needs: `make demo` and `make test`. Both install what is missing first.
 # `make install [PREFIX=/usr/local] [DESTDIR=…]`, `make uninstall`, `make deb`: the release build, installed.
 # `make lint` / `make format`: swift-format with the repo's .swift-format; `make bench-smoke`: every bench, short.
-.PHONY: bootstrap build demo test test-beside test-swift test-server clean release install uninstall deb lint format bench-smoke
+.PHONY: bootstrap build demo test test-beside test-swift test-server clean release install uninstall deb lint format bench-smoke docs
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -78,6 +78,11 @@ test-server:
 
 # Every Swift file the repo holds, checked (lint) or rewritten (format) by the toolchain's swift-format.
 SWIFT_FORMAT_PATHS := Package.swift Sources Tests Plugins Examples/PhotoBackup/Package.swift Examples/PhotoBackup/Sources
+
+# The library's documentation (DocC catalog + doc comments) from the debug build; any warning fails it.
+docs:
+	swift build
+	scripts/docs
 
 lint:
 	swift-format lint --strict --configuration .swift-format --parallel -r $(SWIFT_FORMAT_PATHS)

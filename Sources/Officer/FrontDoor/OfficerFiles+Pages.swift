@@ -2,7 +2,7 @@ import FileModel
 
 extension OfficerFiles {
     /// One folder's entries as pages of at most `size`, in name order, starting after the name `cursor` (a
-    /// ``ListingPage/cursor`` an app kept): what a folder screen shows as it scrolls. On S3 the pages come as the
+    /// ``FileModel/ListingPage/cursor`` an app kept): what a folder screen shows as it scrolls. On S3 the pages come as the
     /// store lists them (the first before the last is fetched); the Officer API answers a folder whole, which is
     /// then cut into pages here (kept in the cache as ``list(_:)`` keeps it). Breaking out of the loop stops the
     /// listing.

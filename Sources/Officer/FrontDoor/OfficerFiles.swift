@@ -31,7 +31,7 @@ public final class OfficerFiles: Sendable {
         package var http = HTTPClientConfiguration()
         /// The root a path names when it names none.
         public var defaultRoot = RemotePath.defaultRoot
-        /// The object-store remotes it may reach (``OfficerFiles/objectStore(named:)``), keys included.
+        /// The object-store remotes it may reach (as `backup:bucket/key`), keys included.
         public var objectStores: [ObjectStoreRemote] = []
         /// Other Officer servers it may reach by name (`work:/Documents`), each with its own token in `tokens`
         /// and its own remembered offers; `server` stays the default one (`officer:`).
