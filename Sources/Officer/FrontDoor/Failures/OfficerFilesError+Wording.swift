@@ -26,6 +26,10 @@ extension OfficerFilesError {
             default: return (error.description, nil)
             }
         case let error as LocalFileError: return (error.description, error.path)
+        case let error as PreparedFileError:
+            var line = wording(of: error.underlying, terms: terms).message
+            if let prepared = error.prepared { line = line.replacingOccurrences(of: prepared, with: error.photo) }
+            return (line.hasPrefix(error.photo) ? line : "\(error.photo): \(line)", error.photo)
         case let error as AttachmentError:
             let inner = wording(of: error.underlying, terms: terms)
             let kept = error.sent.isEmpty ? "" : " (\(error.sent.count) sent before it)"

@@ -71,6 +71,7 @@ public struct OfficerFilesError: Error, Sendable, CustomStringConvertible, Categ
         case RemoteActionError.upload(_, let inner): transportError(in: inner)
         case RemoteActionError.download(_, let inner): transportError(in: inner)
         case let error as AttachmentError: transportError(in: error.underlying)
+        case let error as PreparedFileError: transportError(in: error.underlying)
         default: nil
         }
     }
@@ -85,6 +86,7 @@ public struct OfficerFilesError: Error, Sendable, CustomStringConvertible, Categ
         case RemoteActionError.server(_, let inner): serverCode(of: inner)
         case RemoteActionError.outputExists: "exists"
         case let error as AttachmentError: serverCode(of: error.underlying)
+        case let error as PreparedFileError: serverCode(of: error.underlying)
         case let error as OfficerFilesError: error.serverCode
         // Refused before asking for the reason the server gives this code: an app checks one code, not two.
         case FrontDoorRefusal.exists: "exists"
