@@ -64,7 +64,9 @@ import Testing
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
         #expect(run.stdout.contains("uploaded 26 bytes"), "\(run.stdout)")
         #expect(run.stdout.contains("text/plain code 1 line(s)"), "\(run.stdout)")
-        #expect(run.stdout.contains("stat failed: notFound"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("stat failed: notFound - officer:/no-such-file: no such file or folder"),
+            "\(run.stdout)")
         #expect(
             try String(contentsOfFile: server.root.file("notes.txt"), encoding: .utf8) == "hello from the front door\n")
         #expect(

@@ -42,3 +42,17 @@ import Testing
         #expect(FileTypeTable.viewer(forMIME: "application/x-tar") == .download)
     }
 }
+
+/// An entry of a listing says what it is and what can be done with it, in one property.
+@Suite struct EntryFileTypeTests {
+    @Test func anEntryCarriesItsTypeViewerAndActions() {
+        let notes = RemoteEntry(location: .local("/n/notes.md"), name: "notes.md", kind: .file, mime: "text/plain")
+        #expect(notes.fileType?.viewer == .markdown && notes.fileType?.actions == [.tts])
+        let photo = RemoteEntry(location: .local("/n/a.jpg"), name: "a.jpg", kind: .file, mime: "image/jpeg")
+        #expect(photo.fileType?.viewer == .image && photo.fileType?.actions == [.ocr])
+        let untyped = RemoteEntry(location: .local("/n/talk.mp4"), name: "talk.mp4", kind: .file)
+        #expect(untyped.fileType?.mime == "video/mp4", "\(String(describing: untyped.fileType))")
+        let folder = RemoteEntry(location: .local("/n/x"), name: "x", kind: .directory)
+        #expect(folder.fileType == nil)
+    }
+}

@@ -57,7 +57,7 @@ import Testing
         #expect(missing?.message == "officer:/Docs/nope.txt: no such file or folder")
 
         let existing = await failure {
-            _ = try await files.upload(local, to: try files.location("officer:/Docs/a.txt")).value
+            _ = try await files.upload(URL(fileURLWithPath: local), to: try files.location("officer:/Docs/a.txt")).value
         }
         #expect(existing?.category == .conflict && existing?.serverCode == "exists", "\(String(describing: existing))")
         #expect(existing?.subject == "officer:/Docs/a.txt")
@@ -76,13 +76,16 @@ import Testing
         #expect(badName?.category == .invalidInput && badName?.subject != nil, "\(String(describing: badName))")
 
         let overLocal = await failure {
-            _ = try await files.download(try files.location("officer:/Docs/a.txt"), to: local).value
+            _ = try await files.download(try files.location("officer:/Docs/a.txt"), to: URL(fileURLWithPath: local))
+                .value
         }
         #expect(overLocal?.category == .conflict && overLocal?.subject == local, "\(String(describing: overLocal))")
         #expect(try String(contentsOfFile: local, encoding: .utf8) == "other a")
 
         let noFile = await failure {
-            _ = try await files.upload(work.file("nowhere.bin"), to: try files.location("officer:/Docs/")).value
+            _ = try await files.upload(
+                URL(fileURLWithPath: work.file("nowhere.bin")), to: try files.location("officer:/Docs/")
+            ).value
         }
         #expect(
             noFile?.category == .localFile && noFile?.subject == work.file("nowhere.bin"),

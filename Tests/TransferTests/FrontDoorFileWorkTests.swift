@@ -79,7 +79,9 @@ import Testing
         _ = try server.root.write("Docs/plan.txt", "the plan")
         try await files.keepOffline(try files.location("officer:/Docs/plan.txt"))
         let offline = try self.files(offline: true, tokens: tokens)
-        _ = try await offline.download(try offline.location("officer:/Docs/plan.txt"), to: work.file("plan.txt")).value
+        _ = try await offline.download(
+            try offline.location("officer:/Docs/plan.txt"), to: URL(fileURLWithPath: work.file("plan.txt"))
+        ).value
         #expect(try String(contentsOfFile: work.file("plan.txt"), encoding: .utf8) == "the plan")
         try await files.stopKeepingOffline(try files.location("officer:/Docs/plan.txt"))
 

@@ -61,10 +61,13 @@ import Testing
 
         _ = try await files.makeFolder(try files.location("st:\(bucket)"), parents: true)
         for name in names where name.hasSuffix(".txt") {
-            _ = try await files.upload(work.file("local/\(name)"), to: try files.location("st:\(bucket)/p/")).value
+            _ = try await files.upload(
+                URL(fileURLWithPath: work.file("local/\(name)")), to: try files.location("st:\(bucket)/p/")
+            ).value
         }
         _ = try await files.upload(
-            work.file("local/Zfolder/inner.txt"), to: try files.location("st:\(bucket)/p/Zfolder/")
+            URL(fileURLWithPath: work.file("local/Zfolder/inner.txt")),
+            to: try files.location("st:\(bucket)/p/Zfolder/")
         )
         .value
         try await check(files, try files.location("st:\(bucket)/p/"), names: names)

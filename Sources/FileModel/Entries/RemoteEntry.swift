@@ -54,6 +54,16 @@ public struct RemoteEntry: Sendable, Equatable, Encodable {
     /// A folder or a bucket: it holds entries.
     public var isFolder: Bool { kind == .directory || kind == .bucket }
 
+    /// What the file is as far as showing it goes — its type, the viewer that fits, the AI actions that apply —
+    /// from its name and the type the listing gave (no bytes read: the file's facts read them); nil for a
+    /// folder.
+    public var fileType: FileType? {
+        guard !isFolder else { return nil }
+        let mime = self.mime ?? "application/octet-stream"
+        return FileType(
+            contentMIME: mime, charset: mime.hasPrefix("text/") ? "utf-8" : "binary", fileName: name)
+    }
+
     private enum CodingKeys: String, CodingKey {
         case path, name, type, size, mtime, mode, mime, etag, sha256
     }

@@ -161,8 +161,15 @@ extension OfficerFiles {
         }
     }
 
-    /// Downloads a file to a local path: resumable, never over an existing file without `options.force`.
-    public func download(_ location: Location, to local: String, options: DownloadOptions = DownloadOptions())
+    /// Downloads a file to a local file: resumable, never over an existing file without `options.force`.
+    public func download(_ location: Location, to local: URL, options: DownloadOptions = DownloadOptions())
+        -> TransferOperation<DownloadResult>
+    {
+        download(location, toPath: local.path, options: options)
+    }
+
+    /// The same, to a path as the CLI takes it.
+    package func download(_ location: Location, toPath local: String, options: DownloadOptions = DownloadOptions())
         -> TransferOperation<DownloadResult>
     {
         TransferOperation { report in
@@ -191,10 +198,18 @@ extension OfficerFiles {
         try await remote(for: destination).uploadTarget(of: local, to: destination)
     }
 
-    /// Uploads a local file to any remote (placed by `uploadTarget(of:to:)`): resumable where the remote
-    /// allows, never over an existing file without `overwrite`, done only when the remote holds those bytes.
+    /// Uploads a local file to any remote, placed as cp places a copy (into a folder, else at that name):
+    /// resumable where the remote allows, never over an existing file without `overwrite`, done only when the
+    /// remote holds those bytes.
     public func upload(
-        _ local: String, to destination: Location, overwrite: Bool = false, options: UploadOptions = UploadOptions()
+        _ local: URL, to destination: Location, overwrite: Bool = false, options: UploadOptions = UploadOptions()
+    ) -> TransferOperation<UploadResult> {
+        upload(path: local.path, to: destination, overwrite: overwrite, options: options)
+    }
+
+    /// The same, from a path as the CLI takes it.
+    package func upload(
+        path local: String, to destination: Location, overwrite: Bool = false, options: UploadOptions = UploadOptions()
     ) -> TransferOperation<UploadResult> {
         TransferOperation { report in
             try await self.reporting(destination) {

@@ -60,7 +60,7 @@ extension OfficerFiles {
                 guard let target = folder.appending(item.name) else {
                     throw FrontDoorRefusal.invalidValue("\(folder): cannot take \(item.name)")
                 }
-                let operation = upload(item.path, to: target, overwrite: overwrite)
+                let operation = upload(path: item.path, to: target, overwrite: overwrite)
                 for await event in operation {
                     // One part per photo: the upload's own parts are summed into it.
                     if case .progress(_, let done) = event {

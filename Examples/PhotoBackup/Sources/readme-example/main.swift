@@ -14,8 +14,8 @@ for entry in try await files.list(files.location("officer:/")).entries { print(e
 
 // Upload: tus, resumable, checksummed, placed as cp places copies. Long work is an AsyncSequence of events;
 // cancelling the task pauses an upload, and the same call later continues it.
-let local = NSTemporaryDirectory() + "notes.txt"
-try Data("hello from the front door\n".utf8).write(to: URL(fileURLWithPath: local))
+let local = URL(fileURLWithPath: NSTemporaryDirectory() + "notes.txt")
+try Data("hello from the front door\n".utf8).write(to: local)
 let upload = files.upload(local, to: try files.location("officer:/notes.txt"), overwrite: true)
 for await event in upload {
     if case .progress(_, let done) = event { print("sent \(done) bytes") }
@@ -26,7 +26,8 @@ print("uploaded", try await upload.value.bytes, "bytes")
 var options = DownloadOptions()
 options.force = true
 let download = files.download(
-    try files.location("officer:/notes.txt"), to: NSTemporaryDirectory() + "notes-copy.txt", options: options)
+    try files.location("officer:/notes.txt"), to: URL(fileURLWithPath: NSTemporaryDirectory() + "notes-copy.txt"),
+    options: options)
 print("saved", try await download.value.path)
 
 // What a file is, how the Officer viewer shows it, which AI actions fit.
@@ -37,5 +38,5 @@ print(facts.type.mime, facts.type.viewer.rawValue, facts.lines ?? 0, "line(s)")
 do {
     _ = try await files.stat(files.location("officer:/no-such-file"))
 } catch {
-    print("stat failed:", ErrorCategory.of(error).rawValue)
+    print("stat failed:", error.category.rawValue, "-", error.localizedDescription)
 }

@@ -19,7 +19,7 @@ let pictures = NSTemporaryDirectory() + "Pictures"
 try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
 try Data("a photo, say\n".utf8).write(to: URL(fileURLWithPath: pictures + "/a.jpg"))
 let photos = try files.location(bucket.description + "/2026/")
-_ = try await files.upload(pictures + "/a.jpg", to: photos).value
+_ = try await files.upload(URL(fileURLWithPath: pictures + "/a.jpg"), to: photos).value
 for entry in try await files.list(photos).entries { print(entry.location, entry.size) }
 
 // Sync a folder to the bucket: the same engine as between this machine and an Officer server.

@@ -103,7 +103,7 @@ enum GetCommand: Command {
         let files = try context.files()
         // A remote whose files are cached: the cache is opened (and what it repaired said) before the transfer.
         if try await files.features(of: source).contains(.cached) { try context.announceCache(files) }
-        let operation = files.download(source, to: destination, options: options)
+        let operation = files.download(source, toPath: destination, options: options)
         let result = try await context.show(operation, on: display)
         report(result, source: source.description, started, context)
     }

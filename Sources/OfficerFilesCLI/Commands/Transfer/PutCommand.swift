@@ -207,7 +207,8 @@ enum PutCommand: Command {
             let result: UploadResult
             do {
                 result = try await context.show(
-                    files.upload(local, to: destination, overwrite: parsed.flag("force"), options: options), on: display
+                    files.upload(path: local, to: destination, overwrite: parsed.flag("force"), options: options),
+                    on: display
                 )
             } catch {
                 throw UploadReport.explained(error, shown: local)
