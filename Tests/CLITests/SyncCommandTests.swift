@@ -271,10 +271,12 @@ import Transfer
     }
 
     @Test func doesNotOverwriteALocalFileChangedMidSync() async throws {
-        try server.root.write("media/movie.bin", bytes(6_000_000, seed: 5))
+        try server.root.write("media/movie.bin", bytes(3_000_000, seed: 5))
         let destination = work.path + "/pull"
         try work.write("pull/movie.bin", "old local version")
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "1000000"])
+        // Paced to take half a minute: a poller starved for seconds on a loaded machine still sees the temp file
+        // (at 1 MB/s a loaded run once finished before its first poll).
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "100000"])
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
         let running = Task { try await cli.run(["sync", "officer:/media", destination], environment: viaProxy) }
         #expect(

@@ -8,7 +8,17 @@ extension OfficerFiles {
     /// Officer file (the cache, the server's thumbnail where offered, a photo's embedded one from its first
     /// 64 KiB, else the file fetched once and kept in the cache) or of a local image.
     public func thumbnail(of location: Location, size: Int = 256) async throws(OfficerFilesError) -> Data {
-        try await reporting(location) { try await remote(for: location).thumbnail(location, size: size).jpeg }
+        try await reporting(location) { try await remote(for: location).thumbnail(location, size: size).image.jpeg }
+    }
+
+    /// The same with its size and where it came from (the CLI says so), the location's own error thrown.
+    package func thumbnailMade(of location: Location, size: Int = 256) async throws -> Thumbnail {
+        try await remote(for: location).thumbnail(location, size: size)
+    }
+
+    /// What the server's AI actions take for the file at `location` (its remote's answer).
+    package func actionTarget(for location: Location) throws -> ActionTarget {
+        try remote(for: location).actionTarget(location)
     }
 
     /// The text in an image (OCR on the server, `language` a tesseract code): an Officer file, or a local image

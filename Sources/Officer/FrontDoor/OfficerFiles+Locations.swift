@@ -17,6 +17,11 @@ extension OfficerFiles {
         }
     }
 
+    /// What the remote of `location` can do whatever its server offers, without a request.
+    package func fixedFeatures(of location: Location) throws -> RemoteFeatures {
+        try remote(for: location).fixedFeatures
+    }
+
     /// What the remote of `location` can do.
     public func features(of location: Location) async throws(OfficerFilesError) -> RemoteFeatures {
         try await reporting(location) { try await remote(for: location).features() }

@@ -8,12 +8,12 @@ import Transfer
 struct LocalDiskRemote: Remote {
     var kind: String { "this machine" }
 
-    func features() async -> RemoteFeatures {
-        [.writable, .settableTimes, .recursiveListing, .ranges]
-    }
+    var fixedFeatures: RemoteFeatures { [.writable, .settableTimes, .recursiveListing, .ranges] }
 
-    func thumbnail(_ location: Location, size: Int) async throws -> ThumbnailImage {
-        try await OfficerFiles.localThumbnail(try path(location), size: size)
+    func features() async -> RemoteFeatures { fixedFeatures }
+
+    func thumbnail(_ location: Location, size: Int) async throws -> Thumbnail {
+        Thumbnail(image: try await OfficerFiles.localThumbnail(try path(location), size: size), origin: .local)
     }
 
     func actionTarget(_ location: Location) throws -> ActionTarget { .local(try path(location)) }

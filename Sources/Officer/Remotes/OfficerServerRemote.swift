@@ -12,11 +12,15 @@ struct OfficerServerRemote: Remote {
 
     /// The seed's endpoints give most; the proposals add resumable uploads, times, checksums, trees, jobs and
     /// thumbnails where the server offers them (learnt once, never assumed).
-    func features() async -> RemoteFeatures {
-        var features: RemoteFeatures = [
+    var fixedFeatures: RemoteFeatures {
+        [
             .writable, .serverSideCopy, .serverSideMove, .ranges, .zipOfMany, .search, .serverWork, .queuedWrites,
             .cached,
         ]
+    }
+
+    func features() async -> RemoteFeatures {
+        var features = fixedFeatures
         guard let client = try? files.client else { return features }
         if await client.knownOffer(.tus) != false { features.insert(.resumableUploads) }
         if await client.knownOffer(.mtime) != false { features.insert(.settableTimes) }
@@ -35,8 +39,8 @@ struct OfficerServerRemote: Remote {
         return path
     }
 
-    func thumbnail(_ location: Location, size: Int) async throws -> ThumbnailImage {
-        try await files.thumbnail(of: try path(location), size: size).image
+    func thumbnail(_ location: Location, size: Int) async throws -> Thumbnail {
+        try await files.thumbnail(of: try path(location), size: size)
     }
 
     func actionTarget(_ location: Location) throws -> ActionTarget { .remote(try path(location)) }

@@ -11,6 +11,8 @@ package protocol Remote: Sendable {
     var kind: String { get }
     /// What this remote can do (an Officer server's depends on what it offers, learnt once).
     func features() async -> RemoteFeatures
+    /// What it can do whatever its server offers, known without a request (a command deciding how to start).
+    var fixedFeatures: RemoteFeatures { get }
 
     /// One entry.
     func stat(_ location: Location) async throws -> RemoteEntry
@@ -45,8 +47,8 @@ package protocol Remote: Sendable {
         -> TransferOperation<UploadResult>
     /// Entries below a folder whose names contain `text`.
     func search(_ text: String, in folder: Location) async throws -> RemoteSearch
-    /// A JPEG thumbnail of a file, longest edge at most `size`.
-    func thumbnail(_ location: Location, size: Int) async throws -> ThumbnailImage
+    /// A JPEG thumbnail of a file, longest edge at most `size`, and where it came from.
+    func thumbnail(_ location: Location, size: Int) async throws -> Thumbnail
     /// What the server's AI actions take for a file here (an Officer file as it is, a local one sent first).
     func actionTarget(_ location: Location) throws -> ActionTarget
     /// Keeps a file in the local cache for offline use (`true`), or lets it be evicted again (`false`).
@@ -54,6 +56,8 @@ package protocol Remote: Sendable {
 }
 
 extension Remote {
+    package var fixedFeatures: RemoteFeatures { [] }
+
     func unavailable(_ what: String, _ location: Location) -> RemoteUnavailable {
         RemoteUnavailable(location: location, kind: kind, what: what)
     }
@@ -78,7 +82,7 @@ extension Remote {
     package func search(_ text: String, in folder: Location) async throws -> RemoteSearch {
         throw unavailable("searching", folder)
     }
-    package func thumbnail(_ location: Location, size: Int) async throws -> ThumbnailImage {
+    package func thumbnail(_ location: Location, size: Int) async throws -> Thumbnail {
         throw unavailable("making thumbnails", location)
     }
     package func actionTarget(_ location: Location) throws -> ActionTarget {

@@ -94,9 +94,10 @@ enum RemoteActionCommand {
             }
             targets.append(.text(text))
         }
+        let files = try context.files()
         for argument in parsed.positionals {
-            targets.append(
-                context.isOfficerPath(argument) ? .remote(try context.remotePath(argument)) : .local(argument))
+            // The location's remote says what its files are to the server (an S3 remote: that it has no actions).
+            targets.append(try files.actionTarget(for: try context.location(argument)))
         }
         guard !targets.isEmpty else {
             throw CLIError.usage("\(action.rawValue): give a TARGET\(action == .tts ? " or --text" : "")")

@@ -14,7 +14,7 @@ enum RelocateCommand {
         // A remote whose changes can be queued keeps its placement by what was last seen (the queue needs it);
         // every other case is the front door's, whose same-remote rule says in one line that sync copies between them.
         let oneRemote = Set(locations.map(\.remoteName)).count == 1 && locations.allSatisfy(\.isRemote)
-        let queueable = oneRemote ? try await context.files().features(of: locations[0]).contains(.queuedWrites) : false
+        let queueable = oneRemote ? try context.files().fixedFeatures(of: locations[0]).contains(.queuedWrites) : false
         if !queueable {
             return try await relocateAnywhere(action, locations, parsed, context)
         }

@@ -37,10 +37,14 @@ enum ThumbCommand: Command {
         let folder = parsed.value("output") ?? FileManager.default.currentDirectoryPath
         try OfficerFiles.makeOutputFolder(folder)
         let files = try context.files()
-        if parsed.positionals.contains(where: context.isOfficerPath) { try context.announceCache(files) }
+        let locations = try parsed.positionals.map { try context.location($0) }
+        for location in locations where try files.fixedFeatures(of: location).contains(.cached) {
+            try context.announceCache(files)
+            break
+        }
         var sources: [Source] = []
-        for argument in parsed.positionals {
-            sources += try await expand(argument, files, context)
+        for location in locations {
+            sources += try await expand(location, files)
         }
         let force = parsed.flag("force")
         let edge = size
@@ -53,11 +57,7 @@ enum ThumbCommand: Command {
                 next += 1
                 group.addTask {
                     do {
-                        let thumbnail: Thumbnail
-                        switch source {
-                        case .local(let path): thumbnail = try await files.thumbnail(ofFile: path, size: edge)
-                        case .remote(let path): thumbnail = try await files.thumbnail(of: path, size: edge)
-                        }
+                        let thumbnail = try await files.thumbnailMade(of: source.location, size: edge)
                         let output = (folder as NSString).appendingPathComponent(source.baseName + ".thumb.jpg")
                         try AtomicFile.write(thumbnail.image.jpeg, to: output, replace: force)
                         return (source, .success((thumbnail, output)))
@@ -95,51 +95,27 @@ enum ThumbCommand: Command {
     }
 
     /// One picture to make a thumbnail of.
-    enum Source: Sendable {
-        case local(String)
-        case remote(RemotePath)
+    struct Source: Sendable {
+        var location: Location
 
-        var shown: String {
-            switch self {
-            case .local(let path): path
-            case .remote(let path): path.description
-            }
-        }
+        /// As the user wrote it.
+        var shown: String { location.description }
 
-        var baseName: String {
-            let name: String =
-                switch self {
-                case .local(let path): (path as NSString).lastPathComponent
-                case .remote(let path): path.name
-                }
-            return (name as NSString).deletingPathExtension
-        }
+        /// The name without its extension, for the output's.
+        var baseName: String { (location.name as NSString).deletingPathExtension }
     }
 
-    /// A file as itself; a folder (local or remote) as the pictures directly in it.
-    static func expand(_ argument: String, _ files: OfficerFiles, _ context: CommandContext) async throws -> [Source] {
-        guard context.isOfficerPath(argument) else {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder), isFolder.boolValue else {
-                return [.local(argument)]
-            }
-            let names = try FileManager.default.contentsOfDirectory(atPath: argument).sorted()
-            return names.filter { name in
-                var isDirectory: ObjCBool = false
-                return !name.hasPrefix(".") && OfficerFiles.thumbnailable(name)
-                    && FileManager.default.fileExists(atPath: argument + "/" + name, isDirectory: &isDirectory)
-                    && !isDirectory.boolValue
-            }.map { .local((argument as NSString).appendingPathComponent($0)) }
-        }
-        let path = try files.path(argument)
+    /// A file as itself; a folder (on any remote) as the pictures directly in it.
+    static func expand(_ location: Location, _ files: OfficerFiles) async throws -> [Source] {
         // A picture's name is taken for a file without asking (a second look at it then makes no request).
-        if !argument.hasSuffix("/"), !path.isRoot {
-            if OfficerFiles.thumbnailable(path.name) { return [.remote(path)] }
-            if try await !files.stat(path).isDirectory { return [.remote(path)] }
+        if !location.namesFolder, !location.isTopOfRoot {
+            if OfficerFiles.thumbnailable(location.name) { return [Source(location: location)] }
+            if try await !files.stat(location).isFolder { return [Source(location: location)] }
         }
-        return try await files.list(path).entries
-            .filter { !$0.isDirectory && OfficerFiles.thumbnailable($0.name) }
-            .map { .remote(try path.appending($0.name)) }
+        return try await files.list(location).entries
+            .filter { !$0.isFolder && !$0.name.hasPrefix(".") && OfficerFiles.thumbnailable($0.name) }
+            .sorted { $0.name < $1.name }
+            .map { Source(location: $0.location) }
     }
 
     static func describe(_ origin: ThumbnailOrigin) -> String {

@@ -39,7 +39,7 @@ enum WriteQueueing {
         write: (RemotePath) throws -> QueuedWrite, work: () async throws -> Void
     ) async throws {
         guard parsed.flag("queue") else { return try await work() }
-        guard case .officer(let path) = location, try await files.features(of: location).contains(.queuedWrites) else {
+        guard case .officer(let path) = location, try files.fixedFeatures(of: location).contains(.queuedWrites) else {
             throw CLIError.usage(
                 "--queue: \(location) is not on an Officer server; only an Officer server's changes are queued")
         }

@@ -95,7 +95,7 @@ enum PutCommand: Command {
         let dest = parsed.positionals.last!
         let files = try context.files()
         let location = try context.location(dest)
-        if location.isRemote, !location.isWebAddress, try await !files.features(of: location).contains(.queuedWrites) {
+        if location.isRemote, !location.isWebAddress, try !files.fixedFeatures(of: location).contains(.queuedWrites) {
             // A remote without the Officer server's extras (S3): the front door's upload, placed as cp places copies.
             if parsed.flag("queue") || parsed.flag("resize") || options.parts > 1 || options.chunkSize != nil {
                 throw CLIError.usage(
