@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Two small programs an app developer can read: they use officer-files only through its front door
+/// Small programs an app developer can read: they use officer-files only through its front door
 /// (`OfficerFiles`, module `Officer`), as the Officer apps do. Built and run against the reference server by
 /// `Tests/CLITests/ExamplePackageTests.swift`.
 let package = Package(
@@ -12,6 +12,9 @@ let package = Package(
         .executableTarget(name: "photo-backup", dependencies: [.product(name: "Officer", package: "officer-files")]),
         // The README's "As a library" code, word for word (a test compares the two).
         .executableTarget(name: "readme-example", dependencies: [.product(name: "Officer", package: "officer-files")]),
+        // A folder screen's view model (paging, opening with progress and cancel, a camera photo, chat
+        // attachments, errors as shown), driven as a user would.
+        .executableTarget(name: "file-browser", dependencies: [.product(name: "Officer", package: "officer-files")]),
         // The README's S3 code, word for word.
         .executableTarget(
             name: "readme-object-store", dependencies: [.product(name: "Officer", package: "officer-files")]),

@@ -48,6 +48,39 @@ import Testing
         return blocks
     }
 
+    @Test func theFolderScreenPagesOpensCancelsUploadsAndAttaches() async throws {
+        let bin = try await build()
+        let server = try await ReferenceServer.start()
+        for index in 0..<23 { _ = try server.root.write("Screen/note-\(index).txt", "note \(index)\n") }
+        let big = Data((0..<12_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        _ = try server.root.write("Screen/big.bin", big)
+        let photo = work.file("camera.jpg")
+        #expect(try ProcessRunner.run("/usr/bin/vips", ["gaussnoise", photo, "3000", "2000"]).status == 0)
+        let run = try await ProcessRunner.runDetached(
+            bin + "/file-browser", ["officer:/Screen", "big.bin", photo], environment: environment(server))
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        // 24 rows in pages of ten, the cursor the last name of each page.
+        #expect(
+            lines.filter { $0.hasPrefix("page:") } == [
+                "page: 10 rows, cursor note-16.txt", "page: 20 rows, cursor note-5.txt", "page: 24 rows, cursor -",
+            ], "\(lines)")
+        #expect(lines.contains("cancelled: cancelled"), "\(lines)")
+        let opened = try #require(lines.first { $0.hasPrefix("opened: ") })
+        #expect(
+            opened.hasPrefix("opened: completed, 12000000 bytes, resumed ") && !opened.hasSuffix("resumed 0"),
+            "\(opened)")
+        #expect(
+            try ProcessRunner.sha256(of: work.file("opened/big.bin"))
+                == (try ProcessRunner.sha256(of: server.root.file("Screen/big.bin"))))
+        #expect(lines.contains { $0.hasPrefix("photo: officer:/Screen/camera.jpg ") }, "\(lines)")
+        let width = try ProcessRunner.run(
+            "/usr/bin/vipsheader", ["-f", "width", server.root.file("Screen/camera.jpg")])
+        #expect(width.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2048")
+        #expect(lines.contains("attachments: 1 32-digit ids"), "\(lines)")
+        #expect(lines.contains("failure: officer:/Screen/no-such-folder: no such file or folder"), "\(lines)")
+    }
+
     @Test func theReadmeCodeIsTheExampleAndRuns() async throws {
         // Every snippet is an example program word for word, so each one compiles as written.
         let blocks = try Self.readmeSwiftBlocks()

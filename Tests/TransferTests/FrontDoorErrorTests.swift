@@ -91,6 +91,11 @@ import Testing
             noFile?.category == .localFile && noFile?.subject == work.file("nowhere.bin"),
             "\(String(describing: noFile))")
 
+        // A server action on a missing file names it once (it was three times: the action, the target, the read).
+        let noAudio = await failure { _ = try await files.transcribe(try files.location("officer:/Voice/none.m4a")) }
+        #expect(noAudio?.message == "officer:/Voice/none.m4a: no such file or folder", "\(String(describing: noAudio))")
+        #expect(noAudio?.category == .notFound && noAudio?.subject == "officer:/Voice/none.m4a")
+
         let badPath = await failure { _ = try files.location("officer:/../x") }
         #expect(badPath?.category == .invalidInput)
 
