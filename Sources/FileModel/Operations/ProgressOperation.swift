@@ -61,8 +61,8 @@ public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncS
         }
     }
 
-    /// The outcome. Cancelling the awaiting task cancels the work. Errors are the library's typed errors, each
-    /// a `CategorizedError`.
+    /// The outcome. Cancelling the awaiting task cancels the work. Errors are each a `CategorizedError`; the
+    /// front door's operations throw its one error type (`OfficerFilesError`, module Officer), to be cast.
     public var value: Success {
         get async throws {
             let work = work

@@ -14,28 +14,6 @@ extension OfficerFiles {
         }
     }
 
-    /// Runs `body`, which throws synchronously; its error as this front door reports it.
-    func reportingNow<Value>(_ subject: Location?, _ body: () throws -> Value) throws(OfficerFilesError) -> Value {
-        do {
-            return try body()
-        } catch {
-            throw OfficerFilesError(error, terms: locationNames, about: subject?.description)
-        }
-    }
-
-    /// `operation` with its events passed on and its failure reported.
-    func reporting<Event: Sendable, Success: Sendable>(
-        _ subject: Location?, _ operation: @escaping @Sendable () throws -> ProgressOperation<Event, Success>
-    ) -> ProgressOperation<Event, Success> {
-        ProgressOperation { report in
-            try await self.reporting(subject) {
-                let inner = try operation()
-                for await event in inner { report(event) }
-                return try await inner.value
-            }
-        }
-    }
-
     /// `stream` with its failure reported.
     func reporting<Element: Sendable>(_ subject: Location?, _ stream: AsyncThrowingStream<Element, any Error>)
         -> AsyncThrowingStream<Element, any Error>
