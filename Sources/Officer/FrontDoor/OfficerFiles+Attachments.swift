@@ -89,7 +89,7 @@ extension OfficerFiles {
             switch outcome {
             case .success(let item): items.append(item)
             case .failure(let error):
-                for item in items { if let temporary = item.temporary { unlink(temporary) } }
+                // Nothing goes: every copy made is removed.
                 for case .success(let item) in outcomes { if let temporary = item.temporary { unlink(temporary) } }
                 throw error
             }

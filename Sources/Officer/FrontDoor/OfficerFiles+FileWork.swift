@@ -8,7 +8,7 @@ extension OfficerFiles {
     /// Officer file (the cache, the server's thumbnail where offered, a photo's embedded one from its first
     /// 64 KiB, else the file fetched once and kept in the cache) or of a local image.
     public func thumbnail(of location: Location, size: Int = 256) async throws(OfficerFilesError) -> Data {
-        try await reporting(location) { try await remote(for: location).thumbnail(location, size: size).image.jpeg }
+        try await reporting(location) { try await thumbnailMade(of: location, size: size).image.jpeg }
     }
 
     /// The same with its size and where it came from (the CLI says so), the location's own error thrown.
@@ -27,7 +27,7 @@ extension OfficerFiles {
         -> String
     {
         try await reporting(location) {
-            var request = RemoteActionRequest(action: .ocr, target: try remote(for: location).actionTarget(location))
+            var request = RemoteActionRequest(action: .ocr, target: try actionTarget(for: location))
             request.language = language
             return try await runAction(request).value.text ?? ""
         }
@@ -36,8 +36,8 @@ extension OfficerFiles {
     /// The words spoken in an audio or video file (transcription on the server).
     public func transcribe(_ location: Location) async throws(OfficerFilesError) -> String {
         try await reporting(location) {
-            let target = try remote(for: location).actionTarget(location)
-            return try await runAction(RemoteActionRequest(action: .transcribe, target: target)).value.text ?? ""
+            let request = RemoteActionRequest(action: .transcribe, target: try actionTarget(for: location))
+            return try await runAction(request).value.text ?? ""
         }
     }
 
@@ -47,7 +47,7 @@ extension OfficerFiles {
         async throws(OfficerFilesError) -> URL
     {
         try await reporting(location) {
-            try await speech(try remote(for: location).actionTarget(location), local, voice, replacing)
+            try await speech(try actionTarget(for: location), local, voice, replacing)
         }
     }
 

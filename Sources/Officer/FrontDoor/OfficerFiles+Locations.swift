@@ -70,8 +70,7 @@ extension OfficerFiles {
         do {
             return reporting(location, try remote(for: location).walk(location))
         } catch {
-            let report = OfficerFilesError(error, terms: locationNames, about: location.description)
-            return AsyncThrowingStream { $0.finish(throwing: report) }
+            return failing(error, location)
         }
     }
 
@@ -137,10 +136,7 @@ extension OfficerFiles {
         async throws(OfficerFilesError) -> RemoteEntry
     {
         try await reporting(source) {
-            try sameRemote(source, destination)
-            try await checkFolderForm(source)
-            let target = try await placement(of: source, at: destination)
-            try Self.requireStorableNames(target)
+            let target = try await relocationTarget(of: source, at: destination)
             return try await remote(for: source).copy(source, to: target, overwrite: overwrite, recursive: recursive)
         }
     }
@@ -152,12 +148,19 @@ extension OfficerFiles {
         async throws(OfficerFilesError) -> RemoteEntry
     {
         try await reporting(source) {
-            try sameRemote(source, destination)
-            try await checkFolderForm(source)
-            let target = try await placement(of: source, at: destination)
-            try Self.requireStorableNames(target)
+            let target = try await relocationTarget(of: source, at: destination)
             return try await remote(for: source).move(source, to: target, overwrite: overwrite)
         }
+    }
+
+    /// Where a copy or move lands, after the rules both keep: one remote, the source's folder form, cp's
+    /// placement, a storable name.
+    private func relocationTarget(of source: Location, at destination: Location) async throws -> Location {
+        try sameRemote(source, destination)
+        try await checkFolderForm(source)
+        let target = try await placement(of: source, at: destination)
+        try Self.requireStorableNames(target)
+        return target
     }
 
     private func sameRemote(_ source: Location, _ destination: Location) throws {

@@ -14,8 +14,7 @@ extension OfficerFiles {
         do {
             entries = try remote(for: folder).streamedListing(folder)
         } catch {
-            let report = OfficerFilesError(error, terms: locationNames, about: folder.description)
-            return AsyncThrowingStream { $0.finish(throwing: report) }
+            return failing(error, folder)
         }
         let pages = AsyncThrowingStream<ListingPage, any Error> { continuation in
             let task = Task {

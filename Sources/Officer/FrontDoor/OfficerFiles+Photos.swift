@@ -61,10 +61,12 @@ extension OfficerFiles {
                     throw FrontDoorRefusal.invalidValue("\(folder): cannot take \(item.name)")
                 }
                 let operation = upload(path: item.path, to: target, overwrite: overwrite)
+                // One part per photo: the upload's own parts (an S3 multipart upload has several) summed into it.
+                let tracker = TransferTracker()
                 for await event in operation {
-                    // One part per photo: the upload's own parts are summed into it.
-                    if case .progress(_, let done) = event {
-                        report(.progress(part: index, done: min(done, sizes[index])))
+                    let progress = tracker.apply(event)
+                    if case .progress = event {
+                        report(.progress(part: index, done: min(progress.doneBytes, sizes[index])))
                     }
                     if case .warning(let message) = event { report(.warning(message)) }
                 }

@@ -14,6 +14,13 @@ extension OfficerFiles {
         }
     }
 
+    /// A stream that fails at once with `error`, reported.
+    func failing<Element: Sendable>(_ error: any Error, _ subject: Location?) -> AsyncThrowingStream<Element, any Error>
+    {
+        let report = OfficerFilesError(error, terms: locationNames, about: subject?.description)
+        return AsyncThrowingStream { $0.finish(throwing: report) }
+    }
+
     /// `stream` with its failure reported.
     func reporting<Element: Sendable>(_ subject: Location?, _ stream: AsyncThrowingStream<Element, any Error>)
         -> AsyncThrowingStream<Element, any Error>
