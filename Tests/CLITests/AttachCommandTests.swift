@@ -98,3 +98,21 @@ import Testing
         #expect(!result.stderr.contains("/api/") && !result.stderr.contains("404"), "\(result.stderr)")
     }
 }
+
+/// A refused token is told as the server's (exit 3, the sign-in command that settles it), not as a file's.
+@Suite struct AttachSignInTests {
+    let cli = CLIRunner()
+    let work = TemporaryDirectory(prefix: "attach-token")
+
+    @Test func anExpiredTokenSaysHowToSignInAgain() async throws {
+        let server = try await ReferenceServer.start(arguments: ["--token-ttl", "60", "--test-clock"])
+        #expect(try await cli.login(server).status == 0)
+        try await server.advanceClock(by: 120)
+        let notes = try work.write("notes.txt", "x")
+        let result = try await cli.run(["attach", notes])
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("log in again with: officer-files login --server \(server.url)")
+                && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+}

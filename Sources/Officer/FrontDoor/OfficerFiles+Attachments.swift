@@ -58,6 +58,8 @@ extension OfficerFiles {
                         bandwidthLimit: options.bandwidthLimit,
                         onProgress: { report(.progress(part: index, done: min($0, size))) }))
             } catch {
+                // A refused token is the server's, not the file's: thrown as it is, with its way back (sign in).
+                if ErrorCategory.of(error) == .authentication { throw error }
                 throw AttachmentError(file: files[index].path, sent: stored, underlying: error)
             }
             report(.progress(part: index, done: size))

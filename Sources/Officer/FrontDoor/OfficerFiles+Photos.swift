@@ -75,6 +75,8 @@ extension OfficerFiles {
                 if let temporary = item.temporary { unlink(temporary) }
                 report(.progress(part: index, done: sizes[index]))
             } catch {
+                // A refused token stops the batch as it is: every other photo would meet it too.
+                if ErrorCategory.of(error) == .authentication { throw error.beneathReport }
                 let named = PreparedFileError(
                     photo: photo.path, prepared: (try? prepared[index].get())?.path, underlying: error.beneathReport)
                 // Stopped on purpose: the rest is not started; the paused one continues on the next call.
