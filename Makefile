@@ -49,11 +49,13 @@ $(BENCH_BIN): $(SOURCES)
 # leave half of two cores idle (they wait on servers and subprocesses), so the release build, the example package
 # and the server's own tests run beside them, their output kept in .build/test-beside.log and shown if they fail;
 # the tests that need the release build or the example wait for it (make and SwiftPM find them current or wait).
+# Niced: the suite's chain of heavy tests is the longest path, and a release build competing for both cores
+# stretched it by minutes; the build takes what the suite leaves idle.
 test: bootstrap
 	@mkdir -p .build && date +%s > .build/test-started
 	swift build --build-tests
 	@echo "test: debug build done at $$(( $$(date +%s) - $$(cat .build/test-started) )) s"
-	@$(MAKE) --no-print-directory test-beside > .build/test-beside.log 2>&1 & beside=$$!; \
+	@nice -n 10 $(MAKE) --no-print-directory test-beside > .build/test-beside.log 2>&1 & beside=$$!; \
 	swift test --skip-build --parallel --num-workers 2; swift_status=$$?; \
 	echo "test: Swift tests done at $$(( $$(date +%s) - $$(cat .build/test-started) )) s"; \
 	wait $$beside; beside_status=$$?; \

@@ -72,10 +72,10 @@ import Transfer
         #expect(try await cli.login(server).status == 0)
         let rate: Int64 = 8 << 20
         var generator = SystemRandomNumberGenerator()
-        // Ten kills whose windows together stay well inside the upload's time at 8 MB/s (5 s and 37.5 s): a kill
+        // Ten kills whose windows together stay well inside the upload's time at 8 MB/s (5 s and 15 s): a kill
         // that lands after the file is complete leaves nothing to resume, and the rerun rightly finds it there.
         for (name, size, span) in [
-            ("forty.bin", 40_000_000, 0.15...0.45), ("three-hundred.bin", 300_000_000, 0.5...3.0),
+            ("forty.bin", 40_000_000, 0.15...0.45), ("hundred-twenty.bin", 120_000_000, 0.4...1.2),
         ] {
             let path = try await randomFile(name, size)
             let countFile = work.path + "/\(name).count"
@@ -111,16 +111,16 @@ import Transfer
         let other = try await startInteropTusServer(folder: folder.path, kind: kind)
         defer { other.stop() }
         let endpoint = other.url + kind.uploadPath
-        let big = try await randomFile("hundred.bin", 100_000_000)
+        let big = try await randomFile("thirty.bin", 30_000_000)
         let whole = try await cli.run(["put", big, endpoint])
         #expect(whole.status == 0, "\(kind): \(whole.stderr)")
         #expect(
-            try await ProcessRunner.sha256Detached(of: folder.file("hundred.bin"))
+            try await ProcessRunner.sha256Detached(of: folder.file("thirty.bin"))
                 == (try await ProcessRunner.sha256Detached(of: big)))
 
         // Killed after ~3 s under --bwlimit, then rerun through the same counting proxy.
         let rate: Int64 = 4 << 20
-        let path = try await randomFile("forty.bin", 40_000_000)
+        let path = try await randomFile("twenty-four.bin", 24_000_000)
         let countFile = work.path + "/\(kind).count"
         let proxy = try await startCountingProxy(target: "127.0.0.1:\(other.port)", countFile: countFile)
         defer { proxy.stop() }
@@ -129,14 +129,14 @@ import Transfer
             ["put", "--bwlimit", "4M", path, viaProxy], delays: [3], countFile: countFile
         ) { try await serverOffset() }
         #expect(final.status == 0, "\(kind): \(final.stderr)")
-        #expect(final.stderr.contains("forty.bin: resuming at"), "\(kind): \(final.stderr)")
+        #expect(final.stderr.contains("twenty-four.bin: resuming at"), "\(kind): \(final.stderr)")
         #expect(resent.count == 1)
         print("\(kind): re-sent \(resent) after a kill at 3 s")
         for bytes in resent {
             #expect(bytes <= Self.allowance(rate: rate), "\(kind): re-sent \(resent) at \(rate) B/s")
         }
         #expect(
-            try await ProcessRunner.sha256Detached(of: folder.file("forty.bin"))
+            try await ProcessRunner.sha256Detached(of: folder.file("twenty-four.bin"))
                 == (try await ProcessRunner.sha256Detached(of: path)))
     }
 }

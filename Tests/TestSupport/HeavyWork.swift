@@ -15,7 +15,7 @@ public actor HeavyWork {
     /// Runs `body` when no other heavy test runs, and says on standard error how long it waited and ran: the
     /// chain of heavy tests is the suite's longest path, so CI's log shows where its time goes.
     public func run<T: Sendable>(
-        _ name: String = #function, _ body: @Sendable () async throws -> T
+        _ name: String = #function, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let queued = ContinuousClock.now
         if busy {
@@ -34,6 +34,14 @@ public actor HeavyWork {
             FileHandle.standardError.write(Data(line.utf8))
             if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
         }
-        return try await body()
+        // At high priority: the suite's hundreds of light tests start at once and queue on the two threads of the
+        // cooperative pool; a heavy test behind them ran 15 s of work in 214 s, and the chain it heads is the
+        // suite's longest path. Its child tasks and resumptions inherit the priority.
+        let work = Task(priority: .high) { try await body() }
+        return try await withTaskCancellationHandler {
+            try await work.value
+        } onCancel: {
+            work.cancel()
+        }
     }
 }
