@@ -2,8 +2,9 @@ import Foundation
 
 /// Sends HTTP requests through libcurl with retries, redirect rules and redacted logging.
 ///
-/// Retries happen only for idempotent requests, on network failures and on 408/429/5xx answers,
-/// with exponential backoff and jitter, honouring `Retry-After`.
+/// Retries happen only for idempotent requests, in the one ``RetryLoop`` under the configuration's ``RetryPolicy``
+/// (network failures, 408/423/429/5xx answers, backoff with jitter, `Retry-After`); an engine that loops itself
+/// sends each attempt with `retrying: false`, so no attempt of its loop hides a loop of the client's.
 package struct HTTPClient: Sendable {
     /// Settings for every request.
     package var configuration: HTTPClientConfiguration
@@ -22,8 +23,9 @@ package struct HTTPClient: Sendable {
     /// Every hop is checked before it is taken: http(s) only, at most ``HTTPClientConfiguration/maxRedirects``,
     /// the same origin unless the policy is ``RedirectPolicy/anyOrigin``, and the credential never goes to an
     /// origin other than its own (a hop there goes without it; a request there fails before any connection).
+    /// With `retrying: false` the request is tried once whatever it is (its caller's own loop retries it).
     package func send(
-        _ request: HTTPRequest,
+        _ request: HTTPRequest, retrying: Bool = true,
         onProgress: (@Sendable (TransferProgress) -> Void)? = nil,
         onRetry: (@Sendable (_ attempt: Int, _ delay: Double, _ reason: String) -> Void)? = nil
     ) async throws -> HTTPResponse {
@@ -37,11 +39,13 @@ package struct HTTPClient: Sendable {
                 origin: credential.origin.description)
         }
         guard let renewal = configuration.credentialRenewal, let credential = request.credential else {
-            return try await sendFollowingRedirects(request, onProgress: onProgress, onRetry: onRetry)
+            return try await sendFollowingRedirects(
+                request, retrying: retrying, onProgress: onProgress, onRetry: onRetry)
         }
         var current = request
         current.credential = renewal.current(for: credential)
-        let response = try await sendFollowingRedirects(current, onProgress: onProgress, onRetry: onRetry)
+        let response = try await sendFollowingRedirects(
+            current, retrying: retrying, onProgress: onProgress, onRetry: onRetry)
         guard response.status == 401, let rejected = current.credential,
             let renewed = try await renewal.renew(rejected: rejected)
         else {
@@ -51,18 +55,19 @@ package struct HTTPClient: Sendable {
             "! the server refused the token: signed in again; \(request.method) \(CurlTransfer.redactedURL(request.url)) once more"
         )
         current.credential = renewed
-        return try await sendFollowingRedirects(current, onProgress: onProgress, onRetry: onRetry)
+        return try await sendFollowingRedirects(current, retrying: retrying, onProgress: onProgress, onRetry: onRetry)
     }
 
     private func sendFollowingRedirects(
-        _ request: HTTPRequest,
+        _ request: HTTPRequest, retrying: Bool,
         onProgress: (@Sendable (TransferProgress) -> Void)?,
         onRetry: (@Sendable (_ attempt: Int, _ delay: Double, _ reason: String) -> Void)?
     ) async throws -> HTTPResponse {
         var current = request
         var hops = 0
         while true {
-            let response = try await sendFollowingNothing(current, onProgress: onProgress, onRetry: onRetry)
+            let response = try await sendFollowingNothing(
+                current, retrying: retrying, onProgress: onProgress, onRetry: onRetry)
             guard current.redirects != .never, [301, 302, 303, 307, 308].contains(response.status),
                 let location = response.headers["Location"]
             else { return response }
@@ -90,62 +95,55 @@ package struct HTTPClient: Sendable {
     }
 
     private func sendFollowingNothing(
-        _ request: HTTPRequest,
+        _ request: HTTPRequest, retrying: Bool,
         onProgress: (@Sendable (TransferProgress) -> Void)?,
         onRetry: (@Sendable (_ attempt: Int, _ delay: Double, _ reason: String) -> Void)?
     ) async throws -> HTTPResponse {
-        let policy = request.isIdempotent ? configuration.retry : .none
-        var attempt = 1
-        while true {
-            try Task.checkCancellation()
-            log("> \(request.method) \(CurlTransfer.redactedURL(request.url))")
-            if request.credential != nil { log("> Authorization: Bearer [REDACTED]") }
-            var attemptRequest = request
-            if request.credential == nil, let signer = configuration.signer,
-                URLOrigin(url: request.url) == signer.origin
-            {
-                for (name, value) in signer.signatureHeaders(
-                    method: request.method, url: request.url, headers: request.headers, body: request.body)
-                {
-                    attemptRequest.headers.add(name, value)
-                }
-                log("> Authorization: signed [REDACTED]")
-            }
-            let started = Date()
-            let reason: String
-            let retryAfter: String?
-            do {
-                let transfer = try CurlTransfer(
-                    request: attemptRequest, configuration: configuration, onProgress: onProgress)
-                var response = try await CurlEngine.shared.perform(transfer)
-                response.attempts = attempt
-                log(
-                    "< \(response.status) \(request.method) \(CurlTransfer.redactedURL(request.url)) "
-                        + "(\(response.body.count + Int(response.bytesWritten)) bytes, \(DurationText.seconds(Date().timeIntervalSince(started))))"
-                )
-                guard policy.retryableStatuses.contains(response.status), attempt < policy.maxAttempts else {
-                    return response
-                }
-                reason = "HTTP \(response.status)"
-                retryAfter = response.headers["Retry-After"]
-            } catch let error as HTTPError where error.isRetryable && attempt < policy.maxAttempts {
-                log("! \(error)")
-                reason = error.description
-                retryAfter = nil
-            } catch is CancellationError {
-                throw HTTPError.cancelled(request: "\(request.method) \(CurlTransfer.redactedURL(request.url))")
-            }
-            let delay = policy.delay(afterAttempt: attempt, retryAfter: retryAfter)
+        let policy = request.isIdempotent && retrying ? configuration.retry : .none
+        let label = "\(request.method) \(CurlTransfer.redactedURL(request.url))"
+        let loop = RetryLoop(request: policy) { attempt, delay, reason in
             log(
-                "! retrying in \(DurationText.seconds(delay)) after \(reason) (attempt \(attempt + 1) of \(policy.maxAttempts))"
+                "! retrying in \(DurationText.seconds(delay)) after \(reason) (attempt \(attempt) of \(policy.maxAttempts))"
             )
-            onRetry?(attempt + 1, delay, reason)
-            do {
-                try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
-            } catch {
-                throw HTTPError.cancelled(request: "\(request.method) \(CurlTransfer.redactedURL(request.url))")
+            onRetry?(attempt, delay, reason)
+        }
+        do {
+            return try await loop.run { () async throws -> RetryStep<HTTPResponse> in
+                log("> \(label)")
+                if request.credential != nil { log("> Authorization: Bearer [REDACTED]") }
+                var attemptRequest = request
+                if request.credential == nil, let signer = configuration.signer,
+                    URLOrigin(url: request.url) == signer.origin
+                {
+                    for (name, value) in signer.signatureHeaders(
+                        method: request.method, url: request.url, headers: request.headers, body: request.body)
+                    {
+                        attemptRequest.headers.add(name, value)
+                    }
+                    log("> Authorization: signed [REDACTED]")
+                }
+                let started = Date()
+                do {
+                    let transfer = try CurlTransfer(
+                        request: attemptRequest, configuration: configuration, onProgress: onProgress)
+                    var response = try await CurlEngine.shared.perform(transfer)
+                    response.attempts = loop.attempt
+                    log(
+                        "< \(response.status) \(label) "
+                            + "(\(response.body.count + Int(response.bytesWritten)) bytes, \(DurationText.seconds(Date().timeIntervalSince(started))))"
+                    )
+                    return .after(policy.verdict(for: response)) { _ in response } ?? .done(response)
+                } catch let error as HTTPError {
+                    guard
+                        let step = RetryStep<HTTPResponse>.after(
+                            policy.verdict(for: error), otherwise: { _ in throw error })
+                    else { throw error }
+                    log("! \(error)")
+                    return step
+                }
             }
-            attempt += 1
+        } catch is CancellationError {
+            throw HTTPError.cancelled(request: label)
         }
     }
 

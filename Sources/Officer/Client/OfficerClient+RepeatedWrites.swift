@@ -3,41 +3,46 @@ import HTTP
 import Transfer
 
 extension OfficerClient {
-    /// Whether a failed call may have reached the server and failed there for a while (a 5xx, 408, 429) or been
-    /// cut off on the way (a connection reset, a timeout): worth another attempt after the backoff.
-    static func isTransient(_ error: OfficerError, policy: RetryPolicy) -> Bool {
+    /// What a failed call means for another attempt, by the one classification: a status worth waiting for
+    /// (a 5xx, 408, 423, 429) or a failure on the way (a connection reset, a timeout).
+    static func verdict(for error: OfficerError, policy: RetryPolicy) -> RetryVerdict {
         switch error {
-        case .server(_, let status, _): policy.retryableStatuses.contains(status)
-        case .transport(let inner, _): inner.isRetryable
-        default: false
+        case .server(_, let status, _):
+            policy.retryableStatuses.contains(status) ? .again(reason: error.description, retryAfter: nil) : .final
+        case .transport(let inner, _): policy.verdict(for: inner)
+        default: .final
         }
     }
 
     /// Sends a write that is not idempotent (a move, a copy, a rename, a folder or file made, a removal) and, after
     /// a failure that may have been applied before its answer was lost, asks the server first: `applied` returns
     /// the result when the server already shows the change, and that counts as success (so a 409 or 404 on a retry
-    /// of an applied change is never reported); otherwise the write is sent again, under the one backoff. Writes
+    /// of an applied change is never reported); otherwise the write is sent again, in the one retry loop. Writes
     /// that fail for a reason of the request (a 409 on the first attempt, a 400) are never repeated.
     func repeatingWrite<T>(
         _ attempt: () async throws(OfficerError) -> T, applied: () async -> T?
     ) async throws(OfficerError) -> T {
         let policy = http.configuration.retry
-        var budget = RetryBudget(policy: policy, limit: policy.maxAttempts)
-        while true {
-            do {
-                return try await attempt()
-            } catch {
-                if budget.failures > 0, let done = await applied() { return done }
-                guard Self.isTransient(error, policy: policy) else { throw error }
-                do {
-                    try await budget.backOff(reason: error.description, onEvent: nil) { _ in error }
-                } catch let spent as OfficerError {
-                    throw spent
+        let loop = RetryLoop(request: policy)
+        do {
+            return try await loop.run { () async throws -> RetryStep<T> in
+                // After a failure that may have been applied: the server is asked before the write goes again.
+                if loop.failures > 0, let done = await applied() { return .done(done) }
+                do throws(OfficerError) {
+                    return .done(try await attempt())
                 } catch {
-                    throw .transport(.cancelled(request: "write"))
+                    if loop.failures > 0, let done = await applied() { return .done(done) }
+                    guard
+                        let step = RetryStep<T>.after(
+                            Self.verdict(for: error, policy: policy), otherwise: { _ in throw error })
+                    else { throw error }
+                    return step
                 }
-                if let done = await applied() { return done }
             }
+        } catch let error as OfficerError {
+            throw error
+        } catch {
+            throw .transport(.cancelled(request: "write"))
         }
     }
 

@@ -15,8 +15,9 @@ public struct DownloadOptions: Sendable {
     /// The modification time to give the file (seconds since 1970, any precision), over Last-Modified's whole
     /// seconds: an Officer file's listed time, so a later sync compares equal to the millisecond.
     public var modificationTime: Double?
-    /// Attempts per segment without progress before giving up (progress resets the count).
-    public var maxAttemptsWithoutProgress = 5
+    /// Attempts in a row without progress before giving up (progress resets the count); nil: the library's one
+    /// limit for every resumable transfer (6).
+    public var maxAttemptsWithoutProgress: Int?
     /// The length the caller already knows (from a listing). A file this small (up to
     /// ``smallFileLimit``) with nothing journaled comes in one GET without the HEAD first: for many small
     /// files that halves the requests, and an interrupted one is simply fetched again.

@@ -27,107 +27,102 @@ extension SegmentedDownloader {
         onProgress: (@Sendable (_ written: Int64, _ total: Int64?) -> Void)? = nil
     ) async throws(DownloadError) -> StreamOutcome {
         let state = StreamState()
-        var budget = RetryBudget(policy: http.configuration.retry, limit: DownloadOptions().maxAttemptsWithoutProgress)
-        while true {
-            let (written, validator, total) = state.values
-            let sink: HTTPRequest.Sink =
-                if let copy {
-                    .streamWithCopy(
-                        fileDescriptor: fileDescriptor, copyDescriptor: copy.descriptor, copyLimit: copy.limit)
-                } else { .stream(fileDescriptor: fileDescriptor) }
-            var request = HTTPRequest(
-                url: url, sink: sink, credential: credential, redirects: .anyOrigin, isIdempotent: false)
-            request.maxReceiveBytesPerSecond = bandwidthLimit
-            if written > 0 {
-                guard let validator else {
-                    throw .transfer(
-                        .transport(
-                            request: "GET \(URLRedaction.redacted(url))", code: CurlCode.receiveError,
-                            message:
-                                "connection lost after \(written) bytes and the server gives no ETag or Last-Modified to resume safely"
-                        ))
-                }
-                request.headers.add("Range", "bytes=\(written)-")
-                // With If-Match a changed file answers 412, which fails the stream: bytes already written cannot be taken back.
-                request.headers.add(
-                    rangeCondition == .ifMatch && !validator.hasPrefix("W/") && validator.hasPrefix("\"")
-                        ? "If-Match" : "If-Range", validator)
-            } else if let ifNoneMatch {
-                request.headers.add("If-None-Match", ifNoneMatch)
-            }
-            request.responseCheck = { status, headers in
-                guard written > 0 else {
-                    // Learnt before the first body byte, so a failure mid-stream can still resume.
-                    if status == 200 { state.learn(from: headers) }
-                    // A server that promises lengths (Officer's raw endpoint) and sends none could send forever.
-                    if status == 200, requireLength, headers["Content-Length"] == nil {
-                        return "no Content-Length for a file"
+        let policy = http.configuration.retry
+        let loop = RetryLoop(transfer: policy)
+        do {
+            return try await loop.run { () async throws -> RetryStep<StreamOutcome> in
+                let (written, validator, total) = state.values
+                let sink: HTTPRequest.Sink =
+                    if let copy {
+                        .streamWithCopy(
+                            fileDescriptor: fileDescriptor, copyDescriptor: copy.descriptor, copyLimit: copy.limit)
+                    } else { .stream(fileDescriptor: fileDescriptor) }
+                var request = HTTPRequest(url: url, sink: sink, credential: credential, redirects: .anyOrigin)
+                request.maxReceiveBytesPerSecond = bandwidthLimit
+                if written > 0 {
+                    guard let validator else {
+                        throw DownloadError.transfer(
+                            .transport(
+                                request: "GET \(URLRedaction.redacted(url))", code: CurlCode.receiveError,
+                                message:
+                                    "connection lost after \(written) bytes and the server gives no ETag or Last-Modified to resume safely"
+                            ))
                     }
-                    return status == 206 ? "a range that was not asked for" : nil
+                    request.headers.add("Range", "bytes=\(written)-")
+                    // With If-Match a changed file answers 412, which fails the stream: bytes already written cannot be taken back.
+                    request.headers.add(
+                        rangeCondition == .ifMatch && !validator.hasPrefix("W/") && validator.hasPrefix("\"")
+                            ? "If-Match" : "If-Range", validator)
+                } else if let ifNoneMatch {
+                    request.headers.add("If-None-Match", ifNoneMatch)
                 }
-                if status == 200 { return "the file changed on the server after \(written) bytes were written" }
-                if status == 206 {
-                    let parsed = headers["Content-Range"].flatMap(HTTPHeaders.parseContentRange)
-                    if parsed?.range?.lowerBound != written || (total != nil && parsed?.total != total) {
-                        return
-                            "Content-Range \(headers["Content-Range"] ?? "missing") does not continue at byte \(written)"
+                request.responseCheck = { status, headers in
+                    guard written > 0 else {
+                        // Learnt before the first body byte, so a failure mid-stream can still resume.
+                        if status == 200 { state.learn(from: headers) }
+                        // A server that promises lengths (Officer's raw endpoint) and sends none could send forever.
+                        if status == 200, requireLength, headers["Content-Length"] == nil {
+                            return "no Content-Length for a file"
+                        }
+                        return status == 206 ? "a range that was not asked for" : nil
                     }
-                }
-                return nil
-            }
-            // What the last attempt failed with: given up on, it is the error as it is, not wrapped again.
-            let lastFailure: DownloadError
-            var retryAfter: String?
-            do {
-                let response = try await http.send(
-                    request,
-                    onProgress: { snapshot in
-                        state.attemptWritten = snapshot.written
-                        onProgress?(written + snapshot.written, total ?? snapshot.expectedReceive.map { written + $0 })
-                    })
-                state.commitAttempt()
-                if response.status == 304, written == 0, ifNoneMatch != nil {
-                    return StreamOutcome(written: 0, notModified: true, etag: response.headers["ETag"] ?? ifNoneMatch)
-                }
-                if response.isSuccess {
-                    let (now, _, expected) = state.values
-                    if let expected, now < expected {  // cut short without an error
-                        budget.progressed()
-                        continue
+                    if status == 200 { return "the file changed on the server after \(written) bytes were written" }
+                    if status == 206 {
+                        let parsed = headers["Content-Range"].flatMap(HTTPHeaders.parseContentRange)
+                        if parsed?.range?.lowerBound != written || (total != nil && parsed?.total != total) {
+                            return
+                                "Content-Range \(headers["Content-Range"] ?? "missing") does not continue at byte \(written)"
+                        }
                     }
-                    return StreamOutcome(written: now, notModified: false, etag: state.etag)
+                    return nil
                 }
-                guard budget.isRetryable(status: response.status) else {
-                    throw DownloadError.server(
+                // What the last attempt failed with: given up on, it is the error as it is, not wrapped again.
+                let lastFailure: DownloadError
+                let verdict: RetryVerdict
+                do {
+                    let response = try await http.send(
+                        request, retrying: false,
+                        onProgress: { snapshot in
+                            state.attemptWritten = snapshot.written
+                            onProgress?(
+                                written + snapshot.written, total ?? snapshot.expectedReceive.map { written + $0 })
+                        })
+                    state.commitAttempt()
+                    if response.status == 304, written == 0, ifNoneMatch != nil {
+                        return .done(
+                            StreamOutcome(written: 0, notModified: true, etag: response.headers["ETag"] ?? ifNoneMatch))
+                    }
+                    if response.isSuccess {
+                        let (now, _, expected) = state.values
+                        if let expected, now < expected {  // cut short without an error
+                            loop.progressed()
+                            return .next
+                        }
+                        return .done(StreamOutcome(written: now, notModified: false, etag: state.etag))
+                    }
+                    lastFailure = .server(
                         url: URLRedaction.redacted(url), status: response.status, message: response.errorMessage)
+                    verdict = policy.verdict(for: response)
+                } catch let error as HTTPError {
+                    state.commitAttempt()
+                    if case .rejected(_, let status, let why) = error {
+                        throw written > 0 && status == 200
+                            ? DownloadError.unstable(url: URLRedaction.redacted(url))
+                            : DownloadError.unexpectedAnswer(url: URLRedaction.redacted(url), reason: why)
+                    }
+                    lastFailure = .transfer(error)
+                    verdict = policy.verdict(for: error)
                 }
-                lastFailure = .server(
-                    url: URLRedaction.redacted(url), status: response.status, message: response.errorMessage)
-                retryAfter = response.headers["Retry-After"]
-            } catch let error as HTTPError {
-                state.commitAttempt()
-                if case .rejected(_, let status, let why) = error {
-                    throw written > 0 && status == 200
-                        ? .unstable(url: URLRedaction.redacted(url))
-                        : .unexpectedAnswer(url: URLRedaction.redacted(url), reason: why)
+                guard let step = RetryStep<StreamOutcome>.after(verdict, otherwise: { _ in throw lastFailure }) else {
+                    throw lastFailure
                 }
-                guard error.isRetryable else { throw .transfer(error) }
-                lastFailure = .transfer(error)
-            } catch let error as DownloadError {
-                throw error
-            } catch {
-                throw .transfer(.cancelled(request: "GET \(url)"))
+                if state.values.written > written { loop.progressed() }
+                return step
             }
-            if state.values.written > written { budget.progressed() }
-            do {
-                try await budget.backOff(reason: lastFailure.description, retryAfter: retryAfter, onEvent: nil) { _ in
-                    lastFailure
-                }
-            } catch let error as DownloadError {
-                throw error
-            } catch {
-                throw .transfer(.cancelled(request: "GET \(url)"))
-            }
+        } catch let error as DownloadError {
+            throw error
+        } catch {
+            throw .transfer(.cancelled(request: "GET \(URLRedaction.redacted(url))"))
         }
     }
 }

@@ -350,14 +350,16 @@ package struct SegmentedDownloader: Downloading {
     ) async throws {
         let segment = progress.snapshot[index]
         let total = info.total!
-        var budget = RetryBudget(policy: http.configuration.retry, limit: options.maxAttemptsWithoutProgress)
-        while progress.done(index) < segment.length {
-            try Task.checkCancellation()
+        let policy = http.configuration.retry
+        let loop = RetryLoop(transfer: policy, limit: options.maxAttemptsWithoutProgress) { attempt, delay, reason in
+            onEvent?(.retrying(part: index, attempt: attempt, delay: delay, reason: reason))
+        }
+        try await loop.run { () async throws -> RetryStep<Void> in
+            guard progress.done(index) < segment.length else { return .done(()) }
             let base = progress.done(index)
             let offset = segment.start + base
             var request = HTTPRequest(
-                url: url, sink: .file(path: partial.path, offset: offset), credential: token, redirects: .anyOrigin,
-                isIdempotent: false)
+                url: url, sink: .file(path: partial.path, offset: offset), credential: token, redirects: .anyOrigin)
             request.headers.add("Range", "bytes=\(offset)-\(segment.end)")
             addCondition(&request, info: info)
             request.maxReceiveBytesPerSecond = rate
@@ -376,12 +378,11 @@ package struct SegmentedDownloader: Downloading {
                 default: return nil
                 }
             }
-            let reason: String
+            let verdict: RetryVerdict
             let lastFailure: DownloadError
-            var retryAfter: String?
             do {
                 let response = try await http.send(
-                    request,
+                    request, retrying: false,
                     onProgress: { snapshot in
                         progress.setDone(index, base + snapshot.written)
                         onEvent?(.progress(part: index, done: base + snapshot.written))
@@ -390,8 +391,8 @@ package struct SegmentedDownloader: Downloading {
                 if response.status == 206 {
                     progress.setDone(index, base + response.bytesWritten)
                     onEvent?(.progress(part: index, done: base + response.bytesWritten))
-                    budget.progressed()
-                    continue
+                    loop.progressed()
+                    return .next
                 }
                 if response.status == 412 {
                     throw Restart(
@@ -405,29 +406,25 @@ package struct SegmentedDownloader: Downloading {
                             "the server's file is now \(announced.map(String.init) ?? "of unknown") bytes, not \(total)"
                     )
                 }
-                guard budget.isRetryable(status: response.status) else {
-                    throw serverError(url: url, response: response)
-                }
-                reason = "HTTP \(response.status)"
+                verdict = policy.verdict(for: response)
                 lastFailure = serverError(url: url, response: response)
-                retryAfter = response.headers["Retry-After"]
             } catch let error as HTTPError {
                 switch error {
                 case .rejected(_, let status, let why): throw Restart(reason: why, changed: status == 200)
                 case .cancelled: throw CancellationError()
-                case .transport where error.isRetryable:
-                    reason = error.reason
+                default:
+                    verdict = policy.verdict(for: error)
                     lastFailure = .transfer(error)
-                default: throw DownloadError.transfer(error)
                 }
+            }
+            guard let step = RetryStep<Void>.after(verdict, otherwise: { _ in throw lastFailure }) else {
+                throw lastFailure
             }
             // The bytes a failed attempt stored are kept and were fetched: they count in the rate.
             progress.addFetched(max(0, progress.done(index) - base))
             // A failed attempt that moved forward resets the count: slow progress is still progress.
-            if progress.done(index) > base { budget.progressed() }
-            try await budget.backOff(reason: reason, retryAfter: retryAfter, part: index, onEvent: onEvent) { _ in
-                lastFailure
-            }
+            if progress.done(index) > base { loop.progressed() }
+            return step
         }
     }
 

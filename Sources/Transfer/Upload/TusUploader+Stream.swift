@@ -115,13 +115,36 @@ extension TusUploader {
     ) async throws -> (sent: Int64, clean: Bool) {
         let end = start + Int64(chunk.count)
         var offset = start
-        var budget = RetryBudget(policy: http.configuration.retry, limit: options.maxAttemptsWithoutProgress)
+        let policy = http.configuration.retry
+        let loop = RetryLoop(transfer: policy, limit: options.maxAttemptsWithoutProgress) { attempt, delay, reason in
+            onEvent?(.retrying(part: 0, attempt: attempt, delay: delay, reason: reason))
+        }
+        // After a failed attempt, what it put on the wire: the next one first asks what of the chunk the server kept.
+        var failed: Int64?
         var checksumFailures = 0
         var sent: Int64 = 0
         var pieceLimit = Int64(max(chunk.count, 1))
         var freshConnections = false
-        while true {
-            try Task.checkCancellation()
+        return try await loop.run { () async throws -> RetryStep<(sent: Int64, clean: Bool)> in
+            if let attemptSent = failed {
+                failed = nil
+                // The server's offset says what of this chunk it kept; it can never be outside the chunk.
+                let serverOffset = try await head(url, token: token)
+                guard serverOffset >= start, serverOffset <= end else {
+                    throw UploadError.protocolViolation(
+                        request: "HEAD \(url)",
+                        detail: "Upload-Offset \(serverOffset) outside the chunk \(start)-\(end)")
+                }
+                if serverOffset > offset {
+                    loop.progressed()
+                } else {
+                    pieceLimit = max(Int64(ChunkSizer.floor), min(pieceLimit, max(attemptSent, 1)) / 2)
+                    if attemptSent > 0 { freshConnections = true }
+                }
+                offset = serverOffset
+                // All of it arrived; without the length to tell, the chunk is done (with it, an empty PATCH tells it).
+                if offset == end, total == nil { return .done((sent, false)) }
+            }
             let pieceEnd = min(end, offset + pieceLimit)
             let piece = chunk.subdata(in: Int(offset - start)..<Int(pieceEnd - start))
             var request = HTTPRequest(
@@ -135,11 +158,11 @@ extension TusUploader {
             request.freshConnection = freshConnections
             let before = offset
             let inFlight = InFlight()
-            let reason: String
-            var retryAfter: String?
+            let verdict: RetryVerdict
+            let lastFailure: any Error
             do {
                 let response = try await http.send(
-                    request,
+                    request, retrying: false,
                     onProgress: { snapshot in
                         inFlight.sent = snapshot.sent
                         onEvent?(.progress(part: 0, done: before + snapshot.sent))
@@ -156,20 +179,20 @@ extension TusUploader {
                                 "Upload-Offset \(response.headers["Upload-Offset"] ?? "missing") after sending up to \(pieceEnd)"
                         )
                     }
-                    if confirmed == end { return (sent, true) }
+                    if confirmed == end { return .done((sent, true)) }
                     offset = confirmed
-                    budget.progressed()
-                    continue
+                    loop.progressed()
+                    return .next
                 case 460:
                     checksumFailures += 1
                     guard checksumFailures < 3 else { throw UploadError.checksumRejected(path: label, offset: offset) }
-                    continue
+                    return .next
                 case 403 where total != nil:
                     // "Upload already complete": the last piece arrived with the length, its answer was lost.
                     guard try await head(url, token: token) == end else {
                         throw Self.failure("PATCH", url, response, destination: label)
                     }
-                    return (sent, false)
+                    return .done((sent, false))
                 case _ where Self.isBodyTooLarge(response, bodyLength: Int64(piece.count)):
                     guard pieceLimit > Int64(ChunkSizer.floor) else {
                         throw Self.failure("PATCH", url, response, destination: label)
@@ -179,37 +202,22 @@ extension TusUploader {
                         .retrying(
                             part: 0, attempt: 1, delay: 0,
                             reason: "the server takes at most \(ByteCountFormat.string(pieceLimit)) per request"))
-                    continue
-                case let status where budget.isRetryable(status: status):
-                    reason = "HTTP \(status)"
-                    retryAfter = response.headers["Retry-After"]
+                    return .next
                 default:
-                    throw Self.failure("PATCH", url, response, destination: label)
+                    verdict = policy.verdict(for: response)
+                    lastFailure = Self.failure("PATCH", url, response, destination: label)
                 }
             } catch let error as HTTPError {
                 if case .cancelled = error { throw CancellationError() }
                 sent += inFlight.sent
-                guard error.isRetryable else { throw UploadError.transfer(error) }
-                reason = error.reason
+                verdict = policy.verdict(for: error)
+                lastFailure = UploadError.transfer(error)
             }
-            try await budget.backOff(reason: reason, retryAfter: retryAfter, onEvent: onEvent) { attempts in
-                UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: attempts, reason: reason))
+            guard case .again(let reason, let retryAfter) = verdict else { throw lastFailure }
+            failed = inFlight.sent
+            return .again(reason: reason, retryAfter: retryAfter) { attempts in
+                throw UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: attempts, reason: reason))
             }
-            // The server's offset says what of this chunk it kept; it can never be outside the chunk.
-            let serverOffset = try await head(url, token: token)
-            guard serverOffset >= start, serverOffset <= end else {
-                throw UploadError.protocolViolation(
-                    request: "HEAD \(url)", detail: "Upload-Offset \(serverOffset) outside the chunk \(start)-\(end)")
-            }
-            if serverOffset > offset {
-                budget.progressed()
-            } else {
-                pieceLimit = max(Int64(ChunkSizer.floor), min(pieceLimit, max(inFlight.sent, 1)) / 2)
-                if inFlight.sent > 0 { freshConnections = true }
-            }
-            offset = serverOffset
-            // All of it arrived; without the length to tell, the chunk is done (with it, an empty PATCH tells it).
-            if offset == end, total == nil { return (sent, false) }
         }
     }
 }

@@ -355,7 +355,12 @@ package struct TusUploader: Uploading {
     ) async throws -> Bool {
         let url = part.url!
         var offset = start
-        var budget = RetryBudget(policy: http.configuration.retry, limit: options.maxAttemptsWithoutProgress)
+        let policy = http.configuration.retry
+        let loop = RetryLoop(transfer: policy, limit: options.maxAttemptsWithoutProgress) { attempt, delay, reason in
+            onEvent?(.retrying(part: part.index, attempt: attempt, delay: delay, reason: reason))
+        }
+        // After a failed attempt, what it put on the wire of how much: the next one first asks the server's offset.
+        var failed: (sent: Int64, length: Int64)?
         var checksumFailures = 0
         var confirmedEnd = false
         // After a cut that kept nothing, each request gets a connection of its own: a link that ends every
@@ -384,8 +389,24 @@ package struct TusUploader: Uploading {
         // The final chunk, read once into memory and sent again as it was after a failure.
         var finalChunk: (offset: Int64, data: Data)?
         defer { nextChecksum?.task.cancel() }
-        while offset < part.length {
-            try Task.checkCancellation()
+        try await loop.run { () async throws -> RetryStep<Void> in
+            if let attempt = failed {
+                failed = nil
+                let resumedAt = try await head(url, token: token)
+                if resumedAt > offset {
+                    loop.progressed()
+                } else if algorithm != nil, attempt.sent > 0, attempt.sent < attempt.length + 1 {
+                    // Cut after `sent` bytes and nothing kept: no later chunk of this upload goes above what got
+                    // through.
+                    sizer.cut(after: attempt.sent)
+                    freshConnections = true
+                } else {
+                    sizer.failed()
+                }
+                offset = resumedAt
+                confirmedEnd = false
+            }
+            guard offset < part.length else { return .done(()) }
             let remaining = part.length - offset
             var length = min(sizer.size, remaining)
             if identity != nil, length == remaining, remaining > Self.finalChunkLimit {
@@ -418,14 +439,14 @@ package struct TusUploader: Uploading {
             request.headers.add("Upload-Offset", String(offset))
             request.maxSendBytesPerSecond = rate
             request.freshConnection = freshConnections
-            let reason: String
-            var retryAfter: String?
+            let verdict: RetryVerdict
+            let lastFailure: any Error
             let before = offset
             let inFlight = InFlight()
             let started = ContinuousClock.now
             do {
                 let response = try await http.send(
-                    request,
+                    request, retrying: false,
                     onProgress: { snapshot in
                         inFlight.sent = snapshot.sent
                         onEvent?(.progress(part: part.index, done: before + snapshot.sent))
@@ -448,25 +469,23 @@ package struct TusUploader: Uploading {
                         seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
                     offset = confirmed
                     confirmedEnd = offset == part.length
-                    budget.progressed()
+                    loop.progressed()
                     checksumFailures = 0
                     state.confirm(part: part.index, offset: offset)
                     try? journal?.save(state.record)
                     onEvent?(.progress(part: part.index, done: offset))
-                    continue
+                    return .next
                 case 409:
                     // Our offset and the server's disagree: the server's wins. It may still be taking in the body of
                     // an earlier connection (a killed run, a proxy draining its buffer), so its offset can move
                     // under us: wait a little before asking, and count only conflicts where it did not move.
-                    try await budget.backOff(
-                        reason: "the server's offset differs (409)", part: part.index, onEvent: nil
-                    ) { _ in
+                    try await loop.backOff(reason: "the server's offset differs (409)", announced: false) { _ in
                         UploadError.server(request: "PATCH \(url)", status: 409, message: response.errorMessage)
                     }
                     let serverOffset = try await head(url, token: token)
-                    if serverOffset > offset { budget.progressed() }
+                    if serverOffset > offset { loop.progressed() }
                     offset = serverOffset
-                    continue
+                    return .next
                 case 403 where offset > 0:
                     // "Upload already complete": an attempt whose answer was lost, or another run of the same file,
                     // finished it. The server's offset says so; the caller confirms the file is there.
@@ -476,7 +495,7 @@ package struct TusUploader: Uploading {
                     }
                     offset = serverOffset
                     confirmedEnd = false
-                    continue
+                    return .next
                 case 460:
                     checksumFailures += 1
                     guard checksumFailures < 3 else {
@@ -485,7 +504,7 @@ package struct TusUploader: Uploading {
                     onEvent?(
                         .retrying(
                             part: part.index, attempt: checksumFailures + 1, delay: 0, reason: "checksum mismatch"))
-                    continue
+                    return .next
                 case 404, 410:
                     throw StartOver(reason: "the server no longer has the upload (\(response.status))")
                 case _ where Self.isBodyTooLarge(response, bodyLength: length):
@@ -496,15 +515,14 @@ package struct TusUploader: Uploading {
                         .retrying(
                             part: part.index, attempt: 1, delay: 0,
                             reason: "the server takes at most \(ByteCountFormat.string(sizer.ceiling)) per request"))
-                    continue
+                    return .next
                 case 423:
                     // The server is still taking in an earlier request for this upload (a killed run's body).
-                    reason = "the upload is locked by an earlier request (423)"
-                case let status where budget.isRetryable(status: status):
-                    reason = "HTTP \(status)"
-                    retryAfter = response.headers["Retry-After"]
+                    verdict = .again(reason: "the upload is locked by an earlier request (423)", retryAfter: nil)
+                    lastFailure = Self.failure("PATCH", url, response, destination: label)
                 default:
-                    throw Self.failure("PATCH", url, response, destination: label)
+                    verdict = policy.verdict(for: response)
+                    lastFailure = Self.failure("PATCH", url, response, destination: label)
                 }
             } catch let error as HTTPError {
                 counter.add(inFlight.sent)
@@ -514,26 +532,16 @@ package struct TusUploader: Uploading {
                     // The body's own file failed (it shrank, it changed before its last bytes).
                     if let identity { try identity.check(path) }
                     throw UploadError.transfer(error)
-                case .transport where error.isRetryable: reason = error.reason
-                default: throw UploadError.transfer(error)
+                default:
+                    verdict = policy.verdict(for: error)
+                    lastFailure = UploadError.transfer(error)
                 }
             }
-            try await budget.backOff(reason: reason, retryAfter: retryAfter, part: part.index, onEvent: onEvent) {
-                attempts in
-                UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: attempts, reason: reason))
+            guard case .again(let reason, let retryAfter) = verdict else { throw lastFailure }
+            failed = (inFlight.sent, length)
+            return .again(reason: reason, retryAfter: retryAfter) { attempts in
+                throw UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: attempts, reason: reason))
             }
-            let resumedAt = try await head(url, token: token)
-            if resumedAt > offset {
-                budget.progressed()
-            } else if algorithm != nil, inFlight.sent > 0, inFlight.sent < length + 1 {
-                // Cut after `sent` bytes and nothing kept: no later chunk of this upload goes above what got through.
-                sizer.cut(after: inFlight.sent)
-                freshConnections = true
-            } else {
-                sizer.failed()
-            }
-            offset = resumedAt
-            confirmedEnd = false
         }
         return confirmedEnd
     }
@@ -646,71 +654,81 @@ package struct TusUploader: Uploading {
         return response.isSuccess ? TusServerInfo(headers: response.headers) : nil
     }
 
-    /// HEAD: the server's offset. Failures are retried; only 404/410 mean "start over", never a 5xx.
+    /// HEAD: the server's offset, in the one retry loop (a request's attempts, each sent once: no loop of the
+    /// client's inside). Only 404/410 mean "start over", never a 5xx; a failure waiting cannot mend (a certificate,
+    /// a refusal) ends it at once.
     func head(_ url: String, token: BearerCredential?) async throws -> Int64 {
         var request = HTTPRequest(method: "HEAD", url: url, credential: token)
         request.headers.add("Tus-Resumable", "1.0.0")
-        var budget = RetryBudget(policy: http.configuration.retry, limit: 8)
-        while true {
-            let reason: String
-            var retryAfter: String?
+        let policy = http.configuration.retry
+        let loop = RetryLoop(request: policy)
+        return try await loop.run { () async throws -> RetryStep<Int64> in
+            let response: HTTPResponse
             do {
-                let response = try await http.send(request)
-                if response.status == 404 || response.status == 410 {
-                    throw StartOver(reason: "the server no longer has the upload (\(response.status))")
-                }
-                if [400, 401, 403].contains(response.status) {
-                    throw UploadError.server(
-                        request: "HEAD \(url)", status: response.status, message: response.errorMessage)
-                }
-                if response.isSuccess {
-                    guard let offset = response.headers["Upload-Offset"].flatMap({ Int64($0) }) else {
-                        throw UploadError.protocolViolation(request: "HEAD \(url)", detail: "no Upload-Offset")
-                    }
-                    return offset
-                }
-                reason = "HTTP \(response.status)"
-                retryAfter = response.headers["Retry-After"]
+                response = try await http.send(request, retrying: false)
             } catch let error as HTTPError {
                 if case .cancelled = error { throw CancellationError() }
-                reason = error.reason
+                let reason = error.reason
+                guard
+                    let step = RetryStep<Int64>.after(
+                        policy.verdict(for: error),
+                        otherwise: { attempts in
+                            throw UploadError.transfer(
+                                .gaveUp(request: "HEAD \(url)", attempts: attempts, reason: reason))
+                        })
+                else { throw UploadError.transfer(error) }
+                return step
             }
-            try await budget.backOff(reason: reason, retryAfter: retryAfter, onEvent: nil) { attempts in
-                UploadError.transfer(.gaveUp(request: "HEAD \(url)", attempts: attempts, reason: reason))
+            if response.status == 404 || response.status == 410 {
+                throw StartOver(reason: "the server no longer has the upload (\(response.status))")
             }
+            if response.isSuccess {
+                guard let offset = response.headers["Upload-Offset"].flatMap({ Int64($0) }) else {
+                    throw UploadError.protocolViolation(request: "HEAD \(url)", detail: "no Upload-Offset")
+                }
+                return .done(offset)
+            }
+            let refused = UploadError.server(
+                request: "HEAD \(url)", status: response.status, message: response.errorMessage)
+            guard
+                let step = RetryStep<Int64>.after(
+                    policy.verdict(for: response),
+                    otherwise: { attempts in
+                        throw UploadError.transfer(
+                            .gaveUp(request: "HEAD \(url)", attempts: attempts, reason: "HTTP \(response.status)"))
+                    })
+            else { throw refused }
+            return step
         }
     }
 
-    /// Sends a creation (`POST`), retrying network failures and the statuses that mean "later" with the one
-    /// backoff (`Retry-After` honoured). A repeated creation that the server had already made leaves at most an
+    /// Sends a creation (`POST`) in the one retry loop: network failures and the statuses that mean "later" wait
+    /// the backoff (`Retry-After` honoured). A repeated creation that the server had already made leaves at most an
     /// upload nobody continues, which the server expires; one that had already stored a small file whole answers
-    /// 409, which the caller checks. The answer's `attempts` counts the tries.
+    /// 409, which the caller checks. The answer's `attempts` counts the tries; the last answer is returned as it is.
     func sendRetrying(_ request: HTTPRequest, onProgress: (@Sendable (Int64) -> Void)? = nil) async throws
         -> HTTPResponse
     {
-        var budget = RetryBudget(policy: http.configuration.retry, limit: http.configuration.retry.maxAttempts)
-        while true {
-            let reason: String
-            var retryAfter: String?
+        let policy = http.configuration.retry
+        let loop = RetryLoop(request: policy)
+        let reportSent: (@Sendable (TransferProgress) -> Void)? = onProgress.map { report in
+            { @Sendable progress in report(progress.sent) }
+        }
+        return try await loop.run { () async throws -> RetryStep<HTTPResponse> in
+            var response: HTTPResponse
             do {
-                let reportSent: (@Sendable (TransferProgress) -> Void)? = onProgress.map { report in
-                    { @Sendable progress in report(progress.sent) }
-                }
-                var response = try await http.send(request, onProgress: reportSent)
-                response.attempts = budget.failures + 1
-                guard budget.isRetryable(status: response.status) else { return response }
-                if budget.failures + 1 >= budget.limit { return response }
-                reason = "HTTP \(response.status)"
-                retryAfter = response.headers["Retry-After"]
+                response = try await http.send(request, retrying: false, onProgress: reportSent)
             } catch let error as HTTPError {
                 if case .cancelled = error { throw CancellationError() }
-                guard error.isRetryable, budget.failures + 1 < budget.limit else { throw UploadError.transfer(error) }
-                reason = error.reason
+                guard
+                    let step = RetryStep<HTTPResponse>.after(
+                        policy.verdict(for: error), otherwise: { _ in throw UploadError.transfer(error) })
+                else { throw UploadError.transfer(error) }
+                return step
             }
-            try await budget.backOff(reason: reason, retryAfter: retryAfter, onEvent: nil) { attempts in
-                UploadError.transfer(
-                    .gaveUp(request: "\(request.method) \(request.url)", attempts: attempts, reason: reason))
-            }
+            response.attempts = loop.attempt
+            let answer = response
+            return .after(policy.verdict(for: answer)) { _ in answer } ?? .done(answer)
         }
     }
 

@@ -16,8 +16,9 @@ public struct UploadOptions: Sendable {
     public var checksums = true
     /// Extra `Upload-Metadata` items (`--meta KEY=VALUE`); they win over the target's own and the detected `filetype`.
     package var metadata: [UploadTarget.MetadataItem] = []
-    /// Attempts without progress before giving up (progress resets the count).
-    public var maxAttemptsWithoutProgress = 6
+    /// Attempts in a row without progress before giving up (progress resets the count); nil: the library's one
+    /// limit for every resumable transfer (6).
+    public var maxAttemptsWithoutProgress: Int?
 
     /// The defaults: chunks sized from the rate, one part, checksums, pause on cancel.
     public init() {}
