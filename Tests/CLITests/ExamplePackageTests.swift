@@ -97,6 +97,10 @@ import Testing
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
         #expect(run.stdout.contains("uploaded 26 bytes"), "\(run.stdout)")
         #expect(run.stdout.contains("text/plain code 1 line(s)"), "\(run.stdout)")
+        #expect(run.stdout.contains("0 change(s) kept"), "\(run.stdout)")
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: server.root.file("Inbox"), isDirectory: &isFolder))
+        #expect(isFolder.boolValue)
         #expect(
             run.stdout.contains("stat failed: notFound - officer:/no-such-file: no such file or folder"),
             "\(run.stdout)")

@@ -11,7 +11,7 @@ public struct Attachment: Sendable, Equatable, Codable {
     public var mime: String
 
     /// An attachment as the server described it.
-    public init(id: String, name: String, size: Int64, mime: String) {
+    package init(id: String, name: String, size: Int64, mime: String) {
         self.id = id
         self.name = name
         self.size = size

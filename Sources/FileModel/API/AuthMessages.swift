@@ -10,7 +10,7 @@ public struct UserInfo: Codable, Hashable, Sendable {
     public var role: String
 
     /// Creates a user record.
-    public init(id: String, email: String, name: String, role: String) {
+    package init(id: String, email: String, name: String, role: String) {
         self.id = id
         self.email = email
         self.name = name

@@ -8,7 +8,7 @@ public struct ListingPage: Sendable, Equatable {
     public var cursor: String?
 
     /// A page.
-    public init(entries: [RemoteEntry], cursor: String?) {
+    package init(entries: [RemoteEntry], cursor: String?) {
         self.entries = entries
         self.cursor = cursor
     }

@@ -93,7 +93,7 @@ public struct RemoteListing: Sendable, Equatable, Encodable {
     public var listedAt: Double?
 
     /// Creates a listing.
-    public init(location: Location, entries: [RemoteEntry], listedAt: Double? = nil) {
+    package init(location: Location, entries: [RemoteEntry], listedAt: Double? = nil) {
         self.location = location
         self.entries = entries
         self.listedAt = listedAt

@@ -58,7 +58,7 @@ public struct OperationProgress: Sendable, Equatable {
     }
 
     /// Nothing yet.
-    public init(
+    package init(
         doneBytes: Int64 = 0, totalBytes: Int64? = nil, resumedBytes: Int64 = 0, bytesPerSecond: Double? = nil,
         elapsedSeconds: Double = 0,
         filesDone: Int = 0, filesFailed: Int = 0, filesTotal: Int = 1, state: State = .running

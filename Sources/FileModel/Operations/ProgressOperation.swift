@@ -11,9 +11,6 @@ public typealias TransferOperation<Success: Sendable> = ProgressOperation<Transf
 /// (`break`, a thrown error), or calling ``cancel()`` (an upload then pauses: the server keeps what it has, and
 /// the same call continues it later). An operation whose events are never iterated runs to its end.
 public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncSequence, Sendable {
-    /// The events, in order.
-    public typealias Element = Event
-
     private let events: AsyncStream<Event>
     private let work: Task<Success, any Error>
 

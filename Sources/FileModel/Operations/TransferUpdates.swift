@@ -5,9 +5,6 @@ import Foundation
 /// the work is cancelled and the reader gets what is left up to that final update, so a view shows how the
 /// transfer stopped instead of its last running state.
 public struct TransferUpdates: AsyncSequence, Sendable {
-    /// One update.
-    public typealias Element = TransferUpdate
-
     let channel: UpdateChannel<TransferUpdate>
     let stop: @Sendable () -> Void
 

@@ -5,7 +5,7 @@ import Journal
 import Transfer
 
 /// An upload or a download the journal keeps because it did not finish.
-package enum UnfinishedTransfer: Sendable, Equatable {
+package enum JournaledTransfer: Sendable, Equatable {
     /// A tus upload: the local file, its target, the parts' upload URLs and confirmed offsets.
     case upload(TransferJournal.Upload)
     /// A download: the URL, the destination, the temp file and the ranges done.
@@ -35,7 +35,7 @@ package enum UnfinishedTransfer: Sendable, Equatable {
 /// A transfer that cannot be discarded because a running process holds it.
 package struct TransferHeldError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
     /// The transfer.
-    package var transfer: UnfinishedTransfer
+    package var transfer: JournaledTransfer
     /// One line naming it.
     package var description: String {
         switch transfer {
@@ -48,6 +48,47 @@ package struct TransferHeldError: Error, Equatable, Sendable, CustomStringConver
     package var category: ErrorCategory { .conflict }
 }
 
+/// An upload or a download that stopped before its end, as ``OfficerFiles/unfinishedTransfers()`` lists it.
+public struct UnfinishedTransfer: Sendable, Equatable, Identifiable {
+    /// What the journal keys it by.
+    public let id: String
+    /// The local file: what an upload sends, where a download lands.
+    public let file: URL
+    /// The other side, as a location is written (`officer:/Photos/a.jpg`, `s3:bucket/key`, or a URL).
+    public let remote: String
+    /// True for an upload.
+    public let isUpload: Bool
+    /// Bytes in place: confirmed by the server (uploads), written here (downloads).
+    public let doneBytes: Int64
+    /// The whole size, when known.
+    public let totalBytes: Int64?
+    /// The journal's record.
+    package let record: JournaledTransfer
+
+    package init(_ record: JournaledTransfer, names: LocationNames) {
+        self.record = record
+        doneBytes = record.done
+        totalBytes = record.total
+        switch record {
+        case .upload(let upload):
+            id = "upload:" + upload.key
+            file = URL(fileURLWithPath: upload.localPath)
+            remote = upload.label
+            isUpload = true
+        case .objectUpload(let upload):
+            id = "upload:" + upload.key
+            file = URL(fileURLWithPath: upload.localPath)
+            remote = names.objectLocation(endpoint: upload.endpoint, bucket: upload.bucket, key: upload.objectKey)
+            isUpload = true
+        case .download(let download):
+            id = "download:" + download.destination
+            file = URL(fileURLWithPath: download.destination)
+            remote = names.location(ofURL: download.url)
+            isUpload = false
+        }
+    }
+}
+
 /// What a resumed transfer ended with.
 package enum TransferOutcome: Sendable, Equatable {
     /// An upload finished.
@@ -58,7 +99,7 @@ package enum TransferOutcome: Sendable, Equatable {
 
 extension OfficerFiles {
     /// Every unfinished transfer in the journal (none without one), uploads first.
-    package func unfinishedTransfers() throws -> [UnfinishedTransfer] {
+    package func journaledTransfers() throws -> [JournaledTransfer] {
         guard let journal = try journal else { return [] }
         // A download whose temp file is gone reached its final name (or was removed by hand): nothing is left to
         // resume. Its record stays only when the journal could not be written at the end; it is forgotten now.
@@ -73,7 +114,7 @@ extension OfficerFiles {
 
     /// Continues an unfinished transfer where the server (uploads) or the journal (downloads) says it stopped.
     /// The token goes along only to this front door's server; a download of another URL goes without it.
-    package func resume(_ transfer: UnfinishedTransfer) -> TransferOperation<TransferOutcome> {
+    package func resume(_ transfer: JournaledTransfer) -> TransferOperation<TransferOutcome> {
         TransferOperation { report in
             switch transfer {
             case .upload(let upload):
@@ -103,7 +144,7 @@ extension OfficerFiles {
 
     /// Gives an unfinished transfer up: an upload is terminated on the server (its parts deleted), a download's
     /// temp file removed; either way the journal forgets it.
-    package func discard(_ transfer: UnfinishedTransfer) async throws {
+    package func discard(_ transfer: JournaledTransfer) async throws {
         if isRunning(transfer) { throw TransferHeldError(transfer: transfer) }
         switch transfer {
         case .upload(let upload):
@@ -118,7 +159,7 @@ extension OfficerFiles {
 
     /// True while a process is running the transfer: a download's temp file is locked by its downloader, an
     /// upload's lock in the journal's folder by its uploader.
-    package func isRunning(_ transfer: UnfinishedTransfer) -> Bool {
+    package func isRunning(_ transfer: JournaledTransfer) -> Bool {
         switch transfer {
         case .upload(let upload): return (try? journal)??.isHeld(transfer: upload.key) ?? false
         case .objectUpload: return false
@@ -130,6 +171,33 @@ extension OfficerFiles {
             flock(descriptor, LOCK_UN)
             return false
         }
+    }
+
+    /// The uploads and downloads that stopped before their end (cancelled, killed, cut off), uploads first: the
+    /// list now, then again whenever the journal changes (one starts, moves on, finishes or is given up, in this
+    /// process or another sharing the journal). Ends when its reader stops; without a journal it gives one empty
+    /// list.
+    public func unfinishedTransfers() -> AsyncStream<[UnfinishedTransfer]> {
+        JournalObservation.stream(of: try? journal) { [self] in
+            try journaledTransfers().map { UnfinishedTransfer($0, names: locationNames) }
+        }
+    }
+
+    /// Continues an unfinished transfer where the server (uploads) or the journal (downloads) says it stopped.
+    public func resume(_ transfer: UnfinishedTransfer) -> TransferOperation<Void> {
+        TransferOperation { report in
+            try await self.reporting(nil) {
+                let operation = self.resume(transfer.record)
+                for await event in operation { report(event) }
+                _ = try await operation.value
+            }
+        }
+    }
+
+    /// Gives an unfinished transfer up: an upload's parts are deleted on the server, a download's partial file
+    /// here; a transfer a running process holds is left as it is (a conflict).
+    public func discard(_ transfer: UnfinishedTransfer) async throws(OfficerFilesError) {
+        try await reporting(nil) { try await discard(transfer.record) }
     }
 
     /// This front door's token, for `url` only when it is on the server's own origin (the one rule for a token).

@@ -78,7 +78,7 @@ public struct FileFacts: Sendable, Codable, Equatable {
         }
 
         /// Facts as given.
-        public init(
+        package init(
             width: Int, height: Int, orientation: Int, camera: String?, taken: String?, hasGPS: Bool,
             latitude: Double? = nil,
             longitude: Double? = nil

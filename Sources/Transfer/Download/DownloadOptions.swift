@@ -19,21 +19,21 @@ public struct DownloadOptions: Sendable {
     /// limit for every resumable transfer (6).
     public var maxAttemptsWithoutProgress: Int?
     /// The length the caller already knows (from a listing). A file this small (up to
-    /// ``smallFileLimit``) with nothing journaled comes in one GET without the HEAD first: for many small
+    /// `smallFileLimit`) with nothing journaled comes in one GET without the HEAD first: for many small
     /// files that halves the requests, and an interrupted one is simply fetched again.
-    public var knownLength: Int64?
+    package var knownLength: Int64?
     /// The version the caller already knows, with the length: its strong ETag, from the HEAD or listing that
-    /// found the file (an object store's). With ``knownServesRanges`` the download asks nothing more before
+    /// found the file (an object store's). With `knownServesRanges` the download asks nothing more before
     /// its GETs: no second HEAD per file.
-    public var knownETag: String?
+    package var knownETag: String?
     /// The caller knows the server serves ranges (an object store always does).
-    public var knownServesRanges = false
+    package var knownServesRanges = false
     /// Asked when the server's file changed during the download, before it starts over: the caller's
     /// ``modificationTime`` and `checksum` belonged to the version first seen, and this gives the new
     /// version's (a file saved with the old version's time would look changed to the next sync).
     public var refreshOnChange: (@Sendable (DownloadOptions) async -> DownloadOptions)?
     /// Files up to this length skip the HEAD when their length is known.
-    public static let smallFileLimit: Int64 = 4 << 20
+    package static let smallFileLimit: Int64 = 4 << 20
 
     /// The defaults.
     public init() {}

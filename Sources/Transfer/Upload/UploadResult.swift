@@ -27,7 +27,7 @@ public struct UploadResult: Sendable, Equatable {
     /// Bytes sent in this run (more than `bytes - resumedBytes` when chunks were re-sent).
     public var sentBytes: Int64
     /// The tus upload URL, when tus was used.
-    public var uploadURL: String?
+    package var uploadURL: String?
     /// The SHA-256 of what was sent, in hex, when the uploader computed it on the way (a stream has no file to
     /// hash afterwards).
     public var sha256: String? = nil

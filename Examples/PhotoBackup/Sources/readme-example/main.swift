@@ -30,6 +30,14 @@ let download = files.download(
     options: options)
 print("saved", try await download.value.path)
 
+// A change made now, or kept while the server cannot be reached and sent by sendPendingChanges() later;
+// pendingChanges() and unfinishedTransfers() are streams a screen binds to.
+_ = try await files.makeOrQueue(.makeFolder(files.location("officer:/Inbox"), parents: true))
+for await kept in files.pendingChanges() {
+    print(kept.count, "change(s) kept")
+    break
+}
+
 // What a file is, how the Officer viewer shows it, which AI actions fit.
 let facts = try await files.facts(of: files.location("officer:/notes.txt"))
 print(facts.type.mime, facts.type.viewer.rawValue, facts.lines ?? 0, "line(s)")

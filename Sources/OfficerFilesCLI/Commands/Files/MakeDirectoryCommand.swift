@@ -19,9 +19,9 @@ enum MakeDirectoryCommand: Command {
         let files = try context.files()
         let targets = try parsed.positionals.map { try context.location($0, plain: .officer) }
         try await BatchRunner.run(targets, context: context) { target in
-            try await WriteQueueing.perform(parsed, context, files, at: target) { path in
-                QueuedWrite(kind: .makeFolder, root: path.root, path: path.path, parents: parsed.flag("parents"))
-            } work: {
+            try await WriteQueueing.perform(
+                parsed, context, files, change: .makeFolder(target, parents: parsed.flag("parents"))
+            ) {
                 let entry = try await files.makeFolder(target, parents: parsed.flag("parents"))
                 if context.global.json {
                     context.printJSON(EntryRecord(entry))

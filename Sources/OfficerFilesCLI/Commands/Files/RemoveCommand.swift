@@ -23,9 +23,9 @@ enum RemoveCommand: Command {
         // Refused before anything goes, not after the paths before it.
         if let top = targets.first(where: \.isTopOfRoot) { throw FrontDoorRefusal.topOfRoot(top.description) }
         try await BatchRunner.run(targets, context: context) { target in
-            try await WriteQueueing.perform(parsed, context, files, at: target) { path in
-                QueuedWrite(kind: .remove, root: path.root, path: path.path, recursive: parsed.flag("recursive"))
-            } work: {
+            try await WriteQueueing.perform(
+                parsed, context, files, change: .remove(target, recursive: parsed.flag("recursive"))
+            ) {
                 try await remove(target, files, parsed, context)
             }
         }

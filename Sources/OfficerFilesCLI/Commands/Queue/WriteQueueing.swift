@@ -27,23 +27,23 @@ enum WriteQueueing {
         work: () async throws -> Void
     ) async throws {
         guard parsed.flag("queue") else { return try await work() }
-        if let item = try await files.applyOrQueue(try write(), apply: work) {
+        if let item = try await files.applyOrQueue(write, apply: work) {
             say(item, context, offline: files.isOffline)
         }
     }
 
-    /// The same for a location: only a remote whose changes can be queued (``RemoteFeatures/queuedWrites``)
-    /// takes `--queue`; `write` gets the location's server path.
+    /// The same for a change the library places and queues: only a remote whose changes can be queued
+    /// (``RemoteFeatures/queuedWrites``) takes `--queue`.
     static func perform(
-        _ parsed: ParsedCommand, _ context: CommandContext, _ files: OfficerFiles, at location: Location,
-        write: (RemotePath) throws -> QueuedWrite, work: () async throws -> Void
+        _ parsed: ParsedCommand, _ context: CommandContext, _ files: OfficerFiles, change: FileChange,
+        work: () async throws -> Void
     ) async throws {
         guard parsed.flag("queue") else { return try await work() }
-        guard case .officer(let path) = location, try files.fixedFeatures(of: location).contains(.queuedWrites) else {
+        guard try files.fixedFeatures(of: change.location).contains(.queuedWrites) else {
             throw CLIError.usage(
-                "--queue: \(location) is not on an Officer server; only an Officer server's changes are queued")
+                "--queue: \(change.location) is not on an Officer server; only an Officer server's changes are queued")
         }
-        try await perform(parsed, context, files, write: { try write(path) }, work: work)
+        try await perform(parsed, context, files, write: { try files.queuedWrite(for: change) }, work: work)
     }
 
     /// Keeps `write` and says so.

@@ -16,7 +16,7 @@ enum TransfersCommand: Command {
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()
-        let transfers = try files.unfinishedTransfers()
+        let transfers = try files.journaledTransfers()
         switch parsed.path.last {
         case "list": list(transfers, context: context)
         case "resume": try await resume(transfers, files: files, context: context)
@@ -24,7 +24,7 @@ enum TransfersCommand: Command {
         }
     }
 
-    static func list(_ transfers: [UnfinishedTransfer], context: CommandContext) {
+    static func list(_ transfers: [JournaledTransfer], context: CommandContext) {
         if context.global.json {
             for transfer in transfers {
                 let (kind, from, to) = describe(transfer, context.locationNames())
@@ -55,7 +55,7 @@ enum TransfersCommand: Command {
     }
 
     /// Kind, source and destination as the user named them (`officer:/path` for Officer downloads).
-    static func describe(_ transfer: UnfinishedTransfer, _ names: LocationNames) -> (
+    static func describe(_ transfer: JournaledTransfer, _ names: LocationNames) -> (
         kind: String, from: String, to: String
     ) {
         switch transfer {
@@ -74,7 +74,7 @@ enum TransfersCommand: Command {
         return "\(ByteCountFormat.string(done)) / \(ByteCountFormat.string(total)) (\(done * 100 / total)%)"
     }
 
-    static func resume(_ transfers: [UnfinishedTransfer], files: OfficerFiles, context: CommandContext) async throws {
+    static func resume(_ transfers: [JournaledTransfer], files: OfficerFiles, context: CommandContext) async throws {
         if transfers.isEmpty {
             if !context.global.json { context.say("No unfinished transfers.") }
             return
@@ -106,7 +106,7 @@ enum TransfersCommand: Command {
         }
     }
 
-    static func clean(_ transfers: [UnfinishedTransfer], files: OfficerFiles, context: CommandContext) async throws {
+    static func clean(_ transfers: [JournaledTransfer], files: OfficerFiles, context: CommandContext) async throws {
         for transfer in transfers {
             let (kind, from, to) = describe(transfer, context.locationNames())
             if files.isRunning(transfer) {

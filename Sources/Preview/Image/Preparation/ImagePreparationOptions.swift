@@ -50,5 +50,5 @@ public struct ImagePreparationOptions: Sendable, Hashable, Codable {
     public init() {}
 
     /// A stable text of the settings, for cache keys: the same source and settings give the same file.
-    public var signature: String { "edge=\(maxEdge),q=\(quality),format=\(format.rawValue),meta=\(keepMetadata)" }
+    package var signature: String { "edge=\(maxEdge),q=\(quality),format=\(format.rawValue),meta=\(keepMetadata)" }
 }

@@ -17,6 +17,10 @@ package enum QueueError: Error, Equatable, Sendable, CustomStringConvertible, Ca
     case noJournal
     /// The write contradicts one still queued (moves or removes what it removes, makes a name it makes).
     case contradicts(RemotePath, earlier: String)
+    /// Another replay (in this process or another) is sending the queue; it sends these changes too.
+    case replayRunning
+    /// The change is on a server other than the configured one, whose queue this journal does not keep.
+    case otherServer(String)
 
     /// A one-line message.
     package var description: String {
@@ -28,13 +32,17 @@ package enum QueueError: Error, Equatable, Sendable, CustomStringConvertible, Ca
         case .noJournal: "no journal is configured, so nothing can be queued"
         case .contradicts(let path, let earlier):
             "\(path): the queue already holds '\(earlier)'; this change would fail after it (see officer-files queue list)"
+        case .replayRunning: "another replay is sending the queued changes"
+        case .otherServer(let location):
+            "\(location): only changes to the configured server are queued, and this remote is another server"
         }
     }
 
     /// What kind of failure this is.
     package var category: ErrorCategory {
         switch self {
-        case .unknownVersion, .noJournal, .contradicts: .refused
+        case .unknownVersion, .noJournal, .contradicts, .otherServer: .refused
+        case .replayRunning: .conflict
         case .absentWhenLastSeen, .noSuchItem: .notFound
         }
     }
@@ -132,15 +140,16 @@ extension OfficerFiles {
     /// Applies a change now with `apply`, or keeps `write` for ``replayQueue()`` when this front door is offline or
     /// `apply` fails because the server cannot be reached (a network error): nil when applied, else the queued
     /// item. Any other failure is thrown as it is.
+    /// `write` is asked for only when the change is queued (its placement reads what was last seen).
     package func applyOrQueue(
-        _ write: QueuedWrite, apply: () async throws -> Void
+        _ write: () throws -> QueuedWrite, apply: () async throws -> Void
     ) async throws -> TransferJournal.QueuedItem? {
-        if isOffline { return try enqueue(write) }
+        if isOffline { return try enqueue(try write()) }
         do {
             try await apply()
             return nil
         } catch  where queues(after: error) {
-            return try enqueue(write)
+            return try enqueue(try write())
         }
     }
 
@@ -152,7 +161,7 @@ extension OfficerFiles {
     /// Applies `write` now as ``replayQueue()`` would, or queues it when the server cannot be reached (see
     /// ``applyOrQueue(_:apply:)``); a write whose expectations fail at once is not queued.
     package func applyOrQueue(_ write: QueuedWrite) async throws -> TransferJournal.QueuedItem? {
-        try await applyOrQueue(write) { _ = try await self.apply(write) }
+        try await applyOrQueue({ write }, apply: { _ = try await self.apply(write) })
     }
 
     /// The queued writes not yet applied, oldest first (pending, held and blocked).
