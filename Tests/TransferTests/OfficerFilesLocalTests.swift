@@ -1,6 +1,7 @@
 import FileModel
 import Foundation
 import Journal
+import Synchronization
 import TestSupport
 import Testing
 
@@ -52,28 +53,33 @@ import Testing
         }
     }
 
-    @Test func inspectsArchivesAndReadsOneMember() throws {
+    @Test func inspectsArchivesAndReadsOneMember() async throws {
         let files = try files()
         try work.write("in/a.txt", "alpha\n")
         try work.write("in/sub/b.txt", "beta\n")
         let zipped = try ProcessRunner.run(
             "/usr/bin/bsdtar", ["--format", "zip", "-cf", work.file("x.zip"), "-C", work.file("in"), "a.txt", "sub"])
         try #require(zipped.status == 0, "\(zipped.stderr)")
-        let inspection = try files.inspectArchive(work.file("x.zip"))
+        let archive = Location.local(work.file("x.zip"))
+        let inspection = try await files.inspectArchive(archive)
         #expect(inspection.fileCount == 2 && inspection.warnings.isEmpty, "\(inspection)")
         #expect(Set(inspection.members.map(\.path)) == ["a.txt", "sub/", "sub/b.txt"])
-        var bytes = Data()
-        try files.readArchiveMember("sub/b.txt", of: work.file("x.zip")) { bytes.append(contentsOf: $0) }
-        #expect(String(decoding: bytes, as: UTF8.self) == "beta\n")
-        #expect(throws: ArchiveMemberNotFound(archive: work.file("x.zip"), member: "nope")) {
-            try files.readArchiveMember("nope", of: work.file("x.zip")) { _ in }
+        let bytes = Mutex(Data())
+        try await files.readArchiveMember("sub/b.txt", of: archive) { read in
+            bytes.withLock { $0.append(contentsOf: read) }
         }
-        #expect(throws: LocalFileError(path: work.file("missing.zip"), problem: .missing)) {
-            try files.inspectArchive(work.file("missing.zip"))
+        #expect(String(decoding: bytes.withLock { $0 }, as: UTF8.self) == "beta\n")
+        await #expect(throws: ArchiveMemberNotFound(archive: work.file("x.zip"), member: "nope")) {
+            try await files.readArchiveMember("nope", of: archive) { _ in }
         }
-        #expect(throws: LocalFileError(path: work.path, problem: .isAFolder)) { try files.inspectArchive(work.path) }
+        await #expect(throws: LocalFileError(path: work.file("missing.zip"), problem: .missing)) {
+            try await files.inspectArchive(.local(work.file("missing.zip")))
+        }
+        await #expect(throws: LocalFileError(path: work.path, problem: .isAFolder)) {
+            try await files.inspectArchive(.local(work.path))
+        }
         do {
-            try files.readArchiveMember("a.txt", of: work.file("x.zip"), limit: 3) { _ in }
+            try await files.readArchiveMember("a.txt", of: archive, limit: 3) { _ in }
             Issue.record("expected tooLarge")
         } catch {
             guard case ArchiveError.tooLarge = error else { Issue.record("\(error)"); return }

@@ -4,79 +4,40 @@ import HTTP
 import Preview
 import Transfer
 
+/// Where an archive's bytes are read from: a file here (a local archive, the cache's copy), or a remote file
+/// by ranges.
+package enum ArchiveBytes: Sendable {
+    case local(String)
+    case ranged(RangedFile)
+
+    var ranged: RangedFile? { if case .ranged(let file) = self { file } else { nil } }
+}
+
 extension OfficerFiles {
-    /// Every member of a local archive (any format libarchive reads), with totals and a safety report (path
-    /// traversal, absolute paths, links out, bombs, encryption).
-    package func inspectArchive(_ local: String) throws -> ArchiveInspection {
-        try Self.requireLocalFile(local)
-        return try ArchiveInspection.inspect(local)
-    }
-
-    /// Streams one member of a local archive to `write`, refusing members larger than `limit` bytes;
-    /// ``ArchiveMemberNotFound`` when the archive has no such member.
-    package func readArchiveMember(
-        _ member: String, of local: String, limit: Int64 = 1 << 30, to write: (UnsafeRawBufferPointer) -> Void
-    ) throws {
-        try Self.requireLocalFile(local)
-        guard try ArchiveReader(path: local).read(member: member, limit: limit, write) else {
-            throw ArchiveMemberNotFound(archive: local, member: member)
-        }
-    }
-
-    /// Lists an Officer archive without downloading it: a zip's end (its central directory) is read by Range
-    /// requests and nothing else; other formats stream from the start without a copy on disk. A copy in the
-    /// cache that the server still reports current (or any copy, offline) is read instead. The safety report
-    /// is the same as for a local archive.
-    package func inspectArchive(_ path: RemotePath) async throws -> ArchiveInspection {
-        try await Self.inspect(try await archiveBytes(path), name: path.description)
-    }
-
-    /// Streams one member of an Officer archive to `write` (called on a thread of its own), fetching only that
-    /// member's bytes and the archive's directory for a zip; ``ArchiveMemberNotFound`` when there is none.
-    package func readArchiveMember(
-        _ member: String, of path: RemotePath, limit: Int64 = 1 << 30,
-        to write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
-    ) async throws {
-        try await Self.read(
-            member: member, of: try await archiveBytes(path), name: path.description, limit: limit, write)
-    }
-
-    /// Lists the archive at any http(s) URL that serves ranges, as ``inspectArchive(_:)-(RemotePath)`` does for
-    /// an Officer path (never with the token, which belongs to the Officer server).
-    package func inspectArchive(url: String) async throws -> ArchiveInspection {
-        try await Self.inspect(.ranged(try await rangedFile(url: url)), name: url)
-    }
-
-    /// Streams one member of the archive at an http(s) URL that serves ranges to `write`.
-    package func readArchiveMember(
-        _ member: String, ofURL url: String, limit: Int64 = 1 << 30,
-        to write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
-    ) async throws {
-        try await Self.read(member: member, of: .ranged(try await rangedFile(url: url)), name: url, limit: limit, write)
-    }
-
-    /// Where a remote archive's bytes are read from: a local copy (the cache's), or the server by ranges.
-    private enum ArchiveBytes: Sendable {
-        case local(String)
-        case ranged(RangedFile)
-
-        var ranged: RangedFile? { if case .ranged(let file) = self { file } else { nil } }
-    }
-
-    private static func inspect(_ bytes: ArchiveBytes, name: String) async throws -> ArchiveInspection {
-        try await onOwnThread(cancelling: bytes.ranged) {
+    /// Every member of an archive (any format libarchive reads) with totals and a safety report (path
+    /// traversal, absolute paths, links out, bombs, encryption), read where it is: a remote zip by its end (the
+    /// central directory) in Range requests and nothing else, other formats streamed from the start without a
+    /// copy on disk; a cached copy the server still reports current (offline: any copy) is read instead.
+    package func inspectArchive(_ location: Location) async throws -> ArchiveInspection {
+        let bytes = try await remote(for: location).archiveBytes(location)
+        return try await Self.onOwnThread(cancelling: bytes.ranged) {
             switch bytes {
             case .local(let path): try ArchiveInspection.inspect(path)
-            case .ranged(let file): try ArchiveReader.inspect(source: file, name: name)
+            case .ranged(let file): try ArchiveReader.inspect(source: file, name: location.description)
             }
         }
     }
 
-    private static func read(
-        member: String, of bytes: ArchiveBytes, name: String, limit: Int64,
-        _ write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
+    /// Streams one member of an archive to `write` (called on a thread of its own), refusing members larger
+    /// than `limit` bytes and fetching only that member's bytes and a zip's directory;
+    /// ``ArchiveMemberNotFound`` when the archive has no such member.
+    package func readArchiveMember(
+        _ member: String, of location: Location, limit: Int64 = 1 << 30,
+        to write: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) async throws {
-        try await onOwnThread(cancelling: bytes.ranged) {
+        let bytes = try await remote(for: location).archiveBytes(location)
+        let name = location.description
+        try await Self.onOwnThread(cancelling: bytes.ranged) {
             let found =
                 switch bytes {
                 case .local(let path): try ArchiveReader(path: path).read(member: member, limit: limit, write)
@@ -110,7 +71,7 @@ extension OfficerFiles {
 
     /// Where an Officer archive's bytes come from: the cache's copy when it is current (offline: any copy), else
     /// the server by ranges. One HEAD gives the ETag for both the cache check and the ranges' validator.
-    private func archiveBytes(_ path: RemotePath) async throws -> ArchiveBytes {
+    func archiveBytes(_ path: RemotePath) async throws -> ArchiveBytes {
         guard !path.isRoot else { throw FrontDoorRefusal.isAFolder(path) }
         let cached = try usableCache()?.entry(for: try cacheKey(path, kind: CacheKey.Kind.body))
         if isOffline {

@@ -70,11 +70,21 @@ extension OfficerFiles {
     /// Keeps a file in the cache for offline use (never evicted): a copy the server still reports current is
     /// kept as it is, otherwise the file is fetched first. Offline, only a file already cached can be kept.
     public func keepOffline(_ location: Location) async throws(OfficerFilesError) {
-        try await reporting(location) { try await remote(for: location).setKeptOffline(location, true) }
+        try await reporting(location) { _ = try await pin(location) }
+    }
+
+    /// The same, saying what it took: a file's size, and whether the cached copy was current.
+    package func pin(_ location: Location) async throws -> PinOutcome {
+        try await remote(for: location).setKeptOffline(location, true) ?? PinOutcome(bytes: 0, wasCached: true)
+    }
+
+    /// Lets a kept file be evicted again, through its remote.
+    package func unpin(_ location: Location) async throws {
+        _ = try await remote(for: location).setKeptOffline(location, false)
     }
 
     /// Lets a file kept for offline use be evicted again.
     public func stopKeepingOffline(_ location: Location) async throws(OfficerFilesError) {
-        try await reporting(location) { try await remote(for: location).setKeptOffline(location, false) }
+        try await reporting(location) { try await unpin(location) }
     }
 }

@@ -26,7 +26,7 @@ extension OfficerFiles {
         try Self.requireSameRoot(archive, destination)
         let folder = try destination ?? archive.parent.appending(ArchiveName.folderName(for: archive.name))
         if !force {
-            let inspection = try await inspectArchive(archive)
+            let inspection = try await inspectArchive(.officer(archive))
             if !inspection.warnings.isEmpty {
                 throw FrontDoorRefusal.unsafeArchive(
                     archive.description,

@@ -89,6 +89,48 @@ public struct UnfinishedTransfer: Sendable, Equatable, Identifiable {
     }
 }
 
+extension UnfinishedTransfer {
+    /// Where it goes from, as a location is written (the local file for an upload).
+    package var source: String { isUpload ? file.path : remote }
+    /// Where it goes to.
+    package var destination: String { isUpload ? remote : file.path }
+
+    /// How far it got, in words: the bytes in place of the whole, or how a resume will go where a count says
+    /// nothing (an object store's parts are asked of the store; a server without ranges starts over).
+    package var amount: String {
+        switch record {
+        case .objectUpload:
+            return "\(ByteCountFormat.string(totalBytes ?? 0)) in parts (the store says which it holds on resume)"
+        case .download(let download) where download.segments.isEmpty:
+            return "\(Self.amount(doneBytes, totalBytes))  (no ranges on the server: a rerun starts over)"
+        case .upload, .download: return Self.amount(doneBytes, totalBytes)
+        }
+    }
+
+    private static func amount(_ done: Int64, _ total: Int64?) -> String {
+        guard let total, total > 0 else { return ByteCountFormat.string(done) }
+        return "\(ByteCountFormat.string(done)) / \(ByteCountFormat.string(total)) (\(done * 100 / total)%)"
+    }
+
+    /// What giving it up did, in one line.
+    package var discarded: String {
+        switch record {
+        case .upload: "removed the partial upload of \(file.path) to \(remote)"
+        case .objectUpload: "aborted the multipart upload of \(file.path) to \(remote)"
+        case .download: "removed the partial download of \(file.path)"
+        }
+    }
+}
+
+extension OfficerFiles {
+    /// The unfinished transfers now (what ``unfinishedTransfers()`` gives first), for a command that reads them
+    /// once.
+    package func unfinishedTransferList() throws -> [UnfinishedTransfer] {
+        let names = locationNames
+        return try journaledTransfers().map { UnfinishedTransfer($0, names: names) }
+    }
+}
+
 /// What a resumed transfer ended with.
 package enum TransferOutcome: Sendable, Equatable {
     /// An upload finished.
@@ -179,7 +221,7 @@ extension OfficerFiles {
     /// list.
     public func unfinishedTransfers() -> AsyncStream<[UnfinishedTransfer]> {
         JournalObservation.stream(of: try? journal) { [self] in
-            try journaledTransfers().map { UnfinishedTransfer($0, names: locationNames) }
+            try unfinishedTransferList()
         }
     }
 

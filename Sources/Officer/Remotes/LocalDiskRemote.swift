@@ -82,6 +82,12 @@ struct LocalDiskRemote: Remote {
     }
 
     func facts(of location: Location) async throws -> FileFacts { try FileFacts.local(try path(location)) }
+
+    func archiveBytes(_ location: Location) async throws -> ArchiveBytes {
+        let local = try path(location)
+        try OfficerFiles.requireLocalFile(local)
+        return .local(local)
+    }
 }
 
 /// A plain http(s) address as a ``Remote``: it can be read, nothing else (the token never goes to it).
@@ -112,6 +118,10 @@ struct WebAddressRemote: Remote {
         -> Int64
     {
         try await files.read(url: try url(location), to: fileDescriptor, bandwidthLimit: bandwidthLimit).bytes
+    }
+
+    func archiveBytes(_ location: Location) async throws -> ArchiveBytes {
+        .ranged(try await files.rangedFile(url: try url(location)))
     }
 }
 

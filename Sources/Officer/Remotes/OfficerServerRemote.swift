@@ -45,8 +45,14 @@ struct OfficerServerRemote: Remote {
 
     func actionTarget(_ location: Location) throws -> ActionTarget { .remote(try path(location)) }
 
-    func setKeptOffline(_ location: Location, _ kept: Bool) async throws {
-        if kept { try await files.pin(try path(location)) } else { try files.unpin(try path(location)) }
+    func archiveBytes(_ location: Location) async throws -> ArchiveBytes {
+        try await files.archiveBytes(try path(location))
+    }
+
+    func setKeptOffline(_ location: Location, _ kept: Bool) async throws -> PinOutcome? {
+        if kept { return try await files.pin(try path(location)) }
+        try files.unpin(try path(location))
+        return nil
     }
 
     /// The entry at `path` in the user's terms (on the same named remote).

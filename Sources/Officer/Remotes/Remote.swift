@@ -52,7 +52,9 @@ package protocol Remote: Sendable {
     /// What the server's AI actions take for a file here (an Officer file as it is, a local one sent first).
     func actionTarget(_ location: Location) throws -> ActionTarget
     /// Keeps a file in the local cache for offline use (`true`), or lets it be evicted again (`false`).
-    func setKeptOffline(_ location: Location, _ kept: Bool) async throws
+    func setKeptOffline(_ location: Location, _ kept: Bool) async throws -> PinOutcome?
+    /// Where an archive's bytes are read from: a file here, or ranges of the remote's file.
+    func archiveBytes(_ location: Location) async throws -> ArchiveBytes
 }
 
 extension Remote {
@@ -88,7 +90,10 @@ extension Remote {
     package func actionTarget(_ location: Location) throws -> ActionTarget {
         throw unavailable("the server's AI actions", location)
     }
-    package func setKeptOffline(_ location: Location, _ kept: Bool) async throws {
+    package func archiveBytes(_ location: Location) async throws -> ArchiveBytes {
+        throw unavailable("reading archives", location)
+    }
+    package func setKeptOffline(_ location: Location, _ kept: Bool) async throws -> PinOutcome? {
         throw unavailable("keeping files for offline use", location)
     }
     package func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<

@@ -45,12 +45,12 @@ enum CacheCommand: Command {
         case "pin": try await pin(parsed.positionals, files, context)
         case "unpin":
             for argument in parsed.positionals {
-                let path = try files.path(argument)
-                try files.unpin(path)
+                let location = try context.location(argument, plain: .officer)
+                try await files.unpin(location)
                 if context.global.json {
-                    context.printJSON(PinnedRecord(path: path.description, pinned: false))
+                    context.printJSON(PinnedRecord(path: location.description, pinned: false))
                 } else {
-                    context.say("Unpinned \(path).")
+                    context.say("Unpinned \(location).")
                 }
             }
         default: try verify(files, context)
@@ -105,10 +105,7 @@ enum CacheCommand: Command {
 
     static func pin(_ arguments: [String], _ files: OfficerFiles, _ context: CommandContext) async throws {
         for argument in arguments {
-            guard case .officer(let path) = try context.location(argument, plain: .officer) else {
-                throw CLIError.usage(
-                    "\(argument): only Officer files can be pinned (officer:/path, NAME:/path or a plain /path)")
-            }
+            let path = try context.location(argument, plain: .officer)
             let outcome = try await files.pin(path)
             if context.global.json {
                 context.printJSON(

@@ -33,10 +33,10 @@ enum ArchiveCommand: Command {
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let file = parsed.positionals[0]
         let files = try context.files()
-        // An Officer archive or a URL is read by ranges: a zip's directory, one member's bytes, nothing more.
-        let remote = context.isOfficerPath(file) ? try files.path(file) : nil
-        if remote != nil { try context.announceCache(files) }
-        let url = file.lowercased().hasPrefix("http://") || file.lowercased().hasPrefix("https://") ? file : nil
+        // A remote archive is read by ranges (a zip's directory, one member's bytes, nothing more), or from the
+        // cache's current copy.
+        let location = try context.location(file)
+        if try files.fixedFeatures(of: location).contains(.cached) { try context.announceCache(files) }
         if parsed.path.last == "cat" {
             var limit: Int64 = 1 << 30
             if let text = parsed.value("max-size") {
@@ -46,32 +46,15 @@ enum ArchiveCommand: Command {
                 limit = value
             }
             let console = context.console
-            if let remote {
-                try await files.readArchiveMember(parsed.positionals[1], of: remote, limit: limit) {
-                    console.writeOutput(Data($0))
-                }
-            } else if let url {
-                try await files.readArchiveMember(parsed.positionals[1], ofURL: url, limit: limit) {
-                    console.writeOutput(Data($0))
-                }
-            } else {
-                try files.readArchiveMember(parsed.positionals[1], of: file, limit: limit) {
-                    console.writeOutput(Data($0))
-                }
+            try await files.readArchiveMember(parsed.positionals[1], of: location, limit: limit) {
+                console.writeOutput(Data($0))
             }
             console.finishOutput()
             return
         }
-        let inspection: ArchiveInspection
-        if let remote {
-            inspection = try await files.inspectArchive(remote)
-        } else if let url {
-            inspection = try await files.inspectArchive(url: url)
-        } else {
-            inspection = try files.inspectArchive(file)
-        }
+        let inspection = try await files.inspectArchive(location)
         if context.global.json {
-            context.printJSON(ArchiveRecord(inspection, path: remote?.description ?? context.shownLocation(file)))
+            context.printJSON(ArchiveRecord(inspection, path: context.shownLocation(file)))
             return
         }
         let width = inspection.members.map { String($0.size ?? 0).count }.max() ?? 1

@@ -16,7 +16,7 @@ enum TransfersCommand: Command {
 
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()
-        let transfers = try files.journaledTransfers()
+        let transfers = try files.unfinishedTransferList()
         switch parsed.path.last {
         case "list": list(transfers, context: context)
         case "resume": try await resume(transfers, files: files, context: context)
@@ -24,13 +24,15 @@ enum TransfersCommand: Command {
         }
     }
 
-    static func list(_ transfers: [JournaledTransfer], context: CommandContext) {
+    static func kind(_ transfer: UnfinishedTransfer) -> String { transfer.isUpload ? "upload" : "download" }
+
+    static func list(_ transfers: [UnfinishedTransfer], context: CommandContext) {
         if context.global.json {
             for transfer in transfers {
-                let (kind, from, to) = describe(transfer, context.locationNames())
                 context.printJSON(
                     UnfinishedRecord(
-                        kind: kind, source: from, destination: to, doneBytes: transfer.done, size: transfer.total))
+                        kind: kind(transfer), source: transfer.source, destination: transfer.destination,
+                        doneBytes: transfer.doneBytes, size: transfer.totalBytes))
             }
             return
         }
@@ -39,42 +41,13 @@ enum TransfersCommand: Command {
             return
         }
         for transfer in transfers {
-            let (kind, from, to) = describe(transfer, context.locationNames())
-            var note = ""
-            if case .download(let download) = transfer, download.segments.isEmpty {
-                note = "  (no ranges on the server: a rerun starts over)"
-            }
-            var size = amount(transfer.done, transfer.total)
-            if case .objectUpload = transfer {
-                size =
-                    "\(ByteCountFormat.string(transfer.total ?? 0)) in parts (the store says which it holds on resume)"
-            }
             context.console.print(
-                "\(kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(from) -> \(to)  \(size)\(note)")
-        }
-    }
-
-    /// Kind, source and destination as the user named them (`officer:/path` for Officer downloads).
-    static func describe(_ transfer: JournaledTransfer, _ names: LocationNames) -> (
-        kind: String, from: String, to: String
-    ) {
-        switch transfer {
-        case .upload(let upload): ("upload", upload.localPath, upload.label)
-        case .objectUpload(let upload):
-            (
-                "upload", upload.localPath,
-                names.objectLocation(endpoint: upload.endpoint, bucket: upload.bucket, key: upload.objectKey)
+                "\(kind(transfer).padding(toLength: 9, withPad: " ", startingAt: 0)) \(transfer.source) -> \(transfer.destination)  \(transfer.amount)"
             )
-        case .download(let download): ("download", names.location(ofURL: download.url), download.destination)
         }
     }
 
-    static func amount(_ done: Int64, _ total: Int64?) -> String {
-        guard let total, total > 0 else { return ByteCountFormat.string(done) }
-        return "\(ByteCountFormat.string(done)) / \(ByteCountFormat.string(total)) (\(done * 100 / total)%)"
-    }
-
-    static func resume(_ transfers: [JournaledTransfer], files: OfficerFiles, context: CommandContext) async throws {
+    static func resume(_ transfers: [UnfinishedTransfer], files: OfficerFiles, context: CommandContext) async throws {
         if transfers.isEmpty {
             if !context.global.json { context.say("No unfinished transfers.") }
             return
@@ -82,12 +55,12 @@ enum TransfersCommand: Command {
         let reporter = context.progressReporter()
         defer { reporter.close() }
         try await BatchRunner.run(transfers, context: context) { transfer in
-            let (_, from, to) = describe(transfer, context.locationNames())
+            let (from, to) = (transfer.source, transfer.destination)
             let display = PartsDisplay(reporter: reporter, name: ((to as NSString).lastPathComponent), context: context)
             let started = Date()
             let outcome: TransferOutcome
             do {
-                outcome = try await context.show(files.resume(transfer), on: display)
+                outcome = try await context.show(files.resume(transfer.record), on: display)
             } catch {
                 throw UploadReport.explained(error, shown: from)
             }
@@ -106,10 +79,10 @@ enum TransfersCommand: Command {
         }
     }
 
-    static func clean(_ transfers: [JournaledTransfer], files: OfficerFiles, context: CommandContext) async throws {
+    static func clean(_ transfers: [UnfinishedTransfer], files: OfficerFiles, context: CommandContext) async throws {
         for transfer in transfers {
-            let (kind, from, to) = describe(transfer, context.locationNames())
-            if files.isRunning(transfer) {
+            let (kind, from, to) = (kind(transfer), transfer.source, transfer.destination)
+            if files.isRunning(transfer.record) {
                 if context.global.json {
                     context.printJSON(CleanedRecord(kind: kind, source: from, destination: to, removed: false))
                 } else {
@@ -117,17 +90,11 @@ enum TransfersCommand: Command {
                 }
                 continue
             }
-            try await files.discard(transfer)
+            try await files.discard(transfer.record)
             if context.global.json {
                 context.printJSON(CleanedRecord(kind: kind, source: from, destination: to, removed: true))
-                continue
-            }
-            switch transfer {
-            case .upload(let upload):
-                context.say("removed the partial upload of \(upload.localPath) to \(upload.label)")
-            case .objectUpload(let upload):
-                context.say("aborted the multipart upload of \(upload.localPath) to \(upload.label)")
-            case .download(let download): context.say("removed the partial download of \(download.destination)")
+            } else {
+                context.say(transfer.discarded)
             }
         }
         if transfers.isEmpty, !context.global.json { context.say("No unfinished transfers.") }
