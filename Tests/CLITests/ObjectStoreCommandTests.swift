@@ -118,7 +118,7 @@ import Transfer
         #expect(info.status == 0 && info.stdout.contains(" Actions: none"), "\(info.stdout)\(info.stderr)")
         for command in [
             ["search", "note", "st:\(name)/"], ["thumb", "st:\(name)/folder/first.txt"],
-            ["ocr", "st:\(name)/folder/first.txt"],
+            ["ocr", "st:\(name)/folder/first.txt"], ["get", "--zip", "st:\(name)/folder", work.file("f.zip")],
         ] {
             let refused = try await cli.run(command)
             #expect(refused.status == 9, "\(command): \(refused.stderr)")
@@ -126,6 +126,30 @@ import Transfer
                 refused.stderr.contains("st is an S3 remote") && refused.stderr.split(separator: "\n").count == 1,
                 "\(refused.stderr)")
         }
+    }
+
+    /// `put` plans a bucket's uploads as an Officer server's: a photo prepared on the way (`--resize` was
+    /// refused for any destination but Officer), into the folder under its prepared name; tus-only options are
+    /// refused in the library's words.
+    @Test func putPreparesPhotosForABucketToo() async throws {
+        try await addRemote()
+        let name = try await bucket("photos")
+        let source = work.file("big.jpg")
+        for step in [
+            ["gaussnoise", work.file("n.v"), "1600", "1200"],
+            ["colourspace", work.file("n.v"), work.file("s.v"), "srgb"],
+            ["cast", work.file("s.v"), work.file("c.v"), "uchar"], ["copy", work.file("c.v"), source + "[Q=95]"],
+        ] {
+            #expect(try ProcessRunner.run("/usr/bin/vips", step).status == 0)
+        }
+        let put = try await cli.run(["put", "--resize=800", source, "st:\(name)/in/"])
+        #expect(put.status == 0, "\(put.stderr)")
+        let back = work.file("back.jpg")
+        #expect(try await cli.run(["get", "st:\(name)/in/big.jpg", back]).status == 0)
+        let width = try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "width", back]).stdout
+        #expect(width.trimmingCharacters(in: .whitespacesAndNewlines) == "800")
+        let parts = try await cli.run(["put", "--parts", "4", source, "st:\(name)/in/other.jpg"])
+        #expect(parts.status == 2 && parts.stderr.contains("parallel parts are for tus uploads"), "\(parts.stderr)")
     }
 
     @Test func everyFileCommandOnABucket() async throws {

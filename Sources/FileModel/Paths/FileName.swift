@@ -35,6 +35,12 @@ package enum FileName {
         let name = location.name
         return isValid(name) ? name : fallback
     }
+
+    /// The name a download of `location` is saved under: its own, else `index.html` for a web page's address
+    /// (as a browser saves `https://host/`), else `download`.
+    package static func savedName(of location: Location) -> String {
+        savedName(of: location, fallback: location.isWebAddress ? "index.html" : "download")
+    }
 }
 
 extension FileName {

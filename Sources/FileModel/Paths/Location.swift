@@ -93,6 +93,23 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The folder it is in (the top of a root is its own); nil for a web address.
+    package var parent: Location? {
+        switch self {
+        case .local(let path):
+            let parts = path.split(separator: "/")
+            guard parts.count > 1 else { return .local(path.hasPrefix("/") ? "/" : ".") }
+            return .local((path.hasPrefix("/") ? "/" : "") + parts.dropLast().joined(separator: "/"))
+        case .officer(let path): return .officer(path.parent)
+        case .object(let path):
+            let parts = path.objectKey.split(separator: "/")
+            if parts.isEmpty { return .object(ObjectStorePath(remote: path.remote, bucket: "", key: "")) }
+            let key = parts.dropLast().joined(separator: "/")
+            return .object(ObjectStorePath(remote: path.remote, bucket: path.bucket, key: key.isEmpty ? "" : key + "/"))
+        case .url: return nil
+        }
+    }
+
     /// The place one level down, named `name` (a folder's entry); nil for a web address, or a name that is not one.
     package func appending(_ name: String) -> Location? {
         switch self {

@@ -1,4 +1,5 @@
 import FileModel
+import Foundation
 import HTTP
 import Transfer
 
@@ -17,6 +18,15 @@ package enum ActionTarget: Sendable, Equatable, CustomStringConvertible {
         case .remote(let path): path.description
         case .local(let path): path
         case .text(let text): "text \"\(text.count > 30 ? text.prefix(30) + "…" : Substring(text))\""
+        }
+    }
+
+    /// The file's name (what an output beside it is named after); `text` for spoken text.
+    package var name: String {
+        switch self {
+        case .remote(let path): path.name
+        case .local(let path): (path as NSString).lastPathComponent
+        case .text: "text"
         }
     }
 }

@@ -13,6 +13,33 @@ extension OfficerFiles {
         }
     }
 
+    /// The facts of several files in the order given, as a stream: the files on this machine are read on every
+    /// core at once before the first result, remote ones one request at a time as the stream goes on; the
+    /// reader's end stops the requests not yet made.
+    package func facts(of locations: [Location]) -> AsyncStream<Result<FileFacts, any Error>> {
+        AsyncStream { continuation in
+            let work = Task {
+                let here = locations.indices.filter { !locations[$0].isRemote }
+                let read = await facts(ofLocalFiles: here.map { locations[$0].description })
+                let readHere = Dictionary(uniqueKeysWithValues: zip(here, read))
+                for (index, location) in locations.enumerated() {
+                    if Task.isCancelled { break }
+                    if let result = readHere[index] {
+                        continuation.yield(result)
+                    } else {
+                        do throws(OfficerFilesError) {
+                            continuation.yield(.success(try await facts(of: location)))
+                        } catch {
+                            continuation.yield(.failure(error))
+                        }
+                    }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in work.cancel() }
+        }
+    }
+
     /// What an Officer file is and how the viewer would show it, without downloading it: its first 64 KiB by a
     /// Range request, then only what the format keeps elsewhere (an image's header and EXIF — a HEIC's `meta`
     /// box may sit after its media data —, a PDF's trailer). The facts are kept in the cache for the version

@@ -22,6 +22,11 @@ extension OfficerFiles {
         try remote(for: location).fixedFeatures
     }
 
+    /// A folder's listing as it was last read (the cache's), without a request; nil when none is kept.
+    package func cachedListing(of location: Location) -> RemoteListing? {
+        try? remote(for: location).cachedListing(location)
+    }
+
     /// What the remote of `location` can do.
     public func features(of location: Location) async throws(OfficerFilesError) -> RemoteFeatures {
         try await reporting(location) { try await remote(for: location).features() }
@@ -32,7 +37,7 @@ extension OfficerFiles {
         try await reporting(location) { try await entry(location) }
     }
 
-    private func entry(_ location: Location) async throws -> RemoteEntry {
+    func entry(_ location: Location) async throws -> RemoteEntry {
         let entry = try await remote(for: location).stat(location)
         // `x/` says "the folder x": a file there is not what was named.
         if location.namesFolder, !entry.isFolder { throw FrontDoorRefusal.notAFolder(location.description) }
@@ -163,7 +168,7 @@ extension OfficerFiles {
         return target
     }
 
-    private func sameRemote(_ source: Location, _ destination: Location) throws {
+    func sameRemote(_ source: Location, _ destination: Location) throws {
         guard source.remoteName == destination.remoteName, source.isRemote == destination.isRemote else {
             throw FrontDoorRefusal.differentRemotes(source.description, destination.description)
         }

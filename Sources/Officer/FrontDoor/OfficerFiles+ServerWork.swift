@@ -142,6 +142,26 @@ extension OfficerFiles {
             from: try await client.downloadVideo(request), kind: "download-video", target: url, base: folder)
     }
 
+    /// Downloads one zip of files and folders on one remote that makes zips (an Officer server: see
+    /// ``downloadZip(of:to:options:)-(RemotePath)``); a place on another remote is refused by name.
+    package func downloadZip(
+        of locations: [Location], to destination: String, options: DownloadOptions = DownloadOptions()
+    ) -> TransferOperation<DownloadResult> {
+        TransferOperation { report in
+            guard let first = locations.first else { throw FrontDoorRefusal.invalidValue("nothing to zip") }
+            return try await self.reporting(first) {
+                if let other = locations.first(where: { $0.remoteName != first.remoteName }) {
+                    throw FrontDoorRefusal.invalidValue(
+                        "\(other): not on the server of \(first) (a zip is made by one server)")
+                }
+                let operation = try self.remote(for: first).downloadZip(
+                    of: locations, to: destination, options: options)
+                for await event in operation { report(event) }
+                return try await operation.value
+            }
+        }
+    }
+
     /// Downloads one zip of Officer files and folders (under one root) to `destination`. Where the server offers
     /// the proposed `GET zip`, it lays the zip out from the listing (same files, same bytes, a strong ETag), so it
     /// is fetched like any file: resumable after any interruption, in parallel ranges, and started over if a file

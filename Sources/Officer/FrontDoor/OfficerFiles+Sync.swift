@@ -38,17 +38,15 @@ extension OfficerFiles {
                 onWarning?($0)
             }
         }
+        let destinationRemote = try remote(for: destination)
         var engine = SyncEngine(
-            source: try syncSide(source, options: options, asSource: true),
-            destination: try syncSide(destination, options: options, asSource: false),
+            source: try remote(for: source).syncSide(source, options: options, asSource: true),
+            destination: try destinationRemote.syncSide(destination, options: options, asSource: false),
             stagingFolder: stagingFolder, options: options)
         engine.locationNames = locationNames
         try await engine.checkRoots()
-        guard case .officer(let base) = destination, let door = try? door(base.remote) else {
-            return try await engine.runUntilRefused(onEvent: onEvent)
-        }
         return try await engine.runUntilRefused { event in
-            if case .done(let action) = event { door.forgetCachedListings(after: action, below: base) }
+            if case .done(let action) = event { destinationRemote.synced(action, below: destination) }
             onEvent(event)
         }
     }
@@ -57,17 +55,6 @@ extension OfficerFiles {
     var stagingFolder: String {
         let journalFolder = configuration.journalPath.map { ($0 as NSString).deletingLastPathComponent }
         return (journalFolder ?? NSTemporaryDirectory() + "officer-files") + "/staging"
-    }
-
-    /// One side of a sync at a location.
-    func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote {
-        switch location {
-        case .local(let path): LocalSyncRemote(root: path, options: options, asSource: asSource)
-        case .officer(let path):
-            OfficerSyncRemote(client: try client(remote: path.remote), base: path, journal: try journal)
-        case .object(let path): try objectStore(named: path.remote).syncRemote(path)
-        case .url(let url): throw FrontDoorRefusal.invalidValue("\(url): a web address can be read, not synced")
-        }
     }
 
     /// Image preparation for uploads with these settings, into the standard folder beside the cache (or the

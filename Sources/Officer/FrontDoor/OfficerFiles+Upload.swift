@@ -73,6 +73,23 @@ extension OfficerFiles {
         }
     }
 
+    /// The same to any remote that takes a stream of unknown length (an Officer server's file; others say they
+    /// cannot).
+    package func upload(
+        stream: some AsyncSequence<Data, any Error> & Sendable, label: String = "-", to destination: Location,
+        request: UploadRequest = UploadRequest()
+    ) -> TransferOperation<UploadResult> {
+        guard case .officer(let path) = destination else {
+            let refusal = Result { try remote(for: destination).unavailable("uploading a stream", destination) }
+            return TransferOperation { _ in throw try refusal.get() }
+        }
+        do {
+            return try door(path.remote).upload(stream: stream, label: label, to: path, request: request)
+        } catch {
+            return TransferOperation { _ in throw error }
+        }
+    }
+
     /// Where the files of one upload go, from what a user wrote: an http(s) URL is a tus server's creation URL;
     /// anything else an Officer path (`officer:/p`, or `/p` in the default root), placed by ``upload(_:to:request:)``'s
     /// rule, with `several` files needing a folder. Folders are created only with ``UploadRequest/createMissing``.

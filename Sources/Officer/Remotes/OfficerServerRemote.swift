@@ -77,14 +77,38 @@ struct OfficerServerRemote: Remote {
         return Self.entry(try await files.stat(path), root: path.root, remote: path.remote)
     }
 
+    func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote {
+        OfficerSyncRemote(client: try files.client, base: try path(location), journal: try files.journal)
+    }
+
+    func synced(_ action: SyncAction, below location: Location) {
+        if let base = try? path(location) { files.forgetCachedListings(after: action, below: base) }
+    }
+
+    func downloadZip(of locations: [Location], to local: String, options: DownloadOptions)
+        -> TransferOperation<DownloadResult>
+    {
+        do {
+            return files.downloadZip(of: try locations.map(path), to: local, options: options)
+        } catch {
+            return TransferOperation { _ in throw error }
+        }
+    }
+
+    func cachedListing(_ location: Location) throws -> RemoteListing? {
+        let path = try path(location)
+        guard let cached = try files.cachedListing(path) else { return nil }
+        return RemoteListing(
+            location: location,
+            entries: cached.listing.entries.map { Self.entry($0, root: path.root, remote: path.remote) },
+            listedAt: cached.listedAt)
+    }
+
     func list(_ location: Location) async throws -> RemoteListing {
         let path = try path(location)
         if files.isOffline {
-            guard let cached = try files.cachedListing(path) else { throw FrontDoorRefusal.notCachedOffline(path) }
-            return RemoteListing(
-                location: location,
-                entries: cached.listing.entries.map { Self.entry($0, root: path.root, remote: path.remote) },
-                listedAt: cached.listedAt)
+            guard let cached = try cachedListing(location) else { throw FrontDoorRefusal.notCachedOffline(path) }
+            return cached
         }
         do {
             let listing = try await files.list(path)

@@ -53,6 +53,16 @@ package protocol Remote: Sendable {
     func actionTarget(_ location: Location) throws -> ActionTarget
     /// Keeps a file in the local cache for offline use (`true`), or lets it be evicted again (`false`).
     func setKeptOffline(_ location: Location, _ kept: Bool) async throws -> PinOutcome?
+    /// This remote as one side of a sync rooted at `location` (the engine's own protocol: a rooted, streamed
+    /// listing and whole-file transfers).
+    func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote
+    /// Told of each change a sync made below `location` here (a remote that keeps listings forgets them).
+    func synced(_ action: SyncAction, below location: Location)
+    /// One zip of several files and folders, made by the remote, downloaded like one file.
+    func downloadZip(of locations: [Location], to local: String, options: DownloadOptions)
+        -> TransferOperation<DownloadResult>
+    /// The folder's listing as it was last read, without a request; nil when none is kept.
+    func cachedListing(_ location: Location) throws -> RemoteListing?
     /// Where an archive's bytes are read from: a file here, or ranges of the remote's file.
     func archiveBytes(_ location: Location) async throws -> ArchiveBytes
 }
@@ -89,6 +99,16 @@ extension Remote {
     }
     package func actionTarget(_ location: Location) throws -> ActionTarget {
         throw unavailable("the server's AI actions", location)
+    }
+    package func cachedListing(_ location: Location) throws -> RemoteListing? { nil }
+    package func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote {
+        throw unavailable("syncing", location)
+    }
+    package func synced(_ action: SyncAction, below location: Location) {}
+    package func downloadZip(of locations: [Location], to local: String, options: DownloadOptions)
+        -> TransferOperation<DownloadResult>
+    {
+        TransferOperation { _ in throw unavailable("a zip of several files", locations[0]) }
     }
     package func archiveBytes(_ location: Location) async throws -> ArchiveBytes {
         throw unavailable("reading archives", location)

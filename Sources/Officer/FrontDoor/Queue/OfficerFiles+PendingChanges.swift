@@ -11,13 +11,19 @@ extension OfficerFiles {
     /// remote's change is made now, and its failure thrown as it is.
     public func makeOrQueue(_ change: FileChange) async throws(OfficerFilesError) -> PendingChange? {
         try await reporting(change.location) {
-            guard try fixedFeatures(of: change.location).contains(.queuedWrites) else {
+            guard keepsChanges(of: change.location) else {
                 try await make(change)
                 return nil
             }
             let item = try await applyOrQueue({ try queuedWrite(for: change) }, apply: { try await make(change) })
             return item.flatMap(PendingChange.init)
         }
+    }
+
+    /// Whether a change at `location` can be kept to be made later (an Officer server's; other remotes' changes
+    /// are made at once or fail).
+    package func keepsChanges(of location: Location) -> Bool {
+        (try? fixedFeatures(of: location).contains(.queuedWrites)) ?? false
     }
 
     /// The changes kept and not yet made, oldest first: the list now, then again whenever it changes (a change

@@ -194,13 +194,7 @@ enum RemoteActionCommand {
         if several
             || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue)
         {
-            let base: String =
-                switch target {
-                case .remote(let remote): remote.name
-                case .local(let local): (local as NSString).lastPathComponent
-                case .text: "text"
-                }
-            path = (output as NSString).appendingPathComponent(base + ".txt")
+            path = (output as NSString).appendingPathComponent(target.name + ".txt")
         }
         try AtomicFile.write(Data(text.utf8), to: path, replace: force)
         return path

@@ -18,22 +18,12 @@ enum InfoCommand: Command {
         // order of the arguments and is written in one piece per batch of results.
         let files = try context.files()
         let locations = try parsed.positionals.map { try context.location($0) }
-        let locals = locations.compactMap { location -> String? in
-            if case .local(let path) = location { return path }
-            return nil
-        }
-        let localResults = await files.facts(ofLocalFiles: locals)
-        let localInfo = Dictionary(zip(locals, localResults), uniquingKeysWith: { first, _ in first })
+        var results = files.facts(of: locations).makeAsyncIterator()
         let output = OutputBuffer()
         // What was found is printed even when another path failed; the failure then sets the exit status.
         defer { context.console.printRaw(output.take()) }
-        try await BatchRunner.run(locations, context: context) { location in
-            let info: FileFacts
-            if case .local(let path) = location, let result = localInfo[path] {
-                info = try result.get()
-            } else {
-                info = try await files.facts(of: location)
-            }
+        try await BatchRunner.run(locations, context: context) { _ in
+            guard let info = try await results.next()?.get() else { throw CancellationError() }
             if context.global.json {
                 output.append(context.jsonLine(FactsRecord(info, path: context.shownLocation(info.path))) + "\n")
             } else {

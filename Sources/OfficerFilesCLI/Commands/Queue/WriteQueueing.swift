@@ -11,16 +11,6 @@ enum WriteQueueing {
         ["--queue"],
         help: "if the server cannot be reached (or with --offline), keep the change for 'officer-files queue run'")
 
-    /// True when the command should queue without trying: `--queue` and offline.
-    static func queuesAtOnce(_ parsed: ParsedCommand, _ files: OfficerFiles) -> Bool {
-        parsed.flag("queue") && files.isOffline
-    }
-
-    /// True when `--queue` was given and `error` is one the library queues after.
-    static func shouldQueue(after error: any Error, _ parsed: ParsedCommand, _ files: OfficerFiles) -> Bool {
-        parsed.flag("queue") && files.queues(after: error)
-    }
-
     /// Runs `work`; with `--queue`, queues `write()` instead when offline or when the server cannot be reached.
     static func perform(
         _ parsed: ParsedCommand, _ context: CommandContext, _ files: OfficerFiles, write: () throws -> QueuedWrite,
@@ -32,23 +22,34 @@ enum WriteQueueing {
         }
     }
 
-    /// The same for a change the library places and queues: only a remote whose changes can be queued
-    /// (``RemoteFeatures/queuedWrites``) takes `--queue`.
+    /// The same for a change the library places and queues: only a remote that keeps changes takes `--queue`.
+    /// `queueAtOnce`: keep the change without trying it; set once one was kept because the server could not be
+    /// reached, so the later changes of a batch do not each wait for the network to fail again. `write`: the kept
+    /// form when it is not the change's own.
+    static func perform(
+        _ parsed: ParsedCommand, _ context: CommandContext, _ files: OfficerFiles, change: FileChange,
+        queueAtOnce: inout Bool, write: (() throws -> QueuedWrite)? = nil, work: () async throws -> Void
+    ) async throws {
+        guard parsed.flag("queue") else { return try await work() }
+        guard files.keepsChanges(of: change.location) else {
+            throw CLIError.usage(
+                "--queue: \(change.location) is not on an Officer server; only an Officer server's changes are queued")
+        }
+        let write = write ?? { try files.queuedWrite(for: change) }
+        if queueAtOnce { return say(try files.enqueue(try write()), context, offline: files.isOffline) }
+        if let item = try await files.applyOrQueue(write, apply: work) {
+            queueAtOnce = true
+            say(item, context, offline: files.isOffline)
+        }
+    }
+
+    /// The same for one change.
     static func perform(
         _ parsed: ParsedCommand, _ context: CommandContext, _ files: OfficerFiles, change: FileChange,
         work: () async throws -> Void
     ) async throws {
-        guard parsed.flag("queue") else { return try await work() }
-        guard try files.fixedFeatures(of: change.location).contains(.queuedWrites) else {
-            throw CLIError.usage(
-                "--queue: \(change.location) is not on an Officer server; only an Officer server's changes are queued")
-        }
-        try await perform(parsed, context, files, write: { try files.queuedWrite(for: change) }, work: work)
-    }
-
-    /// Keeps `write` and says so.
-    static func queue(_ write: QueuedWrite, _ files: OfficerFiles, _ context: CommandContext, offline: Bool) throws {
-        say(try files.enqueue(write), context, offline: offline)
+        var queueAtOnce = false
+        try await perform(parsed, context, files, change: change, queueAtOnce: &queueAtOnce, work: work)
     }
 
     static func say(_ item: TransferJournal.QueuedItem, _ context: CommandContext, offline: Bool) {

@@ -43,16 +43,7 @@ enum CompletionCommand: Command {
 
     /// A folder's entries from the cached listing, or asked of the server with a two-second limit.
     static func entries(of folder: Location, _ files: OfficerFiles) async -> [RemoteEntry]? {
-        // The cached listing is the default server's: a named remote's folders are asked of that remote.
-        if case .officer(let path) = folder, path.remote == nil, let cached = try? files.cachedListing(path) {
-            return cached.listing.entries.compactMap { entry in
-                (try? path.appending(entry.name)).map {
-                    RemoteEntry(
-                        location: .officer($0), name: entry.name, kind: entry.isDirectory ? .directory : .file,
-                        size: entry.size)
-                }
-            }
-        }
+        if let cached = files.cachedListing(of: folder) { return cached.entries }
         return await withTaskGroup(of: [RemoteEntry]?.self) { group in
             group.addTask { try? await files.list(folder).entries }
             group.addTask {

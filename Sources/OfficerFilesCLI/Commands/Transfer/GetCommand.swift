@@ -80,7 +80,7 @@ enum GetCommand: Command {
             }
             try await BatchRunner.run(sources, context: context) { source in
                 let destination = (folder as NSString).appendingPathComponent(
-                    FileName.savedName(of: source, fallback: source.isWebAddress ? "index.html" : "download"))
+                    FileName.savedName(of: source))
                 try await download(source, to: destination, options: options, reporter: reporter, context)
             }
             return
@@ -88,7 +88,7 @@ enum GetCommand: Command {
         let source = sources[0]
         let destination = SavedFile.path(
             for: destinationArgument,
-            name: FileName.savedName(of: source, fallback: source.isWebAddress ? "index.html" : "download"))
+            name: FileName.savedName(of: source))
         try await download(source, to: destination, options: options, reporter: reporter, context)
     }
 
@@ -111,15 +111,10 @@ enum GetCommand: Command {
     /// `get --zip SRC... [DEST]`: the server's zip of Officer files and folders, downloaded like one file.
     static func zip(_ parsed: ParsedCommand, _ options: DownloadOptions, _ context: CommandContext) async throws {
         var arguments = parsed.positionals
-        let destinationArgument =
-            arguments.count > 1 && !context.isOfficerPath(arguments.last!) ? arguments.removeLast() : nil
-        let paths = try arguments.map { argument in
-            guard context.isOfficerPath(argument) else {
-                throw CLIError.usage("\(argument): --zip takes Officer paths (officer:/path)")
-            }
-            return try context.remotePath(argument)
-        }
-        let name = paths.count == 1 ? (paths[0].isRoot ? "root" : paths[0].name) + ".zip" : "download.zip"
+        let lastIsRemote = try arguments.count > 1 && context.location(arguments.last!).isRemote
+        let destinationArgument = arguments.count > 1 && !lastIsRemote ? arguments.removeLast() : nil
+        let sources = try arguments.map { try context.location($0) }
+        let name = sources.count == 1 ? (sources[0].isTopOfRoot ? "root" : sources[0].name) + ".zip" : "download.zip"
         let destination = SavedFile.path(for: destinationArgument, name: FileName.isValid(name) ? name : "download.zip")
         let started = Date()
         let reporter = context.progressReporter()
@@ -128,8 +123,8 @@ enum GetCommand: Command {
             reporter: reporter, name: (destination as NSString).lastPathComponent, context: context)
         let files = try context.files()
         let result = try await context.show(
-            files.downloadZip(of: paths, to: destination, options: options), on: display)
-        report(result, source: paths.map(\.description).joined(separator: " "), started, context)
+            files.downloadZip(of: sources, to: destination, options: options), on: display)
+        report(result, source: sources.map(\.description).joined(separator: " "), started, context)
     }
 
     static func report(_ result: DownloadResult, source: String, _ started: Date, _ context: CommandContext) {

@@ -95,57 +95,39 @@ enum PutCommand: Command {
         let dest = parsed.positionals.last!
         let files = try context.files()
         let location = try context.location(dest)
-        if location.isRemote, !location.isWebAddress, try !files.fixedFeatures(of: location).contains(.queuedWrites) {
-            // A remote without the Officer server's extras (S3): the front door's upload, placed as cp places copies.
-            if parsed.flag("queue") || parsed.flag("resize") || options.parts > 1 || options.chunkSize != nil {
-                throw CLIError.usage(
-                    "\(dest): --queue, --resize, --parts and --chunk-size are for Officer destinations")
-            }
-            return try await putAnywhere(locals, to: location, options: options, parsed, context)
-        }
-        var request = UploadRequest()
-        request.createMissing = parsed.flag("parents")
-        request.overwrite = parsed.flag("force")
-        request.options = options
-        if !dest.lowercased().hasPrefix("http://"), !dest.lowercased().hasPrefix("https://"),
-            !context.isOfficerPath(dest)
-        {
+        guard location.isRemote else {
             throw CLIError.usage(
                 "\(dest): DEST must be a remote path (officer:/path, NAME:/path, NAME:bucket/key) or a tus URL")
         }
         if parsed.flag("queue"), parsed.flag("resize") {
             throw CLIError.usage("--queue does not go with --resize (a queued upload sends the file as it is)")
         }
-        let destination: UploadDestination
-        do {
-            if context.isOfficerPath(dest), WriteQueueing.queuesAtOnce(parsed, files) {
-                throw FrontDoorRefusal.needsNetwork(dest)
+        var request = UploadRequest()
+        request.createMissing = parsed.flag("parents")
+        request.overwrite = parsed.flag("force")
+        request.options = options
+        let plan = try await files.planUpload(
+            of: locals, to: location, request: request, queueing: parsed.flag("queue"))
+        var queueAtOnce = plan.queueAtOnce
+        if let folder = plan.folderToMake {
+            try await WriteQueueing.perform(
+                parsed, context, files, change: .makeFolder(folder, parents: true), queueAtOnce: &queueAtOnce
+            ) {
+                _ = try await files.makeFolder(folder, parents: true)
             }
-            destination = try await files.uploadDestination(dest, several: locals.count > 1, request: request)
-        } catch
-            where context.isOfficerPath(dest)
-            && (WriteQueueing.queuesAtOnce(parsed, files) || WriteQueueing.shouldQueue(after: error, parsed, files))
-        {
-            return try queueUploads(locals, to: dest, files, parsed, context)
         }
         let reporter = context.progressReporter()
         defer { reporter.close() }
-        if locals.count > 1 {
+        if locals.count > 1, !queueAtOnce {
             reporter.expect(files: locals.count, bytes: parsed.flag("resize") ? nil : Self.totalSize(of: locals))
         }
         guard parsed.flag("resize") else {
             try await BatchRunner.run(locals, context: context) { local in
-                let target: UploadTarget
-                do {
-                    target = try files.uploadTarget(for: local, destination: destination, overwrite: request.overwrite)
-                } catch {
-                    throw UploadReport.explained(error, shown: local)
-                }
-                try await WriteQueueing.perform(parsed, context, files) {
-                    try queuedUpload(local, path: try finalPath(of: local, in: destination), parsed)
-                } work: {
-                    try await upload(
-                        local, to: target, files: files, options: options, reporter: reporter, context: context)
+                try await WriteQueueing.perform(
+                    parsed, context, files, change: plan.change(for: local), queueAtOnce: &queueAtOnce,
+                    write: { try plan.queuedWrite(for: local) }
+                ) {
+                    try await upload(local, plan, options: options, reporter: reporter, context: context)
                 }
             }
             return
@@ -161,10 +143,8 @@ enum PutCommand: Command {
             do {
                 let item = try prepared.get()
                 if let warning = item.warning { context.console.message("warning: \(warning)") }
-                let target = try files.uploadTarget(
-                    for: item.path, name: item.name, destination: destination, overwrite: request.overwrite)
                 try await upload(
-                    item.path, to: target, files: files, options: options, reporter: reporter, context: context,
+                    item.path, plan, name: item.name, options: options, reporter: reporter, context: context,
                     shownAs: local)
                 if let temporary = item.temporary { unlink(temporary) }
             } catch {
@@ -175,8 +155,8 @@ enum PutCommand: Command {
             }
         }
         // A file the user named (`put --resize a.png officer:/b.webp`) is prepared in the format its name says.
-        if locals.count == 1, case .officer(.asFile(let file)) = destination {
-            try await send(locals[0], preparation.prepare(locals[0], as: file.name))
+        if locals.count == 1, let name = plan.fileName {
+            try await send(locals[0], preparation.prepare(locals[0], as: name))
         } else {
             for await (local, prepared) in PreparedUploads(locals, preparation: preparation) {
                 try await send(local, prepared)
@@ -185,84 +165,19 @@ enum PutCommand: Command {
         if !failures.isEmpty { throw BatchRunner.summary(of: failures, total: locals.count) }
     }
 
-    /// `put LOCAL... DEST` through the front door's upload for any remote.
-    static func putAnywhere(
-        _ locals: [String], to destination: Location, options: UploadOptions, _ parsed: ParsedCommand,
-        _ context: CommandContext
-    ) async throws {
-        let files = try context.files()
-        if locals.count > 1, !destination.description.hasSuffix("/"),
-            (try? await files.stat(destination))?.isFolder != true
-        {
-            throw CLIError.usage("\(destination): several files go into a folder: end it with /")
-        }
-        let reporter = context.progressReporter()
-        defer { reporter.close() }
-        if locals.count > 1 { reporter.expect(files: locals.count, bytes: Self.totalSize(of: locals)) }
-        try await BatchRunner.run(locals, context: context) { local in
-            let target = try await files.uploadTarget(of: local, to: destination)
-            let display = PartsDisplay(
-                reporter: reporter, name: (local as NSString).lastPathComponent, context: context)
-            let started = Date()
-            let result: UploadResult
-            do {
-                result = try await context.show(
-                    files.upload(path: local, to: destination, overwrite: parsed.flag("force"), options: options),
-                    on: display
-                )
-            } catch {
-                throw UploadReport.explained(error, shown: local)
-            }
-            UploadReport.finished(
-                result, shown: local, destination: target.description, seconds: Date().timeIntervalSince(started),
-                reporter: reporter, context: context)
-        }
-    }
-
-    /// Where `local` lands for an Officer destination (a tus URL has no Officer path: nothing to queue there).
-    static func finalPath(of local: String, in destination: UploadDestination) throws -> RemotePath {
-        switch destination {
-        case .officer(.intoFolder(let folder)): return try folder.appending((local as NSString).lastPathComponent)
-        case .officer(.asFile(let file)): return file
-        case .tus(let url): throw CLIError.usage("\(url): --queue works with Officer destinations only")
-        }
-    }
-
-    /// The queued form of one upload.
-    static func queuedUpload(_ local: String, path: RemotePath, _ parsed: ParsedCommand) throws -> QueuedWrite {
-        QueuedWrite(
-            kind: .upload, root: path.root, path: path.path,
-            local: URL(fileURLWithPath: local).standardizedFileURL.path,
-            parents: parsed.flag("parents"), overwrite: parsed.flag("force"))
-    }
-
-    /// `put --queue` while the server cannot be reached: each file queued where it would land, placed by the
-    /// destination as it was last listed.
-    static func queueUploads(
-        _ locals: [String], to dest: String, _ files: OfficerFiles, _ parsed: ParsedCommand, _ context: CommandContext
-    ) throws {
-        let target = try context.remotePath(dest)
-        let intoFolder = try locals.count > 1 || files.queuedDestinationIsFolder(target)
-        for local in locals {
-            let path = intoFolder ? try target.appending((local as NSString).lastPathComponent) : target
-            try WriteQueueing.queue(
-                try queuedUpload(local, path: path, parsed), files, context, offline: files.isOffline)
-        }
-    }
-
     /// `put - officer:/path`: standard input, of unknown length, to one Officer file.
     static func uploadStandardInput(
         _ dest: String, options: UploadOptions, _ parsed: ParsedCommand, _ context: CommandContext
     ) async throws {
-        guard context.isOfficerPath(dest), !dest.hasSuffix("/") else {
-            throw CLIError.usage("\(dest): standard input goes to an Officer file name (officer:/path/name)")
+        let destination = try context.location(dest)
+        guard destination.isRemote, !destination.namesFolder, !dest.hasSuffix("/") else {
+            throw CLIError.usage("\(dest): standard input goes to a remote file name (officer:/path/name)")
         }
         // A forgotten pipe would wait for the terminal's end of file (Ctrl-D) with nothing said.
         if isatty(STDIN_FILENO) == 1 {
             throw CLIError.usage("standard input is a terminal: pipe the data into 'put -'")
         }
         let files = try context.files()
-        let destination = try context.remotePath(dest)
         var request = UploadRequest()
         request.createMissing = parsed.flag("parents")
         request.overwrite = parsed.flag("force")
@@ -287,25 +202,25 @@ enum PutCommand: Command {
     }
 
     static func upload(
-        _ local: String, to target: UploadTarget, files: OfficerFiles, options: UploadOptions,
-        reporter: ProgressReporter,
+        _ local: String, _ plan: UploadPlan, name: String? = nil, options: UploadOptions, reporter: ProgressReporter,
         context: CommandContext, shownAs: String? = nil
     ) async throws {
         let shown = shownAs ?? local
+        let landing = plan.landing(of: local, name: name).description
         let display = PartsDisplay(reporter: reporter, name: (shown as NSString).lastPathComponent, context: context)
         let started = Date()
         let result: UploadResult
         do {
-            result = try await context.show(files.upload(local, to: target, options: options), on: display)
+            result = try await context.show(plan.upload(local, name: name, options: options), on: display)
         } catch UploadError.server(_, 409, let message) {
             // Not an Officer server's (the front door reports those as existing files): the tus server's own reason.
             throw CLIError.refused(
-                "\(shown) -> \(target.label): the tus server refused it (409 Conflict): \(message)", .conflict)
+                "\(shown) -> \(landing): the tus server refused it (409 Conflict): \(message)", .conflict)
         } catch {
             throw UploadReport.explained(error, shown: shown)
         }
         UploadReport.finished(
-            result, shown: shown, destination: target.label, seconds: Date().timeIntervalSince(started),
+            result, shown: shown, destination: landing, seconds: Date().timeIntervalSince(started),
             reporter: reporter, context: context)
     }
 

@@ -1,0 +1,130 @@
+import FileModel
+import Foundation
+import Transfer
+
+/// Where the files of one upload go, decided once for the whole batch (one request, not one a file): into a
+/// folder under their names, or one file at a name. An Officer server or a tus creation URL gets each file's
+/// target without a request; any other remote goes through its own upload; a server that cannot be reached while
+/// the changes are to be kept gets none, and every file is kept as it would land.
+package struct UploadPlan: Sendable {
+    enum Route: Sendable {
+        /// An Officer server or a tus URL, placed (and folders made) already.
+        case targets(UploadDestination)
+        /// Any other remote, each file into the folder or at the name.
+        case remote(Location, intoFolder: Bool)
+        /// Changes to keep: the server could not be reached.
+        case kept(Location, intoFolder: Bool)
+    }
+
+    let files: OfficerFiles
+    let route: Route
+    let overwrite: Bool
+    let createMissing: Bool
+    /// The server could not be reached (or the front door is offline): each upload is to be kept without
+    /// trying it.
+    package var queueAtOnce: Bool { if case .kept = route { true } else { false } }
+    /// A folder to make before the first file (with the changes kept, or on a remote whose upload makes none).
+    package let folderToMake: Location?
+
+    /// The one name a single file is stored under, nil when the files go into a folder (under their own names).
+    package var fileName: String? {
+        switch route {
+        case .targets(.officer(.asFile(let file))): file.name
+        case .targets: nil
+        case .remote(let location, let intoFolder), .kept(let location, let intoFolder):
+            intoFolder ? nil : location.name
+        }
+    }
+
+    /// Where `local` lands (under `name`, default its own), as the user would write it.
+    package func landing(of local: String, name: String? = nil) -> Location {
+        let name = name ?? (local as NSString).lastPathComponent
+        switch route {
+        case .targets(.officer(.intoFolder(let folder))):
+            return (try? folder.appending(name)).map { .officer($0) } ?? .officer(folder)
+        case .targets(.officer(.asFile(let file))): return .officer(file)
+        case .targets(.tus(let url)): return .url(url)
+        case .remote(let location, let intoFolder), .kept(let location, let intoFolder):
+            return intoFolder ? location.appending(name) ?? location : location
+        }
+    }
+
+    /// The change one upload makes, as ``OfficerFiles/makeOrQueue(_:)`` keeps it.
+    package func change(for local: String) -> FileChange {
+        .upload(URL(fileURLWithPath: local), to: landing(of: local), overwrite: overwrite)
+    }
+
+    /// The kept form of one upload: sent as the file is when the queue is sent, making the folders missing on
+    /// the way when the upload was to.
+    package func queuedWrite(for local: String) throws -> QueuedWrite {
+        var write = try files.queuedWrite(for: change(for: local))
+        write.parents = createMissing
+        return write
+    }
+
+    /// Uploads `local` (stored under `name`, default its own) where the plan says.
+    package func upload(_ local: String, name: String? = nil, options: UploadOptions) -> TransferOperation<UploadResult>
+    {
+        switch route {
+        case .targets(let destination):
+            do {
+                let target = try files.uploadTarget(
+                    for: local, name: name, destination: destination, overwrite: overwrite)
+                return files.upload(local, to: target, options: options)
+            } catch {
+                return TransferOperation { _ in throw error }
+            }
+        case .remote, .kept:
+            return files.upload(path: local, to: landing(of: local, name: name), overwrite: overwrite, options: options)
+        }
+    }
+}
+
+extension OfficerFiles {
+    /// Decides where `locals` go at `destination`, as cp(1) places copies: an existing folder (or one written with
+    /// `/`) takes them under their names, several files need a folder, else the one file goes at that name.
+    /// `createMissing` makes the folders missing on the way; `queueing`: the changes are to be kept when the
+    /// server cannot be reached, so that is planned instead of failing. Chunk sizes and parallel parts are for
+    /// a tus upload (an Officer server or a tus URL) only.
+    package func planUpload(
+        of locals: [String], to destination: Location, request: UploadRequest, queueing: Bool
+    ) async throws -> UploadPlan {
+        let several = locals.count > 1
+        var request = request
+        request.namesFolder = request.namesFolder || destination.namesFolder
+        switch destination {
+        case .officer(let path):
+            let keeps = queueing && keepsChanges(of: destination)
+            do {
+                if keeps, isOffline { throw FrontDoorRefusal.needsNetwork(destination.description) }
+                let placement = try await door(path.remote).uploadDestination(
+                    path.description, several: several, request: request)
+                return UploadPlan(
+                    files: try door(path.remote), route: .targets(placement), overwrite: request.overwrite,
+                    createMissing: request.createMissing, folderToMake: nil)
+            } catch  where keeps && queues(after: error) {
+                let intoFolder = try several || queuedDestinationIsFolder(path)
+                return UploadPlan(
+                    files: self, route: .kept(destination, intoFolder: intoFolder), overwrite: request.overwrite,
+                    createMissing: request.createMissing, folderToMake: nil)
+            }
+        case .url(let url):
+            return UploadPlan(
+                files: self, route: .targets(.tus(url: url)), overwrite: request.overwrite,
+                createMissing: request.createMissing, folderToMake: nil)
+        default:
+            if request.options.parts > 1 || request.options.chunkSize != nil {
+                throw FrontDoorRefusal.invalidValue(
+                    "\(destination): chunk sizes and parallel parts are for tus uploads (an Officer server or a tus URL)"
+                )
+            }
+            let plan = try await planRelocation(
+                of: locals.map(Location.local), to: destination, copy: false, recursive: true,
+                parents: request.createMissing, queueing: false)
+            let intoFolder = plan.intoFolder
+            return UploadPlan(
+                files: self, route: .remote(destination, intoFolder: intoFolder), overwrite: request.overwrite,
+                createMissing: request.createMissing, folderToMake: plan.folderToMake)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Commands parse, make one call of the library and render: which remote a place is on, and what that remote can
+/// do, is the library's to know. A command that asks what kind a place is (to branch on it) is a rule kept in
+/// one command and forgotten by the next.
+@Suite struct CommandSeamTests {
+    /// What asks the kind of a place: the Officer-path tests, a switch on a `Location`'s case, "can it be queued"
+    /// standing for "is it Officer".
+    static let kindChecks = [
+        "isOfficerPath", "isWebAddress", "case .officer", "case .object", "case .url", ".local(let",
+        "contains(.queuedWrites)",
+    ]
+
+    @Test func noCommandAsksWhatKindOfRemoteAPlaceIsOn() throws {
+        let folder = ProcessRunner.packageRoot + "/Sources/OfficerFilesCLI/Commands"
+        let names = try FileManager.default.subpathsOfDirectory(atPath: folder).filter { $0.hasSuffix(".swift") }
+        #expect(names.count > 20, "the commands were not found at \(folder)")
+        var found: [String] = []
+        for name in names.sorted() {
+            let lines = try String(contentsOfFile: folder + "/" + name, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                for check in Self.kindChecks where line.contains(check) {
+                    found.append("\(name):\(number + 1): \(check)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "kind checks in commands:\n\(found.joined(separator: "\n"))")
+    }
+}
