@@ -93,5 +93,19 @@ import Testing
         #expect(missing.status == 8 && missing.stderr.contains("none.txt"))
         let folder = try await cli.run(["info", "officer:/clips"])
         #expect(folder.status == 9 && folder.stderr.contains("is a folder"))
+        // One stream in the arguments' order: a failure is told between the results before and after it.
+        let mixed = try await ProcessRunner.runDetached(
+            "/bin/sh",
+            [
+                "-c", "\"$0\" info \"$1\" officer:/clips/none.mp3 officer:/clips/real.mp3 2>&1", ProcessRunner.cliPath,
+                notes,
+            ],
+            environment: cli.environment())
+        let text = mixed.stdout
+        let first = try #require(text.range(of: "notes.md")), failure = try #require(text.range(of: "none.mp3"))
+        let last = try #require(text.range(of: "real.mp3"))
+        #expect(
+            mixed.status == 4 && first.lowerBound < failure.lowerBound && failure.lowerBound < last.lowerBound,
+            "\(text)")
     }
 }

@@ -227,6 +227,16 @@ import Testing
         #expect(
             notRemote.status == 2 && notRemote.stderr.contains("x.bin: not on the server of officer:/a.bin"),
             "\(notRemote.stderr)")
+        // One member per name (two `b.txt` made a zip that unzips one over the other); a missing path is named.
+        let twice = try await cli.run([
+            "get", "--zip", "officer:/b.txt", "officer:/Photos/../b.txt", work.file("t.zip"),
+        ])
+        #expect(twice.status == 2 && twice.stderr.contains("a zip holds one member of each name"), "\(twice.stderr)")
+        let missing = try await cli.run(["get", "--zip", "officer:/a.bin", "officer:/nosuch", work.file("m.zip")])
+        #expect(
+            missing.status == 4 && missing.stderr.contains("officer:/nosuch: no such file or folder"),
+            "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.file("t.zip")))
     }
 
     @Test func putFromAPipeOfUnknownLength() async throws {

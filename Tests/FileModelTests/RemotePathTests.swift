@@ -54,4 +54,24 @@ import Testing
         #expect(RemotePathError.escapesRoot("/../x").description.contains("/../x"))
         #expect(RemotePathError.notRemote("foo").description.contains("officer:/path"))
     }
+
+    /// Where plain paths are the server's (`ls`, `rm`, `cp`, `mv`), `./x` is still a place here: `cp officer:/a
+    /// ./a` made `officer:/a` a second time on the server.
+    @Test func aPathWrittenAsHereIsNeverTheServers() throws {
+        for text in ["./local.txt", "../up.txt", "~/x", ".", ".."] {
+            #expect(throws: RemotePathError.notRemote(text)) { try Location(parsing: text, plain: .officer) }
+        }
+        #expect(try Location(parsing: "notes.txt", plain: .officer) == .officer(try RemotePath(path: "/notes.txt")))
+        #expect(try Location(parsing: "./local.txt", plain: .local) == .local("./local.txt"))
+    }
+
+    /// A place's parent on every kind of remote (where `cp -p` and `put -p` make folders).
+    @Test func aLocationsParent() throws {
+        #expect(Location.local("/a/b.txt").parent == .local("/a"))
+        #expect(Location.local("b.txt").parent == .local("."))
+        #expect(Location.officer(try RemotePath(path: "/a/b")).parent == .officer(try RemotePath(path: "/a")))
+        let key = ObjectStorePath(remote: "st", bucket: "bk1", key: "x/y.txt")
+        #expect(Location.object(key).parent == .object(ObjectStorePath(remote: "st", bucket: "bk1", key: "x/")))
+        #expect(Location.url("https://h/x").parent == nil)
+    }
 }

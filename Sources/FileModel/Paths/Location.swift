@@ -46,6 +46,10 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
         switch plain {
         case .local: self = .local(text)
         case .officer:
+            // `./x`, `../x` and `~/x` are written as places on this machine: never taken for a server's path.
+            if ["./", "../", "~/"].contains(where: text.hasPrefix) || [".", "..", "~"].contains(text) {
+                throw .notRemote(text)
+            }
             var path = try RemotePath(root: defaultRoot, path: text)
             path.namesFolder = text.count > 1 && text.hasSuffix("/") && !path.isRoot
             self = .officer(path)

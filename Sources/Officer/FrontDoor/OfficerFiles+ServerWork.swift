@@ -154,10 +154,23 @@ extension OfficerFiles {
                     throw FrontDoorRefusal.invalidValue(
                         "\(other): not on the server of \(first) (a zip is made by one server)")
                 }
-                let operation = try self.remote(for: first).downloadZip(
-                    of: locations, to: destination, options: options)
-                for await event in operation { report(event) }
-                return try await operation.value
+                var names: [String: Location] = [:]
+                for location in locations {
+                    if let earlier = names.updateValue(location, forKey: location.name) {
+                        throw FrontDoorRefusal.invalidValue(
+                            "\(location): a zip holds one member of each name, and \(earlier) is \(location.name) too")
+                    }
+                }
+                do {
+                    let operation = try self.remote(for: first).downloadZip(
+                        of: locations, to: destination, options: options)
+                    for await event in operation { report(event) }
+                    return try await operation.value
+                } catch  where ErrorCategory.of(error) == .notFound {
+                    // The server's answer names no path: the one missing says so itself.
+                    for location in locations { _ = try await self.entry(location) }
+                    throw error
+                }
             }
         }
     }

@@ -23,7 +23,15 @@ enum InfoCommand: Command {
         // What was found is printed even when another path failed; the failure then sets the exit status.
         defer { context.console.printRaw(output.take()) }
         try await BatchRunner.run(locations, context: context) { _ in
-            guard let info = try await results.next()?.get() else { throw CancellationError() }
+            let info: FileFacts
+            do {
+                guard let facts = try await results.next()?.get() else { throw CancellationError() }
+                info = facts
+            } catch {
+                // What came before is printed before this failure is told: the output keeps the arguments' order.
+                context.console.printRaw(output.take())
+                throw error
+            }
             if context.global.json {
                 output.append(context.jsonLine(FactsRecord(info, path: context.shownLocation(info.path))) + "\n")
             } else {

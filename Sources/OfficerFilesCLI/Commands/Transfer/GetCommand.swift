@@ -76,7 +76,9 @@ enum GetCommand: Command {
             let folder = destinationArgument ?? "."
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw CLIError.usage("\(folder): several files go into a folder, and there is none at that path")
+                let there =
+                    FileManager.default.fileExists(atPath: folder) ? "that is a file" : "there is none at that path"
+                throw CLIError.usage("\(folder): several files go into a folder, and \(there)")
             }
             try await BatchRunner.run(sources, context: context) { source in
                 let destination = (folder as NSString).appendingPathComponent(
