@@ -12,7 +12,9 @@ extension OfficerFiles {
         switch location {
         case .local: LocalDiskRemote()
         case .officer(let path): OfficerServerRemote(files: try door(path.remote))
-        case .object(let path): ObjectStoreBucketRemote(store: try objectStore(named: path.remote))
+        case .object(let path):
+            try configuration.registeredRemotes[path.remote]
+                ?? ObjectStoreBucketRemote(store: try objectStore(named: path.remote))
         case .url: WebAddressRemote(files: self)
         }
     }

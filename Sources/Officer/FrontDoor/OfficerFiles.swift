@@ -36,6 +36,9 @@ public final class OfficerFiles: Sendable {
         /// Other Officer servers it may reach by name (`work:/Documents`), each with its own token in `tokens`
         /// and its own remembered offers; `server` stays the default one (`officer:`).
         public var officerRemotes: [OfficerRemote] = []
+        /// Remotes made in code and registered by name (a test's in-memory remote): `NAME:bucket/key` goes to
+        /// them as it goes to a configured S3 remote.
+        package var registeredRemotes: [String: any Remote] = [:]
         /// Told what did not stop an operation but that its user should know, in one line: a damaged journal
         /// moved aside (and what was lost), a damaged cached copy dropped and fetched again. Nil drops them.
         public var onWarning: (@Sendable (String) -> Void)?
@@ -176,7 +179,7 @@ public final class OfficerFiles: Sendable {
     /// A path from what a user typed: `officer:/p`, `officer:ROOT:/p`, or a plain `/p` in the default root.
     package func path(_ text: String) throws(RemotePathError) -> RemotePath {
         let remotes = Set(configuration.officerRemotes.map(\.name))
-        try Location.checkRemoteName(text, known: remotes.union(configuration.objectStores.map(\.name)))
+        try Location.checkRemoteName(text, known: remotes.union(objectRemoteNames))
         return RemotePath.isRemote(text, remotes: remotes)
             ? try RemotePath(parsing: text, defaultRoot: configuration.defaultRoot, remotes: remotes)
             : try RemotePath(root: configuration.defaultRoot, path: text)
@@ -191,13 +194,18 @@ public final class OfficerFiles: Sendable {
         }
     }
 
+    /// The names `NAME:bucket/key` is read with: the configured S3 remotes' and the registered ones'.
+    var objectRemoteNames: Set<String> {
+        Set(configuration.objectStores.map(\.name)).union(configuration.registeredRemotes.keys)
+    }
+
     /// The same, throwing the parser's own error (the CLI words a bad path as a usage error).
     package func parsedLocation(_ text: String, plain: Location.PlainPath = .local) throws(RemotePathError)
         -> Location
     {
         try Location(
             parsing: text, officerRemotes: Set(configuration.officerRemotes.map(\.name)),
-            objectRemotes: Set(configuration.objectStores.map(\.name)), defaultRoot: configuration.defaultRoot,
+            objectRemotes: objectRemoteNames, defaultRoot: configuration.defaultRoot,
             plain: plain)
     }
 

@@ -25,6 +25,7 @@ extension CommandContext {
         }
         configuration.defaultRoot = defaultRoot
         configuration.objectStores = try objectStoreRemotes().values.sorted { $0.name < $1.name }
+        configuration.registeredRemotes = registeredRemotes
         configuration.officerRemotes = (try configStore.load().officers ?? [:]).map {
             OfficerRemote(name: $0.key, server: $0.value.server)
         }

@@ -35,7 +35,7 @@ extension CommandContext {
         let config = try configStore.load()
         return try Location(
             parsing: argument, officerRemotes: Set((config.officers ?? [:]).keys),
-            objectRemotes: Set((config.remotes ?? [:]).keys),
+            objectRemotes: Set((config.remotes ?? [:]).keys).union(registeredRemotes.keys),
             defaultRoot: defaultRoot, plain: plain ?? plainPaths)
     }
 

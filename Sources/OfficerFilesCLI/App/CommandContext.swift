@@ -23,6 +23,8 @@ package struct CommandContext: Sendable {
     package var invokedCommand: String?
     /// The named Officer remote this command's Officer paths are on (`work:/…`), nil for the default server.
     package var officerRemote: String?
+    /// Remotes made in code, by name (a test's in-memory remote), beside the configured ones.
+    package var registeredRemotes: [String: any Remote] = [:]
 
     /// Creates a context.
     package init(console: Console, global: GlobalOptions, environment: [String: String], configStore: ConfigStore) {

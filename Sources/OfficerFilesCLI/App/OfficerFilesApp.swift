@@ -82,10 +82,12 @@ package enum OfficerFilesApp {
         return await run(arguments: arguments, environment: environment)
     }
 
-    /// Runs the program and returns its exit code.
+    /// Runs the program and returns its exit code; `remotes` are remotes made in code, by name, beside the
+    /// configured ones (a test's in-memory remote). `catchesInterrupt`: Ctrl-C stops the command (a program's
+    /// run; a run inside another process leaves the process's signals alone).
     package static func run(
         arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-        console: Console? = nil
+        console: Console? = nil, remotes: [String: any Remote] = [:], catchesInterrupt: Bool = true
     ) async -> Int32 {
         let console = console ?? Console(environment: environment)
         if arguments.first == "__complete" {
@@ -125,6 +127,7 @@ package enum OfficerFilesApp {
             console: console, global: GlobalOptions(parsed), environment: environment,
             configStore: ConfigStore(environment: environment))
         context.invokedCommand = parsed.path.first
+        context.registeredRemotes = remotes
         context.givenOptions = parsed.flags
         context.offeredOptions = Set(parser.specs(for: parsed.path).last?.options.flatMap(\.names) ?? [])
         do {
@@ -151,8 +154,8 @@ package enum OfficerFilesApp {
             }
             try await command.run(parsed, context)
         }
-        let interrupt = interruptHandler(cancelling: task)
-        defer { interrupt.cancel() }
+        let interrupt = catchesInterrupt ? interruptHandler(cancelling: task) : nil
+        defer { interrupt?.cancel() }
         do {
             try await task.value
             return 0

@@ -31,6 +31,9 @@ package final class Console: @unchecked Sendable {
     // JSON stays exact (its escapes are JSON's own). `cat`'s bytes go out unchanged into a pipe or a file and
     // escaped by the same rule on a terminal; progress redraws escape the names they show themselves.
 
+    /// Where results go (stdout, or what the console was made over): `cat` writes a file's bytes there itself.
+    package var outputDescriptor: Int32 { outputFD }
+
     /// Writes a line (a newline is added) to stdout.
     package func print(_ text: String) { write(outputFD, TerminalText.escaped(text, .block) + "\n") }
 

@@ -17,3 +17,10 @@ public struct DownloadResult: Sendable, Equatable {
     /// True when the bytes came from a local copy (the cache) the server confirmed current, not over the network.
     public var fromCache = false
 }
+
+extension DownloadResult {
+    /// A finished download fetched whole in this run (a remote made outside this module: a test's in-memory one).
+    package init(path: String, bytes: Int64) {
+        self.init(path: path, bytes: bytes, resumedBytes: 0, fetchedBytes: bytes, sha256: nil)
+    }
+}

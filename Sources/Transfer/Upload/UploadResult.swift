@@ -35,3 +35,10 @@ public struct UploadResult: Sendable, Equatable {
     /// time rather than the one sent: a sync remembers the pair).
     public var storedModificationTime: Double? = nil
 }
+
+extension UploadResult {
+    /// A finished upload sent whole in this run (a remote made outside this module: a test's in-memory one).
+    package init(path: String, bytes: Int64, method: UploadMethod) {
+        self.init(path: path, bytes: bytes, method: method, resumedBytes: 0, sentBytes: bytes, uploadURL: nil)
+    }
+}

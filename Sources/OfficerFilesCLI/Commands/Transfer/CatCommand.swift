@@ -39,7 +39,8 @@ enum CatCommand: Command {
                     _ = try await files.read(source, to: descriptor, outputName: "<stdout>", bandwidthLimit: rate)
                 }
             } else {
-                try await files.read(source, to: 1, outputName: "<stdout>", bandwidthLimit: rate)
+                try await files.read(
+                    source, to: context.console.outputDescriptor, outputName: "<stdout>", bandwidthLimit: rate)
             }
         }
     }
