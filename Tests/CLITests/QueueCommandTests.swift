@@ -116,6 +116,25 @@ import Testing
         #expect(names(server.root.path) == ["Made", "New", "z.txt"])
     }
 
+    /// A kept change the server refuses when it is sent (its folder never came) is held with the server's reason,
+    /// and the changes after it still go: the replay used to stop there, leaving them pending unsaid.
+    @Test func aChangeTheServerRefusesIsHeldAndTheRestGoes() async throws {
+        let server = try await ReferenceServer.start()
+        #expect(try await cli.login(server).status == 0)
+        try server.root.write("keep.txt", "keep\n")
+        #expect(try await cli.run(["ls", "officer:/"]).status == 0)
+        let local = try work.write("q.txt", "q\n")
+        for arguments in [["put", "--queue", local, "officer:/never/"], ["mkdir", "--queue", "officer:/Later"]] {
+            let queued = try await cli.run(["--offline"] + arguments)
+            #expect(queued.status == 0, "\(arguments): \(queued.stderr)")
+        }
+        let run = try await cli.run(["queue", "run"])
+        #expect(run.status == 5 && run.stdout.contains("1 applied, 1 conflict"), "\(run.stdout) \(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: server.root.file("Later")))
+        let listed = try await cli.run(["queue", "list"])
+        #expect(listed.stdout.contains("conflict") && listed.stdout.contains("officer:/never"), "\(listed.stdout)")
+    }
+
     /// The client's own changes keep its cached listings true: offline, `ls` shows what it made, moved and
     /// removed, and a file it just uploaded can be queued for removal (its version is known).
     @Test func ownWritesKeepTheCachedListingsTrue() async throws {

@@ -43,6 +43,8 @@ package enum FrontDoorRefusal: Error, Equatable, Sendable, CustomStringConvertib
     case notAFolder(String)
     /// A copy or move between two remotes (sync copies between them).
     case differentRemotes(String, String)
+    /// A tus server (not an Officer one, whose 409 means the file exists) refused an upload, in its words.
+    case tusRefused(local: String, url: String, reason: String)
     /// A one-line message, in the user's terms.
     package var description: String {
         switch self {
@@ -68,6 +70,8 @@ package enum FrontDoorRefusal: Error, Equatable, Sendable, CustomStringConvertib
         case .notAFolder(let path): "\(path): is a file, not a folder"
         case .differentRemotes(let source, let destination):
             "\(source) and \(destination) are on different remotes; a sync copies between them"
+        case .tusRefused(let local, let url, let reason):
+            "\(local) -> \(url): the tus server refused it (409 Conflict): \(reason)"
         case .unsafeArchive(let path, let risks):
             "\(path): unsafe to extract: \(risks.first ?? "risky members")"
                 + (risks.count > 1 ? " (and \(risks.count - 1) more)" : "")
@@ -98,6 +102,7 @@ extension FrontDoorRefusal: CategorizedError {
         case .topOfRoot: .refused
         case .notAFolder: .conflict
         case .differentRemotes: .refused
+        case .tusRefused: .conflict
         }
     }
 }

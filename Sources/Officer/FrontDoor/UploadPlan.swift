@@ -70,7 +70,16 @@ package struct UploadPlan: Sendable {
             do {
                 let target = try files.uploadTarget(
                     for: local, name: name, destination: destination, overwrite: overwrite)
-                return files.upload(local, to: target, options: options)
+                let operation = files.upload(local, to: target, options: options)
+                guard case .tus(let url) = destination else { return operation }
+                return TransferOperation { report in
+                    for await event in operation { report(event) }
+                    do {
+                        return try await operation.value
+                    } catch UploadError.server(_, 409, let reason) {
+                        throw FrontDoorRefusal.tusRefused(local: local, url: url, reason: reason)
+                    }
+                }
             } catch {
                 return TransferOperation { _ in throw error }
             }
@@ -84,47 +93,34 @@ extension OfficerFiles {
     /// Decides where `locals` go at `destination`, as cp(1) places copies: an existing folder (or one written with
     /// `/`) takes them under their names, several files need a folder, else the one file goes at that name.
     /// `createMissing` makes the folders missing on the way; `queueing`: the changes are to be kept when the
-    /// server cannot be reached, so that is planned instead of failing. Chunk sizes and parallel parts are for
-    /// a tus upload (an Officer server or a tus URL) only.
+    /// server cannot be reached, so that is planned instead of failing. Each remote plans its own
+    /// (``Remote/uploadPlan(of:to:request:queueing:on:)``).
     package func planUpload(
         of locals: [String], to destination: Location, request: UploadRequest, queueing: Bool
     ) async throws -> UploadPlan {
-        let several = locals.count > 1
         var request = request
         request.namesFolder = request.namesFolder || destination.namesFolder
-        switch destination {
-        case .officer(let path):
-            let keeps = queueing && keepsChanges(of: destination)
-            do {
-                if keeps, isOffline { throw FrontDoorRefusal.needsNetwork(destination.description) }
-                let placement = try await door(path.remote).uploadDestination(
-                    path.description, several: several, request: request)
-                return UploadPlan(
-                    files: try door(path.remote), route: .targets(placement), overwrite: request.overwrite,
-                    createMissing: request.createMissing, folderToMake: nil)
-            } catch  where keeps && queues(after: error) {
-                let intoFolder = try several || queuedDestinationIsFolder(path)
-                return UploadPlan(
-                    files: self, route: .kept(destination, intoFolder: intoFolder), overwrite: request.overwrite,
-                    createMissing: request.createMissing, folderToMake: nil)
-            }
-        case .url(let url):
-            return UploadPlan(
-                files: self, route: .targets(.tus(url: url)), overwrite: request.overwrite,
-                createMissing: request.createMissing, folderToMake: nil)
-        default:
-            if request.options.parts > 1 || request.options.chunkSize != nil {
-                throw FrontDoorRefusal.invalidValue(
-                    "\(destination): chunk sizes and parallel parts are for tus uploads (an Officer server or a tus URL)"
-                )
-            }
-            let plan = try await planRelocation(
-                of: locals.map(Location.local), to: destination, copy: false, recursive: true,
-                parents: request.createMissing, queueing: false)
-            let intoFolder = plan.intoFolder
-            return UploadPlan(
-                files: self, route: .remote(destination, intoFolder: intoFolder), overwrite: request.overwrite,
-                createMissing: request.createMissing, folderToMake: plan.folderToMake)
+        return try await remote(for: destination).uploadPlan(
+            of: locals, to: destination, request: request, queueing: queueing, on: self)
+    }
+}
+
+extension Remote {
+    /// A remote without batch placement of its own: placed as a copy is (``OfficerFiles/planRelocation(of:to:copy:recursive:parents:queueing:)``),
+    /// each file through the remote's upload; chunk sizes and parallel parts are a tus upload's only.
+    package func uploadPlan(
+        of locals: [String], to destination: Location, request: UploadRequest, queueing: Bool,
+        on files: OfficerFiles
+    ) async throws -> UploadPlan {
+        if request.options.parts > 1 || request.options.chunkSize != nil {
+            throw FrontDoorRefusal.invalidValue(
+                "\(destination): chunk sizes and parallel parts are for tus uploads (an Officer server or a tus URL)")
         }
+        let plan = try await files.planRelocation(
+            of: locals.map(Location.local), to: destination, copy: false, recursive: true,
+            parents: request.createMissing, queueing: false)
+        return UploadPlan(
+            files: files, route: .remote(destination, intoFolder: plan.intoFolder), overwrite: request.overwrite,
+            createMissing: request.createMissing, folderToMake: plan.folderToMake)
     }
 }

@@ -77,6 +77,30 @@ struct OfficerServerRemote: Remote {
         return Self.entry(try await files.stat(path), root: path.root, remote: path.remote)
     }
 
+    /// The batch placed once by the server's listing (folders made with `createMissing`), each file's target
+    /// then made without a request; when the server cannot be reached and the changes are to be kept, a kept
+    /// plan placed as the queue will have the server.
+    func uploadPlan(
+        of locals: [String], to destination: Location, request: UploadRequest, queueing: Bool,
+        on front: OfficerFiles
+    ) async throws -> UploadPlan {
+        let path = try path(destination)
+        let keeps = queueing && fixedFeatures.contains(.queuedWrites)
+        do {
+            if keeps, files.isOffline { throw FrontDoorRefusal.needsNetwork(destination.description) }
+            let placement = try await files.uploadDestination(
+                path.description, several: locals.count > 1, request: request)
+            return UploadPlan(
+                files: files, route: .targets(placement), overwrite: request.overwrite,
+                createMissing: request.createMissing, folderToMake: nil)
+        } catch  where keeps && files.queues(after: error) {
+            let intoFolder = try locals.count > 1 || files.queuedDestinationIsFolder(path)
+            return UploadPlan(
+                files: front, route: .kept(destination, intoFolder: intoFolder), overwrite: request.overwrite,
+                createMissing: request.createMissing, folderToMake: nil)
+        }
+    }
+
     func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote {
         OfficerSyncRemote(client: try files.client, base: try path(location), journal: try files.journal)
     }

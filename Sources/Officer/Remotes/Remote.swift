@@ -58,6 +58,11 @@ package protocol Remote: Sendable {
     func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote
     /// Told of each change a sync made below `location` here (a remote that keeps listings forgets them).
     func synced(_ action: SyncAction, below location: Location)
+    /// Where the files of one upload go, decided once for the batch (see ``OfficerFiles/planUpload(of:to:request:queueing:)``).
+    func uploadPlan(
+        of locals: [String], to destination: Location, request: UploadRequest, queueing: Bool,
+        on files: OfficerFiles
+    ) async throws -> UploadPlan
     /// One zip of several files and folders, made by the remote, downloaded like one file.
     func downloadZip(of locations: [Location], to local: String, options: DownloadOptions)
         -> TransferOperation<DownloadResult>

@@ -161,7 +161,7 @@ extension OfficerFiles {
     /// Applies `write` now as ``replayQueue()`` would, or queues it when the server cannot be reached (see
     /// ``applyOrQueue(_:apply:)``); a write whose expectations fail at once is not queued.
     package func applyOrQueue(_ write: QueuedWrite) async throws -> TransferJournal.QueuedItem? {
-        try await applyOrQueue({ write }, apply: { _ = try await self.apply(write) })
+        try await applyOrQueue({ write }, apply: { try await self.perform(write) })
     }
 
     /// The queued writes not yet applied, oldest first (pending, held and blocked).
@@ -284,9 +284,20 @@ extension OfficerFiles {
         return try await apply(write)
     }
 
-    /// Performs a write on the server.
+    /// Performs a write on the server. One the server refuses (its folder is gone, a name is taken, the local
+    /// file cannot be read) is held with the server's reason, so the writes after it still go; a failure that
+    /// says nothing of this write (the network, the token, the server's own trouble, a cancel) stops the replay.
     @discardableResult
     private func apply(_ write: QueuedWrite) async throws -> ReplayOutcome {
+        do {
+            try await perform(write)
+            return .applied
+        } catch  where [.notFound, .conflict, .refused, .invalidInput, .localFile].contains(ErrorCategory.of(error)) {
+            return .conflict(report(error).localizedDescription)
+        }
+    }
+
+    private func perform(_ write: QueuedWrite) async throws {
         let source = try RemotePath(root: write.root, path: write.path)
         let destination = try write.destination.map { try RemotePath(root: write.root, path: $0) }
         switch write.kind {
@@ -300,7 +311,6 @@ extension OfficerFiles {
             request.createMissing = write.parents
             _ = try await upload(write.local ?? "", to: source, request: request).value
         }
-        return .applied
     }
 
     private static func fileSize(_ path: String) -> Int64? {

@@ -212,10 +212,6 @@ enum PutCommand: Command {
         let result: UploadResult
         do {
             result = try await context.show(plan.upload(local, name: name, options: options), on: display)
-        } catch UploadError.server(_, 409, let message) {
-            // Not an Officer server's (the front door reports those as existing files): the tus server's own reason.
-            throw CLIError.refused(
-                "\(shown) -> \(landing): the tus server refused it (409 Conflict): \(message)", .conflict)
         } catch {
             throw UploadReport.explained(error, shown: shown)
         }
