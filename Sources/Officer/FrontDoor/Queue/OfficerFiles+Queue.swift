@@ -178,7 +178,8 @@ extension OfficerFiles {
     /// Replays the queued writes in order. For each: a write already on the server as intended is marked done
     /// (so a replay stopped halfway never applies anything twice); one whose expectations no longer hold (the
     /// file changed or vanished, the name was taken) is held as a conflict, and later writes touching the same
-    /// paths are held behind it; anything else is applied and marked done. Held writes are tried again on the
+    /// paths are held behind it, as is one the server refuses when it is applied (with the server's reason);
+    /// anything else is applied and marked done. Held writes are tried again on the
     /// next replay. A network failure stops the replay (the rest stays queued). One replay runs at a time: while
     /// another (in any process) runs, this one does nothing and says so (``QueueReplaySummary/alreadyRunning``).
     package func replayQueue() -> ProgressOperation<QueueEvent, QueueReplaySummary> {
