@@ -154,8 +154,6 @@ final class MemoryRemote: Remote {
         }
     }
 
-    func uploadTarget(of local: String, to destination: Location) async throws -> Location { destination }
-
     func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions)
         -> TransferOperation<UploadResult>
     {

@@ -120,20 +120,28 @@ extension OfficerFiles {
     /// Where a copy or move of `source` to `destination` lands, as cp(1) places it: into `destination` when it
     /// is a folder (ends with `/`, or is one now), else at that name.
     package func placement(of source: Location, at destination: Location) async throws -> Location {
-        var into = destination.namesFolder || destination.description.hasSuffix("/") || destination.isTopOfRoot
-        if !into {
-            // Only "nothing there" means "that name"; any other failure (network, a refusal) is the operation's.
-            do {
-                into = try await entry(destination).isFolder
-            } catch  where ErrorCategory.of(error) == .notFound {
-                into = false
-            }
-        }
-        guard into else { return destination }
+        guard try await takesEntriesIn(destination) else { return destination }
         guard let target = destination.appending(source.name) else {
             throw FrontDoorRefusal.invalidValue("\(destination): cannot take \(source.name)")
         }
         return target
+    }
+
+    /// Whether what goes to `destination` goes into it, as cp(1) decides: written as a folder (ends with `/`, the
+    /// top of a root) or a folder now. Only "nothing there" means "at that name"; any other failure (network, a
+    /// refusal) is thrown.
+    func takesEntriesIn(_ destination: Location) async throws -> Bool {
+        if Self.writtenAsFolder(destination) { return true }
+        do {
+            return try await entry(destination).isFolder
+        } catch  where ErrorCategory.of(error) == .notFound {
+            return false
+        }
+    }
+
+    /// Written as a folder: a trailing `/`, or the top of a root.
+    static func writtenAsFolder(_ destination: Location) -> Bool {
+        destination.namesFolder || destination.description.hasSuffix("/") || destination.isTopOfRoot
     }
 
     /// Copies inside one remote (the bytes stay there), placed as cp(1) places copies; folders with
@@ -205,12 +213,6 @@ extension OfficerFiles {
         try await checkFolderForm(location)
         return try await remote(for: location).read(
             location, to: fileDescriptor, outputName: outputName, bandwidthLimit: bandwidthLimit)
-    }
-
-    /// Where an upload of `local` to `destination` lands, as cp places a copy: into a folder (ends with `/`,
-    /// is a bucket, or is a folder now), else at that name.
-    package func uploadTarget(of local: String, to destination: Location) async throws -> Location {
-        try await remote(for: destination).uploadTarget(of: local, to: destination)
     }
 
     /// Uploads a local file to any remote, placed as cp places a copy (into a folder, else at that name):

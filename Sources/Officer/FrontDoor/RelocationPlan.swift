@@ -26,11 +26,11 @@ extension OfficerFiles {
         for source in sources where source.isRemote { try sameRemote(source, destination) }
         var plan = RelocationPlan(intoFolder: false, folderToMake: nil, queueAtOnce: queueing && isOffline)
         let queueable = queueing && keepsChanges(of: destination)
-        var intoFolder = destination.namesFolder || destination.description.hasSuffix("/") || destination.isTopOfRoot
+        var intoFolder = Self.writtenAsFolder(destination)
         if !intoFolder {
             do {
                 if plan.queueAtOnce { throw FrontDoorRefusal.needsNetwork(destination.description) }
-                intoFolder = try await statIfExists(destination)?.isFolder ?? false
+                intoFolder = try await takesEntriesIn(destination)
             } catch  where queueable && queues(after: error) {
                 plan.queueAtOnce = true
                 guard case .officer(let path) = destination else { throw error }
@@ -52,14 +52,5 @@ extension OfficerFiles {
         let folder = intoFolder || sources.count > 1 ? destination : destination.parent
         plan.folderToMake = folder.flatMap { $0.isTopOfRoot ? nil : $0 }
         return plan
-    }
-
-    /// The entry at `location`, nil when nothing is there (any other failure is thrown).
-    private func statIfExists(_ location: Location) async throws -> RemoteEntry? {
-        do {
-            return try await entry(location)
-        } catch  where ErrorCategory.of(error) == .notFound {
-            return nil
-        }
     }
 }

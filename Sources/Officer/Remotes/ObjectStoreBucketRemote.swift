@@ -107,10 +107,6 @@ struct ObjectStoreBucketRemote: Remote {
         return facts
     }
 
-    func uploadTarget(of local: String, to destination: Location) async throws -> Location {
-        .object(try await store.uploadDestination(of: local, to: try path(destination)))
-    }
-
     func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions)
         -> TransferOperation<UploadResult>
     {

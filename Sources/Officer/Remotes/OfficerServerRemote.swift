@@ -196,18 +196,6 @@ struct OfficerServerRemote: Remote {
 
     func facts(of location: Location) async throws -> FileFacts { try await files.facts(of: try path(location)) }
 
-    func uploadTarget(of local: String, to destination: Location) async throws -> Location {
-        let path = try path(destination)
-        var request = UploadRequest()
-        request.overwrite = true
-        switch try await files.uploadDestination(path.description, several: false, request: request) {
-        case .officer(.intoFolder(let folder)):
-            return .officer(try folder.appending((local as NSString).lastPathComponent))
-        case .officer(.asFile(let file)): return .officer(file)
-        case .tus: return destination
-        }
-    }
-
     func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions)
         -> TransferOperation<UploadResult>
     {

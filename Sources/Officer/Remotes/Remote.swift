@@ -39,10 +39,9 @@ package protocol Remote: Sendable {
         -> Int64
     /// What a file is, from as few bytes as its format needs.
     func facts(of location: Location) async throws -> FileFacts
-    /// Where an upload of `local` to `destination` lands, as cp places a copy (into a folder, else that name).
-    func uploadTarget(of local: String, to destination: Location) async throws -> Location
-    /// Uploads a local file there (see ``uploadTarget(of:to:)``), resumable where the remote allows; an
-    /// existing file is replaced only with `overwrite`; done when the remote holds those bytes.
+    /// Uploads a local file to `destination`, placed as cp places a copy (into a folder, else that name),
+    /// resumable where the remote allows; an existing file is replaced only with `overwrite`; done when the
+    /// remote holds those bytes.
     func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions)
         -> TransferOperation<UploadResult>
     /// Entries below a folder whose names contain `text`.
@@ -87,9 +86,6 @@ extension Remote {
     }
     package func list(_ location: Location) async throws -> RemoteListing {
         throw unavailable("listing folders", location)
-    }
-    package func uploadTarget(of local: String, to destination: Location) async throws -> Location {
-        throw unavailable("uploading", destination)
     }
     package func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions)
         -> TransferOperation<UploadResult>

@@ -19,13 +19,7 @@ enum RelocateCommand {
             of: sources, to: destination, copy: action == .copy, recursive: recursive, parents: parsed.flag("parents"),
             queueing: parsed.flag("queue"))
         var queueAtOnce = plan.queueAtOnce
-        if let folder = plan.folderToMake {
-            try await WriteQueueing.perform(
-                parsed, context, files, change: .makeFolder(folder, parents: true), queueAtOnce: &queueAtOnce
-            ) {
-                _ = try await files.makeFolder(folder, parents: true)
-            }
-        }
+        try await WriteQueueing.makeFirst(plan.folderToMake, parsed, context, files, queueAtOnce: &queueAtOnce)
         try await BatchRunner.run(sources, context: context) { source in
             let change: FileChange =
                 action == .move

@@ -11,18 +11,8 @@ enum WriteQueueing {
         ["--queue"],
         help: "if the server cannot be reached (or with --offline), keep the change for 'officer-files queue run'")
 
-    /// Runs `work`; with `--queue`, queues `write()` instead when offline or when the server cannot be reached.
-    static func perform(
-        _ parsed: ParsedCommand, _ context: CommandContext, _ files: OfficerFiles, write: () throws -> QueuedWrite,
-        work: () async throws -> Void
-    ) async throws {
-        guard parsed.flag("queue") else { return try await work() }
-        if let item = try await files.applyOrQueue(write, apply: work) {
-            say(item, context, offline: files.isOffline)
-        }
-    }
-
-    /// The same for a change the library places and queues: only a remote that keeps changes takes `--queue`.
+    /// Runs `work`; with `--queue`, keeps `change` instead when offline or when the server cannot be reached (the
+    /// library places and queues it): only a remote that keeps changes takes `--queue`.
     /// `queueAtOnce`: keep the change without trying it; set once one was kept because the server could not be
     /// reached, so the later changes of a batch do not each wait for the network to fail again. `write`: the kept
     /// form when it is not the change's own.
@@ -50,6 +40,19 @@ enum WriteQueueing {
     ) async throws {
         var queueAtOnce = false
         try await perform(parsed, context, files, change: change, queueAtOnce: &queueAtOnce, work: work)
+    }
+
+    /// Makes the folder a batch's plan names (`-p`) before its first change, or keeps that too.
+    static func makeFirst(
+        _ folder: Location?, _ parsed: ParsedCommand, _ context: CommandContext, _ files: OfficerFiles,
+        queueAtOnce: inout Bool
+    ) async throws {
+        guard let folder else { return }
+        try await perform(
+            parsed, context, files, change: .makeFolder(folder, parents: true), queueAtOnce: &queueAtOnce
+        ) {
+            _ = try await files.makeFolder(folder, parents: true)
+        }
     }
 
     static func say(_ item: TransferJournal.QueuedItem, _ context: CommandContext, offline: Bool) {

@@ -109,13 +109,7 @@ enum PutCommand: Command {
         let plan = try await files.planUpload(
             of: locals, to: location, request: request, queueing: parsed.flag("queue"))
         var queueAtOnce = plan.queueAtOnce
-        if let folder = plan.folderToMake {
-            try await WriteQueueing.perform(
-                parsed, context, files, change: .makeFolder(folder, parents: true), queueAtOnce: &queueAtOnce
-            ) {
-                _ = try await files.makeFolder(folder, parents: true)
-            }
-        }
+        try await WriteQueueing.makeFirst(plan.folderToMake, parsed, context, files, queueAtOnce: &queueAtOnce)
         let reporter = context.progressReporter()
         defer { reporter.close() }
         if locals.count > 1, !queueAtOnce {
