@@ -25,6 +25,8 @@ let package = Package(
     products: [
         .library(name: "FileModel", targets: ["FileModel"]),
         .library(name: "Officer", targets: ["Officer"]),
+        // What a Linux program adds to `Officer`: the plug-ins on Linux-only C libraries (`LinuxPlugins.install()`).
+        .library(name: "OfficerLinux", targets: ["OfficerLinux"]),
         .executable(name: "officer-files", targets: ["officer-files"]),
     ],
     targets: [
@@ -50,13 +52,20 @@ let package = Package(
         // Pure Swift value types: no C module, so it builds for iOS and anywhere else.
         .target(name: "FileModel"),
         .target(name: "Preview", dependencies: ["FileModel", "CMagic", "CArchive", "CVips"]),
-        .target(name: "HTTP", dependencies: ["FileModel", "CCurl"]),
+        .target(name: "HTTP", dependencies: ["FileModel"]),
+        // The libcurl engine, a Linux plug-in behind HTTP's `HTTPEngine`.
+        .target(name: "CurlHTTP", dependencies: ["HTTP", "CCurl"]),
         .target(name: "Journal", dependencies: ["FileModel", "CSQLite"]),
         .target(name: "Transfer", dependencies: ["FileModel", "HTTP", "Journal", "CCrypto"]),
         .target(name: "Officer", dependencies: ["FileModel", "HTTP", "Journal", "Transfer", "Preview"]),
+        // Installs the Linux plug-ins into the portable core's slots; the CLI and Linux apps link it.
+        .target(name: "OfficerLinux", dependencies: ["HTTP", "CurlHTTP"]),
         // The commands, argument parser and progress reporter live in a library so tests can reach them.
         .target(
-            name: "OfficerFilesCLI", dependencies: ["FileModel", "Preview", "HTTP", "Journal", "Transfer", "Officer"],
+            name: "OfficerFilesCLI",
+            dependencies: [
+                "FileModel", "Preview", "HTTP", "CurlHTTP", "Journal", "Transfer", "Officer", "OfficerLinux",
+            ],
             plugins: fuzzing ? [] : ["VersionStamp"]),
         // VERSION (and the commit) into the CLI at build time: the one source of `--version`, the man page and the .deb.
         .executableTarget(name: "version-stamp"),
@@ -67,16 +76,19 @@ let package = Package(
         // libFuzzer targets (scripts/fuzz); built normally it replays inputs, so found crashes stay tests.
         .executableTarget(
             name: "officer-files-fuzz",
-            dependencies: ["FileModel", "Preview", "HTTP", "Journal", "Transfer", "Officer", "OfficerFilesCLI"]),
+            dependencies: [
+                "FileModel", "Preview", "HTTP", "CurlHTTP", "Journal", "Transfer", "Officer", "OfficerFilesCLI",
+            ]),
 
         // Starts the reference server, the fault proxy and the built CLI for tests; never shipped.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HTTP", "CurlHTTP"], path: "Tests/TestSupport"),
         .testTarget(name: "FileModelTests", dependencies: ["FileModel"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
-        .testTarget(name: "TransferTests", dependencies: ["HTTP", "Journal", "Transfer", "Officer", "TestSupport"]),
+        .testTarget(
+            name: "TransferTests", dependencies: ["HTTP", "CurlHTTP", "Journal", "Transfer", "Officer", "TestSupport"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["OfficerFilesCLI", "HTTP", "Journal", "Transfer", "Officer", "TestSupport"]),
+            dependencies: ["OfficerFilesCLI", "HTTP", "CurlHTTP", "Journal", "Transfer", "Officer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

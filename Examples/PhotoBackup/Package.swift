@@ -14,7 +14,13 @@ let package = Package(
         .executableTarget(name: "readme-example", dependencies: [.product(name: "Officer", package: "officer-files")]),
         // A folder screen's view model (paging, opening with progress and cancel, a camera photo, chat
         // attachments, errors as shown), driven as a user would.
-        .executableTarget(name: "file-browser", dependencies: [.product(name: "Officer", package: "officer-files")]),
+        // On Linux it installs the Linux plug-ins, as a Linux app would (its downloads keep a bandwidth limit).
+        .executableTarget(
+            name: "file-browser",
+            dependencies: [
+                .product(name: "Officer", package: "officer-files"),
+                .product(name: "OfficerLinux", package: "officer-files", condition: .when(platforms: [.linux])),
+            ]),
         // The README's S3 code, word for word.
         .executableTarget(
             name: "readme-object-store", dependencies: [.product(name: "Officer", package: "officer-files")]),

@@ -25,7 +25,7 @@ import Transfer
 
     /// What the bystander (the hostile server's second origin) received.
     func recorded(_ server: BackgroundService) async throws -> [[String: Any]] {
-        let response = try await HTTPClient().send(HTTPRequest(url: server.url + "/_hostile/recorded"))
+        let response = try await HTTPClient.curl.send(HTTPRequest(url: server.url + "/_hostile/recorded"))
         return try JSONSerialization.jsonObject(with: response.body) as? [[String: Any]] ?? []
     }
 

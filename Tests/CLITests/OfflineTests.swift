@@ -10,7 +10,7 @@ import Transfer
 @Suite struct OfflineTests {
     @Test func noCommandReachesTheServerOffline() async throws {
         let hostile = try await startHostileServer(mode: "html-error")
-        let other = try await HTTPClient().send(HTTPRequest(url: hostile.url + "/_hostile/other"))
+        let other = try await HTTPClient.curl.send(HTTPRequest(url: hostile.url + "/_hostile/other"))
         let listener = try #require((try JSONSerialization.jsonObject(with: other.body) as? [String: String])?["url"])
         let work = TemporaryDirectory(prefix: "offline")
         try work.write("a.txt", "alpha\n")
@@ -37,7 +37,7 @@ import Transfer
         let login = try await cli.run(
             ["--offline", "login", "--server", listener, "--email", "a@b.c", "--password-stdin"], stdin: "pw\n")
         #expect(login.status != 0)
-        let seen = try await HTTPClient().send(HTTPRequest(url: hostile.url + "/_hostile/recorded"))
+        let seen = try await HTTPClient.curl.send(HTTPRequest(url: hostile.url + "/_hostile/recorded"))
         #expect(String(decoding: seen.body, as: UTF8.self) == "[]", "requests reached the server offline")
     }
 }

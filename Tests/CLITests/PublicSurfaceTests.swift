@@ -22,7 +22,8 @@ import Testing
         #expect(count == lines.count)
         // No engine, journal, wire client or C wrapper is part of it.
         let engines = [
-            "HTTPClient", "CurlCode", "TransferJournal", "SQLiteError", "VipsImage", "MagicCookie", "ArchiveReader",
+            "HTTPClient", "TransportCode", "TransferJournal", "SQLiteError", "VipsImage", "MagicCookie",
+            "ArchiveReader",
             "TusUploader", "SegmentedDownloader", "SyncEngine", "OfficerClient", "SignatureV4", "ContentCache",
         ]
         for line in lines {

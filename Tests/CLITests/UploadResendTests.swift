@@ -32,7 +32,7 @@ import Transfer
         var head = HTTPRequest(
             method: "HEAD", url: url, credential: try token.map { try BearerCredential(token: $0, issuedBy: url) })
         head.headers.add("Tus-Resumable", "1.0.0")
-        let response = try await HTTPClient().send(head)
+        let response = try await HTTPClient.curl.send(head)
         return try #require(response.headers["Upload-Offset"].flatMap { Int64($0) })
     }
 

@@ -32,7 +32,7 @@ import Testing
         configuration.retry.maxDelay = 0.2
         configuration.stallTimeout = stall
         return SegmentedDownloader(
-            http: HTTPClient(configuration: configuration),
+            http: TestEngine.curl.client(configuration),
             journal: try TransferJournal(path: local.file("journal.sqlite")))
     }
 
@@ -67,8 +67,10 @@ import Testing
 
     @Test func survivesResetsStallsAnd5xx() async throws {
         let server = try await ReferenceServer.start()
-        let token = try await OfficerClient(server: server.url).signIn(email: server.email, password: server.password)
-            .token
+        let token = try await OfficerClient(server: server.url, http: .curl).signIn(
+            email: server.email, password: server.password
+        )
+        .token
         let source = try server.root.write("data.bin", randomData(3_000_000, seed: 7))
         let target = "127.0.0.1:\(server.service.port)"
         let faults: [[String]] = [
@@ -251,8 +253,10 @@ import Testing
 
     @Test func streamsResumeExactlyWhereTheyStopped() async throws {
         let server = try await ReferenceServer.start()
-        let token = try await OfficerClient(server: server.url).signIn(email: server.email, password: server.password)
-            .token
+        let token = try await OfficerClient(server: server.url, http: .curl).signIn(
+            email: server.email, password: server.password
+        )
+        .token
         let source = try server.root.write("s.bin", randomData(2_000_000, seed: 5))
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--reset-after", "300000"])
         let output = local.file("stream.out")

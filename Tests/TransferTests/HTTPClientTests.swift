@@ -7,25 +7,27 @@ import Testing
 @testable import Officer
 @testable import Transfer
 
-/// The libcurl engine against real HTTP servers: the reference server, the fault proxy and the redirect probe.
+/// The engine suite: each engine (libcurl and URLSession) against real HTTP servers: the reference server, the fault proxy and the redirect probe.
 @Suite struct HTTPClientTests {
     let server: ReferenceServer
     let token: String
 
     init() async throws {
         server = try await ReferenceServer.start()
-        token = try await OfficerClient(server: server.url).signIn(email: server.email, password: server.password).token
+        token = try await OfficerClient(server: server.url, http: .curl).signIn(
+            email: server.email, password: server.password
+        ).token
     }
 
     func rawURL(_ base: String, _ path: String) -> String {
         base + "/api/file-browser/raw?" + URLQuery.encode([("path", path), ("root", "home")])
     }
 
-    @Test func streamsABodyToAFileAndReadsRanges() async throws {
+    @Test(arguments: TestEngine.allCases) func streamsABodyToAFileAndReadsRanges(_ engine: TestEngine) async throws {
         let bytes = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         try server.root.write("big.bin", bytes)
         let local = TemporaryDirectory()
-        let client = HTTPClient()
+        let client = engine.client()
         let whole = try await client.send(
             HTTPRequest(
                 url: rawURL(server.url, "/big.bin"), sink: .file(path: local.file("out"), offset: nil),
@@ -46,9 +48,9 @@ import Testing
         #expect(part.headers["Content-Range"] == "bytes 1000-1999/3000000")
     }
 
-    @Test func anErrorBodyNeverLandsInTheFileSink() async throws {
+    @Test(arguments: TestEngine.allCases) func anErrorBodyNeverLandsInTheFileSink(_ engine: TestEngine) async throws {
         let local = TemporaryDirectory()
-        let response = try await HTTPClient().send(
+        let response = try await engine.client().send(
             HTTPRequest(
                 url: rawURL(server.url, "/missing"), sink: .file(path: local.file("out"), offset: nil),
                 credential: .forTests(token, rawURL(server.url, "/missing"))))
@@ -57,7 +59,7 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: local.file("out"))).isEmpty)
     }
 
-    @Test func streamsAFileBodyUp() async throws {
+    @Test(arguments: TestEngine.allCases) func streamsAFileBodyUp(_ engine: TestEngine) async throws {
         let local = TemporaryDirectory()
         let payload = Data((0..<700_000).map { UInt8(truncatingIfNeeded: $0 / 7) })
         let path = try local.write("up.bin", payload)
@@ -68,19 +70,21 @@ import Testing
         request.headers.add("Tus-Resumable", "1.0.0")
         request.headers.add("Upload-Length", "500000")
         request.headers.add("Upload-Metadata", "filename " + Data("slice.bin".utf8).base64EncodedString())
-        let response = try await HTTPClient().send(request)
+        let response = try await engine.client().send(request)
         #expect(response.status == 201 && response.headers["Upload-Offset"] == "500000")
         let stored = try Data(contentsOf: URL(fileURLWithPath: server.root.file("slice.bin")))
         #expect(stored == payload[100_000..<600_000])
     }
 
-    @Test func retriesIdempotentRequestsOn503AndHonoursRetryAfter() async throws {
+    @Test(arguments: TestEngine.allCases) func retriesIdempotentRequestsOn503AndHonoursRetryAfter(_ engine: TestEngine)
+        async throws
+    {
         let proxy = try await startFaultProxy(
             target: "127.0.0.1:\(server.service.port)",
             ["--fail-request", "1", "--status", "503", "--retry-after", "1"])
         let started = Date()
         let retries = RetryLog()
-        let response = try await HTTPClient().send(
+        let response = try await engine.client().send(
             HTTPRequest(url: proxy.url + "/api/server-settings/plugins"),
             onRetry: { attempt, delay, _ in retries.add(attempt, delay) })
         #expect(response.status == 200 && response.attempts == 2)
@@ -88,10 +92,10 @@ import Testing
         #expect(Date().timeIntervalSince(started) >= 1)
     }
 
-    @Test func doesNotRetryANonIdempotentRequest() async throws {
+    @Test(arguments: TestEngine.allCases) func doesNotRetryANonIdempotentRequest(_ engine: TestEngine) async throws {
         let proxy = try await startFaultProxy(
             target: "127.0.0.1:\(server.service.port)", ["--fail-request", "1", "--status", "503"])
-        let response = try await HTTPClient().send(
+        let response = try await engine.client().send(
             HTTPRequest(
                 method: "POST", url: proxy.url + "/api/file-browser/mkdir",
                 body: .data(Data(#"{"path":"/once"}"#.utf8), contentType: "application/json"),
@@ -100,7 +104,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: server.root.file("once")))
     }
 
-    @Test func retriesAfterAConnectionReset() async throws {
+    @Test(arguments: TestEngine.allCases) func retriesAfterAConnectionReset(_ engine: TestEngine) async throws {
         try server.root.write("reset.bin", Data(count: 400_000))
         // Every connection is cut after 100 kB down: all attempts fail, each with a network error.
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--reset-after", "100000"])
@@ -108,7 +112,7 @@ import Testing
         configuration.retry.baseDelay = 0.05
         let log = RetryLog()
         await #expect {
-            try await HTTPClient(configuration: configuration).send(
+            try await engine.client(configuration).send(
                 HTTPRequest(
                     url: rawURL(proxy.url, "/reset.bin"), credential: .forTests(token, rawURL(proxy.url, "/reset.bin"))),
                 onRetry: { attempt, delay, _ in log.add(attempt, delay) })
@@ -119,7 +123,7 @@ import Testing
         #expect(log.entries.map(\.0) == [2, 3, 4])
     }
 
-    @Test func abortsAStalledTransfer() async throws {
+    @Test(arguments: TestEngine.allCases) func abortsAStalledTransfer(_ engine: TestEngine) async throws {
         try server.root.write("stall.bin", Data(count: 200_000))
         let proxy = try await startFaultProxy(
             target: "127.0.0.1:\(server.service.port)", ["--stall-after", "50000", "--stall-seconds", "900"])
@@ -128,7 +132,7 @@ import Testing
         configuration.retry = .none
         let started = Date()
         await #expect {
-            try await HTTPClient(configuration: configuration).send(
+            try await engine.client(configuration).send(
                 HTTPRequest(
                     url: rawURL(proxy.url, "/stall.bin"), credential: .forTests(token, rawURL(proxy.url, "/stall.bin")))
             )
@@ -141,17 +145,18 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 600)
     }
 
-    @Test func cancellationAbortsTheTransferPromptly() async throws {
+    @Test(arguments: TestEngine.allCases) func cancellationAbortsTheTransferPromptly(_ engine: TestEngine) async throws
+    {
         // Timed: not while a heavy test (hundreds of megabytes written and fsynced) loads the machine.
-        try await HeavyWork.shared.run { try await cancellationAlone() }
+        try await HeavyWork.shared.run { try await cancellationAlone(engine) }
     }
 
-    func cancellationAlone() async throws {
+    func cancellationAlone(_ engine: TestEngine) async throws {
         try server.root.write("slow.bin", Data(count: 2_000_000))
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "10000"])
         let local = TemporaryDirectory()
         let task = Task {
-            try await HTTPClient().send(
+            try await engine.client().send(
                 HTTPRequest(
                     url: rawURL(proxy.url, "/slow.bin"), sink: .file(path: local.file("slow"), offset: nil),
                     credential: .forTests(token, rawURL(proxy.url, "/slow.bin"))))
@@ -175,11 +180,11 @@ import Testing
         }
     }
 
-    @Test func reportsProgressAsEvents() async throws {
+    @Test(arguments: TestEngine.allCases) func reportsProgressAsEvents(_ engine: TestEngine) async throws {
         try server.root.write("p.bin", Data(count: 1_500_000))
         var sawProgress = false
         var completed: HTTPResponse?
-        for try await event in HTTPClient().events(
+        for try await event in engine.client().events(
             for: HTTPRequest(
                 url: rawURL(server.url, "/p.bin"), credential: .forTests(token, rawURL(server.url, "/p.bin"))))
         {
@@ -194,12 +199,12 @@ import Testing
         #expect(sawProgress && completed?.body.count == 1_500_000)
     }
 
-    @Test func authorizationStaysWithItsHost() async throws {
+    @Test(arguments: TestEngine.allCases) func authorizationStaysWithItsHost(_ engine: TestEngine) async throws {
         let probe = try await startRedirectProbe()
         let sameHost = probe.url + "/echo-auth"
         // Same port, other host name: curl must treat it as another host.
         let otherHost = "http://localhost:\(probe.port)/echo-auth"
-        let client = HTTPClient()
+        let client = engine.client()
         let kept = try await client.send(
             HTTPRequest(
                 url: probe.url + "/redirect?to=" + URLQuery.escape(sameHost), credential: .forTests("sekrit", probe.url)
@@ -231,10 +236,10 @@ import Testing
         }
     }
 
-    @Test func followsOnlyHTTPAndHTTPS() async throws {
+    @Test(arguments: TestEngine.allCases) func followsOnlyHTTPAndHTTPS(_ engine: TestEngine) async throws {
         let probe = try await startRedirectProbe()
         await #expect {
-            try await HTTPClient().send(
+            try await engine.client().send(
                 HTTPRequest(
                     url: probe.url + "/redirect?to=" + URLQuery.escape("file:///etc/passwd"), redirects: .anyOrigin))
         } throws: { error in
@@ -242,15 +247,15 @@ import Testing
             return location.hasPrefix("file:")
         }
         await #expect(throws: HTTPError.unsupportedURL("ftp://127.0.0.1/x")) {
-            try await HTTPClient().send(HTTPRequest(url: "ftp://127.0.0.1/x"))
+            try await engine.client().send(HTTPRequest(url: "ftp://127.0.0.1/x"))
         }
     }
 
-    @Test func verboseLogNeverContainsTheToken() async throws {
+    @Test(arguments: TestEngine.allCases) func verboseLogNeverContainsTheToken(_ engine: TestEngine) async throws {
         let log = LineLog()
         var configuration = HTTPClientConfiguration()
         configuration.log = { log.add($0) }
-        _ = try await HTTPClient(configuration: configuration).send(
+        _ = try await engine.client(configuration).send(
             HTTPRequest(
                 url: server.url + "/api/auth/me?token=" + token,
                 credential: .forTests(token, server.url + "/api/auth/me?token=" + token)))
@@ -276,24 +281,37 @@ final class LineLog: @unchecked Sendable {
 
 /// TLS against a real https nginx with a self-signed certificate.
 @Suite struct TLSTests {
-    @Test func verifiesCertificatesByDefault() async throws {
+    @Test(arguments: TestEngine.allCases) func verifiesCertificatesByDefault(_ engine: TestEngine) async throws {
         let nginx = try await NginxServer.start(tls: true)
         try nginx.root.write("hello.txt", "over tls\n")
         await #expect {
-            try await HTTPClient().send(HTTPRequest(url: nginx.url + "/hello.txt"))
+            try await engine.client().send(HTTPRequest(url: nginx.url + "/hello.txt"))
         } throws: { error in
-            guard case HTTPError.transport(_, let code, _) = error else { return false }
-            return code == 60  // CURLE_PEER_FAILED_VERIFICATION
+            guard case HTTPError.transport(_, let code, let message) = error else { return false }
+            // FoundationNetworking reports a certificate it does not trust without a code of its own.
+            return code == 60 || (engine == .urlSession && message.contains("certificate"))
         }
         var trusting = HTTPClientConfiguration()
         trusting.caCertificatePath = nginx.certificate
-        let trusted = try await HTTPClient(configuration: trusting).send(HTTPRequest(url: nginx.url + "/hello.txt"))
-        #expect(trusted.status == 200 && String(decoding: trusted.body, as: UTF8.self) == "over tls\n")
         var insecure = HTTPClientConfiguration()
         insecure.insecure = true
-        #expect(
-            try await HTTPClient(configuration: insecure).send(HTTPRequest(url: nginx.url + "/hello.txt")).status == 200
-        )
+        #if canImport(FoundationNetworking)
+            if engine == .urlSession {
+                // Its TLS settings are the process's, not a request's: refused before anything is sent.
+                for configuration in [trusting, insecure] {
+                    await #expect {
+                        try await engine.client(configuration).send(HTTPRequest(url: nginx.url + "/hello.txt"))
+                    } throws: { error in
+                        guard case HTTPError.notAvailable = error else { return false }
+                        return true
+                    }
+                }
+                return
+            }
+        #endif
+        let trusted = try await engine.client(trusting).send(HTTPRequest(url: nginx.url + "/hello.txt"))
+        #expect(trusted.status == 200 && String(decoding: trusted.body, as: UTF8.self) == "over tls\n")
+        #expect(try await engine.client(insecure).send(HTTPRequest(url: nginx.url + "/hello.txt")).status == 200)
     }
 }
 

@@ -3,17 +3,19 @@ import Journal
 import TestSupport
 import Testing
 
+@testable import CurlHTTP
 @testable import HTTP
 @testable import Officer
 @testable import Transfer
 
 @Suite struct TransferLibrarySmokeTests {
-    @Test func libcurlReportsItsVersionAndFailsCleanlyWithoutAServer() async throws {
-        #expect(HTTPClient.libraryVersion.hasPrefix("libcurl/"))
-        // Port 9 (discard) on loopback is closed here: a real easy handle, a real connect, a real error.
+    @Test(arguments: TestEngine.allCases)
+    func eachEngineReportsItsVersionAndFailsCleanlyWithoutAServer(_ engine: TestEngine) async throws {
+        #expect(engine.engine.versionDescription.hasPrefix(engine == .curl ? "libcurl/" : "URLSession"))
+        // Port 9 (discard) on loopback is closed here: a real connect, a real error, the same code from both.
         var configuration = HTTPClientConfiguration()
         configuration.retry = .none
-        let client = HTTPClient(configuration: configuration)
+        let client = engine.client(configuration)
         await #expect {
             try await client.send(HTTPRequest(url: "http://127.0.0.1:9/nothing"))
         } throws: { error in

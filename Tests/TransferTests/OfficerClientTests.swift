@@ -14,7 +14,7 @@ import Testing
 
     init() async throws {
         server = try await ReferenceServer.start()
-        var client = OfficerClient(server: server.url + "/")
+        var client = OfficerClient(server: server.url + "/", http: .curl)
         client.token = try await client.signIn(email: server.email, password: server.password).token
         self.client = client
     }
@@ -27,22 +27,22 @@ import Testing
         #expect(try await client.me().email == server.email)
         #expect(client.server == server.url)
         #expect(!client.isInsecureRemote)
-        #expect(OfficerClient(server: "http://files.example.org").isInsecureRemote)
-        #expect(!OfficerClient(server: "https://files.example.org").isInsecureRemote)
+        #expect(OfficerClient(server: "http://files.example.org", http: .curl).isInsecureRemote)
+        #expect(!OfficerClient(server: "https://files.example.org", http: .curl).isInsecureRemote)
     }
 
     @Test func signInErrors() async throws {
         await #expect(throws: OfficerError.invalidCredentials(email: server.email)) {
-            try await OfficerClient(server: server.url).signIn(email: server.email, password: "wrong")
+            try await OfficerClient(server: server.url, http: .curl).signIn(email: server.email, password: "wrong")
         }
         await #expect {
-            try await OfficerClient(server: server.url, token: "not.a.token").me()
+            try await OfficerClient(server: server.url, token: "not.a.token", http: .curl).me()
         } throws: { error in
             guard case OfficerError.notSignedIn(_, let reason) = error else { return false }
             return reason.contains("no longer accepts")
         }
         await #expect {
-            try await OfficerClient(server: server.url).list(try path("/"))
+            try await OfficerClient(server: server.url, http: .curl).list(try path("/"))
         } throws: { error in
             "\(error)".contains("not logged in")
         }
@@ -51,7 +51,7 @@ import Testing
     @Test func recognisesAServerThatIsNotOfficer() async throws {
         let probe = try await startRedirectProbe()
         await #expect {
-            try await OfficerClient(server: probe.url).serverInfo()
+            try await OfficerClient(server: probe.url, http: .curl).serverInfo()
         } throws: { error in
             guard case OfficerError.notOfficerServer = error else { return false }
             return true
@@ -139,7 +139,7 @@ import Testing
 
     @Test func expiredTokensAskForANewLogin() async throws {
         let shortLived = try await ReferenceServer.start(arguments: ["--token-ttl", "60", "--test-clock"])
-        var client = OfficerClient(server: shortLived.url)
+        var client = OfficerClient(server: shortLived.url, http: .curl)
         client.token = try await client.signIn(email: shortLived.email, password: shortLived.password).token
         try await shortLived.advanceClock(by: 61)
         await #expect {

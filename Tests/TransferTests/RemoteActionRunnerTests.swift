@@ -15,7 +15,7 @@ import Testing
 
     init() async throws {
         server = try await ReferenceServer.start()
-        var client = OfficerClient(server: server.url)
+        var client = OfficerClient(server: server.url, http: .curl)
         client.token = try await client.signIn(email: server.email, password: server.password).token
         self.client = client
     }

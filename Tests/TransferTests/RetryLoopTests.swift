@@ -92,7 +92,7 @@ import Testing
         for status in [200, 400, 401, 403, 404, 409, 501, 507] {
             #expect(verdict(status) == .final, "\(status)")
         }
-        let reset = HTTPError.transport(request: "GET /x", code: CurlCode.receiveError, message: "reset")
+        let reset = HTTPError.transport(request: "GET /x", code: TransportCode.receiveError, message: "reset")
         let certificate = HTTPError.transport(request: "GET /x", code: 60, message: "SSL certificate problem")
         #expect(policy.verdict(for: reset) != .final)
         #expect(policy.verdict(for: certificate) == .final)
@@ -106,13 +106,13 @@ import Testing
         var configuration = HTTPClientConfiguration()
         configuration.retry.baseDelay = 0.001
         configuration.retry.maxDelay = 0.01
-        return TusUploader(http: HTTPClient(configuration: configuration), journal: nil)
+        return TusUploader(http: TestEngine.curl.client(configuration), journal: nil)
     }
 
     @Test func aBusyServersOffsetIsAskedARequestsAttemptsNotThirtyTwo() async throws {
         let probe = try await startRedirectProbe()
         await #expect(throws: UploadError.self) { _ = try await uploader().head(probe.url + "/busy", token: nil) }
-        let count = try await HTTPClient().send(HTTPRequest(url: probe.url + "/count"))
+        let count = try await HTTPClient.curl.send(HTTPRequest(url: probe.url + "/count"))
         // Before: eight attempts of its own, each retried four times by the client inside.
         #expect(String(decoding: count.body, as: UTF8.self) == "\(RetryPolicy().maxAttempts)")
     }
@@ -128,7 +128,7 @@ import Testing
             if case .gaveUp = error { Issue.record("retried a TLS failure: \(error)") }
             #expect(policyVerdictIsFinal(error), "\(error)")
         }
-        let count = try await HTTPClient().send(HTTPRequest(url: probe.url + "/count"))
+        let count = try await HTTPClient.curl.send(HTTPRequest(url: probe.url + "/count"))
         #expect(String(decoding: count.body, as: UTF8.self) == "0")
     }
 

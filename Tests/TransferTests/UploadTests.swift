@@ -17,7 +17,7 @@ import Testing
 
     init() async throws {
         server = try await ReferenceServer.start()
-        var client = OfficerClient(server: server.url)
+        var client = OfficerClient(server: server.url, http: .curl)
         client.token = try await client.signIn(email: server.email, password: server.password).token
         self.client = client
     }
@@ -38,7 +38,7 @@ import Testing
         configuration.retry.maxDelay = 0.3
         configuration.stallTimeout = stall
         return TusUploader(
-            http: HTTPClient(configuration: configuration),
+            http: TestEngine.curl.client(configuration),
             journal: try TransferJournal(path: local.file("journal.sqlite")))
     }
 
@@ -58,7 +58,7 @@ import Testing
         OfficerClient, BackgroundService
     ) {
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(port ?? server.service.port)", faults)
-        var viaProxy = OfficerClient(server: proxy.url)
+        var viaProxy = OfficerClient(server: proxy.url, http: .curl)
         viaProxy.token = token ?? client.token
         return (viaProxy, proxy)
     }
@@ -151,7 +151,7 @@ import Testing
         let port = try NginxServer.freePort()
         var first: ReferenceServer? = try await ReferenceServer.start(
             root: server.root, state: server.state, port: port)
-        var direct = OfficerClient(server: first!.url)
+        var direct = OfficerClient(server: first!.url, http: .curl)
         direct.token = try await direct.signIn(email: first!.email, password: first!.password).token
         try await direct.makeDirectory(try RemotePath(path: "/in"))
         let (viaProxy, proxy) = try await clientThroughProxy(
@@ -179,7 +179,7 @@ import Testing
         let result = try await uploader().upload(file: path, to: target, options: options)
         #expect(result.resumedBytes > 0 && result.resumedBytes < 4_000_000)
         #expect(result.sentBytes == 4_000_000 - result.resumedBytes)
-        var checker = OfficerClient(server: second.url)
+        var checker = OfficerClient(server: second.url, http: .curl)
         checker.token = direct.token
         #expect(
             try await checker.sha256(try RemotePath(path: "/in/r.bin")).sha256 == (try ProcessRunner.sha256(of: path)))
@@ -214,7 +214,7 @@ import Testing
         var head = HTTPRequest(
             method: "HEAD", url: saved.parts[0].url!, credential: .forTests(client.token, saved.parts[0].url!))
         head.headers.add("Tus-Resumable", "1.0.0")
-        let status = try await HTTPClient().send(head).status
+        let status = try await HTTPClient.curl.send(head).status
         #expect(status == 404, "HEAD of the stale upload answered \(status)")
     }
 
@@ -243,7 +243,7 @@ import Testing
         for part in saved.parts {
             var head = HTTPRequest(method: "HEAD", url: part.url!, credential: .forTests(client.token, part.url!))
             head.headers.add("Tus-Resumable", "1.0.0")
-            #expect(try await HTTPClient().send(head).status == 200)
+            #expect(try await HTTPClient.curl.send(head).status == 200)
         }
         let tus = server.state.path + "/tus"
         let first = tus + "/" + (saved.parts[0].url! as NSString).lastPathComponent + ".json"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Sends HTTP requests through libcurl with retries, redirect rules and redacted logging.
+/// Sends HTTP requests through the configuration's ``HTTPEngine`` with retries, redirect rules and redacted logging.
 ///
 /// Retries happen only for idempotent requests, in the one ``RetryLoop`` under the configuration's ``RetryPolicy``
 /// (network failures, 408/423/429/5xx answers, backoff with jitter, `Retry-After`); an engine that loops itself
@@ -14,8 +14,8 @@ package struct HTTPClient: Sendable {
         self.configuration = configuration
     }
 
-    /// The libcurl version line, e.g. `libcurl/7.88.1 OpenSSL/3.0.15 …`.
-    package static var libraryVersion: String { CurlCalls.version() }
+    /// The engine's version line (`libcurl/8.5.0 OpenSSL/3.0.13 …`).
+    package var engineVersion: String { configuration.engine.versionDescription }
 
     /// Sends `request`, following redirects as its ``HTTPRequest/redirects`` policy allows; `onProgress` and
     /// `onRetry` are called from the transfer thread.
@@ -30,12 +30,12 @@ package struct HTTPClient: Sendable {
         onRetry: (@Sendable (_ attempt: Int, _ delay: Double, _ reason: String) -> Void)? = nil
     ) async throws -> HTTPResponse {
         if configuration.offline {
-            log("! offline: \(request.method) \(CurlTransfer.redactedURL(request.url)) not sent")
-            throw HTTPError.offline(request: "\(request.method) \(CurlTransfer.redactedURL(request.url))")
+            log("! offline: \(request.method) \(URLRedaction.redacted(request.url)) not sent")
+            throw HTTPError.offline(request: "\(request.method) \(URLRedaction.redacted(request.url))")
         }
         if let credential = request.credential, URLOrigin(url: request.url) != credential.origin {
             throw HTTPError.credentialScope(
-                request: "\(request.method) \(CurlTransfer.redactedURL(request.url))",
+                request: "\(request.method) \(URLRedaction.redacted(request.url))",
                 origin: credential.origin.description)
         }
         guard let renewal = configuration.credentialRenewal, let credential = request.credential else {
@@ -52,7 +52,7 @@ package struct HTTPClient: Sendable {
             return response
         }
         log(
-            "! the server refused the token: signed in again; \(request.method) \(CurlTransfer.redactedURL(request.url)) once more"
+            "! the server refused the token: signed in again; \(request.method) \(URLRedaction.redacted(request.url)) once more"
         )
         current.credential = renewed
         return try await sendFollowingRedirects(current, retrying: retrying, onProgress: onProgress, onRetry: onRetry)
@@ -71,19 +71,19 @@ package struct HTTPClient: Sendable {
             guard current.redirects != .never, [301, 302, 303, 307, 308].contains(response.status),
                 let location = response.headers["Location"]
             else { return response }
-            let label = "\(current.method) \(CurlTransfer.redactedURL(current.url))"
+            let label = "\(current.method) \(URLRedaction.redacted(current.url))"
             guard let next = URL(string: location, relativeTo: URL(string: current.url))?.absoluteString,
                 let nextOrigin = URLOrigin(url: next)
             else { throw HTTPError.redirectRefused(request: label, location: String(location.prefix(200))) }
             if current.redirects == .sameOrigin, nextOrigin != URLOrigin(url: current.url) {
-                log("! refused redirect (\(response.status)) to \(CurlTransfer.redactedURL(next)): another origin")
-                throw HTTPError.redirectRefused(request: label, location: CurlTransfer.redactedURL(next))
+                log("! refused redirect (\(response.status)) to \(URLRedaction.redacted(next)): another origin")
+                throw HTTPError.redirectRefused(request: label, location: URLRedaction.redacted(next))
             }
             hops += 1
             guard hops <= configuration.maxRedirects else {
                 throw HTTPError.tooManyRedirects(request: label, limit: configuration.maxRedirects)
             }
-            log("> redirected (\(response.status)) to \(CurlTransfer.redactedURL(next))")
+            log("> redirected (\(response.status)) to \(URLRedaction.redacted(next))")
             // 303, and 301/302 after a POST, turn into a GET without body, as browsers and curl do.
             if response.status == 303 || ([301, 302].contains(response.status) && current.method == "POST") {
                 current.method = current.method == "HEAD" ? "HEAD" : "GET"
@@ -100,7 +100,7 @@ package struct HTTPClient: Sendable {
         onRetry: (@Sendable (_ attempt: Int, _ delay: Double, _ reason: String) -> Void)?
     ) async throws -> HTTPResponse {
         let policy = request.isIdempotent && retrying ? configuration.retry : .none
-        let label = "\(request.method) \(CurlTransfer.redactedURL(request.url))"
+        let label = "\(request.method) \(URLRedaction.redacted(request.url))"
         let loop = RetryLoop(request: policy) { attempt, delay, reason in
             log(
                 "! retrying in \(DurationText.seconds(delay)) after \(reason) (attempt \(attempt) of \(policy.maxAttempts))"
@@ -124,9 +124,8 @@ package struct HTTPClient: Sendable {
                 }
                 let started = Date()
                 do {
-                    let transfer = try CurlTransfer(
-                        request: attemptRequest, configuration: configuration, onProgress: onProgress)
-                    var response = try await CurlEngine.shared.perform(transfer)
+                    var response = try await configuration.engine.perform(
+                        attemptRequest, configuration: configuration, onProgress: onProgress)
                     response.attempts = loop.attempt
                     log(
                         "< \(response.status) \(label) "

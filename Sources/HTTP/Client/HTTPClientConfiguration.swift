@@ -1,5 +1,13 @@
+import FileModel
+
 /// Settings shared by every request an ``HTTPClient`` makes.
 package struct HTTPClientConfiguration: Sendable {
+    /// The engine a new configuration starts with: URLSession's unless a plug-in was installed (the CLI and Linux
+    /// apps install libcurl's).
+    package static let defaultEngine = PluginSlot<any HTTPEngine>(URLSessionEngine.shared)
+
+    /// What carries each attempt: ``defaultEngine`` when the configuration was made, unless changed.
+    package var engine: any HTTPEngine = HTTPClientConfiguration.defaultEngine.value
     /// Seconds allowed to establish a connection.
     package var connectTimeout: Double = 15
     /// A transfer moving less than 1 byte/s for this many seconds is aborted as stalled.

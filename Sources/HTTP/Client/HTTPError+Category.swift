@@ -9,6 +9,7 @@ extension HTTPError: CategorizedError {
         case .noSpace: .localFull
         case .cancelled: .cancelled
         case .unsupportedURL: .invalidInput
+        case .notAvailable: .refused
         case .rejected, .lengthExceeded, .headersTooLarge, .responseTooLarge, .tooManyRedirects: .server
         case .credentialScope, .redirectRefused, .invalidHeader, .offline: .refused
         case .transport, .tooSlow, .gaveUp: .network

@@ -10,7 +10,7 @@ extension HTTPError {
             .rejected(let request, _, _), .lengthExceeded(let request, _), .headersTooLarge(let request),
             .tooSlow(let request, _, _), .redirectRefused(let request, _), .tooManyRedirects(let request, _),
             .credentialScope(let request, _), .invalidHeader(let request, _), .offline(let request),
-            .gaveUp(let request, _, _):
+            .gaveUp(let request, _, _), .notAvailable(let request, _):
             request
         case .localFile, .noSpace, .unsupportedURL: nil
         }
@@ -45,6 +45,7 @@ extension HTTPError {
         case .invalidHeader(_, let name):
             "\(subject): the \(name) header holds a line break or control character; nothing was sent"
         case .offline: "\(subject): needs the server (offline)"
+        case .notAvailable(_, let what): "\(subject): \(what) is not available on this platform"
         case .gaveUp(_, let attempts, let reason): "\(subject): gave up after \(attempts) attempts (\(reason))"
         }
     }
@@ -54,14 +55,15 @@ extension HTTPError {
         switch self {
         case .transport(_, let code, let message):
             switch code {
-            case 6: "no such host"
-            case CurlCode.couldNotConnect: "connection refused"
-            case CurlCode.timedOut: "timed out"
-            case 35: "the secure handshake failed"
+            case TransportCode.couldNotResolve: "no such host"
+            case TransportCode.couldNotConnect: "connection refused"
+            case TransportCode.timedOut: "timed out"
+            case TransportCode.tlsHandshake: "the secure handshake failed"
             case 51, 60: "certificate not trusted (\(Self.certificateProblem(message)))"
-            case CurlCode.gotNothing: "the server closed the connection without answering"
-            case CurlCode.partialFile: "the answer ended early"
-            case CurlCode.sendError, CurlCode.receiveError, CurlCode.http2, CurlCode.http2Stream: "the connection broke"
+            case TransportCode.gotNothing: "the server closed the connection without answering"
+            case TransportCode.partialFile: "the answer ended early"
+            case TransportCode.sendError, TransportCode.receiveError, TransportCode.http2, TransportCode.http2Stream:
+                "the connection broke"
             default: "the transfer failed"
             }
         case .tooSlow(_, let rate, let seconds): "slower than \(ByteCountFormat.string(Int64(rate)))/s for \(seconds) s"
@@ -81,17 +83,17 @@ extension HTTPError {
     /// Connection failures name the server; failures of a transfer under way name its subject.
     static func transportWording(code: Int, message: String, subject: String, server: String) -> String {
         switch code {
-        case 6: "cannot reach \(server) (no such host)"
+        case TransportCode.couldNotResolve: "cannot reach \(server) (no such host)"
         case 5: "cannot reach \(server) (no such proxy host)"
-        case CurlCode.couldNotConnect: "cannot reach \(server) (connection refused)"
-        case CurlCode.timedOut: "\(subject): timed out"
-        case 35: "the server at \(server) does not speak https (the secure handshake failed)"
+        case TransportCode.couldNotConnect: "cannot reach \(server) (connection refused)"
+        case TransportCode.timedOut: "\(subject): timed out"
+        case TransportCode.tlsHandshake: "the server at \(server) does not speak https (the secure handshake failed)"
         case 51, 60:
             "\(server): its certificate is not trusted (\(Self.certificateProblem(message)))"
         case 58, 77: "\(server): the certificate file cannot be used (\(Self.certificateProblem(message)))"
-        case CurlCode.gotNothing: "\(subject): the server closed the connection without answering"
-        case CurlCode.partialFile: "\(subject): the connection ended before the whole answer came"
-        case CurlCode.sendError, CurlCode.receiveError, CurlCode.http2, CurlCode.http2Stream:
+        case TransportCode.gotNothing: "\(subject): the server closed the connection without answering"
+        case TransportCode.partialFile: "\(subject): the connection ended before the whole answer came"
+        case TransportCode.sendError, TransportCode.receiveError, TransportCode.http2, TransportCode.http2Stream:
             "\(subject): the connection broke"
         case 27: "\(subject): out of memory"
         case 2: "\(subject): the network library could not start"

@@ -33,13 +33,16 @@ package enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidHeader(request: String, name: String)
     /// The client is offline by choice; nothing was sent.
     case offline(request: String)
+    /// The engine carrying the request cannot do `what` on this platform (a bandwidth limit through URLSession);
+    /// nothing was sent.
+    case notAvailable(request: String, what: String)
     /// Attempts ran out: each failed in a way worth retrying (the last `reason` says how), none made progress.
     case gaveUp(request: String, attempts: Int, reason: String)
 
     /// A one-line message.
     package var description: String {
         switch self {
-        case .transport(let request, let code, let message): "\(request): \(message) (curl error \(code))"
+        case .transport(let request, let code, let message): "\(request): \(message) (transport error \(code))"
         case .responseTooLarge(let request, let limit): "\(request): response larger than \(limit) bytes"
         case .localFile(let path, let message): "\(path): \(message)"
         case .noSpace(let path): "\(path): \(String(cString: strerror(ENOSPC)))"
@@ -59,6 +62,7 @@ package enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidHeader(let request, let name):
             "\(request): the \(name) header holds a line break or control character"
         case .offline(let request): "\(request): not sent: offline (this needs the server)"
+        case .notAvailable(let request, let what): "\(request): \(what) is not available with this HTTP engine"
         case .gaveUp(let request, let attempts, let reason): "\(request): gave up after \(attempts) attempts: \(reason)"
         }
     }
@@ -76,10 +80,10 @@ package enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         return description
     }
 
-    /// libcurl codes worth another attempt: the network, not the request, was at fault.
+    /// Transport codes worth another attempt: the network, not the request, was at fault.
     package var isRetryable: Bool {
         if case .gaveUp = self { return false }
         guard case .transport(_, let code, _) = self else { return false }
-        return CurlCode.retryable.contains(code)
+        return TransportCode.retryable.contains(code)
     }
 }

@@ -35,7 +35,7 @@ package final class BodyStream: @unchecked Sendable {
     package func fail(_ reason: String) { lock.withLock { failure = reason } }
 
     /// What the transfer gets when it asks for bytes.
-    enum Take {
+    package enum Take {
         case bytes(Int)
         case wait
         case end
@@ -43,7 +43,7 @@ package final class BodyStream: @unchecked Sendable {
     }
 
     /// Copies up to `into.count` held bytes (transfer side).
-    func take(into target: UnsafeMutableRawBufferPointer) -> Take {
+    package func take(into target: UnsafeMutableRawBufferPointer) -> Take {
         lock.withLock {
             if let failure { return .failed(failure) }
             let available = buffer.count - offset

@@ -10,7 +10,8 @@ package struct HTTPRequest: Sendable {
         case data(Data, contentType: String)
         /// A byte range of a local file, streamed; never read into memory whole.
         case file(path: String, offset: Int64, length: Int64, contentType: String)
-        /// A `multipart/form-data` body of fields and files, streamed by libcurl.
+        /// A `multipart/form-data` body of fields and at most one file or stream part (the one whose end
+        /// ``HTTPRequest/beforeLastBodyBytes`` guards); an engine refuses a body with more before sending it.
         case multipart([MultipartPart])
     }
 

@@ -189,7 +189,7 @@ package struct RemoteActionRunner: Sendable {
                 }
             }
         } catch let error as OfficerError {
-            if case .transport(let inner, _) = error, case .transport(_, CurlCode.timedOut, _) = inner {
+            if case .transport(let inner, _) = error, case .transport(_, TransportCode.timedOut, _) = inner {
                 throw .timedOut(target: label, seconds: timeout)
             }
             if case .conflict(_, _, "exists") = error, body.overwrite != true, let input,

@@ -21,7 +21,7 @@ package struct OfficerClient: Sendable {
 
     /// Creates a client; a trailing `/` on `server` is dropped.
     package init(
-        server: String, token: String? = nil, http: HTTPClient = HTTPClient(), offers: ServerOffers = ServerOffers()
+        server: String, token: String? = nil, http: HTTPClient, offers: ServerOffers = ServerOffers()
     ) {
         var base = server
         while base.hasSuffix("/") { base.removeLast() }

@@ -10,7 +10,7 @@ extension TusUploader {
     /// asks `server` what it holds when an upload's last request was in doubt: every upload the Officer layer or
     /// the CLI starts goes through this one.
     package static func describingFiles(
-        http: HTTPClient = HTTPClient(), journal: TransferJournal?, server: OfficerClient?
+        http: HTTPClient, journal: TransferJournal?, server: OfficerClient?
     ) -> TusUploader {
         describingFiles(http: http, journal: journal, server: server, endpoints: UploadEndpoints())
     }

@@ -1,3 +1,4 @@
+import CurlHTTP
 import FileModel
 import Foundation
 import HTTP
@@ -255,7 +256,7 @@ package enum OfficerFilesApp {
     package static var versionText: String {
         """
         officer-files \(version)
-        \(HTTPClient.libraryVersion)
+        \(CurlHTTPEngine().versionDescription)
         libmagic \(MagicCookie.libraryVersion), \(ArchiveReader.libraryVersion), libvips \(VipsRuntime.libraryVersion), SQLite \(SQLiteDatabase.libraryVersion)
         """
     }

@@ -43,7 +43,7 @@ extension SegmentedDownloader {
                     guard let validator else {
                         throw DownloadError.transfer(
                             .transport(
-                                request: "GET \(URLRedaction.redacted(url))", code: CurlCode.receiveError,
+                                request: "GET \(URLRedaction.redacted(url))", code: TransportCode.receiveError,
                                 message:
                                     "connection lost after \(written) bytes and the server gives no ETag or Last-Modified to resume safely"
                             ))

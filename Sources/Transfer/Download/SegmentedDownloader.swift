@@ -28,7 +28,7 @@ package struct SegmentedDownloader: Downloading {
     }
 
     /// Creates a downloader.
-    package init(http: HTTPClient = HTTPClient(), journal: TransferJournal?) {
+    package init(http: HTTPClient, journal: TransferJournal?) {
         self.http = http
         self.journal = journal
     }

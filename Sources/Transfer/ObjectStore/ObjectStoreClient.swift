@@ -20,7 +20,7 @@ package struct ObjectStoreClient: Sendable {
 
     /// A client for `endpoint` signing with `accessKey`/`secretKey`; `http` gives the transport settings
     /// (TLS, logging, offline, retries).
-    package init(endpoint: ObjectStoreEndpoint, accessKey: String, secretKey: String, http: HTTPClient = HTTPClient()) {
+    package init(endpoint: ObjectStoreEndpoint, accessKey: String, secretKey: String, http: HTTPClient) {
         self.endpoint = endpoint
         credentials = ObjectStoreCredentials(accessKey: accessKey, secretKey: secretKey, region: endpoint.region)
         base = http

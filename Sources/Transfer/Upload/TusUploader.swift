@@ -32,7 +32,7 @@ package struct TusUploader: Uploading {
     /// Creates an uploader; `fileType` names each file's MIME type for the `filetype` metadata item, `confirmer`
     /// answers what the destination holds.
     package init(
-        http: HTTPClient = HTTPClient(), journal: TransferJournal?, fileType: (@Sendable (String) -> String?)? = nil,
+        http: HTTPClient, journal: TransferJournal?, fileType: (@Sendable (String) -> String?)? = nil,
         confirmer: (any UploadConfirming)? = nil
     ) {
         self.init(http: http, journal: journal, fileType: fileType, confirmer: confirmer, endpoints: UploadEndpoints())

@@ -1,6 +1,10 @@
 import Foundation
 import Officer
 
+#if canImport(OfficerLinux)
+    import OfficerLinux
+#endif
+
 // Drives the folder screen as a user would: scroll, open a file and cancel, open it again, add a camera photo,
 // send two images as chat attachments, and read a failure. Prints one line per step.
 let environment = ProcessInfo.processInfo.environment
@@ -12,6 +16,10 @@ else {
     exit(2)
 }
 let (folderText, bigName, photo) = (CommandLine.arguments[1], CommandLine.arguments[2], CommandLine.arguments[3])
+#if canImport(OfficerLinux)
+    // FoundationNetworking's URLSession cannot keep the screen's bandwidth limit; libcurl's engine can.
+    LinuxPlugins.install()
+#endif
 
 @MainActor func run() async throws {
     let files = try OfficerFiles(

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import HTTP
 
 /// Drives libcurl's multi interface on one dedicated thread and hands results back to async callers.
 ///

@@ -1,6 +1,10 @@
-/// libcurl's result codes that the library acts on, by name (the values are libcurl's `CURLE_*`, stable across
-/// versions), so no caller compares an ``HTTPError/transport(request:code:message:)`` code with a bare number.
-package enum CurlCode {
+/// The transport failures the library acts on, by name, so no caller compares an
+/// ``HTTPError/transport(request:code:message:)`` code with a bare number. The numbering is libcurl's `CURLE_*`
+/// (stable across versions); every other engine maps its own failures onto it, and a failure it cannot map keeps
+/// its own (negative) number, which no rule here treats as worth another attempt.
+package enum TransportCode {
+    /// `CURLE_COULDNT_RESOLVE_HOST`: the server's name did not resolve.
+    package static let couldNotResolve = 6
     /// `CURLE_COULDNT_CONNECT`: nothing reached the server; any request may be sent again.
     package static let couldNotConnect = 7
     /// `CURLE_HTTP2`: an HTTP/2 framing failure.
@@ -15,6 +19,10 @@ package enum CurlCode {
     package static let sendError = 55
     /// `CURLE_RECV_ERROR`: the connection broke while receiving.
     package static let receiveError = 56
+    /// `CURLE_SSL_CONNECT_ERROR`: the TLS handshake failed.
+    package static let tlsHandshake = 35
+    /// `CURLE_PEER_FAILED_VERIFICATION`: the server's certificate was not trusted.
+    package static let untrustedCertificate = 60
     /// `CURLE_HTTP2_STREAM`: one HTTP/2 stream failed.
     package static let http2Stream = 92
 

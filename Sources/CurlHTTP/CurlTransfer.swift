@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import HTTP
 
 /// One attempt of one request on the engine thread: owns its easy handle, header list, MIME body,
 /// error buffer and file descriptors, and is the `userdata` of every libcurl callback.
@@ -20,48 +21,29 @@ final class CurlTransfer: @unchecked Sendable {
     private var sourceData: Data?
     private var sourceDataSent = 0
     private let sourceStart: Int64
-    private var sinkFD: Int32 = -1
-    private var ownsSink = true
-    private var copyFD: Int32 = -1
-    private var copyRemaining: Int64 = 0
-    private var verdict: String??  // nil: not checked yet; .some(nil): accepted; .some(reason): rejected
-    private let memoryLimit: Int
-    /// The most 2xx body bytes this response may carry (the request's expectation, Content-Range, Content-Length).
-    private var bodyLimit: Int64?
-    private var headerBytes = 0
-    private var headersComplete = false
-    // Low-speed window: bytes moved (both ways) and the time at its start.
-    private let lowSpeedLimit: Int
-    private let lowSpeedWindow: Double
-    private var windowStart: Double
-    private var windowStartBytes: Int64 = 0
-
-    // Response state, touched only on the engine thread.
-    private var status = 0
-    private var headers = HTTPHeaders()
-    private var body = Data()
-    private var bytesWritten: Int64 = 0
-    private var failure: HTTPError?
+    /// The response's head and body, stored as the request's sink says (engine thread only).
+    private let receiver: ResponseReceiver
+    private var lowSpeed: LowSpeedWatch
     private var pacer: RatePacer?
     private var sendPacer: RatePacer?
     /// When a paced transfer may receive again (engine thread only).
     private(set) var resumeAt: Double?
-    private var lastProgress: TransferProgress? = TransferProgress(
-        received: 0, expectedReceive: nil, sent: 0, expectedSend: nil)
+    private var failure: HTTPError? {
+        get { receiver.failure }
+        set { receiver.failure = newValue }
+    }
 
     // Crosses threads: guarded by `lock`.
     private let lock = NSLock()
     private var cancelled = false
     private var continuation: CheckedContinuation<HTTPResponse, any Error>?
-    private let onProgress: (@Sendable (TransferProgress) -> Void)?
 
     init(
         request: HTTPRequest, configuration: HTTPClientConfiguration,
         onProgress: (@Sendable (TransferProgress) -> Void)?
     ) throws {
-        guard request.url.lowercased().hasPrefix("http://") || request.url.lowercased().hasPrefix("https://") else {
-            throw HTTPError.unsupportedURL(request.url)
-        }
+        let label = "\(request.method) \(URLRedaction.redacted(request.url))"
+        try request.checkBeforeSending(label: label)
         guard CurlCalls.ensureGlobalInit(), let easy = CurlCalls.easyInit() else {
             throw HTTPError.transport(
                 request: "\(request.method) \(request.url)", code: 2,
@@ -69,19 +51,19 @@ final class CurlTransfer: @unchecked Sendable {
         }
         self.easy = easy
         self.request = request
-        self.label = "\(request.method) \(Self.redactedURL(request.url))"
-        self.onProgress = onProgress
+        self.label = label
         errorBuffer = .allocate(capacity: CurlCalls.errorBufferSize)
         errorBuffer.initialize(repeating: 0, count: CurlCalls.errorBufferSize)
-        if case .memory(let limit) = request.sink { memoryLimit = limit } else { memoryLimit = 1 << 20 }
         if case .file(_, let offset, _, _) = request.body { sourceStart = offset } else { sourceStart = 0 }
-        // A deliberately paced transfer may run below the usual floor; it still must not fall far below its pace.
-        let pace = [request.maxReceiveBytesPerSecond, request.maxSendBytesPerSecond].compactMap { $0 }.filter { $0 > 0 }
-            .min()
-        lowSpeedLimit =
-            pace.map { max(1, min(configuration.lowSpeedLimit, Int($0 / 4))) } ?? configuration.lowSpeedLimit
-        lowSpeedWindow = max(1, configuration.lowSpeedWindow)
-        windowStart = ProcessInfo.processInfo.systemUptime
+        lowSpeed = LowSpeedWatch(
+            request: request, configuration: configuration, now: ProcessInfo.processInfo.systemUptime)
+        do {
+            receiver = try ResponseReceiver(request: request, onProgress: onProgress)
+        } catch {
+            CurlCalls.easyCleanup(easy)
+            errorBuffer.deallocate()
+            throw error
+        }
         try configure(configuration)
     }
 
@@ -91,11 +73,7 @@ final class CurlTransfer: @unchecked Sendable {
         CurlCalls.mimeFree(mime)
         errorBuffer.deallocate()
         if sourceFD >= 0 { close(sourceFD) }
-        if sinkFD >= 0, ownsSink { close(sinkFD) }
     }
-
-    /// The URL without user info or query values that could carry secrets, for messages.
-    static func redactedURL(_ url: String) -> String { URLRedaction.redacted(url) }
 
     private func configure(_ configuration: HTTPClientConfiguration) throws {
         let userdata = Unmanaged.passUnretained(self).toOpaque()
@@ -135,9 +113,6 @@ final class CurlTransfer: @unchecked Sendable {
         if let credential = request.credential {
             CurlCalls.set(easy, CURLOPT_HTTPAUTH, CurlCalls.authBearer())
             CurlCalls.set(easy, CURLOPT_XOAUTH2_BEARER, credential.token)
-        }
-        for field in request.headers where !Self.isSafeHeader(field) {
-            throw HTTPError.invalidHeader(request: label, name: String(field.name.prefix(40)))
         }
 
         CurlCalls.set(easy, CURLOPT_HEADERFUNCTION, callback: headerCallback)
@@ -219,52 +194,6 @@ final class CurlTransfer: @unchecked Sendable {
             // Bigger reads mean fewer write callbacks and syscalls on bulk transfers.
             CurlCalls.set(easy, CURLOPT_BUFFERSIZE, 256 << 10)
         }
-        if case .stream(let fd) = request.sink {
-            sinkFD = fd
-            ownsSink = false
-        }
-        if case .streamWithCopy(let fd, let copy, let limit) = request.sink {
-            sinkFD = fd
-            ownsSink = false
-            copyFD = copy
-            copyRemaining = limit
-        }
-        if case .file(let path, let offset) = request.sink {
-            sinkFD = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (offset == nil ? O_TRUNC : 0), 0o644)
-            guard sinkFD >= 0 else { throw HTTPError.localFile(path: path, message: String(cString: strerror(errno))) }
-            let start = offset ?? 0
-            guard lseek(sinkFD, off_t(start), SEEK_SET) == off_t(start) else {
-                throw HTTPError.localFile(path: path, message: "cannot seek to offset \(start)")
-            }
-        }
-    }
-
-    /// A header field libcurl can send as one line: a token name, a value without line breaks or control characters
-    /// (tab allowed). Values come from servers (ETags, tus URLs) and users; a line break would inject a header.
-    static func isSafeHeader(_ field: HTTPHeaders.Field) -> Bool {
-        guard !field.name.isEmpty,
-            field.name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") })
-        else { return false }
-        return field.value.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
-    }
-
-    /// Best effort by design: a full cache disk must not break the output the user asked for.
-    private func copy(_ bytes: UnsafeRawBufferPointer) {
-        guard Int64(bytes.count) <= copyRemaining else {
-            copyFD = -1
-            return
-        }
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(copyFD, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                copyFD = -1
-                return
-            }
-            offset += written
-        }
-        copyRemaining -= Int64(bytes.count)
     }
 
     // MARK: Lifecycle (called by CurlEngine)
@@ -291,9 +220,9 @@ final class CurlTransfer: @unchecked Sendable {
             outcome = .failure(CancellationError())
         } else if let failure {
             outcome = .failure(failure)
-        } else if case .some(.some(let reason)) = verdict {
-            outcome = .failure(HTTPError.rejected(request: label, status: status, reason: reason))
-        } else if code != CurlCalls.ok, status > 0, !headersComplete, CurlCalls.isTooLarge(code) {
+        } else if let rejection = receiver.rejection {
+            outcome = .failure(rejection)
+        } else if code != CurlCalls.ok, receiver.status > 0, !receiver.headersComplete, CurlCalls.isTooLarge(code) {
             // libcurl refuses a header line over its own limit with "out of memory": the server's fault, not ours.
             outcome = .failure(HTTPError.headersTooLarge(request: label))
         } else if code != CurlCalls.ok {
@@ -303,16 +232,11 @@ final class CurlTransfer: @unchecked Sendable {
                     request: label, code: Int(code.rawValue),
                     message: detail.isEmpty ? CurlCalls.strerror(code) : detail))
         } else {
-            if ownsSink, sinkFD >= 0, fsync(sinkFD) != 0, case .file(let path, _) = request.sink {
-                outcome = .failure(HTTPError.localFile(path: path, errno: errno))
-            } else {
-                let response = HTTPResponse(
-                    status: CurlCalls.infoLong(easy, CURLINFO_RESPONSE_CODE), headers: headers, body: body,
-                    bytesWritten: bytesWritten,
-                    effectiveURL: CurlCalls.infoString(easy, CURLINFO_EFFECTIVE_URL) ?? request.url,
-                    attempts: 1)
-                outcome = .success(response)
-            }
+            outcome = Result { () throws(HTTPError) -> HTTPResponse in
+                try receiver.response(
+                    status: CurlCalls.infoLong(easy, CURLINFO_RESPONSE_CODE),
+                    effectiveURL: CurlCalls.infoString(easy, CURLINFO_EFFECTIVE_URL))
+            }.mapError { $0 as any Error }
         }
         let waiting = lock.withLock { () -> CheckedContinuation<HTTPResponse, any Error>? in
             defer { continuation = nil }
@@ -324,86 +248,26 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: Callbacks
 
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
-        headerBytes += bytes.count
-        guard headerBytes <= Self.maxHeaderBytes else {
-            failure = .headersTooLarge(request: label)
-            return 0
-        }
-        let line = String(decoding: bytes, as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
+        if bytes.starts(with: "HTTP/".utf8) {
             // A new response starts (after 100-continue): forget the previous one's headers.
-            headers = HTTPHeaders()
-            verdict = nil
-            bodyLimit = nil
-            headersComplete = false
-            let parts = line.split(separator: " ", maxSplits: 2)
-            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-        } else if line == "\r\n" || line == "\n" {
-            headersComplete = status >= 200
-            // End of one response's headers. Interim (1xx) and redirects HTTPClient will follow are not the answer.
-            let isFinal =
-                status >= 200
-                && !(request.redirects != .never && (300..<400).contains(status) && headers["Location"] != nil)
-            if isFinal, let check = request.responseCheck { verdict = .some(check(status, headers)) }
-            if (200..<300).contains(status) {
-                bodyLimit = Self.bodyLimit(status: status, headers: headers, expected: request.expectedLength)
-            }
-        } else {
-            headers.addRawLine(Substring(line))
+            let parts = String(decoding: bytes, as: UTF8.self).split(separator: " ", maxSplits: 2)
+            receiver.begin(status: parts.count > 1 ? Int(parts[1]) ?? 0 : 0)
+        } else if bytes.elementsEqual("\r\n".utf8) || bytes.elementsEqual("\n".utf8) {
+            receiver.endHead()
+        } else if !receiver.addHeaderLine(bytes) {
+            return 0
         }
         return bytes.count
     }
 
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if isCancelled { return 0 }
-        if case .some(.some(let reason)) = verdict {
-            failure = .rejected(request: label, status: status, reason: reason)
-            return 0
-        }
-        if pacer != nil, let wait = pacer!.admit(bytes.count) {
+        if receiver.rejection == nil, pacer != nil, let wait = pacer!.admit(bytes.count) {
             // libcurl keeps the data and offers it again once the engine unpauses us.
             resumeAt = ProcessInfo.processInfo.systemUptime + wait
             return CurlCalls.writePause
         }
-        if let bodyLimit, (200..<300).contains(status),
-            bytesWritten + Int64(body.count) + Int64(bytes.count) > bodyLimit
-        {
-            failure = .lengthExceeded(request: label, limit: bodyLimit)
-            return 0
-        }
-        if sinkFD >= 0, (200..<300).contains(status) {
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(sinkFD, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    let path: String
-                    switch request.sink {
-                    case .file(let file, _): path = file
-                    default: path = "<stdout>"
-                    }
-                    failure = HTTPError.localFile(path: path, errno: errno)
-                    return 0
-                }
-                offset += written
-            }
-            if copyFD >= 0 { copy(bytes) }
-            bytesWritten += Int64(bytes.count)
-            // Stored bytes are reported as they land, so a resume after a failure knows exactly where to start.
-            if let onProgress, let last = lastProgress {
-                var snapshot = last
-                snapshot.written = bytesWritten
-                lastProgress = snapshot
-                onProgress(snapshot)
-            }
-            return bytes.count
-        }
-        guard body.count + bytes.count <= memoryLimit else {
-            failure = .responseTooLarge(request: label, limit: memoryLimit)
-            return 0
-        }
-        body.append(contentsOf: bytes)
-        return bytes.count
+        return receiver.receive(bytes) ? bytes.count : 0
     }
 
     /// A body of `length` bytes that libcurl asks for through the read callback (``sendBody(into:)``: a file's
@@ -506,43 +370,18 @@ final class CurlTransfer: @unchecked Sendable {
         return CurlCalls.seekOK
     }
 
-    /// The most 2xx body bytes a response may carry: a `206`'s range, `Content-Length`, and what the caller
-    /// expects, whichever is smallest; nil when nothing bounds it.
-    static func bodyLimit(status: Int, headers: HTTPHeaders, expected: Int64?) -> Int64? {
-        var limits: [Int64] = []
-        if let expected { limits.append(max(0, expected)) }
-        if let length = headers["Content-Length"].flatMap({ Int64($0) }), length >= 0 { limits.append(length) }
-        if status == 206, let range = headers["Content-Range"].flatMap(HTTPHeaders.parseContentRange)?.range {
-            limits.append(range.upperBound - range.lowerBound + 1)
-        }
-        return limits.min()
-    }
-
-    /// A header block larger than this is no real server's (libcurl's own limit per line is 100 KiB).
-    static let maxHeaderBytes = 256 << 10
-
     fileprivate func reportProgress(received: Int64, expectedReceive: Int64, sent: Int64, expectedSend: Int64) -> Int32
     {
         if isCancelled { return 1 }
-        let now = ProcessInfo.processInfo.systemUptime
-        if now - windowStart >= lowSpeedWindow {
-            let moved = received + sent - windowStartBytes
-            if Double(moved) < Double(lowSpeedLimit) * (now - windowStart), resumeAt == nil {
-                failure = .tooSlow(
-                    request: label, bytesPerSecond: lowSpeedLimit, seconds: Int(lowSpeedWindow.rounded()))
-                return 1
-            }
-            windowStart = now
-            windowStartBytes = received + sent
+        if lowSpeed.isTooSlow(
+            moved: received + sent, now: ProcessInfo.processInfo.systemUptime, paused: resumeAt != nil)
+        {
+            failure = lowSpeed.failure(label: label)
+            return 1
         }
-        guard let onProgress else { return 0 }
-        let snapshot = TransferProgress(
+        receiver.progress(
             received: received, expectedReceive: expectedReceive > 0 ? expectedReceive : nil,
-            sent: sent, expectedSend: expectedSend > 0 ? expectedSend : nil, written: bytesWritten)
-        if snapshot != lastProgress {
-            lastProgress = snapshot
-            onProgress(snapshot)
-        }
+            sent: sent, expectedSend: expectedSend > 0 ? expectedSend : nil)
         return 0
     }
 }

@@ -1,0 +1,56 @@
+import Foundation
+
+/// A response body's destination on disk or a pipe: a file the receiver opened and owns (closed when done), or a
+/// descriptor it borrows (stdout), written as bytes arrive and never seeked or closed.
+final class FileDescriptorSink {
+    private let descriptor: Int32
+    private let owned: Bool
+    /// The path in messages (`<stdout>` for a borrowed stream).
+    let name: String
+
+    /// Opens `path` for writing at `offset`, created if missing; nil truncates it.
+    init(path: String, offset: Int64?) throws(HTTPError) {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (offset == nil ? O_TRUNC : 0), 0o644)
+        guard descriptor >= 0 else { throw HTTPError.localFile(path: path, errno: errno) }
+        owned = true
+        name = path
+        let start = offset ?? 0
+        guard lseek(descriptor, off_t(start), SEEK_SET) == off_t(start) else {
+            throw HTTPError.localFile(path: path, message: "cannot seek to offset \(start)")
+        }
+    }
+
+    /// Writes to an open descriptor that stays its owner's.
+    init(borrowing descriptor: Int32, name: String) {
+        self.descriptor = descriptor
+        owned = false
+        self.name = name
+    }
+
+    deinit { if owned { close(descriptor) } }
+
+    /// Writes all of `bytes`; the failure, named by this sink's path, if not.
+    func write(_ bytes: UnsafeRawBufferPointer) -> HTTPError? {
+        Self.writeAll(descriptor, bytes).map { HTTPError.localFile(path: name, errno: $0) }
+    }
+
+    /// An owned file's bytes reach the disk before the exchange counts as done.
+    func flushIfOwned() -> HTTPError? {
+        guard owned, fsync(descriptor) != 0 else { return nil }
+        return HTTPError.localFile(path: name, errno: errno)
+    }
+
+    /// Writes all of `bytes` to `descriptor`, again after an interruption; the error number if it failed.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return nil
+    }
+}

@@ -1,0 +1,18 @@
+/// What moves one attempt of one request over the network: the libcurl engine on Linux, the URLSession engine
+/// anywhere Foundation runs (the one an iOS app uses). ``HTTPClient`` does everything above a single attempt once,
+/// for every engine: the offline rule, the token's origin rule, redirects hop by hop, retries, renewal, logging.
+///
+/// An engine follows no redirect, retries nothing and reports each attempt's outcome as an ``HTTPResponse`` or an
+/// ``HTTPError``; the request's sink, length limits, response check and the configuration's low-speed limit are
+/// its to keep, through the shared ``ResponseReceiver`` and ``LowSpeedWatch``.
+package protocol HTTPEngine: Sendable {
+    /// The engine and the library under it, for `--version` and `-v` (`libcurl/8.5.0 OpenSSL/3.0.13`).
+    var versionDescription: String { get }
+
+    /// Sends `request` once; `onProgress` is called from the engine's own thread or queue. Cancelling the calling
+    /// task stops the transfer with `CancellationError`.
+    func perform(
+        _ request: HTTPRequest, configuration: HTTPClientConfiguration,
+        onProgress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> HTTPResponse
+}

@@ -1,0 +1,36 @@
+/// The low-speed rule every engine keeps: a transfer averaging less than the configuration's
+/// ``HTTPClientConfiguration/lowSpeedLimit`` over ``HTTPClientConfiguration/lowSpeedWindow`` fails as too slow.
+/// A deliberately paced transfer may run below the usual floor, but not far below its own pace.
+package struct LowSpeedWatch: Sendable {
+    /// Bytes per second the transfer must average over each window.
+    package let limit: Int
+    /// The window, in seconds.
+    package let window: Double
+    /// When the current window began.
+    package private(set) var windowStart: Double
+    private var windowStartBytes: Int64 = 0
+
+    /// The rule for `request` under `configuration`, its first window starting at `now`.
+    package init(request: HTTPRequest, configuration: HTTPClientConfiguration, now: Double) {
+        let pace = [request.maxReceiveBytesPerSecond, request.maxSendBytesPerSecond].compactMap { $0 }
+            .filter { $0 > 0 }.min()
+        limit = pace.map { max(1, min(configuration.lowSpeedLimit, Int($0 / 4))) } ?? configuration.lowSpeedLimit
+        window = max(1, configuration.lowSpeedWindow)
+        windowStart = now
+    }
+
+    /// Whether the window that ends at `now`, with `moved` bytes moved both ways since the transfer began, fell
+    /// below the limit; a transfer paused by its own pacer is never too slow.
+    package mutating func isTooSlow(moved: Int64, now: Double, paused: Bool) -> Bool {
+        guard now - windowStart >= window else { return false }
+        if Double(moved - windowStartBytes) < Double(limit) * (now - windowStart), !paused { return true }
+        windowStart = now
+        windowStartBytes = moved
+        return false
+    }
+
+    /// The failure to report for `label`.
+    package func failure(label: String) -> HTTPError {
+        .tooSlow(request: label, bytesPerSecond: limit, seconds: Int(window.rounded()))
+    }
+}

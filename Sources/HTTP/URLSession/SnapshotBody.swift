@@ -1,0 +1,105 @@
+import Foundation
+
+/// A request body as the URLSession engine sends it: nothing, bytes already in memory, or a file. A file range
+/// or a multipart body is written to a snapshot file first, and the request's ``HTTPRequest/beforeLastBodyBytes``
+/// check runs once the snapshot holds every byte: what the server then receives is exactly a copy that was checked,
+/// so it never receives the end of a file that changed while it was read.
+struct SnapshotBody {
+    enum Source {
+        case none
+        case memory(Data)
+        case file(URL, length: Int64)
+    }
+
+    let source: Source
+    let contentType: String?
+    /// A snapshot this body made, removed after the request.
+    private let snapshot: URL?
+
+    /// Bytes the body holds, when known.
+    var length: Int64? {
+        switch source {
+        case .none: 0
+        case .memory(let data): Int64(data.count)
+        case .file(_, let length): length
+        }
+    }
+
+    init(request: HTTPRequest, folder: URL) async throws(HTTPError) {
+        switch request.body {
+        case .empty:
+            (source, contentType, snapshot) = (.none, nil, nil)
+        case .data(let data, let type):
+            (source, contentType, snapshot) = (.memory(data), type, nil)
+        case .file(let path, let offset, let length, let type):
+            let file = Self.snapshotURL(in: folder)
+            let writer = try SnapshotWriter(url: file)
+            do {
+                try writer.append(fileAt: path, offset: offset, length: length)
+                try Self.check(request, path: path)
+            } catch {
+                writer.discard()
+                throw error
+            }
+            (source, contentType, snapshot) = (.file(file, length: length), type, file)
+        case .multipart(let parts):
+            let file = Self.snapshotURL(in: folder)
+            let writer = try SnapshotWriter(url: file)
+            let boundary = "officer-files-" + UUID().uuidString
+            do {
+                var lastPath = ""
+                for part in parts {
+                    try writer.append(Data(Self.partHead(part, boundary: boundary).utf8))
+                    switch part {
+                    case .field(_, let value): try writer.append(Data(value.utf8))
+                    case .file(_, let path, _, _):
+                        try writer.append(fileAt: path, offset: 0, length: nil)
+                        lastPath = path
+                    case .stream(_, let stream, let filename, _):
+                        try await writer.append(stream: stream, name: filename)
+                    }
+                    try writer.append(Data("\r\n".utf8))
+                }
+                try writer.append(Data("--\(boundary)--\r\n".utf8))
+                if !lastPath.isEmpty { try Self.check(request, path: lastPath) }
+            } catch {
+                writer.discard()
+                throw error
+            }
+            (source, contentType, snapshot) = (
+                .file(file, length: writer.written), "multipart/form-data; boundary=\(boundary)", file
+            )
+        }
+    }
+
+    /// Removes the snapshot, if one was made.
+    func remove() {
+        if let snapshot { try? FileManager.default.removeItem(at: snapshot) }
+    }
+
+    private static func snapshotURL(in folder: URL) -> URL {
+        folder.appendingPathComponent(".officer-files-body-\(UUID().uuidString)")
+    }
+
+    private static func check(_ request: HTTPRequest, path: String) throws(HTTPError) {
+        if let reason = request.beforeLastBodyBytes?() { throw HTTPError.localFile(path: path, message: reason) }
+    }
+
+    /// A part's boundary line and headers, as browsers write them: a quote or line break in a name is
+    /// percent-encoded, so no name can end its header early.
+    static func partHead(_ part: HTTPRequest.MultipartPart, boundary: String) -> String {
+        func quoted(_ value: String) -> String {
+            value.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D")
+                .replacingOccurrences(of: "\n", with: "%0A")
+        }
+        var head = "--\(boundary)\r\n"
+        switch part {
+        case .field(let name, _):
+            head += "Content-Disposition: form-data; name=\"\(quoted(name))\"\r\n"
+        case .file(let name, _, let filename, let type), .stream(let name, _, let filename, let type):
+            head += "Content-Disposition: form-data; name=\"\(quoted(name))\"; filename=\"\(quoted(filename))\"\r\n"
+            head += "Content-Type: \(type ?? "application/octet-stream")\r\n"
+        }
+        return head + "\r\n"
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The URLSession engine: Foundation's own HTTP stack (the system's on Apple platforms, FoundationNetworking
+/// elsewhere), the one an iOS app links. Request bodies go from files, never from memory a background session could
+/// not hold: a file range or a multipart body is first written to a snapshot file, checked, then sent.
+///
+/// On Apple platforms `--bwlimit` is kept by suspending the task while it is ahead of its pace. What it cannot do
+/// is refused before anything is sent, never done halfway: where FoundationNetworking runs, a bandwidth limit (its
+/// suspension lags the callbacks it has queued), a CA file or `--insecure` (its TLS settings are not per request).
+package final class URLSessionEngine: HTTPEngine, @unchecked Sendable {
+    /// The process-wide engine, whose session keeps connections alive between requests.
+    package static let shared = URLSessionEngine()
+
+    private let delegate = URLSessionEngineDelegate()
+    private let queue: OperationQueue
+    private let session: URLSession
+    /// Where snapshot bodies are written for the time of one request.
+    private let temporaryFolder: URL
+
+    /// An engine with a session of its own; snapshot bodies go to `temporaryFolder` (the system's by default).
+    package init(temporaryFolder: URL = FileManager.default.temporaryDirectory) {
+        self.temporaryFolder = temporaryFolder
+        queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "officer-files.urlsession"
+        session = URLSession(configuration: Self.sessionConfiguration(), delegate: delegate, delegateQueue: queue)
+    }
+
+    /// "URLSession", and the Foundation it runs on.
+    package var versionDescription: String {
+        #if canImport(FoundationNetworking)
+            "URLSession (FoundationNetworking)"
+        #else
+            "URLSession"
+        #endif
+    }
+
+    /// No cache, no cookies, no stored credentials: every answer comes from the server, and only the request's own
+    /// token is sent.
+    private static func sessionConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCredentialStorage = nil
+        configuration.httpMaximumConnectionsPerHost = 16
+        configuration.timeoutIntervalForResource = 7 * 24 * 3600
+        return configuration
+    }
+
+    /// Sends one attempt as a URLSession task.
+    package func perform(
+        _ request: HTTPRequest, configuration: HTTPClientConfiguration,
+        onProgress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> HTTPResponse {
+        let label = "\(request.method) \(URLRedaction.redacted(request.url))"
+        try request.checkBeforeSending(label: label)
+        try Self.checkSupported(request, configuration: configuration, label: label)
+        guard let url = URL(string: request.url) else { throw HTTPError.unsupportedURL(request.url) }
+        let receiver = try ResponseReceiver(request: request, onProgress: onProgress)
+        let body = try await SnapshotBody(request: request, folder: temporaryFolder)
+        defer { body.remove() }
+
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method
+        urlRequest.timeoutInterval = max(1, configuration.stallTimeout)
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        urlRequest.httpShouldHandleCookies = false
+        urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
+        for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
+        // HTTPClient sends a credential only to its own origin; its token was checked when it was made.
+        if let credential = request.credential {
+            urlRequest.setValue("Bearer \(credential.token)", forHTTPHeaderField: "Authorization")
+        }
+        if let contentType = body.contentType { urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+
+        // A fresh connection is a session of its own, invalidated after this one request.
+        let session =
+            request.freshConnection
+            ? URLSession(configuration: Self.sessionConfiguration(), delegate: delegate, delegateQueue: queue)
+            : self.session
+        defer { if request.freshConnection { session.finishTasksAndInvalidate() } }
+        let task: URLSessionTask
+        switch body.source {
+        case .none:
+            if !["GET", "HEAD"].contains(request.method) { urlRequest.httpBody = Data() }
+            task = session.dataTask(with: urlRequest)
+        case .memory(let data):
+            urlRequest.setValue(String(data.count), forHTTPHeaderField: "Content-Length")
+            task = session.uploadTask(with: urlRequest, from: data)
+        case .file(let file, let length):
+            urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
+            task = session.uploadTask(with: urlRequest, fromFile: file)
+        }
+        let state = URLSessionTaskState(
+            receiver: receiver,
+            lowSpeed: LowSpeedWatch(
+                request: request, configuration: configuration, now: ProcessInfo.processInfo.systemUptime),
+            expectedSend: body.length, request: request)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                state.attach(continuation)
+                delegate.track(task, state)
+                state.startClock(total: configuration.totalTimeout, task: task)
+                task.resume()
+            }
+        } onCancel: {
+            state.cancel(task)
+        }
+    }
+
+    /// Refuses, before anything is sent, what this engine cannot do as asked.
+    private static func checkSupported(
+        _ request: HTTPRequest, configuration: HTTPClientConfiguration, label: String
+    ) throws(HTTPError) {
+        #if canImport(FoundationNetworking)
+            if [request.maxReceiveBytesPerSecond, request.maxSendBytesPerSecond].contains(where: { ($0 ?? 0) > 0 }) {
+                throw HTTPError.notAvailable(request: label, what: "a bandwidth limit")
+            }
+            if configuration.insecure { throw HTTPError.notAvailable(request: label, what: "turning TLS checks off") }
+            if configuration.caCertificatePath != nil {
+                throw HTTPError.notAvailable(request: label, what: "a CA file of its own")
+            }
+        #endif
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The session's delegate: hands each task's callbacks to its ``URLSessionTaskState`` and follows no redirect
+/// (``HTTPClient`` checks and follows each hop itself).
+final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var states: [ObjectIdentifier: URLSessionTaskState] = [:]
+
+    func track(_ task: URLSessionTask, _ state: URLSessionTaskState) {
+        lock.withLock { states[ObjectIdentifier(task)] = state }
+    }
+
+    private func state(_ task: URLSessionTask) -> URLSessionTaskState? {
+        lock.withLock { states[ObjectIdentifier(task)] }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard let state = state(dataTask), let http = response as? HTTPURLResponse else {
+            completionHandler(.cancel)
+            return
+        }
+        completionHandler(state.receive(response: http) ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let state = state(dataTask), state.receive(data, task: dataTask) else {
+            dataTask.cancel()
+            return
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        guard let state = state(task), state.sent(total: totalBytesSent, task: task) else {
+            task.cancel()
+            return
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let state = lock.withLock { states.removeValue(forKey: ObjectIdentifier(task)) }
+        state?.complete(error: error, response: task.response)
+    }
+}

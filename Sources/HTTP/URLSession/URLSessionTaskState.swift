@@ -1,0 +1,207 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One task's side of the URLSession engine: the receiver its delegate callbacks feed (on the engine's serial
+/// queue), the low-speed rule, the bandwidth limit, and the continuation resumed exactly once when the task
+/// completes.
+final class URLSessionTaskState: @unchecked Sendable {
+    let receiver: ResponseReceiver
+    private var lowSpeed: LowSpeedWatch
+    private let expectedSend: Int64?
+    private var received: Int64 = 0
+    private var sent: Int64 = 0
+    // The delegate is handed bytes that already moved, so the limit is kept by suspending the task until they are
+    // paid for: the socket's buffers fill and TCP holds the peer back, as libcurl's pause does.
+    private var receivePacer: RatePacer?
+    private var sendPacer: RatePacer?
+    private var pacedSinceWindow = false
+
+    // Crosses threads: guarded by `lock`.
+    private let lock = NSLock()
+    private var cancelled = false
+    private var suspended = false
+    private var continuation: CheckedContinuation<HTTPResponse, any Error>?
+    private var clock: Task<Void, Never>?
+
+    init(receiver: ResponseReceiver, lowSpeed: LowSpeedWatch, expectedSend: Int64?, request: HTTPRequest) {
+        self.receiver = receiver
+        self.lowSpeed = lowSpeed
+        self.expectedSend = expectedSend
+        // FoundationNetworking has queued a loopback body's callbacks before a suspension takes hold, so the engine
+        // refuses a limit there (``URLSessionEngine``); Apple's URLSession stops delivery when suspended.
+        #if !canImport(FoundationNetworking)
+            let now = ProcessInfo.processInfo.systemUptime
+            receivePacer = request.maxReceiveBytesPerSecond.flatMap {
+                $0 > 0 ? RatePacer(bytesPerSecond: $0, now: now) : nil
+            }
+            sendPacer = request.maxSendBytesPerSecond.flatMap { $0 > 0 ? RatePacer(bytesPerSecond: $0, now: now) : nil }
+        #endif
+    }
+
+    func attach(_ continuation: CheckedContinuation<HTTPResponse, any Error>) {
+        lock.withLock { self.continuation = continuation }
+    }
+
+    /// Marks the task cancelled; a task held by the pacer is let go so its cancellation can complete.
+    func cancel(_ task: URLSessionTask) {
+        let wasSuspended = lock.withLock { () -> Bool in
+            cancelled = true
+            defer { suspended = false }
+            return suspended
+        }
+        task.cancel()
+        if wasSuspended { task.resume() }
+    }
+
+    /// Holds the task for `seconds` (at most once at a time), then lets it go on unless it was cancelled meanwhile.
+    private func pause(_ task: URLSessionTask, for seconds: Double) {
+        guard seconds > 0.001 else { return }
+        let holds = lock.withLock { () -> Bool in
+            guard !cancelled, !suspended else { return false }
+            suspended = true
+            return true
+        }
+        guard holds else { return }
+        pacedSinceWindow = true
+        task.suspend()
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+            guard let self else { return }
+            let resumes = self.lock.withLock { () -> Bool in
+                defer { self.suspended = false }
+                return self.suspended && !self.cancelled
+            }
+            if resumes { task.resume() }
+        }
+    }
+
+    private var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// The whole transfer's time limit, if the configuration sets one: past it, the task fails as timed out.
+    func startClock(total: Double?, task: URLSessionTask) {
+        guard let total else { return }
+        let started = Task { [weak self] in
+            try? await Task.sleep(nanoseconds: UInt64(total * 1e9))
+            guard !Task.isCancelled, let self else { return }
+            self.fail(
+                .transport(
+                    request: self.receiver.label, code: TransportCode.timedOut,
+                    message: "timed out after \(Int(total)) s"), task: task)
+        }
+        lock.withLock { clock = started }
+    }
+
+    /// Stops the task with `failure` (reported when it completes).
+    private func fail(_ failure: HTTPError, task: URLSessionTask) {
+        if receiver.failure == nil { receiver.failure = failure }
+        task.cancel()
+    }
+
+    // MARK: Delegate callbacks (the engine's serial queue)
+
+    /// The final response's head: false stops the task before any body byte is stored.
+    func receive(response: HTTPURLResponse) -> Bool {
+        receiver.begin(status: response.statusCode)
+        var headBytes = 0
+        for (name, value) in response.allHeaderFields {
+            let field = (name: "\(name)", value: "\(value)")
+            headBytes += field.name.utf8.count + field.value.utf8.count + 4
+            receiver.addHeader(name: field.name, value: field.value)
+        }
+        guard headBytes <= ResponseReceiver.maxHeaderBytes else {
+            receiver.failure = .headersTooLarge(request: receiver.label)
+            return false
+        }
+        receiver.endHead()
+        if let rejection = receiver.rejection {
+            receiver.failure = rejection
+            return false
+        }
+        return true
+    }
+
+    /// One chunk of the body; false stops the task.
+    func receive(_ data: Data, task: URLSessionTask) -> Bool {
+        if isCancelled { return false }
+        received += Int64(data.count)
+        let taken = data.withUnsafeBytes { receiver.receive($0) }
+        guard taken else { return false }
+        guard progressed(task: task, expectedReceive: task.countOfBytesExpectedToReceive) else { return false }
+        if let wait = receivePacer?.charge(data.count) { pause(task, for: wait) }
+        return true
+    }
+
+    /// Body bytes went out.
+    func sent(total: Int64, task: URLSessionTask) -> Bool {
+        let delta = Int(max(0, total - sent))
+        sent = total
+        guard progressed(task: task, expectedReceive: nil) else { return false }
+        if let wait = sendPacer?.charge(delta) { pause(task, for: wait) }
+        return true
+    }
+
+    private func progressed(task: URLSessionTask, expectedReceive: Int64?) -> Bool {
+        let now = ProcessInfo.processInfo.systemUptime
+        let windowEnds = now - lowSpeed.windowStart >= lowSpeed.window
+        if lowSpeed.isTooSlow(moved: received + sent, now: now, paused: pacedSinceWindow) {
+            receiver.failure = lowSpeed.failure(label: receiver.label)
+            return false
+        }
+        if windowEnds { pacedSinceWindow = false }
+        receiver.progress(
+            received: received, expectedReceive: (expectedReceive ?? 0) > 0 ? expectedReceive : nil, sent: sent,
+            expectedSend: expectedSend)
+        return true
+    }
+
+    /// Resumes the waiting task exactly once.
+    func complete(error: (any Error)?, response: URLResponse?) {
+        lock.withLock { clock }?.cancel()
+        let outcome: Result<HTTPResponse, any Error>
+        if isCancelled {
+            outcome = .failure(CancellationError())
+        } else if let failure = receiver.failure {
+            outcome = .failure(failure)
+        } else if let error {
+            outcome = .failure(
+                Self.transportError(error, label: receiver.label, midBody: receiver.headersComplete ? received : nil))
+        } else {
+            outcome = Result { () throws(HTTPError) -> HTTPResponse in
+                try receiver.response(
+                    status: (response as? HTTPURLResponse)?.statusCode, effectiveURL: response?.url?.absoluteString)
+            }.mapError { $0 as any Error }
+        }
+        let waiting = lock.withLock { () -> CheckedContinuation<HTTPResponse, any Error>? in
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(with: outcome)
+    }
+
+    /// URLSession's failures in the library's transport codes, so retries and wording treat both engines alike;
+    /// one it has no code for keeps URLError's own (negative) number and is never retried. FoundationNetworking
+    /// reports most failures as `unknown`: one that came after the head (`midBody` bytes in) broke the connection
+    /// under way, or ended the body short of its `Content-Length`, which is worth another attempt as it is with libcurl.
+    static func transportError(_ error: any Error, label: String, midBody: Int64? = nil) -> HTTPError {
+        guard let urlError = error as? URLError else {
+            return .transport(request: label, code: -1, message: "\(error)")
+        }
+        let code: Int
+        switch urlError.code {
+        case .cannotFindHost, .dnsLookupFailed: code = TransportCode.couldNotResolve
+        case .cannotConnectToHost, .notConnectedToInternet: code = TransportCode.couldNotConnect
+        case .timedOut: code = TransportCode.timedOut
+        case .networkConnectionLost: code = TransportCode.receiveError
+        case .zeroByteResource, .badServerResponse: code = TransportCode.gotNothing
+        case .secureConnectionFailed: code = TransportCode.tlsHandshake
+        case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+            .serverCertificateHasUnknownRoot:
+            code = TransportCode.untrustedCertificate
+        case .unknown where midBody != nil: code = TransportCode.receiveError
+        default: code = urlError.errorCode
+        }
+        return .transport(request: label, code: code, message: urlError.localizedDescription)
+    }
+}
