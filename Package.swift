@@ -51,15 +51,28 @@ let package = Package(
 
         // Pure Swift value types: no C module, so it builds for iOS and anywhere else.
         .target(name: "FileModel"),
-        .target(name: "Preview", dependencies: ["FileModel", "CMagic", "CArchive", "CVips"]),
-        .target(name: "HTTP", dependencies: ["FileModel"]),
+        // Every Glibc/Darwin call the portable core makes, with both platforms' spellings (and inotify, Linux's).
+        .target(name: "Platform"),
+        .target(name: "Preview", dependencies: ["FileModel", "Platform"]),
+        // The Linux plug-ins behind Preview's `FileTypeDetecting`, `ArchiveReading` and `ImagePreparing`.
+        .target(name: "MagicFileTypes", dependencies: ["Preview", "CMagic"]),
+        .target(name: "LibArchiveReading", dependencies: ["Preview", "CArchive"]),
+        .target(name: "VipsImaging", dependencies: ["Preview", "CVips"]),
+        .target(name: "HTTP", dependencies: ["FileModel", "Platform"]),
         // The libcurl engine, a Linux plug-in behind HTTP's `HTTPEngine`.
         .target(name: "CurlHTTP", dependencies: ["HTTP", "CCurl"]),
-        .target(name: "Journal", dependencies: ["FileModel", "CSQLite"]),
-        .target(name: "Transfer", dependencies: ["FileModel", "HTTP", "Journal", "CCrypto"]),
-        .target(name: "Officer", dependencies: ["FileModel", "HTTP", "Journal", "Transfer", "Preview"]),
+        .target(name: "Journal", dependencies: ["FileModel", "Platform", "CSQLite"]),
+        .target(name: "Transfer", dependencies: ["FileModel", "Platform", "HTTP", "Journal"]),
+        // OpenSSL's digests, a Linux plug-in behind Transfer's `Hashing`.
+        .target(name: "OpenSSLHashing", dependencies: ["Transfer", "CCrypto"]),
+        .target(name: "Officer", dependencies: ["FileModel", "Platform", "HTTP", "Journal", "Transfer", "Preview"]),
         // Installs the Linux plug-ins into the portable core's slots; the CLI and Linux apps link it.
-        .target(name: "OfficerLinux", dependencies: ["HTTP", "CurlHTTP"]),
+        .target(
+            name: "OfficerLinux",
+            dependencies: [
+                "HTTP", "CurlHTTP", "Transfer", "OpenSSLHashing", "Preview", "MagicFileTypes", "LibArchiveReading",
+                "VipsImaging",
+            ]),
         // The commands, argument parser and progress reporter live in a library so tests can reach them.
         .target(
             name: "OfficerFilesCLI",
@@ -77,15 +90,22 @@ let package = Package(
         .executableTarget(
             name: "officer-files-fuzz",
             dependencies: [
-                "FileModel", "Preview", "HTTP", "CurlHTTP", "Journal", "Transfer", "Officer", "OfficerFilesCLI",
+                "FileModel", "Preview", "HTTP", "Journal", "Transfer", "Officer", "OfficerLinux", "OfficerFilesCLI",
             ]),
 
         // Starts the reference server, the fault proxy and the built CLI for tests; never shipped.
-        .target(name: "TestSupport", dependencies: ["HTTP", "CurlHTTP"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HTTP", "CurlHTTP", "OfficerLinux"], path: "Tests/TestSupport"),
         .testTarget(name: "FileModelTests", dependencies: ["FileModel"]),
-        .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
         .testTarget(
-            name: "TransferTests", dependencies: ["HTTP", "CurlHTTP", "Journal", "Transfer", "Officer", "TestSupport"]),
+            name: "PreviewTests",
+            dependencies: [
+                "Preview", "MagicFileTypes", "LibArchiveReading", "VipsImaging", "OfficerLinux", "TestSupport",
+            ]),
+        .testTarget(
+            name: "TransferTests",
+            dependencies: [
+                "HTTP", "CurlHTTP", "Journal", "Transfer", "OpenSSLHashing", "VipsImaging", "Officer", "TestSupport",
+            ]),
         .testTarget(
             name: "CLITests",
             dependencies: ["OfficerFilesCLI", "HTTP", "CurlHTTP", "Journal", "Transfer", "Officer", "TestSupport"]),

@@ -9,9 +9,20 @@ let package = Package(
     dependencies: [.package(name: "officer-files", path: "../..")],
     targets: [
         // Backs up a photo folder (images prepared, then synced) and prints the facts of a remote file.
-        .executableTarget(name: "photo-backup", dependencies: [.product(name: "Officer", package: "officer-files")]),
-        // The README's "As a library" code, word for word (a test compares the two).
-        .executableTarget(name: "readme-example", dependencies: [.product(name: "Officer", package: "officer-files")]),
+        .executableTarget(
+            name: "photo-backup",
+            dependencies: [
+                .product(name: "Officer", package: "officer-files"),
+                .product(name: "OfficerLinux", package: "officer-files", condition: .when(platforms: [.linux])),
+            ]),
+        // The README's "As a library" code, word for word (a test compares the two). Like photo-backup and
+        // file-browser, it installs the Linux plug-ins on Linux (file types, images, archives need them).
+        .executableTarget(
+            name: "readme-example",
+            dependencies: [
+                .product(name: "Officer", package: "officer-files"),
+                .product(name: "OfficerLinux", package: "officer-files", condition: .when(platforms: [.linux])),
+            ]),
         // A folder screen's view model (paging, opening with progress and cancel, a camera photo, chat
         // attachments, errors as shown), driven as a user would.
         // On Linux it installs the Linux plug-ins, as a Linux app would (its downloads keep a bandwidth limit).

@@ -9,6 +9,7 @@ import Foundation
 import HTTP
 import Officer
 import OfficerFilesCLI
+import OfficerLinux
 import Preview
 import Transfer
 
@@ -29,6 +30,8 @@ enum FuzzTarget: String, CaseIterable {
     static let scratch = NSTemporaryDirectory() + "/officer-fuzz-\(getpid())"
 
     func run(_ data: Data) {
+        // The libraries fuzzed are the Linux plug-ins' (installing again is a lock and a store).
+        LinuxPlugins.install()
         switch self {
         case .archive:
             let path = Self.scratch + ".archive"

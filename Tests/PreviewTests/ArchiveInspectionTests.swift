@@ -1,4 +1,5 @@
 import Foundation
+import OfficerLinux
 import Preview
 import TestSupport
 import Testing
@@ -8,6 +9,7 @@ import Testing
     let folder = TemporaryDirectory(prefix: "archives")
 
     init() throws {
+        LinuxPlugins.install()
         try folder.write("in/readme.txt", "hello archive\n")
         try folder.write("in/docs/guide.md", String(repeating: "compressible line\n", count: 2000))
     }

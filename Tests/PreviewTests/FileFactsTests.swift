@@ -1,4 +1,5 @@
 import Foundation
+import OfficerLinux
 import TestSupport
 import Testing
 
@@ -6,6 +7,8 @@ import Testing
 
 /// File facts from the first bytes (what a remote file gives) and from local files (EXIF through libvips).
 @Suite struct FileFactsTests {
+    init() { LinuxPlugins.install() }
+
     let folder = TemporaryDirectory(prefix: "facts")
 
     func vips(_ arguments: [String]) throws {

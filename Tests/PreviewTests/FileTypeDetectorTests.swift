@@ -1,11 +1,14 @@
 import FileModel
 import Foundation
+import OfficerLinux
 import Preview
 import TestSupport
 import Testing
 
 /// A corpus made by the tests, one file per row of the seed's viewer table (plus traps).
 @Suite struct FileTypeDetectorTests {
+    init() { LinuxPlugins.install() }
+
     let folder = TemporaryDirectory(prefix: "corpus")
 
     func make(_ tool: String, _ arguments: [String]) throws {

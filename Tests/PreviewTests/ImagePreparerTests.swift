@@ -1,10 +1,13 @@
 import Foundation
+import OfficerLinux
 import Preview
 import TestSupport
 import Testing
 
 /// Fixtures are made by the tests with the vips and exiftool command-line tools.
 @Suite struct ImagePreparerTests {
+    init() { LinuxPlugins.install() }
+
     let folder = TemporaryDirectory(prefix: "images")
 
     @discardableResult

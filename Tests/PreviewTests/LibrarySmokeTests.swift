@@ -1,10 +1,16 @@
 import Foundation
+import LibArchiveReading
+import MagicFileTypes
+import OfficerLinux
 import Preview
 import TestSupport
 import Testing
+import VipsImaging
 
 /// One real call into each C library Preview links, so a broken install fails here first.
 @Suite struct LibrarySmokeTests {
+    init() { LinuxPlugins.install() }
+
     @Test func libmagicDetectsContent() throws {
         #expect(MagicCookie.libraryVersion.hasPrefix("5."))
         let folder = TemporaryDirectory()

@@ -1,4 +1,5 @@
 import Foundation
+import OfficerLinux
 import TestSupport
 import Testing
 
@@ -7,6 +8,8 @@ import Testing
 /// The zip central-directory reader against libarchive's own listing of the same files, and against archives
 /// that are damaged or not zips at all.
 @Suite struct ZipDirectoryTests {
+    init() { LinuxPlugins.install() }
+
     let work = TemporaryDirectory(prefix: "zipdir")
 
     /// A local file as a byte source that counts what it was asked for.

@@ -1,4 +1,5 @@
 import Foundation
+import OfficerLinux
 
 /// A fresh folder under the system temp dir, removed with everything in it when released.
 public final class TemporaryDirectory: @unchecked Sendable {
@@ -8,6 +9,10 @@ public final class TemporaryDirectory: @unchecked Sendable {
     /// Creates the folder; `inMemory` puts it on tmpfs (`/dev/shm`) when there is one, for tests that move
     /// hundreds of megabytes: on disk their writes and fsyncs would slow every other test's journal.
     public init(prefix: String = "officer-files-test", inMemory: Bool = false) {
+        // Every test works on files, so here the process gets the Linux plug-ins the CLI runs on (libmagic,
+        // libarchive, libvips, OpenSSL, libcurl as the default engine); a test of the portable core names its
+        // engine itself (``TestEngine``).
+        LinuxPlugins.install()
         let memory = inMemory && FileManager.default.isWritableFile(atPath: "/dev/shm")
         let base = memory ? "/dev/shm" : URL(fileURLWithPath: NSTemporaryDirectory()).standardizedFileURL.path
         var template = Array((base + "/\(prefix)-XXXXXX").utf8CString)

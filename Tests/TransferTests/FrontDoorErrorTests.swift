@@ -17,6 +17,7 @@ import Testing
 
     func signedIn() async throws -> OfficerFiles {
         var configuration = OfficerFiles.Configuration(server: server.url, tokens: MemoryTokenStore())
+        configuration.http.engine = TestEngine.urlSession.engine
         configuration.journalPath = work.path + "/journal.sqlite"
         configuration.cacheDirectory = work.path + "/cache"
         let files = try OfficerFiles(configuration: configuration)

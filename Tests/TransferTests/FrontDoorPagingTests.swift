@@ -43,6 +43,7 @@ import Testing
         let store = try await ObjectStoreServer.shared()
         let bucket = ObjectStoreServer.freshBucket("pages")
         var configuration = OfficerFiles.Configuration(server: server.url, tokens: MemoryTokenStore())
+        configuration.http.engine = TestEngine.urlSession.engine
         configuration.journalPath = work.path + "/journal.sqlite"
         configuration.objectStores = [
             ObjectStoreRemote(name: "st", endpoint: store.url, accessKey: store.accessKey, secretKey: store.secretKey)

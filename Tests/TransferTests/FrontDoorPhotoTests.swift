@@ -16,6 +16,7 @@ import Testing
 
     func files(server url: String) async throws -> OfficerFiles {
         var configuration = OfficerFiles.Configuration(server: url, tokens: MemoryTokenStore())
+        configuration.http.engine = TestEngine.urlSession.engine
         configuration.journalPath = work.path + "/state/journal.sqlite"
         configuration.cacheDirectory = work.path + "/state/cache"
         let files = try OfficerFiles(configuration: configuration)

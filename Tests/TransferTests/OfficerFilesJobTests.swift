@@ -19,6 +19,7 @@ import Transfer
     func signedIn(server url: String? = nil) async throws -> OfficerFiles {
         let tokens = MemoryTokenStore()
         var configuration = OfficerFiles.Configuration(server: server.url, tokens: tokens)
+        configuration.http.engine = TestEngine.urlSession.engine
         configuration.journalPath = work.path + "/journal.sqlite"
         configuration.http.retry.baseDelay = 0.05
         let files = try OfficerFiles(configuration: configuration)

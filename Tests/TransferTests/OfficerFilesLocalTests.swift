@@ -4,6 +4,7 @@ import Journal
 import Synchronization
 import TestSupport
 import Testing
+import VipsImaging
 
 @testable import Officer
 
@@ -14,6 +15,7 @@ import Testing
 
     func files(cache: Bool = true, offline: Bool = false) throws -> OfficerFiles {
         var configuration = OfficerFiles.Configuration(server: nil)
+        configuration.http.engine = TestEngine.urlSession.engine
         configuration.journalPath = work.file("journal.sqlite")
         configuration.cacheDirectory = cache ? work.file("cache") : nil
         configuration.http.offline = offline

@@ -18,6 +18,7 @@ import Testing
 
     func files(offline: Bool, tokens: MemoryTokenStore) throws -> OfficerFiles {
         var configuration = OfficerFiles.Configuration(server: server.url, tokens: tokens)
+        configuration.http.engine = TestEngine.urlSession.engine
         configuration.journalPath = work.path + "/journal.sqlite"
         configuration.cacheDirectory = work.path + "/cache"
         configuration.http.offline = offline

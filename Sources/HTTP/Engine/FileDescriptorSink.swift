@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// A response body's destination on disk or a pipe: a file the receiver opened and owns (closed when done), or a
 /// descriptor it borrows (stdout), written as bytes arrive and never seeked or closed.
@@ -31,26 +32,12 @@ final class FileDescriptorSink {
 
     /// Writes all of `bytes`; the failure, named by this sink's path, if not.
     func write(_ bytes: UnsafeRawBufferPointer) -> HTTPError? {
-        Self.writeAll(descriptor, bytes).map { HTTPError.localFile(path: name, errno: $0) }
+        SystemCalls.writeAll(descriptor, bytes).map { HTTPError.localFile(path: name, errno: $0) }
     }
 
     /// An owned file's bytes reach the disk before the exchange counts as done.
     func flushIfOwned() -> HTTPError? {
         guard owned, fsync(descriptor) != 0 else { return nil }
         return HTTPError.localFile(path: name, errno: errno)
-    }
-
-    /// Writes all of `bytes` to `descriptor`, again after an interruption; the error number if it failed.
-    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += written
-        }
-        return nil
     }
 }

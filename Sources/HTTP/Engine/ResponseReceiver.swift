@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Where one attempt's response goes, whichever engine carries it: the head decides (the request's response check,
 /// the body's length limits), then each body chunk is stored in the request's sink. Every engine feeds one of these,
@@ -142,7 +143,7 @@ package final class ResponseReceiver: @unchecked Sendable {
 
     /// Best effort by design: a full cache disk must not break the output the user asked for.
     private func copy(_ bytes: UnsafeRawBufferPointer) {
-        guard Int64(bytes.count) <= copyRemaining, FileDescriptorSink.writeAll(copyDescriptor, bytes) == nil else {
+        guard Int64(bytes.count) <= copyRemaining, SystemCalls.writeAll(copyDescriptor, bytes) == nil else {
             copyDescriptor = -1
             return
         }

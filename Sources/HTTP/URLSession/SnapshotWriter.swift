@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Writes a snapshot body file: bytes, ranges of other files, and a pipe's stream, in order.
 final class SnapshotWriter {
@@ -21,7 +22,7 @@ final class SnapshotWriter {
     func discard() { try? FileManager.default.removeItem(at: url) }
 
     func append(_ data: Data) throws(HTTPError) {
-        let failed = data.withUnsafeBytes { FileDescriptorSink.writeAll(descriptor, $0) }
+        let failed = data.withUnsafeBytes { SystemCalls.writeAll(descriptor, $0) }
         if let failed { throw HTTPError.localFile(path: url.deletingLastPathComponent().path, errno: failed) }
         written += Int64(data.count)
     }
@@ -46,7 +47,7 @@ final class SnapshotWriter {
                 throw HTTPError.localFile(path: path, message: "file shrank while being sent")
             }
             let failed = buffer.withUnsafeBytes {
-                FileDescriptorSink.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: $0[0..<count]))
+                SystemCalls.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: $0[0..<count]))
             }
             if let failed { throw HTTPError.localFile(path: url.deletingLastPathComponent().path, errno: failed) }
             written += Int64(count)

@@ -166,7 +166,9 @@ final class URLSessionTaskState: @unchecked Sendable {
             outcome = .failure(failure)
         } else if let error {
             outcome = .failure(
-                Self.transportError(error, label: receiver.label, midBody: receiver.headersComplete ? received : nil))
+                Self.transportError(
+                    error, label: receiver.label, midBody: receiver.headersComplete ? received : nil,
+                    sentBeforeHead: receiver.headersComplete ? 0 : sent))
         } else {
             outcome = Result { () throws(HTTPError) -> HTTPResponse in
                 try receiver.response(
@@ -183,8 +185,12 @@ final class URLSessionTaskState: @unchecked Sendable {
     /// URLSession's failures in the library's transport codes, so retries and wording treat both engines alike;
     /// one it has no code for keeps URLError's own (negative) number and is never retried. FoundationNetworking
     /// reports most failures as `unknown`: one that came after the head (`midBody` bytes in) broke the connection
-    /// under way, or ended the body short of its `Content-Length`, which is worth another attempt as it is with libcurl.
-    static func transportError(_ error: any Error, label: String, midBody: Int64? = nil) -> HTTPError {
+    /// under way, or ended the body short of its `Content-Length`, which is worth another attempt as it is with libcurl;
+    /// one while a body was going out, before any answer (`sentBeforeHead` bytes sent), is a send failure (a peer
+    /// that reset the connection under an upload), retried as libcurl's is.
+    static func transportError(
+        _ error: any Error, label: String, midBody: Int64? = nil, sentBeforeHead: Int64 = 0
+    ) -> HTTPError {
         guard let urlError = error as? URLError else {
             return .transport(request: label, code: -1, message: "\(error)")
         }
@@ -200,6 +206,7 @@ final class URLSessionTaskState: @unchecked Sendable {
             .serverCertificateHasUnknownRoot:
             code = TransportCode.untrustedCertificate
         case .unknown where midBody != nil: code = TransportCode.receiveError
+        case .unknown where sentBeforeHead > 0: code = TransportCode.sendError
         default: code = urlError.errorCode
         }
         return .transport(request: label, code: code, message: urlError.localizedDescription)

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// The durable record of unfinished transfers (SQLite in WAL mode), so a rerun after any interruption —
 /// SIGKILL included — continues from what is on disk. Safe to share between tasks; several processes
@@ -174,9 +175,7 @@ package final class TransferJournal: @unchecked Sendable {
     }
 
     /// This boot of the kernel, to tell a crashed process (page cache intact) from a crashed machine.
-    package static let currentBootID: String =
-        (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
-        .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+    package static let currentBootID: String = BootSession.identifier
 
     /// The unfinished download for `destination`, if any.
     package func download(for destination: String) throws(SQLiteError) -> Download? {

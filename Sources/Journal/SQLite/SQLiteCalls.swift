@@ -1,5 +1,5 @@
 import CSQLite
-import Glibc
+import Foundation
 
 /// Every SQLite call Transfer makes, in one place.
 enum SQLiteCalls {

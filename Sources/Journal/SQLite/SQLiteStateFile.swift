@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// A state database (the journal, the cache index) opened so that damage never leaves the user stuck: the file
 /// is checked (a quick integrity check, an empty file counted as damage since every file this library writes
@@ -80,7 +81,7 @@ package enum SQLiteStateFile {
         let descriptor: Int32
 
         init(path: String) throws(SQLiteError) {
-            descriptor = Glibc.open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            descriptor = SystemCalls.open(path + ".lock", O_RDWR | O_CREAT, mode: 0o600)
             guard descriptor >= 0 else {
                 throw SQLiteError(
                     path: path, code: 14, message: String(cString: strerror(errno)), sql: nil, systemError: errno)

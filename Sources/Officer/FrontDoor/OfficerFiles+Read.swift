@@ -1,7 +1,7 @@
 import FileModel
 import Foundation
-import Glibc
 import HTTP
+import Platform
 import Transfer
 
 /// What reading a file to a descriptor did.
@@ -68,8 +68,7 @@ extension OfficerFiles {
         }
         // The copy is kept only whole and with the server's version; one abandoned on the way is dropped.
         if let staged, let etag = outcome.etag {
-            var info = Glibc.stat()
-            if fstat(staged.fileDescriptor, &info) == 0, Int64(info.st_size) == outcome.written {
+            if let info = FileStatus.of(descriptor: staged.fileDescriptor), Int64(info.st_size) == outcome.written {
                 do {
                     try cache.commit(staged, key: key, version: etag, pinned: pinned)
                 } catch {

@@ -1,6 +1,7 @@
 import FileModel
 import Foundation
 import HTTP
+import Platform
 import Preview
 import Transfer
 
@@ -35,7 +36,7 @@ struct LocalDiskRemote: Remote {
         }
         let type = info.st_mode & S_IFMT
         let kind: RemoteEntry.Kind = type == S_IFDIR ? .directory : type == S_IFLNK ? .symlink : .file
-        let mtime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        let mtime = info.modificationSeconds
         return RemoteEntry(
             location: .local(path), name: name ?? (path as NSString).lastPathComponent, kind: kind,
             size: kind == .file ? Int64(info.st_size) : 0,

@@ -1,6 +1,7 @@
 import FileModel
 import Foundation
 import HTTP
+import Platform
 import Transfer
 
 /// The local half of a pull: folders created, files received through a temp file and checked against the
@@ -54,7 +55,7 @@ enum LocalSide {
         try await remote.download(item.path, size: item.size, to: temp, onProgress: onProgress)
         var info = stat()
         let exists = lstat(final, &info) == 0
-        let mtime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        let mtime = info.modificationSeconds
         if let seen {
             guard exists, info.st_mode & S_IFMT == S_IFREG, Int64(info.st_size) == seen.size,
                 abs(mtime - seen.mtime) < SyncComparison.timeTolerance
@@ -163,7 +164,9 @@ private final class TimeProbe: @unchecked Sendable {
         guard (try? LocalSide.setModificationTime(probe, to: mtime)) != nil, stat(probe, &info) == 0 else {
             return mtime
         }
-        let value = FileTime(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec)).timeInterval
+        let value = FileTime(
+            seconds: Int64(info.modificationTime.tv_sec), nanoseconds: Int64(info.modificationTime.tv_nsec)
+        ).timeInterval
         lock.withLock { known[key] = value }
         return value
     }

@@ -1,6 +1,7 @@
 import FileModel
 import Foundation
 import HTTP
+import Platform
 import Transfer
 
 /// Walks a local folder depth first with siblings in UTF-8 byte order (``SyncPath``'s order), one folder's
@@ -169,7 +170,7 @@ final class LocalTreeWalker {
                 shownName = renamed
                 sourceName = name
             }
-            let mtime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+            let mtime = info.modificationSeconds
             children.append(
                 Child(
                     name: shownName, sourceName: sourceName, kind: isDirectory ? .directory : .file,

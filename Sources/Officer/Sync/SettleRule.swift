@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// When a local file is done being written and may go up: unchanged for ``seconds`` (``openSeconds`` while its
 /// writer still holds it open). One rule for the watcher's live events and for a push that must not send a file
@@ -30,9 +31,9 @@ package struct SettleRule: Sendable, Equatable {
     {
         var info = stat()
         guard lstat(path, &info) == 0 else { return true }
-        let modified = Self.seconds(info.st_mtim)
+        let modified = Self.seconds(info.modificationTime)
         if Int64(info.st_size) != size || abs(modified - mtime) >= SyncComparison.timeTolerance { return false }
-        let age = now - max(modified, Self.seconds(info.st_ctim))
+        let age = now - max(modified, Self.seconds(info.statusChangeTime))
         return age < 0 || isSettled(unchangedFor: age, open: false)
     }
 

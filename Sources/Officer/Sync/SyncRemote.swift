@@ -1,6 +1,7 @@
 import FileModel
 import Foundation
 import HTTP
+import Platform
 import Transfer
 
 /// The server side of a sync, in the terms the sync needs, so another kind of server (WebDAV) can be added
@@ -120,7 +121,7 @@ extension SyncRemote {
     {
         var info = stat()
         let stagedTime =
-            stat(staging, &info) == 0 ? Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9 : -1
+            stat(staging, &info) == 0 ? info.modificationSeconds : -1
         if Int64(info.st_size) != item.size || abs(stagedTime - item.mtime) >= SyncComparison.timeTolerance {
             try await download(item.path, size: item.size, to: staging, onProgress: onProgress)
             try LocalSide.setModificationTime(staging, to: item.mtime)

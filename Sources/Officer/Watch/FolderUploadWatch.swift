@@ -1,3 +1,5 @@
+import Platform
+
 #if os(Linux)
     import FileModel
     import Foundation
@@ -111,12 +113,14 @@
                 pending[path] = nil
                 return
             }
-            if var known = pending[path], known.size == Int64(info.st_size), Self.same(known.mtime, info.st_mtim) {
+            if var known = pending[path], known.size == Int64(info.st_size),
+                Self.same(known.mtime, info.modificationTime)
+            {
                 known.open = open
                 pending[path] = known
             } else {
                 pending[path] = Pending(
-                    size: Int64(info.st_size), mtime: info.st_mtim, changedAt: changedAt, open: open)
+                    size: Int64(info.st_size), mtime: info.modificationTime, changedAt: changedAt, open: open)
             }
         }
 
@@ -232,9 +236,10 @@
                     pending[path] = nil
                     continue
                 }
-                if Int64(info.st_size) != recorded.size || !Self.same(info.st_mtim, recorded.mtime) {
+                if Int64(info.st_size) != recorded.size || !Self.same(info.modificationTime, recorded.mtime) {
                     pending[path] = Pending(
-                        size: Int64(info.st_size), mtime: info.st_mtim, changedAt: Self.now(), open: recorded.open)
+                        size: Int64(info.st_size), mtime: info.modificationTime, changedAt: Self.now(),
+                        open: recorded.open)
                     continue
                 }
                 do {
@@ -341,7 +346,8 @@
             var info = stat()
             guard lstat(path, &info) == 0 else { return nil }
             (device, inode, size, mtime, ctime) = (
-                UInt64(info.st_dev), UInt64(info.st_ino), Int64(info.st_size), info.st_mtim, info.st_ctim
+                UInt64(info.st_dev), UInt64(info.st_ino), Int64(info.st_size), info.modificationTime,
+                info.statusChangeTime
             )
         }
     }

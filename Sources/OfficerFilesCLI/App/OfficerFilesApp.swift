@@ -1,9 +1,9 @@
-import CurlHTTP
 import FileModel
 import Foundation
 import HTTP
 import Journal
 import Officer
+import OfficerLinux
 import Preview
 import Transfer
 
@@ -252,12 +252,17 @@ package enum OfficerFilesApp {
         "extract-audio": .local, "thumb": .local, "cache pin": .officer, "cat": .local,
     ]
 
-    /// `officer-files 0.4.0 (abc1234)` and the versions of the C libraries it links.
+    /// `officer-files 0.4.0 (abc1234)` and the versions of the libraries its plug-ins run on.
     package static var versionText: String {
-        """
-        officer-files \(version)
-        \(CurlHTTPEngine().versionDescription)
-        libmagic \(MagicCookie.libraryVersion), \(ArchiveReader.libraryVersion), libvips \(VipsRuntime.libraryVersion), SQLite \(SQLiteDatabase.libraryVersion)
-        """
+        LinuxPlugins.install()
+        let preview = [
+            FileTypeDetector.plugin.value?.libraryVersion, ArchiveReader.plugin.value?.libraryVersion,
+            ImagePreparer.plugin.value?.libraryVersion, "SQLite \(SQLiteDatabase.libraryVersion)",
+        ]
+        return """
+            officer-files \(version)
+            \(HTTPClientConfiguration.defaultEngine.value.versionDescription), \(SHA256Hasher.hashing.value.name)
+            \(preview.compactMap { $0 }.joined(separator: ", "))
+            """
     }
 }

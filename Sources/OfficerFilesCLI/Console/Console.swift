@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import Platform
 
 /// Where the CLI writes: stdout for results, stderr for messages and progress. Thread-safe.
 package final class Console: @unchecked Sendable {
@@ -85,18 +86,9 @@ package final class Console: @unchecked Sendable {
         if Self.writeAll(fd, bytes) == EPIPE, fd == outputFD { outputWasClosed = true }
     }
 
-    /// Writes every byte; the errno that stopped it, or 0.
+    /// Writes every byte; the errno that stopped it (EPIPE and friends: the reader went away), or 0.
     @discardableResult
     private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno  // EPIPE and friends: the reader went away; nothing useful to do.
-            }
-            offset += written
-        }
-        return 0
+        SystemCalls.writeAll(fd, bytes) ?? 0
     }
 }

@@ -5,7 +5,7 @@ extension ArchiveError: CategorizedError {
     package var category: ErrorCategory {
         switch self {
         case .allocationFailed, .openFailed, .readFailed: .localFile
-        case .notAFile, .encrypted, .tooLarge: .refused
+        case .notAFile, .encrypted, .tooLarge, .notAvailable: .refused
         }
     }
 }

@@ -1,5 +1,7 @@
-/// A libarchive failure, naming the archive and carrying libarchive's own message.
+/// An archive failure, naming the archive and carrying the archive library's own message.
 package enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No ``ArchiveReading`` plug-in is installed to read `file`.
+    case notAvailable(file: String)
     /// `archive_read_new` failed.
     case allocationFailed
     /// The file could not be opened or is not an archive libarchive knows.
@@ -16,6 +18,7 @@ package enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A one-line message.
     package var description: String {
         switch self {
+        case .notAvailable(let file): "\(file): reading archives is not available on this platform"
         case .allocationFailed: "libarchive: could not allocate a reader"
         case .openFailed(let file, let message): "\(file): cannot open archive: \(message)"
         case .readFailed(let file, let entries, let message):

@@ -1,9 +1,18 @@
 import FileModel
 import Foundation
 
-/// MIME type and viewer detection: libmagic reads the first bytes, the extension settles what libmagic
-/// leaves generic. Each thread uses its own libmagic cookie (they are not thread-safe).
+/// MIME type and viewer detection: the installed ``FileTypeDetecting`` (libmagic on Linux) reads the first bytes,
+/// the extension settles what it leaves generic.
 package struct FileTypeDetector: Sendable {
+    /// The detection plug-in, none until a program installs one.
+    package static let plugin = PluginSlot<(any FileTypeDetecting)?>(nil)
+
+    /// The installed plug-in, or the failure to report without one.
+    package static func installed() throws(MagicError) -> any FileTypeDetecting {
+        guard let detecting = plugin.value else { throw .notAvailable }
+        return detecting
+    }
+
     /// Bytes read from the start of a file: enough for libmagic's tests on every format we show.
     package static let prefixLength = 64 << 10
 
@@ -17,7 +26,7 @@ package struct FileTypeDetector: Sendable {
 
     /// libmagic's description of the first bytes, as `file(1)` prints it (codec, bit rate, dimensions, …).
     package func describe(bytes: Data) throws(MagicError) -> String {
-        try MagicCookie.forCurrentThread(mime: false).describe(bytes: bytes)
+        try Self.installed().describe(bytes: bytes, mime: false)
     }
 
     /// The first bytes of a local file (up to ``prefixLength``).
@@ -33,7 +42,7 @@ package struct FileTypeDetector: Sendable {
 
     /// Detects from the first bytes of a file (a local prefix, or a remote one fetched with Range) and its name.
     package func detect(bytes: Data, name: String) throws(MagicError) -> FileType {
-        let answer = try MagicCookie.forCurrentThread().describe(bytes: bytes)
+        let answer = try Self.installed().describe(bytes: bytes, mime: true)
         let parts = answer.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
         let mime = parts.first ?? "application/octet-stream"
         let charset =

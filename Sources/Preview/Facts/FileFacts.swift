@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import Platform
 
 /// What a file is and what it holds, cheaply: its type and viewer (libmagic and the name), libmagic's own words
 /// for media, an image's size and EXIF facts, a PDF's page count, a text's lines and first lines. For a local
@@ -45,37 +46,6 @@ public struct FileFacts: Sendable, Codable, Equatable {
         public var latitude: Double?
         /// The GPS longitude in degrees (west negative).
         public var longitude: Double?
-
-        /// The facts of an opened image.
-        init(_ image: VipsImage) {
-            // libvips renders EXIF strings as `value (value, ASCII, n components, n bytes)`: keep the value.
-            func exif(_ field: String) -> String? {
-                image.string(field).map { $0.components(separatedBy: " (")[0].trimmingCharacters(in: .whitespaces) }
-            }
-            self.init(
-                width: image.width, height: image.height, orientation: image.orientation,
-                camera: exif("exif-ifd0-Model"),
-                taken: exif("exif-ifd2-DateTimeOriginal"), hasGPS: image.hasGPS)
-            // `51/1 30/1 2640/100 (51, 30, 26.40, Rational, …)` and `N (N, ASCII, …)`.
-            func coordinate(_ field: String, negative: String) -> Double? {
-                guard let text = image.string("exif-ifd3-GPS" + field) else { return nil }
-                let parts = text.components(separatedBy: " (")[0].split(separator: " ").map { part -> Double? in
-                    let fraction = part.split(separator: "/")
-                    guard fraction.count == 2, let top = Double(fraction[0]), let bottom = Double(fraction[1]),
-                        bottom != 0
-                    else { return nil }
-                    return top / bottom
-                }
-                guard parts.count == 3, let degrees = parts[0], let minutes = parts[1], let seconds = parts[2] else {
-                    return nil
-                }
-                let reference = exif("exif-ifd3-GPS" + field + "Ref")?.uppercased()
-                return GPSPosition.degrees(degrees, minutes, seconds, negative: reference == negative)
-            }
-            latitude = coordinate("Latitude", negative: "S")
-            longitude = coordinate("Longitude", negative: "W")
-            if latitude == nil || longitude == nil { (latitude, longitude) = (nil, nil) }
-        }
 
         /// Facts as given.
         package init(
@@ -128,14 +98,14 @@ public struct FileFacts: Sendable, Codable, Equatable {
             let prefix = try FileTypeDetector().prefix(of: path)
             facts = try FileFacts(
                 prefix: prefix, name: (path as NSString).lastPathComponent, path: path, size: Int64(status.st_size),
-                modificationTime: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9,
+                modificationTime: status.modificationSeconds,
                 mode: Int(status.st_mode & 0o7777))
         } catch {
             throw .unreadable(path: path, message: "\(error)")
         }
         // Headers give PNG and GIF sizes (they carry no EXIF); other images are opened for their EXIF facts.
-        if facts.wantsImageHeader, let image = try? VipsImage(contentsOf: path, sequential: true) {
-            facts.image = ImageFacts(image)
+        if facts.wantsImageHeader, let image = ImagePreparer.plugin.value?.imageFacts(file: path) {
+            facts.image = image
         }
         if facts.type.charset != "binary", facts.lines == nil, facts.size <= 64 << 20 {
             facts.lines = try? countLines(path)
@@ -160,8 +130,8 @@ public struct FileFacts: Sendable, Codable, Equatable {
                 width: turned ? heif.height : heif.width, height: turned ? heif.width : heif.height, orientation: 1,
                 camera: heif.exif?.camera, taken: heif.exif?.taken, hasGPS: heif.exif?.hasGPS ?? false,
                 latitude: heif.exif?.latitude, longitude: heif.exif?.longitude)
-        } else if facts.wantsImageHeader {
-            facts.image = ImageFacts(try VipsImage(source: source, name: path))
+        } else if facts.wantsImageHeader, let preparing = ImagePreparer.plugin.value {
+            facts.image = try preparing.imageFacts(source: source, name: path)
         }
         if facts.type.viewer == .pdf, facts.pdfPages == nil, source.size > Int64(prefix.count) {
             let tailStart = max(Int64(prefix.count), source.size - Int64(FileTypeDetector.prefixLength))

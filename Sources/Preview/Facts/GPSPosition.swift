@@ -1,7 +1,7 @@
 /// The one reading of an EXIF GPS angle, for libvips' fields and the EXIF blocks read here alike.
-enum GPSPosition {
+package enum GPSPosition {
     /// Degrees, minutes and seconds as signed decimal degrees (south and west negative); nil when out of range.
-    static func degrees(_ degrees: Double, _ minutes: Double, _ seconds: Double, negative: Bool) -> Double? {
+    package static func degrees(_ degrees: Double, _ minutes: Double, _ seconds: Double, negative: Bool) -> Double? {
         let value = degrees + minutes / 60 + seconds / 3600
         guard value.isFinite, value <= 180 else { return nil }
         return negative ? -value : value

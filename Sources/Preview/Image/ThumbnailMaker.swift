@@ -1,62 +1,16 @@
 import Foundation
 
-/// A JPEG thumbnail made here, and its size.
-package struct ThumbnailImage: Sendable, Equatable {
-    /// The JPEG's bytes.
-    package var jpeg: Data
-    /// Pixels across.
-    package var width: Int
-    /// Pixels down.
-    package var height: Int
-
-    /// A thumbnail as given.
-    package init(jpeg: Data, width: Int, height: Int) {
-        self.jpeg = jpeg
-        self.width = width
-        self.height = height
-    }
-}
-
-/// Makes JPEG thumbnails with libvips: shrink-on-load (a JPEG is decoded at 1/2, 1/4 or 1/8 size), never
-/// upsized, shown the way EXIF orientation says.
+/// Makes JPEG thumbnails through the installed ``ImagePreparing`` plug-in: shrink-on-load, never upsized, shown
+/// the way EXIF orientation says.
 package enum ThumbnailMaker {
-    /// JPEG quality of thumbnails: small files, no visible loss at thumbnail size.
-    static let quality = 80
-
     /// A thumbnail of the image file at `path`, longest edge at most `size`; failures name the file `shownAs`
     /// (a remote file's location rather than the scratch copy it was fetched to).
     package static func thumbnail(ofFile path: String, size: Int, shownAs: String? = nil) throws -> ThumbnailImage {
-        do {
-            return try encode(try VipsImage.thumbnail(of: path, maxEdge: size), name: path)
-        } catch let error as VipsError {
-            guard let shownAs else { throw error }
-            throw error.naming(shownAs)
-        }
+        try ImagePreparer.installed(for: shownAs ?? path).thumbnail(ofFile: path, size: size, shownAs: shownAs)
     }
 
     /// A thumbnail from a camera's embedded one: shrunk when larger than `size`, turned as the main image is.
     package static func thumbnail(of embedded: ExifThumbnail, size: Int) throws -> ThumbnailImage {
-        let input = scratchPath("exif.jpg")
-        defer { unlink(input) }
-        try embedded.jpeg.write(to: URL(fileURLWithPath: input))
-        return try encode(try VipsImage.thumbnail(of: input, maxEdge: size).oriented(embedded.orientation), name: input)
-    }
-
-    private static func encode(_ image: VipsImage, name: String) throws -> ThumbnailImage {
-        let output = scratchPath("thumb.jpg")
-        defer { unlink(output) }
-        do {
-            try image.writeJPEG(to: output, quality: quality, stripMetadata: true)
-        } catch .saveFailed(_, let message) where !VipsError.isWriteProblem(message) {
-            // Pixels are decoded only as they are written: a damaged input fails here, and is the input's fault.
-            throw VipsError.loadFailed(file: name, message: message)
-        }
-        return ThumbnailImage(
-            jpeg: try Data(contentsOf: URL(fileURLWithPath: output)), width: image.width, height: image.height)
-    }
-
-    /// A private temp file name for one step.
-    private static func scratchPath(_ suffix: String) -> String {
-        NSTemporaryDirectory() + "/officer-thumb-\(getpid())-\(UUID().uuidString)-\(suffix)"
+        try ImagePreparer.installed(for: "the embedded thumbnail").thumbnail(of: embedded, size: size)
     }
 }

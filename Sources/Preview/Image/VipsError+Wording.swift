@@ -29,7 +29,7 @@ extension VipsError {
     }
 
     /// True when a failed save failed at writing (the disk), not at decoding its input.
-    static func isWriteProblem(_ message: String) -> Bool {
+    package static func isWriteProblem(_ message: String) -> Bool {
         message.contains("unable to write") || message.contains("No such file") || message.contains("No space")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Platform
 
 /// Bytes on their way into the cache: a private temp file (named after the writing process, so a crash
 /// leaves a trace that the next open finds) that ``ContentCache/commit(_:key:version:pinned:metadata:)``
@@ -28,18 +29,7 @@ package final class CacheStagedFile: @unchecked Sendable {
 
     /// Appends bytes.
     package func write(_ data: Data) throws(CacheError) {
-        let failure: Int32? = data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
+        let failure = data.withUnsafeBytes { SystemCalls.writeAll(fileDescriptor, $0) }
         if let failure { throw .io(path: path, message: String(cString: strerror(failure))) }
     }
 

@@ -1,6 +1,7 @@
 import FileModel
 import Foundation
 import HTTP
+import Platform
 
 /// The hidden temp file a download grows in, beside its destination (`.NAME.officer-download`).
 ///
@@ -69,7 +70,7 @@ final class PartialFile: @unchecked Sendable {
     func reset(length: Int64?) throws(DownloadError) {
         guard ftruncate(fd, 0) == 0 else { throw failure() }
         if let length, length > 0 {
-            let status = posix_fallocate(fd, 0, off_t(length))
+            let status = SystemCalls.preallocate(fd, length: length)
             // Filesystems without fallocate (tmpfs on old kernels) still get the right length.
             if status != 0, ftruncate(fd, off_t(length)) != 0 { throw failure() }
         }

@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import Platform
 
 /// Which file a path names and which version of it: device, inode, size, and modification and change times to
 /// the nanosecond. An edit in place changes the times (the change time cannot be set back), a rename over the
@@ -21,8 +22,10 @@ package struct FileIdentity: Sendable, Equatable {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
-        modified = FileTime(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec))
-        changed = FileTime(seconds: Int64(info.st_ctim.tv_sec), nanoseconds: Int64(info.st_ctim.tv_nsec))
+        modified = FileTime(
+            seconds: Int64(info.modificationTime.tv_sec), nanoseconds: Int64(info.modificationTime.tv_nsec))
+        changed = FileTime(
+            seconds: Int64(info.statusChangeTime.tv_sec), nanoseconds: Int64(info.statusChangeTime.tv_nsec))
         isRegularFile = (info.st_mode & S_IFMT) == S_IFREG
     }
 

@@ -1,6 +1,6 @@
 #if os(Linux)
     import Foundation
-    import Glibc
+    import Platform
 
     /// A change under a watched folder.
     package enum FolderChange: Sendable, Equatable {
@@ -141,12 +141,9 @@
 
         private func parse(_ buffer: [UInt8], count: Int) {
             var offset = 0
-            let header = MemoryLayout<inotify_event>.size
+            let header = InotifyCalls.eventHeaderSize
             while offset + header <= count {
-                let (watch, mask, length) = buffer.withUnsafeBytes { raw -> (Int32, UInt32, Int) in
-                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    return (event.wd, event.mask, Int(event.len))
-                }
+                let (watch, mask, length) = buffer.withUnsafeBytes { InotifyCalls.event(in: $0, at: offset) }
                 let nameBytes = buffer[(offset + header)..<min(count, offset + header + length)].prefix { $0 != 0 }
                 let name = String(decoding: nameBytes, as: UTF8.self)
                 offset += header + length

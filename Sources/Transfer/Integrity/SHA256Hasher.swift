@@ -1,8 +1,9 @@
+import FileModel
 import Foundation
 import HTTP
 
-/// Incremental SHA-256 (or SHA-1 for tus chunk checksums, MD5 for S3's `Content-MD5` and ETags) through
-/// libcrypto, hardware-accelerated where the CPU has SHA extensions.
+/// Incremental SHA-256 (or SHA-1 for tus chunk checksums, MD5 for S3's `Content-MD5` and ETags) through the
+/// installed ``Hashing`` (OpenSSL's, hardware-accelerated, in the CLI; the portable Swift digests otherwise).
 package final class SHA256Hasher {
     /// The digests offered.
     package enum Algorithm: Sendable {
@@ -14,39 +15,27 @@ package final class SHA256Hasher {
         case md5
     }
 
-    private let context: OpaquePointer
+    /// The digests every hasher uses: the portable ones unless a plug-in was installed.
+    package static let hashing = PluginSlot<any Hashing>(PortableHashing())
+
+    private let context: any DigestContext
 
     /// A fresh SHA-256 hasher; `sha1` gives SHA-1 instead.
     package convenience init(sha1: Bool = false) { self.init(algorithm: sha1 ? .sha1 : .sha256) }
 
     /// A fresh hasher for `algorithm`.
     package init(algorithm: Algorithm) {
-        guard let context = CryptoCalls.newContext(), Self.start(context, algorithm) else {
-            fatalError("libcrypto could not set up a digest")  // only on allocation failure
-        }
-        self.context = context
+        context = Self.hashing.value.makeDigest(algorithm)
     }
-
-    private static func start(_ context: OpaquePointer, _ algorithm: Algorithm) -> Bool {
-        switch algorithm {
-        case .sha256: CryptoCalls.initSHA256(context)
-        case .sha1: CryptoCalls.initSHA1(context)
-        case .md5: CryptoCalls.initMD5(context)
-        }
-    }
-
-    deinit { CryptoCalls.freeContext(context) }
 
     /// Adds bytes.
-    package func update(_ bytes: UnsafeRawBufferPointer) {
-        _ = CryptoCalls.update(context, bytes)
-    }
+    package func update(_ bytes: UnsafeRawBufferPointer) { context.update(bytes) }
 
     /// Adds bytes.
     package func update(_ data: Data) { data.withUnsafeBytes { update($0) } }
 
     /// The raw digest; the hasher must not be used afterwards.
-    package func finalize() -> [UInt8] { CryptoCalls.final(context) ?? [] }
+    package func finalize() -> [UInt8] { context.finalize() }
 
     /// The digest as lowercase hex; the hasher must not be used afterwards.
     package func finalizeHex() -> String {

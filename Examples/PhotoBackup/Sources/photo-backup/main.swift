@@ -6,6 +6,12 @@
 import Foundation
 import Officer
 
+#if canImport(OfficerLinux)
+    // Preparing images needs libvips: on Linux, the plug-ins; an iOS app would install ImageIO's.
+    import OfficerLinux
+    LinuxPlugins.install()
+#endif
+
 let environment = ProcessInfo.processInfo.environment
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let server = environment["OFFICER_SERVER"], let email = environment["OFFICER_EMAIL"],

@@ -1,6 +1,12 @@
 import Foundation
 import Officer
 
+#if canImport(OfficerLinux)
+    // On Linux, the plug-ins over libcurl, libmagic, libarchive, libvips and OpenSSL; an iOS app links Officer alone.
+    import OfficerLinux
+    LinuxPlugins.install()
+#endif
+
 // One front door per server: it owns the HTTP settings, the token store, the journal of unfinished transfers
 // and the cache (the standard places under $XDG_STATE_HOME and $XDG_CACHE_HOME here).
 let environment = ProcessInfo.processInfo.environment

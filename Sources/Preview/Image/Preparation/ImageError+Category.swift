@@ -7,7 +7,7 @@ extension ImageError: CategorizedError {
         case .invalidOption: .invalidInput
         case .writeFailed, .unreadable: .localFile
         case .outputExists: .conflict
-        case .unsupported, .tooManyPixels, .undecodable, .outputIsInput, .wouldSendPosition: .refused
+        case .unsupported, .tooManyPixels, .undecodable, .outputIsInput, .wouldSendPosition, .notAvailable: .refused
         }
     }
 }

@@ -2,6 +2,8 @@
 ///
 /// Cases may be added in a later version: a `switch` over it keeps a `default`.
 package enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No ``ImagePreparing`` plug-in is installed to work on `file`.
+    case notAvailable(file: String)
     /// Not one of JPEG, PNG, WebP, HEIC/HEIF, GIF, TIFF (or a loader that is blocked as untrusted).
     case unsupported(file: String, detail: String)
     /// More pixels than the limit: refused before any decoding.
@@ -24,6 +26,7 @@ package enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A one-line message.
     package var description: String {
         switch self {
+        case .notAvailable(let file): "\(file): preparing images is not available on this platform"
         case .unsupported(let file, let detail): "\(file): not an image officer-files prepares (\(detail))"
         case .tooManyPixels(let file, let width, let height, let limit):
             "\(file): \(width)×\(height) is \(width * height) pixels, more than the limit of \(limit)"
@@ -44,7 +47,9 @@ extension ImageError {
     package var isAboutTheImage: Bool {
         switch self {
         case .unsupported, .tooManyPixels, .undecodable: true
-        case .writeFailed, .invalidOption, .outputExists, .outputIsInput, .unreadable, .wouldSendPosition: false
+        case .writeFailed, .invalidOption, .outputExists, .outputIsInput, .unreadable, .wouldSendPosition,
+            .notAvailable:
+            false
         }
     }
 }

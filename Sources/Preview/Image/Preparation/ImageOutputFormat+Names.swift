@@ -23,7 +23,7 @@ extension ImageOutputFormat {
     }
 
     /// Whether this libvips writes the format.
-    var isWritable: Bool { self != .gif || VipsImage.canWriteGIF }
+    package var isWritable: Bool { self != .gif || ImagePreparer.plugin.value?.canWriteGIF == true }
 }
 
 extension ImageFormatChoice {

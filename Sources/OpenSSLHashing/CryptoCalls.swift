@@ -1,7 +1,6 @@
 import CCrypto
-import HTTP
 
-/// Every libcrypto call Transfer makes, in one place.
+/// Every libcrypto call the OpenSSL plug-in makes, in one place.
 enum CryptoCalls {
     static func newContext() -> OpaquePointer? { EVP_MD_CTX_new() }
     static func freeContext(_ context: OpaquePointer) { EVP_MD_CTX_free(context) }
@@ -17,15 +16,5 @@ enum CryptoCalls {
         guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else { return nil }
         return Array(digest.prefix(Int(length)))
     }
-    /// HMAC-SHA256 of `data` under `key` (one call: nothing to own).
-    static func hmacSHA256(key: [UInt8], data: UnsafeRawBufferPointer) -> [UInt8]? {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let result = key.withUnsafeBytes { keyBytes in
-            HMAC(
-                EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count),
-                data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count, &digest, &length)
-        }
-        return result == nil ? nil : Array(digest.prefix(Int(length)))
-    }
+    static func version() -> String { String(cString: OpenSSL_version(OPENSSL_VERSION)) }
 }

@@ -1,6 +1,6 @@
 import CMagic
 
-/// Every libmagic call Preview makes, in one place (like swift-system's `Syscalls.swift`).
+/// Every libmagic call the libmagic plug-in makes, in one place (like swift-system's `Syscalls.swift`).
 enum MagicCalls {
     static let mimeFlags = MAGIC_MIME_TYPE | MAGIC_MIME_ENCODING | MAGIC_ERROR
     static let describeFlags = MAGIC_ERROR

@@ -1,4 +1,5 @@
 import Foundation
+import Preview
 
 /// An owned libmagic cookie with its database loaded, answering `mime/type; charset=…`.
 ///

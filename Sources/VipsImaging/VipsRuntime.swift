@@ -1,3 +1,5 @@
+import Preview
+
 /// libvips' process-wide set-up, done once: initialization, operation cache off, untrusted loaders blocked.
 package enum VipsRuntime {
     // A static let runs its initializer exactly once, thread-safely.

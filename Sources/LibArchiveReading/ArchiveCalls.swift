@@ -1,6 +1,7 @@
 import CArchive
+import Preview
 
-/// Every libarchive call Preview makes, in one place.
+/// Every libarchive call the libarchive plug-in makes, in one place.
 enum ArchiveCalls {
     static let ok = ARCHIVE_OK
     static let eof = ARCHIVE_EOF

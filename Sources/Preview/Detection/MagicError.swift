@@ -1,5 +1,7 @@
-/// A libmagic failure, carrying libmagic's own message.
+/// A file-type detection failure, carrying the detector's own message.
 package enum MagicError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No ``FileTypeDetecting`` plug-in is installed.
+    case notAvailable
     /// `magic_open` could not allocate a cookie.
     case openFailed
     /// The compiled magic database could not be loaded.
@@ -10,6 +12,7 @@ package enum MagicError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A one-line message.
     package var description: String {
         switch self {
+        case .notAvailable: "telling file types from their bytes is not available on this platform"
         case .openFailed: "libmagic: could not open a magic cookie"
         case .databaseLoadFailed(let message): "libmagic: could not load the magic database: \(message)"
         case .detectionFailed(let file, let message): "\(file): libmagic: \(message)"

@@ -1,3 +1,6 @@
+import Foundation
+import Preview
+
 /// An owned libvips image. Opening reads only the header; pixels are decoded when an operation needs them.
 package final class VipsImage {
     private let handle: OpaquePointer

@@ -1,6 +1,7 @@
 import CVips
+import Preview
 
-/// Every libvips call Preview makes, in one place. libvips is loaded with dlopen on first use and reached
+/// Every libvips call the libvips plug-in makes, in one place. libvips is loaded with dlopen on first use and reached
 /// through a table of resolved symbols (see `shim.h`); variadic `vips_*` calls go through fixed wrappers.
 enum VipsCalls {
     typealias Image = UnsafeMutablePointer<CVips.VipsImage>
