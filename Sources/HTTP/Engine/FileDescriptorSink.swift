@@ -37,7 +37,7 @@ final class FileDescriptorSink {
 
     /// An owned file's bytes reach the disk before the exchange counts as done.
     func flushIfOwned() -> HTTPError? {
-        guard owned, fsync(descriptor) != 0 else { return nil }
+        guard owned, !SystemCalls.synchronize(descriptor) else { return nil }
         return HTTPError.localFile(path: name, errno: errno)
     }
 }

@@ -101,7 +101,7 @@ enum LocalSide {
                 copied += Int64(count)
                 onProgress(copied)
             }
-            guard fsync(output) == 0 else { throw HTTPError.localFile(path: target, errno: errno) }
+            guard SystemCalls.synchronize(output) else { throw HTTPError.localFile(path: target, errno: errno) }
         } catch {
             close(output)
             unlink(temp)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Officer
+import Platform
 import Transfer
 
 /// Reads and writes `$XDG_CONFIG_HOME/officer-files/config.json` (default `~/.config/...`), always at mode 0600.
@@ -106,7 +107,7 @@ package struct ConfigStore: Sendable {
         guard fd >= 0 else { throw .io(path: temp, message: String(cString: strerror(errno))) }
         let ok =
             data.withUnsafeBytes { bytes in write(fd, bytes.baseAddress, bytes.count) == bytes.count }
-            && fchmod(fd, 0o600) == 0 && fsync(fd) == 0
+            && fchmod(fd, 0o600) == 0 && SystemCalls.synchronize(fd)
         close(fd)
         guard ok, rename(temp, path) == 0 else {
             let message = String(cString: strerror(errno))

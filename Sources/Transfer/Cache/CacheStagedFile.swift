@@ -52,7 +52,7 @@ package final class CacheStagedFile: @unchecked Sendable {
         if !isOpen, let size = finishedSize { return size }
         guard isOpen else { throw .io(path: path, message: "already committed") }
         var info = stat()
-        let synced = fsync(fileDescriptor) == 0 && fstat(fileDescriptor, &info) == 0
+        let synced = SystemCalls.synchronize(fileDescriptor) && fstat(fileDescriptor, &info) == 0
         let failure = errno
         close(fileDescriptor)
         isOpen = false

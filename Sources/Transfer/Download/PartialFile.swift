@@ -97,7 +97,7 @@ final class PartialFile: @unchecked Sendable {
     /// Moves the finished file to its final name: fsync, then rename (with `force`) or link + unlink, which
     /// fails rather than replace a destination that appeared meanwhile; then fsync of the folder.
     func commit(force: Bool, modificationTime: Double?) throws(DownloadError) {
-        guard fsync(fd) == 0 else { throw failure() }
+        guard SystemCalls.synchronize(fd) else { throw failure() }
         fchmod(fd, 0o644 & ~Self.umask)
         if let modificationTime {
             let time = FileTime(millisecondsOf: modificationTime)
@@ -116,7 +116,7 @@ final class PartialFile: @unchecked Sendable {
         }
         let directory = open((destination as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directory >= 0 {
-            fsync(directory)
+            _ = SystemCalls.synchronize(directory)
             close(directory)
         }
     }
