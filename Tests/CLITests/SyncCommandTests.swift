@@ -278,16 +278,26 @@ import Transfer
         // (at 1 MB/s a loaded run once finished before its first poll).
         let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "100000"])
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
-        let running = Task { try await cli.run(["sync", "officer:/media", destination], environment: viaProxy) }
-        #expect(
-            await Eventually.wait {
-                try FileManager.default.contentsOfDirectory(atPath: destination).contains {
-                    $0.hasSuffix(".officer-download")
+        // Watched from a thread of its own: the test process's task pool (two threads here) can be held for longer
+        // than the whole transfer by other tests waiting on their commands.
+        let edited = EditFlag()
+        let watcher = Thread {
+            let deadline = Date().addingTimeInterval(120)
+            while Date() < deadline {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: destination)) ?? []
+                if names.contains(where: { $0.hasSuffix(".officer-download") }) {
+                    try? "edited meanwhile".write(
+                        toFile: destination + "/movie.bin", atomically: false, encoding: .utf8)
+                    edited.set()
+                    return
                 }
-            } then: {
-                try? "edited meanwhile".write(toFile: destination + "/movie.bin", atomically: false, encoding: .utf8)
-            })
+                usleep(20_000)
+            }
+        }
+        watcher.start()
+        let running = Task { try await cli.run(["sync", "officer:/media", destination], environment: viaProxy) }
         let result = try await running.value
+        #expect(edited.isSet, "the download's temp file was never seen")
         #expect(
             result.status == 1 && result.stderr.contains("changed locally since the sync compared it: not overwritten"),
             "\(result.stderr)")
@@ -360,4 +370,14 @@ import Transfer
         #expect(noop.transferred == 0 && noop.unchanged == 10_000)
         try expectSame(many, server.root.file("many"))
     }
+}
+
+/// Set once by a watcher thread, read by the test.
+private final class EditFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    func set() { lock.withLock { value = true } }
+
+    var isSet: Bool { lock.withLock { value } }
 }
