@@ -19,11 +19,10 @@ struct VipsPreparer: Sendable {
     ]
 
     /// Whether `input`, which could not be prepared, may go up as it is without sending the GPS position preparing
-    /// strips: always when metadata is kept; else a file in a format this prepares only when its header shows no
+    /// strips (asked only when metadata is not kept): a file in a format this prepares only when its header shows no
     /// position (``VipsImage/mayHoldPosition``; a header that cannot be read may hide one), a file of any other
     /// kind (not an image, an SVG) holding none of a photo's.
     func mayGoUpUnchanged(_ input: String) -> Bool {
-        if options.keepMetadata { return true }
         guard let type = try? FileTypeDetector().detect(file: input) else { return false }
         guard Self.preparedTypes.contains(type.mime) else { return true }
         guard let header = try? VipsImage(contentsOf: input, sequential: true) else { return false }

@@ -31,18 +31,22 @@ import Testing
             })
     }
 
+    /// A multipart upload into the server's root: the `path` field, then `parts`.
+    func upload(_ parts: [HTTPRequest.MultipartPart]) -> HTTPRequest {
+        let url = server.url + "/api/file-browser/upload"
+        return HTTPRequest(
+            method: "POST", url: url, body: .multipart([.field(name: "path", value: "/")] + parts),
+            credential: .forTests(token, url))
+    }
+
     @Test(arguments: TestEngine.allCases)
     func multipartSendsFieldsAndAFile(_ engine: TestEngine) async throws {
         let file = try local.write("from-disk.bin", bytes(1_500_000, seed: 1))
-        let url = server.url + "/api/file-browser/upload"
         let response = try await engine.client().send(
-            HTTPRequest(
-                method: "POST", url: url,
-                body: .multipart([
-                    .field(name: "path", value: "/"), .field(name: "mtime", value: "1700000000.5"),
-                    .file(name: "file", path: file, filename: "disk ü.bin", contentType: nil),
-                ]),
-                credential: .forTests(token, url)))
+            upload([
+                .field(name: "mtime", value: "1700000000.5"),
+                .file(name: "file", path: file, filename: "disk ü.bin", contentType: nil),
+            ]))
         #expect(response.status == 201, "\(String(decoding: response.body, as: UTF8.self))")
         #expect(try ProcessRunner.sha256(of: server.root.file("disk ü.bin")) == (try ProcessRunner.sha256(of: file)))
         let stored = try FileManager.default.attributesOfItem(atPath: server.root.file("disk ü.bin"))
@@ -59,15 +63,8 @@ import Testing
             }
             stream.finish()
         }
-        let url = server.url + "/api/file-browser/upload"
         let response = try await engine.client().send(
-            HTTPRequest(
-                method: "POST", url: url,
-                body: .multipart([
-                    .field(name: "path", value: "/"),
-                    .stream(name: "file", source: stream, filename: "piped.bin", contentType: nil),
-                ]),
-                credential: .forTests(token, url)))
+            upload([.stream(name: "file", source: stream, filename: "piped.bin", contentType: nil)]))
         try await producer.value
         #expect(response.status == 201, "\(String(decoding: response.body, as: UTF8.self))")
         #expect(try Data(contentsOf: URL(fileURLWithPath: server.root.file("piped.bin"))) == piped)
@@ -76,14 +73,7 @@ import Testing
     @Test(arguments: TestEngine.allCases)
     func aFileThatChangedIsNeverSentWhole(_ engine: TestEngine) async throws {
         let file = try local.write("changing.bin", bytes(300_000, seed: 3))
-        let url = server.url + "/api/file-browser/upload"
-        var request = HTTPRequest(
-            method: "POST", url: url,
-            body: .multipart([
-                .field(name: "path", value: "/"),
-                .file(name: "file", path: file, filename: "changing.bin", contentType: nil),
-            ]),
-            credential: .forTests(token, url))
+        var request = upload([.file(name: "file", path: file, filename: "changing.bin", contentType: nil)])
         request.beforeLastBodyBytes = { "changed while it was sent" }
         await #expect {
             try await engine.client().send(request)
@@ -195,17 +185,10 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: sink)) == payload)
 
         let file = try local.write("paced-up-\(engine).bin", payload)
-        let uploadURL = server.url + "/api/file-browser/upload"
-        var upload = HTTPRequest(
-            method: "POST", url: uploadURL,
-            body: .multipart([
-                .field(name: "path", value: "/"),
-                .file(name: "file", path: file, filename: "paced-up-\(engine).bin", contentType: nil),
-            ]),
-            credential: .forTests(token, uploadURL))
-        upload.maxSendBytesPerSecond = 300_000
+        var paced = upload([.file(name: "file", path: file, filename: "paced-up-\(engine).bin", contentType: nil)])
+        paced.maxSendBytesPerSecond = 300_000
         started = ProcessInfo.processInfo.systemUptime
-        let response = try await engine.client().send(upload)
+        let response = try await engine.client().send(paced)
         #expect(response.status == 201)
         #expect(ProcessInfo.processInfo.systemUptime - started >= 1.5)
         #expect(try Data(contentsOf: URL(fileURLWithPath: server.root.file("paced-up-\(engine).bin"))) == payload)

@@ -6,9 +6,9 @@ package struct LowSpeedWatch: Sendable {
     package let limit: Int
     /// The window, in seconds.
     package let window: Double
-    /// When the current window began.
-    package private(set) var windowStart: Double
+    private var windowStart: Double
     private var windowStartBytes: Int64 = 0
+    private var pausedInWindow = false
 
     /// The rule for `request` under `configuration`, its first window starting at `now`.
     package init(request: HTTPRequest, configuration: HTTPClientConfiguration, now: Double) {
@@ -20,14 +20,21 @@ package struct LowSpeedWatch: Sendable {
     }
 
     /// Whether the window that ends at `now`, with `moved` bytes moved both ways since the transfer began, fell
-    /// below the limit; a transfer paused by its own pacer is never too slow.
+    /// below the limit; a transfer paused by its own pacer (now, or at some time in the window) is never too slow.
     package mutating func isTooSlow(moved: Int64, now: Double, paused: Bool) -> Bool {
         guard now - windowStart >= window else { return false }
-        if Double(moved - windowStartBytes) < Double(limit) * (now - windowStart), !paused { return true }
+        if Double(moved - windowStartBytes) < Double(limit) * (now - windowStart), !paused, !pausedInWindow {
+            return true
+        }
         windowStart = now
         windowStartBytes = moved
+        pausedInWindow = false
         return false
     }
+
+    /// The pacer held the transfer back: the current window is not judged (an engine that sees no callbacks while
+    /// it is held, as URLSession's suspended task, says so when it holds it).
+    package mutating func notePause() { pausedInWindow = true }
 
     /// The failure to report for `label`.
     package func failure(label: String) -> HTTPError {

@@ -39,8 +39,9 @@ final class SnapshotWriter {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while remaining > 0 {
             let wanted = Int(min(Int64(buffer.count), remaining))
-            let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, wanted) }
-            if count < 0, errno == EINTR { continue }
+            let count = SystemCalls.retryingInterrupts {
+                buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, wanted) }
+            }
             if count < 0 { throw HTTPError.localFile(path: path, errno: errno) }
             if count == 0 {
                 if length == nil { return }

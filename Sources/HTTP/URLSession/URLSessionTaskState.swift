@@ -17,7 +17,6 @@ final class URLSessionTaskState: @unchecked Sendable {
     // paid for: the socket's buffers fill and TCP holds the peer back, as libcurl's pause does.
     private var receivePacer: RatePacer?
     private var sendPacer: RatePacer?
-    private var pacedSinceWindow = false
 
     // Crosses threads: guarded by `lock`.
     private let lock = NSLock()
@@ -65,7 +64,7 @@ final class URLSessionTaskState: @unchecked Sendable {
             return true
         }
         guard holds else { return }
-        pacedSinceWindow = true
+        lowSpeed.notePause()
         task.suspend()
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
             guard let self else { return }
@@ -144,12 +143,10 @@ final class URLSessionTaskState: @unchecked Sendable {
 
     private func progressed(task: URLSessionTask, expectedReceive: Int64?) -> Bool {
         let now = ProcessInfo.processInfo.systemUptime
-        let windowEnds = now - lowSpeed.windowStart >= lowSpeed.window
-        if lowSpeed.isTooSlow(moved: received + sent, now: now, paused: pacedSinceWindow) {
+        if lowSpeed.isTooSlow(moved: received + sent, now: now, paused: false) {
             receiver.failure = lowSpeed.failure(label: receiver.label)
             return false
         }
-        if windowEnds { pacedSinceWindow = false }
         receiver.progress(
             received: received, expectedReceive: (expectedReceive ?? 0) > 0 ? expectedReceive : nil, sent: sent,
             expectedSend: expectedSend)

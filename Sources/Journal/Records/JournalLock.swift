@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// An exclusive `flock` on a file in the journal's folder, held as long as this object lives. It dies with its
 /// process (SIGKILL included), so a lock is never left behind; two holders in one process exclude each other too.
@@ -14,8 +15,7 @@ package final class JournalLock: Sendable {
     static func acquire(_ path: String) -> JournalLock? {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return JournalLock(descriptor: -1) }
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            if errno == EINTR { continue }
+        guard SystemCalls.retryingInterrupts({ flock(descriptor, LOCK_EX | LOCK_NB) }) == 0 else {
             close(descriptor)
             return nil
         }

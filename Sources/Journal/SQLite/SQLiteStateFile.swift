@@ -86,7 +86,7 @@ package enum SQLiteStateFile {
                 throw SQLiteError(
                     path: path, code: 14, message: String(cString: strerror(errno)), sql: nil, systemError: errno)
             }
-            while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
+            _ = SystemCalls.retryingInterrupts { flock(descriptor, LOCK_EX) }
         }
 
         func release() { close(descriptor) }

@@ -2,7 +2,6 @@ import FileModel
 import Foundation
 import HTTP
 import Officer
-import OfficerLinux
 import Transfer
 
 /// Everything a command needs: output, options, environment, configuration, and the server client.
@@ -33,8 +32,6 @@ package struct CommandContext: Sendable {
         self.global = global
         self.environment = environment
         self.configStore = configStore
-        // The CLI runs on the Linux plug-ins (libcurl's engine), as a Linux app would.
-        LinuxPlugins.install()
     }
 
     /// The HTTP client configured from the global options; `-v` logs to stderr.

@@ -90,6 +90,9 @@ package enum OfficerFilesApp {
         arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
         console: Console? = nil, remotes: [String: any Remote] = [:], catchesInterrupt: Bool = true
     ) async -> Int32 {
+        // The CLI runs on the Linux plug-ins (libcurl, OpenSSL, libmagic, libarchive, libvips), as a Linux app would;
+        // every command context and `--version` is made below.
+        LinuxPlugins.install()
         let console = console ?? Console(environment: environment)
         if arguments.first == "__complete" {
             // The shells' completion scripts ask here (CompletionScript): never an error, at worst nothing.
@@ -254,7 +257,6 @@ package enum OfficerFilesApp {
 
     /// `officer-files 0.4.0 (abc1234)` and the versions of the libraries its plug-ins run on.
     package static var versionText: String {
-        LinuxPlugins.install()
         let preview = [
             FileTypeDetector.plugin.value?.libraryVersion, ArchiveReader.plugin.value?.libraryVersion,
             ImagePreparer.plugin.value?.libraryVersion, "SQLite \(SQLiteDatabase.libraryVersion)",

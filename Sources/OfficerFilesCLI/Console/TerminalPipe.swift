@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Bytes a library call writes to a file descriptor, shown on the terminal through ``Console/writeOutput(_:)``
 /// (escaped there): the call gets a pipe's write end, and a thread of its own copies the read end across.
@@ -13,8 +14,9 @@ enum TerminalPipe {
         Thread.detachNewThread {
             var buffer = [UInt8](repeating: 0, count: 64 << 10)
             while true {
-                let count = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
+                let count = SystemCalls.retryingInterrupts {
+                    buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+                }
                 guard count > 0 else { break }
                 console.writeOutput(Data(buffer[0..<count]))
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// The bytes of an open local file (a cached copy), read with `pread`: the descriptor stays the caller's.
 package final class DescriptorByteSource: ByteSource {
@@ -14,13 +15,10 @@ package final class DescriptorByteSource: ByteSource {
 
     /// Copies up to `buffer.count` bytes from `offset`.
     package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        while true {
-            let count = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
-            if count >= 0 { return count }
-            if errno != EINTR {
-                throw CocoaError(
-                    .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
-            }
+        let count = SystemCalls.retryingInterrupts {
+            pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
         }
+        if count >= 0 { return count }
+        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
     }
 }

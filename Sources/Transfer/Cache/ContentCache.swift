@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Journal
+import Platform
 
 /// A content cache with a hard size limit: file bodies, remote previews, listings and AI results, keyed by
 /// ``CacheKey`` and the remote file's version, stored as files beside an SQLite index (WAL, busy timeout).
@@ -136,8 +137,9 @@ package final class ContentCache: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var offset: off_t = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, offset) }
-            if count < 0, errno == EINTR { continue }
+            let count = SystemCalls.retryingInterrupts {
+                buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, offset) }
+            }
             guard count >= 0 else { throw .io(path: "cache", message: String(cString: strerror(errno))) }
             if count == 0 { return }
             buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }

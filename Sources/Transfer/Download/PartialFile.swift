@@ -56,10 +56,12 @@ final class PartialFile: @unchecked Sendable {
         var data = Data(count: length)
         var done = 0
         while done < length {
-            let count = data.withUnsafeMutableBytes {
-                pread(fd, $0.baseAddress! + done, length - done, off_t(offset) + off_t(done))
+            let count = SystemCalls.retryingInterrupts {
+                data.withUnsafeMutableBytes {
+                    pread(fd, $0.baseAddress! + done, length - done, off_t(offset) + off_t(done))
+                }
             }
-            if count < 0 { if errno == EINTR { continue }; throw failure() }
+            if count < 0 { throw failure() }
             if count == 0 { break }
             done += count
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// The bytes of a file descriptor (a pipe, standard input) as an async sequence of buffers, read on a queue of
 /// its own one buffer at a time: the reader never runs ahead of the consumer (a pipe faster than the network
@@ -56,10 +57,9 @@ private final class DescriptorReader: @unchecked Sendable {
                 once.set(continuation)
                 queue.async { [descriptor, size] in
                     var buffer = [UInt8](repeating: 0, count: size)
-                    var count: Int
-                    repeat {
-                        count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, size) }
-                    } while count < 0 && errno == EINTR
+                    let count = SystemCalls.retryingInterrupts {
+                        buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, size) }
+                    }
                     if count < 0 {
                         once.resume(throwing: DescriptorReadError(code: errno))
                     } else {

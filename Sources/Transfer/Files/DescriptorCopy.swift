@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Platform
 
 /// Copies everything readable from one open file to another in 1 MiB blocks, retrying interrupted calls:
 /// the one loop behind filling a download from a cache entry, staging a file into the cache and `cat` of a
@@ -17,20 +18,15 @@ package enum DescriptorCopy {
     package static func copy(from source: Int32, to destination: Int32) throws(Failure) {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress!, $0.count) }
-            if count == 0 { return }
-            guard count > 0 else {
-                if errno == EINTR { continue }
-                throw Failure(reading: true, message: String(cString: strerror(errno)))
+            let count = SystemCalls.retryingInterrupts {
+                buffer.withUnsafeMutableBytes { read(source, $0.baseAddress!, $0.count) }
             }
-            var offset = 0
-            while offset < count {
-                let written = buffer.withUnsafeBytes { write(destination, $0.baseAddress! + offset, count - offset) }
-                guard written >= 0 else {
-                    if errno == EINTR { continue }
-                    throw Failure(reading: false, message: String(cString: strerror(errno)))
-                }
-                offset += written
+            if count == 0 { return }
+            guard count > 0 else { throw Failure(reading: true, message: String(cString: strerror(errno))) }
+            if let failed = buffer.withUnsafeBytes({
+                SystemCalls.writeAll(destination, UnsafeRawBufferPointer(rebasing: $0[0..<count]))
+            }) {
+                throw Failure(reading: false, message: String(cString: strerror(failed)))
             }
         }
     }

@@ -124,11 +124,7 @@
             while true {
                 fds[0].revents = 0
                 fds[1].revents = 0
-                let ready = poll(&fds, 2, -1)
-                if ready < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
+                if SystemCalls.retryingInterrupts({ poll(&fds, 2, -1) }) < 0 { return }
                 if fds[1].revents != 0 { return }
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count <= 0 {

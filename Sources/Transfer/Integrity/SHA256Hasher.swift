@@ -1,6 +1,7 @@
 import FileModel
 import Foundation
 import HTTP
+import Platform
 
 /// Incremental SHA-256 (or SHA-1 for tus chunk checksums, MD5 for S3's `Content-MD5` and ETags) through the
 /// installed ``Hashing`` (OpenSSL's, hardware-accelerated, in the CLI; the portable Swift digests otherwise).
@@ -69,12 +70,11 @@ package final class SHA256Hasher {
         var position = offset
         var remaining = length ?? Int64.max
         while remaining > 0 {
-            let count = pread(fd, buffer.baseAddress, Int(min(Int64(buffer.count), remaining)), off_t(position))
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .localFile(path: path, message: String(cString: strerror(errno)))
+            let count = SystemCalls.retryingInterrupts {
+                pread(fd, buffer.baseAddress, Int(min(Int64(buffer.count), remaining)), off_t(position))
             }
+            if count == 0 { break }
+            if count < 0 { throw .localFile(path: path, message: String(cString: strerror(errno))) }
             update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             position += Int64(count)
             remaining -= Int64(count)

@@ -1,6 +1,7 @@
 import FileModel
 import Foundation
 import HTTP
+import Platform
 
 /// The metadata every object we write carries, the one rule for it: `mtime` (the file's modification time in
 /// seconds with up to nine decimals, as rclone writes it, so either tool's objects compare equal to the other's),
@@ -25,12 +26,9 @@ package enum ObjectMetadata {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = read(fd, buffer.baseAddress, buffer.count)
+            let count = SystemCalls.retryingInterrupts { read(fd, buffer.baseAddress, buffer.count) }
             if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .localFile(path: file, message: String(cString: strerror(errno)))
-            }
+            if count < 0 { throw .localFile(path: file, message: String(cString: strerror(errno))) }
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             md5.update(bytes)
             sha256.update(bytes)

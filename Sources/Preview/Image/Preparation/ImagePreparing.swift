@@ -8,7 +8,7 @@ package protocol ImagePreparing: Sendable {
     var libraryVersion: String { get }
     /// Whether GIFs can be written (libvips built with cgif).
     var canWriteGIF: Bool { get }
-    /// See ``ImagePreparer/mayGoUpUnchanged(_:)``.
+    /// See ``ImagePreparer/mayGoUpUnchanged(_:)``; asked only when metadata is not kept.
     func mayGoUpUnchanged(_ input: String, options: ImagePreparationOptions) -> Bool
     /// See ``ImagePreparer/outputFormat(for:named:)``.
     func outputFormat(for input: String, named target: String?, options: ImagePreparationOptions)
