@@ -35,9 +35,10 @@ extension TransferJournal {
     package func isHeld(transfer key: String) -> Bool { JournalLock.acquire(lockPath(transfer: key)) == nil }
 
     private func lockPath(transfer key: String) -> String {
-        // FNV-1a: a short stable file name for any key (a collision only makes a cleanup wait for another transfer).
+        // FNV-1a of the key as kept: a short file name that stays the same when the base folders move (a
+        // collision only makes a cleanup wait for another transfer).
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for byte in keptKeyForms(key)[0].utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let folder = (path as NSString).deletingLastPathComponent + "/locks"
         mkdir(folder, 0o700)
         return folder + "/" + String(hash, radix: 16) + ".lock"

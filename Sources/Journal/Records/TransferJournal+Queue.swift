@@ -40,6 +40,8 @@ extension TransferJournal {
     /// Keeps a write for later; its number.
     @discardableResult
     package func enqueue(_ write: QueuedWrite) throws(SQLiteError) -> Int64 {
+        var write = write
+        write.local = write.local.map(anchors.kept)
         let text = String(decoding: (try? JSONEncoder().encode(write)) ?? Data(), as: UTF8.self)
         return try withDatabase { database throws(SQLiteError) -> Int64 in
             try database.execute(
@@ -57,9 +59,12 @@ extension TransferJournal {
                     + (includingDone ? "" : " WHERE state != 'done'") + " ORDER BY id")
             return rows.compactMap { row -> QueuedItem? in
                 guard let text = row[2].string,
-                    let write = try? JSONDecoder().decode(QueuedWrite.self, from: Data(text.utf8)),
+                    var write = try? JSONDecoder().decode(QueuedWrite.self, from: Data(text.utf8)),
                     let state = row[3].string.flatMap(QueueState.init(rawValue:))
                 else { return nil }
+                // Under a base folder this run does not declare, the file is named as kept: its replay then
+                // fails on that name and is held, and the writes after it wait, as for any missing file.
+                write.local = write.local.map { anchors.path($0) ?? $0 }
                 return QueuedItem(
                     id: row[0].int, created: row[1].number, write: write, state: state, note: row[4].string)
             }

@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import Platform
 
@@ -9,6 +10,9 @@ package final class TransferJournal: @unchecked Sendable {
     private let lock = NSLock()
     /// The journal file.
     package var path: String { database.path }
+    /// How the local paths it keeps are written: relative to the base folders this run declares, so a moved
+    /// container finds its half-done transfers again.
+    package let anchors: PathAnchors
 
     /// One byte range of a download and how much of it is stored.
     package struct Segment: Sendable, Equatable {
@@ -81,13 +85,16 @@ package final class TransferJournal: @unchecked Sendable {
     /// ``openingReport``); a journal written by a newer build is refused and left as it is.
     /// Opens an existing journal as it is, with no check, repair or migration: for a reader that watches a
     /// journal another connection writes (a test following an upload), and must never replace it.
-    package init(watching path: String) throws(SQLiteError) {
+    package init(watching path: String, anchors: PathAnchors = PathAnchors()) throws(SQLiteError) {
         database = try SQLiteDatabase(path: path)
+        self.anchors = anchors
         openingReport = nil
     }
 
-    /// Opens (creating) the journal at `path`, repairing or replacing a damaged one (``openingReport`` says what was done).
-    package init(path: String) throws(SQLiteError) {
+    /// Opens (creating) the journal at `path`, repairing or replacing a damaged one (``openingReport`` says what
+    /// was done); local paths are kept relative to `anchors`.
+    package init(path: String, anchors: PathAnchors = PathAnchors()) throws(SQLiteError) {
+        self.anchors = anchors
         let directory = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -152,15 +159,15 @@ package final class TransferJournal: @unchecked Sendable {
     }
 
     /// Every unfinished download.
+    /// A download kept under a base folder this run does not declare is left out (and kept for a run that does).
     package func downloads() throws(SQLiteError) -> [Download] {
-        let destinations = try locked { () throws(SQLiteError) -> [String] in
-            try database.query("SELECT destination FROM downloads ORDER BY created").compactMap { $0[0].string }
+        try locked { () throws(SQLiteError) -> [Download] in
+            var result: [Download] = []
+            for row in try database.query("SELECT destination FROM downloads ORDER BY created") {
+                if let kept = row[0].string, let download = try download(kept: kept) { result.append(download) }
+            }
+            return result
         }
-        var result: [Download] = []
-        for destination in destinations {
-            if let download = try download(for: destination) { result.append(download) }
-        }
-        return result
     }
 
     /// `$XDG_STATE_HOME/officer-files/journal.sqlite`, default `~/.local/state/officer-files/journal.sqlite`.
@@ -180,34 +187,69 @@ package final class TransferJournal: @unchecked Sendable {
     /// The unfinished download for `destination`, if any.
     package func download(for destination: String) throws(SQLiteError) -> Download? {
         try locked { () throws(SQLiteError) -> Download? in
-            guard
-                let row = try database.query(
-                    "SELECT url, temp_path, etag, last_modified, total, boot_id FROM downloads WHERE destination = ?",
-                    [.text(destination)]
-                ).first
-            else { return nil }
-            let segments = try database.query(
-                "SELECT idx, start, end, done, synced FROM download_segments WHERE destination = ? ORDER BY idx",
-                [.text(destination)]
-            ).map {
-                Segment(index: Int($0[0].int), start: $0[1].int, end: $0[2].int, done: $0[3].int, synced: $0[4].int)
+            for kept in keptForms(destination) {
+                if let download = try download(kept: kept) { return download }
             }
-            return Download(
-                destination: destination, url: row[0].string ?? "", tempPath: row[1].string ?? "", etag: row[2].string,
-                lastModified: row[3].string, total: row[4].optionalInt, bootID: row[5].string ?? "", segments: segments)
+            return nil
         }
+    }
+
+    /// The download kept as `kept`, its paths as this run finds them; nil when there is none or its base folder
+    /// is not declared.
+    private func download(kept: String) throws(SQLiteError) -> Download? {
+        guard
+            let destination = anchors.path(kept),
+            let row = try database.query(
+                "SELECT url, temp_path, etag, last_modified, total, boot_id FROM downloads WHERE destination = ?",
+                [.text(kept)]
+            ).first,
+            let tempPath = row[1].string.flatMap(anchors.path)
+        else { return nil }
+        let segments = try database.query(
+            "SELECT idx, start, end, done, synced FROM download_segments WHERE destination = ? ORDER BY idx",
+            [.text(kept)]
+        ).map {
+            Segment(index: Int($0[0].int), start: $0[1].int, end: $0[2].int, done: $0[3].int, synced: $0[4].int)
+        }
+        return Download(
+            destination: destination, url: row[0].string ?? "", tempPath: tempPath, etag: row[2].string,
+            lastModified: row[3].string, total: row[4].optionalInt, bootID: row[5].string ?? "", segments: segments)
+    }
+
+    /// The forms a record of `path` may be kept under: relative to its base folder, then (written by a build or
+    /// a run that declared no such folder) absolute.
+    package func keptForms(_ path: String) -> [String] {
+        let kept = anchors.kept(path)
+        return kept == path ? [path] : [kept, path]
+    }
+
+    /// The same for a key whose last line is a local path (uploads are keyed by endpoint, target and file).
+    package func keptKeyForms(_ key: String) -> [String] {
+        guard let newline = key.lastIndex(of: "\n") else { return keptForms(key) }
+        let head = String(key[...newline])
+        return keptForms(String(key[key.index(after: newline)...])).map { head + $0 }
+    }
+
+    /// A kept key with its path as this run finds it; nil when its base folder is not declared.
+    package func keyPath(_ kept: String) -> String? {
+        guard let newline = kept.lastIndex(of: "\n") else { return anchors.path(kept) }
+        return anchors.path(String(kept[kept.index(after: newline)...])).map { String(kept[...newline]) + $0 }
     }
 
     /// Records a new download (replacing any old record for the destination).
     package func save(_ download: Download) throws(SQLiteError) {
+        let forms = keptForms(download.destination)
+        let destination = forms[0]
         try locked { () throws(SQLiteError) in
             try database.writeTransaction { () throws(SQLiteError) in
+                for form in forms {
+                    try database.execute("DELETE FROM download_segments WHERE destination = ?", [.text(form)])
+                    try database.execute("DELETE FROM downloads WHERE destination = ?", [.text(form)])
+                }
                 try database.execute(
-                    "DELETE FROM download_segments WHERE destination = ?", [.text(download.destination)])
-                try database.execute(
-                    "INSERT OR REPLACE INTO downloads VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO downloads VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [
-                        .text(download.destination), .text(download.url), .text(download.tempPath),
+                        .text(destination), .text(download.url), .text(anchors.kept(download.tempPath)),
                         download.etag.map(SQLiteValue.text) ?? .null,
                         download.lastModified.map(SQLiteValue.text) ?? .null,
                         download.total.map(SQLiteValue.integer) ?? .null, .text(download.bootID),
@@ -217,7 +259,7 @@ package final class TransferJournal: @unchecked Sendable {
                     try database.execute(
                         "INSERT INTO download_segments VALUES (?, ?, ?, ?, ?, ?)",
                         [
-                            .text(download.destination), .integer(Int64(segment.index)), .integer(segment.start),
+                            .text(destination), .integer(Int64(segment.index)), .integer(segment.start),
                             .integer(segment.end), .integer(segment.done), .integer(segment.synced),
                         ])
                 }
@@ -230,6 +272,7 @@ package final class TransferJournal: @unchecked Sendable {
         throws(SQLiteError)
     {
         guard !updates.isEmpty else { return }
+        let destination = try keptDestination(destination)
         try locked { () throws(SQLiteError) in
             try database.writeTransaction { () throws(SQLiteError) in
                 for update in updates {
@@ -252,6 +295,7 @@ package final class TransferJournal: @unchecked Sendable {
 
     /// Marks the record as written in this boot.
     package func claimBoot(destination: String) throws(SQLiteError) {
+        let destination = try keptDestination(destination)
         try locked { () throws(SQLiteError) in
             try database.execute(
                 "UPDATE downloads SET boot_id = ? WHERE destination = ?",
@@ -259,11 +303,26 @@ package final class TransferJournal: @unchecked Sendable {
         }
     }
 
-    /// Forgets a download (finished, or started over).
+    /// Forgets a download (finished, or started over), in whichever form it was kept.
     package func remove(destination: String) throws(SQLiteError) {
         try locked { () throws(SQLiteError) in
-            try database.execute("DELETE FROM download_segments WHERE destination = ?", [.text(destination)])
-            try database.execute("DELETE FROM downloads WHERE destination = ?", [.text(destination)])
+            for form in keptForms(destination) {
+                try database.execute("DELETE FROM download_segments WHERE destination = ?", [.text(form)])
+                try database.execute("DELETE FROM downloads WHERE destination = ?", [.text(form)])
+            }
+        }
+    }
+
+    /// The form the download of `destination` is kept under now (the first of ``keptForms(_:)`` for a new one).
+    private func keptDestination(_ destination: String) throws(SQLiteError) -> String {
+        let forms = keptForms(destination)
+        guard forms.count > 1 else { return forms[0] }
+        return try locked { () throws(SQLiteError) -> String in
+            for form in forms
+            where try !database.query("SELECT 1 FROM downloads WHERE destination = ?", [.text(form)]).isEmpty {
+                return form
+            }
+            return forms[0]
         }
     }
 

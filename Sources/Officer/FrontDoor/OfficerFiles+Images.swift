@@ -48,13 +48,4 @@ extension OfficerFiles {
         }
     }
 
-    /// The preparation `put` and a push sync use before uploading, keeping prepared copies in the standard
-    /// folder under the cache (so a rerun after a kill finds the same bytes and resumes the same upload).
-    package func uploadPreparation(options: ImagePreparationOptions, bestEffort: Bool, environment: [String: String])
-        -> UploadImagePreparation
-    {
-        UploadImagePreparation(
-            options: options, bestEffort: bestEffort,
-            folder: UploadImagePreparation.defaultFolder(environment: environment))
-    }
 }

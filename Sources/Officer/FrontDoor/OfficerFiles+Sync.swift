@@ -52,19 +52,29 @@ extension OfficerFiles {
     }
 
     /// Where files wait between their download and their upload in a sync between two remotes.
-    var stagingFolder: String {
+    var stagingFolder: String { Self.stagingFolder(configuration) }
+
+    /// The staging folder `configuration` gives: beside the journal, else in the system's temporary folder.
+    static func stagingFolder(_ configuration: Configuration) -> String {
         let journalFolder = configuration.journalPath.map { ($0 as NSString).deletingLastPathComponent }
         return (journalFolder ?? NSTemporaryDirectory() + "officer-files") + "/staging"
     }
 
-    /// Image preparation for uploads with these settings, into the standard folder beside the cache (or the
-    /// system's temporary folder when no cache is configured).
+    /// Where prepared copies of images wait for their upload: beside the cache (or in the system's temporary
+    /// folder when no cache is configured), so a rerun after a kill finds the same bytes and resumes the same upload.
+    var preparedFolder: String { Self.preparedFolder(configuration) }
+
+    /// The prepared copies' folder `configuration` gives.
+    static func preparedFolder(_ configuration: Configuration) -> String {
+        configuration.cacheDirectory.map { ($0 as NSString).deletingLastPathComponent + "/prepared" }
+            ?? NSTemporaryDirectory() + "officer-files-prepared"
+    }
+
+    /// Image preparation for uploads with these settings (`put`, a push sync, photos, attachments), into
+    /// ``preparedFolder``, each copy named for its original as kept relative to the base folders.
     package func imagePreparation(_ options: ImagePreparationOptions, bestEffort: Bool = false)
         -> UploadImagePreparation
     {
-        let folder =
-            configuration.cacheDirectory.map { ($0 as NSString).deletingLastPathComponent + "/prepared" }
-            ?? NSTemporaryDirectory() + "officer-files-prepared"
-        return UploadImagePreparation(options: options, bestEffort: bestEffort, folder: folder)
+        UploadImagePreparation(options: options, bestEffort: bestEffort, folder: preparedFolder, anchors: anchors)
     }
 }

@@ -27,6 +27,12 @@ public final class OfficerFiles: Sendable {
         public var cacheDirectory: String?
         /// The most the cache may hold, in bytes.
         public var cacheLimit: Int64 = ContentCache.defaultLimit
+        /// The folders the app keeps its files in, by name (`documents`, `caches`, `app-group`, or any name of
+        /// letters, digits, `-`, `_`, `.`): the journal and the queue keep a local path under one relative to it
+        /// (the deepest holding it), so moving them (an iOS app's container moves on every update) keeps every
+        /// half-done transfer. Declare them anew each run, where they are now; a transfer under a name a run does
+        /// not declare is kept for one that does.
+        public var baseFolders: [String: String] = [:]
         /// HTTP settings: TLS, CA file, logging, low-speed limits, offline.
         package var http = HTTPClientConfiguration()
         /// The root a path names when it names none.
@@ -65,6 +71,9 @@ public final class OfficerFiles: Sendable {
     package let configuration: Configuration
     /// The HTTP client every request goes through.
     package let http: HTTPClient
+    /// How local paths are kept: relative to the declared base folders and to the folders this front door keeps
+    /// its own files in (prepared copies, staged downloads), each found again wherever it is declared next run.
+    package let anchors: PathAnchors
     /// Unfinished transfers, when a journal is configured; opened on first use, so local work (file facts,
     /// archives, images) never opens SQLite.
     package var journal: TransferJournal? {
@@ -98,8 +107,11 @@ public final class OfficerFiles: Sendable {
                 server: server, tokens: configuration.tokens, http: HTTPClient(configuration: configuration.http))
         }
         http = HTTPClient(configuration: settings)
+        let anchors = parent?.anchors ?? Self.anchors(for: configuration)
+        self.anchors = anchors
         let journalSlot =
-            parent?.journalSlot ?? JournalSlot(path: configuration.journalPath, onWarning: configuration.onWarning)
+            parent?.journalSlot
+            ?? JournalSlot(path: configuration.journalPath, anchors: anchors, onWarning: configuration.onWarning)
         self.journalSlot = journalSlot
         if let server = configuration.server, configuration.journalPath != nil {
             offers = ServerOffers(
@@ -113,6 +125,14 @@ public final class OfficerFiles: Sendable {
         }
         cacheSlot =
             parent?.cacheSlot ?? CacheSlot(directory: configuration.cacheDirectory, limit: configuration.cacheLimit)
+    }
+
+    /// The declared base folders and this front door's own: `prepared` (copies of images waiting for their upload)
+    /// and `staging` (a sync's downloads before they take their names); a declared folder of the same name wins.
+    private static func anchors(for configuration: Configuration) -> PathAnchors {
+        var folders = ["prepared": preparedFolder(configuration), "staging": stagingFolder(configuration)]
+        folders.merge(configuration.baseFolders) { _, declared in declared }
+        return PathAnchors(folders)
     }
 
     /// The front door of the Officer remote `name` (nil: this one), sharing this one's journal, cache and settings.
@@ -235,11 +255,13 @@ private final class OtherServers: @unchecked Sendable {
 private final class JournalSlot: @unchecked Sendable {
     private let lock = NSLock()
     private let path: String?
+    private let anchors: PathAnchors
     private let onWarning: (@Sendable (String) -> Void)?
     private var opened: TransferJournal?
 
-    init(path: String?, onWarning: (@Sendable (String) -> Void)?) {
+    init(path: String?, anchors: PathAnchors, onWarning: (@Sendable (String) -> Void)?) {
         self.path = path
+        self.anchors = anchors
         self.onWarning = onWarning
     }
 
@@ -248,7 +270,7 @@ private final class JournalSlot: @unchecked Sendable {
         defer { lock.unlock() }
         if let opened { return opened }
         guard let path else { return nil }
-        let journal = try TransferJournal(path: path)
+        let journal = try TransferJournal(path: path, anchors: anchors)
         opened = journal
         if let recovery = journal.openingReport { onWarning?(recovery.description) }
         return journal

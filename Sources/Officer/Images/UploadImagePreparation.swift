@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import HTTP
 import Preview
@@ -18,23 +19,18 @@ package struct UploadImagePreparation: Sendable {
     package let bestEffort: Bool
     /// Where prepared copies are kept until uploaded.
     package let folder: String
+    /// How a source is named in its copy's name: relative to its base folder, so a moved container finds the
+    /// copies it made (and the uploads of them resume).
+    package let anchors: PathAnchors
 
     /// Prepares with `options` into `folder`.
-    package init(options: ImagePreparationOptions, bestEffort: Bool, folder: String) {
+    package init(
+        options: ImagePreparationOptions, bestEffort: Bool, folder: String, anchors: PathAnchors = PathAnchors()
+    ) {
         preparer = ImagePreparer(options: options)
         self.bestEffort = bestEffort
         self.folder = folder
-    }
-
-    /// The standard folder for prepared copies: `$XDG_CACHE_HOME/officer-files/prepared` (or `~/.cache/…`).
-    package static func defaultFolder(environment: [String: String]) -> String {
-        let base: String
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
-            base = cache
-        } else {
-            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
-        }
-        return base + "/officer-files/prepared"
+        self.anchors = anchors
     }
 
     /// The name a local file gets on the server when prepared (`IMG_1.heic` → `IMG_1.jpg`; with `--format webp`
@@ -70,7 +66,7 @@ package struct UploadImagePreparation: Sendable {
             let hasher = SHA256Hasher()
             hasher.update(
                 Data(
-                    "\(fingerprint.path)|\(fingerprint.size)|\(fingerprint.modificationTime)|\(fingerprint.headHash)|\(fingerprint.tailHash)|\(preparer.options.signature)"
+                    "\(anchors.kept(fingerprint.path))|\(fingerprint.size)|\(fingerprint.modificationTime)|\(fingerprint.headHash)|\(fingerprint.tailHash)|\(preparer.options.signature)"
                         .utf8))
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

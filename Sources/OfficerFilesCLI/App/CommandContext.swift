@@ -41,6 +41,7 @@ package struct CommandContext: Sendable {
         configuration.caCertificatePath = caCertificate()
         configuration.offline = global.offline
         configuration.userAgent = "officer-files/\(OfficerFilesApp.version)"
+        if let engine = try? httpEngine() { configuration.engine = engine }
         // Checked before the command runs (OfficerFilesApp), so a bad value never reaches here.
         if let (rate, seconds) = try? global.lowSpeed() {
             if let rate { configuration.lowSpeedLimit = rate }
@@ -51,6 +52,17 @@ package struct CommandContext: Sendable {
             configuration.log = { console.message($0) }
         }
         return HTTPClient(configuration: configuration)
+    }
+
+    /// The HTTP engine `OFFICER_HTTP_ENGINE` names: `curl` (libcurl's, the default) or `urlsession` (the portable
+    /// core's, as an app on Apple platforms runs; here on FoundationNetworking, which cannot keep `--bwlimit`).
+    /// Checked before the command runs (OfficerFilesApp).
+    package func httpEngine() throws(CLIError) -> (any HTTPEngine)? {
+        switch environment["OFFICER_HTTP_ENGINE"] ?? "" {
+        case "", "curl": return nil
+        case "urlsession": return URLSessionEngine.shared
+        case let other: throw .usage("OFFICER_HTTP_ENGINE=\(other): give curl or urlsession")
+        }
     }
 
     /// The CA certificates to trust: `--cacert`, then `OFFICER_CACERT`, then the file `login --cacert` remembered

@@ -37,8 +37,8 @@ package enum OfficerFilesApp {
                 Remote paths are written officer:/path (root 'home') or officer:ROOT:/path; paths on an
                 S3-compatible remote (see `remote`) NAME:bucket/path.
                 Commands that only take remote paths also accept a plain /path.
-                Environment: OFFICER_SERVER, OFFICER_TOKEN, OFFICER_PASSWORD_FILE, OFFICER_CACERT, OFFICER_CACHE_LIMIT, XDG_CONFIG_HOME,
-                XDG_STATE_HOME, XDG_CACHE_HOME, NO_COLOR.
+                Environment: OFFICER_SERVER, OFFICER_TOKEN, OFFICER_PASSWORD_FILE, OFFICER_CACERT, OFFICER_CACHE_LIMIT,
+                OFFICER_HTTP_ENGINE, XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_CACHE_HOME, NO_COLOR.
                 """,
             subcommands: commands.map { noting(patterns: $0.spec, path: []) } + [helpSpec])
     }
@@ -136,6 +136,7 @@ package enum OfficerFilesApp {
         context.offeredOptions = Set(parser.specs(for: parsed.path).last?.options.flatMap(\.names) ?? [])
         do {
             _ = try context.global.lowSpeed()
+            _ = try context.httpEngine()
         } catch {
             console.message("officer-files: \(error)")
             return ExitCode.usage.rawValue

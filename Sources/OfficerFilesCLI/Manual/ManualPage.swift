@@ -11,6 +11,10 @@ enum ManualPage {
         ("OFFICER_PASSWORD_FILE", "A file whose first line is the password, for login without a prompt."),
         ("OFFICER_CACERT", "A PEM file of the certificate authority that signed the server's certificate."),
         ("OFFICER_CACHE_LIMIT", "The cache's size limit (e.g. 2G), as --cache-limit."),
+        (
+            "OFFICER_HTTP_ENGINE",
+            "curl (the default) or urlsession: the HTTP engine, libcurl's or the portable core's (which cannot keep --bwlimit here)."
+        ),
         ("XDG_CONFIG_HOME", "Where the config lives (default ~/.config)."),
         (
             "XDG_STATE_HOME",

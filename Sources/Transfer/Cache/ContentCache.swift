@@ -263,7 +263,8 @@ package final class ContentCache: @unchecked Sendable {
                         [
                             .text(key.server), .text(key.root), .text(key.path), .text(key.kind), .text(version),
                             .integer(size),
-                            .text(path), .real(now), .real(now), expires.map { .real($0) } ?? .null,
+                            .text(Self.keptFile(path, in: directory)), .real(now), .real(now),
+                            expires.map { .real($0) } ?? .null,
                             .integer(keepPinned ? 1 : 0),
                             .text(metadataText), .text(digest),
                         ])
@@ -324,7 +325,7 @@ package final class ContentCache: @unchecked Sendable {
             let victims = try sql { db throws(SQLiteError) in
                 try db.query("SELECT rowid, file, size FROM entries" + (includingPinned ? "" : " WHERE pinned = 0"))
             }
-            for victim in victims { try deleteRow(victim[0].int64, file: victim[1].text) }
+            for victim in victims { try deleteRow(victim[0].int64, file: Self.file(victim[1].text, in: directory)) }
             return (victims.count, victims.reduce(0) { $0 + $1[2].int64 })
         }
     }
@@ -351,9 +352,21 @@ package final class ContentCache: @unchecked Sendable {
             CacheEntry(
                 key: CacheKey(server: row[1].text, root: row[2].text, path: row[3].text, kind: row[4].text),
                 version: row[5].text,
-                size: row[6].int64, path: row[7].text, created: row[8].real, accessed: row[9].real, expires: expires,
+                size: row[6].int64, path: Self.file(row[7].text, in: directory), created: row[8].real,
+                accessed: row[9].real, expires: expires,
                 pinned: row[11].int64 != 0, metadata: metadata, sha256: row[13].optionalText)
         )
+    }
+
+    /// How an entry's file is kept in the index: relative to the cache's folder, so a cache moved with its app's
+    /// container keeps its entries.
+    static func keptFile(_ path: String, in directory: String) -> String {
+        path.hasPrefix(directory + "/") ? String(path.dropFirst(directory.count + 1)) : path
+    }
+
+    /// The file an index row names: relative to the cache's folder, or absolute (written by an older build).
+    static func file(_ kept: String, in directory: String) -> String {
+        kept.hasPrefix("/") ? kept : directory + "/" + kept
     }
 
     /// Removes the file first: should the transaction then roll back, the row points at nothing and is
@@ -382,7 +395,7 @@ package final class ContentCache: @unchecked Sendable {
                 let victims = try sql { db throws(SQLiteError) in try db.query(query) }
                 if victims.isEmpty { break }
                 for victim in victims where excess > 0 {
-                    try deleteRow(victim[0].int64, file: victim[1].text)
+                    try deleteRow(victim[0].int64, file: Self.file(victim[1].text, in: directory))
                     excess -= victim[2].int64
                     evicted += 1
                 }

@@ -32,37 +32,76 @@ extension TransferJournal {
     }
 
     /// The unfinished upload with this key.
+    /// The unfinished upload with this key (kept relative to its base folder, or absolute by an older run).
     package func objectUpload(key: String) throws(SQLiteError) -> ObjectUpload? {
-        try withDatabase { database throws(SQLiteError) -> ObjectUpload? in
-            return try database.query("SELECT record FROM object_uploads WHERE key = ?", [.text(key)]).first?.first?
-                .string
-                .flatMap { try? JSONDecoder().decode(ObjectUpload.self, from: Data($0.utf8)) }
+        let forms = keptKeyForms(key)
+        return try withDatabase { database throws(SQLiteError) -> ObjectUpload? in
+            for form in forms {
+                if let upload = try database.query("SELECT record FROM object_uploads WHERE key = ?", [.text(form)])
+                    .first?.first?.string.flatMap(decodeObjectUpload)
+                {
+                    return upload
+                }
+            }
+            return nil
         }
     }
 
-    /// Every unfinished object-store upload, oldest first.
+    /// Every unfinished object-store upload, oldest first; one kept under a base folder this run does not
+    /// declare is left out (and kept).
     package func objectUploads() throws(SQLiteError) -> [ObjectUpload] {
         try withDatabase { database throws(SQLiteError) -> [ObjectUpload] in
             return try database.query("SELECT record FROM object_uploads ORDER BY created").compactMap {
-                $0.first?.string.flatMap { try? JSONDecoder().decode(ObjectUpload.self, from: Data($0.utf8)) }
+                $0.first?.string.flatMap(decodeObjectUpload)
             }
         }
     }
 
-    /// Records or replaces an upload.
+    /// Records or replaces an upload, its paths kept relative to their base folder.
     package func save(_ upload: ObjectUpload) throws(SQLiteError) {
-        let record = String(decoding: (try? JSONEncoder().encode(upload)) ?? Data(), as: UTF8.self)
+        let forms = keptKeyForms(upload.key)
+        var kept = upload
+        kept.key = forms[0]
+        kept.localPath = anchors.kept(upload.localPath)
+        kept.fingerprint.path = anchors.kept(upload.fingerprint.path)
+        let record = String(decoding: (try? JSONEncoder().encode(kept)) ?? Data(), as: UTF8.self)
         try withDatabase { database throws(SQLiteError) in
-            try database.execute(
-                "INSERT OR REPLACE INTO object_uploads VALUES (?, ?, COALESCE((SELECT created FROM object_uploads WHERE key = ?), ?))",
-                [.text(upload.key), .text(record), .text(upload.key), .real(Date().timeIntervalSince1970)])
+            try database.writeTransaction { () throws(SQLiteError) in
+                var created = Date().timeIntervalSince1970
+                for form in forms.reversed() {
+                    if let row = try database.query("SELECT created FROM object_uploads WHERE key = ?", [.text(form)])
+                        .first
+                    {
+                        created = row[0].number
+                    }
+                }
+                for form in forms.dropFirst() {
+                    try database.execute("DELETE FROM object_uploads WHERE key = ?", [.text(form)])
+                }
+                try database.execute(
+                    "INSERT OR REPLACE INTO object_uploads VALUES (?, ?, ?)",
+                    [.text(forms[0]), .text(record), .real(created)])
+            }
         }
     }
 
-    /// Forgets an upload.
+    /// Forgets an upload, in whichever form it was kept.
     package func removeObjectUpload(key: String) throws(SQLiteError) {
         try withDatabase { database throws(SQLiteError) in
-            try database.execute("DELETE FROM object_uploads WHERE key = ?", [.text(key)])
+            for form in keptKeyForms(key) {
+                try database.execute("DELETE FROM object_uploads WHERE key = ?", [.text(form)])
+            }
         }
+    }
+
+    /// A kept record with its paths as this run finds them; nil when unreadable or under an undeclared folder.
+    private func decodeObjectUpload(_ text: String) -> ObjectUpload? {
+        guard var upload = try? JSONDecoder().decode(ObjectUpload.self, from: Data(text.utf8)),
+            let key = keyPath(upload.key), let path = anchors.path(upload.localPath)
+        else { return nil }
+        upload.key = key
+        upload.localPath = path
+        upload.fingerprint.path = path
+        return upload
     }
 }

@@ -31,6 +31,19 @@ extension TransferJournal {
         package var fingerprint: FileFingerprint
         /// Its parts (one for a plain upload).
         package var parts: [UploadPart]
+
+        /// An upload's record.
+        package init(
+            key: String, localPath: String, label: String, target: UploadTarget, fingerprint: FileFingerprint,
+            parts: [UploadPart]
+        ) {
+            self.key = key
+            self.localPath = localPath
+            self.label = label
+            self.target = target
+            self.fingerprint = fingerprint
+            self.parts = parts
+        }
     }
 
     /// The journal key of an upload of `path` to `target`.
@@ -39,54 +52,81 @@ extension TransferJournal {
     }
 
     /// The unfinished upload with this key.
+    /// The unfinished upload with this key (kept relative to its base folder, or absolute by an older run).
     package func upload(key: String) throws(SQLiteError) -> Upload? {
-        try withDatabase { database throws(SQLiteError) -> Upload? in
-            try database.query(
-                "SELECT key, local_path, label, target, fingerprint, parts FROM uploads WHERE key = ?", [.text(key)]
-            ).first.flatMap(Self.decodeUpload)
+        let forms = keptKeyForms(key)
+        return try withDatabase { database throws(SQLiteError) -> Upload? in
+            for form in forms {
+                if let upload = try database.query(
+                    "SELECT key, local_path, label, target, fingerprint, parts FROM uploads WHERE key = ?",
+                    [.text(form)]
+                ).first.flatMap(decodeUpload) {
+                    return upload
+                }
+            }
+            return nil
         }
     }
 
-    /// Every unfinished upload.
+    /// Every unfinished upload; one kept under a base folder this run does not declare is left out (and kept).
     package func uploads() throws(SQLiteError) -> [Upload] {
         try withDatabase { database throws(SQLiteError) -> [Upload] in
             try database.query(
                 "SELECT key, local_path, label, target, fingerprint, parts FROM uploads ORDER BY created"
             )
-            .compactMap(Self.decodeUpload)
+            .compactMap(decodeUpload)
         }
     }
 
-    /// Records or replaces an upload.
+    /// Records or replaces an upload, its paths kept relative to their base folder.
     package func save(_ upload: Upload) throws(SQLiteError) {
         let encoder = JSONEncoder()
+        let forms = keptKeyForms(upload.key)
+        var keptFingerprint = upload.fingerprint
+        keptFingerprint.path = anchors.kept(keptFingerprint.path)
         let target = (try? encoder.encode(upload.target)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        let fingerprint = (try? encoder.encode(upload.fingerprint)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let fingerprint = (try? encoder.encode(keptFingerprint)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let parts = (try? encoder.encode(upload.parts)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         try withDatabase { database throws(SQLiteError) in
-            try database.execute(
-                "INSERT OR REPLACE INTO uploads VALUES (?, ?, ?, ?, ?, ?, COALESCE((SELECT created FROM uploads WHERE key = ?), ?))",
-                [
-                    .text(upload.key), .text(upload.localPath), .text(upload.label), .text(target), .text(fingerprint),
-                    .text(parts), .text(upload.key), .real(Date().timeIntervalSince1970),
-                ])
+            try database.writeTransaction { () throws(SQLiteError) in
+                var created = Date().timeIntervalSince1970
+                for form in forms.reversed() {
+                    if let row = try database.query("SELECT created FROM uploads WHERE key = ?", [.text(form)]).first {
+                        created = row[0].number
+                    }
+                }
+                for form in forms.dropFirst() {
+                    try database.execute("DELETE FROM uploads WHERE key = ?", [.text(form)])
+                }
+                try database.execute(
+                    "INSERT OR REPLACE INTO uploads VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        .text(forms[0]), .text(anchors.kept(upload.localPath)), .text(upload.label), .text(target),
+                        .text(fingerprint), .text(parts), .real(created),
+                    ])
+            }
         }
     }
 
-    /// Forgets an upload.
+    /// Forgets an upload, in whichever form it was kept.
     package func removeUpload(key: String) throws(SQLiteError) {
         try withDatabase { database throws(SQLiteError) in
-            try database.execute("DELETE FROM uploads WHERE key = ?", [.text(key)])
+            for form in keptKeyForms(key) {
+                try database.execute("DELETE FROM uploads WHERE key = ?", [.text(form)])
+            }
         }
     }
 
-    private static func decodeUpload(_ row: [SQLiteValue]) -> Upload? {
+    /// An upload's row with its paths as this run finds them; nil when unreadable or under an undeclared folder.
+    private func decodeUpload(_ row: [SQLiteValue]) -> Upload? {
         let decoder = JSONDecoder()
-        guard let key = row[0].string, let path = row[1].string, let label = row[2].string,
+        guard let key = row[0].string.flatMap(keyPath), let path = row[1].string.flatMap(anchors.path),
+            let label = row[2].string,
             let target = row[3].string.flatMap({ try? decoder.decode(UploadTarget.self, from: Data($0.utf8)) }),
-            let fingerprint = row[4].string.flatMap({ try? decoder.decode(FileFingerprint.self, from: Data($0.utf8)) }),
+            var fingerprint = row[4].string.flatMap({ try? decoder.decode(FileFingerprint.self, from: Data($0.utf8)) }),
             let parts = row[5].string.flatMap({ try? decoder.decode([UploadPart].self, from: Data($0.utf8)) })
         else { return nil }
+        fingerprint.path = path
         return Upload(key: key, localPath: path, label: label, target: target, fingerprint: fingerprint, parts: parts)
     }
 }

@@ -168,9 +168,7 @@ enum SyncCommand: Command {
         let value = parsed.value("resize")
         let bestEffort = value == "best-effort"
         let options = try ImageSettings.parse(parsed, maxEdge: bestEffort ? nil : value)
-        let preparation = UploadImagePreparation(
-            options: options, bestEffort: bestEffort,
-            folder: UploadImagePreparation.defaultFolder(environment: context.environment))
+        let preparation = try context.files().imagePreparation(options, bestEffort: bestEffort)
         let console = context.console
         return preparation.syncHooks { console.message("warning: \($0)") }
     }

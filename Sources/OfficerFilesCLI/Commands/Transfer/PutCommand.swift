@@ -128,9 +128,8 @@ enum PutCommand: Command {
         }
         let resizeValue = parsed.value("resize")
         let bestEffort = resizeValue == "best-effort"
-        let preparation = files.uploadPreparation(
-            options: try ImageSettings.parse(parsed, maxEdge: bestEffort ? nil : resizeValue), bestEffort: bestEffort,
-            environment: context.environment)
+        let preparation = files.imagePreparation(
+            try ImageSettings.parse(parsed, maxEdge: bestEffort ? nil : resizeValue), bestEffort: bestEffort)
         // The next window of images is prepared on every core while this one uploads.
         var failures: [any Error] = []
         func send(_ local: String, _ prepared: Result<UploadImagePreparation.Item, ImageError>) async throws {

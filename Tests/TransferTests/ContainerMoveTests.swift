@@ -1,0 +1,200 @@
+import FileModel
+import Foundation
+import Journal
+import Officer
+import Preview
+import TestSupport
+import Testing
+import VipsImaging
+
+/// An iOS app's container moves on every update: a download and an upload paused in one place, the whole
+/// container (documents, caches, the journal) moved, and both resumed from where they stopped, with nothing
+/// fetched or sent again and no record left behind; then moved back, a queued upload kept across the move.
+@Suite struct ContainerMoveTests {
+    let server: ReferenceServer
+    let work = TemporaryDirectory(prefix: "container-move")
+
+    init() async throws {
+        server = try await ReferenceServer.start()
+    }
+
+    /// A front door set up as an app sets it up, for its container at `container` now.
+    func files(in container: String, tokens: MemoryTokenStore, offline: Bool = false) throws -> OfficerFiles {
+        var configuration = OfficerFiles.Configuration(server: server.url, tokens: tokens)
+        // Pausing rides on a bandwidth limit, which only the libcurl engine keeps here.
+        configuration.http.engine = TestEngine.curl.engine
+        configuration.http.offline = offline
+        configuration.journalPath = container + "/Library/Application Support/officer/journal.sqlite"
+        configuration.cacheDirectory = container + "/Library/Caches/officer/content"
+        configuration.baseFolders = ["documents": container + "/Documents", "caches": container + "/Library/Caches"]
+        return try OfficerFiles(configuration: configuration)
+    }
+
+    static func bytes(_ count: Int, seed: Int) -> Data {
+        var bytes = Data(count: count)
+        for index in stride(from: 0, to: count, by: 4093) { bytes[index] = UInt8(truncatingIfNeeded: index &+ seed) }
+        return bytes
+    }
+
+    /// Runs `operation` until it reports more than `bytes` done, then cancels it (its consumer stops).
+    func pause<T: Sendable>(_ operation: TransferOperation<T>, after bytes: Int64) async {
+        var done: [Int: Int64] = [:]
+        for await event in operation {
+            if case .progress(let part, let partDone) = event {
+                done[part] = partDone
+                if done.values.reduce(0, +) > bytes { break }
+            }
+        }
+        _ = try? await operation.value
+    }
+
+    /// Uploads `local` to `remote` in 1 MiB chunks at 4 MiB/s, paused once more than `bytes` went.
+    func pauseUpload(_ files: OfficerFiles, _ local: String, to remote: String, after bytes: Int64) async throws {
+        var options = UploadOptions()
+        options.bandwidthLimit = 4 << 20
+        options.chunkSize = 1 << 20
+        await pause(
+            files.upload(URL(fileURLWithPath: local), to: try files.location(remote), options: options), after: bytes)
+    }
+
+    /// The bytes in place when `operation` starts, and its result.
+    func run<T: Sendable>(_ operation: TransferOperation<T>) async throws -> (resumed: Int64, value: T) {
+        var resumed: Int64 = -1
+        for await event in operation {
+            if case .started(_, _, let bytes, _, _) = event, resumed < 0 { resumed = bytes }
+        }
+        return (resumed, try await operation.value)
+    }
+
+    /// The journal's rows as stored, for what a moved container must not leave behind.
+    func rows(_ journal: String, _ table: String, _ column: String) throws -> [String] {
+        try TransferJournal(watching: journal).withDatabase { database throws(SQLiteError) in
+            try database.query("SELECT \(column) FROM \(table)").compactMap { $0[0].string }
+        }
+    }
+
+    @Test func halfDoneTransfersResumeAfterTheContainerMoves() async throws {
+        let tokens = MemoryTokenStore()
+        let first = work.file("container-A")
+        let second = work.file("container-B")
+        try FileManager.default.createDirectory(atPath: first + "/Documents", withIntermediateDirectories: true)
+        let remote = Self.bytes(12 << 20, seed: 1)
+        try server.root.write("big.bin", remote)
+        let local = Self.bytes(12 << 20, seed: 7)
+        try local.write(to: URL(fileURLWithPath: first + "/Documents/up.bin"))
+
+        // Both paused part way in the first place.
+        do {
+            let files = try files(in: first, tokens: tokens)
+            try await files.signIn(email: server.email, password: server.password)
+            var downloadOptions = DownloadOptions()
+            downloadOptions.bandwidthLimit = 4 << 20
+            downloadOptions.segments = 1
+            await pause(
+                files.download(
+                    try files.location("officer:/big.bin"), to: URL(fileURLWithPath: first + "/Documents/big.bin"),
+                    options: downloadOptions),
+                after: 2 << 20)
+            try await pauseUpload(files, first + "/Documents/up.bin", to: "officer:/up.bin", after: 3 << 20)
+            let paused = try files.unfinishedTransferList()
+            #expect(paused.count == 2, "\(paused)")
+            #expect(paused.allSatisfy { $0.doneBytes > 0 }, "\(paused)")
+        }
+        // Kept relative to the documents folder, not by the container's path.
+        let journalPath = "/Library/Application Support/officer/journal.sqlite"
+        #expect(try rows(first + journalPath, "downloads", "destination") == ["documents:big.bin"])
+        #expect(try rows(first + journalPath, "downloads", "temp_path").allSatisfy { $0.hasPrefix("documents:") })
+        #expect(try rows(first + journalPath, "uploads", "local_path") == ["documents:up.bin"])
+
+        try FileManager.default.moveItem(atPath: first, toPath: second)
+
+        // In the new place: both listed there, each resumed from the bytes it had.
+        let files = try files(in: second, tokens: tokens)
+        let moved = try files.unfinishedTransferList()
+        let download = try #require(moved.first { !$0.isUpload }, "\(moved)")
+        let upload = try #require(moved.first { $0.isUpload }, "\(moved)")
+        #expect(download.file.path == second + "/Documents/big.bin")
+        #expect(upload.file.path == second + "/Documents/up.bin")
+        #expect(download.doneBytes > 0 && upload.doneBytes > 0)
+
+        let downloaded = try await run(files.resume(download))
+        #expect(downloaded.resumed == download.doneBytes, "the download started again instead of resuming")
+        #expect(FileManager.default.contents(atPath: second + "/Documents/big.bin") == remote)
+        let uploaded = try await run(files.resume(upload))
+        #expect(uploaded.resumed >= upload.doneBytes && uploaded.resumed > 0, "the upload started again from 0")
+        #expect(FileManager.default.contents(atPath: server.root.file("up.bin")) == local)
+
+        // Nothing left behind: no record under either name, no list entry.
+        #expect(try files.unfinishedTransferList() == [])
+        for (table, column) in [("downloads", "destination"), ("download_segments", "destination"), ("uploads", "key")]
+        {
+            #expect(try rows(second + journalPath, table, column) == [], "\(table)")
+        }
+    }
+
+    @Test func aQueuedUploadAndAPausedOneFollowTheContainerBack() async throws {
+        let tokens = MemoryTokenStore()
+        let first = work.file("here")
+        let second = work.file("there")
+        try FileManager.default.createDirectory(atPath: first + "/Documents", withIntermediateDirectories: true)
+        let note = try Data("kept while offline\n".utf8)
+        try note.write(to: URL(fileURLWithPath: first + "/Documents/note.txt"))
+        let local = Self.bytes(10 << 20, seed: 3)
+        try local.write(to: URL(fileURLWithPath: first + "/Documents/up.bin"))
+        do {
+            let online = try files(in: first, tokens: tokens)
+            try await online.signIn(email: server.email, password: server.password)
+            _ = try await online.list(try online.location("officer:/"))
+            try await pauseUpload(online, first + "/Documents/up.bin", to: "officer:/back.bin", after: 2 << 20)
+            let offline = try files(in: first, tokens: tokens, offline: true)
+            let queued = try await offline.makeOrQueue(
+                .upload(
+                    URL(fileURLWithPath: first + "/Documents/note.txt"), to: try offline.location("officer:/note.txt"),
+                    overwrite: false))
+            #expect(queued != nil)
+        }
+        // There and back: the second run sees the first's records under its own folders, and so does the third.
+        try FileManager.default.moveItem(atPath: first, toPath: second)
+        do {
+            let there = try files(in: second, tokens: tokens, offline: true)
+            #expect(try there.unfinishedTransferList().map(\.file.path) == [second + "/Documents/up.bin"])
+        }
+        try FileManager.default.moveItem(atPath: second, toPath: first)
+
+        let files = try files(in: first, tokens: tokens)
+        let paused = try #require(try files.unfinishedTransferList().first)
+        #expect(paused.file.path == first + "/Documents/up.bin")
+        let resumed = try await run(files.resume(paused))
+        #expect(resumed.resumed > 0, "the upload started again from 0")
+        #expect(FileManager.default.contents(atPath: server.root.file("back.bin")) == local)
+
+        let send = files.sendPendingChanges()
+        for await _ in send {}
+        #expect(try await send.value == [])
+        #expect(FileManager.default.contents(atPath: server.root.file("note.txt")) == note)
+        #expect(try files.unfinishedTransferList() == [])
+    }
+
+    @Test func aPreparedCopyIsFoundAgainAfterTheMove() throws {
+        let first = work.file("prep-A")
+        let second = work.file("prep-B")
+        try FileManager.default.createDirectory(atPath: first + "/Documents", withIntermediateDirectories: true)
+        try VipsImage.black(width: 300, height: 200).writePNG(to: first + "/Documents/p.png")
+        var options = ImagePreparationOptions()
+        options.maxEdge = 64
+        options.format = .jpeg
+        let before = try files(in: first, tokens: MemoryTokenStore()).imagePreparation(options)
+            .prepare(first + "/Documents/p.png").get()
+        let copy = try #require(before.temporary)
+        let made = try #require(try FileManager.default.attributesOfItem(atPath: copy)[.systemFileNumber] as? Int)
+
+        try FileManager.default.moveItem(atPath: first, toPath: second)
+        let after = try files(in: second, tokens: MemoryTokenStore()).imagePreparation(options)
+            .prepare(second + "/Documents/p.png").get()
+        let moved = try #require(after.temporary)
+        #expect(moved == second + String(copy.dropFirst(first.count)), "the copy is named for its original's kept path")
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: moved)[.systemFileNumber] as? Int == made,
+            "the copy made before the move is used, not made again")
+    }
+}
