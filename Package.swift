@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "VipsImaging", dependencies: ["Preview", "CVips"]),
         .target(name: "HTTP", dependencies: ["FileModel", "Platform"]),
         // The libcurl engine, a Linux plug-in behind HTTP's `HTTPEngine`.
-        .target(name: "CurlHTTP", dependencies: ["HTTP", "CCurl"]),
+        .target(name: "CurlHTTP", dependencies: ["HTTP", "Platform", "CCurl"]),
         .target(name: "Journal", dependencies: ["FileModel", "Platform", "CSQLite"]),
         .target(name: "Transfer", dependencies: ["FileModel", "Platform", "HTTP", "Journal"]),
         // OpenSSL's digests, a Linux plug-in behind Transfer's `Hashing`.
@@ -77,7 +77,8 @@ let package = Package(
         .target(
             name: "OfficerFilesCLI",
             dependencies: [
-                "FileModel", "Preview", "HTTP", "CurlHTTP", "Journal", "Transfer", "Officer", "OfficerLinux",
+                "FileModel", "Platform", "Preview", "HTTP", "CurlHTTP", "Journal", "Transfer", "Officer",
+                "OfficerLinux",
             ],
             plugins: fuzzing ? [] : ["VersionStamp"]),
         // VERSION (and the commit) into the CLI at build time: the one source of `--version`, the man page and the .deb.

@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import HTTP
+import Platform
 
 /// One attempt of one request on the engine thread: owns its easy handle, header list, MIME body,
 /// error buffer and file descriptors, and is the `userdata` of every libcurl callback.
@@ -11,7 +12,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var mime: OpaquePointer?
     private let errorBuffer: UnsafeMutablePointer<CChar>
-    private var sourceFD: Int32 = -1
+    /// The file a body streams from, once opened.
+    private var source: OpenFile?
+    private var sourceFD: Int32 { source?.descriptor ?? -1 }
     private var sourceRemaining: Int64 = 0
     private var sourceLength: Int64 = 0
     private var sourcePath = ""
@@ -72,7 +75,6 @@ final class CurlTransfer: @unchecked Sendable {
         CurlCalls.freeList(headerList)
         CurlCalls.mimeFree(mime)
         errorBuffer.deallocate()
-        if sourceFD >= 0 { close(sourceFD) }
     }
 
     private func configure(_ configuration: HTTPClientConfiguration) throws {
@@ -287,8 +289,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Opens the file a body streams from, at `offset`, for `length` bytes.
     private func openSource(_ path: String, offset: Int64, length: Int64) throws {
-        sourceFD = open(path, O_RDONLY | O_CLOEXEC)
-        guard sourceFD >= 0 else { throw HTTPError.localFile(path: path, message: String(cString: strerror(errno))) }
+        do { source = try OpenFile(path, O_RDONLY) } catch {
+            throw HTTPError.localFile(path: path, message: "\(error)")
+        }
         guard lseek(sourceFD, off_t(offset), SEEK_SET) == off_t(offset) else {
             throw HTTPError.localFile(path: path, message: "cannot seek to offset \(offset)")
         }

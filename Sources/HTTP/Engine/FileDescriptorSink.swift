@@ -5,15 +5,20 @@ import Platform
 /// descriptor it borrows (stdout), written as bytes arrive and never seeked or closed.
 final class FileDescriptorSink {
     private let descriptor: Int32
-    private let owned: Bool
+    /// The file it opened, closed with it; nil for a borrowed descriptor.
+    private let file: OpenFile?
+    private var owned: Bool { file != nil }
     /// The path in messages (`<stdout>` for a borrowed stream).
     let name: String
 
     /// Opens `path` for writing at `offset`, created if missing; nil truncates it.
     init(path: String, offset: Int64?) throws(HTTPError) {
-        descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (offset == nil ? O_TRUNC : 0), 0o644)
-        guard descriptor >= 0 else { throw HTTPError.localFile(path: path, errno: errno) }
-        owned = true
+        let file: OpenFile
+        do { file = try OpenFile(path, O_WRONLY | O_CREAT | (offset == nil ? O_TRUNC : 0), mode: 0o644) } catch {
+            throw HTTPError.localFile(path: path, errno: error.code)
+        }
+        self.file = file
+        descriptor = file.descriptor
         name = path
         let start = offset ?? 0
         guard lseek(descriptor, off_t(start), SEEK_SET) == off_t(start) else {
@@ -24,11 +29,9 @@ final class FileDescriptorSink {
     /// Writes to an open descriptor that stays its owner's.
     init(borrowing descriptor: Int32, name: String) {
         self.descriptor = descriptor
-        owned = false
+        file = nil
         self.name = name
     }
-
-    deinit { if owned { close(descriptor) } }
 
     /// Writes all of `bytes`; the failure, named by this sink's path, if not.
     func write(_ bytes: UnsafeRawBufferPointer) -> HTTPError? {

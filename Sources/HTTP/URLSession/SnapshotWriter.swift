@@ -4,19 +4,17 @@ import Platform
 /// Writes a snapshot body file: bytes, ranges of other files, and a pipe's stream, in order.
 final class SnapshotWriter {
     private let url: URL
-    private let descriptor: Int32
+    private let file: OpenFile
+    private var descriptor: Int32 { file.descriptor }
     /// Bytes written so far.
     private(set) var written: Int64 = 0
 
     init(url: URL) throws(HTTPError) {
         self.url = url
-        descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw HTTPError.localFile(path: url.deletingLastPathComponent().path, errno: errno)
+        do { file = try OpenFile(url.path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600) } catch {
+            throw HTTPError.localFile(path: url.deletingLastPathComponent().path, errno: error.code)
         }
     }
-
-    deinit { close(descriptor) }
 
     /// Drops the snapshot (a failed or refused body).
     func discard() { try? FileManager.default.removeItem(at: url) }
@@ -29,9 +27,10 @@ final class SnapshotWriter {
 
     /// Copies `length` bytes of `path` from `offset` (nil: to its end); a file that ends sooner fails.
     func append(fileAt path: String, offset: Int64, length: Int64?) throws(HTTPError) {
-        let source = open(path, O_RDONLY | O_CLOEXEC)
-        guard source >= 0 else { throw HTTPError.localFile(path: path, errno: errno) }
-        defer { close(source) }
+        let opened: OpenFile
+        do { opened = try OpenFile(path, O_RDONLY) } catch { throw HTTPError.localFile(path: path, errno: error.code) }
+        let source = opened.descriptor
+        defer { withExtendedLifetime(opened) {} }
         guard lseek(source, off_t(offset), SEEK_SET) == off_t(offset) else {
             throw HTTPError.localFile(path: path, message: "cannot seek to offset \(offset)")
         }

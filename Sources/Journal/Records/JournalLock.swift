@@ -4,22 +4,17 @@ import Platform
 /// An exclusive `flock` on a file in the journal's folder, held as long as this object lives. It dies with its
 /// process (SIGKILL included), so a lock is never left behind; two holders in one process exclude each other too.
 package final class JournalLock: Sendable {
-    private let descriptor: Int32
+    /// The locked file; nil for a lock that could not be created.
+    private let file: OpenFile?
 
-    private init(descriptor: Int32) { self.descriptor = descriptor }
-
-    deinit { close(descriptor) }
+    private init(file: OpenFile?) { self.file = file }
 
     /// The lock on `path`, or nil while another holder has it. A lock file that cannot be created (the
     /// folder is read-only) locks nothing and is no reason to stop: a descriptor-less lock is returned.
     static func acquire(_ path: String) -> JournalLock? {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return JournalLock(descriptor: -1) }
-        guard SystemCalls.retryingInterrupts({ flock(descriptor, LOCK_EX | LOCK_NB) }) == 0 else {
-            close(descriptor)
-            return nil
-        }
-        return JournalLock(descriptor: descriptor)
+        guard let file = try? OpenFile(path, O_RDWR | O_CREAT, mode: 0o600) else { return JournalLock(file: nil) }
+        guard SystemCalls.retryingInterrupts({ flock(file.descriptor, LOCK_EX | LOCK_NB) }) == 0 else { return nil }
+        return JournalLock(file: file)
     }
 }
 

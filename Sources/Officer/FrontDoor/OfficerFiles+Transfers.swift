@@ -2,6 +2,7 @@ import FileModel
 import Foundation
 import HTTP
 import Journal
+import Platform
 import Transfer
 
 /// An upload or a download the journal keeps because it did not finish.
@@ -206,11 +207,10 @@ extension OfficerFiles {
         case .upload(let upload): return (try? journal)??.isHeld(transfer: upload.key) ?? false
         case .objectUpload: return false
         case .download(let download):
-            let descriptor = open(download.tempPath, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return false }
-            defer { close(descriptor) }
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return true }
-            flock(descriptor, LOCK_UN)
+            guard let file = try? OpenFile(download.tempPath, O_RDONLY) else { return false }
+            defer { withExtendedLifetime(file) {} }
+            guard flock(file.descriptor, LOCK_EX | LOCK_NB) == 0 else { return true }
+            flock(file.descriptor, LOCK_UN)
             return false
         }
     }

@@ -80,34 +80,40 @@ enum LocalSide {
     static func copy(_ source: String, to target: String, onProgress: @escaping @Sendable (Int64) -> Void) throws {
         let folder = (target as NSString).deletingLastPathComponent
         let temp = folder + "/." + (target as NSString).lastPathComponent + ".officer-sync"
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw HTTPError.localFile(path: source, message: String(cString: strerror(errno))) }
-        defer { close(input) }
-        let output = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard output >= 0 else { throw HTTPError.localFile(path: temp, message: String(cString: strerror(errno))) }
+        let input: OpenFile
+        do { input = try OpenFile(source, O_RDONLY) } catch {
+            throw HTTPError.localFile(path: source, message: "\(error)")
+        }
+        let output: OpenFile
+        do { output = try OpenFile(temp, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644) } catch {
+            throw HTTPError.localFile(path: temp, message: "\(error)")
+        }
+        defer { withExtendedLifetime(input) {} }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var copied: Int64 = 0
         do {
             while true {
-                let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+                let count = SystemCalls.retryingInterrupts {
+                    buffer.withUnsafeMutableBytes { read(input.descriptor, $0.baseAddress, $0.count) }
+                }
                 if count < 0 { throw HTTPError.localFile(path: source, message: String(cString: strerror(errno))) }
                 if count == 0 { break }
-                var written = 0
-                while written < count {
-                    let step = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
-                    if step < 0 { throw HTTPError.localFile(path: target, errno: errno) }
-                    written += step
+                let failed = buffer.withUnsafeBytes {
+                    SystemCalls.writeAll(output.descriptor, UnsafeRawBufferPointer(rebasing: $0[0..<count]))
                 }
+                if let failed { throw HTTPError.localFile(path: target, errno: failed) }
                 copied += Int64(count)
                 onProgress(copied)
             }
-            guard SystemCalls.synchronize(output) else { throw HTTPError.localFile(path: target, errno: errno) }
+            guard SystemCalls.synchronize(output.descriptor) else {
+                throw HTTPError.localFile(path: target, errno: errno)
+            }
         } catch {
-            close(output)
+            output.close()
             unlink(temp)
             throw error
         }
-        guard close(output) == 0 else {
+        guard output.close() else {
             unlink(temp)
             throw HTTPError.localFile(path: target, message: String(cString: strerror(errno)))
         }
@@ -156,9 +162,7 @@ private final class TimeProbe: @unchecked Sendable {
         let key = "\(root)|\(mtime)"
         if let value = lock.withLock({ known[key] }) { return value }
         let probe = root + "/.officer-time-probe-\(getpid())"
-        let descriptor = open(probe, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return mtime }
-        close(descriptor)
+        guard (try? OpenFile(probe, O_CREAT | O_EXCL | O_WRONLY, mode: 0o600))?.close() != nil else { return mtime }
         defer { unlink(probe) }
         var info = stat()
         guard (try? LocalSide.setModificationTime(probe, to: mtime)) != nil, stat(probe, &info) == 0 else {

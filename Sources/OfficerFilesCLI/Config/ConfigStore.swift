@@ -103,12 +103,13 @@ package struct ConfigStore: Sendable {
             throw .malformed(path: path, detail: "\(error)")
         }
         let temp = path + ".tmp-\(getpid())"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .io(path: temp, message: String(cString: strerror(errno))) }
+        let file: OpenFile
+        do { file = try OpenFile(temp, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600) } catch {
+            throw .io(path: temp, message: "\(error)")
+        }
         let ok =
-            data.withUnsafeBytes { bytes in write(fd, bytes.baseAddress, bytes.count) == bytes.count }
-            && fchmod(fd, 0o600) == 0 && SystemCalls.synchronize(fd)
-        close(fd)
+            data.withUnsafeBytes { SystemCalls.writeAll(file.descriptor, $0) } == nil
+            && fchmod(file.descriptor, 0o600) == 0 && SystemCalls.synchronize(file.descriptor) && file.close()
         guard ok, rename(temp, path) == 0 else {
             let message = String(cString: strerror(errno))
             unlink(temp)

@@ -1,13 +1,17 @@
 import Foundation
+import Platform
 
 /// A password kept in a file of its own (`login --password-file`, `OFFICER_PASSWORD_FILE`): the first line of a
 /// regular file that only its owner may read, read afresh each time it is needed (so it can be changed).
 enum PasswordFile {
     /// The password in `path`; refused when group or others may read the file, or when it is empty.
     static func read(_ path: String) throws(CLIError) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { throw .localFile(path: path, message: String(cString: strerror(errno))) }
-        defer { close(fd) }
+        let file: OpenFile
+        do { file = try OpenFile(path, O_RDONLY | O_NOCTTY) } catch {
+            throw .localFile(path: path, message: "\(error)")
+        }
+        let fd = file.descriptor
+        defer { withExtendedLifetime(file) {} }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             throw .localFile(path: path, message: "not a regular file: a password file is one")

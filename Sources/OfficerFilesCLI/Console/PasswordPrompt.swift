@@ -1,13 +1,14 @@
 import Foundation
+import Platform
 
 /// Reads a password without echoing it: from the terminal (`/dev/tty`), or one line of stdin.
 enum PasswordPrompt {
     /// Prompts on the controlling terminal with echo off; nil when there is no terminal. Ctrl-C there throws
     /// `CancellationError` at once, with the terminal as it was (a blocked read would otherwise wait for Enter).
     static func fromTerminal(prompt: String) throws -> String? {
-        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        guard let terminal = try? OpenFile("/dev/tty", O_RDWR) else { return nil }
+        let fd = terminal.descriptor
+        defer { withExtendedLifetime(terminal) {} }
         var original = termios()
         guard tcgetattr(fd, &original) == 0 else { return nil }
         var silent = original

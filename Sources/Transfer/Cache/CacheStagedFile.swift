@@ -9,21 +9,21 @@ package final class CacheStagedFile: @unchecked Sendable {
     /// The temp file.
     package let path: String
     /// Its descriptor, open for writing until the commit (a download can write into it directly).
-    package let fileDescriptor: Int32
-    private var isOpen = true
+    package var fileDescriptor: Int32 { file.descriptor }
+    private let file: OpenFile
+    private var isOpen: Bool { file.descriptor >= 0 }
     private var finishedSize: Int64?
     var isCommitted = false
 
     init(temporaryDirectory: String) throws(CacheError) {
         let name = "\(getpid()).\(ContentCache.randomName())"
         path = temporaryDirectory + "/" + name
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .io(path: path, message: String(cString: strerror(errno))) }
-        fileDescriptor = fd
+        do { file = try OpenFile(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600) } catch {
+            throw .io(path: path, message: "\(error)")
+        }
     }
 
     deinit {
-        if isOpen { close(fileDescriptor) }
         if !isCommitted { unlink(path) }
     }
 
@@ -35,11 +35,11 @@ package final class CacheStagedFile: @unchecked Sendable {
 
     /// Appends a local file's bytes.
     package func write(contentsOf source: String) throws(CacheError) {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw .io(path: source, message: String(cString: strerror(errno))) }
-        defer { close(input) }
+        let input: OpenFile
+        do { input = try OpenFile(source, O_RDONLY) } catch { throw .io(path: source, message: "\(error)") }
+        defer { withExtendedLifetime(input) {} }
         do {
-            try DescriptorCopy.copy(from: input, to: fileDescriptor)
+            try DescriptorCopy.copy(from: input.descriptor, to: fileDescriptor)
         } catch {
             throw .io(path: error.reading ? source : path, message: error.message)
         }
@@ -54,8 +54,7 @@ package final class CacheStagedFile: @unchecked Sendable {
         var info = stat()
         let synced = SystemCalls.synchronize(fileDescriptor) && fstat(fileDescriptor, &info) == 0
         let failure = errno
-        close(fileDescriptor)
-        isOpen = false
+        file.close()
         guard synced else { throw .io(path: path, message: String(cString: strerror(failure))) }
         finishedSize = Int64(info.st_size)
         return Int64(info.st_size)

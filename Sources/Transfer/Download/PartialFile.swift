@@ -10,7 +10,8 @@ import Platform
 final class PartialFile: @unchecked Sendable {
     let path: String
     let destination: String
-    private let fd: Int32
+    private let file: OpenFile
+    private var fd: Int32 { file.descriptor }
 
     static func tempPath(for destination: String) -> String {
         let url = URL(fileURLWithPath: destination)
@@ -20,15 +21,11 @@ final class PartialFile: @unchecked Sendable {
     init(destination: String) throws(DownloadError) {
         self.destination = destination
         path = Self.tempPath(for: destination)
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .localFile(path: path, message: String(cString: strerror(errno))) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
-            throw .busy(path: destination)
+        do { file = try OpenFile(path, O_RDWR | O_CREAT, mode: 0o600) } catch {
+            throw .localFile(path: path, message: "\(error)")
         }
+        guard flock(file.descriptor, LOCK_EX | LOCK_NB) == 0 else { throw .busy(path: destination) }
     }
-
-    deinit { close(fd) }
 
     /// The temp file for `destination` (made absolute), after checking that the destination is not a folder
     /// and, without `force`, does not exist.
@@ -116,10 +113,9 @@ final class PartialFile: @unchecked Sendable {
             }
             unlink(path)
         }
-        let directory = open((destination as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            _ = SystemCalls.synchronize(directory)
-            close(directory)
+        // The rename is durable once the folder's entry is on the disk too.
+        if let directory = try? OpenFile((destination as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY) {
+            withExtendedLifetime(directory) { _ = SystemCalls.synchronize(directory.descriptor) }
         }
     }
 

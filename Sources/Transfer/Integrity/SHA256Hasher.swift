@@ -62,9 +62,10 @@ package final class SHA256Hasher {
 
     /// Adds `length` bytes of a file from `offset` (to its end when nil), read in 256 KiB blocks.
     package func update(file path: String, offset: Int64, length: Int64?) throws(HTTPError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .localFile(path: path, message: String(cString: strerror(errno))) }
-        defer { close(fd) }
+        let file: OpenFile
+        do { file = try OpenFile(path, O_RDONLY) } catch { throw .localFile(path: path, message: "\(error)") }
+        let fd = file.descriptor
+        defer { withExtendedLifetime(file) {} }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
         defer { buffer.deallocate() }
         var position = offset

@@ -18,9 +18,10 @@ package enum ObjectMetadata {
 
     /// Reads the file once, hashing both ways.
     package static func digests(of file: String) throws(HTTPError) -> Digests {
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .localFile(path: file, message: String(cString: strerror(errno))) }
-        defer { close(fd) }
+        let opened: OpenFile
+        do { opened = try OpenFile(file, O_RDONLY) } catch { throw .localFile(path: file, message: "\(error)") }
+        let fd = opened.descriptor
+        defer { withExtendedLifetime(opened) {} }
         let md5 = SHA256Hasher(algorithm: .md5)
         let sha256 = SHA256Hasher()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
