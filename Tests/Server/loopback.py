@@ -14,8 +14,9 @@ async def start(app, **runner_options):
     return f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
 
 
-async def serve(app, seconds=600, **runner_options):
-    """Starts `app`, prints `listening on URL` first (what the tests wait for), and serves for `seconds`."""
+async def serve(app, seconds=7200, **runner_options):
+    """Starts `app`, prints `listening on URL` first (what the tests wait for), and serves for `seconds`: a net
+    for a server its test never stopped, long enough for the slowest loaded run (the test kills it when done)."""
     url = await start(app, **runner_options)
     print(f"listening on {url}", flush=True)
     await asyncio.sleep(seconds)

@@ -10,13 +10,14 @@ public final class TerminalSession: @unchecked Sendable {
     private init(socket: String) { self.socket = socket }
 
     /// Starts `arguments` (with `environment`) in a terminal of `columns` × `rows`; after the command ends its exit
-    /// status is printed as `EXIT=N` and the session stays for reading.
+    /// status is printed as `EXIT=N` and the session stays for reading (15 minutes at most: a loaded machine's
+    /// screen reads once outlasted two; ``stop()`` ends it sooner).
     public static func start(_ arguments: [String], environment: [String: String], columns: Int = 80, rows: Int = 24)
         async throws -> TerminalSession
     {
         let session = TerminalSession(socket: "officer-files-test-\(getpid())-\(UUID().uuidString.prefix(8))")
         let assignments = environment.map { "\($0.key)=\(quoted($0.value))" }.joined(separator: " ")
-        let command = "env \(assignments) \(arguments.map(quoted).joined(separator: " ")); echo EXIT=$?; sleep 120"
+        let command = "env \(assignments) \(arguments.map(quoted).joined(separator: " ")); echo EXIT=$?; sleep 900"
         // tmux's server would keep every descriptor this process lets it inherit (a pipe of the caller's stays
         // open, and whoever reads it waits for the server): python starts it with none but the standard three.
         let started = try await ProcessRunner.runDetached(
