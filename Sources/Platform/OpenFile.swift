@@ -29,11 +29,6 @@ package final class OpenFile: @unchecked Sendable {
         self.descriptor = descriptor
     }
 
-    /// Takes ownership of a descriptor opened elsewhere (a pipe's end, a descriptor a caller hands over).
-    package init(adopting descriptor: Int32) {
-        self.descriptor = descriptor
-    }
-
     /// Closes it now (once; later calls do nothing). False when `close` reported an error: for a file just
     /// written, a write the kernel could not complete.
     @discardableResult

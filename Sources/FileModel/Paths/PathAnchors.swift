@@ -32,7 +32,7 @@ package struct PathAnchors: Sendable, Equatable {
 
     /// A base folder's name: letters, digits, `-`, `_` and `.`, so a kept path never reads as an absolute one
     /// or as a name and a path at once.
-    package static func isValidName(_ name: String) -> Bool {
+    private static func isValidName(_ name: String) -> Bool {
         !name.isEmpty
             && name.unicodeScalars.allSatisfy {
                 ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)

@@ -230,6 +230,29 @@ package final class TransferJournal: @unchecked Sendable {
         return keptForms(String(key[key.index(after: newline)...])).map { head + $0 }
     }
 
+    /// Writes the row of `key` in `table` (its columns `key, values…, created`) under the key's kept form: the
+    /// first time it was recorded, under any form, stays its `created`, and a row under another form is dropped.
+    package func replaceKeyedRow(in table: String, key: String, values: [SQLiteValue]) throws(SQLiteError) {
+        let forms = keptKeyForms(key)
+        try locked { () throws(SQLiteError) in
+            try database.writeTransaction { () throws(SQLiteError) in
+                var created = Date().timeIntervalSince1970
+                for form in forms.reversed() {
+                    if let row = try database.query("SELECT created FROM \(table) WHERE key = ?", [.text(form)]).first {
+                        created = row[0].number
+                    }
+                }
+                for form in forms.dropFirst() {
+                    try database.execute("DELETE FROM \(table) WHERE key = ?", [.text(form)])
+                }
+                let placeholders = Array(repeating: "?", count: values.count + 2).joined(separator: ", ")
+                try database.execute(
+                    "INSERT OR REPLACE INTO \(table) VALUES (\(placeholders))",
+                    [.text(forms[0])] + values + [.real(created)])
+            }
+        }
+    }
+
     /// A kept key with its path as this run finds it; nil when its base folder is not declared.
     package func keyPath(_ kept: String) -> String? {
         guard let newline = kept.lastIndex(of: "\n") else { return anchors.path(kept) }
@@ -272,21 +295,18 @@ package final class TransferJournal: @unchecked Sendable {
         throws(SQLiteError)
     {
         guard !updates.isEmpty else { return }
-        let destination = try keptDestination(destination)
+        let (forms, values) = destinationForms(destination)
         try locked { () throws(SQLiteError) in
             try database.writeTransaction { () throws(SQLiteError) in
                 for update in updates {
                     if let synced = update.synced {
                         try database.execute(
-                            "UPDATE download_segments SET done = ?, synced = ? WHERE destination = ? AND idx = ?",
-                            [
-                                .integer(update.done), .integer(synced), .text(destination),
-                                .integer(Int64(update.index)),
-                            ])
+                            "UPDATE download_segments SET done = ?, synced = ? WHERE idx = ? AND destination IN \(forms)",
+                            [.integer(update.done), .integer(synced), .integer(Int64(update.index))] + values)
                     } else {
                         try database.execute(
-                            "UPDATE download_segments SET done = ? WHERE destination = ? AND idx = ?",
-                            [.integer(update.done), .text(destination), .integer(Int64(update.index))])
+                            "UPDATE download_segments SET done = ? WHERE idx = ? AND destination IN \(forms)",
+                            [.integer(update.done), .integer(Int64(update.index))] + values)
                     }
                 }
             }
@@ -295,11 +315,10 @@ package final class TransferJournal: @unchecked Sendable {
 
     /// Marks the record as written in this boot.
     package func claimBoot(destination: String) throws(SQLiteError) {
-        let destination = try keptDestination(destination)
+        let (forms, values) = destinationForms(destination)
         try locked { () throws(SQLiteError) in
             try database.execute(
-                "UPDATE downloads SET boot_id = ? WHERE destination = ?",
-                [.text(Self.currentBootID), .text(destination)])
+                "UPDATE downloads SET boot_id = ? WHERE destination IN \(forms)", [.text(Self.currentBootID)] + values)
         }
     }
 
@@ -313,17 +332,11 @@ package final class TransferJournal: @unchecked Sendable {
         }
     }
 
-    /// The form the download of `destination` is kept under now (the first of ``keptForms(_:)`` for a new one).
-    private func keptDestination(_ destination: String) throws(SQLiteError) -> String {
+    /// `(?, ?)` and the values for the forms the download of `destination` may be kept under: an update reaches
+    /// its record in one statement, whichever form it has (``save(_:)`` leaves one).
+    private func destinationForms(_ destination: String) -> (placeholders: String, values: [SQLiteValue]) {
         let forms = keptForms(destination)
-        guard forms.count > 1 else { return forms[0] }
-        return try locked { () throws(SQLiteError) -> String in
-            for form in forms
-            where try !database.query("SELECT 1 FROM downloads WHERE destination = ?", [.text(form)]).isEmpty {
-                return form
-            }
-            return forms[0]
-        }
+        return ("(" + forms.map { _ in "?" }.joined(separator: ", ") + ")", forms.map(SQLiteValue.text))
     }
 
     @discardableResult

@@ -59,30 +59,12 @@ extension TransferJournal {
 
     /// Records or replaces an upload, its paths kept relative to their base folder.
     package func save(_ upload: ObjectUpload) throws(SQLiteError) {
-        let forms = keptKeyForms(upload.key)
         var kept = upload
-        kept.key = forms[0]
+        kept.key = keptKeyForms(upload.key)[0]
         kept.localPath = anchors.kept(upload.localPath)
         kept.fingerprint.path = anchors.kept(upload.fingerprint.path)
         let record = String(decoding: (try? JSONEncoder().encode(kept)) ?? Data(), as: UTF8.self)
-        try withDatabase { database throws(SQLiteError) in
-            try database.writeTransaction { () throws(SQLiteError) in
-                var created = Date().timeIntervalSince1970
-                for form in forms.reversed() {
-                    if let row = try database.query("SELECT created FROM object_uploads WHERE key = ?", [.text(form)])
-                        .first
-                    {
-                        created = row[0].number
-                    }
-                }
-                for form in forms.dropFirst() {
-                    try database.execute("DELETE FROM object_uploads WHERE key = ?", [.text(form)])
-                }
-                try database.execute(
-                    "INSERT OR REPLACE INTO object_uploads VALUES (?, ?, ?)",
-                    [.text(forms[0]), .text(record), .real(created)])
-            }
-        }
+        try replaceKeyedRow(in: "object_uploads", key: upload.key, values: [.text(record)])
     }
 
     /// Forgets an upload, in whichever form it was kept.

@@ -81,31 +81,17 @@ extension TransferJournal {
     /// Records or replaces an upload, its paths kept relative to their base folder.
     package func save(_ upload: Upload) throws(SQLiteError) {
         let encoder = JSONEncoder()
-        let forms = keptKeyForms(upload.key)
         var keptFingerprint = upload.fingerprint
         keptFingerprint.path = anchors.kept(keptFingerprint.path)
         let target = (try? encoder.encode(upload.target)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let fingerprint = (try? encoder.encode(keptFingerprint)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let parts = (try? encoder.encode(upload.parts)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-        try withDatabase { database throws(SQLiteError) in
-            try database.writeTransaction { () throws(SQLiteError) in
-                var created = Date().timeIntervalSince1970
-                for form in forms.reversed() {
-                    if let row = try database.query("SELECT created FROM uploads WHERE key = ?", [.text(form)]).first {
-                        created = row[0].number
-                    }
-                }
-                for form in forms.dropFirst() {
-                    try database.execute("DELETE FROM uploads WHERE key = ?", [.text(form)])
-                }
-                try database.execute(
-                    "INSERT OR REPLACE INTO uploads VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        .text(forms[0]), .text(anchors.kept(upload.localPath)), .text(upload.label), .text(target),
-                        .text(fingerprint), .text(parts), .real(created),
-                    ])
-            }
-        }
+        try replaceKeyedRow(
+            in: "uploads", key: upload.key,
+            values: [
+                .text(anchors.kept(upload.localPath)), .text(upload.label), .text(target), .text(fingerprint),
+                .text(parts),
+            ])
     }
 
     /// Forgets an upload, in whichever form it was kept.
