@@ -19,7 +19,9 @@ final class CurlEngine: @unchecked Sendable {
         precondition(CurlCalls.ensureGlobalInit(), "curl_global_init failed")
         guard let multi = CurlCalls.multiInit() else { fatalError("curl_multi_init failed") }
         self.multi = multi
-        CurlCalls.multiSetLong(multi, CURLMOPT_MAXCONNECTS, 16)
+        // Idle connections kept for reuse: more than a sync keeps busy (up to 64 small files and 16 checks at
+        // once), so a file that ends does not close a connection the next one must open again (a round trip).
+        CurlCalls.multiSetLong(multi, CURLMOPT_MAXCONNECTS, 96)
         let thread = Thread { [unowned self] in self.run() }
         thread.name = "officer-files.curl"
         thread.start()

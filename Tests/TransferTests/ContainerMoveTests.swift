@@ -137,7 +137,7 @@ import VipsImaging
         let first = work.file("here")
         let second = work.file("there")
         try FileManager.default.createDirectory(atPath: first + "/Documents", withIntermediateDirectories: true)
-        let note = try Data("kept while offline\n".utf8)
+        let note = Data("kept while offline\n".utf8)
         try note.write(to: URL(fileURLWithPath: first + "/Documents/note.txt"))
         let local = Self.bytes(10 << 20, seed: 3)
         try local.write(to: URL(fileURLWithPath: first + "/Documents/up.bin"))

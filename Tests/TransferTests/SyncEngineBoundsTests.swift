@@ -18,8 +18,8 @@ private struct ScriptedRemote: SyncRemote {
         async throws
     {}
     func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
-        async throws
-    {}
+        async throws -> Double?
+    { nil }
     func delete(_ path: SyncPath, isDirectory: Bool) async throws {}
     func sha256(_ path: SyncPath) async throws -> String { "" }
     func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {}

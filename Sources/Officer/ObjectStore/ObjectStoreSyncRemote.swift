@@ -87,16 +87,16 @@ package struct ObjectStoreSyncRemote: SyncRemote {
         }
     }
 
-    /// Downloads an object to a local file.
+    /// Downloads an object to a local file; its stored time, when the answer carried the object whole.
     package func download(
         _ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void
-    ) async throws {
+    ) async throws -> Double? {
         var options = DownloadOptions()
         options.force = true
         options.preserveModificationTime = false
         options.knownLength = size
         let progress = DownloadProgressSum()
-        _ = try await store.downloader(bucket: base.bucket).download(
+        let result = try await store.downloader(bucket: base.bucket).download(
             from: client.objectURL(bucket: base.bucket, key: key(path)), credential: nil, to: localFile,
             options: options
         ) { event in
@@ -104,6 +104,13 @@ package struct ObjectStoreSyncRemote: SyncRemote {
                 onProgress(progress.update(segment: segment, done: done))
             }
         }
+        // The GET's headers are the HEAD's: the time comes with the bytes (and is remembered, as a HEAD's is).
+        guard let headers = result.responseHeaders else { return nil }
+        let info = ObjectStoreClient.info(key: key(path), headers: headers)
+        if info.metadata["mtime"] != nil {
+            remember(key: key(path), etag: info.etag, size: info.size, mtime: info.modificationTime)
+        }
+        return info.modificationTime
     }
 
     /// Removes an object, or every object under a folder.

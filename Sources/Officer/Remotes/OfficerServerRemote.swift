@@ -102,7 +102,9 @@ struct OfficerServerRemote: Remote {
     }
 
     func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote {
-        OfficerSyncRemote(client: try files.client, base: try path(location), journal: try files.journal)
+        OfficerSyncRemote(
+            client: try files.client, base: try path(location), journal: try files.journal,
+            endpoints: files.uploadEndpoints)
     }
 
     func synced(_ action: SyncAction, below location: Location) {

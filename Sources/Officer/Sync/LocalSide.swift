@@ -52,7 +52,7 @@ enum LocalSide {
         let final = root + "/" + item.path.description
         let folder = (final as NSString).deletingLastPathComponent
         let temp = folder + "/." + item.name + ".officer-sync"
-        try await remote.download(item.path, size: item.size, to: temp, onProgress: onProgress)
+        let fetchedTime = try await remote.download(item.path, size: item.size, to: temp, onProgress: onProgress)
         var info = stat()
         let exists = lstat(final, &info) == 0
         let mtime = info.modificationSeconds
@@ -69,7 +69,21 @@ enum LocalSide {
             throw HTTPError.localFile(
                 path: final, message: "appeared locally since the sync listed the folder: not overwritten")
         }
-        try setModificationTime(temp, to: item.mtime)
+        // A listed time that is not exact is the one the answer carried, else the remote's exact one (a HEAD).
+        let time: Double
+        if item.isTimeExact {
+            time = item.mtime
+        } else if let fetchedTime {
+            time = storableTime(fetchedTime, in: root)
+        } else {
+            do {
+                time = storableTime(try await remote.exactItem(item).mtime, in: root)
+            } catch {
+                unlink(temp)
+                throw error
+            }
+        }
+        try setModificationTime(temp, to: time)
         guard rename(temp, final) == 0 else {
             throw HTTPError.localFile(path: final, message: String(cString: strerror(errno)))
         }

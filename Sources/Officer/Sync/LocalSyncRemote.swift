@@ -130,8 +130,9 @@ package struct LocalSyncRemote: SyncRemote {
     /// Copies a file out (the other side of a sync between two local folders).
     package func download(
         _ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void
-    ) async throws {
+    ) async throws -> Double? {
         try LocalSide.copy(root + "/" + path.description, to: localFile, onProgress: onProgress)
+        return nil
     }
 
     /// Removes a local file or folder.

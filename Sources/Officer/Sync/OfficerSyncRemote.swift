@@ -16,11 +16,16 @@ package struct OfficerSyncRemote: SyncRemote {
     /// Entries per listing page.
     package var pageSize = 1000
 
-    /// A remote for `base`; the journal lets interrupted large transfers resume on the next run.
-    package init(client: OfficerClient, base: RemotePath, journal: TransferJournal?) {
+    /// A remote for `base`; the journal lets interrupted large transfers resume on the next run, and `endpoints`
+    /// (the front door's) keeps what its upload endpoint was found to offer, so repeated syncs (a watcher's) ask once.
+    package init(
+        client: OfficerClient, base: RemotePath, journal: TransferJournal?,
+        endpoints: UploadEndpoints = UploadEndpoints()
+    ) {
         self.client = client
         self.base = base
-        uploader = TusUploader.describingFiles(http: client.http, journal: journal, server: client)
+        uploader = TusUploader.describingFiles(
+            http: client.http, journal: journal, server: client, endpoints: endpoints)
         downloader = SegmentedDownloader(http: client.http, journal: journal)
         self.journal = journal
     }
@@ -79,7 +84,7 @@ package struct OfficerSyncRemote: SyncRemote {
     /// Downloads a file, checked against the server's checksum where it offers one.
     package func download(
         _ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void
-    ) async throws {
+    ) async throws -> Double? {
         let remote = try remotePath(path)
         var options = DownloadOptions()
         options.force = true
@@ -95,6 +100,8 @@ package struct OfficerSyncRemote: SyncRemote {
         } catch {
             throw client.signInNeeded(after: error)
         }
+        // The listing's times are the server's own: exact already.
+        return nil
     }
 
     /// Checks the root folder (and that it exists where it must).

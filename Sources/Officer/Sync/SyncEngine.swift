@@ -77,18 +77,22 @@ package struct SyncEngine: Sendable {
 
     private func run(in state: SyncState) async -> SyncReport {
         let started = Date()
-        if !options.dryRun {
-            do {
-                try await destination.makeDirectory(.root)
-                if isStaged {
-                    try FileManager.default.createDirectory(atPath: stagingFolder, withIntermediateDirectories: true)
+        // The root is made while the listings start (one round trip each, at once); nothing is sent before it.
+        let makingRoot: Task<(any Error)?, Never>? =
+            options.dryRun
+            ? nil
+            : Task { [destination, isStaged, stagingFolder] in
+                do {
+                    try await destination.makeDirectory(.root)
+                    if isStaged {
+                        try FileManager.default.createDirectory(
+                            atPath: stagingFolder, withIntermediateDirectories: true)
+                    }
+                    return nil
+                } catch {
+                    return error
                 }
-            } catch {
-                let what = destination.isLocalDisk ? "local" : source.isLocalDisk ? "remote" : "destination"
-                state.fail("", "create the \(what) folder", error)
-                return state.finish(started)
             }
-        }
         let problem: @Sendable (SyncPath, String, Bool) -> Void = { path, message, isError in
             if isError { state.fail(path.description, "read", message) } else { state.warn("\(path): \(message)") }
         }
@@ -100,14 +104,30 @@ package struct SyncEngine: Sendable {
             state: state)
         var deletions = DeletionList()
         var skipSource: SyncPath?  // a source folder whose contents cannot be synced (its creation failed)
+        // The folders being made in this run that hold the current entry, outermost first: what is inside one
+        // waits for it to be made (and is left out when it could not be).
+        var making: [(path: SyncPath, gate: SyncFolderGate)] = []
 
-        await withTaskGroup(of: Bool.self) { group in
+        var merge = await SyncMerge(left: { await sources.next() }, right: { await destinations.next() })
+        if let makingRoot, let error = await makingRoot.value {
+            let what = destination.isLocalDisk ? "local" : source.isLocalDisk ? "remote" : "destination"
+            state.fail("", "create the \(what) folder", error)
+            return state.finish(started)
+        }
+        await withTaskGroup(of: Int.self) { group in
             var bounds = SyncWorkBounds(options: options)
-            var merge = await SyncMerge(left: { await sources.next() }, right: { await destinations.next() })
             while let (listed, existing) = await merge.next() {
                 if Task.isCancelled || state.refusal != nil { break }
                 let item = listed.map(destination.storable)
                 if let item, let skip = skipSource, item.path.isInside(skip) { continue }
+                if let item {
+                    while let last = making.last, !item.path.isInside(last.path) { making.removeLast() }
+                    if making.last?.gate.made == false {
+                        skipSource = making.removeLast().path
+                        continue
+                    }
+                }
+                let folder = making.last?.gate
                 guard let item else {
                     if let existing { deletions.add(existing, enabled: options.deleteExtraneous) }
                     continue
@@ -128,7 +148,19 @@ package struct SyncEngine: Sendable {
                     continue
                 }
                 if item.isDirectory {
-                    if existing == nil, !(await makeDirectory(item.path, state: state)) { skipSource = item.path }
+                    guard existing == nil else { continue }
+                    let action = SyncAction(kind: .makeDirectory, path: item.path.description, bytes: 0, reason: "new")
+                    state.planned(action)
+                    let gate = SyncFolderGate()
+                    making.append((item.path, gate))
+                    if options.dryRun {
+                        gate.open(await makeDirectory(action, item.path, state: state))
+                        continue
+                    }
+                    await bounds.add(to: &group, isCheck: true) {
+                        let made = await folder?.wait() ?? true
+                        gate.open(made ? await makeDirectory(action, item.path, state: state) : false)
+                    }
                     continue
                 }
                 let work: @Sendable () async -> Void
@@ -157,8 +189,12 @@ package struct SyncEngine: Sendable {
                     state.planned(transferAction(item, reason: "new"))
                     work = { await transfer(item, over: nil, reason: "new", state: state) }
                 }
-                // Work that waited for a slot while the token was refused is not started.
-                await bounds.add(to: &group, isCheck: isCheck) { if state.refusal == nil { await work() } }
+                // Work that waited for a slot while the token was refused is not started, nor work in a folder
+                // that could not be made (its failure is told once, for the folder).
+                await bounds.add(to: &group, isCheck: isCheck, size: item.size) {
+                    guard await folder?.wait() ?? true, state.refusal == nil else { return }
+                    await work()
+                }
             }
             await group.waitForAll()
         }
@@ -171,9 +207,8 @@ package struct SyncEngine: Sendable {
 
     // MARK: Steps
 
-    private func makeDirectory(_ path: SyncPath, state: SyncState) async -> Bool {
-        let action = SyncAction(kind: .makeDirectory, path: path.description, bytes: 0, reason: "new")
-        state.planned(action)
+    /// Makes a folder the plan announced (``SyncState/planned(_:)`` in listing order, by the caller).
+    private func makeDirectory(_ action: SyncAction, _ path: SyncPath, state: SyncState) async -> Bool {
         guard !options.dryRun else {
             state.directoryCreated(action)
             return true
@@ -249,8 +284,9 @@ package struct SyncEngine: Sendable {
             stagingFolder + "/"
             + SHA256Hasher.digest(Array(label.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
         do {
-            // The destination gets the source's exact time, which its listing may not carry.
-            let exact = try await exactSource(item)
+            // The destination gets the source's exact time, which its listing may not carry; into this machine it
+            // comes with the download's answer (the local side asks for it only when the answer lacked it).
+            let exact = destination.isLocalDisk ? item : try await exactSource(item)
             let sent = try await destination.receive(exact, replacing: existing, from: source, staging: staged) {
                 bytes in
                 state.progress(path: label, bytes: bytes, total: total)

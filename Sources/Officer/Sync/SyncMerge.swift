@@ -33,30 +33,3 @@ struct SyncMerge {
         return (nil, r)
     }
 }
-
-/// The work a sync runs while its listings merge: transfers and remote comparisons (a HEAD, a checksum), each
-/// under its own bound: comparisons are light and many, transfers heavy and few.
-struct SyncWorkBounds {
-    private var transfers = 0
-    private var checks = 0
-    private let options: SyncOptions
-
-    /// Bounds from `options` (`transfers`, `checkers`).
-    init(options: SyncOptions) { self.options = options }
-
-    /// Adds `work` to `group` once its kind has room, waiting for earlier work to end.
-    mutating func add(to group: inout TaskGroup<Bool>, isCheck: Bool, _ work: @escaping @Sendable () async -> Void)
-        async
-    {
-        while isCheck ? checks >= max(1, options.checkers) : transfers >= max(1, options.transfers),
-            let finished = await group.next()
-        {
-            if finished { checks -= 1 } else { transfers -= 1 }
-        }
-        group.addTask {
-            await work()
-            return isCheck
-        }
-        if isCheck { checks += 1 } else { transfers += 1 }
-    }
-}

@@ -24,8 +24,9 @@ public struct SyncOptions: Sendable {
     package var comparison = SyncComparison.sizeAndTime
     /// Plan only: report what would be done and change nothing.
     public var dryRun = false
-    /// Files transferred at once.
-    public var transfers = 4
+    /// Files transferred at once; nil (the default) chooses by size: many while files are small (a round trip
+    /// decides their time: up to 64 at once), four at once while they are 15 MiB or more.
+    public var transfers: Int?
     /// Comparisons that must ask the remote (an object's time, a checksum) running at once.
     public var checkers = 16
     /// Which paths take part.

@@ -22,9 +22,11 @@ package protocol SyncRemote: Sendable {
     func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws
     /// Downloads `path` (`size` bytes when listed) to `localFile`, replacing it; resumable across runs where the
-    /// server allows.
+    /// server allows. Returns the exact modification time of the version fetched when its answer carried one
+    /// (an object's stored time), so an item whose listed time is not exact needs no ``exactItem(_:)`` after it.
+    @discardableResult
     func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
-        async throws
+        async throws -> Double?
     /// Removes a file, or a folder with everything in it.
     func delete(_ path: SyncPath, isDirectory: Bool) async throws
     /// The SHA-256 of a file's content (hex), computed by the server.

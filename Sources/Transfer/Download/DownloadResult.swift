@@ -16,6 +16,9 @@ public struct DownloadResult: Sendable, Equatable {
     public var etag: String? = nil
     /// True when the bytes came from a local copy (the cache) the server confirmed current, not over the network.
     public var fromCache = false
+    /// The headers of the one response that carried the whole file (nil when it came in ranges or from the
+    /// cache): what a caller reads of that version without asking again (an object's stored time).
+    package var responseHeaders: HTTPHeaders? = nil
 }
 
 extension DownloadResult {

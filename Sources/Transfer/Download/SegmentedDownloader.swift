@@ -461,10 +461,12 @@ package struct SegmentedDownloader: Downloading {
         try partial.commit(
             force: options.force,
             modificationTime: options.settledModificationTime(lastModified: response.headers["Last-Modified"]))
-        return DownloadResult(
+        var result = DownloadResult(
             path: partial.destination, bytes: response.bytesWritten, resumedBytes: 0,
             fetchedBytes: response.bytesWritten,
             sha256: digest, etag: response.headers["ETag"].flatMap { $0.hasPrefix("W/") ? nil : $0 })
+        result.responseHeaders = response.headers
+        return result
     }
 
     // MARK: Journal

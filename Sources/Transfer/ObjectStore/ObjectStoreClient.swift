@@ -275,7 +275,7 @@ package struct ObjectStoreClient: Sendable {
         return { progress in report(progress.sent) }
     }
 
-    static func info(key: String, headers: HTTPHeaders) -> ObjectInfo {
+    package static func info(key: String, headers: HTTPHeaders) -> ObjectInfo {
         var metadata: [String: String] = [:]
         for field in headers where field.name.lowercased().hasPrefix("x-amz-meta-") {
             metadata[String(field.name.lowercased().dropFirst("x-amz-meta-".count))] = field.value

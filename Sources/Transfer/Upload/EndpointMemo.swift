@@ -6,8 +6,32 @@ import HTTP
 package final class EndpointMemo<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var values: [String: Value] = [:]
+    private var asking: [String: Task<Value, any Error>] = [:]
 
     package init() {}
+
+    /// The value for `endpoint`, asked once: a caller that comes while it is being asked waits for that answer
+    /// instead of asking again (a sync's first uploads start together); a failure is not kept, the next caller asks.
+    package func value(for endpoint: String, ask: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        let task: Task<Value, any Error> = lock.withLock {
+            if let known = values[endpoint] { return Task { known } }
+            if let pending = asking[endpoint] { return pending }
+            let pending = Task { try await ask() }
+            asking[endpoint] = pending
+            return pending
+        }
+        do {
+            let value = try await task.value
+            lock.withLock {
+                values[endpoint] = value
+                asking[endpoint] = nil
+            }
+            return value
+        } catch {
+            lock.withLock { if asking[endpoint] == task { asking[endpoint] = nil } }
+            throw error
+        }
+    }
 
     package subscript(endpoint: String) -> Value? {
         get { lock.withLock { values[endpoint] } }

@@ -632,10 +632,7 @@ package struct TusUploader: Uploading {
 
     /// OPTIONS: the server's tus capabilities, or nil when it does not speak tus.
     func discover(_ target: UploadTarget) async throws -> TusServerInfo? {
-        if let known = discovered[target.tusEndpoint] { return known }
-        let info = try await askServer(target)
-        discovered[target.tusEndpoint] = info
-        return info
+        try await discovered.value(for: target.tusEndpoint) { try await self.askServer(target) }
     }
 
     private func askServer(_ target: UploadTarget) async throws -> TusServerInfo? {

@@ -45,7 +45,9 @@ enum SyncCommand: Command {
                 ["--exclude-from"], .value(placeholder: "FILE"),
                 help: "exclude patterns from FILE, one per line (# comments)"),
             OptionSpec(["--copy-links", "-L"], help: "follow symbolic links (default: skip them with a warning)"),
-            OptionSpec(["--transfers"], .value(placeholder: "N"), help: "files transferred at once (default 4)"),
+            OptionSpec(
+                ["--transfers"], .value(placeholder: "N"),
+                help: "files transferred at once, 1 to 256 (default: by size, up to 64 small files or 4 large ones)"),
             OptionSpec(["--progress", "-P"], help: "show progress"),
             OptionSpec(
                 ["--resize"], .optionalValue(placeholder: "N|best-effort"),
@@ -101,8 +103,8 @@ enum SyncCommand: Command {
         options.comparison = parsed.flag("checksum") ? .checksum : parsed.flag("size-only") ? .sizeOnly : .sizeAndTime
         options.dryRun = parsed.flag("dry-run")
         if let text = parsed.value("transfers") {
-            guard let value = Int(text), (1...64).contains(value) else {
-                throw ArgumentError.invalidValue(option: "--transfers", value: text, reason: "a number from 1 to 64")
+            guard let value = Int(text), (1...256).contains(value) else {
+                throw ArgumentError.invalidValue(option: "--transfers", value: text, reason: "a number from 1 to 256")
             }
             options.transfers = value
         }
