@@ -44,6 +44,12 @@ package struct ObjectStoreSyncRemote: SyncRemote {
             .init(etag: ObjectInfo.unquoted(etag), size: size, mtime: mtime))
     }
 
+    /// Remembers the time an answer about the object (a HEAD's, a GET's) says it was stored with, when it says one.
+    func rememberStoredTime(of info: ObjectInfo) {
+        guard info.metadata["mtime"] != nil else { return }
+        remember(key: info.key, etag: info.etag, size: info.size, mtime: info.modificationTime)
+    }
+
     /// Checks the bucket (and a prefix that must exist).
     package func checkRoot(mustExist: Bool) async throws {
         guard try await client.bucketExists(base.bucket) else {
@@ -107,9 +113,7 @@ package struct ObjectStoreSyncRemote: SyncRemote {
         // The GET's headers are the HEAD's: the time comes with the bytes (and is remembered, as a HEAD's is).
         guard let headers = result.responseHeaders else { return nil }
         let info = ObjectStoreClient.info(key: key(path), headers: headers)
-        if info.metadata["mtime"] != nil {
-            remember(key: key(path), etag: info.etag, size: info.size, mtime: info.modificationTime)
-        }
+        rememberStoredTime(of: info)
         return info.modificationTime
     }
 
@@ -134,9 +138,7 @@ package struct ObjectStoreSyncRemote: SyncRemote {
         exact.mtime = info.modificationTime
         exact.size = info.size
         exact.isTimeExact = true
-        if info.metadata["mtime"] != nil {
-            remember(key: key(item.path), etag: info.etag, size: info.size, mtime: info.modificationTime)
-        }
+        rememberStoredTime(of: info)
         return exact
     }
 

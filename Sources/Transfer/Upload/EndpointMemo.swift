@@ -8,17 +8,28 @@ package final class EndpointMemo<Value: Sendable>: @unchecked Sendable {
     private var values: [String: Value] = [:]
     private var asking: [String: Task<Value, any Error>] = [:]
 
+    private enum Found {
+        case known(Value)
+        case asking(Task<Value, any Error>)
+    }
+
     package init() {}
 
     /// The value for `endpoint`, asked once: a caller that comes while it is being asked waits for that answer
     /// instead of asking again (a sync's first uploads start together); a failure is not kept, the next caller asks.
     package func value(for endpoint: String, ask: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        let task: Task<Value, any Error> = lock.withLock {
-            if let known = values[endpoint] { return Task { known } }
-            if let pending = asking[endpoint] { return pending }
+        // Known already (every upload after the first): answered without a task.
+        let found = lock.withLock { () -> Found in
+            if let known = values[endpoint] { return .known(known) }
+            if let pending = asking[endpoint] { return .asking(pending) }
             let pending = Task { try await ask() }
             asking[endpoint] = pending
-            return pending
+            return .asking(pending)
+        }
+        let task: Task<Value, any Error>
+        switch found {
+        case .known(let known): return known
+        case .asking(let pending): task = pending
         }
         do {
             let value = try await task.value
