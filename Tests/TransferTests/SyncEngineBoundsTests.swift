@@ -47,3 +47,125 @@ private final class BadNameIterator: SyncRemoteIterator, @unchecked Sendable {
         #expect(report.unlistedFailures == 500 && report.failureCount == 1500 && !report.succeeded)
     }
 }
+
+/// A remote that lists the items it is given (in sync order) and records what is made and sent to it: the folders
+/// asked for, the uploads and how many ran at once.
+private final class RecordingRemote: SyncRemote, @unchecked Sendable {
+    let items: [SyncItem]
+    let impliesFolders: Bool
+    let sendFile: String
+    let uploadFails: Set<String>
+    private let lock = NSLock()
+    private var inFlight = 0
+    private(set) var mostInFlight = 0
+    private(set) var foldersMade: [String] = []
+    private(set) var uploaded: [String] = []
+
+    init(items: [SyncItem] = [], impliesFolders: Bool = false, sendFile: String = "", uploadFails: Set<String> = []) {
+        self.items = items
+        self.impliesFolders = impliesFolders
+        self.sendFile = sendFile
+        self.uploadFails = uploadFails
+    }
+
+    var description: String { "recording" }
+    func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator { ItemListIterator(items) }
+    func makeDirectory(_ path: SyncPath) async throws { lock.withLock { foldersMade.append(path.description) } }
+    func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void)
+        async throws
+    {
+        lock.withLock {
+            inFlight += 1
+            mostInFlight = max(mostInFlight, inFlight)
+        }
+        try? await Task.sleep(for: .milliseconds(30))
+        lock.withLock {
+            inFlight -= 1
+            uploaded.append(path.description)
+        }
+        if uploadFails.contains(path.description) { throw RemotePathError.invalidComponent(path.name) }
+    }
+    func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
+        async throws -> Double?
+    { nil }
+    func delete(_ path: SyncPath, isDirectory: Bool) async throws {}
+    func sha256(_ path: SyncPath) async throws -> String { "" }
+    func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {}
+    /// Sends one small local file for every item (the engine's bounds do not depend on the bytes).
+    func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws
+        -> SyncSentFile
+    { SyncSentFile(path: sendFile, wasFetched: false, isCopy: false) }
+}
+
+private final class ItemListIterator: SyncRemoteIterator, @unchecked Sendable {
+    private var left: ArraySlice<SyncItem>
+    init(_ items: [SyncItem]) { left = ArraySlice(items) }
+    func next() async throws -> Result<SyncItem, SyncNameError>? { left.popFirst().map { .success($0) } }
+}
+
+private func file(_ path: String, size: Int64 = 100) -> SyncItem {
+    SyncItem(path: SyncPath(path.split(separator: "/").map(String.init)), kind: .file, size: size, mtime: 1_700_000_000)
+}
+
+private func folder(_ path: String) -> SyncItem {
+    SyncItem(path: SyncPath(path.split(separator: "/").map(String.init)), kind: .directory, size: 0, mtime: 1_700_000_000)
+}
+
+extension SyncEngineBoundsTests {
+    private func engine(_ source: RecordingRemote, _ destination: RecordingRemote, transfers: Int? = nil) -> SyncEngine {
+        var options = SyncOptions(direction: .push)
+        options.transfers = transfers
+        return SyncEngine(
+            source: source, destination: destination, stagingFolder: TemporaryDirectory(prefix: "staging").path,
+            options: options)
+    }
+
+    /// Without `--transfers`, small files go 64 at once and files of 15 MiB or more four at once; given, N at once.
+    @Test func theTransferBudgetWeighsFilesBySize() async throws {
+        let local = TemporaryDirectory(prefix: "budget")
+        let sent = try local.write("one.bin", "x")
+        let small = RecordingRemote(items: (0..<200).map { file(String(format: "f%03d", $0)) }, sendFile: sent)
+        let smallTarget = RecordingRemote()
+        let smallReport = await engine(small, smallTarget).run()
+        #expect(smallReport.transferred == 200 && smallReport.succeeded)
+        #expect(smallTarget.mostInFlight == SyncWorkBounds.automaticBudget, "\(smallTarget.mostInFlight)")
+
+        let large = RecordingRemote(
+            items: (0..<12).map { file(String(format: "big%02d", $0), size: 20 << 20) }, sendFile: sent)
+        let largeTarget = RecordingRemote()
+        #expect(await engine(large, largeTarget).run().transferred == 12)
+        #expect(largeTarget.mostInFlight == 4, "\(largeTarget.mostInFlight)")
+
+        let given = RecordingRemote(items: (0..<40).map { file(String(format: "g%03d", $0)) }, sendFile: sent)
+        let givenTarget = RecordingRemote()
+        #expect(await engine(given, givenTarget, transfers: 3).run().transferred == 40)
+        #expect(givenTarget.mostInFlight == 3, "\(givenTarget.mostInFlight)")
+    }
+
+    /// Where a folder exists once something is written in it (an object store), only an empty folder is made (a
+    /// marker); every new folder is reported made once it exists, and a folder whose only file failed is not.
+    @Test func impliedFoldersAreMadeOnlyWhenEmpty() async throws {
+        let local = TemporaryDirectory(prefix: "implied")
+        let sent = try local.write("one.bin", "x")
+        let items = [
+            folder("a"), file("a/f1"),
+            folder("b"),
+            folder("c"), folder("c/d"), folder("c/e"), file("c/e/f2"),
+            folder("x"), file("x/fails"),
+            folder("y"), folder("y/z"),
+        ]
+        let source = RecordingRemote(items: items, sendFile: sent)
+        let destination = RecordingRemote(impliesFolders: true, uploadFails: ["x/fails"])
+        let report = await engine(source, destination).run()
+        #expect(Set(destination.foldersMade) == ["", "b", "c/d", "y/z"], "\(destination.foldersMade)")
+        #expect(Set(destination.uploaded) == ["a/f1", "c/e/f2", "x/fails"])
+        // a, b, c, c/d, c/e, y, y/z; not x.
+        #expect(report.directoriesCreated == 7, "\(report)")
+        #expect(report.transferred == 2 && report.failureCount == 1)
+
+        // Made ahead of their files where folders are not implied.
+        let plain = RecordingRemote()
+        #expect(await engine(RecordingRemote(items: items, sendFile: sent), plain).run().directoriesCreated == 8)
+        #expect(Set(plain.foldersMade) == ["", "a", "b", "c", "c/d", "c/e", "x", "y", "y/z"])
+    }
+}

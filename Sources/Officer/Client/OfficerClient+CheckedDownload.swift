@@ -17,11 +17,19 @@ extension OfficerClient {
         var options = given
         let checksumIsTheServers = options.checksum == nil
         let timeIsTheListings = options.modificationTime != nil
-        if checksumIsTheServers { options.checksum = try await offeredChecksum(of: path)?.checksum }
+        // The server hashes the whole file before it answers: asked while the bytes come, awaited before they take
+        // their name.
+        let asked: Task<Checksum?, any Error>? =
+            checksumIsTheServers ? Task { [self] in try await offeredChecksum(of: path)?.checksum } : nil
+        defer { asked?.cancel() }
+        if let asked { options.pendingChecksum = { try await asked.value } }
         options.refreshOnChange = { [self] stale in
             var fresh = stale
             let version = try? await offeredChecksum(of: path)
-            if checksumIsTheServers { fresh.checksum = version?.checksum }
+            if checksumIsTheServers {
+                fresh.checksum = version?.checksum
+                fresh.pendingChecksum = nil
+            }
             if timeIsTheListings {
                 // Without checksums the listing gives the new time; if even that fails, Last-Modified's seconds.
                 if let mtime = version?.mtime {
@@ -46,6 +54,7 @@ extension OfficerClient {
         // first byte, with the version the server holds now; a second mismatch is the answer.
         onEvent?(.restarted(reason: "the bytes that arrived do not match the server's checksum"))
         options = await options.refreshOnChange?(options) ?? options
+        options.pendingChecksum = nil
         return try await downloader.download(
             from: url, credential: credential, to: destination, options: options, onEvent: onEvent)
     }

@@ -5,7 +5,8 @@ import Journal
 import Transfer
 
 /// ``SyncRemote`` over a bucket or a folder (prefix) of an object store. Folders are prefixes: a pushed empty
-/// folder is kept as a zero-byte `name/` marker, as S3 consoles and rclone make them. Listings carry when the
+/// folder is kept as a zero-byte `name/` marker, as S3 consoles and rclone make them; a folder that gets files
+/// needs none. Listings carry when the
 /// store wrote an object, not the file's own time, so the sync asks for that (a HEAD: `x-amz-meta-mtime`) only
 /// where sizes are equal and the time decides, or when a pulled file needs it — and not even then when the
 /// journal remembers the time for the object's listed ETag and size (written or read by an earlier run).
@@ -67,7 +68,11 @@ package struct ObjectStoreSyncRemote: SyncRemote {
         }
     }
 
-    /// Folders are implied by keys: nothing to make.
+    /// A prefix exists once a key lies below it.
+    package var impliesFolders: Bool { true }
+
+    /// The bucket for the root; a folder's zero-byte marker (the sync asks for one only for a folder it leaves
+    /// empty, ``impliesFolders``).
     package func makeDirectory(_ path: SyncPath) async throws {
         if path == .root {
             // A push into a bucket that is not there yet creates it, as `rclone sync` does.

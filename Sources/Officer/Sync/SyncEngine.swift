@@ -106,7 +106,8 @@ package struct SyncEngine: Sendable {
         var skipSource: SyncPath?  // a source folder whose contents cannot be synced (its creation failed)
         // The folders being made in this run that hold the current entry, outermost first: what is inside one
         // waits for it to be made (and is left out when it could not be).
-        var making: [(path: SyncPath, gate: SyncFolderGate)] = []
+        var making: [MadeFolder] = []
+        let impliesFolders = destination.impliesFolders && !options.dryRun
 
         var merge = await SyncMerge(left: { await sources.next() }, right: { await destinations.next() })
         if let makingRoot, let error = await makingRoot.value {
@@ -121,7 +122,9 @@ package struct SyncEngine: Sendable {
                 let item = listed.map(destination.storable)
                 if let item, let skip = skipSource, item.path.isInside(skip) { continue }
                 if let item {
-                    while let last = making.last, !item.path.isInside(last.path) { making.removeLast() }
+                    while let last = making.last, !item.path.isInside(last.path) {
+                        await leave(&making, bounds: &bounds, group: &group, state: state)
+                    }
                     if making.last?.gate.made == false {
                         skipSource = making.removeLast().path
                         continue
@@ -152,7 +155,13 @@ package struct SyncEngine: Sendable {
                     let action = SyncAction(kind: .makeDirectory, path: item.path.description, bytes: 0, reason: "new")
                     state.planned(action)
                     let gate = SyncFolderGate()
-                    making.append((item.path, gate))
+                    if impliesFolders {
+                        // Made by what is written in it; only an empty one costs a request (``leave``).
+                        gate.open(true)
+                        making.append(MadeFolder(path: item.path, gate: gate, implied: SyncImpliedFolder(action: action)))
+                        continue
+                    }
+                    making.append(MadeFolder(path: item.path, gate: gate, implied: nil))
                     if options.dryRun {
                         gate.open(await makeDirectory(action, item.path, state: state))
                         continue
@@ -187,7 +196,17 @@ package struct SyncEngine: Sendable {
                     }
                 } else {
                     state.planned(transferAction(item, reason: "new"))
-                    work = { await transfer(item, over: nil, reason: "new", state: state) }
+                    let implied = making.compactMap(\.implied)
+                    work = {
+                        if await transfer(item, over: nil, reason: "new", state: state) {
+                            for folder in implied { folder.contentWritten(state: state) }
+                        }
+                    }
+                }
+                // Whatever is planned inside a folder whose existence it implies spares that folder its marker.
+                for folder in making.reversed() {
+                    guard let implied = folder.implied, !implied.isFilled else { break }
+                    implied.isFilled = true
                 }
                 // Work that waited for a slot while the token was refused is not started, nor work in a folder
                 // that could not be made (its failure is told once, for the folder).
@@ -196,6 +215,9 @@ package struct SyncEngine: Sendable {
                     await work()
                 }
             }
+            while !making.isEmpty, !Task.isCancelled, state.refusal == nil {
+                await leave(&making, bounds: &bounds, group: &group, state: state)
+            }
             await group.waitForAll()
         }
         if Task.isCancelled { state.fail("", "sync", "interrupted") }
@@ -203,6 +225,30 @@ package struct SyncEngine: Sendable {
             try await destination.delete(item.path, isDirectory: item.isDirectory)
         }
         return state.finish(started)
+    }
+
+    /// A folder this run makes, with what waits for it.
+    private struct MadeFolder {
+        var path: SyncPath
+        var gate: SyncFolderGate
+        /// Set where the destination implies folders: made by what is written inside.
+        var implied: SyncImpliedFolder?
+    }
+
+    /// The plan has gone past the innermost folder being made: where folders are implied and nothing was planned
+    /// in it, it is an empty folder, kept by a marker (which fills the folders holding it).
+    private func leave(
+        _ making: inout [MadeFolder], bounds: inout SyncWorkBounds, group: inout TaskGroup<Int>, state: SyncState
+    ) async {
+        let folder = making.removeLast()
+        guard let implied = folder.implied, !implied.isFilled else { return }
+        let outer = making.compactMap(\.implied)
+        for holder in outer { holder.isFilled = true }
+        await bounds.add(to: &group, isCheck: true) {
+            if await makeDirectory(implied.action, folder.path, state: state) {
+                for holder in outer { holder.contentWritten(state: state) }
+            }
+        }
     }
 
     // MARK: Steps
@@ -256,10 +302,12 @@ package struct SyncEngine: Sendable {
         }
     }
 
-    /// Moves one file; `planned` was announced by the caller (in listing order, which a dry run prints).
+    /// Moves one file; `planned` was announced by the caller (in listing order, which a dry run prints). True when
+    /// the file is in place.
+    @discardableResult
     private func transfer(
         _ item: SyncItem, over existing: SyncItem?, reason: String, state: SyncState, announce: Bool = false
-    ) async {
+    ) async -> Bool {
         let action = transferAction(item, reason: reason)
         if announce { state.planned(action) }
         guard !options.dryRun else {
@@ -267,15 +315,16 @@ package struct SyncEngine: Sendable {
             do {
                 try await source.checkSendable(item)
                 state.transferred(action, bytes: item.size)
+                return true
             } catch {
                 state.fail(item.path.description, transferVerb, error)
+                return false
             }
-            return
         }
         // The disk is full: every next file would fail the same way, so it is counted, not tried.
         if state.isDiskFull {
             state.notTried()
-            return
+            return false
         }
         let label = item.path.description
         let total = item.size
@@ -292,11 +341,13 @@ package struct SyncEngine: Sendable {
                 state.progress(path: label, bytes: bytes, total: total)
             }
             state.transferred(action, bytes: sent)
+            return true
         } catch let deferral as SyncDeferral {
             state.deferred(deferral.localPath)
         } catch {
             state.fail(label, transferVerb, error)
         }
+        return false
     }
 
     /// Same size under `--checksum`: the hashes decide (the side that cannot choose its function first, the other

@@ -46,6 +46,10 @@ package protocol SyncRemote: Sendable {
 
     /// True for the local disk: a transfer reads from it or writes into it directly instead of staging.
     var isLocalDisk: Bool { get }
+    /// True where a folder exists as soon as anything is written inside it (an object store's prefix): a sync
+    /// then makes a new folder only when nothing will be written in it (an empty folder's marker), instead of one
+    /// request a folder ahead of its files.
+    var impliesFolders: Bool { get }
     /// The listing, with problems (`true`: an error that blocks deletions) told to `onProblem`.
     func makeIterator(missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void)
         -> any SyncRemoteIterator
@@ -102,6 +106,8 @@ extension SyncRemote {
     }
     /// A remote over the network.
     package var isLocalDisk: Bool { false }
+    /// Folders are made before what goes in them.
+    package var impliesFolders: Bool { false }
     /// The listing; a remote's problems come as failures of the listing itself.
     package func makeIterator(missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void)
         -> any SyncRemoteIterator

@@ -8,6 +8,10 @@ public struct DownloadOptions: Sendable {
     public var segments: Int?
     /// The file must hash to this, or it never reaches its final name.
     package var checksum: Checksum?
+    /// The checksum when it is still being asked for (a server hashes the whole file before it answers, so it is
+    /// asked while the bytes come): awaited before the file takes its name, when `checksum` is nil; nil from it
+    /// means the server has none.
+    package var pendingChecksum: (@Sendable () async throws -> Checksum?)?
     /// Receive at most this many bytes per second in all.
     public var bandwidthLimit: Int64?
     /// Give the file the server's Last-Modified time, as wget does.
@@ -37,6 +41,12 @@ public struct DownloadOptions: Sendable {
 
     /// The defaults.
     public init() {}
+
+    /// The checksum the bytes must have: the one given, else the pending one's answer.
+    func expectedChecksum() async throws -> Checksum? {
+        if let checksum { return checksum }
+        return try await pendingChecksum?()
+    }
 
     /// Segments used for a file of `total` bytes on a server that serves ranges.
     func segmentCount(total: Int64) -> Int {

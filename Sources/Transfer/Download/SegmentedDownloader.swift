@@ -202,8 +202,8 @@ package struct SegmentedDownloader: Downloading {
         guard written == total, partial.size == total else {
             throw DownloadError.lengthMismatch(path: destination, expected: total, actual: written)
         }
-        try await checkStillSame(url: url, token: token, as: rangeInfo)
-        let digest = try verify(partial: partial, options: options)
+        let digest = try await verifyAndCheckStillSame(
+            partial: partial, options: options, url: url, token: token, as: rangeInfo)
         try partial.commit(
             force: options.force, modificationTime: options.settledModificationTime(lastModified: info?.lastModified))
         forgetFinished(destination, onEvent: onEvent)
@@ -276,9 +276,30 @@ package struct SegmentedDownloader: Downloading {
         }
     }
 
+    /// The bytes on disk are one version of the file, and the one expected: hashed to the checksum where there is
+    /// one (bytes that match a checksum of the file are that version whatever happened meanwhile, so the server
+    /// is asked nothing more), else the server asked again for the version (``checkStillSame(url:token:as:)``).
+    /// A mismatch asks too: a file changed while it came starts over rather than failing. Returns the SHA-256.
+    func verifyAndCheckStillSame(
+        partial: PartialFile, options: DownloadOptions, url: String, token: BearerCredential?,
+        as first: RemoteFileInfo
+    ) async throws -> String? {
+        guard let expected = try await options.expectedChecksum() else {
+            try await checkStillSame(url: url, token: token, as: first)
+            return nil
+        }
+        let actual = try SHA256Hasher.hash(file: partial.path)
+        if actual != expected.sha256 { try await checkStillSame(url: url, token: token, as: first) }
+        return try verify(partial: partial, expected: expected, actual: actual)
+    }
+
+    /// The bytes on disk hash to the checksum the options give, if any; a mismatch drops them.
     func verify(partial: PartialFile, options: DownloadOptions) throws -> String? {
         guard let expected = options.checksum else { return nil }
-        let actual = try SHA256Hasher.hash(file: partial.path)
+        return try verify(partial: partial, expected: expected, actual: SHA256Hasher.hash(file: partial.path))
+    }
+
+    private func verify(partial: PartialFile, expected: Checksum, actual: String) throws -> String {
         guard actual == expected.sha256 else {
             partial.discard()
             try? journal?.remove(destination: partial.destination)
@@ -456,8 +477,9 @@ package struct SegmentedDownloader: Downloading {
             throw DownloadError.lengthMismatch(
                 path: partial.destination, expected: announced, actual: response.bytesWritten)
         }
-        try await checkStillSame(url: url, token: token, as: info ?? RemoteFileInfo(headers: response.headers))
-        let digest = try verify(partial: partial, options: options)
+        let digest = try await verifyAndCheckStillSame(
+            partial: partial, options: options, url: url, token: token,
+            as: info ?? RemoteFileInfo(headers: response.headers))
         try partial.commit(
             force: options.force,
             modificationTime: options.settledModificationTime(lastModified: response.headers["Last-Modified"]))

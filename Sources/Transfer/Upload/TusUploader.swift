@@ -386,6 +386,16 @@ package struct TusUploader: Uploading {
                 }
             )
         }
+        // How long the chunk at `chunkOffset` is when the sizer wants `wanted` bytes. The last bytes of a checked
+        // file go from memory (at most finalChunkLimit); the chunk before them takes everything up to them when it
+        // is near that anyway, so the tail costs one request, not a sliver's request more.
+        func chunkLength(at chunkOffset: Int64, wanted: Int64) -> Int64 {
+            let remaining = part.length - chunkOffset
+            guard identity != nil, remaining > Self.finalChunkLimit else { return min(wanted, remaining) }
+            let beforeTail = remaining - Self.finalChunkLimit
+            guard sizer.adaptive, beforeTail <= sizer.ceiling else { return min(wanted, beforeTail) }
+            return wanted + wanted / 4 >= beforeTail ? beforeTail : wanted
+        }
         // The final chunk, read once into memory and sent again as it was after a failure.
         var finalChunk: (offset: Int64, data: Data)?
         defer { nextChecksum?.task.cancel() }
@@ -408,9 +418,14 @@ package struct TusUploader: Uploading {
             }
             guard offset < part.length else { return .done(()) }
             let remaining = part.length - offset
-            var length = min(sizer.size, remaining)
-            if identity != nil, length == remaining, remaining > Self.finalChunkLimit {
-                length = remaining - Self.finalChunkLimit
+            var length = chunkLength(at: offset, wanted: sizer.size)
+            if let ahead = nextChecksum, sizer.adaptive, ahead.offset == offset, ahead.length != length,
+                ahead.length <= sizer.ceiling, (sizer.size / 2...sizer.size * 2).contains(ahead.length),
+                chunkLength(at: offset, wanted: ahead.length) == ahead.length
+            {
+                // The checksum computed ahead is of a length near the sizer's: that chunk goes, instead of the link
+                // waiting while the file is read again for another length.
+                length = ahead.length
             }
             var request = HTTPRequest(method: "PATCH", url: url, credential: token, isIdempotent: false)
             if let identity, length == remaining {
@@ -432,7 +447,8 @@ package struct TusUploader: Uploading {
                         nextChecksum.flatMap { $0.offset == offset && $0.length == length ? $0.task : nil }
                         ?? checksumTask(at: offset, size: length)!.task
                     request.headers.add("Upload-Checksum", try await current.value)
-                    nextChecksum = checksumTask(at: offset + length, size: sizer.predictedNext)
+                    nextChecksum = checksumTask(
+                        at: offset + length, size: chunkLength(at: offset + length, wanted: sizer.predictedNext))
                 }
             }
             request.headers.add("Tus-Resumable", "1.0.0")

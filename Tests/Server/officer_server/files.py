@@ -1,4 +1,5 @@
 """The file-browser endpoints of docs/officer-api.md."""
+import asyncio
 import hashlib
 import os
 import shutil
@@ -271,7 +272,9 @@ class FileBrowser:
         if not os.path.isfile(local):
             raise bad_request("not_a_file", f"{path}: not a file")
         st = os.stat(local)
-        return json_response({"path": path, "sha256": sha256_file(local), "size": st.st_size,
+        # Hashed off the event loop: a large file would hold every other request (a download of it, too) meanwhile.
+        digest = await asyncio.get_running_loop().run_in_executor(None, sha256_file, local)
+        return json_response({"path": path, "sha256": digest, "size": st.st_size,
                               "mtime": round(st.st_mtime_ns / 1e9, 3)})
 
     async def mkdir(self, request):
