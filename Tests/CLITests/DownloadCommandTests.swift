@@ -48,6 +48,25 @@ import Transfer
         #expect(offline.status == 0 && abs(mtime(work.path + "/offline.txt") - listed) < 0.0005, "\(offline.stderr)")
     }
 
+    /// Where the server offers checksums, bytes that match its SHA-256 are one version of the file: no HEAD after
+    /// the body to ask the version again (one round trip a file, which a slow link pays for every file of a pull).
+    @Test func bytesThatMatchTheServersChecksumNeedNoSecondLook() async throws {
+        let source = try server.root.write("checked/big.bin", bytes(6_000_000, seed: 3))
+        let small = try server.root.write("checked/small.txt", "small\n")
+        for (name, origin) in [("big.bin", source), ("small.txt", small)] {
+            let got = try await cli.run(["-v", "get", "officer:/checked/\(name)", work.path + "/\(name)"])
+            #expect(got.status == 0, "\(got.stderr)")
+            #expect(try ProcessRunner.sha256(of: work.file(name)) == (try ProcessRunner.sha256(of: origin)))
+            let lines = got.stderr.split(separator: "\n")
+            #expect(lines.contains { $0.hasPrefix("> GET ") && $0.contains("/sha256?") }, "\(got.stderr)")
+            let body = lines.lastIndex { $0.hasPrefix("< 20") && $0.contains(" GET ") && $0.contains("/raw?") }
+            #expect(body != nil, "\(got.stderr)")
+            if let body {
+                #expect(!lines[body...].contains { $0.hasPrefix("> HEAD ") }, "\(got.stderr)")
+            }
+        }
+    }
+
     @Test func getsAnOfficerFileIntoTheCurrentFolder() async throws {
         let source = try server.root.write("docs/report.pdf", bytes(1_200_000, seed: 1))
         let result = try await cli.run(["get", "officer:/docs/report.pdf"], in: work.path)

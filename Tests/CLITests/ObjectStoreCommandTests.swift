@@ -405,8 +405,12 @@ import Transfer
             plan.status == 0 && plan.stdout.contains("\"transferred\":0") && plan.stdout.contains("\"unchanged\":31"),
             "\(plan.stdout.suffix(400))")
         let pulled = work.path + "/pulled"
-        #expect(try await cli.run(["sync", "st:\(name)/by-rclone", pulled]).status == 0)
+        let pull = try await cli.run(["-v", "sync", "st:\(name)/by-rclone", pulled])
+        #expect(pull.status == 0, "\(pull.stderr.suffix(800))")
         #expect(try await ProcessRunner.runDetached("/usr/bin/diff", ["-r", tree, pulled]).status == 0)
+        // Each object's time comes with its GET: no HEAD a file (the one large file, fetched in ranges, asks once).
+        let heads = pull.stderr.split(separator: "\n").filter { $0.hasPrefix("> HEAD ") && $0.contains("/by-rclone/") }
+        #expect(heads.count == 1 && heads[0].hasSuffix("/big.bin"), "\(heads)")
 
         let ours = try await cli.run(["sync", tree, "st:\(name)/by-us"])
         #expect(ours.status == 0, "\(ours.stderr)")
