@@ -106,6 +106,9 @@ final class CurlTransfer: @unchecked Sendable {
             // Smaller reads keep the pacing even; the socket buffer does not need to fill at this rate.
             CurlCalls.set(easy, CURLOPT_BUFFERSIZE, Int(max(16_384, min(rate / 10, 256 << 10))))
         }
+        if request.isBulk, !configuration.bulkOverHTTP2 {
+            CurlCalls.set(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+        }
         CurlCalls.set(easy, CURLOPT_SSL_VERIFYPEER, configuration.insecure ? 0 : 1)
         CurlCalls.set(easy, CURLOPT_SSL_VERIFYHOST, configuration.insecure ? 0 : 2)
         if let ca = configuration.caCertificatePath { CurlCalls.set(easy, CURLOPT_CAINFO, ca) }

@@ -248,3 +248,34 @@ import Transfer
         #expect(insecure.status == 0 && insecure.stdout == "secret words\n", "\(insecure.stderr)")
     }
 }
+
+/// Where the server offers HTTP/2, bulk bytes take HTTP/1.1 connections (an HTTP/2 stream's window caps a transfer
+/// at a window a round trip) and small requests negotiate HTTP/2; `OFFICER_HTTP2_BULK=1` lets bulk go as streams.
+@Suite struct HTTPVersionTests {
+    @Test func bulkBytesTakeHTTP1AndSmallRequestsHTTP2() async throws {
+        let logs = TemporaryDirectory(prefix: "nginx-log")
+        let nginx = try await NginxServer.start(
+            tls: true, http2: true, directives: "access_log \(logs.path)/access.log combined;")
+        try nginx.root.write("big.bin", Data(count: 1_500_000))
+        try nginx.root.write("small.txt", "small\n")
+        let cli = CLIRunner()
+        let work = TemporaryDirectory()
+        let certificate = nginx.certificate!
+        let got = try await cli.run(["get", "--cacert", certificate, nginx.url + "/big.bin", work.file("a.bin")])
+        #expect(got.status == 0, "\(got.stderr)")
+        let small = try await cli.run(["cat", "--cacert", certificate, nginx.url + "/small.txt"])
+        #expect(small.status == 0 && small.stdout == "small\n", "\(small.stderr)")
+        let streamed = try await cli.run(
+            ["get", "--cacert", certificate, nginx.url + "/big.bin", work.file("b.bin")],
+            environment: ["OFFICER_HTTP2_BULK": "1"])
+        #expect(streamed.status == 0, "\(streamed.stderr)")
+        #expect(try ProcessRunner.sha256(of: work.file("a.bin")) == (try ProcessRunner.sha256(of: work.file("b.bin"))))
+        let log = try String(contentsOfFile: logs.path + "/access.log", encoding: .utf8)
+        let gets = log.split(separator: "\n").filter { $0.contains("\"GET /big.bin ") }
+        // The first get's body over HTTP/1.1, the second's as an HTTP/2 stream; the small file's over HTTP/2.
+        #expect(gets.count == 2, "\(log)")
+        #expect(gets.first?.contains("GET /big.bin HTTP/1.1") == true, "\(log)")
+        #expect(gets.last?.contains("GET /big.bin HTTP/2.0") == true, "\(log)")
+        #expect(log.contains("GET /small.txt HTTP/2.0"), "\(log)")
+    }
+}

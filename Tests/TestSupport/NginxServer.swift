@@ -14,7 +14,7 @@ public final class NginxServer: @unchecked Sendable {
     /// The self-signed certificate served when started with TLS (PEM), for `--cacert`.
     public private(set) var certificate: String?
 
-    private init(tls: Bool, directives: String) throws {
+    private init(tls: Bool, http2: Bool, directives: String) throws {
         var tlsDirectives = ""
         if tls {
             let key = prefix.path + "/key.pem"
@@ -30,7 +30,7 @@ public final class NginxServer: @unchecked Sendable {
                 throw BackgroundService.ServiceError.didNotStart(script: "openssl", output: made.stderr)
             }
             certificate = cert
-            tlsDirectives = " ssl; ssl_certificate \(cert); ssl_certificate_key \(key)"
+            tlsDirectives = " ssl\(http2 ? " http2" : ""); ssl_certificate \(cert); ssl_certificate_key \(key)"
         }
         // A port free a moment ago can be taken before nginx binds it (every test starts servers at once): nginx
         // then exits, and another port is tried; answering connections alone would not prove it is ours.
@@ -95,12 +95,14 @@ public final class NginxServer: @unchecked Sendable {
             script: "nginx", output: (try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? "")
     }
 
-    /// Starts nginx off the cooperative thread pool; with `tls`, over https with a fresh self-signed certificate;
-    /// `directives` go into the server block (`etag off;`).
-    public static func start(tls: Bool = false, directives: String = "") async throws -> NginxServer {
+    /// Starts nginx off the cooperative thread pool; with `tls`, over https with a fresh self-signed certificate
+    /// (offering HTTP/2 too with `http2`); `directives` go into the server block (`etag off;`).
+    public static func start(tls: Bool = false, http2: Bool = false, directives: String = "") async throws
+        -> NginxServer
+    {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try NginxServer(tls: tls, directives: directives) })
+                continuation.resume(with: Result { try NginxServer(tls: tls, http2: http2, directives: directives) })
             }
         }
     }

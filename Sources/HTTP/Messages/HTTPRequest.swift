@@ -80,6 +80,23 @@ package struct HTTPRequest: Sendable {
     /// next request does not start on one that already carried bytes.
     package var freshConnection = false
 
+    /// Sends or receives more of a file's bytes than one HTTP/2 flow-control window (64 KiB) holds: what HTTP/2
+    /// streams carry worst (``HTTPClientConfiguration/bulkOverHTTP2``). A stream's window is the receiver's (nginx
+    /// opens 64 KiB for a request body), so a large body crawls at a window a round trip; and ranges fetched in
+    /// parallel for several connections' windows would share one.
+    package var isBulk: Bool {
+        let window: Int64 = 64 << 10
+        switch body {
+        case .file(_, _, let length, _) where length > window: return true
+        case .data(let data, _) where data.count > window: return true
+        case .multipart(let parts) where parts.contains(where: { if case .field = $0 { false } else { true } }):
+            return true
+        default: break
+        }
+        if case .file = sink { return expectedLength.map { $0 > window } ?? true }
+        return false
+    }
+
     /// Creates a request; the body defaults to none, the sink to 16 MiB of memory, redirects to the same origin only.
     package init(
         method: String = "GET", url: String, headers: HTTPHeaders = HTTPHeaders(), body: Body = .empty,

@@ -110,5 +110,8 @@ package final class ServerOffers: @unchecked Sendable {
         for proposal in Proposal.allCases where proposal != .stat {
             learn(proposal, offered: features.contains(proposal.rawValue))
         }
+        // Servers named their features before `stat` was one: its absence from the list says nothing (a probe
+        // tells), its presence spares that probe.
+        if features.contains(Proposal.stat.rawValue) { learn(.stat, offered: true) }
     }
 }

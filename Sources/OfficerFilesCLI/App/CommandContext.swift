@@ -42,6 +42,8 @@ package struct CommandContext: Sendable {
         configuration.offline = global.offline
         configuration.userAgent = "officer-files/\(OfficerFilesApp.version)"
         if let engine = try? httpEngine() { configuration.engine = engine }
+        // For measuring (bench/h2): file bodies over HTTP/2 streams where the server offers them.
+        configuration.bulkOverHTTP2 = environment["OFFICER_HTTP2_BULK"] == "1"
         // Checked before the command runs (OfficerFilesApp), so a bad value never reaches here.
         if let (rate, seconds) = try? global.lowSpeed() {
             if let rate { configuration.lowSpeedLimit = rate }

@@ -38,7 +38,7 @@ package enum OfficerFilesApp {
                 S3-compatible remote (see `remote`) NAME:bucket/path.
                 Commands that only take remote paths also accept a plain /path.
                 Environment: OFFICER_SERVER, OFFICER_TOKEN, OFFICER_PASSWORD_FILE, OFFICER_CACERT, OFFICER_CACHE_LIMIT,
-                OFFICER_HTTP_ENGINE, XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_CACHE_HOME, NO_COLOR.
+                OFFICER_HTTP_ENGINE, OFFICER_HTTP2_BULK, XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_CACHE_HOME, NO_COLOR.
                 """,
             subcommands: commands.map { noting(patterns: $0.spec, path: []) } + [helpSpec])
     }

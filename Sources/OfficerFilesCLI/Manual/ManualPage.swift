@@ -15,6 +15,10 @@ enum ManualPage {
             "OFFICER_HTTP_ENGINE",
             "curl (the default) or urlsession: the HTTP engine, libcurl's or the portable core's (which cannot keep --bwlimit here)."
         ),
+        (
+            "OFFICER_HTTP2_BULK",
+            "1 lets file bodies go as HTTP/2 streams where the server offers HTTP/2 (for measuring; by default they take HTTP/1.1 connections)."
+        ),
         ("XDG_CONFIG_HOME", "Where the config lives (default ~/.config)."),
         (
             "XDG_STATE_HOME",
