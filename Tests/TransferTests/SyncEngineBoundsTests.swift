@@ -169,3 +169,72 @@ extension SyncEngineBoundsTests {
         #expect(Set(plain.foldersMade) == ["", "a", "b", "c", "c/d", "c/e", "x", "y", "y/z"])
     }
 }
+
+/// A remote whose fetches (the first half of a staged copy) are counted as they overlap.
+private final class CountingSource: SyncRemote, @unchecked Sendable {
+    let items: [SyncItem]
+    let sendFile: String
+    private let lock = NSLock()
+    private var inFlight = 0
+    private(set) var mostInFlight = 0
+
+    init(items: [SyncItem], sendFile: String) {
+        self.items = items
+        self.sendFile = sendFile
+    }
+
+    var description: String { "counting" }
+    func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator { ItemListIterator(items) }
+    func makeDirectory(_ path: SyncPath) async throws {}
+    func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void)
+        async throws
+    {}
+    func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
+        async throws -> Double?
+    { nil }
+    func delete(_ path: SyncPath, isDirectory: Bool) async throws {}
+    func sha256(_ path: SyncPath) async throws -> String { "" }
+    func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {}
+    func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws
+        -> SyncSentFile
+    {
+        lock.withLock {
+            inFlight += 1
+            mostInFlight = max(mostInFlight, inFlight)
+        }
+        try? await Task.sleep(for: .milliseconds(10))
+        lock.withLock { inFlight -= 1 }
+        return SyncSentFile(path: sendFile, wasFetched: true, isCopy: false)
+    }
+}
+
+extension SyncEngineBoundsTests {
+    /// A side's limit caps that side alone: a destination that takes two sends at once does not hold the staged
+    /// copy's fetches to two, and a source limit caps the fetches.
+    @Test func eachSideKeepsItsOwnLimit() async throws {
+        let local = TemporaryDirectory(prefix: "sides")
+        let sent = try local.write("one.bin", "x")
+        let items = (0..<60).map { file(String(format: "f%03d", $0)) }
+        var options = SyncOptions(direction: .push)
+        options.destinationTransfers = 2
+        let source = CountingSource(items: items, sendFile: sent)
+        let destination = RecordingRemote()
+        let report = await SyncEngine(
+            source: source, destination: destination, stagingFolder: local.path + "/staging", options: options
+        ).run()
+        #expect(report.transferred == 60 && report.succeeded, "\(report)")
+        #expect(destination.mostInFlight == 2, "\(destination.mostInFlight)")
+        #expect(source.mostInFlight > 10, "\(source.mostInFlight)")
+
+        options.destinationTransfers = nil
+        options.sourceTransfers = 3
+        let limitedSource = CountingSource(items: items, sendFile: sent)
+        let open = RecordingRemote()
+        #expect(
+            await SyncEngine(
+                source: limitedSource, destination: open, stagingFolder: local.path + "/staging", options: options
+            ).run().transferred == 60)
+        #expect(limitedSource.mostInFlight == 3, "\(limitedSource.mostInFlight)")
+        #expect(open.mostInFlight > 3, "\(open.mostInFlight)")
+    }
+}

@@ -86,6 +86,13 @@ struct OfficerServerRemote: Remote {
     ) async throws -> UploadPlan {
         let path = try path(destination)
         let keeps = queueing && fixedFeatures.contains(.queuedWrites)
+        // The server's tus answer is asked while the destination is placed: the first upload would wait a round
+        // trip for it after.
+        if !files.isOffline, let client = try? files.client, let uploader = try? files.uploader(),
+            let target = try? client.uploadTarget(name: "-", into: path, mtime: nil, overwrite: false)
+        {
+            Task { _ = try? await uploader.discover(target) }
+        }
         do {
             if keeps, files.isOffline { throw FrontDoorRefusal.needsNetwork(destination.description) }
             let placement = try await files.uploadDestination(

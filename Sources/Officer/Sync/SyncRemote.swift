@@ -142,6 +142,14 @@ extension SyncRemote {
         _ item: SyncItem, replacing seen: SyncItem?, from source: any SyncRemote, staging: String,
         onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws -> Int64 {
+        try await receiveByUpload(item, from: source, staging: staging, onProgress: onProgress)
+    }
+
+    /// What a remote's ``receive(_:replacing:from:staging:onProgress:)`` does: the source's file at hand, then
+    /// ``upload(_:to:mtime:onProgress:)``; returns the bytes that went.
+    func receiveByUpload(
+        _ item: SyncItem, from source: any SyncRemote, staging: String, onProgress: @escaping @Sendable (Int64) -> Void
+    ) async throws -> Int64 {
         let total = item.size
         let file = try await source.fileToSend(item, staging: staging) { bytes in onProgress(bytes / 2) }
         try await upload(file.path, to: item.path, mtime: item.mtime) { bytes in

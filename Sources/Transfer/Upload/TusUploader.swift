@@ -646,8 +646,8 @@ package struct TusUploader: Uploading {
 
     // MARK: Requests
 
-    /// OPTIONS: the server's tus capabilities, or nil when it does not speak tus.
-    func discover(_ target: UploadTarget) async throws -> TusServerInfo? {
+    /// OPTIONS: the server's tus capabilities, or nil when it does not speak tus; asked once per endpoint.
+    package func discover(_ target: UploadTarget) async throws -> TusServerInfo? {
         try await discovered.value(for: target.tusEndpoint) { try await self.askServer(target) }
     }
 

@@ -48,6 +48,12 @@ enum SyncCommand: Command {
             OptionSpec(
                 ["--transfers"], .value(placeholder: "N"),
                 help: "files transferred at once, 1 to 256 (default: by size, up to 64 small files or 4 large ones)"),
+            OptionSpec(
+                ["--source-transfers"], .value(placeholder: "N"),
+                help: "at most N of them fetched from SRC at once (a server that takes few connections)"),
+            OptionSpec(
+                ["--destination-transfers"], .value(placeholder: "N"),
+                help: "at most N of them sent to DST at once; the other side is not held back"),
             OptionSpec(["--progress", "-P"], help: "show progress"),
             OptionSpec(
                 ["--resize"], .optionalValue(placeholder: "N|best-effort"),
@@ -102,12 +108,16 @@ enum SyncCommand: Command {
         }
         options.comparison = parsed.flag("checksum") ? .checksum : parsed.flag("size-only") ? .sizeOnly : .sizeAndTime
         options.dryRun = parsed.flag("dry-run")
-        if let text = parsed.value("transfers") {
+        func count(_ name: String) throws -> Int? {
+            guard let text = parsed.value(name) else { return nil }
             guard let value = Int(text), (1...256).contains(value) else {
-                throw ArgumentError.invalidValue(option: "--transfers", value: text, reason: "a number from 1 to 256")
+                throw ArgumentError.invalidValue(option: "--\(name)", value: text, reason: "a number from 1 to 256")
             }
-            options.transfers = value
+            return value
         }
+        options.transfers = try count("transfers")
+        options.sourceTransfers = try count("source-transfers")
+        options.destinationTransfers = try count("destination-transfers")
         options.filter = try filter(parsed)
         return options
     }
