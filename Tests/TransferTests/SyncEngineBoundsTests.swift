@@ -108,11 +108,13 @@ private func file(_ path: String, size: Int64 = 100) -> SyncItem {
 }
 
 private func folder(_ path: String) -> SyncItem {
-    SyncItem(path: SyncPath(path.split(separator: "/").map(String.init)), kind: .directory, size: 0, mtime: 1_700_000_000)
+    SyncItem(
+        path: SyncPath(path.split(separator: "/").map(String.init)), kind: .directory, size: 0, mtime: 1_700_000_000)
 }
 
 extension SyncEngineBoundsTests {
-    private func engine(_ source: RecordingRemote, _ destination: RecordingRemote, transfers: Int? = nil) -> SyncEngine {
+    private func engine(_ source: RecordingRemote, _ destination: RecordingRemote, transfers: Int? = nil) -> SyncEngine
+    {
         var options = SyncOptions(direction: .push)
         options.transfers = transfers
         return SyncEngine(

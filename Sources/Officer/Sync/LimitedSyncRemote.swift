@@ -36,7 +36,9 @@ struct LimitedSyncRemote: SyncRemote {
     {
         try await limit.run { try await base.download(path, size: size, to: localFile, onProgress: onProgress) }
     }
-    func delete(_ path: SyncPath, isDirectory: Bool) async throws { try await base.delete(path, isDirectory: isDirectory) }
+    func delete(_ path: SyncPath, isDirectory: Bool) async throws {
+        try await base.delete(path, isDirectory: isDirectory)
+    }
     func sha256(_ path: SyncPath) async throws -> String { try await base.sha256(path) }
     func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {
         try await base.setModificationTime(path, to: mtime)

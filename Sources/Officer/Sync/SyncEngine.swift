@@ -158,7 +158,8 @@ package struct SyncEngine: Sendable {
                     if impliesFolders {
                         // Made by what is written in it; only an empty one costs a request (``leave``).
                         gate.open(true)
-                        making.append(MadeFolder(path: item.path, gate: gate, implied: SyncImpliedFolder(action: action)))
+                        making.append(
+                            MadeFolder(path: item.path, gate: gate, implied: SyncImpliedFolder(action: action)))
                         continue
                     }
                     making.append(MadeFolder(path: item.path, gate: gate, implied: nil))
