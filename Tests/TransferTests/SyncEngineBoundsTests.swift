@@ -218,7 +218,7 @@ extension SyncEngineBoundsTests {
         let sent = try local.write("one.bin", "x")
         let items = (0..<60).map { file(String(format: "f%03d", $0)) }
         var options = SyncOptions(direction: .push)
-        options.destinationTransfers = 2
+        options.transfersPerSide.destination = 2
         let source = CountingSource(items: items, sendFile: sent)
         let destination = RecordingRemote()
         let report = await SyncEngine(
@@ -228,8 +228,8 @@ extension SyncEngineBoundsTests {
         #expect(destination.mostInFlight == 2, "\(destination.mostInFlight)")
         #expect(source.mostInFlight > 10, "\(source.mostInFlight)")
 
-        options.destinationTransfers = nil
-        options.sourceTransfers = 3
+        options.transfersPerSide.destination = nil
+        options.transfersPerSide.source = 3
         let limitedSource = CountingSource(items: items, sendFile: sent)
         let open = RecordingRemote()
         #expect(

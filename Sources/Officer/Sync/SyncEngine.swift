@@ -28,8 +28,9 @@ package struct SyncEngine: Sendable {
 
     /// Creates an engine for any two sides.
     package init(source: any SyncRemote, destination: any SyncRemote, stagingFolder: String, options: SyncOptions) {
-        self.source = options.sourceTransfers.map { LimitedSyncRemote(source, limit: $0) } ?? source
-        self.destination = options.destinationTransfers.map { LimitedSyncRemote(destination, limit: $0) } ?? destination
+        self.source = options.transfersPerSide.source.map { LimitedSyncRemote(source, limit: $0) } ?? source
+        self.destination =
+            options.transfersPerSide.destination.map { LimitedSyncRemote(destination, limit: $0) } ?? destination
         self.stagingFolder = stagingFolder
         self.options = options
     }

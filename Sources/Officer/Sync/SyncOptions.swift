@@ -27,13 +27,10 @@ public struct SyncOptions: Sendable {
     /// Files transferred at once; nil (the default) chooses by size: many while files are small (a round trip
     /// decides their time: up to 64 at once), four at once while they are 15 MiB or more.
     public var transfers: Int?
-    /// At most this many of the source's transfers at once (a fetch from it), within ``transfers``; nil: no
-    /// limit of its own. A side's limit caps that side only: a staged copy goes on fetching while a slow
-    /// destination sends.
-    public var sourceTransfers: Int?
-    /// At most this many of the destination's transfers at once (a send to it), within ``transfers``; nil: no
-    /// limit of its own.
-    public var destinationTransfers: Int?
+    /// At most this many of each side's transfers at once, within ``transfers`` (`source`: fetches from it;
+    /// `destination`: sends to it); nil: no limit of that side's own. A side's limit caps that side only: a staged
+    /// copy goes on fetching while a slow destination sends.
+    public var transfersPerSide: (source: Int?, destination: Int?) = (nil, nil)
     /// Comparisons that must ask the remote (an object's time, a checksum) running at once.
     public var checkers = 16
     /// Which paths take part.

@@ -1,8 +1,8 @@
 import Foundation
 
-/// How many transfers one side of a sync takes at once (``SyncOptions/sourceTransfers``,
-/// ``SyncOptions/destinationTransfers``): a waiter queues in order and is let in as a slot frees. A cancelled
-/// waiter leaves the queue and throws, so a stopped sync never waits here.
+/// How many transfers one side of a sync takes at once (``SyncOptions/transfersPerSide``): a waiter queues in
+/// order and is let in as a slot frees. A cancelled waiter leaves the queue and throws, so a stopped sync never
+/// waits here.
 final class SyncSideLimit: @unchecked Sendable {
     private let lock = NSLock()
     private let limit: Int

@@ -116,8 +116,8 @@ enum SyncCommand: Command {
             return value
         }
         options.transfers = try count("transfers")
-        options.sourceTransfers = try count("source-transfers")
-        options.destinationTransfers = try count("destination-transfers")
+        options.transfersPerSide.source = try count("source-transfers")
+        options.transfersPerSide.destination = try count("destination-transfers")
         options.filter = try filter(parsed)
         return options
     }
