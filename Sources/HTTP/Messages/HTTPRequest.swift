@@ -89,12 +89,25 @@ package struct HTTPRequest: Sendable {
         switch body {
         case .file(_, _, let length, _) where length > window: return true
         case .data(let data, _) where data.count > window: return true
-        case .multipart(let parts) where parts.contains(where: { if case .field = $0 { false } else { true } }):
-            return true
+        case .multipart(let parts):
+            let large = parts.contains { part in
+                switch part {
+                case .field: false
+                case .file(_, let path, _, _):
+                    ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil).map {
+                        $0 > window
+                    } ?? true
+                case .stream: true
+                }
+            }
+            if large { return true }
         default: break
         }
-        if case .file = sink { return expectedLength.map { $0 > window } ?? true }
-        return false
+        switch sink {
+        case .file: return expectedLength.map { $0 > window } ?? true
+        case .stream, .streamWithCopy: return expectedLength.map { $0 > window } ?? false
+        case .memory: return false
+        }
     }
 
     /// Creates a request; the body defaults to none, the sink to 16 MiB of memory, redirects to the same origin only.

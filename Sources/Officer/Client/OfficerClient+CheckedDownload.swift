@@ -22,7 +22,23 @@ extension OfficerClient {
         let asked: Task<Checksum?, any Error>? =
             checksumIsTheServers ? Task { [self] in try await offeredChecksum(of: path)?.checksum } : nil
         defer { asked?.cancel() }
-        if let asked { options.pendingChecksum = { try await asked.value } }
+        // The question's own failure (a refused token, the file gone) is what the download reports, as it was when
+        // it was asked first: the downloader would tell it as a local failure.
+        let askFailure = FailureBox()
+        if let asked {
+            options.pendingChecksum = {
+                do {
+                    return try await withTaskCancellationHandler {
+                        try await asked.value
+                    } onCancel: {
+                        asked.cancel()
+                    }
+                } catch {
+                    askFailure.keep(error)
+                    throw error
+                }
+            }
+        }
         options.refreshOnChange = { [self] stale in
             var fresh = stale
             let version = try? await offeredChecksum(of: path)
@@ -47,6 +63,7 @@ extension OfficerClient {
                 try await downloader.download(
                     from: url, credential: credential, to: destination, options: options, onEvent: onEvent))
         } catch {
+            if let failure = askFailure.error { throw failure }
             first = .failure(error)
         }
         guard case .failure(.checksumMismatch) = first, checksumIsTheServers else { return try first.get() }
@@ -70,4 +87,14 @@ extension OfficerClient {
             throw error
         }
     }
+}
+
+/// The first error kept from another task (the checksum question's, for the download that awaited it).
+private final class FailureBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: (any Error)?
+
+    var error: (any Error)? { lock.withLock { kept } }
+
+    func keep(_ error: any Error) { lock.withLock { if kept == nil { kept = error } } }
 }

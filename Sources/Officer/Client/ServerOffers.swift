@@ -103,7 +103,7 @@ package final class ServerOffers: @unchecked Sendable {
     var hasFeatures: Bool { lock.withLock { featuresLoaded } }
 
     /// Takes in a plugins answer's feature list: each listed proposal is offered, each unlisted one but `stat`
-    /// (which the contract never lists) is not. An answer without a list says nothing.
+    /// (which servers listed only later: unlisted, a probe tells) is not. An answer without a list says nothing.
     func learn(features: [String]?) {
         lock.withLock { featuresLoaded = true }
         guard let features else { return }

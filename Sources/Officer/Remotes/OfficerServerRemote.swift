@@ -88,10 +88,12 @@ struct OfficerServerRemote: Remote {
         let keeps = queueing && fixedFeatures.contains(.queuedWrites)
         // The server's tus answer is asked while the destination is placed: the first upload would wait a round
         // trip for it after.
-        if !files.isOffline, let client = try? files.client, let uploader = try? files.uploader(),
+        var asking: Task<Void, Never>?
+        if !files.isOffline, let client = try? files.client, client.offers.offers(.tus) != false,
+            let uploader = try? files.uploader(),
             let target = try? client.uploadTarget(name: "-", into: path, mtime: nil, overwrite: false)
         {
-            Task { _ = try? await uploader.discover(target) }
+            asking = Task { _ = try? await uploader.discover(target) }
         }
         do {
             if keeps, files.isOffline { throw FrontDoorRefusal.needsNetwork(destination.description) }
@@ -100,7 +102,9 @@ struct OfficerServerRemote: Remote {
             return UploadPlan(
                 files: files, route: .targets(placement), overwrite: request.overwrite,
                 createMissing: request.createMissing, folderToMake: nil)
-        } catch  where keeps && files.queues(after: error) {
+        } catch {
+            asking?.cancel()
+            guard keeps && files.queues(after: error) else { throw error }
             let intoFolder = try locals.count > 1 || files.queuedDestinationIsFolder(path)
             return UploadPlan(
                 files: front, route: .kept(destination, intoFolder: intoFolder), overwrite: request.overwrite,

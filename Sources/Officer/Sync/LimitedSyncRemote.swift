@@ -70,6 +70,8 @@ struct LimitedSyncRemote: SyncRemote {
             return try await base.receive(
                 item, replacing: seen, from: source, staging: staging, onProgress: onProgress)
         }
+        // What the default `receive` does, with this side's slot around the upload alone: a remote side that
+        // receives otherwise must be wrapped here too.
         return try await receiveByUpload(item, from: source, staging: staging, onProgress: onProgress)
     }
 }

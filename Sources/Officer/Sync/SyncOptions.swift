@@ -29,7 +29,8 @@ public struct SyncOptions: Sendable {
     public var transfers: Int?
     /// At most this many of each side's transfers at once, within ``transfers`` (`source`: fetches from it;
     /// `destination`: sends to it); nil: no limit of that side's own. A side's limit caps that side only: a staged
-    /// copy goes on fetching while a slow destination sends.
+    /// copy goes on fetching while a slow destination sends. It counts files, not connections: a large file's
+    /// parallel ranges and an Officer download's checksum question go beside its transfer.
     public var transfersPerSide: (source: Int?, destination: Int?) = (nil, nil)
     /// Comparisons that must ask the remote (an object's time, a checksum) running at once.
     public var checkers = 16
