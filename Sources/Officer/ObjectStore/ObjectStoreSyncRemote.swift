@@ -192,8 +192,15 @@ package struct ObjectStoreSyncRemote: SyncRemote {
 
 /// Walks the prefix tree one level at a time (a listing with delimiter `/` per folder), each level sorted into
 /// the sync's order (by UTF-8 name, a folder right before its contents) — S3's flat key order puts `a.txt`
-/// before `a/b`, which a merge cannot use. One level is held at a time per depth.
+/// before `a/b`, which a merge cannot use. One level is held at a time per depth, and the next few folders the
+/// walk will enter are listed ahead, at once: a folder's listing costs a round trip, which on a slow link would
+/// otherwise be paid once a folder, one after another.
 final class ObjectTreeIterator: SyncRemoteIterator, @unchecked Sendable {
+    /// Folders listed ahead at most.
+    static let listedAhead = 8
+    /// How far into each level the walk looks for the folders to list ahead.
+    static let lookAhead = 64
+    private var ahead: [SyncPath: Task<[Result<SyncItem, SyncNameError>], any Error>] = [:]
     private let client: ObjectStoreClient
     private let bucket: String
     private let base: String
@@ -220,10 +227,16 @@ final class ObjectTreeIterator: SyncRemoteIterator, @unchecked Sendable {
             } catch ObjectStoreError.noSuchBucket(_) where missingRootIsEmpty {
                 return nil
             }
+            listAhead()
         }
         if let folder = descendInto {
             descendInto = nil
-            levels.append(try await level(folder))
+            if let listing = ahead.removeValue(forKey: folder) {
+                levels.append(try await listing.value)
+            } else {
+                levels.append(try await level(folder))
+            }
+            listAhead()
         }
         while let last = levels.indices.last {
             guard let entry = levels[last].popLast() else {
@@ -234,6 +247,23 @@ final class ObjectTreeIterator: SyncRemoteIterator, @unchecked Sendable {
             return entry
         }
         return nil
+    }
+
+    deinit {
+        for listing in ahead.values { listing.cancel() }
+    }
+
+    /// Starts the listings of the next folders the walk will enter (innermost level first, in walk order), up to
+    /// ``listedAhead`` at once.
+    private func listAhead() {
+        for depth in levels.indices.reversed() {
+            for entry in levels[depth].suffix(Self.lookAhead).reversed() {
+                guard ahead.count < Self.listedAhead else { return }
+                guard case .success(let item) = entry, item.isDirectory, ahead[item.path] == nil else { continue }
+                let path = item.path
+                ahead[path] = Task { [self] in try await level(path) }
+            }
+        }
     }
 
     /// Every entry directly inside `folder`, in sync order, reversed for popping.
