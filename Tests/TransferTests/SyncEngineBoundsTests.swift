@@ -48,24 +48,48 @@ private final class BadNameIterator: SyncRemoteIterator, @unchecked Sendable {
     }
 }
 
+/// How many of one kind of call overlap at most.
+private final class Overlap: @unchecked Sendable {
+    private let lock = NSLock()
+    private var now = 0
+    private var top = 0
+
+    var most: Int { lock.withLock { top } }
+
+    /// Runs `work` counted among the calls in flight.
+    func during<T>(_ work: () async throws -> T) async rethrows -> T {
+        lock.withLock {
+            now += 1
+            top = max(top, now)
+        }
+        defer { lock.withLock { now -= 1 } }
+        return try await work()
+    }
+}
+
 /// A remote that lists the items it is given (in sync order) and records what is made and sent to it: the folders
-/// asked for, the uploads and how many ran at once.
+/// asked for, the uploads, and how many uploads and how many fetches from it (taking `fetchTime`) ran at once.
 private final class RecordingRemote: SyncRemote, @unchecked Sendable {
     let items: [SyncItem]
     let impliesFolders: Bool
     let sendFile: String
     let uploadFails: Set<String>
+    let fetchTime: Duration?
+    let uploads = Overlap()
+    let fetches = Overlap()
     private let lock = NSLock()
-    private var inFlight = 0
-    private(set) var mostInFlight = 0
     private(set) var foldersMade: [String] = []
     private(set) var uploaded: [String] = []
 
-    init(items: [SyncItem] = [], impliesFolders: Bool = false, sendFile: String = "", uploadFails: Set<String> = []) {
+    init(
+        items: [SyncItem] = [], impliesFolders: Bool = false, sendFile: String = "", uploadFails: Set<String> = [],
+        fetchTime: Duration? = nil
+    ) {
         self.items = items
         self.impliesFolders = impliesFolders
         self.sendFile = sendFile
         self.uploadFails = uploadFails
+        self.fetchTime = fetchTime
     }
 
     var description: String { "recording" }
@@ -74,15 +98,8 @@ private final class RecordingRemote: SyncRemote, @unchecked Sendable {
     func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws
     {
-        lock.withLock {
-            inFlight += 1
-            mostInFlight = max(mostInFlight, inFlight)
-        }
-        try? await Task.sleep(for: .milliseconds(30))
-        lock.withLock {
-            inFlight -= 1
-            uploaded.append(path.description)
-        }
+        await uploads.during { try? await Task.sleep(for: .milliseconds(30)) }
+        lock.withLock { uploaded.append(path.description) }
         if uploadFails.contains(path.description) { throw RemotePathError.invalidComponent(path.name) }
     }
     func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
@@ -91,10 +108,15 @@ private final class RecordingRemote: SyncRemote, @unchecked Sendable {
     func delete(_ path: SyncPath, isDirectory: Bool) async throws {}
     func sha256(_ path: SyncPath) async throws -> String { "" }
     func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {}
-    /// Sends one small local file for every item (the engine's bounds do not depend on the bytes).
+    /// Sends one small local file for every item (the engine's bounds do not depend on the bytes), fetched in
+    /// `fetchTime` when given.
     func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws
         -> SyncSentFile
-    { SyncSentFile(path: sendFile, wasFetched: false, isCopy: false) }
+    {
+        guard let fetchTime else { return SyncSentFile(path: sendFile, wasFetched: false, isCopy: false) }
+        await fetches.during { try? await Task.sleep(for: fetchTime) }
+        return SyncSentFile(path: sendFile, wasFetched: true, isCopy: false)
+    }
 }
 
 private final class ItemListIterator: SyncRemoteIterator, @unchecked Sendable {
@@ -130,18 +152,18 @@ extension SyncEngineBoundsTests {
         let smallTarget = RecordingRemote()
         let smallReport = await engine(small, smallTarget).run()
         #expect(smallReport.transferred == 200 && smallReport.succeeded)
-        #expect(smallTarget.mostInFlight == SyncWorkBounds.automaticBudget, "\(smallTarget.mostInFlight)")
+        #expect(smallTarget.uploads.most == SyncWorkBounds.automaticBudget, "\(smallTarget.uploads.most)")
 
         let large = RecordingRemote(
             items: (0..<12).map { file(String(format: "big%02d", $0), size: 20 << 20) }, sendFile: sent)
         let largeTarget = RecordingRemote()
         #expect(await engine(large, largeTarget).run().transferred == 12)
-        #expect(largeTarget.mostInFlight == 4, "\(largeTarget.mostInFlight)")
+        #expect(largeTarget.uploads.most == 4, "\(largeTarget.uploads.most)")
 
         let given = RecordingRemote(items: (0..<40).map { file(String(format: "g%03d", $0)) }, sendFile: sent)
         let givenTarget = RecordingRemote()
         #expect(await engine(given, givenTarget, transfers: 3).run().transferred == 40)
-        #expect(givenTarget.mostInFlight == 3, "\(givenTarget.mostInFlight)")
+        #expect(givenTarget.uploads.most == 3, "\(givenTarget.uploads.most)")
     }
 
     /// Where a folder exists once something is written in it (an object store), only an empty folder is made (a
@@ -172,44 +194,6 @@ extension SyncEngineBoundsTests {
     }
 }
 
-/// A remote whose fetches (the first half of a staged copy) are counted as they overlap.
-private final class CountingSource: SyncRemote, @unchecked Sendable {
-    let items: [SyncItem]
-    let sendFile: String
-    private let lock = NSLock()
-    private var inFlight = 0
-    private(set) var mostInFlight = 0
-
-    init(items: [SyncItem], sendFile: String) {
-        self.items = items
-        self.sendFile = sendFile
-    }
-
-    var description: String { "counting" }
-    func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator { ItemListIterator(items) }
-    func makeDirectory(_ path: SyncPath) async throws {}
-    func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void)
-        async throws
-    {}
-    func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
-        async throws -> Double?
-    { nil }
-    func delete(_ path: SyncPath, isDirectory: Bool) async throws {}
-    func sha256(_ path: SyncPath) async throws -> String { "" }
-    func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {}
-    func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws
-        -> SyncSentFile
-    {
-        lock.withLock {
-            inFlight += 1
-            mostInFlight = max(mostInFlight, inFlight)
-        }
-        try? await Task.sleep(for: .milliseconds(10))
-        lock.withLock { inFlight -= 1 }
-        return SyncSentFile(path: sendFile, wasFetched: true, isCopy: false)
-    }
-}
-
 extension SyncEngineBoundsTests {
     /// A side's limit caps that side alone: a destination that takes two sends at once does not hold the staged
     /// copy's fetches to two, and a source limit caps the fetches.
@@ -219,24 +203,24 @@ extension SyncEngineBoundsTests {
         let items = (0..<60).map { file(String(format: "f%03d", $0)) }
         var options = SyncOptions(direction: .push)
         options.transfersPerSide.destination = 2
-        let source = CountingSource(items: items, sendFile: sent)
+        let source = RecordingRemote(items: items, sendFile: sent, fetchTime: .milliseconds(10))
         let destination = RecordingRemote()
         let report = await SyncEngine(
             source: source, destination: destination, stagingFolder: local.path + "/staging", options: options
         ).run()
         #expect(report.transferred == 60 && report.succeeded, "\(report)")
-        #expect(destination.mostInFlight == 2, "\(destination.mostInFlight)")
-        #expect(source.mostInFlight > 10, "\(source.mostInFlight)")
+        #expect(destination.uploads.most == 2, "\(destination.uploads.most)")
+        #expect(source.fetches.most > 10, "\(source.fetches.most)")
 
         options.transfersPerSide.destination = nil
         options.transfersPerSide.source = 3
-        let limitedSource = CountingSource(items: items, sendFile: sent)
+        let limitedSource = RecordingRemote(items: items, sendFile: sent, fetchTime: .milliseconds(10))
         let open = RecordingRemote()
         #expect(
             await SyncEngine(
                 source: limitedSource, destination: open, stagingFolder: local.path + "/staging", options: options
             ).run().transferred == 60)
-        #expect(limitedSource.mostInFlight == 3, "\(limitedSource.mostInFlight)")
-        #expect(open.mostInFlight > 3, "\(open.mostInFlight)")
+        #expect(limitedSource.fetches.most == 3, "\(limitedSource.fetches.most)")
+        #expect(open.uploads.most > 3, "\(open.uploads.most)")
     }
 }

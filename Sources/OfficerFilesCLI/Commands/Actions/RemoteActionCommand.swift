@@ -44,8 +44,8 @@ enum RemoteActionCommand {
 
     static func run(_ action: AIAction, _ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let requests = try requests(action, parsed, context)
-        let jobs = try intValue(parsed, "jobs", range: 1...16) ?? 2
-        let timeout = Double(try intValue(parsed, "timeout", range: 1...86_400) ?? 300)
+        let jobs = try parsed.number("jobs", in: 1...16) ?? 2
+        let timeout = Double(try parsed.number("timeout", in: 1...86_400) ?? 300)
         let files = try context.files()
         try context.announceCache(files)
         let runner = try files.actionRunner(timeout: timeout)
@@ -198,15 +198,6 @@ enum RemoteActionCommand {
         }
         try AtomicFile.write(Data(text.utf8), to: path, replace: force)
         return path
-    }
-
-    static func intValue(_ parsed: ParsedCommand, _ key: String, range: ClosedRange<Int>) throws -> Int? {
-        guard let text = parsed.value(key) else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw ArgumentError.invalidValue(
-                option: "--" + key, value: text, reason: "a number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return value
     }
 
     /// Runs `body` on at most `width` items at once and hands each outcome to `onEach` in input order,

@@ -24,12 +24,7 @@ enum ImageSettings {
             }
             options.maxEdge = edge
         }
-        if let text = parsed.value("quality") {
-            guard let quality = Int(text), (1...100).contains(quality) else {
-                throw ArgumentError.invalidValue(option: "--quality", value: text, reason: "a number from 1 to 100")
-            }
-            options.quality = quality
-        }
+        if let quality = try parsed.number("quality", in: 1...100) { options.quality = quality }
         if let text = parsed.value("format") {
             guard let format = ImageFormatChoice(rawValue: text.lowercased()) else {
                 throw ArgumentError.invalidValue(option: "--format", value: text, reason: "jpeg, webp or keep")

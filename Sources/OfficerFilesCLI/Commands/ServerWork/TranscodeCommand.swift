@@ -24,7 +24,7 @@ enum TranscodeCommand: Command {
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()
         let video = try context.remotePath(parsed.positionals[0])
-        let height = try RemoteActionCommand.intValue(parsed, "height", range: 64...4320)
+        let height = try parsed.number("height", in: 64...4320)
         let format = parsed.value("format") ?? "mp4"
         guard format == "mp4" else {
             throw ArgumentError.invalidValue(option: "--format", value: format, reason: "only mp4")

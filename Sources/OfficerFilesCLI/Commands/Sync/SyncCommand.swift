@@ -108,16 +108,9 @@ enum SyncCommand: Command {
         }
         options.comparison = parsed.flag("checksum") ? .checksum : parsed.flag("size-only") ? .sizeOnly : .sizeAndTime
         options.dryRun = parsed.flag("dry-run")
-        func count(_ name: String) throws -> Int? {
-            guard let text = parsed.value(name) else { return nil }
-            guard let value = Int(text), (1...256).contains(value) else {
-                throw ArgumentError.invalidValue(option: "--\(name)", value: text, reason: "a number from 1 to 256")
-            }
-            return value
-        }
-        options.transfers = try count("transfers")
-        options.transfersPerSide.source = try count("source-transfers")
-        options.transfersPerSide.destination = try count("destination-transfers")
+        options.transfers = try parsed.number("transfers", in: 1...256)
+        options.transfersPerSide.source = try parsed.number("source-transfers", in: 1...256)
+        options.transfersPerSide.destination = try parsed.number("destination-transfers", in: 1...256)
         options.filter = try filter(parsed)
         return options
     }

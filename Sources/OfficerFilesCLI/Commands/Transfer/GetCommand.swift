@@ -42,12 +42,7 @@ enum GetCommand: Command {
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         var options = DownloadOptions()
         options.force = parsed.flag("force")
-        if let text = parsed.value("segments") {
-            guard let count = Int(text), (1...16).contains(count) else {
-                throw ArgumentError.invalidValue(option: "--segments", value: text, reason: "a number from 1 to 16")
-            }
-            options.segments = count
-        }
+        options.segments = try parsed.number("segments", in: 1...16)
         if let text = parsed.value("checksum") {
             guard let checksum = Checksum(parsing: text) else {
                 throw ArgumentError.invalidValue(

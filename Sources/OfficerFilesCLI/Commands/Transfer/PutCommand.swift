@@ -58,12 +58,7 @@ enum PutCommand: Command {
             }
             options.chunkSize = size
         }
-        if let text = parsed.value("parts") {
-            guard let parts = Int(text), (1...16).contains(parts) else {
-                throw ArgumentError.invalidValue(option: "--parts", value: text, reason: "a number from 1 to 16")
-            }
-            options.parts = parts
-        }
+        if let parts = try parsed.number("parts", in: 1...16) { options.parts = parts }
         options.bandwidthLimit = try parsed.value("bwlimit").map { try ArgumentValues.rate($0, option: "--bwlimit") }
         options.checksums = !parsed.flag("no-checksum")
         for text in parsed.all("meta") {
