@@ -276,21 +276,17 @@ package struct SegmentedDownloader: Downloading {
         }
     }
 
-    /// The bytes on disk are one version of the file, and the one expected: hashed to the checksum where there is
-    /// one (bytes that match a checksum of the file are that version whatever happened meanwhile, so the server
-    /// is asked nothing more), else the server asked again for the version (``checkStillSame(url:token:as:)``).
-    /// A mismatch asks too: a file changed while it came starts over rather than failing. Returns the SHA-256.
+    /// The bytes on disk are the server's current version of the file, and the one expected: the server asked
+    /// again for the version (``checkStillSame(url:token:as:)``: bytes that match an older version's checksum are
+    /// whole, but not the file the server holds now), then hashed to the checksum where there is one (asked while
+    /// the bytes came, ``DownloadOptions/pendingChecksum``). Returns the SHA-256.
     func verifyAndCheckStillSame(
         partial: PartialFile, options: DownloadOptions, url: String, token: BearerCredential?,
         as first: RemoteFileInfo
     ) async throws -> String? {
-        guard let expected = try await options.expectedChecksum() else {
-            try await checkStillSame(url: url, token: token, as: first)
-            return nil
-        }
-        let actual = try SHA256Hasher.hash(file: partial.path)
-        if actual != expected.sha256 { try await checkStillSame(url: url, token: token, as: first) }
-        return try verify(partial: partial, expected: expected, actual: actual)
+        try await checkStillSame(url: url, token: token, as: first)
+        guard let expected = try await options.expectedChecksum() else { return nil }
+        return try verify(partial: partial, expected: expected, actual: SHA256Hasher.hash(file: partial.path))
     }
 
     /// The bytes on disk hash to the checksum the options give, if any; a mismatch drops them.
