@@ -281,6 +281,58 @@ import Transfer
         }
     }
 
+    /// Through a proxy that flips one byte on the way down, `get` and `sync` of a single-part object (checked by its
+    /// MD5 ETag) and of one stored in parts (by the SHA-256 stored with it) fetch it once more and save the store's
+    /// bytes (all three exited 0 with the wrong bytes); `--json` says what each was checked by.
+    @Test func damagedObjectBytesAreFetchedAgainNotSaved() async throws {
+        try await HeavyWork.shared.run {
+            try await addRemote()
+            let name = try await bucket("damage")
+            let small = try await randomFile("small.bin", mebibytes: 3)
+            let large = try await randomFile("large.bin", mebibytes: 34)
+            #expect(try await cli.run(["put", small, "st:\(name)/small.bin"]).status == 0)
+            #expect(try await cli.run(["put", large, "st:\(name)/parts/large.bin"]).status == 0)
+            // Another tool's single-part object carries no SHA-256: its MD5 ETag is the check.
+            let copied = try await ProcessRunner.runDetached(
+                "/usr/bin/rclone", ["copyto", small, "RS:\(name)/theirs.bin"], environment: store.rcloneEnvironment())
+            #expect(copied.status == 0, "\(copied.stderr)")
+            let port = try #require(URL(string: store.url)?.port)
+            for (source, local, check) in [
+                ("small.bin", small, "sha256"), ("parts/large.bin", large, "sha256"), ("theirs.bin", small, "md5"),
+            ] {
+                let proxy = try await startFaultProxy(
+                    target: "127.0.0.1:\(port)", ["--corrupt-at", "1000000", "--direction", "down"])
+                defer { proxy.stop() }
+                #expect(try await addRemote("sp", endpoint: proxy.url, check: false).status == 0)
+                let target = work.file("got-" + (source as NSString).lastPathComponent)
+                let got = try await cli.run(["--json", "get", "sp:\(name)/\(source)", target])
+                #expect(got.status == 0, "\(got.stderr)")
+                #expect(
+                    try await ProcessRunner.sha256Detached(of: target)
+                        == (try await ProcessRunner.sha256Detached(of: local)))
+                #expect(got.stdout.contains("\"checked\":\"\(check)\""), "\(got.stdout)")
+                #expect(try await cli.run(["remote", "remove", "sp"]).status == 0)
+            }
+            // A pull: each object through its own damaging proxy run.
+            let proxy = try await startFaultProxy(
+                target: "127.0.0.1:\(port)", ["--corrupt-at", "2000000", "--direction", "down"])
+            defer { proxy.stop() }
+            #expect(try await addRemote("sp", endpoint: proxy.url, check: false).status == 0)
+            let pulled = work.file("pulled")
+            let sync = try await cli.run(["sync", "sp:\(name)", pulled])
+            #expect(sync.status == 0, "\(sync.stderr)")
+            #expect(
+                try await ProcessRunner.sha256Detached(of: pulled + "/small.bin")
+                    == (try await ProcessRunner.sha256Detached(of: small)))
+            #expect(
+                try await ProcessRunner.sha256Detached(of: pulled + "/parts/large.bin")
+                    == (try await ProcessRunner.sha256Detached(of: large)))
+            #expect(
+                try await ProcessRunner.sha256Detached(of: pulled + "/theirs.bin")
+                    == (try await ProcessRunner.sha256Detached(of: small)))
+        }
+    }
+
     @Test func aKilledDownloadOfAReplacedObjectEndsWithTheNewObject() async throws {
         try await HeavyWork.shared.run {
             try await addRemote()

@@ -202,7 +202,7 @@ import Testing
         options.checksum = Checksum(parsing: "sha256:" + String(repeating: "0", count: 64))
         await #expect(
             throws: DownloadError.checksumMismatch(
-                path: local.file("bad.bin"), expected: String(repeating: "0", count: 64), actual: good)
+                path: local.file("bad.bin"), expected: "sha256:" + String(repeating: "0", count: 64), actual: good)
         ) {
             try await downloader().download(
                 from: nginx.url + "/c.bin", credential: nil, to: local.file("bad.bin"), options: options)
@@ -210,6 +210,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: local.file("bad.bin")))
         #expect(try leftovers().isEmpty)
         #expect(Checksum(parsing: "md5:abc") == nil && Checksum(parsing: "sha256:xyz") == nil)
+        #expect(
+            Checksum(parsing: "MD5:" + String(repeating: "A", count: 32))?.description == "md5:"
+                + String(repeating: "a", count: 32))
     }
 
     @Test func neverOverwritesWithoutForce() async throws {

@@ -71,6 +71,19 @@ import Testing
         } ?? 0
     }
 
+    /// Runs an upload and cancels it from its own callback once the journal holds confirmed bytes.
+    func uploadInterrupted(_ path: String, to target: UploadTarget, options: UploadOptions) async throws {
+        let interrupter = UploadInterrupter()
+        let task = Task {
+            try await uploader().upload(file: path, to: target, options: options) { _ in
+                interrupter.check { ((try? journaledOffset()) ?? 0) > 0 }
+            }
+        }
+        interrupter.attach(task)
+        _ = await task.result
+        #expect(interrupter.fired, "cancelled midway")
+    }
+
     func journalIsEmpty() throws -> Bool { try TransferJournal(path: local.file("journal.sqlite")).uploads().isEmpty }
 
     @Test func uploadsInChunksWithChecksumsAndKeepsTheMtime() async throws {
@@ -162,16 +175,7 @@ import Testing
         options.chunkSize = 256 << 10
         options.terminateOnCancel = false
         let target = try target(viaProxy, "r.bin")
-        // Cancelled from the upload's own callback once the journal holds confirmed bytes.
-        let interrupter = UploadInterrupter()
-        let task = Task {
-            try await uploader().upload(file: path, to: target, options: options) { _ in
-                interrupter.check { ((try? journaledOffset()) ?? 0) > 0 }
-            }
-        }
-        interrupter.attach(task)
-        defer { #expect(interrupter.fired, "cancelled midway") }
-        _ = await task.result
+        try await uploadInterrupted(path, to: target, options: options)
         first!.service.kill()
         first = nil
         // Same port, same state folder, same signing secret: the journaled upload URL is valid again.
@@ -194,16 +198,7 @@ import Testing
         options.chunkSize = 256 << 10
         options.terminateOnCancel = false
         let target = try target(viaProxy, "c.bin")
-        // Cancelled from the upload's own callback once the journal holds confirmed bytes.
-        let interrupter = UploadInterrupter()
-        let task = Task {
-            try await uploader().upload(file: path, to: target, options: options) { _ in
-                interrupter.check { ((try? journaledOffset()) ?? 0) > 0 }
-            }
-        }
-        interrupter.attach(task)
-        defer { #expect(interrupter.fired, "cancelled midway") }
-        _ = await task.result
+        try await uploadInterrupted(path, to: target, options: options)
         let saved = try #require(try TransferJournal(path: local.file("journal.sqlite")).uploads().first)
         _ = try file("c.bin", 3_000_000, seed: 7)  // same size, new bytes
         let events = UploadEventLog()
@@ -216,6 +211,36 @@ import Testing
         head.headers.add("Tus-Resumable", "1.0.0")
         let status = try await HTTPClient.curl.send(head).status
         #expect(status == 404, "HEAD of the stale upload answered \(status)")
+    }
+
+    /// Kill an upload, overwrite 8 bytes of what the server kept, rerun: the resumed upload's end is checked against
+    /// the server's SHA-256 and, as it differs, the file goes again from zero, once, with a warning (it said
+    /// "resumed", exit 0, while the server held other bytes).
+    @Test func aResumedUploadWhoseKeptBytesWereDamagedIsSentAgainFromZero() async throws {
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let (viaProxy, proxy) = try await clientThroughProxy(["--direction", "up", "--throttle", "1000000"])
+        defer { proxy.stop() }
+        let path = try file("d.bin", 3_000_000, seed: 8)
+        var options = UploadOptions()
+        options.chunkSize = 256 << 10
+        options.terminateOnCancel = false
+        let target = try target(viaProxy, "d.bin")
+        try await uploadInterrupted(path, to: target, options: options)
+        // The server's partial upload loses 8 bytes near its start, as a disk or another writer could do to it.
+        let folder = server.state.file("tus")
+        let part = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix(".part") })
+        let handle = try #require(FileHandle(forWritingAtPath: folder + "/" + part))
+        try handle.seek(toOffset: 100)
+        handle.write(Data(repeating: 0xA5, count: 8))
+        try handle.close()
+        let events = UploadEventLog()
+        var checking = try uploader()
+        checking.confirmer = viaProxy
+        let result = try await checking.upload(file: path, to: target, options: options, onEvent: events.add)
+        #expect(result.resumedBytes == 0 && events.restarts == 1, "\(result)")
+        #expect(events.warnings.contains { $0.contains("SHA-256 differs") && $0.contains("again from the start") })
+        try await expectSameOnServer(path, "/in/d.bin")
     }
 
     @Test func aPartThatExpiredStartsTheUploadOverAndTheOtherPartsGoToo() async throws {
@@ -366,6 +391,9 @@ final class UploadEventLog: @unchecked Sendable {
         }
     }
     var restarts: Int { lock.withLock { events.filter { if case .restarted = $0 { true } else { false } }.count } }
+    var warnings: [String] {
+        lock.withLock { events.compactMap { if case .warning(let text) = $0 { text } else { nil } } }
+    }
     var retryReasons: [String] {
         lock.withLock { events.compactMap { if case .retrying(_, _, _, let reason) = $0 { reason } else { nil } } }
     }

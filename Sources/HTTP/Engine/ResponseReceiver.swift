@@ -127,6 +127,7 @@ package final class ResponseReceiver: @unchecked Sendable {
                 return false
             }
             if copyDescriptor >= 0 { copy(bytes) }
+            request.onStoredBytes?(bytes)
             bytesWritten += Int64(bytes.count)
             // Stored bytes are reported as they land, so a resume after a failure knows exactly where to start.
             lastProgress.written = bytesWritten

@@ -76,6 +76,9 @@ package struct HTTPRequest: Sendable {
     /// request there, so a server never receives the end of a file that changed while it was sent
     /// (``HTTPError/localFile(path:message:)`` with that reason).
     package var beforeLastBodyBytes: (@Sendable () -> String?)?
+    /// Hears each 2xx body chunk once it is stored in a stream or file sink, in order: a digest taken of bytes that
+    /// cannot be read back (a `cat` to stdout), checked when the stream ends.
+    package var onStoredBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
     /// Opens a connection of its own and closes it after: after a link cut a reused connection mid-request, the
     /// next request does not start on one that already carried bytes.
     package var freshConnection = false

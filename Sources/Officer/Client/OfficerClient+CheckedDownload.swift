@@ -76,6 +76,30 @@ extension OfficerClient {
             from: url, credential: credential, to: destination, options: options, onEvent: onEvent)
     }
 
+    /// Checks bytes already written out (a `cat`, whose output cannot be read back) through ``ContentVerification``
+    /// against the server's checksum asked while they streamed (`asked`): the checksum they matched, nil where the
+    /// server offers none. A mismatch asks once more: a file edited while it streamed has a new checksum, and bytes
+    /// that match it are that version whole; otherwise the bytes were damaged on the way
+    /// (``DownloadError/damagedStream(url:output:expected:actual:)``).
+    func checkStream(
+        _ path: RemotePath, url: String, digest: RunningDigest, asked: Task<Checksum?, any Error>, outputName: String
+    ) async throws -> Checksum? {
+        let first = try await asked.value
+        let actual = digest.finalized(for: first)
+        guard case .failure(let mismatch) = ContentVerification.check(actual: actual, against: first) else {
+            return first
+        }
+        if let now = try? await offeredChecksum(of: path)?.checksum, now != first {
+            guard case .success = ContentVerification.check(actual: actual, against: now) else {
+                throw DownloadError.unstable(url: URLRedaction.redacted(url))
+            }
+            return now
+        }
+        throw DownloadError.damagedStream(
+            url: URLRedaction.redacted(url), output: outputName, expected: mismatch.expected.description,
+            actual: mismatch.actual)
+    }
+
     /// The server's SHA-256 of `path` and the time it was taken at, where the server offers checksums; nil where
     /// it does not (a seed-only server: the download is then checked by its length alone).
     func offeredChecksum(of path: RemotePath) async throws(OfficerError) -> (checksum: Checksum, mtime: Double)? {

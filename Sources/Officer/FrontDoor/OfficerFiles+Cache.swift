@@ -30,12 +30,28 @@ extension OfficerFiles {
             return PinOutcome(bytes: entry.size, wasCached: true)
         }
         let client = try client
-        let staged = try cache.stage()
-        let outcome = try await SegmentedDownloader(http: http, journal: nil).stream(
-            from: client.rawURL(for: path), credential: client.credential, to: staged.fileDescriptor, copy: nil,
-            ifNoneMatch: nil)
-        let entry = try cache.commit(staged, key: key, version: outcome.etag ?? "unversioned", pinned: true)
-        return PinOutcome(bytes: entry.size, wasCached: false)
+        // The server hashes the whole file before it answers: asked while the bytes come. Bytes that do not match it
+        // (damaged on the way) are never admitted: fetched once more, then refused.
+        let asked = Task { try await client.offeredChecksum(of: path)?.checksum }
+        defer { asked.cancel() }
+        var attempt = 1
+        while true {
+            let staged = try cache.stage()
+            let outcome = try await SegmentedDownloader(http: http, journal: nil).stream(
+                from: client.rawURL(for: path), credential: client.credential, to: staged.fileDescriptor, copy: nil,
+                ifNoneMatch: nil)
+            do {
+                let entry = try cache.commit(
+                    staged, key: key, version: outcome.etag ?? "unversioned", pinned: true,
+                    expected: try await asked.value)
+                return PinOutcome(bytes: entry.size, wasCached: false)
+            } catch CacheError.damaged where attempt == 1 {
+                warn(
+                    "the bytes of \(path) were damaged on the way (they do not match the server's checksum): fetching it again"
+                )
+                attempt += 1
+            }
+        }
     }
 
     /// Lets a pinned file be evicted again; ``CacheError/notCached(key:)`` when it is not in the cache.

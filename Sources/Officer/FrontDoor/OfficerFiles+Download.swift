@@ -60,7 +60,7 @@ extension OfficerFiles {
                     // The copy is hashed on its way to the temp file and refused before the rename if it changed since.
                     var installing = options
                     installing.checksum = Checksum(parsing: "sha256:" + digest)
-                    let result: DownloadResult
+                    var result: DownloadResult
                     do {
                         result = try withExtendedLifetime(handle) {
                             try downloader.install(
@@ -76,6 +76,7 @@ extension OfficerFiles {
                         return try await fetchAgain(
                             path, to: destination, options: options, pinned: entry.pinned, report: report)
                     }
+                    result.checkedBy = entry.checkedBy
                     // Told once installed: a refused destination (it exists) shows no transfer that never was.
                     report(.started(total: entry.size, partSizes: [entry.size], resumedBytes: 0, method: .cache))
                     report(.progress(part: 0, done: result.bytes))
@@ -105,9 +106,12 @@ extension OfficerFiles {
         }
         if let cache, let etag = result.etag, pinned || result.bytes <= cache.automaticEntryLimit {
             do {
+                // Admitted as what the download matched: the server's SHA-256, or its length alone.
                 try cache.store(
                     contentsOf: result.path, for: key, version: etag, pinned: pinned,
-                    metadata: options.modificationTime.map { ["mtime": String($0)] } ?? [:])
+                    metadata: options.modificationTime.map { ["mtime": String($0)] } ?? [:],
+                    expected: result.checkedBy == .sha256
+                        ? result.sha256.flatMap { Checksum(algorithm: .sha256, hex: $0) } : nil)
             } catch {
                 configuration.http.log?("cache: not stored: \(error)")
             }

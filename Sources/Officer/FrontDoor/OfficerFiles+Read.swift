@@ -10,6 +10,8 @@ package struct ReadOutcome: Sendable, Equatable {
     package var bytes: Int64
     /// True when they came from the cache (offline, or the server answered 304 to the cached ETag).
     package var fromCache: Bool
+    /// What the bytes matched: the server's SHA-256, or their length alone on a server without checksums.
+    package var checkedBy: ContentCheck = .size
 }
 
 /// Why bytes could not be written where the caller asked (the other end of a pipe closed, a full disk).
@@ -26,57 +28,58 @@ package struct OutputError: Error, Equatable, Sendable, CustomStringConvertible,
 
 extension OfficerFiles {
     /// Writes an Officer file's bytes to `fileDescriptor` (stdout for a `cat`), resuming transparently after
-    /// network failures. Cached: a second read of an unchanged file asks the server with `If-None-Match` and writes
-    /// the cached copy on 304; offline the cached copy is written without asking. A file up to an eighth of the
-    /// cache limit is cached on the way. `outputName` names the descriptor in errors.
+    /// network failures. Where the server offers checksums, its SHA-256 is asked while the bytes stream and the
+    /// bytes written must hash to it: bytes damaged on the way end the read with
+    /// ``DownloadError/damagedStream(url:output:expected:actual:)`` (they cannot be taken back) and are never
+    /// cached. Cached: a second read of an unchanged file asks the server with `If-None-Match` and writes the cached
+    /// copy on 304; offline the cached copy is written without asking. A file up to an eighth of the cache limit is
+    /// cached on the way, admitted through the same check. `outputName` names the descriptor in errors.
     @discardableResult
     package func read(
         _ path: RemotePath, to fileDescriptor: Int32, outputName: String = "<output>", bandwidthLimit: Int64? = nil
     ) async throws -> ReadOutcome {
         let client = try client
-        let downloader = SegmentedDownloader(http: http, journal: nil)
-        guard let cache = try usableCache() else {
-            if isOffline { throw FrontDoorRefusal.notCachedOffline(path) }
-            let outcome = try await Self.naming(path) {
-                try await downloader.stream(
-                    from: client.rawURL(for: path), credential: client.credential, to: fileDescriptor, copy: nil,
-                    ifNoneMatch: nil,
-                    bandwidthLimit: bandwidthLimit, requireLength: true)
-            }
-            return ReadOutcome(bytes: outcome.written, fromCache: false)
-        }
+        let cache = try usableCache()
         let key = try cacheKey(path, kind: CacheKey.Kind.body)
-        let (cached, pinned) = try checkedCacheEntry(cache, key: key, path: path)
+        var cached: (entry: CacheEntry, handle: FileHandle)?
+        var pinned = false
+        if let cache { (cached, pinned) = try checkedCacheEntry(cache, key: key, path: path) }
         if isOffline {
             guard let (entry, handle) = cached else { throw FrontDoorRefusal.notCachedOffline(path) }
             try Self.copy(handle, entry, to: fileDescriptor, outputName: outputName)
-            return ReadOutcome(bytes: entry.size, fromCache: true)
+            return ReadOutcome(bytes: entry.size, fromCache: true, checkedBy: entry.checkedBy)
         }
-        let etag = cached?.0.etag
-        let staged = try? cache.stage()
+        // The server hashes the whole file before it answers: asked while the bytes stream.
+        let asked = Task { try await client.offeredChecksum(of: path)?.checksum }
+        defer { asked.cancel() }
+        let staged = try? cache?.stage()
+        let digest = RunningDigest()
+        let url = client.rawURL(for: path)
         let outcome = try await Self.naming(path) {
-            try await downloader.stream(
-                from: client.rawURL(for: path), credential: client.credential, to: fileDescriptor,
-                copy: staged.map { ($0.fileDescriptor, cache.automaticEntryLimit) }, ifNoneMatch: etag,
-                bandwidthLimit: bandwidthLimit,
-                requireLength: true)
+            try await SegmentedDownloader(http: http, journal: nil).stream(
+                from: url, credential: client.credential, to: fileDescriptor,
+                copy: staged.map { ($0.fileDescriptor, cache!.automaticEntryLimit) }, ifNoneMatch: cached?.entry.etag,
+                bandwidthLimit: bandwidthLimit, requireLength: true, digest: digest)
         }
         if outcome.notModified, let (entry, handle) = cached {
             configuration.http.log?("cache: \(path) unchanged on the server (304): printing the cached copy")
             try Self.copy(handle, entry, to: fileDescriptor, outputName: outputName)
-            return ReadOutcome(bytes: entry.size, fromCache: true)
+            return ReadOutcome(bytes: entry.size, fromCache: true, checkedBy: entry.checkedBy)
         }
-        // The copy is kept only whole and with the server's version; one abandoned on the way is dropped.
-        if let staged, let etag = outcome.etag {
-            if let info = FileStatus.of(descriptor: staged.fileDescriptor), Int64(info.st_size) == outcome.written {
-                do {
-                    try cache.commit(staged, key: key, version: etag, pinned: pinned)
-                } catch {
-                    configuration.http.log?("cache: not stored: \(error)")
-                }
+        let expected = try await Self.naming(path) {
+            try await client.checkStream(path, url: url, digest: digest, asked: asked, outputName: outputName)
+        }
+        // The copy is kept only whole, with the server's version, through the same check.
+        if let cache, let staged, let etag = outcome.etag,
+            let info = FileStatus.of(descriptor: staged.fileDescriptor), Int64(info.st_size) == outcome.written
+        {
+            do {
+                try cache.commit(staged, key: key, version: etag, pinned: pinned, expected: expected)
+            } catch {
+                configuration.http.log?("cache: not stored: \(error)")
             }
         }
-        return ReadOutcome(bytes: outcome.written, fromCache: false)
+        return ReadOutcome(bytes: outcome.written, fromCache: false, checkedBy: expected?.check ?? .size)
     }
 
     /// A read the server answers "not found" is told by the path, not by the request's URL.

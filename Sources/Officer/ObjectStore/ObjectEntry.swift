@@ -1,4 +1,5 @@
 import FileModel
+import Transfer
 
 /// A bucket, folder (prefix) or object on an object-store remote, as `ls` and `stat` show it.
 package struct ObjectEntry: Sendable, Equatable {
@@ -16,6 +17,8 @@ package struct ObjectEntry: Sendable, Equatable {
     package var sha256: String?
     /// The content type, from a HEAD.
     package var contentType: String?
+    /// The strongest digest of the content the object carries (``ObjectInfo/contentChecksum``), from a HEAD.
+    package var checksum: Checksum?
 
     /// Creates an entry.
     package init(

@@ -121,10 +121,12 @@ package struct ObjectStore: Sendable {
     }
 
     static func entry(_ path: ObjectStorePath, _ info: ObjectInfo) -> ObjectEntry {
-        ObjectEntry(
+        var entry = ObjectEntry(
             path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: info.key), isFolder: false,
             size: info.size,
             mtime: info.modificationTime, etag: info.etag, sha256: info.sha256, contentType: info.contentType)
+        entry.checksum = info.contentChecksum
+        return entry
     }
 
     // MARK: Changing
@@ -208,26 +210,60 @@ package struct ObjectStore: Sendable {
             var options = given
             options.modificationTime = options.modificationTime ?? entry.mtime
             options.knownLength = entry.size
-            // The HEAD that found the object gave its version: the download asks no second one.
+            // The HEAD that found the object gave its version: the download asks no second one. Its digest is what
+            // the bytes must match (a caller's own checksum stands).
             options.knownETag = entry.etag
             options.knownServesRanges = true
-            return try await downloader(bucket: path.bucket).download(
-                from: client.objectURL(bucket: path.bucket, key: path.objectKey), credential: nil, to: destination,
-                options: options
+            let refetchOnDamage = options.checksum == nil
+            if refetchOnDamage { options.checksum = entry.checksum }
+            return try await checkedDownload(
+                bucket: path.bucket, key: path.objectKey, to: destination, options: options,
+                refetchOnDamage: refetchOnDamage
             ) { report($0) }
         }
     }
 
+    /// Downloads an object as every download of one goes (`get`, a sync's pull): its bytes must match the object's
+    /// own digest (``DownloadOptions/checksum`` or ``DownloadOptions/checksumInHeaders``), and bytes damaged on the
+    /// way are fetched once more from the first byte before the download is refused (`refetchOnDamage`: not when
+    /// the checksum is the caller's, which says what the file must be).
+    func checkedDownload(
+        bucket: String, key: String, to destination: String, options: DownloadOptions, refetchOnDamage: Bool = true,
+        onEvent: (@Sendable (TransferEvent) -> Void)? = nil
+    ) async throws -> DownloadResult {
+        let url = client.objectURL(bucket: bucket, key: key)
+        do {
+            return try await downloader(bucket: bucket).download(
+                from: url, credential: nil, to: destination, options: options, onEvent: onEvent)
+        } catch .checksumMismatch where refetchOnDamage {
+            onEvent?(.restarted(reason: "the bytes that arrived do not match the object's checksum"))
+            return try await downloader(bucket: bucket).download(
+                from: url, credential: nil, to: destination, options: options, onEvent: onEvent)
+        }
+    }
+
     /// Writes an object to an open descriptor (`cat`), resuming a broken connection where it stopped as long as
-    /// the object is the same (`If-Match`).
-    package func stream(_ path: ObjectStorePath, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil) async throws
-        -> Int64
-    {
+    /// the object is the same (`If-Match`); the bytes written must match the object's digest (its stored SHA-256 or
+    /// MD5 ETag), or the read ends with ``DownloadError/damagedStream(url:output:expected:actual:)``.
+    package func stream(
+        _ path: ObjectStorePath, to fileDescriptor: Int32, outputName: String = "<output>",
+        bandwidthLimit: Int64? = nil
+    ) async throws -> Int64 {
         let entry = try await stat(path)
         guard !entry.isFolder else { throw FrontDoorRefusal.notAnObject(path.description) }
-        return try await downloader(bucket: path.bucket).stream(
-            from: client.objectURL(bucket: path.bucket, key: path.objectKey), credential: nil, to: fileDescriptor,
-            bandwidthLimit: bandwidthLimit)
+        let url = client.objectURL(bucket: path.bucket, key: path.objectKey)
+        let digest = RunningDigest(md5: entry.checksum?.algorithm == .md5)
+        let outcome = try await downloader(bucket: path.bucket).stream(
+            from: url, credential: nil, to: fileDescriptor, copy: nil, ifNoneMatch: nil,
+            bandwidthLimit: bandwidthLimit, digest: digest)
+        if case .failure(let mismatch) = ContentVerification.check(
+            actual: digest.finalized(for: entry.checksum), against: entry.checksum)
+        {
+            throw DownloadError.damagedStream(
+                url: URLRedaction.redacted(url), output: outputName, expected: mismatch.expected.description,
+                actual: mismatch.actual)
+        }
+        return outcome.written
     }
 
     /// Where an upload of `localFile` to `path` goes: into the bucket or folder it names (a bucket, or a key

@@ -106,10 +106,12 @@ package struct ObjectStoreSyncRemote: SyncRemote {
         options.force = true
         options.preserveModificationTime = false
         options.knownLength = size
+        // The object's own digest (its stored SHA-256, its MD5 ETag) comes with the HEAD or GET that finds it.
+        let objectKey = key(path)
+        options.checksumInHeaders = { ObjectStoreClient.info(key: objectKey, headers: $0).contentChecksum }
         let progress = DownloadProgressSum()
-        let result = try await store.downloader(bucket: base.bucket).download(
-            from: client.objectURL(bucket: base.bucket, key: key(path)), credential: nil, to: localFile,
-            options: options
+        let result = try await store.checkedDownload(
+            bucket: base.bucket, key: objectKey, to: localFile, options: options
         ) { event in
             if case .progress(let segment, let done) = event {
                 onProgress(progress.update(segment: segment, done: done))
@@ -163,13 +165,7 @@ package struct ObjectStoreSyncRemote: SyncRemote {
         guard let info = try await client.head(bucket: base.bucket, key: objectKey) else {
             throw ObjectStoreError.noSuchKey(bucket: client.shown(base.bucket), key: objectKey)
         }
-        if let sha256 = info.sha256 { return SyncChecksum(algorithm: .sha256, hex: sha256) }
-        if let etag = info.etag.map(ObjectInfo.unquoted), etag.count == 32, etag.allSatisfy(\.isHexDigit) {
-            return SyncChecksum(algorithm: .md5, hex: etag)
-        }
-        if let md5 = info.metadata["md5chksum"].flatMap({ Data(base64Encoded: $0) }), md5.count == 16 {
-            return SyncChecksum(algorithm: .md5, hex: md5.map { String(format: "%02x", $0) }.joined())
-        }
+        if let sum = info.contentChecksum { return SyncChecksum(algorithm: sum.algorithm, hex: sum.hex) }
         throw ObjectStoreError.integrity(
             request: "\(base.bucket)/\(objectKey)",
             detail: "the object carries no content hash (stored in parts without one): compare by size and time")

@@ -96,7 +96,8 @@ struct ObjectStoreBucketRemote: Remote {
     func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?) async throws
         -> Int64
     {
-        try await store.stream(try path(location), to: fileDescriptor, bandwidthLimit: bandwidthLimit)
+        try await store.stream(
+            try path(location), to: fileDescriptor, outputName: outputName, bandwidthLimit: bandwidthLimit)
     }
 
     /// The object's facts; no server actions are offered for it (OCR, speech and the rest run on an Officer server's

@@ -16,6 +16,8 @@ struct TransferRecord: Encodable, Sendable {
     var sha256: String?
     var seconds: Double
     var fromCache: Bool
+    /// A download's check against the remote: `sha256`, `md5`, or `size` where the remote offers no checksum.
+    var checked: String? = nil
 }
 
 /// An unfinished transfer in JSON (`transfers list`): schema `unfinished`.

@@ -25,6 +25,9 @@ package struct CacheEntry: Sendable, Equatable, Codable {
     /// The SHA-256 of the stored bytes (hex), checked before they are handed out; nil only for an entry whose
     /// file was already gone when the index gained the column.
     package var sha256: String?
+    /// What the bytes matched before they were admitted: the server's digest, or only their length and version
+    /// (an entry of a server without checksums, or of an older build); only a digest is ever reported as verified.
+    package var checkedBy: ContentCheck = .size
 
     /// The stored bytes unchecked, or nil if the entry was evicted meanwhile (``ContentCache/open(_:)`` checks them).
     package func contents() -> Data? { FileManager.default.contents(atPath: path) }

@@ -7,6 +7,7 @@ extension CacheError: CategorizedError {
         case .index, .io: .localFile
         case .tooLarge: .refused
         case .notCached: .notFound
+        case .damaged: .integrity
         }
     }
 }

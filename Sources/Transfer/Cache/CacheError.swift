@@ -11,6 +11,8 @@ package enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLarge(key: CacheKey, size: Int64, available: Int64)
     /// No entry for this key.
     case notCached(key: CacheKey)
+    /// The bytes to store do not match the remote's validator: they were damaged on the way and are not admitted.
+    case damaged(key: CacheKey, expected: String, actual: String)
 
     /// A one-line message.
     package var description: String {
@@ -20,6 +22,8 @@ package enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let key, let size, let available):
             "cache: \(key.root):\(key.path) (\(size) bytes) does not fit: only \(available) bytes are not pinned within the limit"
         case .notCached(let key): "cache: \(key.root):\(key.path) is not cached"
+        case .damaged(let key, let expected, let actual):
+            "cache: \(key.root):\(key.path): the bytes hash to \(actual), not the \(expected) the server gives; not stored"
         }
     }
 }

@@ -64,7 +64,8 @@ extension ContentCache {
 
     /// The index's format. Version 1 is the layout of every build before versions were kept (their files, of
     /// `user_version` 0, are taken as they are); version 2 gives every entry its SHA-256, computed from the
-    /// stored file when the index is upgraded. Add a step for each change; never edit a released one.
+    /// stored file when the index is upgraded; version 3 says what each entry's bytes matched before they were
+    /// admitted (`checked`: `sha256`, `md5` or `size`; older entries are taken as checked by size alone). Add a step for each change; never edit a released one.
     static let indexSchema = SQLiteSchema([
         { database in
             try database.execute(
@@ -113,6 +114,9 @@ extension ContentCache {
                 try database.execute(
                     "UPDATE entries SET sha256 = ? WHERE rowid = ?", [.text(digest), .integer(row[0].int64)])
             }
+        },
+        { database in
+            try database.execute("ALTER TABLE entries ADD COLUMN checked TEXT NOT NULL DEFAULT 'size'")
         },
     ])
 

@@ -192,24 +192,25 @@ package final class ContentCache: @unchecked Sendable {
     /// Stores `data` for `key` at `version` (see ``commit(_:key:version:pinned:metadata:)``).
     @discardableResult
     package func store(
-        _ data: Data, for key: CacheKey, version: String, pinned: Bool = false, metadata: [String: String] = [:]
+        _ data: Data, for key: CacheKey, version: String, pinned: Bool = false, metadata: [String: String] = [:],
+        expected: Checksum? = nil
     )
         throws(CacheError) -> CacheEntry
     {
         let staged = try stage()
         try staged.write(data)
-        return try commit(staged, key: key, version: version, pinned: pinned, metadata: metadata)
+        return try commit(staged, key: key, version: version, pinned: pinned, metadata: metadata, expected: expected)
     }
 
     /// Stores a copy of a local file's bytes for `key` at `version` (see ``commit(_:key:version:pinned:metadata:)``).
     @discardableResult
     package func store(
         contentsOf path: String, for key: CacheKey, version: String, pinned: Bool = false,
-        metadata: [String: String] = [:]
+        metadata: [String: String] = [:], expected: Checksum? = nil
     ) throws(CacheError) -> CacheEntry {
         let staged = try stage()
         try staged.write(contentsOf: path)
-        return try commit(staged, key: key, version: version, pinned: pinned, metadata: metadata)
+        return try commit(staged, key: key, version: version, pinned: pinned, metadata: metadata, expected: expected)
     }
 
     /// The largest entry stored on the way (a download, an AI result): an eighth of the limit, so one big file
@@ -218,15 +219,32 @@ package final class ContentCache: @unchecked Sendable {
 
     /// Makes staged bytes the entry for `key`, replacing any older version. Evicts what it must first;
     /// when it returns, the cache is within its limit. Throws ``CacheError/tooLarge(key:size:available:)``
-    /// when the entry cannot fit beside the pinned ones; the cache is then unchanged.
+    /// when the entry cannot fit beside the pinned ones; the cache is then unchanged. The bytes are admitted only
+    /// through ``ContentVerification``: with `expected` (the remote's validator) they must match it, or the cache is
+    /// unchanged and ``CacheError/damaged(key:expected:actual:)`` says why; without one the entry is kept as checked
+    /// by size alone (``CacheEntry/checkedBy``), never as verified.
     @discardableResult
     package func commit(
         _ staged: CacheStagedFile, key: CacheKey, version: String, pinned: Bool = false,
-        metadata: [String: String] = [:]
+        metadata: [String: String] = [:], expected: Checksum? = nil
     ) throws(CacheError) -> CacheEntry {
         let size = try staged.finish()
         let digest: String
-        do { digest = try SHA256Hasher.hash(file: staged.path) } catch {
+        let checked: ContentCheck
+        do {
+            digest = try SHA256Hasher.hash(file: staged.path)
+            let verdict =
+                expected?.algorithm == .sha256
+                ? ContentVerification.check(actual: digest, against: expected)
+                : try ContentVerification.check(file: staged.path, against: expected).verdict
+            switch verdict {
+            case .success(let check): checked = check
+            case .failure(let mismatch):
+                throw CacheError.damaged(key: key, expected: mismatch.expected.description, actual: mismatch.actual)
+            }
+        } catch let error as CacheError {
+            throw error
+        } catch {
             throw .io(path: staged.path, message: "\(error)")
         }
         let name = Self.randomName()
@@ -257,8 +275,8 @@ package final class ContentCache: @unchecked Sendable {
                     try db.execute("UPDATE totals SET clock = clock + 1 WHERE id = 1")
                     try db.execute(
                         """
-                        INSERT INTO entries (server, root, path, kind, version, size, file, created, accessed, seq, expires, pinned, metadata, sha256)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT clock FROM totals WHERE id = 1), ?, ?, ?, ?)
+                        INSERT INTO entries (server, root, path, kind, version, size, file, created, accessed, seq, expires, pinned, metadata, sha256, checked)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT clock FROM totals WHERE id = 1), ?, ?, ?, ?, ?)
                         """,
                         [
                             .text(key.server), .text(key.root), .text(key.path), .text(key.kind), .text(version),
@@ -266,7 +284,7 @@ package final class ContentCache: @unchecked Sendable {
                             .text(Self.keptFile(path, in: directory)), .real(now), .real(now),
                             expires.map { .real($0) } ?? .null,
                             .integer(keepPinned ? 1 : 0),
-                            .text(metadataText), .text(digest),
+                            .text(metadataText), .text(digest), .text(checked.rawValue),
                         ])
                 }
             } catch {
@@ -275,7 +293,7 @@ package final class ContentCache: @unchecked Sendable {
             }
             return CacheEntry(
                 key: key, version: version, size: size, path: path, created: now, accessed: now, expires: expires,
-                pinned: keepPinned, metadata: metadata, sha256: digest)
+                pinned: keepPinned, metadata: metadata, sha256: digest, checkedBy: checked)
         }
         staged.isCommitted = true
         unlink(staged.path)
@@ -333,7 +351,7 @@ package final class ContentCache: @unchecked Sendable {
     // MARK: Internals
 
     static let columns =
-        "rowid, server, root, path, kind, version, size, file, created, accessed, expires, pinned, metadata, sha256"
+        "rowid, server, root, path, kind, version, size, file, created, accessed, expires, pinned, metadata, sha256, checked"
 
     func row(for key: CacheKey) throws(CacheError) -> (Int64, CacheEntry)? {
         try sql { db throws(SQLiteError) in
@@ -354,7 +372,8 @@ package final class ContentCache: @unchecked Sendable {
                 version: row[5].text,
                 size: row[6].int64, path: Self.file(row[7].text, in: directory), created: row[8].real,
                 accessed: row[9].real, expires: expires,
-                pinned: row[11].int64 != 0, metadata: metadata, sha256: row[13].optionalText)
+                pinned: row[11].int64 != 0, metadata: metadata, sha256: row[13].optionalText,
+                checkedBy: ContentCheck(rawValue: row[14].text) ?? .size)
         )
     }
 

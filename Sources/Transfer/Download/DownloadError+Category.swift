@@ -7,7 +7,7 @@ extension DownloadError: CategorizedError {
         switch self {
         case .destinationExists, .destinationIsDirectory, .busy: .conflict
         case .server(_, let status, _): .of(httpStatus: status)
-        case .checksumMismatch: .integrity
+        case .checksumMismatch, .damagedStream: .integrity
         case .lengthMismatch, .unstable, .unexpectedAnswer: .server
         case .transfer(let inner): inner.category
         case .journal, .localFile, .noSuchFolder: .localFile

@@ -19,6 +19,9 @@ package enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible 
     case lengthMismatch(path: String, expected: Int64, actual: Int64)
     /// The file kept changing on the server while being fetched.
     case unstable(url: String)
+    /// Bytes already written out (a stream to stdout, which cannot be taken back) do not match the remote's
+    /// checksum: damaged on the way, or shorter than the file.
+    case damagedStream(url: String, output: String, expected: String, actual: String)
     /// The server's answers did not fit what was asked (a range it was not asked for, no length); nothing was kept.
     case unexpectedAnswer(url: String, reason: String)
     /// A network or local-file failure that retries did not overcome.
@@ -37,9 +40,11 @@ package enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible 
         case .noSuchFolder(let path): "\(path): no such folder"
         case .server(let url, let status, let message): "\(url): server answered \(status): \(message)"
         case .checksumMismatch(let path, let expected, let actual):
-            "\(path): sha256 is \(actual), expected \(expected); nothing was saved"
+            "\(path): the bytes that arrived hash to \(actual), not the \(expected) the remote gives; nothing was saved"
         case .lengthMismatch(let path, let expected, let actual): "\(path): got \(actual) bytes, expected \(expected)"
         case .unstable(let url): "\(url): the file kept changing on the server; try again later"
+        case .damagedStream(let url, let output, let expected, let actual):
+            "\(url): the bytes written to \(output) were damaged on the way (they hash to \(actual), not \(expected))"
         case .unexpectedAnswer(let url, let reason): "\(url): the server's answer does not fit the request: \(reason)"
         case .transfer(let error): error.description
         case .journal(let error): error.description

@@ -12,6 +12,10 @@ public struct DownloadOptions: Sendable {
     /// asked while the bytes come): awaited before the file takes its name, when `checksum` is nil; nil from it
     /// means the server has none.
     package var pendingChecksum: (@Sendable () async throws -> Checksum?)?
+    /// The validator the server's answer itself carries (an object's stored SHA-256 or single-part MD5 ETag), read
+    /// from the headers of the HEAD or the GET that found the file when neither `checksum` nor `pendingChecksum`
+    /// gives one.
+    package var checksumInHeaders: (@Sendable (HTTPHeaders) -> Checksum?)?
     /// Receive at most this many bytes per second in all.
     public var bandwidthLimit: Int64?
     /// Give the file the server's Last-Modified time, as wget does.
@@ -42,10 +46,12 @@ public struct DownloadOptions: Sendable {
     /// The defaults.
     public init() {}
 
-    /// The checksum the bytes must have: the one given, else the pending one's answer.
-    func expectedChecksum() async throws -> Checksum? {
+    /// The checksum the bytes must have: the one given, else the pending one's answer, else the one in the
+    /// headers of the answer that found the file.
+    func expectedChecksum(headers: HTTPHeaders?) async throws -> Checksum? {
         if let checksum { return checksum }
-        return try await pendingChecksum?()
+        if let pendingChecksum { return try await pendingChecksum() }
+        return headers.flatMap { checksumInHeaders?($0) }
     }
 
     /// Segments used for a file of `total` bytes on a server that serves ranges.

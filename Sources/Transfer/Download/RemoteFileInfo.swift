@@ -8,8 +8,12 @@ struct RemoteFileInfo: Sendable, Equatable {
     var acceptsRanges: Bool
     /// What `Accept-Ranges` said, if anything (`bytes`, `none`): whether ranges must be tried is decided from it.
     var acceptRanges: String?
+    /// The answer's header fields, when it came from one: what else a caller reads of that version (an object's
+    /// stored SHA-256).
+    var headers: HTTPHeaders?
 
     init(headers: HTTPHeaders) {
+        self.headers = headers
         total = headers["Content-Length"].flatMap { Int64($0) }
         etag = headers["ETag"]
         lastModified = headers["Last-Modified"]

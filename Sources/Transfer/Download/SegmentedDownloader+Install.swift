@@ -15,16 +15,15 @@ extension SegmentedDownloader {
             guard partial.size == expectedLength else {
                 throw .lengthMismatch(path: destination, expected: expectedLength, actual: partial.size)
             }
-            var digest: String?
-            if let expected = options.checksum {
-                let actual: String
-                do { actual = try SHA256Hasher.hash(file: partial.path) } catch {
-                    throw .localFile(path: partial.path, message: "\(error)")
-                }
-                guard actual == expected.sha256 else {
-                    throw .checksumMismatch(path: destination, expected: expected.sha256, actual: actual)
-                }
-                digest = actual
+            let (verdict, digest): (Result<ContentCheck, ContentVerification.Mismatch>, String?)
+            do {
+                (verdict, digest) = try ContentVerification.check(file: partial.path, against: options.checksum)
+            } catch {
+                throw .localFile(path: partial.path, message: "\(error)")
+            }
+            if case .failure(let mismatch) = verdict {
+                throw .checksumMismatch(
+                    path: destination, expected: mismatch.expected.description, actual: mismatch.actual)
             }
             try partial.commit(
                 force: options.force, modificationTime: options.settledModificationTime(lastModified: nil))

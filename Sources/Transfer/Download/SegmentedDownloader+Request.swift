@@ -36,12 +36,14 @@ extension SegmentedDownloader {
                 throw DownloadError.lengthMismatch(
                     path: destination, expected: announced, actual: response.bytesWritten)
             }
-            let digest = try verify(partial: partial, options: options)
+            let (digest, check) = try await verify(partial: partial, options: options, headers: response.headers)
             try partial.commit(force: options.force, modificationTime: nil)
-            return DownloadResult(
+            var result = DownloadResult(
                 path: partial.destination, bytes: response.bytesWritten, resumedBytes: 0,
                 fetchedBytes: response.bytesWritten,
                 sha256: digest)
+            result.checkedBy = check
+            return result
         } catch {
             partial.discard()
             switch error {

@@ -19,11 +19,12 @@ extension SegmentedDownloader {
 
     /// Streams `url` to `fileDescriptor` like ``stream(from:credential:to:bandwidthLimit:onProgress:)``, also copying
     /// the bytes to `copy` (a cache entry being filled, abandoned past `limit`), and asking with `If-None-Match`
-    /// first: a `304` writes nothing and reports ``StreamOutcome/notModified``.
+    /// first: a `304` writes nothing and reports ``StreamOutcome/notModified``. `digest` hears every byte written to
+    /// `fileDescriptor`, in order, across the attempts (what the caller checks the output by: it cannot be read back).
     package func stream(
         from url: String, credential: BearerCredential?, to fileDescriptor: Int32,
         copy: (descriptor: Int32, limit: Int64)?,
-        ifNoneMatch: String?, bandwidthLimit: Int64? = nil, requireLength: Bool = false,
+        ifNoneMatch: String?, bandwidthLimit: Int64? = nil, requireLength: Bool = false, digest: RunningDigest? = nil,
         onProgress: (@Sendable (_ written: Int64, _ total: Int64?) -> Void)? = nil
     ) async throws(DownloadError) -> StreamOutcome {
         let state = StreamState()
@@ -39,6 +40,7 @@ extension SegmentedDownloader {
                     } else { .stream(fileDescriptor: fileDescriptor) }
                 var request = HTTPRequest(url: url, sink: sink, credential: credential, redirects: .anyOrigin)
                 request.maxReceiveBytesPerSecond = bandwidthLimit
+                if let digest { request.onStoredBytes = { digest.update($0) } }
                 if written > 0 {
                     guard let validator else {
                         throw DownloadError.transfer(

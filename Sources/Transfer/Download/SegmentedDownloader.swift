@@ -202,14 +202,16 @@ package struct SegmentedDownloader: Downloading {
         guard written == total, partial.size == total else {
             throw DownloadError.lengthMismatch(path: destination, expected: total, actual: written)
         }
-        let digest = try await verifyAndCheckStillSame(
+        let (digest, check) = try await verifyAndCheckStillSame(
             partial: partial, options: options, url: url, token: token, as: rangeInfo)
         try partial.commit(
             force: options.force, modificationTime: options.settledModificationTime(lastModified: info?.lastModified))
         forgetFinished(destination, onEvent: onEvent)
-        return DownloadResult(
+        var result = DownloadResult(
             path: destination, bytes: total, resumedBytes: resumed, fetchedBytes: progress.fetchedBytes, sha256: digest,
             etag: info?.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 })
+        result.checkedBy = check
+        return result
     }
 
     private func canResume(_ saved: TransferJournal.Download, info: RemoteFileInfo, partialSize: Int64, url: String)
@@ -278,30 +280,34 @@ package struct SegmentedDownloader: Downloading {
 
     /// The bytes on disk are the server's current version of the file, and the one expected: the server asked
     /// again for the version (``checkStillSame(url:token:as:)``: bytes that match an older version's checksum are
-    /// whole, but not the file the server holds now), then hashed to the checksum where there is one (asked while
-    /// the bytes came, ``DownloadOptions/pendingChecksum``). Returns the SHA-256.
+    /// whole, but not the file the server holds now), then checked by ``ContentVerification`` against the strongest
+    /// validator there is (the checksum given or asked while the bytes came, ``DownloadOptions/pendingChecksum``,
+    /// else the one the answer's headers carry). Returns the SHA-256 where that was the check, and the check.
     func verifyAndCheckStillSame(
         partial: PartialFile, options: DownloadOptions, url: String, token: BearerCredential?,
-        as first: RemoteFileInfo
-    ) async throws -> String? {
+        as first: RemoteFileInfo, headers: HTTPHeaders? = nil
+    ) async throws -> (sha256: String?, check: ContentCheck) {
         try await checkStillSame(url: url, token: token, as: first)
-        guard let expected = try await options.expectedChecksum() else { return nil }
-        return try verify(partial: partial, expected: expected, actual: SHA256Hasher.hash(file: partial.path))
+        return try verify(partial: partial, expected: await options.expectedChecksum(headers: headers ?? first.headers))
     }
 
-    /// The bytes on disk hash to the checksum the options give, if any; a mismatch drops them.
-    func verify(partial: PartialFile, options: DownloadOptions) throws -> String? {
-        guard let expected = options.checksum else { return nil }
-        return try verify(partial: partial, expected: expected, actual: SHA256Hasher.hash(file: partial.path))
+    /// The bytes on disk against the checksum the options give, if any; a mismatch drops them.
+    func verify(partial: PartialFile, options: DownloadOptions, headers: HTTPHeaders?) async throws -> (
+        sha256: String?, check: ContentCheck
+    ) {
+        try verify(partial: partial, expected: await options.expectedChecksum(headers: headers))
     }
 
-    private func verify(partial: PartialFile, expected: Checksum, actual: String) throws -> String {
-        guard actual == expected.sha256 else {
+    private func verify(partial: PartialFile, expected: Checksum?) throws -> (sha256: String?, check: ContentCheck) {
+        let (verdict, sha256) = try ContentVerification.check(file: partial.path, against: expected)
+        switch verdict {
+        case .success(let check): return (sha256, check)
+        case .failure(let mismatch):
             partial.discard()
             try? journal?.remove(destination: partial.destination)
-            throw DownloadError.checksumMismatch(path: partial.destination, expected: expected.sha256, actual: actual)
+            throw DownloadError.checksumMismatch(
+                path: partial.destination, expected: mismatch.expected.description, actual: mismatch.actual)
         }
-        return actual
     }
 
     // MARK: The server's view
@@ -473,9 +479,9 @@ package struct SegmentedDownloader: Downloading {
             throw DownloadError.lengthMismatch(
                 path: partial.destination, expected: announced, actual: response.bytesWritten)
         }
-        let digest = try await verifyAndCheckStillSame(
+        let (digest, check) = try await verifyAndCheckStillSame(
             partial: partial, options: options, url: url, token: token,
-            as: info ?? RemoteFileInfo(headers: response.headers))
+            as: info ?? RemoteFileInfo(headers: response.headers), headers: response.headers)
         try partial.commit(
             force: options.force,
             modificationTime: options.settledModificationTime(lastModified: response.headers["Last-Modified"]))
@@ -483,6 +489,7 @@ package struct SegmentedDownloader: Downloading {
             path: partial.destination, bytes: response.bytesWritten, resumedBytes: 0,
             fetchedBytes: response.bytesWritten,
             sha256: digest, etag: response.headers["ETag"].flatMap { $0.hasPrefix("W/") ? nil : $0 })
+        result.checkedBy = check
         result.responseHeaders = response.headers
         return result
     }

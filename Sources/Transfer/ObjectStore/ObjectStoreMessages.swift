@@ -38,6 +38,16 @@ package struct ObjectInfo: Sendable, Equatable {
     package var sha256: String? {
         metadata["sha256"].flatMap { $0.count == 64 && $0.allSatisfy(\.isHexDigit) ? $0.lowercased() : nil }
     }
+
+    /// The strongest digest of the content the object carries, the one rule for it: the SHA-256 stored with it,
+    /// else the MD5 its ETag is (a single-part object's), else the MD5 rclone stores with parts (`md5chksum`);
+    /// nil for an object in parts without either (a download is then checked by its size alone).
+    package var contentChecksum: Checksum? {
+        if let sha256 { return Checksum(algorithm: .sha256, hex: sha256) }
+        if let etag = etag.map(Self.unquoted), let md5 = Checksum(algorithm: .md5, hex: etag) { return md5 }
+        guard let md5 = metadata["md5chksum"].flatMap({ Data(base64Encoded: $0) }), md5.count == 16 else { return nil }
+        return Checksum(algorithm: .md5, hex: md5.map { String(format: "%02x", $0) }.joined())
+    }
 }
 
 /// One page of ListObjectsV2.

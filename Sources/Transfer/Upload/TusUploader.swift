@@ -52,13 +52,18 @@ package struct TusUploader: Uploading {
     }
 
     /// The upload is gone on the server (expired, terminated): start over.
-    struct StartOver: Error { var reason: String }
+    struct StartOver: Error {
+        var reason: String
+        /// Bytes the server kept were found damaged after the whole file was there: sent again once, not twice.
+        var fromDamage = false
+    }
 
     /// Uploads `path` to `target`, resuming what the journal holds of it; `onEvent` hears its progress.
     package func upload(
         file path: String, to target: UploadTarget, options: UploadOptions = UploadOptions(),
         onEvent: (@Sendable (TransferEvent) -> Void)? = nil
     ) async throws(UploadError) -> UploadResult {
+        var target = target
         let path = URL(fileURLWithPath: path).standardizedFileURL.path
         // Taken first: a change after it, however early, shows when it is checked again before the last bytes.
         let identity = try FileIdentity(path: path)
@@ -79,6 +84,7 @@ package struct TusUploader: Uploading {
                 throw UploadError.tooLarge(path: path, size: fingerprint.size, limit: limit)
             }
             var restarts = 0
+            var resentForDamage = 0
             while true {
                 do {
                     let (prepared, isResumed) = try await prepare(
@@ -96,7 +102,12 @@ package struct TusUploader: Uploading {
                         uploadURL: nil)
                 } catch let startOver as StartOver {
                     restarts += 1
-                    if restarts > 2 {
+                    if startOver.fromDamage {
+                        resentForDamage += 1
+                        // The damaged file under the name is this upload's own: the new one replaces it.
+                        target = target.replacingItsOwnCopy()
+                    }
+                    if restarts > 2 || resentForDamage > 1 {
                         throw UploadError.protocolViolation(
                             request: "PATCH \(target.tusEndpoint)", detail: startOver.reason)
                     }
@@ -107,14 +118,16 @@ package struct TusUploader: Uploading {
                         try? journal?.removeUpload(key: key)
                     }
                     record = nil
+                    // Damage found after the fact is told whatever the verbosity: the user is owed why it went twice.
+                    if startOver.fromDamage { onEvent?(.warning(startOver.reason)) }
                     onEvent?(.restarted(reason: startOver.reason))
                 }
             }
-        } catch UploadError.notStored(let path, let destination, let detail) {
-            // The server's upload says complete but no such file is there: its bytes can never be placed now, so a
-            // rerun starts afresh instead of asking the same upload again.
+        } catch let error as UploadError where error.isNotStored {
+            // The server's upload says complete but no such file (or not these bytes) is there: its bytes can never be
+            // placed now, so a rerun starts afresh instead of asking the same upload again.
             if let record { await terminate(record, credential: target.credential) }
-            throw UploadError.notStored(path: path, destination: destination, detail: detail)
+            throw error
         } catch let error as UploadError {
             throw error
         } catch is CancellationError {
@@ -272,9 +285,31 @@ package struct TusUploader: Uploading {
         guard let confirmer else { throw failure }
         do {
             try await confirmer.confirm(path, size: part.length, identity: nil, at: target)
-        } catch UploadError.notStored {
+        } catch let error where error.isNotStored {
             throw failure
         }
+    }
+
+    /// Bytes an earlier run sent were never checked as a whole (the server kept them while no one watched): the
+    /// stored file's SHA-256, where the server offers one, must be the file's, else it goes again from zero.
+    private func confirmResumed(
+        _ record: TransferJournal.Upload, identity: FileIdentity, with confirmer: any UploadConfirming
+    ) async throws {
+        let outcome: Result<ContentCheck, UploadError>
+        do {
+            outcome = .success(
+                try await confirmer.confirm(
+                    record.localPath, size: record.fingerprint.size, identity: identity, at: record.target))
+        } catch {
+            outcome = .failure(error)
+        }
+        if case .failure(.storedBytesDiffer) = outcome {
+            throw StartOver(
+                reason:
+                    "the server's copy of the resumed upload has other bytes than \(record.localPath) (its SHA-256 differs): sending it again from the start",
+                fromDamage: true)
+        }
+        _ = try outcome.get()
     }
 
     /// The error of a tus request the server failed: a full server (507) is its own, the rest as answered.
@@ -327,7 +362,10 @@ package struct TusUploader: Uploading {
             // The parts went up over time: the file must still be the version they were read from.
             try identity.check(record.localPath)
             url = try await concatenate(record, options: options)
-        } else if !confirmedCleanly, let confirmer {
+        }
+        if resumed > 0, let confirmer {
+            try await confirmResumed(record, identity: identity, with: confirmer)
+        } else if single, !confirmedCleanly, let confirmer {
             try await confirmer.confirm(
                 record.localPath, size: record.fingerprint.size, identity: identity, at: record.target)
         }

@@ -27,11 +27,14 @@ package enum StoredFile: Sendable, Equatable {
 extension UploadConfirming {
     /// Confirms that the destination holds exactly `path`'s bytes under `target`'s name: present, of `size`, and,
     /// where it computes a SHA-256, the same as the local file's (a local re-read; the file is checked to be the
-    /// version that was sent first). Anything else fails with ``UploadError/notStored(path:destination:detail:)``.
+    /// version that was sent first). A missing file or another size fails with
+    /// ``UploadError/notStored(path:destination:detail:)``, other bytes with
+    /// ``UploadError/storedBytesDiffer(path:destination:)``. Returns what the stored file was checked by.
+    @discardableResult
     func confirm(
         _ path: String, size: Int64, identity: FileIdentity?, at target: UploadTarget, sha256 sent: String? = nil
     )
-        async throws(UploadError)
+        async throws(UploadError) -> ContentCheck
     {
         let stored: StoredFile
         do {
@@ -44,7 +47,7 @@ extension UploadConfirming {
                 detail: "could not ask the server whether it holds the file (\(error))")
         }
         switch stored {
-        case .unknown: return
+        case .unknown: return .size
         case .absent:
             throw .notStored(path: path, destination: target.label, detail: "the server holds no file of that name")
         case .file(let storedSize, let remote):
@@ -54,7 +57,7 @@ extension UploadConfirming {
                     detail:
                         "the server holds \(ByteCountFormat.string(storedSize)), not \(ByteCountFormat.string(size))")
             }
-            guard let remote else { return }
+            guard let remote else { return .size }
             var local = sent
             if local == nil {
                 try identity?.check(path)
@@ -63,11 +66,13 @@ extension UploadConfirming {
                 }
                 try identity?.check(path)
             }
-            guard remote.lowercased() == local?.lowercased() else {
-                throw .notStored(
-                    path: path, destination: target.label,
-                    detail: "the server's copy has other bytes (its SHA-256 differs)")
+            // The server's digest is the validator; the local file's is what it must match.
+            let verdict = ContentVerification.check(
+                actual: remote, against: local.flatMap { Checksum(algorithm: .sha256, hex: $0) })
+            guard case .success(let check) = verdict else {
+                throw .storedBytesDiffer(path: path, destination: target.label)
             }
+            return check
         }
     }
 }

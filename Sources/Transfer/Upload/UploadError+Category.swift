@@ -7,6 +7,7 @@ extension UploadError: CategorizedError {
         switch self {
         case .localFile, .journal, .sourceChanged: .localFile
         case .notStored: .server
+        case .storedBytesDiffer: .integrity
         case .serverFull: .serverFull
         case .notTus: .invalidInput
         case .tooLarge, .lengthRequired: .refused

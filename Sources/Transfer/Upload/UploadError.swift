@@ -31,6 +31,9 @@ package enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The server did not confirm holding the file: after the last request failed or was in doubt, it lists
     /// nothing under `destination`, another size, or other bytes (`detail`). The journal keeps what a rerun needs.
     case notStored(path: String, destination: String, detail: String)
+    /// The server holds a file of the right size under `destination` whose SHA-256 is not the local file's: the
+    /// bytes it kept were damaged (a resumed upload's earlier part, a partial upload changed on the server).
+    case storedBytesDiffer(path: String, destination: String)
     /// The server has no room for the file (507).
     case serverFull(destination: String, message: String)
     /// The upload was cancelled and paused: the server keeps the `confirmed` bytes and the journal the upload,
@@ -54,10 +57,22 @@ package enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .journal(let error): error.description
         case .sourceChanged(let path): "\(path) changed while it was being uploaded; run it again"
         case .notStored(let path, let destination, let detail): "\(path): not stored as \(destination): \(detail)"
+        case .storedBytesDiffer(let path, let destination):
+            "\(path): the server's copy at \(destination) has other bytes (its SHA-256 differs)"
         case .serverFull(let destination, let message): "\(destination): the server has no space left (\(message))"
         case .cancelled(let path): "\(path): upload cancelled"
         case .paused(let path, let confirmed, let total):
             "\(path): upload paused at \(ByteCountFormat.string(confirmed)) of \(ByteCountFormat.string(total))"
+        }
+    }
+}
+
+extension UploadError {
+    /// The server does not hold the file as sent: nothing under its name, another size, or other bytes.
+    package var isNotStored: Bool {
+        switch self {
+        case .notStored, .storedBytesDiffer: true
+        default: false
         }
     }
 }

@@ -48,6 +48,24 @@ package struct UploadTarget: Sendable, Codable, Equatable {
         self.credential = credential
     }
 
+    /// The same target allowed to replace what its name holds (`overwrite` set where the target carries it): for an
+    /// upload sent again over its own damaged copy, which it placed there itself.
+    package func replacingItsOwnCopy() -> UploadTarget {
+        var target = self
+        let replaced = { (items: [MetadataItem]) in
+            items.map { $0.key == "overwrite" ? MetadataItem("overwrite", "true") : $0 }
+        }
+        target.metadata = replaced(metadata)
+        target.multipartFields = replaced(multipartFields)
+        // A target that says `overwrite` in its form says it in its tus metadata only when true (Officer's).
+        if multipartFields.contains(where: { $0.key == "overwrite" }),
+            !metadata.contains(where: { $0.key == "overwrite" })
+        {
+            target.metadata.append(MetadataItem("overwrite", "true"))
+        }
+        return target
+    }
+
     /// Any tus 1.0 server: metadata `filename` and `mtime`.
     package static func tus(url: String, fileName: String, mtime: Double? = nil, credential: BearerCredential? = nil)
         -> UploadTarget

@@ -94,6 +94,12 @@ extension OfficerFilesError {
         case .unstable(let url):
             let subject = terms.subject(ofRequest: url).subject
             return ("\(subject): the file kept changing on the server; try again later", subject)
+        case .damagedStream(let url, let output, _, _):
+            let subject = terms.subject(ofRequest: url).subject
+            return (
+                "\(subject): the bytes written to \(output) were damaged on the way (they do not match the server's checksum)",
+                subject
+            )
         case .unexpectedAnswer(let url, let reason):
             let subject = terms.subject(ofRequest: url).subject
             return ("\(subject): the server's answer does not fit what was asked (\(reason))", subject)

@@ -131,14 +131,20 @@ enum GetCommand: Command {
                 TransferRecord(
                     source: source, destination: result.path, size: result.bytes, resumedBytes: result.resumedBytes,
                     movedBytes: result.fromCache ? 0 : result.fetchedBytes, method: result.fromCache ? "cache" : nil,
-                    sha256: result.sha256, seconds: seconds, fromCache: result.fromCache))
+                    sha256: result.checkedBy == .sha256 ? result.sha256 : nil, seconds: seconds,
+                    fromCache: result.fromCache, checked: result.checkedBy.rawValue))
         } else if !context.global.quiet {
             let rate = ByteCountFormat.rate(Double(result.fetchedBytes) / max(seconds, 0.001))
             var line =
                 "Saved \(result.path) (\(ByteCountFormat.string(result.bytes))) in \(DurationFormat.precise(seconds: seconds))"
             line += result.fromCache ? ", from the cache" : ", \(rate)"
             if result.resumedBytes > 0 { line += ", resumed after \(ByteCountFormat.string(result.resumedBytes))" }
-            if let digest = result.sha256 { line += ", sha256 verified (\(digest.prefix(12))…)" }
+            switch result.checkedBy {
+            case .sha256: if let digest = result.sha256 { line += ", sha256 verified (\(digest.prefix(12))…)" }
+            case .md5: line += ", md5 verified"
+            // Said where a claim was made before: a cached copy is never called verified unless it matched the server.
+            case .size: if result.fromCache { line += ", checked by size only (the server offers no checksum)" }
+            }
             context.console.message(line)
         }
     }
