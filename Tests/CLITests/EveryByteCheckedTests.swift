@@ -72,4 +72,35 @@ import Testing
         let json = try await cli.run(["--json", "get", "--force", "officer:/s.txt", work.file("s.txt")])
         #expect(json.stdout.contains("\"checked\":\"size\"") && !json.stdout.contains("sha256"), "\(json.stdout)")
     }
+
+    /// A copy cached damaged where nothing could check it (a seed-only server behind a damaging link) is found by
+    /// `cache verify` once the server offers checksums: compared with the server's SHA-256, dropped, non-zero (it
+    /// said "consistent" and kept serving it).
+    @Test func cacheVerifyComparesWithTheServer() async throws {
+        let root = TemporaryDirectory(prefix: "officer-root")
+        let state = TemporaryDirectory(prefix: "officer-state")
+        let port = try NginxServer.freePort()
+        var seed: ReferenceServer? = try await ReferenceServer.start(
+            root: root, state: state, port: port, arguments: ["--api", "seed"])
+        let proxy = try await damagingProxy(seed!)
+        defer { proxy.stop() }
+        _ = try root.write("whole.txt", "whole\n")
+        #expect(try await cli.run(["cat", "officer:/whole.txt"]).status == 0)
+        let cat = try await cli.run(["cat", "officer:/c.txt"])
+        #expect(cat.status == 0 && cat.stdout != Self.lines, "a seed server cannot tell")
+        let unchecked = try await cli.run(["cache", "verify"])
+        #expect(
+            unchecked.status == 0 && unchecked.stdout.contains("the server offers no checksums"), "\(unchecked.stdout)")
+        seed!.service.kill()
+        seed = nil
+        let full = try await ReferenceServer.start(root: root, state: state, port: port)
+        defer { full.service.kill() }
+        let verify = try await cli.run(["cache", "verify"])
+        #expect(verify.status != 0, "\(verify.stdout)")
+        #expect(
+            verify.stderr.contains("officer:/c.txt: its bytes differ from the server's copy")
+                && verify.stdout.contains("1 matched the server's SHA-256"), "\(verify.stdout)\(verify.stderr)")
+        let again = try await cli.run(["cat", "officer:/c.txt"])
+        #expect(again.status == 0 && again.stdout == Self.lines)
+    }
 }

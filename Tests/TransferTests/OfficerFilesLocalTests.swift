@@ -156,7 +156,7 @@ import VipsImaging
         #expect("\(error)".contains("missing.txt"), "\(error)")
     }
 
-    @Test func cacheOperationsWorkOnTheConfiguredCacheOnly() throws {
+    @Test func cacheOperationsWorkOnTheConfiguredCacheOnly() async throws {
         let files = try files()
         let cache = try #require(try files.cache())
         let key = CacheKey(server: "s", root: "home", path: "/a.txt", kind: CacheKey.Kind.body)
@@ -167,7 +167,7 @@ import VipsImaging
         try cache.setPinned(true, for: CacheKey(server: "s", root: "home", path: "/b.txt", kind: CacheKey.Kind.body))
         #expect(try files.cacheStatistics().entries == 2)
         #expect(try files.cacheEntries().map(\.key.path).sorted() == ["/a.txt", "/b.txt"])
-        #expect(try files.verifyCache().repairedAnything == false)
+        #expect(try await files.verifyCache().repairedAnything == false)
         let cleared = try files.clearCache()
         #expect(cleared.entries == 1 && cleared.bytes == 6)
         #expect(try files.cacheStatistics().pinnedEntries == 1)

@@ -27,7 +27,7 @@ extension OfficerClient {
                 // A 404 from an endpoint the server may not have: "no such file" only once `stat` is known to be
                 // offered in this run (a probe of the root tells, once); otherwise the listing answers.
                 guard case .notFound = error else { throw error }
-                _ = offers.forgetRemembered(.stat)
+                _ = offers.doubt(.stat)
                 if try await isOffered(.stat, root: path.root) { throw error }
             }
         }
@@ -113,7 +113,7 @@ extension OfficerClient {
         let page: TreePage
         do {
             page = try await call("GET", Self.base + "tree", query: items)
-        } catch .notFound where offers.forgetRemembered(.tree) {
+        } catch .notFound where offers.doubt(.tree) {
             // Offered when last asked, perhaps not now: asked again (once), folder by folder if it is gone.
             return try await tree(path, cursor: cursor, limit: limit)
         }
@@ -211,7 +211,7 @@ extension OfficerClient {
             let answer: ChecksumResponse = try await call("GET", Self.base + "sha256", query: query(path))
             offers.learn(.sha256, offered: true)
             return answer
-        } catch .notFound where offers.forgetRemembered(.sha256) {
+        } catch .notFound where offers.doubt(.sha256) {
             // Offered when last asked, perhaps not now: asked again (once).
             return try await sha256(path)
         }

@@ -23,14 +23,16 @@ package enum Proposal: String, Sendable, CaseIterable, Codable {
 
 /// What one Officer server offers of the ``Proposal``s, learnt once and shared by every client of a front door:
 /// from the plugins answer where it names its features, else from the first use of each (a 404 from a proposed
-/// endpoint means "not offered" once the listing shows the path exists, never "no such file"). An offer
-/// remembered from an earlier run is doubted once, at its first 404 (``forgetRemembered(_:)``): the server may
-/// have lost the endpoint meanwhile.
+/// endpoint means "not offered" once the listing shows the path exists, never "no such file"). An offer not
+/// seen answering in this run (remembered from an earlier one, or named by the features) is doubted at its first
+/// 404 (``doubt(_:)``): the server may have lost the endpoint meanwhile, or named one it does not serve.
 package final class ServerOffers: @unchecked Sendable {
     private let lock = NSLock()
     private var known: [Proposal: Bool] = [:]
     /// What this front door learnt itself (a use, a probe, the features), as against what `memory` remembered.
     private var confirmed: Set<Proposal> = []
+    /// Offers a 404 put in doubt: only the endpoint itself settles them now (features and memory no longer count).
+    private var doubted: Set<Proposal> = []
     private var featuresLoaded = false
     private var loaded = false
     private let memory: Memory?
@@ -67,7 +69,10 @@ package final class ServerOffers: @unchecked Sendable {
                 if !loaded {
                     loaded = true
                     for (name, offered) in remembered {
-                        if let proposal = Proposal(rawValue: name), known[proposal] == nil { known[proposal] = offered }
+                        if let proposal = Proposal(rawValue: name), known[proposal] == nil, !doubted.contains(proposal)
+                        {
+                            known[proposal] = offered
+                        }
                     }
                 }
             }
@@ -75,27 +80,41 @@ package final class ServerOffers: @unchecked Sendable {
         return lock.withLock { known[proposal] }
     }
 
-    /// Records what was learnt of `proposal`.
-    func learn(_ proposal: Proposal, offered: Bool) {
+    /// Records what was learnt of `proposal`; `proven` when the server's endpoint itself answered (a use or a
+    /// probe), not when the features named it.
+    func learn(_ proposal: Proposal, offered: Bool, proven: Bool = true) {
         let changed = lock.withLock {
+            if !proven, doubted.contains(proposal) { return false }
             defer {
                 known[proposal] = offered
-                confirmed.insert(proposal)
+                if proven { confirmed.insert(proposal) }
             }
             return known[proposal] != offered
         }
         if changed { memory?.save(proposal.rawValue, offered) }
     }
 
-    /// Called on a 404 from `proposal`'s endpoint: an offer only remembered from an earlier run (nothing in this one
-    /// confirmed it) is forgotten, so the next question asks the server again, and true is returned; false when the
-    /// offer was learnt in this run (the 404 is the file's), or none is known. Once per proposal: what the server
-    /// answers then is confirmed.
-    func forgetRemembered(_ proposal: Proposal) -> Bool {
+    /// Called on a 404 from `proposal`'s endpoint: true when that endpoint has not answered in this run, so the 404
+    /// may be the endpoint's, not the file's — the offer was remembered from an earlier run, named by the features
+    /// of a server that answers 404 all the same, or already doubted by another request. Its offer is then forgotten
+    /// (the next ``OfficerClient/isOffered(_:root:)`` asks the server once) and the caller asks again: a file the
+    /// listing shows is never "no such file" because an endpoint went away. False once the endpoint answered in this
+    /// run (the 404 is the file's).
+    func doubt(_ proposal: Proposal) -> Bool {
         lock.withLock {
-            guard known[proposal] == true, !confirmed.contains(proposal) else { return false }
-            known[proposal] = nil
+            if known[proposal] == true, confirmed.contains(proposal) { return false }
+            if known[proposal] == true { known[proposal] = nil }
+            if !confirmed.contains(proposal) { doubted.insert(proposal) }
             return true
+        }
+    }
+
+    /// Forgets what was remembered or named of `proposal` but not seen in this run, so the next question asks the
+    /// server (`cache verify` asks whether checksums are offered now, not whether they were yesterday).
+    func askAgain(_ proposal: Proposal) {
+        _ = offers(proposal)  // what is remembered is loaded first, so that it is not loaded again over this
+        lock.withLock {
+            if !confirmed.contains(proposal) { known[proposal] = nil }
         }
     }
 
@@ -108,10 +127,10 @@ package final class ServerOffers: @unchecked Sendable {
         lock.withLock { featuresLoaded = true }
         guard let features else { return }
         for proposal in Proposal.allCases where proposal != .stat {
-            learn(proposal, offered: features.contains(proposal.rawValue))
+            learn(proposal, offered: features.contains(proposal.rawValue), proven: false)
         }
         // Servers named their features before `stat` was one: its absence from the list says nothing (a probe
         // tells), its presence spares that probe.
-        if features.contains(Proposal.stat.rawValue) { learn(.stat, offered: true) }
+        if features.contains(Proposal.stat.rawValue) { learn(.stat, offered: true, proven: false) }
     }
 }

@@ -85,7 +85,7 @@ extension OfficerFiles {
         } catch OfficerError.conflict(_, _, "exists") {
             throw FrontDoorRefusal.exists(target.description)
         } catch {
-            guard case .notFound = error, offered == nil || client.offers.forgetRemembered(.transcode) else {
+            guard case .notFound = error, offered == nil || client.offers.doubt(.transcode) else {
                 throw error
             }
             // A 404 from an endpoint the server may not have: the video's listing tells which.
@@ -193,7 +193,7 @@ extension OfficerFiles {
                     return try await SegmentedDownloader(http: self.http, journal: try self.journal).download(
                         from: client.zipURL(of: paths), credential: client.credential, to: destination, options: options
                     ) { report($0) }
-                } catch DownloadError.server(_, 404, _) where offered == nil || client.offers.forgetRemembered(.zip) {
+                } catch DownloadError.server(_, 404, _) where offered == nil || client.offers.doubt(.zip) {
                     // Not offered (the seed's servers have no GET zip): the seed's POST below.
                     client.offers.learn(.zip, offered: false)
                 }

@@ -79,9 +79,17 @@ extension OfficerFiles {
     private func makeThumbnail(of path: RemotePath, size: Int) async throws -> Thumbnail {
         let client = try client
         if await serverFeatures().contains("thumbnail") {
-            let jpeg = try await client.thumbnail(path, size: size)
-            let (width, height) = FileFacts.jpegSize(jpeg) ?? (0, 0)
-            return Thumbnail(image: ThumbnailImage(jpeg: jpeg, width: width, height: height), origin: .server)
+            // A 404 may be the endpoint's (a server naming a feature it does not serve): the file's own stat below
+            // tells a missing file, and the thumbnail is made here.
+            let asked: Result<Data, OfficerError>
+            do { asked = .success(try await client.thumbnail(path, size: size)) } catch { asked = .failure(error) }
+            switch asked {
+            case .success(let jpeg):
+                let (width, height) = FileFacts.jpegSize(jpeg) ?? (0, 0)
+                return Thumbnail(image: ThumbnailImage(jpeg: jpeg, width: width, height: height), origin: .server)
+            case .failure(.notFound): configuration.http.log?("thumbnail: the server's endpoint answered 404")
+            case .failure(let error): throw error
+            }
         }
         let entry = try await client.stat(path)
         guard !entry.isDirectory else { throw FrontDoorRefusal.isAFolder(path) }

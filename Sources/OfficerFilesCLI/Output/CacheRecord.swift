@@ -57,4 +57,12 @@ struct CacheVerifiedRecord: Encodable, Sendable {
     var entriesEvicted: Int
     /// The damaged entries dropped, as locations.
     var damaged: [String]
+    /// Entries whose bytes differed from the server's copy of the same version, dropped, as locations.
+    var differingFromServer: [String]
+    /// Entries whose bytes matched the server's SHA-256.
+    var matchingServer: Int
+    /// Entries the server holds a newer version of (kept).
+    var outdated: Int
+    /// Why the entries were not compared with the server, when they were not.
+    var serverNotAsked: String?
 }

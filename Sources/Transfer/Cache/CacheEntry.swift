@@ -87,10 +87,20 @@ package struct CacheVerification: Sendable, Equatable, Codable {
     package var entriesEvicted: Int = 0
     /// Entries whose bytes no longer matched their SHA-256, dropped (pinned ones among them must be pinned again).
     package var damagedEntries: [CacheEntry] = []
+    /// Entries whose bytes differ from the server's copy of the same version (admitted damaged, by a build or a
+    /// server that could not check them), dropped (pinned ones among them must be pinned again).
+    package var differingFromServer: [CacheEntry] = []
+    /// Entries whose bytes matched the server's SHA-256.
+    package var matchingServer = 0
+    /// Entries the server holds a newer version of (kept: they are fetched again when next read online).
+    package var outdated = 0
+    /// Whether the entries were compared with the server: nil when they were not and why (offline, unreachable, a
+    /// server without checksums, whose entries stay checked by size alone).
+    package var serverNotAsked: String?
 
     /// Whether anything needed repair.
     package var repairedAnything: Bool {
         rebuiltIndex || orphanFilesRemoved > 0 || entriesDropped > 0 || staleTempFilesRemoved > 0
-            || !damagedEntries.isEmpty
+            || !damagedEntries.isEmpty || !differingFromServer.isEmpty
     }
 }

@@ -133,6 +133,18 @@ package final class ContentCache: @unchecked Sendable {
         }
     }
 
+    /// Records that the entry's bytes (still the ones at `entry.path`) matched the remote's `check`: an entry kept
+    /// as checked by size alone is verified once the server's digest is asked and equal.
+    package func markChecked(_ entry: CacheEntry, by check: ContentCheck) throws(CacheError) {
+        try withWriteTransaction { () throws(CacheError) in
+            guard let (rowID, current) = try row(for: entry.key), current.path == entry.path else { return }
+            try sql { db throws(SQLiteError) in
+                try db.execute(
+                    "UPDATE entries SET checked = ? WHERE rowid = ?", [.text(check.rawValue), .integer(rowID)])
+            }
+        }
+    }
+
     static func hash(_ descriptor: Int32, into hasher: SHA256Hasher) throws(CacheError) {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var offset: off_t = 0

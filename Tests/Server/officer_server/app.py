@@ -34,10 +34,11 @@ TEST_CLOCK = "/api/_test/clock"
 def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_max_size=1 << 40, tus_expiry=86400,
                secret=None, hostile_names=False, thumbnails=True, async_after=20.0, fetch_allow_ports=(),
                extract_max_entries=100_000, extract_max_bytes=64 << 30, api="full", plain_404=False,
-               bare_plugins=False, test_clock=False, attachments=True):
+               bare_plugins=False, test_clock=False, attachments=True, false_features=False):
     """`api="seed"` serves only the endpoints of the Officer mobile plan, as our users' servers do (see
     docs/officer-api.md); `plain_404` answers unknown endpoints in plain text, `bare_plugins` leaves the
-    `server` block out of the plugins answer: servers that are real but give a client nothing to lean on."""
+    `server` block out of the plugins answer: servers that are real but give a client nothing to lean on;
+    `false_features` makes a seed server name every proposal (stat included) among its features all the same."""
     if api not in APIS:
         raise ValueError(f"api must be one of {', '.join(APIS)}")
     seed = api == "seed"
@@ -95,8 +96,13 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
     async def plugins(request):
         if bare_plugins:
             return json_response({"plugins": PLUGINS})
-        if seed:
+        if seed and not false_features:
             return json_response({"server": {"name": "officer", "version": VERSION}, "plugins": PLUGINS})
+        if seed:
+            claimed = features
+            return json_response({
+                "server": {"name": "officer", "version": VERSION, "apiVersion": API_VERSION, "features": claimed},
+                "plugins": PLUGINS})
         return json_response({
             "server": {"name": "officer", "version": VERSION, "apiVersion": API_VERSION, "features": features},
             "plugins": PLUGINS})
@@ -166,6 +172,8 @@ def main(argv=None):
                         help="answer unknown endpoints with a plain-text 404 instead of the contract's JSON error")
     parser.add_argument("--bare-plugins", action="store_true",
                         help="leave the server block (name, version, features) out of the plugins answer")
+    parser.add_argument("--false-features", action="store_true",
+                        help="with --api seed: name every proposal among the features all the same (and answer 404)")
     parser.add_argument("--test-clock", action="store_true",
                         help=f"for tests: POST {TEST_CLOCK} {{\"advance\": SECONDS}} moves the server's clock forward "
                              "(tokens expire without waiting)")
@@ -193,7 +201,7 @@ def main(argv=None):
                      fetch_allow_ports=args.fetch_allow_port, extract_max_entries=args.extract_max_entries,
                      extract_max_bytes=args.extract_max_bytes, api=args.api, plain_404=args.plain_404,
                      bare_plugins=args.bare_plugins, test_clock=args.test_clock,
-                     attachments=not args.no_attachments)
+                     attachments=not args.no_attachments, false_features=args.false_features)
     asyncio.run(_serve(app, args.port))
 
 

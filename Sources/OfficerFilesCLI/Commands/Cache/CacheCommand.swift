@@ -53,7 +53,7 @@ enum CacheCommand: Command {
                     context.say("Unpinned \(location).")
                 }
             }
-        default: try verify(files, context)
+        default: try await verify(files, context)
         }
     }
 
@@ -119,42 +119,53 @@ enum CacheCommand: Command {
         }
     }
 
-    static func verify(_ files: OfficerFiles, _ context: CommandContext) throws {
-        let report = try files.verifyCache()
+    static func verify(_ files: OfficerFiles, _ context: CommandContext) async throws {
+        let report = try await files.verifyCache()
+        let names = context.locationNames()
+        let name = { (entry: CacheEntry) in
+            names.location(server: entry.key.server, root: entry.key.root, path: entry.key.path)
+        }
+        let dropped = report.damagedEntries.count + report.differingFromServer.count
         if context.global.json {
-            let names = context.locationNames()
             context.printJSON(
                 CacheVerifiedRecord(
                     rebuiltIndex: report.rebuiltIndex, orphanFilesRemoved: report.orphanFilesRemoved,
                     entriesDropped: report.entriesDropped,
                     staleTempFilesRemoved: report.staleTempFilesRemoved, entriesEvicted: report.entriesEvicted,
-                    damaged: report.damagedEntries.map {
-                        names.location(server: $0.key.server, root: $0.key.root, path: $0.key.path)
-                    }))
-            if !report.damagedEntries.isEmpty {
-                throw CLIError.refused("\(report.damagedEntries.count) cached entries were damaged (dropped)", .failure)
-            }
-            return
+                    damaged: report.damagedEntries.map(name), differingFromServer: report.differingFromServer.map(name),
+                    matchingServer: report.matchingServer, outdated: report.outdated,
+                    serverNotAsked: report.serverNotAsked))
+        } else {
+            say(report, name: name, files, context)
         }
+        if dropped > 0 { throw CLIError.refused("\(dropped) cached entries were damaged (dropped)", .failure) }
+    }
+
+    private static func say(
+        _ report: CacheVerification, name: (CacheEntry) -> String, _ files: OfficerFiles, _ context: CommandContext
+    ) {
+        let compared =
+            report.serverNotAsked.map { "; not compared with the server: \($0)" }
+            ?? "; \(report.matchingServer) matched the server's SHA-256"
+            + (report.outdated > 0 ? ", \(report.outdated) are older versions than the server's" : "")
         if !report.repairedAnything && report.entriesEvicted == 0 {
+            let entries = (try? files.cacheStatistics().entries) ?? 0
             context.say(
-                "The cache is consistent: \(CountFormat.string(try files.cacheStatistics().entries, "entry", "entries")), every one with its file."
+                "The cache is consistent: \(CountFormat.string(entries, "entry", "entries")), every one with its file\(compared)."
             )
             return
         }
         if report.rebuiltIndex { context.say("The index was unreadable and was created anew.") }
-        for entry in report.damagedEntries {
-            let name = context.locationNames().location(
-                server: entry.key.server, root: entry.key.root, path: entry.key.path)
+        for (entry, why) in report.damagedEntries.map({ ($0, "its bytes no longer match their SHA-256") })
+            + report.differingFromServer.map({ ($0, "its bytes differ from the server's copy of the same version") })
+        {
             context.console.message(
-                "damaged: \(entry.key.kind) of \(name): its bytes no longer match their SHA-256; dropped"
-                    + (entry.pinned ? " (it was pinned: `officer-files cache pin \(name)` fetches it again)" : ""))
+                "damaged: \(entry.key.kind) of \(name(entry)): \(why); dropped"
+                    + (entry.pinned
+                        ? " (it was pinned: `officer-files cache pin \(name(entry))` fetches it again)" : ""))
         }
         context.say(
-            "Repaired: \(report.entriesDropped) entries without their file dropped, \(report.damagedEntries.count) damaged entries dropped, \(report.orphanFilesRemoved) unindexed files removed, \(report.staleTempFilesRemoved) stale temp files removed, \(report.entriesEvicted) entries evicted to fit the limit."
+            "Repaired: \(report.entriesDropped) entries without their file dropped, \(report.damagedEntries.count + report.differingFromServer.count) damaged entries dropped, \(report.orphanFilesRemoved) unindexed files removed, \(report.staleTempFilesRemoved) stale temp files removed, \(report.entriesEvicted) entries evicted to fit the limit\(compared)."
         )
-        if !report.damagedEntries.isEmpty {
-            throw CLIError.refused("\(report.damagedEntries.count) cached entries were damaged (dropped)", .failure)
-        }
     }
 }
