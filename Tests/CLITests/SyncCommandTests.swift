@@ -201,6 +201,27 @@ import Transfer
         #expect(!FileManager.default.fileExists(atPath: missing))
     }
 
+    /// A sync whose one side lies inside the other on the same remote is refused before anything moves, both ways
+    /// and with `--delete` (run twice it nested `inner/inner/…`; `--delete` deleted its own source).
+    @Test func overlappingSidesAreRefused() async throws {
+        try server.root.write("Ov/inner/keep.txt", "keep\n")
+        try server.root.write("Ov/top.txt", "top\n")
+        let before = try snapshot(server.root.file("Ov"))
+        for arguments in [
+            ["sync", "officer:/Ov", "officer:/Ov/inner"], ["sync", "--delete", "officer:/Ov/inner", "officer:/Ov"],
+            ["copy", "officer:/Ov", "officer:/Ov/"], ["sync", "officer:/Ov/inner", "officer:home:/Ov"],
+        ] {
+            let refused = try await cli.run(arguments)
+            #expect(refused.status == 2, "\(arguments): \(refused.stderr)")
+            #expect(
+                refused.stderr.split(separator: "\n").count == 1 && refused.stderr.contains("overlap"),
+                "\(refused.stderr)")
+        }
+        #expect(try snapshot(server.root.file("Ov")).mapValues(\.0) == before.mapValues(\.0))
+        // Beside each other is fine.
+        #expect(try await cli.run(["sync", "officer:/Ov/inner", "officer:/Other"]).status == 0)
+    }
+
     /// A name that is not UTF-8 (a Latin-1 `café.txt`) cannot be a name on the server: each is named as a failure,
     /// its bytes escaped (a folder's contents with it), the rest still goes, exit 1; a pull into a folder holding
     /// them leaves them alone with a warning. Before, the push said "0 errors" and sent nothing of them.

@@ -1,4 +1,5 @@
 import FileModel
+import Foundation
 import Testing
 
 @Suite struct RemotePathTests {
@@ -73,5 +74,34 @@ import Testing
         let key = ObjectStorePath(remote: "st", bucket: "bk1", key: "x/y.txt")
         #expect(Location.object(key).parent == .object(ObjectStorePath(remote: "st", bucket: "bk1", key: "x/")))
         #expect(Location.url("https://h/x").parent == nil)
+    }
+}
+
+/// Which places a sync refuses as overlapping: one inside the other on the same remote, local links resolved.
+@Suite struct LocationOverlapTests {
+    func officer(_ text: String, remote: String? = nil) throws -> Location {
+        .officer(try RemotePath(path: text, remote: remote))
+    }
+
+    @Test func nestedPlacesOnOneRemoteOverlap() throws {
+        #expect(try officer("/Documents").overlaps(try officer("/Documents/inner")))
+        #expect(try officer("/Documents/inner/").overlaps(try officer("/Documents")))
+        #expect(try officer("/").overlaps(try officer("/x")))
+        #expect(!(try officer("/Documents").overlaps(try officer("/Documents2"))))
+        #expect(!(try officer("/Documents").overlaps(try officer("/Documents", remote: "work"))))
+        let bucket = ObjectStorePath(remote: "st", bucket: "b", key: "photos")
+        #expect(Location.object(bucket).overlaps(.object(ObjectStorePath(remote: "st", bucket: "b", key: "photos/x"))))
+        #expect(!Location.object(bucket).overlaps(.object(ObjectStorePath(remote: "st", bucket: "c", key: "photos"))))
+        #expect(!Location.object(bucket).overlaps(try officer("/photos")))
+    }
+
+    @Test func localPlacesOverlapThroughLinksAndDots() throws {
+        let folder = NSTemporaryDirectory() + "overlap-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder + "/real/sub", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/real")
+        #expect(Location.local(folder + "/link/sub/new").overlaps(.local(folder + "/real")))
+        #expect(Location.local(folder + "/real/../real/sub").overlaps(.local(folder + "/real/sub")))
+        #expect(!Location.local(folder + "/real/sub").overlaps(.local(folder + "/real/subway")))
     }
 }

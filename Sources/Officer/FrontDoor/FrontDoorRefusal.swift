@@ -43,6 +43,8 @@ package enum FrontDoorRefusal: Error, Equatable, Sendable, CustomStringConvertib
     case notAFolder(String)
     /// A copy or move between two remotes (sync copies between them).
     case differentRemotes(String, String)
+    /// A sync whose one side is the other or lies inside it (on the same remote).
+    case overlapping(String, String)
     /// A tus server (not an Officer one, whose 409 means the file exists) refused an upload, in its words.
     case tusRefused(local: String, url: String, reason: String)
     /// A one-line message, in the user's terms.
@@ -70,6 +72,8 @@ package enum FrontDoorRefusal: Error, Equatable, Sendable, CustomStringConvertib
         case .notAFolder(let path): "\(path): is a file, not a folder"
         case .differentRemotes(let source, let destination):
             "\(source) and \(destination) are on different remotes; a sync copies between them"
+        case .overlapping(let source, let destination):
+            "\(source) and \(destination) overlap: a sync cannot have one side inside the other"
         case .tusRefused(let local, let url, let reason):
             "\(local) -> \(url): the tus server refused it (409 Conflict): \(reason)"
         case .unsafeArchive(let path, let risks):
@@ -102,6 +106,7 @@ extension FrontDoorRefusal: CategorizedError {
         case .topOfRoot: .refused
         case .notAFolder: .conflict
         case .differentRemotes: .refused
+        case .overlapping: .invalidInput
         case .tusRefused: .conflict
         }
     }

@@ -30,6 +30,10 @@ extension OfficerFiles {
         from source: Location, to destination: Location, options given: SyncOptions,
         onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
+        // Refused before anything is listed: the destination's files would be the source's, and a deletion its own.
+        if source.overlaps(destination) {
+            throw FrontDoorRefusal.overlapping(source.description, destination.description)
+        }
         var options = given
         options.direction = destination.isRemote || !source.isRemote ? .push : .pull
         if options.imagePreparation == nil, let settings = options.preparingImages {
