@@ -241,6 +241,33 @@ import Transfer
         }
     }
 
+    /// A killed upload to one remote is listed and resumed on that remote, not on another with the same endpoint and
+    /// key (and a wrong secret), which it was before (403).
+    @Test func aTransferKeepsTheRemoteItStartedOn() async throws {
+        try await HeavyWork.shared.run {
+            #expect(try await addRemote("s3bad", secret: "not-the-secret", check: false).status == 0)
+            try await addRemote("s3t")
+            let name = ObjectStoreServer.freshBucket("keeps")
+            #expect(try await cli.run(["mkdir", "s3t:\(name)"]).status == 0)
+            let file = try await randomFile("kept.bin", mebibytes: 40)
+            let first = try cli.launch(["put", "--bwlimit", "4M", file, "s3t:\(name)/"])
+            let journal = cli.journalPath
+            let killed = await Eventually.signal(SIGKILL, to: [first], timeout: 60) {
+                !(try TransferJournal(path: journal).objectUploads().isEmpty)
+            }
+            first.waitUntilExit()
+            #expect(killed, "the multipart upload journaled")
+            let listed = try await cli.run(["transfers", "list"])
+            #expect(listed.stdout.contains("s3t:\(name)/kept.bin"), "\(listed.stdout)")
+            let resumed = try await cli.run(["transfers", "resume"])
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            let back = work.file("kept-back.bin")
+            #expect(try await cli.run(["get", "s3t:\(name)/kept.bin", back]).status == 0)
+            #expect(
+                try await ProcessRunner.sha256Detached(of: back) == (try await ProcessRunner.sha256Detached(of: file)))
+        }
+    }
+
     /// The store answers ranges with 206 but names no `Accept-Ranges` on HEAD: before, `get -x 4` made one whole
     /// GET and a killed one started over ("no ranges on the server"). Ranges are now decided by trying one.
     @Test func aGetOfAnObjectRunsInParallelRangesAndResumes() async throws {

@@ -18,8 +18,12 @@ extension OfficerFiles {
     }
 
     /// The configured remote at this endpoint (a journaled transfer names its store by endpoint).
-    func objectStore(endpoint: String) throws -> ObjectStore {
-        guard let remote = configuration.objectStores.first(where: { $0.endpoint == endpoint }) else {
+    func objectStore(endpoint: String, named name: String? = nil) throws -> ObjectStore {
+        // The remote it was started on: another with the same endpoint may hold other keys.
+        let named = name.flatMap { name in
+            configuration.objectStores.first { $0.name == name && $0.endpoint == endpoint }
+        }
+        guard let remote = named ?? configuration.objectStores.first(where: { $0.endpoint == endpoint }) else {
             throw FrontDoorRefusal.invalidValue("\(endpoint): no configured remote has this endpoint any more")
         }
         return try objectStore(remote)

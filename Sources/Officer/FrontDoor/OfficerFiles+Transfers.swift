@@ -79,7 +79,8 @@ public struct UnfinishedTransfer: Sendable, Equatable, Identifiable {
         case .objectUpload(let upload):
             id = "upload:" + upload.key
             file = URL(fileURLWithPath: upload.localPath)
-            remote = names.objectLocation(endpoint: upload.endpoint, bucket: upload.bucket, key: upload.objectKey)
+            remote = names.objectLocation(
+                endpoint: upload.endpoint, bucket: upload.bucket, key: upload.objectKey, remote: upload.remote)
             isUpload = true
         case .download(let download):
             id = "download:" + download.destination
@@ -165,7 +166,7 @@ extension OfficerFiles {
                 target.credential = self.credential(for: target.tusEndpoint)
                 return .uploaded(try await self.uploader().upload(file: upload.localPath, to: target) { report($0) })
             case .objectUpload(let upload):
-                let store = try self.objectStore(endpoint: upload.endpoint)
+                let store = try self.objectStore(endpoint: upload.endpoint, named: upload.remote)
                 return .uploaded(
                     try await store.uploader.upload(
                         file: upload.localPath, bucket: upload.bucket, key: upload.objectKey
@@ -193,7 +194,7 @@ extension OfficerFiles {
         case .upload(let upload):
             try await uploader().terminate(upload, credential: credential(for: upload.target.tusEndpoint))
         case .objectUpload(let upload):
-            try await objectStore(endpoint: upload.endpoint).abort(upload)
+            try await objectStore(endpoint: upload.endpoint, named: upload.remote).abort(upload)
         case .download(let download):
             unlink(download.tempPath)
             try journal?.remove(destination: download.destination)

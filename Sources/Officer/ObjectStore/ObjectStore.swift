@@ -29,7 +29,11 @@ package struct ObjectStore: Sendable {
     }
 
     /// The uploader (single PUT, or resumable multipart).
-    package var uploader: ObjectStoreUploader { ObjectStoreUploader(client: client, journal: journal) }
+    package var uploader: ObjectStoreUploader {
+        var uploader = ObjectStoreUploader(client: client, journal: journal)
+        uploader.remoteName = remote.name
+        return uploader
+    }
 
     /// The ranged downloader for a bucket: `If-Match` keeps every range to the version it started with (S3
     /// stores such as Swift ignore `If-Range`).

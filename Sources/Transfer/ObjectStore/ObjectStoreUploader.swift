@@ -18,6 +18,8 @@ package struct ObjectStoreUploader: Sendable {
     package var partSize: Int64?
     /// Parts in flight at once.
     package var concurrency = 4
+    /// The remote's name, kept with each journaled upload so a resume uses this remote's keys.
+    package var remoteName: String?
 
     /// An uploader for `client`, journaling in `journal`.
     package init(client: ObjectStoreClient, journal: TransferJournal?) {
@@ -111,7 +113,7 @@ package struct ObjectStoreUploader: Sendable {
             let fresh = TransferJournal.ObjectUpload(
                 key: journalKey, endpoint: client.endpoint.url, bucket: bucket, objectKey: key,
                 localPath: fingerprint.path,
-                uploadID: uploadID, partSize: partSize(for: size), fingerprint: fingerprint)
+                uploadID: uploadID, partSize: partSize(for: size), fingerprint: fingerprint, remote: remoteName)
             try journalCall { () throws(SQLiteError) in try journal?.save(fresh) }
             record = fresh
             held = [:]

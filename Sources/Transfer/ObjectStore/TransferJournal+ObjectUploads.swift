@@ -21,6 +21,9 @@ extension TransferJournal {
         package var partSize: Int64
         /// The local file's version when the upload started.
         package var fingerprint: FileFingerprint
+        /// The name of the remote it was started on: another remote with the same endpoint may hold other keys
+        /// (nil in records of older builds, matched by endpoint alone).
+        package var remote: String? = nil
 
         /// `bucket/key`.
         package var label: String { "\(bucket)/\(objectKey)" }

@@ -98,10 +98,12 @@ package struct LocationNames: Sendable {
 
     /// An object on the store at `endpoint` as the user writes it (`backup:bucket/key`); `bucket/key` when no
     /// configured remote has that endpoint.
-    package func objectLocation(endpoint: String, bucket: String, key: String) -> String {
-        let name = stores.first {
-            ConfigurationMatch.same($0.endpoint, Self.trimmed(endpoint)) || $0.endpoint == Self.trimmed(endpoint)
-        }?.name
+    package func objectLocation(endpoint: String, bucket: String, key: String, remote: String? = nil) -> String {
+        let sameEndpoint = { (store: Store) in
+            ConfigurationMatch.same(store.endpoint, Self.trimmed(endpoint)) || store.endpoint == Self.trimmed(endpoint)
+        }
+        let name =
+            (stores.first { $0.name == remote && sameEndpoint($0) } ?? stores.first(where: sameEndpoint))?.name
         return (name.map { $0 + ":" } ?? "") + bucket + "/" + key
     }
 
