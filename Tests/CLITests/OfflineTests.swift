@@ -41,3 +41,53 @@ import Transfer
         #expect(String(decoding: seen.body, as: UTF8.self) == "[]", "requests reached the server offline")
     }
 }
+
+/// What a command filled the cache with serves `--offline` as the network would have: the server's time on a file
+/// whichever command cached it, and a file this tool just uploaded can be queued for removal.
+@Suite struct OfflineFromWhatWasSeenTests {
+    let cli = CLIRunner()
+    let work = TemporaryDirectory(prefix: "offline-seen")
+
+    func mtime(_ path: String) -> Double {
+        var info = stat()
+        stat(path, &info)
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    }
+
+    /// `cat` (and `cache pin`) keep the server's time with the copy: an offline `get` gives the file that time, to
+    /// the millisecond where the server's checksum answer carries it, else Last-Modified's seconds (it was the time
+    /// of the `get`).
+    @Test(arguments: [[], ["--api", "seed"]])
+    func anOfflineGetOfWhatCatCachedKeepsTheServersTime(_ mode: [String]) async throws {
+        let server = try await ReferenceServer.start(arguments: mode, inMemory: true)
+        #expect(try await cli.login(server).status == 0)
+        let seed = mode.contains("seed")
+        let time = seed ? 1_700_000_000.0 : 1_700_000_000.123
+        for name in ["catted.txt", "pinned.txt"] {
+            let file = try server.root.write(name, "kept with its time\n")
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSince1970: time)], ofItemAtPath: file)
+        }
+        #expect(try await cli.run(["cat", "officer:/catted.txt"]).status == 0)
+        #expect(try await cli.run(["cache", "pin", "officer:/pinned.txt"]).status == 0)
+        for name in ["catted.txt", "pinned.txt"] {
+            let got = try await cli.run(["--offline", "get", "officer:/\(name)", work.file(name)])
+            #expect(got.status == 0, "\(got.stderr)")
+            #expect(abs(mtime(work.file(name)) - time) < 0.0005, "\(name): \(mtime(work.file(name)))")
+        }
+    }
+
+    /// A file this tool just uploaded, into a folder it never listed, can be queued for removal offline: its own
+    /// write says what the server holds (it said "its version on the server is unknown here", exit 9).
+    @Test func aFileJustUploadedCanBeQueuedForRemovalOffline() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        #expect(try await cli.login(server).status == 0)
+        let local = try work.write("k.txt", "kept\n")
+        #expect(try await cli.run(["put", local, "officer:/k.txt"]).status == 0)
+        let queued = try await cli.run(["--offline", "rm", "--queue", "officer:/k.txt"])
+        #expect(queued.status == 0, "\(queued.stderr)")
+        let replay = try await cli.run(["queue", "run"])
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("k.txt")))
+    }
+}

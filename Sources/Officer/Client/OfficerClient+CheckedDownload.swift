@@ -82,9 +82,10 @@ extension OfficerClient {
     /// that match it are that version whole; otherwise the bytes were damaged on the way
     /// (``DownloadError/damagedStream(url:output:expected:actual:)``).
     func checkStream(
-        _ path: RemotePath, url: String, digest: RunningDigest, asked: Task<Checksum?, any Error>, outputName: String
+        _ path: RemotePath, url: String, digest: RunningDigest,
+        asked: Task<(checksum: Checksum, mtime: Double)?, any Error>, outputName: String
     ) async throws -> Checksum? {
-        let first = try await asked.value
+        let first = try await asked.value?.checksum
         let actual = digest.finalized(for: first)
         guard case .failure(let mismatch) = ContentVerification.check(actual: actual, against: first) else {
             return first

@@ -32,7 +32,7 @@ extension OfficerFiles {
         let client = try client
         // The server hashes the whole file before it answers: asked while the bytes come. Bytes that do not match it
         // (damaged on the way) are never admitted: fetched once more, then refused.
-        let asked = Task { try await client.offeredChecksum(of: path)?.checksum }
+        let asked = Task { try await client.offeredChecksum(of: path) }
         defer { asked.cancel() }
         var attempt = 1
         while true {
@@ -41,9 +41,12 @@ extension OfficerFiles {
                 from: client.rawURL(for: path), credential: client.credential, to: staged.fileDescriptor, copy: nil,
                 ifNoneMatch: nil)
             do {
+                let answer = try await asked.value
+                // The server's time goes with the copy (see `read`): what an offline `get` gives the file.
+                let mtime = answer?.mtime ?? outcome.lastModified.flatMap(HTTPDate.parse)
                 let entry = try cache.commit(
                     staged, key: key, version: outcome.etag ?? "unversioned", pinned: true,
-                    expected: try await asked.value)
+                    metadata: mtime.map { ["mtime": String($0)] } ?? [:], expected: answer?.checksum)
                 return PinOutcome(bytes: entry.size, wasCached: false)
             } catch CacheError.damaged where attempt == 1 {
                 warn(

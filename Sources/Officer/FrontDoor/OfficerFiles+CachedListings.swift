@@ -22,7 +22,9 @@ extension OfficerFiles {
         }
     }
 
-    /// `entry` is now at `path`.
+    /// `entry` is now at `path`: its folder's cached listing shows it, and, whether or not that listing was ever
+    /// cached, the entry itself is kept as this client's last write there (a file just uploaded can be queued for
+    /// removal offline).
     func noteAdded(_ entry: FileEntry, at path: RemotePath) {
         var placed = entry
         placed.name = path.name
@@ -31,6 +33,19 @@ extension OfficerFiles {
             entries.removeAll { $0.name == path.name }
             entries.append(placed)
         }
+        if let cache = try? usableCache(), let key = try? cacheKey(path, kind: CacheKey.Kind.written),
+            let data = try? JSONEncoder().encode(placed)
+        {
+            _ = try? cache.store(data, for: key, version: "written")
+        }
+    }
+
+    /// What this client itself last wrote at `path` (``noteAdded(_:at:)``), nil when nothing.
+    func lastWritten(_ path: RemotePath) -> FileEntry? {
+        guard let cache = try? usableCache(), let key = try? cacheKey(path, kind: CacheKey.Kind.written),
+            let data = (try? cache.entry(for: key))??.contents()
+        else { return nil }
+        return try? JSONDecoder().decode(FileEntry.self, from: data)
     }
 
     /// Nothing is at `path` any more (nor below it).
@@ -38,7 +53,10 @@ extension OfficerFiles {
         amendCachedListing(of: path.parent) { entries in entries.removeAll { $0.name == path.name } }
         guard let cache = try? usableCache() else { return }
         // What was kept of it goes too: offline, a file this tool removed or moved away is not there, as `ls` says.
-        for kind in [CacheKey.Kind.listing, CacheKey.Kind.body, CacheKey.Kind.facts, CacheKey.Kind.thumbnail] {
+        for kind in [
+            CacheKey.Kind.listing, CacheKey.Kind.body, CacheKey.Kind.facts, CacheKey.Kind.thumbnail,
+            CacheKey.Kind.written,
+        ] {
             if let key = try? cacheKey(path, kind: kind) { _ = try? cache.remove(key) }
         }
     }

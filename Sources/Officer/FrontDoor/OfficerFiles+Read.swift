@@ -50,7 +50,7 @@ extension OfficerFiles {
             return ReadOutcome(bytes: entry.size, fromCache: true, checkedBy: entry.checkedBy)
         }
         // The server hashes the whole file before it answers: asked while the bytes stream.
-        let asked = Task { try await client.offeredChecksum(of: path)?.checksum }
+        let asked = Task { try await client.offeredChecksum(of: path) }
         defer { asked.cancel() }
         let staged = try? cache?.stage()
         let digest = RunningDigest()
@@ -74,7 +74,12 @@ extension OfficerFiles {
             let info = FileStatus.of(descriptor: staged.fileDescriptor), Int64(info.st_size) == outcome.written
         {
             do {
-                try cache.commit(staged, key: key, version: etag, pinned: pinned, expected: expected)
+                // The server's time goes with the copy, as a download's does: what an offline `get` gives the file
+                // (the checksum's answer has it to the millisecond; Last-Modified in seconds otherwise).
+                let mtime = try? await asked.value?.mtime ?? outcome.lastModified.flatMap(HTTPDate.parse)
+                try cache.commit(
+                    staged, key: key, version: etag, pinned: pinned,
+                    metadata: (mtime ?? nil).map { ["mtime": String($0)] } ?? [:], expected: expected)
             } catch {
                 configuration.http.log?("cache: not stored: \(error)")
             }

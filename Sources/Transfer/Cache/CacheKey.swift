@@ -27,6 +27,9 @@ package struct CacheKey: Hashable, Sendable, Codable, CustomStringConvertible {
         package static let listing = "listing"
         /// A reduced image.
         package static let thumbnail = "thumbnail"
+        /// The entry this client itself last wrote at the path (an upload, a copy, a folder it made), as JSON: what
+        /// the server holds there when no listing of its folder is cached.
+        package static let written = "written"
         /// The result of a remote AI action with its parameters, e.g. `ai/ocr?lang=eng`.
         package static func aiResult(action: String, parameters: [(String, String)] = []) -> String {
             let query = parameters.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: "&")

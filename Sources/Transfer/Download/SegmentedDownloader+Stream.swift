@@ -100,7 +100,9 @@ extension SegmentedDownloader {
                             loop.progressed()
                             return .next
                         }
-                        return .done(StreamOutcome(written: now, notModified: false, etag: state.etag))
+                        return .done(
+                            StreamOutcome(
+                                written: now, notModified: false, etag: state.etag, lastModified: state.lastModified))
                     }
                     lastFailure = .server(
                         url: URLRedaction.redacted(url), status: response.status, message: response.errorMessage)
@@ -136,10 +138,12 @@ private final class StreamState: @unchecked Sendable {
     private var validator: String?
     private var total: Int64?
     private var strongETag: String?
+    private var modified: String?
     private var attempt: Int64 = 0
 
     var values: (written: Int64, validator: String?, total: Int64?) { lock.withLock { (written, validator, total) } }
     var etag: String? { lock.withLock { strongETag } }
+    var lastModified: String? { lock.withLock { modified } }
     var attemptWritten: Int64 {
         get { lock.withLock { attempt } }
         set { lock.withLock { attempt = newValue } }
@@ -158,6 +162,7 @@ private final class StreamState: @unchecked Sendable {
             validator = info.rangeValidator
             total = info.total
             strongETag = info.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 }
+            modified = info.lastModified
         }
     }
 }
@@ -170,4 +175,6 @@ package struct StreamOutcome: Sendable, Equatable {
     package var notModified: Bool
     /// The strong ETag of what was sent (or confirmed unchanged), if the server gave one.
     package var etag: String?
+    /// Its Last-Modified, if the server gave one.
+    package var lastModified: String? = nil
 }

@@ -73,10 +73,13 @@ package struct QueueReplaySummary: Sendable, Equatable {
 }
 
 extension OfficerFiles {
-    /// What `path` was when this front door last listed its folder (the cached listing), nil when it never did.
+    /// What `path` was when this front door last listed its folder (the cached listing), else what it last wrote
+    /// there itself; nil when neither.
     package func lastSeen(_ path: RemotePath) throws -> PathState? {
         if path.isRoot { return .folder(mtime: 0) }
-        guard let listing = try cachedListing(path.parent)?.listing else { return nil }
+        guard let listing = try cachedListing(path.parent)?.listing else {
+            return lastWritten(path).map(PathState.init)
+        }
         guard let entry = listing.entries.first(where: { $0.name == path.name }) else { return .absent }
         return PathState(entry)
     }
