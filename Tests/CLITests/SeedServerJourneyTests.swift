@@ -223,6 +223,47 @@ import Testing
         #expect(try ProcessRunner.sha256(of: server.root.file("Camera/shot.jpg")) == original)
     }
 
+    /// Names a multipart form cannot carry exactly (`\\`, `"`, `%`) reach a seed-only server exactly: sent under a
+    /// private name and renamed with the seed's `rename`. Before, `a\\b.txt` was stored as `ab.txt` and `quo"te.txt`
+    /// as `quo%22te.txt` with "Uploaded", exit 0, and every later sync sent them again.
+    @Test func namesAFormCannotCarryArriveExactly() async throws {
+        let server = try await ReferenceServer.start(arguments: ["--api", "seed"], inMemory: true)
+        try #require(try await cli.login(server).status == 0)
+        let names = ["a\\b.txt", "quo\"te.txt", "100%25.txt", "plain.txt"]
+        let files = try names.map { try work.write("names/\($0)", "bytes of \($0)\n") }
+        #expect(try await cli.run(["mkdir", "officer:/Documents"]).status == 0)
+        let put = try await cli.run(["put"] + files + ["officer:/Documents/"])
+        #expect(put.status == 0, "\(put.stderr)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: server.root.file("Documents")).sorted()
+                == names.sorted())
+        for name in names {
+            #expect(
+                try String(contentsOfFile: server.root.file("Documents/\(name)"), encoding: .utf8)
+                    == "bytes of \(name)\n")
+        }
+        // Replaced only when asked, and then exactly.
+        try work.write("names/quo\"te.txt", "second version\n")
+        #expect(try await cli.run(["put", files[1], "officer:/Documents/"]).status != 0)
+        #expect(try await cli.run(["put", "--force", files[1], "officer:/Documents/"]).status == 0)
+        #expect(
+            try String(contentsOfFile: server.root.file("Documents/quo\"te.txt"), encoding: .utf8) == "second version\n"
+        )
+        // A sync sends each once, then finds nothing to do.
+        let synced = try report(try await cli.run(["--json", "sync", work.file("names"), "officer:/Synced"]))
+        #expect(synced.transferred == 4 && synced.failures.isEmpty, "\(synced.failures)")
+        let again = try report(try await cli.run(["--json", "sync", work.file("names"), "officer:/Synced"]))
+        #expect(again.transferred == 0 && again.unchanged == 4, "\(again)")
+        // A pipe too.
+        let piped = try await cli.run(["put", "-", "officer:/Documents/pi\\pe.txt"], stdin: "piped\n")
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(try String(contentsOfFile: server.root.file("Documents/pi\\pe.txt"), encoding: .utf8) == "piped\n")
+        #expect(
+            !(try FileManager.default.contentsOfDirectory(atPath: server.root.file("Documents"))).contains {
+                $0.hasPrefix(".officer-upload-")
+            })
+    }
+
     /// A missing proposal is probed once, then remembered for the server (a day): the next run asks the seed's
     /// endpoint at once.
     @Test func aMissingProposalIsProbedOnceAndRemembered() async throws {

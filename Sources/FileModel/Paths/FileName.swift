@@ -25,6 +25,14 @@ package enum FileName {
     /// Whether `name` passes ``problem(_:)``.
     package static func isValid(_ name: String) -> Bool { problem(name) == nil }
 
+    /// Whether a multipart form's `filename` parameter carries `name` to every server exactly: a quoted string
+    /// cannot hold a `"` (clients escape it as `%22`, as browsers do, and servers keep that), a `\\` is an escape
+    /// that servers drop, a `%` may be decoded, and control characters are refused. A name with any of them is sent
+    /// under another name and renamed.
+    package static func formCarries(_ name: String) -> Bool {
+        !name.unicodeScalars.contains { ["\"", "\\", "%"].contains($0) || $0.value < 0x20 || $0.value == 0x7F }
+    }
+
     /// The problem of a local name whose bytes are not UTF-8 (a Latin-1 `caf\xe9.txt`), which no `String` and so
     /// no ``problem(_:)`` sees: names on a server are UTF-8 strings, so it can be neither sent nor matched to one.
     package static let notUTF8 = "a name that is not UTF-8"

@@ -20,8 +20,24 @@ extension OfficerClient: UploadConfirming {
     }
 
     /// The size and time of the file a multipart upload's answer names (`{"entries": [{…}]}`).
-    package func storedFile(inAnswer body: Data) -> (size: Int64, mtime: Double)? {
-        (try? JSONDecoder().decode(EntriesResponse.self, from: body))?.entries.first.map { ($0.size, $0.mtime) }
+    package func storedFile(inAnswer body: Data) -> AnsweredFile? {
+        (try? JSONDecoder().decode(EntriesResponse.self, from: body))?.entries.first.map {
+            AnsweredFile(name: $0.name, size: $0.size, mtime: $0.mtime)
+        }
+    }
+
+    /// Renames with the seed's `rename`; with `replacing`, what holds the name is removed first (the seed's rename
+    /// refuses a taken name), after the new file is safely stored under its own.
+    package func rename(storedAs stored: String, to target: UploadTarget, replacing: Bool) async throws {
+        let items = Dictionary(target.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        guard let root = items["root"], let folderPath = items["path"] else {
+            throw UploadError.notStored(
+                path: stored, destination: target.label, detail: "the server stored it as \(stored)")
+        }
+        let folder = try RemotePath(root: root, path: folderPath)
+        let wanted = try folder.appending(target.fileName)
+        if replacing, try await statIfExists(wanted) != nil { _ = try await remove(wanted) }
+        try await rename(try folder.appending(stored), to: target.fileName)
     }
 
     private static func unlessNotFound<T>(_ call: () async throws(OfficerError) -> T) async throws(OfficerError) -> T? {

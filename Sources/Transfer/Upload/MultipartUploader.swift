@@ -17,10 +17,11 @@ struct MultipartUploader {
     ) async throws(UploadError) -> UploadResult {
         guard let endpoint = target.multipartEndpoint else { throw .notTus(url: target.tusEndpoint) }
         try await checkNameIsFree(path, at: target, endpoint: endpoint)
+        let named = try formTarget(target, path: path)
         onEvent?(.started(total: fingerprint.size, partSizes: [fingerprint.size], resumedBytes: 0, method: .multipart))
         var parts = target.multipartFields.map { HTTPRequest.MultipartPart.field(name: $0.key, value: $0.value) }
         parts.append(
-            .file(name: "file", path: path, filename: target.fileName, contentType: "application/octet-stream"))
+            .file(name: "file", path: path, filename: named.fileName, contentType: "application/octet-stream"))
         var request = HTTPRequest(
             method: "POST", url: endpoint, body: .multipart(parts), credential: target.credential,
             // The server writes to a temp file and renames: a repeated POST cannot leave a torn file. One whose
@@ -56,14 +57,44 @@ struct MultipartUploader {
         guard response.isSuccess else {
             if response.status == 409, response.attempts > 1, let confirmer {
                 // Tried again after a failure, and the name is taken now: the first attempt may have stored it.
-                try await confirmer.confirm(path, size: fingerprint.size, identity: identity, at: target)
+                try await confirmer.confirm(path, size: fingerprint.size, identity: identity, at: named)
+                try await place(named, as: target, path: path)
                 return result
             }
             throw TusUploader.failure("POST", endpoint, response, destination: target.label)
         }
         result.storedModificationTime = try await confirmAnswer(
-            response, path: path, size: fingerprint.size, identity: identity, sha256: nil, target: target)
+            response, path: path, size: fingerprint.size, identity: identity, sha256: nil, target: named)
+        try await place(named, as: target, path: path)
         return result
+    }
+
+    /// The target the form names: `target` itself where the form carries its name exactly
+    /// (``FileName/formCarries(_:)``), else the same folder under a private name of plain letters, renamed to the
+    /// real one once stored (``place(_:as:path:)``), so a name arrives exactly or the upload fails.
+    private func formTarget(_ target: UploadTarget, path: String) throws(UploadError) -> UploadTarget {
+        guard !FileName.formCarries(target.fileName) else { return target }
+        guard confirmer != nil else {
+            throw .notStored(
+                path: path, destination: target.label,
+                detail: "a multipart form cannot carry this name exactly, and this server cannot rename it after")
+        }
+        var sent = target
+        sent.fileName = ".officer-upload-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        return sent
+    }
+
+    /// Gives a file stored under a private name (``formTarget(_:path:)``) its real one.
+    private func place(_ sent: UploadTarget, as target: UploadTarget, path: String) async throws(UploadError) {
+        guard sent.fileName != target.fileName, let confirmer else { return }
+        let replacing = target.multipartFields.contains { $0.key == "overwrite" && $0.value == "true" }
+        do {
+            try await confirmer.rename(storedAs: sent.fileName, to: target, replacing: replacing)
+        } catch {
+            throw .notStored(
+                path: path, destination: target.label,
+                detail: "it is stored as \(sent.fileName) beside it, and giving it its name failed (\(error))")
+        }
     }
 
     /// Done when the answer names a stored file of `size` and came at the first attempt, else when the destination,
@@ -73,6 +104,14 @@ struct MultipartUploader {
         target: UploadTarget
     ) async throws(UploadError) -> Double? {
         let stored = confirmer?.storedFile(inAnswer: response.body)
+        // A name the server changed on the way is no upload of this name (and the next sync would send it again).
+        if let name = stored?.name,
+            name.precomposedStringWithCanonicalMapping
+                != target.fileName.precomposedStringWithCanonicalMapping
+        {
+            throw .notStored(
+                path: path, destination: target.label, detail: "the server stored it as \(FileName.shown(name))")
+        }
         if let confirmer, stored?.size != size || response.attempts > 1 {
             try await confirmer.confirm(path, size: size, identity: identity, at: target, sha256: sha256)
         }
@@ -106,11 +145,12 @@ struct MultipartUploader {
     ) async throws(UploadError) -> UploadResult {
         guard let endpoint = target.multipartEndpoint else { throw .notTus(url: target.tusEndpoint) }
         try await checkNameIsFree(label, at: target, endpoint: endpoint)
+        let sent = try formTarget(target, path: label)
         onEvent?(.started(total: nil, partSizes: [], resumedBytes: 0, method: .multipart))
         let body = BodyStream()
         var parts = target.multipartFields.map { HTTPRequest.MultipartPart.field(name: $0.key, value: $0.value) }
         parts.append(
-            .stream(name: "file", source: body, filename: target.fileName, contentType: "application/octet-stream"))
+            .stream(name: "file", source: body, filename: sent.fileName, contentType: "application/octet-stream"))
         var request = HTTPRequest(
             method: "POST", url: endpoint, body: .multipart(parts), credential: target.credential, isIdempotent: false)
         request.maxSendBytesPerSecond = options.bandwidthLimit
@@ -159,7 +199,8 @@ struct MultipartUploader {
             path: label, bytes: size, method: .multipart, resumedBytes: 0, sentBytes: size, uploadURL: nil,
             sha256: digest)
         result.storedModificationTime = try await confirmAnswer(
-            response, path: label, size: size, identity: nil, sha256: digest, target: target)
+            response, path: label, size: size, identity: nil, sha256: digest, target: sent)
+        try await place(sent, as: target, path: label)
         return result
     }
 }

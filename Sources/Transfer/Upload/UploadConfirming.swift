@@ -9,9 +9,29 @@ package protocol UploadConfirming: Sendable {
     /// What the destination holds under `target`'s name now; `withChecksum` asks for its SHA-256 too, where the
     /// destination computes one.
     func stored(at target: UploadTarget, withChecksum: Bool) async throws -> StoredFile
-    /// The size and modification time of the file an upload's answer describes (a multipart upload's 201 names
-    /// the stored entry), nil when the answer says nothing of it.
-    func storedFile(inAnswer body: Data) -> (size: Int64, mtime: Double)?
+    /// The name, size and modification time of the file an upload's answer describes (a multipart upload's 201
+    /// names the stored entry), nil when the answer says nothing of it.
+    func storedFile(inAnswer body: Data) -> AnsweredFile?
+    /// Renames the file an upload stored as `stored` in `target`'s folder to `target`'s name (replacing what is
+    /// there only with `replacing`): how a name a multipart form cannot carry exactly reaches the server.
+    func rename(storedAs stored: String, to target: UploadTarget, replacing: Bool) async throws
+}
+
+/// The file an upload's answer names.
+package struct AnsweredFile: Sendable, Equatable {
+    /// Its name as the server stored it.
+    package var name: String?
+    /// Its size.
+    package var size: Int64
+    /// The time the server gave it.
+    package var mtime: Double
+
+    /// Creates one.
+    package init(name: String?, size: Int64, mtime: Double) {
+        self.name = name
+        self.size = size
+        self.mtime = mtime
+    }
 }
 
 /// What a destination holds under an upload's name.
