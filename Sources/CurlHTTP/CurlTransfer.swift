@@ -27,8 +27,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// The response's head and body, stored as the request's sink says (engine thread only).
     private let receiver: ResponseReceiver
     private var lowSpeed: LowSpeedWatch
-    private var pacer: RatePacer?
-    private var sendPacer: RatePacer?
+    private var pacer: Pace?
+    private var sendPacer: Pace?
     /// When a paced transfer may receive again (engine thread only).
     private(set) var resumeAt: Double?
     private var failure: HTTPError? {
@@ -94,15 +94,15 @@ final class CurlTransfer: @unchecked Sendable {
         CurlCalls.set(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
         CurlCalls.set(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.stallTimeout.rounded(.up))))
         if let total = configuration.totalTimeout { CurlCalls.set(easy, CURLOPT_TIMEOUT_MS, Int(total * 1000)) }
-        if let rate = request.maxSendBytesPerSecond, rate > 0 {
-            sendPacer = RatePacer(bytesPerSecond: rate)
+        sendPacer = Pace.of(request, sending: true, configuration: configuration)
+        pacer = Pace.of(request, sending: false, configuration: configuration)
+        if let rate = sendPacer.map({ Int64($0.bytesPerSecond) }) {
             CurlCalls.set(easy, CURLOPT_UPLOAD_BUFFERSIZE, Int(max(16_384, min(rate / 10, 2 << 20))))
         } else if case .file = request.body {
             // Larger reads from the file: fewer callbacks and syscalls for big PATCH bodies.
             CurlCalls.set(easy, CURLOPT_UPLOAD_BUFFERSIZE, 512 << 10)
         }
-        if let rate = request.maxReceiveBytesPerSecond, rate > 0 {
-            pacer = RatePacer(bytesPerSecond: rate)
+        if let rate = pacer.map({ Int64($0.bytesPerSecond) }) {
             // Smaller reads keep the pacing even; the socket buffer does not need to fill at this rate.
             CurlCalls.set(easy, CURLOPT_BUFFERSIZE, Int(max(16_384, min(rate / 10, 256 << 10))))
         }

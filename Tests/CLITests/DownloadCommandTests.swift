@@ -229,6 +229,28 @@ import Transfer
         let bad = try await cli.run(["get", "--bwlimit", "fast", nginx.url + "/slow.bin"], in: work.path)
         #expect(bad.status == 2 && bad.stderr.contains("--bwlimit"))
     }
+
+    /// `sync --bwlimit` holds every file in flight to the rate together, both ways (rclone's meaning; the option
+    /// was missing on sync, copy and watch).
+    @Test func aSyncKeepsItsLimitInAllBothWays() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        let cli = CLIRunner()
+        #expect(try await cli.login(server).status == 0)
+        let work = TemporaryDirectory()
+        for index in 0..<8 { try work.write("tree/f\(index).bin", Data(repeating: UInt8(index), count: 150_000)) }
+        for (source, destination) in [(work.file("tree"), "officer:/limited"), ("officer:/limited", work.file("back"))]
+        {
+            let started = Date()
+            let synced = try await cli.run(["sync", "--bwlimit", "400K", source, destination])
+            #expect(synced.status == 0, "\(synced.stderr)")
+            // 1.2 MB at 400 KiB/s in all takes about three seconds; eight files each held to 400 KiB/s alone would
+            // take under half a second.
+            #expect(Date().timeIntervalSince(started) > 2.2, "\(source) -> \(destination)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.file("back")).count == 8)
+        let bad = try await cli.run(["copy", "--bwlimit", "fast", work.file("tree"), "officer:/x"])
+        #expect(bad.status == 2 && bad.stderr.contains("--bwlimit"), "\(bad.stderr)")
+    }
 }
 
 @Suite struct TLSCommandTests {

@@ -36,6 +36,9 @@ package struct HTTPClientConfiguration: Sendable {
     /// connection. Small requests negotiate either way (many small files multiplexed on one connection were
     /// faster).
     package var bulkOverHTTP2 = false
+    /// A limit every request of the clients made with this configuration keeps together (`--bwlimit` on a sync,
+    /// a copy or a watch); a request's own limit (``HTTPRequest/maxReceiveBytesPerSecond``) comes first.
+    package var bandwidth: SharedBandwidth?
     /// Retry schedule for idempotent requests.
     package var retry = RetryPolicy()
     /// The User-Agent sent.

@@ -101,7 +101,7 @@ package final class URLSessionEngine: HTTPEngine, @unchecked Sendable {
             receiver: receiver,
             lowSpeed: LowSpeedWatch(
                 request: request, configuration: configuration, now: ProcessInfo.processInfo.systemUptime),
-            expectedSend: body.length, request: request)
+            expectedSend: body.length, request: request, configuration: configuration)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 state.attach(continuation)
@@ -119,7 +119,9 @@ package final class URLSessionEngine: HTTPEngine, @unchecked Sendable {
         _ request: HTTPRequest, configuration: HTTPClientConfiguration, label: String
     ) throws(HTTPError) {
         #if canImport(FoundationNetworking)
-            if [request.maxReceiveBytesPerSecond, request.maxSendBytesPerSecond].contains(where: { ($0 ?? 0) > 0 }) {
+            if [request.maxReceiveBytesPerSecond, request.maxSendBytesPerSecond].contains(where: { ($0 ?? 0) > 0 })
+                || configuration.bandwidth != nil
+            {
                 throw HTTPError.notAvailable(request: label, what: "a bandwidth limit")
             }
             if configuration.insecure { throw HTTPError.notAvailable(request: label, what: "turning TLS checks off") }

@@ -15,8 +15,8 @@ final class URLSessionTaskState: @unchecked Sendable {
     private var sent: Int64 = 0
     // The delegate is handed bytes that already moved, so the limit is kept by suspending the task until they are
     // paid for: the socket's buffers fill and TCP holds the peer back, as libcurl's pause does.
-    private var receivePacer: RatePacer?
-    private var sendPacer: RatePacer?
+    private var receivePacer: Pace?
+    private var sendPacer: Pace?
 
     // Crosses threads: guarded by `lock`.
     private let lock = NSLock()
@@ -25,18 +25,18 @@ final class URLSessionTaskState: @unchecked Sendable {
     private var continuation: CheckedContinuation<HTTPResponse, any Error>?
     private var clock: Task<Void, Never>?
 
-    init(receiver: ResponseReceiver, lowSpeed: LowSpeedWatch, expectedSend: Int64?, request: HTTPRequest) {
+    init(
+        receiver: ResponseReceiver, lowSpeed: LowSpeedWatch, expectedSend: Int64?, request: HTTPRequest,
+        configuration: HTTPClientConfiguration
+    ) {
         self.receiver = receiver
         self.lowSpeed = lowSpeed
         self.expectedSend = expectedSend
         // FoundationNetworking has queued a loopback body's callbacks before a suspension takes hold, so the engine
         // refuses a limit there (``URLSessionEngine``); Apple's URLSession stops delivery when suspended.
         #if !canImport(FoundationNetworking)
-            let now = ProcessInfo.processInfo.systemUptime
-            receivePacer = request.maxReceiveBytesPerSecond.flatMap {
-                $0 > 0 ? RatePacer(bytesPerSecond: $0, now: now) : nil
-            }
-            sendPacer = request.maxSendBytesPerSecond.flatMap { $0 > 0 ? RatePacer(bytesPerSecond: $0, now: now) : nil }
+            receivePacer = Pace.of(request, sending: false, configuration: configuration)
+            sendPacer = Pace.of(request, sending: true, configuration: configuration)
         #endif
     }
 

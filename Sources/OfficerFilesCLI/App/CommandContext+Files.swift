@@ -8,8 +8,9 @@ extension CommandContext {
     /// The library's front door for the configured server, set up from this run's options: the server and token
     /// (``client()``'s rules), the HTTP settings, the standard journal and cache (none with `--no-cache`), the
     /// cache limit and the default root. With no server configured it has none: local files, plain URLs, the
-    /// cache and the journal still work, and an Officer operation says how to name a server.
-    func files() throws -> OfficerFiles {
+    /// cache and the journal still work, and an Officer operation says how to name a server. `bandwidthLimit`
+    /// (`--bwlimit` of a sync, a copy or a watch) is kept by all of its requests together.
+    func files(bandwidthLimit: Int64? = nil) throws -> OfficerFiles {
         var configuration: OfficerFiles.Configuration
         do {
             let (server, tokens) = try account()
@@ -18,6 +19,7 @@ extension CommandContext {
             configuration = .standard(server: nil, tokens: MemoryTokenStore(), environment: environment)
         }
         configuration.http = httpClient().configuration
+        configuration.http.bandwidth = bandwidthLimit.map { SharedBandwidth(bytesPerSecond: $0) }
         configuration.cacheLimit = try cacheLimit()
         if global.noCache {
             if global.offline { throw CLIError.usage("--offline answers from the cache: it cannot go with --no-cache") }

@@ -56,6 +56,9 @@ enum SyncCommand: Command {
                 help: "at most N of them sent to DST at once; the other side is not held back"),
             OptionSpec(["--progress", "-P"], help: "show progress"),
             OptionSpec(
+                ["--bwlimit"], .value(placeholder: "RATE"),
+                help: "at most RATE bytes/s in all, each way, however many files are in flight (e.g. 500K, 2M)"),
+            OptionSpec(
                 ["--resize"], .optionalValue(placeholder: "N|best-effort"),
                 help:
                     "on push, prepare images first (longest edge N, default 2048; HEIC becomes .jpg); compared by time only"
@@ -88,8 +91,14 @@ enum SyncCommand: Command {
             guard push else { throw CLIError.usage("--resize prepares images on push (a local SRC)") }
             options.imagePreparation = try imagePreparation(parsed, context)
         }
-        let operation = try context.files().sync(from: source, to: destination, options: options)
+        let operation = try context.files(bandwidthLimit: try bandwidthLimit(parsed)).sync(
+            from: source, to: destination, options: options)
         try await show(operation, options: options, parsed, context)
+    }
+
+    /// `--bwlimit`: the rate every transfer of the run keeps together.
+    static func bandwidthLimit(_ parsed: ParsedCommand) throws -> Int64? {
+        try parsed.value("bwlimit").map { try ArgumentValues.rate($0, option: "--bwlimit") }
     }
 
     /// The options every form of sync shares: deletion and its limit, comparison, dry run, transfers, filters.

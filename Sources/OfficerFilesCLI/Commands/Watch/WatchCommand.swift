@@ -33,6 +33,9 @@ enum WatchCommand: Command {
             OptionSpec(
                 ["--resize"], .optionalValue(placeholder: "N|best-effort"),
                 help: "prepare images first, as sync --resize does"),
+            OptionSpec(
+                ["--bwlimit"], .value(placeholder: "RATE"),
+                help: "at most RATE bytes/s in all, each way (e.g. 500K, 2M)"),
         ] + ImageSettings.options,
         positionals: [
             PositionalSpec("LOCAL", help: "the local folder to watch"),
@@ -58,7 +61,7 @@ enum WatchCommand: Command {
             }
             options.imagePreparation = try SyncCommand.imagePreparation(parsed, context)
         }
-        let files = try context.files()
+        let files = try context.files(bandwidthLimit: try SyncCommand.bandwidthLimit(parsed))
         let terminate = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
         signal(SIGTERM, SIG_IGN)
         let operation = files.watch(local, to: remote, options: options)
