@@ -255,16 +255,22 @@ import Transfer
             "\(pulled.stderr)")
     }
 
-    @Test func ctrlCExitsWith130() async throws {
+    /// Ctrl-C ends a sync with 130 and one line saying what was done; the transfers it cut short are no errors (it
+    /// printed "20 errors" and an "upload cancelled" line for each).
+    @Test func ctrlCExitsWith130AndOneLine() async throws {
         try work.write("slow/big.bin", bytes(6_000_000, seed: 3))
+        for index in 0..<12 { try work.write("slow/small\(index).bin", bytes(400_000, seed: index)) }
         let proxy = try await startFaultProxy(
             target: "127.0.0.1:\(server.service.port)", ["--throttle", "500000", "--direction", "up"])
-        let process = try cli.launch(
+        let sync = try cli.launchCapturingErrors(
             ["sync", work.path + "/slow", "officer:/slow"],
             environment: ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()])
-        #expect(await Eventually.signal(SIGINT, to: [process]) { try serverHoldsAPart(largerThan: 100_000) })
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
+        #expect(await Eventually.signal(SIGINT, to: [sync.process]) { try serverHoldsAPart(largerThan: 100_000) })
+        sync.process.waitUntilExit()
+        #expect(sync.process.terminationStatus == 130)
+        let lines = sync.stderr().split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("interrupted after"), "\(lines)")
+        #expect(!lines.contains { $0.contains("cancelled") || $0.contains("error") }, "\(lines)")
     }
 
     @Test func refusesHostileNamesAndNeverWritesOutside() async throws {

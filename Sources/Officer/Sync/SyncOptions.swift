@@ -170,6 +170,9 @@ public struct SyncReport: Sendable, Codable, Equatable {
     public var deletionsSkipped: String?
     /// Seconds the sync took.
     public var seconds: Double = 0
+    /// Transfers the sync's own cancellation cut short (Ctrl-C), nil when it was not cancelled: an interruption,
+    /// which a rerun continues, not a failure of each file.
+    package var interruptedTransfers: Int?
 
     /// Failures in all, listed or not.
     public var failureCount: Int { failures.count + unlistedFailures }

@@ -87,6 +87,11 @@ final class SyncState: @unchecked Sendable {
 
     func fail(_ path: String, _ operation: String, _ error: any Error) {
         let report = OfficerFilesError(error, terms: terms)
+        if report.category == .cancelled {
+            // The sync was stopped: each transfer it cut short is part of one interruption, not a failure.
+            lock.withLock { self.report.interruptedTransfers = (self.report.interruptedTransfers ?? 0) + 1 }
+            return
+        }
         guard report.category == .authentication else {
             // No space left: every next file would fail the same way, so none is tried after it.
             if report.category == .localFull { lock.withLock { diskFull = true } }

@@ -141,11 +141,20 @@ enum SyncCommand: Command {
             display.close(failed: true)
             throw error
         }
-        display.close(failed: !report.succeeded || Task.isCancelled)
+        let interrupted = report.interruptedTransfers != nil || Task.isCancelled
+        display.close(failed: !report.succeeded || interrupted)
+        if interrupted {
+            // Ctrl-C: one line with what was done; the transfers it cut short are not failures, and a rerun continues.
+            if context.global.json {
+                display.summarize(report, source: sourceText, destination: destinationText, deleteAsked: false)
+            }
+            let files = "\(report.transferred) file\(report.transferred == 1 ? "" : "s")"
+            throw CLIError.refused(
+                "interrupted after \(files) (\(ByteCountFormat.string(report.bytes))) of \(sourceText) -> \(destinationText); the same command continues",
+                .interrupted)
+        }
         display.summarize(
             report, source: sourceText, destination: destinationText, deleteAsked: options.deleteExtraneous)
-        // Ctrl-C: the failures it caused are not the run's; a rerun continues.
-        try Task.checkCancellation()
         guard report.succeeded else {
             var parts: [String] = []
             if !report.failures.isEmpty { parts.append("\(report.failureCount) failed") }
