@@ -408,3 +408,55 @@ private final class EditFlag: @unchecked Sendable {
 
     var isSet: Bool { lock.withLock { value } }
 }
+
+/// A server that goes away during a sync: waited for, as `watch` waits, and the sync carries on when it is back.
+@Suite struct SyncOutageTests {
+    let cli = CLIRunner()
+    let work = TemporaryDirectory(prefix: "outage")
+
+    /// The server restarts in the middle of a push into new folders: the files that met the outage (and those in
+    /// folders whose creation did) wait for it and go once it answers; nothing is left unsent and uncounted (350
+    /// files were neither sent nor listed, and every file printed its own error for 70 s).
+    @Test func aServerThatComesBackIsWaitedFor() async throws {
+        let root = TemporaryDirectory(prefix: "officer-root")
+        let state = TemporaryDirectory(prefix: "officer-state")
+        let port = try NginxServer.freePort()
+        var server: ReferenceServer? = try await ReferenceServer.start(root: root, state: state, port: port)
+        #expect(try await cli.login(server!).status == 0)
+        for folder in 0..<4 {
+            for index in 0..<15 { try work.write("tree/d\(folder)/f\(index).bin", Data(repeating: 7, count: 60_000)) }
+        }
+        let proxy = try await startFaultProxy(
+            target: "127.0.0.1:\(port)", ["--throttle", "150000", "--direction", "up"])
+        defer { proxy.stop() }
+        let errors = work.file("errors.txt")
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        let sync = Process()
+        sync.executableURL = URL(fileURLWithPath: ProcessRunner.cliPath)
+        sync.arguments = ["sync", "--transfers", "2", work.file("tree"), "officer:/pushed"]
+        sync.environment = cli.environment(["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()])
+        sync.standardOutput = FileHandle.nullDevice
+        sync.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        try ProcessRunner.spawning { try sync.run() }
+        let stored: @Sendable () -> Int = {
+            ((try? FileManager.default.subpathsOfDirectory(atPath: root.file("pushed"))) ?? []).count
+        }
+        #expect(await Eventually.wait(timeout: 60) { stored() >= 6 }, "the push under way")
+        server!.service.kill()
+        server = nil
+        // Down until the sync, its own retries spent, says it waits for the server: then back.
+        let said: @Sendable () -> Bool = {
+            ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("waiting up to 60 s for the server")
+        }
+        #expect(await Eventually.wait(timeout: 90) { said() }, "the sync waits for the server")
+        let back = try await ReferenceServer.start(root: root, state: state, port: port)
+        defer { back.service.kill() }
+        sync.waitUntilExit()
+        let told = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        #expect(sync.terminationStatus == 0, "\(told)")
+        for folder in 0..<4 {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.file("pushed/d\(folder)"))) ?? []
+            #expect(names.filter { $0.hasSuffix(".bin") }.count == 15, "d\(folder): \(names.sorted())")
+        }
+    }
+}

@@ -72,6 +72,10 @@ package struct SyncEngine: Sendable {
             report: SyncReport(direction: options.direction, dryRun: options.dryRun), terms: locationNames,
             onEvent: onEvent)
         let report = await run(in: state)
+        if var stopped = state.refusal as? SyncStopped {
+            stopped.transferred = report.transferred
+            throw stopped
+        }
         if let refusal = state.refusal { throw refusal }
         return report
     }
@@ -121,17 +125,22 @@ package struct SyncEngine: Sendable {
             while let (listed, existing) = await merge.next() {
                 if Task.isCancelled || state.refusal != nil { break }
                 let item = listed.map(destination.storable)
-                if let item, let skip = skipSource, item.path.isInside(skip) { continue }
+                if let item, let skip = skipSource, item.path.isInside(skip) {
+                    if !item.isDirectory { state.leftOut(below: skip) }
+                    continue
+                }
                 if let item {
                     while let last = making.last, !item.path.isInside(last.path) {
                         await leave(&making, bounds: &bounds, group: &group, state: state)
                     }
                     if making.last?.gate.made == false {
                         skipSource = making.removeLast().path
+                        if !item.isDirectory { state.leftOut(below: skipSource!) }
                         continue
                     }
                 }
                 let folder = making.last?.gate
+                let folderPath = making.last?.path ?? .root
                 guard let item else {
                     if let existing { deletions.add(existing, enabled: options.deleteExtraneous) }
                     continue
@@ -213,16 +222,23 @@ package struct SyncEngine: Sendable {
                 // Work that waited for a slot while the token was refused is not started, nor work in a folder
                 // that could not be made (its failure is told once, for the folder).
                 await bounds.add(to: &group, isCheck: isCheck, size: item.size) {
-                    guard await folder?.wait() ?? true, state.refusal == nil else { return }
+                    guard await folder?.wait() ?? true else {
+                        state.leftOut(below: folderPath)
+                        return
+                    }
+                    guard state.refusal == nil else { return }
                     await work()
                 }
             }
             while !making.isEmpty, !Task.isCancelled, state.refusal == nil {
                 await leave(&making, bounds: &bounds, group: &group, state: state)
             }
+            // Stopped (a listing refused, the server gone, the token refused): what is under way stops too.
+            if state.refusal != nil { group.cancelAll() }
             await group.waitForAll()
         }
-        if Task.isCancelled { state.fail("", "sync", "interrupted") }
+        state.reportLeftOut()
+        if Task.isCancelled { state.interrupted() }
         await deletions.perform(options: options, state: state) { item in
             try await destination.delete(item.path, isDirectory: item.isDirectory)
         }
@@ -263,13 +279,21 @@ package struct SyncEngine: Sendable {
         }
         // The disk is full: not made, and the files in it are counted as not tried.
         if state.isDiskFull { return true }
-        do {
-            try await destination.makeDirectory(path)
-            state.directoryCreated(action)
-            return true
-        } catch {
-            state.fail(path.description, "create the folder", error)
-            return false
+        var attempt = 0
+        while true {
+            do {
+                try await destination.makeDirectory(path)
+                state.serverAnswered()
+                state.directoryCreated(action)
+                return true
+            } catch {
+                if await state.waitForServer(after: error, attempt: attempt, limit: options.serverWaitLimit) {
+                    attempt += 1
+                    continue
+                }
+                state.fail(path.description, "create the folder", error)
+                return false
+            }
         }
     }
 
@@ -334,22 +358,31 @@ package struct SyncEngine: Sendable {
         let staged =
             stagingFolder + "/"
             + SHA256Hasher.digest(Array(label.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
-        do {
-            // The destination gets the source's exact time, which its listing may not carry; into this machine it
-            // comes with the download's answer (the local side asks for it only when the answer lacked it).
-            let exact = destination.isLocalDisk ? item : try await exactSource(item)
-            let sent = try await destination.receive(exact, replacing: existing, from: source, staging: staged) {
-                bytes in
-                state.progress(path: label, bytes: bytes, total: total)
+        var attempt = 0
+        while true {
+            do {
+                // The destination gets the source's exact time, which its listing may not carry; into this machine it
+                // comes with the download's answer (the local side asks for it only when the answer lacked it).
+                let exact = destination.isLocalDisk ? item : try await exactSource(item)
+                let sent = try await destination.receive(exact, replacing: existing, from: source, staging: staged) {
+                    bytes in
+                    state.progress(path: label, bytes: bytes, total: total)
+                }
+                state.serverAnswered()
+                state.transferred(action, bytes: sent)
+                return true
+            } catch let deferral as SyncDeferral {
+                state.deferred(deferral.localPath)
+            } catch {
+                // A server gone for a while is waited for, and the file tried again (it resumes).
+                if await state.waitForServer(after: error, attempt: attempt, limit: options.serverWaitLimit) {
+                    attempt += 1
+                    continue
+                }
+                state.fail(label, transferVerb, error)
             }
-            state.transferred(action, bytes: sent)
-            return true
-        } catch let deferral as SyncDeferral {
-            state.deferred(deferral.localPath)
-        } catch {
-            state.fail(label, transferVerb, error)
+            return false
         }
-        return false
     }
 
     /// Same size under `--checksum`: the hashes decide (the side that cannot choose its function first, the other
@@ -461,7 +494,9 @@ final class RemoteStream: @unchecked Sendable {
             do {
                 result = try await iterator.next()
             } catch {
-                state.fail("", "list the remote folder", error)
+                // A listing that failed or was refused (a cursor that never moves) cannot be planned from: the sync
+                // stops at once, what is under way with it.
+                state.stop(error)
                 return nil
             }
             guard let result else {

@@ -22,6 +22,9 @@ public struct SyncOptions: Sendable {
     public var maxDelete: Int?
     /// How files are compared.
     package var comparison = SyncComparison.sizeAndTime
+    /// Seconds a server that stopped answering is waited for (each failing transfer waits and is tried again)
+    /// before the sync stops.
+    package var serverWaitLimit: Double = 60
     /// Plan only: report what would be done and change nothing.
     public var dryRun = false
     /// Files transferred at once; nil (the default) chooses by size: many while files are small (a round trip

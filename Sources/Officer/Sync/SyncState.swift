@@ -8,9 +8,13 @@ final class SyncState: @unchecked Sendable {
     private let lock = NSLock()
     private var report: SyncReport
     private let onEvent: @Sendable (SyncEvent) -> Void
-    private let terms: LocationNames
+    let terms: LocationNames
     /// Nothing is changed: steps are counted in the report as they would be taken, never told as done.
     private let dryRun: Bool
+    /// When the server stopped answering (uptime seconds), nil while it answers (``waitForServer(after:attempt:limit:)``).
+    let outage = LockedValue<Double?>(nil)
+    /// Files not sent because their folder could not be made, per folder.
+    let notSent = LockedValue<[String: Int]>([:])
 
     init(report: SyncReport, terms: LocationNames, onEvent: @escaping @Sendable (SyncEvent) -> Void) {
         self.report = report
@@ -87,6 +91,8 @@ final class SyncState: @unchecked Sendable {
 
     func fail(_ path: String, _ operation: String, _ error: any Error) {
         let report = OfficerFilesError(error, terms: terms)
+        // Once stopped, what is still under way and fails is part of the stop, told once by its error.
+        guard refusal == nil || report.category == .authentication else { return }
         if report.category == .cancelled {
             // The sync was stopped: each transfer it cut short is part of one interruption, not a failure.
             lock.withLock { self.report.interruptedTransfers = (self.report.interruptedTransfers ?? 0) + 1 }
@@ -112,8 +118,22 @@ final class SyncState: @unchecked Sendable {
 
     private var stoppedBy: (any Error)?
 
-    /// The refusal of the token that stopped the sync: nothing is started after it.
+    /// The refusal of the token, or the failure, that stopped the sync: nothing is started after it.
     var refusal: (any Error)? { lock.withLock { stoppedBy } }
+
+    /// The sync was cancelled (Ctrl-C): an interruption, told as one.
+    func interrupted() { lock.withLock { report.interruptedTransfers = report.interruptedTransfers ?? 0 } }
+
+    /// Stops the sync with `error` (a listing the client refused, a server gone past the outage limit): nothing
+    /// more is started, what is under way is cancelled, and the sync fails with it and what it had done.
+    func stop(_ error: any Error) {
+        let report = OfficerFilesError(error, terms: terms)
+        lock.withLock {
+            guard stoppedBy == nil else { return }
+            stoppedBy = SyncStopped(
+                reason: report.message, category: report.category, transferred: self.report.transferred)
+        }
+    }
 
     private var diskFull = false
     private var untried = 0
@@ -134,7 +154,8 @@ final class SyncState: @unchecked Sendable {
     /// Why deleting would be unsafe now: any failure means the source may not have been seen whole.
     var deletionBlocker: String? {
         lock.withLock {
-            report.failures.isEmpty
+            if stoppedBy != nil || report.interruptedTransfers != nil { return "the sync did not run to its end" }
+            return report.failures.isEmpty
                 ? nil
                 : "\(report.failures.count) failure\(report.failures.count == 1 ? "" : "s") (deletions happen only after a sync without errors)"
         }
