@@ -192,3 +192,31 @@ import Testing
             "the certificate given to login is trusted after it: \(later.stderr)")
     }
 }
+
+/// A wrong `--server` is told as `login` tells it, whatever the command: one rule (every command said "not logged
+/// in; log in again", exit 3, while `login` named the real problem).
+@Suite struct WrongServerTests {
+    @Test func aWrongServerIsNamedAsLoginNamesIt() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        let nginx = try await NginxServer.start()
+        let cli = CLIRunner()
+        #expect(try await cli.login(server).status == 0)
+        let https = server.url.replacingOccurrences(of: "http://", with: "https://")
+        for (url, status, words) in [
+            (https, Int32(6), "does not speak https"),
+            (server.url + "/api", 7, "the Officer server is at \(server.url)"),
+            (nginx.url, 7, "no Officer server at \(nginx.url)"),
+        ] {
+            for command in [["ls", "officer:/"], ["get", "officer:/x.txt", "/tmp/never-written.txt"]] {
+                let result = try await cli.run(["--server", url] + command)
+                #expect(
+                    result.status == status && result.stderr.contains(words) && !result.stderr.contains("log in again"),
+                    "\(url) \(command): \(result.status) \(result.stderr)")
+            }
+        }
+        // A real server without a token is still "not logged in".
+        let other = try await ReferenceServer.start(inMemory: true)
+        let plain = try await cli.run(["--server", other.url, "ls", "officer:/"])
+        #expect(plain.status == 3 && plain.stderr.contains("not logged in"), "\(plain.stderr)")
+    }
+}

@@ -28,6 +28,16 @@ extension OfficerClient {
         return response
     }
 
+    /// Why a call without a token cannot go, told as `login` tells it (one rule for both): a URL that is no Officer
+    /// server — one that does not speak https, a page's path after the server's, a plain web server — is said to
+    /// be that (``serverInfo()``'s error), and "not logged in" only of a real Officer server.
+    func notSignedIn() async -> OfficerError {
+        if !http.configuration.offline {
+            do { _ = try await serverInfo() } catch { return error }
+        }
+        return .notSignedIn(server: server, reason: "not logged in")
+    }
+
     /// Signs in with email and password; the returned token is what later calls need.
     /// A token that could not go into a header as it is (a line break would inject one) is refused here, so it is
     /// never stored.

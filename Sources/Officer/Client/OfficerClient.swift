@@ -85,7 +85,7 @@ package struct OfficerClient: Sendable {
         }
         request.headers.add("Accept", "application/json")
         if authenticated {
-            guard let token else { throw .notSignedIn(server: server, reason: "not logged in") }
+            guard let token else { throw await notSignedIn() }
             do {
                 request.credential = try BearerCredential(token: token, issuedBy: server)
             } catch {
