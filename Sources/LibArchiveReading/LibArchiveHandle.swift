@@ -12,6 +12,13 @@ final class LibArchiveHandle: ArchiveHandle {
     /// The format libarchive detected, e.g. `ZIP 2.0 (deflation)`; set once the first header is read.
     private(set) var formatName: String?
 
+    /// libarchive's refusal to open, in our terms: bytes in no format it knows are "not an archive" (its words for
+    /// that, "Unrecognized archive format", are its own); anything else keeps its message.
+    static func openError(file: String, message: String) -> ArchiveError {
+        message.contains("Unrecognized archive format")
+            ? .notAnArchive(file: file) : .openFailed(file: file, message: message)
+    }
+
     /// Opens `path`; every format and filter libarchive supports is enabled.
     init(path: String) throws(ArchiveError) {
         guard let handle = ArchiveCalls.newReader() else { throw .allocationFailed }
@@ -19,7 +26,7 @@ final class LibArchiveHandle: ArchiveHandle {
         guard ArchiveCalls.open(handle, path: path, blockSize: 64 * 1024) == ArchiveCalls.ok else {
             let message = ArchiveCalls.errorString(handle)
             ArchiveCalls.free(handle)
-            throw .openFailed(file: path, message: message)
+            throw Self.openError(file: path, message: message)
         }
         self.handle = handle
         self.path = path
@@ -37,7 +44,7 @@ final class LibArchiveHandle: ArchiveHandle {
             let message = ArchiveCalls.errorString(handle)
             ArchiveCalls.free(handle)
             if let failure = cursor.failure { throw failure }
-            throw ArchiveError.openFailed(file: name, message: message)
+            throw Self.openError(file: name, message: message)
         }
         self.handle = handle
         path = name

@@ -170,12 +170,25 @@ import Testing
         #expect(!refused.stderr.contains("> POST") && !refused.stderr.contains("< 2"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: server.root.file(".officer-files")))
 
-        let broken = try work.write(
-            "broken.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 200))
+        // A PNG cut after its header: a picture to content detection, which the server's engine fails on.
+        let whole = try renderText("Cut", to: "whole.png")
+        let broken = try work.write("broken.png", try Data(contentsOf: URL(fileURLWithPath: whole)).prefix(120))
         let failed = try await cli.run(["ocr", broken])
         #expect(
-            failed.status == 9 && failed.stderr.contains("broken.png") && failed.stderr.contains("tesseract"),
-            "\(failed.stderr)")
+            failed.status == 9 && failed.stderr.contains(broken) && !failed.stderr.contains("inbox")
+                && !failed.stderr.contains("tesseract"), "\(failed.stderr)")
+        // Content over extension: random bytes named .jpg are no picture, refused before a byte is sent (it was
+        // image/jpeg to `info`, uploaded, and failed in the engine on an inbox path).
+        var generator = SystemRandomNumberGenerator()
+        let junk = try work.write(
+            "junk.jpg", Data((0..<5000).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        let info = try await cli.run(["info", junk])
+        #expect(info.status == 0 && !info.stdout.contains("image/jpeg"), "\(info.stdout)")
+        let notAPicture = try await cli.run(["-v", "ocr", junk])
+        #expect(
+            notAPicture.status == 9 && notAPicture.stderr.contains(junk)
+                && notAPicture.stderr.contains("nothing was sent")
+                && !notAPicture.stderr.contains("> POST"), "\(notAPicture.stderr)")
         #expect(inboxFiles.isEmpty, "the upload is removed after a failure too")
 
         let missing = try await cli.run(["transcribe", "officer:/nothing.wav"])

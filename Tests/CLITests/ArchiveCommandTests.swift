@@ -42,8 +42,16 @@ import Testing
             capped.status == 9 && capped.stderr.contains("larger than the limit of 102400 bytes (raise --max-size)"))
         let missing = try await cli.run(["archive", "cat", work.file("x.zip"), "nope.txt"])
         #expect(missing.status == 4 && missing.stderr.contains("no member nope.txt"))
-        let fake = try work.write("fake.zip", "plain text\n")
-        let refused = try await cli.run(["archive", "ls", fake])
-        #expect(refused.status == 8 && refused.stderr.contains("fake.zip: cannot open archive"))
+        // Text, random bytes and an empty file are "not an archive", in our words (they were libarchive's
+        // "Unrecognized archive format", and an empty file listed as an archive of nothing, exit 0).
+        var generator = SystemRandomNumberGenerator()
+        let junk = Data((0..<3000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        for (name, bytes) in [("fake.zip", Data("plain text\n".utf8)), ("junk.zip", junk), ("empty.zip", Data())] {
+            let fake = try work.write(name, bytes)
+            let refused = try await cli.run(["archive", "ls", fake])
+            #expect(
+                refused.status == 8 && refused.stderr.contains("\(fake): not an archive")
+                    && !refused.stderr.contains("Unrecognized"), "\(refused.stderr)")
+        }
     }
 }

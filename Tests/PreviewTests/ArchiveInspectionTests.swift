@@ -96,7 +96,7 @@ import Testing
         #expect {
             try ArchiveInspection.inspect(fake)
         } throws: { error in
-            guard case ArchiveError.openFailed(let file, _) = error else { return false }
+            guard case ArchiveError.notAnArchive(let file) = error else { return false }
             return file == fake
         }
         #expect(throws: ArchiveError.self) { try ArchiveInspection.inspect(folder.file("missing.zip")) }

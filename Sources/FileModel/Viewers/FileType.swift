@@ -21,7 +21,10 @@ public struct FileType: Sendable, Equatable, Codable {
         let row = FileTypeTable.byExtension[ext]
         var mime = contentMIME
         var fromExtension = false
-        if let row, FileTypeTable.genericMIMETypes.contains(contentMIME) || row.mime == contentMIME {
+        // Content over extension: a name never makes a type whose bytes always say what they are.
+        if let row, FileTypeTable.genericMIMETypes.contains(contentMIME) || row.mime == contentMIME,
+            row.mime == contentMIME || !FileTypeTable.isAlwaysSigned(row.mime)
+        {
             // A text extension must not relabel binary bytes, nor a binary extension text.
             let textual = row.viewer == .code || row.viewer == .markdown
             let contentIsText = contentMIME.hasPrefix("text/") || charset != "binary"

@@ -72,6 +72,13 @@ package enum FileTypeTable {
         "text/plain", "application/octet-stream", "application/zip", "application/x-empty", "inode/x-empty",
     ]
 
+    /// Whether bytes of `mime` always carry a signature content detection knows (a picture's, a PDF's): content
+    /// detection that found none proves the bytes are not of that type, whatever the name says (5,000 random bytes
+    /// named `junk.jpg` are no JPEG).
+    package static func isAlwaysSigned(_ mime: String) -> Bool {
+        mime.hasPrefix("image/") && mime != "image/svg+xml" || mime == "application/pdf"
+    }
+
     /// The viewer for a MIME type when the extension says nothing.
     package static func viewer(forMIME mime: String) -> ViewerKind {
         switch mime {

@@ -6,7 +6,7 @@ extension RemoteActionError: CategorizedError {
     package var category: ErrorCategory {
         switch self {
         case .unsupported, .notAFile: .refused
-        case .server(_, let inner): inner.category
+        case .server(_, let inner), .actionFailed(_, _, _, let inner): inner.category
         case .upload(_, let inner): inner.category
         case .download(_, let inner): inner.category
         case .localFile: .localFile

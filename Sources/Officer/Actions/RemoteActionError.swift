@@ -20,6 +20,9 @@ package enum RemoteActionError: Error, Sendable, CustomStringConvertible {
     case timedOut(target: String, seconds: Double)
     /// The file the action writes beside a server target exists, and nothing said to replace it.
     case outputExists(target: String, output: String)
+    /// The server's engine could not do the action on the target (the file is damaged, or not what it seems);
+    /// `detail` is the server's last words, its engine's name and the inbox path left out.
+    case actionFailed(target: String, action: AIAction, detail: String, error: OfficerError)
 
     /// A one-line message.
     package var description: String {
@@ -36,6 +39,8 @@ package enum RemoteActionError: Error, Sendable, CustomStringConvertible {
         case .timedOut(let target, let seconds): return "\(target): no answer within \(Int(seconds)) s"
         case .outputExists(let target, let output):
             return "\(output): already exists (the \(target) result goes there)"
+        case .actionFailed(let target, let action, let detail, _):
+            return "\(target): the server's \(action.rawValue) failed on it (\(detail))"
         }
     }
 }

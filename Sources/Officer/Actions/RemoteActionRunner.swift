@@ -197,6 +197,13 @@ package struct RemoteActionRunner: Sendable {
             {
                 throw .outputExists(target: label, output: output.description)
             }
+            if case .badRequest(_, let message, "engine_failed") = error {
+                // The engine's own words name it and the inbox copy: only what it said of the file is kept.
+                let words =
+                    message.range(of: "failed: ").map { String(message[$0.upperBound...]) }
+                    ?? "the server gives no reason"
+                throw .actionFailed(target: label, action: request.action, detail: words, error: error)
+            }
             throw .server(target: label, error)
         } catch let error as RemoteActionError {
             throw error

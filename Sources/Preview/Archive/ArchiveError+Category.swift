@@ -4,7 +4,7 @@ extension ArchiveError: CategorizedError {
     /// What kind of failure this is.
     package var category: ErrorCategory {
         switch self {
-        case .allocationFailed, .openFailed, .readFailed: .localFile
+        case .allocationFailed, .openFailed, .readFailed, .notAnArchive: .localFile
         case .notAFile, .encrypted, .tooLarge, .notAvailable: .refused
         }
     }

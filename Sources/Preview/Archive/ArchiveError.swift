@@ -6,6 +6,8 @@ package enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     case allocationFailed
     /// The file could not be opened or is not an archive libarchive knows.
     case openFailed(file: String, message: String)
+    /// The bytes are in no archive format this reads (random bytes, an empty file).
+    case notAnArchive(file: String)
     /// Reading a header or skipping data failed after `entries` entries.
     case readFailed(file: String, entries: Int, message: String)
     /// The member asked for is a folder or link, not a file.
@@ -21,6 +23,7 @@ package enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAvailable(let file): "\(file): reading archives is not available on this platform"
         case .allocationFailed: "libarchive: could not allocate a reader"
         case .openFailed(let file, let message): "\(file): cannot open archive: \(message)"
+        case .notAnArchive(let file): "\(file): not an archive (its bytes are in no archive format this reads)"
         case .readFailed(let file, let entries, let message):
             "\(file): archive damaged after entry \(entries): \(message)"
         case .notAFile(let file, let entry): "\(file): \(entry) is not a file"

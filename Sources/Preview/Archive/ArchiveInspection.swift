@@ -55,7 +55,10 @@ package struct ArchiveInspection: Sendable, Codable {
     /// Lists `path` and checks every member.
     package static func inspect(_ path: String) throws(ArchiveError) -> ArchiveInspection {
         var info = stat()
-        return try inspect(try ArchiveReader(path: path), archiveSize: stat(path, &info) == 0 ? Int64(info.st_size) : 0)
+        let size = stat(path, &info) == 0 ? Int64(info.st_size) : 0
+        // An empty file is no archive (libarchive reads it as one of nothing).
+        if size == 0, info.st_mode & S_IFMT == S_IFREG { throw .notAnArchive(file: path) }
+        return try inspect(try ArchiveReader(path: path), archiveSize: size)
     }
 
     /// Lists an opened archive of `archiveSize` bytes and reports on it (see ``inspect(_:)``).

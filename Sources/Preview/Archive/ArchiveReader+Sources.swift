@@ -3,6 +3,7 @@ extension ArchiveReader {
     /// (plus the few bytes of any symlink's target), any other format through libarchive from the start. A
     /// failure of the source is thrown as it is.
     package static func inspect(source: any ByteSource, name: String) throws -> ArchiveInspection {
+        if source.size == 0 { throw ArchiveError.notAnArchive(file: name) }
         guard let zip = try ZipDirectory.read(source, name: name) else {
             let reader = try ArchiveReader(source: source, name: name)
             do {

@@ -23,6 +23,7 @@ extension OfficerFilesError {
             case .upload(_, let inner): return wording(of: inner, terms: terms)
             case .download(_, let inner): return wording(of: inner, terms: terms)
             case .outputExists(_, let output): return (error.description, output)
+            case .actionFailed(let target, _, _, _): return (error.description, target)
             default: return (error.description, nil)
             }
         case let error as LocalFileError: return (error.description, error.path)

@@ -83,7 +83,8 @@ public struct OfficerFilesError: Error, Sendable, CustomStringConvertible, Categ
             OfficerError.notFound(_, _, let code):
             code
         case ObjectStoreError.server(_, _, let code, _), ObjectStoreError.accessDenied(_, let code, _): code
-        case RemoteActionError.server(_, let inner): serverCode(of: inner)
+        case RemoteActionError.server(_, let inner), RemoteActionError.actionFailed(_, _, _, let inner):
+            serverCode(of: inner)
         case RemoteActionError.outputExists: "exists"
         case let error as AttachmentError: serverCode(of: error.underlying)
         case let error as PreparedFileError: serverCode(of: error.underlying)
