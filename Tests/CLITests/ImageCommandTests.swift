@@ -77,6 +77,24 @@ import Transfer
         }
     }
 
+    /// Thumbnails of a folder holding `big.jpg` and `big.png` get a name each (they collided: "already exists", and
+    /// `--force` made one replace the other), and a picture smaller than the size is never blown up, by the server
+    /// (it made 256×205 of 100×80) or here.
+    @Test func thumbnailsKeepTheirNamesApartAndNeverUpscale() async throws {
+        try FileManager.default.createDirectory(atPath: server.root.file("Photos"), withIntermediateDirectories: true)
+        for name in ["big.jpg", "big.png"] {
+            let made = try ProcessRunner.run(
+                "/usr/bin/convert", ["-size", "100x80", "gradient:red-blue", server.root.file("Photos/" + name)])
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        let output = work.file("th2")
+        let thumbs = try await cli.run(["thumb", "-o", output + "/", "officer:/Photos/"])
+        #expect(thumbs.status == 0, "\(thumbs.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: output).sorted()
+        #expect(names == ["big.jpg.thumb.jpg", "big.png.thumb.jpg"], "\(names)")
+        for name in names { #expect(try width(output + "/" + name) == "100", "\(name)") }
+    }
+
     @Test func preparesABatchInParallel() async throws {
         let photos = try (0..<4).map { try photo("p\($0).jpg", width: 3000, height: 2000) }
         let broken = try work.write("broken.jpg", try Data(contentsOf: URL(fileURLWithPath: photos[0])).prefix(5000))

@@ -71,7 +71,8 @@ class Thumbnails:
             elif ext == ".pdf":
                 source = local + "[page=0]"
             made = os.path.join(work, "thumb.jpg")
-            if not await run("vipsthumbnail", source, "--size", f"{size}x{size}", "-o", made + "[Q=80,strip]"):
+            # ">" only shrinks: a picture smaller than the size is never blown up.
+            if not await run("vipsthumbnail", source, "--size", f"{size}x{size}>", "-o", made + "[Q=80,strip]"):
                 return False
             os.replace(made, out)
             return True

@@ -48,17 +48,19 @@ enum ThumbCommand: Command {
         }
         let force = parsed.flag("force")
         let edge = size
+        let outputs = Self.outputNames(for: sources)
         var failures: [any Error] = []
         var next = 0
         try await withThrowingTaskGroup(of: (Source, Result<(Thumbnail, String), any Error>).self) { group in
             func start() {
                 guard next < sources.count else { return }
                 let source = sources[next]
+                let name = outputs[next]
                 next += 1
                 group.addTask {
                     do {
                         let thumbnail = try await files.thumbnailMade(of: source.location, size: edge)
-                        let output = (folder as NSString).appendingPathComponent(source.baseName + ".thumb.jpg")
+                        let output = (folder as NSString).appendingPathComponent(name)
                         try AtomicFile.write(thumbnail.image.jpeg, to: output, replace: force)
                         return (source, .success((thumbnail, output)))
                     } catch {
@@ -92,6 +94,24 @@ enum ThumbCommand: Command {
             }
         }
         if !failures.isEmpty { throw BatchRunner.summary(of: failures, total: sources.count) }
+    }
+
+    /// Each source's thumbnail name in the output folder, unique in the batch: `NAME.thumb.jpg` without the
+    /// picture's extension, with it where two share a stem (`big.jpg` and `big.png`), and numbered where even
+    /// that is shared (the same name in two folders), so no thumbnail of the run replaces another.
+    static func outputNames(for sources: [Source]) -> [String] {
+        let stems = Dictionary(grouping: sources.map(\.baseName), by: { $0 }).mapValues(\.count)
+        var taken: Set<String> = []
+        return sources.map { source in
+            let stem = stems[source.baseName, default: 0] > 1 ? source.location.name : source.baseName
+            var name = stem + ".thumb.jpg"
+            var number = 2
+            while !taken.insert(name).inserted {
+                name = "\(stem)-\(number).thumb.jpg"
+                number += 1
+            }
+            return name
+        }
     }
 
     /// One picture to make a thumbnail of.
