@@ -241,6 +241,33 @@ import Transfer
         }
     }
 
+    /// `ls -l` and `stat` of an object show one time, the file's own stored with it (ls showed when the store
+    /// received the object), whether this tool remembers it or asks (a runner with a journal of its own).
+    @Test func listingsShowTheFilesOwnTime() async throws {
+        try await addRemote()
+        let name = try await bucket("times")
+        let file = try work.write("old.txt", "an old file\n")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_600_000_000.25)], ofItemAtPath: file)
+        #expect(try await cli.run(["put", file, "st:\(name)/"]).status == 0)
+        let other = CLIRunner()
+        #expect(
+            try await other.run(
+                [
+                    "remote", "add", "st", "--s3", "--endpoint", store.url, "--access-key", store.accessKey,
+                    "--secret-stdin",
+                ], stdin: store.secretKey + "\n"
+            ).status == 0)
+        for runner in [cli, other] {
+            let listed = try await runner.run(["ls", "-l", "st:\(name)/"])
+            #expect(listed.status == 0 && listed.stdout.contains("2020-09-13"), "\(listed.stdout)")
+            let json = try await runner.run(["--json", "ls", "st:\(name)/"])
+            let stat = try await runner.run(["--json", "stat", "st:\(name)/old.txt"])
+            let time = { (text: String) in text.components(separatedBy: "\"modified\":").dropFirst().first?.prefix(30) }
+            #expect(time(json.stdout) != nil && time(json.stdout) == time(stat.stdout), "\(json.stdout) \(stat.stdout)")
+        }
+    }
+
     /// A killed upload to one remote is listed and resumed on that remote, not on another with the same endpoint and
     /// key (and a wrong secret), which it was before (403).
     @Test func aTransferKeepsTheRemoteItStartedOn() async throws {

@@ -82,6 +82,8 @@ package struct ObjectStore: Sendable {
                                     size: object.size, mtime: object.lastModified, etag: object.etag))
                         }
                         entries.sort { $0.path.key.utf8.lexicographicallyPrecedes($1.path.key.utf8) }
+                        entries = await self.withOwnTimes(
+                            entries, bucket: path.bucket, prefix: prefix, recursive: recursive)
                         found = found || !entries.isEmpty
                         for entry in entries { continuation.yield(entry) }
                         if page.objects.contains(where: { $0.key == prefix }) { found = true }
