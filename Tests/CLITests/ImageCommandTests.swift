@@ -58,10 +58,16 @@ import Transfer
         let pdf = try work.write(
             "spec.pdf", "%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n")
         let notImage = try await cli.run(["image", "prepare", pdf, work.file("x.jpg")])
+        // No image at all: 8, as thumb and info say it (it was 9 here and for put --resize); a damaged one stays 9.
         #expect(
-            notImage.status == 9
+            notImage.status == 8
                 && notImage.stderr.contains("spec.pdf: not an image officer-files prepares (application/pdf)"),
             "\(notImage.stderr)")
+        let text = try work.write("notes.jpg", "not a picture\n")
+        for arguments in [["image", "prepare", text, work.file("t.jpg")], ["put", "--resize", text, "officer:/"]] {
+            let refused = try await cli.run(arguments)
+            #expect(refused.status == 8 && refused.stderr.contains("notes.jpg: not an image"), "\(refused.stderr)")
+        }
         let noFolder = try await cli.run(["image", "prepare", big, work.file("missing/out.jpg")])
         #expect(
             noFolder.status == 8 && noFolder.stderr.contains("missing/out.jpg: cannot write: the folder"),
