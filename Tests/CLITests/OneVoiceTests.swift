@@ -159,6 +159,19 @@ import Testing
             says: "unknown command 'lss'; did you mean 'officer-files ls'? (see 'officer-files --help')")
     }
 
+    /// A download that cannot be written names the file asked for, never its hidden temp name (it said
+    /// "/proc/.notes.md.officer-download: Permission denied").
+    @Test func aDownloadThatCannotBeWrittenNamesTheFileAskedFor() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        #expect(try await cli.login(server).status == 0)
+        _ = try server.root.write("notes.md", "notes\n")
+        let result = try await cli.run(["get", "officer:/notes.md", "/proc/"])
+        #expect(
+            result.status == 8 && result.stderr.contains("/proc/notes.md")
+                && !result.stderr.contains("officer-download"),
+            "\(result.stderr)")
+    }
+
     @Test func imagesAndLocalFilesAreNamedWithoutTheLibraries() async throws {
         let text = try work.write("x.jpg", "not an image at all\n")
         _ = try await fails(["thumb", text], status: 8, says: "\(text): not an image officer-files reads")

@@ -105,3 +105,15 @@ import Testing
         #expect(!Location.local(folder + "/real/sub").overlaps(.local(folder + "/real/subway")))
     }
 }
+
+/// Temp names are this tool's own and never reach a message.
+@Suite struct TemporaryNamesTests {
+    @Test func tempNamesAreShownAsTheNamesTheyStandFor() {
+        #expect(
+            TemporaryNames.shown("/proc/.notes.md.officer-download: Permission denied")
+                == "/proc/notes.md: Permission denied")
+        #expect(TemporaryNames.shown("dir/..x.officer-sync.officer-download: gone") == "dir/x: gone")
+        #expect(TemporaryNames.shown("cannot write .a b.txt.officer-sync") == "cannot write a b.txt")
+        #expect(TemporaryNames.shown("/home/.config/officer-files: fine") == "/home/.config/officer-files: fine")
+    }
+}

@@ -21,8 +21,9 @@ final class PartialFile: @unchecked Sendable {
     init(destination: String) throws(DownloadError) {
         self.destination = destination
         path = Self.tempPath(for: destination)
+        // Named by the file asked for: the temp name is this tool's own.
         do { file = try OpenFile(path, O_RDWR | O_CREAT, mode: 0o600) } catch {
-            throw .localFile(path: path, message: "\(error)")
+            throw .localFile(path: destination, message: error.description)
         }
         guard flock(file.descriptor, LOCK_EX | LOCK_NB) == 0 else { throw .busy(path: destination) }
     }
@@ -126,10 +127,10 @@ final class PartialFile: @unchecked Sendable {
     }()
 
     private func failure(_ file: String? = nil) -> DownloadError {
-        let error = HTTPError.localFile(path: file ?? path, errno: errno)
+        let error = HTTPError.localFile(path: file ?? destination, errno: errno)
         // A full disk is one case whichever layer wrote (HTTPError.noSpace); the rest stays the download's own.
         if case .noSpace = error { return .transfer(error) }
-        return .localFile(path: file ?? path, message: error.detailWithoutPath)
+        return .localFile(path: file ?? destination, message: error.detailWithoutPath)
     }
 }
 

@@ -39,7 +39,8 @@ public struct OfficerFilesError: Error, Sendable, CustomStringConvertible, Categ
         category = ErrorCategory.of(error)
         subject = wording.subject
         serverCode = Self.serverCode(of: error)
-        message = URLRedaction.redactingCredentials(in: SystemWording.userTerms(wording.message))
+        message = URLRedaction.redactingCredentials(
+            in: TemporaryNames.shown(SystemWording.userTerms(wording.message)))
         detail = URLRedaction.redactingCredentials(in: "\(error)")
         underlying = error
     }
