@@ -172,6 +172,29 @@ import Testing
             "\(result.stderr)")
     }
 
+    /// One vocabulary: a folder is a "folder" in `stat` too, `info` and `stat` show permissions alike, a viewer is
+    /// not named twice, a `tts` result that exists says how to replace it, a folder without pictures is said to be
+    /// one, a cache limit of 0 shows no share of it.
+    @Test func oneVocabularyAcrossCommands() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        #expect(try await cli.login(server).status == 0)
+        _ = try server.root.write("Docs/readme.md", "# readme\n")
+        let stat = try await cli.run(["stat", "officer:/Docs"])
+        #expect(stat.stdout.contains("Type: folder") && !stat.stdout.contains("directory"), "\(stat.stdout)")
+        let markdown = try work.write("notes.md", "# notes\n")
+        let info = try await cli.run(["info", markdown])
+        #expect(info.stdout.contains("Mode: -rw-") && info.stdout.contains("(6"), "\(info.stdout)")
+        #expect(!info.stdout.contains("markdown (markdown)"), "\(info.stdout)")
+        try FileManager.default.createDirectory(atPath: work.file("audio"), withIntermediateDirectories: true)
+        #expect(try await cli.run(["tts", markdown, "-o", work.file("audio/")]).status == 0)
+        let again = try await cli.run(["tts", markdown, "-o", work.file("audio/")])
+        #expect(again.status == 5 && again.stderr.contains("use --force to replace it"), "\(again.stderr)")
+        let thumbs = try await cli.run(["thumb", "-o", work.file("thumbs/"), "officer:/Docs/"])
+        #expect(thumbs.status == 4 && thumbs.stderr.contains("no pictures"), "\(thumbs.stderr)")
+        let stats = try await cli.run(["--cache-limit", "0", "cache", "stats"])
+        #expect(stats.status == 0 && !stats.stdout.contains("%"), "\(stats.stdout)\(stats.stderr)")
+    }
+
     @Test func imagesAndLocalFilesAreNamedWithoutTheLibraries() async throws {
         let text = try work.write("x.jpg", "not an image at all\n")
         _ = try await fails(["thumb", text], status: 8, says: "\(text): not an image officer-files reads")

@@ -150,6 +150,10 @@ extension OfficerFiles {
                     (try? FileManager.default.attributesOfItem(atPath: local)[.modificationDate] as? Date)?
                     .timeIntervalSince1970 ?? 0
                 noteUploaded(result, to: target, localMtime: mtime)
+                // Remembered with the server's other offers (a day): a seed server is said not to resume once.
+                if result.method == .multipart || result.method == .tus {
+                    (try? client)?.offers.learn(.tus, offered: result.method == .tus)
+                }
             }
             return result
         } catch UploadError.server(_, 409, _) where isOfficer {
@@ -159,7 +163,12 @@ extension OfficerFiles {
 
     /// The uploader every upload of this front door uses: the journal, and file types named by libmagic.
     package func uploader() throws -> TusUploader {
-        TusUploader.describingFiles(http: http, journal: try journal, server: try? client, endpoints: uploadEndpoints)
+        // A server remembered without tus was told of it when that was learnt: not again on every run.
+        if let client = try? client, client.offers.offers(.tus) == false {
+            uploadEndpoints.toldNotResumable[client.url("/api/file-browser/tus")] = true
+        }
+        return TusUploader.describingFiles(
+            http: http, journal: try journal, server: try? client, endpoints: uploadEndpoints)
     }
 
     /// A local file's modification time in seconds since 1970, to the precision the file system keeps: what an

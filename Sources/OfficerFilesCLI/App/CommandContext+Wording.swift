@@ -46,7 +46,14 @@ extension CommandContext {
 
     /// The option that settles `error`, and how to say so.
     static func settlingOption(for error: any Error) -> (option: String, wording: String)? {
+        // A step of an AI action failed as the step would alone (a result file that exists: `tts` as `get`).
         switch error {
+        case RemoteActionError.download(_, let inner): return settlingOption(for: inner)
+        case RemoteActionError.upload(_, let inner): return settlingOption(for: inner)
+        case RemoteActionError.server(_, let inner): return settlingOption(for: inner)
+        default: break
+        }
+        return switch error {
         case DownloadError.destinationExists, ImageError.outputExists, FrontDoorRefusal.exists,
             OfficerError.conflict(_, _, "exists"):
             ("--force", "use --force to replace it")

@@ -56,7 +56,8 @@ package final class EndpointMemo<Value: Sendable>: @unchecked Sendable {
 package final class UploadEndpoints: Sendable {
     let discovered = EndpointMemo<TusServerInfo?>()
     let bodyLimits = EndpointMemo<Int64>()
-    let toldNotResumable = EndpointMemo<Bool>()
+    /// Endpoints the user was told cannot resume (this run, or an earlier one the caller remembers).
+    package let toldNotResumable = EndpointMemo<Bool>()
 
     package init() {}
 }

@@ -63,10 +63,12 @@ enum CacheCommand: Command {
             context.printJSON(stats)
             return
         }
-        let percent = stats.limit > 0 ? Double(stats.bytes) * 100 / Double(stats.limit) : 0
+        // A limit of 0 keeps nothing: no share of it to show.
+        let percent =
+            stats.limit > 0 ? " (\(String(format: "%.1f", Double(stats.bytes) * 100 / Double(stats.limit)))%)" : ""
         context.console.print("Cache:    \(stats.directory)")
         context.console.print(
-            "Used:     \(ByteCountFormat.string(stats.bytes)) of \(ByteCountFormat.string(stats.limit)) (\(String(format: "%.1f", percent))%) in \(CountFormat.string(stats.entries, "entry", "entries"))"
+            "Used:     \(ByteCountFormat.string(stats.bytes)) of \(ByteCountFormat.string(stats.limit)) \(percent) in \(CountFormat.string(stats.entries, "entry", "entries"))"
         )
         context.console.print(
             "Pinned:   \(ByteCountFormat.string(stats.pinnedBytes)) in \(CountFormat.string(stats.pinnedEntries, "entry", "entries")) (never evicted)"

@@ -12,7 +12,16 @@ enum EntryFormatter {
             case .symlink: "l"
             case .file: "-"
             }
-        let mode = entry.mode ?? (entry.isFolder ? 0o755 : 0o644)
+        return modeString(entry.mode ?? (entry.isFolder ? 0o755 : 0o644), type: type)
+    }
+
+    /// `-rw-r--r-- (644)`: how `stat` and `info` both show permission bits.
+    static func modeLine(_ mode: Int, type: Character) -> String {
+        "\(modeString(mode, type: type)) (\(String(mode, radix: 8)))"
+    }
+
+    /// `-rw-r--r--` for `mode` and the entry's `type` letter.
+    static func modeString(_ mode: Int, type: Character) -> String {
         let letters: [Character] = ["r", "w", "x"]
         var text = String(type)
         for shift in stride(from: 6, through: 0, by: -3) {
@@ -39,7 +48,10 @@ enum EntryFormatter {
 
     /// `stat`'s lines: what the remote says of one entry, each field it has.
     static func details(_ entry: RemoteEntry) -> String {
-        var lines = ["    Path: \(entry.location)", "    Type: \(entry.kind.rawValue)"]
+        // "folder" as everywhere else (a bucket stays a bucket).
+        var lines = [
+            "    Path: \(entry.location)", "    Type: \(entry.kind == .directory ? "folder" : entry.kind.rawValue)",
+        ]
         if !entry.isFolder || entry.size > 0 {
             lines.append("    Size: \(entry.size) (\(ByteCountFormat.string(entry.size)))")
         }

@@ -42,18 +42,20 @@ enum InfoCommand: Command {
     }
 
     static func render(_ info: FileFacts) -> String {
+        // The language where it says more than the viewer (`code (python)`, not `markdown (markdown)`).
+        let language: String? = info.type.language == info.type.viewer.rawValue ? nil : info.type.language
         var lines = [
             "    Path: \(info.path)",
             "    Size: \(info.size) (\(ByteCountFormat.string(info.size)))",
             "Modified: \(EntryFormatter.date(info.mtime))",
             "    MIME: \(info.type.mime); charset=\(info.type.charset)"
                 + (info.type.fromExtension ? " (from the extension)" : ""),
-            "  Viewer: \(info.type.viewer.rawValue)" + (info.type.language.map { " (\($0))" } ?? ""),
+            "  Viewer: \(info.type.viewer.rawValue)" + (language.map { " (\($0))" } ?? ""),
             " Actions: "
                 + (info.type.actions.isEmpty ? "none" : info.type.actions.map(\.rawValue).joined(separator: ", ")),
         ]
         if let description = info.description { lines.append(" Content: \(description)") }
-        if let mode = info.mode { lines.insert("    Mode: \(String(mode, radix: 8))", at: 3) }
+        if let mode = info.mode { lines.insert("    Mode: \(EntryFormatter.modeLine(mode, type: "-"))", at: 3) }
         if let image = info.image {
             var text = "   Image: \(image.width)×\(image.height)"
             if image.orientation != 1 { text += ", EXIF orientation \(image.orientation)" }

@@ -46,6 +46,11 @@ enum ThumbCommand: Command {
         for location in locations {
             sources += try await expand(location, files)
         }
+        // A folder without pictures is said, never a silent success.
+        guard !sources.isEmpty else {
+            throw CLIError.refused(
+                "\(parsed.positionals.joined(separator: " ")): no pictures to make thumbnails of", .notFound)
+        }
         let force = parsed.flag("force")
         let edge = size
         let outputs = Self.outputNames(for: sources)

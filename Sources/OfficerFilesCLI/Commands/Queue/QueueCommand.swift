@@ -91,7 +91,7 @@ enum QueueCommand: Command {
         }
         if summary.conflicts + summary.blocked > 0 {
             throw CLIError.refused(
-                "\(summary.conflicts + summary.blocked) queued change(s) not applied; they are listed by: officer-files queue list",
+                "\(CountFormat.string(summary.conflicts + summary.blocked, "queued change", "queued changes")) not applied; they are listed by: officer-files queue list",
                 .conflict)
         }
     }
