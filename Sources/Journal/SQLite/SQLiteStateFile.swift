@@ -21,6 +21,7 @@ package enum SQLiteStateFile {
     ) throws(SQLiteError) -> (SQLiteDatabase, DamagedStateFile?) {
         let lock = try OpeningLock(path: path)
         defer { lock.release() }
+        if !FileManager.default.fileExists(atPath: path) { try create(path, schema: schema) }
         var reason: String?
         if isEmpty(path) {
             reason = "it was empty (0 bytes)"
@@ -41,6 +42,26 @@ package enum SQLiteStateFile {
         let database = try SQLiteDatabase(path: path)
         try database.migrate(to: schema)
         return (database, DamagedStateFile(path: path, reason: reason ?? "damaged", movedTo: movedTo))
+    }
+
+    /// Makes a new file under a name of its own and renames it into place once its format is written: a process
+    /// that ends while it is being made (an error exits while a background task opens the journal) leaves no
+    /// empty file under the real name, which the next run would call damaged.
+    private static func create(_ path: String, schema: SQLiteSchema) throws(SQLiteError) {
+        let making = path + ".making-\(getpid())"
+        for suffix in ["", "-wal", "-shm"] { unlink(making + suffix) }
+        do {
+            let database = try SQLiteDatabase(path: making)
+            try database.migrate(to: schema)
+        }
+        // Closed above: its write-ahead log is checkpointed into the file and removed.
+        for suffix in ["-wal", "-shm"] { unlink(making + suffix) }
+        guard rename(making, path) == 0 else {
+            let code = errno
+            unlink(making)
+            throw SQLiteError(
+                path: path, code: 14, message: String(cString: strerror(code)), sql: nil, systemError: code)
+        }
     }
 
     /// A file of 0 bytes with no write-ahead log to replay: truncated, since opening always writes the header.

@@ -28,7 +28,7 @@ enum WatchCommand: Command {
             OptionSpec(
                 ["--delete-after-upload"],
                 help:
-                    "remove each local file once the server's SHA-256 matched (a server without checksums: the file is read back once)"
+                    "remove each local file once the server's copy matched it (its SHA-256; a server without checksums: read back once)"
             ),
             OptionSpec(
                 ["--resize"], .optionalValue(placeholder: "N|best-effort"),
@@ -104,7 +104,7 @@ enum WatchCommand: Command {
         case .uploaded(let local, let remote, let bytes, _):
             context.console.message("uploaded \(local) -> \(remote) (\(ByteCountFormat.string(bytes)))")
         case .unchanged(let local): if context.global.verbose { context.console.message("unchanged \(local)") }
-        case .deletedLocal(let local): context.console.message("deleted \(local) (the server's SHA-256 matched)")
+        case .deletedLocal(let local): context.console.message("deleted \(local) (the server's copy matched it)")
         case .waiting(let reason, let retryIn):
             context.console.message("\(reason); trying again in \(DurationFormat.string(seconds: retryIn))")
         case .failed(let local, let reason): context.console.message("not uploaded: \(local): \(reason)")
