@@ -115,11 +115,10 @@ extension OfficerClient {
 }
 
 /// The first error kept from another task (the checksum question's, for the download that awaited it).
-private final class FailureBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var kept: (any Error)?
+private final class FailureBox: Sendable {
+    private let kept = LockedValue<(any Error)?>(nil)
 
-    var error: (any Error)? { lock.withLock { kept } }
+    var error: (any Error)? { kept.current }
 
-    func keep(_ error: any Error) { lock.withLock { if kept == nil { kept = error } } }
+    func keep(_ error: any Error) { kept.withLock { if $0 == nil { $0 = error } } }
 }

@@ -132,37 +132,42 @@ extension SegmentedDownloader {
 }
 
 /// What a stream knows between attempts.
-private final class StreamState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var written: Int64 = 0
-    private var validator: String?
-    private var total: Int64?
-    private var strongETag: String?
-    private var modified: String?
-    private var attempt: Int64 = 0
+private final class StreamState: Sendable {
+    private struct Known {
+        var written: Int64 = 0
+        var validator: String?
+        var total: Int64?
+        var strongETag: String?
+        var modified: String?
+        var attempt: Int64 = 0
+    }
 
-    var values: (written: Int64, validator: String?, total: Int64?) { lock.withLock { (written, validator, total) } }
-    var etag: String? { lock.withLock { strongETag } }
-    var lastModified: String? { lock.withLock { modified } }
+    private let known = LockedValue(Known())
+
+    var values: (written: Int64, validator: String?, total: Int64?) {
+        known.withLock { ($0.written, $0.validator, $0.total) }
+    }
+    var etag: String? { known.withLock { $0.strongETag } }
+    var lastModified: String? { known.withLock { $0.modified } }
     var attemptWritten: Int64 {
-        get { lock.withLock { attempt } }
-        set { lock.withLock { attempt = newValue } }
+        get { known.withLock { $0.attempt } }
+        set { known.withLock { $0.attempt = newValue } }
     }
 
     func commitAttempt() {
-        lock.withLock {
-            written += attempt
-            attempt = 0
+        known.withLock {
+            $0.written += $0.attempt
+            $0.attempt = 0
         }
     }
 
     func learn(from headers: HTTPHeaders) {
         let info = RemoteFileInfo(headers: headers)
-        lock.withLock {
-            validator = info.rangeValidator
-            total = info.total
-            strongETag = info.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 }
-            modified = info.lastModified
+        known.withLock {
+            $0.validator = info.rangeValidator
+            $0.total = info.total
+            $0.strongETag = info.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 }
+            $0.modified = info.lastModified
         }
     }
 }
