@@ -96,9 +96,19 @@ enum RemoteCommand: Command {
                             region: remote.region,
                             pathStyle: remote.pathStyle, accessKey: remote.accessKey))
                 }
-            } else if remotes.isEmpty, officers.isEmpty {
+            } else if remotes.isEmpty, officers.isEmpty, (try? context.serverURL(config: config)) == nil {
                 context.say("No remotes; officer-files help remote tells how to add one.")
             } else {
+                // The default server first, as --json lists it: `officer:` is a remote like the others.
+                if let server = try? context.serverURL(config: config), context.officerRemote == nil {
+                    let signedIn =
+                        config.token != nil
+                        && config.server.map { ConfigTokenStore.normalized($0) == ConfigTokenStore.normalized(server) }
+                            == true
+                    context.console.print(
+                        "officer: officer \(server) (default)\(signedIn ? config.email.map { " as " + $0 } ?? "" : " (not logged in)")"
+                    )
+                }
                 for (name, profile) in officers {
                     context.console.print(
                         "\(name): officer \(profile.server)\(profile.token == nil ? " (not logged in)" : profile.email.map { " as " + $0 } ?? "")"
