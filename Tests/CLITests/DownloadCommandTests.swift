@@ -153,6 +153,38 @@ import Transfer
             "the new version, whole")
     }
 
+    /// Ctrl-C says what a rerun does: continue a download kept in ranges, start over one a server without ranges
+    /// sent (it promised "run the same command again to continue" for both).
+    @Test func ctrlCSaysWhetherTheSameCommandContinues() async throws {
+        let folder = TemporaryDirectory(prefix: "plain")
+        try folder.write("g.bin", bytes(3_000_000, seed: 7))
+        let probe = try await startRedirectProbe(serving: folder.path)
+        let plainProxy = try await startFaultProxy(target: "127.0.0.1:\(probe.port)", ["--throttle", "300000"])
+        try server.root.write("Videos/clip.mkv", bytes(3_000_000, seed: 8))
+        let officerProxy = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--throttle", "300000"])
+        let viaProxy = ["OFFICER_SERVER": officerProxy.url, "OFFICER_TOKEN": try cli.savedToken()]
+        for (arguments, environment, words) in [
+            (
+                ["get", plainProxy.url + "/plain/g.bin", work.file("g.bin")], [String: String](),
+                "the same command starts it over"
+            ),
+            (
+                ["get", "officer:/Videos/clip.mkv", work.file("clip.mkv")], viaProxy,
+                "run the same command again to continue"
+            ),
+        ] {
+            let get = try cli.launchCapturingErrors(arguments, environment: environment)
+            let temp = work.file("." + (arguments[2] as NSString).lastPathComponent + ".officer-download")
+            #expect(
+                await Eventually.signal(SIGINT, to: [get.process]) {
+                    ((try? FileManager.default.attributesOfItem(atPath: temp)[.size] as? Int) ?? 0) > 200_000
+                })
+            let told = get.stderr()
+            #expect(get.process.terminationStatus == 130 && told.contains(words), "\(arguments): \(told)")
+        }
+    }
+
     @Test func killedDownloadsAreListedAsTheUserNamedThemAndCleaned() async throws {
         let folder = TemporaryDirectory(prefix: "plain")
         try folder.write("f.bin", bytes(3_000_000, seed: 5))

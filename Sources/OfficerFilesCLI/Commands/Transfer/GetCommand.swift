@@ -101,8 +101,30 @@ enum GetCommand: Command {
         // A remote whose files are cached: the cache is opened (and what it repaired said) before the transfer.
         if try await files.features(of: source).contains(.cached) { try context.announceCache(files) }
         let operation = files.download(source, toPath: destination, options: options)
-        let result = try await context.show(operation, on: display)
+        let result: DownloadResult
+        do {
+            result = try await context.show(operation, on: display)
+        } catch  where context.report(error).category == .cancelled {
+            throw interruption(of: destination, files)
+        }
         report(result, source: source.description, started, context)
+    }
+
+    /// What Ctrl-C left, told as it is: a download the journal kept continues, one that could not be kept (a server
+    /// without ranges or validators) starts over, and is never promised to continue.
+    static func interruption(of destination: String, _ files: OfficerFiles) -> CLIError {
+        let absolute = URL(fileURLWithPath: destination).standardizedFileURL.path
+        let kept = ((try? files.journaledTransfers()) ?? []).contains {
+            if case .download(let download) = $0 {
+                return download.destination == absolute && !download.segments.isEmpty
+            }
+            return false
+        }
+        return .refused(
+            kept
+                ? "interrupted; run the same command again to continue \(destination)"
+                : "interrupted; nothing of \(destination) was kept (the server cannot resume it): the same command starts it over",
+            .interrupted)
     }
 
     /// `get --zip SRC... [DEST]`: the server's zip of Officer files and folders, downloaded like one file.
