@@ -1,6 +1,8 @@
 import Foundation
+import Journal
 import TestSupport
 import Testing
+import Transfer
 
 /// Unattended runs past the token's end, against a server whose tokens last a minute (`--token-ttl`) on a clock
 /// the test moves forward (`--test-clock`), so nothing waits for a token to expire in real time: with a way to
@@ -82,6 +84,32 @@ import Testing
         #expect(listing.status == 0, "\(listing.stderr)")
         #expect(listing.stdout.contains("shot-7.txt"))
         #expect(try cli.savedToken() != firstToken)
+    }
+
+    /// A token refused in the middle of an upload, with no way to sign in again: the put says the upload is paused
+    /// at what the server kept, and the login that lets the same command continue it, exactly as it runs.
+    @Test func aTokenRefusedMidUploadSaysThePauseAndTheWayBack() async throws {
+        let server = try await startServer(tokenSeconds: 3600)
+        #expect(try await login(server).status == 0)
+        let local = try work.write("big.bin", Data(repeating: 3, count: 6_000_000))
+        let put = try cli.launchCapturingErrors(["put", "--bwlimit", "1M", local, "officer:/big.bin"])
+        let journal = cli.journalPath
+        let confirmed: @Sendable () -> Bool = {
+            ((try? TransferJournal(watching: journal).uploads().first?.parts.reduce(0) { $0 + $1.offset }) ?? 0) > 0
+        }
+        #expect(await Eventually.wait(timeout: 60) { confirmed() }, "bytes confirmed")
+        let revoked = try await ProcessRunner.runDetached(
+            "/usr/bin/curl",
+            [
+                "-sf", "-X", "POST", "-H", "Authorization: Bearer \(try cli.savedToken())",
+                server.url + "/api/auth/signout",
+            ])
+        #expect(revoked.status == 0, "\(revoked.stderr)")
+        let told = put.stderr()
+        #expect(put.process.terminationStatus == 3, "\(told)")
+        #expect(
+            told.contains("\(local) is paused at ") && told.contains(", kept on the server: log in again with: ")
+                && told.contains("then run the same command to continue"), "\(told)")
     }
 
     /// Without a way to sign in again, the first upload after the token expired stops the watcher: exit 3, and

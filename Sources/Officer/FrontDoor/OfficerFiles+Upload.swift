@@ -158,6 +158,9 @@ extension OfficerFiles {
             return result
         } catch UploadError.server(_, 409, _) where isOfficer {
             throw FrontDoorRefusal.exists(target.label)
+        } catch  where isOfficer && ErrorCategory.of(error) == .authentication {
+            // A tus or multipart request's 401 names no server and no way back: told as the server's refusal.
+            throw (try? client)?.signInNeeded(after: error) ?? error
         }
     }
 

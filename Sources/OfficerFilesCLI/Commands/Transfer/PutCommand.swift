@@ -201,7 +201,7 @@ enum PutCommand: Command {
         do {
             result = try await context.show(plan.upload(local, name: name, options: options), on: display)
         } catch {
-            throw UploadReport.explained(error, shown: shown)
+            throw UploadReport.explained(error, shown: shown, local: local, context: context)
         }
         UploadReport.finished(
             result, shown: shown, destination: landing, seconds: Date().timeIntervalSince(started),

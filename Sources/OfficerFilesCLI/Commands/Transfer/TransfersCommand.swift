@@ -62,7 +62,7 @@ enum TransfersCommand: Command {
             do {
                 outcome = try await context.show(files.resume(transfer.record), on: display)
             } catch {
-                throw UploadReport.explained(error, shown: from)
+                throw UploadReport.explained(error, shown: from, context: context)
             }
             switch outcome {
             case .uploaded(let result):
