@@ -1,8 +1,8 @@
 import FileModel
 import Foundation
-import HTTP
 import Testing
 
+@testable import HTTP
 @testable import Transfer
 
 /// The pieces of the S3 client that need no store: addressing, answers, metadata, the signature's headers.
@@ -43,6 +43,27 @@ import Testing
         let hostile = Data(
             "<?xml version=\"1.0\"?><!DOCTYPE a [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><a>&x;</a>".utf8)
         #expect(XMLTree(data: hostile)?.root.text.contains("root:") != true)
+    }
+
+    /// A request refused for its time says the clock is off, not that the keys are wrong (it said "check the
+    /// access key" for `RequestTimeTooSkewed`).
+    @Test func aSkewedClockIsToldAsTheClock() throws {
+        let client = ObjectStoreClient(
+            endpoint: try ObjectStoreEndpoint(url: "http://127.0.0.1:9"),
+            accessKey: "k", secretKey: "s", http: HTTPClient())
+        var headers = HTTPHeaders()
+        headers.add("Date", "Fri, 04 Dec 2026 12:00:00 GMT")
+        let body = Data(
+            "<Error><Code>RequestTimeTooSkewed</Code><Message>The difference between the request time and the current time is too large.</Message></Error>"
+                .utf8)
+        let response = HTTPResponse(
+            status: 403, headers: headers, body: body, bytesWritten: 0, effectiveURL: "http://127.0.0.1:9/b",
+            attempts: 1)
+        let error = client.failure(response, label: "GET b/k", bucket: "b", key: "k")
+        #expect(error.category == .refused)
+        #expect(
+            error.description.contains("clock is off") && error.description.contains("12:00:00")
+                && !error.description.contains("access key"), "\(error)")
     }
 
     @Test func writesTimesAsRcloneDoes() {

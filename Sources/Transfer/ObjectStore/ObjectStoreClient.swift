@@ -264,6 +264,9 @@ package struct ObjectStoreClient: Sendable {
         case (404, "NoSuchKey"): return .noSuchKey(bucket: shown(bucket ?? "?"), key: key ?? "?")
         case (404, nil) where key != nil: return .noSuchKey(bucket: shown(bucket ?? "?"), key: key!)
         case (404, nil) where bucket != nil: return .noSuchBucket(bucket: shown(bucket!))
+        case (403, "RequestTimeTooSkewed"):
+            // Refused for the clock, not the keys: the request's time is too far from the store's.
+            return .clockSkewed(request: label, storeTime: response.headers["Date"])
         case (401, _), (403, "InvalidAccessKeyId"), (403, "SignatureDoesNotMatch"), (403, "AccessDenied"), (403, nil):
             return .accessDenied(request: label, code: code, message: message)
         default: return .server(request: label, status: response.status, code: code, message: message)

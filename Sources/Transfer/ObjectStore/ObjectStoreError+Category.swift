@@ -8,6 +8,7 @@ extension ObjectStoreError: CategorizedError {
         case .server(_, let status, _, _): .of(httpStatus: status)
         case .noSuchBucket, .noSuchKey: .notFound
         case .accessDenied: .authentication
+        case .clockSkewed: .refused
         case .malformedAnswer: .server
         case .transfer(let inner): inner.category
         case .localFile: .localFile

@@ -11,6 +11,9 @@ package enum ObjectStoreError: Error, Equatable, Sendable, CustomStringConvertib
     case noSuchKey(bucket: String, key: String)
     /// The keys were refused (`InvalidAccessKeyId`, `SignatureDoesNotMatch`, `AccessDenied`).
     case accessDenied(request: String, code: String?, message: String)
+    /// The store refused the request's time (`RequestTimeTooSkewed`): this machine's clock is off from the store's
+    /// (`Date` of its answer, when it gave one).
+    case clockSkewed(request: String, storeTime: String?)
     /// The answer was not what S3 sends.
     case malformedAnswer(request: String, detail: String)
     /// A network failure that retries did not overcome.
@@ -22,6 +25,12 @@ package enum ObjectStoreError: Error, Equatable, Sendable, CustomStringConvertib
     /// An endpoint, region, bucket or key that cannot be used.
     case invalidAddress(String, reason: String)
 
+    /// What a store that refused the request's time says, with its own time where it gave one.
+    package static func clockWords(_ storeTime: String?) -> String {
+        "the store refused the request's time: this machine's clock is off from the store's"
+            + (storeTime.map { " (the store's time is \($0))" } ?? "") + "; set the clock right (NTP) and run it again"
+    }
+
     /// A one-line message.
     package var description: String {
         switch self {
@@ -31,6 +40,8 @@ package enum ObjectStoreError: Error, Equatable, Sendable, CustomStringConvertib
         case .noSuchKey(let bucket, let key): "\(bucket)/\(key): no such object"
         case .accessDenied(let request, let code, let message):
             "\(request): access denied\(code.map { " (\($0))" } ?? ""): \(message); check the remote's access key and secret"
+        case .clockSkewed(let request, let storeTime):
+            "\(request): \(ObjectStoreError.clockWords(storeTime))"
         case .malformedAnswer(let request, let detail): "\(request): not an S3 answer: \(detail)"
         case .transfer(let error): error.description
         case .localFile(let path, let message): "\(path): \(message)"

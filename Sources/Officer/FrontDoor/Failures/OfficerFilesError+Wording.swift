@@ -150,6 +150,9 @@ extension OfficerFilesError {
                 "\(subject): access denied\(code.map { " (\($0))" } ?? ""): \(message); check the remote's access key and secret",
                 subject
             )
+        case .clockSkewed(let request, let storeTime):
+            let subject = terms.subject(ofRequest: request).subject
+            return ("\(subject): \(ObjectStoreError.clockWords(storeTime))", subject)
         case .malformedAnswer(let request, _):
             let subject = terms.subject(ofRequest: request).subject
             return ("\(subject): the answer is not an S3 store's", subject)
