@@ -273,6 +273,19 @@ import Transfer
         #expect(!lines.contains { $0.contains("cancelled") || $0.contains("error") }, "\(lines)")
     }
 
+    /// A pull meeting a symbolic link where a file goes says so and leaves the link (it said the file "appeared
+    /// locally since the sync listed the folder").
+    @Test func aPullSaysALinkIsALink() async throws {
+        try server.root.write("linked/notes.txt", "server notes\n")
+        let local = work.path + "/linked-pull"
+        try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: local + "/notes.txt", withDestinationPath: "/etc/hostname")
+        let pulled = try await cli.run(["sync", "officer:/linked", local])
+        #expect(pulled.status == 1 && pulled.stderr.contains("is a symbolic link here"), "\(pulled.stderr)")
+        #expect(!pulled.stderr.contains("appeared locally"), "\(pulled.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: local + "/notes.txt") == "/etc/hostname")
+    }
+
     @Test func refusesHostileNamesAndNeverWritesOutside() async throws {
         try server.root.write("share/hostile/fine.txt", "fine")
         try server.root.write("share/docs/a.txt", "through a link")

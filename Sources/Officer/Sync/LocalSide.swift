@@ -52,9 +52,16 @@ enum LocalSide {
         let final = root + "/" + item.path.description
         let folder = (final as NSString).deletingLastPathComponent
         let temp = folder + "/." + item.name + ".officer-sync"
+        // A link where the file goes was left out of the listing (with a warning): said as what it is, and not
+        // fetched for nothing.
+        try refuseLink(at: final)
         let fetchedTime = try await remote.download(item.path, size: item.size, to: temp, onProgress: onProgress)
         var info = stat()
         let exists = lstat(final, &info) == 0
+        if exists, info.st_mode & S_IFMT == S_IFLNK {
+            unlink(temp)
+            try refuseLink(at: final)
+        }
         let mtime = info.modificationSeconds
         if let seen {
             guard exists, info.st_mode & S_IFMT == S_IFREG, Int64(info.st_size) == seen.size,
@@ -87,6 +94,14 @@ enum LocalSide {
         guard rename(temp, final) == 0 else {
             throw HTTPError.localFile(path: final, message: String(cString: strerror(errno)))
         }
+    }
+
+    /// A symbolic link at `path` is never written through nor replaced by a sync.
+    private static func refuseLink(at path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return }
+        throw HTTPError.localFile(
+            path: path, message: "is a symbolic link here: not replaced (a sync never writes over a link)")
     }
 
     /// Copies a file through a temp file beside the target (a reader never sees half of it), telling the bytes
