@@ -111,6 +111,8 @@ import Testing
         // bash keeps `officer:` (its word broke at the colon) and puts the rest after it.
         #expect(try await complete("officer-files ls officer:/Do") == ["/Documents/"])
         #expect(try await complete("officer-files image prepare --format ") == ["jpeg", "webp", "keep"])
+        // Every option with a fixed set of values completes them (extract-audio's completed none).
+        #expect(try await complete("officer-files extract-audio --format ") == ["mp3", "wav", "ogg", "m4a"])
         #expect(try await complete("officer-files get --checksum sh") == ["sha256:"])
 
         let zsh = try await ProcessRunner.runDetached(

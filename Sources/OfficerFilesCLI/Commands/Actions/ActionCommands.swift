@@ -47,7 +47,8 @@ enum ExtractAudioCommand: AIActionCommand {
     static let spec = RemoteActionCommand.spec(
         .extractAudio, summary: "extract the audio track of videos (ffmpeg)",
         options: [
-            OptionSpec(["--format"], .value(placeholder: "FORMAT"), help: "mp3, wav, ogg or m4a (default: mp3)"),
+            OptionSpec(
+                ["--format"], .value(placeholder: "mp3|wav|ogg|m4a"), help: "the sound track's format (default: mp3)"),
             OptionSpec(["--no-download"], help: "leave the audio file on the server"),
         ])
     static let action = AIAction.extractAudio
