@@ -91,8 +91,11 @@ import Transfer
     @Test func aTokenRefusedMidUploadSaysThePauseAndTheWayBack() async throws {
         let server = try await startServer(tokenSeconds: 3600)
         #expect(try await login(server).status == 0)
-        let local = try work.write("big.bin", Data(repeating: 3, count: 6_000_000))
-        let put = try cli.launchCapturingErrors(["put", "--bwlimit", "1M", local, "officer:/big.bin"])
+        // Paced to take sixteen seconds: a poller starved on a loaded machine still finds it under way.
+        let local = try work.write("big.bin", Data(repeating: 3, count: 16_000_000))
+        // Small chunks: the request after the refusal is never one already on its way with the whole rest.
+        let put = try cli.launchCapturingErrors(
+            ["put", "--bwlimit", "1M", "--chunk-size", "256K", local, "officer:/big.bin"])
         let journal = cli.journalPath
         let confirmed: @Sendable () -> Bool = {
             ((try? TransferJournal(watching: journal).uploads().first?.parts.reduce(0) { $0 + $1.offset }) ?? 0) > 0
