@@ -13,6 +13,20 @@ import Testing
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
     }
 
+    /// `queue list` keeps its columns still from #1 to #11 (they shifted at #10).
+    @Test func queueListColumnsHoldStill() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        #expect(try await cli.login(server).status == 0)
+        for index in 1...11 {
+            let queued = try await cli.run(["--offline", "mkdir", "--queue", "officer:/q\(index)"])
+            #expect(queued.status == 0, "\(queued.stderr)")
+        }
+        let listed = try await cli.run(["queue", "list"])
+        let columns = Set(
+            listed.stdout.split(separator: "\n").map { $0.range(of: "mkdir")?.lowerBound.utf16Offset(in: $0) })
+        #expect(columns.count == 1 && columns.first! != nil, "\(listed.stdout)")
+    }
+
     @Test func offlineWritesReplayInOrderAndAConflictHoldsWhatDependsOnIt() async throws {
         let server = try await ReferenceServer.start()
         #expect(try await cli.login(server).status == 0)

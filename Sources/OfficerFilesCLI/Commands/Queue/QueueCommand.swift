@@ -47,14 +47,21 @@ enum QueueCommand: Command {
             } else if items.isEmpty {
                 context.say("Nothing queued.")
             } else {
-                for item in items { context.console.print(line(item)) }
+                // Columns that hold still past #9 and between states of other lengths.
+                let idWidth = items.map { "#\($0.id)".count }.max() ?? 2
+                let stateWidth = items.map(\.state.rawValue.count).max() ?? 0
+                for item in items { context.console.print(line(item, idWidth: idWidth, stateWidth: stateWidth)) }
             }
         }
     }
 
     /// `#3  conflict  mv officer:/a officer:/b  (officer:/a is absent now; …)`.
-    static func line(_ item: TransferJournal.QueuedItem) -> String {
-        "#\(item.id)  \(item.state.rawValue)  \(item.write.summary)" + (item.note.map { "  (\($0))" } ?? "")
+    static func line(_ item: TransferJournal.QueuedItem, idWidth: Int = 0, stateWidth: Int = 0) -> String {
+        let id = "#\(item.id)"
+        let state = item.state.rawValue
+        return id + String(repeating: " ", count: max(0, idWidth - id.count)) + "  " + state
+            + String(repeating: " ", count: max(0, stateWidth - state.count)) + "  \(item.write.summary)"
+            + (item.note.map { "  (\($0))" } ?? "")
     }
 
     static func replay(_ files: OfficerFiles, _ context: CommandContext) async throws {
