@@ -29,7 +29,9 @@ package enum FrontDoorRefusal: Error, Equatable, Sendable, CustomStringConvertib
     /// The folder an extraction would create exists already.
     case folderExists(RemotePath)
     /// An archive whose safety report found risks (traversal, links out, a bomb, encryption): not extracted.
-    case unsafeArchive(String, risks: [String])
+    /// `refusedWhole`: a member would land outside the folder (an absolute or `..` path, a link out), which the
+    /// server refuses for the whole archive, asked or not.
+    case unsafeArchive(String, risks: [String], refusedWhole: Bool)
 
     /// An object-store path names a folder (a bucket or a prefix) where a file was needed.
     case notAnObject(String)
@@ -76,7 +78,7 @@ package enum FrontDoorRefusal: Error, Equatable, Sendable, CustomStringConvertib
             "\(source) and \(destination) overlap: a sync cannot have one side inside the other"
         case .tusRefused(let local, let url, let reason):
             "\(local) -> \(url): the tus server refused it (409 Conflict): \(reason)"
-        case .unsafeArchive(let path, let risks):
+        case .unsafeArchive(let path, let risks, _):
             "\(path): unsafe to extract: \(risks.first ?? "risky members")"
                 + (risks.count > 1 ? " (and \(risks.count - 1) more)" : "")
         }

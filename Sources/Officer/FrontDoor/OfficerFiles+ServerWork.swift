@@ -32,6 +32,9 @@ extension OfficerFiles {
                     archive.description,
                     risks: inspection.warnings.map { warning in
                         warning.entry.map { "'\($0)' \(warning.detail)" } ?? warning.detail
+                    },
+                    refusedWhole: inspection.warnings.contains {
+                        [.absolutePath, .parentTraversal, .linkEscapes].contains($0.kind)
                     })
             }
         }

@@ -63,8 +63,11 @@ extension CommandContext {
             ("--parents", "--parents creates it")
         case OfficerError.notFound(_, _, "parent_not_found"):
             ("--parents", "-p creates the missing folders")
+        case FrontDoorRefusal.unsafeArchive(_, _, refusedWhole: true):
+            // Said as it is: nothing of such an archive is extracted, so --force would change nothing.
+            ("--force", "nothing of it is extracted, --force or not: the server refuses such an archive whole")
         case FrontDoorRefusal.unsafeArchive:
-            ("--force", "--force asks the server anyway, which still refuses members that land outside the folder")
+            ("--force", "--force asks the server anyway")
         case FrontDoorRefusal.isAFolder:
             ("--zip", "get --zip saves a folder as one zip file; sync copies it file by file")
         case ArchiveError.tooLarge:
