@@ -96,6 +96,10 @@ import Testing
         #expect(result.status == 9, "\(result.stderr)")
         #expect(result.stderr.contains("chat attachments") && result.stderr.split(separator: "\n").count == 1)
         #expect(!result.stderr.contains("/api/") && !result.stderr.contains("404"), "\(result.stderr)")
+        // The file as typed: a relative path stays relative (it was made absolute).
+        _ = try work.write("sub/memo.txt", "y")
+        let relative = try await cli.run(["attach", "sub/../sub/memo.txt"], in: work.path)
+        #expect(relative.stderr.hasPrefix("officer-files: sub/../sub/memo.txt: "), "\(relative.stderr)")
     }
 }
 

@@ -60,7 +60,8 @@ extension OfficerFiles {
             } catch {
                 // A refused token is the server's, not the file's: thrown as it is, with its way back (sign in).
                 if ErrorCategory.of(error) == .authentication { throw error }
-                throw AttachmentError(file: files[index].path, sent: stored, underlying: error)
+                // Named as the caller wrote it (a relative path stays relative).
+                throw AttachmentError(file: files[index].relativePath, sent: stored, underlying: error)
             }
             report(.progress(part: index, done: size))
         }
