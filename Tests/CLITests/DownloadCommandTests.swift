@@ -156,17 +156,11 @@ import Transfer
     /// Ctrl-C says what a rerun does: continue a download kept in ranges, start over one a server without ranges
     /// sent (it promised "run the same command again to continue" for both).
     @Test func ctrlCSaysWhetherTheSameCommandContinues() async throws {
-        let folder = TemporaryDirectory(prefix: "plain")
-        try folder.write("g.bin", bytes(3_000_000, seed: 7))
-        let probe = try await startRedirectProbe(serving: folder.path)
-        let plainProxy = try await startFaultProxy(target: "127.0.0.1:\(probe.port)", ["--throttle", "300000"])
-        try server.root.write("Videos/clip.mkv", bytes(3_000_000, seed: 8))
-        let officerProxy = try await startFaultProxy(
-            target: "127.0.0.1:\(server.service.port)", ["--throttle", "300000"])
-        let viaProxy = ["OFFICER_SERVER": officerProxy.url, "OFFICER_TOKEN": try cli.savedToken()]
+        let paced = try await pacedSources(plain: "g.bin", officer: "Videos/clip.mkv", seed: 7, rate: 300_000)
+        let viaProxy = paced.viaProxy
         for (arguments, environment, words) in [
             (
-                ["get", plainProxy.url + "/plain/g.bin", work.file("g.bin")], [String: String](),
+                ["get", paced.plainURL, work.file("g.bin")], [String: String](),
                 "the same command starts it over"
             ),
             (
@@ -185,17 +179,35 @@ import Transfer
         }
     }
 
-    @Test func killedDownloadsAreListedAsTheUserNamedThemAndCleaned() async throws {
+    /// A 3 MB file on a server without ranges (the redirect probe's `/plain/NAME`) and one on the Officer server,
+    /// each behind a proxy paced to `rate` bytes a second: the plain URL and the environment that sends the Officer
+    /// requests through its proxy; `services` keep the servers alive as long as the caller holds them.
+    struct PacedSources {
+        var plainURL: String
+        var viaProxy: [String: String]
+        var services: [BackgroundService]
+        var folder: TemporaryDirectory
+    }
+
+    func pacedSources(plain: String, officer: String, seed: UInt8, rate: Int) async throws -> PacedSources {
         let folder = TemporaryDirectory(prefix: "plain")
-        try folder.write("f.bin", bytes(3_000_000, seed: 5))
+        try folder.write(plain, bytes(3_000_000, seed: seed))
         let probe = try await startRedirectProbe(serving: folder.path)
-        let plainProxy = try await startFaultProxy(target: "127.0.0.1:\(probe.port)", ["--throttle", "500000"])
-        try server.root.write("Videos/talk.mkv", bytes(3_000_000, seed: 6))
+        let plainProxy = try await startFaultProxy(target: "127.0.0.1:\(probe.port)", ["--throttle", String(rate)])
+        try server.root.write(officer, bytes(3_000_000, seed: seed + 1))
         let officerProxy = try await startFaultProxy(
-            target: "127.0.0.1:\(server.service.port)", ["--throttle", "500000"])
-        let viaProxy = ["OFFICER_SERVER": officerProxy.url, "OFFICER_TOKEN": try cli.savedToken()]
+            target: "127.0.0.1:\(server.service.port)", ["--throttle", String(rate)])
+        return PacedSources(
+            plainURL: plainProxy.url + "/plain/" + plain,
+            viaProxy: ["OFFICER_SERVER": officerProxy.url, "OFFICER_TOKEN": try cli.savedToken()],
+            services: [probe, plainProxy, officerProxy], folder: folder)
+    }
+
+    @Test func killedDownloadsAreListedAsTheUserNamedThemAndCleaned() async throws {
+        let paced = try await pacedSources(plain: "f.bin", officer: "Videos/talk.mkv", seed: 5, rate: 500_000)
+        let viaProxy = paced.viaProxy
         for (arguments, environment) in [
-            (["get", plainProxy.url + "/plain/f.bin"], [String: String]()),
+            (["get", paced.plainURL], [String: String]()),
             (["get", "officer:/Videos/talk.mkv"], viaProxy),
         ] {
             let process = try cli.launch(arguments, environment: environment, in: work.path)

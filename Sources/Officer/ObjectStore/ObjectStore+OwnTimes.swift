@@ -39,11 +39,7 @@ extension ObjectStore {
             while let (index, info) = await group.next() {
                 if let info, info.etag == entries[index].etag {
                     entries[index].mtime = info.modificationTime
-                    if info.metadata["mtime"] != nil, let etag = info.etag {
-                        try? journal?.rememberObjectTime(
-                            endpoint: endpoint, bucket: bucket, key: info.key,
-                            .init(etag: ObjectInfo.unquoted(etag), size: info.size, mtime: info.modificationTime))
-                    }
+                    rememberStoredTime(of: info, bucket: bucket)
                 }
                 if let following = next.next() {
                     let key = entries[following].path.key
@@ -52,6 +48,15 @@ extension ObjectStore {
             }
         }
         return entries
+    }
+
+    /// Remembers the time an answer about an object (a HEAD's, a GET's) says it was stored with, when it says one:
+    /// the next listing or sync knows it without a HEAD; a journal that cannot be written only costs one next time.
+    func rememberStoredTime(of info: ObjectInfo, bucket: String) {
+        guard info.metadata["mtime"] != nil, let etag = info.etag else { return }
+        try? journal?.rememberObjectTime(
+            endpoint: client.endpoint.url, bucket: bucket, key: info.key,
+            .init(etag: ObjectInfo.unquoted(etag), size: info.size, mtime: info.modificationTime))
     }
 
     private func rememberedTime(_ endpoint: String, _ bucket: String, _ key: String) -> TransferJournal.ObjectTime? {

@@ -46,10 +46,7 @@ package struct ObjectStoreSyncRemote: SyncRemote {
     }
 
     /// Remembers the time an answer about the object (a HEAD's, a GET's) says it was stored with, when it says one.
-    func rememberStoredTime(of info: ObjectInfo) {
-        guard info.metadata["mtime"] != nil else { return }
-        remember(key: info.key, etag: info.etag, size: info.size, mtime: info.modificationTime)
-    }
+    func rememberStoredTime(of info: ObjectInfo) { store.rememberStoredTime(of: info, bucket: base.bucket) }
 
     /// Checks the bucket (and a prefix that must exist).
     package func checkRoot(mustExist: Bool) async throws {

@@ -8,18 +8,6 @@ package enum ContentCheck: String, Sendable, Codable, Comparable, CaseIterable {
     /// A SHA-256 the remote computed (the Officer server's checksum, the one stored with an object) or the user gave.
     case sha256
 
-    /// True when the bytes were compared with a digest of the remote's, not just counted.
-    package var isDigest: Bool { self != .size }
-
-    /// How the user is told (`sha256 verified`, `checked by size only`).
-    package var wording: String {
-        switch self {
-        case .sha256: "sha256 verified"
-        case .md5: "md5 verified"
-        case .size: "checked by size only (the server offers no checksum)"
-        }
-    }
-
     package static func < (lhs: ContentCheck, rhs: ContentCheck) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }

@@ -41,11 +41,11 @@ package enum ContentVerification {
 /// Digests of bytes as they pass (a `cat` to stdout, a cache entry being filled), fed from whatever thread the
 /// engine writes them on: what ``ContentVerification`` checks a stream by, which cannot be read back.
 package final class RunningDigest: Sendable {
-    private let state: LockedValue<(sha256: SHA256Hasher, md5: SHA256Hasher?, bytes: Int64)>
+    private let state: LockedValue<(sha256: SHA256Hasher, md5: SHA256Hasher?)>
 
     /// A SHA-256 of what passes, and an MD5 too when `md5` (what an object store's ETag is).
     package init(md5: Bool = false) {
-        state = LockedValue((SHA256Hasher(), md5 ? SHA256Hasher(algorithm: .md5) : nil, 0))
+        state = LockedValue((SHA256Hasher(), md5 ? SHA256Hasher(algorithm: .md5) : nil))
     }
 
     /// Adds bytes, in the order they were written.
@@ -53,12 +53,8 @@ package final class RunningDigest: Sendable {
         state.withLock { value in
             value.sha256.update(bytes)
             value.md5?.update(bytes)
-            value.bytes += Int64(bytes.count)
         }
     }
-
-    /// Bytes seen so far.
-    package var bytes: Int64 { state.withLock { $0.bytes } }
 
     /// The digests (SHA-256 hex, MD5 hex when kept); the digest is not fed afterwards.
     package func finalize() -> (sha256: String, md5: String?) {
