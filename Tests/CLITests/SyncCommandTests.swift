@@ -455,8 +455,10 @@ private final class EditFlag: @unchecked Sendable {
         let stored: @Sendable () -> Int = {
             ((try? FileManager.default.subpathsOfDirectory(atPath: root.file("pushed"))) ?? []).count
         }
-        #expect(await Eventually.wait(timeout: 60) { stored() >= 4 }, "the push under way")
-        server!.service.kill()
+        // Killed from the polling thread the moment the push is under way: in a full run the test's own task got
+        // a thread back only after the whole push.
+        let first = server!.service
+        #expect(await Eventually.wait(timeout: 60, { stored() >= 4 }, then: { first.kill() }), "the push under way")
         server = nil
         // Down until the sync, its own retries spent, says it waits for the server: then back.
         let said: @Sendable () -> Bool = {
