@@ -241,6 +241,77 @@ import Transfer
         }
     }
 
+    /// The store's unfinished uploads in `bucket`, asked directly.
+    func unfinishedUploads(_ bucket: String) async throws -> [ObjectStoreClient.UnfinishedUpload] {
+        try await storeClient().unfinishedUploads(bucket: bucket, prefix: "")
+    }
+
+    func storeClient() throws -> ObjectStoreClient {
+        ObjectStoreClient(
+            endpoint: try ObjectStoreEndpoint(url: store.url), accessKey: store.accessKey,
+            secretKey: store.secretKey, http: TestEngine.curl.client())
+    }
+
+    /// Each moment a kill can leave something behind, then the run that ends it: the journal keeps no upload and
+    /// the store no unfinished one. Before, an upload the store completed just before the kill stayed journaled
+    /// for good (every later sync found its file unchanged; `put` sent it all again), and one started but never
+    /// journaled stayed on the store.
+    @Test func killsLeaveNoUnfinishedUploadBehind() async throws {
+        try await HeavyWork.shared.run {
+            let counted = work.path + "/count"
+            let proxy = try await startCountingProxy(target: "127.0.0.1:\(store.port)", countFile: counted)
+            defer { proxy.stop() }
+            try await addRemote(endpoint: proxy.url)
+            let name = try await bucket("kills")
+            let file = try await randomFile("storm/one.bin", mebibytes: 34)
+            let sent: @Sendable () -> Int = {
+                (try? String(contentsOfFile: counted, encoding: .utf8)).flatMap { Int($0) } ?? 0
+            }
+            // Killed between starting an upload and journaling it: the store holds one no journal names.
+            let orphan = try await storeClient().startMultipart(bucket: name, key: "one.bin", metadata: [:])
+            // Killed halfway: the journal holds the upload; the rerun completes it.
+            let first = try cli.launch(["put", "--bwlimit", "20M", file, "st:\(name)/"])
+            #expect(await Eventually.signal(SIGKILL, to: [first], timeout: 60) { sent() > 16 << 20 })
+            first.waitUntilExit()
+            let journaled = try TransferJournal(path: cli.journalPath).objectUploads()
+            #expect(journaled.count == 1)
+            let rerun = try await cli.run(["put", file, "st:\(name)/"])
+            #expect(rerun.status == 0, "\(rerun.stderr)")
+            #expect(try await unfinishedUploads(name).isEmpty, "the orphan \(orphan) was aborted")
+            // Killed after the store completed it, before the journal forgot it.
+            try TransferJournal(path: cli.journalPath).save(journaled[0])
+            let settled = await settledCount(counted) ?? 0
+            let again = try await cli.run(["--json", "put", file, "st:\(name)/"])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect((await settledCount(counted) ?? 0) - settled < 1 << 20, "nothing sent again")
+            #expect(try await cli.run(["transfers", "list"]).stdout.contains("No unfinished transfers"))
+            // The same left behind for a sync, which finds the file unchanged.
+            try TransferJournal(path: cli.journalPath).save(journaled[0])
+            let sync = try await cli.run(["sync", work.file("storm"), "st:\(name)"])
+            #expect(sync.status == 0 && sync.stderr.contains("1 unchanged"), "\(sync.stderr)")
+            #expect(try await cli.run(["transfers", "list"]).stdout.contains("No unfinished transfers"))
+
+            // A storm: a sync of three files killed at five points, then run to its end.
+            for index in 0..<2 { _ = try await randomFile("storm/f\(index).bin", mebibytes: 34) }
+            let folder = work.file("storm")
+            for step in 1...5 {
+                let start = sent()
+                let run = try cli.launch(["sync", "--bwlimit", "30M", folder, "st:\(name)/stormed"])
+                #expect(await Eventually.signal(SIGKILL, to: [run], timeout: 60) { sent() > start + step * (7 << 20) })
+                run.waitUntilExit()
+            }
+            let last = try await cli.run(["sync", folder, "st:\(name)/stormed"])
+            #expect(last.status == 0, "\(last.stderr)")
+            #expect(try await cli.run(["transfers", "list"]).stdout.contains("No unfinished transfers"))
+            #expect(try await unfinishedUploads(name).isEmpty)
+            let back = try await cli.run(["get", "st:\(name)/stormed/f1.bin", work.file("f1.back")])
+            #expect(back.status == 0)
+            #expect(
+                try await ProcessRunner.sha256Detached(of: work.file("f1.back"))
+                    == (try await ProcessRunner.sha256Detached(of: work.file("storm/f1.bin"))))
+        }
+    }
+
     /// `ls -l` and `stat` of an object show one time, the file's own stored with it (ls showed when the store
     /// received the object), whether this tool remembers it or asks (a runner with a journal of its own).
     @Test func listingsShowTheFilesOwnTime() async throws {

@@ -49,10 +49,14 @@ extension OfficerFiles {
             stagingFolder: stagingFolder, options: options)
         engine.locationNames = locationNames
         try await engine.checkRoots()
-        return try await engine.runUntilRefused { event in
+        let report = try await engine.runUntilRefused { event in
             if case .done(let action) = event { destinationRemote.synced(action, below: destination) }
             onEvent(event)
         }
+        if case .local(let folder) = source, !options.dryRun {
+            await destinationRemote.settleUploads(from: folder, to: destination)
+        }
+        return report
     }
 
     /// Where files wait between their download and their upload in a sync between two remotes.

@@ -290,13 +290,16 @@ package struct ObjectStore: Sendable {
     }
 
     /// Uploads a local file to `path` (see ``uploadDestination(of:to:)``); an existing object is replaced only
-    /// with `force` (``FrontDoorRefusal/exists(_:)``). An interrupted multipart upload continues on the next call.
+    /// with `force` (``FrontDoorRefusal/exists(_:)``) or by the upload the journal keeps of this file. An interrupted multipart upload continues on the next call.
     package func upload(
         _ localFile: String, to path: ObjectStorePath, force: Bool = false, options: UploadOptions = UploadOptions()
     ) -> TransferOperation<UploadResult> {
         TransferOperation { report in
             let target = try await uploadDestination(of: localFile, to: path)
-            if !force, try await client.head(bucket: target.bucket, key: target.objectKey) != nil {
+            // The same command run again after an interruption continues its own upload, whatever stands there now.
+            if !force, !uploader.isUnfinished(localFile, bucket: target.bucket, key: target.objectKey),
+                try await client.head(bucket: target.bucket, key: target.objectKey) != nil
+            {
                 throw FrontDoorRefusal.exists(target.description)
             }
             var extra: [String: String] = [:]

@@ -1,4 +1,5 @@
 import FileModel
+import Foundation
 import Preview
 import Transfer
 
@@ -23,6 +24,21 @@ struct ObjectStoreBucketRemote: Remote {
             throw FrontDoorRefusal.invalidValue("\(location): not an S3 path")
         }
         return path
+    }
+
+    func settleUploads(from localRoot: String, to location: Location) async {
+        guard let base = try? path(location), let journal = store.journal,
+            let uploads = try? journal.objectUploads()
+        else { return }
+        let folder = URL(fileURLWithPath: localRoot).standardizedFileURL.path + "/"
+        let prefix = base.key.isEmpty || base.key.hasSuffix("/") ? base.key : base.key + "/"
+        let uploader = store.uploader
+        for upload in uploads
+        where upload.endpoint == store.client.endpoint.url && upload.bucket == base.bucket
+            && upload.objectKey.hasPrefix(prefix) && upload.localPath.hasPrefix(folder)
+        {
+            await uploader.forgetIfStored(upload)
+        }
     }
 
     static func entry(_ entry: ObjectEntry) -> RemoteEntry {

@@ -57,6 +57,10 @@ package protocol Remote: Sendable {
     func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote
     /// Told of each change a sync made below `location` here (a remote that keeps listings forgets them).
     func synced(_ action: SyncAction, below location: Location)
+    /// Told that a push from the local folder `localRoot` to `location` ended: an upload the journal still keeps
+    /// for a file of that folder whose destination already holds it (a run killed after the store completed it)
+    /// is forgotten, its parts given back.
+    func settleUploads(from localRoot: String, to location: Location) async
     /// Where the files of one upload go, decided once for the batch (see ``OfficerFiles/planUpload(of:to:request:queueing:)``).
     func uploadPlan(
         of locals: [String], to destination: Location, request: UploadRequest, queueing: Bool,
@@ -106,6 +110,7 @@ extension Remote {
         throw unavailable("syncing", location)
     }
     package func synced(_ action: SyncAction, below location: Location) {}
+    package func settleUploads(from localRoot: String, to location: Location) async {}
     package func downloadZip(of locations: [Location], to local: String, options: DownloadOptions)
         -> TransferOperation<DownloadResult>
     {

@@ -70,6 +70,41 @@ extension ObjectStoreClient {
         return parts.sorted { $0.number < $1.number }
     }
 
+    /// An unfinished upload the store holds, as ListMultipartUploads names it.
+    package struct UnfinishedUpload: Sendable, Equatable {
+        /// The object's key.
+        package var key: String
+        /// The store's upload id.
+        package var uploadID: String
+        /// When it was started, as the store's ISO 8601 text (they sort as times do).
+        package var initiated: String
+    }
+
+    /// The unfinished uploads whose key starts with `prefix` (ListMultipartUploads, paged).
+    package func unfinishedUploads(bucket: String, prefix: String) async throws(ObjectStoreError) -> [UnfinishedUpload]
+    {
+        var uploads: [UnfinishedUpload] = []
+        var markers: (key: String, id: String)?
+        let label = "list uploads \(bucket)/\(prefix)"
+        while true {
+            var query: [(String, String?)] = [("uploads", nil), ("prefix", prefix)]
+            if let markers { query += [("key-marker", markers.key), ("upload-id-marker", markers.id)] }
+            let response = try await send(
+                HTTPRequest(url: endpoint.url(bucket: bucket, query: query)), bucket: bucket, label: label)
+            guard response.isSuccess else { throw failure(response, label: label, bucket: bucket) }
+            let root = try xml(response, label: label)
+            for upload in root.children("Upload") {
+                guard let key = upload.text(of: "Key"), let id = upload.text(of: "UploadId") else { continue }
+                uploads.append(UnfinishedUpload(key: key, uploadID: id, initiated: upload.text(of: "Initiated") ?? ""))
+            }
+            guard root.text(of: "IsTruncated") == "true", let key = root.text(of: "NextKeyMarker"),
+                let id = root.text(of: "NextUploadIdMarker"), key != markers?.key || id != markers?.id
+            else { break }
+            markers = (key, id)
+        }
+        return uploads
+    }
+
     /// Joins the parts into the object; its ETag. The store may fail after answering 200, in the body.
     @discardableResult
     package func completeMultipart(bucket: String, key: String, uploadID: String, parts: [UploadedPart])

@@ -45,80 +45,108 @@ package struct ObjectStoreUploader: Sendable {
     ) async throws(UploadError) -> UploadResult {
         let identity = try FileIdentity(path: file)
         let fingerprint = try FileFingerprint(path: file)
-        let size = fingerprint.size
-        if size < multipartThreshold {
-            let digests = try Self.digests(file)
-            let metadata = ObjectMetadata.metadata(fingerprint: fingerprint, digests: digests).merging(extra) {
-                _, given in given
-            }
-            onEvent?(.started(total: size, partSizes: [size], resumedBytes: 0, method: .stream))
-            let etag: String
-            do {
-                etag = try await client.put(
-                    bucket: bucket, key: key, file: file, md5: digests.md5, metadata: metadata, contentType: contentType
-                ) { sent in
-                    onEvent?(.progress(part: 0, done: sent))
-                }
-            } catch {
-                throw Self.uploadError(error, path: file)
-            }
-            try identity.check(file)
-            remember(bucket: bucket, key: key, etag: etag, size: size, mtime: metadata["mtime"].flatMap(Double.init))
-            return UploadResult(
-                path: file, bytes: size, method: .objectPut, resumedBytes: 0, sentBytes: size, sha256: digests.sha256)
+        if fingerprint.size < multipartThreshold {
+            return try await putWhole(
+                file, identity: identity, fingerprint: fingerprint, bucket: bucket, key: key, extra: extra,
+                contentType: contentType, onEvent: onEvent)
         }
         let journalKey = TransferJournal.objectUploadKey(
             endpoint: client.endpoint.url, bucket: bucket, key: key, path: fingerprint.path)
-        var record = try journalCall { () throws(SQLiteError) in try journal?.objectUpload(key: journalKey) }
-        var held: [Int: UploadedPart] = [:]
-        if let saved = record {
-            if saved.fingerprint == fingerprint {
-                do {
-                    let parts = try await client.listParts(bucket: bucket, key: key, uploadID: saved.uploadID)
-                    held = try Self.verified(parts, of: file, partSize: saved.partSize, size: size)
-                } catch let error as ObjectStoreError {
-                    guard case .server(_, 404, "NoSuchUpload", _) = error else {
-                        throw Self.uploadError(error, path: file)
-                    }
-                    onEvent?(.restarted(reason: "the store no longer has the unfinished upload"))
-                    record = nil
-                } catch let error as UploadError {
-                    throw error
-                } catch {
-                    throw .localFile(path: file, message: "\(error)")
-                }
-            } else {
-                onEvent?(.restarted(reason: "the local file changed since the interrupted upload"))
-                try? await client.abortMultipart(bucket: bucket, key: key, uploadID: saved.uploadID)
-                record = nil
-            }
-        }
-        var sha256: String?
         // What a resumed upload stored at its start: the same file version, so the same time unless overridden.
-        var storedTime = extra["mtime"].flatMap(Double.init) ?? fingerprint.mtime
-        if record == nil {
+        let storedTime = extra["mtime"].flatMap(Double.init) ?? fingerprint.mtime
+        let upload: TransferJournal.ObjectUpload
+        var held: [Int: UploadedPart] = [:]
+        var sha256: String?
+        switch try await resumable(
+            journalKey, file: file, bucket: bucket, key: key, fingerprint: fingerprint, storedTime: storedTime,
+            onEvent: onEvent)
+        {
+        case .storedEarlier(let result):
+            return result
+        case .resume(let saved, let parts):
+            (upload, held) = (saved, parts)
+        case .none:
             let digests = try Self.digests(file)
             sha256 = digests.sha256
-            let metadata = ObjectMetadata.metadata(fingerprint: fingerprint, digests: digests).merging(extra) {
-                _, given in given
-            }
-            storedTime = metadata["mtime"].flatMap(Double.init) ?? storedTime
-            let uploadID: String
-            do {
-                uploadID = try await client.startMultipart(
-                    bucket: bucket, key: key, metadata: metadata, contentType: contentType)
-            } catch {
-                throw Self.uploadError(error, path: file)
-            }
-            let fresh = TransferJournal.ObjectUpload(
-                key: journalKey, endpoint: client.endpoint.url, bucket: bucket, objectKey: key,
-                localPath: fingerprint.path,
-                uploadID: uploadID, partSize: partSize(for: size), fingerprint: fingerprint, remote: remoteName)
-            try journalCall { () throws(SQLiteError) in try journal?.save(fresh) }
-            record = fresh
-            held = [:]
+            upload = try await start(
+                journalKey, file: file, fingerprint: fingerprint, bucket: bucket, key: key,
+                metadata: ObjectMetadata.metadata(fingerprint: fingerprint, digests: digests).merging(extra) {
+                    _, given in given
+                }, contentType: contentType)
         }
-        let upload = record!
+        var result = try await sendParts(
+            of: upload, held: held, identity: identity, options: options, onEvent: onEvent)
+        result.sha256 = sha256
+        remember(bucket: bucket, key: key, etag: result.etag, size: fingerprint.size, mtime: storedTime)
+        return result.upload
+    }
+
+    /// One PUT of a file below the multipart threshold.
+    private func putWhole(
+        _ file: String, identity: FileIdentity, fingerprint: FileFingerprint, bucket: String, key: String,
+        extra: [String: String], contentType: String, onEvent: (@Sendable (TransferEvent) -> Void)?
+    ) async throws(UploadError) -> UploadResult {
+        let size = fingerprint.size
+        let digests = try Self.digests(file)
+        let metadata = ObjectMetadata.metadata(fingerprint: fingerprint, digests: digests).merging(extra) {
+            _, given in given
+        }
+        onEvent?(.started(total: size, partSizes: [size], resumedBytes: 0, method: .stream))
+        let etag: String
+        do {
+            etag = try await client.put(
+                bucket: bucket, key: key, file: file, md5: digests.md5, metadata: metadata, contentType: contentType
+            ) { sent in
+                onEvent?(.progress(part: 0, done: sent))
+            }
+        } catch {
+            throw Self.uploadError(error, path: file)
+        }
+        try identity.check(file)
+        remember(bucket: bucket, key: key, etag: etag, size: size, mtime: metadata["mtime"].flatMap(Double.init))
+        return UploadResult(
+            path: file, bytes: size, method: .objectPut, resumedBytes: 0, sentBytes: size, sha256: digests.sha256)
+    }
+
+    /// Starts a multipart upload and journals it before a part is sent.
+    private func start(
+        _ journalKey: String, file: String, fingerprint: FileFingerprint, bucket: String, key: String,
+        metadata: [String: String], contentType: String
+    ) async throws(UploadError) -> TransferJournal.ObjectUpload {
+        let uploadID: String
+        do {
+            uploadID = try await client.startMultipart(
+                bucket: bucket, key: key, metadata: metadata, contentType: contentType)
+        } catch {
+            throw Self.uploadError(error, path: file)
+        }
+        let fresh = TransferJournal.ObjectUpload(
+            key: journalKey, endpoint: client.endpoint.url, bucket: bucket, objectKey: key,
+            localPath: fingerprint.path,
+            uploadID: uploadID, partSize: partSize(for: fingerprint.size), fingerprint: fingerprint,
+            remote: remoteName)
+        try journalCall { () throws(SQLiteError) in try journal?.save(fresh) }
+        return fresh
+    }
+
+    /// A finished multipart upload: what the caller returns, and the new object's ETag.
+    private struct Finished {
+        var upload: UploadResult
+        var etag: String
+        var sha256: String? {
+            get { upload.sha256 }
+            set { upload.sha256 = newValue }
+        }
+    }
+
+    /// Sends the parts the store lacks, then completes the upload and forgets it. Cancelling pauses it (the store
+    /// keeps its parts, the journal the id) unless `terminateOnCancel`, which aborts it.
+    private func sendParts(
+        of upload: TransferJournal.ObjectUpload, held given: [Int: UploadedPart], identity: FileIdentity,
+        options: UploadOptions, onEvent: (@Sendable (TransferEvent) -> Void)?
+    ) async throws(UploadError) -> Finished {
+        let (file, size) = (upload.localPath, upload.fingerprint.size)
+        var held = given
         let plan = Self.plan(size: size, partSize: upload.partSize)
         let resumed = held.values.reduce(0) { $0 + $1.size }
         onEvent?(
@@ -134,12 +162,15 @@ package struct ObjectStoreUploader: Sendable {
             for part in finished { held[part.number] = part }
             try identity.check(file)
             let parts = plan.compactMap { held[$0.number] }
-            etag = try await client.completeMultipart(bucket: bucket, key: key, uploadID: upload.uploadID, parts: parts)
+            await abortOlderUploads(of: upload)
+            etag = try await client.completeMultipart(
+                bucket: upload.bucket, key: upload.objectKey, uploadID: upload.uploadID, parts: parts)
         } catch {
             if Task.isCancelled || error is CancellationError || Self.isCancellation(error) {
                 if options.terminateOnCancel {
-                    try? await client.abortMultipart(bucket: bucket, key: key, uploadID: upload.uploadID)
-                    try? journal?.removeObjectUpload(key: journalKey)
+                    try? await client.abortMultipart(
+                        bucket: upload.bucket, key: upload.objectKey, uploadID: upload.uploadID)
+                    try? journal?.removeObjectUpload(key: upload.key)
                     throw .cancelled(path: file)
                 }
                 onEvent?(.paused(confirmed: resumed + sent.completed, total: size))
@@ -148,10 +179,19 @@ package struct ObjectStoreUploader: Sendable {
             if let error = error as? UploadError { throw error }
             throw Self.uploadError(error, path: file)
         }
-        try journalCall { () throws(SQLiteError) in try journal?.removeObjectUpload(key: journalKey) }
-        remember(bucket: bucket, key: key, etag: etag, size: size, mtime: storedTime)
-        return UploadResult(
-            path: file, bytes: size, method: .objectParts, resumedBytes: resumed, sentBytes: sent.total, sha256: sha256)
+        try journalCall { () throws(SQLiteError) in try journal?.removeObjectUpload(key: upload.key) }
+        return Finished(
+            upload: UploadResult(
+                path: file, bytes: size, method: .objectParts, resumedBytes: resumed, sentBytes: sent.total),
+            etag: etag)
+    }
+
+    /// Whether the journal keeps an unfinished upload of `file` to `bucket`/`key` (a rerun continues it).
+    package func isUnfinished(_ file: String, bucket: String, key: String) -> Bool {
+        guard let fingerprint = try? FileFingerprint(path: file) else { return false }
+        let journalKey = TransferJournal.objectUploadKey(
+            endpoint: client.endpoint.url, bucket: bucket, key: key, path: fingerprint.path)
+        return ((try? journal?.objectUpload(key: journalKey)) ?? nil) != nil
     }
 
     /// Aborts a journaled upload on its store and forgets it (`transfers clean`).
@@ -164,6 +204,33 @@ package struct ObjectStoreUploader: Sendable {
         try journalCall { () throws(SQLiteError) in try journal?.removeObjectUpload(key: upload.key) }
     }
 
+    /// Forgets a journaled upload whose object already holds its file (the local file is the version it began
+    /// with, the object has its size and time): a run killed after the store completed it, or another that stored
+    /// the file whole, left it; its parts, if any, are aborted. True when it was forgotten.
+    @discardableResult
+    package func forgetIfStored(_ upload: TransferJournal.ObjectUpload) async -> Bool {
+        guard (try? FileFingerprint(path: upload.localPath)) == upload.fingerprint,
+            let stored = try? await client.head(bucket: upload.bucket, key: upload.objectKey),
+            stored.size == upload.fingerprint.size,
+            abs(stored.modificationTime - upload.fingerprint.mtime) < 1e-6
+        else { return false }
+        try? await client.abortMultipart(bucket: upload.bucket, key: upload.objectKey, uploadID: upload.uploadID)
+        return (try? journal?.removeObjectUpload(key: upload.key)) != nil
+    }
+
+    /// Aborts the unfinished uploads of the same key the store holds from before this one: a run killed between
+    /// starting one and journaling it left it (no journal names it), and completed later it could only put an
+    /// older version over this one. Best effort: a store that cannot list them keeps them.
+    private func abortOlderUploads(of upload: TransferJournal.ObjectUpload) async {
+        guard let listed = try? await client.unfinishedUploads(bucket: upload.bucket, prefix: upload.objectKey),
+            let own = listed.first(where: { $0.uploadID == upload.uploadID })
+        else { return }
+        for other in listed
+        where other.key == upload.objectKey && other.uploadID != own.uploadID && other.initiated <= own.initiated {
+            try? await client.abortMultipart(bucket: upload.bucket, key: other.key, uploadID: other.uploadID)
+        }
+    }
+
     /// Remembers the time stored with the new object for its ETag, so a later sync need not ask the store for
     /// it (``TransferJournal/objectTimes(endpoint:bucket:prefix:)``); a journal that cannot be written only costs
     /// a HEAD then.
@@ -172,6 +239,73 @@ package struct ObjectStoreUploader: Sendable {
         try? journal?.rememberObjectTime(
             endpoint: client.endpoint.url, bucket: bucket, key: key,
             .init(etag: ObjectInfo.unquoted(etag), size: size, mtime: mtime))
+    }
+
+    /// What an earlier run left of this upload: parts to keep, nothing, or the whole object already stored.
+    enum Resumable {
+        case none
+        case resume(TransferJournal.ObjectUpload, held: [Int: UploadedPart])
+        case storedEarlier(UploadResult)
+    }
+
+    /// The journaled upload of `file` to `bucket`/`key` to continue, with the parts the store holds of it. An
+    /// upload the store no longer has was completed by a run killed before it could say so (or was aborted): the
+    /// object then holds this very file (the SHA-256 stored with it is the file's) and nothing is sent again.
+    private func resumable(
+        _ journalKey: String, file: String, bucket: String, key: String, fingerprint: FileFingerprint,
+        storedTime: Double, onEvent: (@Sendable (TransferEvent) -> Void)?
+    ) async throws(UploadError) -> Resumable {
+        guard let saved = try journalCall({ () throws(SQLiteError) in try journal?.objectUpload(key: journalKey) })
+        else { return .none }
+        guard saved.fingerprint == fingerprint else {
+            onEvent?(.restarted(reason: "the local file changed since the interrupted upload"))
+            try? await client.abortMultipart(bucket: bucket, key: key, uploadID: saved.uploadID)
+            return .none
+        }
+        let listed: Result<[UploadedPart], ObjectStoreError>
+        do {
+            listed = .success(try await client.listParts(bucket: bucket, key: key, uploadID: saved.uploadID))
+        } catch {
+            listed = .failure(error)
+        }
+        switch listed {
+        case .success(let parts):
+            do {
+                return .resume(
+                    saved, held: try Self.verified(parts, of: file, partSize: saved.partSize, size: fingerprint.size))
+            } catch {
+                throw Self.uploadError(error, path: file)
+            }
+        case .failure(.server(_, 404, "NoSuchUpload", _)):
+            try journalCall { () throws(SQLiteError) in try journal?.removeObjectUpload(key: journalKey) }
+            if let result = try await storedEarlier(
+                file, bucket: bucket, key: key, fingerprint: fingerprint, storedTime: storedTime)
+            {
+                return .storedEarlier(result)
+            }
+            onEvent?(.restarted(reason: "the store no longer has the unfinished upload"))
+            return .none
+        case .failure(let error):
+            throw Self.uploadError(error, path: file)
+        }
+    }
+
+    /// The result of an upload an earlier run completed: the object under `key` has the file's size, time and
+    /// SHA-256 (stored with it by that run); nil when it holds anything else.
+    private func storedEarlier(
+        _ file: String, bucket: String, key: String, fingerprint: FileFingerprint, storedTime: Double
+    ) async throws(UploadError) -> UploadResult? {
+        let stored: ObjectInfo?
+        do { stored = try await client.head(bucket: bucket, key: key) } catch { return nil }
+        guard let stored, stored.size == fingerprint.size, let storedDigest = stored.sha256,
+            abs(stored.modificationTime - storedTime) < 1e-6
+        else { return nil }
+        let digests = try Self.digests(file)
+        guard digests.sha256 == storedDigest else { return nil }
+        remember(bucket: bucket, key: key, etag: stored.etag ?? "", size: stored.size, mtime: storedTime)
+        return UploadResult(
+            path: file, bytes: fingerprint.size, method: .objectParts, resumedBytes: fingerprint.size, sentBytes: 0,
+            sha256: digests.sha256)
     }
 
     // MARK: Parts
@@ -193,8 +327,8 @@ package struct ObjectStoreUploader: Sendable {
 
     /// The parts the store holds that are the local bytes: the right size at the right place and an ETag that is
     /// their MD5. Anything else is sent again.
-    static func verified(_ parts: [UploadedPart], of file: String, partSize: Int64, size: Int64) throws -> [Int:
-        UploadedPart]
+    static func verified(_ parts: [UploadedPart], of file: String, partSize: Int64, size: Int64)
+        throws(ObjectStoreError) -> [Int: UploadedPart]
     {
         let plan = plan(size: size, partSize: partSize)
         var result: [Int: UploadedPart] = [:]

@@ -128,6 +128,12 @@ package struct TusUploader: Uploading {
             // placed now, so a rerun starts afresh instead of asking the same upload again.
             if let record { await terminate(record, credential: target.credential) }
             throw error
+        } catch UploadError.serverFull(let destination, let message, _) {
+            // What the server holds of the upload fills the disk that refused it: a server left full fails every
+            // other write (as rclone aborts a failed multipart upload, the space is given back).
+            let kept = record ?? ((try? journal?.upload(key: key)) ?? nil)
+            if let kept { await terminate(kept, credential: target.credential) }
+            throw UploadError.serverFull(destination: destination, message: message, givenBack: kept != nil)
         } catch let error as UploadError {
             throw error
         } catch is CancellationError {

@@ -34,8 +34,8 @@ package enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The server holds a file of the right size under `destination` whose SHA-256 is not the local file's: the
     /// bytes it kept were damaged (a resumed upload's earlier part, a partial upload changed on the server).
     case storedBytesDiffer(path: String, destination: String)
-    /// The server has no room for the file (507).
-    case serverFull(destination: String, message: String)
+    /// The server has no room for the file (507); `givenBack` when what it held of the upload was removed.
+    case serverFull(destination: String, message: String, givenBack: Bool = false)
     /// The upload was cancelled and paused: the server keeps the `confirmed` bytes and the journal the upload,
     /// so the same call continues it.
     case paused(path: String, confirmed: Int64, total: Int64)
@@ -59,7 +59,11 @@ package enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notStored(let path, let destination, let detail): "\(path): not stored as \(destination): \(detail)"
         case .storedBytesDiffer(let path, let destination):
             "\(path): the server's copy at \(destination) has other bytes (its SHA-256 differs)"
-        case .serverFull(let destination, let message): "\(destination): the server has no space left (\(message))"
+        case .serverFull(let destination, let message, let givenBack):
+            "\(destination): the server has no space left (\(message))"
+                + (givenBack
+                    ? "; what it held of this upload was removed to give that space back, so the same command sends it again from the start"
+                    : "")
         case .cancelled(let path): "\(path): upload cancelled"
         case .paused(let path, let confirmed, let total):
             "\(path): upload paused at \(ByteCountFormat.string(confirmed)) of \(ByteCountFormat.string(total))"
