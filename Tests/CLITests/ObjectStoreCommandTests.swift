@@ -339,8 +339,8 @@ import Transfer
         }
     }
 
-    /// A killed upload to one remote is listed and resumed on that remote, not on another with the same endpoint and
-    /// key (and a wrong secret), which it was before (403).
+    /// A killed upload or download of one remote is listed and resumed on that remote, not on another with the same
+    /// endpoint and key (and a wrong secret), which it was before (403).
     @Test func aTransferKeepsTheRemoteItStartedOn() async throws {
         try await HeavyWork.shared.run {
             #expect(try await addRemote("s3bad", secret: "not-the-secret", check: false).status == 0)
@@ -359,8 +359,19 @@ import Transfer
             #expect(listed.stdout.contains("s3t:\(name)/kept.bin"), "\(listed.stdout)")
             let resumed = try await cli.run(["transfers", "resume"])
             #expect(resumed.status == 0, "\(resumed.stderr)")
+            // A killed download the same: listed and resumed from the remote it started on.
             let back = work.file("kept-back.bin")
-            #expect(try await cli.run(["get", "s3t:\(name)/kept.bin", back]).status == 0)
+            let get = try cli.launch(["get", "--bwlimit", "4M", "s3t:\(name)/kept.bin", back])
+            let stopped = await Eventually.signal(SIGKILL, to: [get], timeout: 60) {
+                (try TransferJournal(path: journal).downloads().first?.segments.reduce(0) { $0 + $1.done } ?? 0)
+                    > 1 << 20
+            }
+            get.waitUntilExit()
+            #expect(stopped, "the download journaled")
+            let listedDownload = try await cli.run(["transfers", "list"])
+            #expect(listedDownload.stdout.contains("s3t:\(name)/kept.bin"), "\(listedDownload.stdout)")
+            let resumedDownload = try await cli.run(["transfers", "resume"])
+            #expect(resumedDownload.status == 0, "\(resumedDownload.stderr)")
             #expect(
                 try await ProcessRunner.sha256Detached(of: back) == (try await ProcessRunner.sha256Detached(of: file)))
         }

@@ -32,6 +32,12 @@ import Transfer
         let download = try journal.download(for: "/tmp/big.bin")
         #expect(download?.total == 1000 && download?.segments.map(\.done) == [200, 0])
         #expect(try userVersion(path) == TransferJournal.formatVersion)
+        // Version 3 keeps the remote a download came from; an older record names none.
+        #expect(download?.source == nil)
+        var named = try #require(download)
+        named.source = "s3t"
+        try journal.save(named)
+        #expect(try journal.download(for: "/tmp/big.bin")?.source == "s3t")
         // The tables the format adds lazily before are there from the start now.
         #expect(try journal.objectUploads().isEmpty)
     }

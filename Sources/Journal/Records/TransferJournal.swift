@@ -58,12 +58,15 @@ package final class TransferJournal: @unchecked Sendable {
         package var bootID: String
         /// Its ranges.
         package var segments: [Segment]
+        /// The name of the remote it was started from (an S3 remote's, whose keys sign its requests): another
+        /// remote with the same endpoint may hold other keys. Nil for a plain URL, and in records of older builds.
+        package var source: String? = nil
 
         /// A download's record.
         package init(
             destination: String, url: String, tempPath: String, etag: String?, lastModified: String?, total: Int64?,
             bootID: String,
-            segments: [Segment]
+            segments: [Segment], source: String? = nil
         ) {
             self.destination = destination
             self.url = url
@@ -73,6 +76,7 @@ package final class TransferJournal: @unchecked Sendable {
             self.total = total
             self.bootID = bootID
             self.segments = segments
+            self.source = source
         }
     }
 
@@ -147,6 +151,8 @@ package final class TransferJournal: @unchecked Sendable {
                     PRIMARY KEY (server, proposal))
                 """)
         },
+        // 2 -> 3: the remote a download was started from.
+        { database in try database.execute("ALTER TABLE downloads ADD COLUMN source TEXT") },
     ])
 
     /// The format version this build writes.
@@ -200,7 +206,7 @@ package final class TransferJournal: @unchecked Sendable {
         guard
             let destination = anchors.path(kept),
             let row = try database.query(
-                "SELECT url, temp_path, etag, last_modified, total, boot_id FROM downloads WHERE destination = ?",
+                "SELECT url, temp_path, etag, last_modified, total, boot_id, source FROM downloads WHERE destination = ?",
                 [.text(kept)]
             ).first,
             let tempPath = row[1].string.flatMap(anchors.path)
@@ -213,7 +219,8 @@ package final class TransferJournal: @unchecked Sendable {
         }
         return Download(
             destination: destination, url: row[0].string ?? "", tempPath: tempPath, etag: row[2].string,
-            lastModified: row[3].string, total: row[4].optionalInt, bootID: row[5].string ?? "", segments: segments)
+            lastModified: row[3].string, total: row[4].optionalInt, bootID: row[5].string ?? "", segments: segments,
+            source: row[6].string)
     }
 
     /// The forms a record of `path` may be kept under: relative to its base folder, then (written by a build or
@@ -270,13 +277,16 @@ package final class TransferJournal: @unchecked Sendable {
                     try database.execute("DELETE FROM downloads WHERE destination = ?", [.text(form)])
                 }
                 try database.execute(
-                    "INSERT INTO downloads VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    """
+                    INSERT INTO downloads (destination, url, temp_path, etag, last_modified, total, boot_id, created, source)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
                     [
                         .text(destination), .text(download.url), .text(anchors.kept(download.tempPath)),
                         download.etag.map(SQLiteValue.text) ?? .null,
                         download.lastModified.map(SQLiteValue.text) ?? .null,
                         download.total.map(SQLiteValue.integer) ?? .null, .text(download.bootID),
-                        .real(Date().timeIntervalSince1970),
+                        .real(Date().timeIntervalSince1970), download.source.map(SQLiteValue.text) ?? .null,
                     ])
                 for segment in download.segments {
                     try database.execute(

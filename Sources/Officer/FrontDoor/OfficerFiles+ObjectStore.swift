@@ -30,9 +30,11 @@ extension OfficerFiles {
     }
 
     /// The configured path-style remote an object URL belongs to, with the bucket: a journaled download from it
-    /// is resumed with its keys (and only its keys go to its origin).
-    func objectStore(forObjectURL url: String) throws -> (ObjectStore, String)? {
-        for remote in configuration.objectStores where remote.pathStyle && url.hasPrefix(remote.endpoint + "/") {
+    /// is resumed with its keys (and only its keys go to its origin). The remote `named` comes first (the one
+    /// the download started from: another with the same endpoint may hold other keys).
+    func objectStore(forObjectURL url: String, named name: String? = nil) throws -> (ObjectStore, String)? {
+        let remotes = configuration.objectStores.filter { $0.name == name } + configuration.objectStores
+        for remote in remotes where remote.pathStyle && url.hasPrefix(remote.endpoint + "/") {
             let rest = url.dropFirst(remote.endpoint.count + 1)
             guard let bucket = rest.split(separator: "/").first.map(String.init), !bucket.isEmpty else { continue }
             return (try objectStore(remote), bucket)

@@ -85,7 +85,7 @@ public struct UnfinishedTransfer: Sendable, Equatable, Identifiable {
         case .download(let download):
             id = "download:" + download.destination
             file = URL(fileURLWithPath: download.destination)
-            remote = names.location(ofURL: download.url)
+            remote = names.location(ofURL: download.url, remote: download.source)
             isUpload = false
         }
     }
@@ -172,7 +172,7 @@ extension OfficerFiles {
                         file: upload.localPath, bucket: upload.bucket, key: upload.objectKey
                     ) { report($0) })
             case .download(let download):
-                if let (store, bucket) = try self.objectStore(forObjectURL: download.url) {
+                if let (store, bucket) = try self.objectStore(forObjectURL: download.url, named: download.source) {
                     return .downloaded(
                         try await store.downloader(bucket: bucket).download(
                             from: download.url, credential: nil, to: download.destination

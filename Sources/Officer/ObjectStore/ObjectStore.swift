@@ -40,6 +40,7 @@ package struct ObjectStore: Sendable {
     package func downloader(bucket: String) -> SegmentedDownloader {
         var downloader = SegmentedDownloader(http: client.http(bucket: bucket), journal: journal)
         downloader.rangeCondition = .ifMatch
+        downloader.sourceName = remote.name
         return downloader
     }
 

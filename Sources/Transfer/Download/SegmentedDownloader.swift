@@ -17,6 +17,8 @@ package struct SegmentedDownloader: Downloading {
     package var syncInterval = 1.0
     /// How each range asks for the version it started with.
     package var rangeCondition = RangeCondition.ifRange
+    /// The remote whose keys sign the requests, kept with each journaled download so a resume uses them.
+    package var sourceName: String?
 
     /// How a range request names the version of the file it continues.
     package enum RangeCondition: Sendable {
@@ -144,7 +146,7 @@ package struct SegmentedDownloader: Downloading {
             let record = TransferJournal.Download(
                 destination: destination, url: url, tempPath: partial.path, etag: info.etag,
                 lastModified: info.lastModified,
-                total: total, bootID: TransferJournal.currentBootID, segments: segments)
+                total: total, bootID: TransferJournal.currentBootID, segments: segments, source: sourceName)
             try journalCall { () throws(SQLiteError) in try journal?.save(record) }
         } else {
             // No ranges, no length or no validator: one stream from the start, not resumable. It is journaled
@@ -152,7 +154,7 @@ package struct SegmentedDownloader: Downloading {
             let record = TransferJournal.Download(
                 destination: destination, url: url, tempPath: partial.path, etag: info?.etag,
                 lastModified: info?.lastModified,
-                total: info?.total, bootID: TransferJournal.currentBootID, segments: [])
+                total: info?.total, bootID: TransferJournal.currentBootID, segments: [], source: sourceName)
             try journalCall { () throws(SQLiteError) in try journal?.save(record) }
             try partial.reset(length: nil)
             do {

@@ -107,8 +107,16 @@ package struct LocationNames: Sendable {
         return (name.map { $0 + ":" } ?? "") + bucket + "/" + key
     }
 
-    /// The location a download's URL is (`officer:/x`, `work:/x`), or the URL itself for a plain one.
-    package func location(ofURL url: String) -> String { subject(ofRequest: "GET " + url).subject }
+    /// The location a download's URL is (`officer:/x`, `work:/x`), or the URL itself for a plain one; an object
+    /// URL is named by `remote` where that remote has the endpoint the URL's first match has.
+    package func location(ofURL url: String, remote: String? = nil) -> String {
+        let shown = subject(ofRequest: "GET " + url).subject
+        guard let remote, let colon = shown.firstIndex(of: ":"),
+            let first = stores.first(where: { $0.name == shown[..<colon] }),
+            stores.contains(where: { $0.name == remote && $0.endpoint == first.endpoint })
+        else { return shown }
+        return remote + shown[colon...]
+    }
 
     /// The name a server goes by: its remote's name and address for a named Officer remote, else its address.
     package func serverName(_ server: String) -> String {
