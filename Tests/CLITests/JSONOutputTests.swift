@@ -161,6 +161,9 @@ import Testing
                 && pushed.dropLast().allSatisfy { $0["type"] as? String == "done" }, "\(pushed)")
         let copied = try await json(["copy", "officer:/Tree", work.file("pulled")], "sync-record", lines: 3...10)
         #expect(copied.last?["transferred"] as? Int == 2, "\(copied)")
+        // Each file fetched says its check: the server's SHA-256.
+        let fetched = copied.filter { $0["kind"] as? String == "download" }
+        #expect(fetched.count == 2 && fetched.allSatisfy { $0["checked"] as? String == "sha256" }, "\(copied)")
 
         // S3 locations.
         try await json(["mkdir", "st:\(bucket)"], "entry")

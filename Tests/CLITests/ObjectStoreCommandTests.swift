@@ -449,14 +449,34 @@ import Transfer
                 #expect(got.stdout.contains("\"checked\":\"\(check)\""), "\(got.stdout)")
                 #expect(try await cli.run(["remote", "remove", "sp"]).status == 0)
             }
-            // A pull: each object through its own damaging proxy run.
+            // An object in parts with neither a SHA-256 nor an MD5 stored: its length is all that can be checked.
+            let client = try storeClient()
+            let upload = try await client.startMultipart(bucket: name, key: "bare.bin", metadata: [:])
+            let md5 = try ObjectStoreClient.md5(file: small, offset: 0, length: 3 << 20)
+            let etag = try await client.uploadPart(
+                bucket: name, key: "bare.bin", uploadID: upload, number: 1, file: small, offset: 0, length: 3 << 20,
+                md5: md5)
+            try await client.completeMultipart(
+                bucket: name, key: "bare.bin", uploadID: upload,
+                parts: [UploadedPart(number: 1, etag: etag, size: 3 << 20)])
+            // A pull: each object through its own damaging proxy run; each file's record says its check.
             let proxy = try await startFaultProxy(
                 target: "127.0.0.1:\(port)", ["--corrupt-at", "2000000", "--direction", "down"])
             defer { proxy.stop() }
             #expect(try await addRemote("sp", endpoint: proxy.url, check: false).status == 0)
             let pulled = work.file("pulled")
-            let sync = try await cli.run(["sync", "sp:\(name)", pulled])
+            let sync = try await cli.run(["--json", "sync", "sp:\(name)", pulled])
             #expect(sync.status == 0, "\(sync.stderr)")
+            var checks: [String: String] = [:]
+            for line in sync.stdout.split(separator: "\n") {
+                guard let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                    record["type"] as? String == "done", let source = record["source"] as? String
+                else { continue }
+                checks[(source as NSString).lastPathComponent] = record["checked"] as? String
+            }
+            #expect(
+                checks == ["small.bin": "sha256", "large.bin": "sha256", "theirs.bin": "md5", "bare.bin": "size"],
+                "\(sync.stdout)")
             #expect(
                 try await ProcessRunner.sha256Detached(of: pulled + "/small.bin")
                     == (try await ProcessRunner.sha256Detached(of: small)))

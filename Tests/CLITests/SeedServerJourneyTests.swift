@@ -133,6 +133,10 @@ import Testing
         let pull = try await cli.run(["--json", "sync", "officer:/backup", pulled])
         #expect(pull.status == 0, "\(pull.stderr)")
         #expect(try report(pull).transferred == 50)
+        // Each file says its check: the server's SHA-256, or on a seed server (no checksums) its size alone.
+        let check = mode.contains("seed") ? "size" : "sha256"
+        let steps = pull.stdout.split(separator: "\n").filter { $0.contains("\"kind\":\"download\"") }
+        #expect(steps.count == 50 && steps.allSatisfy { $0.contains("\"checked\":\"\(check)\"") }, "\(pull.stdout)")
         for index in 0..<50 {
             let name = "d\(index % 4)/sub/f\(index).txt"
             #expect(try String(contentsOfFile: pulled + "/" + name, encoding: .utf8) == "file \(index)\n")

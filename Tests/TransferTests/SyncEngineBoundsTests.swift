@@ -18,8 +18,8 @@ private struct ScriptedRemote: SyncRemote {
         async throws
     {}
     func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
-        async throws -> Double?
-    { nil }
+        async throws -> SyncFetched
+    { SyncFetched() }
     func delete(_ path: SyncPath, isDirectory: Bool) async throws {}
     func sha256(_ path: SyncPath) async throws -> String { "" }
     func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {}
@@ -103,8 +103,8 @@ private final class RecordingRemote: SyncRemote, @unchecked Sendable {
         if uploadFails.contains(path.description) { throw RemotePathError.invalidComponent(path.name) }
     }
     func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
-        async throws -> Double?
-    { nil }
+        async throws -> SyncFetched
+    { SyncFetched() }
     func delete(_ path: SyncPath, isDirectory: Bool) async throws {}
     func sha256(_ path: SyncPath) async throws -> String { "" }
     func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {}

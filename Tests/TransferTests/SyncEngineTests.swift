@@ -54,7 +54,7 @@ final class MemoryRemote: SyncRemote, @unchecked Sendable {
     }
 
     func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
-        async throws -> Double?
+        async throws -> SyncFetched
     {
         guard let node = lock.withLock({ nodes[path] }) else {
             throw OfficerError.notFound(request: "download", message: "\(path)")
@@ -63,7 +63,7 @@ final class MemoryRemote: SyncRemote, @unchecked Sendable {
         let date = Date(timeIntervalSince1970: node.mtime)
         try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: localFile)
         onProgress(Int64(node.data.count))
-        return nil
+        return SyncFetched()
     }
 
     func delete(_ path: SyncPath, isDirectory: Bool) async throws {

@@ -122,7 +122,7 @@ extension OfficerFiles {
             }
             if case .success(let check) = ContentVerification.check(actual: entry.sha256, against: theirs) {
                 report.matchingServer += 1
-                if entry.checkedBy < check { try cache.markChecked(entry, by: check) }
+                if entry.checkedBy.isWeaker(than: check) { try cache.markChecked(entry, by: check) }
             } else if let etag = entry.etag, try await currentETag(of: path) != etag {
                 report.outdated += 1
             } else {

@@ -98,7 +98,7 @@ package struct ObjectStoreSyncRemote: SyncRemote {
     /// Downloads an object to a local file; its stored time, when the answer carried the object whole.
     package func download(
         _ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void
-    ) async throws -> Double? {
+    ) async throws -> SyncFetched {
         var options = DownloadOptions()
         options.force = true
         options.preserveModificationTime = false
@@ -115,10 +115,10 @@ package struct ObjectStoreSyncRemote: SyncRemote {
             }
         }
         // The GET's headers are the HEAD's: the time comes with the bytes (and is remembered, as a HEAD's is).
-        guard let headers = result.responseHeaders else { return nil }
+        guard let headers = result.responseHeaders else { return SyncFetched(checked: result.checkedBy) }
         let info = ObjectStoreClient.info(key: key(path), headers: headers)
         rememberStoredTime(of: info)
-        return info.modificationTime
+        return SyncFetched(mtime: info.modificationTime, checked: result.checkedBy)
     }
 
     /// Removes an object, or every object under a folder.

@@ -32,7 +32,7 @@ struct LimitedSyncRemote: SyncRemote {
         try await limit.run { try await base.upload(localFile, to: path, mtime: mtime, onProgress: onProgress) }
     }
     func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
-        async throws -> Double?
+        async throws -> SyncFetched
     {
         try await limit.run { try await base.download(path, size: size, to: localFile, onProgress: onProgress) }
     }
@@ -65,13 +65,14 @@ struct LimitedSyncRemote: SyncRemote {
     func receive(
         _ item: SyncItem, replacing seen: SyncItem?, from source: any SyncRemote, staging: String,
         onProgress: @escaping @Sendable (Int64) -> Void
-    ) async throws -> Int64 {
+    ) async throws -> SyncReceived {
         if base.isLocalDisk {
             return try await base.receive(
                 item, replacing: seen, from: source, staging: staging, onProgress: onProgress)
         }
         // What the default `receive` does, with this side's slot around the upload alone: a remote side that
         // receives otherwise must be wrapped here too.
-        return try await receiveByUpload(item, from: source, staging: staging, onProgress: onProgress)
+        return SyncReceived(
+            bytes: try await receiveByUpload(item, from: source, staging: staging, onProgress: onProgress))
     }
 }

@@ -43,11 +43,12 @@ enum LocalSide {
     }
 
     /// Downloads into `.NAME.officer-sync` beside the file, then replaces the file only if it is still what the
-    /// plan saw (absent, or the same size and modification time).
+    /// plan saw (absent, or the same size and modification time); what the download brought.
+    @discardableResult
     static func receive(
         _ item: SyncItem, replacing seen: SyncItem?, in root: String, remote: any SyncRemote,
         onProgress: @escaping @Sendable (Int64) -> Void
-    ) async throws {
+    ) async throws -> SyncFetched {
         try checkParents(of: item.path, in: root)
         let final = root + "/" + item.path.description
         let folder = (final as NSString).deletingLastPathComponent
@@ -55,7 +56,7 @@ enum LocalSide {
         // A link where the file goes was left out of the listing (with a warning): said as what it is, and not
         // fetched for nothing.
         try refuseLink(at: final)
-        let fetchedTime = try await remote.download(item.path, size: item.size, to: temp, onProgress: onProgress)
+        let fetched = try await remote.download(item.path, size: item.size, to: temp, onProgress: onProgress)
         var info = stat()
         let exists = lstat(final, &info) == 0
         if exists, info.st_mode & S_IFMT == S_IFLNK {
@@ -80,7 +81,7 @@ enum LocalSide {
         let time: Double
         if item.isTimeExact {
             time = item.mtime
-        } else if let fetchedTime {
+        } else if let fetchedTime = fetched.mtime {
             time = storableTime(fetchedTime, in: root)
         } else {
             do {
@@ -94,6 +95,7 @@ enum LocalSide {
         guard rename(temp, final) == 0 else {
             throw HTTPError.localFile(path: final, message: String(cString: strerror(errno)))
         }
+        return fetched
     }
 
     /// A symbolic link at `path` is never written through nor replaced by a sync.

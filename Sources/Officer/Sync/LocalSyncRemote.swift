@@ -112,9 +112,10 @@ package struct LocalSyncRemote: SyncRemote {
     package func receive(
         _ item: SyncItem, replacing seen: SyncItem?, from source: any SyncRemote, staging: String,
         onProgress: @escaping @Sendable (Int64) -> Void
-    ) async throws -> Int64 {
-        try await LocalSide.receive(item, replacing: seen, in: root, remote: source, onProgress: onProgress)
-        return item.size
+    ) async throws -> SyncReceived {
+        let fetched = try await LocalSide.receive(
+            item, replacing: seen, in: root, remote: source, onProgress: onProgress)
+        return SyncReceived(bytes: item.size, checked: fetched.checked)
     }
 
     /// Copies a local file in (a sync between two local folders).
@@ -130,9 +131,9 @@ package struct LocalSyncRemote: SyncRemote {
     /// Copies a file out (the other side of a sync between two local folders).
     package func download(
         _ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void
-    ) async throws -> Double? {
+    ) async throws -> SyncFetched {
         try LocalSide.copy(root + "/" + path.description, to: localFile, onProgress: onProgress)
-        return nil
+        return SyncFetched()
     }
 
     /// Removes a local file or folder.

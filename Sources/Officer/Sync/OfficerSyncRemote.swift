@@ -84,15 +84,17 @@ package struct OfficerSyncRemote: SyncRemote {
     /// Downloads a file, checked against the server's checksum where it offers one.
     package func download(
         _ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void
-    ) async throws -> Double? {
+    ) async throws -> SyncFetched {
         let remote = try remotePath(path)
         var options = DownloadOptions()
         options.force = true
         options.preserveModificationTime = false
         options.knownLength = size
         let progress = DownloadProgressSum()
+        let result: DownloadResult
         do {
-            _ = try await client.checkedDownload(remote, with: downloader, to: localFile, options: options) { event in
+            result = try await client.checkedDownload(remote, with: downloader, to: localFile, options: options) {
+                event in
                 if case .progress(let segment, let done) = event {
                     onProgress(progress.update(segment: segment, done: done))
                 }
@@ -101,7 +103,7 @@ package struct OfficerSyncRemote: SyncRemote {
             throw client.signInNeeded(after: error)
         }
         // The listing's times are the server's own: exact already.
-        return nil
+        return SyncFetched(checked: result.checkedBy)
     }
 
     /// Checks the root folder (and that it exists where it must).

@@ -364,12 +364,15 @@ package struct SyncEngine: Sendable {
                 // The destination gets the source's exact time, which its listing may not carry; into this machine it
                 // comes with the download's answer (the local side asks for it only when the answer lacked it).
                 let exact = destination.isLocalDisk ? item : try await exactSource(item)
-                let sent = try await destination.receive(exact, replacing: existing, from: source, staging: staged) {
-                    bytes in
+                let received = try await destination.receive(
+                    exact, replacing: existing, from: source, staging: staged
+                ) { bytes in
                     state.progress(path: label, bytes: bytes, total: total)
                 }
                 state.serverAnswered()
-                state.transferred(action, bytes: sent)
+                var done = action
+                done.checked = received.checked
+                state.transferred(done, bytes: received.bytes)
                 return true
             } catch let deferral as SyncDeferral {
                 state.deferred(deferral.localPath)

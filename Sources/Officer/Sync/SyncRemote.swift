@@ -22,11 +22,12 @@ package protocol SyncRemote: Sendable {
     func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws
     /// Downloads `path` (`size` bytes when listed) to `localFile`, replacing it; resumable across runs where the
-    /// server allows. Returns the exact modification time of the version fetched when its answer carried one
-    /// (an object's stored time), so an item whose listed time is not exact needs no ``exactItem(_:)`` after it.
+    /// server allows. Returns what its bytes were checked against and the exact modification time of the version
+    /// fetched when its answer carried one (an object's stored time), so an item whose listed time is not exact
+    /// needs no ``exactItem(_:)`` after it.
     @discardableResult
     func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
-        async throws -> Double?
+        async throws -> SyncFetched
     /// Removes a file, or a folder with everything in it.
     func delete(_ path: SyncPath, isDirectory: Bool) async throws
     /// The SHA-256 of a file's content (hex), computed by the server.
@@ -60,11 +61,11 @@ package protocol SyncRemote: Sendable {
     func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws
         -> SyncSentFile
     /// Writes `item` from `source` here, replacing `seen` (what the plan saw here, nil for nothing); returns
-    /// the bytes that went.
+    /// the bytes that went and, for bytes fetched here, what they were checked against.
     func receive(
         _ item: SyncItem, replacing seen: SyncItem?, from source: any SyncRemote, staging: String,
         onProgress: @escaping @Sendable (Int64) -> Void
-    ) async throws -> Int64
+    ) async throws -> SyncReceived
     /// The content hash, made like `other` where this side can choose its function (the local disk can).
     func checksum(_ path: SyncPath, like other: SyncChecksum?) async throws -> SyncChecksum
     /// Throws what ``fileToSend(_:staging:onProgress:)`` would for `item`, without sending (a dry run's check).
@@ -141,8 +142,8 @@ extension SyncRemote {
     package func receive(
         _ item: SyncItem, replacing seen: SyncItem?, from source: any SyncRemote, staging: String,
         onProgress: @escaping @Sendable (Int64) -> Void
-    ) async throws -> Int64 {
-        try await receiveByUpload(item, from: source, staging: staging, onProgress: onProgress)
+    ) async throws -> SyncReceived {
+        SyncReceived(bytes: try await receiveByUpload(item, from: source, staging: staging, onProgress: onProgress))
     }
 
     /// What a remote's ``receive(_:replacing:from:staging:onProgress:)`` does: the source's file at hand, then
@@ -161,6 +162,34 @@ extension SyncRemote {
         // A prepared or staged copy is kept until its upload is done, so an interrupted run resumes the same bytes.
         if file.isCopy { unlink(file.path) }
         return sent
+    }
+}
+
+/// What a sync's download brought besides the bytes.
+package struct SyncFetched: Sendable, Equatable {
+    /// The exact modification time of the version fetched, when its answer carried one.
+    package var mtime: Double?
+    /// What the bytes were checked against before they took their name; nil for a copy between local folders.
+    package var checked: ContentCheck?
+
+    /// A download's outcome.
+    package init(mtime: Double? = nil, checked: ContentCheck? = nil) {
+        self.mtime = mtime
+        self.checked = checked
+    }
+}
+
+/// What a sync's side received: the bytes that went, and what fetched bytes were checked against.
+package struct SyncReceived: Sendable, Equatable {
+    /// Bytes moved.
+    package var bytes: Int64
+    /// For bytes fetched onto this machine, what they were checked against; nil for an upload.
+    package var checked: ContentCheck?
+
+    /// A received file.
+    package init(bytes: Int64, checked: ContentCheck? = nil) {
+        self.bytes = bytes
+        self.checked = checked
     }
 }
 

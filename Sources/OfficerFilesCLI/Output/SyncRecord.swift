@@ -15,6 +15,8 @@ struct SyncStepRecord: Encodable, Sendable {
     var size: Int64
     /// Why: `new`, `size differs`, `newer`, …
     var reason: String
+    /// A fetched file's check (`sha256`, `md5`, or `size` where the remote offered no digest).
+    var checked: String?
 
     init(type: String, _ action: SyncAction, roots: SyncRoots) {
         self.type = type
@@ -28,6 +30,7 @@ struct SyncStepRecord: Encodable, Sendable {
         }
         size = action.bytes
         reason = action.reason
+        checked = action.checked?.rawValue
     }
 }
 

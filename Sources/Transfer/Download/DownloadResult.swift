@@ -18,7 +18,7 @@ public struct DownloadResult: Sendable, Equatable {
     public var fromCache = false
     /// What the bytes were checked against before they took their name: a digest of the remote's (SHA-256, an
     /// object's MD5) or their length alone, where the remote offers no checksum.
-    package var checkedBy: ContentCheck = .size
+    public var checkedBy: ContentCheck = .size
     /// The headers of the one response that carried the whole file (nil when it came in ranges or from the
     /// cache): what a caller reads of that version without asking again (an object's stored time).
     package var responseHeaders: HTTPHeaders? = nil

@@ -307,7 +307,7 @@ package struct ObjectStoreClient: Sendable {
         return Int64(info.st_size)
     }
 
-    static func md5(file: String, offset: Int64, length: Int64) throws(ObjectStoreError) -> [UInt8] {
+    package static func md5(file: String, offset: Int64, length: Int64) throws(ObjectStoreError) -> [UInt8] {
         let hasher = SHA256Hasher(algorithm: .md5)
         do {
             try hasher.update(file: file, offset: offset, length: length)

@@ -68,6 +68,13 @@ package struct UploadedPart: Sendable, Equatable, Codable {
     package var etag: String
     /// Its size.
     package var size: Int64
+
+    /// A part as the store acknowledged it.
+    package init(number: Int, etag: String, size: Int64) {
+        self.number = number
+        self.etag = etag
+        self.size = size
+    }
 }
 
 enum S3Time {
