@@ -123,6 +123,16 @@ import Testing
         #expect(
             try await ProcessRunner.sha256Detached(of: work.file("clip.120p.mp4"))
                 == (try await ProcessRunner.sha256Detached(of: server.root.file("clip.120p.mp4"))))
+        // Never scaled up, and named by the height made: the 480p clip asked at 720 is clip.480p.mp4 (it was
+        // clip.720p.mp4); asked again, the transcode exists.
+        let tall = try await cli.run(["transcode", "officer:/clip.mkv", "--height", "720", "--get"], in: work.path)
+        #expect(tall.status == 0 && tall.stdout.contains("into officer:/clip.480p.mp4"), "\(tall.stdout)")
+        #expect(FileManager.default.fileExists(atPath: work.file("clip.480p.mp4")))
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("clip.720p.mp4")))
+        let again = try await cli.run(["transcode", "officer:/clip.mkv", "--height", "720", "--wait"])
+        #expect(
+            again.status == 5 && again.stderr.contains("the transcode of officer:/clip.mkv at most 720 px high"),
+            "\(again.stderr)")
 
         // A job that fails: `jobs wait` says why and exits non-zero.
         _ = try work.write("fake.mkv", "not a video")

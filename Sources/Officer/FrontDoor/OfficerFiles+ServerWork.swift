@@ -70,8 +70,10 @@ extension OfficerFiles {
         guard type.viewer == .video || type.viewer == .audio || type.viewer == .transcodedVideo else {
             throw FrontDoorRefusal.notAVideo(video.description, mime: type.mime)
         }
-        let target = try output ?? Self.transcodeOutput(of: video, height: height, format: format)
-        if let existing = try await client.statIfExists(target) {
+        // Given a height, the server names the result by the height it makes (never above the video's own), which
+        // only it knows: it checks that name itself.
+        let target = try output ?? (height == nil ? Self.transcodeOutput(of: video, height: nil, format: format) : nil)
+        if let target, let existing = try await client.statIfExists(target) {
             if existing.isDirectory { throw FrontDoorRefusal.isAFolder(target) }
             if !overwrite { throw FrontDoorRefusal.exists(target.description) }
         }
@@ -86,7 +88,8 @@ extension OfficerFiles {
         do {
             answer = try await client.transcode(request)
         } catch OfficerError.conflict(_, _, "exists") {
-            throw FrontDoorRefusal.exists(target.description)
+            throw FrontDoorRefusal.exists(
+                target?.description ?? "the transcode of \(video) at most \(height ?? 0) px high")
         } catch {
             guard case .notFound = error, offered == nil || client.offers.doubt(.transcode) else {
                 throw error
@@ -100,7 +103,8 @@ extension OfficerFiles {
     }
 
     /// Where the server puts a transcode given no output: beside the video, `NAME.HEIGHTp.mp4` (`NAME.mp4`
-    /// without a height; `NAME.transcoded.mp4` when that is the video itself).
+    /// without a height, and a height the video has not named by the one made; `NAME.transcoded.mp4` when that
+    /// is the video itself).
     static func transcodeOutput(of video: RemotePath, height: Int?, format: String) throws -> RemotePath {
         let stem = (video.name as NSString).deletingPathExtension
         var name = stem + (height.map { ".\($0)p" } ?? "") + "." + format

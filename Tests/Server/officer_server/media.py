@@ -40,6 +40,21 @@ async def _duration(local, path):
     raise APIError(415, "not_a_video", f"{path}: ffprobe finds no duration (not a video?)")
 
 
+async def _height(local):
+    """The first video stream's height in pixels; None when ffprobe finds none (the job then says why)."""
+    try:
+        probe = await run("ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=height",
+                          "-of", "csv=p=0", local)
+        return int(probe.decode().strip().splitlines()[0])
+    except (APIError, ValueError, IndexError):
+        return None
+
+
+def _made_height(asked, source):
+    """The height a transcode makes: the one asked, never above the video's own, even (as the scale filter does)."""
+    return (min(asked, source) if source else asked) // 2 * 2
+
+
 class Media:
     def __init__(self, roots, jobs, seed=False):
         self.roots = roots
@@ -112,8 +127,10 @@ class Media:
             raise bad_request("invalid_field", "field 'height' must be 64 to 4320")
         output = field(data, "output", required=False)
         if not output:
+            # Named by the height made: a 480p video asked at 720 stays 480p, and says so.
+            made = _made_height(height, await _height(local)) if height else None
             stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
-            output = stem + (f".{height}p" if height else "") + "." + fmt
+            output = stem + (f".{made}p" if made else "") + "." + fmt
             if output == path:
                 output = stem + ".transcoded." + fmt
         out_path, out_local = self.roots.resolve(root, output)

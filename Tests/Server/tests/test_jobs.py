@@ -107,6 +107,10 @@ async def test_transcode_to_faststart_h264_aac(client, auth, root):
     assert head.index(b"moov") < head.index(b"mdat"), "faststart puts the index first"
     response = await client.post(FB + "transcode", json={"path": "/clip.mkv", "height": 120}, headers=auth)
     assert response.status == 409
+    # Never scaled up, and named by the height made: the 240p video asked at 720 is clip.240p.mp4.
+    job = await follow(client, auth, await client.post(FB + "transcode", json={"path": "/clip.mkv", "height": 720},
+                                                       headers=auth))
+    assert job["state"] == "done" and job["result"]["entry"]["path"] == "/clip.240p.mp4", job
 
 
 async def test_a_cancelled_job_stops_its_engine_and_leaves_nothing(client, auth, root):

@@ -10,7 +10,8 @@ enum TranscodeCommand: Command {
         discussion: """
             The server runs ffmpeg: H.264 video and AAC audio in MP4 with the index first (faststart), at most
             --height pixels high (never scaled up). The result goes beside the video (v.mkv -> v.mp4, or
-            v.720p.mp4 with --height) unless -o names it; --get downloads it into the current folder afterwards.
+            v.720p.mp4 with --height, named by the height made: a 480p video stays v.480p.mp4) unless -o names
+            it; --get downloads it into the current folder afterwards.
             """,
         options: [
             OptionSpec(["--height"], .value(placeholder: "PIXELS"), help: "largest height of the result (64-4320)"),
