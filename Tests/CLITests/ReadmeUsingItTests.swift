@@ -90,18 +90,11 @@ import Testing
 
     /// `login` at a real terminal: the password typed at its prompt.
     func typingThePassword(_ line: String, environment: [String: String]) async throws -> String? {
-        let terminal = try await TerminalSession.start(["/bin/bash", "-c", line], environment: environment)
-        let screen: Result<String, any Error>
-        do {
+        let shown = try await inTerminal(line, environment: environment) { terminal in
             _ = try await terminal.wait(for: "Password for", timeout: 60)
             try await terminal.send("correct horse")
             try await terminal.send("Enter")
-            screen = .success(try await terminal.wait(for: "EXIT=", timeout: 60).joined(separator: "\n"))
-        } catch {
-            screen = .failure(error)
         }
-        await terminal.stop()
-        let shown = try screen.get()
         return shown.contains("EXIT=0") && !shown.contains("correct horse") ? nil : shown
     }
 
@@ -109,18 +102,28 @@ import Testing
     func watchingUntilCaughtUp(_ line: String, environment: [String: String], server: ReferenceServer)
         async throws -> String?
     {
+        let shown = try await inTerminal(line, environment: environment) { terminal in
+            _ = try await terminal.wait(for: "caught up", timeout: 120)
+            try await terminal.send("C-c")
+        }
+        let uploaded = (try? FileManager.default.contentsOfDirectory(atPath: server.root.file("Camera"))) ?? []
+        return shown.contains("EXIT=0") && uploaded.count == 1 ? nil : "\(uploaded): \(shown)"
+    }
+
+    /// Runs `line` in a terminal, does `act` there, and gives the screen once the line ended (the session stopped
+    /// whatever happened).
+    func inTerminal(
+        _ line: String, environment: [String: String], act: (TerminalSession) async throws -> Void
+    ) async throws -> String {
         let terminal = try await TerminalSession.start(["/bin/bash", "-c", line], environment: environment)
         let screen: Result<String, any Error>
         do {
-            _ = try await terminal.wait(for: "caught up", timeout: 120)
-            try await terminal.send("C-c")
+            try await act(terminal)
             screen = .success(try await terminal.wait(for: "EXIT=", timeout: 60).joined(separator: "\n"))
         } catch {
             screen = .failure(error)
         }
         await terminal.stop()
-        let shown = try screen.get()
-        let uploaded = (try? FileManager.default.contentsOfDirectory(atPath: server.root.file("Camera"))) ?? []
-        return shown.contains("EXIT=0") && uploaded.count == 1 ? nil : "\(uploaded): \(shown)"
+        return try screen.get()
     }
 }
