@@ -144,9 +144,37 @@ import Testing
             _ = try await fails(
                 command, status: 2,
                 says:
-                    "\(command.last!): \(bucket.debugDescription) is not a bucket name (3 to 63 letters, digits, '-' and '.')"
+                    "\(command.last!): \"\(bucket)\" is not a bucket name (3 to 63 letters, digits, '-' and '.')"
             )
         }
+    }
+
+    /// A name is shown one way on a line, escaped as every printed name is (before, a sync's failure named the
+    /// file `esc\u001b…` and then `"esc\u{1B}…"`, Swift's form); a queued change and a suggested command are
+    /// words a shell reads back (`it's` broke the quotes around them).
+    @Test func aNameIsShownOneWayAndQueuedCommandsAreShellWords() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        defer { server.service.stop() }
+        #expect(try await cli.login(server).status == 0)
+        _ = try work.write("names/esc\u{1B}[31mred.txt", "red\n")
+        _ = try work.write("names/plain.txt", "plain\n")
+        let sync = try await cli.run(["sync", work.file("names"), "officer:/names"])
+        let failure = sync.stderr.split(separator: "\n").first { $0.contains("red.txt") }.map(String.init) ?? ""
+        #expect(
+            failure.contains("esc\\u001b[31mred.txt: upload: invalid file name \"esc\\u001b[31mred.txt\"")
+                && !failure.contains("u{1B}"), "\(sync.stderr)")
+
+        _ = try server.root.write("it's.txt", "quoted\n")
+        #expect(try await cli.run(["ls", "officer:/"]).status == 0)
+        let queued = try await cli.run(["--offline", "rm", "--queue", "officer:/it's.txt"])
+        #expect(queued.stderr.contains(#"rm 'officer:/it'\''s.txt'"#), "\(queued.stderr)")
+        let again = try await cli.run(["--offline", "mv", "--queue", "officer:/it's.txt", "officer:/b.txt"])
+        #expect(again.stderr.contains(#"the queue already holds `rm 'officer:/it'\''s.txt'`"#), "\(again.stderr)")
+        // The queued line is a command a shell runs as printed.
+        let listed = try await cli.run(["queue", "list"])
+        let command = try #require(listed.stdout.split(separator: "\n").first?.components(separatedBy: "  ").last)
+        let echoed = try await ProcessRunner.runDetached("/bin/bash", ["-c", "printf '%s|' " + command])
+        #expect(echoed.stdout == "rm|officer:/it's.txt|", "\(command) -> \(echoed.stdout)")
     }
 
     @Test func subcommandTyposSuggestTheCommandMeant() async throws {

@@ -210,7 +210,7 @@ import Testing
         let move = try await cli.run(["--offline", "mv", "--queue", "officer:/Docs/b.txt", "officer:/Docs/c.txt"])
         #expect(
             move.status == 9
-                && move.stderr.contains("officer:/Docs/b.txt: the queue already holds 'rm officer:/Docs/b.txt'"),
+                && move.stderr.contains("officer:/Docs/b.txt: the queue already holds `rm officer:/Docs/b.txt`"),
             "\(move.stderr)")
         #expect(try await cli.run(["--offline", "mkdir", "--queue", "officer:/Docs/New"]).status == 0)
         let again = try await cli.run(["--offline", "mkdir", "--queue", "officer:/Docs/New"])

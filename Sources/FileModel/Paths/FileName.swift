@@ -62,9 +62,14 @@ extension FileName {
         return nil
     }
 
-    /// `name` as a message shows it: whole when short, else its start and its length.
+    /// `name` as a message shows it: quoted, whole when short, else its start and its length; control
+    /// characters escaped as every printed name is (``TerminalText``), so the line that also names it as its
+    /// subject shows it one way.
     package static func shown(_ name: String) -> String {
         name.utf8.count <= 64
-            ? name.debugDescription : "\(String(name.prefix(24)).debugDescription)… (\(name.utf8.count) bytes)"
+            ? quoted(name) : "\(quoted(String(name.prefix(24))))… (\(name.utf8.count) bytes)"
     }
+
+    /// `"text"` with control characters escaped.
+    package static func quoted(_ text: String) -> String { "\"" + TerminalText.escaped(text) + "\"" }
 }

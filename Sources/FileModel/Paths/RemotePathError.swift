@@ -26,15 +26,15 @@ package enum RemotePathError: Error, Equatable, Sendable, CustomStringConvertibl
     package var description: String {
         switch self {
         case .containsNUL(let path): "remote path \"\(path)\" contains a NUL byte"
-        case .controlCharacter(let path): "remote path \(path.debugDescription) contains a control character"
+        case .controlCharacter(let path): "remote path \(FileName.quoted(path)) contains a control character"
         case .escapesRoot(let path): "remote path \"\(path)\" climbs above its root with '..'"
         case .invalidRoot(let root): "invalid root name \"\(root)\": use letters, digits, '.', '_', '~' or '-'"
         case .invalidComponent(let name):
-            "invalid file name \(name.debugDescription): \(FileName.problem(name) ?? "not a single name")"
+            "invalid file name \(FileName.shown(name)): \(FileName.problem(name) ?? "not a single name")"
         case .unstorableName(let folder, let name):
             "\(folder): cannot create \(FileName.shown(name)): \(FileName.problem(name) ?? "not a single name")"
         case .invalidBucket(let path, let bucket):
-            "\(path): \(bucket.debugDescription) is not a bucket name (3 to 63 letters, digits, '-' and '.')"
+            "\(path): \(FileName.quoted(bucket)) is not a bucket name (3 to 63 letters, digits, '-' and '.')"
         case .notRemote(let text): "\"\(text)\" is not a remote path: write officer:/path or officer:ROOT:/path"
         case .unknownRemote(let name, let suggestion):
             "\(name): no such remote" + (suggestion.map { " (did you mean \($0)?)" } ?? "")

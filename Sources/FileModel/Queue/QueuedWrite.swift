@@ -117,14 +117,14 @@ package struct QueuedWrite: Codable, Sendable, Equatable {
         a == b || a == "/" || b == "/" || a.hasPrefix(b + "/") || b.hasPrefix(a + "/")
     }
 
-    /// One line: `mv officer:/a.txt officer:/b.txt`.
+    /// One line: `mv officer:/a.txt officer:/b.txt`, each path a word as a shell reads it back (``ShellWord``).
     package var summary: String {
         func shown(_ path: String) -> String {
-            root == RemotePath.defaultRoot ? "officer:\(path)" : "officer:\(root):\(path)"
+            ShellWord.quoted(root == RemotePath.defaultRoot ? "officer:\(path)" : "officer:\(root):\(path)")
         }
         switch kind {
         case .makeFolder: return "mkdir \(parents ? "-p " : "")\(shown(path))"
-        case .upload: return "put \(overwrite ? "-f " : "")\(local ?? "?") \(shown(path))"
+        case .upload: return "put \(overwrite ? "-f " : "")\(ShellWord.quoted(local ?? "?")) \(shown(path))"
         case .move: return "mv \(overwrite ? "-f " : "")\(shown(path)) \(shown(destination ?? "?"))"
         case .copy:
             return "cp \(recursive ? "-r " : "")\(overwrite ? "-f " : "")\(shown(path)) \(shown(destination ?? "?"))"

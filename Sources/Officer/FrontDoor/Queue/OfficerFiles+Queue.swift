@@ -31,7 +31,7 @@ package enum QueueError: Error, Equatable, Sendable, CustomStringConvertible, Ca
         case .noSuchItem(let id): "no queued write #\(id)"
         case .noJournal: "no journal is configured, so nothing can be queued"
         case .contradicts(let path, let earlier):
-            "\(path): the queue already holds '\(earlier)'; this change would fail after it (see officer-files queue list)"
+            "\(path): the queue already holds `\(earlier)`; this change would fail after it (see officer-files queue list)"
         case .replayRunning: "another replay is sending the queued changes"
         case .otherServer(let location):
             "\(location): only changes to the configured server are queued, and this remote is another server"

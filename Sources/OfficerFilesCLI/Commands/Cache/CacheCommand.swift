@@ -164,7 +164,8 @@ enum CacheCommand: Command {
             context.console.message(
                 "damaged: \(entry.key.kind) of \(name(entry)): \(why); dropped"
                     + (entry.pinned
-                        ? " (it was pinned: `officer-files cache pin \(name(entry))` fetches it again)" : ""))
+                        ? " (it was pinned: `officer-files cache pin \(ShellWord.quoted(name(entry)))` fetches it again)"
+                        : ""))
         }
         context.say(
             "Repaired: \(report.entriesDropped) entries without their file dropped, \(report.damagedEntries.count + report.differingFromServer.count) damaged entries dropped, \(report.orphanFilesRemoved) unindexed files removed, \(report.staleTempFilesRemoved) stale temp files removed, \(report.entriesEvicted) entries evicted to fit the limit\(compared)."

@@ -98,8 +98,11 @@ enum ArchiveCommand: Command {
             output += "  "
             output += date
             output += "  "
-            output += member.path
-            if let target = member.linkTarget { output += (member.kind == .symlink ? " -> " : " link to ") + target }
+            // One member a line: a tab or line break in a name is escaped, as its warnings write it.
+            output += TerminalText.escaped(member.path)
+            if let target = member.linkTarget {
+                output += (member.kind == .symlink ? " -> " : " link to ") + TerminalText.escaped(target)
+            }
             if member.encrypted { output += "  (encrypted)" }
             output += "\n"
         }

@@ -45,7 +45,7 @@ enum InfoCommand: Command {
         // The language where it says more than the viewer (`code (python)`, not `markdown (markdown)`).
         let language: String? = info.type.language == info.type.viewer.rawValue ? nil : info.type.language
         var lines = [
-            "    Path: \(info.path)",
+            "    Path: \(TerminalText.escaped(info.path))",
             "    Size: \(info.size) (\(ByteCountFormat.string(info.size)))",
             "Modified: \(EntryFormatter.date(info.mtime))",
             "    MIME: \(info.type.mime); charset=\(info.type.charset)"

@@ -61,7 +61,7 @@ enum QueueCommand: Command {
         let state = item.state.rawValue
         return id + String(repeating: " ", count: max(0, idWidth - id.count)) + "  " + state
             + String(repeating: " ", count: max(0, stateWidth - state.count)) + "  \(item.write.summary)"
-            + (item.note.map { "  (\($0))" } ?? "")
+            + (item.note.map { "  (\(TerminalText.escaped($0)))" } ?? "")
     }
 
     static func replay(_ files: OfficerFiles, _ context: CommandContext) async throws {

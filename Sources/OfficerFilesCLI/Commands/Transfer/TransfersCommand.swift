@@ -42,7 +42,7 @@ enum TransfersCommand: Command {
         }
         for transfer in transfers {
             context.console.print(
-                "\(kind(transfer).padding(toLength: 9, withPad: " ", startingAt: 0)) \(transfer.source) -> \(transfer.destination)  \(transfer.amount)"
+                "\(kind(transfer).padding(toLength: 9, withPad: " ", startingAt: 0)) \(TerminalText.escaped(transfer.source)) -> \(TerminalText.escaped(transfer.destination))  \(transfer.amount)"
             )
         }
     }
