@@ -175,6 +175,18 @@ import Testing
         let command = try #require(listed.stdout.split(separator: "\n").first?.components(separatedBy: "  ").last)
         let echoed = try await ProcessRunner.runDetached("/bin/bash", ["-c", "printf '%s|' " + command])
         #expect(echoed.stdout == "rm|officer:/it's.txt|", "\(command) -> \(echoed.stdout)")
+
+        // A server's name with a control character is named as listed (it was the root's top: `"path":"officer:/"`,
+        // and a pattern matching it named the top: "refusing to remove the top of officer:/"); acting on it is
+        // refused by the name rule, naming it.
+        _ = try server.root.write("odd/e\u{1B}x.txt", "odd\n")
+        let json = try await cli.run(["--json", "ls", "officer:/odd"])
+        #expect(json.stdout.contains(#""path":"officer:/odd/e\u001bx.txt""#), "\(json.stdout)")
+        let removed = try await cli.run(["rm", "officer:/odd/e*"])
+        #expect(
+            removed.status == 2 && removed.stderr.contains(#"/odd/e\u001bx.txt" contains a control character"#),
+            "\(removed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: server.root.file("odd/e\u{1B}x.txt")))
     }
 
     @Test func subcommandTyposSuggestTheCommandMeant() async throws {

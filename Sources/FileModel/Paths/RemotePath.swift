@@ -36,6 +36,18 @@ public struct RemotePath: Hashable, Sendable, CustomStringConvertible {
         self.remote = remote
     }
 
+    /// A path the server listed: normalized like any other, but a control character in a name is kept, since
+    /// the file is there and a listing, a pattern or a removal must name it (nothing of that name is created
+    /// here: a download's local name keeps the name rule). A NUL or a climb above the root is still refused.
+    package init(listed path: String, root: String = RemotePath.defaultRoot, remote: String? = nil)
+        throws(RemotePathError)
+    {
+        try Self.validateRoot(root)
+        self.root = root
+        self.path = try Self.normalize(path, controlCharacters: true)
+        self.remote = remote
+    }
+
     /// Parses the command-line grammar `officer:/path` or `officer:ROOT:/path`, or the same after the name of
     /// one of `remotes` (configured Officer remotes: `work:/path`).
     ///
@@ -111,9 +123,9 @@ public struct RemotePath: Hashable, Sendable, CustomStringConvertible {
         guard !root.isEmpty, allowed, root != ".", root != ".." else { throw .invalidRoot(root) }
     }
 
-    private static func normalize(_ raw: String) throws(RemotePathError) -> String {
+    private static func normalize(_ raw: String, controlCharacters: Bool = false) throws(RemotePathError) -> String {
         guard !raw.contains("\0") else { throw .containsNUL(raw.replacingNULs()) }
-        guard !raw.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        guard controlCharacters || !raw.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw .controlCharacter(raw)
         }
         var components: [Substring] = []

@@ -55,10 +55,11 @@ struct OfficerServerRemote: Remote {
         return nil
     }
 
-    /// The entry at `path` in the user's terms (on the same named remote).
+    /// The entry at `path` in the user's terms (on the same named remote). A name with a control character is
+    /// named as listed (it was the root's top, so a pattern matching it named the top).
     static func entry(_ entry: FileEntry, root: String, remote: String?) -> RemoteEntry {
         let path =
-            (try? RemotePath(root: root, path: entry.path, remote: remote))
+            (try? RemotePath(listed: entry.path, root: root, remote: remote))
             ?? (try? RemotePath(root: root, path: "/", remote: remote))!
         let kind: RemoteEntry.Kind =
             switch entry.type {
