@@ -67,4 +67,14 @@ package enum SystemCalls {
         #endif
         return retryingInterrupts { fsync(descriptor) } == 0
     }
+
+    /// Flushes `descriptor`'s data (not necessarily its times) to the disk itself: `fdatasync` on Linux; on
+    /// Darwin, which has none, as ``synchronize(_:)``. True on success.
+    package static func synchronizeData(_ descriptor: Int32) -> Bool {
+        #if canImport(Darwin)
+            return synchronize(descriptor)
+        #else
+            return retryingInterrupts { fdatasync(descriptor) } == 0
+        #endif
+    }
 }

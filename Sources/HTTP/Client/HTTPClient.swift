@@ -101,7 +101,7 @@ package struct HTTPClient: Sendable {
     ) async throws -> HTTPResponse {
         let policy = request.isIdempotent && retrying ? configuration.retry : .none
         let label = "\(request.method) \(URLRedaction.redacted(request.url))"
-        let loop = RetryLoop(request: policy) { attempt, delay, reason in
+        let loop = RetryLoop(request: policy, clock: configuration.clock) { attempt, delay, reason in
             log(
                 "! retrying in \(DurationText.seconds(delay)) after \(reason) (attempt \(attempt) of \(policy.maxAttempts))"
             )

@@ -41,6 +41,9 @@ package struct HTTPClientConfiguration: Sendable {
     package var bandwidth: SharedBandwidth?
     /// Retry schedule for idempotent requests.
     package var retry = RetryPolicy()
+    /// What waits and intervals are measured on (backoff, `Retry-After`, job polling): the continuous clock in use,
+    /// a manual one in tests, so no test waits for time to pass.
+    package var clock: any Clock<Duration> = ContinuousClock()
     /// The User-Agent sent.
     package var userAgent = "officer-files"
     /// Renews a request's credential after a 401 and sends the request once more; nil: a 401 is the answer.

@@ -7,7 +7,8 @@ import Foundation
 /// keeps moving never runs out and a dead one gives up after a bounded time.
 ///
 /// A reference type so an attempt can report progress (``progressed()``) while ``run(_:)`` drives it; it belongs
-/// to the one task that runs the loop.
+/// to the one task that runs the loop. Its waits are on the clock it is given (the HTTP configuration's
+/// ``HTTPClientConfiguration/clock``: the continuous clock in use, a manual one in tests).
 package final class RetryLoop {
     /// Delays and what is worth another attempt.
     package let policy: RetryPolicy
@@ -16,32 +17,36 @@ package final class RetryLoop {
     /// Failures since the last progress.
     package private(set) var failures = 0
     private let onRetry: ((_ attempt: Int, _ delay: Double, _ reason: String) -> Void)?
+    /// What the waits are on.
+    private let clock: any Clock<Duration>
 
-    /// A loop of at most `limit` failures in a row under `policy`; `onRetry` hears of each wait before it starts,
-    /// with the number of the attempt that follows.
+    /// A loop of at most `limit` failures in a row under `policy`, waiting on `clock`; `onRetry` hears of each
+    /// wait before it starts, with the number of the attempt that follows.
     package init(
-        policy: RetryPolicy, limit: Int,
+        policy: RetryPolicy, limit: Int, clock: any Clock<Duration> = ContinuousClock(),
         onRetry: ((_ attempt: Int, _ delay: Double, _ reason: String) -> Void)? = nil
     ) {
         self.policy = policy
         self.limit = max(1, limit)
+        self.clock = clock
         self.onRetry = onRetry
     }
 
     /// The loop of one request that cannot resume: the policy's ``RetryPolicy/maxAttempts``.
     package convenience init(
-        request policy: RetryPolicy, onRetry: ((_ attempt: Int, _ delay: Double, _ reason: String) -> Void)? = nil
+        request policy: RetryPolicy, clock: any Clock<Duration>,
+        onRetry: ((_ attempt: Int, _ delay: Double, _ reason: String) -> Void)? = nil
     ) {
-        self.init(policy: policy, limit: policy.maxAttempts, onRetry: onRetry)
+        self.init(policy: policy, limit: policy.maxAttempts, clock: clock, onRetry: onRetry)
     }
 
     /// The loop of a resumable transfer: `limit` when its options set one, else the policy's
     /// ``RetryPolicy/maxAttemptsWithoutProgress``.
     package convenience init(
-        transfer policy: RetryPolicy, limit: Int? = nil,
+        transfer policy: RetryPolicy, limit: Int? = nil, clock: any Clock<Duration>,
         onRetry: ((_ attempt: Int, _ delay: Double, _ reason: String) -> Void)? = nil
     ) {
-        self.init(policy: policy, limit: limit ?? policy.maxAttemptsWithoutProgress, onRetry: onRetry)
+        self.init(policy: policy, limit: limit ?? policy.maxAttemptsWithoutProgress, clock: clock, onRetry: onRetry)
     }
 
     /// The number of the attempt under way (1 for the first).
@@ -82,7 +87,7 @@ package final class RetryLoop {
     private func wait(reason: String, retryAfter: String?, announced: Bool = true) async throws {
         let delay = policy.delay(afterAttempt: failures, retryAfter: retryAfter)
         if announced { onRetry?(failures + 1, delay, reason) }
-        try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+        try await clock.sleep(for: .seconds(delay))
     }
 }
 

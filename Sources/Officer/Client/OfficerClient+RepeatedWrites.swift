@@ -23,7 +23,7 @@ extension OfficerClient {
         _ attempt: () async throws(OfficerError) -> T, applied: () async -> T?
     ) async throws(OfficerError) -> T {
         let policy = http.configuration.retry
-        let loop = RetryLoop(request: policy)
+        let loop = RetryLoop(request: policy, clock: http.configuration.clock)
         do {
             return try await loop.run { () async throws -> RetryStep<T> in
                 // After a failure that may have been applied: the server is asked before the write goes again.

@@ -88,7 +88,7 @@ final class PartialFile: @unchecked Sendable {
 
     /// Flushes written data to stable storage.
     func sync() throws(DownloadError) {
-        guard fdatasync(fd) == 0 else { throw failure() }
+        guard SystemCalls.synchronizeData(fd) else { throw failure() }
     }
 
     /// Drops the temp file (checksum mismatch: its bytes must not be resumed from).

@@ -1,29 +1,35 @@
+import FileModel
 import Foundation
 import HTTP
 import Journal
 
 /// Live offsets of a download's ranges, shared by the transfers that advance them and the journal writer.
-final class SegmentProgress: @unchecked Sendable {
-    private let lock = NSLock()
-    private var segments: [TransferJournal.Segment]
-    private var refetched: Int64 = 0  // bytes received in this run
+final class SegmentProgress: Sendable {
+    private struct Counts {
+        var segments: [TransferJournal.Segment]
+        /// Bytes received in this run.
+        var refetched: Int64 = 0
+    }
+    private let counts: LockedValue<Counts>
 
-    init(_ segments: [TransferJournal.Segment]) { self.segments = segments }
+    init(_ segments: [TransferJournal.Segment]) { counts = LockedValue(Counts(segments: segments)) }
 
-    var snapshot: [TransferJournal.Segment] { lock.withLock { segments } }
-    var fetchedBytes: Int64 { lock.withLock { refetched } }
+    var snapshot: [TransferJournal.Segment] { counts.withLock { $0.segments } }
+    var fetchedBytes: Int64 { counts.withLock { $0.refetched } }
 
-    func done(_ index: Int) -> Int64 { lock.withLock { segments[index].done } }
+    func done(_ index: Int) -> Int64 { counts.withLock { $0.segments[index].done } }
 
     /// Records progress; offsets only move forward, except when an attempt restarts behind what was counted.
     func setDone(_ index: Int, _ done: Int64) {
-        lock.withLock { segments[index].done = min(done, segments[index].length) }
+        counts.withLock { $0.segments[index].done = min(done, $0.segments[index].length) }
     }
 
     /// Counts bytes received in this run (an attempt reports its total when it ends).
-    func addFetched(_ bytes: Int64) { lock.withLock { refetched += bytes } }
+    func addFetched(_ bytes: Int64) { counts.withLock { $0.refetched += bytes } }
 
     func markSynced(_ values: [Int64]) {
-        lock.withLock { for (index, value) in values.enumerated() { segments[index].synced = value } }
+        counts.withLock { counts in
+            for (index, value) in values.enumerated() { counts.segments[index].synced = value }
+        }
     }
 }

@@ -29,7 +29,7 @@ extension SegmentedDownloader {
     ) async throws(DownloadError) -> StreamOutcome {
         let state = StreamState()
         let policy = http.configuration.retry
-        let loop = RetryLoop(transfer: policy)
+        let loop = RetryLoop(transfer: policy, clock: http.configuration.clock)
         do {
             return try await loop.run { () async throws -> RetryStep<StreamOutcome> in
                 let (written, validator, total) = state.values

@@ -376,7 +376,9 @@ package struct SegmentedDownloader: Downloading {
         let segment = progress.snapshot[index]
         let total = info.total!
         let policy = http.configuration.retry
-        let loop = RetryLoop(transfer: policy, limit: options.maxAttemptsWithoutProgress) { attempt, delay, reason in
+        let loop = RetryLoop(
+            transfer: policy, limit: options.maxAttemptsWithoutProgress, clock: http.configuration.clock
+        ) { attempt, delay, reason in
             onEvent?(.retrying(part: index, attempt: attempt, delay: delay, reason: reason))
         }
         try await loop.run { () async throws -> RetryStep<Void> in

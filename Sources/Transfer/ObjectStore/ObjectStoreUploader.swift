@@ -423,31 +423,33 @@ package struct ObjectStoreUploader: Sendable {
 }
 
 /// Bytes sent in this run: completed parts plus what the current attempts of the others have sent.
-final class SentBytes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var inFlight: [Int: Int64] = [:]
-    private var done: Int64 = 0
-    private var attempts: Int64 = 0
+final class SentBytes: Sendable {
+    private struct Counts {
+        var inFlight: [Int: Int64] = [:]
+        var done: Int64 = 0
+        var attempts: Int64 = 0
+    }
+    private let counts = LockedValue(Counts())
 
     func add(attemptBytes: Int64, part: Int) {
-        lock.withLock {
+        counts.withLock { counts in
             // A retried attempt starts from zero again: what the failed one sent still went over the wire.
-            let previous = inFlight[part] ?? 0
-            if attemptBytes < previous { attempts += previous }
-            inFlight[part] = attemptBytes
+            let previous = counts.inFlight[part] ?? 0
+            if attemptBytes < previous { counts.attempts += previous }
+            counts.inFlight[part] = attemptBytes
         }
     }
 
     func complete(part: Int, length: Int64) {
-        lock.withLock {
-            attempts += inFlight[part] ?? 0
-            inFlight[part] = nil
-            done += length
+        counts.withLock { counts in
+            counts.attempts += counts.inFlight[part] ?? 0
+            counts.inFlight[part] = nil
+            counts.done += length
         }
     }
 
     /// Bytes of completed parts.
-    var completed: Int64 { lock.withLock { done } }
+    var completed: Int64 { counts.withLock { $0.done } }
     /// Every byte put on the wire.
-    var total: Int64 { lock.withLock { attempts + inFlight.values.reduce(0, +) } }
+    var total: Int64 { counts.withLock { $0.attempts + $0.inFlight.values.reduce(0, +) } }
 }

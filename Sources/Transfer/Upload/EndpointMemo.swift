@@ -1,12 +1,16 @@
+import FileModel
 import Foundation
 import HTTP
 
 /// What an uploader learnt of each endpoint (its OPTIONS answer, its body limit), shared by the copies of one
 /// uploader and by the tasks of one run.
-package final class EndpointMemo<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [String: Value] = [:]
-    private var asking: [String: Task<Value, any Error>] = [:]
+package final class EndpointMemo<Value: Sendable>: Sendable {
+    private struct Known {
+        var values: [String: Value] = [:]
+        /// The one question under way per endpoint; its callers await it.
+        var asking: [String: Task<Value, any Error>] = [:]
+    }
+    private let known = LockedValue(Known())
 
     private enum Found {
         case known(Value)
@@ -19,34 +23,34 @@ package final class EndpointMemo<Value: Sendable>: @unchecked Sendable {
     /// instead of asking again (a sync's first uploads start together); a failure is not kept, the next caller asks.
     package func value(for endpoint: String, ask: @escaping @Sendable () async throws -> Value) async throws -> Value {
         // Known already (every upload after the first): answered without a task.
-        let found = lock.withLock { () -> Found in
-            if let known = values[endpoint] { return .known(known) }
-            if let pending = asking[endpoint] { return .asking(pending) }
+        let found = known.withLock { known -> Found in
+            if let value = known.values[endpoint] { return .known(value) }
+            if let pending = known.asking[endpoint] { return .asking(pending) }
             let pending = Task { try await ask() }
-            asking[endpoint] = pending
+            known.asking[endpoint] = pending
             return .asking(pending)
         }
         let task: Task<Value, any Error>
         switch found {
-        case .known(let known): return known
+        case .known(let value): return value
         case .asking(let pending): task = pending
         }
         do {
             let value = try await task.value
-            lock.withLock {
-                values[endpoint] = value
-                asking[endpoint] = nil
+            known.withLock {
+                $0.values[endpoint] = value
+                $0.asking[endpoint] = nil
             }
             return value
         } catch {
-            lock.withLock { if asking[endpoint] == task { asking[endpoint] = nil } }
+            known.withLock { if $0.asking[endpoint] == task { $0.asking[endpoint] = nil } }
             throw error
         }
     }
 
     package subscript(endpoint: String) -> Value? {
-        get { lock.withLock { values[endpoint] } }
-        set { lock.withLock { values[endpoint] = newValue } }
+        get { known.withLock { $0.values[endpoint] } }
+        set { known.withLock { $0.values[endpoint] = newValue } }
     }
 }
 

@@ -116,7 +116,9 @@ extension TusUploader {
         let end = start + Int64(chunk.count)
         var offset = start
         let policy = http.configuration.retry
-        let loop = RetryLoop(transfer: policy, limit: options.maxAttemptsWithoutProgress) { attempt, delay, reason in
+        let loop = RetryLoop(
+            transfer: policy, limit: options.maxAttemptsWithoutProgress, clock: http.configuration.clock
+        ) { attempt, delay, reason in
             onEvent?(.retrying(part: 0, attempt: attempt, delay: delay, reason: reason))
         }
         // After a failed attempt, what it put on the wire: the next one first asks what of the chunk the server kept.

@@ -400,7 +400,9 @@ package struct TusUploader: Uploading {
         let url = part.url!
         var offset = start
         let policy = http.configuration.retry
-        let loop = RetryLoop(transfer: policy, limit: options.maxAttemptsWithoutProgress) { attempt, delay, reason in
+        let loop = RetryLoop(
+            transfer: policy, limit: options.maxAttemptsWithoutProgress, clock: http.configuration.clock
+        ) { attempt, delay, reason in
             onEvent?(.retrying(part: part.index, attempt: attempt, delay: delay, reason: reason))
         }
         // After a failed attempt, what it put on the wire of how much: the next one first asks the server's offset.
@@ -718,7 +720,7 @@ package struct TusUploader: Uploading {
         var request = HTTPRequest(method: "HEAD", url: url, credential: token)
         request.headers.add("Tus-Resumable", "1.0.0")
         let policy = http.configuration.retry
-        let loop = RetryLoop(request: policy)
+        let loop = RetryLoop(request: policy, clock: http.configuration.clock)
         return try await loop.run { () async throws -> RetryStep<Int64> in
             let response: HTTPResponse
             do {
@@ -767,7 +769,7 @@ package struct TusUploader: Uploading {
         -> HTTPResponse
     {
         let policy = http.configuration.retry
-        let loop = RetryLoop(request: policy)
+        let loop = RetryLoop(request: policy, clock: http.configuration.clock)
         let reportSent: (@Sendable (TransferProgress) -> Void)? = onProgress.map { report in
             { @Sendable progress in report(progress.sent) }
         }
@@ -831,29 +833,26 @@ package struct TusUploader: Uploading {
 }
 
 /// Bytes sent in this run, across parts and attempts.
-final class SentCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var total: Int64 = 0
-    func add(_ bytes: Int64) { lock.withLock { total += bytes } }
-    var value: Int64 { lock.withLock { total } }
+final class SentCounter: Sendable {
+    private let total = LockedValue<Int64>(0)
+    func add(_ bytes: Int64) { total.withLock { $0 += bytes } }
+    var value: Int64 { total.current }
 }
 
 /// The bytes of the request in flight, as the engine reports them.
-final class InFlight: @unchecked Sendable {
-    private let lock = NSLock()
-    private var bytes: Int64 = 0
+final class InFlight: Sendable {
+    private let bytes = LockedValue<Int64>(0)
     var sent: Int64 {
-        get { lock.withLock { bytes } }
-        set { lock.withLock { bytes = newValue } }
+        get { bytes.current }
+        set { bytes.withLock { $0 = newValue } }
     }
 }
 
 /// The journal record of a running upload, updated by its parts.
-final class RecordState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: TransferJournal.Upload
-    init(_ record: TransferJournal.Upload) { current = record }
-    var record: TransferJournal.Upload { lock.withLock { current } }
-    var partCount: Int { lock.withLock { current.parts.count } }
-    func confirm(part: Int, offset: Int64) { lock.withLock { current.parts[part].offset = offset } }
+final class RecordState: Sendable {
+    private let current: LockedValue<TransferJournal.Upload>
+    init(_ record: TransferJournal.Upload) { current = LockedValue(record) }
+    var record: TransferJournal.Upload { current.current }
+    var partCount: Int { current.withLock { $0.parts.count } }
+    func confirm(part: Int, offset: Int64) { current.withLock { $0.parts[part].offset = offset } }
 }
