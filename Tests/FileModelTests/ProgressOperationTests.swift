@@ -2,43 +2,76 @@ import FileModel
 import Foundation
 import Testing
 
+#if canImport(Observation)
+    import Observation
+#endif
+
+/// A moment one task announces and others await: the tests wait for events, never for time.
+final class Signal: Sendable {
+    private struct State {
+        var fired = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = LockedValue(State())
+
+    /// Announces it: every waiter goes on, and later ones do not wait.
+    func fire() {
+        let waiters = state.withLock { state in
+            state.fired = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once it was announced.
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let fired = state.withLock { state in
+                if !state.fired { state.waiters.append(continuation) }
+                return state.fired
+            }
+            if fired { continuation.resume() }
+        }
+    }
+
+    /// Whether it was announced.
+    var isSet: Bool { state.withLock { $0.fired } }
+
+    /// Suspends until the calling task is cancelled.
+    static func untilCancelled() async {
+        let cancelled = Signal()
+        await withTaskCancellationHandler {
+            await cancelled.wait()
+        } onCancel: {
+            cancelled.fire()
+        }
+    }
+}
+
 /// An operation stops when either of its consumers ends: the task awaiting its value or the one reading its
 /// events; dropping the operation while its value is awaited does not stop it.
 @Suite struct ProgressOperationTests {
-    /// Set once, read from any thread.
-    final class Seen: @unchecked Sendable {
-        private let lock = NSLock()
-        private var cancelled = false
-        func set() { lock.withLock { cancelled = true } }
-        var isSet: Bool { lock.withLock { cancelled } }
-    }
-
-    /// Work that reports progress until it is cancelled (then says so), for at most ten minutes.
-    static func endless(_ seen: Seen) -> TransferOperation<Int> {
+    /// Work that reports three steps, says it is under way, then runs until it is cancelled (and says so).
+    static func endless(_ seen: Signal, started: Signal = Signal()) -> TransferOperation<Int> {
         TransferOperation { report in
-            var done: Int64 = 0
-            for _ in 0..<60_000 {
-                if Task.isCancelled {
-                    seen.set()
-                    throw CancellationError()
-                }
-                done += 1
-                report(.progress(part: 0, done: done))
-                try? await Task.sleep(nanoseconds: 10_000_000)
-            }
-            return 0
+            for done in 1...3 { report(.progress(part: 0, done: Int64(done))) }
+            started.fire()
+            await Signal.untilCancelled()
+            seen.fire()
+            throw CancellationError()
         }
     }
 
     @Test func cancellingTheTaskThatReadsTheEventsStopsTheWork() async throws {
-        let seen = Seen()
-        let operation = Self.endless(seen)
+        let (seen, started) = (Signal(), Signal())
+        let operation = Self.endless(seen, started: started)
         let reader = Task {
             var count = 0
             for await _ in operation { count += 1 }
             return count
         }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await started.wait()
         reader.cancel()
         _ = await reader.value
         await #expect(throws: CancellationError.self) { _ = try await operation.value }
@@ -46,10 +79,10 @@ import Testing
     }
 
     @Test func cancellingTheTaskThatAwaitsTheValueStopsTheWork() async throws {
-        let seen = Seen()
-        let operation = Self.endless(seen)
+        let (seen, started) = (Signal(), Signal())
+        let operation = Self.endless(seen, started: started)
         let waiter = Task { try await operation.value }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await started.wait()
         waiter.cancel()
         await #expect(throws: CancellationError.self) { _ = try await waiter.value }
         for await _ in operation {}  // ends when the work does
@@ -61,7 +94,7 @@ import Testing
             TransferOperation { report in
                 for step in 1...20 {
                     report(.progress(part: 0, done: Int64(step)))
-                    try await Task.sleep(nanoseconds: 5_000_000)
+                    await Task.yield()
                 }
                 return 42
             }
@@ -73,33 +106,34 @@ import Testing
 /// Leaving a loop early is a consumer's end too, and a cancelled progress reader is told how the work stopped.
 @Suite struct ProgressConsumerEndTests {
     @Test func breakingOutOfTheEventsStopsTheWork() async throws {
-        let seen = ProgressOperationTests.Seen()
+        let seen = Signal()
         let operation = ProgressOperationTests.endless(seen)
+        // Progress is thinned to the latest per interval: the first event is what a burst is sure to show.
         for await event in operation {
-            if case .progress(_, let done) = event, done >= 3 { break }
+            if case .progress = event { break }
         }
         await #expect(throws: CancellationError.self) { _ = try await operation.value }
         #expect(seen.isSet, "the work saw the cancellation")
     }
 
     @Test func breakingOutOfProgressStopsTheWork() async throws {
-        let seen = ProgressOperationTests.Seen()
+        let seen = Signal()
         let operation = ProgressOperationTests.endless(seen)
-        for await update in operation.progress() where update.progress.doneBytes >= 3 { break }
+        for await update in operation.progress() where update.progress.doneBytes >= 1 { break }
         await #expect(throws: CancellationError.self) { _ = try await operation.value }
         #expect(seen.isSet)
     }
 
     @Test func aCancelledProgressReaderGetsTheFinalState() async throws {
-        let seen = ProgressOperationTests.Seen()
-        let operation = ProgressOperationTests.endless(seen)
+        let (seen, started) = (Signal(), Signal())
+        let operation = ProgressOperationTests.endless(seen, started: started)
         let updates = operation.progress()
         let reader = Task {
             var last: TransferUpdate?
             for await update in updates { last = update }
             return last
         }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await started.wait()
         reader.cancel()
         let last = try #require(await reader.value)
         #expect(last.event == nil, "the last update is the end's")
@@ -155,16 +189,30 @@ import Testing
     /// The model an app's view binds to follows the operation to its end, and its cancel stops the work.
     @Suite struct TransferModelTests {
         @MainActor @Test func followsTheOperationAndCancels() async throws {
-            let seen = ProgressOperationTests.Seen()
+            let seen = Signal()
             let operation = ProgressOperationTests.endless(seen)
             let model = TransferModel(operation)
-            while model.progress.doneBytes < 3 { try await Task.sleep(nanoseconds: 10_000_000) }
+            await until { model.progress.doneBytes >= 1 }
             #expect(!model.isFinished)
             model.cancel()
-            while !model.isFinished { try await Task.sleep(nanoseconds: 10_000_000) }
+            await until { model.isFinished }
             #expect(model.progress.state == .cancelled && seen.isSet)
-            while model.failure == nil { try await Task.sleep(nanoseconds: 10_000_000) }
+            await until { model.failure != nil }
             #expect(model.failure is CancellationError)
+        }
+
+        /// Returns once `condition` holds, re-checked on each change the observation reports (no polling).
+        @MainActor func until(_ condition: @escaping @MainActor () -> Bool) async {
+            while !condition() {
+                let changed = Signal()
+                let holds = withObservationTracking {
+                    condition()
+                } onChange: {
+                    changed.fire()
+                }
+                if holds { return }
+                await changed.wait()
+            }
         }
     }
 #endif

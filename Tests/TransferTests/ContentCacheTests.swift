@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import TestSupport
 import Testing
@@ -77,11 +78,12 @@ import Testing
     }
 
     @Test func expiresAfterTheTimeToLive() throws {
-        let cache = try ContentCache(directory: folder.path + "/c", timeToLive: 0.05)
+        let time = LockedValue(1_000_000.0)
+        let cache = try ContentCache(directory: folder.path + "/c", timeToLive: 0.05, now: { time.current })
         try cache.store(bytes(10), for: key("/short"), version: "1")
         try cache.store(bytes(10), for: key("/kept"), version: "1", pinned: true)
         #expect(try cache.entry(for: key("/short")) != nil)
-        Thread.sleep(forTimeInterval: 0.1)
+        time.withLock { $0 += 0.1 }
         #expect(try cache.entry(for: key("/short")) == nil)
         #expect(try cache.entry(for: key("/kept")) != nil, "pinned entries do not expire")
         #expect(try cache.statistics().entries == 1)

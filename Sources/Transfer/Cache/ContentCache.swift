@@ -22,6 +22,8 @@ package final class ContentCache: @unchecked Sendable {
     package let limit: Int64
     /// How long an unpinned entry is served after it was stored; nil keeps entries until evicted.
     package let timeToLive: Double?
+    /// The wall time in seconds since 1970 that expiry and use times are written in (the system's; a test's own).
+    package let now: @Sendable () -> Double
     /// What opening found and repaired (a crash's leftovers, a corrupt index).
     package private(set) var openingReport = CacheVerification()
 
@@ -43,12 +45,14 @@ package final class ContentCache: @unchecked Sendable {
     /// Opens (creating) the cache in `directory`, healing what a crash left. Opening changes nothing else: a cache
     /// holding more than `limit` (a smaller limit given this time) is trimmed to it by the next commit, which makes
     /// room within the limit, or by ``verify(trimming:)``; never by a run that only reads it.
-    package init(directory: String, limit: Int64 = ContentCache.defaultLimit, timeToLive: Double? = nil)
-        throws(CacheError)
-    {
+    package init(
+        directory: String, limit: Int64 = ContentCache.defaultLimit, timeToLive: Double? = nil,
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) throws(CacheError) {
         self.directory = directory
         self.limit = max(0, limit)
         self.timeToLive = timeToLive
+        self.now = now
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -83,7 +87,7 @@ package final class ContentCache: @unchecked Sendable {
         try withWriteTransaction { () throws(CacheError) -> CacheEntry? in
             guard let (rowID, entry) = try row(for: key) else { return nil }
             if let version, entry.version != version { return nil }
-            let now = Date().timeIntervalSince1970
+            let now = self.now()
             var info = stat()
             if (!entry.pinned && (entry.expires ?? .infinity) < now) || stat(entry.path, &info) != 0
                 || Int64(info.st_size) != entry.size
@@ -262,7 +266,7 @@ package final class ContentCache: @unchecked Sendable {
         let name = Self.randomName()
         let folder = objectsDirectory + "/" + name.prefix(2)
         let path = folder + "/" + name
-        let now = Date().timeIntervalSince1970
+        let now = self.now()
         let metadataText = String(decoding: (try? JSONEncoder().encode(metadata)) ?? Data("{}".utf8), as: UTF8.self)
         let entry = try withWriteTransaction { () throws(CacheError) -> CacheEntry in
             let existing = try row(for: key)
@@ -330,7 +334,7 @@ package final class ContentCache: @unchecked Sendable {
                     "UPDATE entries SET pinned = ?, expires = ? WHERE server = ? AND root = ? AND path = ? AND kind = ?",
                     [
                         .integer(pinned ? 1 : 0),
-                        pinned ? .null : timeToLive.map { .real(Date().timeIntervalSince1970 + $0) } ?? .null,
+                        pinned ? .null : timeToLive.map { .real(now() + $0) } ?? .null,
                         .text(key.server), .text(key.root), .text(key.path), .text(key.kind),
                     ])
             }
@@ -411,7 +415,7 @@ package final class ContentCache: @unchecked Sendable {
     /// Evicts expired, then least recently used, unpinned entries until `incoming` more bytes fit. Call inside a write transaction.
     func evict(toFit incoming: Int64) throws(CacheError) -> Int {
         var evicted = 0
-        let now = Date().timeIntervalSince1970
+        let now = self.now()
         for query in [
             // Pinned entries never carry an expiry, so the partial index alone finds the expired ones.
             "SELECT rowid, file, size FROM entries INDEXED BY entries_expiry WHERE expires IS NOT NULL AND expires < \(now) ORDER BY expires LIMIT 64",
