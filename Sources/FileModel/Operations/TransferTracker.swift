@@ -3,13 +3,16 @@ import Foundation
 /// Reads a transfer's ``TransferEvent``s into its ``OperationProgress``: the one place a file's parts are summed,
 /// a part's resumed share is told from its first report, and a restart starts the count afresh. An app that
 /// binds to ``ProgressOperation/progress()`` gets these; the CLI's display reads the same meter.
-package final class TransferTracker: @unchecked Sendable {
-    private let lock = NSLock()
+package final class TransferTracker: Sendable {
+    /// What the events said of the parts so far.
+    private struct Parts {
+        var partDone: [Int64] = []
+        var partSeen: [Bool] = []
+        var several = false
+        var paused = false
+    }
     private let meter: ProgressMeter
-    private var partDone: [Int64] = []
-    private var partSeen: [Bool] = []
-    private var several = false
-    private var paused = false
+    private let parts = LockedValue(Parts())
 
     /// A tracker whose clock starts now.
     package init(clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) {
@@ -19,41 +22,41 @@ package final class TransferTracker: @unchecked Sendable {
     /// Takes in one event; returns how the transfer stands after it.
     @discardableResult
     package func apply(_ event: TransferEvent) -> OperationProgress {
-        lock.withLock {
+        parts.withLock { tracked in
             switch event {
             case .started(let total, let partSizes, let resumed, _, let partsResumed):
-                if !partDone.isEmpty { meter.discard(done: partDone.reduce(0, +)) }
-                several = partSizes.count > 1
-                partDone = Array(repeating: 0, count: max(1, partSizes.count))
-                partSeen = Array(repeating: false, count: partDone.count)
-                if several, partsResumed.count == partSizes.count {
+                if !tracked.partDone.isEmpty { meter.discard(done: tracked.partDone.reduce(0, +)) }
+                tracked.several = partSizes.count > 1
+                tracked.partDone = Array(repeating: 0, count: max(1, partSizes.count))
+                tracked.partSeen = Array(repeating: false, count: tracked.partDone.count)
+                if tracked.several, partsResumed.count == partSizes.count {
                     // Each part's share is known from the start: the whole resumed count shows at once, also for
                     // a part that was already complete and so never reports.
-                    partDone = partsResumed
-                    partSeen = partSeen.map { _ in true }
+                    tracked.partDone = partsResumed
+                    tracked.partSeen = tracked.partSeen.map { _ in true }
                     meter.begin(total: total, resumed: partsResumed.reduce(0, +))
                 } else {
                     // One stream's resumed bytes are known; parts without shares tell theirs in their first reports.
-                    meter.begin(total: total, resumed: several ? 0 : resumed)
-                    if !several { partDone[0] = resumed }
+                    meter.begin(total: total, resumed: tracked.several ? 0 : resumed)
+                    if !tracked.several { tracked.partDone[0] = resumed }
                 }
             case .progress(let part, let done):
                 guard part >= 0 else { break }
-                if part >= partDone.count {
-                    partDone += Array(repeating: 0, count: part + 1 - partDone.count)
-                    partSeen += Array(repeating: false, count: part + 1 - partSeen.count)
+                if part >= tracked.partDone.count {
+                    tracked.partDone += Array(repeating: 0, count: part + 1 - tracked.partDone.count)
+                    tracked.partSeen += Array(repeating: false, count: part + 1 - tracked.partSeen.count)
                 }
-                if several, !partSeen[part] { meter.addResumed(done) }
-                partSeen[part] = true
-                partDone[part] = done
-                meter.record(done: partDone.reduce(0, +))
+                if tracked.several, !tracked.partSeen[part] { meter.addResumed(done) }
+                tracked.partSeen[part] = true
+                tracked.partDone[part] = done
+                meter.record(done: tracked.partDone.reduce(0, +))
             case .restarted:
-                meter.discard(done: partDone.reduce(0, +))
-                partDone = partDone.map { _ in 0 }
+                meter.discard(done: tracked.partDone.reduce(0, +))
+                tracked.partDone = tracked.partDone.map { _ in 0 }
                 // Starting over, nothing is resumed: a part's first report is bytes of this run.
-                partSeen = partSeen.map { _ in true }
+                tracked.partSeen = tracked.partSeen.map { _ in true }
             case .paused:
-                paused = true
+                tracked.paused = true
             case .retrying, .warning:
                 break
             }
@@ -64,7 +67,7 @@ package final class TransferTracker: @unchecked Sendable {
     /// The transfer ended with `outcome`: completed, failed or cancelled (by the category of its error).
     @discardableResult
     package func end(_ outcome: Result<Void, any Error>) -> OperationProgress {
-        lock.withLock {
+        parts.withLock { tracked in
             switch outcome {
             case .success:
                 meter.fileEnded(failed: false)
@@ -72,7 +75,7 @@ package final class TransferTracker: @unchecked Sendable {
             case .failure(let error):
                 meter.fileEnded(failed: true)
                 let stopped = ErrorCategory.of(error) == .cancelled || error is CancellationError
-                meter.end(stopped ? (paused ? .paused : .cancelled) : .failed)
+                meter.end(stopped ? (tracked.paused ? .paused : .cancelled) : .failed)
             }
             return meter.snapshot
         }

@@ -36,46 +36,44 @@ public struct TransferUpdates: AsyncSequence, Sendable {
 
 /// A one-reader queue that, unlike `AsyncStream`, keeps delivering to a reader whose task was cancelled (the
 /// final update must reach it). Holds at most `limit` values; beyond it the oldest ones go, never the last.
-final class UpdateChannel<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
+final class UpdateChannel<Value: Sendable>: Sendable {
+    private struct Queue {
+        var buffer: [Value] = []
+        var finished = false
+        var waiter: CheckedContinuation<Value?, Never>?
+    }
     private let limit: Int
-    private var buffer: [Value] = []
-    private var finished = false
-    private var waiter: CheckedContinuation<Value?, Never>?
+    private let queue = LockedValue(Queue())
 
     init(limit: Int) { self.limit = limit }
 
     /// Queues `value`; `last` ends the sequence after it.
     func send(_ value: Value, last: Bool = false) {
-        lock.lock()
-        guard !finished else { return lock.unlock() }
-        finished = last
-        if let waiter {
-            self.waiter = nil
-            lock.unlock()
-            waiter.resume(returning: value)
-            return
+        let waiter = queue.withLock { queue -> CheckedContinuation<Value?, Never>? in
+            guard !queue.finished else { return nil }
+            queue.finished = last
+            if let waiter = queue.waiter {
+                queue.waiter = nil
+                return waiter
+            }
+            queue.buffer.append(value)
+            if queue.buffer.count > limit { queue.buffer.removeFirst(queue.buffer.count - limit) }
+            return nil
         }
-        buffer.append(value)
-        if buffer.count > limit { buffer.removeFirst(buffer.count - limit) }
-        lock.unlock()
+        waiter?.resume(returning: value)
     }
 
     /// The next value, or nil once the last one was taken.
     func receive() async -> Value? {
         await withCheckedContinuation { continuation in
-            lock.lock()
-            if !buffer.isEmpty {
-                let value = buffer.removeFirst()
-                lock.unlock()
-                continuation.resume(returning: value)
-            } else if finished {
-                lock.unlock()
-                continuation.resume(returning: nil)
-            } else {
-                waiter = continuation
-                lock.unlock()
+            // Taken under the lock, resumed outside it.
+            let ready = queue.withLock { queue -> Value?? in
+                if !queue.buffer.isEmpty { return .some(queue.buffer.removeFirst()) }
+                if queue.finished { return .some(nil) }
+                queue.waiter = continuation
+                return nil
             }
+            if let ready { continuation.resume(returning: ready) }
         }
     }
 }

@@ -38,29 +38,32 @@ public struct StoredSignIn: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A ``TokenStore`` in memory: gone with the process.
-public final class MemoryTokenStore: TokenStore, @unchecked Sendable {
-    private let lock = NSLock()
-    private var tokens: [String: String]
-    private var signIns: [String: StoredSignIn] = [:]
+public final class MemoryTokenStore: TokenStore, Sendable {
+    private struct Kept {
+        var tokens: [String: String] = [:]
+        var signIns: [String: StoredSignIn] = [:]
+    }
+    private let kept: LockedValue<Kept>
 
     /// A store holding `token` for `server` (when both are given), and a way to sign in again when `signIn` is.
     public init(server: String? = nil, token: String? = nil, signIn: StoredSignIn? = nil) {
-        tokens = [:]
-        if let server, let token { tokens[server] = token }
-        if let server, let signIn { signIns[server] = signIn }
+        var kept = Kept()
+        if let server, let token { kept.tokens[server] = token }
+        if let server, let signIn { kept.signIns[server] = signIn }
+        self.kept = LockedValue(kept)
     }
 
     /// The token saved for `server`, if any.
-    public func token(for server: String) -> String? { lock.withLock { tokens[server] } }
+    public func token(for server: String) -> String? { kept.withLock { $0.tokens[server] } }
     /// Saves `token` for `server`.
-    public func save(_ token: String, for server: String) { lock.withLock { tokens[server] = token } }
+    public func save(_ token: String, for server: String) { kept.withLock { $0.tokens[server] = token } }
     /// Forgets the token of `server`, and how to sign in there again.
     public func remove(for server: String) {
-        lock.withLock {
-            _ = tokens.removeValue(forKey: server)
-            _ = signIns.removeValue(forKey: server)
+        kept.withLock {
+            _ = $0.tokens.removeValue(forKey: server)
+            _ = $0.signIns.removeValue(forKey: server)
         }
     }
     /// The sign-in it was given for `server`, if any.
-    public func storedSignIn(for server: String) -> StoredSignIn? { lock.withLock { signIns[server] } }
+    public func storedSignIn(for server: String) -> StoredSignIn? { kept.withLock { $0.signIns[server] } }
 }

@@ -1,14 +1,17 @@
+import FileModel
 import Foundation
 
 /// How many transfers one side of a sync takes at once (``SyncOptions/transfersPerSide``): a waiter queues in
 /// order and is let in as a slot frees. A cancelled waiter leaves the queue and throws, so a stopped sync never
 /// waits here.
-final class SyncSideLimit: @unchecked Sendable {
-    private let lock = NSLock()
+final class SyncSideLimit: Sendable {
+    private struct Slots {
+        var running = 0
+        var waiting: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+        var nextID: UInt64 = 0
+    }
     private let limit: Int
-    private var running = 0
-    private var waiting: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
-    private var nextID: UInt64 = 0
+    private let slots = LockedValue(Slots())
 
     /// At most `limit` at once (at least one).
     init(limit: Int) {
@@ -23,20 +26,20 @@ final class SyncSideLimit: @unchecked Sendable {
     }
 
     private func acquire() async throws {
-        let id = lock.withLock { () -> UInt64 in
-            nextID += 1
-            return nextID
+        let id = slots.withLock { slots -> UInt64 in
+            slots.nextID += 1
+            return slots.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 // Cancelled before it queued: the handler found nothing to drop, so it is refused here.
-                let admitted = lock.withLock { () -> Bool? in
+                let admitted = slots.withLock { slots -> Bool? in
                     if Task.isCancelled { return false }
-                    if running < limit, waiting.isEmpty {
-                        running += 1
+                    if slots.running < limit, slots.waiting.isEmpty {
+                        slots.running += 1
                         return true
                     }
-                    waiting.append((id, continuation))
+                    slots.waiting.append((id, continuation))
                     return nil
                 }
                 switch admitted {
@@ -46,22 +49,22 @@ final class SyncSideLimit: @unchecked Sendable {
                 }
             }
         } onCancel: {
-            let dropped = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
-                guard let index = waiting.firstIndex(where: { $0.id == id }) else { return nil }
-                return waiting.remove(at: index).continuation
+            let dropped = slots.withLock { slots -> CheckedContinuation<Void, any Error>? in
+                guard let index = slots.waiting.firstIndex(where: { $0.id == id }) else { return nil }
+                return slots.waiting.remove(at: index).continuation
             }
             dropped?.resume(throwing: CancellationError())
         }
     }
 
     private func release() {
-        let next = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
-            guard !waiting.isEmpty else {
-                running -= 1
+        let next = slots.withLock { slots -> CheckedContinuation<Void, any Error>? in
+            guard !slots.waiting.isEmpty else {
+                slots.running -= 1
                 return nil
             }
             // The slot passes to the first waiter: `running` stays.
-            return waiting.removeFirst().continuation
+            return slots.waiting.removeFirst().continuation
         }
         next?.resume()
     }
