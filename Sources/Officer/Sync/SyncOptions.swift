@@ -103,7 +103,7 @@ public struct SyncAction: Sendable, Equatable, Codable {
     /// Why: `new`, `changed`, `extraneous`, `same content`.
     public var reason: String
     /// For a file fetched onto this machine, what its bytes were checked against before they took their name:
-    /// the strongest validator the remote offered (``ContentCheck/size`` alone says it offered no digest); nil
+    /// the strongest validator the remote offered (``Transfer/ContentCheck/size`` alone says it offered no digest); nil
     /// for other steps.
     public var checked: ContentCheck? = nil
 }
