@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import Journal
 import TestSupport
@@ -262,12 +263,19 @@ import Transfer
         #expect(try await cli.login(server).status == 0)
         let local = try work.write("up.bin", Data((0..<8_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }))
         let cli = cli
-        let put = Task { try await cli.run(["put", "--bwlimit", "4M", local, "officer:/up.bin"]) }
+        let put = Task { try await cli.run(["put", "--bwlimit", "1M", local, "officer:/up.bin"]) }
+        // Cleaned from the polling thread the moment the upload is journaled: under a full run's load, the test's
+        // own task got a thread back only after the put had finished.
+        let cleaned = LockedValue<ProcessResult?>(nil)
         #expect(
             await Eventually.wait(timeout: 30) {
                 ((try? TransferJournal(path: cli.journalPath).uploads()) ?? []).count == 1
+            } then: {
+                let result = try? ProcessRunner.run(
+                    ProcessRunner.cliPath, ["transfers", "clean"], environment: cli.environment())
+                cleaned.withLock { $0 = result }
             })
-        let clean = try await cli.run(["transfers", "clean"])
+        let clean = try #require(cleaned.current)
         #expect(
             clean.status == 0 && clean.stdout.contains("a running transfer holds it"), "\(clean.stdout) \(clean.stderr)"
         )

@@ -27,7 +27,7 @@ package struct TusUploader: Uploading {
     /// The last bytes of a file go up from memory, read after the file was checked to be the version whose earlier
     /// bytes went: at most this many, so a large final chunk does not cost its size in memory (they go to the
     /// server from these bytes, paced, with no second copy in libcurl).
-    static let finalChunkLimit: Int64 = 2 << 20
+    static let finalChunkLimit = TusPatchMachine.finalChunkLimit
 
     /// Creates an uploader; `fileType` names each file's MIME type for the `filetype` metadata item, `confirmer`
     /// answers what the destination holds.
@@ -222,7 +222,7 @@ package struct TusUploader: Uploading {
             if let algorithm {
                 request.headers.add(
                     "Upload-Checksum",
-                    try checksumHeader(algorithm, path: path, offset: part.start, length: part.length))
+                    try Self.checksumHeader(algorithm, path: path, offset: part.start, length: part.length))
             }
         }
         request.maxSendBytesPerSecond = options.bandwidthLimit
@@ -397,215 +397,135 @@ package struct TusUploader: Uploading {
         token: BearerCredential?, options: UploadOptions, endpoint: String, counter: SentCounter, state: RecordState,
         onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws -> Bool {
-        let url = part.url!
-        var offset = start
         let policy = http.configuration.retry
-        let loop = RetryLoop(
-            transfer: policy, limit: options.maxAttemptsWithoutProgress, clock: http.configuration.clock
-        ) { attempt, delay, reason in
-            onEvent?(.retrying(part: part.index, attempt: attempt, delay: delay, reason: reason))
-        }
-        // After a failed attempt, what it put on the wire of how much: the next one first asks the server's offset.
-        var failed: (sent: Int64, length: Int64)?
-        var checksumFailures = 0
-        var confirmedEnd = false
-        // After a cut that kept nothing, each request gets a connection of its own: a link that ends every
-        // connection after N bytes would otherwise cut the request that follows a smaller one on the same connection.
-        var freshConnections = false
-        let rate = options.bandwidthLimit.map { max(1, $0 / Int64(max(1, state.partCount))) }
-        // The next chunk's checksum is computed while the current chunk is on the wire.
-        var nextChecksum: (offset: Int64, length: Int64, task: Task<String, any Error>)?
         let algorithm = options.checksums ? info.checksumAlgorithm : nil
-        // Chunks are sized from the rate (ChunkSizer) under any limit this server showed. A link that drops every
-        // connection after N bytes would never pass a checksummed chunk larger than N (the server keeps no
-        // unverified bytes): after a failure that kept nothing, chunks stay below what got through.
-        var sizer = ChunkSizer(fixed: options.chunkSize, ceiling: bodyLimits[endpoint])
-        func checksumTask(at chunkOffset: Int64, size: Int64) -> (
-            offset: Int64, length: Int64, task: Task<String, any Error>
-        )? {
-            guard let algorithm, chunkOffset < part.length else { return nil }
-            let length = min(size, part.length - chunkOffset)
-            return (
-                chunkOffset, length,
-                Task.detached {
-                    try checksumHeader(algorithm, path: path, offset: part.start + chunkOffset, length: length)
+        var machine = TusPatchMachine(
+            offset: start, length: part.length,
+            sizer: ChunkSizer(fixed: options.chunkSize, ceiling: bodyLimits[endpoint]),
+            limit: options.maxAttemptsWithoutProgress ?? policy.maxAttemptsWithoutProgress,
+            checksums: algorithm != nil, finalChunkInMemory: identity != nil)
+        var chunks = TusPatchChunks(
+            part: part, path: path, identity: identity, algorithm: algorithm,
+            rate: options.bandwidthLimit.map { max(1, $0 / Int64(max(1, state.partCount))) })
+        defer { chunks.cancelAhead() }
+        var last = PatchOutcome.none
+        var action = machine.start()
+        while true {
+            try Task.checkCancellation()
+            let event: TusPatchMachine.Event
+            switch action {
+            case .send(let offset, let length, let fresh, let ahead):
+                var request = try await chunks.request(offset: offset, length: length, token: token, ahead: ahead)
+                request.freshConnection = fresh
+                let outcome = try await patch(
+                    request, offset: offset, length: length, part: part, chunks: chunks, counter: counter,
+                    onEvent: onEvent)
+                event = outcome.event
+                last = outcome.last
+            case .askOffset:
+                event = .offsetAnswered(try await head(part.url!, token: token))
+            case .wait(let attempt, let reason, let retryAfter, let announced):
+                let delay = policy.delay(afterAttempt: attempt, retryAfter: retryAfter)
+                if announced {
+                    onEvent?(.retrying(part: part.index, attempt: attempt + 1, delay: delay, reason: reason))
                 }
-            )
-        }
-        // How long the chunk at `chunkOffset` is when the sizer wants `wanted` bytes. The last bytes of a checked
-        // file go from memory (at most finalChunkLimit); the chunk before them takes everything up to them when it
-        // is near that anyway, so the tail costs one request, not a sliver's request more.
-        func chunkLength(at chunkOffset: Int64, wanted: Int64) -> Int64 {
-            let remaining = part.length - chunkOffset
-            guard identity != nil, remaining > Self.finalChunkLimit else { return min(wanted, remaining) }
-            let beforeTail = remaining - Self.finalChunkLimit
-            guard sizer.adaptive, beforeTail <= sizer.ceiling else { return min(wanted, beforeTail) }
-            return wanted + wanted / 4 >= beforeTail ? beforeTail : wanted
-        }
-        // The final chunk, read once into memory and sent again as it was after a failure.
-        var finalChunk: (offset: Int64, data: Data)?
-        defer { nextChecksum?.task.cancel() }
-        try await loop.run { () async throws -> RetryStep<Void> in
-            if let attempt = failed {
-                failed = nil
-                let resumedAt = try await head(url, token: token)
-                if resumedAt > offset {
-                    loop.progressed()
-                } else if algorithm != nil, attempt.sent > 0, attempt.sent < attempt.length + 1 {
-                    // Cut after `sent` bytes and nothing kept: no later chunk of this upload goes above what got
-                    // through.
-                    sizer.cut(after: attempt.sent)
-                    freshConnections = true
-                } else {
-                    sizer.failed()
-                }
-                offset = resumedAt
-                confirmedEnd = false
+                try await http.configuration.clock.sleep(for: .seconds(delay))
+                event = .waited
+            case .finish(let cleanly):
+                return cleanly
+            case .fail(let failure):
+                throw patchFailure(failure, last: last, part: part, path: path, label: label)
             }
-            guard offset < part.length else { return .done(()) }
-            let remaining = part.length - offset
-            var length = chunkLength(at: offset, wanted: sizer.size)
-            if let ahead = nextChecksum, sizer.adaptive, ahead.offset == offset, ahead.length != length,
-                ahead.length <= sizer.ceiling, (sizer.size / 2...sizer.size * 2).contains(ahead.length),
-                chunkLength(at: offset, wanted: ahead.length) == ahead.length
-            {
-                // The checksum computed ahead is of a length near the sizer's: that chunk goes, instead of the link
-                // waiting while the file is read again for another length.
-                length = ahead.length
-            }
-            var request = HTTPRequest(method: "PATCH", url: url, credential: token, isIdempotent: false)
-            if let identity, length == remaining {
-                if finalChunk?.offset != offset {
-                    finalChunk = (offset, try Self.read(path, at: part.start + offset, length: length))
-                }
-                // Checked after the read: bytes read before a change would show it; none read after the check are sent.
-                try identity.check(path)
-                request.body = .data(finalChunk!.data, contentType: "application/offset+octet-stream")
-                if let algorithm {
-                    request.headers.add("Upload-Checksum", Self.checksumHeader(algorithm, data: finalChunk!.data))
-                }
-            } else {
-                request.body = .file(
-                    path: path, offset: part.start + offset, length: length,
-                    contentType: "application/offset+octet-stream")
-                if algorithm != nil {
-                    let current =
-                        nextChecksum.flatMap { $0.offset == offset && $0.length == length ? $0.task : nil }
-                        ?? checksumTask(at: offset, size: length)!.task
-                    request.headers.add("Upload-Checksum", try await current.value)
-                    nextChecksum = checksumTask(
-                        at: offset + length, size: chunkLength(at: offset + length, wanted: sizer.predictedNext))
-                }
-            }
-            request.headers.add("Tus-Resumable", "1.0.0")
-            request.headers.add("Upload-Offset", String(offset))
-            request.maxSendBytesPerSecond = rate
-            request.freshConnection = freshConnections
-            let verdict: RetryVerdict
-            let lastFailure: any Error
-            let before = offset
-            let inFlight = InFlight()
-            let started = ContinuousClock.now
-            do {
-                let response = try await http.send(
-                    request, retrying: false,
-                    onProgress: { snapshot in
-                        inFlight.sent = snapshot.sent
-                        onEvent?(.progress(part: part.index, done: before + snapshot.sent))
-                    })
-                counter.add(inFlight.sent)
-                switch response.status {
-                case 200, 204:
-                    guard let value = response.headers["Upload-Offset"], let confirmed = Int64(value),
-                        confirmed > offset, confirmed <= offset + length
-                    else {
-                        throw UploadError.protocolViolation(
-                            request: "PATCH \(url)",
-                            detail:
-                                "Upload-Offset \(response.headers["Upload-Offset"] ?? "missing") after sending \(offset)+\(length)"
-                        )
-                    }
-                    let elapsed = started.duration(to: .now)
-                    sizer.succeeded(
-                        bytes: confirmed - offset,
-                        seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-                    offset = confirmed
-                    confirmedEnd = offset == part.length
-                    loop.progressed()
-                    checksumFailures = 0
+            let (notices, next) = machine.handle(event)
+            for notice in notices {
+                switch notice {
+                case .confirmed(let offset):
                     state.confirm(part: part.index, offset: offset)
                     try? journal?.save(state.record)
                     onEvent?(.progress(part: part.index, done: offset))
-                    return .next
-                case 409:
-                    // Our offset and the server's disagree: the server's wins. It may still be taking in the body of
-                    // an earlier connection (a killed run, a proxy draining its buffer), so its offset can move
-                    // under us: wait a little before asking, and count only conflicts where it did not move.
-                    try await loop.backOff(reason: "the server's offset differs (409)", announced: false) { _ in
-                        UploadError.server(request: "PATCH \(url)", status: 409, message: response.errorMessage)
-                    }
-                    let serverOffset = try await head(url, token: token)
-                    if serverOffset > offset { loop.progressed() }
-                    offset = serverOffset
-                    return .next
-                case 403 where offset > 0:
-                    // "Upload already complete": an attempt whose answer was lost, or another run of the same file,
-                    // finished it. The server's offset says so; the caller confirms the file is there.
-                    let serverOffset = try await head(url, token: token)
-                    guard serverOffset == part.length else {
-                        throw Self.failure("PATCH", url, response, destination: label)
-                    }
-                    offset = serverOffset
-                    confirmedEnd = false
-                    return .next
-                case 460:
-                    checksumFailures += 1
-                    guard checksumFailures < 3 else {
-                        throw UploadError.checksumRejected(path: path, offset: part.start + offset)
-                    }
-                    onEvent?(
-                        .retrying(
-                            part: part.index, attempt: checksumFailures + 1, delay: 0, reason: "checksum mismatch"))
-                    return .next
-                case 404, 410:
-                    throw StartOver(reason: "the server no longer has the upload (\(response.status))")
-                case _ where Self.isBodyTooLarge(response, bodyLength: length):
-                    // A body limit (aiohttp's 1 MiB, Django's 2.5 MB): halve, remember it for this server, go on.
-                    guard sizer.tooLarge() else { throw Self.failure("PATCH", url, response, destination: label) }
-                    bodyLimits[endpoint] = sizer.ceiling
+                case .checksumMismatch(let attempt):
+                    onEvent?(.retrying(part: part.index, attempt: attempt, delay: 0, reason: "checksum mismatch"))
+                case .bodyLimit(let ceiling):
+                    // A body limit (aiohttp's 1 MiB, Django's 2.5 MB): remembered for this server, and said.
+                    bodyLimits[endpoint] = ceiling
                     onEvent?(
                         .retrying(
                             part: part.index, attempt: 1, delay: 0,
-                            reason: "the server takes at most \(ByteCountFormat.string(sizer.ceiling)) per request"))
-                    return .next
-                case 423:
-                    // The server is still taking in an earlier request for this upload (a killed run's body).
-                    verdict = .again(reason: "the upload is locked by an earlier request (423)", retryAfter: nil)
-                    lastFailure = Self.failure("PATCH", url, response, destination: label)
-                default:
-                    verdict = policy.verdict(for: response)
-                    lastFailure = Self.failure("PATCH", url, response, destination: label)
-                }
-            } catch let error as HTTPError {
-                counter.add(inFlight.sent)
-                switch error {
-                case .cancelled: throw CancellationError()
-                case .localFile(let file, _) where file == path:
-                    // The body's own file failed (it shrank, it changed before its last bytes).
-                    if let identity { try identity.check(path) }
-                    throw UploadError.transfer(error)
-                default:
-                    verdict = policy.verdict(for: error)
-                    lastFailure = UploadError.transfer(error)
+                            reason: "the server takes at most \(ByteCountFormat.string(ceiling)) per request"))
                 }
             }
-            guard case .again(let reason, let retryAfter) = verdict else { throw lastFailure }
-            failed = (inFlight.sent, length)
-            return .again(reason: reason, retryAfter: retryAfter) { attempts in
-                throw UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: attempts, reason: reason))
+            action = next
+        }
+    }
+
+    /// What the last PATCH ended with, for the words of a failure.
+    enum PatchOutcome {
+        case none
+        case answered(HTTPResponse)
+        case transport(HTTPError)
+    }
+
+    /// Sends one PATCH; what happened, as the machine takes it, and as the words of a failure need it.
+    private func patch(
+        _ request: HTTPRequest, offset: Int64, length: Int64, part: TransferJournal.UploadPart, chunks: TusPatchChunks,
+        counter: SentCounter, onEvent: (@Sendable (TransferEvent) -> Void)?
+    ) async throws -> (event: TusPatchMachine.Event, last: PatchOutcome) {
+        let policy = http.configuration.retry
+        let inFlight = InFlight()
+        let started = ContinuousClock.now
+        do {
+            let response = try await http.send(
+                request, retrying: false,
+                onProgress: { snapshot in
+                    inFlight.sent = snapshot.sent
+                    onEvent?(.progress(part: part.index, done: offset + snapshot.sent))
+                })
+            counter.add(inFlight.sent)
+            let elapsed = started.duration(to: .now)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let event = TusPatchMachine.Event.answered(
+                status: response.status, uploadOffset: response.headers["Upload-Offset"].flatMap { Int64($0) },
+                sent: inFlight.sent, bodyTooLarge: Self.isBodyTooLarge(response, bodyLength: length),
+                seconds: seconds, verdict: policy.verdict(for: response))
+            return (event, .answered(response))
+        } catch let error as HTTPError {
+            counter.add(inFlight.sent)
+            switch error {
+            case .cancelled: throw CancellationError()
+            case .localFile(let file, _) where file == chunks.path:
+                // The body's own file failed (it shrank, it changed before its last bytes).
+                if let identity = chunks.identity { try identity.check(chunks.path) }
+                throw UploadError.transfer(error)
+            default:
+                return (.transportFailed(sent: inFlight.sent, verdict: policy.verdict(for: error)), .transport(error))
             }
         }
-        return confirmedEnd
+    }
+
+    /// A part's failure in the words of the request it made.
+    private func patchFailure(
+        _ failure: TusPatchMachine.Failure, last: PatchOutcome, part: TransferJournal.UploadPart, path: String,
+        label: String
+    ) -> any Error {
+        let url = part.url!
+        switch (failure, last) {
+        case (.lastAnswer, .answered(let response)):
+            return Self.failure("PATCH", url, response, destination: label)
+        case (.lastTransportError, .transport(let error)):
+            return UploadError.transfer(error)
+        case (.conflictsWithoutProgress, .answered(let response)):
+            return UploadError.server(request: "PATCH \(url)", status: 409, message: response.errorMessage)
+        case (.gaveUp(let attempts, let reason), _):
+            return UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: attempts, reason: reason))
+        case (.checksumRejected(let offset), _):
+            return UploadError.checksumRejected(path: path, offset: part.start + offset)
+        case (.uploadGone(let status), _):
+            return StartOver(reason: "the server no longer has the upload (\(status))")
+        case (.protocolViolation(let detail), _):
+            return UploadError.protocolViolation(request: "PATCH \(url)", detail: detail)
+        default:
+            return UploadError.protocolViolation(request: "PATCH \(url)", detail: "\(failure)")
+        }
     }
 
     /// `length` bytes of `path` from `offset`, read whole (the final chunk).
@@ -804,7 +724,8 @@ package struct TusUploader: Uploading {
         try? journal?.removeUpload(key: record.key)
     }
 
-    private func checksumHeader(_ algorithm: String, path: String, offset: Int64, length: Int64) throws -> String {
+    /// `Upload-Checksum` of `length` bytes of `path` from `offset`.
+    static func checksumHeader(_ algorithm: String, path: String, offset: Int64, length: Int64) throws -> String {
         try Self.checksumHeader(algorithm) { hasher throws(UploadError) in
             do throws(HTTPError) {
                 try hasher.update(file: path, offset: offset, length: length)
