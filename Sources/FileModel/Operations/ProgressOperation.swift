@@ -77,18 +77,17 @@ public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncS
 
 /// Calls `stop` when it is released before ``reachedEnd()``: a consumer that left early (an iterator dropped
 /// by `break`) ends the work it was reading.
-package final class ConsumerEnd: @unchecked Sendable {
-    private let lock = NSLock()
-    private var ended = false
+package final class ConsumerEnd: Sendable {
+    private let ended = LockedValue(false)
     private let stop: @Sendable () -> Void
 
     package init(_ stop: @escaping @Sendable () -> Void) { self.stop = stop }
 
     /// The sequence ended by itself: nothing to stop.
-    package func reachedEnd() { lock.withLock { ended = true } }
+    package func reachedEnd() { ended.withLock { $0 = true } }
 
     deinit {
-        if !lock.withLock({ ended }) { stop() }
+        if !ended.current { stop() }
     }
 }
 

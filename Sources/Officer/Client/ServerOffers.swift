@@ -26,15 +26,17 @@ package enum Proposal: String, Sendable, CaseIterable, Codable {
 /// endpoint means "not offered" once the listing shows the path exists, never "no such file"). An offer not
 /// seen answering in this run (remembered from an earlier one, or named by the features) is doubted at its first
 /// 404 (``doubt(_:)``): the server may have lost the endpoint meanwhile, or named one it does not serve.
-package final class ServerOffers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var known: [Proposal: Bool] = [:]
-    /// What this front door learnt itself (a use, a probe, the features), as against what `memory` remembered.
-    private var confirmed: Set<Proposal> = []
-    /// Offers a 404 put in doubt: only the endpoint itself settles them now (features and memory no longer count).
-    private var doubted: Set<Proposal> = []
-    private var featuresLoaded = false
-    private var loaded = false
+package final class ServerOffers: Sendable {
+    private struct Learnt {
+        var known: [Proposal: Bool] = [:]
+        /// What this front door learnt itself (a use, a probe, the features), as against what `memory` remembered.
+        var confirmed: Set<Proposal> = []
+        /// Offers a 404 put in doubt: only the endpoint itself settles them now (features and memory no longer count).
+        var doubted: Set<Proposal> = []
+        var featuresLoaded = false
+        var loaded = false
+    }
+    private let learnt = LockedValue(Learnt())
     private let memory: Memory?
 
     /// Where what was learnt is kept between runs (the journal), so each proposal is probed once a day per
@@ -61,35 +63,36 @@ package final class ServerOffers: @unchecked Sendable {
     /// Nothing known yet, and nothing kept after this front door.
     package convenience init() { self.init(memory: nil) }
 
-    /// Whether the server offers `proposal`: nil until known.
+    /// Whether the server offers `proposal`: nil until learnt.known.
     package func offers(_ proposal: Proposal) -> Bool? {
-        if let memory, lock.withLock({ !loaded }) {
+        if let memory, learnt.withLock({ !$0.loaded }) {
             let remembered = memory.load()
-            lock.withLock {
-                if !loaded {
-                    loaded = true
+            learnt.withLock { learnt in
+                if !learnt.loaded {
+                    learnt.loaded = true
                     for (name, offered) in remembered {
-                        if let proposal = Proposal(rawValue: name), known[proposal] == nil, !doubted.contains(proposal)
+                        if let proposal = Proposal(rawValue: name), learnt.known[proposal] == nil,
+                            !learnt.doubted.contains(proposal)
                         {
-                            known[proposal] = offered
+                            learnt.known[proposal] = offered
                         }
                     }
                 }
             }
         }
-        return lock.withLock { known[proposal] }
+        return learnt.withLock { $0.known[proposal] }
     }
 
     /// Records what was learnt of `proposal`; `proven` when the server's endpoint itself answered (a use or a
     /// probe), not when the features named it.
     func learn(_ proposal: Proposal, offered: Bool, proven: Bool = true) {
-        let changed = lock.withLock {
-            if !proven, doubted.contains(proposal) { return false }
+        let changed = learnt.withLock { learnt in
+            if !proven, learnt.doubted.contains(proposal) { return false }
             defer {
-                known[proposal] = offered
-                if proven { confirmed.insert(proposal) }
+                learnt.known[proposal] = offered
+                if proven { learnt.confirmed.insert(proposal) }
             }
-            return known[proposal] != offered
+            return learnt.known[proposal] != offered
         }
         if changed { memory?.save(proposal.rawValue, offered) }
     }
@@ -101,10 +104,10 @@ package final class ServerOffers: @unchecked Sendable {
     /// listing shows is never "no such file" because an endpoint went away. False once the endpoint answered in this
     /// run (the 404 is the file's).
     func doubt(_ proposal: Proposal) -> Bool {
-        lock.withLock {
-            if known[proposal] == true, confirmed.contains(proposal) { return false }
-            if known[proposal] == true { known[proposal] = nil }
-            if !confirmed.contains(proposal) { doubted.insert(proposal) }
+        learnt.withLock { learnt in
+            if learnt.known[proposal] == true, learnt.confirmed.contains(proposal) { return false }
+            if learnt.known[proposal] == true { learnt.known[proposal] = nil }
+            if !learnt.confirmed.contains(proposal) { learnt.doubted.insert(proposal) }
             return true
         }
     }
@@ -113,18 +116,18 @@ package final class ServerOffers: @unchecked Sendable {
     /// server (`cache verify` asks whether checksums are offered now, not whether they were yesterday).
     func askAgain(_ proposal: Proposal) {
         _ = offers(proposal)  // what is remembered is loaded first, so that it is not loaded again over this
-        lock.withLock {
-            if !confirmed.contains(proposal) { known[proposal] = nil }
+        learnt.withLock { learnt in
+            if !learnt.confirmed.contains(proposal) { learnt.known[proposal] = nil }
         }
     }
 
     /// Whether the features of the plugins answer were taken in.
-    var hasFeatures: Bool { lock.withLock { featuresLoaded } }
+    var hasFeatures: Bool { learnt.withLock { $0.featuresLoaded } }
 
     /// Takes in a plugins answer's feature list: each listed proposal is offered, each unlisted one but `stat`
     /// (which servers listed only later: unlisted, a probe tells) is not. An answer without a list says nothing.
     func learn(features: [String]?) {
-        lock.withLock { featuresLoaded = true }
+        learnt.withLock { $0.featuresLoaded = true }
         guard let features else { return }
         for proposal in Proposal.allCases where proposal != .stat {
             learn(proposal, offered: features.contains(proposal.rawValue), proven: false)

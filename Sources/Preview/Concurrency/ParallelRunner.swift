@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 
 /// Runs blocking work (libvips, libmagic) on `width` threads of its own, keeping the results in order.
@@ -23,28 +24,36 @@ package enum ParallelRunner {
 }
 
 /// The shared work list and results of one ParallelRunner batch.
-private final class BatchState<Output>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private var done = 0
-    private var results: [Output?]
-    var onFinish: (([Output]) -> Void)?
+private final class BatchState<Output: Sendable>: Sendable {
+    private struct Batch {
+        var next = 0
+        var done = 0
+        var results: [Output?]
+        var onFinish: (@Sendable ([Output]) -> Void)?
+    }
+    private let batch: LockedValue<Batch>
 
-    init(count: Int) { results = Array(repeating: nil, count: count) }
+    init(count: Int) { batch = LockedValue(Batch(results: Array(repeating: nil, count: count))) }
+
+    /// Called with the outputs once the last one is stored.
+    var onFinish: (@Sendable ([Output]) -> Void)? {
+        get { batch.withLock { $0.onFinish } }
+        set { batch.withLock { $0.onFinish = newValue } }
+    }
 
     func claim() -> Int? {
-        lock.withLock {
-            guard next < results.count else { return nil }
-            defer { next += 1 }
-            return next
+        batch.withLock { batch in
+            guard batch.next < batch.results.count else { return nil }
+            defer { batch.next += 1 }
+            return batch.next
         }
     }
 
     func store(_ output: Output, at index: Int) {
-        let finished: [Output]? = lock.withLock {
-            results[index] = output
-            done += 1
-            return done == results.count ? results.map { $0! } : nil
+        let (finished, onFinish) = batch.withLock { batch -> ([Output]?, (@Sendable ([Output]) -> Void)?) in
+            batch.results[index] = output
+            batch.done += 1
+            return (batch.done == batch.results.count ? batch.results.map { $0! } : nil, batch.onFinish)
         }
         if let finished { onFinish?(finished) }
     }
