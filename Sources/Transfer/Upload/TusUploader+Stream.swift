@@ -113,113 +113,101 @@ extension TusUploader {
         token: BearerCredential?,
         options: UploadOptions, onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws -> (sent: Int64, clean: Bool) {
-        let end = start + Int64(chunk.count)
-        var offset = start
         let policy = http.configuration.retry
-        let loop = RetryLoop(
-            transfer: policy, limit: options.maxAttemptsWithoutProgress, clock: http.configuration.clock
-        ) { attempt, delay, reason in
-            onEvent?(.retrying(part: 0, attempt: attempt, delay: delay, reason: reason))
-        }
-        // After a failed attempt, what it put on the wire: the next one first asks what of the chunk the server kept.
-        var failed: Int64?
-        var checksumFailures = 0
+        var machine = TusStreamMachine(
+            start: start, length: Int64(chunk.count), total: total,
+            limit: options.maxAttemptsWithoutProgress ?? policy.maxAttemptsWithoutProgress)
         var sent: Int64 = 0
-        var pieceLimit = Int64(max(chunk.count, 1))
-        var freshConnections = false
-        return try await loop.run { () async throws -> RetryStep<(sent: Int64, clean: Bool)> in
-            if let attemptSent = failed {
-                failed = nil
-                // The server's offset says what of this chunk it kept; it can never be outside the chunk.
-                let serverOffset = try await head(url, token: token)
-                guard serverOffset >= start, serverOffset <= end else {
-                    throw UploadError.protocolViolation(
-                        request: "HEAD \(url)",
-                        detail: "Upload-Offset \(serverOffset) outside the chunk \(start)-\(end)")
-                }
-                if serverOffset > offset {
-                    loop.progressed()
-                } else {
-                    pieceLimit = max(Int64(ChunkSizer.floor), min(pieceLimit, max(attemptSent, 1)) / 2)
-                    if attemptSent > 0 { freshConnections = true }
-                }
-                offset = serverOffset
-                // All of it arrived; without the length to tell, the chunk is done (with it, an empty PATCH tells it).
-                if offset == end, total == nil { return .done((sent, false)) }
+        var last = PatchOutcome.none
+        var action = machine.begin()
+        while true {
+            try Task.checkCancellation()
+            let event: TusStreamMachine.Event
+            switch action {
+            case .send(let from, let to, let withLength, let fresh):
+                let piece = chunk.subdata(in: Int(from - start)..<Int(to - start))
+                var request = HTTPRequest(
+                    method: "PATCH", url: url, body: .data(piece, contentType: "application/offset+octet-stream"),
+                    credential: token, isIdempotent: false)
+                request.headers.add("Tus-Resumable", "1.0.0")
+                request.headers.add("Upload-Offset", String(from))
+                if withLength, let total { request.headers.add("Upload-Length", String(total)) }
+                if let algorithm { request.headers.add("Upload-Checksum", Self.checksumHeader(algorithm, data: piece)) }
+                request.maxSendBytesPerSecond = options.bandwidthLimit
+                request.freshConnection = fresh
+                let outcome = try await patchPiece(request, from: from, length: Int64(piece.count), onEvent: onEvent)
+                sent += outcome.sent
+                (event, last) = (outcome.event, outcome.last)
+            case .askOffset:
+                event = .offsetAnswered(try await head(url, token: token))
+            case .wait(let attempt, let reason, let retryAfter):
+                let delay = policy.delay(afterAttempt: attempt, retryAfter: retryAfter)
+                onEvent?(.retrying(part: 0, attempt: attempt + 1, delay: delay, reason: reason))
+                try await http.configuration.clock.sleep(for: .seconds(delay))
+                event = .waited
+            case .finish(let cleanly):
+                return (sent, cleanly)
+            case .fail(let failure):
+                throw streamFailure(failure, last: last, url: url, label: label)
             }
-            let pieceEnd = min(end, offset + pieceLimit)
-            let piece = chunk.subdata(in: Int(offset - start)..<Int(pieceEnd - start))
-            var request = HTTPRequest(
-                method: "PATCH", url: url, body: .data(piece, contentType: "application/offset+octet-stream"),
-                credential: token, isIdempotent: false)
-            request.headers.add("Tus-Resumable", "1.0.0")
-            request.headers.add("Upload-Offset", String(offset))
-            if let total, pieceEnd == end { request.headers.add("Upload-Length", String(total)) }
-            if let algorithm { request.headers.add("Upload-Checksum", Self.checksumHeader(algorithm, data: piece)) }
-            request.maxSendBytesPerSecond = options.bandwidthLimit
-            request.freshConnection = freshConnections
-            let before = offset
-            let inFlight = InFlight()
-            let verdict: RetryVerdict
-            let lastFailure: any Error
-            do {
-                let response = try await http.send(
-                    request, retrying: false,
-                    onProgress: { snapshot in
-                        inFlight.sent = snapshot.sent
-                        onEvent?(.progress(part: 0, done: before + snapshot.sent))
-                    })
-                sent += inFlight.sent
-                switch response.status {
-                case 200, 204:
-                    guard let confirmed = response.headers["Upload-Offset"].flatMap({ Int64($0) }),
-                        confirmed == pieceEnd
-                    else {
-                        throw UploadError.protocolViolation(
-                            request: "PATCH \(url)",
-                            detail:
-                                "Upload-Offset \(response.headers["Upload-Offset"] ?? "missing") after sending up to \(pieceEnd)"
-                        )
-                    }
-                    if confirmed == end { return .done((sent, true)) }
-                    offset = confirmed
-                    loop.progressed()
-                    return .next
-                case 460:
-                    checksumFailures += 1
-                    guard checksumFailures < 3 else { throw UploadError.checksumRejected(path: label, offset: offset) }
-                    return .next
-                case 403 where total != nil:
-                    // "Upload already complete": the last piece arrived with the length, its answer was lost.
-                    guard try await head(url, token: token) == end else {
-                        throw Self.failure("PATCH", url, response, destination: label)
-                    }
-                    return .done((sent, false))
-                case _ where Self.isBodyTooLarge(response, bodyLength: Int64(piece.count)):
-                    guard pieceLimit > Int64(ChunkSizer.floor) else {
-                        throw Self.failure("PATCH", url, response, destination: label)
-                    }
-                    pieceLimit = max(Int64(ChunkSizer.floor), pieceLimit / 2)
-                    onEvent?(
-                        .retrying(
-                            part: 0, attempt: 1, delay: 0,
-                            reason: "the server takes at most \(ByteCountFormat.string(pieceLimit)) per request"))
-                    return .next
-                default:
-                    verdict = policy.verdict(for: response)
-                    lastFailure = Self.failure("PATCH", url, response, destination: label)
-                }
-            } catch let error as HTTPError {
-                if case .cancelled = error { throw CancellationError() }
-                sent += inFlight.sent
-                verdict = policy.verdict(for: error)
-                lastFailure = UploadError.transfer(error)
+            let (bodyLimit, next) = machine.handle(event)
+            if let bodyLimit {
+                onEvent?(
+                    .retrying(
+                        part: 0, attempt: 1, delay: 0,
+                        reason: "the server takes at most \(ByteCountFormat.string(bodyLimit)) per request"))
             }
-            guard case .again(let reason, let retryAfter) = verdict else { throw lastFailure }
-            failed = inFlight.sent
-            return .again(reason: reason, retryAfter: retryAfter) { attempts in
-                throw UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: attempts, reason: reason))
-            }
+            action = next
+        }
+    }
+
+    /// Sends one piece of a stream; what happened, as the machine takes it, with the bytes put on the wire.
+    private func patchPiece(
+        _ request: HTTPRequest, from: Int64, length: Int64, onEvent: (@Sendable (TransferEvent) -> Void)?
+    ) async throws -> (event: TusStreamMachine.Event, last: PatchOutcome, sent: Int64) {
+        let policy = http.configuration.retry
+        let inFlight = InFlight()
+        do {
+            let response = try await http.send(
+                request, retrying: false,
+                onProgress: { snapshot in
+                    inFlight.sent = snapshot.sent
+                    onEvent?(.progress(part: 0, done: from + snapshot.sent))
+                })
+            let event = TusStreamMachine.Event.answered(
+                status: response.status, uploadOffset: response.headers["Upload-Offset"].flatMap { Int64($0) },
+                sent: inFlight.sent, bodyTooLarge: Self.isBodyTooLarge(response, bodyLength: length), seconds: 0,
+                verdict: policy.verdict(for: response))
+            return (event, .answered(response), inFlight.sent)
+        } catch let error as HTTPError {
+            if case .cancelled = error { throw CancellationError() }
+            return (
+                .transportFailed(sent: inFlight.sent, verdict: policy.verdict(for: error)), .transport(error),
+                inFlight.sent
+            )
+        }
+    }
+
+    /// A stream chunk's failure in the words of the request it made.
+    private func streamFailure(_ failure: TusStreamMachine.Failure, last: PatchOutcome, url: String, label: String)
+        -> any Error
+    {
+        switch (failure, last) {
+        case (.lastAnswer, .answered(let response)):
+            return Self.failure("PATCH", url, response, destination: label)
+        case (.lastTransportError, .transport(let error)):
+            return UploadError.transfer(error)
+        case (.gaveUp(let attempts, let reason), _):
+            return UploadError.transfer(.gaveUp(request: "PATCH \(url)", attempts: attempts, reason: reason))
+        case (.checksumRejected(let offset), _):
+            return UploadError.checksumRejected(path: label, offset: offset)
+        case (.offsetOutsideChunk(let server), _):
+            return UploadError.protocolViolation(
+                request: "HEAD \(url)", detail: "Upload-Offset \(server) outside the chunk")
+        case (.protocolViolation(let detail), _):
+            return UploadError.protocolViolation(request: "PATCH \(url)", detail: detail)
+        default:
+            return UploadError.protocolViolation(request: "PATCH \(url)", detail: "\(failure)")
         }
     }
 }
