@@ -7,17 +7,20 @@ import HTTP
 /// operation, and every request of one already under way, goes on with it. Requests refused together share
 /// the one sign-in; a token another process saved meanwhile is taken without one; a sign-in that failed is not
 /// tried again for the same token (a wrong password is not sent on every request).
-final class SessionRenewal: CredentialRenewal, @unchecked Sendable {
+final class SessionRenewal: CredentialRenewal, Sendable {
     private let server: String
     private let tokens: any TokenStore
     /// Signs in without a token, so without renewal.
     private let http: HTTPClient
-    private let lock = NSLock()
-    /// Tokens the server refused, each with the credential that replaced it.
-    private var replacements: [String: BearerCredential] = [:]
-    private var failed: Set<String> = []
-    private var inFlight: (token: String, task: Task<Result<BearerCredential?, HTTPError>, Never>)?
-    private var lastProblem: String?
+    private struct Renewals {
+        /// Tokens the server refused, each with the credential that replaced it.
+        var replacements: [String: BearerCredential] = [:]
+        var failed: Set<String> = []
+        /// The one sign-in under way, which every request refused with that token awaits.
+        var inFlight: (token: String, task: Task<Result<BearerCredential?, HTTPError>, Never>)?
+        var lastProblem: String?
+    }
+    private let renewals = LockedValue(Renewals())
 
     init(server: String, tokens: any TokenStore, http: HTTPClient) {
         self.server = server
@@ -25,13 +28,15 @@ final class SessionRenewal: CredentialRenewal, @unchecked Sendable {
         self.http = http
     }
 
-    var problem: String? { lock.withLock { lastProblem } }
+    var problem: String? { renewals.withLock { $0.lastProblem } }
 
     func current(for credential: BearerCredential) -> BearerCredential {
-        lock.withLock {
+        renewals.withLock { renewals in
             var current = credential
-            for _ in 0..<replacements.count {
-                guard let newer = replacements[current.token], newer.origin == credential.origin else { break }
+            for _ in 0..<renewals.replacements.count {
+                guard let newer = renewals.replacements[current.token], newer.origin == credential.origin else {
+                    break
+                }
                 current = newer
             }
             return current
@@ -40,14 +45,14 @@ final class SessionRenewal: CredentialRenewal, @unchecked Sendable {
 
     func renew(rejected: BearerCredential) async throws(HTTPError) -> BearerCredential? {
         guard rejected.origin == URLOrigin(url: server) else { return nil }
-        let task: Task<Result<BearerCredential?, HTTPError>, Never>? = lock.withLock {
-            if replacements[rejected.token] != nil || failed.contains(rejected.token) { return nil }
-            if let inFlight, inFlight.token == rejected.token { return inFlight.task }
+        let task: Task<Result<BearerCredential?, HTTPError>, Never>? = renewals.withLock { renewals in
+            if renewals.replacements[rejected.token] != nil || renewals.failed.contains(rejected.token) { return nil }
+            if let inFlight = renewals.inFlight, inFlight.token == rejected.token { return inFlight.task }
             let task = Task { await self.signIn(replacing: rejected) }
-            inFlight = (rejected.token, task)
+            renewals.inFlight = (rejected.token, task)
             return task
         }
-        guard let task else { return lock.withLock { replacements[rejected.token] } }
+        guard let task else { return renewals.withLock { $0.replacements[rejected.token] } }
         return try await task.value.get()
     }
 
@@ -61,12 +66,12 @@ final class SessionRenewal: CredentialRenewal, @unchecked Sendable {
             fail(rejected, because: "\(error)")
             outcome = .success(nil)
         }
-        lock.withLock {
+        renewals.withLock { renewals in
             if case .success(let credential?) = outcome {
-                replacements[rejected.token] = credential
-                lastProblem = nil
+                renewals.replacements[rejected.token] = credential
+                renewals.lastProblem = nil
             }
-            inFlight = nil
+            renewals.inFlight = nil
         }
         return outcome
     }
@@ -87,9 +92,9 @@ final class SessionRenewal: CredentialRenewal, @unchecked Sendable {
     }
 
     private func fail(_ rejected: BearerCredential, because reason: String) {
-        lock.withLock {
-            failed.insert(rejected.token)
-            lastProblem = reason
+        renewals.withLock { renewals in
+            renewals.failed.insert(rejected.token)
+            renewals.lastProblem = reason
         }
     }
 }

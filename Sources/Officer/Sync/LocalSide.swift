@@ -184,14 +184,13 @@ enum LocalSide {
 }
 
 /// What a folder's file system keeps of times it may not hold, remembered per folder and time.
-private final class TimeProbe: @unchecked Sendable {
+private final class TimeProbe: Sendable {
     static let shared = TimeProbe()
-    private let lock = NSLock()
-    private var known: [String: Double] = [:]
+    private let known = LockedValue<[String: Double]>([:])
 
     func stored(_ mtime: Double, in root: String) -> Double {
         let key = "\(root)|\(mtime)"
-        if let value = lock.withLock({ known[key] }) { return value }
+        if let value = known.withLock({ $0[key] }) { return value }
         let probe = root + "/.officer-time-probe-\(getpid())"
         guard (try? OpenFile(probe, O_CREAT | O_EXCL | O_WRONLY, mode: 0o600))?.close() != nil else { return mtime }
         defer { unlink(probe) }
@@ -202,7 +201,7 @@ private final class TimeProbe: @unchecked Sendable {
         let value = FileTime(
             seconds: Int64(info.modificationTime.tv_sec), nanoseconds: Int64(info.modificationTime.tv_nsec)
         ).timeInterval
-        lock.withLock { known[key] = value }
+        known.withLock { $0[key] = value }
         return value
     }
 }

@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import Platform
 
@@ -74,36 +75,35 @@ private final class DescriptorReader: @unchecked Sendable {
 }
 
 /// A continuation resumed by whichever comes first: the read, or the cancellation.
-private final class ResumeOnce: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Data?, any Error>?
-    private var early: Result<Data?, any Error>?
+private final class ResumeOnce: Sendable {
+    private struct Pending {
+        var continuation: CheckedContinuation<Data?, any Error>?
+        var early: Result<Data?, any Error>?
+    }
+    private let pending = LockedValue(Pending())
 
     func set(_ continuation: CheckedContinuation<Data?, any Error>) {
-        lock.lock()
-        if let early {
-            lock.unlock()
-            continuation.resume(with: early)
-            return
+        let early = pending.withLock { pending -> Result<Data?, any Error>? in
+            if pending.early == nil { pending.continuation = continuation }
+            return pending.early
         }
-        self.continuation = continuation
-        lock.unlock()
+        if let early { continuation.resume(with: early) }
     }
 
     func resume(returning value: Data?) { finish(.success(value)) }
     func resume(throwing error: any Error) { finish(.failure(error)) }
 
     private func finish(_ result: Result<Data?, any Error>) {
-        lock.lock()
-        if let continuation {
-            self.continuation = nil
-            early = result
-            lock.unlock()
-            continuation.resume(with: result)
-            return
+        let waiting = pending.withLock { pending -> CheckedContinuation<Data?, any Error>? in
+            guard let continuation = pending.continuation else {
+                // Cancelled before the continuation was set: keep the first outcome for it.
+                if pending.early == nil { pending.early = result }
+                return nil
+            }
+            pending.continuation = nil
+            pending.early = result
+            return continuation
         }
-        // Cancelled before the continuation was set: keep the first outcome for it.
-        if early == nil { early = result }
-        lock.unlock()
+        waiting?.resume(with: result)
     }
 }
