@@ -460,14 +460,19 @@ private final class EditFlag: @unchecked Sendable {
         let first = server!.service
         #expect(await Eventually.wait(timeout: 60, { stored() >= 4 }, then: { first.kill() }), "the push under way")
         server = nil
-        // Down until the sync, its own retries spent, says it waits for the server: then back.
+        // Down until the sync, its own retries spent, says it waits for the server: then back, started from the
+        // polling thread (in a full run the test's own task got a thread back after the sync's 60 s were over).
         let said: @Sendable () -> Bool = {
             ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("waiting up to 60 s for the server")
         }
+        let restarted = LockedValue<ReferenceServer?>(nil)
         #expect(
-            await Eventually.wait(timeout: 90) { said() },
+            await Eventually.wait(timeout: 90, { said() }) {
+                let back = try? ReferenceServer.startBlocking(root: root, state: state, port: port)
+                restarted.withLock { $0 = back }
+            },
             "the sync waits for the server: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
-        let back = try await ReferenceServer.start(root: root, state: state, port: port)
+        let back = try #require(restarted.current, "the server came back")
         defer { back.service.kill() }
         sync.waitUntilExit()
         let told = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""

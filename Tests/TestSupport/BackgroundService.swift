@@ -109,13 +109,26 @@ public final class ReferenceServer: @unchecked Sendable {
         async throws -> ReferenceServer
     {
         let service = try await BackgroundService.start(
-            script: "reference-server",
-            arguments: [
-                "--root", root.path, "--state", state.path, "--port", String(port), "--user",
-                "ann@example.org:correct horse", "--secret", fixedSecret,
-            ]
-                + arguments)
+            script: "reference-server", arguments: inPlaceArguments(root: root, state: state, port: port) + arguments)
         return ReferenceServer(root: root, state: state, service: service)
+    }
+
+    /// The same, on the calling thread until the server listens: for a restart from a polling thread
+    /// (``Eventually/wait(timeout:_:then:)``), which must land when the condition holds, not when the test's task
+    /// gets a thread back.
+    public static func startBlocking(root: TemporaryDirectory, state: TemporaryDirectory, port: Int) throws
+        -> ReferenceServer
+    {
+        let service = try BackgroundService(
+            script: "reference-server", arguments: inPlaceArguments(root: root, state: state, port: port))
+        return ReferenceServer(root: root, state: state, service: service)
+    }
+
+    private static func inPlaceArguments(root: TemporaryDirectory, state: TemporaryDirectory, port: Int) -> [String] {
+        [
+            "--root", root.path, "--state", state.path, "--port", String(port), "--user",
+            "ann@example.org:correct horse", "--secret", fixedSecret,
+        ]
     }
 
     /// Starts a server on a fresh root (on tmpfs with `inMemory`); `arguments` are added to its command line.
