@@ -1,4 +1,5 @@
 #if os(Linux)
+    import FileModel
     import Foundation
     import Platform
 
@@ -20,16 +21,19 @@
     /// Watches a folder tree with inotify: every folder, new ones included, on a thread of its own that sleeps in
     /// `poll` until the kernel reports something, so an idle watch costs no CPU. Changes arrive in order as an
     /// async sequence; ``stop()`` ends it.
-    package final class FolderWatcher: @unchecked Sendable {
+    package final class FolderWatcher: Sendable {
         /// The changes, in the order the kernel reported them.
         package let changes: AsyncStream<FolderChange>
 
         private let descriptor: Int32
         private let wake: (read: Int32, write: Int32)
         private let continuation: AsyncStream<FolderChange>.Continuation
-        private let lock = NSLock()
-        private var folders: [Int32: String] = [:]
-        private var stopped = false
+        private struct Watches {
+            /// The folder each inotify watch is on.
+            var folders: [Int32: String] = [:]
+            var stopped = false
+        }
+        private let watches = LockedValue(Watches())
 
         /// Why a tree cannot be watched.
         package struct WatchError: Error, CustomStringConvertible, Sendable {
@@ -71,9 +75,9 @@
 
         /// Stops watching; the sequence of changes ends.
         package func stop() {
-            let first = lock.withLock { () -> Bool in
-                defer { stopped = true }
-                return !stopped
+            let first = watches.withLock { watches -> Bool in
+                defer { watches.stopped = true }
+                return !watches.stopped
             }
             guard first else { return }
             var byte: UInt8 = 1
@@ -81,7 +85,7 @@
         }
 
         /// Folders watched now.
-        package var watchedFolders: Int { lock.withLock { folders.count } }
+        package var watchedFolders: Int { watches.withLock { $0.folders.count } }
 
         /// Adds a watch on `folder` and every folder below it (depth first, links not followed).
         @discardableResult
@@ -97,7 +101,7 @@
                     }
                     continue
                 }
-                lock.withLock { folders[watch] = current }
+                watches.withLock { $0.folders[watch] = current }
                 added.append(current)
                 guard let names = try? FileManager.default.contentsOfDirectory(atPath: current) else { continue }
                 for name in names {
@@ -148,10 +152,10 @@
                     continue
                 }
                 if mask & InotifyCalls.ignored != 0 {
-                    lock.withLock { _ = folders.removeValue(forKey: watch) }
+                    watches.withLock { _ = $0.folders.removeValue(forKey: watch) }
                     continue
                 }
-                guard let folder = lock.withLock({ folders[watch] }) else { continue }
+                guard let folder = watches.withLock({ $0.folders[watch] }) else { continue }
                 if mask & InotifyCalls.selfRemoved != 0 { continue }
                 let path = name.isEmpty ? folder : folder + "/" + name
                 if mask & InotifyCalls.removed != 0 {
