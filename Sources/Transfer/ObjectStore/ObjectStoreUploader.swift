@@ -76,7 +76,7 @@ package struct ObjectStoreUploader: Sendable {
         }
         var result = try await sendParts(
             of: upload, held: held, identity: identity, options: options, onEvent: onEvent)
-        result.sha256 = sha256
+        result.upload.sha256 = sha256
         remember(bucket: bucket, key: key, etag: result.etag, size: fingerprint.size, mtime: storedTime)
         return result.upload
     }
@@ -133,10 +133,6 @@ package struct ObjectStoreUploader: Sendable {
     private struct Finished {
         var upload: UploadResult
         var etag: String
-        var sha256: String? {
-            get { upload.sha256 }
-            set { upload.sha256 = newValue }
-        }
     }
 
     /// Sends the parts the store lacks, then completes the upload and forgets it. Cancelling pauses it (the store

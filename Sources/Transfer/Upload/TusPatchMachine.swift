@@ -77,7 +77,8 @@ struct TusPatchMachine: Sendable {
         case bodyLimit(Int64)
     }
 
-    /// The last bytes of a whole file go from memory, at most this many.
+    /// The last bytes of a whole file go up from memory, read after the file was checked to be the version whose
+    /// earlier bytes went: at most this many, so a large final chunk does not cost its size in memory.
     static let finalChunkLimit: Int64 = 2 << 20
 
     /// Bytes of the part the server confirmed.
@@ -260,9 +261,9 @@ struct TusPatchMachine: Sendable {
         }
         phase = .sending(chunk)
         let following = chunk.offset + chunk.length
-        let fromMemory = finalChunkInMemory && following == length
+        // Nothing follows the chunk that reaches the part's end (the whole file's tail, from memory).
         proposedAhead =
-            checksums && !fromMemory && following < length
+            checksums && following < length
             ? Chunk(offset: following, length: chunkLength(at: following, wanted: sizer.predictedNext)) : nil
         return .send(
             offset: chunk.offset, length: chunk.length, freshConnection: freshConnections, ahead: proposedAhead)

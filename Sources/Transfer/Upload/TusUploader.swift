@@ -24,10 +24,6 @@ package struct TusUploader: Uploading {
     /// Asks the destination what it holds under an upload's name, when the last request failed or was in doubt;
     /// nil trusts the tus server's offset alone (any tus server: its `HEAD` is all there is to ask).
     package var confirmer: (any UploadConfirming)?
-    /// The last bytes of a file go up from memory, read after the file was checked to be the version whose earlier
-    /// bytes went: at most this many, so a large final chunk does not cost its size in memory (they go to the
-    /// server from these bytes, paced, with no second copy in libcurl).
-    static let finalChunkLimit = TusPatchMachine.finalChunkLimit
 
     /// Creates an uploader; `fileType` names each file's MIME type for the `filetype` metadata item, `confirmer`
     /// answers what the destination holds.
