@@ -35,7 +35,8 @@ package struct SegmentedDownloader: Downloading {
         self.journal = journal
     }
 
-    private struct Restart: Error {
+    /// Why a download must start over, thrown from deep in an attempt and handed to the machine as an event.
+    struct Restart: Error {
         var reason: String
         /// The server's file changed (a new version); otherwise its answers simply did not fit what was asked.
         var changed = true
@@ -49,143 +50,135 @@ package struct SegmentedDownloader: Downloading {
         options given: DownloadOptions = DownloadOptions(),
         onEvent: (@Sendable (TransferEvent) -> Void)? = nil
     ) async throws(DownloadError) -> DownloadResult {
-        var options = given
-        let partial = try PartialFile.claim(for: destination, force: options.force)
-        let destination = partial.destination
-        var restarts = 0
-        var editedWhileStreaming = 0
+        let partial = try PartialFile.claim(for: destination, force: given.force)
+        var job = Job(url: url, token: credential, partial: partial, options: given, onEvent: onEvent)
+        var machine = SegmentedDownloadMachine(
+            url: url, wantedSegments: given.segments, bootID: TransferJournal.currentBootID)
+        var action = machine.begin(known: job.known)
         while true {
             do {
-                return try await attempt(
-                    url: url, token: credential, partial: partial, options: options, fresh: restarts > 0,
-                    onEvent: onEvent)
+                switch try await perform(action, job: &job) {
+                case .event(let event):
+                    action = machine.handle(event)
+                case .finished(let result):
+                    return result
+                case .restart(let reason, let refresh):
+                    onEvent?(.restarted(reason: reason))
+                    if refresh, let update = job.options.refreshOnChange { job.options = await update(job.options) }
+                    action = machine.begin(known: job.known)
+                }
             } catch let restart as Restart {
-                restarts += 1
-                if restart.afterLastByte { editedWhileStreaming += 1 }
-                // A file being written to as it is read would be fetched forever: once, then a clear failure.
-                if restarts > 2 || editedWhileStreaming > 1 {
-                    partial.discard()
-                    try? journal?.remove(destination: destination)
-                    throw restart.changed
-                        ? .unstable(url: URLRedaction.redacted(url))
-                        : .unexpectedAnswer(url: URLRedaction.redacted(url), reason: restart.reason)
-                }
-                onEvent?(.restarted(reason: restart.reason))
-                if restart.changed, let refresh = options.refreshOnChange { options = await refresh(options) }
+                action = machine.handle(
+                    .mustRestart(
+                        reason: restart.reason, changed: restart.changed, afterLastByte: restart.afterLastByte))
             } catch {
-                // Without a journal record the temp file cannot be resumed from: leave nothing behind. A journal
-                // that cannot be read tells nothing either way, so the bytes stay for a rerun to judge.
-                var recorded = false
-                if let journal {
-                    do { recorded = try journal.download(for: destination) != nil } catch { recorded = true }
-                }
-                if !recorded { partial.discard() }
-                switch error {
-                case let error as DownloadError: throw error
-                case is CancellationError: throw .transfer(.cancelled(request: "GET \(url)"))
-                default: throw .localFile(path: destination, message: "\(error)")
-                }
+                throw abandon(partial, after: error, url: url)
             }
         }
     }
 
-    // MARK: One attempt of the whole file
+    /// What one download is of, where it goes and who hears of it.
+    struct Job {
+        var url: String
+        var token: BearerCredential?
+        var partial: PartialFile
+        var options: DownloadOptions
+        var onEvent: (@Sendable (TransferEvent) -> Void)?
+        /// Bytes the ranges received in this run.
+        var fetched: Int64 = 0
 
-    private func attempt(
-        url: String, token: BearerCredential?, partial: PartialFile, options: DownloadOptions, fresh: Bool,
-        onEvent: (@Sendable (TransferEvent) -> Void)?
-    ) async throws -> DownloadResult {
-        if let known = options.knownLength, known <= DownloadOptions.smallFileLimit,
-            try journalCall({ () throws(SQLiteError) in try journal?.download(for: partial.destination) }) == nil
-        {
-            try partial.reset(length: nil)
-            return try await singleStream(
-                url: url, token: token, partial: partial, info: nil, options: options, onEvent: onEvent)
+        var known: SegmentedDownloadMachine.Known {
+            .init(length: options.knownLength, etag: options.knownETag, servesRanges: options.knownServesRanges)
         }
-        var info: RemoteFileInfo?
-        if options.knownServesRanges, let total = options.knownLength, let etag = options.knownETag,
-            !etag.hasPrefix("W/")
-        {
-            // What the caller's HEAD or listing said: the version every range is then held to (If-Match / If-Range).
-            info = RemoteFileInfo(total: total, etag: etag, lastModified: nil, acceptsRanges: true)
-        } else {
-            info = try await probe(url: url, token: token)
+    }
+
+    /// What one of the machine's actions came to.
+    private enum Outcome {
+        case event(SegmentedDownloadMachine.Event)
+        case finished(DownloadResult)
+        case restart(reason: String, refresh: Bool)
+    }
+
+    /// Carries out `action` on the journal, the server and the temp file.
+    private func perform(_ action: SegmentedDownloadMachine.Action, job: inout Job) async throws -> Outcome {
+        let (url, token, partial) = (job.url, job.token, job.partial)
+        switch action {
+        case .readRecord:
+            let record = try journalCall { () throws(SQLiteError) in try journal?.download(for: partial.destination) }
+            return .event(.recordRead(record, partialSize: partial.size))
+        case .probe:
+            return .event(.probed(try await probe(url: url, token: token)))
+        case .askRanges(let said):
+            return .event(.rangesAnswered(await servesRanges(url: url, credential: token, acceptRanges: said)))
+        case .checkOverlaps(let plan):
+            try await checkOverlaps(plan.segments, url: url, token: token, partial: partial, info: plan.info)
+            return .event(.overlapsMatched)
+        case .fetch(let plan):
+            let written = try await fetchRanges(plan, job: job)
+            job.fetched = written.fetched
+            return .event(.fetched(written: written.bytes, fileSize: partial.size))
+        case .verify(let plan):
+            return .finished(try await finishRanges(plan, job: job))
+        case .streamWhole(let info, let journaled):
+            return .finished(try await streamWhole(info: info, journaled: journaled, job: job))
+        case .restart(let reason, let refresh):
+            return .restart(reason: reason, refresh: refresh)
+        case .fail(let failure):
+            throw failed(failure, job: job)
         }
-        if let known = info, !known.acceptsRanges, let total = known.total, total > 0, known.rangeValidator != nil {
-            info?.acceptsRanges = await servesRanges(url: url, credential: token, acceptRanges: known.acceptRanges)
+    }
+
+    /// The error of a download that cannot go on; one that gave up on a changing file leaves nothing behind.
+    private func failed(_ failure: SegmentedDownloadMachine.Failure, job: Job) -> DownloadError {
+        switch failure {
+        case .lengthMismatch(let expected, let actual):
+            return .lengthMismatch(path: job.partial.destination, expected: expected, actual: actual)
+        case .unstable, .unexpectedAnswer:
+            job.partial.discard()
+            try? journal?.remove(destination: job.partial.destination)
+            if case .unexpectedAnswer(let reason) = failure {
+                return .unexpectedAnswer(url: URLRedaction.redacted(job.url), reason: reason)
+            }
+            return .unstable(url: URLRedaction.redacted(job.url))
         }
-        let destination = partial.destination
-        var segments: [TransferJournal.Segment]
-        var resumed: Int64 = 0
-        let saved = fresh ? nil : try journalCall { () throws(SQLiteError) in try journal?.download(for: destination) }
-        if let saved, let info, canResume(saved, info: info, partialSize: partial.size, url: url) {
-            let sameBoot = saved.bootID == TransferJournal.currentBootID
-            segments = saved.segments.map { segment in
-                var segment = segment
-                // After a reboot only flushed bytes are trusted; after a crashed process the page cache holds the rest.
-                segment.done = sameBoot ? segment.done : segment.synced
-                // A range can never have more done than the file holds (a growing single range).
-                segment.done = min(segment.done, max(0, partial.size - segment.start))
-                segment.synced = min(segment.synced, segment.done)
-                return segment
-            }
-            resumed = segments.reduce(0) { $0 + $1.done }
-            if resumed > 0, info.etag.map({ $0.hasPrefix("W/") }) ?? true {
-                try await checkOverlaps(segments, url: url, token: token, partial: partial, info: info)
-            }
-            try journalCall { () throws(SQLiteError) in try journal?.claimBoot(destination: destination) }
-        } else if let info, info.isResumable, let total = info.total {
-            let count = options.segmentCount(total: total)
-            segments = (0..<count).map { index in
-                let start = total * Int64(index) / Int64(count)
-                let end = total * Int64(index + 1) / Int64(count) - 1
-                return TransferJournal.Segment(index: index, start: start, end: end, done: 0, synced: 0)
-            }
-            // Parallel ranges land in place in a preallocated file; a single range just grows it.
-            try partial.reset(length: count > 1 ? total : nil)
-            let record = TransferJournal.Download(
-                destination: destination, url: url, tempPath: partial.path, etag: info.etag,
-                lastModified: info.lastModified,
-                total: total, bootID: TransferJournal.currentBootID, segments: segments, source: sourceName)
-            try journalCall { () throws(SQLiteError) in try journal?.save(record) }
-        } else {
-            // No ranges, no length or no validator: one stream from the start, not resumable. It is journaled
-            // without ranges all the same, so that a killed run's temp file is listed and cleaned like any other.
-            let record = TransferJournal.Download(
-                destination: destination, url: url, tempPath: partial.path, etag: info?.etag,
-                lastModified: info?.lastModified,
-                total: info?.total, bootID: TransferJournal.currentBootID, segments: [], source: sourceName)
-            try journalCall { () throws(SQLiteError) in try journal?.save(record) }
-            try partial.reset(length: nil)
-            do {
-                let result = try await singleStream(
-                    url: url, token: token, partial: partial, info: info, options: options, onEvent: onEvent)
-                forgetFinished(destination, onEvent: onEvent)
-                return result
-            } catch {
-                // Nothing to resume from: without its record, `download` drops the bytes too.
-                try? journal?.remove(destination: destination)
-                throw error
-            }
+    }
+
+    /// A download that failed: without a journal record the temp file cannot be resumed from, so nothing is left
+    /// behind. A journal that cannot be read tells nothing either way, so the bytes stay for a rerun to judge.
+    private func abandon(_ partial: PartialFile, after error: any Error, url: String) -> DownloadError {
+        var recorded = false
+        if let journal {
+            do { recorded = try journal.download(for: partial.destination) != nil } catch { recorded = true }
         }
-        let total = info!.total!
-        onEvent?(
+        if !recorded { partial.discard() }
+        switch error {
+        case let error as DownloadError: return error
+        case is CancellationError: return .transfer(.cancelled(request: "GET \(url)"))
+        default: return .localFile(path: partial.destination, message: "\(error)")
+        }
+    }
+
+    // MARK: The ways a file comes
+
+    /// Fetches the plan's ranges in parallel into the temp file, journaling their progress; returns the bytes the
+    /// ranges hold in all, and those fetched in this run.
+    private func fetchRanges(_ plan: SegmentedDownloadMachine.Plan, job: Job) async throws -> (
+        bytes: Int64, fetched: Int64
+    ) {
+        let partial = job.partial
+        try start(plan, job: job)
+        job.onEvent?(
             .started(
-                total: total, partSizes: segments.map { $0.end - $0.start + 1 }, resumedBytes: resumed, method: .ranges,
-                partsResumed: segments.map(\.done)))
-        let progress = SegmentProgress(segments)
-        let plan = segments
-        let rangeInfo = info!
-        let rate = options.bandwidthLimit.map { $0 / Int64(max(1, plan.count)) }
+                total: plan.total, partSizes: plan.segments.map(\.length), resumedBytes: plan.resumed, method: .ranges,
+                partsResumed: plan.segments.map(\.done)))
+        let progress = SegmentProgress(plan.segments)
+        let rate = job.options.bandwidthLimit.map { $0 / Int64(max(1, plan.segments.count)) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             let journalTask = Task { await journalLoop(progress, partial: partial) }
             defer { journalTask.cancel() }
-            for segment in plan where segment.done < segment.length {
+            for segment in plan.segments where segment.done < segment.length {
                 group.addTask {
-                    try await fetch(
-                        segment: segment.index, url: url, token: token, partial: partial, info: rangeInfo,
-                        progress: progress,
-                        rate: rate, options: options, onEvent: onEvent)
+                    try await fetch(segment: segment.index, plan: plan, job: job, progress: progress, rate: rate)
                 }
             }
             do {
@@ -200,31 +193,69 @@ package struct SegmentedDownloader: Downloading {
             journalTask.cancel()
             await journalTask.value
         }
-        let written = progress.snapshot.reduce(0) { $0 + $1.done }
-        guard written == total, partial.size == total else {
-            throw DownloadError.lengthMismatch(path: destination, expected: total, actual: written)
+        return (progress.snapshot.reduce(0) { $0 + $1.done }, progress.fetchedBytes)
+    }
+
+    /// Makes the temp file and the journal record ready for the plan's ranges.
+    private func start(_ plan: SegmentedDownloadMachine.Plan, job: Job) throws {
+        let destination = job.partial.destination
+        switch plan.begin {
+        case .resume:
+            try journalCall { () throws(SQLiteError) in try journal?.claimBoot(destination: destination) }
+        case .fresh(let preallocated):
+            // Parallel ranges land in place in a preallocated file; a single range just grows it.
+            try job.partial.reset(length: preallocated)
+            let record = TransferJournal.Download(
+                destination: destination, url: job.url, tempPath: job.partial.path, etag: plan.info.etag,
+                lastModified: plan.info.lastModified, total: plan.total, bootID: TransferJournal.currentBootID,
+                segments: plan.segments, source: sourceName)
+            try journalCall { () throws(SQLiteError) in try journal?.save(record) }
         }
+    }
+
+    /// The ranges' bytes verified, checked to be the server's current version, and renamed into place.
+    private func finishRanges(_ plan: SegmentedDownloadMachine.Plan, job: Job) async throws -> DownloadResult {
+        let partial = job.partial
         let (digest, check) = try await verifyAndCheckStillSame(
-            partial: partial, options: options, url: url, token: token, as: rangeInfo)
+            partial: partial, options: job.options, url: job.url, token: job.token, as: plan.info)
         try partial.commit(
-            force: options.force, modificationTime: options.settledModificationTime(lastModified: info?.lastModified))
-        forgetFinished(destination, onEvent: onEvent)
+            force: job.options.force,
+            modificationTime: job.options.settledModificationTime(lastModified: plan.info.lastModified))
+        forgetFinished(partial.destination, onEvent: job.onEvent)
         var result = DownloadResult(
-            path: destination, bytes: total, resumedBytes: resumed, fetchedBytes: progress.fetchedBytes, sha256: digest,
-            etag: info?.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 })
+            path: partial.destination, bytes: plan.total, resumedBytes: plan.resumed, fetchedBytes: job.fetched,
+            sha256: digest, etag: plan.info.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 })
         result.checkedBy = check
         return result
     }
 
-    private func canResume(_ saved: TransferJournal.Download, info: RemoteFileInfo, partialSize: Int64, url: String)
-        -> Bool
-    {
-        guard saved.url == url, info.isResumable, saved.total == info.total, !saved.segments.isEmpty,
-            saved.segments.allSatisfy({ $0.start + $0.synced <= partialSize })
-        else { return false }
-        // The same version of the file: a strong ETag if the server has one, else Last-Modified.
-        if let etag = info.etag, !etag.hasPrefix("W/") { return saved.etag == etag }
-        return saved.lastModified != nil && saved.lastModified == info.lastModified
+    /// One GET from the start. A journaled one is recorded without ranges all the same, so that a killed run's temp
+    /// file is listed and cleaned like any other; with nothing to resume from, a failure drops its record, and
+    /// `download` the bytes with it.
+    private func streamWhole(info: RemoteFileInfo?, journaled: Bool, job: Job) async throws -> DownloadResult {
+        let partial = job.partial
+        guard journaled else {
+            try partial.reset(length: nil)
+            return try await singleStream(
+                url: job.url, token: job.token, partial: partial, info: info, options: job.options,
+                onEvent: job.onEvent)
+        }
+        let record = TransferJournal.Download(
+            destination: partial.destination, url: job.url, tempPath: partial.path, etag: info?.etag,
+            lastModified: info?.lastModified, total: info?.total, bootID: TransferJournal.currentBootID,
+            segments: [], source: sourceName)
+        try journalCall { () throws(SQLiteError) in try journal?.save(record) }
+        try partial.reset(length: nil)
+        do {
+            let result = try await singleStream(
+                url: job.url, token: job.token, partial: partial, info: info, options: job.options,
+                onEvent: job.onEvent)
+            forgetFinished(partial.destination, onEvent: job.onEvent)
+            return result
+        } catch {
+            try? journal?.remove(destination: partial.destination)
+            throw error
+        }
     }
 
     /// Bytes re-fetched before each resume point when only Last-Modified vouches for the file's version.
@@ -349,7 +380,7 @@ package struct SegmentedDownloader: Downloading {
         return true
     }
 
-    private func serverError(url: String, response: HTTPResponse) -> DownloadError {
+    func serverError(url: String, response: HTTPResponse) -> DownloadError {
         .server(url: URLRedaction.redacted(url), status: response.status, message: response.errorMessage)
     }
 
@@ -364,94 +395,6 @@ package struct SegmentedDownloader: Downloading {
             } else if let lastModified = info.lastModified {
                 request.headers.add("If-Unmodified-Since", lastModified)
             }
-        }
-    }
-
-    // MARK: One range
-
-    private func fetch(
-        segment index: Int, url: String, token: BearerCredential?, partial: PartialFile, info: RemoteFileInfo,
-        progress: SegmentProgress, rate: Int64?, options: DownloadOptions, onEvent: (@Sendable (TransferEvent) -> Void)?
-    ) async throws {
-        let segment = progress.snapshot[index]
-        let total = info.total!
-        let policy = http.configuration.retry
-        let loop = RetryLoop(
-            transfer: policy, limit: options.maxAttemptsWithoutProgress, clock: http.configuration.clock
-        ) { attempt, delay, reason in
-            onEvent?(.retrying(part: index, attempt: attempt, delay: delay, reason: reason))
-        }
-        try await loop.run { () async throws -> RetryStep<Void> in
-            guard progress.done(index) < segment.length else { return .done(()) }
-            let base = progress.done(index)
-            let offset = segment.start + base
-            var request = HTTPRequest(
-                url: url, sink: .file(path: partial.path, offset: offset), credential: token, redirects: .anyOrigin)
-            request.headers.add("Range", "bytes=\(offset)-\(segment.end)")
-            addCondition(&request, info: info)
-            request.maxReceiveBytesPerSecond = rate
-            let expected = offset...segment.end
-            request.responseCheck = { status, headers in
-                switch status {
-                case 206:
-                    guard let value = headers["Content-Range"], let parsed = HTTPHeaders.parseContentRange(value),
-                        parsed.range == expected, parsed.total == total
-                    else {
-                        return
-                            "Content-Range \(headers["Content-Range"] ?? "missing") is not bytes \(expected.lowerBound)-\(expected.upperBound)/\(total)"
-                    }
-                    return nil
-                case 200: return "the whole file instead of a range: it changed on the server, or Range is ignored"
-                default: return nil
-                }
-            }
-            let verdict: RetryVerdict
-            let lastFailure: DownloadError
-            do {
-                let response = try await http.send(
-                    request, retrying: false,
-                    onProgress: { snapshot in
-                        progress.setDone(index, base + snapshot.written)
-                        onEvent?(.progress(part: index, done: base + snapshot.written))
-                    })
-                progress.addFetched(response.bytesWritten)
-                if response.status == 206 {
-                    progress.setDone(index, base + response.bytesWritten)
-                    onEvent?(.progress(part: index, done: base + response.bytesWritten))
-                    loop.progressed()
-                    return .next
-                }
-                if response.status == 412 {
-                    throw Restart(
-                        reason: "the file changed on the server (its ETag is no longer \(info.etag ?? "the same"))")
-                }
-                if response.status == 416 {
-                    // Our range starts inside the length we were promised; a 416 means the file is shorter now.
-                    let announced = response.headers["Content-Range"].flatMap(HTTPHeaders.parseContentRange)?.total
-                    throw Restart(
-                        reason:
-                            "the server's file is now \(announced.map(String.init) ?? "of unknown") bytes, not \(total)"
-                    )
-                }
-                verdict = policy.verdict(for: response)
-                lastFailure = serverError(url: url, response: response)
-            } catch let error as HTTPError {
-                switch error {
-                case .rejected(_, let status, let why): throw Restart(reason: why, changed: status == 200)
-                case .cancelled: throw CancellationError()
-                default:
-                    verdict = policy.verdict(for: error)
-                    lastFailure = .transfer(error)
-                }
-            }
-            guard let step = RetryStep<Void>.after(verdict, otherwise: { _ in throw lastFailure }) else {
-                throw lastFailure
-            }
-            // The bytes a failed attempt stored are kept and were fetched: they count in the rate.
-            progress.addFetched(max(0, progress.done(index) - base))
-            // A failed attempt that moved forward resets the count: slow progress is still progress.
-            if progress.done(index) > base { loop.progressed() }
-            return step
         }
     }
 
