@@ -66,19 +66,27 @@ import Testing
     @Test func aFailureWorthAnotherTryWaitsWithTheServersRetryAfterThenAsksTheRest() {
         var range = machine()
         _ = range.begin()
-        #expect(range.handle(answered(503, done: 0, verdict: Self.again)) == .wait(attempt: 1, reason: "503", retryAfter: "2"))
+        #expect(
+            range.handle(answered(503, done: 0, verdict: Self.again))
+                == .wait(attempt: 1, reason: "503", retryAfter: "2"))
         #expect(range.handle(.waited) == .send(from: 1000, through: 1999))
         // Cut after 200 bytes: the next request starts where the bytes end.
-        #expect(range.handle(.transportFailed(done: 200, verdict: Self.again)) == .wait(attempt: 1, reason: "503", retryAfter: "2"))
+        #expect(
+            range.handle(.transportFailed(done: 200, verdict: Self.again))
+                == .wait(attempt: 1, reason: "503", retryAfter: "2"))
         #expect(range.handle(.waited) == .send(from: 1200, through: 1999))
     }
 
     @Test func failuresWithoutProgressGiveUpAtTheLimit() {
         var range = machine(limit: 3)
         _ = range.begin()
-        #expect(range.handle(.transportFailed(done: 0, verdict: Self.again)) == .wait(attempt: 1, reason: "503", retryAfter: "2"))
+        #expect(
+            range.handle(.transportFailed(done: 0, verdict: Self.again))
+                == .wait(attempt: 1, reason: "503", retryAfter: "2"))
         _ = range.handle(.waited)
-        #expect(range.handle(.transportFailed(done: 0, verdict: Self.again)) == .wait(attempt: 2, reason: "503", retryAfter: "2"))
+        #expect(
+            range.handle(.transportFailed(done: 0, verdict: Self.again))
+                == .wait(attempt: 2, reason: "503", retryAfter: "2"))
         _ = range.handle(.waited)
         #expect(range.handle(.transportFailed(done: 0, verdict: Self.again)) == .fail)
     }
@@ -90,7 +98,9 @@ import Testing
         // A slow link that keeps moving never runs out of attempts.
         for _ in 0..<10 {
             done += 50
-            #expect(range.handle(.transportFailed(done: done, verdict: Self.again)) == .wait(attempt: 1, reason: "503", retryAfter: "2"))
+            #expect(
+                range.handle(.transportFailed(done: done, verdict: Self.again))
+                    == .wait(attempt: 1, reason: "503", retryAfter: "2"))
             #expect(range.handle(.waited) == .send(from: 1000 + done, through: 1999))
         }
     }
@@ -101,7 +111,9 @@ import Testing
         _ = range.handle(.transportFailed(done: 0, verdict: Self.again))
         _ = range.handle(.waited)
         _ = range.handle(answered(206, done: 100))
-        #expect(range.handle(.transportFailed(done: 100, verdict: Self.again)) == .wait(attempt: 1, reason: "503", retryAfter: "2"))
+        #expect(
+            range.handle(.transportFailed(done: 100, verdict: Self.again))
+                == .wait(attempt: 1, reason: "503", retryAfter: "2"))
     }
 
     @Test func aFinalAnswerOrErrorFailsAtOnce() {

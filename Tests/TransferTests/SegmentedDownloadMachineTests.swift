@@ -126,7 +126,8 @@ import Testing
     @Test func aJournaledDownloadOfTheSameVersionContinuesFromWhatItHolds() throws {
         var download = machine()
         _ = download.begin(known: .init())
-        _ = download.handle(.recordRead(record(halves(done: 10 * Self.mib, synced: 4 * Self.mib)), partialSize: 100 * Self.mib))
+        _ = download.handle(
+            .recordRead(record(halves(done: 10 * Self.mib, synced: 4 * Self.mib)), partialSize: 100 * Self.mib))
         let action = download.handle(.probed(Self.strong))
         // A strong ETag vouches for the bytes: no overlap is fetched again.
         guard case .fetch(let resumed) = action else {
@@ -141,7 +142,8 @@ import Testing
     @Test func afterARebootOnlyFlushedBytesAreTrusted() throws {
         var download = machine(boot: "boot-2")
         _ = download.begin(known: .init())
-        _ = download.handle(.recordRead(record(halves(done: 10 * Self.mib, synced: 4 * Self.mib)), partialSize: 100 * Self.mib))
+        _ = download.handle(
+            .recordRead(record(halves(done: 10 * Self.mib, synced: 4 * Self.mib)), partialSize: 100 * Self.mib))
         let resumed = try #require(plan(download.handle(.probed(Self.strong))))
         #expect(resumed.segments.map(\.done) == [4 * Self.mib, 4 * Self.mib])
     }
@@ -173,7 +175,8 @@ import Testing
     @Test func aTempFileShorterThanItsFlushedBytesIsNotContinued() {
         var download = machine()
         _ = download.begin(known: .init())
-        _ = download.handle(.recordRead(record(halves(done: 10 * Self.mib, synced: 10 * Self.mib)), partialSize: 55 * Self.mib))
+        _ = download.handle(
+            .recordRead(record(halves(done: 10 * Self.mib, synced: 10 * Self.mib)), partialSize: 55 * Self.mib))
         #expect(plan(download.handle(.probed(Self.strong)))?.begin == .fresh(preallocated: 100 * Self.mib))
     }
 
@@ -182,7 +185,8 @@ import Testing
             total: 100 * Self.mib, etag: nil, lastModified: "Mon, 01 Jun 2026 10:00:00 GMT", acceptsRanges: true)
         var download = machine()
         _ = download.begin(known: .init())
-        _ = download.handle(.recordRead(record(halves(done: Self.mib, synced: Self.mib), info: dated), partialSize: 100 * Self.mib))
+        _ = download.handle(
+            .recordRead(record(halves(done: Self.mib, synced: Self.mib), info: dated), partialSize: 100 * Self.mib))
         guard case .checkOverlaps(let plan) = download.handle(.probed(dated)) else {
             Issue.record("a version vouched for by its time alone must be checked")
             return

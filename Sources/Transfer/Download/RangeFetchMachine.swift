@@ -98,14 +98,16 @@ struct RangeFetchMachine: Sendable {
 
     // MARK: Rules
 
-    private mutating func answered(status: Int, base: Int64, announcedTotal: Int64?, verdict: RetryVerdict) -> Action
-    {
+    private mutating func answered(status: Int, base: Int64, announcedTotal: Int64?, verdict: RetryVerdict) -> Action {
         switch status {
         case 206:
             failures = 0
             return next()
         case 412:
-            return ended(.restart(reason: "the file changed on the server (its ETag is no longer \(etag ?? "the same"))", changed: true))
+            return ended(
+                .restart(
+                    reason: "the file changed on the server (its ETag is no longer \(etag ?? "the same"))",
+                    changed: true))
         case 416:
             // Our range starts inside the length we were promised; a 416 means the file is shorter now.
             let now = announcedTotal.map(String.init) ?? "of unknown"

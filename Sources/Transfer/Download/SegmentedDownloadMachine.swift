@@ -204,7 +204,8 @@ struct SegmentedDownloadMachine: Sendable {
                 index: index, start: total * Int64(index) / Int64(count),
                 end: total * Int64(index + 1) / Int64(count) - 1, done: 0, synced: 0)
         }
-        let plan = Plan(info: info, total: total, segments: segments, begin: .fresh(preallocated: count > 1 ? total : nil))
+        let plan = Plan(
+            info: info, total: total, segments: segments, begin: .fresh(preallocated: count > 1 ? total : nil))
         phase = .fetching(plan)
         return .fetch(plan)
     }

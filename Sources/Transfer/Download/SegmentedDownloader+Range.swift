@@ -77,7 +77,9 @@ extension SegmentedDownloader {
             case .cancelled: throw CancellationError()
             default:
                 countFetched(since: base, index, progress: progress)
-                return (.transportFailed(done: progress.done(index), verdict: policy.verdict(for: error)), .transfer(error))
+                return (
+                    .transportFailed(done: progress.done(index), verdict: policy.verdict(for: error)), .transfer(error)
+                )
             }
         }
     }

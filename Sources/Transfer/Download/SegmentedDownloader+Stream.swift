@@ -27,101 +27,34 @@ extension SegmentedDownloader {
         ifNoneMatch: String?, bandwidthLimit: Int64? = nil, requireLength: Bool = false, digest: RunningDigest? = nil,
         onProgress: (@Sendable (_ written: Int64, _ total: Int64?) -> Void)? = nil
     ) async throws(DownloadError) -> StreamOutcome {
-        let state = StreamState()
+        let target = StreamTarget(
+            url: url, credential: credential, fileDescriptor: fileDescriptor, copy: copy,
+            bandwidthLimit: bandwidthLimit,
+            requireLength: requireLength, digest: digest, onProgress: onProgress)
         let policy = http.configuration.retry
-        let loop = RetryLoop(transfer: policy, clock: http.configuration.clock)
+        var machine = ResumingStreamMachine(
+            ifNoneMatch: ifNoneMatch, preferIfMatch: rangeCondition == .ifMatch,
+            limit: policy.maxAttemptsWithoutProgress)
+        var lastFailure: DownloadError?
+        var action = machine.begin()
         do {
-            return try await loop.run { () async throws -> RetryStep<StreamOutcome> in
-                let (written, validator, total) = state.values
-                let sink: HTTPRequest.Sink =
-                    if let copy {
-                        .streamWithCopy(
-                            fileDescriptor: fileDescriptor, copyDescriptor: copy.descriptor, copyLimit: copy.limit)
-                    } else { .stream(fileDescriptor: fileDescriptor) }
-                var request = HTTPRequest(url: url, sink: sink, credential: credential, redirects: .anyOrigin)
-                request.maxReceiveBytesPerSecond = bandwidthLimit
-                if let digest { request.onStoredBytes = { digest.update($0) } }
-                if written > 0 {
-                    guard let validator else {
-                        throw DownloadError.transfer(
-                            .transport(
-                                request: "GET \(URLRedaction.redacted(url))", code: TransportCode.receiveError,
-                                message:
-                                    "connection lost after \(written) bytes and the server gives no ETag or Last-Modified to resume safely"
-                            ))
-                    }
-                    request.headers.add("Range", "bytes=\(written)-")
-                    // With If-Match a changed file answers 412, which fails the stream: bytes already written cannot be taken back.
-                    request.headers.add(
-                        rangeCondition == .ifMatch && !validator.hasPrefix("W/") && validator.hasPrefix("\"")
-                            ? "If-Match" : "If-Range", validator)
-                } else if let ifNoneMatch {
-                    request.headers.add("If-None-Match", ifNoneMatch)
+            while true {
+                try Task.checkCancellation()
+                let event: ResumingStreamMachine.Event
+                switch action {
+                case .send(let from, let condition):
+                    (event, lastFailure) = try await streamAttempt(
+                        from: from, condition: condition, total: machine.learnt?.total, target: target)
+                case .wait(let attempt, _, let retryAfter):
+                    let delay = policy.delay(afterAttempt: attempt, retryAfter: retryAfter)
+                    try await http.configuration.clock.sleep(for: .seconds(delay))
+                    event = .waited
+                case .finish(let outcome):
+                    return outcome
+                case .fail(let failure):
+                    throw streamFailure(failure, last: lastFailure, url: url)
                 }
-                request.responseCheck = { status, headers in
-                    guard written > 0 else {
-                        // Learnt before the first body byte, so a failure mid-stream can still resume.
-                        if status == 200 { state.learn(from: headers) }
-                        // A server that promises lengths (Officer's raw endpoint) and sends none could send forever.
-                        if status == 200, requireLength, headers["Content-Length"] == nil {
-                            return "no Content-Length for a file"
-                        }
-                        return status == 206 ? "a range that was not asked for" : nil
-                    }
-                    if status == 200 { return "the file changed on the server after \(written) bytes were written" }
-                    if status == 206 {
-                        let parsed = headers["Content-Range"].flatMap(HTTPHeaders.parseContentRange)
-                        if parsed?.range?.lowerBound != written || (total != nil && parsed?.total != total) {
-                            return
-                                "Content-Range \(headers["Content-Range"] ?? "missing") does not continue at byte \(written)"
-                        }
-                    }
-                    return nil
-                }
-                // What the last attempt failed with: given up on, it is the error as it is, not wrapped again.
-                let lastFailure: DownloadError
-                let verdict: RetryVerdict
-                do {
-                    let response = try await http.send(
-                        request, retrying: false,
-                        onProgress: { snapshot in
-                            state.attemptWritten = snapshot.written
-                            onProgress?(
-                                written + snapshot.written, total ?? snapshot.expectedReceive.map { written + $0 })
-                        })
-                    state.commitAttempt()
-                    if response.status == 304, written == 0, ifNoneMatch != nil {
-                        return .done(
-                            StreamOutcome(written: 0, notModified: true, etag: response.headers["ETag"] ?? ifNoneMatch))
-                    }
-                    if response.isSuccess {
-                        let (now, _, expected) = state.values
-                        if let expected, now < expected {  // cut short without an error
-                            loop.progressed()
-                            return .next
-                        }
-                        return .done(
-                            StreamOutcome(
-                                written: now, notModified: false, etag: state.etag, lastModified: state.lastModified))
-                    }
-                    lastFailure = .server(
-                        url: URLRedaction.redacted(url), status: response.status, message: response.errorMessage)
-                    verdict = policy.verdict(for: response)
-                } catch let error as HTTPError {
-                    state.commitAttempt()
-                    if case .rejected(_, let status, let why) = error {
-                        throw written > 0 && status == 200
-                            ? DownloadError.unstable(url: URLRedaction.redacted(url))
-                            : DownloadError.unexpectedAnswer(url: URLRedaction.redacted(url), reason: why)
-                    }
-                    lastFailure = .transfer(error)
-                    verdict = policy.verdict(for: error)
-                }
-                guard let step = RetryStep<StreamOutcome>.after(verdict, otherwise: { _ in throw lastFailure }) else {
-                    throw lastFailure
-                }
-                if state.values.written > written { loop.progressed() }
-                return step
+                action = machine.handle(event)
             }
         } catch let error as DownloadError {
             throw error
@@ -129,46 +62,116 @@ extension SegmentedDownloader {
             throw .transfer(.cancelled(request: "GET \(URLRedaction.redacted(url))"))
         }
     }
+
+    /// Where a stream goes and who hears of it.
+    private struct StreamTarget: Sendable {
+        var url: String
+        var credential: BearerCredential?
+        var fileDescriptor: Int32
+        var copy: (descriptor: Int32, limit: Int64)?
+        var bandwidthLimit: Int64?
+        var requireLength: Bool
+        var digest: RunningDigest?
+        var onProgress: (@Sendable (_ written: Int64, _ total: Int64?) -> Void)?
+    }
+
+    /// One GET of the stream from byte `from`: what happened, as the machine's event, and the error it is if it ends
+    /// the stream.
+    private func streamAttempt(
+        from written: Int64, condition: ResumingStreamMachine.Condition?, total: Int64?, target: StreamTarget
+    ) async throws -> (event: ResumingStreamMachine.Event, failure: DownloadError?) {
+        let attempt = StreamAttempt()
+        var request = streamRequest(from: written, condition: condition, target: target)
+        let requireLength = target.requireLength
+        request.responseCheck = { status, headers in
+            // Learnt before the first body byte, so a failure mid-stream can still resume.
+            if status == 200, written == 0 { attempt.learn(from: headers) }
+            return ResumingStreamMachine.refusal(
+                status: status, headers: headers, written: written, total: total, requireLength: requireLength)
+        }
+        let policy = http.configuration.retry
+        let onProgress = target.onProgress
+        do {
+            let response = try await http.send(
+                request, retrying: false,
+                onProgress: { snapshot in
+                    attempt.wrote = snapshot.written
+                    onProgress?(written + snapshot.written, total ?? snapshot.expectedReceive.map { written + $0 })
+                })
+            let event = ResumingStreamMachine.Event.answered(
+                status: response.status, wrote: attempt.wrote, learnt: attempt.learnt, etag: response.headers["ETag"],
+                verdict: policy.verdict(for: response))
+            let failure = DownloadError.server(
+                url: URLRedaction.redacted(target.url), status: response.status, message: response.errorMessage)
+            return (event, failure)
+        } catch let error as HTTPError {
+            if case .rejected(_, let status, let why) = error { return (.refused(status: status, reason: why), nil) }
+            let event = ResumingStreamMachine.Event.transportFailed(
+                wrote: attempt.wrote, learnt: attempt.learnt, verdict: policy.verdict(for: error))
+            return (event, .transfer(error))
+        }
+    }
+
+    /// The GET of the stream from byte `from` with `condition`, into the output (and its copy).
+    private func streamRequest(
+        from written: Int64, condition: ResumingStreamMachine.Condition?, target: StreamTarget
+    ) -> HTTPRequest {
+        let sink: HTTPRequest.Sink =
+            if let copy = target.copy {
+                .streamWithCopy(
+                    fileDescriptor: target.fileDescriptor, copyDescriptor: copy.descriptor, copyLimit: copy.limit)
+            } else { .stream(fileDescriptor: target.fileDescriptor) }
+        var request = HTTPRequest(url: target.url, sink: sink, credential: target.credential, redirects: .anyOrigin)
+        request.maxReceiveBytesPerSecond = target.bandwidthLimit
+        if let digest = target.digest { request.onStoredBytes = { digest.update($0) } }
+        if written > 0 { request.headers.add("Range", "bytes=\(written)-") }
+        switch condition {
+        case .ifNoneMatch(let etag): request.headers.add("If-None-Match", etag)
+        case .ifRange(let validator): request.headers.add("If-Range", validator)
+        case .ifMatch(let etag): request.headers.add("If-Match", etag)
+        case nil: break
+        }
+        return request
+    }
+
+    /// The error a stream ends with.
+    private func streamFailure(
+        _ failure: ResumingStreamMachine.Failure, last: DownloadError?, url: String
+    ) -> DownloadError {
+        let shown = URLRedaction.redacted(url)
+        switch failure {
+        case .noValidator(let written):
+            return .transfer(
+                .transport(
+                    request: "GET \(shown)", code: TransportCode.receiveError,
+                    message:
+                        "connection lost after \(written) bytes and the server gives no ETag or Last-Modified to resume safely"
+                ))
+        case .unstable: return .unstable(url: shown)
+        case .unexpectedAnswer(let reason): return .unexpectedAnswer(url: shown, reason: reason)
+        case .lastAnswer, .lastTransportError: return last ?? .unexpectedAnswer(url: shown, reason: "no answer")
+        }
+    }
 }
 
-/// What a stream knows between attempts.
-private final class StreamState: Sendable {
+/// What one attempt of a stream learnt before its body and wrote, told by the transport's callbacks.
+private final class StreamAttempt: Sendable {
     private struct Known {
-        var written: Int64 = 0
-        var validator: String?
-        var total: Int64?
-        var strongETag: String?
-        var modified: String?
-        var attempt: Int64 = 0
+        var wrote: Int64 = 0
+        var learnt: ResumingStreamMachine.Learnt?
     }
 
     private let known = LockedValue(Known())
 
-    var values: (written: Int64, validator: String?, total: Int64?) {
-        known.withLock { ($0.written, $0.validator, $0.total) }
+    var wrote: Int64 {
+        get { known.withLock { $0.wrote } }
+        set { known.withLock { $0.wrote = newValue } }
     }
-    var etag: String? { known.withLock { $0.strongETag } }
-    var lastModified: String? { known.withLock { $0.modified } }
-    var attemptWritten: Int64 {
-        get { known.withLock { $0.attempt } }
-        set { known.withLock { $0.attempt = newValue } }
-    }
-
-    func commitAttempt() {
-        known.withLock {
-            $0.written += $0.attempt
-            $0.attempt = 0
-        }
-    }
+    var learnt: ResumingStreamMachine.Learnt? { known.withLock { $0.learnt } }
 
     func learn(from headers: HTTPHeaders) {
-        let info = RemoteFileInfo(headers: headers)
-        known.withLock {
-            $0.validator = info.rangeValidator
-            $0.total = info.total
-            $0.strongETag = info.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 }
-            $0.modified = info.lastModified
-        }
+        let learnt = ResumingStreamMachine.Learnt(RemoteFileInfo(headers: headers))
+        known.withLock { $0.learnt = learnt }
     }
 }
 
