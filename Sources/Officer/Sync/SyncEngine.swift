@@ -83,21 +83,7 @@ package struct SyncEngine: Sendable {
     private func run(in state: SyncState) async -> SyncReport {
         let started = Date()
         // The root is made while the listings start (one round trip each, at once); nothing is sent before it.
-        let makingRoot: Task<(any Error)?, Never>? =
-            options.dryRun
-            ? nil
-            : Task { [destination, isStaged, stagingFolder] in
-                do {
-                    try await destination.makeDirectory(.root)
-                    if isStaged {
-                        try FileManager.default.createDirectory(
-                            atPath: stagingFolder, withIntermediateDirectories: true)
-                    }
-                    return nil
-                } catch {
-                    return error
-                }
-            }
+        let makingRoot = startMakingRoot()
         let problem: @Sendable (SyncPath, String, Bool) -> Void = { path, message, isError in
             if isError { state.fail(path.description, "read", message) } else { state.warn("\(path): \(message)") }
         }
@@ -107,131 +93,20 @@ package struct SyncEngine: Sendable {
         let destinations = RemoteStream(
             iterator: destination.makeIterator(missingRootIsEmpty: true, onProblem: problem), filter: options.filter,
             state: state)
-        var deletions = DeletionList()
-        var skipSource: SyncPath?  // a source folder whose contents cannot be synced (its creation failed)
-        // The folders being made in this run that hold the current entry, outermost first: what is inside one
-        // waits for it to be made (and is left out when it could not be).
-        var making: [MadeFolder] = []
-        let impliesFolders = destination.impliesFolders && !options.dryRun
-
         var merge = await SyncMerge(left: { await sources.next() }, right: { await destinations.next() })
         if let makingRoot, let error = await makingRoot.value {
             let what = destination.isLocalDisk ? "local" : source.isLocalDisk ? "remote" : "destination"
             state.fail("", "create the \(what) folder", error)
             return state.finish(started)
         }
+        var plan = SyncPlan(state: state, bounds: SyncWorkBounds(options: options))
         await withTaskGroup(of: Int.self) { group in
-            var bounds = SyncWorkBounds(options: options)
             while let (listed, existing) = await merge.next() {
                 if Task.isCancelled || state.refusal != nil { break }
-                let item = listed.map(destination.storable)
-                if let item, let skip = skipSource, item.path.isInside(skip) {
-                    if !item.isDirectory { state.leftOut(below: skip) }
-                    continue
-                }
-                if let item {
-                    while let last = making.last, !item.path.isInside(last.path) {
-                        await leave(&making, bounds: &bounds, group: &group, state: state)
-                    }
-                    if making.last?.gate.made == false {
-                        skipSource = making.removeLast().path
-                        if !item.isDirectory { state.leftOut(below: skipSource!) }
-                        continue
-                    }
-                }
-                let folder = making.last?.gate
-                let folderPath = making.last?.path ?? .root
-                guard let item else {
-                    if let existing { deletions.add(existing, enabled: options.deleteExtraneous) }
-                    continue
-                }
-                // The name rule, in the plan too: a dry run must not plan what the real run refuses.
-                if SyncPath.problem(withName: item.path.name) != nil {
-                    state.fail(
-                        item.path.description, item.isDirectory ? "create the folder" : transferVerb,
-                        RemotePathError.invalidComponent(item.path.name))
-                    if item.isDirectory { skipSource = item.path }
-                    continue
-                }
-                if let existing, existing.kind != item.kind {
-                    state.fail(
-                        item.path.description, "sync",
-                        "a \(item.kind.rawValue) on one side and a \(existing.kind.rawValue) on the other: left alone")
-                    if item.isDirectory { skipSource = item.path }
-                    continue
-                }
-                if item.isDirectory {
-                    guard existing == nil else { continue }
-                    let action = SyncAction(kind: .makeDirectory, path: item.path.description, bytes: 0, reason: "new")
-                    state.planned(action)
-                    let gate = SyncFolderGate()
-                    if impliesFolders {
-                        // Made by what is written in it; only an empty one costs a request (``leave``).
-                        gate.open(true)
-                        making.append(
-                            MadeFolder(path: item.path, gate: gate, implied: SyncImpliedFolder(action: action)))
-                        continue
-                    }
-                    making.append(MadeFolder(path: item.path, gate: gate, implied: nil))
-                    if options.dryRun {
-                        gate.open(await makeDirectory(action, item.path, state: state))
-                        continue
-                    }
-                    await bounds.add(to: &group, isCheck: true) {
-                        let made = await folder?.wait() ?? true
-                        gate.open(made ? await makeDirectory(action, item.path, state: state) : false)
-                    }
-                    continue
-                }
-                let work: @Sendable () async -> Void
-                var isCheck = false
-                if let existing {
-                    let ignoringSize = item.sourceName != nil
-                    let timesExact = item.isTimeExact && existing.isTimeExact
-                    if !timesExact, ignoringSize || (item.size == existing.size && options.comparison != .sizeOnly) {
-                        // Same size: the exact times decide, asked off the listing's path.
-                        isCheck = true
-                        work = { await resolveAndCompare(item, existing, state: state) }
-                    } else {
-                        switch options.comparison.needsTransfer(item, over: existing, ignoringSize: ignoringSize) {
-                        case true?:
-                            state.planned(transferAction(item, reason: "changed"))
-                            work = { await transfer(item, over: existing, reason: "changed", state: state) }
-                        case false?:
-                            state.unchanged()
-                            continue
-                        case nil:
-                            isCheck = true
-                            work = { await compareContent(item, existing, state: state) }
-                        }
-                    }
-                } else {
-                    state.planned(transferAction(item, reason: "new"))
-                    let implied = making.compactMap(\.implied)
-                    work = {
-                        if await transfer(item, over: nil, reason: "new", state: state) {
-                            for folder in implied { folder.contentWritten(state: state) }
-                        }
-                    }
-                }
-                // Whatever is planned inside a folder whose existence it implies spares that folder its marker.
-                for folder in making.reversed() {
-                    guard let implied = folder.implied, !implied.isFilled else { break }
-                    implied.isFilled = true
-                }
-                // Work that waited for a slot while the token was refused is not started, nor work in a folder
-                // that could not be made (its failure is told once, for the folder).
-                await bounds.add(to: &group, isCheck: isCheck, size: item.size) {
-                    guard await folder?.wait() ?? true else {
-                        state.leftOut(below: folderPath)
-                        return
-                    }
-                    guard state.refusal == nil else { return }
-                    await work()
-                }
+                await self.plan(listed.map(destination.storable), over: existing, in: &plan, group: &group)
             }
-            while !making.isEmpty, !Task.isCancelled, state.refusal == nil {
-                await leave(&making, bounds: &bounds, group: &group, state: state)
+            while !plan.making.isEmpty, !Task.isCancelled, state.refusal == nil {
+                await leave(&plan, group: &group)
             }
             // Stopped (a listing refused, the server gone, the token refused): what is under way stops too.
             if state.refusal != nil { group.cancelAll() }
@@ -239,14 +114,161 @@ package struct SyncEngine: Sendable {
         }
         state.reportLeftOut()
         if Task.isCancelled { state.interrupted() }
-        await deletions.perform(options: options, state: state) { item in
+        await plan.deletions.perform(options: options, state: state) { item in
             try await destination.delete(item.path, isDirectory: item.isDirectory)
         }
         return state.finish(started)
     }
 
+    /// Makes the destination's root (and the staging folder) in a task of its own; nil in a dry run.
+    private func startMakingRoot() -> Task<(any Error)?, Never>? {
+        guard !options.dryRun else { return nil }
+        return Task { [destination, isStaged, stagingFolder] in
+            do {
+                try await destination.makeDirectory(.root)
+                if isStaged {
+                    try FileManager.default.createDirectory(atPath: stagingFolder, withIntermediateDirectories: true)
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    /// Where the plan is, between the entries of the merged listings.
+    struct SyncPlan {
+        /// Where failures and counts go.
+        let state: SyncState
+        /// The work under way and its bounds.
+        var bounds: SyncWorkBounds
+        /// Destination entries the source lacks.
+        var deletions = DeletionList()
+        /// A source folder whose contents cannot be synced (its creation failed, or it was refused).
+        var skipSource: SyncPath?
+        /// The folders being made in this run that hold the current entry, outermost first: what is inside one
+        /// waits for it to be made (and is left out when it could not be).
+        var making: [MadeFolder] = []
+    }
+
+    /// Plans one entry of the merged listings: `item` from the source (nil: only the destination has it), over
+    /// `existing` in the destination.
+    private func plan(_ item: SyncItem?, over existing: SyncItem?, in plan: inout SyncPlan, group: inout TaskGroup<Int>)
+        async
+    {
+        guard let item else {
+            if let existing { plan.deletions.add(existing, enabled: options.deleteExtraneous) }
+            return
+        }
+        let state = plan.state
+        if let skip = plan.skipSource, item.path.isInside(skip) {
+            if !item.isDirectory { state.leftOut(below: skip) }
+            return
+        }
+        while let last = plan.making.last, !item.path.isInside(last.path) { await leave(&plan, group: &group) }
+        if plan.making.last?.gate.made == false {
+            plan.skipSource = plan.making.removeLast().path
+            if !item.isDirectory { state.leftOut(below: plan.skipSource!) }
+            return
+        }
+        if refuses(item, over: existing, state: state) {
+            if item.isDirectory { plan.skipSource = item.path }
+            return
+        }
+        if item.isDirectory {
+            if existing == nil { await planFolder(item, in: &plan, group: &group) }
+            return
+        }
+        await planFile(item, over: existing, in: &plan, group: &group)
+    }
+
+    /// Refuses an entry that is not synced at all, telling `state` why: a name the rule refuses (in the plan too: a
+    /// dry run must not plan what the real run refuses), or a file on one side and a folder on the other.
+    private func refuses(_ item: SyncItem, over existing: SyncItem?, state: SyncState) -> Bool {
+        if SyncPath.problem(withName: item.path.name) != nil {
+            state.fail(
+                item.path.description, item.isDirectory ? "create the folder" : transferVerb,
+                RemotePathError.invalidComponent(item.path.name))
+            return true
+        }
+        if let existing, existing.kind != item.kind {
+            state.fail(
+                item.path.description, "sync",
+                "a \(item.kind.rawValue) on one side and a \(existing.kind.rawValue) on the other: left alone")
+            return true
+        }
+        return false
+    }
+
+    /// Plans a folder the destination lacks: made as work of its own once the folder holding it is, or implied by
+    /// what is written inside it.
+    private func planFolder(_ item: SyncItem, in plan: inout SyncPlan, group: inout TaskGroup<Int>) async {
+        let state = plan.state
+        let action = SyncAction(kind: .makeDirectory, path: item.path.description, bytes: 0, reason: "new")
+        state.planned(action)
+        let gate = SyncFolderGate()
+        let outer = plan.making.last?.gate
+        if destination.impliesFolders && !options.dryRun {
+            // Made by what is written in it; only an empty one costs a request (``leave``).
+            gate.open(true)
+            plan.making.append(MadeFolder(path: item.path, gate: gate, implied: SyncImpliedFolder(action: action)))
+            return
+        }
+        plan.making.append(MadeFolder(path: item.path, gate: gate, implied: nil))
+        if options.dryRun {
+            gate.open(await makeDirectory(action, item.path, state: state))
+            return
+        }
+        await plan.bounds.add(to: &group, isCheck: true) {
+            let made = await outer?.wait() ?? true
+            gate.open(made ? await makeDirectory(action, item.path, state: state) : false)
+        }
+    }
+
+    /// Plans a file: its machine's first step decides from the listings whether it is unchanged, sent (announced
+    /// here, in listing order), or checked first; the rest runs as work once the folder holding it is made.
+    private func planFile(
+        _ item: SyncItem, over existing: SyncItem?, in plan: inout SyncPlan, group: inout TaskGroup<Int>
+    ) async {
+        let state = plan.state
+        var planned = SyncFileMachine(
+            source: item, destination: existing, comparison: options.comparison, dryRun: options.dryRun)
+        let first = planned.begin()
+        let machine = planned
+        var isCheck = false
+        switch first {
+        case .finish(.unchanged):
+            state.unchanged()
+            return
+        case .transfer(let reason, _), .checkSendable(let reason, _):
+            state.planned(transferAction(item, reason: reason))
+        default:
+            isCheck = true
+        }
+        let implied = existing == nil ? plan.making.compactMap(\.implied) : []
+        // Whatever is planned inside a folder whose existence it implies spares that folder its marker.
+        for folder in plan.making.reversed() {
+            guard let implied = folder.implied, !implied.isFilled else { break }
+            implied.isFilled = true
+        }
+        let folder = plan.making.last?.gate
+        let folderPath = plan.making.last?.path ?? .root
+        // Work that waited for a slot while the token was refused is not started, nor work in a folder that could
+        // not be made (its failure is told once, for the folder).
+        await plan.bounds.add(to: &group, isCheck: isCheck, size: item.size) {
+            guard await folder?.wait() ?? true else {
+                state.leftOut(below: folderPath)
+                return
+            }
+            guard state.refusal == nil else { return }
+            if await sync(machine, from: first, state: state) {
+                for folder in implied { folder.contentWritten(state: state) }
+            }
+        }
+    }
+
     /// A folder this run makes, with what waits for it.
-    private struct MadeFolder {
+    struct MadeFolder {
         var path: SyncPath
         var gate: SyncFolderGate
         /// Set where the destination implies folders: made by what is written inside.
@@ -255,14 +277,13 @@ package struct SyncEngine: Sendable {
 
     /// The plan has gone past the innermost folder being made: where folders are implied and nothing was planned
     /// in it, it is an empty folder, kept by a marker (which fills the folders holding it).
-    private func leave(
-        _ making: inout [MadeFolder], bounds: inout SyncWorkBounds, group: inout TaskGroup<Int>, state: SyncState
-    ) async {
-        let folder = making.removeLast()
+    private func leave(_ plan: inout SyncPlan, group: inout TaskGroup<Int>) async {
+        let folder = plan.making.removeLast()
         guard let implied = folder.implied, !implied.isFilled else { return }
-        let outer = making.compactMap(\.implied)
+        let outer = plan.making.compactMap(\.implied)
         for holder in outer { holder.isFilled = true }
-        await bounds.add(to: &group, isCheck: true) {
+        let state = plan.state
+        await plan.bounds.add(to: &group, isCheck: true) {
             if await makeDirectory(implied.action, folder.path, state: state) {
                 for holder in outer { holder.contentWritten(state: state) }
             }
@@ -298,135 +319,16 @@ package struct SyncEngine: Sendable {
     }
 
     /// A file into this machine is a download; every other transfer is told as an upload.
-    private func transferAction(_ item: SyncItem, reason: String) -> SyncAction {
+    func transferAction(_ item: SyncItem, reason: String) -> SyncAction {
         let kind: SyncAction.Kind = destination.isLocalDisk && !source.isLocalDisk ? .download : .upload
         return SyncAction(kind: kind, path: item.path.description, bytes: item.size, reason: reason)
     }
 
-    private var transferVerb: String { destination.isLocalDisk ? "download" : source.isLocalDisk ? "upload" : "copy" }
+    var transferVerb: String { destination.isLocalDisk ? "download" : source.isLocalDisk ? "upload" : "copy" }
 
     /// The item with its exact time, asked of its side when the listing's is not, as the destination keeps it.
-    private func exactSource(_ item: SyncItem) async throws -> SyncItem {
+    func exactSource(_ item: SyncItem) async throws -> SyncItem {
         item.isTimeExact ? item : destination.storable(try await source.exactItem(item))
-    }
-
-    /// Compares after asking for the exact times the listings lacked (same size, so the time decides).
-    private func resolveAndCompare(_ item: SyncItem, _ existing: SyncItem, state: SyncState) async {
-        let exactItem: SyncItem
-        let exactExisting: SyncItem
-        do {
-            exactItem = try await exactSource(item)
-            exactExisting = existing.isTimeExact ? existing : try await destination.exactItem(existing)
-        } catch {
-            state.fail(item.path.description, "compare", error)
-            return
-        }
-        switch options.comparison.needsTransfer(exactItem, over: exactExisting, ignoringSize: item.sourceName != nil) {
-        case true?: await transfer(exactItem, over: exactExisting, reason: "changed", state: state, announce: true)
-        case false?: state.unchanged()
-        case nil: await compareContent(exactItem, exactExisting, state: state)
-        }
-    }
-
-    /// Moves one file; `planned` was announced by the caller (in listing order, which a dry run prints). True when
-    /// the file is in place.
-    @discardableResult
-    private func transfer(
-        _ item: SyncItem, over existing: SyncItem?, reason: String, state: SyncState, announce: Bool = false
-    ) async -> Bool {
-        let action = transferAction(item, reason: reason)
-        if announce { state.planned(action) }
-        guard !options.dryRun else {
-            // What the send would refuse (an image --resize cannot prepare) is refused in the plan as well.
-            do {
-                try await source.checkSendable(item)
-                state.transferred(action, bytes: item.size)
-                return true
-            } catch {
-                state.fail(item.path.description, transferVerb, error)
-                return false
-            }
-        }
-        // The disk is full: every next file would fail the same way, so it is counted, not tried.
-        if state.isDiskFull {
-            state.notTried()
-            return false
-        }
-        let label = item.path.description
-        let total = item.size
-        // Named after the path: a rerun finds the same staging file (and the journal its download or upload).
-        let staged =
-            stagingFolder + "/"
-            + SHA256Hasher.digest(Array(label.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
-        var attempt = 0
-        while true {
-            do {
-                // The destination gets the source's exact time, which its listing may not carry; into this machine it
-                // comes with the download's answer (the local side asks for it only when the answer lacked it).
-                let exact = destination.isLocalDisk ? item : try await exactSource(item)
-                let received = try await destination.receive(
-                    exact, replacing: existing, from: source, staging: staged
-                ) { bytes in
-                    state.progress(path: label, bytes: bytes, total: total)
-                }
-                state.serverAnswered()
-                var done = action
-                done.checked = received.checked
-                state.transferred(done, bytes: received.bytes)
-                return true
-            } catch let deferral as SyncDeferral {
-                state.deferred(deferral.localPath)
-            } catch {
-                // A server gone for a while is waited for, and the file tried again (it resumes).
-                if await state.waitForServer(after: error, attempt: attempt, limit: options.serverWaitLimit) {
-                    attempt += 1
-                    continue
-                }
-                state.fail(label, transferVerb, error)
-            }
-            return false
-        }
-    }
-
-    /// Same size under `--checksum`: the hashes decide (the side that cannot choose its function first, the other
-    /// made alike); equal content with another modification time only gets the time set.
-    private func compareContent(_ item: SyncItem, _ existing: SyncItem, state: SyncState) async {
-        do {
-            let (mine, theirs): (SyncChecksum, SyncChecksum)
-            do {
-                if source.isLocalDisk {
-                    theirs = try await destination.checksum(item.path, like: nil)
-                    mine = try await source.checksum(item.path, like: theirs)
-                } else {
-                    mine = try await source.checksum(item.path, like: nil)
-                    theirs = try await destination.checksum(item.path, like: mine)
-                }
-            } catch OfficerError.notOffered {
-                // A server without checksums (the seed's): said once, and size and time decide as without --checksum.
-                state.warnOnce(
-                    "comparing by checksum: the server does not offer checksums of its files; comparing size and time")
-                if SyncComparison.sizeAndTime.needsTransfer(item, over: existing) == true {
-                    await transfer(item, over: existing, reason: "changed", state: state, announce: true)
-                } else {
-                    state.unchanged()
-                }
-                return
-            }
-            if mine.algorithm != theirs.algorithm || mine != theirs {
-                await transfer(item, over: existing, reason: "changed (checksum)", state: state, announce: true)
-                return
-            }
-            guard abs(item.mtime - existing.mtime) >= SyncComparison.timeTolerance else {
-                state.unchanged()
-                return
-            }
-            let action = SyncAction(kind: .setTime, path: item.path.description, bytes: 0, reason: "same content")
-            state.planned(action)
-            if !options.dryRun { try await destination.setModificationTime(item.path, to: item.mtime) }
-            state.timeSet(action)
-        } catch {
-            state.fail(item.path.description, "checksum", error)
-        }
     }
 }
 
