@@ -79,6 +79,27 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func configure(_ configuration: HTTPClientConfiguration) throws {
         let userdata = Unmanaged.passUnretained(self).toOpaque()
+        configureConnection(configuration)
+        configurePacing(configuration)
+        configureCallbacks(userdata)
+        var headerLines = request.headers.map { "\($0.name): \($0.value)" }
+        switch request.method {
+        case "GET": break
+        case "HEAD": CurlCalls.set(easy, CURLOPT_NOBODY, 1)
+        default: CurlCalls.set(easy, CURLOPT_CUSTOMREQUEST, request.method)
+        }
+        try configureBody(headers: &headerLines, userdata: userdata)
+        for line in headerLines { headerList = CurlCalls.append(headerList, line) }
+        if headerList != nil { CurlCalls.set(easy, CURLOPT_HTTPHEADER, list: headerList) }
+        if case .memory = request.sink {
+        } else if pacer == nil {
+            // Bigger reads mean fewer write callbacks and syscalls on bulk transfers.
+            CurlCalls.set(easy, CURLOPT_BUFFERSIZE, 256 << 10)
+        }
+    }
+
+    /// The URL, what may be followed, timeouts, TLS, the user agent and the credential.
+    private func configureConnection(_ configuration: HTTPClientConfiguration) {
         CurlCalls.set(easy, CURLOPT_URL, request.url)
         CurlCalls.set(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         CurlCalls.set(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
@@ -94,18 +115,6 @@ final class CurlTransfer: @unchecked Sendable {
         CurlCalls.set(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
         CurlCalls.set(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.stallTimeout.rounded(.up))))
         if let total = configuration.totalTimeout { CurlCalls.set(easy, CURLOPT_TIMEOUT_MS, Int(total * 1000)) }
-        sendPacer = Pace.of(request, sending: true, configuration: configuration)
-        pacer = Pace.of(request, sending: false, configuration: configuration)
-        if let rate = sendPacer.map({ Int64($0.bytesPerSecond) }) {
-            CurlCalls.set(easy, CURLOPT_UPLOAD_BUFFERSIZE, Int(max(16_384, min(rate / 10, 2 << 20))))
-        } else if case .file = request.body {
-            // Larger reads from the file: fewer callbacks and syscalls for big PATCH bodies.
-            CurlCalls.set(easy, CURLOPT_UPLOAD_BUFFERSIZE, 512 << 10)
-        }
-        if let rate = pacer.map({ Int64($0.bytesPerSecond) }) {
-            // Smaller reads keep the pacing even; the socket buffer does not need to fill at this rate.
-            CurlCalls.set(easy, CURLOPT_BUFFERSIZE, Int(max(16_384, min(rate / 10, 256 << 10))))
-        }
         if request.isBulk, !configuration.bulkOverHTTP2 {
             CurlCalls.set(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
         }
@@ -119,7 +128,26 @@ final class CurlTransfer: @unchecked Sendable {
             CurlCalls.set(easy, CURLOPT_HTTPAUTH, CurlCalls.authBearer())
             CurlCalls.set(easy, CURLOPT_XOAUTH2_BEARER, credential.token)
         }
+    }
 
+    /// The send and receive limits, and buffer sizes that keep them even.
+    private func configurePacing(_ configuration: HTTPClientConfiguration) {
+        sendPacer = Pace.of(request, sending: true, configuration: configuration)
+        pacer = Pace.of(request, sending: false, configuration: configuration)
+        if let rate = sendPacer.map({ Int64($0.bytesPerSecond) }) {
+            CurlCalls.set(easy, CURLOPT_UPLOAD_BUFFERSIZE, Int(max(16_384, min(rate / 10, 2 << 20))))
+        } else if case .file = request.body {
+            // Larger reads from the file: fewer callbacks and syscalls for big PATCH bodies.
+            CurlCalls.set(easy, CURLOPT_UPLOAD_BUFFERSIZE, 512 << 10)
+        }
+        if let rate = pacer.map({ Int64($0.bytesPerSecond) }) {
+            // Smaller reads keep the pacing even; the socket buffer does not need to fill at this rate.
+            CurlCalls.set(easy, CURLOPT_BUFFERSIZE, Int(max(16_384, min(rate / 10, 256 << 10))))
+        }
+    }
+
+    /// The header, body and progress callbacks, which find this transfer through `userdata`.
+    private func configureCallbacks(_ userdata: UnsafeMutableRawPointer) {
         CurlCalls.set(easy, CURLOPT_HEADERFUNCTION, callback: headerCallback)
         CurlCalls.set(easy, CURLOPT_HEADERDATA, pointer: userdata)
         CurlCalls.set(easy, CURLOPT_WRITEFUNCTION, callback: writeCallback)
@@ -127,13 +155,10 @@ final class CurlTransfer: @unchecked Sendable {
         CurlCalls.set(easy, CURLOPT_NOPROGRESS, 0)
         CurlCalls.setProgress(easy, progressCallback)
         CurlCalls.set(easy, CURLOPT_XFERINFODATA, pointer: userdata)
+    }
 
-        var headerLines = request.headers.map { "\($0.name): \($0.value)" }
-        switch request.method {
-        case "GET": break
-        case "HEAD": CurlCalls.set(easy, CURLOPT_NOBODY, 1)
-        default: CurlCalls.set(easy, CURLOPT_CUSTOMREQUEST, request.method)
-        }
+    /// The request's body, and the header lines it adds.
+    private func configureBody(headers headerLines: inout [String], userdata: UnsafeMutableRawPointer) throws {
         switch request.body {
         case .empty:
             if request.method != "GET", request.method != "HEAD" {
@@ -157,48 +182,43 @@ final class CurlTransfer: @unchecked Sendable {
             try openSource(path, offset: offset, length: length)
             sendThroughReadCallback(length: length, contentType: contentType, headers: &headerLines)
         case .multipart(let parts):
-            guard let mime = CurlCalls.mimeInit(easy) else {
-                throw HTTPError.transport(request: label, code: 27, message: "out of memory")
-            }
-            self.mime = mime
-            for part in parts {
-                let status: CURLcode
-                switch part {
-                case .field(let name, let value): status = CurlCalls.mimeAddField(mime, name: name, value: value)
-                case .file(let name, let path, let filename, let type):
-                    // Read through our callbacks, as a file body is: the same checks, the same pacing.
-                    var info = stat()
-                    guard stat(path, &info) == 0 else {
-                        throw HTTPError.localFile(path: path, message: String(cString: strerror(errno)))
-                    }
-                    try openSource(path, offset: 0, length: Int64(info.st_size))
-                    status = CurlCalls.mimeAddFile(
-                        mime, name: name, filename: filename, type: type, size: Int64(info.st_size), read: readCallback,
-                        seek: seekCallback, userdata: userdata)
-                case .stream(let name, let source, let filename, let type):
-                    sourceStream = source
-                    sourcePath = filename
-                    status = CurlCalls.mimeAddFile(
-                        mime, name: name, filename: filename, type: type, size: -1, read: readCallback,
-                        seek: seekCallback,
-                        userdata: userdata)
-                }
-                guard status == CurlCalls.ok else {
-                    throw HTTPError.transport(
-                        request: label, code: Int(status.rawValue), message: CurlCalls.strerror(status))
-                }
-            }
-            CurlCalls.setMime(easy, mime)
+            try configureMultipart(parts, userdata: userdata)
             headerLines.append("Expect:")
         }
-        for line in headerLines { headerList = CurlCalls.append(headerList, line) }
-        if headerList != nil { CurlCalls.set(easy, CURLOPT_HTTPHEADER, list: headerList) }
+    }
 
-        if case .memory = request.sink {
-        } else if pacer == nil {
-            // Bigger reads mean fewer write callbacks and syscalls on bulk transfers.
-            CurlCalls.set(easy, CURLOPT_BUFFERSIZE, 256 << 10)
+    /// A multipart form, its files read through our callbacks as a file body is: the same checks, the same pacing.
+    private func configureMultipart(_ parts: [HTTPRequest.MultipartPart], userdata: UnsafeMutableRawPointer) throws {
+        guard let mime = CurlCalls.mimeInit(easy) else {
+            throw HTTPError.transport(request: label, code: 27, message: "out of memory")
         }
+        self.mime = mime
+        for part in parts {
+            let status: CURLcode
+            switch part {
+            case .field(let name, let value): status = CurlCalls.mimeAddField(mime, name: name, value: value)
+            case .file(let name, let path, let filename, let type):
+                var info = stat()
+                guard stat(path, &info) == 0 else {
+                    throw HTTPError.localFile(path: path, message: String(cString: strerror(errno)))
+                }
+                try openSource(path, offset: 0, length: Int64(info.st_size))
+                status = CurlCalls.mimeAddFile(
+                    mime, name: name, filename: filename, type: type, size: Int64(info.st_size), read: readCallback,
+                    seek: seekCallback, userdata: userdata)
+            case .stream(let name, let source, let filename, let type):
+                sourceStream = source
+                sourcePath = filename
+                status = CurlCalls.mimeAddFile(
+                    mime, name: name, filename: filename, type: type, size: -1, read: readCallback, seek: seekCallback,
+                    userdata: userdata)
+            }
+            guard status == CurlCalls.ok else {
+                throw HTTPError.transport(
+                    request: label, code: Int(status.rawValue), message: CurlCalls.strerror(status))
+            }
+        }
+        CurlCalls.setMime(easy, mime)
     }
 
     // MARK: Lifecycle (called by CurlEngine)

@@ -51,84 +51,112 @@ package struct RemoteActionRunner: Sendable {
         let key = CacheKey(
             server: client.accountIdentity, root: identity.root, path: identity.path,
             kind: CacheKey.Kind.aiResult(action: request.action.rawValue, parameters: request.parameters))
-        var result = RemoteActionResult(
-            target: label, action: request.action, engine: "cache", fromCache: true, seconds: 0)
-        if !request.refresh, let cached = try? cache?.entry(for: key, version: identity.version) {
-            if request.producesText, let data = cached.contents() {
-                result.text = String(decoding: data, as: UTF8.self)
-                result.seconds = Date().timeIntervalSince(started)
-                return result
-            }
-            if let destination = request.download, let handle = FileHandle(forReadingAtPath: cached.path) {
-                // Where this run would save it: the same name rule as a fresh result, not an earlier run's -o.
-                let produced = cached.metadata["produced"] ?? "output"
-                let path = try localDestination(destination, name: outputName(request.target, produced: produced))
-                var options = DownloadOptions()
-                options.force = request.force
-                do {
-                    let saved = try downloader.install(
-                        from: handle.fileDescriptor, expectedLength: cached.size, to: path, options: options)
-                    result.savedPath = saved.path
-                    result.outputBytes = saved.bytes
-                    result.seconds = Date().timeIntervalSince(started)
-                    return result
-                } catch {
-                    throw .download(target: label, error)
-                }
-            }
+        if !request.refresh, var cached = try cachedResult(request, key: key, version: identity.version) {
+            cached.seconds = Date().timeIntervalSince(started)
+            return cached
         }
-        result.fromCache = false
-
-        // A local file goes into the inbox under a name no other file can take: its content hash.
-        var uploaded: RemotePath?
-        var input: RemotePath?
-        // The server's OCR reads no HEIC: such a photo goes as a JPEG made here (a server's copy fetched first).
-        var converted: [String] = []
-        defer { for path in converted { unlink(path) } }
-        if case .local(let path) = request.target {
-            var sent = path
-            if request.action == .ocr, Self.isHEIF(name: path) {
-                sent = try Self.jpegForOCR(path, label: label)
-                converted.append(sent)
-            }
-            uploaded = try await upload(sent, contentHash: identity.path.dropFirst(), label: label, onEvent: onEvent)
-            input = uploaded
-        } else if case .remote(let path) = request.target {
-            input = path
-            if request.action == .ocr, Self.isHEIF(name: path.name) {
-                let fetched = NSTemporaryDirectory() + "/officer-files-ocr-\(UUID().uuidString).heic"
-                converted.append(fetched)
-                do {
-                    _ = try await downloader.download(
-                        from: client.rawURL(for: path), credential: client.credential, to: fetched)
-                } catch {
-                    throw .download(target: label, error)
-                }
-                let sent = try Self.jpegForOCR(fetched, label: label)
-                converted.append(sent)
-                uploaded = try await upload(
-                    sent, contentHash: Substring(identity.version.replacingOccurrences(of: "/", with: "-")),
-                    label: label, onEvent: onEvent)
-                input = uploaded
-            }
-        }
+        let result = RemoteActionResult(
+            target: label, action: request.action, engine: "cache", fromCache: false, seconds: 0)
+        var sent = SentInput()
+        defer { for path in sent.converted { unlink(path) } }
+        try await prepareInput(request, identity: identity, into: &sent, onEvent: onEvent)
         var producedOnServer: RemotePath?
         let outcome: Result<RemoteActionResult, RemoteActionError>
         do {
             outcome = .success(
                 try await perform(
-                    request, input: input, uploaded: uploaded, identity: identity, key: key, result: result,
+                    request, input: sent.input, uploaded: sent.uploaded, identity: identity, key: key, result: result,
                     producedOnServer: &producedOnServer, onEvent: onEvent))
         } catch {
             outcome = .failure(error)
         }
-        if !request.keepRemote, uploaded != nil || producedOnServer != nil {
+        if !request.keepRemote, sent.uploaded != nil || producedOnServer != nil {
             // After the result is in hand, failed or not; a leftover in the inbox would be harmless and visible.
-            for path in [uploaded, producedOnServer].compactMap({ $0 }) { _ = try? await client.remove(path) }
+            for path in [sent.uploaded, producedOnServer].compactMap({ $0 }) { _ = try? await client.remove(path) }
         }
-        result = try outcome.get()
-        result.seconds = Date().timeIntervalSince(started)
-        return result
+        var finished = try outcome.get()
+        finished.seconds = Date().timeIntervalSince(started)
+        return finished
+    }
+
+    /// The result an earlier run left in the cache for this version of the target: its text, or its output saved
+    /// where this run would save a fresh one; nil when there is none (or it cannot serve this request).
+    private func cachedResult(_ request: RemoteActionRequest, key: CacheKey, version: String)
+        throws(RemoteActionError) -> RemoteActionResult?
+    {
+        guard let cached = try? cache?.entry(for: key, version: version) else { return nil }
+        let label = request.target.description
+        var result = RemoteActionResult(
+            target: label, action: request.action, engine: "cache", fromCache: true, seconds: 0)
+        if request.producesText, let data = cached.contents() {
+            result.text = String(decoding: data, as: UTF8.self)
+            return result
+        }
+        guard let destination = request.download, let handle = FileHandle(forReadingAtPath: cached.path) else {
+            return nil
+        }
+        // Where this run would save it: the same name rule as a fresh result, not an earlier run's -o.
+        let produced = cached.metadata["produced"] ?? "output"
+        let path = try localDestination(destination, name: outputName(request.target, produced: produced))
+        var options = DownloadOptions()
+        options.force = request.force
+        do {
+            let saved = try downloader.install(
+                from: handle.fileDescriptor, expectedLength: cached.size, to: path, options: options)
+            result.savedPath = saved.path
+            result.outputBytes = saved.bytes
+            return result
+        } catch {
+            throw .download(target: label, error)
+        }
+    }
+
+    /// What the action is called on: the server's file, or a copy this run put in the inbox, and the local files
+    /// made on the way (removed when the run ends).
+    private struct SentInput {
+        var input: RemotePath?
+        var uploaded: RemotePath?
+        var converted: [String] = []
+    }
+
+    /// Puts the input where the server's action reads it: a local file goes into the inbox under a name no other
+    /// file can take (its content hash); a photo the server's OCR cannot read (HEIC) goes as a JPEG made here, a
+    /// server's copy fetched first.
+    private func prepareInput(
+        _ request: RemoteActionRequest, identity: (root: String, path: String, version: String),
+        into sent: inout SentInput, onEvent: (@Sendable (RemoteActionEvent) -> Void)?
+    ) async throws(RemoteActionError) {
+        let label = request.target.description
+        switch request.target {
+        case .local(let path):
+            var file = path
+            if request.action == .ocr, Self.isHEIF(name: path) {
+                file = try Self.jpegForOCR(path, label: label)
+                sent.converted.append(file)
+            }
+            sent.uploaded = try await upload(
+                file, contentHash: identity.path.dropFirst(), label: label, onEvent: onEvent)
+            sent.input = sent.uploaded
+        case .remote(let path):
+            sent.input = path
+            guard request.action == .ocr, Self.isHEIF(name: path.name) else { return }
+            let fetched = NSTemporaryDirectory() + "/officer-files-ocr-\(UUID().uuidString).heic"
+            sent.converted.append(fetched)
+            do {
+                _ = try await downloader.download(
+                    from: client.rawURL(for: path), credential: client.credential, to: fetched)
+            } catch {
+                throw .download(target: label, error)
+            }
+            let file = try Self.jpegForOCR(fetched, label: label)
+            sent.converted.append(file)
+            sent.uploaded = try await upload(
+                file, contentHash: Substring(identity.version.replacingOccurrences(of: "/", with: "-")),
+                label: label, onEvent: onEvent)
+            sent.input = sent.uploaded
+        default:
+            return
+        }
     }
 
     // MARK: Steps

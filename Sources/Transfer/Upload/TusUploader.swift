@@ -79,46 +79,9 @@ package struct TusUploader: Uploading {
             if let limit = info.maxSize, fingerprint.size > limit {
                 throw UploadError.tooLarge(path: path, size: fingerprint.size, limit: limit)
             }
-            var restarts = 0
-            var resentForDamage = 0
-            while true {
-                do {
-                    let (prepared, isResumed) = try await prepare(
-                        key: key, path: path, fingerprint: fingerprint, target: target, info: info, options: options,
-                        fresh: restarts > 0, counter: counter, onEvent: onEvent)
-                    record = prepared
-                    return try await run(
-                        prepared, resuming: isResumed, identity: identity, info: info, options: options,
-                        counter: counter,
-                        onEvent: onEvent)
-                } catch is AlreadyStored {
-                    try? journal?.removeUpload(key: key)
-                    return UploadResult(
-                        path: path, bytes: fingerprint.size, method: .tus, resumedBytes: 0, sentBytes: counter.value,
-                        uploadURL: nil)
-                } catch let startOver as StartOver {
-                    restarts += 1
-                    if startOver.fromDamage {
-                        resentForDamage += 1
-                        // The damaged file under the name is this upload's own: the new one replaces it.
-                        target = target.replacingItsOwnCopy()
-                    }
-                    if restarts > 2 || resentForDamage > 1 {
-                        throw UploadError.protocolViolation(
-                            request: "PATCH \(target.tusEndpoint)", detail: startOver.reason)
-                    }
-                    // Every part goes: those that have not expired yet would otherwise stay on the server until they do.
-                    if let record {
-                        await terminate(record, credential: target.credential)
-                    } else {
-                        try? journal?.removeUpload(key: key)
-                    }
-                    record = nil
-                    // Damage found after the fact is told whatever the verbosity: the user is owed why it went twice.
-                    if startOver.fromDamage { onEvent?(.warning(startOver.reason)) }
-                    onEvent?(.restarted(reason: startOver.reason))
-                }
-            }
+            return try await placeRestarting(
+                key: key, path: path, fingerprint: fingerprint, identity: identity, target: &target, info: info,
+                options: options, counter: counter, record: &record, onEvent: onEvent)
         } catch let error as UploadError where error.isNotStored {
             // The server's upload says complete but no such file (or not these bytes) is there: its bytes can never be
             // placed now, so a rerun starts afresh instead of asking the same upload again.
@@ -146,6 +109,55 @@ package struct TusUploader: Uploading {
             throw UploadError.journal(error)
         } catch {
             throw UploadError.localFile(path: path, message: "\(error)")
+        }
+    }
+
+    /// Sends the file until the server holds it, starting over (every part terminated) when the server lost the
+    /// upload or the file changed: twice at most, and once only for damage found after the whole file was there.
+    /// `record` is the upload under way, for the caller's failure handling.
+    private func placeRestarting(
+        key: String, path: String, fingerprint: FileFingerprint, identity: FileIdentity, target: inout UploadTarget,
+        info: TusServerInfo, options: UploadOptions, counter: SentCounter, record: inout TransferJournal.Upload?,
+        onEvent: (@Sendable (TransferEvent) -> Void)?
+    ) async throws -> UploadResult {
+        var restarts = 0
+        var resentForDamage = 0
+        while true {
+            do {
+                let (prepared, isResumed) = try await prepare(
+                    key: key, path: path, fingerprint: fingerprint, target: target, info: info, options: options,
+                    fresh: restarts > 0, counter: counter, onEvent: onEvent)
+                record = prepared
+                return try await run(
+                    prepared, resuming: isResumed, identity: identity, info: info, options: options, counter: counter,
+                    onEvent: onEvent)
+            } catch is AlreadyStored {
+                try? journal?.removeUpload(key: key)
+                return UploadResult(
+                    path: path, bytes: fingerprint.size, method: .tus, resumedBytes: 0, sentBytes: counter.value,
+                    uploadURL: nil)
+            } catch let startOver as StartOver {
+                restarts += 1
+                if startOver.fromDamage {
+                    resentForDamage += 1
+                    // The damaged file under the name is this upload's own: the new one replaces it.
+                    target = target.replacingItsOwnCopy()
+                }
+                if restarts > 2 || resentForDamage > 1 {
+                    throw UploadError.protocolViolation(
+                        request: "PATCH \(target.tusEndpoint)", detail: startOver.reason)
+                }
+                // Every part goes: those that have not expired yet would otherwise stay on the server until they do.
+                if let record {
+                    await terminate(record, credential: target.credential)
+                } else {
+                    try? journal?.removeUpload(key: key)
+                }
+                record = nil
+                // Damage found after the fact is told whatever the verbosity: the user is owed why it went twice.
+                if startOver.fromDamage { onEvent?(.warning(startOver.reason)) }
+                onEvent?(.restarted(reason: startOver.reason))
+            }
         }
     }
 
