@@ -98,6 +98,8 @@ extension OfficerFiles {
     package func planUpload(
         of locals: [String], to destination: Location, request: UploadRequest, queueing: Bool
     ) async throws -> UploadPlan {
+        // Every file is checked before anything goes (uploads check again, as they open each).
+        for local in locals { try Self.requireLocalFile(local) }
         var request = request
         request.namesFolder = request.namesFolder || destination.namesFolder
         return try await remote(for: destination).uploadPlan(

@@ -18,7 +18,10 @@ extension CommandContext {
             return report.message
                 + "; pass --cacert FILE (the certificate that signed it; login remembers it) or --insecure"
         }
-        let message = report.message
+        var message = report.message
+        if let local = error as? LocalFileError, local.problem == .isAFolder, invokedCommand == "put" {
+            message += " (upload its files, or use sync)"
+        }
         guard let (option, wording) = Self.settlingOption(for: error), offeredOptions.contains(option) else {
             return message
         }

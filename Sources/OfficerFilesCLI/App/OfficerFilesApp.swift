@@ -111,19 +111,7 @@ package enum OfficerFilesApp {
             console.message("officer-files: \(error)")
             return ExitCode.usage.rawValue
         }
-        if parsed.flag("version") {
-            console.print(versionText)
-            return 0
-        }
-        if parsed.wantsHelp || parsed.path.isEmpty {
-            console.printRaw(HelpFormatter.help(for: parser.specs(for: parsed.path), globals: GlobalOptions.specs))
-            return parsed.path.isEmpty && !parsed.wantsHelp ? ExitCode.usage.rawValue : 0
-        }
-        if parsed.path == ["help"], parsed.flag("man") {
-            console.printRaw(manualPage)
-            return 0
-        }
-        if parsed.path == ["help"] { return help(topic: parsed.positionals, console: console) }
+        if let code = answerWithoutCommand(parsed, console: console) { return code }
         guard let command = commands.first(where: { $0.spec.name == parsed.path[0] }) else {
             return ExitCode.usage.rawValue
         }
@@ -165,33 +153,61 @@ package enum OfficerFilesApp {
             try await task.value
             return 0
         } catch {
-            // Whatever failed to reach a closed pipe (`cat big | head -c 10`) ends the run quietly, as git's does.
-            if console.outputReaderIsGone { return ExitCode.outputClosed.rawValue }
-            let code = ExitCode.of(error)
-            if code == .interrupted, case CLIError.refused(let message, _) = error {
-                // The command said what an interruption left (a paused upload) and what to run next.
-                console.message("officer-files: \(message)")
-            } else if code == .interrupted, case UploadError.cancelled(let path) = error.beneathReport {
-                // Nothing of it stays on the server (one multipart POST, or removed as asked): a rerun starts over.
-                console.message(
-                    "officer-files: interrupted; nothing of \(path) was kept, the same command starts it over")
-            } else if code == .interrupted,
-                ["login", "logout", "whoami", "remote"].contains(context.invokedCommand ?? "")
-            {
-                // Nothing of these is half done: there is nothing to continue.
-                console.message("officer-files: interrupted; nothing was changed")
-            } else if code == .interrupted {
-                console.message("officer-files: interrupted; run the same command again to continue")
-            } else {
-                console.message(
-                    "officer-files: " + context.describe(error)
-                        + (hint(for: error, context: context).map { "; " + $0 } ?? ""))
-                if context.global.verbose {
-                    console.message("officer-files: (details: \(context.report(error).detail))")
-                }
-            }
+            return failed(error, context: context)
+        }
+    }
+
+    /// Answers what needs no command run (`--version`, help, the manual), with its exit code; nil otherwise.
+    static func answerWithoutCommand(_ parsed: ParsedCommand, console: Console) -> Int32? {
+        if parsed.flag("version") {
+            console.print(versionText)
+            return 0
+        }
+        if parsed.wantsHelp || parsed.path.isEmpty {
+            console.printRaw(HelpFormatter.help(for: parser.specs(for: parsed.path), globals: GlobalOptions.specs))
+            return parsed.path.isEmpty && !parsed.wantsHelp ? ExitCode.usage.rawValue : 0
+        }
+        if parsed.path == ["help"], parsed.flag("man") {
+            console.printRaw(manualPage)
+            return 0
+        }
+        if parsed.path == ["help"] { return help(topic: parsed.positionals, console: console) }
+        return nil
+    }
+
+    /// Tells how a command failed, in one line (and its details with `-v`), and returns its exit code.
+    static func failed(_ error: any Error, context: CommandContext) -> Int32 {
+        let console = context.console
+        // Whatever failed to reach a closed pipe (`cat big | head -c 10`) ends the run quietly, as git's does.
+        if console.outputReaderIsGone { return ExitCode.outputClosed.rawValue }
+        let code = ExitCode.of(error)
+        if code == .interrupted {
+            console.message("officer-files: " + interruption(error, context: context))
             return code.rawValue
         }
+        console.message(
+            "officer-files: " + context.describe(error) + (hint(for: error, context: context).map { "; " + $0 } ?? ""))
+        if context.global.verbose {
+            console.message("officer-files: (details: \(context.report(error).detail))")
+        }
+        return code.rawValue
+    }
+
+    /// What an interruption left, and what to run next.
+    static func interruption(_ error: any Error, context: CommandContext) -> String {
+        if case CLIError.refused(let message, _) = error {
+            // The command said what an interruption left (a paused upload) and what to run next.
+            return message
+        }
+        if case UploadError.cancelled(let path) = error.beneathReport {
+            // Nothing of it stays on the server (one multipart POST, or removed as asked): a rerun starts over.
+            return "interrupted; nothing of \(path) was kept, the same command starts it over"
+        }
+        if ["login", "logout", "whoami", "remote"].contains(context.invokedCommand ?? "") {
+            // Nothing of these is half done: there is nothing to continue.
+            return "interrupted; nothing was changed"
+        }
+        return "interrupted; run the same command again to continue"
     }
 
     /// The command that helps, where one does: exactly as it can be run (the email from the config).

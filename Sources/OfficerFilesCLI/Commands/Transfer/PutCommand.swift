@@ -49,7 +49,8 @@ enum PutCommand: Command {
             ),
         ])
 
-    static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+    /// The upload options the command line gives.
+    static func uploadOptions(_ parsed: ParsedCommand) throws -> UploadOptions {
         var options = UploadOptions()
         if let text = parsed.value("chunk-size") {
             guard let size = ByteCountFormat.parse(text), size >= 64 << 10 else {
@@ -69,23 +70,17 @@ enum PutCommand: Command {
             options.metadata.append(
                 UploadTarget.MetadataItem(String(text[..<equals]), String(text[text.index(after: equals)...])))
         }
+        return options
+    }
+
+    static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
+        let options = try uploadOptions(parsed)
         let locals = Array(parsed.positionals.dropLast())
         if locals.contains("-") {
             guard locals.count == 1 else {
                 throw CLIError.usage("'-' (standard input) is uploaded alone, not with other files")
             }
             return try await uploadStandardInput(parsed.positionals.last!, options: options, parsed, context)
-        }
-        // Every file is checked before anything goes, by the library's rule (uploads check again).
-        for local in locals {
-            if case .failure(let error) = Result(catching: { () throws(LocalFileError) in
-                try OfficerFiles.requireLocalFile(local)
-            }) {
-                if error.problem == .isAFolder {
-                    throw CLIError.localFile(path: local, message: "is a folder (upload its files, or use sync)")
-                }
-                throw error
-            }
         }
         let dest = parsed.positionals.last!
         let files = try context.files()
@@ -121,6 +116,16 @@ enum PutCommand: Command {
             }
             return
         }
+        try await sendResized(locals, plan, options: options, reporter: reporter, parsed, context)
+    }
+
+    /// `put --resize`: each image prepared (the next window of them on every core while this one uploads), then
+    /// sent; with several files, one that cannot be prepared or sent is told and the others go on.
+    static func sendResized(
+        _ locals: [String], _ plan: UploadPlan, options: UploadOptions, reporter: ProgressReporter,
+        _ parsed: ParsedCommand, _ context: CommandContext
+    ) async throws {
+        let files = try context.files()
         let resizeValue = parsed.value("resize")
         let bestEffort = resizeValue == "best-effort"
         let preparation = files.imagePreparation(
