@@ -116,6 +116,21 @@ final class Signal: Sendable {
         #expect(seen.isSet, "the work saw the cancellation")
     }
 
+    /// A burst of progress thinned to its first, then a stall: the last count still arrives, once the interval has
+    /// passed, without waiting for another event or the end (it did not: the work here never reports again).
+    @Test(.timeLimit(.minutes(1))) func aBurstThenAStallEndsShowingTheLastCount() async throws {
+        let seen = Signal()
+        let operation = ProgressOperationTests.endless(seen)
+        var counts: [Int64] = []
+        for await event in operation {
+            guard case .progress(_, let done) = event else { continue }
+            counts.append(done)
+            if done == 3 { break }
+        }
+        #expect(counts.last == 3, "\(counts)")
+        await #expect(throws: CancellationError.self) { _ = try await operation.value }
+    }
+
     @Test func breakingOutOfProgressStopsTheWork() async throws {
         let seen = Signal()
         let operation = ProgressOperationTests.endless(seen)

@@ -99,45 +99,75 @@ package protocol CoalescibleEvent: Sendable {
 }
 
 /// Thins a run of coalescible events to the latest per key every ``interval``, keeping the order of every
-/// other event (pending updates go out before it).
-final class ProgressGate<Event: Sendable>: @unchecked Sendable {
+/// other event (pending updates go out before it). An update held back goes out once the interval has passed even
+/// when nothing follows it (a burst, then a stall, ends showing the last count), by a flush task the gate owns
+/// and cancels when it finishes.
+final class ProgressGate<Event: Sendable>: Sendable {
     /// The shortest time between two updates of one key that are both passed on, in nanoseconds (50 ms).
     static var interval: UInt64 { 50_000_000 }
 
+    private struct State {
+        var pending: [Int: Event] = [:]
+        var lastSent: [Int: UInt64] = [:]
+        /// The trailing flush of what is held back, while one is due.
+        var flush: Task<Void, Never>?
+        var finished = false
+    }
+
     private let continuation: AsyncStream<Event>.Continuation
-    private let lock = NSLock()
-    private var pending: [Int: Event] = [:]
-    private var lastSent: [Int: UInt64] = [:]
+    private let state = LockedValue(State())
 
     init(_ continuation: AsyncStream<Event>.Continuation) { self.continuation = continuation }
 
     func report(_ event: Event) {
-        lock.lock()
-        defer { lock.unlock() }
+        let continuation = continuation
         guard let key = (event as? any CoalescibleEvent)?.coalescingKey else {
-            flushPending()
-            continuation.yield(event)
+            state.withLock { state in
+                Self.flushPending(&state, into: continuation)
+                continuation.yield(event)
+            }
             return
         }
         let now = DispatchTime.now().uptimeNanoseconds
-        if let last = lastSent[key], now &- last < Self.interval {
-            pending[key] = event
-            return
+        state.withLock { state in
+            if let last = state.lastSent[key], now &- last < Self.interval {
+                state.pending[key] = event
+                if state.flush == nil, !state.finished { state.flush = trailingFlush() }
+                return
+            }
+            state.pending[key] = nil
+            state.lastSent[key] = now
+            continuation.yield(event)
         }
-        pending[key] = nil
-        lastSent[key] = now
-        continuation.yield(event)
     }
 
     func finish() {
-        lock.lock()
-        flushPending()
-        lock.unlock()
+        state.withLock { state in
+            state.finished = true
+            state.flush?.cancel()
+            state.flush = nil
+            Self.flushPending(&state, into: continuation)
+        }
         continuation.finish()
     }
 
-    private func flushPending() {
-        for key in pending.keys.sorted() { continuation.yield(pending[key]!) }
-        pending.removeAll()
+    /// Sends what is held back once the interval has passed.
+    private func trailingFlush() -> Task<Void, Never> {
+        Task { [weak self] in
+            try? await Task.sleep(nanoseconds: Self.interval)
+            guard !Task.isCancelled, let self else { return }
+            let now = DispatchTime.now().uptimeNanoseconds
+            let continuation = self.continuation
+            self.state.withLock { state in
+                state.flush = nil
+                for key in state.pending.keys { state.lastSent[key] = now }
+                Self.flushPending(&state, into: continuation)
+            }
+        }
+    }
+
+    private static func flushPending(_ state: inout State, into continuation: AsyncStream<Event>.Continuation) {
+        for key in state.pending.keys.sorted() { continuation.yield(state.pending[key]!) }
+        state.pending.removeAll()
     }
 }

@@ -6,7 +6,7 @@ import FileModel
 ///
 /// Paged like `tree` (``page(after:limit:)``): a cursor is the last path returned; a later page lists only the
 /// folders on the way to the cursor again, skipping every subtree that lies wholly before it.
-final class ListingTree: @unchecked Sendable {
+actor ListingTree {
     private let client: OfficerClient
     private let base: RemotePath
     private var stack: [(entries: [FileEntry], index: Int)] = []
@@ -55,7 +55,7 @@ final class ListingTree: @unchecked Sendable {
         return TreePage(root: base.root, path: base.path, entries: entries, nextCursor: more ? entries.last?.path : nil)
     }
 
-    private func sortedListing(_ folder: RemotePath) async throws(OfficerError) -> [FileEntry] {
+    private nonisolated func sortedListing(_ folder: RemotePath) async throws(OfficerError) -> [FileEntry] {
         let entries = try await client.list(folder).entries
         return entries.sorted { OfficerClient.treeOrderKey($0.path) < OfficerClient.treeOrderKey($1.path) }
     }

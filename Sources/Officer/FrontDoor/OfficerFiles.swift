@@ -236,12 +236,11 @@ public final class OfficerFiles: Sendable {
 }
 
 /// The front doors of other servers, one per remote.
-private final class OtherServers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var doors: [String: OfficerFiles] = [:]
+private final class OtherServers: Sendable {
+    private let doors = LockedValue<[String: OfficerFiles]>([:])
 
     func door(for remote: OfficerRemote, make: () throws -> OfficerFiles) throws -> OfficerFiles {
-        try lock.withLock {
+        try doors.withLock { doors in
             if let door = doors[remote.name] { return door }
             let door = try make()
             doors[remote.name] = door
@@ -252,12 +251,11 @@ private final class OtherServers: @unchecked Sendable {
 
 /// The journal, opened once on first use and shared by every operation; a damaged one it replaced is told as a
 /// warning, once.
-private final class JournalSlot: @unchecked Sendable {
-    private let lock = NSLock()
+private final class JournalSlot: Sendable {
     private let path: String?
     private let anchors: PathAnchors
     private let onWarning: (@Sendable (String) -> Void)?
-    private var opened: TransferJournal?
+    private let opened = LockedValue<TransferJournal?>(nil)
 
     init(path: String?, anchors: PathAnchors, onWarning: (@Sendable (String) -> Void)?) {
         self.path = path
@@ -266,23 +264,29 @@ private final class JournalSlot: @unchecked Sendable {
     }
 
     func open() throws(SQLiteError) -> TransferJournal? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let opened { return opened }
-        guard let path else { return nil }
-        let journal = try TransferJournal(path: path, anchors: anchors)
-        opened = journal
-        if let recovery = journal.openingReport { onWarning?(recovery.description) }
+        let (path, anchors) = (path, anchors)
+        let opening = opened.withLock { opened -> Result<(TransferJournal?, isNew: Bool), SQLiteError> in
+            if let opened { return .success((opened, false)) }
+            guard let path else { return .success((nil, false)) }
+            do throws(SQLiteError) {
+                let journal = try TransferJournal(path: path, anchors: anchors)
+                opened = journal
+                return .success((journal, true))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let (journal, isNew) = try opening.get()
+        if isNew, let recovery = journal?.openingReport { onWarning?(recovery.description) }
         return journal
     }
 }
 
 /// The cache, opened once on first use and shared by every operation.
-private final class CacheSlot: @unchecked Sendable {
-    private let lock = NSLock()
+private final class CacheSlot: Sendable {
     private let directory: String?
     private let limit: Int64
-    private var opened: ContentCache?
+    private let opened = LockedValue<ContentCache?>(nil)
 
     init(directory: String?, limit: Int64) {
         self.directory = directory
@@ -290,31 +294,36 @@ private final class CacheSlot: @unchecked Sendable {
     }
 
     func open() throws(CacheError) -> ContentCache? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let opened { return opened }
-        guard let directory else { return nil }
-        let cache = try ContentCache(directory: directory, limit: limit)
-        opened = cache
-        return cache
+        let (directory, limit) = (directory, limit)
+        let opening = opened.withLock { opened -> Result<ContentCache?, CacheError> in
+            if let opened { return .success(opened) }
+            guard let directory else { return .success(nil) }
+            do throws(CacheError) {
+                let cache = try ContentCache(directory: directory, limit: limit)
+                opened = cache
+                return .success(cache)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try opening.get()
     }
 }
 
 /// The server's features, asked once per front door: every thumbnail of a folder would ask otherwise, and
 /// several asking at once share the one request. A failed request is not kept (the next use asks again).
-final class FeatureSlot: @unchecked Sendable {
-    private let lock = NSLock()
-    private var pending: Task<Set<String>?, Never>?
+final class FeatureSlot: Sendable {
+    private let pending = LockedValue<Task<Set<String>?, Never>?>(nil)
 
     func get(_ load: @escaping @Sendable () async -> Set<String>?) async -> Set<String> {
-        let task = lock.withLock {
+        let task = pending.withLock { pending in
             if let pending { return pending }
             let task = Task { await load() }
             pending = task
             return task
         }
         if let features = await task.value { return features }
-        lock.withLock { if pending == task { pending = nil } }
+        pending.withLock { if $0 == task { $0 = nil } }
         return []
     }
 }

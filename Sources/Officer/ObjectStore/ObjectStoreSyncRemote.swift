@@ -188,7 +188,7 @@ package struct ObjectStoreSyncRemote: SyncRemote {
 /// before `a/b`, which a merge cannot use. One level is held at a time per depth, and the next few folders the
 /// walk will enter are listed ahead, at once: a folder's listing costs a round trip, which on a slow link would
 /// otherwise be paid once a folder, one after another.
-final class ObjectTreeIterator: SyncRemoteIterator, @unchecked Sendable {
+actor ObjectTreeIterator: SyncRemoteIterator {
     /// Folders listed ahead at most.
     static let listedAhead = 8
     /// How far into each level the walk looks for the folders to list ahead.
@@ -260,7 +260,7 @@ final class ObjectTreeIterator: SyncRemoteIterator, @unchecked Sendable {
     }
 
     /// Every entry directly inside `folder`, in sync order, reversed for popping.
-    private func level(_ folder: SyncPath) async throws -> [Result<SyncItem, SyncNameError>] {
+    private nonisolated func level(_ folder: SyncPath) async throws -> [Result<SyncItem, SyncNameError>] {
         let prefix = base + (folder == .root ? "" : folder.description + "/")
         var items: [SyncItem] = []
         var refused: [Result<SyncItem, SyncNameError>] = []

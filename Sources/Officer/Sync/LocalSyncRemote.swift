@@ -158,7 +158,7 @@ package struct LocalSyncRemote: SyncRemote {
 }
 
 /// The walker as a listing: it never fails; its problems go to the walker's callback, its refused names come as such.
-private final class LocalTreeIterator: SyncRemoteIterator, @unchecked Sendable {
+private actor LocalTreeIterator: SyncRemoteIterator {
     private let walker: LocalTreeWalker
 
     init(walker: LocalTreeWalker) { self.walker = walker }

@@ -130,11 +130,10 @@ package struct OfficerSyncRemote: SyncRemote {
 }
 
 /// Sums per-range progress into bytes of the whole file.
-final class DownloadProgressSum: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done: [Int: Int64] = [:]
+final class DownloadProgressSum: Sendable {
+    private let done = LockedValue<[Int: Int64]>([:])
     func update(segment: Int, done value: Int64) -> Int64 {
-        lock.withLock {
+        done.withLock { done in
             done[segment] = value
             return done.values.reduce(0, +)
         }
@@ -143,7 +142,7 @@ final class DownloadProgressSum: @unchecked Sendable {
 
 /// Reads the tree a page at a time, fetching the next page while the current one is consumed: at most two
 /// pages in memory whatever the size of the tree.
-final class OfficerTreeIterator: SyncRemoteIterator, @unchecked Sendable {
+actor OfficerTreeIterator: SyncRemoteIterator {
     private let client: OfficerClient
     private let base: RemotePath
     private let pageSize: Int
@@ -161,6 +160,7 @@ final class OfficerTreeIterator: SyncRemoteIterator, @unchecked Sendable {
         client: OfficerClient, base: RemotePath, pageSize: Int, missingRootIsEmpty: Bool,
         journal: TransferJournal? = nil
     ) {
+        nextPage = Self.fetch(client: client, base: base, pageSize: pageSize, cursor: nil)
         self.client = client
         self.base = base
         self.pageSize = pageSize
@@ -168,7 +168,6 @@ final class OfficerTreeIterator: SyncRemoteIterator, @unchecked Sendable {
         // Only a server that kept its own times has any remembered: without one, no entry is looked up.
         self.journal =
             (try? journal?.hasObjectTimes(endpoint: client.server, bucket: base.root)) == true ? journal : nil
-        nextPage = fetch(cursor: nil)
     }
 
     /// The time that stands for an entry: the one sent with it, when the server kept its own and the journal
@@ -183,9 +182,10 @@ final class OfficerTreeIterator: SyncRemoteIterator, @unchecked Sendable {
 
     deinit { nextPage?.cancel() }
 
-    private func fetch(cursor: String?) -> Task<TreePage, any Error> {
-        let (client, base, pageSize) = (client, base, pageSize)
-        return Task { try await client.tree(base, cursor: cursor, limit: pageSize) }
+    private static func fetch(client: OfficerClient, base: RemotePath, pageSize: Int, cursor: String?) -> Task<
+        TreePage, any Error
+    > {
+        Task { try await client.tree(base, cursor: cursor, limit: pageSize) }
     }
 
     func next() async throws -> Result<SyncItem, SyncNameError>? {
@@ -202,7 +202,7 @@ final class OfficerTreeIterator: SyncRemoteIterator, @unchecked Sendable {
             page = fetched.entries
             index = 0
             if let cursor = fetched.nextCursor {
-                nextPage = fetch(cursor: cursor)
+                nextPage = Self.fetch(client: client, base: base, pageSize: pageSize, cursor: cursor)
             } else {
                 nextPage = nil
                 finished = true

@@ -378,7 +378,7 @@ struct DeletionList {
 }
 
 /// The remote listing with refused names reported once per subtree and excluded subtrees left out.
-final class RemoteStream: @unchecked Sendable {
+actor RemoteStream {
     private let iterator: any SyncRemoteIterator
     private let filter: SyncFilter
     private let state: SyncState

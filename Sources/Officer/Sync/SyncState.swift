@@ -4,9 +4,16 @@ import HTTP
 import Transfer
 
 /// The report of a running sync, updated by its tasks.
-final class SyncState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var report: SyncReport
+final class SyncState: Sendable {
+    /// What the sync's tasks count and decide together.
+    private struct Tally {
+        var report: SyncReport
+        var warnedOnce: Set<String> = []
+        var stoppedBy: (any Error)?
+        var diskFull = false
+        var untried = 0
+    }
+    private let tally: LockedValue<Tally>
     private let onEvent: @Sendable (SyncEvent) -> Void
     let terms: LocationNames
     /// Nothing is changed: steps are counted in the report as they would be taken, never told as done.
@@ -17,7 +24,7 @@ final class SyncState: @unchecked Sendable {
     let notSent = LockedValue<[String: Int]>([:])
 
     init(report: SyncReport, terms: LocationNames, onEvent: @escaping @Sendable (SyncEvent) -> Void) {
-        self.report = report
+        tally = LockedValue(Tally(report: report))
         self.terms = terms
         self.onEvent = onEvent
         dryRun = report.dryRun
@@ -31,45 +38,43 @@ final class SyncState: @unchecked Sendable {
     }
 
     func transferred(_ action: SyncAction, bytes: Int64) {
-        lock.withLock {
-            report.transferred += 1
-            report.bytes += bytes
+        tally.withLock {
+            $0.report.transferred += 1
+            $0.report.bytes += bytes
         }
         done(action)
     }
 
     func directoryCreated(_ action: SyncAction) {
-        lock.withLock { report.directoriesCreated += 1 }
+        tally.withLock { $0.report.directoriesCreated += 1 }
         done(action)
     }
 
     func deleted(_ action: SyncAction, count: Int) {
-        lock.withLock { report.deleted += count }
+        tally.withLock { $0.report.deleted += count }
         done(action)
     }
 
     func timeSet(_ action: SyncAction) {
-        lock.withLock { report.timesSet += 1 }
+        tally.withLock { $0.report.timesSet += 1 }
         done(action)
     }
 
-    func unchanged() { lock.withLock { report.unchanged += 1 } }
-    func extraneous(_ count: Int) { lock.withLock { report.extraneous = count } }
+    func unchanged() { tally.withLock { $0.report.unchanged += 1 } }
+    func extraneous(_ count: Int) { tally.withLock { $0.report.extraneous = count } }
 
     func progress(path: String, bytes: Int64, total: Int64) {
         onEvent(.progress(path: path, bytes: bytes, total: total))
     }
 
     func warn(_ message: String) {
-        lock.withLock { report.warnings += 1 }
+        tally.withLock { $0.report.warnings += 1 }
         onEvent(.warning(message))
     }
 
-    private var warnedOnce: Set<String> = []
-
     /// Warns once per run, however many files meet the same condition.
     func warnOnce(_ message: String) {
-        guard lock.withLock({ warnedOnce.insert(message).inserted }) else { return }
+        guard tally.withLock({ $0.warnedOnce.insert(message).inserted }) else { return }
         warn(message)
     }
 
@@ -80,11 +85,11 @@ final class SyncState: @unchecked Sendable {
     }
 
     private func record(_ failure: SyncFailure) {
-        lock.withLock {
-            if report.failures.count < SyncReport.listedFailureLimit {
-                report.failures.append(failure)
+        tally.withLock {
+            if $0.report.failures.count < SyncReport.listedFailureLimit {
+                $0.report.failures.append(failure)
             } else {
-                report.unlistedFailures += 1
+                $0.report.unlistedFailures += 1
             }
         }
     }
@@ -95,66 +100,63 @@ final class SyncState: @unchecked Sendable {
         guard refusal == nil || report.category == .authentication else { return }
         if report.category == .cancelled {
             // The sync was stopped: each transfer it cut short is part of one interruption, not a failure.
-            lock.withLock { self.report.interruptedTransfers = (self.report.interruptedTransfers ?? 0) + 1 }
+            tally.withLock { $0.report.interruptedTransfers = ($0.report.interruptedTransfers ?? 0) + 1 }
             return
         }
         guard report.category == .authentication else {
             // No space left: every next file would fail the same way, so none is tried after it.
-            if report.category == .localFull { lock.withLock { diskFull = true } }
+            if report.category == .localFull { tally.withLock { $0.diskFull = true } }
             fail(path, operation, report.message, category: report.category)
             return
         }
         // The token refused, and no sign-in replaced it: every request after this one meets the same refusal. The
         // first stops the sync and is its error (told once, by whoever runs it: ``refusal``); work already under
         // way that meets it again is not a failure of its own.
-        let first = lock.withLock {
-            defer { if stoppedBy == nil { stoppedBy = error } }
-            return stoppedBy == nil
+        let first = tally.withLock { tally in
+            guard tally.stoppedBy == nil else { return false }
+            tally.stoppedBy = error
+            return true
         }
         if first {
             record(SyncFailure(path: path, operation: operation, message: report.message, category: report.category))
         }
     }
 
-    private var stoppedBy: (any Error)?
-
     /// The refusal of the token, or the failure, that stopped the sync: nothing is started after it.
-    var refusal: (any Error)? { lock.withLock { stoppedBy } }
+    var refusal: (any Error)? { tally.withLock { $0.stoppedBy } }
 
     /// The sync was cancelled (Ctrl-C): an interruption, told as one.
-    func interrupted() { lock.withLock { report.interruptedTransfers = report.interruptedTransfers ?? 0 } }
+    func interrupted() { tally.withLock { $0.report.interruptedTransfers = $0.report.interruptedTransfers ?? 0 } }
 
     /// Stops the sync with `error` (a listing the client refused, a server gone past the outage limit): nothing
     /// more is started, what is under way is cancelled, and the sync fails with it and what it had done.
     func stop(_ error: any Error) {
         let report = OfficerFilesError(error, terms: terms)
-        lock.withLock {
-            guard stoppedBy == nil else { return }
-            stoppedBy = SyncStopped(
-                reason: report.message, category: report.category, transferred: self.report.transferred)
+        tally.withLock {
+            guard $0.stoppedBy == nil else { return }
+            $0.stoppedBy = SyncStopped(
+                reason: report.message, category: report.category, transferred: $0.report.transferred)
         }
     }
 
-    private var diskFull = false
-    private var untried = 0
-
     /// True once the destination's disk is full: the files left are counted (``notTried()``), not tried.
-    var isDiskFull: Bool { lock.withLock { diskFull } }
+    var isDiskFull: Bool { tally.withLock { $0.diskFull } }
 
     /// A file not tried because the disk is full.
-    func notTried() { lock.withLock { untried += 1 } }
+    func notTried() { tally.withLock { $0.untried += 1 } }
 
     func deferred(_ localPath: String) { onEvent(.deferred(localPath)) }
 
     /// Recorded in the report only: its summary says why, once.
     func skipDeletions(_ reason: String) {
-        lock.withLock { report.deletionsSkipped = reason }
+        tally.withLock { $0.report.deletionsSkipped = reason }
     }
 
     /// Why deleting would be unsafe now: any failure means the source may not have been seen whole.
     var deletionBlocker: String? {
-        lock.withLock {
-            if stoppedBy != nil || report.interruptedTransfers != nil { return "the sync did not run to its end" }
+        tally.withLock { tally in
+            let report = tally.report
+            if tally.stoppedBy != nil || report.interruptedTransfers != nil { return "the sync did not run to its end" }
             return report.failures.isEmpty
                 ? nil
                 : "\(report.failures.count) failure\(report.failures.count == 1 ? "" : "s") (deletions happen only after a sync without errors)"
@@ -162,15 +164,15 @@ final class SyncState: @unchecked Sendable {
     }
 
     func finish(_ started: Date) -> SyncReport {
-        let left = lock.withLock { untried }
+        let left = tally.withLock { $0.untried }
         if left > 0 {
             fail(
                 "", "sync", "stopped at the first full disk: \(CountFormat.string(left, "file", "files")) not tried",
                 category: .localFull)
         }
-        return lock.withLock {
-            report.seconds = Date().timeIntervalSince(started)
-            return report
+        return tally.withLock {
+            $0.report.seconds = Date().timeIntervalSince(started)
+            return $0.report
         }
     }
 }

@@ -310,24 +310,22 @@ import Platform
     }
 
     /// What a catch-up leaves to the live path, noted as its events come (from its transfers' tasks).
-    private final class CatchUpLeftovers: @unchecked Sendable {
-        private let lock = NSLock()
+    private final class CatchUpLeftovers: Sendable {
         private let keepsUploads: Bool
-        private var deferredPaths: [String] = []
-        private var uploadedPaths: [String] = []
+        private let paths = LockedValue((deferred: [String](), uploaded: [String]()))
 
         init(keepsUploads: Bool) { self.keepsUploads = keepsUploads }
 
         /// Files not settled yet, relative to the watched folder.
-        var deferred: [String] { lock.withLock { deferredPaths } }
+        var deferred: [String] { paths.withLock { $0.deferred } }
         /// Files it sent, when they are to be removed once delivered.
-        var uploaded: [String] { lock.withLock { uploadedPaths } }
+        var uploaded: [String] { paths.withLock { $0.uploaded } }
 
         func note(_ event: SyncEvent) {
             switch event {
-            case .deferred(let path): lock.withLock { deferredPaths.append(path) }
+            case .deferred(let path): paths.withLock { $0.deferred.append(path) }
             case .done(let action) where keepsUploads && action.kind == .upload:
-                lock.withLock { uploadedPaths.append(action.path) }
+                paths.withLock { $0.uploaded.append(action.path) }
             default: break
             }
         }

@@ -7,7 +7,7 @@ import Platform
 ///
 /// It holds an exclusive `flock` while open, so two processes never fill one file; the lock dies with the
 /// process, SIGKILL included. The destination only ever appears through ``commit(force:modificationTime:)``.
-final class PartialFile: @unchecked Sendable {
+final class PartialFile: Sendable {
     let path: String
     let destination: String
     private let file: OpenFile

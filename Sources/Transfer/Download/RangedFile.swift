@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import HTTP
 
@@ -10,7 +11,7 @@ import HTTP
 ///
 /// `read(at:into:)` blocks its thread while the request runs: call it from a thread of its own (a libarchive
 /// or libvips worker), never from Swift concurrency's shared pool.
-package final class RangedFile: @unchecked Sendable {
+package final class RangedFile: Sendable {
     /// The URL read.
     package let url: String
     /// The file's length.
@@ -19,14 +20,20 @@ package final class RangedFile: @unchecked Sendable {
     package let etag: String?
     private let http: HTTPClient
     private let credential: BearerCredential?
-    private let lock = NSLock()
-    private var blocks: [(start: Int64, data: Data)] = []
-    private var nextSequential: Int64 = -1
-    private var blockSize = RangedFile.smallestBlock
-    private var sequentialRun = 0
-    private var fetched: Int64 = 0
-    private var requests = 0
-    private var cancelled = false
+    private let state = LockedValue(State())
+
+    /// What the reads share: the blocks kept, the run of sequential reads, the traffic, the request in flight.
+    private struct State {
+        var blocks: [(start: Int64, data: Data)] = []
+        var nextSequential: Int64 = -1
+        var blockSize = RangedFile.smallestBlock
+        var sequentialRun = 0
+        var fetched: Int64 = 0
+        var requests = 0
+        var cancelled = false
+        /// The request a read waits for, cancelled with the reader.
+        var inFlight: Task<Void, Never>?
+    }
 
     /// The first block asked for after a jump.
     package static let smallestBlock = 64 << 10
@@ -48,10 +55,16 @@ package final class RangedFile: @unchecked Sendable {
     }
 
     /// Bytes fetched so far, and in how many requests.
-    package var traffic: (bytes: Int64, requests: Int) { lock.withLock { (fetched, requests) } }
+    package var traffic: (bytes: Int64, requests: Int) { state.withLock { ($0.fetched, $0.requests) } }
 
-    /// Makes every later read fail with `CancellationError` (the task that started the reader was cancelled).
-    package func cancel() { lock.withLock { cancelled = true } }
+    /// Makes every later read fail with `CancellationError` (the task that started the reader was cancelled), and
+    /// the request a read is waiting for.
+    package func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            return state.inFlight
+        }?.cancel()
+    }
 
     /// Copies up to `buffer.count` bytes from `offset` into `buffer`; 0 at the end of the file.
     package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
@@ -68,36 +81,60 @@ package final class RangedFile: @unchecked Sendable {
     /// The block holding `offset`, fetched when missing: at least `wanting` bytes from there in one request (a
     /// zip's whole central directory), else the block size the run of reads has reached.
     private func block(containing offset: Int64, wanting: Int) throws -> (start: Int64, data: Data) {
-        let plan: (start: Int64, length: Int) = try lock.withLock {
-            if cancelled { throw CancellationError() }
-            if let index = blocks.firstIndex(where: { offset >= $0.start && offset < $0.start + Int64($0.data.count) })
-            {
-                let block = blocks.remove(at: index)
-                blocks.append(block)
+        let plan: (start: Int64, length: Int) = try state.withLock { state in
+            if state.cancelled { throw CancellationError() }
+            if let index = state.blocks.firstIndex(where: {
+                offset >= $0.start && offset < $0.start + Int64($0.data.count)
+            }) {
+                let block = state.blocks.remove(at: index)
+                state.blocks.append(block)
                 return (block.start, -1)
             }
             // Grown only from the third block of a run: a header that ends just past the first block (a JPEG's
             // EXIF and tables) then costs one more small block, not a large one.
-            sequentialRun = offset == nextSequential ? sequentialRun + 1 : 0
-            blockSize = sequentialRun >= 2 ? min(blockSize * 2, Self.largestBlock) : Self.smallestBlock
-            if wanting >= blockSize {
+            state.sequentialRun = offset == state.nextSequential ? state.sequentialRun + 1 : 0
+            state.blockSize =
+                state.sequentialRun >= 2 ? min(state.blockSize * 2, Self.largestBlock) : Self.smallestBlock
+            if wanting >= state.blockSize {
                 return (offset, Int(min(Int64(min(wanting, Self.largestRead)), size - offset)))
             }
             // Aligned, so a reader going backwards a little (a zip's end records) finds its bytes in one block.
             let start = offset - offset % Int64(Self.smallestBlock)
-            let length = Int(min(Int64(blockSize), size - start))
+            let length = Int(min(Int64(state.blockSize), size - start))
             return (start, length)
         }
-        if plan.length < 0 { return lock.withLock { blocks.last! } }
+        if plan.length < 0 { return state.withLock { $0.blocks.last! } }
         let data = try fetch(plan.start, plan.length)
-        return lock.withLock {
-            fetched += Int64(data.count)
-            requests += 1
-            nextSequential = plan.start + Int64(data.count)
-            blocks.append((plan.start, data))
-            if blocks.count > Self.keptBlocks { blocks.removeFirst() }
+        return state.withLock { state in
+            state.fetched += Int64(data.count)
+            state.requests += 1
+            state.nextSequential = plan.start + Int64(data.count)
+            state.blocks.append((plan.start, data))
+            if state.blocks.count > Self.keptBlocks { state.blocks.removeFirst() }
             return (plan.start, data)
         }
+    }
+
+    /// Sends `request` and blocks this thread until it is answered: the reader's own thread, never the shared pool.
+    /// The request is a task of this reader's, cancelled by ``cancel()``.
+    private func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        let result = LockedValue<Result<HTTPResponse, any Error>>(.failure(CancellationError()))
+        let done = DispatchSemaphore(value: 0)
+        let http = http
+        let task = Task.detached {
+            let outcome: Result<HTTPResponse, any Error>
+            do { outcome = .success(try await http.send(request)) } catch { outcome = .failure(error) }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        let cancelled = state.withLock { state in
+            state.inFlight = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
+        done.wait()
+        state.withLock { $0.inFlight = nil }
+        return try result.current.get()
     }
 
     private func fetch(_ start: Int64, _ length: Int) throws -> Data {
@@ -105,19 +142,7 @@ package final class RangedFile: @unchecked Sendable {
         request.redirects = .anyOrigin
         request.headers.add("Range", "bytes=\(start)-\(start + Int64(length) - 1)")
         if let etag { request.headers.add("If-Match", etag) }
-        let box = FetchResult()
-        let done = DispatchSemaphore(value: 0)
-        let http = http
-        Task.detached {
-            do {
-                box.set(.success(try await http.send(request)))
-            } catch {
-                box.set(.failure(error))
-            }
-            done.signal()
-        }
-        done.wait()
-        let response = try box.get()
+        let response = try send(request)
         let asked = "bytes \(start)-\(start + Int64(length) - 1)"
         switch response.status {
         case 206:
@@ -138,13 +163,4 @@ package final class RangedFile: @unchecked Sendable {
             throw DownloadError.server(url: url, status: response.status, message: response.errorMessage)
         }
     }
-}
-
-/// The result a detached request hands back to the blocked reader.
-private final class FetchResult: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<HTTPResponse, any Error> = .failure(CancellationError())
-
-    func set(_ value: Result<HTTPResponse, any Error>) { lock.withLock { result = value } }
-    func get() throws -> HTTPResponse { try lock.withLock { result }.get() }
 }

@@ -41,7 +41,7 @@ package struct DescriptorReadError: Error, CustomStringConvertible, Sendable {
     package var description: String { "cannot read: " + String(cString: strerror(code)) }
 }
 
-private final class DescriptorReader: @unchecked Sendable {
+private final class DescriptorReader: Sendable {
     private let descriptor: Int32
     private let size: Int
     private let queue = DispatchQueue(label: "officer-files.descriptor-read")
