@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "VipsImaging", dependencies: ["Preview", "CVips"]),
         .target(name: "HTTP", dependencies: ["FileModel", "Platform"]),
         // The libcurl engine, a Linux plug-in behind HTTP's `HTTPEngine`.
-        .target(name: "CurlHTTP", dependencies: ["HTTP", "Platform", "CCurl"]),
+        .target(name: "CurlHTTP", dependencies: ["FileModel", "HTTP", "Platform", "CCurl"]),
         .target(name: "Journal", dependencies: ["FileModel", "Platform", "CSQLite"]),
         .target(name: "Transfer", dependencies: ["FileModel", "Platform", "HTTP", "Journal"]),
         // OpenSSL's digests, a Linux plug-in behind Transfer's `Hashing`.

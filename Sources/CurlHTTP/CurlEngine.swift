@@ -31,7 +31,7 @@ final class CurlEngine: @unchecked Sendable {
     func perform(_ transfer: CurlTransfer) async throws -> HTTPResponse {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                transfer.attach(continuation)
+                transfer.attach(continuation, wakeEngine: { [self] in CurlCalls.multiWakeup(self.multi) })
                 lock.withLock { incoming.append(transfer) }
                 CurlCalls.multiWakeup(multi)
             }

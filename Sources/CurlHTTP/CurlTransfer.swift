@@ -1,4 +1,5 @@
 import CCurl
+import FileModel
 import Foundation
 import HTTP
 import Platform
@@ -36,10 +37,19 @@ final class CurlTransfer: @unchecked Sendable {
         set { receiver.failure = newValue }
     }
 
-    // Crosses threads: guarded by `lock`.
-    private let lock = NSLock()
-    private var cancelled = false
-    private var continuation: CheckedContinuation<HTTPResponse, any Error>?
+    /// What crosses threads: the caller's continuation and cancellation, and a pipe's news for the engine thread.
+    private let crossing = LockedValue(Crossing())
+    /// The read callback paused for a pipe that had nothing yet (engine thread only).
+    private var waitingForStream = false
+
+    private struct Crossing {
+        var cancelled = false
+        var continuation: CheckedContinuation<HTTPResponse, any Error>?
+        /// The pipe has something since the read callback last looked.
+        var streamReadable = false
+        /// Wakes the engine thread (set by the engine when the transfer is handed to it).
+        var wakeEngine: (@Sendable () -> Void)?
+    }
 
     init(
         request: HTTPRequest, configuration: HTTPClientConfiguration,
@@ -208,6 +218,14 @@ final class CurlTransfer: @unchecked Sendable {
                     seek: seekCallback, userdata: userdata)
             case .stream(let name, let source, let filename, let type):
                 sourceStream = source
+                let crossing = crossing
+                source.onReadable {
+                    let wake = crossing.withLock { crossing in
+                        crossing.streamReadable = true
+                        return crossing.wakeEngine
+                    }
+                    wake?()
+                }
                 sourcePath = filename
                 status = CurlCalls.mimeAddFile(
                     mime, name: name, filename: filename, type: type, size: -1, read: readCallback, seek: seekCallback,
@@ -223,20 +241,30 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: Lifecycle (called by CurlEngine)
 
-    func attach(_ continuation: CheckedContinuation<HTTPResponse, any Error>) {
-        lock.withLock { self.continuation = continuation }
+    /// Hands the transfer its caller's continuation and the engine's wake-up (for a pipe that has bytes again).
+    func attach(
+        _ continuation: CheckedContinuation<HTTPResponse, any Error>, wakeEngine: @escaping @Sendable () -> Void
+    ) {
+        crossing.withLock {
+            $0.continuation = continuation
+            $0.wakeEngine = wakeEngine
+        }
     }
 
-    func cancel() { lock.withLock { cancelled = true } }
+    func cancel() { crossing.withLock { $0.cancelled = true } }
 
     /// Unpauses a paced transfer whose bytes are due (engine thread only).
     func resumeIfDue(now: Double) {
+        if waitingForStream, crossing.withLock({ $0.streamReadable }) {
+            waitingForStream = false
+            CurlCalls.unpause(easy)
+        }
         guard let due = resumeAt, due <= now else { return }
         resumeAt = nil
         CurlCalls.unpause(easy)
     }
 
-    var isCancelled: Bool { lock.withLock { cancelled } }
+    var isCancelled: Bool { crossing.withLock { $0.cancelled } }
 
     /// Resumes the waiting task exactly once with the outcome of `code`.
     func finish(code: CURLcode) {
@@ -263,9 +291,9 @@ final class CurlTransfer: @unchecked Sendable {
                     effectiveURL: CurlCalls.infoString(easy, CURLINFO_EFFECTIVE_URL))
             }.mapError { $0 as any Error }
         }
-        let waiting = lock.withLock { () -> CheckedContinuation<HTTPResponse, any Error>? in
-            defer { continuation = nil }
-            return continuation
+        let waiting = crossing.withLock { crossing -> CheckedContinuation<HTTPResponse, any Error>? in
+            defer { crossing.continuation = nil }
+            return crossing.continuation
         }
         waiting?.resume(with: outcome)
     }
@@ -346,12 +374,14 @@ final class CurlTransfer: @unchecked Sendable {
                 resumeAt = ProcessInfo.processInfo.systemUptime + wait
                 return CurlCalls.readPause
             }
+            // Cleared before looking: bytes that come after the look set it again, and wake the engine.
+            crossing.withLock { $0.streamReadable = false }
             switch sourceStream.take(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted])) {
             case .bytes(let count): return count
             case .end: return 0
             case .wait:
-                // Nothing from the pipe yet: asked again in a few milliseconds.
-                resumeAt = ProcessInfo.processInfo.systemUptime + 0.005
+                // Nothing from the pipe yet: paused until the producer appends (``resumeIfDue(now:)``).
+                waitingForStream = true
                 return CurlCalls.readPause
             case .failed(let reason):
                 failure = .localFile(path: sourcePath, message: reason)

@@ -1,38 +1,95 @@
+import FileModel
 import Foundation
 
 /// A request body that arrives as it is made (a pipe): a producer appends, the transfer takes, and at most
-/// ``limit`` bytes wait in memory between them. Its length is not known, so it goes chunked.
-package final class BodyStream: @unchecked Sendable {
-    private let lock = NSLock()
-    private var buffer = Data()
-    private var offset = 0
-    private var finished = false
-    private var failure: String?
+/// ``limit`` bytes wait in memory between them. Its length is not known, so it goes chunked. A producer ahead of
+/// the transfer is suspended until the transfer takes enough (back-pressure by suspension, never by polling).
+package final class BodyStream: Sendable {
+    private struct State {
+        var buffer = Data()
+        var offset = 0
+        var finished = false
+        var failure: String?
+        /// The producer suspended while the buffer is full.
+        var waiting: CheckedContinuation<Void, Never>?
+        /// A reader suspended while the buffer is empty (``waitForBytes()``).
+        var reader: CheckedContinuation<Void, Never>?
+        /// Told when there is something to take (a reader that cannot suspend: libcurl's callback).
+        var onReadable: (@Sendable () -> Void)?
+
+        func isFull(limit: Int) -> Bool { buffer.count - offset >= limit && failure == nil }
+        /// Nothing to take yet, and more to come.
+        var isEmpty: Bool { buffer.count == offset && !finished && failure == nil }
+    }
+
+    private let state = LockedValue(State())
     /// The most bytes held at once; a producer waits while more are.
     package let limit: Int
 
     /// An empty stream holding at most `limit` bytes at once.
     package init(limit: Int = 4 << 20) { self.limit = max(64 << 10, limit) }
 
-    /// Adds bytes, waiting while the transfer has not taken enough of the earlier ones.
+    /// Adds bytes, suspended while the transfer has not taken enough of the earlier ones; a cancelled producer
+    /// stops waiting (`CancellationError`).
     package func append(_ data: Data) async throws {
-        while lock.withLock({ buffer.count - offset >= limit && failure == nil }) {
-            try await Task.sleep(nanoseconds: 2_000_000)
-        }
-        lock.withLock {
-            if offset > 0 {
-                buffer.removeFirst(offset)
-                offset = 0
+        let limit = limit
+        while state.withLock({ $0.isFull(limit: limit) }) {
+            try Task.checkCancellation()
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let waits = state.withLock { state in
+                        guard state.isFull(limit: limit), !Task.isCancelled else { return false }
+                        state.waiting = continuation
+                        return true
+                    }
+                    if !waits { continuation.resume() }
+                }
+            } onCancel: {
+                wakeProducer()
             }
-            buffer.append(data)
         }
+        state.withLock { state in
+            if state.offset > 0 {
+                state.buffer.removeFirst(state.offset)
+                state.offset = 0
+            }
+            state.buffer.append(data)
+        }
+        wakeReader()
     }
 
     /// No more bytes will come: the body ends after those held.
-    package func finish() { lock.withLock { finished = true } }
+    package func finish() {
+        state.withLock { $0.finished = true }
+        wakeReader()
+    }
 
     /// The producer failed: the transfer stops with `reason`, so the server never takes a cut body for a whole one.
-    package func fail(_ reason: String) { lock.withLock { failure = reason } }
+    package func fail(_ reason: String) {
+        state.withLock { $0.failure = reason }
+        wakeProducer()
+        wakeReader()
+    }
+
+    /// Suspends the reader until there is something to take: bytes, the end, or a failure; a cancelled reader stops
+    /// waiting (`CancellationError`). For a reader in Swift concurrency; libcurl's callback pauses instead.
+    package func waitForBytes() async throws {
+        while state.withLock({ $0.isEmpty }) {
+            try Task.checkCancellation()
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let waits = state.withLock { state in
+                        guard state.isEmpty, !Task.isCancelled else { return false }
+                        state.reader = continuation
+                        return true
+                    }
+                    if !waits { continuation.resume() }
+                }
+            } onCancel: {
+                wakeReader()
+            }
+        }
+    }
 
     /// What the transfer gets when it asks for bytes.
     package enum Take {
@@ -42,18 +99,44 @@ package final class BodyStream: @unchecked Sendable {
         case failed(String)
     }
 
-    /// Copies up to `into.count` held bytes (transfer side).
+    /// Copies up to `into.count` held bytes (transfer side); a producer waiting for room goes on once there is.
     package func take(into target: UnsafeMutableRawBufferPointer) -> Take {
-        lock.withLock {
-            if let failure { return .failed(failure) }
-            let available = buffer.count - offset
-            if available == 0 { return finished ? .end : .wait }
+        let limit = limit
+        let (take, producer) = state.withLock { state -> (Take, CheckedContinuation<Void, Never>?) in
+            if let failure = state.failure { return (.failed(failure), nil) }
+            let available = state.buffer.count - state.offset
+            if available == 0 { return (state.finished ? .end : .wait, nil) }
             let count = min(available, target.count)
-            buffer.withUnsafeBytes { bytes in
+            let offset = state.offset
+            state.buffer.withUnsafeBytes { bytes in
                 target.baseAddress!.copyMemory(from: bytes.baseAddress! + offset, byteCount: count)
             }
-            offset += count
-            return .bytes(count)
+            state.offset += count
+            guard !state.isFull(limit: limit) else { return (.bytes(count), nil) }
+            defer { state.waiting = nil }
+            return (.bytes(count), state.waiting)
         }
+        producer?.resume()
+        return take
+    }
+
+    /// Calls `body` whenever there is something new to take (bytes, the end, a failure), from the producer's
+    /// thread: for a reader that cannot suspend (libcurl's read callback pauses, and is unpaused by it).
+    package func onReadable(_ body: @escaping @Sendable () -> Void) { state.withLock { $0.onReadable = body } }
+
+    private func wakeReader() {
+        let (reader, told) = state.withLock { state in
+            defer { state.reader = nil }
+            return (state.reader, state.onReadable)
+        }
+        reader?.resume()
+        told?()
+    }
+
+    private func wakeProducer() {
+        state.withLock { state in
+            defer { state.waiting = nil }
+            return state.waiting
+        }?.resume()
     }
 }

@@ -65,7 +65,7 @@ final class SnapshotWriter {
             case .end: return
             case .failed(let reason): throw HTTPError.localFile(path: name, message: reason)
             case .wait:
-                do { try await Task.sleep(nanoseconds: 5_000_000) } catch { throw HTTPError.cancelled(request: name) }
+                do { try await stream.waitForBytes() } catch { throw HTTPError.cancelled(request: name) }
             }
         }
     }

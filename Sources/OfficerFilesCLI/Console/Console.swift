@@ -3,12 +3,16 @@ import Foundation
 import Platform
 
 /// Where the CLI writes: stdout for results, stderr for messages and progress. Thread-safe.
-package final class Console: @unchecked Sendable {
-    private let lock = NSLock()
+package final class Console: Sendable {
     private let outputFD: Int32
     private let errorFD: Int32
-    private var escaper = TerminalByteEscaper()
-    private var outputWasClosed = false
+    /// What the writes share, held while one writes: a line goes out whole, and `cat`'s escaping keeps its place.
+    private let writing = LockedValue(Writing())
+
+    private struct Writing {
+        var escaper = TerminalByteEscaper()
+        var outputWasClosed = false
+    }
     /// stdout is a terminal.
     package let outputIsTerminal: Bool
     /// stderr is a terminal (progress bars are drawn there).
@@ -50,40 +54,40 @@ package final class Console: @unchecked Sendable {
     /// Writes a file's bytes to stdout (`cat`): exactly, unless stdout is a terminal, where control bytes are
     /// escaped (``TerminalByteEscaper``) so nothing a server sends can drive it. ``finishOutput()`` ends it.
     package func writeOutput(_ data: Data) {
-        lock.withLock {
-            guard outputIsTerminal else { return data.withUnsafeBytes { writeAll(outputFD, $0) } }
-            let shown = escaper.escape(data)
-            shown.withUnsafeBytes { writeAll(outputFD, $0) }
+        writing.withLock { writing in
+            guard outputIsTerminal else { return data.withUnsafeBytes { writeAll(outputFD, $0, &writing) } }
+            let shown = writing.escaper.escape(data)
+            shown.withUnsafeBytes { writeAll(outputFD, $0, &writing) }
         }
     }
 
     /// Ends a run of ``writeOutput(_:)``: a character cut at the end is shown escaped.
     package func finishOutput() {
-        lock.withLock {
-            let rest = escaper.finish()
-            rest.withUnsafeBytes { writeAll(outputFD, $0) }
+        writing.withLock { writing in
+            let rest = writing.escaper.finish()
+            rest.withUnsafeBytes { writeAll(outputFD, $0, &writing) }
         }
     }
 
     /// The reader of stdout has gone (`| head` closed its end of the pipe): what a command failed to write
     /// there is no failure to report, and the program ends quietly as a program killed by SIGPIPE would.
     package var outputReaderIsGone: Bool {
-        if lock.withLock({ outputWasClosed }) { return true }
+        if writing.withLock({ $0.outputWasClosed }) { return true }
         var entry = pollfd(fd: outputFD, events: Int16(POLLOUT), revents: 0)
         // A pipe whose reader closed polls as an error (a hang-up where the system says so instead).
         return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLERR | POLLHUP) != 0
     }
 
     private func write(_ fd: Int32, _ text: String) {
-        lock.withLock {
+        writing.withLock { writing in
             var text = text
-            text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+            text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0), &writing) }
         }
     }
 
     /// Writes every byte; a reader that went away (EPIPE) ends it, remembered for ``outputReaderIsGone``.
-    private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
-        if Self.writeAll(fd, bytes) == EPIPE, fd == outputFD { outputWasClosed = true }
+    private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ writing: inout Writing) {
+        if Self.writeAll(fd, bytes) == EPIPE, fd == outputFD { writing.outputWasClosed = true }
     }
 
     /// Writes every byte; the errno that stopped it (EPIPE and friends: the reader went away), or 0.

@@ -4,15 +4,15 @@ import Transfer
 
 /// Progress lines for one file moved in parts (ranges of a download, parts of an upload): one line per
 /// part plus the total, and `-v` notes for retries and restarts. Shared by `get` and `put`.
-final class PartsDisplay: @unchecked Sendable {
+final class PartsDisplay: Sendable {
     let reporter: ProgressReporter
     let name: String
     private let verbose: Bool
     /// `-q`: results and notes are not shown.
     let quiet: Bool
     private let console: Console
-    private let lock = NSLock()
-    private var ids: [Int] = []
+    /// The reporter's ids of the lines shown, one per part.
+    private let ids = LockedValue<[Int]>([])
 
     init(reporter: ProgressReporter, name: String, context: CommandContext) {
         self.reporter = reporter
@@ -25,7 +25,8 @@ final class PartsDisplay: @unchecked Sendable {
     /// (Re)starts the display with one line per part of the given sizes (a single line for one part);
     /// `resumed` bytes were in place before this run.
     func start(total: Int64?, partSizes: [Int64], resumed: Int64 = 0) {
-        lock.withLock {
+        let (reporter, name) = (reporter, name)
+        ids.withLock { ids in
             for id in ids { reporter.discard(id) }
             if partSizes.count <= 1 {
                 ids = [reporter.start(name: name, total: total, resumed: resumed)]
@@ -42,7 +43,7 @@ final class PartsDisplay: @unchecked Sendable {
 
     /// Bytes of a part done.
     func progress(part: Int, done: Int64) {
-        if let id = lock.withLock({ part < ids.count ? ids[part] : nil }) { reporter.update(id, done: done) }
+        if let id = ids.withLock({ part < $0.count ? $0[part] : nil }) { reporter.update(id, done: done) }
     }
 
     /// A line for `-v` only.
@@ -52,7 +53,7 @@ final class PartsDisplay: @unchecked Sendable {
 
     /// Marks every part finished.
     func finish(failed: Bool) {
-        lock.withLock { for id in ids { reporter.finish(id, failed: failed) } }
+        for id in ids.current { reporter.finish(id, failed: failed) }
     }
 }
 

@@ -4,7 +4,7 @@ import Transfer
 
 /// Shows the progress of long operations: redrawn lines on a terminal, a plain line every few seconds
 /// otherwise, NDJSON events with `--json`, or nothing. Thread-safe; every transfer reports into one reporter.
-package final class ProgressReporter: @unchecked Sendable {
+package final class ProgressReporter: Sendable {
     /// How progress is shown.
     package enum Mode: Sendable, Equatable {
         /// One redrawn line per active transfer plus a total line (stderr is a terminal).
@@ -17,27 +17,13 @@ package final class ProgressReporter: @unchecked Sendable {
         case off
     }
 
-    private let lock = NSLock()
     private let mode: Mode
-    private let write: @Sendable (String) -> Void
-    private let clock: @Sendable () -> Double
-    private let started: Double
-    private var items: [Int: ProgressItem] = [:]
-    private var order: [Int] = []
-    private var meters: [Int: ProgressMeter] = [:]
-    private var totalMeter: ProgressMeter
-    private var nextID = 0
-    private var lastDraw = -Double.infinity
-    private var drawnLines = 0
-    private var label = "files"
-    private var fileCounts: (done: Int, total: Int)?
-    private var expected: (files: Int, bytes: Int64?)?
-    private var wrotePlainLines = false
+    private let board: LockedValue<ProgressBoard>
 
     /// What the items are called in the total line: `files`, or `parts` when they are ranges of one file.
     package var itemLabel: String {
-        get { lock.withLock { label } }
-        set { lock.withLock { label = newValue } }
+        get { board.withLock { $0.label } }
+        set { board.withLock { $0.label = newValue } }
     }
 
     /// Creates a reporter writing through `write` (stderr in the CLI); `clock` gives monotonic seconds.
@@ -46,13 +32,7 @@ package final class ProgressReporter: @unchecked Sendable {
         clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
     ) {
         self.mode = mode
-        self.write = write
-        self.clock = clock
-        started = clock()
-        totalMeter = ProgressMeter(clock: clock)
-        totalMeter.begin(total: nil)
-        // A plain log gets its first line one interval in: short operations stay silent.
-        if case .plain = mode { lastDraw = started }
+        board = LockedValue(ProgressBoard(mode: mode, write: write, clock: clock))
     }
 
     /// The mode the CLI uses for its global options and console.
@@ -76,209 +56,41 @@ package final class ProgressReporter: @unchecked Sendable {
     /// Registers a transfer and returns its id; `resumed` bytes were in place before this run (they count as
     /// done, never as speed).
     package func start(name: String, total: Int64?, resumed: Int64? = 0) -> Int {
-        lock.withLock {
-            let id = nextID
-            nextID += 1
-            items[id] = ProgressItem(id: id, name: name, done: resumed ?? 0, total: total)
-            order.append(id)
-            let meter = ProgressMeter(clock: clock)
-            meter.begin(total: total, resumed: resumed)
-            meters[id] = meter
-            totalMeter.addResumed(resumed ?? 0)
-            emitJSON(["type": "start", "id": id, "name": name, "size": total, "resumedBytes": resumed])
-            return id
-        }
+        board.withLock { $0.start(name: name, total: total, resumed: resumed) }
     }
 
     /// Records bytes done (and the total, once known) for a transfer.
     package func update(_ id: Int, done: Int64, total: Int64? = nil) {
         if mode == .off { return }
-        lock.withLock {
-            guard var item = items[id] else { return }
-            let now = clock()
-            item.done = done
-            if let total { item.total = total }
-            if let total { meters[id]?.setTotal(total) }
-            meters[id]?.record(done: done)
-            item.rate = meters[id]?.snapshot.bytesPerSecond
-            items[id] = item
-            totalMeter.record(done: items.values.reduce(0) { $0 + $1.done })
-            redrawIfDue(now: now, force: false)
-        }
+        board.withLock { $0.update(id, done: done, total: total) }
     }
 
     /// Marks a transfer finished.
-    package func finish(_ id: Int, failed: Bool = false) {
-        lock.withLock {
-            guard var item = items[id] else { return }
-            item.finished = true
-            item.failed = failed
-            if !failed, let total = item.total { item.done = total }
-            items[id] = item
-            emitJSON(["type": failed ? "failed" : "done", "id": id, "name": item.name, "doneBytes": item.done])
-            redrawIfDue(now: clock(), force: true)
-        }
-    }
+    package func finish(_ id: Int, failed: Bool = false) { board.withLock { $0.finish(id, failed: failed) } }
 
     /// The whole of a batch, before its first file starts: the total line counts toward it from the start.
-    package func expect(files: Int, bytes: Int64?) {
-        lock.withLock { expected = (files, bytes) }
-    }
+    package func expect(files: Int, bytes: Int64?) { board.withLock { $0.expect(files: files, bytes: bytes) } }
 
     /// A transfer's new name (a sync's files in flight).
-    package func rename(_ id: Int, to name: String) {
-        lock.withLock { items[id]?.name = name }
-    }
+    package func rename(_ id: Int, to name: String) { board.withLock { $0.rename(id, to: name) } }
 
     /// Bytes a transfer found in place whose parts report them one by one (a resumed download in ranges):
     /// they count as done, never as speed.
-    package func noteResumed(_ bytes: Int64) {
-        lock.withLock { totalMeter.addResumed(bytes) }
-    }
+    package func noteResumed(_ bytes: Int64) { board.withLock { $0.noteResumed(bytes) } }
 
     /// Counts for the total line when one item stands for many files (a sync's bytes in one bar).
-    package func setFileCounts(done: Int, total: Int) {
-        lock.withLock { fileCounts = (done, total) }
-    }
+    package func setFileCounts(done: Int, total: Int) { board.withLock { $0.setFileCounts(done: done, total: total) } }
 
     /// Writes one message line (a result, a warning) without breaking the display: on a terminal the frame is
     /// cleared, the line printed, and the frame drawn again below it, so a redraw never overwrites the message.
-    package func message(_ line: String) {
-        lock.withLock {
-            let text = TerminalText.escaped(line, .name) + "\n"
-            guard case .terminal = mode, drawnLines > 0 else {
-                write(text)
-                return
-            }
-            clearFrame()
-            write(text)
-            if items.values.contains(where: { !$0.finished }) { redraw(now: clock()) }
-        }
-    }
+    package func message(_ line: String) { board.withLock { $0.message(line) } }
 
     /// Forgets a transfer that starts over under a new id (a download restarted from zero): its bytes leave the
     /// totals and the rate is measured afresh, so a restart neither counts a file twice nor skews the ETA.
-    package func discard(_ id: Int) {
-        lock.withLock {
-            guard let item = items.removeValue(forKey: id) else { return }
-            order.removeAll { $0 == id }
-            meters[id] = nil
-            totalMeter.discard(done: item.done)
-        }
-    }
+    package func discard(_ id: Int) { board.withLock { $0.discard(id) } }
 
     /// Ends the display. When everything finished as asked, the command's own result line is the summary: a
     /// terminal's frame is cleared and a log gets no second line. When something did not finish, the last line
     /// says what was done and what was not, with this run's average rate.
-    package func close() {
-        lock.withLock {
-            let all = order.compactMap { items[$0] }
-            let complete =
-                !all.isEmpty && all.allSatisfy { $0.finished && !$0.failed }
-                && (fileCounts.map { $0.done == $0.total } ?? true)
-            switch mode {
-            case .terminal:
-                if complete {
-                    clearFrame()
-                } else {
-                    redraw(now: clock(), final: true)
-                    drawnLines = 0
-                }
-            case .plain:
-                // A log that showed progress gets the line that ends it; a short run that failed has only its error.
-                if !all.isEmpty, !complete, wrotePlainLines { write(summaryLine(now: clock(), final: true) + "\n") }
-            case .json:
-                let total = totalMeter.snapshot
-                emitJSON([
-                    "type": "summary", "doneBytes": all.reduce(0) { $0 + $1.done }, "resumedBytes": total.resumedBytes,
-                    "files": all.count, "filesDone": all.filter { $0.finished && !$0.failed }.count,
-                    "filesFailed": all.filter(\.failed).count,
-                ])
-            case .off: break
-            }
-        }
-    }
-
-    /// Erases the drawn frame and leaves the cursor where it began.
-    private func clearFrame() {
-        guard drawnLines > 0 else { return }
-        var erase = "\u{1B}[\(drawnLines)A"
-        for _ in 0..<drawnLines { erase += "\r\u{1B}[2K\n" }
-        erase += "\u{1B}[\(drawnLines)A"
-        write(erase)
-        drawnLines = 0
-    }
-
-    private func redrawIfDue(now: Double, force: Bool) {
-        switch mode {
-        case .terminal:
-            if force || now - lastDraw >= 0.1 { redraw(now: now) }
-        case .plain(let interval):
-            if now - lastDraw >= interval {
-                lastDraw = now
-                wrotePlainLines = true
-                write(summaryLine(now: now) + "\n")
-            }
-        case .json:
-            if now - lastDraw >= 0.5 || force {
-                lastDraw = now
-                for id in order where !(items[id]?.finished ?? true) {
-                    let item = items[id]!
-                    emitJSON([
-                        "type": "progress", "id": id, "name": item.name, "doneBytes": item.done,
-                        "size": item.total, "bytesPerSecond": item.rate,
-                    ])
-                }
-            }
-        case .off: break
-        }
-    }
-
-    private func summaryLine(now: Double, final: Bool = false) -> String {
-        let all = order.compactMap { items[$0] }
-        let totals = all.compactMap(\.total)
-        let width: Int = if case .terminal(let columns, _) = mode { columns } else { .max }
-        // A batch's whole size is known before its first file starts (expect): the total never grows as files start.
-        var total = totals.count == all.count ? totals.reduce(0, +) : nil
-        if let expectedBytes = expected?.bytes { total = max(expectedBytes, total ?? 0) }
-        return ProgressFormatter.totalLine(
-            done: all.reduce(0) { $0 + $1.done }, total: total,
-            rate: final ? totalMeter.snapshot.averageBytesPerSecond : totalMeter.snapshot.bytesPerSecond,
-            filesDone: fileCounts?.done ?? all.filter { $0.finished && !$0.failed }.count,
-            filesTotal: fileCounts?.total ?? max(expected?.files ?? 0, all.count),
-            filesFailed: all.filter(\.failed).count,
-            elapsed: now - started, itemLabel: label, width: width, final: final)
-    }
-
-    private func redraw(now: Double, final: Bool = false) {
-        guard case .terminal(let width, let color) = mode else { return }
-        lastDraw = now
-        var lines = order.compactMap { items[$0] }.filter { !$0.finished }.map {
-            ProgressFormatter.transferLine($0, width: width)
-        }
-        let total = summaryLine(now: now, final: final)
-        // Cut to the width before the bold codes go in: they take no column.
-        let fitted = String(total.prefix(width))
-        lines.append(color ? "\u{1B}[1m" + fitted + "\u{1B}[0m" : fitted)
-        var text = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
-        for line in lines {
-            text += "\r\u{1B}[2K" + (line.hasPrefix("\u{1B}[1m") ? line : String(line.prefix(width))) + "\n"
-        }
-        // Lines left over from a taller previous frame are cleared, then the cursor returns below the frame.
-        let extra = max(0, drawnLines - lines.count)
-        for _ in 0..<extra { text += "\r\u{1B}[2K\n" }
-        if extra > 0 { text += "\u{1B}[\(extra)A" }
-        drawnLines = lines.count
-        write(text)
-    }
-
-    private func emitJSON(_ fields: [String: Any?]) {
-        guard mode == .json else { return }
-        let cleaned = fields.compactMapValues { $0 }
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: cleaned, options: [.sortedKeys, .withoutEscapingSlashes])
-        else { return }
-        write(String(decoding: data, as: UTF8.self) + "\n")
-    }
+    package func close() { board.withLock { $0.close() } }
 }

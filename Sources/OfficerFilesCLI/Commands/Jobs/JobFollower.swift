@@ -60,12 +60,17 @@ enum JobFollower {
 }
 
 /// One redrawn line for a job on a terminal; a line per state change otherwise.
-final class JobLine: @unchecked Sendable {
+final class JobLine: Sendable {
     private let console: Console
     private let quiet: Bool
-    private var drawn = false
-    private var lastState: JobState?
-    private var lastPlain = Date.distantPast
+    private let shown = LockedValue(Shown())
+
+    /// What the line has shown so far.
+    private struct Shown {
+        var drawn = false
+        var lastState: JobState?
+        var lastPlain = Date.distantPast
+    }
 
     init(console: Console, quiet: Bool) {
         self.console = console
@@ -76,21 +81,27 @@ final class JobLine: @unchecked Sendable {
         // A final state is said by the command's own last line (or its error).
         guard !quiet, !job.state.isFinal else { return }
         let text = Self.describe(job)
-        if console.errorIsTerminal {
-            var size = winsize()
-            let width = ioctl(2, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 10 ? Int(size.ws_col) - 1 : 79
-            console.messageRaw("\r\u{1B}[K" + TerminalText.escaped(String(text.prefix(width)), .name))
-            drawn = true
-        } else if job.state != lastState || Date().timeIntervalSince(lastPlain) >= 5 {
-            console.message(text)
-            lastPlain = Date()
+        let console = console
+        shown.withLock { shown in
+            if console.errorIsTerminal {
+                var size = winsize()
+                let width = ioctl(2, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 10 ? Int(size.ws_col) - 1 : 79
+                console.messageRaw("\r\u{1B}[K" + TerminalText.escaped(String(text.prefix(width)), .name))
+                shown.drawn = true
+            } else if job.state != shown.lastState || Date().timeIntervalSince(shown.lastPlain) >= 5 {
+                console.message(text)
+                shown.lastPlain = Date()
+            }
+            shown.lastState = job.state
         }
-        lastState = job.state
     }
 
     func end() {
-        if drawn { console.messageRaw("\r\u{1B}[K") }
-        drawn = false
+        let console = console
+        shown.withLock { shown in
+            if shown.drawn { console.messageRaw("\r\u{1B}[K") }
+            shown.drawn = false
+        }
     }
 
     /// `transcode /v.mkv: running, 45% (27 of 60 s), transcoding`.

@@ -5,28 +5,31 @@ import Officer
 import Transfer
 
 /// What a sync shows: the plan in a dry run, failures and warnings as they happen, `-P` progress, the summary.
-final class SyncDisplay: @unchecked Sendable {
+final class SyncDisplay: Sendable {
     private let context: CommandContext
     private let dryRun: Bool
     private let roots: SyncRoots
     private let reporter: ProgressReporter?
-    private let lock = NSLock()
-    private var progressID: Int?
-    private var plannedBytes: Int64 = 0
-    private var doneBytes: Int64 = 0
-    private var inFlight: [String: Int64] = [:]
-    private var plannedFiles = 0
-    private var doneFiles = 0
+    private let progressID: Int?
+    private let counts = LockedValue(Counts())
+
+    /// What the sync's events have added up to, for the progress line.
+    private struct Counts {
+        var plannedBytes: Int64 = 0
+        var doneBytes: Int64 = 0
+        var inFlight: [String: Int64] = [:]
+        var plannedFiles = 0
+        var doneFiles = 0
+    }
 
     init(context: CommandContext, showProgress: Bool, dryRun: Bool, roots: SyncRoots) {
         self.context = context
         self.dryRun = dryRun
         self.roots = roots
-        reporter = showProgress && !dryRun ? context.progressReporter() : nil
-        if let reporter {
-            progressID = reporter.start(name: "sync", total: 0)
-            reporter.setFileCounts(done: 0, total: 0)
-        }
+        let reporter = showProgress && !dryRun ? context.progressReporter() : nil
+        self.reporter = reporter
+        progressID = reporter?.start(name: "sync", total: 0)
+        reporter?.setFileCounts(done: 0, total: 0)
     }
 
     func handle(_ event: SyncEvent) {
@@ -42,20 +45,20 @@ final class SyncDisplay: @unchecked Sendable {
                     )
                 }
             }
-            lock.withLock {
-                plannedBytes += action.bytes
-                if action.kind == .upload || action.kind == .download { plannedFiles += 1 }
+            counts.withLock {
+                $0.plannedBytes += action.bytes
+                if action.kind == .upload || action.kind == .download { $0.plannedFiles += 1 }
             }
             update()
         case .progress(let path, let bytes, _):
-            lock.withLock { inFlight[path] = bytes }
+            counts.withLock { $0.inFlight[path] = bytes }
             update()
         case .done(let action):
             if context.global.json { context.printJSON(SyncStepRecord(type: "done", action, roots: roots)) }
-            lock.withLock {
-                inFlight[action.path] = nil
-                doneBytes += action.bytes
-                if action.kind == .upload || action.kind == .download { doneFiles += 1 }
+            counts.withLock {
+                $0.inFlight[action.path] = nil
+                $0.doneBytes += action.bytes
+                if action.kind == .upload || action.kind == .download { $0.doneFiles += 1 }
             }
             update()
         case .failed(let failure):
@@ -74,8 +77,11 @@ final class SyncDisplay: @unchecked Sendable {
 
     private func update() {
         guard let reporter, let progressID else { return }
-        let (done, total, files, names) = lock.withLock {
-            (doneBytes + inFlight.values.reduce(0, +), plannedBytes, (doneFiles, plannedFiles), inFlight.keys.sorted())
+        let (done, total, files, names) = counts.withLock {
+            (
+                $0.doneBytes + $0.inFlight.values.reduce(0, +), $0.plannedBytes, ($0.doneFiles, $0.plannedFiles),
+                $0.inFlight.keys.sorted()
+            )
         }
         reporter.setFileCounts(done: files.0, total: files.1)
         // The line names the files in flight, as rclone -P lists its transfers.
