@@ -5,7 +5,7 @@ import HTTP
 /// Drives libcurl's multi interface on one dedicated thread and hands results back to async callers.
 ///
 /// One multi handle means one connection pool: consecutive requests to the same server reuse connections.
-final class CurlEngine: @unchecked Sendable {
+final class CurlEngine: @unchecked Sendable {  // `active` is the engine thread's alone; `incoming` holds `lock`.
     /// The process-wide engine.
     static let shared = CurlEngine()
 

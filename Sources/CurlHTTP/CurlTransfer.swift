@@ -6,7 +6,7 @@ import Platform
 
 /// One attempt of one request on the engine thread: owns its easy handle, header list, MIME body,
 /// error buffer and file descriptors, and is the `userdata` of every libcurl callback.
-final class CurlTransfer: @unchecked Sendable {
+final class CurlTransfer: @unchecked Sendable {  // Confined to the engine thread, but for `crossing`.
     let easy: CurlCalls.Easy
     let request: HTTPRequest
     let label: String

@@ -10,7 +10,7 @@
 ///
 /// Swift may end an object's life right after its last use, which can be the read of ``descriptor``: a caller
 /// that goes on using the number keeps the object alive (`defer { withExtendedLifetime(file) {} }`).
-package final class OpenFile: @unchecked Sendable {
+package final class OpenFile: @unchecked Sendable {  // The descriptor changes once, closed by its one owner.
     /// The descriptor, for the calls that take one; -1 once closed.
     package private(set) var descriptor: Int32
 

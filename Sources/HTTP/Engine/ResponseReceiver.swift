@@ -7,7 +7,7 @@ import Platform
 /// in one place.
 ///
 /// Not thread-safe: an engine calls it from one thread or serial queue at a time.
-package final class ResponseReceiver: @unchecked Sendable {
+package final class ResponseReceiver: @unchecked Sendable {  // Used by one engine thread or queue at a time.
     /// The request being answered.
     package let request: HTTPRequest
     /// `METHOD redacted-URL`, for errors.

@@ -11,7 +11,7 @@ import Foundation
 /// On Apple platforms `--bwlimit` is kept by suspending the task while it is ahead of its pace. What it cannot do
 /// is refused before anything is sent, never done halfway: where FoundationNetworking runs, a bandwidth limit (its
 /// suspension lags the callbacks it has queued), a CA file or `--insecure` (its TLS settings are not per request).
-package final class URLSessionEngine: HTTPEngine, @unchecked Sendable {
+package final class URLSessionEngine: HTTPEngine, Sendable {
     /// The process-wide engine, whose session keeps connections alive between requests.
     package static let shared = URLSessionEngine()
 

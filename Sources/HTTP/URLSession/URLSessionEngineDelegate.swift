@@ -6,7 +6,7 @@ import Foundation
 
 /// The session's delegate: hands each task's callbacks to its ``URLSessionTaskState`` and follows no redirect
 /// (``HTTPClient`` checks and follows each hop itself).
-final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // Serial queue.
     private let lock = NSLock()
     private var states: [ObjectIdentifier: URLSessionTaskState] = [:]
 

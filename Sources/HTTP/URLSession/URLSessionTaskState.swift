@@ -7,7 +7,7 @@ import Foundation
 /// One task's side of the URLSession engine: the receiver its delegate callbacks feed (on the engine's serial
 /// queue), the low-speed rule, the bandwidth limit, and the continuation resumed exactly once when the task
 /// completes.
-final class URLSessionTaskState: @unchecked Sendable {
+final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on the session's serial queue.
     let receiver: ResponseReceiver
     private var lowSpeed: LowSpeedWatch
     private let expectedSend: Int64?

@@ -5,7 +5,7 @@ import Platform
 /// The durable record of unfinished transfers (SQLite in WAL mode), so a rerun after any interruption —
 /// SIGKILL included — continues from what is on disk. Safe to share between tasks; several processes
 /// may use one file (SQLite's locking and a busy timeout).
-package final class TransferJournal: @unchecked Sendable {
+package final class TransferJournal: @unchecked Sendable {  // Its connection is SQLite's serialized mode.
     private let database: SQLiteDatabase
     private let lock = NSLock()
     /// The journal file.

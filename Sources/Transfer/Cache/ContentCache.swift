@@ -15,7 +15,7 @@ import Platform
 ///
 /// A crash leaves its temp file (named by process id) in `tmp/`; the next open sees a temp file of a dead
 /// process and runs ``verify()``, which drops entries without files and files without entries.
-package final class ContentCache: @unchecked Sendable {
+package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; its SQLite is serialized.
     /// Where the cache lives.
     package let directory: String
     /// The most bytes it holds.
