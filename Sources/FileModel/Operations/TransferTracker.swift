@@ -101,6 +101,8 @@ extension ProgressOperation where Event == TransferEvent {
     public func progress() -> TransferUpdates {
         let tracker = TransferTracker()
         let channel = UpdateChannel<TransferUpdate>(limit: 1024)
+        // The forwarder belongs to the work it reads: it ends when the work's events do, which `stop` (the
+        // work's cancel) brings about; it is never cancelled itself, so the final update always goes out.
         Task {
             for await event in self { channel.send(TransferUpdate(event: event, progress: tracker.apply(event))) }
             let outcome: Result<Void, any Error>

@@ -101,7 +101,7 @@ extension OfficerFiles {
         async throws -> T
     {
         try await withTaskCancellationHandler {
-            let results = await ParallelRunner.map([0], width: 1) { _ in Result { try body() } }
+            let results = try await ParallelRunner.map([0], width: 1) { _ in Result { try body() } }
             try Task.checkCancellation()
             return try results[0].get()
         } onCancel: {

@@ -82,7 +82,7 @@ extension OfficerFiles {
         let photos = imagePreparation(settings)
         settings.format = .keep
         let screenshots = imagePreparation(settings)
-        let outcomes = await ParallelRunner.map(locals, width: ProcessInfo.processInfo.activeProcessorCount) {
+        let outcomes = try await ParallelRunner.map(locals, width: ProcessInfo.processInfo.activeProcessorCount) {
             local in
             let isPNG = (local as NSString).pathExtension.lowercased() == "png"
             return (isPNG ? screenshots : photos).prepare(local)

@@ -8,9 +8,11 @@ extension OfficerFiles {
     /// What local files are and how the viewer would show them (type, viewer, actions, image, text and PDF
     /// facts), read on every core at once; results in the order of `paths`.
     package func facts(ofLocalFiles paths: [String]) async -> [Result<FileFacts, any Error>] {
-        await ParallelRunner.map(paths, width: ProcessInfo.processInfo.activeProcessorCount) { path in
+        let read = try? await ParallelRunner.map(paths, width: ProcessInfo.processInfo.activeProcessorCount) { path in
             Result { try FileFacts.local(path) }
         }
+        // Cancelled: no file's facts are told.
+        return read ?? paths.map { _ in .failure(CancellationError()) }
     }
 
     /// The facts of several files in the order given, as a stream: the files on this machine are read on every

@@ -34,7 +34,7 @@ extension OfficerFiles {
         let intoFolder =
             FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue
         let preparer = ImagePreparer(options: options)
-        return await ParallelRunner.map(inputs, width: ProcessInfo.processInfo.activeProcessorCount) { input in
+        return try await ParallelRunner.map(inputs, width: ProcessInfo.processInfo.activeProcessorCount) { input in
             var destination = output
             let result = Result { () throws(ImageError) -> PreparedImage in
                 if intoFolder {

@@ -39,7 +39,7 @@ extension OfficerFiles {
         _ report: @escaping @Sendable (TransferEvent) -> Void
     ) async throws -> [PhotoUpload] {
         let preparation = imagePreparation(options)
-        let prepared = await ParallelRunner.map(photos, width: ProcessInfo.processInfo.activeProcessorCount) {
+        let prepared = try await ParallelRunner.map(photos, width: ProcessInfo.processInfo.activeProcessorCount) {
             photo in
             Result { () throws -> UploadImagePreparation.Item in
                 try Self.requireLocalFile(photo.path)

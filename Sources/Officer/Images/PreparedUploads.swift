@@ -29,7 +29,7 @@ package struct PreparedUploads: AsyncSequence, Sendable {
     package struct Iterator: AsyncIteratorProtocol {
         private var windows: [[String]]
         private let sequence: PreparedUploads
-        private var pending: Task<[Result<UploadImagePreparation.Item, ImageError>], Never>?
+        private var pending: Task<[Result<UploadImagePreparation.Item, ImageError>], any Error>?
         private var ready: [Element] = []
 
         init(_ sequence: PreparedUploads) {
@@ -46,7 +46,17 @@ package struct PreparedUploads: AsyncSequence, Sendable {
             if ready.isEmpty {
                 guard let pending, !windows.isEmpty else { return nil }
                 let window = windows.removeFirst()
-                let results = await pending.value
+                // Cancelled, the window being prepared stops too, and the sequence ends.
+                let outcome = await withTaskCancellationHandler {
+                    await pending.result
+                } onCancel: {
+                    pending.cancel()
+                }
+                guard case .success(let results) = outcome else {
+                    windows = []
+                    self.pending = nil
+                    return nil
+                }
                 self.pending = windows.first.map { Self.prepare($0, sequence) }
                 ready = zip(window, results).map { ($0, $1) }
             }
@@ -55,9 +65,9 @@ package struct PreparedUploads: AsyncSequence, Sendable {
 
         private static func prepare(
             _ window: [String], _ sequence: PreparedUploads
-        ) -> Task<[Result<UploadImagePreparation.Item, ImageError>], Never> {
+        ) -> Task<[Result<UploadImagePreparation.Item, ImageError>], any Error> {
             let preparation = sequence.preparation
-            return Task { await ParallelRunner.map(window, width: sequence.width) { preparation.prepare($0) } }
+            return Task { try await ParallelRunner.map(window, width: sequence.width) { preparation.prepare($0) } }
         }
     }
 }

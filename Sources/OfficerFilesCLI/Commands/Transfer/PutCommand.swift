@@ -154,6 +154,8 @@ enum PutCommand: Command {
             for await (local, prepared) in PreparedUploads(locals, preparation: preparation) {
                 try await send(local, prepared)
             }
+            // The sequence ends early when cancelled: the rest was not sent.
+            try Task.checkCancellation()
         }
         if !failures.isEmpty { throw BatchRunner.summary(of: failures, total: locals.count) }
     }
