@@ -18,9 +18,11 @@ import Transfer
 
     var cacheDirectory: String { cli.home.path + "/.cache/officer-files/content" }
 
-    func bytesUnderObjects() -> Int64 {
+    func bytesUnderObjects() -> Int64 { Self.bytes(under: cacheDirectory + "/objects") }
+
+    /// The bytes of the cache's files under `objects`.
+    static func bytes(under objects: String) -> Int64 {
         var total: Int64 = 0
-        let objects = cacheDirectory + "/objects"
         for folder in (try? FileManager.default.contentsOfDirectory(atPath: objects)) ?? [] {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: objects + "/" + folder)) ?? [] {
                 var info = stat()
@@ -126,13 +128,19 @@ import Transfer
             try cli.launch(
                 ["--cache-limit", "60K", "cat"] + (0..<40).map { "officer:/f\(($0 + writer * 20) % 40).bin" })
         }
-        var samples = 0
-        var over = 0
-        while writers.contains(where: \.isRunning) {
-            samples += 1
-            if bytesUnderObjects() > limit { over += 1 }
-            try await Task.sleep(nanoseconds: 2_000_000)
+        // Sampled every 2 ms while the writers run (a sampler on a thread of its own, so a busy machine's task pool
+        // cannot space the samples out).
+        let counts = LockedValue((samples: 0, over: 0))
+        let objects = cacheDirectory + "/objects"
+        await Eventually.wait(timeout: 600, every: 0.002) {
+            let over = Self.bytes(under: objects) > limit
+            counts.withLock {
+                $0.samples += 1
+                if over { $0.over += 1 }
+            }
+            return !writers.contains(where: \.isRunning)
         }
+        let (samples, over) = counts.current
         for writer in writers { #expect(writer.terminationStatus == 0) }
         #expect(over == 0, "over the limit in \(over) of \(samples) samples")
         let verify = try await cli.run(["--cache-limit", "60K", "--json", "cache", "verify"])

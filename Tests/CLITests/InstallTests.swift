@@ -175,9 +175,7 @@ import Testing
                 zpty z 'zsh -f -i'
                 zpty -w z "autoload -Uz compinit; compinit -u -D; source '\(zsh)'"
                 zpty -w z "show() { print -r -- \\"<\\$BUFFER>\\" >> '\(out)' }; zle -N show; bindkey '^X' show"
-                zpty -w -n z "$LINE"$'\\t'
-                sleep 1
-                zpty -w -n z $'\\x18'
+                zpty -w -n z "$LINE"$'\\t'$'\\x18'
                 for i in {1..50}; do [[ -s '\(out)' ]] && break; sleep 0.1; done
                 zpty -d z
                 """, environment: env)

@@ -322,17 +322,14 @@ import Transfer
         // than the whole transfer by other tests waiting on their commands.
         let edited = EditFlag()
         let watcher = Thread {
-            let deadline = Date().addingTimeInterval(120)
-            while Date() < deadline {
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: destination)) ?? []
-                if names.contains(where: { $0.hasSuffix(".officer-download") }) {
-                    try? "edited meanwhile".write(
-                        toFile: destination + "/movie.bin", atomically: false, encoding: .utf8)
-                    edited.set()
-                    return
+            let tempFileSeen = Eventually.blocking(timeout: 120) {
+                ((try? FileManager.default.contentsOfDirectory(atPath: destination)) ?? []).contains {
+                    $0.hasSuffix(".officer-download")
                 }
-                usleep(20_000)
             }
+            guard tempFileSeen else { return }
+            try? "edited meanwhile".write(toFile: destination + "/movie.bin", atomically: false, encoding: .utf8)
+            edited.set()
         }
         watcher.start()
         let running = Task { try await cli.run(["sync", "officer:/media", destination], environment: viaProxy) }

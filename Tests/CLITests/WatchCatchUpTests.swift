@@ -71,11 +71,11 @@ import Testing
         let seenOnServer = PartialLog()
         let watching = Flag()
         let monitor = Thread {
-            while !watching.isSet {
+            Eventually.blocking(timeout: 1200, every: 0.002) {
                 for name in growing {
                     if let size = Self.size(camera + "/" + name) { seenOnServer.add("\(name) \(size)") }
                 }
-                usleep(2_000)
+                return watching.isSet
             }
         }
         monitor.start()

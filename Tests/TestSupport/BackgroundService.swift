@@ -41,8 +41,8 @@ public final class BackgroundService: @unchecked Sendable {
     public func stop() {
         guard process.isRunning else { return }
         process.terminate()
-        let deadline = Date().addingTimeInterval(2)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
+        let process = process
+        Eventually.blocking(timeout: 2) { !process.isRunning }
         kill()
     }
 
@@ -228,20 +228,12 @@ public func startCountingProxy(target: String, countFile: String, _ faults: [Str
 /// The byte count a counting proxy keeps, once it has stayed the same for `quiet` seconds (the connections of a
 /// killed client have ended).
 public func settledCount(_ countFile: String, quiet: Double = 0.5, timeout: Double = 30) async -> Int64? {
-    let deadline = Date().addingTimeInterval(timeout)
-    var last: Int64?
-    var since = Date()
-    while Date() < deadline {
+    let seen = LockedCount()
+    let settled = await Eventually.wait(timeout: timeout) {
         let now = (try? String(contentsOfFile: countFile, encoding: .utf8)).flatMap { Int64($0) }
-        if now != last {
-            last = now
-            since = Date()
-        } else if now != nil, Date().timeIntervalSince(since) >= quiet {
-            return now
-        }
-        try? await Task.sleep(nanoseconds: 50_000_000)
+        return seen.settled(now, quiet: quiet)
     }
-    return nil
+    return settled ? seen.last : nil
 }
 
 /// The hostile Officer server (`Tests/Server/hostile_server.py`) in one of its misbehaving modes.
@@ -249,4 +241,20 @@ public func startHostileServer(mode: String) async throws -> BackgroundService {
     try await BackgroundService.start(
         script: ProcessRunner.packageRoot + "/.venv/bin/python",
         arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/hostile_server.py", "--mode", mode])
+}
+
+/// A count and since when it has not changed, for ``settledCount(_:quiet:timeout:)``'s polls.
+private final class LockedCount: @unchecked Sendable {  // Touched by the one polling thread only.
+    private(set) var last: Int64?
+    private var since = Date()
+
+    /// Records `now`; whether it is known and has stayed the same for `quiet` seconds.
+    func settled(_ now: Int64?, quiet: Double) -> Bool {
+        if now != last {
+            last = now
+            since = Date()
+            return false
+        }
+        return now != nil && Date().timeIntervalSince(since) >= quiet
+    }
 }

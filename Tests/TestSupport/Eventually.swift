@@ -9,8 +9,10 @@ public enum Eventually {
     /// threads, and a parallel test blocking them (hashing thousands of files, a synchronous `vips`) would
     /// otherwise delay the polls past the whole transfer they are meant to catch midway.
     @discardableResult
-    public static func wait(timeout: Double = 30, _ condition: @escaping @Sendable () throws -> Bool) async -> Bool {
-        await wait(timeout: timeout, condition) {}
+    public static func wait(
+        timeout: Double = 30, every interval: Double = 0.02, _ condition: @escaping @Sendable () throws -> Bool
+    ) async -> Bool {
+        await wait(timeout: timeout, every: interval, condition) {}
     }
 
     /// Like ``wait(timeout:_:)``, and sends `signal` to `processes` from the polling thread the moment the
@@ -27,22 +29,33 @@ public enum Eventually {
     /// Like ``wait(timeout:_:)``, and runs `action` on the polling thread the moment the condition holds (an edit
     /// meant to land while a transfer runs lands then, not whenever the test gets a thread back).
     public static func wait(
-        timeout: Double = 30, _ condition: @escaping @Sendable () throws -> Bool,
+        timeout: Double = 30, every interval: Double = 0.02, _ condition: @escaping @Sendable () throws -> Bool,
         then action: @escaping @Sendable () -> Void
     ) async -> Bool {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                let deadline = Date().addingTimeInterval(timeout)
-                while Date() < deadline {
-                    if (try? condition()) == true {
-                        action()
-                        continuation.resume(returning: true)
-                        return
-                    }
-                    usleep(20_000)
-                }
-                continuation.resume(returning: false)
+                let held = blocking(timeout: timeout, every: interval, condition)
+                if held { action() }
+                continuation.resume(returning: held)
             }
+        }
+    }
+
+    /// Polls `condition` on the calling thread every `interval` seconds (20 ms; a sampler that watches for a
+    /// short-lived state polls faster) for up to `timeout` seconds; whether it became true.
+    /// For code that already runs on a thread of its own (starting or stopping a server, a tmux command).
+    ///
+    /// The one sleep of the tests' waits: every wait for an outside process (a server that starts, a screen
+    /// that shows a line, a count that settles) polls here, bounded by its timeout; a wait for something in
+    /// this process awaits the event itself.
+    @discardableResult
+    public static func blocking(timeout: Double, every interval: Double = 0.02, _ condition: () throws -> Bool) -> Bool
+    {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if (try? condition()) == true { return true }
+            guard Date() < deadline else { return false }
+            usleep(useconds_t(interval * 1e6))
         }
     }
 }

@@ -72,23 +72,25 @@ public final class NginxServer: @unchecked Sendable {
         process.arguments = ["-p", prefix.path, "-c", prefix.path + "/nginx.conf", "-e", prefix.path + "/error.log"]
         process.standardError = FileHandle.standardError
         try ProcessRunner.spawning { try process.run() }
-        for _ in 0..<100 {
-            guard process.isRunning else {
-                try? FileManager.default.removeItem(atPath: prefix.path + "/error.log")
+        let (started, port) = (process, port)
+        let errorLog = prefix.path + "/error.log"
+        let bindFailed = {
+            ((try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "").contains(
+                "bind() to 127.0.0.1:\(port) failed")
+        }
+        if Eventually.blocking(timeout: 5, { !started.isRunning || Self.canConnect(port) }) {
+            guard started.isRunning else {
+                try? FileManager.default.removeItem(atPath: errorLog)
                 return false
             }
             // Connected, nginx still runs and did not fail to bind: the listener is nginx's own (nginx retries a
-            // taken port for a while before it exits, and someone else answers meanwhile).
-            if Self.canConnect(port) {
-                usleep(50_000)
-                let log = (try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? ""
-                if process.isRunning, !log.contains("bind() to 127.0.0.1:\(port) failed") { return true }
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                process.waitUntilExit()
-                try? FileManager.default.removeItem(atPath: prefix.path + "/error.log")
-                return false
-            }
-            usleep(50_000)
+            // taken port for a while before it exits, and someone else answers meanwhile). Its log says so within
+            // a moment: watched for a bounded one.
+            if !Eventually.blocking(timeout: 0.1, bindFailed), started.isRunning { return true }
+            if started.isRunning { kill(started.processIdentifier, SIGKILL) }
+            started.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: errorLog)
+            return false
         }
         process.terminate()
         throw BackgroundService.ServiceError.didNotStart(

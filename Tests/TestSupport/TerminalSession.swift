@@ -17,7 +17,8 @@ public final class TerminalSession: @unchecked Sendable {
     {
         let session = TerminalSession(socket: "officer-files-test-\(getpid())-\(UUID().uuidString.prefix(8))")
         let assignments = environment.map { "\($0.key)=\(quoted($0.value))" }.joined(separator: " ")
-        let command = "env \(assignments) \(arguments.map(quoted).joined(separator: " ")); echo EXIT=$?; sleep 900"
+        let command =
+            "env \(assignments) \(arguments.map(quoted).joined(separator: " ")); echo EXIT=$?; exec tail -f /dev/null"
         // tmux's server would keep every descriptor this process lets it inherit (a pipe of the caller's stays
         // open, and whoever reads it waits for the server): python starts it with none but the standard three.
         let started = try await ProcessRunner.runDetached(
@@ -40,37 +41,36 @@ public final class TerminalSession: @unchecked Sendable {
 
     /// The screen as it is now, one string per line, trailing blanks dropped.
     public func screen() async throws -> [String] {
-        try await tmux(["capture-pane", "-p", "-t", name]).split(separator: "\n", omittingEmptySubsequences: false).map
-        {
-            String($0.reversed().drop(while: { $0 == " " }).reversed())
-        }
+        Self.lines(try await tmux(["capture-pane", "-p", "-t", name]))
     }
 
     /// Waits until the screen holds `text` (at most `timeout` seconds); the screen then.
     public func wait(for text: String, timeout: Double) async throws -> [String] {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let lines = try await screen()
-            if lines.contains(where: { $0.contains(text) }) { return lines }
-            try await Task.sleep(nanoseconds: 250_000_000)
-        }
-        return try await screen()
+        try await wait(timeout: timeout) { $0.contains(text) }
     }
 
     /// Waits until a line of the screen matches `pattern`, a regular expression (at most `timeout` seconds); the
     /// screen then.
     public func wait(matching pattern: String, timeout: Double) async throws -> [String] {
         let expression = try NSRegularExpression(pattern: pattern)
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let lines = try await screen()
-            if lines.contains(where: { expression.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil })
-            {
-                return lines
-            }
-            try await Task.sleep(nanoseconds: 250_000_000)
+        return try await wait(timeout: timeout) {
+            expression.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil
+        }
+    }
+
+    /// Polls the screen (``Eventually``: tmux is a process of its own) until a line satisfies `matches`.
+    private func wait(timeout: Double, until matches: @escaping @Sendable (String) -> Bool) async throws -> [String] {
+        let (socket, name) = (socket, name)
+        await Eventually.wait(timeout: timeout) {
+            Self.lines(Self.tmux(socket, ["capture-pane", "-p", "-t", name])).contains(where: matches)
         }
         return try await screen()
+    }
+
+    private static func lines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0.reversed().drop(while: { $0 == " " }).reversed())
+        }
     }
 
     /// Ctrl-C once a line of the screen matches `pattern` (the display shows that bytes moved, say), then the
@@ -87,10 +87,18 @@ public final class TerminalSession: @unchecked Sendable {
     /// A progress total with some bytes moved: `Transferred: 256 KiB / …`, not `Transferred: 0 B / …`.
     public static let bytesMoved = #"^Transferred: (?!0 B )[0-9]"#
 
-    /// One tmux command's output. Written to a file and waited for by polling, never through a pipe: a pipe's
-    /// write end can be inherited by a process another test starts at that moment, and a reader then waits for
-    /// that process to end (tests here poll the screen many times a second).
+    /// One tmux command's output, run on a thread of its own.
     private func tmux(_ arguments: [String]) async throws -> String {
+        let socket = socket
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: Self.tmux(socket, arguments)) }
+        }
+    }
+
+    /// One tmux command's output, the calling thread blocked until it ends (at most 20 s). Written to a file,
+    /// never through a pipe: a pipe's write end can be inherited by a process another test starts at that
+    /// moment, and a reader then waits for that process to end (tests here poll the screen many times a second).
+    private static func tmux(_ socket: String, _ arguments: [String]) -> String {
         let output = NSTemporaryDirectory() + "/\(socket)-\(UUID().uuidString.prefix(8)).out"
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         defer { unlink(output) }
@@ -98,14 +106,14 @@ public final class TerminalSession: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
         process.arguments = ["-L", socket] + arguments
         process.standardInput = FileHandle.nullDevice
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        guard let handle = try? FileHandle(forWritingTo: URL(fileURLWithPath: output)) else { return "" }
         defer { try? handle.close() }
         process.standardOutput = handle
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while process.isRunning, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
-        if process.isRunning { process.terminate() }
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
+        guard (try? process.run()) != nil else { return "" }
+        if ended.wait(timeout: .now() + 20) == .timedOut { process.terminate() }
         return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// A pipe's body between its producer and the transfer: the producer is suspended while the buffer is full and
 /// goes on when the transfer takes bytes; a reader in Swift concurrency is suspended while it is empty. No sleeps:
 /// each side awaits the other's step.
-@Suite(.timeLimit(.minutes(1))) struct BodyStreamTests {
+@Suite(.timeLimit(.minutes(30))) struct BodyStreamTests {
     static let limit = 64 << 10
 
     /// Takes everything held, in 16 KiB reads; the bytes taken.

@@ -6,7 +6,7 @@ import Testing
 /// The queue and the unfinished transfers as an app sees them through `import Officer`: changes kept while the
 /// server cannot be reached, watched as a stream while another front door sends them, a held one dropped; a
 /// paused download watched, resumed to the right bytes and gone from the list.
-@Suite struct OfficerFilesObservationTests {
+@Suite(.timeLimit(.minutes(30))) struct OfficerFilesObservationTests {
     let server: ReferenceServer
     let work = TemporaryDirectory(prefix: "front-door-observation")
 
@@ -26,22 +26,11 @@ import Testing
         return try OfficerFiles(configuration: configuration)
     }
 
-    /// The stream's values until one satisfies `wanted` (nil if it ends first, or after a minute: a safety net,
-    /// not a wait the test depends on).
+    /// The stream's first value that satisfies `wanted` (nil if it ends first; the suite's time limit is the
+    /// safety net, not a wait the test depends on).
     func value<T: Sendable>(of stream: AsyncStream<T>, where wanted: @escaping @Sendable (T) -> Bool) async -> T? {
-        await withTaskGroup(of: T?.self) { group in
-            group.addTask {
-                for await value in stream where wanted(value) { return value }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(60))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        for await value in stream where wanted(value) { return value }
+        return nil
     }
 
     @Test func keptChangesAreWatchedSentAndDropped() async throws {

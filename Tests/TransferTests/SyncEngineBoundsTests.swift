@@ -36,7 +36,7 @@ private final class BadNameIterator: SyncRemoteIterator, @unchecked Sendable {
     }
 }
 
-@Suite struct SyncEngineBoundsTests {
+@Suite(.timeLimit(.minutes(30))) struct SyncEngineBoundsTests {
     @Test func endlessRefusalsAreCountedNotKept() async throws {
         let local = TemporaryDirectory(prefix: "bounds")
         var options = SyncOptions(direction: .pull)
@@ -48,21 +48,46 @@ private final class BadNameIterator: SyncRemoteIterator, @unchecked Sendable {
     }
 }
 
-/// How many of one kind of call overlap at most.
-private final class Overlap: @unchecked Sendable {
-    private let lock = NSLock()
-    private var now = 0
-    private var top = 0
+/// How many of one kind of call overlap at most. The first calls wait until `holdUntil` of them are in flight
+/// at once, then none waits: the most the engine allows is reached whatever the machine's load, with no call
+/// taking time (a bound never reached would end the test at its time limit).
+private final class Overlap: Sendable {
+    private struct State {
+        var now = 0
+        var top = 0
+        var open: Bool
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state: LockedValue<State>
+    private let hold: Int
 
-    var most: Int { lock.withLock { top } }
+    init(holdUntil hold: Int = 0) {
+        self.hold = hold
+        state = LockedValue(State(open: hold <= 1))
+    }
+
+    var most: Int { state.withLock { $0.top } }
 
     /// Runs `work` counted among the calls in flight.
     func during<T>(_ work: () async throws -> T) async rethrows -> T {
-        lock.withLock {
-            now += 1
-            top = max(top, now)
+        let hold = hold
+        let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.now += 1
+            state.top = max(state.top, state.now)
+            guard !state.open, state.now >= hold else { return [] }
+            state.open = true
+            defer { state.waiting = [] }
+            return state.waiting
         }
-        defer { lock.withLock { now -= 1 } }
+        for waiter in released { waiter.resume() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let goes = state.withLock { state in
+                if !state.open { state.waiting.append(continuation) }
+                return state.open
+            }
+            if goes { continuation.resume() }
+        }
+        defer { state.withLock { $0.now -= 1 } }
         return try await work()
     }
 }
@@ -74,22 +99,24 @@ private final class RecordingRemote: SyncRemote, @unchecked Sendable {
     let impliesFolders: Bool
     let sendFile: String
     let uploadFails: Set<String>
-    let fetchTime: Duration?
-    let uploads = Overlap()
-    let fetches = Overlap()
+    let fetchesAFile: Bool
+    let uploads: Overlap
+    let fetches: Overlap
     private let lock = NSLock()
     private(set) var foldersMade: [String] = []
     private(set) var uploaded: [String] = []
 
     init(
         items: [SyncItem] = [], impliesFolders: Bool = false, sendFile: String = "", uploadFails: Set<String> = [],
-        fetchTime: Duration? = nil
+        holdUploadsUntil: Int = 0, fetchesAFile: Bool = false, holdFetchesUntil: Int = 0
     ) {
         self.items = items
         self.impliesFolders = impliesFolders
         self.sendFile = sendFile
         self.uploadFails = uploadFails
-        self.fetchTime = fetchTime
+        self.fetchesAFile = fetchesAFile
+        uploads = Overlap(holdUntil: holdUploadsUntil)
+        fetches = Overlap(holdUntil: holdFetchesUntil)
     }
 
     var description: String { "recording" }
@@ -98,7 +125,7 @@ private final class RecordingRemote: SyncRemote, @unchecked Sendable {
     func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws
     {
-        await uploads.during { try? await Task.sleep(for: .milliseconds(30)) }
+        await uploads.during {}
         lock.withLock { uploaded.append(path.description) }
         if uploadFails.contains(path.description) { throw RemotePathError.invalidComponent(path.name) }
     }
@@ -108,13 +135,13 @@ private final class RecordingRemote: SyncRemote, @unchecked Sendable {
     func delete(_ path: SyncPath, isDirectory: Bool) async throws {}
     func sha256(_ path: SyncPath) async throws -> String { "" }
     func setModificationTime(_ path: SyncPath, to mtime: Double) async throws {}
-    /// Sends one small local file for every item (the engine's bounds do not depend on the bytes), fetched in
-    /// `fetchTime` when given.
+    /// Sends one small local file for every item (the engine's bounds do not depend on the bytes), fetched (a
+    /// staged copy) when `fetchesAFile`.
     func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void) async throws
         -> SyncSentFile
     {
-        guard let fetchTime else { return SyncSentFile(path: sendFile, wasFetched: false, isCopy: false) }
-        await fetches.during { try? await Task.sleep(for: fetchTime) }
+        guard fetchesAFile else { return SyncSentFile(path: sendFile, wasFetched: false, isCopy: false) }
+        await fetches.during {}
         return SyncSentFile(path: sendFile, wasFetched: true, isCopy: false)
     }
 }
@@ -149,19 +176,19 @@ extension SyncEngineBoundsTests {
         let local = TemporaryDirectory(prefix: "budget")
         let sent = try local.write("one.bin", "x")
         let small = RecordingRemote(items: (0..<200).map { file(String(format: "f%03d", $0)) }, sendFile: sent)
-        let smallTarget = RecordingRemote()
+        let smallTarget = RecordingRemote(holdUploadsUntil: SyncWorkBounds.automaticBudget)
         let smallReport = await engine(small, smallTarget).run()
         #expect(smallReport.transferred == 200 && smallReport.succeeded)
         #expect(smallTarget.uploads.most == SyncWorkBounds.automaticBudget, "\(smallTarget.uploads.most)")
 
         let large = RecordingRemote(
             items: (0..<12).map { file(String(format: "big%02d", $0), size: 20 << 20) }, sendFile: sent)
-        let largeTarget = RecordingRemote()
+        let largeTarget = RecordingRemote(holdUploadsUntil: 4)
         #expect(await engine(large, largeTarget).run().transferred == 12)
         #expect(largeTarget.uploads.most == 4, "\(largeTarget.uploads.most)")
 
         let given = RecordingRemote(items: (0..<40).map { file(String(format: "g%03d", $0)) }, sendFile: sent)
-        let givenTarget = RecordingRemote()
+        let givenTarget = RecordingRemote(holdUploadsUntil: 3)
         #expect(await engine(given, givenTarget, transfers: 3).run().transferred == 40)
         #expect(givenTarget.uploads.most == 3, "\(givenTarget.uploads.most)")
     }
@@ -203,8 +230,8 @@ extension SyncEngineBoundsTests {
         let items = (0..<60).map { file(String(format: "f%03d", $0)) }
         var options = SyncOptions(direction: .push)
         options.transfersPerSide.destination = 2
-        let source = RecordingRemote(items: items, sendFile: sent, fetchTime: .milliseconds(10))
-        let destination = RecordingRemote()
+        let source = RecordingRemote(items: items, sendFile: sent, fetchesAFile: true, holdFetchesUntil: 11)
+        let destination = RecordingRemote(holdUploadsUntil: 2)
         let report = await SyncEngine(
             source: source, destination: destination, stagingFolder: local.path + "/staging", options: options
         ).run()
@@ -214,8 +241,8 @@ extension SyncEngineBoundsTests {
 
         options.transfersPerSide.destination = nil
         options.transfersPerSide.source = 3
-        let limitedSource = RecordingRemote(items: items, sendFile: sent, fetchTime: .milliseconds(10))
-        let open = RecordingRemote()
+        let limitedSource = RecordingRemote(items: items, sendFile: sent, fetchesAFile: true, holdFetchesUntil: 3)
+        let open = RecordingRemote(holdUploadsUntil: 4)
         #expect(
             await SyncEngine(
                 source: limitedSource, destination: open, stagingFolder: local.path + "/staging", options: options

@@ -78,7 +78,7 @@ extension OfficerClient {
                 // A server that ignores the long poll answers at once without a change: pace the questions
                 // (up to every 2 s) rather than ask in a tight loop.
                 idle += 1
-                try? await Task.sleep(for: .milliseconds(min(2000, 100 * idle)))
+                try? await http.configuration.clock.sleep(for: .milliseconds(min(2000, 100 * idle)))
             }
             current = next
         }

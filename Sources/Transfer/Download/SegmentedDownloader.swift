@@ -443,18 +443,23 @@ package struct SegmentedDownloader: Downloading {
 
     // MARK: Journal
 
+    /// Writes the live offsets every `journalInterval` while they move, and flushes the file (and records its
+    /// offsets as durable) every `syncInterval`; both measured on the HTTP configuration's clock, as ticks of it.
     private func journalLoop(_ progress: SegmentProgress, partial: PartialFile) async {
         guard journal != nil else { return }
-        var lastSync = Date()
+        let clock = http.configuration.clock
+        let ticksPerSync = max(1, Int((syncInterval / journalInterval).rounded()))
+        var ticks = 0
         var last = progress.snapshot.map(\.done)
         while !Task.isCancelled {
-            try? await Task.sleep(nanoseconds: UInt64(journalInterval * 1e9))
-            let sync = Date().timeIntervalSince(lastSync) >= syncInterval
+            try? await clock.sleep(for: .seconds(journalInterval))
+            ticks += 1
+            let sync = ticks >= ticksPerSync
             let current = progress.snapshot.map(\.done)
             if sync || current != last {
                 try? flushJournal(progress, partial: partial, sync: sync)
                 last = current
-                if sync { lastSync = Date() }
+                if sync { ticks = 0 }
             }
         }
         try? flushJournal(progress, partial: partial, sync: true)

@@ -5,7 +5,8 @@
 
     /// A change under a watched folder.
     package enum FolderChange: Sendable, Equatable {
-        /// A file was created, written or touched: look at it (a writer may still have it open).
+        /// A file was created, written or touched, or found in a folder that appeared: look at it (a writer may
+        /// still have it open).
         case file(String)
         /// A file open for writing was closed, or a file was moved in whole: its writer is done with it.
         case closed(String)
@@ -87,10 +88,13 @@
         /// Folders watched now.
         package var watchedFolders: Int { watches.withLock { $0.folders.count } }
 
-        /// Adds a watch on `folder` and every folder below it (depth first, links not followed).
+        /// Adds a watch on `folder` and every folder below it (depth first, links not followed); returns the
+        /// folders watched and the files found in them (a folder that appears may already hold files written
+        /// before its watch was in place: they are reported as found).
         @discardableResult
-        private func watchTree(_ folder: String) throws -> [String] {
+        private func watchTree(_ folder: String) throws -> (folders: [String], files: [String]) {
             var added: [String] = []
+            var files: [String] = []
             var pending = [folder]
             while let current = pending.popLast() {
                 let watch = InotifyCalls.addWatch(descriptor, current)
@@ -107,10 +111,15 @@
                 for name in names {
                     let path = current + "/" + name
                     var info = stat()
-                    if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { pending.append(path) }
+                    guard lstat(path, &info) == 0 else { continue }
+                    switch info.st_mode & S_IFMT {
+                    case S_IFDIR: pending.append(path)
+                    case S_IFREG: files.append(path)
+                    default: break
+                    }
                 }
             }
-            return added
+            return (added, files)
         }
 
         private func readLoop() {
@@ -162,8 +171,9 @@
                     continuation.yield(.removed(path))
                 } else if mask & InotifyCalls.isDirectory != 0 {
                     if mask & InotifyCalls.appeared != 0 {
-                        _ = try? watchTree(path)
+                        let found = try? watchTree(path)
                         continuation.yield(.folder(path))
+                        for file in found?.files ?? [] { continuation.yield(.file(file)) }
                     }
                 } else if mask & (InotifyCalls.closedWrite | InotifyCalls.movedIn) != 0 {
                     continuation.yield(.closed(path))
