@@ -122,8 +122,13 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
             CurlCalls.set(easy, CURLOPT_FORBID_REUSE, 1)
         }
         CurlCalls.set(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
-        CurlCalls.set(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
-        CurlCalls.set(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.stallTimeout.rounded(.up))))
+        // libcurl's own stall rule counts the time a pipe's producer takes (`pg_dump | put -` thinking for minutes
+        // before its first byte) as a stalled link: a body from a pipe is held to ``LowSpeedWatch`` alone, which
+        // does not count the waits for the producer.
+        if !request.hasStreamBody {
+            CurlCalls.set(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+            CurlCalls.set(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.stallTimeout.rounded(.up))))
+        }
         if let total = configuration.totalTimeout { CurlCalls.set(easy, CURLOPT_TIMEOUT_MS, Int(total * 1000)) }
         if request.isBulk, !configuration.bulkOverHTTP2 {
             CurlCalls.set(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
@@ -430,7 +435,8 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
     {
         if isCancelled { return 1 }
         if lowSpeed.isTooSlow(
-            moved: received + sent, now: ProcessInfo.processInfo.systemUptime, paused: resumeAt != nil)
+            moved: received + sent, now: ProcessInfo.processInfo.systemUptime,
+            paused: resumeAt != nil || waitingForStream)
         {
             failure = lowSpeed.failure(label: label)
             return 1

@@ -140,3 +140,11 @@ package enum RedirectPolicy: Sendable, Equatable {
     /// To any http(s) origin (file downloads handed to a CDN or a presigned URL); the credential is not sent there.
     case anyOrigin
 }
+
+extension HTTPRequest {
+    /// The body comes from a pipe (a multipart part with a ``BodyStream``): its pace is its producer's.
+    package var hasStreamBody: Bool {
+        guard case .multipart(let parts) = body else { return false }
+        return parts.contains { if case .stream = $0 { true } else { false } }
+    }
+}

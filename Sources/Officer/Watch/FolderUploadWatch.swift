@@ -85,7 +85,7 @@ import Platform
         private func handle(_ change: FolderChange) {
             switch change {
             case .file(let path): look(at: path, open: true)
-            case .closed(let path): look(at: path, open: false)
+            case .closed(let path), .found(let path): look(at: path, open: false)
             case .removed(let path):
                 pending[path] = nil
                 let prefix = path + "/"

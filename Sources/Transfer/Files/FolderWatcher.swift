@@ -5,9 +5,11 @@
 
     /// A change under a watched folder.
     package enum FolderChange: Sendable, Equatable {
-        /// A file was created, written or touched, or found in a folder that appeared: look at it (a writer may
-        /// still have it open).
+        /// A file was created, written or touched: look at it (a writer may still have it open).
         case file(String)
+        /// A file found in a folder that appeared: written before the folder's watch was in place (or still being
+        /// written, which its next change will tell); look at it as a scan would.
+        case found(String)
         /// A file open for writing was closed, or a file was moved in whole: its writer is done with it.
         case closed(String)
         /// A file or folder was removed or moved away.
@@ -173,7 +175,7 @@
                     if mask & InotifyCalls.appeared != 0 {
                         let found = try? watchTree(path)
                         continuation.yield(.folder(path))
-                        for file in found?.files ?? [] { continuation.yield(.file(file)) }
+                        for file in found?.files ?? [] { continuation.yield(.found(file)) }
                     }
                 } else if mask & (InotifyCalls.closedWrite | InotifyCalls.movedIn) != 0 {
                     continuation.yield(.closed(path))
