@@ -15,9 +15,11 @@ import Testing
     }
 
     func files(
-        offline: Bool, tokens: MemoryTokenStore, remotes: [OfficerRemote] = [], engine: TestEngine = .urlSession
+        offline: Bool, tokens: MemoryTokenStore, remotes: [OfficerRemote] = [], engine: TestEngine = .urlSession,
+        clock: (any Clock<Duration>)? = nil
     ) throws -> OfficerFiles {
         var configuration = OfficerFiles.Configuration(server: server.url, tokens: tokens)
+        if let clock { configuration.http.clock = clock }
         configuration.http.engine = engine.engine
         configuration.journalPath = work.path + "/journal.sqlite"
         configuration.cacheDirectory = work.path + "/cache"
@@ -101,6 +103,23 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: server.root.file("fresh"), isDirectory: &isFolder))
         #expect(isFolder.boolValue)
         #expect(await value(of: online.pendingChanges(), where: { _ in true }) == [])
+    }
+
+    /// A change this front door keeps is seen at once by its own watchers: the journal's write wakes them. Their
+    /// clock here never moves, so no poll of the journal can have found it.
+    @Test func aChangeKeptHereWakesItsWatchersWithoutAPoll() async throws {
+        try server.root.write("notes/a.txt", "a")
+        let tokens = MemoryTokenStore()
+        let online = try files(offline: false, tokens: tokens)
+        try await online.signIn(email: server.email, password: server.password)
+        _ = try await online.list(try online.location("officer:/notes"))
+        let offline = try files(offline: true, tokens: tokens, clock: ManualClock())
+        let changes = offline.pendingChanges()
+        var seen = changes.makeAsyncIterator()
+        #expect(await seen.next() == [])
+        let kept = try #require(
+            try await offline.makeOrQueue(.remove(try offline.location("officer:/notes/a.txt"), recursive: false)))
+        #expect(await seen.next()?.map(\.id) == [kept.id])
     }
 
     @Test func aPausedDownloadIsWatchedResumedAndGone() async throws {

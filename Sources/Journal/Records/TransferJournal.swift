@@ -8,6 +8,8 @@ import Platform
 package final class TransferJournal: @unchecked Sendable {  // Its connection is SQLite's serialized mode.
     private let database: SQLiteDatabase
     private let lock = NSLock()
+    /// Told after each write of this process through this journal (``observeWrites(_:)``).
+    private let writeObservers = LockedValue<[UUID: @Sendable () -> Void]>([:])
     /// The journal file.
     package var path: String { database.path }
     /// How the local paths it keeps are written: relative to the base folders this run declares, so a moved
@@ -352,9 +354,25 @@ package final class TransferJournal: @unchecked Sendable {  // Its connection is
     @discardableResult
     private func locked<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         lock.lock()
-        defer { lock.unlock() }
-        return try body()
+        let before = database.totalChanges
+        let result: Result<T, SQLiteError>
+        do throws(SQLiteError) { result = .success(try body()) } catch { result = .failure(error) }
+        let wrote = database.totalChanges != before
+        lock.unlock()
+        if wrote { for observer in writeObservers.current.values { observer() } }
+        return try result.get()
     }
+
+    /// Calls `observer` after every write this process makes through this journal (another process's writes are
+    /// seen by ``changeStamp()``); until ``stopObservingWrites(_:)`` with the id returned.
+    package func observeWrites(_ observer: @escaping @Sendable () -> Void) -> UUID {
+        let id = UUID()
+        writeObservers.withLock { $0[id] = observer }
+        return id
+    }
+
+    /// Stops an observer ``observeWrites(_:)`` added.
+    package func stopObservingWrites(_ id: UUID) { writeObservers.withLock { $0[id] = nil } }
 }
 
 extension SQLiteValue {

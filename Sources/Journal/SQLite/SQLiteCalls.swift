@@ -43,6 +43,7 @@ enum SQLiteCalls {
             }, UnsafeMutableRawPointer(bitPattern: limit))
     }
     static func changes(_ db: Connection) -> Int { Int(sqlite3_changes64(db)) }
+    static func totalChanges(_ db: Connection) -> Int { Int(sqlite3_total_changes64(db)) }
     static func lastInsertRowID(_ db: Connection) -> Int64 { sqlite3_last_insert_rowid(db) }
 
     static func prepare(_ db: Connection, _ sql: String) -> (Int32, Statement?) {

@@ -45,6 +45,9 @@ package final class SQLiteDatabase {
         return ""
     }
 
+    /// Rows this connection has changed since it opened (a counter: a write moves it).
+    package var totalChanges: Int { SQLiteCalls.totalChanges(connection) }
+
     /// Runs a statement that returns no rows; returns the number of rows changed.
     @discardableResult
     package func execute(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> Int {

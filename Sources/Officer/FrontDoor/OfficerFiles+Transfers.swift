@@ -221,7 +221,7 @@ extension OfficerFiles {
     /// process or another sharing the journal). Ends when its reader stops; without a journal it gives one empty
     /// list.
     public func unfinishedTransfers() -> AsyncStream<[UnfinishedTransfer]> {
-        JournalObservation.stream(of: try? journal) { [self] in
+        JournalObservation.stream(of: try? journal, clock: configuration.http.clock) { [self] in
             try unfinishedTransferList()
         }
     }

@@ -30,7 +30,7 @@ extension OfficerFiles {
     /// kept, made, held or dropped, by this front door or another process sharing its journal). Ends when its
     /// reader stops; without a journal it gives one empty list.
     public func pendingChanges() -> AsyncStream<[PendingChange]> {
-        JournalObservation.stream(of: try? journal) { [self] in
+        JournalObservation.stream(of: try? journal, clock: configuration.http.clock) { [self] in
             try queuedWrites().compactMap(PendingChange.init)
         }
     }
