@@ -45,40 +45,124 @@ package struct ObjectStoreUploader: Sendable {
     ) async throws(UploadError) -> UploadResult {
         let identity = try FileIdentity(path: file)
         let fingerprint = try FileFingerprint(path: file)
-        if fingerprint.size < multipartThreshold {
-            return try await putWhole(
-                file, identity: identity, fingerprint: fingerprint, bucket: bucket, key: key, extra: extra,
-                contentType: contentType, onEvent: onEvent)
+        var job = Job(
+            file: file, bucket: bucket, key: key, fingerprint: fingerprint, identity: identity,
+            journalKey: TransferJournal.objectUploadKey(
+                endpoint: client.endpoint.url, bucket: bucket, key: key, path: fingerprint.path),
+            // What a resumed upload stored at its start: the same file version, so the same time unless overridden.
+            storedTime: extra["mtime"].flatMap(Double.init) ?? fingerprint.mtime, extra: extra,
+            contentType: contentType, options: options, onEvent: onEvent)
+        var machine = ObjectUploadMachine(size: fingerprint.size, threshold: multipartThreshold)
+        var action = machine.begin()
+        while true {
+            if case .finish(let storedEarlier) = action {
+                guard !storedEarlier, let finished = job.finished else { return job.storedEarlier! }
+                var result = finished.upload
+                result.sha256 = job.sha256
+                remember(bucket: bucket, key: key, etag: finished.etag, size: fingerprint.size, mtime: job.storedTime)
+                return result
+            }
+            if case .putWhole = action {
+                return try await putWhole(
+                    file, identity: identity, fingerprint: fingerprint, bucket: bucket, key: key, extra: extra,
+                    contentType: contentType, onEvent: onEvent)
+            }
+            let (notices, next) = machine.handle(try await perform(action, job: &job))
+            for case .restarted(let reason) in notices { onEvent?(.restarted(reason: reason)) }
+            action = next
         }
-        let journalKey = TransferJournal.objectUploadKey(
-            endpoint: client.endpoint.url, bucket: bucket, key: key, path: fingerprint.path)
-        // What a resumed upload stored at its start: the same file version, so the same time unless overridden.
-        let storedTime = extra["mtime"].flatMap(Double.init) ?? fingerprint.mtime
-        let upload: TransferJournal.ObjectUpload
+    }
+
+    /// What one upload is of, and what its steps have learnt.
+    private struct Job {
+        var file: String
+        var bucket: String
+        var key: String
+        var fingerprint: FileFingerprint
+        var identity: FileIdentity
+        var journalKey: String
+        var storedTime: Double
+        var extra: [String: String]
+        var contentType: String
+        var options: UploadOptions
+        var onEvent: (@Sendable (TransferEvent) -> Void)?
+        /// The journaled upload read, or the one under way.
+        var upload: TransferJournal.ObjectUpload?
+        /// The parts the store holds of it that are the local bytes.
         var held: [Int: UploadedPart] = [:]
+        /// The file's SHA-256, when this run hashed it.
         var sha256: String?
-        switch try await resumable(
-            journalKey, file: file, bucket: bucket, key: key, fingerprint: fingerprint, storedTime: storedTime,
-            onEvent: onEvent)
-        {
-        case .storedEarlier(let result):
-            return result
-        case .resume(let saved, let parts):
-            (upload, held) = (saved, parts)
-        case .none:
+        /// An earlier run's result, when the object already holds the file.
+        var storedEarlier: UploadResult?
+        /// The completed upload.
+        var finished: Finished?
+    }
+
+    /// Carries out one of the machine's steps on the journal and the store.
+    private func perform(_ action: ObjectUploadMachine.Action, job: inout Job) async throws(UploadError)
+        -> ObjectUploadMachine.Event
+    {
+        let (file, bucket, key, fingerprint) = (job.file, job.bucket, job.key, job.fingerprint)
+        switch action {
+        case .readRecord:
+            let journalKey = job.journalKey
+            job.upload = try journalCall { () throws(SQLiteError) in try journal?.objectUpload(key: journalKey) }
+            return .recordRead(
+                job.upload.map { .init(uploadID: $0.uploadID, sameFile: $0.fingerprint == fingerprint) })
+        case .abort(let uploadID):
+            try? await client.abortMultipart(bucket: bucket, key: key, uploadID: uploadID)
+            return .aborted
+        case .listParts(let uploadID):
+            return try await listParts(uploadID, job: &job)
+        case .checkStoredEarlier:
+            job.storedEarlier = try await storedEarlier(
+                file, bucket: bucket, key: key, fingerprint: fingerprint, storedTime: job.storedTime)
+            return .storedEarlier(job.storedEarlier != nil)
+        case .start:
             let digests = try Self.digests(file)
-            sha256 = digests.sha256
-            upload = try await start(
-                journalKey, file: file, fingerprint: fingerprint, bucket: bucket, key: key,
-                metadata: ObjectMetadata.metadata(fingerprint: fingerprint, digests: digests).merging(extra) {
-                    _, given in given
-                }, contentType: contentType)
+            job.sha256 = digests.sha256
+            let metadata = ObjectMetadata.metadata(fingerprint: fingerprint, digests: digests).merging(job.extra) {
+                _, given in given
+            }
+            job.upload = try await start(
+                job.journalKey, file: file, fingerprint: fingerprint, bucket: bucket, key: key, metadata: metadata,
+                contentType: job.contentType)
+            job.held = [:]
+            return .started
+        case .send:
+            job.finished = try await sendParts(
+                of: job.upload!, held: job.held, identity: job.identity, options: job.options, onEvent: job.onEvent)
+            return .completed
+        case .putWhole, .finish:
+            preconditionFailure("\(action) ends the upload")
         }
-        var result = try await sendParts(
-            of: upload, held: held, identity: identity, options: options, onEvent: onEvent)
-        result.upload.sha256 = sha256
-        remember(bucket: bucket, key: key, etag: result.etag, size: fingerprint.size, mtime: storedTime)
-        return result.upload
+    }
+
+    /// The parts of the journaled upload the store holds that are the local bytes; `uploadGone` when the store no
+    /// longer has the upload (its record is then forgotten).
+    private func listParts(_ uploadID: String, job: inout Job) async throws(UploadError) -> ObjectUploadMachine.Event {
+        let listed: Result<[UploadedPart], ObjectStoreError>
+        do {
+            listed = .success(try await client.listParts(bucket: job.bucket, key: job.key, uploadID: uploadID))
+        } catch {
+            listed = .failure(error)
+        }
+        switch listed {
+        case .success(let parts):
+            do {
+                job.held = try Self.verified(
+                    parts, of: job.file, partSize: job.upload!.partSize, size: job.fingerprint.size)
+            } catch {
+                throw Self.uploadError(error, path: job.file)
+            }
+            return .partsListed(held: Set(job.held.keys))
+        case .failure(.server(_, 404, "NoSuchUpload", _)):
+            let journalKey = job.journalKey
+            try journalCall { () throws(SQLiteError) in try journal?.removeObjectUpload(key: journalKey) }
+            return .uploadGone
+        case .failure(let error):
+            throw Self.uploadError(error, path: job.file)
+        }
     }
 
     /// One PUT of a file below the multipart threshold.
@@ -235,55 +319,6 @@ package struct ObjectStoreUploader: Sendable {
         try? journal?.rememberObjectTime(
             endpoint: client.endpoint.url, bucket: bucket, key: key,
             .init(etag: ObjectInfo.unquoted(etag), size: size, mtime: mtime))
-    }
-
-    /// What an earlier run left of this upload: parts to keep, nothing, or the whole object already stored.
-    enum Resumable {
-        case none
-        case resume(TransferJournal.ObjectUpload, held: [Int: UploadedPart])
-        case storedEarlier(UploadResult)
-    }
-
-    /// The journaled upload of `file` to `bucket`/`key` to continue, with the parts the store holds of it. An
-    /// upload the store no longer has was completed by a run killed before it could say so (or was aborted): the
-    /// object then holds this very file (the SHA-256 stored with it is the file's) and nothing is sent again.
-    private func resumable(
-        _ journalKey: String, file: String, bucket: String, key: String, fingerprint: FileFingerprint,
-        storedTime: Double, onEvent: (@Sendable (TransferEvent) -> Void)?
-    ) async throws(UploadError) -> Resumable {
-        guard let saved = try journalCall({ () throws(SQLiteError) in try journal?.objectUpload(key: journalKey) })
-        else { return .none }
-        guard saved.fingerprint == fingerprint else {
-            onEvent?(.restarted(reason: "the local file changed since the interrupted upload"))
-            try? await client.abortMultipart(bucket: bucket, key: key, uploadID: saved.uploadID)
-            return .none
-        }
-        let listed: Result<[UploadedPart], ObjectStoreError>
-        do {
-            listed = .success(try await client.listParts(bucket: bucket, key: key, uploadID: saved.uploadID))
-        } catch {
-            listed = .failure(error)
-        }
-        switch listed {
-        case .success(let parts):
-            do {
-                return .resume(
-                    saved, held: try Self.verified(parts, of: file, partSize: saved.partSize, size: fingerprint.size))
-            } catch {
-                throw Self.uploadError(error, path: file)
-            }
-        case .failure(.server(_, 404, "NoSuchUpload", _)):
-            try journalCall { () throws(SQLiteError) in try journal?.removeObjectUpload(key: journalKey) }
-            if let result = try await storedEarlier(
-                file, bucket: bucket, key: key, fingerprint: fingerprint, storedTime: storedTime)
-            {
-                return .storedEarlier(result)
-            }
-            onEvent?(.restarted(reason: "the store no longer has the unfinished upload"))
-            return .none
-        case .failure(let error):
-            throw Self.uploadError(error, path: file)
-        }
     }
 
     /// The result of an upload an earlier run completed: the object under `key` has the file's size, time and
