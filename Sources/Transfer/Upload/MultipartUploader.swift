@@ -16,33 +16,81 @@ struct MultipartUploader {
         onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws(UploadError) -> UploadResult {
         guard let endpoint = target.multipartEndpoint else { throw .notTus(url: target.tusEndpoint) }
-        try await checkNameIsFree(path, at: target, endpoint: endpoint)
-        let named = try formTarget(target, path: path)
-        onEvent?(.started(total: fingerprint.size, partSizes: [fingerprint.size], resumedBytes: 0, method: .multipart))
-        var parts = target.multipartFields.map { HTTPRequest.MultipartPart.field(name: $0.key, value: $0.value) }
+        var machine = machine(for: target)
+        var named = target
+        var response: HTTPResponse?
+        let sent = SentCounter()
+        var result = UploadResult(
+            path: path, bytes: fingerprint.size, method: .multipart, resumedBytes: 0, sentBytes: 0, uploadURL: nil)
+        var action = machine.begin()
+        while true {
+            let event: MultipartUploadMachine.Event
+            switch action {
+            case .checkNameIsFree:
+                try await checkNameIsFree(path, at: target, endpoint: endpoint)
+                event = .nameFree
+            case .post(let privateName):
+                if privateName { named = Self.privateTarget(target) }
+                onEvent?(
+                    .started(
+                        total: fingerprint.size, partSizes: [fingerprint.size], resumedBytes: 0, method: .multipart))
+                let answer = try await post(
+                    path, as: named, to: endpoint, identity: identity, size: fingerprint.size, options: options,
+                    sent: sent, onEvent: onEvent)
+                response = answer
+                result.sentBytes = sent.value
+                event = .answered(status: answer.status, attempts: answer.attempts)
+            case .confirmAnswer:
+                result.storedModificationTime = try await confirmAnswer(
+                    response!, path: path, size: fingerprint.size, identity: identity, sha256: nil, target: named)
+                event = .confirmed
+            case .confirmStored:
+                try await confirmer!.confirm(path, size: fingerprint.size, identity: identity, at: named)
+                event = .confirmed
+            case .place:
+                try await place(named, as: target, path: path)
+                event = .placed
+            case .finish:
+                return result
+            case .fail(.nameNotCarried):
+                throw Self.nameNotCarried(path, target)
+            case .fail(.lastAnswer):
+                guard let response else { throw .notStored(path: path, destination: target.label, detail: "no answer") }
+                throw TusUploader.failure("POST", endpoint, response, destination: target.label)
+            }
+            action = machine.handle(event)
+        }
+    }
+
+    /// The one POST of the file's form, under `named`'s name; retried whole after a failure the policy calls worth
+    /// it (the server writes to a temp file and renames: a repeated POST cannot leave a torn file).
+    private func post(
+        _ path: String, as named: UploadTarget, to endpoint: String, identity: FileIdentity, size: Int64,
+        options: UploadOptions, sent: SentCounter, onEvent: (@Sendable (TransferEvent) -> Void)?
+    ) async throws(UploadError) -> HTTPResponse {
+        var parts = named.multipartFields.map { HTTPRequest.MultipartPart.field(name: $0.key, value: $0.value) }
         parts.append(
             .file(name: "file", path: path, filename: named.fileName, contentType: "application/octet-stream"))
         var request = HTTPRequest(
-            method: "POST", url: endpoint, body: .multipart(parts), credential: target.credential,
-            // The server writes to a temp file and renames: a repeated POST cannot leave a torn file. One whose
-            // first attempt was stored but not answered is recognised below.
+            method: "POST", url: endpoint, body: .multipart(parts), credential: named.credential,
+            // One whose first attempt was stored but not answered is recognised by the machine (a 409 sent again).
             isIdempotent: true)
         request.maxSendBytesPerSecond = options.bandwidthLimit
         request.beforeLastBodyBytes = {
             (try? identity.check(path)) == nil ? "changed while it was being uploaded" : nil
         }
-        let sent = SentCounter()
-        let response: HTTPResponse
         do {
-            response = try await http.send(
+            let response = try await http.send(
                 request,
-                onProgress: { snapshot in onEvent?(.progress(part: 0, done: min(snapshot.sent, fingerprint.size))) },
+                onProgress: { snapshot in onEvent?(.progress(part: 0, done: min(snapshot.sent, size))) },
                 onRetry: { attempt, delay, reason in
-                    sent.add(fingerprint.size)
+                    sent.add(size)
                     onEvent?(
                         .retrying(
                             part: 0, attempt: attempt, delay: delay, reason: reason + "; sending the whole file again"))
                 })
+            sent.add(size)
+            return response
         } catch let error as HTTPError {
             if case .cancelled = error { throw .cancelled(path: path) }
             if case .localFile(let file, _) = error, file == path { try identity.check(path) }
@@ -50,41 +98,47 @@ struct MultipartUploader {
         } catch {
             throw .cancelled(path: path)
         }
-        sent.add(fingerprint.size)
-        var result = UploadResult(
-            path: path, bytes: fingerprint.size, method: .multipart, resumedBytes: 0, sentBytes: sent.value,
-            uploadURL: nil)
-        guard response.isSuccess else {
-            if response.status == 409, response.attempts > 1, let confirmer {
-                // Tried again after a failure, and the name is taken now: the first attempt may have stored it.
-                try await confirmer.confirm(path, size: fingerprint.size, identity: identity, at: named)
-                try await place(named, as: target, path: path)
-                return result
-            }
-            throw TusUploader.failure("POST", endpoint, response, destination: target.label)
-        }
-        result.storedModificationTime = try await confirmAnswer(
-            response, path: path, size: fingerprint.size, identity: identity, sha256: nil, target: named)
-        try await place(named, as: target, path: path)
-        return result
     }
 
-    /// The target the form names: `target` itself where the form carries its name exactly
-    /// (``FileName/formCarries(_:)``), else the same folder under a private name of plain letters, renamed to the
-    /// real one once stored (``place(_:as:path:)``), so a name arrives exactly or the upload fails.
-    private func formTarget(_ target: UploadTarget, path: String) throws(UploadError) -> UploadTarget {
-        guard !FileName.formCarries(target.fileName) else { return target }
-        guard confirmer != nil else {
-            throw .notStored(
-                path: path, destination: target.label,
-                detail: "a multipart form cannot carry this name exactly, and this server cannot rename it after")
+    /// The machine's steps before a POST that cannot be sent twice (a pipe's): the name found free where it must
+    /// be, and the name the form carries (the file's, or a private one renamed after).
+    private func namedForTheForm(_ target: UploadTarget, path: String, endpoint: String) async throws(UploadError)
+        -> UploadTarget
+    {
+        var machine = machine(for: target)
+        var step = machine.begin()
+        if step == .checkNameIsFree {
+            try await checkNameIsFree(path, at: target, endpoint: endpoint)
+            step = machine.handle(.nameFree)
         }
+        guard case .post(let privateName) = step else {
+            throw Self.nameNotCarried(path, target)
+        }
+        return privateName ? Self.privateTarget(target) : target
+    }
+
+    /// The rules of an upload of `target` on this server.
+    private func machine(for target: UploadTarget) -> MultipartUploadMachine {
+        MultipartUploadMachine(
+            formCarriesName: FileName.formCarries(target.fileName), canConfirm: confirmer != nil,
+            mustFindNameFree: target.multipartFields.contains { $0.key == "overwrite" && $0.value == "false" })
+    }
+
+    private static func nameNotCarried(_ path: String, _ target: UploadTarget) -> UploadError {
+        .notStored(
+            path: path, destination: target.label,
+            detail: "a multipart form cannot carry this name exactly, and this server cannot rename it after")
+    }
+
+    /// The same folder under a private name of plain letters, renamed to the real one once stored
+    /// (``place(_:as:path:)``), for a name the form cannot carry exactly (``FileName/formCarries(_:)``).
+    private static func privateTarget(_ target: UploadTarget) -> UploadTarget {
         var sent = target
         sent.fileName = ".officer-upload-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         return sent
     }
 
-    /// Gives a file stored under a private name (``formTarget(_:path:)``) its real one.
+    /// Gives a file stored under a private name (``privateTarget(_:)``) its real one.
     private func place(_ sent: UploadTarget, as target: UploadTarget, path: String) async throws(UploadError) {
         guard sent.fileName != target.fileName, let confirmer else { return }
         let replacing = target.multipartFields.contains { $0.key == "overwrite" && $0.value == "true" }
@@ -144,8 +198,7 @@ struct MultipartUploader {
         onEvent: (@Sendable (TransferEvent) -> Void)?
     ) async throws(UploadError) -> UploadResult {
         guard let endpoint = target.multipartEndpoint else { throw .notTus(url: target.tusEndpoint) }
-        try await checkNameIsFree(label, at: target, endpoint: endpoint)
-        let sent = try formTarget(target, path: label)
+        let sent = try await namedForTheForm(target, path: label, endpoint: endpoint)
         onEvent?(.started(total: nil, partSizes: [], resumedBytes: 0, method: .multipart))
         let body = BodyStream()
         var parts = target.multipartFields.map { HTTPRequest.MultipartPart.field(name: $0.key, value: $0.value) }
