@@ -104,3 +104,15 @@ import Testing
         #expect(script.attempts.current == 1 && clock.now.offset == .zero)
     }
 }
+
+/// How long something has lasted, read from the injected clock (a sync's outage): on a manual clock, exactly what
+/// the test advanced.
+@Suite struct ClockReadingTests {
+    @Test func aReadingCountsWhatTheClockAdvanced() {
+        let clock = ManualClock()
+        let reading = ClockReading(clock)
+        #expect(reading.seconds == 0)
+        clock.advance(by: .milliseconds(1500))
+        #expect(reading.seconds == 1.5)
+    }
+}

@@ -36,6 +36,8 @@ extension OfficerFiles {
         }
         var options = given
         options.direction = destination.isRemote || !source.isRemote ? .push : .pull
+        // The front door's one clock: its waits for a server gone are on it too.
+        options.clock = configuration.http.clock
         if options.imagePreparation == nil, let settings = options.preparingImages {
             let onWarning = configuration.onWarning
             options.imagePreparation = imagePreparation(settings, bestEffort: options.bestEffortImages).syncHooks {

@@ -62,7 +62,7 @@ package struct SyncEngine: Sendable {
         await run(
             in: SyncState(
                 report: SyncReport(direction: options.direction, dryRun: options.dryRun), terms: locationNames,
-                onEvent: onEvent))
+                clock: options.clock, onEvent: onEvent))
     }
 
     /// The same, throwing the refusal of the token that stopped the sync (an `OfficerError.notSignedIn` from an
@@ -70,7 +70,7 @@ package struct SyncEngine: Sendable {
     func runUntilRefused(onEvent: @escaping @Sendable (SyncEvent) -> Void) async throws -> SyncReport {
         let state = SyncState(
             report: SyncReport(direction: options.direction, dryRun: options.dryRun), terms: locationNames,
-            onEvent: onEvent)
+            clock: options.clock, onEvent: onEvent)
         let report = await run(in: state)
         if var stopped = state.refusal as? SyncStopped {
             stopped.transferred = report.transferred

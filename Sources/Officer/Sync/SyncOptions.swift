@@ -25,6 +25,8 @@ public struct SyncOptions: Sendable {
     /// Seconds a server that stopped answering is waited for (each failing transfer waits and is tried again)
     /// before the sync stops.
     package var serverWaitLimit: Double = 60
+    /// What the waits for a server gone, and the outage's age, are measured on (a manual clock in tests).
+    package var clock: any Clock<Duration> = ContinuousClock()
     /// Plan only: report what would be done and change nothing.
     public var dryRun = false
     /// Files transferred at once; nil (the default) chooses by size: many while files are small (a round trip

@@ -27,7 +27,7 @@ extension SyncState {
     /// (``stop(_:)``) and nothing more is started; false then, and for any other failure.
     func waitForServer(after error: any Error, attempt: Int, limit: Double) async -> Bool {
         guard ErrorCategory.of(error) == .network, !Task.isCancelled, refusal == nil else { return false }
-        let now = ProcessInfo.processInfo.systemUptime
+        let now = time.seconds
         let (started, isNew) = outage.withLock { started in
             defer { if started == nil { started = now } }
             return (started ?? now, started == nil)
@@ -42,7 +42,7 @@ extension SyncState {
             return false
         }
         let wait = Self.outageWaits[min(attempt, Self.outageWaits.count - 1)]
-        try? await Task.sleep(nanoseconds: UInt64(min(wait, max(0.1, limit - (now - started))) * 1e9))
+        try? await clock.sleep(for: .seconds(min(wait, max(0.1, limit - (now - started)))))
         return !Task.isCancelled && refusal == nil
     }
 

@@ -18,13 +18,22 @@ final class SyncState: Sendable {
     let terms: LocationNames
     /// Nothing is changed: steps are counted in the report as they would be taken, never told as done.
     private let dryRun: Bool
-    /// When the server stopped answering (uptime seconds), nil while it answers (``waitForServer(after:attempt:limit:)``).
+    /// When the server stopped answering (``time``'s seconds), nil while it answers (``waitForServer(after:attempt:limit:)``).
     let outage = LockedValue<Double?>(nil)
     /// Files not sent because their folder could not be made, per folder.
     let notSent = LockedValue<[String: Int]>([:])
 
-    init(report: SyncReport, terms: LocationNames, onEvent: @escaping @Sendable (SyncEvent) -> Void) {
+    /// The clock the waits for a server are on, and the outage's age read from it.
+    let clock: any Clock<Duration>
+    let time: ClockReading
+
+    init(
+        report: SyncReport, terms: LocationNames, clock: any Clock<Duration> = ContinuousClock(),
+        onEvent: @escaping @Sendable (SyncEvent) -> Void
+    ) {
         tally = LockedValue(Tally(report: report))
+        self.clock = clock
+        time = ClockReading(clock)
         self.terms = terms
         self.onEvent = onEvent
         dryRun = report.dryRun

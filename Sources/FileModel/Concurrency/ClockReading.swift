@@ -1,0 +1,18 @@
+/// Seconds since it was made, read from a clock: how a rule that measures how long something has lasted (an
+/// outage, a settle time) reads the one injected `any Clock<Duration>`, whose instants cannot be subtracted
+/// without knowing the clock's type.
+package struct ClockReading: Sendable {
+    private let elapsed: @Sendable () -> Duration
+
+    /// Starts reading `clock` now.
+    package init(_ clock: some Clock<Duration>) {
+        let origin = clock.now
+        elapsed = { origin.duration(to: clock.now) }
+    }
+
+    /// Seconds since the reading began.
+    package var seconds: Double {
+        let (whole, fraction) = elapsed().components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}
