@@ -59,3 +59,17 @@ public enum Eventually {
         }
     }
 }
+
+extension Eventually {
+    /// Waits until no one holds the `flock` on `path` (a download's temp file): a process another test spawns at
+    /// the moment a download ends inherits its descriptor until it runs its program, and holds the lock that long.
+    @discardableResult
+    public static func unlocked(_ path: String, timeout: Double = 30) async -> Bool {
+        await wait(timeout: timeout) {
+            let descriptor = open(path, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { return true }
+            defer { close(descriptor) }
+            return flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        }
+    }
+}

@@ -130,6 +130,7 @@ import Testing
         let journaled = saved.segments.reduce(0) { $0 + $1.done }
         #expect(journaled > 500_000 && journaled <= 4_000_000, "\(journaled)")
 
+        await Eventually.unlocked(local.file(".big.bin.officer-download"))
         // Through the same proxy (the journal belongs to that URL): a connection that stalls is replaced after 1 s.
         let events = EventLog()
         let second = try await downloader(stall: 1).download(
@@ -168,6 +169,7 @@ import Testing
                     ((try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0) >= 500_000
                 }, then: { first.cancel() }))
         _ = await first.result
+        await Eventually.unlocked(partial)
         // Same size, new content and mtime: only the validator tells.
         let changed = try nginx.root.write("doc.bin", randomData(6_000_000, seed: 2))
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: changed)
