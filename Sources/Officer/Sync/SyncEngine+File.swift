@@ -46,10 +46,10 @@ extension SyncEngine {
         let (item, existing) = (machine.source, machine.destination)
         switch action {
         case .askExactTimes:
-            guard let existing else { return .exactTimes(source: try await exactSource(item), destination: item) }
-            return .exactTimes(
-                source: try await exactSource(item),
-                destination: existing.isTimeExact ? existing : try await destination.exactItem(existing))
+            let exactItem = try await exactSource(item)
+            var exactExisting = existing
+            if let existing, !existing.isTimeExact { exactExisting = try await destination.exactItem(existing) }
+            return .exactTimes(source: exactItem, destination: exactExisting)
         case .askChecksums:
             do {
                 let (mine, theirs) = try await checksums(of: item.path)

@@ -57,7 +57,7 @@ struct SyncFileMachine: Sendable {
     /// What happened.
     enum Event: Equatable, Sendable {
         /// The items with their exact times.
-        case exactTimes(source: SyncItem, destination: SyncItem)
+        case exactTimes(source: SyncItem, destination: SyncItem?)
         /// Both sides' checksums.
         case checksums(source: SyncChecksum, destination: SyncChecksum)
         /// A side does not offer checksums.

@@ -55,8 +55,6 @@ public struct DownloadOptions: Sendable {
     }
 
     /// Segments used for a file of `total` bytes on a server that serves ranges.
-    func segmentCount(total: Int64) -> Int { Self.segmentCount(total: total, wanted: segments) }
-
     /// The ranges a file of `total` bytes is fetched in when `wanted` are asked for (nil: by size).
     static func segmentCount(total: Int64, wanted: Int?) -> Int {
         let wanted = wanted ?? (total >= 64 << 20 ? 4 : 1)

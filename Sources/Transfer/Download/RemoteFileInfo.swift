@@ -28,11 +28,11 @@ struct RemoteFileInfo: Sendable, Equatable {
         self.acceptsRanges = acceptsRanges
     }
 
+    /// The ETag when it is strong: a weak one (`W/`) vouches for no bytes.
+    var strongETag: String? { etag.flatMap { $0.hasPrefix("W/") ? nil : $0 } }
+
     /// A validator for `If-Range`: a strong ETag, else Last-Modified; weak ETags cannot be used.
-    var rangeValidator: String? {
-        if let etag, !etag.hasPrefix("W/") { return etag }
-        return lastModified
-    }
+    var rangeValidator: String? { strongETag ?? lastModified }
 
     /// Resuming needs ranges, a known length and a validator that proves the bytes are the same version.
     var isResumable: Bool { acceptsRanges && total != nil && rangeValidator != nil }

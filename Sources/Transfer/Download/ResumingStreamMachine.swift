@@ -60,7 +60,7 @@ struct ResumingStreamMachine: Sendable {
         init(_ info: RemoteFileInfo) {
             validator = info.rangeValidator
             total = info.total
-            strongETag = info.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 }
+            strongETag = info.strongETag
             lastModified = info.lastModified
         }
     }

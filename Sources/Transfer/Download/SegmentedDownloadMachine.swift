@@ -186,7 +186,7 @@ struct SegmentedDownloadMachine: Sendable {
 
     private mutating func plan(_ info: RemoteFileInfo?) -> Action {
         if restarts == 0, let saved, let info, let plan = resumption(of: saved, info: info) {
-            if plan.resumed > 0, info.etag.map({ $0.hasPrefix("W/") }) ?? true {
+            if plan.resumed > 0, info.strongETag == nil {
                 phase = .checkingOverlaps(plan)
                 return .checkOverlaps(plan)
             }
@@ -217,7 +217,7 @@ struct SegmentedDownloadMachine: Sendable {
             !saved.segments.isEmpty, saved.segments.allSatisfy({ $0.start + $0.synced <= partialSize })
         else { return nil }
         // The same version of the file: a strong ETag if the server has one, else Last-Modified.
-        if let etag = info.etag, !etag.hasPrefix("W/") {
+        if let etag = info.strongETag {
             guard saved.etag == etag else { return nil }
         } else {
             guard saved.lastModified != nil, saved.lastModified == info.lastModified else { return nil }

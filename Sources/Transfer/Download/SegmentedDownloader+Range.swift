@@ -34,7 +34,9 @@ extension SegmentedDownloader {
             case .restart(let reason, let changed):
                 throw Restart(reason: reason, changed: changed)
             case .fail:
-                throw lastFailure ?? DownloadError.unexpectedAnswer(url: URLRedaction.redacted(job.url), reason: "")
+                throw lastFailure
+                    ?? DownloadError.unexpectedAnswer(
+                        url: URLRedaction.redacted(job.url), reason: "no answer to fail with")
             }
             action = machine.handle(event)
         }

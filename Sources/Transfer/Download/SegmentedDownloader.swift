@@ -224,7 +224,7 @@ package struct SegmentedDownloader: Downloading {
         forgetFinished(partial.destination, onEvent: job.onEvent)
         var result = DownloadResult(
             path: partial.destination, bytes: plan.total, resumedBytes: plan.resumed, fetchedBytes: job.fetched,
-            sha256: digest, etag: plan.info.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 })
+            sha256: digest, etag: plan.info.strongETag)
         result.checkedBy = check
         return result
     }
@@ -300,7 +300,7 @@ package struct SegmentedDownloader: Downloading {
     private func checkStillSame(url: String, token: BearerCredential?, as first: RemoteFileInfo) async throws {
         // An object store replaces an object whole, and every range asked `If-Match` its strong ETag: all the
         // bytes are of that one version already, and a second HEAD would only cost a request per object.
-        if rangeCondition == .ifMatch, let etag = first.etag, !etag.hasPrefix("W/") { return }
+        if rangeCondition == .ifMatch, first.strongETag != nil { return }
         guard let now = try await probe(url: url, token: token) else { return }  // no HEAD: nothing more to ask
         let differs =
             (first.etag != nil && now.etag != nil && first.etag != now.etag)
@@ -390,7 +390,7 @@ package struct SegmentedDownloader: Downloading {
         case .ifRange:
             if let validator = info.rangeValidator { request.headers.add("If-Range", validator) }
         case .ifMatch:
-            if let etag = info.etag, !etag.hasPrefix("W/") {
+            if let etag = info.strongETag {
                 request.headers.add("If-Match", etag)
             } else if let lastModified = info.lastModified {
                 request.headers.add("If-Unmodified-Since", lastModified)
