@@ -99,7 +99,7 @@ let package = Package(
 
         // Starts the reference server, the fault proxy and the built CLI for tests; never shipped.
         .target(name: "TestSupport", dependencies: ["HTTP", "CurlHTTP", "OfficerLinux"], path: "Tests/TestSupport"),
-        .testTarget(name: "FileModelTests", dependencies: ["FileModel"]),
+        .testTarget(name: "FileModelTests", dependencies: ["FileModel", "TestSupport"]),
         .testTarget(
             name: "PreviewTests",
             dependencies: [

@@ -68,8 +68,7 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
         errorBuffer = .allocate(capacity: CurlCalls.errorBufferSize)
         errorBuffer.initialize(repeating: 0, count: CurlCalls.errorBufferSize)
         if case .file(_, let offset, _, _) = request.body { sourceStart = offset } else { sourceStart = 0 }
-        lowSpeed = LowSpeedWatch(
-            request: request, configuration: configuration, now: ProcessInfo.processInfo.systemUptime)
+        lowSpeed = LowSpeedWatch(request: request, configuration: configuration)
         do {
             receiver = try ResponseReceiver(request: request, onProgress: onProgress)
         } catch {
@@ -385,8 +384,10 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
             case .bytes(let count): return count
             case .end: return 0
             case .wait:
-                // Nothing from the pipe yet: paused until the producer appends (``resumeIfDue(now:)``).
+                // Nothing from the pipe yet: paused until the producer appends (``resumeIfDue(now:)``); the
+                // producer's pause is no stalled link, whatever window it falls in.
                 waitingForStream = true
+                lowSpeed.notePause()
                 return CurlCalls.readPause
             case .failed(let reason):
                 failure = .localFile(path: sourcePath, message: reason)
@@ -434,10 +435,7 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
     fileprivate func reportProgress(received: Int64, expectedReceive: Int64, sent: Int64, expectedSend: Int64) -> Int32
     {
         if isCancelled { return 1 }
-        if lowSpeed.isTooSlow(
-            moved: received + sent, now: ProcessInfo.processInfo.systemUptime,
-            paused: resumeAt != nil || waitingForStream)
-        {
+        if lowSpeed.isTooSlow(moved: received + sent, paused: resumeAt != nil || waitingForStream) {
             failure = lowSpeed.failure(label: label)
             return 1
         }

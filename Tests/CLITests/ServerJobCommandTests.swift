@@ -297,8 +297,20 @@ import Testing
     @Test func aSlowPipeShowsProgressAsItFlows() async throws {
         let server = try await ReferenceServer.start(inMemory: true)
         #expect(try await cli.login(server).status == 0)
-        let writer = "for i in $(seq 1 16); do head -c 262144 /dev/zero; sleep 0.5; done"
-        let command = "\(writer) | '\(ProcessRunner.cliPath)' --json put - officer:/slow.bin"
+        // A named pipe fed 256 KiB every half second: `put -` reads it as it would `pg_dump |`.
+        let fifo = work.file("slow.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let quarter = Data(count: 262_144)
+        // Opened both ways, so opening does not wait for the command's end (Linux allows it on a FIFO); closed
+        // after the last step, the command then reads the end of its input.
+        let pipe = FileHandle(fileDescriptor: open(fifo, O_RDWR), closeOnDealloc: true)
+        SlowWriter.start(pause: 0.5, maxSteps: 16) { _ in
+            pipe.write(quarter)
+            return true
+        } done: {
+            try? pipe.close()
+        }
+        let command = "'\(ProcessRunner.cliPath)' --json put - officer:/slow.bin < '\(fifo)'"
         let piped = try await ProcessRunner.runDetached("/bin/sh", ["-c", command], environment: cli.environment())
         #expect(piped.status == 0, "\(piped.stderr)")
         let total = 16 * 262_144

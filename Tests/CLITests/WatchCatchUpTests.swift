@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import TestSupport
 import Testing
@@ -82,27 +83,23 @@ import Testing
         defer { watching.set() }
         let finished = PartialLog()
         let secondCaughtUp = Flag()
-        let writers = (0..<growing.count).map { index in
-            Thread {
-                defer { finished.add(growing[index]) }
-                let path = local + "/" + growing[index]
-                _ = FileManager.default.createFile(atPath: path, contents: nil)
-                let held = index >= 2 ? FileHandle(forWritingAtPath: path) : nil
-                var written = 0
-                var afterCatchUp = 0
-                while written < appends || afterCatchUp < 5 {
-                    let handle = held ?? FileHandle(forWritingAtPath: path)
-                    handle?.seekToEndOfFile()
-                    handle?.write(chunk)
-                    if held == nil { try? handle?.close() }
-                    written += 1
-                    if secondCaughtUp.isSet { afterCatchUp += 1 }
-                    usleep(100_000)
-                }
+        for (index, name) in growing.enumerated() {
+            let path = local + "/" + name
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            let held = index >= 2 ? FileHandle(forWritingAtPath: path) : nil
+            let afterCatchUp = LockedValue(0)
+            SlowWriter.start(pause: 0.1) { written in
+                let handle = held ?? FileHandle(forWritingAtPath: path)
+                handle?.seekToEndOfFile()
+                handle?.write(chunk)
+                if held == nil { try? handle?.close() }
+                if secondCaughtUp.isSet { afterCatchUp.withLock { $0 += 1 } }
+                return written + 1 < appends || afterCatchUp.current < 5
+            } done: {
                 try? held?.close()
+                finished.add(name)
             }
         }
-        writers.forEach { $0.start() }
 
         // A quarter into the writing (each file ten appends long), the watcher is stopped, by the polling thread
         // (the test body waits for a thread of the shared pool, which a loaded machine may hold for seconds).
@@ -134,7 +131,17 @@ import Testing
             growing.allSatisfy { Self.size(camera + "/" + $0) == finalSizes[$0] }
         }
         #expect(whole, "\(growing.map { Self.size(camera + "/" + $0) ?? -1 }) of \(finalSizes)")
-        try await Task.sleep(nanoseconds: 2_500_000_000)  // anything sent a second time would be by now
+        // Each file's last version went up by the live path, which then holds nothing of it: no later send can come
+        // unless the file changes again (its writer is done).
+        let lastVersionsSent = await Eventually.wait(timeout: 120) {
+            let sent = Self.events(secondLog).filter { $0["type"] == "uploaded" }
+            return growing.allSatisfy { name in
+                sent.contains {
+                    ($0["source"] ?? "").hasSuffix("/" + name) && $0["size"] == finalSizes[name].map(String.init)
+                }
+            }
+        }
+        #expect(lastVersionsSent, "\(Self.events(secondLog))")
         watching.set()
 
         let partials = seenOnServer.entries.filter { seen in

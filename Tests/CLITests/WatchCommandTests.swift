@@ -63,24 +63,23 @@ import Testing
 
         // One file written slowly (an append every 0.5 s for 10 s: never still for the settle time).
         let slow = local + "/slow.log"
-        let writer = Thread {
-            for line in 0..<20 {
-                if let handle = FileHandle(forWritingAtPath: slow)
-                    ?? {
-                        _ = FileManager.default.createFile(atPath: slow, contents: nil)
-                        return FileHandle(forWritingAtPath: slow)
-                    }()
-                {
-                    handle.seekToEndOfFile()
-                    handle.write(Data("line \(line) of the slow file\n".utf8))
-                    try? handle.close()
-                }
-                usleep(500_000)
+        SlowWriter.start(pause: 0.5, maxSteps: 20) { line in
+            if let handle = FileHandle(forWritingAtPath: slow)
+                ?? {
+                    _ = FileManager.default.createFile(atPath: slow, contents: nil)
+                    return FileHandle(forWritingAtPath: slow)
+                }()
+            {
+                handle.seekToEndOfFile()
+                handle.write(Data("line \(line) of the slow file\n".utf8))
+                try? handle.close()
             }
+            return true
         }
-        writer.start()
         expected.insert("slow.log")
         // 200 files made while it runs: 130 here, 20 in a new folder, 50 while the server is down.
+        // A file made before the 150 others and deleted after them: the watcher sees it, and it never settles.
+        try write(local + "/doomed.tmp", "deleted before it settled\n")
         for index in 0..<130 {
             try write(local + "/shot-\(index).jpg", String(repeating: "photo \(index) ", count: 100 + index))
             expected.insert("shot-\(index).jpg")
@@ -89,8 +88,6 @@ import Testing
             try write(local + "/2026/trip/\(index).txt", "in a new folder \(index)\n")
             expected.insert("2026/trip/\(index).txt")
         }
-        try write(local + "/doomed.tmp", "deleted before it settled\n")
-        usleep(200_000)
         try FileManager.default.removeItem(atPath: local + "/doomed.tmp")
 
         // The server goes away until the watcher has found it gone and waits; files made meanwhile wait too.

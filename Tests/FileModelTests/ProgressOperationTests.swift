@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Observation)
@@ -129,6 +130,31 @@ final class Signal: Sendable {
         }
         #expect(counts.last == 3, "\(counts)")
         await #expect(throws: CancellationError.self) { _ = try await operation.value }
+    }
+
+    /// Updates closer than the gate's interval on the operation's clock are held back, the latest going out
+    /// once the clock passes the interval: a manual clock shows it without waiting 50 ms.
+    @Test func progressIsThinnedOnTheOperationsClock() async throws {
+        let clock = ManualClock()
+        let (ending, end) = AsyncStream.makeStream(of: Void.self)
+        let operation = TransferOperation<Int>(clock: clock) { report in
+            for done in 1...3 { report(.progress(part: 0, done: Int64(done))) }
+            for await _ in ending {}
+            return 3
+        }
+        var counts: [Int64] = []
+        for await event in operation {
+            guard case .progress(_, let done) = event else { continue }
+            counts.append(done)
+            if done == 1 {
+                let flushAt = await clock.nextSleep()
+                #expect(counts == [1], "nothing more before the interval passed")
+                clock.advance(by: clock.now.duration(to: flushAt))
+            }
+            if done == 3 { end.finish() }
+        }
+        #expect(counts == [1, 3], "the held update, the latest of two, once the clock passed the interval")
+        #expect(try await operation.value == 3)
     }
 
     @Test func breakingOutOfProgressStopsTheWork() async throws {

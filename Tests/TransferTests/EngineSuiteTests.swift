@@ -72,30 +72,28 @@ import Testing
 
     /// A pipe whose producer thinks longer than the stall timeout before its next bytes (`pg_dump | put -`) is
     /// no stalled link: the upload waits for it. (It failed on libcurl's own stall rule, "Operation too slow".)
+    /// The pause is three stall windows on a manual clock, taken once the transfer has every byte so far; the
+    /// floor is high enough that the first half's bytes alone would not carry a window spanning the pause.
     @Test(arguments: TestEngine.allCases)
     func aPipeThatPausesLongerThanTheStallTimeoutIsWaitedFor(_ engine: TestEngine) async throws {
         let piped = bytes(200_000, seed: 4)
+        let half = piped.count / 2
         let stream = BodyStream(limit: 64 << 10)
-        let producer = Thread {
-            let half = piped.count / 2
-            let appended = DispatchSemaphore(value: 0)
-            Task {
-                try? await stream.append(piped[0..<half])
-                appended.signal()
-            }
-            appended.wait()
-            sleep(3)  // a pacer: the producer thinks, three times the stall timeout (the subject of the test)
-            Task {
-                try? await stream.append(piped[half...])
-                stream.finish()
-            }
-        }
-        producer.start()
+        let clock = ManualClock()
         var configuration = HTTPClientConfiguration()
+        configuration.clock = clock
         configuration.stallTimeout = 1
         configuration.lowSpeedWindow = 1
-        let response = try await engine.client(configuration).send(
-            upload([.stream(name: "file", source: stream, filename: "thinking.bin", contentType: nil)]))
+        configuration.lowSpeedLimit = 10 << 20
+        let client = engine.client(configuration)
+        let request = upload([.stream(name: "file", source: stream, filename: "thinking.bin", contentType: nil)])
+        let sending = Task { try await client.send(request) }
+        try await stream.append(piped[0..<half])
+        await stream.drained()
+        clock.advance(by: .seconds(3))
+        try await stream.append(piped[half...])
+        stream.finish()
+        let response = try await sending.value
         #expect(response.status == 201, "\(String(decoding: response.body, as: UTF8.self))")
         #expect(try Data(contentsOf: URL(fileURLWithPath: server.root.file("thinking.bin"))) == piped)
     }

@@ -18,10 +18,20 @@ public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncS
     /// are passed on at most every `ProgressGate/interval` per part, the latest one each time, and always
     /// before any other event and at the end: an engine may report every buffer it moves without a consumer
     /// paying for each (a GiB is tens of thousands of buffers).
-    public init(_ body: @escaping @Sendable (_ report: @escaping @Sendable (Event) -> Void) async throws -> Success) {
+    public convenience init(
+        _ body: @escaping @Sendable (_ report: @escaping @Sendable (Event) -> Void) async throws -> Success
+    ) {
+        self.init(clock: ContinuousClock(), body)
+    }
+
+    /// Starts `body`, its progress thinned on `clock` (a test's manual one).
+    package init(
+        clock: any Clock<Duration>,
+        _ body: @escaping @Sendable (_ report: @escaping @Sendable (Event) -> Void) async throws -> Success
+    ) {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(4096))
         events = stream
-        let gate = ProgressGate(continuation)
+        let gate = ProgressGate(continuation, clock: clock)
         // The work keeps its stream alive: an operation dropped while its `value` is awaited
         // (`try await files.download(…).value`) must not end the stream, which would cancel the work below.
         let work = Task { [stream] in
@@ -103,12 +113,12 @@ package protocol CoalescibleEvent: Sendable {
 /// when nothing follows it (a burst, then a stall, ends showing the last count), by a flush task the gate owns
 /// and cancels when it finishes.
 final class ProgressGate<Event: Sendable>: Sendable {
-    /// The shortest time between two updates of one key that are both passed on, in nanoseconds (50 ms).
-    static var interval: UInt64 { 50_000_000 }
+    /// The shortest time between two updates of one key that are both passed on.
+    static var interval: Duration { .milliseconds(50) }
 
     private struct State {
         var pending: [Int: Event] = [:]
-        var lastSent: [Int: UInt64] = [:]
+        var lastSent: [Int: Duration] = [:]
         /// The trailing flush of what is held back, while one is due.
         var flush: Task<Void, Never>?
         var finished = false
@@ -116,8 +126,15 @@ final class ProgressGate<Event: Sendable>: Sendable {
 
     private let continuation: AsyncStream<Event>.Continuation
     private let state = LockedValue(State())
+    private let clock: any Clock<Duration>
+    /// Time since the gate was made, on `clock`.
+    private let reading: ClockReading
 
-    init(_ continuation: AsyncStream<Event>.Continuation) { self.continuation = continuation }
+    init(_ continuation: AsyncStream<Event>.Continuation, clock: any Clock<Duration>) {
+        self.continuation = continuation
+        self.clock = clock
+        reading = ClockReading(clock)
+    }
 
     func report(_ event: Event) {
         let continuation = continuation
@@ -128,9 +145,9 @@ final class ProgressGate<Event: Sendable>: Sendable {
             }
             return
         }
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = reading.elapsed
         state.withLock { state in
-            if let last = state.lastSent[key], now &- last < Self.interval {
+            if let last = state.lastSent[key], now - last < Self.interval {
                 state.pending[key] = event
                 if state.flush == nil, !state.finished { state.flush = trailingFlush() }
                 return
@@ -153,10 +170,11 @@ final class ProgressGate<Event: Sendable>: Sendable {
 
     /// Sends what is held back once the interval has passed.
     private func trailingFlush() -> Task<Void, Never> {
-        Task { [weak self] in
-            try? await Task.sleep(nanoseconds: Self.interval)
+        let clock = clock
+        return Task { [weak self] in
+            try? await clock.sleep(for: Self.interval)
             guard !Task.isCancelled, let self else { return }
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = self.reading.elapsed
             let continuation = self.continuation
             self.state.withLock { state in
                 state.flush = nil

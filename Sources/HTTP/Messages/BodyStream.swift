@@ -16,6 +16,10 @@ package final class BodyStream: Sendable {
         var reader: CheckedContinuation<Void, Never>?
         /// Told when there is something to take (a reader that cannot suspend: libcurl's callback).
         var onReadable: (@Sendable () -> Void)?
+        /// The transfer found nothing to take, more being due, since the last append.
+        var starved = false
+        /// Suspended in ``drained()`` until the transfer is starved.
+        var drainWatchers: [CheckedContinuation<Void, Never>] = []
 
         func isFull(limit: Int) -> Bool { buffer.count - offset >= limit && failure == nil }
         /// Nothing to take yet, and more to come.
@@ -54,8 +58,21 @@ package final class BodyStream: Sendable {
                 state.offset = 0
             }
             state.buffer.append(data)
+            state.starved = false
         }
         wakeReader()
+    }
+
+    /// Suspends until the transfer has taken every byte appended so far and asked for more: where a producer's
+    /// pause begins (a test that times one on a manual clock).
+    package func drained() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let starved = state.withLock { state in
+                if !state.starved { state.drainWatchers.append(continuation) }
+                return state.starved
+            }
+            if starved { continuation.resume() }
+        }
     }
 
     /// No more bytes will come: the body ends after those held.
@@ -102,21 +119,26 @@ package final class BodyStream: Sendable {
     /// Copies up to `into.count` held bytes (transfer side); a producer waiting for room goes on once there is.
     package func take(into target: UnsafeMutableRawBufferPointer) -> Take {
         let limit = limit
-        let (take, producer) = state.withLock { state -> (Take, CheckedContinuation<Void, Never>?) in
-            if let failure = state.failure { return (.failed(failure), nil) }
+        let (take, woken) = state.withLock { state -> (Take, [CheckedContinuation<Void, Never>]) in
+            if let failure = state.failure { return (.failed(failure), []) }
             let available = state.buffer.count - state.offset
-            if available == 0 { return (state.finished ? .end : .wait, nil) }
+            if available == 0, state.finished { return (.end, []) }
+            if available == 0 {
+                state.starved = true
+                defer { state.drainWatchers = [] }
+                return (.wait, state.drainWatchers)
+            }
             let count = min(available, target.count)
             let offset = state.offset
             state.buffer.withUnsafeBytes { bytes in
                 target.baseAddress!.copyMemory(from: bytes.baseAddress! + offset, byteCount: count)
             }
             state.offset += count
-            guard !state.isFull(limit: limit) else { return (.bytes(count), nil) }
+            guard !state.isFull(limit: limit) else { return (.bytes(count), []) }
             defer { state.waiting = nil }
-            return (.bytes(count), state.waiting)
+            return (.bytes(count), state.waiting.map { [$0] } ?? [])
         }
-        producer?.resume()
+        for continuation in woken { continuation.resume() }
         return take
     }
 

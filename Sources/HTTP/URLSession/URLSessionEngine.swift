@@ -99,14 +99,13 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
         }
         let state = URLSessionTaskState(
             receiver: receiver,
-            lowSpeed: LowSpeedWatch(
-                request: request, configuration: configuration, now: ProcessInfo.processInfo.systemUptime),
+            lowSpeed: LowSpeedWatch(request: request, configuration: configuration),
             expectedSend: body.length, request: request, configuration: configuration)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 state.attach(continuation)
                 delegate.track(task, state)
-                state.startClock(total: configuration.totalTimeout, task: task)
+                state.startClock(total: configuration.totalTimeout, on: configuration.clock, task: task)
                 task.resume()
             }
         } onCancel: {

@@ -78,18 +78,19 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
 
     private var isCancelled: Bool { lock.withLock { cancelled } }
 
-    /// The whole transfer's time limit, if the configuration sets one: past it, the task fails as timed out.
-    func startClock(total: Double?, task: URLSessionTask) {
+    /// The whole transfer's time limit, if the configuration sets one: past it on `clock`, the task fails as
+    /// timed out.
+    func startClock(total: Double?, on clock: any Clock<Duration>, task: URLSessionTask) {
         guard let total else { return }
         let started = Task { [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(total * 1e9))
+            try? await clock.sleep(for: .seconds(total))
             guard !Task.isCancelled, let self else { return }
             self.fail(
                 .transport(
                     request: self.receiver.label, code: TransportCode.timedOut,
                     message: "timed out after \(Int(total)) s"), task: task)
         }
-        lock.withLock { clock = started }
+        lock.withLock { self.clock = started }
     }
 
     /// Stops the task with `failure` (reported when it completes).
@@ -142,8 +143,7 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
     }
 
     private func progressed(task: URLSessionTask, expectedReceive: Int64?) -> Bool {
-        let now = ProcessInfo.processInfo.systemUptime
-        if lowSpeed.isTooSlow(moved: received + sent, now: now, paused: false) {
+        if lowSpeed.isTooSlow(moved: received + sent, paused: false) {
             receiver.failure = lowSpeed.failure(label: receiver.label)
             return false
         }

@@ -35,6 +35,9 @@ import Platform
         private var backoff = 0.0
         private var needsCatchUp = true
         private var timer: (deadline: Double, task: Task<Void, Never>)?
+        /// Settle times, backoff and the timer run on the front door's clock (a test's manual one).
+        private let clock: any Clock<Duration>
+        private let reading: ClockReading
 
         init(
             files: OfficerFiles, root: String, remote: RemotePath, options: WatchOptions,
@@ -45,9 +48,13 @@ import Platform
             self.remote = remote
             self.options = options
             self.report = report
+            let clock = files.configuration.http.clock
+            self.clock = clock
+            reading = ClockReading(clock)
         }
 
-        static func now() -> Double { ProcessInfo.processInfo.systemUptime }
+        /// Seconds on the watch's clock.
+        private func now() -> Double { reading.seconds }
 
         func run(_ watcher: FolderWatcher) async throws {
             let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
@@ -106,7 +113,7 @@ import Platform
         }
 
         /// Records a file seen changing (or, with `changedAt`, one known unchanged since then).
-        private func look(at path: String, open: Bool, changedAt: Double = FolderUploadWatch.now()) {
+        private func look(at path: String, open: Bool, changedAt: Double? = nil) {
             guard included(path, isDirectory: false) else { return }
             var info = stat()
             guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
@@ -120,7 +127,7 @@ import Platform
                 pending[path] = known
             } else {
                 pending[path] = Pending(
-                    size: Int64(info.st_size), mtime: info.modificationTime, changedAt: changedAt, open: open)
+                    size: Int64(info.st_size), mtime: info.modificationTime, changedAt: changedAt ?? now(), open: open)
             }
         }
 
@@ -144,7 +151,7 @@ import Platform
 
         /// The next moment something is due: the earliest file to settle, or the next attempt at the server.
         private func nextDeadline() -> Double? {
-            if needsCatchUp { return max(retryAt, Self.now()) }
+            if needsCatchUp { return max(retryAt, now()) }
             var earliest: Double?
             let rule = options.settleRule
             for entry in pending.values {
@@ -162,11 +169,12 @@ import Platform
             }
             if let timer, timer.deadline <= deadline { return }
             timer?.task.cancel()
-            let delay = max(0, deadline - Self.now())
+            let delay = max(0, deadline - now())
+            let clock = clock
             timer = (
                 deadline,
                 Task {
-                    try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                    try? await clock.sleep(for: .seconds(delay))
                     if !Task.isCancelled { feed.yield(.tick) }
                 }
             )
@@ -189,7 +197,7 @@ import Platform
                     let result = try await files.runSync(
                         from: .local(root), to: .officer(remote), options: syncOptions, onEvent: leftovers.note)
                     for path in leftovers.deferred { look(at: root + "/" + path, open: false) }
-                    let settled = Self.now() - options.settleSeconds
+                    let settled = now() - options.settleSeconds
                     for path in leftovers.uploaded where options.imagePreparation?.uploadedName(path) == nil {
                         look(at: root + "/" + path, open: false, changedAt: settled)
                     }
@@ -197,7 +205,7 @@ import Platform
                     if result.failureCount > 0 {
                         // Files that failed (the server went away halfway) are tried again by another pass, later.
                         backoff = min(options.maxBackoffSeconds, max(1, backoff * 2))
-                        retryAt = Self.now() + backoff
+                        retryAt = now() + backoff
                         needsCatchUp = true
                     } else {
                         needsCatchUp = false
@@ -214,9 +222,9 @@ import Platform
 
         private func waitForServer(_ error: any Error) async throws {
             backoff = min(options.maxBackoffSeconds, max(1, backoff * 2))
-            retryAt = Self.now() + backoff
+            retryAt = now() + backoff
             report(.waiting(reason: files.report(error).message, retryIn: backoff))
-            if needsCatchUp { try await Task.sleep(nanoseconds: UInt64(backoff * 1e9)) }
+            if needsCatchUp { try await clock.sleep(for: .seconds(backoff)) }
         }
 
         private func succeeded() {
@@ -225,7 +233,7 @@ import Platform
         }
 
         private func uploadSettled() async throws {
-            let now = Self.now()
+            let now = now()
             guard now >= retryAt else { return }
             let rule = options.settleRule
             let due = pending.filter { rule.isSettled(unchangedFor: now - $0.value.changedAt, open: $0.value.open) }
@@ -238,7 +246,7 @@ import Platform
                 }
                 if Int64(info.st_size) != recorded.size || !Self.same(info.modificationTime, recorded.mtime) {
                     pending[path] = Pending(
-                        size: Int64(info.st_size), mtime: info.modificationTime, changedAt: Self.now(),
+                        size: Int64(info.st_size), mtime: info.modificationTime, changedAt: now,
                         open: recorded.open)
                     continue
                 }
@@ -287,7 +295,7 @@ import Platform
             let sent = try await preparation?.prepare(path) ?? path
             let target = try files.client.uploadTarget(name: remoteName, into: folder, mtime: mtime, overwrite: true)
             let result = try await files.upload(sent, to: target).value
-            report(.uploaded(local: path, remote: destination, bytes: result.bytes, settled: Self.now() - settledSince))
+            report(.uploaded(local: path, remote: destination, bytes: result.bytes, settled: now() - settledSince))
             if sent != path {
                 unlink(sent)
             } else {
