@@ -103,7 +103,9 @@ import Transfer
         #expect(data.count >= 8192)
         switch damage {
         case "garbled":
-            data.replaceSubrange(4096..<8192, with: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+            // Every page after the first (a page the format's migration freed may be all a narrower range hits).
+            let garbled = data.count - 4096
+            data.replaceSubrange(4096..., with: (0..<garbled).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         case "truncated": data = data.prefix(data.count / 2 + 100)
         default: data = Data()
         }

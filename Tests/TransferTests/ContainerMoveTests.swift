@@ -70,10 +70,66 @@ import VipsImaging
         return (resumed, try await operation.value)
     }
 
-    /// The journal's rows as stored, for what a moved container must not leave behind.
-    func rows(_ journal: String, _ table: String, _ column: String) throws -> [String] {
+    /// A field of the journal's transfers of `kind` as stored, for what a moved container must not leave behind.
+    func rows(_ journal: String, _ kind: TransferJournal.StateKind, _ field: String) throws -> [String] {
         try TransferJournal(watching: journal).withDatabase { database throws(SQLiteError) in
-            try database.query("SELECT \(column) FROM \(table)").compactMap { $0[0].string }
+            try database.query(
+                "SELECT json_extract(state, '$.\(field)') FROM transfers WHERE kind = ?", [.text(kind.rawValue)]
+            ).compactMap { $0[0].string }
+        }
+    }
+
+    static let journalPath = "/Library/Application Support/officer/journal.sqlite"
+
+    /// A 12 MiB download of `officer:/big.bin` and a 12 MiB upload to `officer:/up.bin`, both paused part way by
+    /// an app in `container`; the server's and the local bytes.
+    func pauseBoth(in container: String, tokens: MemoryTokenStore) async throws -> (remote: Data, local: Data) {
+        try FileManager.default.createDirectory(atPath: container + "/Documents", withIntermediateDirectories: true)
+        let remote = Self.bytes(12 << 20, seed: 1)
+        try server.root.write("big.bin", remote)
+        let local = Self.bytes(12 << 20, seed: 7)
+        try local.write(to: URL(fileURLWithPath: container + "/Documents/up.bin"))
+        let files = try files(in: container, tokens: tokens)
+        try await files.signIn(email: server.email, password: server.password)
+        var downloadOptions = DownloadOptions()
+        // Forty-eight seconds for the whole file: paused part way even when other tests hold the machine (at
+        // 4 and at 1 MiB/s, loaded runs saw it end before the pause; the download needs no request after its
+        // body now). The resume goes at full speed.
+        downloadOptions.bandwidthLimit = 256 << 10
+        downloadOptions.segments = 1
+        await pause(
+            files.download(
+                try files.location("officer:/big.bin"), to: URL(fileURLWithPath: container + "/Documents/big.bin"),
+                options: downloadOptions),
+            after: 2 << 20)
+        try await pauseUpload(files, container + "/Documents/up.bin", to: "officer:/up.bin", after: 3 << 20)
+        let paused = try files.unfinishedTransferList()
+        #expect(paused.count == 2, "\(paused)")
+        #expect(paused.allSatisfy { $0.doneBytes > 0 }, "\(paused)")
+        return (remote, local)
+    }
+
+    /// Both transfers of ``pauseBoth(in:tokens:)`` found by an app in `container` and resumed from the bytes they
+    /// had, and nothing left behind: no record under either name, no list entry.
+    func resumeBoth(in container: String, tokens: MemoryTokenStore, remote: Data, local: Data) async throws {
+        let files = try files(in: container, tokens: tokens)
+        let found = try files.unfinishedTransferList()
+        let download = try #require(found.first { !$0.isUpload }, "\(found)")
+        let upload = try #require(found.first { $0.isUpload }, "\(found)")
+        #expect(download.file.path == container + "/Documents/big.bin")
+        #expect(upload.file.path == container + "/Documents/up.bin")
+        #expect(download.doneBytes > 0 && upload.doneBytes > 0)
+
+        let downloaded = try await run(files.resume(download))
+        #expect(downloaded.resumed == download.doneBytes, "the download started again instead of resuming")
+        #expect(FileManager.default.contents(atPath: container + "/Documents/big.bin") == remote)
+        let uploaded = try await run(files.resume(upload))
+        #expect(uploaded.resumed >= upload.doneBytes && uploaded.resumed > 0, "the upload started again from 0")
+        #expect(FileManager.default.contents(atPath: server.root.file("up.bin")) == local)
+
+        #expect(try files.unfinishedTransferList() == [])
+        for (kind, field) in [(TransferJournal.StateKind.download, "destination"), (.tusUpload, "key")] {
+            #expect(try rows(container + Self.journalPath, kind, field) == [], "\(kind)")
         }
     }
 
@@ -81,62 +137,28 @@ import VipsImaging
         let tokens = MemoryTokenStore()
         let first = work.file("container-A")
         let second = work.file("container-B")
-        try FileManager.default.createDirectory(atPath: first + "/Documents", withIntermediateDirectories: true)
-        let remote = Self.bytes(12 << 20, seed: 1)
-        try server.root.write("big.bin", remote)
-        let local = Self.bytes(12 << 20, seed: 7)
-        try local.write(to: URL(fileURLWithPath: first + "/Documents/up.bin"))
-
-        // Both paused part way in the first place.
-        do {
-            let files = try files(in: first, tokens: tokens)
-            try await files.signIn(email: server.email, password: server.password)
-            var downloadOptions = DownloadOptions()
-            // Forty-eight seconds for the whole file: paused part way even when other tests hold the machine (at
-            // 4 and at 1 MiB/s, loaded runs saw it end before the pause; the download needs no request after its
-            // body now). The resume goes at full speed.
-            downloadOptions.bandwidthLimit = 256 << 10
-            downloadOptions.segments = 1
-            await pause(
-                files.download(
-                    try files.location("officer:/big.bin"), to: URL(fileURLWithPath: first + "/Documents/big.bin"),
-                    options: downloadOptions),
-                after: 2 << 20)
-            try await pauseUpload(files, first + "/Documents/up.bin", to: "officer:/up.bin", after: 3 << 20)
-            let paused = try files.unfinishedTransferList()
-            #expect(paused.count == 2, "\(paused)")
-            #expect(paused.allSatisfy { $0.doneBytes > 0 }, "\(paused)")
-        }
+        let (remote, local) = try await pauseBoth(in: first, tokens: tokens)
         // Kept relative to the documents folder, not by the container's path.
-        let journalPath = "/Library/Application Support/officer/journal.sqlite"
-        #expect(try rows(first + journalPath, "downloads", "destination") == ["documents:big.bin"])
-        #expect(try rows(first + journalPath, "downloads", "temp_path").allSatisfy { $0.hasPrefix("documents:") })
-        #expect(try rows(first + journalPath, "uploads", "local_path") == ["documents:up.bin"])
+        #expect(try rows(first + Self.journalPath, .download, "destination") == ["documents:big.bin"])
+        #expect(try rows(first + Self.journalPath, .download, "tempPath").allSatisfy { $0.hasPrefix("documents:") })
+        #expect(try rows(first + Self.journalPath, .tusUpload, "localPath") == ["documents:up.bin"])
 
         try FileManager.default.moveItem(atPath: first, toPath: second)
+        try await resumeBoth(in: second, tokens: tokens, remote: remote, local: local)
+    }
 
-        // In the new place: both listed there, each resumed from the bytes it had.
-        let files = try files(in: second, tokens: tokens)
-        let moved = try files.unfinishedTransferList()
-        let download = try #require(moved.first { !$0.isUpload }, "\(moved)")
-        let upload = try #require(moved.first { $0.isUpload }, "\(moved)")
-        #expect(download.file.path == second + "/Documents/big.bin")
-        #expect(upload.file.path == second + "/Documents/up.bin")
-        #expect(download.doneBytes > 0 && upload.doneBytes > 0)
-
-        let downloaded = try await run(files.resume(download))
-        #expect(downloaded.resumed == download.doneBytes, "the download started again instead of resuming")
-        #expect(FileManager.default.contents(atPath: second + "/Documents/big.bin") == remote)
-        let uploaded = try await run(files.resume(upload))
-        #expect(uploaded.resumed >= upload.doneBytes && uploaded.resumed > 0, "the upload started again from 0")
-        #expect(FileManager.default.contents(atPath: server.root.file("up.bin")) == local)
-
-        // Nothing left behind: no record under either name, no list entry.
-        #expect(try files.unfinishedTransferList() == [])
-        for (table, column) in [("downloads", "destination"), ("download_segments", "destination"), ("uploads", "key")]
-        {
-            #expect(try rows(second + journalPath, table, column) == [], "\(table)")
-        }
+    /// An app updated from 0.4: a download and an upload paused under 0.4's journal (its tables, format 3) are
+    /// found and resumed by this build from the bytes they had, the journal migrated to one versioned state per
+    /// transfer. (The tables are this build's pause written back as 0.4 wrote them, `JournalFormatThree`.)
+    @Test func transfersPausedUnderTheLastReleaseResumeAfterTheUpdate() async throws {
+        let tokens = MemoryTokenStore()
+        let container = work.file("updated")
+        let (remote, local) = try await pauseBoth(in: container, tokens: tokens)
+        let journal = container + Self.journalPath
+        try JournalFormatThree.downgrade(journal)
+        #expect(try JournalFormatThree.userVersion(journal) == 3)
+        try await resumeBoth(in: container, tokens: tokens, remote: remote, local: local)
+        #expect(try JournalFormatThree.userVersion(journal) == TransferJournal.formatVersion)
     }
 
     @Test func aQueuedUploadAndAPausedOneFollowTheContainerBack() async throws {

@@ -42,6 +42,83 @@ import Transfer
         #expect(try journal.objectUploads().isEmpty)
     }
 
+    /// What 0.4 left (format 3: a download and a tus upload its CLI was interrupted in, an object-store upload):
+    /// every transfer becomes one versioned state, its fields as they were, the old tables gone.
+    @Test func aJournalThatTheLastReleaseLeftKeepsEveryTransfer() throws {
+        let path = try copyFixture("journal-v3.sqlite")
+        #expect(try userVersion(path) == 3)
+        let journal = try TransferJournal(path: path)
+        #expect(try userVersion(path) == TransferJournal.formatVersion)
+        let download = try #require(try journal.download(for: "/tmp/v3/local/big.bin"))
+        #expect(download.url.hasSuffix("/api/file-browser/raw?path=/big.bin&root=home"))
+        #expect(download.tempPath == "/tmp/v3/local/.big.bin.officer-download")
+        #expect(download.etag == "\"800000-18ee491b52629280-fae044\"" && download.total == 8_388_608)
+        #expect(download.lastModified == "Sat, 05 Dec 2026 06:54:43 GMT" && download.source == nil)
+        #expect(
+            download.segments == [
+                TransferJournal.Segment(index: 0, start: 0, end: 8_388_607, done: 1_494_016, synced: 1_494_016)
+            ])
+        let upload = try #require(try journal.uploads().first)
+        #expect(upload.localPath == "/tmp/v3/local/up.bin" && upload.label == "officer:/up.bin")
+        #expect(upload.fingerprint.path == "/tmp/v3/local/up.bin" && upload.fingerprint.size == 8_388_608)
+        #expect(upload.parts.map(\.offset) == [1_310_720])
+        #expect(upload.parts.first?.url?.contains("/api/file-browser/tus/") == true)
+        #expect(try journal.upload(key: upload.key) == upload)
+        let object = try #require(try journal.objectUploads().first)
+        #expect(object.uploadID == "2~abc" && object.remote == "backup" && object.partSize == 5_242_880)
+        let tables = try journal.withDatabase { database throws(SQLiteError) in
+            try database.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].string }
+        }
+        #expect(tables.contains("transfers"))
+        #expect(!tables.contains { ["downloads", "download_segments", "uploads", "object_uploads"].contains($0) })
+    }
+
+    /// A transfer's state written by a newer build is neither read nor dropped: it waits for that build.
+    @Test func aStateOfANewerBuildIsLeftForIt() throws {
+        let journal = try TransferJournal(path: folder.file("newer.sqlite"))
+        try journal.withDatabase { database throws(SQLiteError) in
+            try database.execute(
+                "INSERT INTO transfers VALUES ('download', '/tmp/later.bin', 99, '{\"shape\":\"unknown\"}', 1)")
+        }
+        #expect(try journal.downloads() == [])
+        #expect(try journal.download(for: "/tmp/later.bin") == nil)
+        try journal.updateProgress(destination: "/tmp/later.bin", [(index: 0, done: 1, synced: nil)])
+        let kept = try journal.withDatabase { database throws(SQLiteError) in
+            try database.query("SELECT version, state FROM transfers").first
+        }
+        #expect(kept == [.integer(99), .text("{\"shape\":\"unknown\"}")])
+    }
+
+    /// The tables the tests write back for "a journal 0.4 left" (``JournalFormatThree``) are the ones 0.4 wrote:
+    /// the fixture migrated and written back gives its rows again.
+    @Test func theFormatThreeTheTestsWriteIsTheOneTheLastReleaseWrote() throws {
+        let original = try copyFixture("journal-v3.sqlite")
+        let roundTrip = folder.file("round-trip.sqlite")
+        try FileManager.default.copyItem(atPath: original, toPath: roundTrip)
+        _ = try TransferJournal(path: roundTrip)
+        try JournalFormatThree.downgrade(roundTrip)
+        #expect(try userVersion(roundTrip) == 3)
+        for (table, order) in [
+            ("downloads", "destination"), ("download_segments", "destination, idx"), ("uploads", "key"),
+            ("object_uploads", "key"),
+        ] {
+            #expect(try rows(roundTrip, table, order) == (try rows(original, table, order)), "\(table)")
+        }
+    }
+
+    /// A table's rows, each value as text and JSON read (so an escaped `\/` and `/` compare equal).
+    func rows(_ path: String, _ table: String, _ order: String) throws -> [[String]] {
+        try SQLiteDatabase(path: path).query("SELECT * FROM \(table) ORDER BY \(order)").map { row in
+            row.map { value in
+                guard let text = value.string else { return "\(value)" }
+                guard let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
+                    let normal = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
+                else { return text }
+                return String(decoding: normal, as: UTF8.self)
+            }
+        }
+    }
+
     @Test func aVersionOneCacheIndexGainsTheDigestOfEveryBody() throws {
         let directory = try copyFixture("cache-v1")
         let index = directory + "/index.sqlite"

@@ -22,29 +22,38 @@ package struct JournalRecovery: Sendable, Equatable {
             return
         }
         defer { _ = try? database.execute("DETACH DATABASE damaged") }
-        for (kind, copy) in [
-            (
-                "queued writes",
-                "INSERT OR IGNORE INTO main.queued_writes SELECT * FROM damaged.queued_writes WHERE state != 'done'"
-            ),
-            ("unfinished uploads", "INSERT OR IGNORE INTO main.uploads SELECT * FROM damaged.uploads"),
-            (
-                "unfinished object-store uploads",
-                "INSERT OR IGNORE INTO main.object_uploads SELECT * FROM damaged.object_uploads"
-            ),
+        let queued =
+            "INSERT OR IGNORE INTO main.queued_writes SELECT * FROM damaged.queued_writes WHERE state != 'done'"
+        recovered["queued writes"] = .some(Self.copied(queued, in: database))
+        // The old file is of this build's format (`transfers`) or an older one's tables.
+        let older = TransferStateMigration.copyingFormatThree(from: "damaged", into: "main")
+        for (kind, name) in [
+            (TransferJournal.StateKind.tusUpload, "unfinished uploads"),
+            (.objectUpload, "unfinished object-store uploads"),
         ] {
-            let copied: Int?? = try? database.writeTransactionReturning { () throws(SQLiteError) -> Int? in
-                try database.execute(copy)
-            }
-            if let copied, let count = copied {
-                if count > 0 || kind != "unfinished object-store uploads" { recovered[kind] = count }
-            } else {
-                recovered[kind] = .some(nil)
-            }
+            let copy = """
+                INSERT OR IGNORE INTO main.transfers (kind, key, version, state, created)
+                SELECT kind, key, version, state, created FROM damaged.transfers WHERE kind = '\(kind.rawValue)'
+                """
+            let count = Self.copied(copy, in: database) ?? older[kind].flatMap { Self.copied($0, in: database) }
+            if count.map({ $0 > 0 }) ?? true || kind == .tusUpload { recovered[name] = .some(count) }
         }
-        downloadsStartingOver = (try? database.query("SELECT count(*) FROM damaged.downloads"))?.first?.first.map {
-            Int($0.int)
+        downloadsStartingOver =
+            Self.count(
+                "SELECT count(*) FROM damaged.transfers WHERE kind = 'download'", in: database)
+            ?? Self.count("SELECT count(*) FROM damaged.downloads", in: database)
+    }
+
+    /// How many rows `copy` wrote, in a transaction of its own; nil when it failed (a table unreadable or absent).
+    private static func copied(_ copy: String, in database: SQLiteDatabase) -> Int? {
+        let copied: Int?? = try? database.writeTransactionReturning { () throws(SQLiteError) -> Int? in
+            try database.execute(copy)
         }
+        return copied ?? nil
+    }
+
+    private static func count(_ query: String, in database: SQLiteDatabase) -> Int? {
+        (try? database.query(query))?.first?.first.map { Int($0.int) }
     }
 
     /// One line for a warning: what was wrong, where the old file is, what was kept and what was lost.

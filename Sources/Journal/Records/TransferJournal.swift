@@ -17,7 +17,7 @@ package final class TransferJournal: @unchecked Sendable {  // Its connection is
     package let anchors: PathAnchors
 
     /// One byte range of a download and how much of it is stored.
-    package struct Segment: Sendable, Equatable {
+    package struct Segment: Sendable, Equatable, Codable {
         /// Position in the download.
         package var index: Int
         /// First byte offset.
@@ -42,8 +42,9 @@ package final class TransferJournal: @unchecked Sendable {  // Its connection is
         }
     }
 
-    /// An unfinished download.
-    package struct Download: Sendable, Equatable {
+    /// An unfinished download: the state its machine (`SegmentedDownloadMachine`) continues from, kept as a
+    /// versioned JSON value (``JournaledState``).
+    package struct Download: Sendable, Equatable, Codable {
         /// The final file name it is for.
         package var destination: String
         /// The URL fetched.
@@ -155,6 +156,21 @@ package final class TransferJournal: @unchecked Sendable {  // Its connection is
         },
         // 2 -> 3: the remote a download was started from.
         { database in try database.execute("ALTER TABLE downloads ADD COLUMN source TEXT") },
+        // 3 -> 4 (0.4 wrote 3): every transfer one row of `transfers`, its state a versioned JSON value.
+        { database in
+            try database.execute(
+                """
+                CREATE TABLE transfers (
+                    kind TEXT NOT NULL, key TEXT NOT NULL, version INTEGER NOT NULL, state TEXT NOT NULL,
+                    created REAL NOT NULL, PRIMARY KEY (kind, key))
+                """)
+            for statement in TransferStateMigration.copyingFormatThree(from: "main", into: "main").values {
+                try database.execute(statement)
+            }
+            for table in ["download_segments", "downloads", "uploads", "object_uploads"] {
+                try database.execute("DROP TABLE \(table)")
+            }
+        },
     ])
 
     /// The format version this build writes.
@@ -166,17 +182,9 @@ package final class TransferJournal: @unchecked Sendable {  // Its connection is
         try locked { () throws(SQLiteError) -> T in try body(database) }
     }
 
-    /// Every unfinished download.
-    /// A download kept under a base folder this run does not declare is left out (and kept for a run that does).
-    package func downloads() throws(SQLiteError) -> [Download] {
-        try locked { () throws(SQLiteError) -> [Download] in
-            var result: [Download] = []
-            for row in try database.query("SELECT destination FROM downloads ORDER BY created") {
-                if let kept = row[0].string, let download = try download(kept: kept) { result.append(download) }
-            }
-            return result
-        }
-    }
+    /// Every unfinished download, oldest first; one kept under a base folder this run does not declare is left
+    /// out (and kept for a run that does).
+    package func downloads() throws(SQLiteError) -> [Download] { try states(Download.self) }
 
     /// `$XDG_STATE_HOME/officer-files/journal.sqlite`, default `~/.local/state/officer-files/journal.sqlite`.
     package static func defaultPath(environment: [String: String]) -> String {
@@ -194,35 +202,7 @@ package final class TransferJournal: @unchecked Sendable {  // Its connection is
 
     /// The unfinished download for `destination`, if any.
     package func download(for destination: String) throws(SQLiteError) -> Download? {
-        try locked { () throws(SQLiteError) -> Download? in
-            for kept in keptForms(destination) {
-                if let download = try download(kept: kept) { return download }
-            }
-            return nil
-        }
-    }
-
-    /// The download kept as `kept`, its paths as this run finds them; nil when there is none or its base folder
-    /// is not declared.
-    private func download(kept: String) throws(SQLiteError) -> Download? {
-        guard
-            let destination = anchors.path(kept),
-            let row = try database.query(
-                "SELECT url, temp_path, etag, last_modified, total, boot_id, source FROM downloads WHERE destination = ?",
-                [.text(kept)]
-            ).first,
-            let tempPath = row[1].string.flatMap(anchors.path)
-        else { return nil }
-        let segments = try database.query(
-            "SELECT idx, start, end, done, synced FROM download_segments WHERE destination = ? ORDER BY idx",
-            [.text(kept)]
-        ).map {
-            Segment(index: Int($0[0].int), start: $0[1].int, end: $0[2].int, done: $0[3].int, synced: $0[4].int)
-        }
-        return Download(
-            destination: destination, url: row[0].string ?? "", tempPath: tempPath, etag: row[2].string,
-            lastModified: row[3].string, total: row[4].optionalInt, bootID: row[5].string ?? "", segments: segments,
-            source: row[6].string)
+        try state(Download.self, key: destination)
     }
 
     /// The forms a record of `path` may be kept under: relative to its base folder, then (written by a build or
@@ -239,117 +219,30 @@ package final class TransferJournal: @unchecked Sendable {  // Its connection is
         return keptForms(String(key[key.index(after: newline)...])).map { head + $0 }
     }
 
-    /// Writes the row of `key` in `table` (its columns `key, values…, created`) under the key's kept form: the
-    /// first time it was recorded, under any form, stays its `created`, and a row under another form is dropped.
-    package func replaceKeyedRow(in table: String, key: String, values: [SQLiteValue]) throws(SQLiteError) {
-        let forms = keptKeyForms(key)
-        try locked { () throws(SQLiteError) in
-            try database.writeTransaction { () throws(SQLiteError) in
-                var created = Date().timeIntervalSince1970
-                for form in forms.reversed() {
-                    if let row = try database.query("SELECT created FROM \(table) WHERE key = ?", [.text(form)]).first {
-                        created = row[0].number
-                    }
-                }
-                for form in forms.dropFirst() {
-                    try database.execute("DELETE FROM \(table) WHERE key = ?", [.text(form)])
-                }
-                let placeholders = Array(repeating: "?", count: values.count + 2).joined(separator: ", ")
-                try database.execute(
-                    "INSERT OR REPLACE INTO \(table) VALUES (\(placeholders))",
-                    [.text(forms[0])] + values + [.real(created)])
-            }
-        }
-    }
-
-    /// A kept key with its path as this run finds it; nil when its base folder is not declared.
-    package func keyPath(_ kept: String) -> String? {
-        guard let newline = kept.lastIndex(of: "\n") else { return anchors.path(kept) }
-        return anchors.path(String(kept[kept.index(after: newline)...])).map { String(kept[...newline]) + $0 }
-    }
-
     /// Records a new download (replacing any old record for the destination).
-    package func save(_ download: Download) throws(SQLiteError) {
-        let forms = keptForms(download.destination)
-        let destination = forms[0]
-        try locked { () throws(SQLiteError) in
-            try database.writeTransaction { () throws(SQLiteError) in
-                for form in forms {
-                    try database.execute("DELETE FROM download_segments WHERE destination = ?", [.text(form)])
-                    try database.execute("DELETE FROM downloads WHERE destination = ?", [.text(form)])
-                }
-                try database.execute(
-                    """
-                    INSERT INTO downloads (destination, url, temp_path, etag, last_modified, total, boot_id, created, source)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .text(destination), .text(download.url), .text(anchors.kept(download.tempPath)),
-                        download.etag.map(SQLiteValue.text) ?? .null,
-                        download.lastModified.map(SQLiteValue.text) ?? .null,
-                        download.total.map(SQLiteValue.integer) ?? .null, .text(download.bootID),
-                        .real(Date().timeIntervalSince1970), download.source.map(SQLiteValue.text) ?? .null,
-                    ])
-                for segment in download.segments {
-                    try database.execute(
-                        "INSERT INTO download_segments VALUES (?, ?, ?, ?, ?, ?)",
-                        [
-                            .text(destination), .integer(Int64(segment.index)), .integer(segment.start),
-                            .integer(segment.end), .integer(segment.done), .integer(segment.synced),
-                        ])
-                }
-            }
-        }
-    }
+    package func save(_ download: Download) throws(SQLiteError) { try saveState(download, key: download.destination) }
 
     /// Records progress of some segments in one transaction; `synced` only when given.
     package func updateProgress(destination: String, _ updates: [(index: Int, done: Int64, synced: Int64?)])
         throws(SQLiteError)
     {
         guard !updates.isEmpty else { return }
-        let (forms, values) = destinationForms(destination)
-        try locked { () throws(SQLiteError) in
-            try database.writeTransaction { () throws(SQLiteError) in
-                for update in updates {
-                    if let synced = update.synced {
-                        try database.execute(
-                            "UPDATE download_segments SET done = ?, synced = ? WHERE idx = ? AND destination IN \(forms)",
-                            [.integer(update.done), .integer(synced), .integer(Int64(update.index))] + values)
-                    } else {
-                        try database.execute(
-                            "UPDATE download_segments SET done = ? WHERE idx = ? AND destination IN \(forms)",
-                            [.integer(update.done), .integer(Int64(update.index))] + values)
-                    }
-                }
+        try updateState(Download.self, key: destination) { download in
+            for update in updates {
+                guard let position = download.segments.firstIndex(where: { $0.index == update.index }) else { continue }
+                download.segments[position].done = update.done
+                if let synced = update.synced { download.segments[position].synced = synced }
             }
         }
     }
 
     /// Marks the record as written in this boot.
     package func claimBoot(destination: String) throws(SQLiteError) {
-        let (forms, values) = destinationForms(destination)
-        try locked { () throws(SQLiteError) in
-            try database.execute(
-                "UPDATE downloads SET boot_id = ? WHERE destination IN \(forms)", [.text(Self.currentBootID)] + values)
-        }
+        try updateState(Download.self, key: destination) { $0.bootID = Self.currentBootID }
     }
 
     /// Forgets a download (finished, or started over), in whichever form it was kept.
-    package func remove(destination: String) throws(SQLiteError) {
-        try locked { () throws(SQLiteError) in
-            for form in keptForms(destination) {
-                try database.execute("DELETE FROM download_segments WHERE destination = ?", [.text(form)])
-                try database.execute("DELETE FROM downloads WHERE destination = ?", [.text(form)])
-            }
-        }
-    }
-
-    /// `(?, ?)` and the values for the forms the download of `destination` may be kept under: an update reaches
-    /// its record in one statement, whichever form it has (``save(_:)`` leaves one).
-    private func destinationForms(_ destination: String) -> (placeholders: String, values: [SQLiteValue]) {
-        let forms = keptForms(destination)
-        return ("(" + forms.map { _ in "?" }.joined(separator: ", ") + ")", forms.map(SQLiteValue.text))
-    }
+    package func remove(destination: String) throws(SQLiteError) { try removeState(Download.self, key: destination) }
 
     @discardableResult
     private func locked<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
@@ -390,4 +283,20 @@ extension SQLiteValue {
     package var optionalInt: Int64? { if case .null = self { nil } else { int } }
     /// The value as text, nil unless it is text.
     package var string: String? { if case .text(let value) = self { value } else { nil } }
+}
+
+extension TransferJournal.Download: JournaledState {
+    /// Downloads' rows.
+    package static var stateKind: TransferJournal.StateKind { .download }
+    /// The first JSON form (0.4's tables are migrated into it).
+    package static var stateVersion: Int { 1 }
+
+    /// The destination and the temp file mapped.
+    package func mappingPaths(_ transform: (String) -> String?) -> Self? {
+        guard let destination = transform(destination), let tempPath = transform(tempPath) else { return nil }
+        var mapped = self
+        mapped.destination = destination
+        mapped.tempPath = tempPath
+        return mapped
+    }
 }

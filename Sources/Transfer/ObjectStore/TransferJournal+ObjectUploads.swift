@@ -34,59 +34,25 @@ extension TransferJournal {
         [endpoint, bucket, key, path].joined(separator: "\n")
     }
 
-    /// The unfinished upload with this key.
     /// The unfinished upload with this key (kept relative to its base folder, or absolute by an older run).
     package func objectUpload(key: String) throws(SQLiteError) -> ObjectUpload? {
-        let forms = keptKeyForms(key)
-        return try withDatabase { database throws(SQLiteError) -> ObjectUpload? in
-            for form in forms {
-                if let upload = try database.query("SELECT record FROM object_uploads WHERE key = ?", [.text(form)])
-                    .first?.first?.string.flatMap(decodeObjectUpload)
-                {
-                    return upload
-                }
-            }
-            return nil
-        }
+        try state(ObjectUpload.self, key: key)
     }
 
     /// Every unfinished object-store upload, oldest first; one kept under a base folder this run does not
     /// declare is left out (and kept).
-    package func objectUploads() throws(SQLiteError) -> [ObjectUpload] {
-        try withDatabase { database throws(SQLiteError) -> [ObjectUpload] in
-            return try database.query("SELECT record FROM object_uploads ORDER BY created").compactMap {
-                $0.first?.string.flatMap(decodeObjectUpload)
-            }
-        }
-    }
+    package func objectUploads() throws(SQLiteError) -> [ObjectUpload] { try states(ObjectUpload.self) }
 
     /// Records or replaces an upload, its paths kept relative to their base folder.
-    package func save(_ upload: ObjectUpload) throws(SQLiteError) {
-        var kept = upload
-        kept.key = keptKeyForms(upload.key)[0]
-        kept.localPath = anchors.kept(upload.localPath)
-        kept.fingerprint.path = anchors.kept(upload.fingerprint.path)
-        let record = String(decoding: (try? JSONEncoder().encode(kept)) ?? Data(), as: UTF8.self)
-        try replaceKeyedRow(in: "object_uploads", key: upload.key, values: [.text(record)])
-    }
+    package func save(_ upload: ObjectUpload) throws(SQLiteError) { try saveState(upload, key: upload.key) }
 
     /// Forgets an upload, in whichever form it was kept.
-    package func removeObjectUpload(key: String) throws(SQLiteError) {
-        try withDatabase { database throws(SQLiteError) in
-            for form in keptKeyForms(key) {
-                try database.execute("DELETE FROM object_uploads WHERE key = ?", [.text(form)])
-            }
-        }
-    }
+    package func removeObjectUpload(key: String) throws(SQLiteError) { try removeState(ObjectUpload.self, key: key) }
+}
 
-    /// A kept record with its paths as this run finds them; nil when unreadable or under an undeclared folder.
-    private func decodeObjectUpload(_ text: String) -> ObjectUpload? {
-        guard var upload = try? JSONDecoder().decode(ObjectUpload.self, from: Data(text.utf8)),
-            let key = keyPath(upload.key), let path = anchors.path(upload.localPath)
-        else { return nil }
-        upload.key = key
-        upload.localPath = path
-        upload.fingerprint.path = path
-        return upload
-    }
+extension TransferJournal.ObjectUpload: LocalFileUploadState {
+    /// Object-store uploads' rows.
+    package static var stateKind: TransferJournal.StateKind { .objectUpload }
+    /// The record as 0.4 kept it already (JSON), now versioned.
+    package static var stateVersion: Int { 1 }
 }

@@ -17,8 +17,9 @@ extension TransferJournal {
         package var offset: Int64
     }
 
-    /// An unfinished upload.
-    package struct Upload: Sendable, Equatable {
+    /// An unfinished tus upload: the state its machines (`TusPatchMachine`, per part) continue from, kept as a
+    /// versioned JSON value (``JournaledState``).
+    package struct Upload: Sendable, Equatable, Codable {
         /// Identifies the upload: endpoint, destination and local file.
         package var key: String
         /// The local file.
@@ -51,68 +52,22 @@ extension TransferJournal {
         target.tusEndpoint + "\n" + target.label + "\n" + path
     }
 
-    /// The unfinished upload with this key.
     /// The unfinished upload with this key (kept relative to its base folder, or absolute by an older run).
-    package func upload(key: String) throws(SQLiteError) -> Upload? {
-        let forms = keptKeyForms(key)
-        return try withDatabase { database throws(SQLiteError) -> Upload? in
-            for form in forms {
-                if let upload = try database.query(
-                    "SELECT key, local_path, label, target, fingerprint, parts FROM uploads WHERE key = ?",
-                    [.text(form)]
-                ).first.flatMap(decodeUpload) {
-                    return upload
-                }
-            }
-            return nil
-        }
-    }
+    package func upload(key: String) throws(SQLiteError) -> Upload? { try state(Upload.self, key: key) }
 
     /// Every unfinished upload; one kept under a base folder this run does not declare is left out (and kept).
-    package func uploads() throws(SQLiteError) -> [Upload] {
-        try withDatabase { database throws(SQLiteError) -> [Upload] in
-            try database.query(
-                "SELECT key, local_path, label, target, fingerprint, parts FROM uploads ORDER BY created"
-            )
-            .compactMap(decodeUpload)
-        }
-    }
+    package func uploads() throws(SQLiteError) -> [Upload] { try states(Upload.self) }
 
     /// Records or replaces an upload, its paths kept relative to their base folder.
-    package func save(_ upload: Upload) throws(SQLiteError) {
-        let encoder = JSONEncoder()
-        var keptFingerprint = upload.fingerprint
-        keptFingerprint.path = anchors.kept(keptFingerprint.path)
-        let target = (try? encoder.encode(upload.target)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        let fingerprint = (try? encoder.encode(keptFingerprint)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        let parts = (try? encoder.encode(upload.parts)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-        try replaceKeyedRow(
-            in: "uploads", key: upload.key,
-            values: [
-                .text(anchors.kept(upload.localPath)), .text(upload.label), .text(target), .text(fingerprint),
-                .text(parts),
-            ])
-    }
+    package func save(_ upload: Upload) throws(SQLiteError) { try saveState(upload, key: upload.key) }
 
     /// Forgets an upload, in whichever form it was kept.
-    package func removeUpload(key: String) throws(SQLiteError) {
-        try withDatabase { database throws(SQLiteError) in
-            for form in keptKeyForms(key) {
-                try database.execute("DELETE FROM uploads WHERE key = ?", [.text(form)])
-            }
-        }
-    }
+    package func removeUpload(key: String) throws(SQLiteError) { try removeState(Upload.self, key: key) }
+}
 
-    /// An upload's row with its paths as this run finds them; nil when unreadable or under an undeclared folder.
-    private func decodeUpload(_ row: [SQLiteValue]) -> Upload? {
-        let decoder = JSONDecoder()
-        guard let key = row[0].string.flatMap(keyPath), let path = row[1].string.flatMap(anchors.path),
-            let label = row[2].string,
-            let target = row[3].string.flatMap({ try? decoder.decode(UploadTarget.self, from: Data($0.utf8)) }),
-            var fingerprint = row[4].string.flatMap({ try? decoder.decode(FileFingerprint.self, from: Data($0.utf8)) }),
-            let parts = row[5].string.flatMap({ try? decoder.decode([UploadPart].self, from: Data($0.utf8)) })
-        else { return nil }
-        fingerprint.path = path
-        return Upload(key: key, localPath: path, label: label, target: target, fingerprint: fingerprint, parts: parts)
-    }
+extension TransferJournal.Upload: LocalFileUploadState {
+    /// tus uploads' rows.
+    package static var stateKind: TransferJournal.StateKind { .tusUpload }
+    /// The first JSON form (0.4's table is migrated into it).
+    package static var stateVersion: Int { 1 }
 }
