@@ -37,6 +37,26 @@ import Testing
             stderr: try String(contentsOfFile: err, encoding: .utf8))
     }
 
+    /// A remote with only the ordinary operations (list, read, write, make folders, remove) is synced with no code
+    /// of its own: the sync's view of it is derived from them. A push with `--delete`, then a pull back.
+    @Test func aRemoteWithOnlyTheOrdinaryOperationsIsSynced() async throws {
+        remote.seed("box/old.txt", "not in the source\n")
+        let tree = work.file("tree")
+        _ = try work.write("tree/a.txt", "a\n")
+        _ = try work.write("tree/sub/b.txt", "bb\n")
+        let push = try await run(["sync", "--delete", tree, "mem:box"])
+        #expect(push.status == 0, "\(push.stderr)")
+        #expect(remote.files["box/a.txt"] == Data("a\n".utf8))
+        #expect(remote.files["box/sub/b.txt"] == Data("bb\n".utf8))
+        #expect(remote.files["box/old.txt"] == nil, "deleted: the source lacks it")
+
+        let back = work.file("back")
+        let pull = try await run(["sync", "mem:box", back])
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(try String(contentsOfFile: back + "/a.txt", encoding: .utf8) == "a\n")
+        #expect(try String(contentsOfFile: back + "/sub/b.txt", encoding: .utf8) == "bb\n")
+    }
+
     @Test func fileCommandsKeepTheRulesOnAnyRemote() async throws {
         remote.seed("box/readme.txt", "read me\n")
         let local = try work.write("local.txt", "from here\n")

@@ -46,8 +46,9 @@ extension OfficerFiles {
         }
         let destinationRemote = try remote(for: destination)
         var engine = SyncEngine(
-            source: try remote(for: source).syncSide(source, options: options, asSource: true),
-            destination: try destinationRemote.syncSide(destination, options: options, asSource: false),
+            source: RemoteSyncSide(try remote(for: source), root: SyncRoot(source, options: options, isSource: true)),
+            destination: RemoteSyncSide(
+                destinationRemote, root: SyncRoot(destination, options: options, isSource: false)),
             stagingFolder: stagingFolder, options: options)
         engine.locationNames = locationNames
         try await engine.checkRoots()

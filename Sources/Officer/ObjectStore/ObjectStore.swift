@@ -311,14 +311,6 @@ package struct ObjectStore: Sendable {
         }
     }
 
-    /// The sync side for a bucket or folder.
-    package func syncRemote(_ path: ObjectStorePath) throws -> ObjectStoreSyncRemote {
-        guard !path.isRemoteRoot else {
-            throw FrontDoorRefusal.invalidValue("\(path): name a bucket to sync with (\(path.remote):BUCKET/...)")
-        }
-        return ObjectStoreSyncRemote(store: self, base: path)
-    }
-
     /// Aborts an unfinished multipart upload kept in the journal and forgets it.
     package func abort(_ upload: TransferJournal.ObjectUpload) async throws {
         try await uploader.abort(upload)

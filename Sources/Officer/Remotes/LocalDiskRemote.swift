@@ -19,10 +19,6 @@ struct LocalDiskRemote: Remote {
 
     func actionTarget(_ location: Location) throws -> ActionTarget { .local(try path(location)) }
 
-    func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote {
-        LocalSyncRemote(root: try path(location), options: options, asSource: asSource)
-    }
-
     func path(_ location: Location) throws -> String {
         guard case .local(let path) = location else {
             throw FrontDoorRefusal.invalidValue("\(location): not a local path")

@@ -15,10 +15,6 @@ struct ObjectStoreBucketRemote: Remote {
         [.writable, .resumableUploads, .serverSideCopy, .serverSideMove, .settableTimes, .recursiveListing, .ranges]
     }
 
-    func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote {
-        try store.syncRemote(try path(location))
-    }
-
     func path(_ location: Location) throws -> ObjectStorePath {
         guard case .object(let path) = location else {
             throw FrontDoorRefusal.invalidValue("\(location): not an S3 path")

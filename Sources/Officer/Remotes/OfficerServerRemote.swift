@@ -113,12 +113,6 @@ struct OfficerServerRemote: Remote {
         }
     }
 
-    func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote {
-        OfficerSyncRemote(
-            client: try files.client, base: try path(location), journal: try files.journal,
-            endpoints: files.uploadEndpoints)
-    }
-
     func synced(_ action: SyncAction, below location: Location) {
         if let base = try? path(location) { files.forgetCachedListings(after: action, below: base) }
     }

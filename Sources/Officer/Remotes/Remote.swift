@@ -52,9 +52,55 @@ package protocol Remote: Sendable {
     func actionTarget(_ location: Location) throws -> ActionTarget
     /// Keeps a file in the local cache for offline use (`true`), or lets it be evicted again (`false`).
     func setKeptOffline(_ location: Location, _ kept: Bool) async throws -> PinOutcome?
-    /// This remote as one side of a sync rooted at `location` (the engine's own protocol: a rooted, streamed
-    /// listing and whole-file transfers).
-    func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote
+    // What a sync needs (``RemoteSyncSide``), with defaults over the operations above (Remote+Sync.swift).
+
+    /// The root as messages name it.
+    func syncDescription(_ root: SyncRoot) -> String
+    /// True for this machine's disk: a sync reads from it and writes into it in place instead of staging.
+    var isLocalDisk: Bool { get }
+    /// True where a folder exists as soon as anything is written inside it (an object store's prefix).
+    var impliesFolders: Bool { get }
+    /// Every entry below the root, depth first with siblings in UTF-8 byte order, fetched as it is consumed;
+    /// an unsafe name comes as a refusal; a missing root lists as empty with `missingRootIsEmpty`; problems that
+    /// skip an entry go to `onProblem` (`true`: one that blocks deletions).
+    func syncListing(
+        _ root: SyncRoot, missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void
+    ) -> any SyncRemoteIterator
+    /// Fails when the root is not a folder, or does not exist and `mustExist`.
+    func checkSyncRoot(_ root: SyncRoot, mustExist: Bool) async throws
+    /// Makes a folder below the root (the root itself for `.root`); an existing one is fine.
+    func makeSyncFolder(_ path: SyncPath, in root: SyncRoot) async throws
+    /// Writes a local file to `path` with the time `mtime`, replacing what is there; resumable where it can be.
+    func syncUpload(
+        _ local: String, to path: SyncPath, in root: SyncRoot, mtime: Double,
+        onProgress: @escaping @Sendable (Int64) -> Void) async throws
+    /// Fetches `path` (`size` bytes as listed) to a local file, checked; what it was checked against, and the
+    /// exact time of the version fetched where the answer carried one.
+    func syncDownload(
+        _ path: SyncPath, size: Int64, in root: SyncRoot, to local: String,
+        onProgress: @escaping @Sendable (Int64) -> Void
+    ) async throws -> SyncFetched
+    /// Removes a file, or a folder with everything in it.
+    func syncDelete(_ path: SyncPath, isDirectory: Bool, in root: SyncRoot) async throws
+    /// A hash of the file's content the remote gives without sending it, made like `other` where it can choose.
+    func syncChecksum(_ path: SyncPath, in root: SyncRoot, like other: SyncChecksum?) async throws -> SyncChecksum
+    /// Sets a file's time.
+    func setSyncTime(_ path: SyncPath, in root: SyncRoot, to mtime: Double) async throws
+    /// The item with its exact time, for a listed item whose ``SyncItem/isTimeExact`` is false.
+    func exactItem(_ item: SyncItem, in root: SyncRoot) async throws -> SyncItem
+    /// The item as this remote would keep it (the local disk clamps times it cannot hold).
+    func storable(_ item: SyncItem, in root: SyncRoot) -> SyncItem
+    /// Throws what sending `item` would (a dry run's check).
+    func checkSendable(_ item: SyncItem, in root: SyncRoot) async throws
+    /// The file on this machine to send for `item` when the remote has one of its own (the local disk); nil
+    /// for one fetched into staging first.
+    func ownFileToSend(_ item: SyncItem, in root: SyncRoot) async throws -> SyncSentFile?
+    /// Writes `item` from `source` in place, replacing `seen` (what the plan saw here), where the remote does
+    /// that (the local disk); nil for the source's file uploaded.
+    func receiveInPlace(
+        _ item: SyncItem, replacing seen: SyncItem?, from source: any SyncRemote, in root: SyncRoot,
+        onProgress: @escaping @Sendable (Int64) -> Void
+    ) async throws -> SyncReceived?
     /// Told of each change a sync made below `location` here (a remote that keeps listings forgets them).
     func synced(_ action: SyncAction, below location: Location)
     /// Told that a push from the local folder `localRoot` to `location` ended: an upload the journal still keeps
@@ -106,9 +152,6 @@ extension Remote {
         throw unavailable("the server's AI actions", location)
     }
     package func cachedListing(_ location: Location) throws -> RemoteListing? { nil }
-    package func syncSide(_ location: Location, options: SyncOptions, asSource: Bool) throws -> any SyncRemote {
-        throw unavailable("syncing", location)
-    }
     package func synced(_ action: SyncAction, below location: Location) {}
     package func settleUploads(from localRoot: String, to location: Location) async {}
     package func downloadZip(of locations: [Location], to local: String, options: DownloadOptions)

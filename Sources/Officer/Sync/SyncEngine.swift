@@ -38,7 +38,8 @@ package struct SyncEngine: Sendable {
     /// Creates an engine between a local folder and a remote, the way ``SyncOptions/direction`` says.
     package init(localRoot: String, remote: any SyncRemote, options: SyncOptions) {
         let push = options.direction == .push
-        let local = LocalSyncRemote(root: localRoot, options: options, asSource: push)
+        let local = RemoteSyncSide(
+            LocalDiskRemote(), root: SyncRoot(.local(localRoot), options: options, isSource: push))
         self.init(
             source: push ? local : remote, destination: push ? remote : local,
             stagingFolder: NSTemporaryDirectory() + "officer-files-staging", options: options)

@@ -124,8 +124,15 @@ extension SyncRemote {
         try await checksum(path)
     }
 
-    /// Downloads into `staging` (resumable through the journal) unless a staged copy of this version is there.
+    /// Fetched into staging (``stagedFileToSend(_:staging:onProgress:)``).
     package func fileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void)
+        async throws -> SyncSentFile
+    {
+        try await stagedFileToSend(item, staging: staging, onProgress: onProgress)
+    }
+
+    /// Downloads into `staging` (resumable through the journal) unless a staged copy of this version is there.
+    func stagedFileToSend(_ item: SyncItem, staging: String, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws -> SyncSentFile
     {
         var info = stat()

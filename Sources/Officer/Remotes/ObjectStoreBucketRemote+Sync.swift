@@ -1,0 +1,179 @@
+import FileModel
+import Foundation
+import HTTP
+import Journal
+import Transfer
+
+/// An object store's side of a sync, rooted at a bucket or a folder (prefix). Folders are prefixes: a pushed empty
+/// folder is kept as a zero-byte `name/` marker, as S3 consoles and rclone make them; a folder that gets files
+/// needs none. Listings carry when the store wrote an object, not the file's own time, so the sync asks for that
+/// (a HEAD: `x-amz-meta-mtime`) only where sizes are equal and the time decides, or when a pulled file needs it —
+/// and not even then when the journal remembers the time for the object's listed ETag and size (written or read
+/// by an earlier run).
+extension ObjectStoreBucketRemote {
+    /// The bucket and prefix synced (a remote's root names no bucket: refused).
+    func base(_ root: SyncRoot) throws -> ObjectStorePath {
+        let base = try path(root.location)
+        guard !base.isRemoteRoot else {
+            throw FrontDoorRefusal.invalidValue("\(base): name a bucket to sync with (\(base.remote):BUCKET/...)")
+        }
+        return base
+    }
+
+    /// The key of `path` below the root.
+    func key(_ path: SyncPath, in root: SyncRoot) throws -> String { try base(root).folderPrefix + path.description }
+
+    var client: ObjectStoreClient { store.client }
+
+    func syncDescription(_ root: SyncRoot) -> String { root.location.description }
+
+    /// A prefix exists once a key lies below it.
+    var impliesFolders: Bool { true }
+
+    /// The bucket walked below the prefix, in sync order.
+    func syncListing(
+        _ root: SyncRoot, missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void
+    ) -> any SyncRemoteIterator {
+        do {
+            let base = try base(root)
+            return ObjectTreeIterator(
+                client: client, bucket: base.bucket, base: base.folderPrefix, missingRootIsEmpty: missingRootIsEmpty,
+                journal: store.journal)
+        } catch {
+            return FailedSyncListing(error)
+        }
+    }
+
+    /// Remembers the time stored with an object's current version; a journal that cannot be written only costs
+    /// a HEAD next time.
+    func remember(key: String, in bucket: String, etag: String?, size: Int64, mtime: Double?) {
+        guard let etag, let mtime else { return }
+        try? store.journal?.rememberObjectTime(
+            endpoint: client.endpoint.url, bucket: bucket, key: key,
+            .init(etag: ObjectInfo.unquoted(etag), size: size, mtime: mtime))
+    }
+
+    /// Checks the bucket (and a prefix that must exist).
+    func checkSyncRoot(_ root: SyncRoot, mustExist: Bool) async throws {
+        let base = try base(root)
+        guard try await client.bucketExists(base.bucket) else {
+            if mustExist { throw ObjectStoreError.noSuchBucket(bucket: client.shown(base.bucket)) }
+            return
+        }
+        if !base.key.isEmpty, !base.key.hasSuffix("/"),
+            let info = try await client.head(bucket: base.bucket, key: base.objectKey), !info.key.hasSuffix("/")
+        {
+            throw SyncRootError.notAFolder(path: base.description)
+        }
+        if mustExist, !base.key.isEmpty {
+            let page = try await client.list(bucket: base.bucket, prefix: base.folderPrefix, maxKeys: 1)
+            if page.objects.isEmpty { throw SyncRootError.missing(path: base.description) }
+        }
+    }
+
+    /// The bucket for the root; a folder's zero-byte marker (the sync asks for one only for a folder it leaves
+    /// empty, ``impliesFolders``).
+    func makeSyncFolder(_ path: SyncPath, in root: SyncRoot) async throws {
+        let base = try base(root)
+        if path == .root {
+            // A push into a bucket that is not there yet creates it, as `rclone sync` does.
+            if try await !client.bucketExists(base.bucket) { try await client.createBucket(base.bucket) }
+            return
+        }
+        try await client.put(bucket: base.bucket, key: try key(path, in: root) + "/", data: Data())
+    }
+
+    /// Uploads a local file as an object (in parts when large), with its time.
+    func syncUpload(
+        _ local: String, to path: SyncPath, in root: SyncRoot, mtime: Double,
+        onProgress: @escaping @Sendable (Int64) -> Void
+    ) async throws {
+        var extra: [String: String] = [:]
+        // A prepared image is a new file: the object keeps the original's time.
+        if let own = OfficerFiles.modificationTime(of: local), abs(own - mtime) >= 1e-6 {
+            extra["mtime"] = ObjectMetadata.mtimeText(seconds: mtime)
+        }
+        let progress = PartProgressSum()
+        _ = try await store.uploader.upload(
+            file: local, bucket: try base(root).bucket, key: try key(path, in: root), extra: extra
+        ) { event in
+            if case .progress(let part, let done) = event { onProgress(progress.update(part: part, done: done)) }
+        }
+    }
+
+    /// Downloads an object to a local file; its stored time, when the answer carried the object whole.
+    func syncDownload(
+        _ path: SyncPath, size: Int64, in root: SyncRoot, to local: String,
+        onProgress: @escaping @Sendable (Int64) -> Void
+    ) async throws -> SyncFetched {
+        var options = DownloadOptions.syncFetch(size: size)
+        // The object's own digest (its stored SHA-256, its MD5 ETag) comes with the HEAD or GET that finds it.
+        let objectKey = try key(path, in: root)
+        let bucket = try base(root).bucket
+        options.checksumInHeaders = { ObjectStoreClient.info(key: objectKey, headers: $0).contentChecksum }
+        let progress = PartProgressSum()
+        let result = try await store.checkedDownload(bucket: bucket, key: objectKey, to: local, options: options) {
+            event in
+            if case .progress(let segment, let done) = event { onProgress(progress.update(part: segment, done: done)) }
+        }
+        // The GET's headers are the HEAD's: the time comes with the bytes (and is remembered, as a HEAD's is).
+        guard let headers = result.responseHeaders else { return SyncFetched(checked: result.checkedBy) }
+        let info = ObjectStoreClient.info(key: objectKey, headers: headers)
+        store.rememberStoredTime(of: info, bucket: bucket)
+        return SyncFetched(mtime: info.modificationTime, checked: result.checkedBy)
+    }
+
+    /// Removes an object, or every object under a folder.
+    func syncDelete(_ path: SyncPath, isDirectory: Bool, in root: SyncRoot) async throws {
+        let bucket = try base(root).bucket
+        let objectKey = isDirectory ? try key(path, in: root) + "/" : try key(path, in: root)
+        if isDirectory {
+            _ = try await store.removeAll(bucket: bucket, prefix: objectKey)
+        } else {
+            try await client.delete(bucket: bucket, key: objectKey)
+        }
+        try? store.journal?.forgetObjectTimes(endpoint: client.endpoint.url, bucket: bucket, key: objectKey)
+    }
+
+    /// The object's HEAD, or the store's "no such key".
+    private func head(_ path: SyncPath, in root: SyncRoot) async throws -> (bucket: String, info: ObjectInfo) {
+        let bucket = try base(root).bucket
+        let objectKey = try key(path, in: root)
+        guard let info = try await client.head(bucket: bucket, key: objectKey) else {
+            throw ObjectStoreError.noSuchKey(bucket: client.shown(bucket), key: objectKey)
+        }
+        return (bucket, info)
+    }
+
+    /// The item as the store holds it now (its size and time read again).
+    func exactItem(_ item: SyncItem, in root: SyncRoot) async throws -> SyncItem {
+        guard !item.isDirectory else { return item }
+        let (bucket, info) = try await head(item.path, in: root)
+        var exact = item
+        exact.mtime = info.modificationTime
+        exact.size = info.size
+        exact.isTimeExact = true
+        store.rememberStoredTime(of: info, bucket: bucket)
+        return exact
+    }
+
+    /// The stored SHA-256, else the MD5 (a single-part ETag, or the `md5chksum` rclone stores with parts).
+    func syncChecksum(_ path: SyncPath, in root: SyncRoot, like other: SyncChecksum?) async throws -> SyncChecksum {
+        let (bucket, info) = try await head(path, in: root)
+        if let sum = info.contentChecksum { return SyncChecksum(algorithm: sum.algorithm, hex: sum.hex) }
+        throw ObjectStoreError.integrity(
+            request: "\(bucket)/\(info.key)",
+            detail: "the object carries no content hash (stored in parts without one): compare by size and time")
+    }
+
+    /// Sets the object's stored time (a copy onto itself with new metadata).
+    func setSyncTime(_ path: SyncPath, in root: SyncRoot, to mtime: Double) async throws {
+        let (bucket, info) = try await head(path, in: root)
+        var metadata = info.metadata
+        metadata["mtime"] = ObjectMetadata.mtimeText(seconds: mtime)
+        try await client.replaceMetadata(
+            bucket: bucket, key: info.key, metadata: metadata, contentType: info.contentType)
+        // A copy in one piece keeps its ETag (the MD5); one in parts may get another, which only costs a HEAD.
+        remember(key: info.key, in: bucket, etag: info.etag, size: info.size, mtime: Double(metadata["mtime"]!))
+    }
+}
