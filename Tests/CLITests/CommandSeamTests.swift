@@ -29,4 +29,29 @@ import Testing
         }
         #expect(found.isEmpty, "kind checks in commands:\n\(found.joined(separator: "\n"))")
     }
+
+    /// The front door composes remotes without asking their kind: one place picks a location's remote
+    /// (`OfficerFiles.remote(for:)`), and the queue of changes kept offline, an Officer server's feature by
+    /// nature (`.queuedWrites`), reads Officer paths. Everything else goes through the remote.
+    @Test func theFrontDoorAsksTheKindOfAPlaceInOnePlace() throws {
+        let folder = ProcessRunner.packageRoot + "/Sources/Officer/FrontDoor"
+        let names = try FileManager.default.subpathsOfDirectory(atPath: folder).filter { $0.hasSuffix(".swift") }
+        #expect(names.count > 20, "the front door was not found at \(folder)")
+        let allowed = [
+            "OfficerFiles+Locations.swift", "Queue/OfficerFiles+PendingChanges.swift", "RelocationPlan.swift",
+        ]
+        let checks = [
+            "case .officer(let", "case .officer:", "case .object(", "case .object:", "case .url", "case .local",
+            ".local(let",
+        ]
+        var found: [String] = []
+        for name in names.sorted() where !allowed.contains(name) {
+            let lines = try String(contentsOfFile: folder + "/" + name, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                for check in checks where line.contains(check) { found.append("\(name):\(number + 1): \(check)") }
+            }
+        }
+        #expect(found.isEmpty, "kind checks in the front door:\n\(found.joined(separator: "\n"))")
+    }
 }

@@ -124,6 +124,37 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The path whose names the one name rule (``FileName``) governs: an Officer path's, a local one's; nil where
+    /// names are the remote's own business (an object's key, a web address).
+    package var ruledPath: String? {
+        switch self {
+        case .officer(let remote): remote.path
+        case .local(let local): local
+        case .object, .url: nil
+        }
+    }
+
+    /// The path on this machine; nil for a remote place.
+    package var localPath: String? {
+        if case .local(let path) = self { path } else { nil }
+    }
+
+    /// The folder a remote location's last name is in, where a pattern in that name is matched (a local pattern
+    /// is the shell's, a web address has none): nil for those, and for the top of a root or a bucket.
+    package var patternFolder: Location? {
+        switch self {
+        case .officer(let path): return path.isRoot ? nil : .officer(path.parent)
+        case .object(let path):
+            guard !path.isBucket, !path.isRemoteRoot else { return nil }
+            let parts = path.objectKey.split(separator: "/").dropLast()
+            return .object(
+                ObjectStorePath(
+                    remote: path.remote, bucket: path.bucket,
+                    key: parts.isEmpty ? "" : parts.joined(separator: "/") + "/"))
+        case .local, .url: return nil
+        }
+    }
+
     /// True when it was written with a trailing `/` below a root: only a folder may be there.
     package var namesFolder: Bool {
         switch self {

@@ -4,15 +4,6 @@ import HTTP
 import Preview
 import Transfer
 
-/// Where an archive's bytes are read from: a file here (a local archive, the cache's copy), or a remote file
-/// by ranges.
-package enum ArchiveBytes: Sendable {
-    case local(String)
-    case ranged(RangedFile)
-
-    var ranged: RangedFile? { if case .ranged(let file) = self { file } else { nil } }
-}
-
 extension OfficerFiles {
     /// Every member of an archive (any format libarchive reads) with totals and a safety report (path
     /// traversal, absolute paths, links out, bombs, encryption), read where it is: a remote zip by its end (the
@@ -21,10 +12,7 @@ extension OfficerFiles {
     package func inspectArchive(_ location: Location) async throws -> ArchiveInspection {
         let bytes = try await remote(for: location).archiveBytes(location)
         return try await Self.onOwnThread(cancelling: bytes.ranged) {
-            switch bytes {
-            case .local(let path): try ArchiveInspection.inspect(path)
-            case .ranged(let file): try ArchiveReader.inspect(source: file, name: location.description)
-            }
+            try bytes.inspect(name: location.description)
         }
     }
 
@@ -38,12 +26,7 @@ extension OfficerFiles {
         let bytes = try await remote(for: location).archiveBytes(location)
         let name = location.description
         try await Self.onOwnThread(cancelling: bytes.ranged) {
-            let found =
-                switch bytes {
-                case .local(let path): try ArchiveReader(path: path).read(member: member, limit: limit, write)
-                case .ranged(let file):
-                    try ArchiveReader.read(member: member, from: file, name: name, limit: limit, write)
-                }
+            let found = try bytes.read(member: member, name: name, limit: limit, write)
             guard found else { throw ArchiveMemberNotFound(archive: name, member: member) }
         }
     }

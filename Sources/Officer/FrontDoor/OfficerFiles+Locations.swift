@@ -68,8 +68,7 @@ extension OfficerFiles {
     /// True when a listing of `location` is kept in the cache (an Officer folder listed before), so `--offline`
     /// could show it.
     package func hasCachedListing(_ location: Location) -> Bool {
-        guard case .officer(let path) = location, let door = try? door(path.remote) else { return false }
-        return (try? door.cachedListing(path)) != nil
+        cachedListing(of: location) != nil
     }
 
     /// Every entry below a folder, depth first, fetched in pages while the caller consumes them.
@@ -94,12 +93,7 @@ extension OfficerFiles {
     /// (``FileName``), checked before any request; `all` checks the folders above too (`mkdir -p` may create
     /// them). Names that exist already are never refused elsewhere: what another client made stays usable.
     package static func requireStorableNames(_ location: Location, all: Bool = false) throws {
-        let path: String
-        switch location {
-        case .officer(let remote): path = remote.path
-        case .local(let local): path = local
-        case .object, .url: return
-        }
+        guard let path = location.ruledPath else { return }
         let checked = all ? path : String(path.split(separator: "/").last ?? "")
         guard let (name, _) = FileName.firstProblem(inPath: checked) else { return }
         let folder = location.description.components(separatedBy: name).first ?? location.description

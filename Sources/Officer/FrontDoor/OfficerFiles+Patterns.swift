@@ -8,7 +8,7 @@ extension OfficerFiles {
     /// ``FrontDoorRefusal/noMatch(_:)``: nothing is done to a guessed path.
     package func expand(_ location: Location) async throws -> [Location] {
         guard location.isRemote, !location.isWebAddress, GlobPattern.hasWildcards(location.name),
-            let pattern = GlobPattern(location.name), let folder = Self.folder(of: location)
+            let pattern = GlobPattern(location.name), let folder = location.patternFolder
         else { return [location] }
         let listing = try await list(folder)
         // A name that holds the pattern's characters itself (`fake [1].jpg`) is that file, as a shell takes it.
@@ -23,20 +23,5 @@ extension OfficerFiles {
         var all: [Location] = []
         for location in locations { all += try await expand(location) }
         return all
-    }
-
-    /// The folder a location's last name is in.
-    private static func folder(of location: Location) -> Location? {
-        switch location {
-        case .officer(let path): return path.isRoot ? nil : .officer(path.parent)
-        case .object(let path):
-            guard !path.isBucket, !path.isRemoteRoot else { return nil }
-            let parts = path.objectKey.split(separator: "/").dropLast()
-            return .object(
-                ObjectStorePath(
-                    remote: path.remote, bucket: path.bucket,
-                    key: parts.isEmpty ? "" : parts.joined(separator: "/") + "/"))
-        case .local, .url: return nil
-        }
     }
 }

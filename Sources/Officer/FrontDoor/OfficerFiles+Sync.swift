@@ -56,7 +56,7 @@ extension OfficerFiles {
             if case .done(let action) = event { destinationRemote.synced(action, below: destination) }
             onEvent(event)
         }
-        if case .local(let folder) = source, !options.dryRun {
+        if let folder = source.localPath, !options.dryRun {
             await destinationRemote.settleUploads(from: folder, to: destination)
         }
         return report

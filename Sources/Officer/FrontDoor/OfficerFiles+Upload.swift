@@ -79,12 +79,8 @@ extension OfficerFiles {
         stream: some AsyncSequence<Data, any Error> & Sendable, label: String = "-", to destination: Location,
         request: UploadRequest = UploadRequest()
     ) -> TransferOperation<UploadResult> {
-        guard case .officer(let path) = destination else {
-            let refusal = Result { try remote(for: destination).unavailable("uploading a stream", destination) }
-            return TransferOperation { _ in throw try refusal.get() }
-        }
         do {
-            return try door(path.remote).upload(stream: stream, label: label, to: path, request: request)
+            return try remote(for: destination).upload(stream: stream, label: label, to: destination, request: request)
         } catch {
             return TransferOperation { _ in throw error }
         }

@@ -217,6 +217,17 @@ struct OfficerServerRemote: Remote {
         }
     }
 
+    func upload(
+        stream: some AsyncSequence<Data, any Error> & Sendable, label: String, to destination: Location,
+        request: UploadRequest
+    ) -> TransferOperation<UploadResult> {
+        do {
+            return files.upload(stream: stream, label: label, to: try path(destination), request: request)
+        } catch {
+            return TransferOperation { _ in throw error }
+        }
+    }
+
     func search(_ text: String, in folder: Location) async throws -> RemoteSearch {
         let path = try path(folder)
         let response = try await files.search(text, in: path)

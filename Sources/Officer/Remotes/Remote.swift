@@ -1,4 +1,5 @@
 import FileModel
+import Foundation
 import Preview
 import Transfer
 
@@ -44,6 +45,12 @@ package protocol Remote: Sendable {
     /// remote holds those bytes.
     func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions)
         -> TransferOperation<UploadResult>
+    /// Uploads a stream of unknown length (a pipe) to `destination`, exactly there; done when the remote holds
+    /// those bytes.
+    func upload(
+        stream: some AsyncSequence<Data, any Error> & Sendable, label: String, to destination: Location,
+        request: UploadRequest
+    ) -> TransferOperation<UploadResult>
     /// Entries below a folder whose names contain `text`.
     func search(_ text: String, in folder: Location) async throws -> RemoteSearch
     /// A JPEG thumbnail of a file, longest edge at most `size`, and where it came from.
@@ -141,6 +148,12 @@ extension Remote {
         -> TransferOperation<UploadResult>
     {
         TransferOperation { _ in throw unavailable("uploading", destination) }
+    }
+    package func upload(
+        stream: some AsyncSequence<Data, any Error> & Sendable, label: String, to destination: Location,
+        request: UploadRequest
+    ) -> TransferOperation<UploadResult> {
+        TransferOperation { _ in throw unavailable("uploading a stream", destination) }
     }
     package func search(_ text: String, in folder: Location) async throws -> RemoteSearch {
         throw unavailable("searching", folder)
