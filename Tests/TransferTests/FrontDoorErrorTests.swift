@@ -56,6 +56,7 @@ import Testing
             missing?.category == .notFound && missing?.subject == "officer:/Docs/nope.txt",
             "\(String(describing: missing))")
         #expect(missing?.message == "officer:/Docs/nope.txt: no such file or folder")
+        #expect(missing?.serverCode == "not_found", "the server's code, as it sent it")
 
         let existing = await failure {
             _ = try await files.upload(URL(fileURLWithPath: local), to: try files.location("officer:/Docs/a.txt")).value
@@ -104,6 +105,7 @@ import Testing
             try await files.signIn(email: server.email, password: "not it")
         }
         #expect(wrongPassword?.category == .authentication, "\(String(describing: wrongPassword))")
+        #expect(wrongPassword?.serverCode == "invalid_credentials", "\(String(describing: wrongPassword))")
         // The layer's own error stays reachable, for logs.
         #expect(wrongPassword.map { !$0.detail.isEmpty } ?? false)
     }

@@ -35,6 +35,35 @@ import Testing
         return nil
     }
 
+    /// A folder listed before is listed from the cache, with the time of that listing, once its server cannot be
+    /// reached (an app's last listing, as it showed it); a front door that asks for the failure gets `network`.
+    @Test func aFolderListedBeforeIsListedWhenTheServerIsGone() async throws {
+        let gone = try await ReferenceServer.start(inMemory: true)
+        try gone.root.write("notes/a.txt", "a")
+        var configuration = OfficerFiles.Configuration(server: gone.url, tokens: MemoryTokenStore())
+        configuration.journalPath = work.path + "/gone-journal.sqlite"
+        configuration.cacheDirectory = work.path + "/gone-cache"
+        configuration.userAgent = "PhotoApp/2.1"
+        configuration.connectTimeout = 5
+        let files = try OfficerFiles(configuration: configuration)
+        try await files.signIn(email: gone.email, password: gone.password)
+        let notes = try files.location("officer:/notes")
+        let online = try await files.list(notes)
+        #expect(online.listedAt == nil && online.entries.map(\.name) == ["a.txt"])
+        gone.service.stop()
+
+        let remembered = try await files.list(notes)
+        #expect(remembered.entries.map(\.name) == ["a.txt"])
+        #expect(remembered.listedAt != nil, "marked as the cache's, with its time")
+        configuration.listsFromCacheWhenUnreachable = false
+        let strict = try OfficerFiles(configuration: configuration)
+        await #expect {
+            _ = try await strict.list(notes)
+        } throws: { error in
+            (error as? OfficerFilesError)?.category == .network
+        }
+    }
+
     @Test func keptChangesAreWatchedSentAndDropped() async throws {
         for (name, text) in [("notes/a.txt", "a"), ("notes/b.txt", "bb")] { try server.root.write(name, text) }
         try FileManager.default.createDirectory(

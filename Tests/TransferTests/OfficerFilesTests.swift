@@ -56,7 +56,8 @@ import Testing
         } catch {
             #expect(ErrorCategory.of(error) == .authentication)
         }
-        try await files.signOut()
+        let signedOut = try await files.signOut()
+        #expect(signedOut.wasSignedIn && signedOut.problem == nil, "revoked on the server")
         #expect(tokens.token(for: server.url) == nil)
     }
 

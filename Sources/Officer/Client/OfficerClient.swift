@@ -151,7 +151,7 @@ package struct OfficerClient: Sendable {
                 reason: refusal(
                     code == "token_expired" ? "your session has expired" : "the server no longer accepts the token"))
         case (404, "not_found") where subject != nil && request.url.contains("/api/file-browser/"):
-            return .notFound(request: label, message: "\(named): no such file or folder")
+            return .notFound(request: label, message: "\(named): no such file or folder", code: "not_found")
         case (404, let code): return .notFound(request: label, message: message, code: code)
         // The server's own words may name its parameters ("set overwrite"); known codes get words of our own.
         case (409, "exists"): return .conflict(request: label, message: "\(named): already exists", code: "exists")

@@ -3,11 +3,12 @@ import Foundation
 import HTTP
 
 /// What signing out did.
-package struct SignOutOutcome: Sendable, Equatable {
+public struct SignOutOutcome: Sendable {
     /// A token was held (and is now forgotten).
-    package var wasSignedIn: Bool
-    /// Why the server did not revoke it, when it did not; nil when it did (or there was nothing to revoke).
-    package var problem: OfficerError?
+    public var wasSignedIn: Bool
+    /// Why the server did not revoke it, when it did not (it could not be reached, offline); nil when it did, or
+    /// there was nothing to revoke.
+    public var problem: OfficerFilesError?
 }
 
 extension OfficerFiles {
@@ -22,26 +23,31 @@ extension OfficerFiles {
         }
     }
 
-    /// Revokes the token on the server and forgets it here. The token is forgotten even when revoking fails (an
-    /// unreachable server, offline); the outcome says whether the server revoked it and, if not, why.
+    /// Revokes the token on the server (`POST /api/auth/signout`) and forgets it here. The token is forgotten even
+    /// when revoking fails (an unreachable server, offline); the outcome says whether the server revoked it and,
+    /// if not, why. Fails only when the token store cannot forget it, or there is no server.
     @discardableResult
-    package func signOut() async throws -> SignOutOutcome {
-        let server = try server()
-        guard configuration.tokens.token(for: server) != nil else { return SignOutOutcome(wasSignedIn: false) }
-        var outcome = SignOutOutcome(wasSignedIn: true)
-        if isOffline {
-            outcome.problem = .transport(.offline(request: "sign out"))
-        } else {
-            let client = try client
-            do {
-                try await client.signOut()
-            } catch {
-                // A token the server no longer accepts is as good as revoked.
-                if case .notSignedIn = error {} else { outcome.problem = error }
+    public func signOut() async throws(OfficerFilesError) -> SignOutOutcome {
+        try await reporting(nil) {
+            let server = try server()
+            guard configuration.tokens.token(for: server) != nil else {
+                return SignOutOutcome(wasSignedIn: false, problem: nil)
             }
+            var outcome = SignOutOutcome(wasSignedIn: true, problem: nil)
+            if isOffline {
+                outcome.problem = report(OfficerError.transport(.offline(request: "sign out")))
+            } else {
+                let client = try client
+                do {
+                    try await client.signOut()
+                } catch {
+                    // A token the server no longer accepts is as good as revoked.
+                    if case OfficerError.notSignedIn = error {} else { outcome.problem = report(error) }
+                }
+            }
+            try configuration.tokens.remove(for: server)
+            return outcome
         }
-        try configuration.tokens.remove(for: server)
-        return outcome
     }
 
     /// What the server says of itself (and whether it is an Officer server at all).

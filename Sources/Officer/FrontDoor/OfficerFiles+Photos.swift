@@ -94,7 +94,7 @@ extension OfficerFiles {
 
 /// A failure of a photo's prepared copy, told as the photo's: its message names the photo where the layer
 /// beneath named the copy in the cache.
-struct PreparedFileError: Error, Sendable, CategorizedError {
+struct PreparedFileError: Error, Sendable, CategorizedError, CustomStringConvertible {
     /// The photo as given.
     var photo: String
     /// Its prepared copy, when one was made.
@@ -104,4 +104,10 @@ struct PreparedFileError: Error, Sendable, CategorizedError {
 
     /// The underlying error's category.
     var category: ErrorCategory { ErrorCategory.of(underlying) }
+
+    /// The failure told of the photo (its prepared copy named beside it), in the layer's own words.
+    var description: String {
+        let copy = prepared.map { " (prepared as \($0))" } ?? ""
+        return "\(photo)\(copy): \(underlying)"
+    }
 }

@@ -35,6 +35,37 @@ public final class OfficerFiles: Sendable {
         public var baseFolders: [String: String] = [:]
         /// HTTP settings: TLS, CA file, logging, low-speed limits, offline.
         package var http = HTTPClientConfiguration()
+        /// No requests at all: a folder listed before lists from the cache (marked with when it was listed), a
+        /// file fetched before reads from it, anything else fails with category `network` at once (an app's
+        /// offline mode; a phone without signal). Changes can be kept for later (``makeOrQueue(_:)``).
+        public var offline: Bool {
+            get { http.offline }
+            set { http.offline = newValue }
+        }
+        /// Seconds allowed to establish a connection (15).
+        public var connectTimeout: Double {
+            get { http.connectTimeout }
+            set { http.connectTimeout = newValue }
+        }
+        /// A transfer that moves nothing for this many seconds fails as stalled (30).
+        public var stallTimeout: Double {
+            get { http.stallTimeout }
+            set { http.stallTimeout = newValue }
+        }
+        /// Seconds a whole request may take; nil for no limit (the default: large files take what they take).
+        public var totalTimeout: Double? {
+            get { http.totalTimeout }
+            set { http.totalTimeout = newValue }
+        }
+        /// The `User-Agent` every request sends (`officer-files`): an app names itself and its version.
+        public var userAgent: String {
+            get { http.userAgent }
+            set { http.userAgent = newValue }
+        }
+        /// A folder listed before is listed from the cache when its server cannot be reached (its listing then
+        /// carries ``FileModel/RemoteListing/listedAt``, the time it was made), as a phone app shows the last
+        /// listing it had; false fails with category `network` instead (the CLI, whose scripts ask `--offline`).
+        public var listsFromCacheWhenUnreachable = true
         /// The root a path names when it names none.
         public var defaultRoot = RemotePath.defaultRoot
         /// The object-store remotes it may reach (as `backup:bucket/key`), keys included.

@@ -17,7 +17,7 @@ public protocol TokenStore: Sendable {
 
 extension TokenStore {
     /// None: a store that keeps no password lets no run sign in again by itself.
-    package func storedSignIn(for server: String) throws -> StoredSignIn? { nil }
+    public func storedSignIn(for server: String) throws -> StoredSignIn? { nil }
 }
 
 /// The email and password a run signs in again with. Its description never shows the password.

@@ -142,14 +142,22 @@ struct OfficerServerRemote: Remote {
             guard let cached = try cachedListing(location) else { throw FrontDoorRefusal.notCachedOffline(path) }
             return cached
         }
-        do {
-            let listing = try await files.list(path)
+        let listed: Result<DirectoryListing, any Error>
+        do { listed = .success(try await files.list(path)) } catch { listed = .failure(error) }
+        switch listed {
+        case .success(let listing):
             return RemoteListing(
                 location: location,
                 entries: listing.entries.map { Self.entry($0, root: path.root, remote: path.remote) })
-        } catch OfficerError.badRequest(_, _, "not_a_directory") {
+        case .failure(OfficerError.badRequest(_, _, "not_a_directory")):
             // Like ls(1): naming a file lists just that file.
             return RemoteListing(location: location, entries: [try await stat(location)])
+        case .failure(let error):
+            // The server cannot be reached: the last listing, marked with its time, where the app wants it.
+            guard ErrorCategory.of(error) == .network, files.configuration.listsFromCacheWhenUnreachable,
+                let cached = try? cachedListing(location)
+            else { throw error }
+            return cached
         }
     }
 

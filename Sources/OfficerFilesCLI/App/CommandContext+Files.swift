@@ -26,6 +26,8 @@ extension CommandContext {
             configuration.cacheDirectory = nil
         }
         configuration.defaultRoot = defaultRoot
+        // A script asks for the cache with --offline; an unreachable server is an error (ls hints at --offline).
+        configuration.listsFromCacheWhenUnreachable = false
         configuration.objectStores = try objectStoreRemotes().values.sorted { $0.name < $1.name }
         configuration.registeredRemotes = registeredRemotes
         configuration.officerRemotes = (try configStore.load().officers ?? [:]).map {

@@ -83,6 +83,7 @@ public struct OfficerFilesError: Error, Sendable, CustomStringConvertible, Categ
         case OfficerError.conflict(_, _, let code), OfficerError.badRequest(_, _, let code),
             OfficerError.notFound(_, _, let code):
             code
+        case OfficerError.invalidCredentials: "invalid_credentials"
         case ObjectStoreError.server(_, _, let code, _), ObjectStoreError.accessDenied(_, let code, _): code
         case RemoteActionError.server(_, let inner), RemoteActionError.actionFailed(_, _, _, let inner):
             serverCode(of: inner)
