@@ -157,6 +157,36 @@ final class Signal: Sendable {
         #expect(try await operation.value == 3)
     }
 
+    /// Rate and time left are measured on the operation's clock: a manual one moved by two seconds while 2 MiB
+    /// of 8 went says 1 MiB/s and six seconds left, with no time passing.
+    @Test func rateAndTimeLeftAreOnTheOperationsClock() async throws {
+        let clock = ManualClock()
+        let (steps, step) = AsyncStream.makeStream(of: Void.self)
+        let operation = TransferOperation<Int>(clock: clock) { report in
+            report(.started(total: 8 << 20, partSizes: [8 << 20], resumedBytes: 0, method: .ranges))
+            var iterator = steps.makeAsyncIterator()
+            await iterator.next()
+            report(.progress(part: 0, done: 2 << 20))
+            await iterator.next()
+            return 1
+        }
+        var rate: Double?
+        var left: Double?
+        for await update in operation.progress() {
+            if case .started = update.event {
+                clock.advance(by: .seconds(2))
+                step.yield()
+            }
+            if case .progress = update.event {
+                rate = update.progress.bytesPerSecond
+                left = update.progress.secondsLeft
+                step.yield()
+            }
+        }
+        #expect(rate.map { abs($0 - Double(1 << 20)) < 1 } == true, "\(String(describing: rate))")
+        #expect(left.map { abs($0 - 6) < 0.01 } == true, "\(String(describing: left))")
+    }
+
     @Test func breakingOutOfProgressStopsTheWork() async throws {
         let seen = Signal()
         let operation = ProgressOperationTests.endless(seen)

@@ -13,6 +13,8 @@ public typealias TransferOperation<Success: Sendable> = ProgressOperation<Transf
 public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncSequence, Sendable {
     private let events: AsyncStream<Event>
     private let work: Task<Success, any Error>
+    /// What its progress is thinned on, and its rate and time left measured on.
+    package let clock: any Clock<Duration>
 
     /// Starts `body`, which reports through the function it is given. Progress events (`CoalescibleEvent`)
     /// are passed on at most every `ProgressGate/interval` per part, the latest one each time, and always
@@ -24,13 +26,14 @@ public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncS
         self.init(clock: ContinuousClock(), body)
     }
 
-    /// Starts `body`, its progress thinned on `clock` (a test's manual one).
+    /// Starts `body`, its progress thinned, and its rate and time left measured, on `clock` (a test's manual one).
     package init(
         clock: any Clock<Duration>,
         _ body: @escaping @Sendable (_ report: @escaping @Sendable (Event) -> Void) async throws -> Success
     ) {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(4096))
         events = stream
+        self.clock = clock
         let gate = ProgressGate(continuation, clock: clock)
         // The work keeps its stream alive: an operation dropped while its `value` is awaited
         // (`try await files.download(…).value`) must not end the stream, which would cancel the work below.

@@ -19,6 +19,12 @@ package final class TransferTracker: Sendable {
         meter = ProgressMeter(clock: clock)
     }
 
+    /// A tracker measuring on `clock` (an operation's), from now.
+    package convenience init(on clock: any Clock<Duration>) {
+        let reading = ClockReading(clock)
+        self.init(clock: { reading.seconds })
+    }
+
     /// Takes in one event; returns how the transfer stands after it.
     @discardableResult
     package func apply(_ event: TransferEvent) -> OperationProgress {
@@ -99,7 +105,7 @@ extension ProgressOperation where Event == TransferEvent {
     /// reads it, or leaving the loop early, cancels the work; a cancelled reader still gets the updates up to
     /// the end and the final one (state `cancelled`), so what it shows is how the work stopped.
     public func progress() -> TransferUpdates {
-        let tracker = TransferTracker()
+        let tracker = TransferTracker(on: clock)
         let channel = UpdateChannel<TransferUpdate>(limit: 1024)
         // The forwarder belongs to the work it reads: it ends when the work's events do, which `stop` (the
         // work's cancel) brings about; it is never cancelled itself, so the final update always goes out.
