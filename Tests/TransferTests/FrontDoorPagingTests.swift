@@ -73,4 +73,44 @@ import Testing
         .value
         try await check(files, try files.location("st:\(bucket)/p/"), names: names)
     }
+
+    /// Scrolling through 1,000 entries in pages of 100, a page a call as a folder screen asks for them, lists the
+    /// folder once (it listed it ten times); past two minutes on the front door's clock a page lists it again.
+    @Test func aFolderIsListedOnceForACursorsLife() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        let names = (0..<1000).map { String(format: "f-%04d.txt", $0) }
+        for name in names { _ = try server.root.write("Many/\(name)", "x") }
+        let listings = LockedValue(0)
+        let clock = ManualClock()
+        var configuration = OfficerFiles.Configuration(server: server.url, tokens: MemoryTokenStore())
+        configuration.http.clock = clock
+        configuration.http.log = { line in
+            if line.hasPrefix("> GET"), line.contains("/api/file-browser/ls?") { listings.withLock { $0 += 1 } }
+        }
+        let files = try OfficerFiles(configuration: configuration)
+        try await files.signIn(email: server.email, password: server.password)
+        let folder = try files.location("officer:/Many")
+
+        /// The next page after `cursor`, one call as a screen makes it.
+        func page(after cursor: String?) async throws -> ListingPage? {
+            for try await page in files.pages(of: folder, size: 100, after: cursor) { return page }
+            return nil
+        }
+        var seen: [String] = []
+        var cursor: String?
+        repeat {
+            let next = try #require(try await page(after: cursor))
+            seen += next.entries.map(\.name)
+            cursor = next.cursor
+        } while cursor != nil
+        #expect(seen == names)
+        #expect(listings.current == 1, "one listing for ten pages")
+
+        let first = try #require(try await page(after: nil))
+        #expect(listings.current == 2, "a first page lists afresh")
+        clock.advance(by: .seconds(121))
+        let second = try #require(try await page(after: first.cursor))
+        #expect(second.entries.first?.name == "f-0100.txt")
+        #expect(listings.current == 3, "past the cursor's life, the folder is listed again")
+    }
 }

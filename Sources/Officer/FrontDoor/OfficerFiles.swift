@@ -119,6 +119,8 @@ public final class OfficerFiles: Sendable {
     let offers: ServerOffers
     /// What every upload of this front door learnt of its endpoints (tus or not), so each is asked once.
     let uploadEndpoints = UploadEndpoints()
+    /// Folders listed whole for paging, kept for a cursor's life.
+    let listingMemo: ListingMemo
 
     /// The front doors of the named Officer remotes, made on first use.
     private let doors = OtherServers()
@@ -131,6 +133,7 @@ public final class OfficerFiles: Sendable {
     /// A front door for `configuration`'s server that shares `parent`'s journal and cache (a named remote's).
     private init(configuration: Configuration, sharing parent: OfficerFiles?) {
         self.configuration = configuration
+        listingMemo = ListingMemo(clock: configuration.http.clock)
         var settings = configuration.http
         if let server = configuration.server {
             // Every request with the token, whichever operation sent it, signs in again once if the server refuses it.

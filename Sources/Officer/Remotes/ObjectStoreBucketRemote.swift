@@ -53,6 +53,9 @@ struct ObjectStoreBucketRemote: Remote {
         return RemoteListing(location: location, entries: entries)
     }
 
+    /// S3 lists in pages of its own.
+    var listsWhole: Bool { false }
+
     /// S3 lists in pages of keys in byte order (each page's folders merged into it): the entries come as the
     /// pages do, the first before the last is fetched.
     func streamedListing(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {

@@ -19,6 +19,9 @@ package protocol Remote: Sendable {
     func stat(_ location: Location) async throws -> RemoteEntry
     /// One folder's entries (a file lists as itself).
     func list(_ location: Location) async throws -> RemoteListing
+    /// True when a folder's listing comes whole in one answer (an Officer server, this machine), so paging
+    /// through it keeps that answer; false where the remote lists in pages of its own (S3).
+    var listsWhole: Bool { get }
     /// Every entry below a folder, depth first, fetched while the caller consumes them.
     func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error>
     /// One folder's entries in name order (byte order), fetched while the caller consumes them where the remote
@@ -130,6 +133,7 @@ package protocol Remote: Sendable {
 
 extension Remote {
     package var fixedFeatures: RemoteFeatures { [] }
+    package var listsWhole: Bool { true }
 
     func unavailable(_ what: String, _ location: Location) -> RemoteUnavailable {
         RemoteUnavailable(location: location, kind: kind, what: what)
