@@ -61,6 +61,27 @@ import Testing
         #expect(tokens.token(for: server.url) == nil)
     }
 
+    /// Between the last byte and done, a download says it is verifying (its bytes checked against the server's
+    /// validator before they take their name), in ranges and in one stream alike: not a stall at 100%.
+    @Test(arguments: [1, 3])
+    func aDownloadSaysItIsVerifyingBetweenItsLastByteAndDone(_ segments: Int) async throws {
+        let (files, _) = try await signedIn()
+        let bytes = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        try server.root.write("docs/v\(segments).bin", bytes)
+        var options = DownloadOptions()
+        options.segments = segments
+        let operation = files.download(
+            try files.location("officer:/docs/v\(segments).bin"),
+            to: URL(fileURLWithPath: work.path + "/v\(segments).bin"), options: options)
+        let updates = await Self.collect(operation.progress())
+        _ = try await operation.value
+        let verifying = try #require(updates.firstIndex { $0.event == .verifying }, "\(updates.map(\.event))")
+        #expect(updates[verifying].progress.state == .verifying)
+        #expect(updates[verifying].progress.doneBytes == 3_000_000, "every byte was in")
+        #expect(updates[(verifying + 1)...].allSatisfy { if case .progress = $0.event { false } else { true } })
+        #expect(updates.last?.progress.state == .completed)
+    }
+
     @Test func downloadsOnceThenFromTheCacheAndOffline() async throws {
         let (files, tokens) = try await signedIn()
         try server.root.write("docs/report.txt", String(repeating: "report line\n", count: 5000))

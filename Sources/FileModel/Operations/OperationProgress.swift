@@ -8,6 +8,8 @@ public struct OperationProgress: Sendable, Equatable {
     public enum State: String, Sendable, Equatable {
         /// Under way.
         case running
+        /// Every byte is in and being checked before it takes its name (``TransferEvent/verifying``).
+        case verifying
         /// Finished as asked.
         case completed
         /// Stopped by a failure; what is in place stays for a rerun.

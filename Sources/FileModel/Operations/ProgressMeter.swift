@@ -86,6 +86,11 @@ package final class ProgressMeter: Sendable {
         }
     }
 
+    /// A state on the way (``OperationProgress/State/verifying``): the counts stay as they are.
+    package func setState(_ state: OperationProgress.State) {
+        reading.withLock { $0.progress.state = state }
+    }
+
     /// The work ended. A completed one has all its bytes (when the total is known); a failed or cancelled one
     /// keeps what it had, so nothing claims more than was moved.
     package func end(_ state: OperationProgress.State) {

@@ -63,6 +63,8 @@ package final class TransferTracker: Sendable {
                 tracked.partSeen = tracked.partSeen.map { _ in true }
             case .paused:
                 tracked.paused = true
+            case .verifying:
+                meter.setState(.verifying)
             case .retrying, .warning:
                 break
             }

@@ -79,6 +79,7 @@ extension PartsDisplay {
         case .restarted(let reason): note("starting over: \(reason)")
         case .warning(let message): reporter.message("warning: \(message)")
         case .paused: break  // the command's end says where the upload stopped and how to continue it
+        case .verifying: note("every byte is in: checking them before they take their name")
         }
     }
 }

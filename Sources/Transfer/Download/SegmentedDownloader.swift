@@ -216,6 +216,7 @@ package struct SegmentedDownloader: Downloading {
     /// The ranges' bytes verified, checked to be the server's current version, and renamed into place.
     private func finishRanges(_ plan: SegmentedDownloadMachine.Plan, job: Job) async throws -> DownloadResult {
         let partial = job.partial
+        job.onEvent?(.verifying)
         let (digest, check) = try await verifyAndCheckStillSame(
             partial: partial, options: job.options, url: job.url, token: job.token, as: plan.info)
         try partial.commit(
@@ -426,6 +427,7 @@ package struct SegmentedDownloader: Downloading {
             throw DownloadError.lengthMismatch(
                 path: partial.destination, expected: announced, actual: response.bytesWritten)
         }
+        onEvent?(.verifying)
         let (digest, check) = try await verifyAndCheckStillSame(
             partial: partial, options: options, url: url, token: token,
             as: info ?? RemoteFileInfo(headers: response.headers), headers: response.headers)
