@@ -26,7 +26,8 @@ package enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A one-line message.
     package var description: String {
         switch self {
-        case .notAvailable(let file): "\(file): preparing images is not available on this platform"
+        case .notAvailable(let file):
+            "\(file): only a JPEG's position can be removed without an image plug-in; this one is not sent"
         case .unsupported(let file, let detail): "\(file): not an image officer-files prepares (\(detail))"
         case .tooManyPixels(let file, let width, let height, let limit):
             "\(file): \(width)×\(height) is \(width * height) pixels, more than the limit of \(limit)"
