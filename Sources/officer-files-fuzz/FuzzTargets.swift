@@ -50,6 +50,9 @@ enum FuzzTarget: String, CaseIterable {
             let preparer = ImagePreparer(options: options)
             _ = try? preparer.outputFormat(for: input)
             _ = try? preparer.prepare(input, to: Self.scratch + ".out")
+            // The portable position removal (no plug-in): hostile Exif offsets must never read or write outside.
+            _ = try? JPEGPositionRemover.removingPosition(from: data, file: "fuzz.jpg")
+            _ = JPEGPositionRemover.holdsPosition(data)
             // What a remote photo's first bytes and boxes give: the EXIF thumbnail, a HEIF's meta box.
             _ = ExifThumbnail.find(in: data)
             _ = try? HEIFMeta.read(MemorySource(data))

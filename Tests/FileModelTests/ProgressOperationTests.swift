@@ -272,6 +272,24 @@ final class Signal: Sendable {
             #expect(model.failure is CancellationError)
         }
 
+        /// Verifying the last bytes is not the end: the model is finished only when the work says how it ended
+        /// (an app's "done" showed while the bytes were still being checked).
+        @MainActor @Test func verifyingIsNotFinished() async throws {
+            let (steps, step) = AsyncStream.makeStream(of: Void.self)
+            let operation = TransferOperation<Int> { report in
+                report(.started(total: 10, partSizes: [10], resumedBytes: 0, method: .ranges))
+                report(.verifying)
+                for await _ in steps {}
+                return 1
+            }
+            let model = TransferModel(operation)
+            await until { model.progress.state == .verifying }
+            #expect(!model.isFinished)
+            step.finish()
+            await until { model.isFinished }
+            #expect(model.progress.state == .completed)
+        }
+
         /// Returns once `condition` holds, re-checked on each change the observation reports (no polling).
         @MainActor func until(_ condition: @escaping @MainActor () -> Bool) async {
             while !condition() {

@@ -15,8 +15,8 @@
         public private(set) var isPaused = false
         /// What stopped the work, once it ended other than as asked.
         public private(set) var failure: (any Error)?
-        /// True once the work ended, however it ended.
-        public var isFinished: Bool { progress.state != .running }
+        /// True once the work ended, however it ended (verifying the last bytes is not an end).
+        public var isFinished: Bool { progress.state != .running && progress.state != .verifying }
 
         @ObservationIgnored private let stop: @Sendable () -> Void
         @ObservationIgnored private var reader: Task<Void, Never>?
