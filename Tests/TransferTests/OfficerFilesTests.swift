@@ -219,6 +219,9 @@ import Testing
         let resumedUpdates = await Self.collect(again.progress())
         let resumed = try await again.value
         #expect(resumed.resumedBytes > 0)
+        // The resumed bytes are checked as a whole once every byte is there: said as such, not a stall at 100%.
+        let verifying = try #require(resumedUpdates.firstIndex { $0.event == .verifying }, "\(resumedUpdates)")
+        #expect(resumedUpdates[verifying].progress.doneBytes == 12_000_000)
         // The bytes the server had are resumed, never speed; the end has them all.
         let end = try #require(resumedUpdates.last?.progress)
         #expect(

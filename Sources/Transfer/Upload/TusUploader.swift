@@ -371,6 +371,8 @@ package struct TusUploader: Uploading {
             }
             for try await clean in group { confirmedCleanly = clean }
         }
+        // Every byte is on the server; what follows checks it holds the file (joined, its digest or its listing).
+        if !single || (confirmer != nil && (resumed > 0 || !confirmedCleanly)) { onEvent?(.verifying) }
         var url = record.parts[0].url
         if !single {
             // The parts went up over time: the file must still be the version they were read from.
