@@ -83,6 +83,12 @@ import Testing
                     try offline.location("officer:/notes/a.txt"), to: try offline.location("officer:/notes/old"),
                     overwrite: false)))
         #expect(move.summary == "mv officer:/notes/a.txt officer:/notes/old/a.txt")
+        // The same change typed, as an app shows it in its own words: placed where the server will have it.
+        #expect(
+            move.change
+                == .move(
+                    try offline.location("officer:/notes/a.txt"), to: try offline.location("officer:/notes/old/a.txt"),
+                    overwrite: false))
         #expect(move.heldBecause == nil)
         let remove = try #require(
             try await offline.makeOrQueue(.remove(try offline.location("officer:/notes/b.txt"), recursive: false)))
