@@ -4,8 +4,9 @@ import HTTP
 import Platform
 import Transfer
 
-/// The server side of a sync, in the terms the sync needs, so another kind of server (WebDAV) can be added
-/// without touching the sync logic. Paths are relative to the remote root of the sync.
+/// One side of a sync as the engine sees it, rooted at a folder: paths are relative to that root. Remotes do not
+/// implement it: ``RemoteSyncSide`` derives it from any ``Remote`` (another kind of server is added as a remote,
+/// and syncs with nothing of its own); tests drive the engine with fakes of it.
 package protocol SyncRemote: Sendable {
     /// How messages name the remote root.
     var description: String { get }
