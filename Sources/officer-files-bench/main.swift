@@ -5,6 +5,11 @@
 // Puts ENTRIES entries of random sizes into a ContentCache at DIR (evicting as it fills), then gets ENTRIES random
 // keys, and prints one JSON object: latencies (p50/p99, ms) of the commit (index + link, the file write excluded),
 // of the whole put, of gets; throughputs; evictions; and how often a put returned with the cache over its limit.
+//
+//   officer-files-bench hash FILE
+//
+// Hashes FILE with the portable SHA-256 (the Swift one every build without a hashing plug-in uses: an Apple app's
+// without its own), reading 1 MiB at a time, and prints one JSON object: the seconds and the hex digest.
 import Foundation
 import HTTP
 import Transfer
@@ -83,12 +88,29 @@ func cacheBenchmark(_ arguments: [String]) throws {
     print(String(decoding: try encoder.encode(result), as: UTF8.self))
 }
 
+/// The portable SHA-256 of a file, timed from its first read to the digest.
+func hashBenchmark(_ arguments: [String]) throws {
+    guard let path = arguments.first, let file = FileHandle(forReadingAtPath: path) else {
+        throw CocoaError(.fileReadNoSuchFile)
+    }
+    defer { try? file.close() }
+    let started = now()
+    let digest = PortableHashing().makeDigest(.sha256)
+    while let chunk = try file.read(upToCount: 1 << 20), !chunk.isEmpty {
+        chunk.withUnsafeBytes { digest.update($0) }
+    }
+    let hex = digest.finalize().map { String(format: "%02x", $0) }.joined()
+    let seconds = now() - started
+    print(#"{"seconds": \#(seconds), "sha256": "\#(hex)"}"#)
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "cache": try cacheBenchmark(Array(arguments.dropFirst()))
+    case "hash": try hashBenchmark(Array(arguments.dropFirst()))
     default:
-        FileHandle.standardError.write(Data("usage: officer-files-bench cache ...\n".utf8))
+        FileHandle.standardError.write(Data("usage: officer-files-bench cache ... | hash FILE\n".utf8))
         exit(2)
     }
 } catch {
