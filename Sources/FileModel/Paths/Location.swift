@@ -143,15 +143,9 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
     /// is the shell's, a web address has none): nil for those, and for the top of a root or a bucket.
     package var patternFolder: Location? {
         switch self {
-        case .officer(let path): return path.isRoot ? nil : .officer(path.parent)
-        case .object(let path):
-            guard !path.isBucket, !path.isRemoteRoot else { return nil }
-            let parts = path.objectKey.split(separator: "/").dropLast()
-            return .object(
-                ObjectStorePath(
-                    remote: path.remote, bucket: path.bucket,
-                    key: parts.isEmpty ? "" : parts.joined(separator: "/") + "/"))
-        case .local, .url: return nil
+        case .officer(let path): path.isRoot ? nil : parent
+        case .object(let path): path.isBucket || path.isRemoteRoot ? nil : parent
+        case .local, .url: nil
         }
     }
 

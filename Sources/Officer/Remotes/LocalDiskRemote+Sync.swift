@@ -9,10 +9,8 @@ import Transfer
 /// target, replaced only if it is still what the plan saw, never through a symbolic link, never outside the
 /// root); read directly when sent, after the settle rule and image preparation where the options ask for them.
 extension LocalDiskRemote {
-    /// The folder, standardized.
-    func folder(_ root: SyncRoot) -> String {
-        URL(fileURLWithPath: (try? path(root.location)) ?? "/").standardizedFileURL.path
-    }
+    /// The folder (``SyncRoot`` standardized it).
+    func folder(_ root: SyncRoot) -> String { (try? path(root.location)) ?? "/" }
 
     /// The file of `path` below the root.
     func file(_ path: SyncPath, in root: SyncRoot) -> String { folder(root) + "/" + path.description }

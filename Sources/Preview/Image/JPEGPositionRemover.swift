@@ -53,11 +53,15 @@ package enum JPEGPositionRemover {
                 outcome.height = Int(segment[5]) << 8 | Int(segment[6])
                 outcome.width = Int(segment[7]) << 8 | Int(segment[8])
             }
-            if marker == 0xE1, segment.starts(with: [0xFF, 0xE1, segment[2], segment[3]] + Array("Exif\0\0".utf8)) {
-                do {
-                    if try ExifPosition.erase(in: &segment, tiffStart: 10) { outcome.removedPosition = true }
-                } catch {
+            if marker == 0xE1, segment.dropFirst(4).starts(with: "Exif\0\0".utf8) {
+                // The TIFF block after the 10 bytes of marker, length and `Exif\0\0`.
+                var tiff = Array(segment[10...])
+                guard let erased = ExifPosition.erase(in: &tiff) else {
                     throw malformed(file, "its Exif block cannot be read")
+                }
+                if erased {
+                    segment = Array(segment[..<10]) + tiff
+                    outcome.removedPosition = true
                 }
             } else if marker == 0xE1, Self.isXMPNamingPosition(segment) {
                 outcome.removedPosition = true
@@ -86,13 +90,9 @@ package enum JPEGPositionRemover {
     private static func isXMPNamingPosition(_ segment: [UInt8]) -> Bool {
         let payload = segment.dropFirst(4)
         let isXMP =
-            payload.starts(with: Array("http://ns.adobe.com/xap/1.0/\0".utf8))
-            || payload.starts(with: Array("http://ns.adobe.com/xmp/extension/\0".utf8))
-        guard isXMP else { return false }
-        let gps = Array("GPS".utf8)
-        return payload.indices.contains { start in
-            start + gps.count <= payload.endIndex && Array(payload[start..<start + gps.count]) == gps
-        }
+            payload.starts(with: "http://ns.adobe.com/xap/1.0/\0".utf8)
+            || payload.starts(with: "http://ns.adobe.com/xmp/extension/\0".utf8)
+        return isXMP && Data(payload).range(of: Data("GPS".utf8)) != nil
     }
 
     static func malformed(_ file: String, _ why: String) -> ImageError {
@@ -100,51 +100,37 @@ package enum JPEGPositionRemover {
     }
 }
 
-/// The GPS directory of an Exif (TIFF) block, found and erased in place.
+/// The GPS directory of an Exif (TIFF) block, found and erased in place; read through ``TIFFBlock``, which checks
+/// every offset against the block.
 enum ExifPosition {
     /// The GPSInfo tag of the first directory.
     static let gpsInfoTag = 0x8825
 
-    /// Erases the GPS directory of the TIFF block that starts at `tiffStart` of `segment`; whether there was one.
-    static func erase(in segment: inout [UInt8], tiffStart: Int) throws(ImageError) -> Bool {
-        var tiff = TIFFBytes(bytes: segment, start: tiffStart)
-        guard tiff.count >= 8, let order = tiff.byteOrder else { throw JPEGPositionRemover.malformed("", "bad Exif") }
-        tiff.bigEndian = order
-        let first = try tiff.u32(4)
-        let count = try tiff.u16(first)
-        var gpsEntry: Int?
-        for number in 0..<count where try tiff.u16(first + 2 + 12 * number) == gpsInfoTag { gpsEntry = number }
-        guard let gpsEntry else { return false }
-        let gpsDirectory = try tiff.u32(first + 2 + 12 * gpsEntry + 8)
-        try eraseDirectory(at: gpsDirectory, in: &tiff)
-        // The entry goes from the first directory: the ones after it move up, the pointer to the next directory
-        // too, and the 12 bytes freed at the end are zeroed.
-        let entries = first + 2
-        let tail = entries + 12 * count + 4
-        guard tail <= tiff.count else { throw JPEGPositionRemover.malformed("", "bad Exif") }
-        let from = entries + 12 * (gpsEntry + 1)
-        tiff.move(from..<tail, to: entries + 12 * gpsEntry)
-        tiff.zero(tail - 12..<tail)
-        tiff.setU16(first, count - 1)
-        segment = tiff.bytes
-        return true
-    }
-
-    /// Zeroes a directory's entries and the values they point to.
-    private static func eraseDirectory(at offset: Int, in tiff: inout TIFFBytes) throws(ImageError) {
-        let count = try tiff.u16(offset)
-        let end = offset + 2 + 12 * count + 4
-        guard end <= tiff.count else { throw JPEGPositionRemover.malformed("", "bad GPS directory") }
-        for number in 0..<count {
-            let entry = offset + 2 + 12 * number
-            let size = Self.size(ofType: try tiff.u16(entry + 2)) * (try tiff.u32(entry + 4))
-            if size > 4 {
-                let value = try tiff.u32(entry + 8)
-                guard value + size <= tiff.count else { throw JPEGPositionRemover.malformed("", "bad GPS value") }
-                tiff.zero(value..<value + size)
-            }
+    /// Erases the GPS directory of the TIFF block `tiff`: the entries and the values they point to zeroed, the
+    /// entry that links it unlinked from the first directory (the entries after it move up, the pointer to the next
+    /// directory too, and the 12 bytes freed at the end are zeroed). Whether there was one; nil when the block
+    /// cannot be read surely.
+    static func erase(in tiff: inout [UInt8]) -> Bool? {
+        guard let block = TIFFBlock(tiff), let first = block.firstIFD, let count = block.u16(first),
+            let (entries, _) = block.ifd(first)
+        else { return nil }
+        guard let link = entries[gpsInfoTag] else { return false }
+        guard let directory = block.u32(link.field), let gpsCount = block.u16(directory),
+            let (gpsEntries, _) = block.ifd(directory)
+        else { return nil }
+        let tail = first + 2 + 12 * count + 4
+        var erased = [directory..<directory + 2 + 12 * gpsCount + 4]
+        for entry in gpsEntries.values where size(ofType: entry.type) * entry.count > 4 {
+            guard let value = block.u32(entry.field) else { return nil }
+            erased.append(value..<value + size(ofType: entry.type) * entry.count)
         }
-        tiff.zero(offset..<end)
+        guard tail <= tiff.count, erased.allSatisfy({ $0.upperBound <= tiff.count }) else { return nil }
+        for range in erased { tiff.replaceSubrange(range, with: repeatElement(0, count: range.count)) }
+        let start = link.field - 8
+        tiff.replaceSubrange(start..<tail, with: Array(tiff[start + 12..<tail]) + repeatElement(0, count: 12))
+        let (high, low) = (UInt8(truncatingIfNeeded: (count - 1) >> 8), UInt8(truncatingIfNeeded: count - 1))
+        (tiff[first], tiff[first + 1]) = block.little ? (low, high) : (high, low)
+        return true
     }
 
     /// Bytes of one value of a TIFF type (unknown types count as 1).
@@ -155,58 +141,5 @@ enum ExifPosition {
         case 5, 10, 12: 8
         default: 1
         }
-    }
-}
-
-/// A TIFF block inside a larger buffer, read and written at offsets relative to its start.
-struct TIFFBytes {
-    var bytes: [UInt8]
-    let start: Int
-    var bigEndian = false
-
-    init(bytes: [UInt8], start: Int) {
-        self.bytes = bytes
-        self.start = start
-    }
-
-    var count: Int { bytes.count - start }
-
-    /// True for `MM` (big-endian), false for `II`, nil for neither.
-    var byteOrder: Bool? {
-        guard count >= 4 else { return nil }
-        switch (bytes[start], bytes[start + 1]) {
-        case (0x4D, 0x4D): return true
-        case (0x49, 0x49): return false
-        default: return nil
-        }
-    }
-
-    func u16(_ offset: Int) throws(ImageError) -> Int {
-        guard offset >= 0, offset + 2 <= count else { throw JPEGPositionRemover.malformed("", "bad Exif offset") }
-        let (a, b) = (Int(bytes[start + offset]), Int(bytes[start + offset + 1]))
-        return bigEndian ? a << 8 | b : b << 8 | a
-    }
-
-    func u32(_ offset: Int) throws(ImageError) -> Int {
-        guard offset >= 0, offset + 4 <= count else { throw JPEGPositionRemover.malformed("", "bad Exif offset") }
-        let values = (0..<4).map { Int(bytes[start + offset + $0]) }
-        return bigEndian
-            ? values[0] << 24 | values[1] << 16 | values[2] << 8 | values[3]
-            : values[3] << 24 | values[2] << 16 | values[1] << 8 | values[0]
-    }
-
-    mutating func setU16(_ offset: Int, _ value: Int) {
-        let (high, low) = (UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
-        bytes[start + offset] = bigEndian ? high : low
-        bytes[start + offset + 1] = bigEndian ? low : high
-    }
-
-    mutating func zero(_ range: Range<Int>) {
-        for offset in range { bytes[start + offset] = 0 }
-    }
-
-    /// Copies `range` to begin at `destination` (earlier than its start).
-    mutating func move(_ range: Range<Int>, to destination: Int) {
-        for (step, offset) in range.enumerated() { bytes[start + destination + step] = bytes[start + offset] }
     }
 }
