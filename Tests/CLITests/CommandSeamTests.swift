@@ -54,4 +54,30 @@ import Testing
         }
         #expect(found.isEmpty, "kind checks in the front door:\n\(found.joined(separator: "\n"))")
     }
+
+    /// A backend works on what it is given (an `OfficerServer`, an `ObjectStore`, the disk), never on the front
+    /// door: nothing under Remotes, Server, ObjectStore, Sync or Client names `OfficerFiles` but its
+    /// configuration and its error type. (Watch is not a backend: it runs the front door's catch-up sync.)
+    @Test func backendsNeverCallBackIntoTheFrontDoor() throws {
+        let officer = ProcessRunner.packageRoot + "/Sources/Officer"
+        var found: [String] = []
+        var read = 0
+        for folder in ["Remotes", "Server", "ObjectStore", "Sync", "Client"] {
+            let names = try FileManager.default.subpathsOfDirectory(atPath: officer + "/" + folder)
+                .filter { $0.hasSuffix(".swift") }
+            read += names.count
+            for name in names.sorted() {
+                let lines = try String(contentsOfFile: officer + "/" + folder + "/" + name, encoding: .utf8).split(
+                    separator: "\n", omittingEmptySubsequences: false)
+                for (number, line) in lines.enumerated()
+                where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                    let named = line.replacingOccurrences(of: "OfficerFilesError", with: "")
+                        .replacingOccurrences(of: "OfficerFiles.Configuration", with: "")
+                    if named.contains("OfficerFiles") { found.append("\(folder)/\(name):\(number + 1)") }
+                }
+            }
+        }
+        #expect(read > 40, "the backends were not found under \(officer)")
+        #expect(found.isEmpty, "backends naming the front door:\n\(found.joined(separator: "\n"))")
+    }
 }

@@ -39,9 +39,9 @@ import Transfer
                 "import zipfile; z = zipfile.ZipFile('\(server.root.file("a.zip"))', 'w'); z.writestr('x/one.txt', 'one'); z.writestr('two.txt', 'two' * 100000); z.close()",
             ])
         try #require(made.status == 0)
-        let job = try await files.extract(try files.path("officer:/a.zip"))
+        let job = try await files.server.extract(try files.path("officer:/a.zip"))
         #expect(job.state == .queued || job.state == .running || job.state == .done)
-        let operation = files.follow(job)
+        let operation = files.server.follow(job)
         var seen: [Job] = []
         for await case .changed(let current) in operation { seen.append(current) }
         let final = try await operation.value
@@ -51,26 +51,26 @@ import Transfer
         #expect(final.createdEntries.map(\.path) == ["/a"])
         #expect(FileManager.default.contents(atPath: server.root.file("a/x/one.txt")) == Data("one".utf8))
         // Listed, then cancelling a finished job changes nothing.
-        #expect(try await files.jobs().contains { $0.id == job.id && $0.state == .done })
-        #expect(try await files.cancelJob(id: job.id).state == .done)
+        #expect(try await files.server.jobs().contains { $0.id == job.id && $0.state == .done })
+        #expect(try await files.server.cancelJob(id: job.id).state == .done)
         // A second extraction into the same folder is refused before any job, by type.
         await #expect(throws: FrontDoorRefusal.folderExists(try files.path("officer:/a"))) {
-            _ = try await files.extract(try files.path("officer:/a.zip"))
+            _ = try await files.server.extract(try files.path("officer:/a.zip"))
         }
     }
 
     @Test func aFailedJobIsThrownAsItsRequestsError() async throws {
         let files = try await signedIn()
         try server.root.write("fake.mkv", "not a video")
-        let job = try await files.transcode(try files.path("officer:/fake.mkv"))
+        let job = try await files.server.transcode(try files.path("officer:/fake.mkv"))
         do {
-            _ = try await files.follow(job).value
+            _ = try await files.server.follow(job).value
             Issue.record("a failed transcode must throw")
         } catch let error as OfficerError {
             #expect(ErrorCategory.of(error) == .refused || ErrorCategory.of(error) == .server)
             #expect("\(error)".contains("fake.mkv") || "\(error)".contains("ffprobe"))
         }
-        let ended = try await files.follow(job, requireSuccess: false).value
+        let ended = try await files.server.follow(job, requireSuccess: false).value
         #expect(ended.state == .failed && ended.error?.code != nil)
     }
 
@@ -91,7 +91,8 @@ import Transfer
             }
             continuation.finish()
         }
-        let operation = files.upload(stream: stream, label: "generated", to: try files.path("officer:/streamed.bin"))
+        let operation = files.server.upload(
+            stream: stream, label: "generated", to: try files.path("officer:/streamed.bin"))
         var retried = 0
         for await event in operation { if case .retrying = event { retried += 1 } }
         let result = try await operation.value
@@ -105,7 +106,7 @@ import Transfer
         let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         continuation.yield(Data(repeating: 7, count: 9 << 20))
         continuation.yield(Data(repeating: 8, count: 9 << 20))
-        let operation = files.upload(stream: stream, to: try files.path("officer:/never.bin"))
+        let operation = files.server.upload(stream: stream, to: try files.path("officer:/never.bin"))
         var started = false
         for await event in operation {
             if case .progress(_, let done) = event, done >= 8 << 20, !started {

@@ -26,7 +26,7 @@ import VipsImaging
         let files = try files()
         let path = try files.path("officer:/Photos")
         do {
-            _ = try await files.list(path)
+            _ = try await files.server.list(path)
             Issue.record("expected noServer")
         } catch {
             #expect(error as? FrontDoorRefusal == .noServer)
@@ -34,24 +34,26 @@ import VipsImaging
         }
         var walked: (any Error)?
         do {
-            for try await _ in files.walk(path) {}
+            for try await _ in files.server.walk(path) {}
         } catch {
             walked = error
         }
         #expect(walked as? FrontDoorRefusal == .noServer)
-        let upload = files.upload(try work.write("a.txt", "a"), to: path)
+        let upload = files.server.upload(try work.write("a.txt", "a"), to: path)
         await #expect(throws: FrontDoorRefusal.noServer) { try await upload.value }
         // A tus server needs no Officer server; an Officer destination does.
-        #expect(
-            try await files.uploadDestination("http://127.0.0.1:9/files/", several: true, request: UploadRequest())
-                == .tus(url: "http://127.0.0.1:9/files/"))
+        let photo = try work.write("b.txt", "b")
+        let tus = try await files.planUpload(
+            of: [photo], to: .url("http://127.0.0.1:9/files/"), request: UploadRequest(), queueing: false)
+        #expect(tus.landing(of: photo) == .url("http://127.0.0.1:9/files/"))
         await #expect(throws: FrontDoorRefusal.noServer) {
-            _ = try await files.uploadDestination("officer:/Photos/", several: true, request: UploadRequest())
+            _ = try await files.planUpload(
+                of: [photo], to: try files.location("officer:/Photos/"), request: UploadRequest(), queueing: false)
         }
         // Offline, a plain URL is refused before any connection.
         let offline = try self.files(offline: true)
         await #expect(throws: FrontDoorRefusal.needsNetwork("http://127.0.0.1:9/x")) {
-            try await offline.read(url: "http://127.0.0.1:9/x", to: -1)
+            try await offline.read(.url("http://127.0.0.1:9/x"), to: -1)
         }
     }
 

@@ -31,44 +31,46 @@ import Testing
         try await online.signIn(email: server.email, password: server.password)
         try server.root.write("notes/a.txt", "a")
         try server.root.write("notes/b.txt", "bb")
-        _ = try await online.list(try online.path("officer:/notes"))
+        _ = try await online.server.list(try online.path("officer:/notes"))
         let offline = try files(offline: true, tokens: tokens)
 
         #expect(
-            try offline.lastSeen(try offline.path("officer:/notes/a.txt"))
-                == PathState(try await online.stat(try online.path("officer:/notes/a.txt"))))
-        #expect(try offline.lastSeen(try offline.path("officer:/notes/none.txt")) == .absent)
-        #expect(try offline.lastSeen(try offline.path("officer:/never/listed.txt")) == nil)
+            try offline.server.lastSeen(try offline.path("officer:/notes/a.txt"))
+                == PathState(try await online.server.stat(try online.path("officer:/notes/a.txt"))))
+        #expect(try offline.server.lastSeen(try offline.path("officer:/notes/none.txt")) == .absent)
+        #expect(try offline.server.lastSeen(try offline.path("officer:/never/listed.txt")) == nil)
 
         let move = QueuedWrite(kind: .move, root: "home", path: "/notes/a.txt", destination: "/notes/a2.txt")
-        let queued = try #require(try await offline.applyOrQueue(move))
+        let queued = try #require(try await offline.server.applyOrQueue(move))
         #expect(
             queued.write.expectations == [
                 PathExpectation(
                     path: "/notes/a.txt",
-                    state: try #require(try offline.lastSeen(try offline.path("officer:/notes/a.txt")))),
+                    state: try #require(try offline.server.lastSeen(try offline.path("officer:/notes/a.txt")))),
                 PathExpectation(path: "/notes/a2.txt", state: .absent),
             ])
-        _ = try #require(try await offline.applyOrQueue(QueuedWrite(kind: .remove, root: "home", path: "/notes/b.txt")))
+        _ = try #require(
+            try await offline.server.applyOrQueue(QueuedWrite(kind: .remove, root: "home", path: "/notes/b.txt")))
         // A change that contradicts a queued one (moving what is queued for removal) is refused at once.
         await #expect(
             throws: QueueError.contradicts(try offline.path("officer:/notes/b.txt"), earlier: "rm officer:/notes/b.txt")
         ) {
-            _ = try await offline.applyOrQueue(
+            _ = try await offline.server.applyOrQueue(
                 QueuedWrite(kind: .move, root: "home", path: "/notes/b.txt", destination: "/notes/b-old.txt"))
         }
         let replacement = try work.write("b-new.txt", "new b")
         _ = try #require(
-            try await offline.applyOrQueue(
+            try await offline.server.applyOrQueue(
                 QueuedWrite(kind: .upload, root: "home", path: "/notes/b.txt", local: replacement)))
         await #expect(throws: QueueError.unknownVersion(try offline.path("officer:/never/listed.txt"))) {
-            _ = try await offline.applyOrQueue(QueuedWrite(kind: .remove, root: "home", path: "/never/listed.txt"))
+            _ = try await offline.server.applyOrQueue(
+                QueuedWrite(kind: .remove, root: "home", path: "/never/listed.txt"))
         }
-        #expect(try offline.queuedWrites().map(\.id) == [1, 2, 3])
+        #expect(try offline.server.queuedWrites().map(\.id) == [1, 2, 3])
 
         // b.txt changes on the server: its removal is held, and the later move of it waits behind it.
         try server.root.write("notes/b.txt", "changed")
-        let replay = online.replayQueue()
+        let replay = online.server.replayQueue()
         var events: [QueueEvent] = []
         for await event in replay { events.append(event) }
         let summary = try await replay.value
@@ -81,11 +83,12 @@ import Testing
         }
         #expect(FileManager.default.fileExists(atPath: server.root.file("notes/a2.txt")))
         #expect(FileManager.default.contents(atPath: server.root.file("notes/b.txt")) == Data("changed".utf8))
-        #expect(try online.queuedWrites().map(\.state) == [.conflict, .blocked])
+        #expect(try online.server.queuedWrites().map(\.state) == [.conflict, .blocked])
 
         // Online, applyOrQueue applies at once and keeps nothing.
-        #expect(try await online.applyOrQueue(QueuedWrite(kind: .makeFolder, root: "home", path: "/fresh")) == nil)
+        #expect(
+            try await online.server.applyOrQueue(QueuedWrite(kind: .makeFolder, root: "home", path: "/fresh")) == nil)
         #expect(FileManager.default.fileExists(atPath: server.root.file("fresh")))
-        #expect(try online.queuedWrites().count == 2)
+        #expect(try online.server.queuedWrites().count == 2)
     }
 }

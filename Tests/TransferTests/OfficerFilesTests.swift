@@ -86,39 +86,43 @@ import Testing
         let (files, tokens) = try await signedIn()
         try server.root.write("docs/report.txt", String(repeating: "report line\n", count: 5000))
         let path = try files.path("officer:/docs/report.txt")
-        let (first, events) = try await collect(files.download(path, to: work.path + "/one.txt"))
+        let (first, events) = try await collect(files.server.download(path, to: work.path + "/one.txt"))
         #expect(first.bytes == 60_000 && !first.fromCache)
         guard case .started(let total, _, 0, let method, _) = events.first else { Issue.record("\(events)"); return }
         #expect(total == 60_000 && method != .cache)
         #expect(events.contains { if case .progress = $0 { true } else { false } })
         // The server's time, to the millisecond.
-        let listed = try await files.stat(path).mtime
+        let listed = try await files.server.stat(path).mtime
         let written = try #require(
             try FileManager.default.attributesOfItem(atPath: first.path)[.modificationDate] as? Date)
         #expect(abs(written.timeIntervalSince1970 - listed) < 0.002)
 
-        let (second, secondEvents) = try await collect(files.download(path, to: work.path + "/two.txt"))
+        let (second, secondEvents) = try await collect(files.server.download(path, to: work.path + "/two.txt"))
         #expect(second.fromCache)
         #expect(secondEvents.first == .started(total: 60_000, partSizes: [60_000], resumedBytes: 0, method: .cache))
         // Never over an existing file without force.
-        await #expect(throws: DownloadError.self) { try await files.download(path, to: work.path + "/two.txt").value }
+        await #expect(throws: DownloadError.self) {
+            try await files.server.download(path, to: work.path + "/two.txt").value
+        }
 
         // Offline: the cache answers, and what it lacks is not found, without a request.
         var offlineConfiguration = files.configuration
         offlineConfiguration.http.offline = true
         offlineConfiguration.tokens = tokens
         let offline = try OfficerFiles(configuration: offlineConfiguration)
-        #expect(try await offline.download(path, to: work.path + "/three.txt").value.fromCache)
+        #expect(try await offline.server.download(path, to: work.path + "/three.txt").value.fromCache)
         do {
-            _ = try await offline.download(try files.path("officer:/docs/missing.txt"), to: work.path + "/four.txt")
-                .value
+            _ = try await offline.server.download(
+                try files.path("officer:/docs/missing.txt"), to: work.path + "/four.txt"
+            )
+            .value
             Issue.record("expected a refusal")
         } catch {
             #expect(error as? FrontDoorRefusal == .notCachedOffline(try files.path("officer:/docs/missing.txt")))
             #expect(ErrorCategory.of(error) == .notFound)
         }
         await #expect(throws: FrontDoorRefusal.isAFolder(try files.path("officer:/docs"))) {
-            try await files.download(try files.path("officer:/docs"), to: work.path + "/folder").value
+            try await files.server.download(try files.path("officer:/docs"), to: work.path + "/folder").value
         }
     }
 
@@ -126,14 +130,14 @@ import Testing
         let (files, _) = try await signedIn()
         let local = try work.write("photo.jpg", "not really a photo")
         try server.root.write("Photos/.keep", "")
-        let (placed, events) = try await collect(files.upload(local, to: try files.path("officer:/Photos")))
+        let (placed, events) = try await collect(files.server.upload(local, to: try files.path("officer:/Photos")))
         #expect(placed.method == .tus)
         #expect(
             try String(contentsOfFile: server.root.file("Photos/photo.jpg"), encoding: .utf8) == "not really a photo")
         guard case .started(_, _, _, .tus, _) = events.first else { Issue.record("\(events)"); return }
 
         do {
-            _ = try await files.upload(local, to: try files.path("officer:/Photos")).value
+            _ = try await files.server.upload(local, to: try files.path("officer:/Photos")).value
             Issue.record("expected a conflict")
         } catch {
             #expect(ErrorCategory.of(error) == .conflict, "\(error)")
@@ -144,13 +148,13 @@ import Testing
         }
         var replace = UploadRequest()
         replace.overwrite = true
-        _ = try await files.upload(
+        _ = try await files.server.upload(
             try work.write("photo.jpg", "second"), to: try files.path("officer:/Photos"), request: replace
         ).value
         #expect(try String(contentsOfFile: server.root.file("Photos/photo.jpg"), encoding: .utf8) == "second")
 
         do {
-            _ = try await files.upload(
+            _ = try await files.server.upload(
                 local, to: try files.path("officer:/Nope/"),
                 request: {
                     var r = UploadRequest(); r.namesFolder = true; return r
@@ -162,7 +166,8 @@ import Testing
         }
         var create = UploadRequest()
         create.createMissing = true
-        _ = try await files.upload(local, to: try files.path("officer:/New/Deep/renamed.jpg"), request: create).value
+        _ = try await files.server.upload(local, to: try files.path("officer:/New/Deep/renamed.jpg"), request: create)
+            .value
         #expect(FileManager.default.fileExists(atPath: server.root.file("New/Deep/renamed.jpg")))
     }
 
@@ -180,7 +185,7 @@ import Testing
         // Fixed 1 MiB chunks: the server confirms the first one within seconds, however the sizer would grow them.
         var request = UploadRequest()
         request.options.chunkSize = 1 << 20
-        let operation = slow.upload(local, to: try slow.path("officer:/big.bin"), request: request)
+        let operation = slow.server.upload(local, to: try slow.path("officer:/big.bin"), request: request)
         // An app binds to the updates: the bytes it is told of only grow, and the last update says it stopped. The
         // app cancels as one would, from its own loop, once the journal holds confirmed bytes.
         let waiter = Task { try await operation.value }
@@ -215,7 +220,7 @@ import Testing
         let stoppedAt = seen.last?.progress.doneBytes ?? 0
         #expect(stoppedAt > 0 && stoppedAt < 12_000_000 && seen.last?.progress.filesFailed == 1)
 
-        let again = slow.upload(local, to: try slow.path("officer:/big.bin"))
+        let again = slow.server.upload(local, to: try slow.path("officer:/big.bin"))
         let resumedUpdates = await Self.collect(again.progress())
         let resumed = try await again.value
         #expect(resumed.resumedBytes > 0)

@@ -19,6 +19,6 @@ extension OfficerFiles {
 
     /// The runner the front door's actions use: its client, journal and cache.
     package func actionRunner(timeout: Double = 300) throws -> RemoteActionRunner {
-        RemoteActionRunner(client: try client, journal: try journal, cache: try usableCache(), timeout: timeout)
+        RemoteActionRunner(client: try client, journal: try journal, cache: try server.usableCache(), timeout: timeout)
     }
 }

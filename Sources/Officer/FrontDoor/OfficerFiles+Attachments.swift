@@ -39,8 +39,8 @@ extension OfficerFiles {
         _ files: [URL], on remote: String?, options: AttachmentOptions,
         _ report: @escaping @Sendable (TransferEvent) -> Void
     ) async throws -> [Attachment] {
-        for file in files { try Self.requireLocalFile(file.path) }
-        let client = try self.door(remote).client
+        for file in files { try LocalFiles.requireLocalFile(file.path) }
+        let client = try self.server(named: remote).client
         let prepared = try await self.attachmentCopies(of: files.map(\.path), options: options)
         defer { for item in prepared { if let temporary = item.temporary { unlink(temporary) } } }
         let sizes = try prepared.map { item in

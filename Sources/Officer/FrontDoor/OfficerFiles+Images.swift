@@ -29,7 +29,7 @@ extension OfficerFiles {
             throw FrontDoorRefusal.invalidValue(
                 "\(output): several images go into a folder, and this names an image file; give a folder (out/)")
         }
-        if inputs.count > 1 || output.hasSuffix("/") { try Self.makeOutputFolder(output) }
+        if inputs.count > 1 || output.hasSuffix("/") { try LocalFiles.makeOutputFolder(output) }
         var isDirectory: ObjCBool = false
         let intoFolder =
             FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue

@@ -11,11 +11,11 @@ extension OfficerFiles {
     package func remote(for location: Location) throws -> any Remote {
         switch location {
         case .local: LocalDiskRemote()
-        case .officer(let path): OfficerServerRemote(files: try door(path.remote))
+        case .officer(let path): OfficerServerRemote(server: try server(of: path))
         case .object(let path):
             try configuration.registeredRemotes[path.remote]
                 ?? ObjectStoreBucketRemote(store: try objectStore(named: path.remote))
-        case .url: WebAddressRemote(files: self)
+        case .url: WebAddressRemote(connection: server)
         }
     }
 
@@ -84,20 +84,9 @@ extension OfficerFiles {
     @discardableResult
     public func makeFolder(_ location: Location, parents: Bool) async throws(OfficerFilesError) -> RemoteEntry {
         try await reporting(location) {
-            try Self.requireStorableNames(location, all: parents)
+            try Location.requireStorableNames(location, all: parents)
             return try await remote(for: location).makeFolder(location, parents: parents)
         }
-    }
-
-    /// A folder or file to be created on an Officer server or this machine has a name the rule allows
-    /// (``FileName``), checked before any request; `all` checks the folders above too (`mkdir -p` may create
-    /// them). Names that exist already are never refused elsewhere: what another client made stays usable.
-    package static func requireStorableNames(_ location: Location, all: Bool = false) throws {
-        guard let path = location.ruledPath else { return }
-        let checked = all ? path : String(path.split(separator: "/").last ?? "")
-        guard let (name, _) = FileName.firstProblem(inPath: checked) else { return }
-        let folder = location.description.components(separatedBy: name).first ?? location.description
-        throw RemotePathError.unstorableName(folder: folder, name: name)
     }
 
     /// Removes a file, or a folder and everything in it with `recursive`; how many entries went. The top of a
@@ -168,7 +157,7 @@ extension OfficerFiles {
         try sameRemote(source, destination)
         try await checkFolderForm(source)
         let target = try await placement(of: source, at: destination)
-        try Self.requireStorableNames(target)
+        try Location.requireStorableNames(target)
         return target
     }
 
@@ -224,7 +213,7 @@ extension OfficerFiles {
     ) -> TransferOperation<UploadResult> {
         TransferOperation { report in
             try await self.reporting(destination) {
-                try Self.requireLocalFile(local)
+                try LocalFiles.requireLocalFile(local)
                 let operation = try self.remote(for: destination).upload(
                     local, to: destination, overwrite: overwrite, options: options)
                 for await event in operation { report(event) }

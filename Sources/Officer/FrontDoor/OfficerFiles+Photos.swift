@@ -42,7 +42,7 @@ extension OfficerFiles {
         let prepared = try await ParallelRunner.map(photos, width: ProcessInfo.processInfo.activeProcessorCount) {
             photo in
             Result { () throws -> UploadImagePreparation.Item in
-                try Self.requireLocalFile(photo.path)
+                try LocalFiles.requireLocalFile(photo.path)
                 return try preparation.prepare(photo.path).get()
             }
         }

@@ -164,7 +164,8 @@ extension OfficerFiles {
             case .upload(let upload):
                 var target = upload.target
                 target.credential = self.credential(for: target.tusEndpoint)
-                return .uploaded(try await self.uploader().upload(file: upload.localPath, to: target) { report($0) })
+                return .uploaded(
+                    try await self.server.uploader().upload(file: upload.localPath, to: target) { report($0) })
             case .objectUpload(let upload):
                 let store = try self.objectStore(endpoint: upload.endpoint, named: upload.remote)
                 return .uploaded(
@@ -192,7 +193,7 @@ extension OfficerFiles {
         if isRunning(transfer) { throw TransferHeldError(transfer: transfer) }
         switch transfer {
         case .upload(let upload):
-            try await uploader().terminate(upload, credential: credential(for: upload.target.tusEndpoint))
+            try await server.uploader().terminate(upload, credential: credential(for: upload.target.tusEndpoint))
         case .objectUpload(let upload):
             try await objectStore(endpoint: upload.endpoint, named: upload.remote).abort(upload)
         case .download(let download):

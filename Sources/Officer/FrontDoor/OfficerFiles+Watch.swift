@@ -14,12 +14,15 @@
             -> ProgressOperation<WatchEvent, Void>
         {
             ProgressOperation { report in
-                try Self.requireLocalFolder(local)
+                try LocalFiles.requireLocalFolder(local)
                 let root = URL(fileURLWithPath: local).standardizedFileURL.path
                 let watcher = try FolderWatcher(root: root)
                 defer { watcher.stop() }
-                try await FolderUploadWatch(files: self, root: root, remote: remote, options: options, report: report)
-                    .run(watcher)
+                try await FolderUploadWatch(
+                    files: self, server: try self.server(of: remote), root: root, remote: remote, options: options,
+                    report: report
+                )
+                .run(watcher)
             }
         }
     }

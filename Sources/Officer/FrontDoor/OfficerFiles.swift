@@ -100,65 +100,19 @@ public final class OfficerFiles: Sendable {
 
     /// The configuration it was made with.
     package let configuration: Configuration
-    /// The HTTP client every request goes through.
-    package let http: HTTPClient
-    /// How local paths are kept: relative to the declared base folders and to the folders this front door keeps
-    /// its own files in (prepared copies, staged downloads), each found again wherever it is declared next run.
-    package let anchors: PathAnchors
-    /// Unfinished transfers, when a journal is configured; opened on first use, so local work (file facts,
-    /// archives, images) never opens SQLite.
-    package var journal: TransferJournal? {
-        get throws(SQLiteError) { try journalSlot.open() }
-    }
-    private let journalSlot: JournalSlot
-    private let cacheSlot: CacheSlot
-    /// What the server says it offers, asked once.
-    let featureSlot = FeatureSlot()
-    /// What the server offers beyond the seed's endpoints, learnt once for every operation of this front door and
-    /// remembered in the journal for a day.
-    let offers: ServerOffers
-    /// What every upload of this front door learnt of its endpoints (tus or not), so each is asked once.
-    let uploadEndpoints = UploadEndpoints()
+    /// The default server (`officer:`): its HTTP client, offers and uploads' endpoints, and the journal and cache
+    /// every server of this front door shares.
+    package let server: OfficerServer
     /// Folders listed whole for paging, kept for a cursor's life.
     let listingMemo: ListingMemo
-
-    /// The front doors of the named Officer remotes, made on first use.
-    private let doors = OtherServers()
+    /// The named Officer remotes' servers, made on first use.
+    private let servers = OtherServers()
 
     /// Sets up the parts; the journal and the cache open on first use.
-    public convenience init(configuration: Configuration) throws(OfficerFilesError) {
-        self.init(configuration: configuration, sharing: nil)
-    }
-
-    /// A front door for `configuration`'s server that shares `parent`'s journal and cache (a named remote's).
-    private init(configuration: Configuration, sharing parent: OfficerFiles?) {
+    public init(configuration: Configuration) throws(OfficerFilesError) {
         self.configuration = configuration
         listingMemo = ListingMemo(clock: configuration.http.clock)
-        var settings = configuration.http
-        if let server = configuration.server {
-            // Every request with the token, whichever operation sent it, signs in again once if the server refuses it.
-            settings.credentialRenewal = SessionRenewal(
-                server: server, tokens: configuration.tokens, http: HTTPClient(configuration: configuration.http))
-        }
-        http = HTTPClient(configuration: settings)
-        let anchors = parent?.anchors ?? Self.anchors(for: configuration)
-        self.anchors = anchors
-        let journalSlot =
-            parent?.journalSlot
-            ?? JournalSlot(path: configuration.journalPath, anchors: anchors, onWarning: configuration.onWarning)
-        self.journalSlot = journalSlot
-        if let server = configuration.server, configuration.journalPath != nil {
-            offers = ServerOffers(
-                memory: ServerOffers.Memory(
-                    load: { (try? journalSlot.open()?.serverOffers(for: server, maxAge: ServerOffers.maxAge)) ?? [:] },
-                    save: { proposal, offered in
-                        try? journalSlot.open()?.rememberServerOffer(proposal, offered: offered, for: server)
-                    }))
-        } else {
-            offers = ServerOffers()
-        }
-        cacheSlot =
-            parent?.cacheSlot ?? CacheSlot(directory: configuration.cacheDirectory, limit: configuration.cacheLimit)
+        server = OfficerServer(configuration: configuration, anchors: Self.anchors(for: configuration), sharing: nil)
     }
 
     /// The declared base folders and this front door's own: `prepared` (copies of images waiting for their upload)
@@ -169,22 +123,23 @@ public final class OfficerFiles: Sendable {
         return PathAnchors(folders)
     }
 
-    /// The front door of the Officer remote `name` (nil: this one), sharing this one's journal, cache and settings.
-    package func door(_ name: String?) throws -> OfficerFiles {
-        guard let name, name != "officer" else { return self }
+    /// The server of the Officer remote `name` (nil: the default one), sharing the default one's journal, cache
+    /// and settings.
+    package func server(named name: String?) throws -> OfficerServer {
+        guard let name, name != "officer" else { return server }
         guard let remote = configuration.officerRemotes.first(where: { $0.name == name }) else {
             throw FrontDoorRefusal.invalidValue("\(name): no such remote")
         }
-        if remote.server == configuration.server { return self }
-        return try doors.door(for: remote) {
+        if remote.server == configuration.server { return server }
+        return servers.server(for: remote) {
             var configuration = self.configuration
             configuration.server = remote.server
-            return OfficerFiles(configuration: configuration, sharing: self)
+            return OfficerServer(configuration: configuration, anchors: server.anchors, sharing: server)
         }
     }
 
-    /// The API client of the Officer remote `name` (nil: this front door's server).
-    func client(remote name: String?) throws -> OfficerClient { try door(name).client }
+    /// The server `path` is on.
+    package func server(of path: RemotePath) throws -> OfficerServer { try server(named: path.remote) }
 
     /// Passes a warning on to ``Configuration/onWarning``.
     func warn(_ message: String) { configuration.onWarning?(message) }
@@ -192,43 +147,20 @@ public final class OfficerFiles: Sendable {
     /// True when no request is made (``HTTPClientConfiguration/offline``).
     package var isOffline: Bool { configuration.http.offline }
 
-    /// The API client for the server, with the token the store holds for it now (read on each use, so a sign-in
-    /// or sign-out through any front door sharing the store takes effect at once).
+    /// The HTTP client of the default server (plain URLs go through it, without the token).
+    package var http: HTTPClient { server.http }
+    /// How local paths are kept (``PathAnchors``).
+    package var anchors: PathAnchors { server.anchors }
+    /// Unfinished transfers, when a journal is configured (opened on first use).
+    package var journal: TransferJournal? {
+        get throws(SQLiteError) { try server.journal }
+    }
+    /// The default server's API client (``OfficerServer/client``).
     package var client: OfficerClient {
-        get throws(FrontDoorRefusal) {
-            guard let server = configuration.server else { throw .noServer }
-            var client = OfficerClient(
-                server: server, token: configuration.tokens.token(for: server), http: http, offers: offers)
-            client.remoteName = configuration.officerRemotes.first { $0.server == server }?.name
-            return client
-        }
+        get throws(FrontDoorRefusal) { try server.client }
     }
-
-    /// The error that ends an unattended run once the server refuses the token and no sign-in could replace it
-    /// (none kept, or it failed: then why), whatever error `cause` the refusal came as.
-    func tokenRejected(_ cause: (any Error)? = nil) -> any Error {
-        if let cause, case OfficerError.notSignedIn = cause { return cause }
-        guard let client = try? client else { return cause ?? FrontDoorRefusal.noServer }
-        return OfficerError.notSignedIn(
-            server: client.server, reason: client.refusal("the server no longer accepts the token"))
-    }
-
-    /// The server's base URL, or `FrontDoorRefusal/noServer`.
-    func server() throws(FrontDoorRefusal) -> String {
-        guard let server = configuration.server else { throw .noServer }
-        return server
-    }
-
-    /// The content cache; nil when none is configured. Opening it repairs what an interrupted run left
-    /// (``ContentCache/openingReport``).
-    package func cache() throws(CacheError) -> ContentCache? { try cacheSlot.open() }
-
-    /// The cache for operations that only gain from it: a cache that cannot be opened is not used (a broken
-    /// cache must never stop a download), except offline, where it is the only source.
-    func usableCache() throws(CacheError) -> ContentCache? {
-        if isOffline { return try cache() }
-        return try? cache()
-    }
+    /// The content cache; nil when none is configured.
+    package func cache() throws(CacheError) -> ContentCache? { try server.cache() }
 
     /// A path from what a user typed: `officer:/p`, `officer:ROOT:/p`, or a plain `/p` in the default root.
     package func path(_ text: String) throws(RemotePathError) -> RemotePath {
@@ -262,102 +194,18 @@ public final class OfficerFiles: Sendable {
             objectRemotes: objectRemoteNames, defaultRoot: configuration.defaultRoot,
             plain: plain)
     }
-
-    /// The cache key of one kind of content of `path`, for the account this front door acts as.
-    func cacheKey(_ path: RemotePath, kind: String) throws(FrontDoorRefusal) -> CacheKey {
-        CacheKey(server: try client.accountIdentity, root: path.root, path: path.path, kind: kind)
-    }
 }
 
-/// The front doors of other servers, one per remote.
+/// The servers of the named Officer remotes, one per remote.
 private final class OtherServers: Sendable {
-    private let doors = LockedValue<[String: OfficerFiles]>([:])
+    private let servers = LockedValue<[String: OfficerServer]>([:])
 
-    func door(for remote: OfficerRemote, make: () throws -> OfficerFiles) throws -> OfficerFiles {
-        try doors.withLock { doors in
-            if let door = doors[remote.name] { return door }
-            let door = try make()
-            doors[remote.name] = door
-            return door
+    func server(for remote: OfficerRemote, make: () -> OfficerServer) -> OfficerServer {
+        servers.withLock { servers in
+            if let server = servers[remote.name] { return server }
+            let server = make()
+            servers[remote.name] = server
+            return server
         }
-    }
-}
-
-/// The journal, opened once on first use and shared by every operation; a damaged one it replaced is told as a
-/// warning, once.
-private final class JournalSlot: Sendable {
-    private let path: String?
-    private let anchors: PathAnchors
-    private let onWarning: (@Sendable (String) -> Void)?
-    private let opened = LockedValue<TransferJournal?>(nil)
-
-    init(path: String?, anchors: PathAnchors, onWarning: (@Sendable (String) -> Void)?) {
-        self.path = path
-        self.anchors = anchors
-        self.onWarning = onWarning
-    }
-
-    func open() throws(SQLiteError) -> TransferJournal? {
-        let (path, anchors) = (path, anchors)
-        let opening = opened.withLock { opened -> Result<(TransferJournal?, isNew: Bool), SQLiteError> in
-            if let opened { return .success((opened, false)) }
-            guard let path else { return .success((nil, false)) }
-            do throws(SQLiteError) {
-                let journal = try TransferJournal(path: path, anchors: anchors)
-                opened = journal
-                return .success((journal, true))
-            } catch {
-                return .failure(error)
-            }
-        }
-        let (journal, isNew) = try opening.get()
-        if isNew, let recovery = journal?.openingReport { onWarning?(recovery.description) }
-        return journal
-    }
-}
-
-/// The cache, opened once on first use and shared by every operation.
-private final class CacheSlot: Sendable {
-    private let directory: String?
-    private let limit: Int64
-    private let opened = LockedValue<ContentCache?>(nil)
-
-    init(directory: String?, limit: Int64) {
-        self.directory = directory
-        self.limit = limit
-    }
-
-    func open() throws(CacheError) -> ContentCache? {
-        let (directory, limit) = (directory, limit)
-        let opening = opened.withLock { opened -> Result<ContentCache?, CacheError> in
-            if let opened { return .success(opened) }
-            guard let directory else { return .success(nil) }
-            do throws(CacheError) {
-                let cache = try ContentCache(directory: directory, limit: limit)
-                opened = cache
-                return .success(cache)
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try opening.get()
-    }
-}
-
-/// The server's features, asked once per front door: every thumbnail of a folder would ask otherwise, and
-/// several asking at once share the one request. A failed request is not kept (the next use asks again).
-final class FeatureSlot: Sendable {
-    private let pending = LockedValue<Task<Set<String>?, Never>?>(nil)
-
-    func get(_ load: @escaping @Sendable () async -> Set<String>?) async -> Set<String> {
-        let task = pending.withLock { pending in
-            if let pending { return pending }
-            let task = Task { await load() }
-            pending = task
-            return task
-        }
-        if let features = await task.value { return features }
-        pending.withLock { if $0 == task { $0 = nil } }
-        return []
     }
 }

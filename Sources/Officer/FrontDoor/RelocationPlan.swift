@@ -31,10 +31,10 @@ extension OfficerFiles {
             do {
                 if plan.queueAtOnce { throw FrontDoorRefusal.needsNetwork(destination.description) }
                 intoFolder = try await takesEntriesIn(destination)
-            } catch  where queueable && queues(after: error) {
+            } catch  where queueable && server.queues(after: error) {
                 plan.queueAtOnce = true
                 guard case .officer(let path) = destination else { throw error }
-                intoFolder = try queuedDestinationIsFolder(path)
+                intoFolder = try server.queuedDestinationIsFolder(path)
             }
         }
         plan.intoFolder = intoFolder
@@ -43,7 +43,7 @@ extension OfficerFiles {
                 "with several sources, \(destination) must be an existing folder or end with /")
         }
         guard parents else { return plan }
-        try Self.requireStorableNames(destination, all: true)
+        try Location.requireStorableNames(destination, all: true)
         if !plan.queueAtOnce {
             for source in sources where try await entry(source).isFolder && copy && !recursive {
                 throw FrontDoorRefusal.copyNeedsRecursive(source.description)

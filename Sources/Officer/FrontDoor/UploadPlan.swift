@@ -7,9 +7,9 @@ import Transfer
 /// target without a request; any other remote goes through its own upload; a server that cannot be reached while
 /// the changes are to be kept gets none, and every file is kept as it would land.
 package struct UploadPlan: Sendable {
-    enum Route: Sendable {
-        /// An Officer server or a tus URL, placed (and folders made) already.
-        case targets(UploadDestination)
+    package enum Route: Sendable {
+        /// An Officer server or a tus URL, placed (and folders made) already; `server` sends each file.
+        case targets(UploadDestination, on: OfficerServer)
         /// Any other remote, each file into the folder or at the name.
         case remote(Location, intoFolder: Bool)
         /// Changes to keep: the server could not be reached.
@@ -29,7 +29,7 @@ package struct UploadPlan: Sendable {
     /// The one name a single file is stored under, nil when the files go into a folder (under their own names).
     package var fileName: String? {
         switch route {
-        case .targets(.officer(.asFile(let file))): file.name
+        case .targets(.officer(.asFile(let file)), _): file.name
         case .targets: nil
         case .remote(let location, let intoFolder), .kept(let location, let intoFolder):
             intoFolder ? nil : location.name
@@ -40,10 +40,10 @@ package struct UploadPlan: Sendable {
     package func landing(of local: String, name: String? = nil) -> Location {
         let name = name ?? (local as NSString).lastPathComponent
         switch route {
-        case .targets(.officer(.intoFolder(let folder))):
+        case .targets(.officer(.intoFolder(let folder)), _):
             return (try? folder.appending(name)).map { .officer($0) } ?? .officer(folder)
-        case .targets(.officer(.asFile(let file))): return .officer(file)
-        case .targets(.tus(let url)): return .url(url)
+        case .targets(.officer(.asFile(let file)), _): return .officer(file)
+        case .targets(.tus(let url), _): return .url(url)
         case .remote(let location, let intoFolder), .kept(let location, let intoFolder):
             return intoFolder ? location.appending(name) ?? location : location
         }
@@ -66,11 +66,11 @@ package struct UploadPlan: Sendable {
     package func upload(_ local: String, name: String? = nil, options: UploadOptions) -> TransferOperation<UploadResult>
     {
         switch route {
-        case .targets(let destination):
+        case .targets(let destination, let server):
             do {
-                let target = try files.uploadTarget(
+                let target = try server.uploadTarget(
                     for: local, name: name, destination: destination, overwrite: overwrite)
-                let operation = files.upload(local, to: target, options: options)
+                let operation = server.upload(local, to: target, options: options)
                 guard case .tus(let url) = destination else { return operation }
                 return TransferOperation { report in
                     for await event in operation { report(event) }
@@ -93,36 +93,31 @@ extension OfficerFiles {
     /// Decides where `locals` go at `destination`, as cp(1) places copies: an existing folder (or one written with
     /// `/`) takes them under their names, several files need a folder, else the one file goes at that name.
     /// `createMissing` makes the folders missing on the way; `queueing`: the changes are to be kept when the
-    /// server cannot be reached, so that is planned instead of failing. Each remote plans its own
-    /// (``Remote/uploadPlan(of:to:request:queueing:on:)``).
+    /// server cannot be reached, so that is planned instead of failing. A remote that places a batch itself says
+    /// where (``Remote/uploadRoute(of:to:request:queueing:)``); any other is placed as a copy is, each file through
+    /// the remote's upload.
     package func planUpload(
         of locals: [String], to destination: Location, request: UploadRequest, queueing: Bool
     ) async throws -> UploadPlan {
         // Every file is checked before anything goes (uploads check again, as they open each).
-        for local in locals { try Self.requireLocalFile(local) }
+        for local in locals { try LocalFiles.requireLocalFile(local) }
         var request = request
         request.namesFolder = request.namesFolder || destination.namesFolder
-        return try await remote(for: destination).uploadPlan(
-            of: locals, to: destination, request: request, queueing: queueing, on: self)
-    }
-}
-
-extension Remote {
-    /// A remote without batch placement of its own: placed as a copy is (``OfficerFiles/planRelocation(of:to:copy:recursive:parents:queueing:)``),
-    /// each file through the remote's upload; chunk sizes and parallel parts are a tus upload's only.
-    package func uploadPlan(
-        of locals: [String], to destination: Location, request: UploadRequest, queueing: Bool,
-        on files: OfficerFiles
-    ) async throws -> UploadPlan {
+        let remote = try remote(for: destination)
+        if let route = try await remote.uploadRoute(of: locals, to: destination, request: request, queueing: queueing) {
+            return UploadPlan(
+                files: self, route: route, overwrite: request.overwrite, createMissing: request.createMissing,
+                folderToMake: nil)
+        }
         if request.options.parts > 1 || request.options.chunkSize != nil {
             throw FrontDoorRefusal.invalidValue(
                 "\(destination): chunk sizes and parallel parts are for tus uploads (an Officer server or a tus URL)")
         }
-        let plan = try await files.planRelocation(
+        let plan = try await planRelocation(
             of: locals.map(Location.local), to: destination, copy: false, recursive: true,
             parents: request.createMissing, queueing: false)
         return UploadPlan(
-            files: files, route: .remote(destination, intoFolder: plan.intoFolder), overwrite: request.overwrite,
+            files: self, route: .remote(destination, intoFolder: plan.intoFolder), overwrite: request.overwrite,
             createMissing: request.createMissing, folderToMake: plan.folderToMake)
     }
 }

@@ -332,7 +332,7 @@ extension ObjectStore {
             http: client.http(bucket: path.bucket), url: client.objectURL(bucket: path.bucket, key: path.objectKey),
             credential: nil,
             size: entry.size, etag: entry.etag)
-        return try await OfficerFiles.onOwnThread(cancelling: file) {
+        return try await BlockingWork.onOwnThread(cancelling: file) {
             try FileFacts.reading(file, name: path.name, path: path.description, modificationTime: mtime, mode: nil)
         }
     }

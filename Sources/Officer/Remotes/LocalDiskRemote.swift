@@ -14,7 +14,7 @@ struct LocalDiskRemote: Remote {
     func features() async -> RemoteFeatures { fixedFeatures }
 
     func thumbnail(_ location: Location, size: Int) async throws -> Thumbnail {
-        Thumbnail(image: try await OfficerFiles.localThumbnail(try path(location), size: size), origin: .local)
+        Thumbnail(image: try await Thumbnail.ofLocalFile(try path(location), size: size), origin: .local)
     }
 
     func actionTarget(_ location: Location) throws -> ActionTarget { .local(try path(location)) }
@@ -86,7 +86,7 @@ struct LocalDiskRemote: Remote {
 
     func archiveBytes(_ location: Location) async throws -> ArchiveBytes {
         let local = try path(location)
-        try OfficerFiles.requireLocalFile(local)
+        try LocalFiles.requireLocalFile(local)
         return .local(local)
     }
 }

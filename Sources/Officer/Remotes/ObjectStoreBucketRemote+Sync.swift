@@ -90,7 +90,7 @@ extension ObjectStoreBucketRemote {
     ) async throws {
         var extra: [String: String] = [:]
         // A prepared image is a new file: the object keeps the original's time.
-        if let own = OfficerFiles.modificationTime(of: local), abs(own - mtime) >= 1e-6 {
+        if let own = LocalFiles.modificationTime(of: local), abs(own - mtime) >= 1e-6 {
             extra["mtime"] = ObjectMetadata.mtimeText(seconds: mtime)
         }
         let progress = PartProgressSum()

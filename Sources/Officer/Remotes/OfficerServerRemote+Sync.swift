@@ -33,8 +33,8 @@ extension OfficerServerRemote {
     ) -> any SyncRemoteIterator {
         do {
             return OfficerTreeIterator(
-                client: try files.client, base: try base(root), pageSize: Self.treePageSize,
-                missingRootIsEmpty: missingRootIsEmpty, journal: try files.journal)
+                client: try server.client, base: try base(root), pageSize: Self.treePageSize,
+                missingRootIsEmpty: missingRootIsEmpty, journal: try server.journal)
         } catch {
             return FailedSyncListing(error)
         }
@@ -43,7 +43,7 @@ extension OfficerServerRemote {
     /// Checks the root folder (and that it exists where it must).
     func checkSyncRoot(_ root: SyncRoot, mustExist: Bool) async throws {
         let base = try base(root)
-        if try await !files.client.folderExists(base), mustExist {
+        if try await !server.client.folderExists(base), mustExist {
             throw OfficerError.notFound(request: "sync", message: "\(base): no such folder")
         }
     }
@@ -51,7 +51,7 @@ extension OfficerServerRemote {
     /// Makes a folder on the server (an existing one is fine).
     func makeSyncFolder(_ path: SyncPath, in root: SyncRoot) async throws {
         do {
-            _ = try await files.client.makeDirectory(try remotePath(path, in: root), parents: true)
+            _ = try await server.client.makeDirectory(try remotePath(path, in: root), parents: true)
         } catch OfficerError.conflict {
             // Already there.
         }
@@ -62,12 +62,12 @@ extension OfficerServerRemote {
         _ local: String, to path: SyncPath, in root: SyncRoot, mtime: Double,
         onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws {
-        let client = try files.client
-        let journal = try files.journal
+        let client = try server.client
+        let journal = try server.journal
         let folder = try remotePath(SyncPath(Array(path.components.dropLast())), in: root)
         let target = try client.uploadTarget(name: path.name, into: folder, mtime: mtime, overwrite: true)
         let uploader = TusUploader.describingFiles(
-            http: client.http, journal: journal, server: client, endpoints: files.uploadEndpoints)
+            http: client.http, journal: journal, server: client, endpoints: server.uploadEndpoints)
         let result: UploadResult
         do {
             result = try await uploader.upload(file: local, to: target) { event in
@@ -91,9 +91,9 @@ extension OfficerServerRemote {
         _ path: SyncPath, size: Int64, in root: SyncRoot, to local: String,
         onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws -> SyncFetched {
-        let client = try files.client
+        let client = try server.client
         let options = DownloadOptions.syncFetch(size: size)
-        let downloader = SegmentedDownloader(http: client.http, journal: try files.journal)
+        let downloader = SegmentedDownloader(http: client.http, journal: try server.journal)
         let progress = PartProgressSum()
         let result: DownloadResult
         do {
@@ -113,16 +113,16 @@ extension OfficerServerRemote {
 
     /// Removes a file or folder on the server.
     func syncDelete(_ path: SyncPath, isDirectory: Bool, in root: SyncRoot) async throws {
-        try await files.client.remove(try remotePath(path, in: root), recursive: isDirectory)
+        try await server.client.remove(try remotePath(path, in: root), recursive: isDirectory)
     }
 
     /// The server's SHA-256 of a file (the proposed `sha256`).
     func syncChecksum(_ path: SyncPath, in root: SyncRoot, like other: SyncChecksum?) async throws -> SyncChecksum {
-        SyncChecksum(algorithm: .sha256, hex: try await files.client.sha256(try remotePath(path, in: root)).sha256)
+        SyncChecksum(algorithm: .sha256, hex: try await server.client.sha256(try remotePath(path, in: root)).sha256)
     }
 
     /// Sets a file's time on the server (the proposed `mtime`).
     func setSyncTime(_ path: SyncPath, in root: SyncRoot, to mtime: Double) async throws {
-        try await files.client.setModificationTime(try remotePath(path, in: root), to: mtime)
+        try await server.client.setModificationTime(try remotePath(path, in: root), to: mtime)
     }
 }

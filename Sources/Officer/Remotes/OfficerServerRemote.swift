@@ -3,10 +3,10 @@ import Foundation
 import Preview
 import Transfer
 
-/// An Officer server as a ``Remote``: its front door (the default server's, or a named remote's) does the work
+/// An Officer server as a ``Remote``: its ``OfficerServer`` (the default one, or a named remote's) does the work
 /// with every rule it keeps (the cache, offline answers, the seed's endpoints and the proposals where offered).
 struct OfficerServerRemote: Remote {
-    let files: OfficerFiles
+    let server: OfficerServer
 
     var kind: String { "an Officer server" }
 
@@ -21,12 +21,12 @@ struct OfficerServerRemote: Remote {
 
     func features() async -> RemoteFeatures {
         var features = fixedFeatures
-        guard let client = try? files.client else { return features }
+        guard let client = try? server.client else { return features }
         if await client.knownOffer(.tus) != false { features.insert(.resumableUploads) }
         if await client.knownOffer(.mtime) != false { features.insert(.settableTimes) }
         if await client.knownOffer(.sha256) == true { features.insert(.sha256) }
         if await client.knownOffer(.tree) == true { features.insert(.recursiveListing) }
-        let named = await files.serverFeatures()
+        let named = await server.serverFeatures()
         if named.contains("jobs") { features.insert(.jobs) }
         if named.contains("thumbnail") { features.insert(.thumbnails) }
         return features
@@ -40,18 +40,18 @@ struct OfficerServerRemote: Remote {
     }
 
     func thumbnail(_ location: Location, size: Int) async throws -> Thumbnail {
-        try await files.thumbnail(of: try path(location), size: size)
+        try await server.thumbnail(of: try path(location), size: size)
     }
 
     func actionTarget(_ location: Location) throws -> ActionTarget { .remote(try path(location)) }
 
     func archiveBytes(_ location: Location) async throws -> ArchiveBytes {
-        try await files.archiveBytes(try path(location))
+        try await server.archiveBytes(try path(location))
     }
 
     func setKeptOffline(_ location: Location, _ kept: Bool) async throws -> PinOutcome? {
-        if kept { return try await files.pin(try path(location)) }
-        try files.unpin(try path(location))
+        if kept { return try await server.pin(try path(location)) }
+        try server.unpin(try path(location))
         return nil
     }
 
@@ -75,53 +75,47 @@ struct OfficerServerRemote: Remote {
 
     func stat(_ location: Location) async throws -> RemoteEntry {
         let path = try path(location)
-        return Self.entry(try await files.stat(path), root: path.root, remote: path.remote)
+        return Self.entry(try await server.stat(path), root: path.root, remote: path.remote)
     }
 
     /// The batch placed once by the server's listing (folders made with `createMissing`), each file's target
     /// then made without a request; when the server cannot be reached and the changes are to be kept, a kept
-    /// plan placed as the queue will have the server.
-    func uploadPlan(
-        of locals: [String], to destination: Location, request: UploadRequest, queueing: Bool,
-        on front: OfficerFiles
-    ) async throws -> UploadPlan {
+    /// route placed as the queue will have the server.
+    func uploadRoute(of locals: [String], to destination: Location, request: UploadRequest, queueing: Bool)
+        async throws -> UploadPlan.Route?
+    {
         let path = try path(destination)
         let keeps = queueing && fixedFeatures.contains(.queuedWrites)
         // The server's tus answer is asked while the destination is placed: the first upload would wait a round
         // trip for it after.
         var asking: Task<Void, Never>?
-        if !files.isOffline, let client = try? files.client, client.offers.offers(.tus) != false,
-            let uploader = try? files.uploader(),
+        if !server.isOffline, let client = try? server.client, client.offers.offers(.tus) != false,
+            let uploader = try? server.uploader(),
             let target = try? client.uploadTarget(name: "-", into: path, mtime: nil, overwrite: false)
         {
             asking = Task { _ = try? await uploader.discover(target) }
         }
         do {
-            if keeps, files.isOffline { throw FrontDoorRefusal.needsNetwork(destination.description) }
-            let placement = try await files.uploadDestination(
-                path.description, several: locals.count > 1, request: request)
-            return UploadPlan(
-                files: files, route: .targets(placement), overwrite: request.overwrite,
-                createMissing: request.createMissing, folderToMake: nil)
+            if keeps, server.isOffline { throw FrontDoorRefusal.needsNetwork(destination.description) }
+            let placement = try await server.uploadPlacement(of: path, several: locals.count > 1, request: request)
+            return .targets(.officer(placement), on: server)
         } catch {
             asking?.cancel()
-            guard keeps && files.queues(after: error) else { throw error }
-            let intoFolder = try locals.count > 1 || files.queuedDestinationIsFolder(path)
-            return UploadPlan(
-                files: front, route: .kept(destination, intoFolder: intoFolder), overwrite: request.overwrite,
-                createMissing: request.createMissing, folderToMake: nil)
+            guard keeps && server.queues(after: error) else { throw error }
+            let intoFolder = try locals.count > 1 || server.queuedDestinationIsFolder(path)
+            return .kept(destination, intoFolder: intoFolder)
         }
     }
 
     func synced(_ action: SyncAction, below location: Location) {
-        if let base = try? path(location) { files.forgetCachedListings(after: action, below: base) }
+        if let base = try? path(location) { server.forgetCachedListings(after: action, below: base) }
     }
 
     func downloadZip(of locations: [Location], to local: String, options: DownloadOptions)
         -> TransferOperation<DownloadResult>
     {
         do {
-            return files.downloadZip(of: try locations.map(path), to: local, options: options)
+            return server.downloadZip(of: try locations.map(path), to: local, options: options)
         } catch {
             return TransferOperation { _ in throw error }
         }
@@ -129,7 +123,7 @@ struct OfficerServerRemote: Remote {
 
     func cachedListing(_ location: Location) throws -> RemoteListing? {
         let path = try path(location)
-        guard let cached = try files.cachedListing(path) else { return nil }
+        guard let cached = try server.cachedListing(path) else { return nil }
         return RemoteListing(
             location: location,
             entries: cached.listing.entries.map { Self.entry($0, root: path.root, remote: path.remote) },
@@ -138,12 +132,12 @@ struct OfficerServerRemote: Remote {
 
     func list(_ location: Location) async throws -> RemoteListing {
         let path = try path(location)
-        if files.isOffline {
+        if server.isOffline {
             guard let cached = try cachedListing(location) else { throw FrontDoorRefusal.notCachedOffline(path) }
             return cached
         }
         let listed: Result<DirectoryListing, any Error>
-        do { listed = .success(try await files.list(path)) } catch { listed = .failure(error) }
+        do { listed = .success(try await server.list(path)) } catch { listed = .failure(error) }
         switch listed {
         case .success(let listing):
             return RemoteListing(
@@ -154,7 +148,7 @@ struct OfficerServerRemote: Remote {
             return RemoteListing(location: location, entries: [try await stat(location)])
         case .failure(let error):
             // The server cannot be reached: the last listing, marked with its time, where the app wants it.
-            guard ErrorCategory.of(error) == .network, files.configuration.listsFromCacheWhenUnreachable,
+            guard ErrorCategory.of(error) == .network, server.configuration.listsFromCacheWhenUnreachable,
                 let cached = try? cachedListing(location)
             else { throw error }
             return cached
@@ -165,38 +159,38 @@ struct OfficerServerRemote: Remote {
         guard let path = try? path(location) else {
             return AsyncThrowingStream { $0.finish(throwing: unavailable("listing", location)) }
         }
-        let entries = files.walk(path)
+        let entries = server.walk(path)
         return .mapping(entries) { entry in Self.entry(entry, root: path.root, remote: path.remote) }
     }
 
     func makeFolder(_ location: Location, parents: Bool) async throws -> RemoteEntry {
         let path = try path(location)
-        return Self.entry(try await files.makeFolder(path, parents: parents), root: path.root, remote: path.remote)
+        return Self.entry(try await server.makeFolder(path, parents: parents), root: path.root, remote: path.remote)
     }
 
     func remove(_ location: Location, recursive: Bool) async throws -> Int {
-        try await files.remove(try path(location), recursive: recursive)
+        try await server.remove(try path(location), recursive: recursive)
     }
 
     func copy(_ source: Location, to destination: Location, overwrite: Bool, recursive: Bool) async throws
         -> RemoteEntry
     {
         let (from, to) = (try path(source), try path(destination))
-        if !recursive, try await files.stat(from).isDirectory {
+        if !recursive, try await server.stat(from).isDirectory {
             throw FrontDoorRefusal.copyNeedsRecursive(from.description)
         }
-        return Self.entry(try await files.copy(from, to: to, overwrite: overwrite), root: to.root, remote: to.remote)
+        return Self.entry(try await server.copy(from, to: to, overwrite: overwrite), root: to.root, remote: to.remote)
     }
 
     func move(_ source: Location, to destination: Location, overwrite: Bool) async throws -> RemoteEntry {
         let (from, to) = (try path(source), try path(destination))
-        return Self.entry(try await files.move(from, to: to, overwrite: overwrite), root: to.root, remote: to.remote)
+        return Self.entry(try await server.move(from, to: to, overwrite: overwrite), root: to.root, remote: to.remote)
     }
 
     func download(_ location: Location, to local: String, options: DownloadOptions) -> TransferOperation<DownloadResult>
     {
         do {
-            return files.download(try path(location), to: local, options: options)
+            return server.download(try path(location), to: local, options: options)
         } catch {
             return TransferOperation { _ in throw error }
         }
@@ -205,12 +199,12 @@ struct OfficerServerRemote: Remote {
     func read(_ location: Location, to fileDescriptor: Int32, outputName: String, bandwidthLimit: Int64?) async throws
         -> Int64
     {
-        try await files.read(
+        try await server.read(
             try path(location), to: fileDescriptor, outputName: outputName, bandwidthLimit: bandwidthLimit
         ).bytes
     }
 
-    func facts(of location: Location) async throws -> FileFacts { try await files.facts(of: try path(location)) }
+    func facts(of location: Location) async throws -> FileFacts { try await server.facts(of: try path(location)) }
 
     func upload(_ local: String, to destination: Location, overwrite: Bool, options: UploadOptions)
         -> TransferOperation<UploadResult>
@@ -219,7 +213,7 @@ struct OfficerServerRemote: Remote {
             var request = UploadRequest()
             request.overwrite = overwrite
             request.options = options
-            return files.upload(local, to: try path(destination), request: request)
+            return server.upload(local, to: try path(destination), request: request)
         } catch {
             return TransferOperation { _ in throw error }
         }
@@ -230,7 +224,7 @@ struct OfficerServerRemote: Remote {
         request: UploadRequest
     ) -> TransferOperation<UploadResult> {
         do {
-            return files.upload(stream: stream, label: label, to: try path(destination), request: request)
+            return server.upload(stream: stream, label: label, to: try path(destination), request: request)
         } catch {
             return TransferOperation { _ in throw error }
         }
@@ -238,7 +232,7 @@ struct OfficerServerRemote: Remote {
 
     func search(_ text: String, in folder: Location) async throws -> RemoteSearch {
         let path = try path(folder)
-        let response = try await files.search(text, in: path)
+        let response = try await server.search(text, in: path)
         return RemoteSearch(
             path: folder.description, query: response.query,
             results: response.results.map { Self.entry($0, root: path.root, remote: path.remote) },

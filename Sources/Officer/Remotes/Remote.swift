@@ -117,11 +117,10 @@ package protocol Remote: Sendable {
     /// for a file of that folder whose destination already holds it (a run killed after the store completed it)
     /// is forgotten, its parts given back.
     func settleUploads(from localRoot: String, to location: Location) async
-    /// Where the files of one upload go, decided once for the batch (see ``OfficerFiles/planUpload(of:to:request:queueing:)``).
-    func uploadPlan(
-        of locals: [String], to destination: Location, request: UploadRequest, queueing: Bool,
-        on files: OfficerFiles
-    ) async throws -> UploadPlan
+    /// Where the files of one upload go when this remote places a batch itself (an Officer server by one listing,
+    /// a tus creation URL); nil places them as a copy is placed (see ``OfficerFiles/planUpload(of:to:request:queueing:)``).
+    func uploadRoute(of locals: [String], to destination: Location, request: UploadRequest, queueing: Bool)
+        async throws -> UploadPlan.Route?
     /// One zip of several files and folders, made by the remote, downloaded like one file.
     func downloadZip(of locations: [Location], to local: String, options: DownloadOptions)
         -> TransferOperation<DownloadResult>
@@ -134,6 +133,11 @@ package protocol Remote: Sendable {
 extension Remote {
     package var fixedFeatures: RemoteFeatures { [] }
     package var listsWhole: Bool { true }
+
+    /// Placed as a copy is, by the front door.
+    package func uploadRoute(of locals: [String], to destination: Location, request: UploadRequest, queueing: Bool)
+        async throws -> UploadPlan.Route?
+    { nil }
 
     func unavailable(_ what: String, _ location: Location) -> RemoteUnavailable {
         RemoteUnavailable(location: location, kind: kind, what: what)

@@ -25,6 +25,8 @@ import Platform
         }
 
         private let files: OfficerFiles
+        /// The server of `remote`, which every file goes to.
+        private let server: OfficerServer
         private let root: String
         private let remote: RemotePath
         private let options: WatchOptions
@@ -40,10 +42,11 @@ import Platform
         private let reading: ClockReading
 
         init(
-            files: OfficerFiles, root: String, remote: RemotePath, options: WatchOptions,
+            files: OfficerFiles, server: OfficerServer, root: String, remote: RemotePath, options: WatchOptions,
             report: @escaping @Sendable (WatchEvent) -> Void
         ) {
             self.files = files
+            self.server = server
             self.root = root
             self.remote = remote
             self.options = options
@@ -215,7 +218,7 @@ import Platform
                 } catch  where ErrorCategory.of(error) == .network {
                     try await waitForServer(error)
                 } catch  where ErrorCategory.of(error) == .authentication {
-                    throw files.tokenRejected(error)
+                    throw server.tokenRejected(error)
                 }
             }
         }
@@ -259,7 +262,7 @@ import Platform
                     return
                 } catch  where ErrorCategory.of(error) == .authentication {
                     // Without a way to sign in again, every later request would fail the same way: stop, and say so.
-                    throw files.tokenRejected(error)
+                    throw server.tokenRejected(error)
                 } catch is CancellationError {
                     throw CancellationError()
                 } catch {
@@ -280,7 +283,7 @@ import Platform
             // The time as the catch-up's listing reads it (lstat, to the nanosecond), so both compare alike.
             let mtime = SettleRule.seconds(recorded.mtime)
             // The server may have it already (the catch-up sent it, or an earlier run did before it was stopped).
-            if let there = try await files.statIfExists(destination), !there.isDirectory,
+            if let there = try await server.statIfExists(destination), !there.isDirectory,
                 abs(there.mtime - mtime) < SyncComparison.timeTolerance,
                 preparation != nil || there.size == recorded.size
             {
@@ -289,12 +292,12 @@ import Platform
                 return
             }
             if !knownFolders.contains(folder.path), !folder.isRoot {
-                _ = try await files.makeFolder(folder, parents: true)
+                _ = try await server.makeFolder(folder, parents: true)
                 knownFolders.insert(folder.path)
             }
             let sent = try await preparation?.prepare(path) ?? path
-            let target = try files.client.uploadTarget(name: remoteName, into: folder, mtime: mtime, overwrite: true)
-            let result = try await files.upload(sent, to: target).value
+            let target = try server.client.uploadTarget(name: remoteName, into: folder, mtime: mtime, overwrite: true)
+            let result = try await server.upload(sent, to: target).value
             report(.uploaded(local: path, remote: destination, bytes: result.bytes, settled: now() - settledSince))
             if sent != path {
                 unlink(sent)
@@ -309,7 +312,7 @@ import Platform
         private func deleteIfDelivered(_ path: String, as destination: RemotePath) async throws {
             guard options.deleteAfterUpload, let before = FileIdentity(path) else { return }
             let local = try SHA256Hasher.hash(file: path)
-            guard local == (try await files.serverChecksum(of: destination)), FileIdentity(path) == before else {
+            guard local == (try await server.serverChecksum(of: destination)), FileIdentity(path) == before else {
                 return
             }
             unlink(path)

@@ -15,7 +15,8 @@ extension OfficerFiles {
                 try await make(change)
                 return nil
             }
-            let item = try await applyOrQueue({ try queuedWrite(for: change) }, apply: { try await make(change) })
+            let item = try await server.applyOrQueue(
+                { try queuedWrite(for: change) }, apply: { try await make(change) })
             return item.flatMap(PendingChange.init)
         }
     }
@@ -31,7 +32,7 @@ extension OfficerFiles {
     /// reader stops; without a journal it gives one empty list.
     public func pendingChanges() -> AsyncStream<[PendingChange]> {
         JournalObservation.stream(of: try? journal, clock: configuration.http.clock) { [self] in
-            try queuedWrites().compactMap(PendingChange.init)
+            try server.queuedWrites().compactMap(PendingChange.init)
         }
     }
 
@@ -42,7 +43,7 @@ extension OfficerFiles {
     public func sendPendingChanges() -> ProgressOperation<PendingChange, [PendingChange]> {
         ProgressOperation { report in
             try await self.reporting(nil) {
-                let replay = self.replayQueue()
+                let replay = self.server.replayQueue()
                 for await event in replay {
                     switch event {
                     case .applied(let item), .foundApplied(let item), .conflict(let item), .blocked(let item):
@@ -50,7 +51,7 @@ extension OfficerFiles {
                     }
                 }
                 if try await replay.value.alreadyRunning { throw QueueError.replayRunning }
-                return try self.queuedWrites().compactMap(PendingChange.init).filter { $0.heldBecause != nil }
+                return try self.server.queuedWrites().compactMap(PendingChange.init).filter { $0.heldBecause != nil }
             }
         }
     }
@@ -58,7 +59,7 @@ extension OfficerFiles {
     /// Forgets a kept change: it will not be made.
     public func dropPendingChange(_ change: PendingChange) throws(OfficerFilesError) {
         do {
-            try dropQueuedWrite(id: change.id)
+            try server.dropQueuedWrite(id: change.id)
         } catch {
             throw OfficerFilesError(error, terms: locationNames, about: change.location.description)
         }
@@ -85,11 +86,11 @@ extension OfficerFiles {
             guard case .officer(let path) = location else {
                 throw FrontDoorRefusal.invalidValue("\(location): only an Officer server's changes are queued")
             }
-            guard try door(path.remote) === self else { throw QueueError.otherServer(location.description) }
+            guard try server(of: path) === server else { throw QueueError.otherServer(location.description) }
             return path
         }
         func landing(of name: String, at destination: RemotePath) throws -> RemotePath {
-            try queuedDestinationIsFolder(destination) ? destination.appending(name) : destination
+            try server.queuedDestinationIsFolder(destination) ? destination.appending(name) : destination
         }
         func relocation(_ kind: QueuedWrite.Kind, _ source: Location, _ destination: Location) throws -> (
             RemotePath, RemotePath
@@ -116,7 +117,7 @@ extension OfficerFiles {
                 kind: .move, root: from.root, path: from.path, destination: to.path, overwrite: overwrite)
         case .copy(let source, let destination, let overwrite, let recursive):
             let (from, to) = try relocation(.copy, source, destination)
-            if !recursive, case .folder = try lastSeen(from) {
+            if !recursive, case .folder = try server.lastSeen(from) {
                 throw FrontDoorRefusal.copyNeedsRecursive(source.description)
             }
             return QueuedWrite(

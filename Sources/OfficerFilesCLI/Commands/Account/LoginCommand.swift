@@ -47,7 +47,7 @@ enum LoginCommand: Command {
             server: server, tokens: ConfigTokenStore(store: context.configStore, email: email))
         configuration.http = context.httpClient().configuration
         let files = try OfficerFiles(configuration: configuration)
-        let info = try await files.serverInfo()
+        let info = try await files.server.serverInfo()
         if try files.client.isInsecureRemote && !context.global.quiet {
             context.console.message(
                 "warning: \(server) is plain http to another machine: your password and token can be read on the way")

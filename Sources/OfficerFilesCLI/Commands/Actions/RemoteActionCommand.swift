@@ -52,7 +52,7 @@ enum RemoteActionCommand {
         let several = requests.count > 1
         let output = parsed.value("output")
         // With several targets -o names a folder, made when missing (as `tts -o DIR/` makes one for one target).
-        if let output, several { try OfficerFiles.makeOutputFolder(output) }
+        if let output, several { try LocalFiles.makeOutputFolder(output) }
         let console = context.console
         let quiet = context.global.quiet || context.global.json
         var writeFailures: [any Error] = []

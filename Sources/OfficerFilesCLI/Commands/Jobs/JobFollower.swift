@@ -41,7 +41,7 @@ enum JobFollower {
         async throws -> Job
     {
         let line = JobLine(console: context.console, quiet: context.global.quiet || context.global.json)
-        let operation = files.follow(job, requireSuccess: requireSuccess)
+        let operation = files.server.follow(job, requireSuccess: requireSuccess)
         for await case .changed(let current) in operation { line.show(current) }
         do {
             let final = try await operation.value

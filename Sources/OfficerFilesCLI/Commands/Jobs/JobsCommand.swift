@@ -28,7 +28,7 @@ enum JobsCommand: Command {
         case "wait": try await wait(parsed.positionals, files, context)
         case "cancel":
             for id in parsed.positionals {
-                let job = try await files.cancelJob(id: id)
+                let job = try await files.server.cancelJob(id: id)
                 if context.global.json {
                     context.printJSON(JobRecord(job))
                 } else {
@@ -40,7 +40,7 @@ enum JobsCommand: Command {
     }
 
     static func list(_ files: OfficerFiles, _ context: CommandContext) async throws {
-        let jobs = try await files.jobs()
+        let jobs = try await files.server.jobs()
         if context.global.json {
             for job in jobs { context.printJSON(JobRecord(job)) }
             return
@@ -58,7 +58,7 @@ enum JobsCommand: Command {
         var ended: [Job] = []
         for id in ids {
             do {
-                let job = try await files.job(id: id)
+                let job = try await files.server.job(id: id)
                 let final = try await JobFollower.follow(job, files: files, context: context, requireSuccess: false)
                 ended.append(final)
                 if !context.global.json { context.console.message(summary(final)) }

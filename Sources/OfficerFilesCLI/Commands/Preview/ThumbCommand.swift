@@ -28,14 +28,14 @@ enum ThumbCommand: Command {
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         var size = 256
         if let text = parsed.value("size") {
-            guard let value = Int(text), OfficerFiles.thumbnailSizes.contains(value) else {
+            guard let value = Int(text), Thumbnail.sizes.contains(value) else {
                 throw ArgumentError.invalidValue(
                     option: "--size", value: text, reason: "a longest edge in pixels, 16 to 1024")
             }
             size = value
         }
         let folder = parsed.value("output") ?? FileManager.default.currentDirectoryPath
-        try OfficerFiles.makeOutputFolder(folder)
+        try LocalFiles.makeOutputFolder(folder)
         let files = try context.files()
         let locations = try parsed.positionals.map { try context.location($0) }
         for location in locations where try files.fixedFeatures(of: location).contains(.cached) {
@@ -134,11 +134,11 @@ enum ThumbCommand: Command {
     static func expand(_ location: Location, _ files: OfficerFiles) async throws -> [Source] {
         // A picture's name is taken for a file without asking (a second look at it then makes no request).
         if !location.namesFolder, !location.isTopOfRoot {
-            if OfficerFiles.thumbnailable(location.name) { return [Source(location: location)] }
+            if Thumbnail.thumbnailable(location.name) { return [Source(location: location)] }
             if try await !files.stat(location).isFolder { return [Source(location: location)] }
         }
         return try await files.list(location).entries
-            .filter { !$0.isFolder && !$0.name.hasPrefix(".") && OfficerFiles.thumbnailable($0.name) }
+            .filter { !$0.isFolder && !$0.name.hasPrefix(".") && Thumbnail.thumbnailable($0.name) }
             .sorted { $0.name < $1.name }
             .map { Source(location: $0.location) }
     }

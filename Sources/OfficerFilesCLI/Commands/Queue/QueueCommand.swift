@@ -33,7 +33,7 @@ enum QueueCommand: Command {
                 guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text) else {
                     throw ArgumentError.invalidValue(option: "ID", value: text, reason: "a number from 'queue list'")
                 }
-                try files.dropQueuedWrite(id: id)
+                try files.server.dropQueuedWrite(id: id)
                 if context.global.json {
                     context.printJSON(DroppedRecord(id: id))
                 } else {
@@ -41,7 +41,7 @@ enum QueueCommand: Command {
                 }
             }
         default:
-            let items = try files.queuedWrites()
+            let items = try files.server.queuedWrites()
             if context.global.json {
                 for item in items { context.printJSON(QueuedRecord(item, remote: nil)) }
             } else if items.isEmpty {
@@ -65,7 +65,7 @@ enum QueueCommand: Command {
     }
 
     static func replay(_ files: OfficerFiles, _ context: CommandContext) async throws {
-        let operation = files.replayQueue()
+        let operation = files.server.replayQueue()
         for await event in operation {
             guard !context.global.json, !context.global.quiet || isHeld(event) else { continue }
             switch event {

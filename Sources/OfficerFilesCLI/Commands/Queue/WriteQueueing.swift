@@ -26,8 +26,8 @@ enum WriteQueueing {
                 "--queue: \(change.location) is not on an Officer server; only an Officer server's changes are queued")
         }
         let write = write ?? { try files.queuedWrite(for: change) }
-        if queueAtOnce { return say(try files.enqueue(try write()), context, offline: files.isOffline) }
-        if let item = try await files.applyOrQueue(write, apply: work) {
+        if queueAtOnce { return say(try files.server.enqueue(try write()), context, offline: files.isOffline) }
+        if let item = try await files.server.applyOrQueue(write, apply: work) {
             queueAtOnce = true
             say(item, context, offline: files.isOffline)
         }

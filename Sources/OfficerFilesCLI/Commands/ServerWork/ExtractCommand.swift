@@ -29,10 +29,10 @@ enum ExtractCommand: Command {
             let text = parsed.positionals[1]
             let given = try context.remotePath(text)
             var into = text.hasSuffix("/") || given.isRoot
-            if !into, let entry = try? await files.stat(given) { into = entry.isDirectory }
+            if !into, let entry = try? await files.stat(.officer(given)) { into = entry.isFolder }
             destination = into ? try given.appending(ArchiveName.folderName(for: archive.name)) : given
         }
-        let job = try await files.extract(archive, to: destination, force: parsed.flag("force"))
+        let job = try await files.server(of: archive).extract(archive, to: destination, force: parsed.flag("force"))
         guard let final = try await JobFollower.settle(job, files: files, parsed, context) else { return }
         let result = final.result(as: ExtractResponse.self)
         if context.global.json {

@@ -28,7 +28,7 @@ enum FetchCommand: Command {
         let engine: ServerFetchEngine = parsed.flag("git") ? .git : parsed.flag("media") ? .media : .automatic
         let files = try context.files()
         let folder = try context.remotePath(parsed.positionals[1])
-        let job = try await files.fetchIntoServer(
+        let job = try await files.server(of: folder).fetchIntoServer(
             parsed.positionals[0], into: folder, engine: engine, name: parsed.value("name"),
             overwrite: parsed.flag("force"))
         guard let final = try await JobFollower.settle(job, files: files, parsed, context) else { return }

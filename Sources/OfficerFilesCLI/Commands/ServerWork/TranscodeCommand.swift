@@ -36,7 +36,7 @@ enum TranscodeCommand: Command {
         let output = try parsed.value("output").map { try context.remotePath($0) }
         let job: Job
         do {
-            job = try await files.transcode(
+            job = try await files.server(of: video).transcode(
                 video, height: height, format: format, output: output, overwrite: parsed.flag("force"))
         } catch OfficerError.notOffered {
             try await stream(video, height: height, output: output, parsed, context)
@@ -62,7 +62,8 @@ enum TranscodeCommand: Command {
         let reporter = context.progressReporter()
         defer { reporter.close() }
         let display = PartsDisplay(reporter: reporter, name: result.name, context: context)
-        let download = try await context.show(files.download(result, to: destination, options: options), on: display)
+        let download = try await context.show(
+            files.download(.officer(result), toPath: destination, options: options), on: display)
         GetCommand.report(download, source: result.description, started, context)
     }
 
@@ -87,7 +88,8 @@ enum TranscodeCommand: Command {
         defer { reporter.close() }
         let display = PartsDisplay(reporter: reporter, name: name, context: context)
         let download = try await context.show(
-            try context.files().transcodeStream(video, to: destination, options: options), on: display)
+            try context.files().server(of: video).transcodeStream(video, to: destination, options: options), on: display
+        )
         GetCommand.report(download, source: video.description, started, context)
     }
 }

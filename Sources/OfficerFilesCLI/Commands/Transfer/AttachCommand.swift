@@ -36,7 +36,7 @@ enum AttachCommand: Command {
         options.bandwidthLimit = try parsed.value("bwlimit").map { try ArgumentValues.rate($0, option: "--bwlimit") }
         let locals = parsed.positionals
         // A file that is not there is named before anything else is asked (the server, a sign-in).
-        for local in locals { try OfficerFiles.requireLocalFile(local) }
+        for local in locals { try LocalFiles.requireLocalFile(local) }
         let files = try context.files()
         let reporter = context.progressReporter()
         defer { reporter.close() }

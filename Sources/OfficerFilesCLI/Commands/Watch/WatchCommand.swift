@@ -45,7 +45,7 @@ enum WatchCommand: Command {
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let local = parsed.positionals[0]
         let remote = try context.remotePath(parsed.positionals[1])
-        try OfficerFiles.requireLocalFolder(local)
+        try LocalFiles.requireLocalFolder(local)
         var options = WatchOptions()
         if let text = parsed.value("settle") {
             guard let seconds = Double(text), seconds >= 0.1, seconds <= 3600 else {

@@ -3,7 +3,7 @@ import Foundation
 import HTTP
 import Transfer
 
-extension OfficerFiles {
+extension OfficerServer {
     /// Downloads an Officer file to `destination` (a file path): resumable from the journal, checked against the
     /// server's SHA-256 where it offers checksums (bytes damaged on the way fetched once more), in parallel
     /// ranges for large files, never over an existing file without `options.force`, with the server's
@@ -14,18 +14,6 @@ extension OfficerFiles {
         _ path: RemotePath, to destination: String, options: DownloadOptions = DownloadOptions()
     ) -> TransferOperation<DownloadResult> {
         TransferOperation { report in try await self.fetch(path, to: destination, options: options, report: report) }
-    }
-
-    /// Downloads any http(s) URL to `destination` (never with the token, which belongs to the Officer server).
-    package func download(
-        url: String, to destination: String, options: DownloadOptions = DownloadOptions()
-    ) -> TransferOperation<DownloadResult> {
-        TransferOperation { report in
-            if self.isOffline { throw FrontDoorRefusal.needsNetwork(url) }
-            return try await SegmentedDownloader(http: self.http, journal: try self.journal).download(
-                from: url, credential: nil, to: destination, options: options
-            ) { report($0) }
-        }
     }
 
     private func fetch(
@@ -129,7 +117,7 @@ extension OfficerFiles {
     }
 }
 
-extension OfficerFiles {
+extension OfficerServer {
     /// The SHA-256 (hex) of the bytes the server holds at `path`: its own checksum where it offers one, else the
     /// file read back (one download, into a private temp file removed after) and hashed here, so a rule that needs
     /// the server's bytes confirmed (deleting the local copy after an upload) holds on every server.

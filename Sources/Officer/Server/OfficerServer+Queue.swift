@@ -72,7 +72,7 @@ package struct QueueReplaySummary: Sendable, Equatable {
     package var alreadyRunning = false
 }
 
-extension OfficerFiles {
+extension OfficerServer {
     /// What `path` was when this front door last listed its folder (the cached listing), else what it last wrote
     /// there itself; nil when neither.
     package func lastSeen(_ path: RemotePath) throws -> PathState? {
@@ -107,7 +107,7 @@ extension OfficerFiles {
         var write = write
         func path(_ text: String) throws -> RemotePath { try RemotePath(root: write.root, path: text) }
         if write.kind != .remove {
-            try Self.requireStorableNames(.officer(try path(write.destination ?? write.path)), all: write.parents)
+            try Location.requireStorableNames(.officer(try path(write.destination ?? write.path)), all: write.parents)
         }
         if let (contradicted, earlier) = write.contradiction(after: try journal.queuedWrites().map(\.write)) {
             throw QueueError.contradicts(try path(contradicted), earlier: earlier.summary)
@@ -262,7 +262,8 @@ extension OfficerFiles {
         case .remove:
             if try await currentState(source) == .absent { return .foundApplied }
         case .upload:
-            guard let local = write.local, let size = Self.fileSize(local), let mtime = Self.modificationTime(of: local)
+            guard let local = write.local, let size = Self.fileSize(local),
+                let mtime = LocalFiles.modificationTime(of: local)
             else {
                 return .conflict("\(write.local ?? "the local file") no longer exists here")
             }

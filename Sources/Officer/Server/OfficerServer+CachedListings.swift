@@ -2,7 +2,7 @@ import FileModel
 import Foundation
 import Transfer
 
-extension OfficerFiles {
+extension OfficerServer {
     /// Keeps the cached listing of `folder`, if there is one, true after a change this front door made (so
     /// `--offline ls` after a `queue run` shows what the server now holds, and a file just uploaded can be
     /// queued for removal while offline). A listing never cached stays uncached: nothing is invented.

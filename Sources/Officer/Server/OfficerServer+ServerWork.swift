@@ -13,7 +13,7 @@ package enum ServerFetchEngine: String, Sendable, CaseIterable {
     case media
 }
 
-extension OfficerFiles {
+extension OfficerServer {
     /// Extracts an Officer archive on the server into a new folder (default: beside it, named after it). The
     /// archive's safety report is read first by ranges (traversal, absolute paths, links out, bombs,
     /// encryption) and a risky archive is refused (``FrontDoorRefusal/unsafeArchive(_:risks:)``) unless
@@ -26,7 +26,10 @@ extension OfficerFiles {
         try Self.requireSameRoot(archive, destination)
         let folder = try destination ?? archive.parent.appending(ArchiveName.folderName(for: archive.name))
         if !force {
-            let inspection = try await inspectArchive(.officer(archive))
+            let bytes = try await archiveBytes(archive)
+            let inspection = try await BlockingWork.onOwnThread(cancelling: bytes.ranged) {
+                try bytes.inspect(name: archive.description)
+            }
             if !inspection.warnings.isEmpty {
                 throw FrontDoorRefusal.unsafeArchive(
                     archive.description,
@@ -147,39 +150,6 @@ extension OfficerFiles {
         }
         return Self.job(
             from: try await client.downloadVideo(request), kind: "download-video", target: url, base: folder)
-    }
-
-    /// Downloads one zip of files and folders on one remote that makes zips (an Officer server: see
-    /// ``downloadZip(of:to:options:)-(RemotePath)``); a place on another remote is refused by name.
-    package func downloadZip(
-        of locations: [Location], to destination: String, options: DownloadOptions = DownloadOptions()
-    ) -> TransferOperation<DownloadResult> {
-        TransferOperation { report in
-            guard let first = locations.first else { throw FrontDoorRefusal.invalidValue("nothing to zip") }
-            return try await self.reporting(first) {
-                if let other = locations.first(where: { $0.remoteName != first.remoteName }) {
-                    throw FrontDoorRefusal.invalidValue(
-                        "\(other): not on the server of \(first) (a zip is made by one server)")
-                }
-                var names: [String: Location] = [:]
-                for location in locations {
-                    if let earlier = names.updateValue(location, forKey: location.name) {
-                        throw FrontDoorRefusal.invalidValue(
-                            "\(location): a zip holds one member of each name, and \(earlier) is \(location.name) too")
-                    }
-                }
-                do {
-                    let operation = try self.remote(for: first).downloadZip(
-                        of: locations, to: destination, options: options)
-                    for await event in operation { report(event) }
-                    return try await operation.value
-                } catch  where ErrorCategory.of(error) == .notFound {
-                    // The server's answer names no path: the one missing says so itself.
-                    for location in locations { _ = try await self.entry(location) }
-                    throw error
-                }
-            }
-        }
     }
 
     /// Downloads one zip of Officer files and folders (under one root) to `destination`. Where the server offers

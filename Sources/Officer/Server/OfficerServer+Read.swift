@@ -26,7 +26,7 @@ package struct OutputError: Error, Equatable, Sendable, CustomStringConvertible,
     package var category: ErrorCategory { .localFile }
 }
 
-extension OfficerFiles {
+extension OfficerServer {
     /// Writes an Officer file's bytes to `fileDescriptor` (stdout for a `cat`), resuming transparently after
     /// network failures. Where the server offers checksums, its SHA-256 is asked while the bytes stream and the
     /// bytes written must hash to it: bytes damaged on the way end the read with
@@ -94,16 +94,6 @@ extension OfficerFiles {
         } catch  where ErrorCategory.of(error) == .notFound {
             throw OfficerError.notFound(request: "read \(path)", message: "\(path): no such file or folder")
         }
-    }
-
-    /// Writes any http(s) URL's bytes to `fileDescriptor`, resuming transparently after network failures; never
-    /// with the token (it belongs to the Officer server) and never from the cache.
-    @discardableResult
-    package func read(url: String, to fileDescriptor: Int32, bandwidthLimit: Int64? = nil) async throws -> ReadOutcome {
-        if isOffline { throw FrontDoorRefusal.needsNetwork(url) }
-        let outcome = try await SegmentedDownloader(http: http, journal: nil).stream(
-            from: url, credential: nil, to: fileDescriptor, copy: nil, ifNoneMatch: nil, bandwidthLimit: bandwidthLimit)
-        return ReadOutcome(bytes: outcome.written, fromCache: false)
     }
 
     /// The cached entry for `key`, opened and checked against its SHA-256 before any byte of it is used. A

@@ -19,7 +19,7 @@ extension JobEvent: CoalescibleEvent {
 /// A server job being followed: its changes, then the job as it ended.
 package typealias JobOperation = ProgressOperation<JobEvent, Job>
 
-extension OfficerFiles {
+extension OfficerServer {
     /// The signed-in user's jobs on the server, oldest first; ``OfficerError/notOffered(request:feature:)`` from a
     /// server without jobs (the seed's answers every call when its work is done).
     package func jobs() async throws -> [Job] {

@@ -4,34 +4,7 @@ import HTTP
 import Preview
 import Transfer
 
-/// Where a thumbnail came from.
-package enum ThumbnailOrigin: String, Sendable, Codable {
-    /// Made earlier and kept in the cache: no request.
-    case cache
-    /// The server's thumbnail endpoint.
-    case server
-    /// The camera's EXIF thumbnail in the photo's first 64 KiB (one Range request).
-    case embedded
-    /// The file was downloaded (or copied from the cache) and thumbnailed here.
-    case rendered
-    /// A local file, thumbnailed here.
-    case local
-}
-
-/// A JPEG thumbnail and where it came from.
-package struct Thumbnail: Sendable {
-    /// The JPEG and its size.
-    package var image: ThumbnailImage
-    /// How it was made.
-    package var origin: ThumbnailOrigin
-}
-
-extension OfficerFiles {
-    /// How long a cached thumbnail is used without asking the server: a folder shown again costs no request,
-    /// and a picture changed meanwhile shows its old thumbnail at most this long.
-    package static let thumbnailFreshness: Double = 3600
-    /// The sizes a thumbnail may be asked in (longest edge, pixels).
-    package static let thumbnailSizes = 16...1024
+extension OfficerServer {
 
     /// A JPEG thumbnail of an Officer file, longest edge at most `size`, shown the way its EXIF orientation says.
     /// In order: the cache (a thumbnail of this size made within ``thumbnailFreshness``; offline, any); the
@@ -39,11 +12,11 @@ extension OfficerFiles {
     /// page); a JPEG's embedded EXIF thumbnail from its first 64 KiB when that is at least `size` across; else
     /// the file is downloaded (through the cache) and thumbnailed here. Kept in the cache, against its limit.
     package func thumbnail(of path: RemotePath, size: Int = 256) async throws -> Thumbnail {
-        try Self.checkThumbnailSize(size)
+        try Thumbnail.checkSize(size)
         let cache = try usableCache()
         let key = try cacheKey(path, kind: CacheKey.Kind.thumbnail + "?size=\(size)")
         if let entry = try cache?.entry(for: key),
-            isOffline || Date().timeIntervalSince1970 - entry.created < Self.thumbnailFreshness,
+            isOffline || Date().timeIntervalSince1970 - entry.created < Thumbnail.freshness,
             let data = entry.contents()
         {
             let image = ThumbnailImage(
@@ -63,19 +36,6 @@ extension OfficerFiles {
         return made
     }
 
-    /// A JPEG thumbnail of a local image file (libvips shrink-on-load), longest edge at most `size`.
-    package func thumbnail(ofFile local: String, size: Int = 256) async throws -> Thumbnail {
-        Thumbnail(image: try await Self.localThumbnail(local, size: size), origin: .local)
-    }
-
-    /// The same, the image alone.
-    static func localThumbnail(_ local: String, size: Int) async throws -> ThumbnailImage {
-        try checkThumbnailSize(size)
-        try requireLocalFile(local)
-        guard thumbnailable(local) else { throw FrontDoorRefusal.noPicture(local) }
-        return try await onOwnThread(cancelling: nil) { try ThumbnailMaker.thumbnail(ofFile: local, size: size) }
-    }
-
     private func makeThumbnail(of path: RemotePath, size: Int) async throws -> Thumbnail {
         let client = try client
         if await serverFeatures().contains("thumbnail") {
@@ -93,15 +53,17 @@ extension OfficerFiles {
         }
         let entry = try await client.stat(path)
         guard !entry.isDirectory else { throw FrontDoorRefusal.isAFolder(path) }
-        guard Self.thumbnailable(path.name), entry.size > 0 else { throw FrontDoorRefusal.noPicture(path.description) }
+        guard Thumbnail.thumbnailable(path.name), entry.size > 0 else {
+            throw FrontDoorRefusal.noPicture(path.description)
+        }
         if ["jpg", "jpeg"].contains((path.name as NSString).pathExtension.lowercased()) {
             let file = RangedFile(
                 http: http, url: client.rawURL(for: path), credential: client.credential, size: entry.size, etag: nil)
-            let prefix = try await Self.onOwnThread(cancelling: file) {
+            let prefix = try await BlockingWork.onOwnThread(cancelling: file) {
                 try file.bytes(at: 0, length: FileTypeDetector.prefixLength)
             }
             if let embedded = ExifThumbnail.find(in: prefix), max(embedded.width, embedded.height) >= size {
-                let image = try await Self.onOwnThread(cancelling: nil) {
+                let image = try await BlockingWork.onOwnThread(cancelling: nil) {
                     try ThumbnailMaker.thumbnail(of: embedded, size: size)
                 }
                 return Thumbnail(image: image, origin: .embedded)
@@ -112,17 +74,10 @@ extension OfficerFiles {
             + (path.name as NSString).pathExtension
         defer { unlink(scratch) }
         _ = try await download(path, to: scratch).value
-        let image = try await Self.onOwnThread(cancelling: nil) {
+        let image = try await BlockingWork.onOwnThread(cancelling: nil) {
             try ThumbnailMaker.thumbnail(ofFile: scratch, size: size, shownAs: path.description)
         }
         return Thumbnail(image: image, origin: .rendered)
-    }
-
-    private static func checkThumbnailSize(_ size: Int) throws(FrontDoorRefusal) {
-        guard thumbnailSizes.contains(size) else {
-            throw .invalidValue(
-                "thumbnail size \(size): give \(thumbnailSizes.lowerBound) to \(thumbnailSizes.upperBound) pixels")
-        }
     }
 
     /// The features the server names (asked once per front door; a server that does not answer names none).
@@ -130,8 +85,4 @@ extension OfficerFiles {
         await featureSlot.get { [self] in (try? await serverInfo()).map { Set($0.features ?? []) } }
     }
 
-    /// Pictures libvips makes thumbnails of here (a folder's thumbnails are made of these).
-    package static func thumbnailable(_ name: String) -> Bool {
-        UploadImagePreparation.imageExtensions.contains((name as NSString).pathExtension.lowercased())
-    }
 }
