@@ -34,6 +34,11 @@ let package = Package(
                 .product(name: "Officer", package: "officer-files"),
                 .product(name: "OfficerLinux", package: "officer-files", condition: .when(platforms: [.linux])),
             ]),
+        // A phone app's whole file life on the product `Officer` alone, as an iOS app links it: no Linux plug-ins
+        // (sign in, page, open/leave/open again, a photo without its position, an attachment, sign out).
+        .executableTarget(name: "phone-app", dependencies: [.product(name: "Officer", package: "officer-files")]),
+        // The DocC articles' code, generated from them (scripts/docc-snippets), compiled as written.
+        .target(name: "docc-articles", dependencies: [.product(name: "Officer", package: "officer-files")]),
         // The README's S3 code, word for word.
         .executableTarget(
             name: "readme-object-store", dependencies: [.product(name: "Officer", package: "officer-files")]),

@@ -81,6 +81,71 @@ import Testing
         #expect(lines.contains("failure: officer:/Screen/no-such-folder: no such file or folder"), "\(lines)")
     }
 
+    /// #56: a phone app's whole file life on the product `Officer` alone (the example links no Linux plug-in): it
+    /// signs in, scrolls a folder a page at a time, leaves a download after its first bytes and opens it again
+    /// (it continues, and lands verified), uploads a camera photo whose GPS position is gone on the server (sent at
+    /// its size: no plug-in resizes), attaches it, and signs out (the server's answer after says so).
+    @Test func aPhoneAppOnTheProductOfficerAloneLivesItsWholeFileLife() async throws {
+        let bin = try await build()
+        let server = try await ReferenceServer.start()
+        for index in 0..<23 { _ = try server.root.write("Phone/note-\(index).txt", "note \(index)\n") }
+        _ = try server.root.write("Phone/big.bin", Data((0..<12_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }))
+        // Answers come at 2 MB/s a connection, so a download left after its first bytes leaves most of it behind.
+        let link = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--throttle", "2000000", "--direction", "down"])
+        let photo = work.file("camera.jpg")
+        #expect(try ProcessRunner.run("/usr/bin/vips", ["gaussnoise", photo, "2600", "1600"]).status == 0)
+        let tagged = try ProcessRunner.run(
+            "/usr/bin/exiftool",
+            ["-q", "-overwrite_original", "-GPSLatitude=48.8583", "-GPSLatitudeRef=N", photo])
+        #expect(tagged.status == 0, "\(tagged.stderr)")
+        func position(_ path: String) throws -> String {
+            try ProcessRunner.run("/usr/bin/exiftool", ["-s3", "-GPSLatitude", path]).stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines)
+        }
+        #expect(try !position(photo).isEmpty)
+        var environment = environment(server)
+        environment["OFFICER_SERVER"] = link.url
+        let run = try await ProcessRunner.runDetached(
+            bin + "/phone-app", ["officer:/Phone", "big.bin", photo], environment: environment)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "signed in: \(server.email)", "\(lines)")
+        #expect(
+            lines.filter { $0.hasPrefix("page:") } == ["page: 10 rows", "page: 20 rows", "page: 24 rows"], "\(lines)")
+        #expect(lines.contains("left: cancelled after some bytes"), "\(lines)")
+        #expect(lines.contains("opened: completed, 12000000 bytes, resumed yes"), "\(lines)")
+        #expect(
+            try ProcessRunner.sha256(of: work.file("opened/big.bin"))
+                == (try ProcessRunner.sha256(of: server.root.file("Phone/big.bin"))))
+        let stored = server.root.file("Phone/camera.jpg")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: stored)[.size] as? Int)
+        #expect(lines.contains("photo: officer:/Phone/camera.jpg \(size) bytes of \(size), failure none"), "\(lines)")
+        #expect(try position(stored).isEmpty, "the photo arrived with its position")
+        let width = try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "width", stored])
+        #expect(
+            width.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2600",
+            "a phone without an image plug-in sends the photo at its size")
+        #expect(lines.contains("attachments: 1, \(size) bytes"), "\(lines)")
+        #expect(lines.contains("signed out: true, revoked on the server"), "\(lines)")
+        #expect(lines.last == "after sign-out: authentication", "\(lines)")
+    }
+
+    /// The DocC articles' code compiles as written: `docc-articles` in the example package is every Swift block of
+    /// each article (`scripts/docc-snippets` makes it; the check fails when an article changed since), built with
+    /// the example programs against the product `Officer` alone.
+    @Test func theDocCArticlesCodeCompilesAsWritten() async throws {
+        let check = try await ProcessRunner.runDetached(
+            ProcessRunner.packageRoot + "/scripts/docc-snippets", ["--check"])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let articles = try String(
+            contentsOfFile: Self.package + "/Sources/docc-articles/Articles.swift", encoding: .utf8)
+        #expect(articles.components(separatedBy: "@MainActor func ").count - 1 >= 8, "\(articles)")
+        let built = try await ProcessRunner.runDetached(
+            "/usr/bin/env", ["swift", "build", "--package-path", Self.package, "--target", "docc-articles"])
+        #expect(built.status == 0, "\(built.stdout)\n\(built.stderr)")
+    }
+
     @Test func theReadmeCodeIsTheExampleAndRuns() async throws {
         // Every snippet is an example program word for word, so each one compiles as written.
         let blocks = try Self.readmeSwiftBlocks()
