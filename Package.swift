@@ -20,9 +20,10 @@ let fuzzing = Context.environment["OFFICER_FILES_FUZZ"] != nil
 
 let package = Package(
     name: "officer-files",
-    // The Apple platforms the portable product is written for (Clock and Duration need these; the standard
-    // `Mutex` would need iOS 18 / macOS 15, so state shared between threads is kept in `LockedValue`).
-    platforms: [.iOS(.v16), .macOS(.v13)],
+    // The Apple platforms the portable product is written for (Observation's `@Observable` TransferModel needs
+    // these, Clock and Duration older ones; the standard `Mutex` would need iOS 18 / macOS 15, so state shared
+    // between threads is kept in `LockedValue`). What needs newer is gated with `@available`.
+    platforms: [.iOS(.v17), .macOS(.v14)],
     // What an app links: the front door (`Officer`, which re-exports FileModel) and the value types alone. The
     // engines are the package's own (`package` access): the CLI, the tests and the bench reach them, an app never.
     products: [

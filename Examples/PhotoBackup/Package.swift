@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "PhotoBackup",
     // As low as officer-files goes (its Package.swift): an app's own floor may be higher, never lower.
-    platforms: [.iOS(.v16), .macOS(.v13)],
+    platforms: [.iOS(.v17), .macOS(.v14)],
     dependencies: [.package(name: "officer-files", path: "../..")],
     targets: [
         // Backs up a photo folder (images prepared, then synced) and prints the facts of a remote file.

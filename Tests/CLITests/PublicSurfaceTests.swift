@@ -44,4 +44,35 @@ import Testing
             .map { String($0.dropFirst("@_exported import ".count)) }
         #expect(Set(exported) == ["FileModel", "Preview", "Transfer"], "\(exported)")
     }
+
+    /// #56 item 9: the recorded API holds still. The build matches `api/Officer.json` but for what CHANGELOG.md's
+    /// next version names; a public declaration the build no longer has fails the check until the changelog
+    /// names it, and package declarations are never part of the record.
+    @Test func aBreakOfTheRecordedAPIFailsUntilTheChangelogNamesIt() async throws {
+        let script = ProcessRunner.packageRoot + "/scripts/public-surface"
+        let build = ["--build-path", ProcessRunner.packageRoot + "/.build/debug"]
+        let current = try await ProcessRunner.runDetached(script, ["--check-api"] + build)
+        #expect(current.status == 0, "\(current.stdout)\(current.stderr)")
+
+        let recorded = try String(
+            contentsOfFile: ProcessRunner.packageRoot + "/api/Officer.json", encoding: .utf8)
+        #expect(recorded.contains("\"printedName\": \"signOut()\""))
+        #expect(!recorded.contains("\"printedName\": \"OfficerServer\""), "a package type was recorded")
+        // A recorded release that had `signOutEverywhere()`: this build lacks it, a removal.
+        let work = TemporaryDirectory(prefix: "api-check")
+        let older = recorded.replacingOccurrences(of: "signOut()", with: "signOutEverywhere()")
+            .replacingOccurrences(of: "C7signOut", with: "C17signOutEverywhere")
+        let path = try work.write("Officer.json", older)
+        let silent = try work.write("CHANGELOG.md", "# Changelog\n\n## 0.6.0 (unreleased)\n\nNothing yet.\n")
+        let failed = try await ProcessRunner.runDetached(
+            script, ["--check-api", "--recorded", path, "--changelog", silent] + build)
+        #expect(failed.status != 0)
+        #expect(
+            failed.stdout.contains("BREAK: Func OfficerFiles.signOutEverywhere() has been"), "\(failed.stdout)")
+        let named = try work.write(
+            "NAMED.md", "# Changelog\n\n## 0.6.0 (unreleased)\n\n- `OfficerFiles.signOutEverywhere()` is gone.\n")
+        let passed = try await ProcessRunner.runDetached(
+            script, ["--check-api", "--recorded", path, "--changelog", named] + build)
+        #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
+    }
 }
