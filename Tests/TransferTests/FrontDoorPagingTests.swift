@@ -75,9 +75,10 @@ import Testing
     }
 
     /// Scrolling through 1,000 entries in pages of 100, a page a call as a folder screen asks for them, lists the
-    /// folder once (it listed it ten times); past two minutes on the front door's clock a page lists it again.
+    /// folder once on a seed server (it listed it ten times); past two minutes on the front door's clock a page
+    /// lists it again.
     @Test func aFolderIsListedOnceForACursorsLife() async throws {
-        let server = try await ReferenceServer.start(inMemory: true)
+        let server = try await ReferenceServer.start(arguments: ["--api", "seed"], inMemory: true)
         let names = (0..<1000).map { String(format: "f-%04d.txt", $0) }
         for name in names { _ = try server.root.write("Many/\(name)", "x") }
         let listings = LockedValue(0)
@@ -112,5 +113,37 @@ import Testing
         let second = try #require(try await page(after: first.cursor))
         #expect(second.entries.first?.name == "f-0100.txt")
         #expect(listings.current == 3, "past the cursor's life, the folder is listed again")
+    }
+
+    /// Where the server offers paging (the proposed `limit` and `after` of `ls`), each page is one request for
+    /// that page: 1,000 entries in pages of 100 are ten requests of a hundred entries, never the whole folder.
+    @Test func aServerThatPagesIsAskedForOnePageAtATime() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        let names = (0..<1000).map { String(format: "f-%04d.txt", $0) }
+        for name in names { _ = try server.root.write("Many/\(name)", "x") }
+        let asked = LockedValue<[String]>([])
+        var configuration = OfficerFiles.Configuration(server: server.url, tokens: MemoryTokenStore())
+        configuration.http.log = { line in
+            if line.hasPrefix("> GET"), line.contains("/api/file-browser/ls?") { asked.withLock { $0.append(line) } }
+        }
+        let files = try OfficerFiles(configuration: configuration)
+        try await files.signIn(email: server.email, password: server.password)
+        let folder = try files.location("officer:/Many")
+        var seen: [String] = []
+        var cursor: String?
+        repeat {
+            var next: ListingPage?
+            for try await page in files.pages(of: folder, size: 100, after: cursor) {
+                next = page
+                break
+            }
+            let page = try #require(next)
+            #expect(page.entries.count == 100)
+            seen += page.entries.map(\.name)
+            cursor = page.cursor
+        } while cursor != nil
+        #expect(seen == names)
+        #expect(asked.current.count == 10, "\(asked.current)")
+        #expect(asked.current.allSatisfy { $0.contains("limit=100") }, "\(asked.current)")
     }
 }

@@ -15,6 +15,14 @@ extension OfficerClient {
         try await call("GET", Self.base + "ls", query: query(path))
     }
 
+    /// At most `limit` children of a folder in name order (byte order) after the name `after`, where the server
+    /// offers paging (the proposed `limit` and `after` of `ls`; its answer says `limit`); a server without it
+    /// ignores both and answers the whole folder, which the page then holds (``DirectoryPage/isPaged`` false).
+    package func listPage(_ path: RemotePath, limit: Int, after: String?) async throws(OfficerError) -> DirectoryPage {
+        let paging = [("limit", String(limit))] + (after.map { [("after", $0)] } ?? [])
+        return try await call("GET", Self.base + "ls", query: query(path, paging))
+    }
+
     /// One entry: the proposed `stat` where the server offers it, else the listing of its folder (the root: a
     /// listing of itself), so every command works on a server with only the seed's endpoints.
     package func stat(_ path: RemotePath) async throws(OfficerError) -> FileEntry {
@@ -60,7 +68,7 @@ extension OfficerClient {
         case .tree: probe = ("GET", Self.base + "tree", [("path", "/"), ("root", root), ("limit", "1")])
         // The root is a folder: a server with the endpoint refuses it as "not a file" (400), one without answers 404.
         case .sha256: probe = ("GET", Self.base + "sha256", [("path", "/"), ("root", root)])
-        case .mtime, .tus, .zip, .transcode: return true  // learnt from their first use (a 404 there)
+        case .mtime, .tus, .zip, .transcode, .pages: return true  // learnt from their first use
         }
         do {
             _ = try await raw(probe.method, probe.path, query: probe.query)

@@ -19,6 +19,9 @@ package enum Proposal: String, Sendable, CaseIterable, Codable {
     /// `POST transcode`: a transcode stored beside the video, as a job (without it: the seed's `GET transcode`,
     /// streamed to the client as it is made).
     case transcode
+    /// `GET ls` with `limit` and `after`: one page of a folder in name order (without it: the whole folder,
+    /// which the front door keeps for a cursor's life and cuts pages from).
+    case pages
 }
 
 /// What one Officer server offers of the ``Proposal``s, learnt once and shared by every client of a front door:

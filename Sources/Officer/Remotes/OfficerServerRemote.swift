@@ -155,6 +155,32 @@ struct OfficerServerRemote: Remote {
         }
     }
 
+    /// One page a request where the server offers paging (named among its features), online. A server that
+    /// answers the whole folder all the same is not asked for pages again; this page is cut from that answer.
+    func listingPage(_ location: Location, size: Int, after cursor: String?) async throws -> ListingPage? {
+        guard let path = try? path(location), !server.isOffline, let client = try? server.client,
+            await client.knownOffer(.pages) == true
+        else { return nil }
+        let size = max(1, size)
+        let answer = try await client.listPage(path, limit: size, after: cursor)
+        let entries = answer.entries.map { Self.entry($0, root: path.root, remote: path.remote) }
+        guard answer.isPaged else {
+            client.offers.learn(.pages, offered: false)
+            let sorted = entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            return PageCutter.pages(of: sorted, size: size, after: cursor).first
+                ?? ListingPage(entries: [], cursor: nil)
+        }
+        // A cursor that does not move forward would page for ever: the server's error, at once.
+        if let next = answer.nextCursor,
+            entries.isEmpty || cursor.map({ !$0.utf8.lexicographicallyPrecedes(next.utf8) }) == true
+        {
+            throw OfficerError.malformedResponse(
+                request: "ls \(path)", detail: "the next page's cursor \(next) does not follow \(cursor ?? "the start")"
+            )
+        }
+        return ListingPage(entries: entries, cursor: answer.nextCursor)
+    }
+
     func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
         guard let path = try? path(location) else {
             return AsyncThrowingStream { $0.finish(throwing: unavailable("listing", location)) }

@@ -27,6 +27,10 @@ package protocol Remote: Sendable {
     /// One folder's entries in name order (byte order), fetched while the caller consumes them where the remote
     /// lists in pages (S3); the default sorts ``list(_:)``'s answer (the Officer API answers a folder whole).
     func streamedListing(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error>
+    /// A folder's page of at most `size` entries after the name `cursor`, where the remote serves pages itself
+    /// (an Officer server offering the proposed paging of `ls`): one request a page; nil where it does not, and
+    /// the front door pages ``list(_:)`` or ``streamedListing(_:)``.
+    func listingPage(_ location: Location, size: Int, after cursor: String?) async throws -> ListingPage?
     /// Makes a folder (`parents`: and the missing ones above it; an existing folder is then fine).
     func makeFolder(_ location: Location, parents: Bool) async throws -> RemoteEntry
     /// Removes a file, or a folder with `recursive`; how many entries went.
@@ -133,6 +137,11 @@ package protocol Remote: Sendable {
 extension Remote {
     package var fixedFeatures: RemoteFeatures { [] }
     package var listsWhole: Bool { true }
+
+    /// The front door pages the listing.
+    package func listingPage(_ location: Location, size: Int, after cursor: String?) async throws -> ListingPage? {
+        nil
+    }
 
     /// Placed as a copy is, by the front door.
     package func uploadRoute(of locals: [String], to destination: Location, request: UploadRequest, queueing: Bool)

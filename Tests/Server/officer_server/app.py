@@ -24,7 +24,7 @@ from .zips import Zips
 
 VERSION = "1.0.0"
 API_VERSION = 1
-FEATURES = ["stat", "tus", "tree", "sha256", "mtime", "ai", "jobs", "zip", "transcode", "fetch"]
+FEATURES = ["stat", "tus", "tree", "sha256", "mtime", "ai", "jobs", "zip", "transcode", "fetch", "pages"]
 PLUGINS = [{"name": "file-browser", "enabled": True}, {"name": "ai-actions", "enabled": True}]
 APIS = ("full", "seed")
 CLAIMS = web.RequestKey("claims", dict)

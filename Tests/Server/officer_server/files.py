@@ -136,6 +136,8 @@ class FileBrowser:
         path, local = self._target(root, request.query.get("path", "/"))
         if not os.path.isdir(local):
             raise bad_request("not_a_directory", f"{path}: not a folder")
+        if not self.seed and "limit" in request.query:
+            return self._ls_page(request, root, path, local)
         entries = []
         with os.scandir(local) as it:
             for item in it:
@@ -143,6 +145,27 @@ class FileBrowser:
                     entries.append(entry(child_path(path, item.name), item.path))
         entries.sort(key=lambda e: (e["type"] != "directory", e["name"]))
         return json_response({"root": root, "path": path, "entries": entries})
+
+    def _ls_page(self, request, root, path, local):
+        """Proposed: one page of a folder in name (byte) order, the `limit` entries after the name `after`; the
+        answer says the limit it applied, and `nextCursor` (the page's last name) when more remain. A seed server
+        ignores both and answers the whole folder."""
+        try:
+            limit = int(request.query["limit"])
+        except ValueError:
+            raise bad_request("invalid_field", "query parameter 'limit' must be a number")
+        if not 1 <= limit <= 5000:
+            raise bad_request("invalid_field", "query parameter 'limit' must be between 1 and 5000")
+        after = os.fsencode(request.query.get("after", ""))
+        with os.scandir(local) as it:
+            names = sorted((os.fsencode(item.name), item.name, item.path) for item in it if not hidden(item.name))
+        following = [name for name in names if name[0] > after]
+        page = following[:limit]
+        answer = {"root": root, "path": path, "limit": limit,
+                  "entries": [entry(child_path(path, name), item) for _, name, item in page]}
+        if len(following) > limit:
+            answer["nextCursor"] = answer["entries"][-1]["name"]
+        return json_response(answer)
 
     async def stat(self, request):
         path, local = self._query(request)

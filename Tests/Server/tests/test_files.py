@@ -21,6 +21,27 @@ async def test_ls_lists_folders_first(client, auth, root):
     assert body["entries"][0]["type"] == "directory"
 
 
+async def test_ls_pages_by_name_where_asked(client, auth, root):
+    # Proposed: `limit` and `after` page a folder in name (byte) order, folders among the files.
+    for name in ["c.txt", "a.txt", "B", "b.txt", "e.txt"]:
+        (root / name).write_text("x")
+    (root / "d").mkdir()
+    seen, after, pages = [], None, 0
+    while True:
+        params = {"path": "/", "limit": "2"} | ({"after": after} if after else {})
+        body = await (await client.get(FB + "ls", params=params, headers=auth)).json()
+        assert body["limit"] == 2 and len(body["entries"]) <= 2
+        seen += [e["name"] for e in body["entries"]]
+        pages += 1
+        if "nextCursor" not in body:
+            break
+        assert body["nextCursor"] == body["entries"][-1]["name"]
+        after = body["nextCursor"]
+    assert seen == ["B", "a.txt", "b.txt", "c.txt", "d", "e.txt"] and pages == 3
+    response = await client.get(FB + "ls", params={"path": "/", "limit": "0"}, headers=auth)
+    assert response.status == 400 and await error_code(response) == "invalid_field"
+
+
 async def test_ls_errors(client, auth, root):
     (root / "f").write_text("x")
     assert await error_code(await client.get(FB + "ls", params={"path": "/nope"}, headers=auth)) == "not_found"

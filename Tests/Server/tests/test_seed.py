@@ -74,6 +74,10 @@ async def test_every_seed_file_endpoint_works(client, auth, root):
     assert response.status == 201 and (root / "docs/b.bin").read_bytes() == b"\0\1\2"
     response = await client.get(FB + "ls", params={"path": "/docs"}, headers=auth)
     assert [e["name"] for e in (await response.json())["entries"]] == ["a.txt", "b.bin"]
+    # The proposed paging of `ls` is not the seed's: `limit` is ignored and the whole folder answered.
+    response = await client.get(FB + "ls", params={"path": "/docs", "limit": "1"}, headers=auth)
+    body = await response.json()
+    assert [e["name"] for e in body["entries"]] == ["a.txt", "b.bin"] and "limit" not in body
     response = await client.get(FB + "search", params={"q": "B.BIN"}, headers=auth)
     assert [e["path"] for e in (await response.json())["results"]] == ["/docs/b.bin"]
     response = await client.post(FB + "rename", json={"path": "/docs/b.bin", "newName": "c.bin"}, headers=auth)
