@@ -37,6 +37,8 @@ let package = Package(
         // A phone app's whole file life on the product `Officer` alone, as an iOS app links it: no Linux plug-ins
         // (sign in, page, open/leave/open again, a photo without its position, an attachment, sign out).
         .executableTarget(name: "phone-app", dependencies: [.product(name: "Officer", package: "officer-files")]),
+        // Plug-ins an app brings, given to one front door and used for its work alone.
+        .executableTarget(name: "own-plugins", dependencies: [.product(name: "Officer", package: "officer-files")]),
         // The DocC articles' code, generated from them (scripts/docc-snippets), compiled as written.
         .target(name: "docc-articles", dependencies: [.product(name: "Officer", package: "officer-files")]),
         // The README's S3 code, word for word.

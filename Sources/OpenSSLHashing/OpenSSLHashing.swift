@@ -8,7 +8,7 @@ package struct OpenSSLHashing: Hashing {
 
     package var name: String { CryptoCalls.version() }
 
-    package func makeDigest(_ algorithm: SHA256Hasher.Algorithm) -> any DigestContext { OpenSSLDigest(algorithm) }
+    package func makeDigest(_ algorithm: DigestAlgorithm) -> any DigestContext { OpenSSLDigest(algorithm) }
 }
 
 /// One libcrypto digest context, freed with its owner.

@@ -131,6 +131,34 @@ import Testing
         #expect(lines.last == "after sign-out: authentication", "\(lines)")
     }
 
+    /// #56 item 3: plug-ins an app brings, in a package outside the library's targets, are used for the work of
+    /// the front door they were given to and no other: one front door's file types name every file "stamped" and
+    /// its all-zero digests fail the download's SHA-256 check; another's image plug-in prepares a PNG; a third in
+    /// the same process tells types its own way, downloads the same file verified and refuses the PNG.
+    @Test func pluginsAnAppBringsServeTheirOwnFrontDoorAlone() async throws {
+        let bin = try await build()
+        let server = try await ReferenceServer.start()
+        _ = try server.root.write("Plug/data.bin", Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }))
+        let local = try work.write("notes.txt", "a note\n")
+        let picture = work.file("shot.png")
+        #expect(try ProcessRunner.run("/usr/bin/vips", ["black", picture, "64", "48"]).status == 0)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: picture)[.size] as? Int)
+        let run = try await ProcessRunner.runDetached(
+            bin + "/own-plugins", ["officer:/Plug/data.bin", local, picture], environment: environment(server))
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("digests facts: application/x-stamped"), "\(lines)")
+        #expect(lines.contains("digests download: integrity"), "\(lines)")
+        #expect(lines.contains("digests photo: refused"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("images facts: ") && !$0.contains("stamped") }, "\(lines)")
+        #expect(lines.contains("images download: 300000 bytes checked by sha256"), "\(lines)")
+        #expect(lines.contains("images photo: officer:/Plug/images/shot.png \(size) bytes"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("library facts: ") && !$0.contains("stamped") }, "\(lines)")
+        #expect(lines.contains("library download: 300000 bytes checked by sha256"), "\(lines)")
+        #expect(lines.contains("library photo: refused"), "\(lines)")
+        #expect(FileManager.default.fileExists(atPath: server.root.file("Plug/images/shot.png")))
+    }
+
     /// The DocC articles' code compiles as written: `docc-articles` in the example package is every Swift block of
     /// each article (`scripts/docc-snippets` makes it; the check fails when an article changed since), built with
     /// the example programs against the product `Officer` alone.

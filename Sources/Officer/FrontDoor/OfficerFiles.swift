@@ -73,6 +73,8 @@ public final class OfficerFiles: Sendable {
         /// Other Officer servers it may reach by name (`work:/Documents`), each with its own token in `tokens`
         /// and its own remembered offers; `server` stays the default one (`officer:`).
         public var officerRemotes: [OfficerRemote] = []
+        /// Plug-ins for this front door's work (digests, file types), beside or instead of the process's.
+        public var plugins = Plugins()
         /// Remotes made in code and registered by name (a test's in-memory remote): `NAME:bucket/key` goes to
         /// them as it goes to a configured S3 remote.
         package var registeredRemotes: [String: any Remote] = [:]

@@ -1,5 +1,5 @@
 /// An archive failure, naming the archive and carrying the archive library's own message.
-package enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No ``ArchiveReading`` plug-in is installed to read `file`.
     case notAvailable(file: String)
     /// `archive_read_new` failed.
@@ -18,7 +18,7 @@ package enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLarge(file: String, entry: String, limit: Int64)
 
     /// A one-line message.
-    package var description: String {
+    public var description: String {
         switch self {
         case .notAvailable(let file): "\(file): reading archives is not available on this platform"
         case .allocationFailed: "libarchive: could not allocate a reader"

@@ -1,7 +1,7 @@
 /// One member of an archive as listed without extracting it.
-package struct ArchiveMember: Hashable, Sendable, Codable {
+public struct ArchiveMember: Hashable, Sendable, Codable {
     /// What kind of member it is.
-    package enum Kind: String, Sendable, Codable {
+    public enum Kind: String, Sendable, Codable {
         /// A regular file.
         case file
         /// A folder.
@@ -15,25 +15,25 @@ package struct ArchiveMember: Hashable, Sendable, Codable {
     }
 
     /// The member's path as stored.
-    package var path: String
+    public var path: String
     /// Its kind.
-    package var kind: Kind
+    public var kind: Kind
     /// Uncompressed size, when the archive records it.
-    package var size: Int64?
+    public var size: Int64?
     /// Permission bits.
-    package var mode: Int
+    public var mode: Int
     /// Modification time, seconds since 1970.
-    package var mtime: Int64
+    public var mtime: Int64
     /// Target of a symlink or hard link.
-    package var linkTarget: String?
+    public var linkTarget: String?
     /// Encrypted data (zip, 7z, rar).
-    package var encrypted: Bool
+    public var encrypted: Bool
 
     /// True for folder members.
-    package var isDirectory: Bool { kind == .directory }
+    public var isDirectory: Bool { kind == .directory }
 
     /// A member as listed.
-    package init(
+    public init(
         path: String, kind: Kind, size: Int64?, mode: Int, mtime: Int64, linkTarget: String?, encrypted: Bool
     ) {
         self.path = path

@@ -1,7 +1,7 @@
-/// What lists and reads archives: a platform plug-in (libarchive's on Linux). Without one, ``ArchiveReader``
-/// fails with ``ArchiveError/notAvailable(file:)``; a zip read by ranges is still listed from its central
-/// directory, which needs no plug-in.
-package protocol ArchiveReading: Sendable {
+/// What lists and reads archives: a plug-in (libarchive's on Linux; an app's own, given in its front door's
+/// configuration). Without one, reading an archive fails with ``ArchiveError/notAvailable(file:)``; a zip read by
+/// ranges is still listed from its central directory, which needs no plug-in.
+public protocol ArchiveReading: Sendable {
     /// The library behind it, for `--version`.
     var libraryVersion: String { get }
     /// Opens the archive at `path`.
@@ -11,7 +11,7 @@ package protocol ArchiveReading: Sendable {
 }
 
 /// One open archive, read forward once.
-package protocol ArchiveHandle: AnyObject {
+public protocol ArchiveHandle: AnyObject {
     /// The format detected, e.g. `ZIP 2.0 (deflation)`; set once the first header is read.
     var formatName: String? { get }
     /// The byte source's own error when it is why reading failed (a network failure, a changed file).

@@ -12,6 +12,8 @@ package enum ParallelRunner {
         _ inputs: [Input], width: Int, _ body: @escaping @Sendable (Input) -> Output
     ) async throws(CancellationError) -> [Output] {
         guard !inputs.isEmpty else { return [] }
+        // Threads do not inherit task-locals: the front door's plug-ins go along with the work.
+        let body = PluginScope.carrying(body)
         let threads = max(1, min(width, inputs.count))
         let state = BatchState<Output>(count: inputs.count, threads: threads)
         let outputs = await withTaskCancellationHandler {

@@ -1,6 +1,6 @@
 /// A file-type detection failure, carrying the detector's own message.
-package enum MagicError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// No ``FileTypeDetecting`` plug-in is installed.
+public enum MagicError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No ``FileTypeDetecting`` plug-in is given or installed.
     case notAvailable
     /// `magic_open` could not allocate a cookie.
     case openFailed
@@ -10,7 +10,7 @@ package enum MagicError: Error, Equatable, Sendable, CustomStringConvertible {
     case detectionFailed(file: String, message: String)
 
     /// A one-line message.
-    package var description: String {
+    public var description: String {
         switch self {
         case .notAvailable: "telling file types from their bytes is not available on this platform"
         case .openFailed: "libmagic: could not open a magic cookie"

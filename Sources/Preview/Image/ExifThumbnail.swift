@@ -2,15 +2,15 @@ import Foundation
 
 /// The small JPEG a camera embeds in a photo's EXIF data (IFD1), found in the photo's first bytes: a
 /// thumbnail of a remote photo for the price of one Range request.
-package struct ExifThumbnail: Sendable, Equatable {
+public struct ExifThumbnail: Sendable, Equatable {
     /// The embedded JPEG's bytes.
-    package var jpeg: Data
+    public var jpeg: Data
     /// Its size in pixels (from its frame header).
-    package var width: Int
+    public var width: Int
     /// Its height in pixels.
-    package var height: Int
+    public var height: Int
     /// The main image's EXIF orientation, which the embedded picture does not carry but must be shown with.
-    package var orientation: Int
+    public var orientation: Int
 
     /// The embedded thumbnail of the JPEG whose first bytes are `prefix`; nil when there is none within them.
     package static func find(in prefix: Data) -> ExifThumbnail? {

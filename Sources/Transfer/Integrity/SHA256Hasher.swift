@@ -7,14 +7,7 @@ import Platform
 /// installed ``Hashing`` (OpenSSL's, hardware-accelerated, in the CLI; the portable Swift digests otherwise).
 package final class SHA256Hasher {
     /// The digests offered.
-    package enum Algorithm: Sendable {
-        /// SHA-256, the default.
-        case sha256
-        /// SHA-1 (tus checksums).
-        case sha1
-        /// MD5 (what S3 compares `Content-MD5` and part ETags with; never a security check).
-        case md5
-    }
+    package typealias Algorithm = DigestAlgorithm
 
     /// The digests every hasher uses: the portable ones unless a plug-in was installed.
     package static let hashing = PluginSlot<any Hashing>(PortableHashing())

@@ -2,13 +2,14 @@ import FileModel
 
 /// The front door's public calls throw one error type: what any layer throws becomes an ``OfficerFilesError``
 /// here, at the boundary, in this front door's terms, naming the call's location when the failure names none.
+/// The same boundary puts the front door's ``Plugins`` in force for the work.
 extension OfficerFiles {
-    /// Runs `body`; its error as this front door reports it.
+    /// Runs `body` with this front door's plug-ins; its error as this front door reports it.
     func reporting<Value>(_ subject: Location?, _ body: () async throws -> Value) async throws(OfficerFilesError)
         -> Value
     {
         do {
-            return try await body()
+            return try await PluginScope.$overrides.withValue(configuration.plugins.scope) { try await body() }
         } catch {
             throw OfficerFilesError(error, terms: locationNames, about: subject?.description)
         }
@@ -25,11 +26,13 @@ extension OfficerFiles {
     func reporting<Element: Sendable>(_ subject: Location?, _ stream: AsyncThrowingStream<Element, any Error>)
         -> AsyncThrowingStream<Element, any Error>
     {
-        let terms = locationNames
+        let (terms, plugins) = (locationNames, configuration.plugins.scope)
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    for try await element in stream { continuation.yield(element) }
+                    try await PluginScope.$overrides.withValue(plugins) {
+                        for try await element in stream { continuation.yield(element) }
+                    }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: OfficerFilesError(error, terms: terms, about: subject?.description))

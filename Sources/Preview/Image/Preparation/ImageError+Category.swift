@@ -2,7 +2,7 @@ import FileModel
 
 extension ImageError: CategorizedError {
     /// What kind of failure this is.
-    package var category: ErrorCategory {
+    public var category: ErrorCategory {
         switch self {
         case .invalidOption: .invalidInput
         case .writeFailed, .unreadable: .localFile

@@ -1,7 +1,7 @@
 /// Why an image could not be prepared; each names the file.
 ///
 /// Cases may be added in a later version: a `switch` over it keeps a `default`.
-package enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No ``ImagePreparing`` plug-in is installed to work on `file`.
     case notAvailable(file: String)
     /// Not one of JPEG, PNG, WebP, HEIC/HEIF, GIF, TIFF (or a loader that is blocked as untrusted).
@@ -24,7 +24,7 @@ package enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     indirect case wouldSendPosition(ImageError)
 
     /// A one-line message.
-    package var description: String {
+    public var description: String {
         switch self {
         case .notAvailable(let file):
             "\(file): only a JPEG's position can be removed without an image plug-in; this one is not sent"

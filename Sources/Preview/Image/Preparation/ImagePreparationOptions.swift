@@ -1,5 +1,5 @@
 /// The encodings an image can be prepared into.
-package enum ImageOutputFormat: String, Sendable, Codable {
+public enum ImageOutputFormat: String, Sendable, Codable {
     /// JPEG with optimized Huffman tables (transparency composited onto white).
     case jpeg
     /// 8-bit PNG.
@@ -12,7 +12,7 @@ package enum ImageOutputFormat: String, Sendable, Codable {
     case gif
 
     /// The file extension, without the dot.
-    package var fileExtension: String {
+    public var fileExtension: String {
         switch self {
         case .jpeg: "jpg"
         case .tiff: "tif"

@@ -6,7 +6,7 @@ package struct PortableHashing: Hashing {
 
     package var name: String { "Swift digests" }
 
-    package func makeDigest(_ algorithm: SHA256Hasher.Algorithm) -> any DigestContext {
+    package func makeDigest(_ algorithm: DigestAlgorithm) -> any DigestContext {
         switch algorithm {
         case .sha256: BlockDigest(SHA256Compression())
         case .sha1: BlockDigest(SHA1Compression())
