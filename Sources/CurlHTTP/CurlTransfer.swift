@@ -135,6 +135,9 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
         CurlCalls.set(easy, CURLOPT_SSL_VERIFYPEER, configuration.insecure ? 0 : 1)
         CurlCalls.set(easy, CURLOPT_SSL_VERIFYHOST, configuration.insecure ? 0 : 2)
         if let ca = configuration.caCertificatePath { CurlCalls.set(easy, CURLOPT_CAINFO, ca) }
+        if !configuration.pinnedPublicKeys.isEmpty {
+            CurlCalls.set(easy, CURLOPT_PINNEDPUBLICKEY, configuration.pinnedPublicKeys.joined(separator: ";"))
+        }
         CurlCalls.set(easy, CURLOPT_USERAGENT, configuration.userAgent)
         CurlCalls.set(easy, CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         // HTTPClient sends a credential only to its own origin; its token was checked when it was made.

@@ -315,6 +315,53 @@ final class LineLog: @unchecked Sendable {
     }
 }
 
+/// A pinned key: the server's own is let through, another refused before the request goes (curl's
+/// `CURLE_SSL_PINNEDPUBKEYNOTMATCH`); the URLSession engine refuses pinning outright (not written for it).
+@Suite struct PinnedKeyTests {
+    /// The `sha256//` pin of the PEM certificate at `path`.
+    static func pin(of path: String) throws -> String {
+        let script =
+            "openssl x509 -in '\(path)' -pubkey -noout | openssl pkey -pubin -outform der"
+            + " | openssl dgst -sha256 -binary | base64"
+        let run = try ProcessRunner.run("/bin/sh", ["-c", script])
+        #expect(run.status == 0, "\(run.stderr)")
+        return "sha256//" + run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test(arguments: TestEngine.allCases) func onlyThePinnedKeyIsTrusted(_ engine: TestEngine) async throws {
+        let nginx = try await NginxServer.start(tls: true)
+        try nginx.root.write("hello.txt", "pinned\n")
+        let certificate = try #require(nginx.certificate)
+        var pinned = HTTPClientConfiguration()
+        pinned.caCertificatePath = certificate
+        pinned.pinnedPublicKeys = [
+            "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", try Self.pin(of: certificate),
+        ]
+        var other = pinned
+        other.pinnedPublicKeys = ["sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="]
+        if engine == .urlSession {
+            var pinnedOnly = HTTPClientConfiguration()
+            pinnedOnly.pinnedPublicKeys = pinned.pinnedPublicKeys
+            await #expect {
+                try await engine.client(pinnedOnly).send(HTTPRequest(url: nginx.url + "/hello.txt"))
+            } throws: { error in
+                guard case HTTPError.notAvailable(_, let what) = error else { return false }
+                return what == "pinning a server's key"
+            }
+            return
+        }
+        let trusted = try await engine.client(pinned).send(HTTPRequest(url: nginx.url + "/hello.txt"))
+        #expect(trusted.status == 200 && String(decoding: trusted.body, as: UTF8.self) == "pinned\n")
+        await #expect {
+            try await engine.client(other).send(HTTPRequest(url: nginx.url + "/hello.txt"))
+        } throws: { error in
+            guard case HTTPError.transport(_, let code, _) = error else { return false }
+            return code == TransportCode.pinnedKeyMismatch && ErrorCategory.of(error) == .network
+                && (error as? HTTPError)?.wording(subject: "hello.txt", server: "127.0.0.1").contains("pinned") == true
+        }
+    }
+}
+
 extension BearerCredential {
     /// A credential for `token` bound to `url`'s origin (tests only: a bad token is a test bug).
     static func forTests(_ token: String?, _ url: String) -> BearerCredential? {

@@ -29,6 +29,10 @@ package struct HTTPClientConfiguration: Sendable {
     package var insecure = false
     /// A PEM bundle of trusted CAs (`--cacert`).
     package var caCertificatePath: String?
+    /// The servers' public keys trusted, each `sha256//` and the base64 SHA-256 of the key's DER
+    /// (SubjectPublicKeyInfo), as curl's `--pinnedpubkey` takes them: when any is given, a server whose key is none
+    /// of them is refused, whatever its certificate (checked as well).
+    package var pinnedPublicKeys: [String] = []
     /// Whether a bulk request (``HTTPRequest/isBulk``: a body or a download larger than one flow-control window)
     /// may go as an HTTP/2 stream where the server offers HTTP/2. Off, bulk bytes take HTTP/1.1 connections of
     /// their own: a stream's window, at a round trip of tens of milliseconds, caps an upload far below the link

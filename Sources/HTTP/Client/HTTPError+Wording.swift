@@ -60,6 +60,7 @@ extension HTTPError {
             case TransportCode.timedOut: "timed out"
             case TransportCode.tlsHandshake: "the secure handshake failed"
             case 51, 60: "certificate not trusted (\(Self.certificateProblem(message)))"
+            case TransportCode.pinnedKeyMismatch: "the server's key is not the pinned one"
             case TransportCode.gotNothing: "the server closed the connection without answering"
             case TransportCode.partialFile: "the answer ended early"
             case TransportCode.sendError, TransportCode.receiveError, TransportCode.http2, TransportCode.http2Stream:
@@ -91,6 +92,7 @@ extension HTTPError {
         case 51, 60:
             "\(server): its certificate is not trusted (\(Self.certificateProblem(message)))"
         case 58, 77: "\(server): the certificate file cannot be used (\(Self.certificateProblem(message)))"
+        case TransportCode.pinnedKeyMismatch: "\(server): its key is not the one pinned for it; nothing was sent"
         case TransportCode.gotNothing: "\(subject): the server closed the connection without answering"
         case TransportCode.partialFile: "\(subject): the connection ended before the whole answer came"
         case TransportCode.sendError, TransportCode.receiveError, TransportCode.http2, TransportCode.http2Stream:

@@ -25,6 +25,8 @@ package enum TransportCode {
     package static let untrustedCertificate = 60
     /// `CURLE_HTTP2_STREAM`: one HTTP/2 stream failed.
     package static let http2Stream = 92
+    /// `CURLE_SSL_PINNEDPUBKEYNOTMATCH`: the server's key is none of the pinned ones.
+    package static let pinnedKeyMismatch = 90
 
     /// The codes where the network, not the request, was at fault: worth another attempt.
     package static let retryable: Set<Int> = [

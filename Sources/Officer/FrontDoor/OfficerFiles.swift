@@ -57,6 +57,22 @@ public final class OfficerFiles: Sendable {
             get { http.totalTimeout }
             set { http.totalTimeout = newValue }
         }
+        /// A PEM file of the certificate authorities to trust instead of the system's (a self-hosted server's own
+        /// CA, or its self-signed certificate); nil trusts the system's. The libcurl engine takes it; where the
+        /// engine cannot (URLSession on Linux), a request is refused before anything is sent.
+        public var trustedCertificates: String? {
+            get { http.caCertificatePath }
+            set { http.caCertificatePath = newValue }
+        }
+        /// The server's public keys to trust, each `sha256//` and the base64 SHA-256 of the key's DER
+        /// (SubjectPublicKeyInfo; `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst
+        /// -sha256 -binary | base64`): when any is given, a server presenting another key is refused before a byte
+        /// of the request is sent, even with a valid certificate. The libcurl engine pins; the URLSession engine
+        /// refuses every request until its challenge handler is written (docs/PORTING.md).
+        public var pinnedPublicKeys: [String] {
+            get { http.pinnedPublicKeys }
+            set { http.pinnedPublicKeys = newValue }
+        }
         /// The `User-Agent` every request sends (`officer-files`): an app names itself and its version.
         public var userAgent: String {
             get { http.userAgent }
