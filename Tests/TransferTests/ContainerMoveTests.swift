@@ -37,7 +37,7 @@ import VipsImaging
     }
 
     /// Runs `operation` until it reports more than `bytes` done, then cancels it (its consumer stops).
-    func pause<T: Sendable>(_ operation: TransferOperation<T>, after bytes: Int64) async {
+    func pause<T: Sendable, F: Error>(_ operation: ProgressOperation<TransferEvent, T, F>, after bytes: Int64) async {
         // Read off the shared pool: its threads held by other tests would let the transfer end before the pause.
         await DedicatedExecutor().run {
             var done: [Int: Int64] = [:]
@@ -62,7 +62,9 @@ import VipsImaging
     }
 
     /// The bytes in place when `operation` starts, and its result.
-    func run<T: Sendable>(_ operation: TransferOperation<T>) async throws -> (resumed: Int64, value: T) {
+    func run<T: Sendable, F: Error>(_ operation: ProgressOperation<TransferEvent, T, F>) async throws
+        -> (resumed: Int64, value: T)
+    {
         var resumed: Int64 = -1
         for await event in operation {
             if case .started(_, _, let bytes, _, _) = event, resumed < 0 { resumed = bytes }

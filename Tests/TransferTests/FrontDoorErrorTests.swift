@@ -121,4 +121,40 @@ import Testing
         let error = try #require(thrown as? OfficerFilesError, "\(String(describing: thrown))")
         #expect(error.category == .notFound && error.subject == "officer:/no-such-folder", "\(error)")
     }
+
+    /// #56 item 7: an operation's `value` and a stream's loop fail with `OfficerFilesError` typed, so an app reads
+    /// `category` with no cast, and the failure is reported as every other call reports it (its location named).
+    @Test func operationsAndStreamsFailTyped() async throws {
+        let files = try await signedIn()
+        let missing = try files.location("officer:/no/such.bin")
+        do {
+            _ = try await files.download(missing, to: URL(fileURLWithPath: work.file("such.bin"))).value
+            Issue.record("downloaded a file that is not there")
+        } catch {
+            let typed: OfficerFilesError = error
+            #expect(typed.category == .notFound && typed.subject == "officer:/no/such.bin", "\(typed)")
+        }
+        do {
+            for try await _ in files.pages(of: try files.location("officer:/no")) {}
+            Issue.record("paged a folder that is not there")
+        } catch {
+            let typed: OfficerFilesError = error
+            #expect(typed.category == .notFound, "\(typed)")
+        }
+        do {
+            for try await _ in files.walk(try files.location("officer:/no")) {}
+            Issue.record("walked a folder that is not there")
+        } catch {
+            #expect(error.category == .notFound, "\(error)")
+        }
+        let sync = files.sync(
+            from: .local(work.file("absent-folder")), to: try files.location("officer:/x/"),
+            options: SyncOptions(direction: .push))
+        do {
+            _ = try await sync.value
+            Issue.record("synced a folder that is not there")
+        } catch {
+            #expect(error.category == .localFile, "\(error)")
+        }
+    }
 }

@@ -34,7 +34,8 @@ import Testing
     }
 
     /// Runs an operation, collecting its events.
-    func collect<Success: Sendable>(_ operation: TransferOperation<Success>) async throws -> (Success, [TransferEvent])
+    func collect<Success: Sendable, Failure: Error>(_ operation: ProgressOperation<TransferEvent, Success, Failure>)
+        async throws -> (Success, [TransferEvent])
     {
         var events: [TransferEvent] = []
         for await event in operation { events.append(event) }

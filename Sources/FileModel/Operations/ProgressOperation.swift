@@ -1,7 +1,8 @@
 import Foundation
 
-/// A download or an upload under way: its ``TransferEvent``s, then its result.
-public typealias TransferOperation<Success: Sendable> = ProgressOperation<TransferEvent, Success>
+/// A download or an upload under way: its ``TransferEvent``s, then its result (failing with any error: the
+/// engines' own; the front door's operations fail with its one error type).
+public typealias TransferOperation<Success: Sendable> = ProgressOperation<TransferEvent, Success, any Error>
 
 /// One long operation under way: its events as an `AsyncSequence` and, when it ends, its value.
 ///
@@ -9,10 +10,14 @@ public typealias TransferOperation<Success: Sendable> = ProgressOperation<Transf
 /// ends when the work does. `value` waits for the outcome. Either consumer's end stops the work: cancelling the
 /// task that awaits `value`, cancelling the task that iterates the events, leaving the loop over them early
 /// (`break`, a thrown error), or calling ``cancel()`` (an upload then pauses: the server keeps what it has, and
-/// the same call continues it later). An operation whose events are never iterated runs to its end.
-public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncSequence, Sendable {
+/// the same call continues it later). An operation whose events are never iterated runs to its end. `value`
+/// fails with `Failure`: the front door's operations with its one error type (`OfficerFilesError`, module
+/// Officer), typed.
+public final class ProgressOperation<Event: Sendable, Success: Sendable, Failure: Error>: AsyncSequence, Sendable {
     private let events: AsyncStream<Event>
     private let work: Task<Success, any Error>
+    /// The work's failure as this operation's `Failure`.
+    private let failure: @Sendable (any Error) -> Failure
     /// What its progress is thinned on, and its rate and time left measured on.
     package let clock: any Clock<Duration>
 
@@ -22,15 +27,24 @@ public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncS
     /// paying for each (a GiB is tens of thousands of buffers).
     public convenience init(
         _ body: @escaping @Sendable (_ report: @escaping @Sendable (Event) -> Void) async throws -> Success
-    ) {
-        self.init(clock: ContinuousClock(), body)
+    ) where Failure == any Error {
+        self.init(clock: ContinuousClock(), failure: { $0 }, body)
     }
 
     /// Starts `body`, its progress thinned, and its rate and time left measured, on `clock` (a test's manual one).
-    package init(
+    package convenience init(
         clock: any Clock<Duration>,
         _ body: @escaping @Sendable (_ report: @escaping @Sendable (Event) -> Void) async throws -> Success
+    ) where Failure == any Error {
+        self.init(clock: clock, failure: { $0 }, body)
+    }
+
+    /// Starts `body`; what it throws becomes `Failure` through `failure`.
+    package init(
+        clock: any Clock<Duration>, failure: @escaping @Sendable (any Error) -> Failure,
+        _ body: @escaping @Sendable (_ report: @escaping @Sendable (Event) -> Void) async throws -> Success
     ) {
+        self.failure = failure
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(4096))
         events = stream
         self.clock = clock
@@ -72,16 +86,38 @@ public final class ProgressOperation<Event: Sendable, Success: Sendable>: AsyncS
     }
 
     /// The outcome. Cancelling the awaiting task cancels the work. Errors are each a `CategorizedError`; the
-    /// front door's operations throw its one error type (`OfficerFilesError`, module Officer), to be cast.
+    /// front door's operations throw its one error type (`OfficerFilesError`, module Officer), typed.
     public var value: Success {
-        get async throws {
+        get async throws(Failure) {
             let work = work
-            return try await withTaskCancellationHandler {
-                try await work.value
+            let result = await withTaskCancellationHandler {
+                await work.result
             } onCancel: {
                 work.cancel()
             }
+            switch result {
+            case .success(let value): return value
+            case .failure(let error): throw failure(error)
+            }
         }
+    }
+
+    /// The same operation (its events, its work) failing as `Failure` through `transform`: how the front door
+    /// types an engine's operation. The events are read through the operation returned, not this one.
+    package func failing<Typed: Error>(as transform: @escaping @Sendable (any Error) -> Typed)
+        -> ProgressOperation<Event, Success, Typed>
+    {
+        ProgressOperation<Event, Success, Typed>(events: events, work: work, clock: clock, failure: transform)
+    }
+
+    private init(
+        events: AsyncStream<Event>, work: Task<Success, any Error>, clock: any Clock<Duration>,
+        failure: @escaping @Sendable (any Error) -> Failure
+    ) {
+        self.events = events
+        self.work = work
+        self.clock = clock
+        self.failure = failure
     }
 
     /// Stops the work.

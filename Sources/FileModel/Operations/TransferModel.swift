@@ -22,7 +22,8 @@
         @ObservationIgnored private var reader: Task<Void, Never>?
 
         /// Starts following `operation` (reading its updates: read nothing else of it but `value`).
-        public init<Success: Sendable>(_ operation: TransferOperation<Success>) {
+        public init<Success: Sendable, Failure: Error>(_ operation: ProgressOperation<TransferEvent, Success, Failure>)
+        {
             stop = { operation.cancel() }
             let updates = operation.progress()
             reader = Task { [weak self] in

@@ -4,7 +4,7 @@ import HTTP
 import Transfer
 
 /// An AI action under way: its steps (upload, processing, download), then its result.
-package typealias RemoteActionOperation = ProgressOperation<RemoteActionEvent, RemoteActionResult>
+package typealias RemoteActionOperation = ProgressOperation<RemoteActionEvent, RemoteActionResult, any Error>
 
 extension OfficerFiles {
     /// Runs one of the server's AI actions (OCR, text to speech, transcription, audio extraction) on an Officer file,

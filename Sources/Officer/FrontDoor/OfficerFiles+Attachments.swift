@@ -26,13 +26,15 @@ extension OfficerFiles {
     /// sent, so a damaged image fails the call with nothing stored; the prepared copies are removed however the
     /// call ends. Progress: one part per file. An attachment cannot be resumed: an interrupted call sends again.
     public func attach(_ files: [URL], on remote: String? = nil, options: AttachmentOptions = AttachmentOptions())
-        -> TransferOperation<[Attachment]>
+        -> FileOperation<[Attachment]>
     {
-        TransferOperation { report in
-            try await self.reporting(nil) {
-                try await self.sendAttachments(files, on: remote, options: options, report)
-            }
-        }
+        reported(
+            nil,
+            TransferOperation { report in
+                try await self.reporting(nil) {
+                    try await self.sendAttachments(files, on: remote, options: options, report)
+                }
+            })
     }
 
     private func sendAttachments(

@@ -72,11 +72,11 @@ extension OfficerFiles {
     }
 
     /// Every entry below a folder, depth first, fetched in pages while the caller consumes them.
-    public func walk(_ location: Location) -> AsyncThrowingStream<RemoteEntry, any Error> {
+    public func walk(_ location: Location) -> ReportedStream<RemoteEntry> {
         do {
-            return reporting(location, try remote(for: location).walk(location))
+            return reportedStream(location, reporting(location, try remote(for: location).walk(location)))
         } catch {
-            return failing(error, location)
+            return reportedStream(location, failing(error, location))
         }
     }
 
@@ -169,9 +169,9 @@ extension OfficerFiles {
 
     /// Downloads a file to a local file: resumable, never over an existing file without `options.force`.
     public func download(_ location: Location, to local: URL, options: DownloadOptions = DownloadOptions())
-        -> TransferOperation<DownloadResult>
+        -> FileOperation<DownloadResult>
     {
-        download(location, toPath: local.path, options: options)
+        reported(location, download(location, toPath: local.path, options: options))
     }
 
     /// The same, to a path as the CLI takes it.
@@ -203,8 +203,8 @@ extension OfficerFiles {
     /// remote holds those bytes.
     public func upload(
         _ local: URL, to destination: Location, overwrite: Bool = false, options: UploadOptions = UploadOptions()
-    ) -> TransferOperation<UploadResult> {
-        upload(path: local.path, to: destination, overwrite: overwrite, options: options)
+    ) -> FileOperation<UploadResult> {
+        reported(destination, upload(path: local.path, to: destination, overwrite: overwrite, options: options))
     }
 
     /// The same, from a path as the CLI takes it.

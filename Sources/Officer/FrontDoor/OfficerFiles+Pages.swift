@@ -9,7 +9,13 @@ extension OfficerFiles {
     /// scrolling through 1,000 entries in pages of 100 costs one listing, not ten; an Officer server that offers
     /// paging (the proposed `limit` and `after` of `ls`) is asked for one page at a time instead. Breaking out of
     /// the loop stops the listing.
-    public func pages(of folder: Location, size: Int = 200, after cursor: String? = nil)
+    public func pages(of folder: Location, size: Int = 200, after cursor: String? = nil) -> ReportedStream<ListingPage>
+    {
+        reportedStream(folder, pageStream(of: folder, size: size, after: cursor))
+    }
+
+    /// The pages, failing with any error reported.
+    private func pageStream(of folder: Location, size: Int, after cursor: String?)
         -> AsyncThrowingStream<ListingPage, any Error>
     {
         let remote: any Remote

@@ -26,12 +26,14 @@ extension OfficerFiles {
     public func upload(
         photos: [URL], preparing options: ImagePreparationOptions = ImagePreparationOptions(), to folder: Location,
         overwrite: Bool = false
-    ) -> TransferOperation<[PhotoUpload]> {
-        TransferOperation { report in
-            try await self.reporting(folder) {
-                try await self.sendPhotos(photos, options: options, to: folder, overwrite: overwrite, report)
-            }
-        }
+    ) -> FileOperation<[PhotoUpload]> {
+        reported(
+            folder,
+            TransferOperation { report in
+                try await self.reporting(folder) {
+                    try await self.sendPhotos(photos, options: options, to: folder, overwrite: overwrite, report)
+                }
+            })
     }
 
     private func sendPhotos(

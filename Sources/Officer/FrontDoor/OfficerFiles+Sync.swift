@@ -4,8 +4,12 @@ import HTTP
 import Preview
 import Transfer
 
-/// A sync under way: its ``SyncEvent``s, then its report.
-public typealias SyncOperation = ProgressOperation<SyncEvent, SyncReport>
+/// A sync under way: its ``SyncEvent``s, then its report (or an ``OfficerFilesError``).
+public typealias SyncOperation = ProgressOperation<SyncEvent, SyncReport, OfficerFilesError>
+
+/// A download, an upload or a batch of them under way: its ``FileModel/TransferEvent``s, then its result (or an
+/// ``OfficerFilesError``).
+public typealias FileOperation<Success: Sendable> = ProgressOperation<TransferEvent, Success, OfficerFilesError>
 
 extension OfficerFiles {
     /// Makes `destination` like `source`, any two places but two URLs (a local folder and an Officer folder or
@@ -17,11 +21,13 @@ extension OfficerFiles {
     /// server that refuses the token (no sign-in replaced it) stops it at once, and that refusal is thrown
     /// (`OfficerError.notSignedIn`: sign in again, and the same sync continues).
     public func sync(from source: Location, to destination: Location, options: SyncOptions) -> SyncOperation {
-        SyncOperation { report in
-            try await self.reporting(destination) {
-                try await self.runSync(from: source, to: destination, options: options, onEvent: report)
-            }
-        }
+        reported(
+            destination,
+            ProgressOperation { report in
+                try await self.reporting(destination) {
+                    try await self.runSync(from: source, to: destination, options: options, onEvent: report)
+                }
+            })
     }
 
     /// The same, run in the calling task with every event handed to `onEvent` as it happens (none thinned or

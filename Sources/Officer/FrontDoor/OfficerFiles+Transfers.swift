@@ -228,14 +228,16 @@ extension OfficerFiles {
     }
 
     /// Continues an unfinished transfer where the server (uploads) or the journal (downloads) says it stopped.
-    public func resume(_ transfer: UnfinishedTransfer) -> TransferOperation<Void> {
-        TransferOperation { report in
-            try await self.reporting(nil) {
-                let operation = self.resume(transfer.record)
-                for await event in operation { report(event) }
-                _ = try await operation.value
-            }
-        }
+    public func resume(_ transfer: UnfinishedTransfer) -> FileOperation<Void> {
+        reported(
+            nil,
+            TransferOperation { report in
+                try await self.reporting(nil) {
+                    let operation = self.resume(transfer.record)
+                    for await event in operation { report(event) }
+                    _ = try await operation.value
+                }
+            })
     }
 
     /// Gives an unfinished transfer up: an upload's parts are deleted on the server, a download's partial file

@@ -11,7 +11,7 @@
         /// it on the server. New folders are watched as they appear. While the server cannot be reached the watch
         /// waits (1 s, doubling to ``WatchOptions/maxBackoffSeconds``) and carries on. Idle, it sleeps in the kernel.
         package func watch(_ local: String, to remote: RemotePath, options: WatchOptions = WatchOptions())
-            -> ProgressOperation<WatchEvent, Void>
+            -> ProgressOperation<WatchEvent, Void, any Error>
         {
             ProgressOperation { report in
                 try LocalFiles.requireLocalFolder(local)

@@ -17,7 +17,7 @@ extension JobEvent: CoalescibleEvent {
 }
 
 /// A server job being followed: its changes, then the job as it ended.
-package typealias JobOperation = ProgressOperation<JobEvent, Job>
+package typealias JobOperation = ProgressOperation<JobEvent, Job, any Error>
 
 extension OfficerServer {
     /// The signed-in user's jobs on the server, oldest first; ``OfficerError/notOffered(request:feature:)`` from a

@@ -185,7 +185,7 @@ extension OfficerServer {
     /// anything else is applied and marked done. Held writes are tried again on the
     /// next replay. A network failure stops the replay (the rest stays queued). One replay runs at a time: while
     /// another (in any process) runs, this one does nothing and says so (``QueueReplaySummary/alreadyRunning``).
-    package func replayQueue() -> ProgressOperation<QueueEvent, QueueReplaySummary> {
+    package func replayQueue() -> ProgressOperation<QueueEvent, QueueReplaySummary, any Error> {
         ProgressOperation { report in
             if self.isOffline { throw FrontDoorRefusal.needsNetwork("replaying the queue") }
             guard let journal = try self.journal else { return QueueReplaySummary() }

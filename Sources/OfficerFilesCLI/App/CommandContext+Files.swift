@@ -60,7 +60,9 @@ extension CommandContext {
     }
 
     /// Shows a front-door operation's events on `display` and returns its value.
-    func show<Success: Sendable>(_ operation: TransferOperation<Success>, on display: PartsDisplay) async throws
+    func show<Success: Sendable, Failure: Error>(
+        _ operation: ProgressOperation<TransferEvent, Success, Failure>, on display: PartsDisplay
+    ) async throws
         -> Success
     {
         for await event in operation { display.handle(event) }

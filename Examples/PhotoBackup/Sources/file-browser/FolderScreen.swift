@@ -41,7 +41,7 @@ final class FolderScreen {
                 break  // one page a call; leaving the loop stops the listing
             }
         } catch {
-            failure = (error as? OfficerFilesError)?.localizedDescription ?? "\(error)"
+            failure = error.localizedDescription
         }
     }
 
@@ -65,7 +65,7 @@ final class FolderScreen {
             if let location = outcome?.location, let entry = try? await files.stat(location) { rows.append(entry) }
             return outcome
         } catch {
-            failure = (error as? OfficerFilesError)?.localizedDescription ?? "\(error)"
+            failure = error.localizedDescription
             return nil
         }
     }
@@ -75,7 +75,7 @@ final class FolderScreen {
         do {
             return try await files.attach(images).value.map(\.id)
         } catch {
-            failure = (error as? OfficerFilesError)?.localizedDescription ?? "\(error)"
+            failure = error.localizedDescription
             return []
         }
     }

@@ -114,8 +114,7 @@ func run() async throws {
             let result = try await files.download(try files.location(remoteFile), to: destination).value
             print("\(name) download: \(result.bytes) bytes checked by \(result.checkedBy)")
         } catch {
-            // `value` throws `any Error` today; the front door's failures are OfficerFilesError.
-            print("\(name) download: \((error as? OfficerFilesError)?.category.rawValue ?? "\(error)")")
+            print("\(name) download: \(error.category.rawValue)")
         }
         let folder = try files.location((remoteFile as NSString).deletingLastPathComponent + "/\(name)/")
         _ = try await files.makeFolder(folder, parents: true)

@@ -15,6 +15,17 @@ extension OfficerFiles {
         }
     }
 
+    /// `operation` failing with this front door's error (typed), in its terms, naming `subject` when the failure
+    /// names none.
+    func reported<Event: Sendable, Success: Sendable>(
+        _ subject: Location?, _ operation: ProgressOperation<Event, Success, any Error>
+    ) -> ProgressOperation<Event, Success, OfficerFilesError> {
+        let terms = locationNames
+        return operation.failing { error in
+            error as? OfficerFilesError ?? OfficerFilesError(error, terms: terms, about: subject?.description)
+        }
+    }
+
     /// A stream that fails at once with `error`, reported.
     func failing<Element: Sendable>(_ error: any Error, _ subject: Location?) -> AsyncThrowingStream<Element, any Error>
     {

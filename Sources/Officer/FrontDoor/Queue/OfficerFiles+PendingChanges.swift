@@ -40,7 +40,11 @@ extension OfficerFiles {
     /// held (the server no longer has what it expected: a held change and the later ones touching its paths stay
     /// kept); the value is the changes left held. A network failure stops it, the rest still kept. One send runs
     /// at a time across processes; another running is a conflict.
-    public func sendPendingChanges() -> ProgressOperation<PendingChange, [PendingChange]> {
+    public func sendPendingChanges() -> ProgressOperation<PendingChange, [PendingChange], OfficerFilesError> {
+        reported(nil, sendingPendingChanges())
+    }
+
+    private func sendingPendingChanges() -> ProgressOperation<PendingChange, [PendingChange], any Error> {
         ProgressOperation { report in
             try await self.reporting(nil) {
                 let replay = self.server.replayQueue()
