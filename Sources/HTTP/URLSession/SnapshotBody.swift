@@ -1,13 +1,14 @@
 import Foundation
 
-/// A request body as the URLSession engine sends it: nothing, bytes already in memory, or a file. A file range
-/// or a multipart body is written to a snapshot file first, and the request's ``HTTPRequest/beforeLastBodyBytes``
-/// check runs once the snapshot holds every byte: what the server then receives is exactly a copy that was checked,
-/// so it never receives the end of a file that changed while it was read.
+/// A request body as the URLSession engine sends it: nothing, or a file — every body, bytes in memory too (a JSON
+/// request, a tus chunk, a stream's piece, an S3 `put(data:)`), since a background session sends only files. A
+/// file range or a multipart body is written to a snapshot file first, and the request's
+/// ``HTTPRequest/beforeLastBodyBytes`` check runs once the snapshot holds every byte: what the server then
+/// receives is exactly a copy that was checked, so it never receives the end of a file that changed while it was
+/// read.
 struct SnapshotBody {
     enum Source {
         case none
-        case memory(Data)
         case file(URL, length: Int64)
     }
 
@@ -20,7 +21,6 @@ struct SnapshotBody {
     var length: Int64? {
         switch source {
         case .none: 0
-        case .memory(let data): Int64(data.count)
         case .file(_, let length): length
         }
     }
@@ -30,7 +30,15 @@ struct SnapshotBody {
         case .empty:
             (source, contentType, snapshot) = (.none, nil, nil)
         case .data(let data, let type):
-            (source, contentType, snapshot) = (.memory(data), type, nil)
+            let file = Self.snapshotURL(in: folder)
+            let writer = try SnapshotWriter(url: file)
+            do {
+                try writer.append(data)
+            } catch {
+                writer.discard()
+                throw error
+            }
+            (source, contentType, snapshot) = (.file(file, length: Int64(data.count)), type, file)
         case .file(let path, let offset, let length, let type):
             let file = Self.snapshotURL(in: folder)
             let writer = try SnapshotWriter(url: file)

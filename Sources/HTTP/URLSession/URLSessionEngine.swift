@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 /// The URLSession engine: Foundation's own HTTP stack (the system's on Apple platforms, FoundationNetworking
-/// elsewhere), the one an iOS app links. Request bodies go from files, never from memory a background session could
-/// not hold: a file range or a multipart body is first written to a snapshot file, checked, then sent.
+/// elsewhere), the one an iOS app links. Every request body goes from a file, never from memory a background
+/// session could not hold: bytes in memory, a file range or a multipart body is first written to a snapshot file
+/// (checked, for a file's bytes), then sent.
 ///
 /// On Apple platforms `--bwlimit` is kept by suspending the task while it is ahead of its pace. What it cannot do
 /// is refused before anything is sent, never done halfway: where FoundationNetworking runs, a bandwidth limit (its
@@ -91,9 +92,6 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
         case .none:
             if !["GET", "HEAD"].contains(request.method) { urlRequest.httpBody = Data() }
             task = session.dataTask(with: urlRequest)
-        case .memory(let data):
-            urlRequest.setValue(String(data.count), forHTTPHeaderField: "Content-Length")
-            task = session.uploadTask(with: urlRequest, from: data)
         case .file(let file, let length):
             urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
             task = session.uploadTask(with: urlRequest, fromFile: file)
