@@ -10,8 +10,8 @@ import Transfer
 /// not at all), every name passes the one name rule, times are kept to the millisecond, and the token goes only
 /// to the server that issued it.
 ///
-/// Long operations (downloads, uploads) return a ``FileModel/TransferOperation``: iterate it for ``FileModel/TransferEvent``s,
-/// await its `value` for the result; cancelling stops the work.
+/// Long operations (downloads, uploads) return a ``FileOperation``: iterate it for ``FileModel/TransferEvent``s,
+/// await its `value` for the result (failing with an ``OfficerFilesError``, typed); cancelling stops the work.
 public final class OfficerFiles: Sendable {
     /// What the front door is set up with.
     public struct Configuration: Sendable {
