@@ -142,7 +142,7 @@ package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; 
     package func markChecked(_ entry: CacheEntry, by check: ContentCheck) throws(CacheError) {
         try withWriteTransaction { () throws(CacheError) in
             guard let (rowID, current) = try row(for: entry.key), current.path == entry.path else { return }
-            try sql { db throws(SQLiteError) in
+            _ = try sql { db throws(SQLiteError) in
                 try db.execute(
                     "UPDATE entries SET checked = ? WHERE rowid = ?", [.text(check.rawValue), .integer(rowID)])
             }
