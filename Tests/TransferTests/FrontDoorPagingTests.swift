@@ -145,5 +145,9 @@ import Testing
         #expect(seen == names)
         #expect(asked.current.count == 10, "\(asked.current)")
         #expect(asked.current.allSatisfy { $0.contains("limit=100") }, "\(asked.current)")
+        // Past the last name there is no page, as a cut listing ends (not an empty one).
+        for try await page in files.pages(of: folder, size: 100, after: "f-0999.txt") {
+            Issue.record("a page after the last name: \(page.entries.map(\.name))")
+        }
     }
 }

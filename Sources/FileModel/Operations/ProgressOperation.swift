@@ -107,7 +107,9 @@ public final class ProgressOperation<Event: Sendable, Success: Sendable, Failure
     package func failing<Typed: Error>(as transform: @escaping @Sendable (any Error) -> Typed)
         -> ProgressOperation<Event, Success, Typed>
     {
-        ProgressOperation<Event, Success, Typed>(events: events, work: work, clock: clock, failure: transform)
+        let own = failure
+        return ProgressOperation<Event, Success, Typed>(
+            events: events, work: work, clock: clock, failure: { transform(own($0)) })
     }
 
     private init(

@@ -44,7 +44,8 @@ final class FolderPager: Sendable {
                 state.after = page.cursor
                 state.finished = page.cursor == nil
             }
-            return page
+            // Nothing after a cursor is the end, as a cut listing ends (no empty last page).
+            return page.entries.isEmpty && after != nil ? nil : page
         }
         var pages = PageCutter.pages(of: try await wholeListing(continuing: after != nil), size: size, after: after)
         let first = pages.isEmpty ? nil : pages.removeFirst()

@@ -74,7 +74,10 @@ extension OfficerFiles {
     /// Every entry below a folder, depth first, fetched in pages while the caller consumes them.
     public func walk(_ location: Location) -> ReportedStream<RemoteEntry> {
         do {
-            return reportedStream(location, reporting(location, try remote(for: location).walk(location)))
+            let remote = try remote(for: location)
+            // Made in the front door's plug-in scope: its producer task inherits it.
+            let entries = PluginScope.$overrides.withValue(configuration.plugins.scope) { remote.walk(location) }
+            return reportedStream(location, reporting(location, entries))
         } catch {
             return reportedStream(location, failing(error, location))
         }

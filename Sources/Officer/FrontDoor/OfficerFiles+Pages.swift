@@ -20,13 +20,19 @@ extension OfficerFiles {
     {
         let remote: any Remote
         do { remote = try self.remote(for: folder) } catch { return failing(error, folder) }
-        guard remote.listsWhole else { return reporting(folder, streamedPages(of: folder, on: remote, size, cursor)) }
+        guard remote.listsWhole else {
+            // Made in the front door's plug-in scope: its producer task inherits it.
+            let pages = PluginScope.$overrides.withValue(configuration.plugins.scope) {
+                streamedPages(of: folder, on: remote, size, cursor)
+            }
+            return reporting(folder, pages)
+        }
         let pager = FolderPager(remote: remote, folder: folder, size: size, after: cursor, memo: listingMemo)
         // Pulled, not pushed: a page is fetched when the reader asks for it, so one taken costs one request.
-        let (terms, subject) = (locationNames, folder.description)
+        let (terms, subject, plugins) = (locationNames, folder.description, configuration.plugins.scope)
         return AsyncThrowingStream {
             do {
-                return try await pager.next()
+                return try await PluginScope.$overrides.withValue(plugins) { try await pager.next() }
             } catch {
                 throw OfficerFilesError(error, terms: terms, about: subject)
             }

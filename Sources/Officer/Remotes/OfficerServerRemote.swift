@@ -162,7 +162,13 @@ struct OfficerServerRemote: Remote {
             await client.knownOffer(.pages) == true
         else { return nil }
         let size = max(1, size)
-        let answer = try await client.listPage(path, limit: size, after: cursor)
+        let asked: Result<DirectoryPage, OfficerError>
+        do { asked = .success(try await client.listPage(path, limit: size, after: cursor)) } catch {
+            asked = .failure(error)
+        }
+        // Unreachable: the front door's whole listing answers (the cached one, where the app wants it).
+        if case .failure(let error) = asked, ErrorCategory.of(error) == .network { return nil }
+        let answer = try asked.get()
         let entries = answer.entries.map { Self.entry($0, root: path.root, remote: path.remote) }
         guard answer.isPaged else {
             client.offers.learn(.pages, offered: false)

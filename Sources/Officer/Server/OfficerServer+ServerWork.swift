@@ -181,10 +181,10 @@ extension OfficerServer {
         }
     }
 
-    /// Server operations work within one root.
+    /// Server operations work within one root of one server.
     static func requireSameRoot(_ first: RemotePath, _ other: RemotePath?) throws {
-        if let other, other.root != first.root {
-            throw FrontDoorRefusal.invalidValue("\(other): must be in the same root as \(first)")
+        if let other, other.root != first.root || other.remote != first.remote {
+            throw FrontDoorRefusal.invalidValue("\(other): must be in the same root of the same server as \(first)")
         }
     }
 }

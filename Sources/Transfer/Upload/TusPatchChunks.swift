@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import HTTP
 import Journal
@@ -72,8 +73,12 @@ struct TusPatchChunks {
     /// that needs it, or cancelled).
     private func checksum(of chunk: TusPatchMachine.Chunk, _ algorithm: String) -> Task<String, any Error> {
         let (path, start) = (path, part.start + chunk.offset)
+        // Detached tasks inherit no task-locals: the front door's digests go along (PluginScope).
+        let plugins = PluginScope.overrides
         return Task.detached {
-            try TusUploader.checksumHeader(algorithm, path: path, offset: start, length: chunk.length)
+            try PluginScope.$overrides.withValue(plugins) {
+                try TusUploader.checksumHeader(algorithm, path: path, offset: start, length: chunk.length)
+            }
         }
     }
 }

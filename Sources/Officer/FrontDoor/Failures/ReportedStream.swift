@@ -36,14 +36,8 @@ public struct ReportedStream<Element: Sendable>: AsyncSequence, Sendable {
             }
         }
 
-        /// The same, on the caller's actor.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(OfficerFilesError) -> Element? {
-            do {
-                return try await base.next(isolation: actor)
-            } catch {
-                throw error as? OfficerFilesError ?? report(error)
-            }
-        }
+        // No `next(isolation:)` of its own: the stream's would need iOS 18 / macOS 15, above the package's floor;
+        // the protocol's default calls `next()`.
     }
 }
 
