@@ -77,7 +77,7 @@ extension OfficerFiles {
             let remote = try remote(for: location)
             // Made in the front door's plug-in scope: its producer task inherits it.
             let entries = PluginScope.$overrides.withValue(configuration.plugins.scope) { remote.walk(location) }
-            return reportedStream(location, reporting(location, entries))
+            return reportedStream(location, entries)
         } catch {
             return reportedStream(location, failing(error, location))
         }

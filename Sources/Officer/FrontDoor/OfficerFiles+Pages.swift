@@ -25,7 +25,7 @@ extension OfficerFiles {
             let pages = PluginScope.$overrides.withValue(configuration.plugins.scope) {
                 streamedPages(of: folder, on: remote, size, cursor)
             }
-            return reporting(folder, pages)
+            return pages
         }
         let pager = FolderPager(remote: remote, folder: folder, size: size, after: cursor, memo: listingMemo)
         // Pulled, not pushed: a page is fetched when the reader asks for it, so one taken costs one request.

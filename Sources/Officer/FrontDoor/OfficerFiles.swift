@@ -160,10 +160,10 @@ public final class OfficerFiles: Sendable {
     package func server(of path: RemotePath) throws -> OfficerServer { try server(named: path.remote) }
 
     /// Passes a warning on to ``Configuration/onWarning``.
-    func warn(_ message: String) { configuration.onWarning?(message) }
+    func warn(_ message: String) { server.warn(message) }
 
     /// True when no request is made (``HTTPClientConfiguration/offline``).
-    package var isOffline: Bool { configuration.http.offline }
+    package var isOffline: Bool { server.isOffline }
 
     /// The HTTP client of the default server (plain URLs go through it, without the token).
     package var http: HTTPClient { server.http }

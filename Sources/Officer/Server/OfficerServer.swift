@@ -31,7 +31,8 @@ package final class OfficerServer: Sendable {
     /// What every upload to this server learnt of its endpoints (tus or not), so each is asked once.
     let uploadEndpoints = UploadEndpoints()
 
-    /// A server for `configuration.server` sharing `parent`'s journal, cache and path anchors (nil: its own).
+    /// A server for `configuration.server` keeping local paths by `anchors`, sharing `parent`'s journal and cache
+    /// (nil: its own).
     init(configuration: OfficerFiles.Configuration, anchors: PathAnchors, sharing parent: OfficerServer?) {
         self.configuration = configuration
         var settings = configuration.http
@@ -41,7 +42,7 @@ package final class OfficerServer: Sendable {
                 server: server, tokens: configuration.tokens, http: HTTPClient(configuration: configuration.http))
         }
         http = HTTPClient(configuration: settings)
-        self.anchors = parent?.anchors ?? anchors
+        self.anchors = anchors
         let journalSlot =
             parent?.journalSlot
             ?? JournalSlot(path: configuration.journalPath, anchors: self.anchors, onWarning: configuration.onWarning)

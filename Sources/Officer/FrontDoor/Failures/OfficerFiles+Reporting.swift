@@ -32,24 +32,4 @@ extension OfficerFiles {
         let report = OfficerFilesError(error, terms: locationNames, about: subject?.description)
         return AsyncThrowingStream { $0.finish(throwing: report) }
     }
-
-    /// `stream` with its failure reported.
-    func reporting<Element: Sendable>(_ subject: Location?, _ stream: AsyncThrowingStream<Element, any Error>)
-        -> AsyncThrowingStream<Element, any Error>
-    {
-        let (terms, plugins) = (locationNames, configuration.plugins.scope)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    try await PluginScope.$overrides.withValue(plugins) {
-                        for try await element in stream { continuation.yield(element) }
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: OfficerFilesError(error, terms: terms, about: subject?.description))
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
 }
