@@ -79,7 +79,11 @@ import Testing
         expected.insert("slow.log")
         // 200 files made while it runs: 130 here, 20 in a new folder, 50 while the server is down.
         // A file made before the 150 others and deleted after them: the watcher sees it, and it never settles.
-        try write(local + "/doomed.tmp", "deleted before it settled\n")
+        // Its writer holds it open until it is gone, so however long a loaded machine takes over the 150 (past the
+        // 1 s settle of a closed file), it would need the open file's 60 s to settle.
+        _ = FileManager.default.createFile(atPath: local + "/doomed.tmp", contents: nil)
+        let doomed = try #require(FileHandle(forWritingAtPath: local + "/doomed.tmp"))
+        try doomed.write(contentsOf: Data("deleted before it settled\n".utf8))
         for index in 0..<130 {
             try write(local + "/shot-\(index).jpg", String(repeating: "photo \(index) ", count: 100 + index))
             expected.insert("shot-\(index).jpg")
@@ -89,6 +93,7 @@ import Testing
             expected.insert("2026/trip/\(index).txt")
         }
         try FileManager.default.removeItem(atPath: local + "/doomed.tmp")
+        try doomed.close()
 
         // The server goes away until the watcher has found it gone and waits; files made meanwhile wait too.
         #expect(await Eventually.wait(timeout: 60) { serverFiles(camera).count >= 60 })

@@ -32,6 +32,7 @@ class Faults:
         self.writes = 0  # write requests seen (POST, PUT, PATCH, DELETE), for the --*-every faults
         self.injected = 0
         self.corrupted = False
+        self.stalls = 0  # connections stalled so far, for --stall-once
         self.up_bytes = 0  # every byte forwarded in --count-direction (default client -> server), for --count-file
         self.link_free_at = 0.0  # --link-rate: when the shared link has sent what was queued so far
 
@@ -98,7 +99,9 @@ class Link:
                 await writer.drain()
             self.reset()
             return False
-        if applies and args.stall_after is not None and not self.stalled and self.sent + len(data) > args.stall_after:
+        if (applies and args.stall_after is not None and not self.stalled and self.sent + len(data) > args.stall_after
+                and not (args.stall_once and faults.stalls > 0)):
+            faults.stalls += 1
             cut = max(0, args.stall_after - self.sent)
             writer.write(data[:cut])
             await writer.drain()
@@ -451,6 +454,8 @@ def main(argv=None):
     p.add_argument("--direction", choices=["up", "down", "both"], default="down", help="which way faults apply")
     p.add_argument("--stall-after", type=int, help="stall each connection after this many bytes")
     p.add_argument("--stall-seconds", type=float, default=30)
+    p.add_argument("--stall-once", action="store_true",
+                   help="stall only the first connection that passes --stall-after (later ones flow: a retry gets through)")
     p.add_argument("--throttle", type=int, help="bytes per second, per connection")
     p.add_argument("--link-rate", type=int,
                    help="bytes per second server -> client shared by every connection (an emulated slow link)")
