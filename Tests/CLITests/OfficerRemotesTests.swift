@@ -40,6 +40,51 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: home.root.file("bundle")))
     }
 
+    /// A job started on a named remote is followed there (the printed `jobs wait` works as printed), and an AI
+    /// action on a named remote's file runs on that server, never on the default one.
+    @Test func jobsAndActionsOnANamedRemoteRunThere() async throws {
+        let home = try await ReferenceServer.start(inMemory: true)
+        // Every piece of work there answers as a job (202), however quick.
+        let office = try await ReferenceServer.start(arguments: ["--async-after", "0"], inMemory: true)
+        #expect(try await cli.login(home).status == 0)
+        #expect(try await cli.run(["remote", "add", "work", "--officer", office.url]).status == 0)
+        let login = try await cli.run(
+            ["login", "work", "--email", office.email, "--password-stdin"], stdin: office.password + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        _ = try work.write("src/docs/readme.txt", "hello\n")
+        let zipped = try await ProcessRunner.runDetached(
+            "/usr/bin/bsdtar", ["-a", "-cf", office.root.file("bundle.zip"), "docs"], currentDirectory: work.file("src")
+        )
+        try #require(zipped.status == 0, "\(zipped.stderr)")
+
+        let detached = try await cli.run(["extract", "--detach", "work:/bundle.zip"])
+        #expect(detached.status == 0, "\(detached.stderr)")
+        let id = detached.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(detached.stderr.contains("officer-files jobs wait --remote work \(id)"), "\(detached.stderr)")
+        let waited = try await cli.run(["jobs", "wait", "--remote", "work", id])
+        #expect(waited.status == 0 && waited.stderr.contains("work:/bundle"), "\(waited.stdout)\(waited.stderr)")
+        #expect(FileManager.default.fileExists(atPath: office.root.file("bundle/docs/readme.txt")))
+        let listed = try await cli.run(["jobs", "list", "--remote", "work"])
+        #expect(listed.status == 0 && listed.stdout.contains(id), "\(listed.stdout)\(listed.stderr)")
+        // The default server has no such job.
+        let elsewhere = try await cli.run(["jobs", "wait", id])
+        #expect(elsewhere.status != 0, "\(elsewhere.stdout)")
+
+        let image = work.file("hello.png")
+        let rendered = try await ProcessRunner.runDetached(
+            "/usr/bin/convert",
+            [
+                "-size", "900x200", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "56", "-fill", "black",
+                "-annotate", "+20+120", "Hello Officer World", image,
+            ])
+        try #require(rendered.status == 0, "\(rendered.stderr)")
+        try FileManager.default.copyItem(atPath: image, toPath: office.root.file("scan.png"))
+        let read = try await cli.run(["ocr", "work:/scan.png"])
+        #expect(read.status == 0 && read.stdout == "Hello Officer World\n", "\(read.stdout)\(read.stderr)")
+        let onHome = try await cli.run(["ocr", "officer:/scan.png"])
+        #expect(onHome.status == 4, "the default server has no scan.png: \(onHome.stderr)")
+    }
+
     @Test func twoServersByNameWithTheirOwnTokens() async throws {
         let home = try await ReferenceServer.start(inMemory: true)
         // The second one answers only the seed's endpoints: each server's offers are its own.

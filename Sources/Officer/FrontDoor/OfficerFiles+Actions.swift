@@ -13,12 +13,22 @@ extension OfficerFiles {
     /// server, and `timeout` bounds the server's work.
     package func runAction(_ request: RemoteActionRequest, timeout: Double = 300) -> RemoteActionOperation {
         RemoteActionOperation { report in
-            try await self.actionRunner(timeout: timeout).run(request, onEvent: report)
+            try await self.actionRunner(for: request, timeout: timeout).run(request, onEvent: report)
         }
     }
 
-    /// The runner the front door's actions use: its client, journal and cache.
+    /// The runner for `request`: the server its Officer file is on (a named remote's for `work:/…`), the default
+    /// server for a local file or a text.
+    package func actionRunner(for request: RemoteActionRequest, timeout: Double = 300) throws -> RemoteActionRunner {
+        let server: OfficerServer
+        if case .remote(let path) = request.target { server = try self.server(of: path) } else { server = self.server }
+        return try server.actionRunner(timeout: timeout)
+    }
+}
+
+extension OfficerServer {
+    /// The runner of actions on this server: its client, the shared journal and cache.
     package func actionRunner(timeout: Double = 300) throws -> RemoteActionRunner {
-        RemoteActionRunner(client: try client, journal: try journal, cache: try server.usableCache(), timeout: timeout)
+        RemoteActionRunner(client: try client, journal: try journal, cache: try usableCache(), timeout: timeout)
     }
 }

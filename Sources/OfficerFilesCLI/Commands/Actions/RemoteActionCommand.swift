@@ -48,7 +48,8 @@ enum RemoteActionCommand {
         let timeout = Double(try parsed.number("timeout", in: 1...86_400) ?? 300)
         let files = try context.files()
         try context.announceCache(files)
-        let runner = try files.actionRunner(timeout: timeout)
+        // Each target's runner is its server's (a named remote's file goes to that remote).
+        let runners = try requests.map { try files.actionRunner(for: $0, timeout: timeout) }
         let several = requests.count > 1
         let output = parsed.value("output")
         // With several targets -o names a folder, made when missing (as `tts -o DIR/` makes one for one target).
@@ -56,8 +57,8 @@ enum RemoteActionCommand {
         let console = context.console
         let quiet = context.global.quiet || context.global.json
         var writeFailures: [any Error] = []
-        let outcomes = await inOrder(requests, width: jobs) {
-            (request: RemoteActionRequest) -> Result<RemoteActionResult, any Error> in
+        let outcomes = await inOrder(Array(zip(requests, runners)), width: jobs) {
+            (request: RemoteActionRequest, runner: RemoteActionRunner) -> Result<RemoteActionResult, any Error> in
             if !quiet, several { console.message("\(action.rawValue): \(request.target): started") }
             do {
                 return .success(try await runner.run(request))

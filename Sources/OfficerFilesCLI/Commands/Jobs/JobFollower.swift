@@ -16,7 +16,9 @@ enum JobFollower {
     static func settle(_ job: Job, files: OfficerFiles, _ parsed: ParsedCommand, _ context: CommandContext) async throws
         -> Job?
     {
-        if job.state.isFinal { return try await follow(job, files: files, context: context) }
+        // A job is followed on the server that runs it: a named remote's, when it was started there.
+        let server = try files.server(named: job.base?.remote)
+        if job.state.isFinal { return try await follow(job, on: server, context: context) }
         if parsed.flag("wait"), parsed.flag("detach") { throw CLIError.usage("give --wait or --detach, not both") }
         let wait = parsed.flag("wait") || (!parsed.flag("detach") && context.console.errorIsTerminal)
         guard wait else {
@@ -26,22 +28,28 @@ enum JobFollower {
                 context.console.print(job.id)
                 if !context.global.quiet {
                     context.console.message(
-                        "\(job.kind) \(job.shownTarget): runs on the server as job \(job.id); follow it with: officer-files jobs wait \(job.id)"
+                        "\(job.kind) \(job.shownTarget): runs on the server as job \(job.id); follow it with: \(waitCommand(job))"
                     )
                 }
             }
             return nil
         }
-        return try await follow(job, files: files, context: context)
+        return try await follow(job, on: server, context: context)
+    }
+
+    /// The command that follows `job` again from any process (its remote named when it is not the default).
+    static func waitCommand(_ job: Job) -> String {
+        let remote = job.base?.remote.map { $0 == "officer" ? "" : "--remote \(ShellWord.quoted($0)) " } ?? ""
+        return "officer-files jobs wait \(remote)\(job.id)"
     }
 
     /// Follows a job to its end with a progress line; Ctrl-C stops following (the job goes on) and says how
     /// to come back to it.
-    static func follow(_ job: Job, files: OfficerFiles, context: CommandContext, requireSuccess: Bool = true)
+    static func follow(_ job: Job, on server: OfficerServer, context: CommandContext, requireSuccess: Bool = true)
         async throws -> Job
     {
         let line = JobLine(console: context.console, quiet: context.global.quiet || context.global.json)
-        let operation = files.server.follow(job, requireSuccess: requireSuccess)
+        let operation = server.follow(job, requireSuccess: requireSuccess)
         for await case .changed(let current) in operation { line.show(current) }
         do {
             let final = try await operation.value
@@ -51,7 +59,7 @@ enum JobFollower {
             line.end()
             if ErrorCategory.of(error) == .cancelled || Task.isCancelled {
                 throw CLIError.refused(
-                    "stopped following; job \(job.id) goes on on the server: officer-files jobs wait \(job.id)",
+                    "stopped following; job \(job.id) goes on on the server: \(waitCommand(job))",
                     .interrupted)
             }
             throw error

@@ -12,35 +12,42 @@ enum JobsCommand: Command {
             is `jobs list`.
             """,
         subcommands: [
-            CommandSpec("list", summary: "your jobs, oldest first"),
+            CommandSpec("list", summary: "your jobs, oldest first", options: [remoteOption]),
             CommandSpec(
                 "wait", summary: "follow jobs to their end; the exit status says whether all of them succeeded",
-                positionals: [PositionalSpec("ID", help: "a job id", variadic: true)]),
+                options: [remoteOption], positionals: [PositionalSpec("ID", help: "a job id", variadic: true)]),
             CommandSpec(
                 "cancel", summary: "stop jobs (the server removes what they wrote)",
-                positionals: [PositionalSpec("ID", help: "a job id", variadic: true)]),
+                options: [remoteOption], positionals: [PositionalSpec("ID", help: "a job id", variadic: true)]),
         ],
         defaultSubcommand: "list")
 
+    /// Jobs run on one server: a named Officer remote's are asked of it.
+    static let remoteOption = OptionSpec(
+        ["--remote"], .value(placeholder: "NAME"),
+        help: "the jobs of a named Officer remote (remote add NAME --officer URL); default: the default server")
+
     static func run(_ parsed: ParsedCommand, _ context: CommandContext) async throws {
         let files = try context.files()
+        let remote = parsed.value("remote")
+        let server = try files.server(named: remote)
         switch parsed.path.last {
-        case "wait": try await wait(parsed.positionals, files, context)
+        case "wait": try await wait(parsed.positionals, on: remote, server, context)
         case "cancel":
             for id in parsed.positionals {
-                let job = try await files.server.cancelJob(id: id)
+                let job = try await server.cancelJob(id: id)
                 if context.global.json {
                     context.printJSON(JobRecord(job))
                 } else {
                     context.say("job \(id): \(job.state.rawValue)")
                 }
             }
-        default: try await list(files, context)
+        default: try await list(server, context)
         }
     }
 
-    static func list(_ files: OfficerFiles, _ context: CommandContext) async throws {
-        let jobs = try await files.server.jobs()
+    static func list(_ server: OfficerServer, _ context: CommandContext) async throws {
+        let jobs = try await server.jobs()
         if context.global.json {
             for job in jobs { context.printJSON(JobRecord(job)) }
             return
@@ -53,13 +60,16 @@ enum JobsCommand: Command {
     }
 
     /// Follows every job in turn; each ends with a line, and any job that did not end `done` fails the command.
-    static func wait(_ ids: [String], _ files: OfficerFiles, _ context: CommandContext) async throws {
+    static func wait(_ ids: [String], on remote: String?, _ server: OfficerServer, _ context: CommandContext)
+        async throws
+    {
         var failures: [any Error] = []
         var ended: [Job] = []
         for id in ids {
             do {
-                let job = try await files.server.job(id: id)
-                let final = try await JobFollower.follow(job, files: files, context: context, requireSuccess: false)
+                var job = try await server.job(id: id)
+                if let remote { job.base = try RemotePath(root: RemotePath.defaultRoot, path: "/", remote: remote) }
+                let final = try await JobFollower.follow(job, on: server, context: context, requireSuccess: false)
                 ended.append(final)
                 if !context.global.json { context.console.message(summary(final)) }
                 if final.state != .done { failures.append(CLIError.refused(summary(final), .failure)) }
