@@ -19,12 +19,13 @@ from .jobs import Jobs
 from .media import Media
 from .paths import Roots
 from .thumbnails import Thumbnails
+from .resumable import Resumable
 from .tus import Tus
 from .zips import Zips
 
 VERSION = "1.0.0"
 API_VERSION = 1
-FEATURES = ["stat", "tus", "tree", "sha256", "mtime", "ai", "jobs", "zip", "transcode", "fetch", "pages"]
+FEATURES = ["stat", "tus", "resumable", "tree", "sha256", "mtime", "ai", "jobs", "zip", "transcode", "fetch", "pages"]
 PLUGINS = [{"name": "file-browser", "enabled": True}, {"name": "ai-actions", "enabled": True}]
 APIS = ("full", "seed")
 CLAIMS = web.RequestKey("claims", dict)
@@ -34,7 +35,7 @@ TEST_CLOCK = "/api/_test/clock"
 def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_max_size=1 << 40, tus_expiry=86400,
                secret=None, hostile_names=False, thumbnails=True, async_after=20.0, fetch_allow_ports=(),
                extract_max_entries=100_000, extract_max_bytes=64 << 30, api="full", plain_404=False,
-               bare_plugins=False, test_clock=False, attachments=True, false_features=False):
+               bare_plugins=False, test_clock=False, attachments=True, false_features=False, tus=True):
     """`api="seed"` serves only the endpoints of the Officer mobile plan, as our users' servers do (see
     docs/officer-api.md); `plain_404` answers unknown endpoints in plain text, `bare_plugins` leaves the
     `server` block out of the plugins answer: servers that are real but give a client nothing to lean on;
@@ -43,7 +44,7 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
         raise ValueError(f"api must be one of {', '.join(APIS)}")
     seed = api == "seed"
     auth = Auth(users, secret or secrets.token_hex(32), token_ttl)
-    features = FEATURES + (["thumbnail"] if thumbnails else [])
+    features = [f for f in FEATURES if tus or f != "tus"] + (["thumbnail"] if thumbnails else [])
     root_map = Roots(roots)
     public = PUBLIC | ({("POST", TEST_CLOCK)} if test_clock else set())
 
@@ -61,7 +62,8 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
             return unknown_endpoint(request)
         try:
             if (request.method, request.path) not in public and not (
-                    request.method == "OPTIONS" and request.path.startswith("/api/file-browser/tus")):
+                    request.method == "OPTIONS" and request.path.startswith(("/api/file-browser/tus",
+                                                                              "/api/file-browser/resumable"))):
                 request[CLAIMS] = auth.verify(request)
             return await handler(request)
         except APIError as error:
@@ -137,7 +139,9 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
             app.add_routes(Thumbnails(files, state_dir).routes())
         app.add_routes(jobs.routes())
         app.add_routes(Zips(root_map).routes())
-        app.add_routes(Tus(root_map, state_dir, tus_max_size, tus_expiry).routes())
+        if tus:
+            app.add_routes(Tus(root_map, state_dir, tus_max_size, tus_expiry).routes())
+        app.add_routes(Resumable(root_map, state_dir, tus_max_size, tus_expiry).routes())
     return app
 
 
@@ -156,6 +160,8 @@ def main(argv=None):
                         help="for tests: folders named 'hostile' also list entries with unsafe names ('..', '/', NUL, absolute)")
     parser.add_argument("--no-thumbnails", action="store_true",
                         help="leave out the proposed thumbnail endpoint (clients then make thumbnails themselves)")
+    parser.add_argument("--no-tus", action="store_true",
+                        help="leave out tus (uploads resume in the IETF form at /api/file-browser/resumable only)")
     parser.add_argument("--no-attachments", action="store_true",
                         help="leave out the chat attachments endpoint (POST /api/upload), as an older server does")
     parser.add_argument("--async-after", type=float, default=20.0, metavar="SECONDS",
@@ -201,7 +207,7 @@ def main(argv=None):
                      fetch_allow_ports=args.fetch_allow_port, extract_max_entries=args.extract_max_entries,
                      extract_max_bytes=args.extract_max_bytes, api=args.api, plain_404=args.plain_404,
                      bare_plugins=args.bare_plugins, test_clock=args.test_clock,
-                     attachments=not args.no_attachments, false_features=args.false_features)
+                     attachments=not args.no_attachments, false_features=args.false_features, tus=not args.no_tus)
     asyncio.run(_serve(app, args.port))
 
 

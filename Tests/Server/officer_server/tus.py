@@ -200,7 +200,7 @@ class Tus:
         self.save(state)
         headers = {"Location": f"{BASE}/{upload_id}", "Upload-Expires": self.expires_header(state)}
         if request.content_length and request.content_type == "application/offset+octet-stream":
-            state = await self._append(request, state)
+            state = await self._append(request, state, self.digest(request))
             headers["Upload-Offset"] = str(state["offset"])
         elif length == 0:
             state = self._finish(state, 0)
@@ -297,15 +297,25 @@ class Tus:
             if state["length"] is not None and length != state["length"]:
                 raise self.error(400, "invalid_length", "Upload-Length is already set")
             state["length"] = length
-        state = await self._append(request, state)
+        state = await self._append(request, state, self.digest(request))
         return web.Response(status=204, headers=self.headers({"Upload-Offset": str(state["offset"]),
                                                               "Upload-Expires": self.expires_header(state)}))
 
-    async def _append(self, request, state):
+    def digest(self, request):
+        """This request's body checksum as (algorithm, expected base64), or None: tus's `Upload-Checksum`."""
         checksum = request.headers.get("Upload-Checksum")
+        if not checksum:
+            return None
+        algorithm, _, expected = checksum.partition(" ")
+        return algorithm, expected
+
+    def checksum_mismatch(self):
+        return self.error(460, "checksum_mismatch", "Upload-Checksum does not match the body")
+
+    async def _append(self, request, state, checksum=None):
         digest = None
         if checksum:
-            algorithm, _, expected = checksum.partition(" ")
+            algorithm, expected = checksum
             if algorithm not in ALGORITHMS:
                 raise self.error(400, "unsupported_checksum", f"checksum algorithm '{algorithm}' not supported")
             digest = ALGORITHMS[algorithm]()
@@ -347,7 +357,7 @@ class Tus:
                     good = False
                 if not good:
                     f.truncate(start)
-                    raise self.error(460, "checksum_mismatch", "Upload-Checksum does not match the body")
+                    raise self.checksum_mismatch()
                 f.flush()
                 os.fsync(f.fileno())
         state["offset"] = start + received
