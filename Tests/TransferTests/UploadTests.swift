@@ -351,6 +351,7 @@ import Testing
         let path = try file("m.bin", 700_000, seed: 10)
         var target = try target(client, "m.bin", mtime: 1_600_000_000)
         target.tusEndpoint = server.url + "/api/no-tus-here"
+        target.resumableEndpoint = server.url + "/api/no-resumable-here"
         let result = try await uploader().upload(file: path, to: target)
         #expect(result.method == .multipart)
         try await expectSameOnServer(path, "/in/m.bin")

@@ -34,6 +34,8 @@ public enum TransferMethod: String, Sendable, Codable {
     case stream
     /// tus 1.0, resumable.
     case tus
+    /// The IETF resumable-upload form (draft-ietf-httpbis-resumable-upload), resumable.
+    case resumable
     /// One multipart POST, not resumable.
     case multipart
     /// An object store's multipart upload: parts sent in parallel, resumable part by part.

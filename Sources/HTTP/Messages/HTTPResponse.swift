@@ -26,4 +26,7 @@ package struct HTTPResponse: Sendable {
         let text = String(decoding: body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty || text.contains("<") ? "HTTP \(status)" : text
     }
+
+    /// The contract's machine-readable error code (`exists`, `digest_mismatch`), when the body is its error.
+    package var errorCode: String? { (try? JSONDecoder().decode(APIErrorBody.self, from: body))?.error.code }
 }

@@ -23,10 +23,12 @@ extension OfficerClient {
             fields.append(UploadTarget.MetadataItem("mtime", String(mtime)))
         }
         if overwrite { metadata.append(UploadTarget.MetadataItem("overwrite", "true")) }
-        return UploadTarget(
+        var target = UploadTarget(
             tusEndpoint: url("/api/file-browser/tus"), metadata: metadata,
             multipartEndpoint: url("/api/file-browser/upload"),
             multipartFields: fields, fileName: name, label: destination, credential: credential)
+        target.resumableEndpoint = url("/api/file-browser/resumable")
+        return target
     }
 }
 

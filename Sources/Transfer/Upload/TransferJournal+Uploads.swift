@@ -32,12 +32,15 @@ extension TransferJournal {
         package var fingerprint: FileFingerprint
         /// Its parts (one for a plain upload).
         package var parts: [UploadPart]
+        /// How its requests are worded; nil (a record of 0.5 or before) is tus.
+        package var dialect: UploadDialect?
 
         /// An upload's record.
         package init(
             key: String, localPath: String, label: String, target: UploadTarget, fingerprint: FileFingerprint,
-            parts: [UploadPart]
+            parts: [UploadPart], dialect: UploadDialect? = nil
         ) {
+            self.dialect = dialect
             self.key = key
             self.localPath = localPath
             self.label = label

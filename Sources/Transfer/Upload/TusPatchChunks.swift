@@ -15,6 +15,8 @@ struct TusPatchChunks {
     let identity: FileIdentity?
     /// The checksum algorithm the server verifies (`sha256`, `sha1`); nil sends none.
     let algorithm: String?
+    /// How the requests are worded (tus, or the IETF form).
+    let dialect: UploadDialect
     /// Bytes per second for this part's requests.
     let rate: Int64?
 
@@ -24,7 +26,11 @@ struct TusPatchChunks {
     private var nextChecksum: (chunk: TusPatchMachine.Chunk, task: Task<String, any Error>)?
 
     /// The chunks of `part` of `path`.
-    init(part: TransferJournal.UploadPart, path: String, identity: FileIdentity?, algorithm: String?, rate: Int64?) {
+    init(
+        part: TransferJournal.UploadPart, path: String, identity: FileIdentity?, algorithm: String?,
+        dialect: UploadDialect = .tus, rate: Int64?
+    ) {
+        self.dialect = dialect
         self.part = part
         self.path = path
         self.identity = identity
@@ -43,25 +49,29 @@ struct TusPatchChunks {
             }
             // Checked after the read: bytes read before a change would show it; none read after the check are sent.
             try identity.check(path)
-            request.body = .data(finalChunk!.data, contentType: "application/offset+octet-stream")
+            request.body = .data(finalChunk!.data, contentType: dialect.appendContentType)
             if let algorithm {
-                request.headers.add("Upload-Checksum", TusUploader.checksumHeader(algorithm, data: finalChunk!.data))
+                let field = dialect.checksumField(TusUploader.checksumHeader(algorithm, data: finalChunk!.data))
+                request.headers.add(field.name, field.value)
             }
         } else {
             request.body = .file(
                 path: path, offset: part.start + offset, length: length,
-                contentType: "application/offset+octet-stream")
+                contentType: dialect.appendContentType)
             if let algorithm {
                 let chunk = TusPatchMachine.Chunk(offset: offset, length: length)
                 let computed = nextChecksum?.chunk == chunk ? nextChecksum?.task : nil
                 if computed == nil { nextChecksum?.task.cancel() }
                 let current = computed ?? checksum(of: chunk, algorithm)
-                request.headers.add("Upload-Checksum", try await current.value)
+                let field = dialect.checksumField(try await current.value)
+                request.headers.add(field.name, field.value)
                 nextChecksum = ahead.map { ($0, checksum(of: $0, algorithm)) }
             }
         }
-        request.headers.add("Tus-Resumable", "1.0.0")
+        dialect.mark(&request)
         request.headers.add("Upload-Offset", String(offset))
+        // The IETF form says which request completes the upload; tus knows it from the length.
+        dialect.markCompletion(&request, complete: offset + length == part.length)
         request.maxSendBytesPerSecond = rate
         return request
     }

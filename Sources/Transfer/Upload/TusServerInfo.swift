@@ -1,7 +1,10 @@
 import HTTP
 
-/// What a tus server says of itself in its OPTIONS answer.
+/// What a resumable-upload endpoint says of itself in its OPTIONS answer: a tus server's versions and extensions,
+/// or the IETF form's interop version (its requests then in ``dialect``).
 package struct TusServerInfo: Sendable, Equatable {
+    /// How the upload's requests are worded.
+    package var dialect = UploadDialect.tus
     /// Protocol versions (`1.0.0`).
     package var versions: [String]
     /// Extensions: `creation`, `creation-with-upload`, `termination`, `checksum`, `expiration`, `concatenation`, …
@@ -22,6 +25,24 @@ package struct TusServerInfo: Sendable, Equatable {
             (headers["Tus-Checksum-Algorithm"] ?? "").split(separator: ",").map {
                 $0.trimmingCharacters(in: " ").lowercased()
             })
+    }
+
+    /// Reads the OPTIONS answer of an IETF resumable-upload endpoint asked in interop version `asked`: nil unless it
+    /// answers in a version this client speaks. Its form has creation with a body, termination and SHA-256 digests
+    /// (`Content-Digest`), no concatenation and no deferred length; version 6 may say its largest upload.
+    package init?(ietfHeaders headers: HTTPHeaders) {
+        guard let version = headers["Upload-Draft-Interop-Version"].flatMap({ Int($0) }),
+            UploadDialect.ietfVersions.contains(version)
+        else { return nil }
+        dialect = .ietf(version: version)
+        versions = []
+        extensions = ["creation", "creation-with-upload", "termination", "checksum"]
+        checksumAlgorithms = ["sha256"]
+        maxSize =
+            (headers["Upload-Limit"] ?? "").split(separator: ",").lazy.compactMap { item -> Int64? in
+                let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: " ") }
+                return pair.count == 2 && pair[0] == "max-size" ? Int64(pair[1]) : nil
+            }.first
     }
 
     /// The chunk checksum to send: sha256 when offered, else sha1, else none.

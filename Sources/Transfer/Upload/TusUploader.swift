@@ -64,17 +64,23 @@ package struct TusUploader: Uploading {
         // Taken first: a change after it, however early, shows when it is checked again before the last bytes.
         let identity = try FileIdentity(path: path)
         let fingerprint = try FileFingerprint(path: path)
-        let key = TransferJournal.uploadKey(path: path, target: target)
+        var key = TransferJournal.uploadKey(path: path, target: target)
         // Held while this runs, so `transfers clean` leaves a running upload alone.
-        let hold = journal?.hold(transfer: key)
+        var hold = journal?.hold(transfer: key)
         defer { withExtendedLifetime(hold) {} }
         let counter = SentCounter()
         var record: TransferJournal.Upload?
         do {
-            guard let info = try await discover(target) else {
+            guard let info = try await resumableForm(of: target, options: options) else {
                 return try await withoutTus(target, onEvent: onEvent).upload(
                     file: path, fingerprint: fingerprint, identity: identity, to: target, options: options,
                     onEvent: onEvent)
+            }
+            if info.dialect != .tus {
+                // The IETF form's upload is created at its own URL, and journaled under it.
+                target = target.creatingInIETFForm()
+                key = TransferJournal.uploadKey(path: path, target: target)
+                hold = journal?.hold(transfer: key)
             }
             if let limit = info.maxSize, fingerprint.size > limit {
                 throw UploadError.tooLarge(path: path, size: fingerprint.size, limit: limit)
@@ -134,8 +140,8 @@ package struct TusUploader: Uploading {
             } catch is AlreadyStored {
                 try? journal?.removeUpload(key: key)
                 return UploadResult(
-                    path: path, bytes: fingerprint.size, method: .tus, resumedBytes: 0, sentBytes: counter.value,
-                    uploadURL: nil)
+                    path: path, bytes: fingerprint.size, method: info.dialect.method, resumedBytes: 0,
+                    sentBytes: counter.value, uploadURL: nil)
             } catch let startOver as StartOver {
                 restarts += 1
                 if startOver.fromDamage {
@@ -171,7 +177,9 @@ package struct TusUploader: Uploading {
         if !fresh, var saved = try journal?.upload(key: key) {
             // The journal never holds the token: this run's credentials go with the old upload.
             saved.target.credential = target.credential
-            if saved.fingerprint == fingerprint, saved.parts.allSatisfy({ $0.url != nil }) {
+            if saved.fingerprint == fingerprint, saved.parts.allSatisfy({ $0.url != nil }),
+                saved.dialect ?? .tus == info.dialect
+            {
                 return (saved, true)
             }
             // The local file changed since: its bytes on the server are of another version.
@@ -189,9 +197,11 @@ package struct TusUploader: Uploading {
                 let start = size * Int64(index) / Int64(partCount)
                 let end = size * Int64(index + 1) / Int64(partCount)
                 return TransferJournal.UploadPart(index: index, start: start, length: end - start, url: nil, offset: 0)
-            })
+            }, dialect: info.dialect)
         // Said before the creation: a small file goes up inside it, and its bytes show as they go.
-        onEvent?(.started(total: size, partSizes: record.parts.map(\.length), resumedBytes: 0, method: .tus))
+        onEvent?(
+            .started(
+                total: size, partSizes: record.parts.map(\.length), resumedBytes: 0, method: info.dialect.eventMethod))
         for index in record.parts.indices {
             let part = record.parts[index]
             let created = try await create(
@@ -211,28 +221,38 @@ package struct TusUploader: Uploading {
         target: UploadTarget, info: TusServerInfo, path: String, part: TransferJournal.UploadPart, partial: Bool,
         fingerprint: FileFingerprint, options: UploadOptions, onProgress: (@Sendable (Int64) -> Void)? = nil
     ) async throws -> (url: String, offset: Int64) {
+        let dialect = info.dialect
         var request = HTTPRequest(
             method: "POST", url: target.tusEndpoint, credential: target.credential, isIdempotent: false)
-        request.headers.add("Tus-Resumable", "1.0.0")
-        request.headers.add("Upload-Length", String(part.length))
-        if partial {
-            request.headers.add("Upload-Concat", "partial")
-        } else {
-            request.headers.add("Upload-Metadata", metadataHeader(for: target, file: path, extra: options.metadata))
+        dialect.mark(&request)
+        switch dialect {
+        case .tus:
+            request.headers.add("Upload-Length", String(part.length))
+            if partial {
+                request.headers.add("Upload-Concat", "partial")
+            } else {
+                request.headers.add("Upload-Metadata", metadataHeader(for: target, file: path, extra: options.metadata))
+            }
+        case .ietf(let version):
+            if version >= 6 { request.headers.add("Upload-Length", String(part.length)) }
         }
         let algorithm = options.checksums ? info.checksumAlgorithm : nil
         let inlineLimit = min(
             options.chunkSize ?? Self.inlineLimit, bodyLimits[target.tusEndpoint] ?? Self.inlineLimit, Self.inlineLimit)
-        let inline = info.extensions.contains("creation-with-upload") && part.length > 0 && part.length <= inlineLimit
-        if inline {
+        // An empty file in the IETF form is created complete (tus completes a length of 0 by itself).
+        let inline =
+            info.extensions.contains("creation-with-upload") && part.length <= inlineLimit
+            && (part.length > 0 || dialect != .tus)
+        if inline, part.length > 0 {
             request.body = .file(
-                path: path, offset: part.start, length: part.length, contentType: "application/offset+octet-stream")
+                path: path, offset: part.start, length: part.length, contentType: dialect.creationContentType)
             if let algorithm {
-                request.headers.add(
-                    "Upload-Checksum",
+                let field = dialect.checksumField(
                     try Self.checksumHeader(algorithm, path: path, offset: part.start, length: part.length))
+                request.headers.add(field.name, field.value)
             }
         }
+        dialect.markCompletion(&request, complete: inline)
         request.maxSendBytesPerSecond = options.bandwidthLimit
         let response: HTTPResponse
         do {
@@ -343,7 +363,10 @@ package struct TusUploader: Uploading {
         // Resuming, the server, not the journal, says how much it has; just created, creation said it (no HEAD:
         // a round trip saved per file, and some servers refuse a HEAD before the first PATCH).
         var offsets: [Int64] = []
-        for part in record.parts { offsets.append(resuming ? try await head(part.url!, token: token) : part.offset) }
+        let dialect = record.dialect ?? .tus
+        for part in record.parts {
+            offsets.append(resuming ? try await head(part.url!, token: token, dialect: dialect) : part.offset)
+        }
         // Bytes sent inline with the creation request are this run's, not resumed ones.
         let resumed = resuming ? offsets.reduce(0, +) : 0
         // A new upload said so before its creation (whose body may already have carried the file).
@@ -351,7 +374,7 @@ package struct TusUploader: Uploading {
             onEvent?(
                 .started(
                     total: record.fingerprint.size, partSizes: record.parts.map(\.length), resumedBytes: resumed,
-                    method: .tus, partsResumed: offsets))
+                    method: dialect.eventMethod, partsResumed: offsets))
         }
         let state = RecordState(record)
         let single = record.parts.count == 1
@@ -392,7 +415,7 @@ package struct TusUploader: Uploading {
             onEvent?(.warning("\(record.localPath) is uploaded, but the journal could not be updated: \(error)"))
         }
         return UploadResult(
-            path: record.localPath, bytes: record.fingerprint.size, method: .tus, resumedBytes: resumed,
+            path: record.localPath, bytes: record.fingerprint.size, method: dialect.method, resumedBytes: resumed,
             sentBytes: counter.value, uploadURL: url)
     }
 
@@ -415,7 +438,7 @@ package struct TusUploader: Uploading {
             limit: options.maxAttemptsWithoutProgress ?? policy.maxAttemptsWithoutProgress,
             checksums: algorithm != nil, finalChunkInMemory: identity != nil)
         var chunks = TusPatchChunks(
-            part: part, path: path, identity: identity, algorithm: algorithm,
+            part: part, path: path, identity: identity, algorithm: algorithm, dialect: info.dialect,
             rate: options.bandwidthLimit.map { max(1, $0 / Int64(max(1, state.partCount))) })
         defer { chunks.cancelAhead() }
         var last = PatchOutcome.none
@@ -433,7 +456,7 @@ package struct TusUploader: Uploading {
                 event = outcome.event
                 last = outcome.last
             case .askOffset:
-                event = .offsetAnswered(try await head(part.url!, token: token))
+                event = .offsetAnswered(try await head(part.url!, token: token, dialect: info.dialect))
             case .wait(let attempt, let reason, let retryAfter, let announced):
                 let delay = policy.delay(afterAttempt: attempt, retryAfter: retryAfter)
                 if announced {
@@ -494,7 +517,8 @@ package struct TusUploader: Uploading {
             let elapsed = started.duration(to: .now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let event = TusPatchMachine.Event.answered(
-                status: response.status, uploadOffset: response.headers["Upload-Offset"].flatMap { Int64($0) },
+                status: chunks.dialect.machineStatus(of: response),
+                uploadOffset: response.headers["Upload-Offset"].flatMap { Int64($0) },
                 sent: inFlight.sent, bodyTooLarge: Self.isBodyTooLarge(response, bodyLength: length),
                 seconds: seconds, verdict: policy.verdict(for: response))
             return (event, .answered(response))
@@ -627,9 +651,40 @@ package struct TusUploader: Uploading {
         try await discovered.value(for: target.tusEndpoint) { try await self.askServer(target) }
     }
 
+    /// The resumable form an upload to `target` takes: the one `options` prefer of those its endpoints offer (tus
+    /// first unless the IETF form is asked for), or the other when only that is offered; nil when neither is.
+    func resumableForm(of target: UploadTarget, options: UploadOptions) async throws -> TusServerInfo? {
+        let ietfFirst = options.resumableForm == .ietf
+        if !ietfFirst, let tus = try await discover(target) { return tus }
+        if let ietf = try await discoverIETF(target, version: options.ietfInteropVersion) { return ietf }
+        return ietfFirst ? try await discover(target) : nil
+    }
+
+    /// What the target's IETF endpoint says when asked in interop `version`; nil when it has none or does not speak
+    /// the form (a 404: not offered).
+    private func discoverIETF(_ target: UploadTarget, version: Int) async throws -> TusServerInfo? {
+        guard let endpoint = target.resumableEndpoint else { return nil }
+        let dialect = UploadDialect.ietf(version: version)
+        return try await discovered.value(for: endpoint + "#" + String(version)) {
+            try await self.askOptions(endpoint, dialect, credential: target.credential).map {
+                TusServerInfo(ietfHeaders: $0)
+            } ?? nil
+        }
+    }
+
     private func askServer(_ target: UploadTarget) async throws -> TusServerInfo? {
-        var request = HTTPRequest(method: "OPTIONS", url: target.tusEndpoint, credential: target.credential)
-        request.headers.add("Tus-Resumable", "1.0.0")
+        try await askOptions(target.tusEndpoint, .tus, credential: target.credential).map {
+            TusServerInfo(headers: $0)
+        } ?? nil
+    }
+
+    /// OPTIONS in `dialect`: the answer's headers when it succeeded, nil when the endpoint is not there (not
+    /// offered); a refusal of the token is an error, not "not offered".
+    private func askOptions(_ endpoint: String, _ dialect: UploadDialect, credential: BearerCredential?)
+        async throws -> HTTPHeaders?
+    {
+        var request = HTTPRequest(method: "OPTIONS", url: endpoint, credential: credential)
+        dialect.mark(&request)
         let response: HTTPResponse
         do {
             response = try await http.send(request)
@@ -638,17 +693,17 @@ package struct TusUploader: Uploading {
         }
         if response.status == 401 || response.status == 403 {
             throw UploadError.server(
-                request: "OPTIONS \(target.tusEndpoint)", status: response.status, message: response.errorMessage)
+                request: "OPTIONS \(endpoint)", status: response.status, message: response.errorMessage)
         }
-        return response.isSuccess ? TusServerInfo(headers: response.headers) : nil
+        return response.isSuccess ? response.headers : nil
     }
 
     /// HEAD: the server's offset, in the one retry loop (a request's attempts, each sent once: no loop of the
     /// client's inside). Only 404/410 mean "start over", never a 5xx; a failure waiting cannot mend (a certificate,
     /// a refusal) ends it at once.
-    func head(_ url: String, token: BearerCredential?) async throws -> Int64 {
+    func head(_ url: String, token: BearerCredential?, dialect: UploadDialect = .tus) async throws -> Int64 {
         var request = HTTPRequest(method: "HEAD", url: url, credential: token)
-        request.headers.add("Tus-Resumable", "1.0.0")
+        dialect.mark(&request)
         let policy = http.configuration.retry
         let loop = RetryLoop(request: policy, clock: http.configuration.clock)
         return try await loop.run { () async throws -> RetryStep<Int64> in
@@ -727,7 +782,7 @@ package struct TusUploader: Uploading {
         await Task.detached {
             for url in record.parts.compactMap(\.url) {
                 var request = HTTPRequest(method: "DELETE", url: url, credential: token)
-                request.headers.add("Tus-Resumable", "1.0.0")
+                (record.dialect ?? .tus).mark(&request)
                 _ = try? await http.send(request)
             }
         }.value

@@ -16,6 +16,12 @@ public struct UploadOptions: Sendable {
     public var checksums = true
     /// Extra `Upload-Metadata` items (`--meta KEY=VALUE`); they win over the target's own and the detected `filetype`.
     package var metadata: [UploadTarget.MetadataItem] = []
+    /// Which resumable form to use when the server offers both tus and the IETF form (an app whose system carries
+    /// its uploads in a background session asks for ``ResumableUploadForm/ietf``); either way the other is taken when
+    /// it is the only one offered.
+    public var resumableForm = ResumableUploadForm.automatic
+    /// The IETF form's interop version to ask for (6; 5 and 3 for the servers of older systems).
+    package var ietfInteropVersion = 6
     /// Attempts in a row without progress before giving up (progress resets the count); nil: the library's one
     /// limit for every resumable transfer (6).
     public var maxAttemptsWithoutProgress: Int?

@@ -6,6 +6,8 @@ import HTTP
 public enum UploadMethod: String, Sendable, Codable {
     /// tus 1.0, resumable.
     case tus
+    /// The IETF resumable-upload form (draft-ietf-httpbis-resumable-upload), resumable.
+    case resumable
     /// One multipart POST, not resumable.
     case multipart
     /// One PUT to an object store.

@@ -8,6 +8,9 @@ package struct UploadTarget: Sendable, Codable, Equatable {
     package var tusEndpoint: String
     /// Upload-Metadata pairs, in order (`filename` first).
     package var metadata: [MetadataItem]
+    /// The IETF resumable-upload endpoint (Officer's `/api/file-browser/resumable`), if the target has one: the
+    /// destination goes in its query, from ``metadata``.
+    package var resumableEndpoint: String?
     /// The multipart upload URL for servers without tus (Officer's `/api/file-browser/upload`), if any.
     package var multipartEndpoint: String?
     /// Text fields sent with a multipart upload.
@@ -76,6 +79,16 @@ package struct UploadTarget: Sendable, Codable, Equatable {
             tusEndpoint: url, metadata: metadata, fileName: fileName, label: url, credential: credential)
     }
 
+    /// The target an upload in the IETF form works on: created at ``resumableEndpoint`` with the destination in the
+    /// query (so it is journaled apart from a tus upload of the same file).
+    func creatingInIETFForm() -> UploadTarget {
+        guard let resumableEndpoint else { return self }
+        var target = self
+        target.tusEndpoint = UploadDialect.ietfCreationURL(endpoint: resumableEndpoint, items: metadata)
+        target.resumableEndpoint = nil
+        return target
+    }
+
     /// The `Upload-Metadata` header value.
     var metadataHeader: String { Self.header(metadata) }
 
@@ -90,6 +103,6 @@ package struct UploadTarget: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case tusEndpoint, metadata, multipartEndpoint, multipartFields, fileName, label
+        case tusEndpoint, resumableEndpoint, metadata, multipartEndpoint, multipartFields, fileName, label
     }
 }

@@ -29,6 +29,11 @@ enum PutCommand: Command {
                 help: "upload N parts in parallel and join them (tus concatenation)"),
             OptionSpec(["--bwlimit"], .value(placeholder: "RATE"), help: "at most RATE bytes/s in all (e.g. 500K, 2M)"),
             OptionSpec(
+                ["--resumable"], .value(placeholder: "tus|ietf"),
+                help:
+                    "the resumable form to prefer where the server offers both (default tus; ietf: the IETF draft's, as URLSession resumes)"
+            ),
+            OptionSpec(
                 ["--no-checksum"], help: "do not checksum chunks (faster; TLS still protects the bytes in transit)"),
             OptionSpec(
                 ["--meta"], .repeated(placeholder: "KEY=VALUE"),
@@ -62,6 +67,12 @@ enum PutCommand: Command {
         if let parts = try parsed.number("parts", in: 1...16) { options.parts = parts }
         options.bandwidthLimit = try parsed.value("bwlimit").map { try ArgumentValues.rate($0, option: "--bwlimit") }
         options.checksums = !parsed.flag("no-checksum")
+        if let form = parsed.value("resumable") {
+            guard let chosen = ResumableUploadForm(rawValue: form), chosen != .automatic else {
+                throw ArgumentError.invalidValue(option: "--resumable", value: form, reason: "tus or ietf")
+            }
+            options.resumableForm = chosen
+        }
         for text in parsed.all("meta") {
             guard let equals = text.firstIndex(of: "="), UploadTarget.isValidMetadataKey(String(text[..<equals])) else {
                 throw ArgumentError.invalidValue(
