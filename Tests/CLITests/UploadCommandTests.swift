@@ -170,12 +170,15 @@ import Transfer
         #expect(traversal.status == 2)
     }
 
-    @Test func resumesAfterSIGKILLAndListsUnfinishedTransfers() async throws {
+    /// In either resumable form (tus, the IETF draft's), a killed `put` is listed and the same command resumes it.
+    @Test(arguments: ["tus", "ietf"])
+    func resumesAfterSIGKILLAndListsUnfinishedTransfers(form: String) async throws {
         let big = try work.write("big.bin", bytes(5_000_000, seed: 2))
         let proxy = try await startFaultProxy(
             target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "1000000"])
         let viaProxy = ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]
-        let process = try cli.launch(["put", "-p", "--chunk-size", "256K", big, "officer:/in/"], environment: viaProxy)
+        let put = ["put", "-p", "--resumable", form, "--chunk-size", "256K", big, "officer:/in/"]
+        let process = try cli.launch(put, environment: viaProxy)
         #expect(await Eventually.signal(SIGKILL, to: [process]) { try uploadedSoFar() > 0 })
         process.waitUntilExit()
         #expect(!FileManager.default.fileExists(atPath: server.root.file("in/big.bin")))
@@ -183,8 +186,10 @@ import Transfer
         let listed = try await cli.run(["transfers", "list"], environment: viaProxy)
         #expect(listed.status == 0 && listed.stdout.contains("upload    \(big) -> officer:/in/big.bin"))
 
-        let rerun = try await cli.run(
-            ["put", "-p", "--chunk-size", "256K", big, "officer:/in/"], environment: viaProxy)
+        #expect(
+            try TransferJournal(path: cli.journalPath).uploads().first?.dialect
+                == (form == "ietf" ? .ietf(version: 6) : .tus))
+        let rerun = try await cli.run(put, environment: viaProxy)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(rerun.stderr.contains("resumed after"))
         #expect(try ProcessRunner.sha256(of: server.root.file("in/big.bin")) == (try ProcessRunner.sha256(of: big)))
