@@ -12,10 +12,10 @@ import Testing
     static let again = RetryVerdict.again(reason: "503", retryAfter: "2")
 
     /// Bytes 1000 through 1999 of a 4000-byte file, `done` of them already on disk.
-    func machine(done: Int64 = 0, limit: Int = 3) -> Machine {
+    func machine(done: Int64 = 0, limit: Int = 3, pieces: Int64? = nil) -> Machine {
         Machine(
             segment: TransferJournal.Segment(index: 1, start: 1000, end: 1999, done: done, synced: 0), total: 4000,
-            etag: "\"v1\"", limit: limit)
+            etag: "\"v1\"", limit: limit, pieceLimit: pieces)
     }
 
     func answered(_ status: Int, done: Int64, verdict: RetryVerdict = .final, total: Int64? = nil) -> Machine.Event {
@@ -33,6 +33,20 @@ import Testing
         #expect(range.begin() == .send(from: 1400, through: 1999))
         var whole = machine(done: 1000)
         #expect(whole.begin() == .finish)
+    }
+
+    /// An engine that stores a body only once it is whole asks a range in pieces, each after the one before, the last
+    /// one short; a cut piece is asked again from where the range stands.
+    @Test func limitedPiecesAskTheRangeInTurn() {
+        var range = machine(done: 100, pieces: 400)
+        #expect(range.begin() == .send(from: 1100, through: 1499))
+        #expect(range.handle(answered(206, done: 500)) == .send(from: 1500, through: 1899))
+        #expect(
+            range.handle(.transportFailed(done: 500, verdict: Self.again))
+                == .wait(attempt: 1, reason: "503", retryAfter: "2"))
+        #expect(range.handle(.waited) == .send(from: 1500, through: 1899))
+        #expect(range.handle(answered(206, done: 900)) == .send(from: 1900, through: 1999))
+        #expect(range.handle(answered(206, done: 1000)) == .finish)
     }
 
     @Test func aShortAnswerAsksForTheRestAtOnce() {

@@ -15,4 +15,13 @@ package protocol HTTPEngine: Sendable {
         _ request: HTTPRequest, configuration: HTTPClientConfiguration,
         onProgress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> HTTPResponse
+
+    /// The most a ranged request into a file should ask for: an engine that stores such a body only once it is whole
+    /// (a download task) loses what an interruption cut of at most this; nil stores the bytes as they come.
+    var fileBodyPieceLimit: Int64? { get }
+}
+
+extension HTTPEngine {
+    /// Bytes are stored as they come: a range is asked whole.
+    package var fileBodyPieceLimit: Int64? { nil }
 }

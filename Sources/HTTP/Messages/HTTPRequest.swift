@@ -38,6 +38,11 @@ package struct HTTPRequest: Sendable {
         /// `copyLimit` bytes; past that limit, or after a failed write, the copy is abandoned and the caller, seeing
         /// its length fall short, drops it. The main output never suffers for the copy.
         case streamWithCopy(fileDescriptor: Int32, copyDescriptor: Int32, copyLimit: Int64)
+
+        /// Whether the body goes to a local file (which an engine may fill from a download task's file).
+        package var isFile: Bool {
+            if case .file = self { true } else { false }
+        }
     }
 
     /// Decides, once the final response's headers are in and before any body byte is stored, whether the

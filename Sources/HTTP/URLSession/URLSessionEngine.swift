@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -17,7 +18,7 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
     /// The process-wide engine, whose session keeps connections alive between requests.
     package static let shared = URLSessionEngine()
 
-    private let delegate = URLSessionEngineDelegate()
+    private let delegate: URLSessionEngineDelegate
     private let queue: OperationQueue
     private let session: URLSession
     /// Where snapshot bodies are written for the time of one request.
@@ -26,11 +27,16 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
     /// An engine with a session of its own; snapshot bodies go to `temporaryFolder` (the system's by default).
     package init(temporaryFolder: URL = FileManager.default.temporaryDirectory) {
         self.temporaryFolder = temporaryFolder
+        delegate = URLSessionEngineDelegate(downloadFolder: temporaryFolder)
         queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "officer-files.urlsession"
         session = URLSession(configuration: Self.sessionConfiguration(), delegate: delegate, delegateQueue: queue)
     }
+
+    /// A download task's bytes are the receiver's only once the task is whole: a range goes in pieces of 16 MiB, so
+    /// an interruption (or a pause the journal records) loses at most one piece per range.
+    package var fileBodyPieceLimit: Int64? { 16 << 20 }
 
     /// "URLSession", and the Foundation it runs on.
     package var versionDescription: String {
@@ -89,6 +95,10 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
         defer { if request.freshConnection { session.finishTasksAndInvalidate() } }
         let task: URLSessionTask
         switch body.source {
+        case .none where request.method == "GET" && request.sink.isFile:
+            // A download task: the session writes the body to a file as it comes (bounded memory, however slow the
+            // disk), and a background session can carry it while the app is away.
+            task = session.downloadTask(with: urlRequest)
         case .none:
             if !["GET", "HEAD"].contains(request.method) { urlRequest.httpBody = Data() }
             task = session.dataTask(with: urlRequest)
@@ -100,7 +110,7 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
             receiver: receiver,
             lowSpeed: LowSpeedWatch(request: request, configuration: configuration),
             expectedSend: body.length, request: request, configuration: configuration)
-        return try await withTaskCancellationHandler {
+        let completion = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 state.attach(continuation)
                 delegate.track(task, state)
@@ -109,6 +119,36 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
             }
         } onCancel: {
             state.cancel(task)
+        }
+        switch completion {
+        case .response(let response): return response
+        case .downloaded(let file, let status, let effectiveURL):
+            defer { try? FileManager.default.removeItem(at: file) }
+            try Self.hand(file, to: receiver)
+            return try receiver.response(status: status, effectiveURL: effectiveURL)
+        }
+    }
+
+    /// Gives the receiver a download task's body from the file the session wrote, as a data task's would have come:
+    /// its checks (the length, the range) and its sink see the same bytes in the same order.
+    private static func hand(_ file: URL, to receiver: ResponseReceiver) throws {
+        let descriptor = SystemCalls.open(file.path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw HTTPError.localFile(path: file.path, message: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            try Task.checkCancellation()
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                SystemCalls.retryingInterrupts { read(descriptor, bytes.baseAddress, bytes.count) }
+            }
+            guard count >= 0 else {
+                throw HTTPError.localFile(path: file.path, message: String(cString: strerror(errno)))
+            }
+            if count == 0 { return }
+            let taken = buffer.withUnsafeBytes { receiver.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            if !taken, let failure = receiver.failure { throw failure }
         }
     }
 

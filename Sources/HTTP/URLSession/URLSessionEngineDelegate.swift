@@ -6,9 +6,17 @@ import Foundation
 
 /// The session's delegate: hands each task's callbacks to its ``URLSessionTaskState`` and follows no redirect
 /// (``HTTPClient`` checks and follows each hop itself).
-final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // Serial queue.
+final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate,
+    @unchecked Sendable
+{  // Serial queue.
     private let lock = NSLock()
     private var states: [ObjectIdentifier: URLSessionTaskState] = [:]
+    /// Where a finished download task's file is moved before the session removes it.
+    private let downloadFolder: URL
+
+    init(downloadFolder: URL) {
+        self.downloadFolder = downloadFolder
+    }
 
     func track(_ task: URLSessionTask, _ state: URLSessionTaskState) {
         lock.withLock { states[ObjectIdentifier(task)] = state }
@@ -44,6 +52,22 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, @uncheck
             task.cancel()
             return
         }
+    }
+
+    func urlSession(
+        _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
+    ) {
+        guard let state = state(downloadTask), state.wrote(total: totalBytesWritten, task: downloadTask) else {
+            downloadTask.cancel()
+            return
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
+    ) {
+        state(downloadTask)?.finishedDownloading(to: location, task: downloadTask, folder: downloadFolder)
     }
 
     func urlSession(

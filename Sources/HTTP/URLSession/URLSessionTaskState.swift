@@ -6,8 +6,17 @@ import Foundation
 
 /// One task's side of the URLSession engine: the receiver its delegate callbacks feed (on the engine's serial
 /// queue), the low-speed rule, the bandwidth limit, and the continuation resumed exactly once when the task
-/// completes.
+/// completes. A download task's body is in a file of the engine's when it completes: the engine hands it to the
+/// receiver then (``Completion/downloaded(_:status:effectiveURL:)``).
 final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on the session's serial queue.
+    /// How a task ended well.
+    enum Completion: Sendable {
+        /// A data or upload task: its response, its body taken as it came.
+        case response(HTTPResponse)
+        /// A download task: its body is in `file` (the engine's own, to be handed to the receiver and removed).
+        case downloaded(URL, status: Int?, effectiveURL: String?)
+    }
+
     let receiver: ResponseReceiver
     private var lowSpeed: LowSpeedWatch
     private let expectedSend: Int64?
@@ -17,12 +26,16 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
     // paid for: the socket's buffers fill and TCP holds the peer back, as libcurl's pause does.
     private var receivePacer: Pace?
     private var sendPacer: Pace?
+    /// A download task's head was handed to the receiver (at its first bytes, or at its end for an empty body).
+    private var headTaken = false
+    /// Where a download task's body was moved when the session finished writing it.
+    private var downloaded: URL?
 
     // Crosses threads: guarded by `lock`.
     private let lock = NSLock()
     private var cancelled = false
     private var suspended = false
-    private var continuation: CheckedContinuation<HTTPResponse, any Error>?
+    private var continuation: CheckedContinuation<Completion, any Error>?
     private var clock: Task<Void, Never>?
 
     init(
@@ -40,7 +53,7 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
         #endif
     }
 
-    func attach(_ continuation: CheckedContinuation<HTTPResponse, any Error>) {
+    func attach(_ continuation: CheckedContinuation<Completion, any Error>) {
         lock.withLock { self.continuation = continuation }
     }
 
@@ -133,6 +146,44 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
         return true
     }
 
+    /// A download task's head, once: false when the receiver refused it (the task then stops before its body, as a
+    /// data task's does), or when there is none yet to take.
+    private func takeHead(of task: URLSessionTask) -> Bool {
+        if headTaken { return receiver.failure == nil }
+        // FoundationNetworking may report bytes before it sets the task's response: the head waits for a later call.
+        guard let http = task.response as? HTTPURLResponse else { return true }
+        headTaken = true
+        return receive(response: http)
+    }
+
+    /// A download task wrote `total` bytes into the session's file: progress (never stored bytes: those are counted
+    /// when the receiver takes them), and the low-speed rule.
+    func wrote(total: Int64, task: URLSessionTask) -> Bool {
+        if isCancelled || !takeHead(of: task) { return false }
+        received = total
+        return progressed(task: task, expectedReceive: task.countOfBytesExpectedToReceive)
+    }
+
+    /// A download task's body is whole in the session's `location`, which is gone once this returns: it is moved
+    /// into `folder` for the engine to hand to the receiver.
+    func finishedDownloading(to location: URL, task: URLSessionTask, folder: URL) {
+        guard takeHead(of: task), headTaken else {
+            if receiver.failure == nil {
+                receiver.failure = .transport(
+                    request: receiver.label, code: TransportCode.gotNothing,
+                    message: "the download ended without an answer")
+            }
+            return
+        }
+        let kept = folder.appendingPathComponent("officer-files-download-\(UUID().uuidString)")
+        do {
+            try FileManager.default.moveItem(at: location, to: kept)
+            downloaded = kept
+        } catch {
+            receiver.failure = .localFile(path: kept.path, message: "\(error)")
+        }
+    }
+
     /// Body bytes went out.
     func sent(total: Int64, task: URLSessionTask) -> Bool {
         let delta = Int(max(0, total - sent))
@@ -156,8 +207,13 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
     /// Resumes the waiting task exactly once.
     func complete(error: (any Error)?, response: URLResponse?) {
         lock.withLock { clock }?.cancel()
-        let outcome: Result<HTTPResponse, any Error>
-        if isCancelled {
+        let outcome: Result<Completion, any Error>
+        if error == nil, !isCancelled, receiver.failure == nil, let downloaded {
+            outcome = .success(
+                .downloaded(
+                    downloaded, status: (response as? HTTPURLResponse)?.statusCode,
+                    effectiveURL: response?.url?.absoluteString))
+        } else if isCancelled {
             outcome = .failure(CancellationError())
         } else if let failure = receiver.failure {
             outcome = .failure(failure)
@@ -167,12 +223,15 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
                     error, label: receiver.label, midBody: receiver.headersComplete ? received : nil,
                     sentBeforeHead: receiver.headersComplete ? 0 : sent))
         } else {
-            outcome = Result { () throws(HTTPError) -> HTTPResponse in
-                try receiver.response(
-                    status: (response as? HTTPURLResponse)?.statusCode, effectiveURL: response?.url?.absoluteString)
+            outcome = Result { () throws(HTTPError) -> Completion in
+                .response(
+                    try receiver.response(
+                        status: (response as? HTTPURLResponse)?.statusCode,
+                        effectiveURL: response?.url?.absoluteString))
             }.mapError { $0 as any Error }
         }
-        let waiting = lock.withLock { () -> CheckedContinuation<HTTPResponse, any Error>? in
+        if case .failure = outcome, let downloaded { try? FileManager.default.removeItem(at: downloaded) }
+        let waiting = lock.withLock { () -> CheckedContinuation<Completion, any Error>? in
             defer { continuation = nil }
             return continuation
         }

@@ -6,16 +6,16 @@ import Journal
 /// clock, no lock: the driver (`SegmentedDownloader.fetch`) sends the requests into the temp file, waits on the
 /// injected clock, and feeds back how far the range got.
 ///
-/// Rules: each request asks from the first byte the range lacks to its end; a 206 is progress; a 412 (the ETag
-/// asked `If-Match` is gone) or a 416 (the file is shorter now) means the file changed: the download starts over;
-/// an answer the request's check refused (a 200 for a range: changed, or ranges ignored; a Content-Range that is not
-/// the one asked) starts it over too; anything the retry policy calls worth another try waits its backoff; failures
-/// in a row without progress are counted against `limit`, and an attempt that moved the range on starts the count
-/// again.
+/// Rules: each request asks from the first byte the range lacks to its end (or a piece's, when pieces are limited); a
+/// 206 is progress; a 412 (the ETag asked `If-Match` is gone) or a 416 (the file is shorter now) means the file
+/// changed: the download starts over; an answer the request's check refused (a 200 for a range: changed, or ranges
+/// ignored; a Content-Range that is not the one asked) starts it over too; anything the retry policy calls worth
+/// another try waits its backoff; failures in a row without progress are counted against `limit`, and an attempt that
+/// moved the range on starts the count again.
 struct RangeFetchMachine: Sendable {
     /// What the driver does next.
     enum Action: Equatable, Sendable {
-        /// GET bytes `from` through `through` (the range's end) into the temp file at `from`.
+        /// GET bytes `from` through `through` (the range's end, or the end of a piece) into the temp file at `from`.
         case send(from: Int64, through: Int64)
         /// Wait the policy's backoff after failure number `attempt` (the server's `Retry-After` when given), told to
         /// the user; then ``Event/waited``.
@@ -51,6 +51,9 @@ struct RangeFetchMachine: Sendable {
     let etag: String?
     /// Failures in a row without progress that end the range.
     let limit: Int
+    /// The most one request asks for (nil: the rest of the range): an engine that stores a body only once it is
+    /// whole loses at most this to an interruption.
+    let pieceLimit: Int64?
 
     /// Bytes of the range on disk.
     private(set) var done: Int64
@@ -66,7 +69,8 @@ struct RangeFetchMachine: Sendable {
     }
 
     /// A machine for `segment` of a file of `total` bytes.
-    init(segment: TransferJournal.Segment, total: Int64, etag: String?, limit: Int) {
+    init(segment: TransferJournal.Segment, total: Int64, etag: String?, limit: Int, pieceLimit: Int64? = nil) {
+        self.pieceLimit = pieceLimit.map { max(1, $0) }
         start = segment.start
         end = segment.end
         done = segment.done
@@ -131,7 +135,8 @@ struct RangeFetchMachine: Sendable {
     private mutating func next() -> Action {
         guard start + done <= end else { return ended(.finish) }
         phase = .sending(base: done)
-        return .send(from: start + done, through: end)
+        let from = start + done
+        return .send(from: from, through: pieceLimit.map { min(end, from + $0 - 1) } ?? end)
     }
 
     private mutating func ended(_ action: Action) -> Action {

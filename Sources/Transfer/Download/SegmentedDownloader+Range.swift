@@ -13,7 +13,8 @@ extension SegmentedDownloader {
         let policy = http.configuration.retry
         var machine = RangeFetchMachine(
             segment: progress.snapshot[index], total: plan.total, etag: plan.info.etag,
-            limit: job.options.maxAttemptsWithoutProgress ?? policy.maxAttemptsWithoutProgress)
+            limit: job.options.maxAttemptsWithoutProgress ?? policy.maxAttemptsWithoutProgress,
+            pieceLimit: http.configuration.engine.fileBodyPieceLimit)
         var lastFailure: DownloadError?
         var action = machine.begin()
         while true {
