@@ -87,6 +87,10 @@ package struct HTTPRequest: Sendable {
     /// Opens a connection of its own and closes it after: after a link cut a reused connection mid-request, the
     /// next request does not start on one that already carried bytes.
     package var freshConnection = false
+    /// Which journaled transfer this request carries, and which piece of it (`download PATH #RANGE FROM-THROUGH`,
+    /// `upload KEY #PART OFFSET+LENGTH`): the URLSession engine labels its task with it (`taskDescription`), so the
+    /// tasks a background session reports after a relaunch can be told apart and matched to the journal.
+    package var transferLabel: String?
 
     /// Sends or receives more of a file's bytes than one HTTP/2 flow-control window (64 KiB) holds: what HTTP/2
     /// streams carry worst (``HTTPClientConfiguration/bulkOverHTTP2``). A stream's window is the receiver's (nginx

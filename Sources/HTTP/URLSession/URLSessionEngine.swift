@@ -106,6 +106,7 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
             urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
             task = session.uploadTask(with: urlRequest, fromFile: file)
         }
+        task.taskDescription = request.transferLabel
         let state = URLSessionTaskState(
             receiver: receiver,
             lowSpeed: LowSpeedWatch(request: request, configuration: configuration),
@@ -150,6 +151,17 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
             let taken = buffer.withUnsafeBytes { receiver.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             if !taken, let failure = receiver.failure { throw failure }
         }
+    }
+
+    /// The labels (``HTTPRequest/transferLabel``) of the tasks the session has under way: what a background session
+    /// reports after a relaunch, for the journal's transfers to be matched with.
+    package func labelsOfTasksUnderWay() async -> [String] {
+        await withCheckedContinuation { continuation in labelsOfTasksUnderWay { continuation.resume(returning: $0) } }
+    }
+
+    /// ``labelsOfTasksUnderWay()`` handed to `report` on the session's queue.
+    package func labelsOfTasksUnderWay(_ report: @escaping @Sendable ([String]) -> Void) {
+        session.getAllTasks { tasks in report(tasks.filter { $0.state == .running }.compactMap(\.taskDescription)) }
     }
 
     /// Refuses, before anything is sent, what this engine cannot do as asked.

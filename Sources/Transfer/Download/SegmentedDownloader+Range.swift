@@ -50,7 +50,7 @@ extension SegmentedDownloader {
         progress: SegmentProgress, rate: Int64?
     ) async throws -> (event: RangeFetchMachine.Event, failure: DownloadError?) {
         let base = progress.done(index)
-        let request = rangeRequest(from: from, through: through, plan: plan, job: job, rate: rate)
+        let request = rangeRequest(index, from: from, through: through, plan: plan, job: job, rate: rate)
         let policy = http.configuration.retry
         let onEvent = job.onEvent
         do {
@@ -95,12 +95,13 @@ extension SegmentedDownloader {
     /// The GET of bytes `from` through `through`, held to the plan's version, its answer checked before its body is
     /// taken: a 206 must carry exactly that Content-Range of that length; a 200 (the whole file) is refused.
     private func rangeRequest(
-        from: Int64, through: Int64, plan: SegmentedDownloadMachine.Plan, job: Job, rate: Int64?
+        _ index: Int, from: Int64, through: Int64, plan: SegmentedDownloadMachine.Plan, job: Job, rate: Int64?
     ) -> HTTPRequest {
         var request = HTTPRequest(
             url: job.url, sink: .file(path: job.partial.path, offset: from), credential: job.token,
             redirects: .anyOrigin)
         request.headers.add("Range", "bytes=\(from)-\(through)")
+        request.transferLabel = "download \(job.partial.path) #\(index) \(from)-\(through)"
         addCondition(&request, info: plan.info)
         request.maxReceiveBytesPerSecond = rate
         let (expected, total) = (from...through, plan.total)

@@ -69,6 +69,7 @@ struct TusPatchChunks {
             }
         }
         dialect.mark(&request)
+        request.transferLabel = "upload \(path) #\(part.index) \(offset)+\(length)"
         request.headers.add("Upload-Offset", String(offset))
         // The IETF form says which request completes the upload; tus knows it from the length.
         dialect.markCompletion(&request, complete: offset + length == part.length)

@@ -1,0 +1,93 @@
+import FileModel
+import Foundation
+import Journal
+import TestSupport
+import Testing
+
+@testable import HTTP
+@testable import Officer
+@testable import Transfer
+
+/// The URLSession engine's downloads as download tasks: labelled with their transfer, asked in pieces the journal
+/// records as each lands whole, and continued by another run from what the journal holds.
+@Suite struct DownloadTaskTests {
+    let local = TemporaryDirectory(prefix: "download-tasks")
+    let server: ReferenceServer
+    let token: String
+
+    init() async throws {
+        server = try await ReferenceServer.start()
+        token = try await OfficerClient(server: server.url, http: .curl).signIn(
+            email: server.email, password: server.password
+        ).token
+    }
+
+    func rawURL(_ base: String, _ path: String) -> String {
+        base + "/api/file-browser/raw?" + URLQuery.encode([("path", path), ("root", "home")])
+    }
+
+    func downloader(_ engine: URLSessionEngine) throws -> SegmentedDownloader {
+        var configuration = HTTPClientConfiguration()
+        configuration.engine = engine
+        configuration.retry.baseDelay = 0.05
+        configuration.retry.maxDelay = 0.2
+        return SegmentedDownloader(
+            http: HTTPClient(configuration: configuration),
+            journal: try TransferJournal(path: local.file("journal.sqlite")))
+    }
+
+    /// Pieces the journal holds of the download under way.
+    func journaledBytes() -> Int64 {
+        let journal = local.file("journal.sqlite")
+        guard FileManager.default.fileExists(atPath: journal) else { return 0 }
+        return ((try? TransferJournal(watching: journal).downloads()) ?? []).flatMap(\.segments).reduce(0) {
+            $0 + $1.done
+        }
+    }
+
+    @Test func aDownloadIsTasksLabelledWithTheirRangeAndContinuedFromTheJournal() async throws {
+        let bytes = Data((0..<40_000_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 13) })
+        try server.root.write("big.bin", bytes)
+        // 4 MB/s: a 16 MiB piece takes about four seconds, long enough to be seen under way.
+        let proxy = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--throttle", "4000000"])
+        defer { proxy.stop() }
+        let engine = URLSessionEngine(temporaryFolder: URL(fileURLWithPath: local.path))
+        let url = rawURL(proxy.url, "/big.bin")
+        let destination = local.file("big.bin")
+        var options = DownloadOptions()
+        options.segments = 1
+        let first = Task {
+            try await downloader(engine).download(
+                from: url, credential: .forTests(token, url), to: destination, options: options)
+        }
+        // Labelled with its transfer and its first piece, at most 16 MiB (the engine's piece limit).
+        let labelled = await Eventually.wait(timeout: 120) {
+            // Asked of the session as a relaunched app asks it (the answer comes on the session's queue).
+            let answered = DispatchSemaphore(value: 0)
+            let labels = LockedValue<[String]>([])
+            engine.labelsOfTasksUnderWay { found in
+                labels.withLock { $0 = found }
+                answered.signal()
+            }
+            answered.wait()
+            return labels.withLock { $0 }.contains { $0.hasSuffix("#0 0-\((16 << 20) - 1)") }
+        }
+        #expect(labelled, "no task labelled with the download's first piece")
+        // Stopped once a piece is whole in the journal: what the next run continues from.
+        #expect(await Eventually.wait(timeout: 120) { journaledBytes() >= 16 << 20 })
+        first.cancel()
+        _ = await first.result
+        let kept = journaledBytes()
+        #expect(kept >= 16 << 20 && kept < 40_000_000, "\(kept)")
+        let second = try await downloader(engine).download(
+            from: url, credential: .forTests(token, url), to: destination, options: options)
+        #expect(second.resumedBytes == kept, "\(second)")
+        #expect(
+            try ProcessRunner.sha256(of: destination) == (try ProcessRunner.sha256(of: server.root.file("big.bin"))))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: local.path).filter {
+            $0.hasPrefix("officer-files-download-")
+        }
+        #expect(leftovers.isEmpty, "the session's files are removed: \(leftovers)")
+    }
+}
