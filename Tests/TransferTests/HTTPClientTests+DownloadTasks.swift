@@ -10,35 +10,19 @@ import Testing
 
 /// The URLSession engine's downloads as download tasks: labelled with their transfer, asked in pieces the journal
 /// records as each lands whole, and continued by another run from what the journal holds.
-@Suite struct DownloadTaskTests {
-    let local = TemporaryDirectory(prefix: "download-tasks")
-    let server: ReferenceServer
-    let token: String
-
-    init() async throws {
-        server = try await ReferenceServer.start()
-        token = try await OfficerClient(server: server.url, http: .curl).signIn(
-            email: server.email, password: server.password
-        ).token
-    }
-
-    func rawURL(_ base: String, _ path: String) -> String {
-        base + "/api/file-browser/raw?" + URLQuery.encode([("path", path), ("root", "home")])
-    }
-
-    func downloader(_ engine: URLSessionEngine) throws -> SegmentedDownloader {
+extension HTTPClientTests {
+    func downloader(_ engine: URLSessionEngine, journal: String) throws -> SegmentedDownloader {
         var configuration = HTTPClientConfiguration()
         configuration.engine = engine
         configuration.retry.baseDelay = 0.05
         configuration.retry.maxDelay = 0.2
         return SegmentedDownloader(
             http: HTTPClient(configuration: configuration),
-            journal: try TransferJournal(path: local.file("journal.sqlite")))
+            journal: try TransferJournal(path: journal))
     }
 
     /// Pieces the journal holds of the download under way.
-    func journaledBytes() -> Int64 {
-        let journal = local.file("journal.sqlite")
+    func journaledBytes(_ journal: String) -> Int64 {
         guard FileManager.default.fileExists(atPath: journal) else { return 0 }
         return ((try? TransferJournal(watching: journal).downloads()) ?? []).flatMap(\.segments).reduce(0) {
             $0 + $1.done
@@ -46,6 +30,8 @@ import Testing
     }
 
     @Test func aDownloadIsTasksLabelledWithTheirRangeAndContinuedFromTheJournal() async throws {
+        let local = TemporaryDirectory(prefix: "download-tasks")
+        let journal = local.file("journal.sqlite")
         let bytes = Data((0..<40_000_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 13) })
         try server.root.write("big.bin", bytes)
         // 4 MB/s: a 16 MiB piece takes about four seconds, long enough to be seen under way.
@@ -58,7 +44,7 @@ import Testing
         var options = DownloadOptions()
         options.segments = 1
         let first = Task {
-            try await downloader(engine).download(
+            try await downloader(engine, journal: journal).download(
                 from: url, credential: .forTests(token, url), to: destination, options: options)
         }
         // Labelled with its transfer and its first piece, at most 16 MiB (the engine's piece limit).
@@ -75,12 +61,12 @@ import Testing
         }
         #expect(labelled, "no task labelled with the download's first piece")
         // Stopped once a piece is whole in the journal: what the next run continues from.
-        #expect(await Eventually.wait(timeout: 120) { journaledBytes() >= 16 << 20 })
+        #expect(await Eventually.wait(timeout: 120) { journaledBytes(journal) >= 16 << 20 })
         first.cancel()
         _ = await first.result
-        let kept = journaledBytes()
+        let kept = journaledBytes(journal)
         #expect(kept >= 16 << 20 && kept < 40_000_000, "\(kept)")
-        let second = try await downloader(engine).download(
+        let second = try await downloader(engine, journal: journal).download(
             from: url, credential: .forTests(token, url), to: destination, options: options)
         #expect(second.resumedBytes == kept, "\(second)")
         #expect(
