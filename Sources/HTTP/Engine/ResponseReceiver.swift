@@ -110,6 +110,14 @@ package final class ResponseReceiver: @unchecked Sendable {  // Used by one engi
 
     // MARK: The body
 
+    /// Whether a body of `count` bytes so far is already past what the head allows (a 2xx longer than its length or
+    /// range): for an engine that stores the body only at the end, checked as the bytes arrive. Sets ``failure``.
+    package func isPastLimit(_ count: Int64) -> Bool {
+        guard let bodyLimit, (200..<300).contains(status), count > bodyLimit else { return false }
+        failure = .lengthExceeded(request: label, limit: bodyLimit)
+        return true
+    }
+
     /// Stores one chunk of the body; false (with ``failure`` set) when the transfer must stop.
     package func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if let rejection {

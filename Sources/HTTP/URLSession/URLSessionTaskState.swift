@@ -161,6 +161,7 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
     func wrote(total: Int64, task: URLSessionTask) -> Bool {
         if isCancelled || !takeHead(of: task) { return false }
         received = total
+        if receiver.isPastLimit(total) { return false }
         return progressed(task: task, expectedReceive: task.countOfBytesExpectedToReceive)
     }
 
