@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import Platform
 
@@ -23,10 +24,30 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
     private let session: URLSession
     /// Where snapshot bodies are written for the time of one request.
     private let temporaryFolder: URL
+    /// The session's identifier, when it is the app's background session.
+    package let sessionIdentifier: String?
 
-    /// An engine with a session of its own; snapshot bodies go to `temporaryFolder` (the system's by default).
-    package init(temporaryFolder: URL = FileManager.default.temporaryDirectory) {
+    /// The engines of the named sessions made in this process: the system allows one session per identifier.
+    private static let named = LockedValue<[String: URLSessionEngine]>([:])
+
+    /// The engine of the session named `identifier` (made on first use): a background session on Apple platforms,
+    /// whose tasks go on while the app is away; a default one where FoundationNetworking runs (it has none).
+    package static func forSession(_ identifier: String) -> URLSessionEngine {
+        named.withLock { engines in
+            if let engine = engines[identifier] { return engine }
+            let engine = URLSessionEngine(sessionIdentifier: identifier)
+            engines[identifier] = engine
+            return engine
+        }
+    }
+
+    /// An engine with a session of its own (named `sessionIdentifier`, for ``forSession(_:)``); snapshot bodies
+    /// go to `temporaryFolder` (the system's by default).
+    package init(
+        temporaryFolder: URL = FileManager.default.temporaryDirectory, sessionIdentifier: String? = nil
+    ) {
         self.temporaryFolder = temporaryFolder
+        self.sessionIdentifier = sessionIdentifier
         delegate = URLSessionEngineDelegate(downloadFolder: temporaryFolder)
         queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
@@ -35,8 +56,21 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
         // it runs, with nothing holding the network back: on a dispatch queue of its own the delegate keeps up (a
         // 1 GiB download in four ranges peaked at 150 MiB on the default one, 54 MiB here; bench/download).
         queue.underlyingQueue = DispatchQueue(label: "officer-files.urlsession.delegate", qos: .userInitiated)
-        session = URLSession(configuration: Self.sessionConfiguration(), delegate: delegate, delegateQueue: queue)
+        session = URLSession(
+            configuration: Self.sessionConfiguration(identifier: sessionIdentifier), delegate: delegate,
+            delegateQueue: queue)
     }
+
+    /// Keeps the completion handler the system gave the app for this session's events
+    /// (`application(_:handleEventsForBackgroundURLSession:completionHandler:)`): called once the session has
+    /// delivered them all.
+    package func onBackgroundEventsDelivered(_ handler: @escaping @Sendable () -> Void) {
+        delegate.keepBackgroundEventsHandler(handler)
+    }
+
+    /// What the system's `urlSessionDidFinishEvents(forBackgroundURLSession:)` does on Apple platforms: the kept
+    /// handler is called, once (FoundationNetworking never sends that event; tests send it here).
+    package func backgroundEventsDelivered() { delegate.backgroundEventsDelivered() }
 
     /// A download task's bytes are the receiver's only once the task is whole: a range goes in pieces of 16 MiB, so
     /// an interruption (or a pause the journal records) loses at most one piece per range.
@@ -53,8 +87,18 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
 
     /// No cache, no cookies, no stored credentials: every answer comes from the server, and only the request's own
     /// token is sent.
-    private static func sessionConfiguration() -> URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.ephemeral
+    private static func sessionConfiguration(identifier: String? = nil) -> URLSessionConfiguration {
+        #if canImport(FoundationNetworking)
+            let configuration = URLSessionConfiguration.ephemeral
+        #else
+            let configuration =
+                identifier.map { identifier in
+                    let background = URLSessionConfiguration.background(withIdentifier: identifier)
+                    background.sessionSendsLaunchEvents = true
+                    background.isDiscretionary = false
+                    return background
+                } ?? URLSessionConfiguration.ephemeral
+        #endif
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpCookieStorage = nil

@@ -13,10 +13,35 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
     private var states: [ObjectIdentifier: URLSessionTaskState] = [:]
     /// Where a finished download task's file is moved before the session removes it.
     private let downloadFolder: URL
+    /// The system's completion handler for a background session's events, called once they are all delivered.
+    private var backgroundEventsHandler: (@Sendable () -> Void)?
 
     init(downloadFolder: URL) {
         self.downloadFolder = downloadFolder
     }
+
+    func keepBackgroundEventsHandler(_ handler: @escaping @Sendable () -> Void) {
+        lock.withLock { backgroundEventsHandler = handler }
+    }
+
+    /// Every event of a background session was delivered: the system's handler is called, once.
+    func backgroundEventsDelivered() {
+        let handler = lock.withLock { () -> (@Sendable () -> Void)? in
+            defer { backgroundEventsHandler = nil }
+            return backgroundEventsHandler
+        }
+        guard let handler else { return }
+        #if canImport(FoundationNetworking)
+            handler()
+        #else
+            // The system asks for it on the main queue (it updates the app's snapshot).
+            DispatchQueue.main.async(execute: handler)
+        #endif
+    }
+
+    #if !canImport(FoundationNetworking)
+        func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) { backgroundEventsDelivered() }
+    #endif
 
     func track(_ task: URLSessionTask, _ state: URLSessionTaskState) {
         lock.withLock { states[ObjectIdentifier(task)] = state }

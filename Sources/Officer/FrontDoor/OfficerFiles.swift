@@ -78,6 +78,16 @@ public final class OfficerFiles: Sendable {
             get { http.userAgent }
             set { http.userAgent = newValue }
         }
+        /// The identifier of the app's background `URLSession` (the same on every launch): set, requests go through
+        /// that session's engine, whose tasks the system carries on Apple platforms while the app is away (a default
+        /// session where FoundationNetworking runs; docs/PORTING.md). Nil: the process's own engine.
+        public var backgroundSessionIdentifier: String? {
+            get { (http.engine as? URLSessionEngine)?.sessionIdentifier }
+            set {
+                http.engine =
+                    newValue.map { URLSessionEngine.forSession($0) } ?? HTTPClientConfiguration.defaultEngine.value
+            }
+        }
         /// A folder listed before is listed from the cache when its server cannot be reached (its listing then
         /// carries ``FileModel/RemoteListing/listedAt``, the time it was made), as a phone app shows the last
         /// listing it had; false fails with category `network` instead (the CLI, whose scripts ask `--offline`).
