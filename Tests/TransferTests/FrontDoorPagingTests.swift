@@ -74,6 +74,38 @@ import Testing
         try await check(files, try files.location("st:\(bucket)/p/"), names: names)
     }
 
+    /// A server that pages, once it cannot be reached, leaves the pages to the folder's cached listing (as a folder
+    /// screen shows the last listing it had); a front door that asks for the failure gets `network`.
+    @Test func aPagingServerThatCannotBeReachedPagesTheCachedListing() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        for name in names where name.hasSuffix(".txt") { _ = try server.root.write("Pages/\(name)", name) }
+        _ = try server.root.write("Pages/Zfolder/inner.txt", "x")
+        var configuration = OfficerFiles.Configuration(server: server.url, tokens: MemoryTokenStore())
+        configuration.journalPath = work.path + "/gone-journal.sqlite"
+        configuration.cacheDirectory = work.path + "/gone-cache"
+        configuration.connectTimeout = 5
+        let files = try OfficerFiles(configuration: configuration)
+        try await files.signIn(email: server.email, password: server.password)
+        let folder = try files.location("officer:/Pages")
+        // Online: paged by the server, and listed whole once (what the cache keeps).
+        #expect(try await pages(files, folder, size: 10).flatMap(\.entries).count == names.count)
+        #expect(try await files.list(folder).entries.count == names.count)
+        server.service.stop()
+
+        let sorted = names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let offline = try await pages(files, folder, size: 10)
+        #expect(offline.map(\.entries.count) == [10, 10, 5] && offline.flatMap(\.entries).map(\.name) == sorted)
+        let resumed = try await pages(files, folder, size: 10, after: sorted[9])
+        #expect(resumed.flatMap(\.entries).map(\.name) == Array(sorted.dropFirst(10)))
+        configuration.listsFromCacheWhenUnreachable = false
+        let strict = try OfficerFiles(configuration: configuration)
+        await #expect {
+            _ = try await pages(strict, folder, size: 10)
+        } throws: { error in
+            (error as? OfficerFilesError)?.category == .network
+        }
+    }
+
     /// Scrolling through 1,000 entries in pages of 100, a page a call as a folder screen asks for them, lists the
     /// folder once on a seed server (it listed it ten times); past two minutes on the front door's clock a page
     /// lists it again.
