@@ -145,6 +145,8 @@ import Testing
         try await json(["get", "officer:/Documents/notes.md", work.file("notes.md")], "transfer")
         try await json(["get", "--zip", "officer:/Documents", work.file("docs.zip")], "transfer")
         try await json(["put", work.file("tree/a.txt"), "officer:/Documents/"], "transfer")
+        try await json(
+            ["put", "--resumable", "ietf", work.file("tree/a.txt"), "officer:/Documents/ietf.txt"], "transfer")
         try await json(["put", "-", "officer:/Documents/stdin.txt"], "transfer", stdin: "from stdin\n")
         try await json(["attach", photo, work.file("tree/a.txt")], "attachment", lines: 2...2)
         try await json(["info", photo, "officer:/Documents/notes.md"], "facts", lines: 2...2)

@@ -216,7 +216,9 @@ import Testing
     /// Kill an upload, overwrite 8 bytes of what the server kept, rerun: the resumed upload's end is checked against
     /// the server's SHA-256 and, as it differs, the file goes again from zero, once, with a warning (it said
     /// "resumed", exit 0, while the server held other bytes).
-    @Test func aResumedUploadWhoseKeptBytesWereDamagedIsSentAgainFromZero() async throws {
+    /// In either resumable form (the IETF form's second creation must say `overwrite` in its query).
+    @Test(arguments: [ResumableUploadForm.tus, .ietf])
+    func aResumedUploadWhoseKeptBytesWereDamagedIsSentAgainFromZero(form: ResumableUploadForm) async throws {
         try await client.makeDirectory(try RemotePath(path: "/in"))
         let (viaProxy, proxy) = try await clientThroughProxy(["--direction", "up", "--throttle", "1000000"])
         defer { proxy.stop() }
@@ -224,10 +226,11 @@ import Testing
         var options = UploadOptions()
         options.chunkSize = 256 << 10
         options.terminateOnCancel = false
+        options.resumableForm = form
         let target = try target(viaProxy, "d.bin")
         try await uploadInterrupted(path, to: target, options: options)
         // The server's partial upload loses 8 bytes near its start, as a disk or another writer could do to it.
-        let folder = server.state.file("tus")
+        let folder = server.state.file(form == .ietf ? "resumable" : "tus")
         let part = try #require(
             try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix(".part") })
         let handle = try #require(FileHandle(forWritingAtPath: folder + "/" + part))

@@ -147,9 +147,10 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
             expectedSend: body.length, request: request, configuration: configuration)
         let task: URLSessionTask
         switch body.source {
-        case .none where request.method == "GET" && request.sink.isFile:
-            // A download task: the session writes the body to a file as it comes (bounded memory, however slow the
-            // disk), and a background session can carry it while the app is away.
+        case .none where request.method == "GET" && request.sink.isFile && request.headers["Range"] != nil:
+            // A range into a file is a download task: the session writes the body to a file as it comes (bounded
+            // memory, however slow the disk), and a background session can carry it while the app is away. A whole
+            // unbounded stream stays a data task: its bytes are stored as they come, not copied once more at the end.
             task = session.downloadTask(with: urlRequest)
         case .none:
             if !["GET", "HEAD"].contains(request.method) { urlRequest.httpBody = Data() }

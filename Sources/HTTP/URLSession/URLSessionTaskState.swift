@@ -160,9 +160,13 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
     /// when the receiver takes them), and the low-speed rule.
     func wrote(total: Int64, task: URLSessionTask) -> Bool {
         if isCancelled || !takeHead(of: task) { return false }
+        let delta = Int(max(0, total - received))
         received = total
         if receiver.isPastLimit(total) { return false }
-        return progressed(task: task, expectedReceive: task.countOfBytesExpectedToReceive)
+        guard progressed(task: task, expectedReceive: task.countOfBytesExpectedToReceive) else { return false }
+        // The receive limit holds for a download task as for a data task (Apple's: FoundationNetworking refuses one).
+        if let wait = receivePacer?.charge(delta) { pause(task, for: wait) }
+        return true
     }
 
     /// A download task's body is whole in the session's `location`, which is gone once this returns: it is moved

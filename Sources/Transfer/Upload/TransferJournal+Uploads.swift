@@ -50,9 +50,10 @@ extension TransferJournal {
         }
     }
 
-    /// The journal key of an upload of `path` to `target`.
-    package static func uploadKey(path: String, target: UploadTarget) -> String {
-        target.tusEndpoint + "\n" + target.label + "\n" + path
+    /// The journal key of an upload of `path` to `target` in `dialect`: its endpoint (tus's, or the IETF form's, whose
+    /// interop version does not change it), where it lands, and the local file.
+    package static func uploadKey(path: String, target: UploadTarget, dialect: UploadDialect = .tus) -> String {
+        target.endpoint(in: dialect) + "\n" + target.label + "\n" + path
     }
 
     /// The unfinished upload with this key (kept relative to its base folder, or absolute by an older run).

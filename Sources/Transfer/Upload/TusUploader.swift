@@ -71,15 +71,14 @@ package struct TusUploader: Uploading {
         let counter = SentCounter()
         var record: TransferJournal.Upload?
         do {
-            guard let info = try await resumableForm(of: target, options: options) else {
+            guard let info = try await resumableForm(of: target, path: path, options: options) else {
                 return try await withoutTus(target, onEvent: onEvent).upload(
                     file: path, fingerprint: fingerprint, identity: identity, to: target, options: options,
                     onEvent: onEvent)
             }
             if info.dialect != .tus {
-                // The IETF form's upload is created at its own URL, and journaled under it.
-                target = target.creatingInIETFForm()
-                key = TransferJournal.uploadKey(path: path, target: target)
+                // The IETF form's upload is journaled under its own endpoint.
+                key = TransferJournal.uploadKey(path: path, target: target, dialect: info.dialect)
                 hold = journal?.hold(transfer: key)
             }
             if let limit = info.maxSize, fingerprint.size > limit {
@@ -151,7 +150,7 @@ package struct TusUploader: Uploading {
                 }
                 if restarts > 2 || resentForDamage > 1 {
                     throw UploadError.protocolViolation(
-                        request: "PATCH \(target.tusEndpoint)", detail: startOver.reason)
+                        request: "PATCH \(target.endpoint(in: info.dialect))", detail: startOver.reason)
                 }
                 // Every part goes: those that have not expired yet would otherwise stay on the server until they do.
                 if let record {
@@ -222,8 +221,15 @@ package struct TusUploader: Uploading {
         fingerprint: FileFingerprint, options: UploadOptions, onProgress: (@Sendable (Int64) -> Void)? = nil
     ) async throws -> (url: String, offset: Int64) {
         let dialect = info.dialect
-        var request = HTTPRequest(
-            method: "POST", url: target.tusEndpoint, credential: target.credential, isIdempotent: false)
+        let endpoint = target.endpoint(in: dialect)
+        // The IETF form carries the destination in the creation URL's query, built from the same items tus's
+        // Upload-Metadata carries (the target's, the detected file type, the caller's own).
+        let url =
+            dialect == .tus
+            ? endpoint
+            : UploadDialect.ietfCreationURL(
+                endpoint: endpoint, items: metadataItems(for: target, file: path, extra: options.metadata))
+        var request = HTTPRequest(method: "POST", url: url, credential: target.credential, isIdempotent: false)
         dialect.mark(&request)
         switch dialect {
         case .tus:
@@ -238,7 +244,7 @@ package struct TusUploader: Uploading {
         }
         let algorithm = options.checksums ? info.checksumAlgorithm : nil
         let inlineLimit = min(
-            options.chunkSize ?? Self.inlineLimit, bodyLimits[target.tusEndpoint] ?? Self.inlineLimit, Self.inlineLimit)
+            options.chunkSize ?? Self.inlineLimit, bodyLimits[endpoint] ?? Self.inlineLimit, Self.inlineLimit)
         // An empty file in the IETF form is created complete (tus completes a length of 0 by itself).
         let inline =
             info.extensions.contains("creation-with-upload") && part.length <= inlineLimit
@@ -266,12 +272,12 @@ package struct TusUploader: Uploading {
             // Every attempt answered with a failure: one may have been applied before its answer was lost.
             try await confirmAfterLostAnswers(
                 path, part: part, target: target,
-                or: Self.failure("POST", target.tusEndpoint, response, destination: target.label))
+                or: Self.failure("POST", endpoint, response, destination: target.label))
             throw AlreadyStored()
         }
         if inline, Self.isBodyTooLarge(response, bodyLength: part.length) {
             // The server takes smaller bodies than this file: remember it, and create the upload without one.
-            bodyLimits[target.tusEndpoint] = max(ChunkSizer.floor, part.length / 2)
+            bodyLimits[endpoint] = max(ChunkSizer.floor, part.length / 2)
             return try await create(
                 target: target, info: info, path: path, part: part, partial: partial, fingerprint: fingerprint,
                 options: options,
@@ -284,13 +290,13 @@ package struct TusUploader: Uploading {
             throw AlreadyStored()
         }
         guard response.status == 201 else {
-            throw Self.failure("POST", target.tusEndpoint, response, destination: target.label)
+            throw Self.failure("POST", endpoint, response, destination: target.label)
         }
-        guard let location = response.headers["Location"], let url = Self.resolve(location, against: target.tusEndpoint)
+        guard let location = response.headers["Location"], let url = Self.resolve(location, against: endpoint)
         else {
-            throw UploadError.protocolViolation(request: "POST \(target.tusEndpoint)", detail: "201 without a Location")
+            throw UploadError.protocolViolation(request: "POST \(endpoint)", detail: "201 without a Location")
         }
-        try Self.checkSameOrigin(url, as: target.tusEndpoint)
+        try Self.checkSameOrigin(url, as: endpoint)
         let offset = inline ? Int64(response.headers["Upload-Offset"] ?? "") ?? 0 : 0
         return (url, offset)
     }
@@ -365,7 +371,17 @@ package struct TusUploader: Uploading {
         var offsets: [Int64] = []
         let dialect = record.dialect ?? .tus
         for part in record.parts {
-            offsets.append(resuming ? try await head(part.url!, token: token, dialect: dialect) : part.offset)
+            guard resuming else {
+                offsets.append(part.offset)
+                continue
+            }
+            let state = try await uploadState(part.url!, token: token, dialect: dialect)
+            if state.offset == part.length, state.complete == false {
+                // Every byte is there, but the completing request was never taken (an IETF server that learns the
+                // length only from it): an empty one completes the upload.
+                try await completeEmpty(part.url!, at: state.offset, token: token, dialect: dialect)
+            }
+            offsets.append(state.offset)
         }
         // Bytes sent inline with the creation request are this run's, not resumed ones.
         let resumed = resuming ? offsets.reduce(0, +) : 0
@@ -387,7 +403,8 @@ package struct TusUploader: Uploading {
                     try await send(
                         part: part, from: offset, path: record.localPath, label: record.target.label,
                         identity: single ? identity : nil,
-                        info: info, token: token, options: options, endpoint: record.target.tusEndpoint,
+                        info: info, token: token, options: options,
+                        endpoint: record.target.endpoint(in: record.dialect ?? .tus),
                         counter: counter, state: state,
                         onEvent: onEvent)
                 }
@@ -584,6 +601,14 @@ package struct TusUploader: Uploading {
     /// MIME type as `filetype` unless given, then the caller's items, which replace any of the same key.
     /// A stream (`file` nil) has no file to name a type of.
     func metadataHeader(for target: UploadTarget, file path: String?, extra: [UploadTarget.MetadataItem]) -> String {
+        UploadTarget.header(metadataItems(for: target, file: path, extra: extra))
+    }
+
+    /// What an upload says of itself: the target's items, the file's detected type unless the target names one, and
+    /// the caller's own items, which win.
+    func metadataItems(for target: UploadTarget, file path: String?, extra: [UploadTarget.MetadataItem])
+        -> [UploadTarget.MetadataItem]
+    {
         var items = target.metadata
         if !items.contains(where: { $0.key == "filetype" }), let path, let type = fileType?(path) {
             items.append(UploadTarget.MetadataItem("filetype", type))
@@ -592,7 +617,7 @@ package struct TusUploader: Uploading {
             items.removeAll { $0.key == item.key }
             items.append(item)
         }
-        return UploadTarget.header(items)
+        return items
     }
 
     /// A request body the server may have refused for its size: a 413, or a 400 to a body above the chunk floor.
@@ -653,8 +678,13 @@ package struct TusUploader: Uploading {
 
     /// The resumable form an upload to `target` takes: the one `options` prefer of those its endpoints offer (tus
     /// first unless the IETF form is asked for), or the other when only that is offered; nil when neither is.
-    func resumableForm(of target: UploadTarget, options: UploadOptions) async throws -> TusServerInfo? {
-        let ietfFirst = options.resumableForm == .ietf
+    /// An upload of `path` journaled in the IETF form is continued in it, whatever this run prefers.
+    func resumableForm(of target: UploadTarget, path: String, options: UploadOptions) async throws -> TusServerInfo? {
+        let journaledIETF =
+            target.resumableEndpoint != nil
+            && ((try? journal?.upload(
+                key: TransferJournal.uploadKey(path: path, target: target, dialect: .ietf(version: 6)))) ?? nil) != nil
+        let ietfFirst = options.resumableForm == .ietf || journaledIETF
         if !ietfFirst, let tus = try await discover(target) { return tus }
         if let ietf = try await discoverIETF(target, version: options.ietfInteropVersion) { return ietf }
         return ietfFirst ? try await discover(target) : nil
@@ -702,11 +732,18 @@ package struct TusUploader: Uploading {
     /// client's inside). Only 404/410 mean "start over", never a 5xx; a failure waiting cannot mend (a certificate,
     /// a refusal) ends it at once.
     func head(_ url: String, token: BearerCredential?, dialect: UploadDialect = .tus) async throws -> Int64 {
+        try await uploadState(url, token: token, dialect: dialect).offset
+    }
+
+    /// HEAD: the server's offset and, in the IETF form, whether it calls the upload complete (nil: not said, tus).
+    func uploadState(_ url: String, token: BearerCredential?, dialect: UploadDialect) async throws -> (
+        offset: Int64, complete: Bool?
+    ) {
         var request = HTTPRequest(method: "HEAD", url: url, credential: token)
         dialect.mark(&request)
         let policy = http.configuration.retry
         let loop = RetryLoop(request: policy, clock: http.configuration.clock)
-        return try await loop.run { () async throws -> RetryStep<Int64> in
+        return try await loop.run { () async throws -> RetryStep<(offset: Int64, complete: Bool?)> in
             let response: HTTPResponse
             do {
                 response = try await http.send(request, retrying: false)
@@ -714,7 +751,7 @@ package struct TusUploader: Uploading {
                 if case .cancelled = error { throw CancellationError() }
                 let reason = error.reason
                 guard
-                    let step = RetryStep<Int64>.after(
+                    let step = RetryStep<(offset: Int64, complete: Bool?)>.after(
                         policy.verdict(for: error),
                         otherwise: { attempts in
                             throw UploadError.transfer(
@@ -730,12 +767,12 @@ package struct TusUploader: Uploading {
                 guard let offset = response.headers["Upload-Offset"].flatMap({ Int64($0) }) else {
                     throw UploadError.protocolViolation(request: "HEAD \(url)", detail: "no Upload-Offset")
                 }
-                return .done(offset)
+                return .done((offset, dialect.saysComplete(response.headers)))
             }
             let refused = UploadError.server(
                 request: "HEAD \(url)", status: response.status, message: response.errorMessage)
             guard
-                let step = RetryStep<Int64>.after(
+                let step = RetryStep<(offset: Int64, complete: Bool?)>.after(
                     policy.verdict(for: response),
                     otherwise: { attempts in
                         throw UploadError.transfer(
@@ -743,6 +780,24 @@ package struct TusUploader: Uploading {
                     })
             else { throw refused }
             return step
+        }
+    }
+
+    /// An empty append that says the upload is complete (IETF form), for an upload whose bytes are all there.
+    private func completeEmpty(_ url: String, at offset: Int64, token: BearerCredential?, dialect: UploadDialect)
+        async throws
+    {
+        var request = HTTPRequest(method: "PATCH", url: url, credential: token, isIdempotent: false)
+        dialect.mark(&request)
+        request.headers.add("Upload-Offset", String(offset))
+        dialect.markCompletion(&request, complete: true)
+        request.body = .data(Data(), contentType: dialect.appendContentType)
+        let response: HTTPResponse
+        do { response = try await http.send(request) } catch let error as HTTPError {
+            throw UploadError.transfer(error)
+        }
+        guard response.isSuccess || dialect.machineStatus(of: response) == 403 else {
+            throw Self.failure("PATCH", url, response, destination: url)
         }
     }
 

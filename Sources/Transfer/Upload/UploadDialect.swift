@@ -61,15 +61,23 @@ package enum UploadDialect: Sendable, Equatable, Codable {
     /// How progress events name it.
     var eventMethod: TransferMethod { self == .tus ? .tus : .resumable }
 
+    /// Whether an IETF answer calls the upload complete (nil in tus, or when the answer does not say).
+    func saysComplete(_ headers: HTTPHeaders) -> Bool? {
+        guard case .ietf(let version) = self else { return nil }
+        let value = version >= 5 ? headers["Upload-Complete"] : headers["Upload-Incomplete"]
+        guard let value else { return nil }
+        return (value.trimmingCharacters(in: .whitespaces) == "?1") == (version >= 5)
+    }
+
     /// The status ``TusPatchMachine`` knows for an IETF answer whose words differ from tus's: a digest refused (400
     /// `digest_mismatch`) is tus's 460, an append to an upload already complete (400 with `Upload-Complete: ?1`) is
     /// tus's 403 of a complete upload.
     func machineStatus(of response: HTTPResponse) -> Int {
-        guard case .ietf(let version) = self, response.status == 400 else { return response.status }
+        guard self != .tus, response.status == 400 else { return response.status }
         if response.errorCode == "digest_mismatch" { return 460 }
-        let complete =
-            version >= 5 ? response.headers["Upload-Complete"] == "?1" : response.headers["Upload-Incomplete"] == "?0"
-        return complete ? 403 : 400
+        // The draft's problem type for it is `completed-upload`; the reference server's code `completed_upload`.
+        let named = ["completed_upload", "completed-upload"].contains(response.errorCode ?? "")
+        return named || saysComplete(response.headers) == true ? 403 : 400
     }
 
     /// The IETF creation URL for a target: its endpoint with the destination in the query (tus's metadata keys, each

@@ -79,14 +79,10 @@ package struct UploadTarget: Sendable, Codable, Equatable {
             tusEndpoint: url, metadata: metadata, fileName: fileName, label: url, credential: credential)
     }
 
-    /// The target an upload in the IETF form works on: created at ``resumableEndpoint`` with the destination in the
-    /// query (so it is journaled apart from a tus upload of the same file).
-    func creatingInIETFForm() -> UploadTarget {
-        guard let resumableEndpoint else { return self }
-        var target = self
-        target.tusEndpoint = UploadDialect.ietfCreationURL(endpoint: resumableEndpoint, items: metadata)
-        target.resumableEndpoint = nil
-        return target
+    /// The endpoint an upload in `dialect` is created at: tus's, or the IETF form's (its destination then goes in the
+    /// creation URL's query).
+    func endpoint(in dialect: UploadDialect) -> String {
+        dialect == .tus ? tusEndpoint : resumableEndpoint ?? tusEndpoint
     }
 
     /// The `Upload-Metadata` header value.

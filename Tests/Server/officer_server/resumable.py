@@ -8,7 +8,6 @@ import contextvars
 import os
 import re
 import time
-import urllib.parse
 import uuid
 
 from aiohttp import web
@@ -102,7 +101,8 @@ class Resumable(Tus):
             raise self.error(400, "missing_completion", "Upload-Complete (Upload-Incomplete in version 3) required")
         if structured_integer(request.headers.get("Upload-Offset", "0")) != 0:
             raise self.error(400, "invalid_offset", "a new upload starts at offset 0")
-        meta = {key: value for key, value in urllib.parse.parse_qsl(request.query_string, keep_blank_values=True)}
+        # Decoded once (aiohttp's query already is): a name with "%41" or "%25" in it arrives as written.
+        meta = dict(request.query)
         length = self.declared_length(request, 0, complete)
         upload_id = uuid.uuid4().hex
         state = {"id": upload_id, "meta": meta, "expires": time.time() + self.expiry, "partial": False,

@@ -43,7 +43,7 @@ async def test_create_then_append_in_pieces(client, auth, root, version):
     assert options.status == 200 and options.headers["Upload-Draft-Interop-Version"] == str(version)
     assert ("max-size=" in options.headers.get("Upload-Limit", "")) == (version >= 6)
     # Created empty (no 104 from aiohttp: a client creates first, then appends).
-    created = await client.post(creation_url(path="/", filename="f ü.bin", mtime="1600000000"),
+    created = await client.post(creation_url(path="/", filename="f ü %41%25&=+.bin", mtime="1600000000"),
                                 headers=headers(auth, version, complete=False))
     assert created.status == 201 and created.headers["Upload-Offset"] == "0"
     assert not said_complete(version, created)
@@ -51,7 +51,7 @@ async def test_create_then_append_in_pieces(client, auth, root, version):
     first = await client.patch(url, data=data[:100_000], headers=headers(
         auth, version, complete=False, **{"Upload-Offset": "0"}, **append_type(version)))
     assert first.status == 204 and first.headers["Upload-Offset"] == "100000"
-    assert not (root / "f ü.bin").exists()
+    assert not (root / "f ü %41%25&=+.bin").exists()
     head = await client.head(url, headers=headers(auth, version))
     assert head.status == 204 and head.headers["Upload-Offset"] == "100000" and not said_complete(version, head)
     assert head.headers["Cache-Control"] == "no-store"
@@ -62,9 +62,9 @@ async def test_create_then_append_in_pieces(client, auth, root, version):
     last = await client.patch(url, data=data[100_000:], headers=headers(
         auth, version, complete=True, **{"Upload-Offset": "100000", "Content-Digest": digest}, **append_type(version)))
     assert last.status == 200 and said_complete(version, last), await last.text()
-    assert (await last.json())["entry"]["name"] == "f ü.bin"
-    assert (root / "f ü.bin").read_bytes() == data
-    assert int(os.stat(root / "f ü.bin").st_mtime) == 1600000000
+    assert (await last.json())["entry"]["name"] == "f ü %41%25&=+.bin"
+    assert (root / "f ü %41%25&=+.bin").read_bytes() == data
+    assert int(os.stat(root / "f ü %41%25&=+.bin").st_mtime) == 1600000000
     done = await client.head(url, headers=headers(auth, version))
     assert done.headers["Upload-Offset"] == str(len(data)) and said_complete(version, done)
     again = await client.patch(url, data=b"x", headers=headers(
