@@ -185,6 +185,23 @@ import Testing
         }
     }
 
+    /// A server of an older system's draft (version 3 only) refuses version 6: the client asks 5, then 3, and
+    /// uploads in that.
+    @Test func aServerOfAnOlderDraftIsSpokenInItsVersion() async throws {
+        let server = try await ReferenceServer.start(arguments: ["--no-tus", "--resumable-versions", "3"])
+        let client = try await client(server)
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let path = try file("old.bin", 1_500_000, seed: 3)
+        var options = UploadOptions()
+        options.chunkSize = 512 << 10
+        let target = try target(client, "old.bin")
+        let info = try await uploader().resumableForm(of: target, path: path, options: options)
+        #expect(info?.dialect == .ietf(version: 3))
+        let result = try await uploader().upload(file: path, to: target, options: options)
+        #expect(result.method == .resumable)
+        try expectSame(path, server.root.file("in/old.bin"))
+    }
+
     /// Cancelled with `terminateOnCancel`, the server's upload is deleted in the form it was made in.
     @Test func aCancelledUploadIsDeletedOnTheServer() async throws {
         let (server, proxy, client) = try await throttled(upTo: 500000)

@@ -690,15 +690,18 @@ package struct TusUploader: Uploading {
         return ietfFirst ? try await discover(target) : nil
     }
 
-    /// What the target's IETF endpoint says when asked in interop `version`; nil when it has none or does not speak
-    /// the form (a 404: not offered).
+    /// What the target's IETF endpoint says when asked in interop `version`, or, when it refuses that version (400),
+    /// in the others this client speaks, newest first (a server of an older system's draft); nil when it has none or
+    /// does not speak the form (a 404: not offered).
     private func discoverIETF(_ target: UploadTarget, version: Int) async throws -> TusServerInfo? {
         guard let endpoint = target.resumableEndpoint else { return nil }
-        let dialect = UploadDialect.ietf(version: version)
         return try await discovered.value(for: endpoint + "#" + String(version)) {
-            try await self.askOptions(endpoint, dialect, credential: target.credential).map {
-                TusServerInfo(ietfHeaders: $0)
-            } ?? nil
+            for asked in [version] + UploadDialect.ietfVersions.filter({ $0 != version }) {
+                let answer = try await self.optionsAnswer(endpoint, .ietf(version: asked), target.credential)
+                if answer.isSuccess { return TusServerInfo(ietfHeaders: answer.headers) }
+                guard answer.status == 400 else { return nil }
+            }
+            return nil
         }
     }
 
@@ -713,6 +716,14 @@ package struct TusUploader: Uploading {
     private func askOptions(_ endpoint: String, _ dialect: UploadDialect, credential: BearerCredential?)
         async throws -> HTTPHeaders?
     {
+        let answer = try await optionsAnswer(endpoint, dialect, credential)
+        return answer.isSuccess ? answer.headers : nil
+    }
+
+    /// The OPTIONS answer in `dialect`; a refusal of the token is an error.
+    private func optionsAnswer(_ endpoint: String, _ dialect: UploadDialect, _ credential: BearerCredential?)
+        async throws -> HTTPResponse
+    {
         var request = HTTPRequest(method: "OPTIONS", url: endpoint, credential: credential)
         dialect.mark(&request)
         let response: HTTPResponse
@@ -725,7 +736,7 @@ package struct TusUploader: Uploading {
             throw UploadError.server(
                 request: "OPTIONS \(endpoint)", status: response.status, message: response.errorMessage)
         }
-        return response.isSuccess ? response.headers : nil
+        return response
     }
 
     /// HEAD: the server's offset, in the one retry loop (a request's attempts, each sent once: no loop of the

@@ -35,7 +35,8 @@ TEST_CLOCK = "/api/_test/clock"
 def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_max_size=1 << 40, tus_expiry=86400,
                secret=None, hostile_names=False, thumbnails=True, async_after=20.0, fetch_allow_ports=(),
                extract_max_entries=100_000, extract_max_bytes=64 << 30, api="full", plain_404=False,
-               bare_plugins=False, test_clock=False, attachments=True, false_features=False, tus=True):
+               bare_plugins=False, test_clock=False, attachments=True, false_features=False, tus=True,
+               resumable_versions=(3, 5, 6)):
     """`api="seed"` serves only the endpoints of the Officer mobile plan, as our users' servers do (see
     docs/officer-api.md); `plain_404` answers unknown endpoints in plain text, `bare_plugins` leaves the
     `server` block out of the plugins answer: servers that are real but give a client nothing to lean on;
@@ -141,7 +142,7 @@ def create_app(roots: dict, users: dict, state_dir: str, token_ttl=86400, tus_ma
         app.add_routes(Zips(root_map).routes())
         if tus:
             app.add_routes(Tus(root_map, state_dir, tus_max_size, tus_expiry).routes())
-        app.add_routes(Resumable(root_map, state_dir, tus_max_size, tus_expiry).routes())
+        app.add_routes(Resumable(root_map, state_dir, tus_max_size, tus_expiry, resumable_versions).routes())
     return app
 
 
@@ -162,6 +163,8 @@ def main(argv=None):
                         help="leave out the proposed thumbnail endpoint (clients then make thumbnails themselves)")
     parser.add_argument("--no-tus", action="store_true",
                         help="leave out tus (uploads resume in the IETF form at /api/file-browser/resumable only)")
+    parser.add_argument("--resumable-versions", default="3,5,6", metavar="N,N",
+                        help="the IETF resumable-upload interop versions served (default 3,5,6)")
     parser.add_argument("--no-attachments", action="store_true",
                         help="leave out the chat attachments endpoint (POST /api/upload), as an older server does")
     parser.add_argument("--async-after", type=float, default=20.0, metavar="SECONDS",
@@ -207,7 +210,8 @@ def main(argv=None):
                      fetch_allow_ports=args.fetch_allow_port, extract_max_entries=args.extract_max_entries,
                      extract_max_bytes=args.extract_max_bytes, api=args.api, plain_404=args.plain_404,
                      bare_plugins=args.bare_plugins, test_clock=args.test_clock,
-                     attachments=not args.no_attachments, false_features=args.false_features, tus=not args.no_tus)
+                     attachments=not args.no_attachments, false_features=args.false_features, tus=not args.no_tus,
+                     resumable_versions=tuple(int(v) for v in args.resumable_versions.split(",")))
     asyncio.run(_serve(app, args.port))
 
 

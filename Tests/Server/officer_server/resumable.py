@@ -35,8 +35,10 @@ class Resumable(Tus):
     """The IETF form over tus.py's state: an upload is a tus upload whose destination came in the creation URL's
     query (`path` = the destination folder, `filename`, `root`, `mtime`, `overwrite`: tus's metadata keys)."""
 
-    def __init__(self, roots, state_dir, max_size, expiry):
+    def __init__(self, roots, state_dir, max_size, expiry, versions=VERSIONS):
         super().__init__(roots, state_dir, max_size, expiry)
+        # The interop versions served (all three by default; fewer for a server of an older system's draft).
+        self.versions = tuple(sorted(versions))
         # Its own folder: an id of one form is never an upload of the other.
         self.dir = os.path.join(state_dir, "resumable")
         os.makedirs(self.dir, exist_ok=True)
@@ -58,10 +60,10 @@ class Resumable(Tus):
             version = int(request.headers.get("Upload-Draft-Interop-Version", ""))
         except ValueError:
             version = None
-        if version not in VERSIONS:
-            _version.set(VERSIONS[-1])
+        if version not in self.versions:
+            _version.set(self.versions[-1])
             raise self.error(400, "unsupported_version",
-                             "Upload-Draft-Interop-Version must be one of " + ", ".join(map(str, VERSIONS)))
+                             "Upload-Draft-Interop-Version must be one of " + ", ".join(map(str, self.versions)))
         _version.set(version)
 
     def completion(self, complete):
