@@ -174,6 +174,14 @@ public func startFaultProxy(target: String, _ faults: [String]) async throws -> 
         script: "fault-proxy", arguments: ["--listen", "0", "--target", target, "--lifetime", "7200"] + faults)
 }
 
+/// The stand-in for the system's transfer daemon (`Tests/Server/transfer_daemon.py`): it runs the tasks the
+/// `daemon:` engine hands it to their end, whatever happens to the process that handed them over.
+public func startTransferDaemon() async throws -> BackgroundService {
+    try await BackgroundService.start(
+        script: ProcessRunner.packageRoot + "/.venv/bin/python",
+        arguments: ["-u", ProcessRunner.packageRoot + "/Tests/Server/transfer_daemon.py"])
+}
+
 /// The redirect probe (`Tests/Server/redirect_probe.py`); `serving` is the folder behind its Range-ignoring `/plain/NAME`.
 public func startRedirectProbe(serving folder: String = "/nonexistent") async throws -> BackgroundService {
     try await BackgroundService.start(

@@ -181,7 +181,7 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
 
     /// Gives the receiver a download task's body from the file the session wrote, as a data task's would have come:
     /// its checks (the length, the range) and its sink see the same bytes in the same order.
-    private static func hand(_ file: URL, to receiver: ResponseReceiver) throws {
+    static func hand(_ file: URL, to receiver: ResponseReceiver) throws {
         let descriptor = SystemCalls.open(file.path, O_RDONLY)
         guard descriptor >= 0 else {
             throw HTTPError.localFile(path: file.path, message: String(cString: strerror(errno)))

@@ -63,6 +63,9 @@ package struct CommandContext: Sendable {
         switch environment["OFFICER_HTTP_ENGINE"] ?? "" {
         case "", "curl": return nil
         case "urlsession": return URLSessionEngine.shared
+        case let other where other.hasPrefix("daemon:"):
+            // The tests' stand-in for the system's transfer daemon (background transfers).
+            return TransferDaemonEngine(control: String(other.dropFirst("daemon:".count)))
         case let other: throw .usage("OFFICER_HTTP_ENGINE=\(other): give curl or urlsession")
         }
     }

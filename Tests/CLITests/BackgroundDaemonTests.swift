@@ -1,0 +1,56 @@
+import FileModel
+import Foundation
+import Journal
+import TestSupport
+import Testing
+import Transfer
+
+/// Background transfers as an app relaunched by the system lives them, here with a stand-in for the system's
+/// transfer daemon (`Tests/Server/transfer_daemon.py`): the process that started a download is killed while the
+/// daemon keeps running its tasks; a new process on the same journal adopts them (the pieces under way or done are
+/// taken from the daemon, not asked again), and the file lands verified with no byte fetched twice.
+@Suite struct BackgroundDaemonTests {
+    let cli = CLIRunner()
+    let work = TemporaryDirectory(prefix: "background-daemon")
+
+    func downloadedSoFar() throws -> Int64 {
+        try TransferJournal(path: cli.journalPath).downloads().reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.done } }
+    }
+
+    struct LoggedRequest: Decodable {
+        var label: String?
+        var range: String?
+    }
+
+    @Test func aKilledDownloadIsAdoptedFromTheDaemonWithNoByteFetchedTwice() async throws {
+        let server = try await ReferenceServer.start()
+        #expect(try await cli.login(server).status == 0)
+        let bytes = Data((0..<30_000_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 11) })
+        try server.root.write("big.bin", bytes)
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "3000000"])
+        defer { proxy.stop() }
+        let daemon = try await startTransferDaemon()
+        defer { daemon.stop() }
+        let environment = [
+            "OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken(),
+            "OFFICER_HTTP_ENGINE": "daemon:" + daemon.url,
+        ]
+        let destination = work.file("big.bin")
+        let get = ["get", "-x", "2", "officer:/big.bin", destination]
+        let first = try cli.launch(get, environment: environment)
+        // Killed once the journal holds a piece: the daemon goes on with the pieces under way.
+        #expect(await Eventually.signal(SIGKILL, to: [first], timeout: 120) { try downloadedSoFar() > 0 })
+        first.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: destination))
+
+        let second = try await cli.run(get, environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("resumed after"), "\(second.stderr)")
+        #expect(
+            try ProcessRunner.sha256(of: destination) == (try ProcessRunner.sha256(of: server.root.file("big.bin"))))
+        let log = try ProcessRunner.run("/usr/bin/curl", ["-s", daemon.url + "/log"])
+        let data = Data(log.stdout.utf8)
+        let ranges = try JSONDecoder().decode([LoggedRequest].self, from: data).compactMap(\.range)
+        #expect(!ranges.isEmpty && Set(ranges).count == ranges.count, "a range asked twice: \(ranges.sorted())")
+    }
+}
