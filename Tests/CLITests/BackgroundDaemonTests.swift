@@ -19,7 +19,43 @@ import Transfer
 
     struct LoggedRequest: Decodable {
         var label: String?
+        var method: String
         var range: String?
+    }
+
+    func uploadedSoFar() throws -> Int64 {
+        try TransferJournal(path: cli.journalPath).uploads().reduce(0) { $0 + $1.parts.reduce(0) { $0 + $1.offset } }
+    }
+
+    func daemonLog(_ daemon: BackgroundService) throws -> [LoggedRequest] {
+        let log = try ProcessRunner.run("/usr/bin/curl", ["-s", daemon.url + "/log"])
+        return try JSONDecoder().decode([LoggedRequest].self, from: Data(log.stdout.utf8))
+    }
+
+    /// A killed `put`: the chunk the daemon was sending is finished by it, and the rerun waits for it before asking
+    /// the server's offset, so every chunk goes once.
+    @Test func aKilledUploadContinuesAfterTheDaemonsChunkWithNoByteSentTwice() async throws {
+        let server = try await ReferenceServer.start()
+        #expect(try await cli.login(server).status == 0)
+        let big = try work.write("up.bin", Data((0..<6_000_000).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ $0 >> 9) }))
+        let proxy = try await startFaultProxy(
+            target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "1000000"])
+        defer { proxy.stop() }
+        let daemon = try await startTransferDaemon()
+        defer { daemon.stop() }
+        let environment = [
+            "OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken(),
+            "OFFICER_HTTP_ENGINE": "daemon:" + daemon.url,
+        ]
+        let put = ["put", "--chunk-size", "512K", big, "officer:/"]
+        let first = try cli.launch(put, environment: environment)
+        #expect(await Eventually.signal(SIGKILL, to: [first], timeout: 120) { try uploadedSoFar() > 0 })
+        first.waitUntilExit()
+        let second = try await cli.run(put, environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try ProcessRunner.sha256(of: server.root.file("up.bin")) == (try ProcessRunner.sha256(of: big)))
+        let chunks = try daemonLog(daemon).filter { $0.method == "PATCH" }.compactMap(\.label)
+        #expect(!chunks.isEmpty && Set(chunks).count == chunks.count, "a chunk sent twice: \(chunks)")
     }
 
     @Test func aKilledDownloadIsAdoptedFromTheDaemonWithNoByteFetchedTwice() async throws {
@@ -48,9 +84,7 @@ import Transfer
         #expect(second.stderr.contains("resumed after"), "\(second.stderr)")
         #expect(
             try ProcessRunner.sha256(of: destination) == (try ProcessRunner.sha256(of: server.root.file("big.bin"))))
-        let log = try ProcessRunner.run("/usr/bin/curl", ["-s", daemon.url + "/log"])
-        let data = Data(log.stdout.utf8)
-        let ranges = try JSONDecoder().decode([LoggedRequest].self, from: data).compactMap(\.range)
+        let ranges = try daemonLog(daemon).compactMap(\.range)
         #expect(!ranges.isEmpty && Set(ranges).count == ranges.count, "a range asked twice: \(ranges.sorted())")
     }
 }

@@ -19,9 +19,17 @@ package protocol HTTPEngine: Sendable {
     /// The most a ranged request into a file should ask for: an engine that stores such a body only once it is whole
     /// (a download task) loses what an interruption cut of at most this; nil stores the bytes as they come.
     var fileBodyPieceLimit: Int64? { get }
+
+    /// Waits for the tasks an earlier process left under way whose labels start with `prefix`.
+    func settleTasks(labelled prefix: String) async
 }
 
 extension HTTPEngine {
     /// Bytes are stored as they come: a range is asked whole.
     package var fileBodyPieceLimit: Int64? { nil }
+
+    /// Waits for the tasks an earlier process left under way whose labels start with `prefix` (a background session's,
+    /// carried on while the app was away), so that what follows asks the server after them, not beside them; an
+    /// engine whose tasks end with their process has none.
+    package func settleTasks(labelled prefix: String) async {}
 }

@@ -86,6 +86,21 @@ package final class TransferDaemonEngine: HTTPEngine, Sendable {
         return try receiver.response(status: status, effectiveURL: request.url)
     }
 
+    private struct Listed: Decodable {
+        var id: String
+        var label: String?
+        var state: String
+    }
+
+    /// Waits for the daemon's tasks under way whose labels start with `prefix` (left by a process that was killed):
+    /// an upload's next HEAD then reads the offset they reached instead of cutting them short.
+    package func settleTasks(labelled prefix: String) async {
+        guard let tasks: [Listed] = try? await ask("GET", "/tasks") else { return }
+        for task in tasks where task.state == "running" && (task.label ?? "").hasPrefix(prefix) {
+            _ = try? await ask("GET", "/tasks/\(task.id)/result") as Data
+        }
+    }
+
     /// One request to the daemon's control API, decoded.
     private func ask<Answer: Decodable>(_ method: String, _ path: String, json: [String: Any]? = nil) async throws
         -> Answer

@@ -370,6 +370,8 @@ package struct TusUploader: Uploading {
         // a round trip saved per file, and some servers refuse a HEAD before the first PATCH).
         var offsets: [Int64] = []
         let dialect = record.dialect ?? .tus
+        // Chunks an earlier process left with a background session finish first: the offsets read next are theirs.
+        if resuming { await http.configuration.engine.settleTasks(labelled: "upload \(record.localPath) #") }
         for part in record.parts {
             guard resuming else {
                 offsets.append(part.offset)
