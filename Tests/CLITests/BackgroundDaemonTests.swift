@@ -32,21 +32,32 @@ import Transfer
         return try JSONDecoder().decode([LoggedRequest].self, from: Data(log.stdout.utf8))
     }
 
+    /// The stand-in daemon, a fault proxy (`faults`) between it and `server`, and the environment that sends the
+    /// CLI's requests through the daemon to the proxy.
+    func daemonBehindProxy(_ server: ReferenceServer, _ faults: [String]) async throws -> (
+        proxy: BackgroundService, daemon: BackgroundService, environment: [String: String]
+    ) {
+        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", faults)
+        let daemon = try await startTransferDaemon()
+        let environment = [
+            "OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken(),
+            "OFFICER_HTTP_ENGINE": "daemon:" + daemon.url,
+        ]
+        return (proxy, daemon, environment)
+    }
+
     /// A killed `put`: the chunk the daemon was sending is finished by it, and the rerun waits for it before asking
     /// the server's offset, so every chunk goes once.
     @Test func aKilledUploadContinuesAfterTheDaemonsChunkWithNoByteSentTwice() async throws {
         let server = try await ReferenceServer.start()
         #expect(try await cli.login(server).status == 0)
         let big = try work.write("up.bin", Data((0..<6_000_000).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ $0 >> 9) }))
-        let proxy = try await startFaultProxy(
-            target: "127.0.0.1:\(server.service.port)", ["--direction", "up", "--throttle", "1000000"])
-        defer { proxy.stop() }
-        let daemon = try await startTransferDaemon()
-        defer { daemon.stop() }
-        let environment = [
-            "OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken(),
-            "OFFICER_HTTP_ENGINE": "daemon:" + daemon.url,
-        ]
+        let (proxy, daemon, environment) = try await daemonBehindProxy(
+            server, ["--direction", "up", "--throttle", "1000000"])
+        defer {
+            proxy.stop()
+            daemon.stop()
+        }
         let put = ["put", "--chunk-size", "512K", big, "officer:/"]
         let first = try cli.launch(put, environment: environment)
         #expect(await Eventually.signal(SIGKILL, to: [first], timeout: 120) { try uploadedSoFar() > 0 })
@@ -63,14 +74,11 @@ import Transfer
         #expect(try await cli.login(server).status == 0)
         let bytes = Data((0..<30_000_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 11) })
         try server.root.write("big.bin", bytes)
-        let proxy = try await startFaultProxy(target: "127.0.0.1:\(server.service.port)", ["--throttle", "3000000"])
-        defer { proxy.stop() }
-        let daemon = try await startTransferDaemon()
-        defer { daemon.stop() }
-        let environment = [
-            "OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken(),
-            "OFFICER_HTTP_ENGINE": "daemon:" + daemon.url,
-        ]
+        let (proxy, daemon, environment) = try await daemonBehindProxy(server, ["--throttle", "3000000"])
+        defer {
+            proxy.stop()
+            daemon.stop()
+        }
         let destination = work.file("big.bin")
         let get = ["get", "-x", "2", "officer:/big.bin", destination]
         let first = try cli.launch(get, environment: environment)

@@ -22,11 +22,14 @@ package struct HTTPResponse: Sendable {
     /// The server's one-line explanation of an error: the contract's error body, else a short plain-text
     /// body, else `HTTP <status>` (an HTML error page is no message).
     package var errorMessage: String {
-        if let detail = try? JSONDecoder().decode(APIErrorBody.self, from: body) { return detail.error.message }
+        if let detail = apiError { return detail.message }
         let text = String(decoding: body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty || text.contains("<") ? "HTTP \(status)" : text
     }
 
     /// The contract's machine-readable error code (`exists`, `digest_mismatch`), when the body is its error.
-    package var errorCode: String? { (try? JSONDecoder().decode(APIErrorBody.self, from: body))?.error.code }
+    package var errorCode: String? { apiError?.code }
+
+    /// The body as the contract's error, when it is one.
+    private var apiError: APIErrorBody.Detail? { (try? JSONDecoder().decode(APIErrorBody.self, from: body))?.error }
 }

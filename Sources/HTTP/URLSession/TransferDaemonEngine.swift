@@ -49,13 +49,15 @@ package final class TransferDaemonEngine: HTTPEngine, Sendable {
     ) async throws -> HTTPResponse {
         let label = "\(request.method) \(URLRedaction.redacted(request.url))"
         try request.checkBeforeSending(label: label)
+        guard let url = URL(string: request.url) else { throw HTTPError.unsupportedURL(request.url) }
         let receiver = try ResponseReceiver(request: request, onProgress: onProgress)
         let body = try await SnapshotBody(request: request, folder: folder)
         defer { body.remove() }
-        var headers = request.headers.map { [$0.name, $0.value] }
-        headers.append(["User-Agent", configuration.userAgent])
-        if let credential = request.credential { headers.append(["Authorization", "Bearer \(credential.token)"]) }
-        if let contentType = body.contentType { headers.append(["Content-Type", contentType]) }
+        // The fields a URLSession task of the same attempt sends, as the system's daemon would send them.
+        let fields =
+            URLSessionEngine.urlRequest(for: request, url: url, body: body, configuration: configuration)
+            .allHTTPHeaderFields ?? [:]
+        let headers = fields.map { [$0.key, $0.value] }
         var bodyPath: String?
         if case .file(let file, _) = body.source { bodyPath = file.path }
         let into = request.sink.isFile ? folder.appendingPathComponent("daemon-\(UUID().uuidString)").path : nil

@@ -21,6 +21,8 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
 
     private let delegate: URLSessionEngineDelegate
     private let queue: OperationQueue
+    /// The dispatch queue the delegate's operations run on.
+    private let delegateQueue: DispatchQueue
     private let session: URLSession
     /// Where snapshot bodies are written for the time of one request.
     private let temporaryFolder: URL
@@ -55,7 +57,9 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
         // FoundationNetworking queues a download task's every 16 KiB for the delegate, each holding its bytes until
         // it runs, with nothing holding the network back: on a dispatch queue of its own the delegate keeps up (a
         // 1 GiB download in four ranges peaked at 150 MiB on the default one, 54 MiB here; bench/download).
-        queue.underlyingQueue = DispatchQueue(label: "officer-files.urlsession.delegate", qos: .userInitiated)
+        // The operation queue does not keep its underlying queue (`unowned(unsafe)`): the engine does.
+        delegateQueue = DispatchQueue(label: "officer-files.urlsession.delegate", qos: .userInitiated)
+        queue.underlyingQueue = delegateQueue
         session = URLSession(
             configuration: Self.sessionConfiguration(identifier: sessionIdentifier), delegate: delegate,
             delegateQueue: queue)
@@ -122,18 +126,7 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
         let body = try await SnapshotBody(request: request, folder: temporaryFolder)
         defer { body.remove() }
 
-        var urlRequest = URLRequest(url: url)
-        urlRequest.httpMethod = request.method
-        urlRequest.timeoutInterval = max(1, configuration.stallTimeout)
-        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        urlRequest.httpShouldHandleCookies = false
-        urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
-        for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
-        // HTTPClient sends a credential only to its own origin; its token was checked when it was made.
-        if let credential = request.credential {
-            urlRequest.setValue("Bearer \(credential.token)", forHTTPHeaderField: "Authorization")
-        }
-        if let contentType = body.contentType { urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        var urlRequest = Self.urlRequest(for: request, url: url, body: body, configuration: configuration)
 
         // A fresh connection is a session of its own, invalidated after this one request.
         let session =
@@ -179,6 +172,26 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
         }
     }
 
+    /// The `URLRequest` of one attempt: its method, its fields (the user agent, the request's own, the token, the
+    /// body's type), no cookies, no cache, the stall timeout as the session's idle limit.
+    static func urlRequest(
+        for request: HTTPRequest, url: URL, body: SnapshotBody, configuration: HTTPClientConfiguration
+    ) -> URLRequest {
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method
+        urlRequest.timeoutInterval = max(1, configuration.stallTimeout)
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        urlRequest.httpShouldHandleCookies = false
+        urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
+        for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
+        // HTTPClient sends a credential only to its own origin; its token was checked when it was made.
+        if let credential = request.credential {
+            urlRequest.setValue("Bearer \(credential.token)", forHTTPHeaderField: "Authorization")
+        }
+        if let contentType = body.contentType { urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        return urlRequest
+    }
+
     /// Gives the receiver a download task's body from the file the session wrote, as a data task's would have come:
     /// its checks (the length, the range) and its sink see the same bytes in the same order.
     static func hand(_ file: URL, to receiver: ResponseReceiver) throws {
@@ -202,13 +215,9 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
         }
     }
 
-    /// The labels (``HTTPRequest/transferLabel``) of the tasks the session has under way: what a background session
-    /// reports after a relaunch, for the journal's transfers to be matched with.
-    package func labelsOfTasksUnderWay() async -> [String] {
-        await withCheckedContinuation { continuation in labelsOfTasksUnderWay { continuation.resume(returning: $0) } }
-    }
-
-    /// ``labelsOfTasksUnderWay()`` handed to `report` on the session's queue.
+    /// The labels (``HTTPRequest/transferLabel``) of the tasks the session has under way, handed to `report` on the
+    /// session's queue: what a background session reports after a relaunch, for the journal's transfers to be matched
+    /// with.
     package func labelsOfTasksUnderWay(_ report: @escaping @Sendable ([String]) -> Void) {
         session.getAllTasks { tasks in report(tasks.filter { $0.state == .running }.compactMap(\.taskDescription)) }
     }

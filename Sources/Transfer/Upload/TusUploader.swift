@@ -215,11 +215,12 @@ package struct TusUploader: Uploading {
         return (record, false)
     }
 
-    /// POST: creates an upload; small files go up in the same request (creation-with-upload).
-    private func create(
+    /// The creation request in the upload's dialect, and whether it carries the part (a small one goes inside it;
+    /// an empty one in the IETF form is created complete, as tus completes a length of 0 by itself).
+    private func creationRequest(
         target: UploadTarget, info: TusServerInfo, path: String, part: TransferJournal.UploadPart, partial: Bool,
-        fingerprint: FileFingerprint, options: UploadOptions, onProgress: (@Sendable (Int64) -> Void)? = nil
-    ) async throws -> (url: String, offset: Int64) {
+        options: UploadOptions
+    ) throws -> (request: HTTPRequest, inline: Bool) {
         let dialect = info.dialect
         let endpoint = target.endpoint(in: dialect)
         // The IETF form carries the destination in the creation URL's query, built from the same items tus's
@@ -245,7 +246,6 @@ package struct TusUploader: Uploading {
         let algorithm = options.checksums ? info.checksumAlgorithm : nil
         let inlineLimit = min(
             options.chunkSize ?? Self.inlineLimit, bodyLimits[endpoint] ?? Self.inlineLimit, Self.inlineLimit)
-        // An empty file in the IETF form is created complete (tus completes a length of 0 by itself).
         let inline =
             info.extensions.contains("creation-with-upload") && part.length <= inlineLimit
             && (part.length > 0 || dialect != .tus)
@@ -259,6 +259,19 @@ package struct TusUploader: Uploading {
             }
         }
         dialect.markCompletion(&request, complete: inline)
+        return (request, inline)
+    }
+
+    /// POST: creates an upload; small files go up in the same request (creation-with-upload).
+    private func create(
+        target: UploadTarget, info: TusServerInfo, path: String, part: TransferJournal.UploadPart, partial: Bool,
+        fingerprint: FileFingerprint, options: UploadOptions, onProgress: (@Sendable (Int64) -> Void)? = nil
+    ) async throws -> (url: String, offset: Int64) {
+        let endpoint = target.endpoint(in: info.dialect)
+        let creation = try creationRequest(
+            target: target, info: info, path: path, part: part, partial: partial, options: options)
+        var request = creation.request
+        let inline = creation.inline
         request.maxSendBytesPerSecond = options.bandwidthLimit
         let response: HTTPResponse
         do {
