@@ -4,8 +4,9 @@ process which tasks it holds, by label, finished or still running, so that proce
 
 Control API on 127.0.0.1 (JSON):
 - POST /tasks {label, method, url, headers: [[name, value]...], body: PATH|null, into: PATH|null}
-  -> 201 {id, adopted: false}; a task with the same label that was not forgotten yet is returned instead
-  (200 {id, adopted: true}): a relaunched app asking for the same piece gets the one already under way or done.
+  -> 201 {id, adopted: false}; a task with the same label and the same request (method, url, headers) that was not
+  forgotten yet is returned instead (200 {id, adopted: true}): a relaunched app asking for the same piece gets the one
+  already under way or done.
 - GET /tasks -> [{id, label, state: running|finished|failed, status, headers, error}]
 - GET /tasks/{id}/result -> waits for the task's end -> {state, status, headers, error, into, body}
   (body: a response kept in memory when no `into` was given, base64)
@@ -49,16 +50,25 @@ class Daemon:
     async def submit(self, request):
         spec = await request.json()
         label = spec.get("label")
-        if label and label in self.by_label:
-            return web.json_response({"id": self.by_label[label], "adopted": True})
+        request_key = self.request_key(spec)
+        held = self.tasks.get(self.by_label.get(label)) if label else None
+        if held is not None and held["request_key"] == request_key:
+            return web.json_response({"id": held["id"], "adopted": True})
         task_id = str(next(self.ids))
         record = {"id": task_id, "label": label, "state": "running", "status": None, "headers": [], "error": None,
-                  "into": spec.get("into"), "body": None, "done": asyncio.Event(), "runner": None}
+                  "into": spec.get("into"), "body": None, "done": asyncio.Event(), "runner": None,
+                  "request_key": request_key}
         self.tasks[task_id] = record
         if label:
             self.by_label[label] = task_id
         record["runner"] = asyncio.create_task(self.run(record, spec))
         return web.json_response({"id": task_id, "adopted": False}, status=201)
+
+    @staticmethod
+    def request_key(spec):
+        """What must match for a task to be adopted under its label: the same request (a label kept from an earlier
+        version of the file, asked with other conditions, starts a new task)."""
+        return (spec["method"], spec["url"], tuple(sorted((k.lower(), v) for k, v in spec.get("headers", []))))
 
     async def run(self, record, spec):
         entry = {"label": record["label"], "method": spec["method"], "url": spec["url"], "sent": 0, "received": 0,

@@ -11,7 +11,7 @@ import Testing
 /// The URLSession engine's downloads as download tasks: labelled with their transfer, asked in pieces the journal
 /// records as each lands whole, and continued by another run from what the journal holds.
 extension HTTPClientTests {
-    func downloader(_ engine: URLSessionEngine, journal: String) throws -> SegmentedDownloader {
+    func downloader(_ engine: any HTTPEngine, journal: String) throws -> SegmentedDownloader {
         var configuration = HTTPClientConfiguration()
         configuration.engine = engine
         configuration.retry.baseDelay = 0.05
@@ -75,5 +75,28 @@ extension HTTPClientTests {
             $0.hasPrefix("officer-files-download-")
         }
         #expect(leftovers.isEmpty, "the session's files are removed: \(leftovers)")
+    }
+
+    /// A piece's task is released (forgotten by an engine whose tasks outlive their process) only once the journal
+    /// holds the piece: a process killed at any moment between the two leaves the piece adoptable or recorded.
+    @Test func aPieceIsReleasedOnlyOnceTheJournalHoldsIt() async throws {
+        let local = TemporaryDirectory(prefix: "download-release")
+        let journal = local.file("journal.sqlite")
+        let bytes = Data((0..<40_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 12) })
+        try server.root.write("big.bin", bytes)
+        let engine = JournalCheckingEngine(
+            URLSessionEngine(temporaryFolder: URL(fileURLWithPath: local.path)), journal: journal)
+        let url = rawURL(server.url, "/big.bin")
+        let destination = local.file("big.bin")
+        var options = DownloadOptions()
+        options.segments = 2
+        _ = try await downloader(engine, journal: journal).download(
+            from: url, credential: .forTests(token, url), to: destination, options: options)
+        #expect(
+            try ProcessRunner.sha256(of: destination) == (try ProcessRunner.sha256(of: server.root.file("big.bin"))))
+        let releases = engine.releases.withLock { $0 }
+        // Two ranges of 20 MB in 16 MiB pieces: four pieces, each released once, each recorded first.
+        #expect(releases.count == 4, "\(releases.map(\.label))")
+        #expect(releases.allSatisfy { $0.recorded }, "released before the journal held it: \(releases)")
     }
 }

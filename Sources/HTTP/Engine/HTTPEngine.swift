@@ -22,6 +22,10 @@ package protocol HTTPEngine: Sendable {
 
     /// Waits for the tasks an earlier process left under way whose labels start with `prefix`.
     func settleTasks(labelled prefix: String) async
+
+    /// Forgets the task labelled `label` that a request with ``HTTPRequest/keepsTaskUntilReleased`` left adoptable,
+    /// once its answer is recorded.
+    func releaseTask(labelled label: String) async
 }
 
 extension HTTPEngine {
@@ -32,4 +36,7 @@ extension HTTPEngine {
     /// carried on while the app was away), so that what follows asks the server after them, not beside them; an
     /// engine whose tasks end with their process has none.
     package func settleTasks(labelled prefix: String) async {}
+
+    /// An engine whose tasks end with their process keeps none.
+    package func releaseTask(labelled label: String) async {}
 }

@@ -92,6 +92,11 @@ package struct HTTPRequest: Sendable {
     /// tasks a background session reports after a relaunch can be told apart and matched to the journal.
     package var transferLabel: String?
 
+    /// The caller records this answer durably (its journal) before it may be forgotten: an engine whose tasks outlive
+    /// their process keeps the labelled task, adoptable by a later process, until ``HTTPEngine/releaseTask(labelled:)``,
+    /// so a kill between the answer and the journal's record of it does not cost the piece.
+    package var keepsTaskUntilReleased = false
+
     /// Sends or receives more of a file's bytes than one HTTP/2 flow-control window (64 KiB) holds: what HTTP/2
     /// streams carry worst (``HTTPClientConfiguration/bulkOverHTTP2``). A stream's window is the receiver's (nginx
     /// opens 64 KiB for a request body), so a large body crawls at a window a round trip; and ranges fetched in

@@ -15,6 +15,14 @@ package final class TransferDaemonEngine: HTTPEngine, Sendable {
     package let control: String
     /// Where snapshot bodies and answers are kept while the daemon works on them.
     private let folder: URL
+    /// The daemon's ids of the tasks kept until their answers are recorded, by label, with the files their answers
+    /// are in (another process adopting the task reads it again).
+    private let kept = LockedValue<[String: KeptTask]>([:])
+
+    private struct KeptTask {
+        var id: String
+        var answer: URL?
+    }
 
     /// An engine whose tasks the daemon at `control` runs.
     package init(control: String, folder: URL = FileManager.default.temporaryDirectory) {
@@ -67,10 +75,15 @@ package final class TransferDaemonEngine: HTTPEngine, Sendable {
         ]
         let submitted: Submitted = try await ask("POST", "/tasks", json: spec.mapValues { $0 ?? NSNull() })
         let outcome: Outcome = try await ask("GET", "/tasks/\(submitted.id)/result")
-        _ = try? await ask("DELETE", "/tasks/\(submitted.id)") as Data
         // An adopted task's answer may have gone into the first asker's file.
         let file = outcome.into.map { URL(fileURLWithPath: $0) }
-        defer { if let file { try? FileManager.default.removeItem(at: file) } }
+        let keep = request.keepsTaskUntilReleased ? request.transferLabel : nil
+        if let keep {
+            kept.withLock { $0[keep] = KeptTask(id: submitted.id, answer: file) }
+        } else {
+            _ = try? await ask("DELETE", "/tasks/\(submitted.id)") as Data
+        }
+        defer { if keep == nil, let file { try? FileManager.default.removeItem(at: file) } }
         guard outcome.state == "finished", let status = outcome.status else {
             throw HTTPError.transport(
                 request: label, code: TransportCode.receiveError, message: outcome.error ?? "the task failed")
@@ -101,6 +114,13 @@ package final class TransferDaemonEngine: HTTPEngine, Sendable {
         for task in tasks where task.state == "running" && (task.label ?? "").hasPrefix(prefix) {
             _ = try? await ask("GET", "/tasks/\(task.id)/result") as Data
         }
+    }
+
+    /// The daemon forgets the task: its answer is in the journal.
+    package func releaseTask(labelled label: String) async {
+        guard let task = kept.withLock({ $0.removeValue(forKey: label) }) else { return }
+        _ = try? await ask("DELETE", "/tasks/\(task.id)") as Data
+        if let answer = task.answer { try? FileManager.default.removeItem(at: answer) }
     }
 
     /// One request to the daemon's control API, decoded.

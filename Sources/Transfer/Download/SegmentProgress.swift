@@ -11,6 +11,8 @@ final class SegmentProgress: Sendable {
         var refetched: Int64 = 0
     }
     private let counts: LockedValue<Counts>
+    /// Held while the offsets are written to the journal, so a snapshot taken earlier is never written after a later one.
+    private let journalWrites = LockedValue(())
 
     init(_ segments: [TransferJournal.Segment]) { counts = LockedValue(Counts(segments: segments)) }
 
@@ -26,6 +28,11 @@ final class SegmentProgress: Sendable {
 
     /// Counts bytes received in this run (an attempt reports its total when it ends).
     func addFetched(_ bytes: Int64) { counts.withLock { $0.refetched += bytes } }
+
+    /// Runs `write` (a snapshot's trip to the journal) while no other does.
+    func oneJournalWriteAtATime<Result>(_ write: () throws -> Result) rethrows -> Result {
+        try journalWrites.withLock { _ in try write() }
+    }
 
     func markSynced(_ values: [Int64]) {
         counts.withLock { counts in

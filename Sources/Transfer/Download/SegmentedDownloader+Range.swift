@@ -67,6 +67,7 @@ extension SegmentedDownloader {
             } else {
                 countFetched(since: base, index, progress: progress)
             }
+            await release(request, recording: response.status == 206 ? (progress, job.partial) : nil)
             let announced = response.headers["Content-Range"].flatMap(HTTPHeaders.parseContentRange)?.total
             return (
                 .answered(
@@ -75,6 +76,7 @@ extension SegmentedDownloader {
                 serverError(url: job.url, response: response)
             )
         } catch let error as HTTPError {
+            await release(request, recording: nil)
             switch error {
             case .rejected(_, let status, let why): return (.refused(status: status, reason: why), nil)
             case .cancelled: throw CancellationError()
@@ -85,6 +87,14 @@ extension SegmentedDownloader {
                 )
             }
         }
+    }
+
+    /// Lets the engine forget the attempt's task (kept for a later process while its answer was not yet recorded),
+    /// after the journal holds the piece it brought: a kill between the two then costs nothing.
+    private func release(_ request: HTTPRequest, recording: (SegmentProgress, PartialFile)?) async {
+        guard let label = request.transferLabel else { return }
+        if let (progress, partial) = recording { try? flushJournal(progress, partial: partial, sync: false) }
+        await http.configuration.engine.releaseTask(labelled: label)
     }
 
     /// The bytes a failed attempt stored are kept and were fetched: they count in the rate.
@@ -102,6 +112,7 @@ extension SegmentedDownloader {
             redirects: .anyOrigin)
         request.headers.add("Range", "bytes=\(from)-\(through)")
         request.transferLabel = "download \(job.partial.path) #\(index) \(from)-\(through)"
+        request.keepsTaskUntilReleased = true
         addCondition(&request, info: plan.info)
         request.maxReceiveBytesPerSecond = rate
         let (expected, total) = (from...through, plan.total)

@@ -468,16 +468,18 @@ package struct SegmentedDownloader: Downloading {
     }
 
     /// Writes live offsets; with `sync`, flushes the file first and records those offsets as durable too.
-    private func flushJournal(_ progress: SegmentProgress, partial: PartialFile, sync: Bool) throws {
+    func flushJournal(_ progress: SegmentProgress, partial: PartialFile, sync: Bool) throws {
         guard let journal else { return }
-        let before = progress.snapshot
-        if sync {
-            try partial.sync()
-            progress.markSynced(before.map(\.done))
+        try progress.oneJournalWriteAtATime {
+            let before = progress.snapshot
+            if sync {
+                try partial.sync()
+                progress.markSynced(before.map(\.done))
+            }
+            try journal.updateProgress(
+                destination: partial.destination,
+                before.map { (index: $0.index, done: $0.done, synced: sync ? $0.done : nil) })
         }
-        try journal.updateProgress(
-            destination: partial.destination,
-            before.map { (index: $0.index, done: $0.done, synced: sync ? $0.done : nil) })
     }
 
     /// Forgets a download that is in place under its final name. A journal that cannot be written then (its disk

@@ -43,3 +43,7 @@ async def test_a_download_and_an_upload_run_and_a_second_asker_adopts_them(aioht
     await daemon.delete(f"/tasks/{first['id']}")
     third = await (await daemon.post("/tasks", json=spec)).json()
     assert third["adopted"] is False
+    # The same label asked with another request (an If-Range of a newer version) is not the held task.
+    changed = {**spec, "headers": spec["headers"] + [["If-Range", '"newer"']], "into": str(tmp_path / "piece0b")}
+    fourth = await (await daemon.post("/tasks", json=changed)).json()
+    assert fourth["adopted"] is False and fourth["id"] != third["id"]
