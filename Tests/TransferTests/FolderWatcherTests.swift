@@ -26,6 +26,20 @@
             return await collector.value
         }
 
+        /// Writes `text` to `relative` through a descriptor no child process can inherit: tests run beside others
+        /// that start processes, and a child that inherited the descriptor (Foundation opens without O_CLOEXEC)
+        /// would hold the file open, so its close would be reported only when that child ends.
+        func writeClosing(_ relative: String, _ text: String) throws {
+            let path = work.file(relative)
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+            defer { close(descriptor) }
+            let bytes = Array(text.utf8)
+            guard write(descriptor, bytes, bytes.count) == bytes.count else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+            }
+        }
+
         @Test func reportsFilesFoldersAndRemovalsBelowTheRoot() async throws {
             try FileManager.default.createDirectory(
                 atPath: work.file("existing/deeper"), withIntermediateDirectories: true)
@@ -34,11 +48,11 @@
             let root = work.path
             let changes = try await collect(watcher, until: { $0.contains(.removed(root + "/existing/deeper/b.txt")) })
             {
-                _ = try work.write("a.txt", "a")
-                _ = try work.write("existing/deeper/b.txt", "b")
+                try writeClosing("a.txt", "a")
+                try writeClosing("existing/deeper/b.txt", "b")
                 try FileManager.default.createDirectory(
                     atPath: work.file("new/inner"), withIntermediateDirectories: true)
-                _ = try work.write("new/inner/c.txt", "c")
+                try writeClosing("new/inner/c.txt", "c")
                 try FileManager.default.removeItem(atPath: work.file("existing/deeper/b.txt"))
             }
             #expect(changes.contains(.closed(root + "/a.txt")))

@@ -62,6 +62,9 @@
             do {
                 try watchTree(root)
             } catch {
+                // Stopped already: the deinit that follows a failed init must not write to the wake pipe closed
+                // here, whose descriptor another watcher may have been given meanwhile.
+                watches.withLock { $0.stopped = true }
                 close(descriptor)
                 close(wake.read)
                 close(wake.write)
