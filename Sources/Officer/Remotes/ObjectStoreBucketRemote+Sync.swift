@@ -54,20 +54,25 @@ extension ObjectStoreBucketRemote {
     }
 
     /// Checks the bucket (and a prefix that must exist).
+    /// The three questions go at once (one round trip, not three); their answers are read in the order above.
     func checkSyncRoot(_ root: SyncRoot, mustExist: Bool) async throws {
         let base = try base(root)
-        guard try await client.bucketExists(base.bucket) else {
+        let client = client
+        let asksObject = !base.key.isEmpty && !base.key.hasSuffix("/")
+        async let bucketExists = client.bucketExists(base.bucket)
+        async let object = asksObject ? client.head(bucket: base.bucket, key: base.objectKey, bucketChecked: true) : nil
+        async let firstBelow =
+            mustExist && !base.key.isEmpty
+            ? client.list(bucket: base.bucket, prefix: base.folderPrefix, maxKeys: 1).objects.first : nil
+        guard try await bucketExists else {
             if mustExist { throw ObjectStoreError.noSuchBucket(bucket: client.shown(base.bucket)) }
             return
         }
-        if !base.key.isEmpty, !base.key.hasSuffix("/"),
-            let info = try await client.head(bucket: base.bucket, key: base.objectKey), !info.key.hasSuffix("/")
-        {
+        if let info = try await object, !info.key.hasSuffix("/") {
             throw SyncRootError.notAFolder(path: base.description)
         }
-        if mustExist, !base.key.isEmpty {
-            let page = try await client.list(bucket: base.bucket, prefix: base.folderPrefix, maxKeys: 1)
-            if page.objects.isEmpty { throw SyncRootError.missing(path: base.description) }
+        if mustExist, !base.key.isEmpty, try await firstBelow == nil {
+            throw SyncRootError.missing(path: base.description)
         }
     }
 

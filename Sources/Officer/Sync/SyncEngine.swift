@@ -49,8 +49,11 @@ package struct SyncEngine: Sendable {
     /// folder or nothing yet. Throws the first problem (a file where a folder should be: a conflict), so a
     /// caller can stop before a single transfer.
     package func checkRoots() async throws {
+        // Both sides asked at once (a sync between two remotes waits one round trip, not two); the source's
+        // problem is told first.
+        async let destinationChecked: Void = destination.checkRoot(mustExist: false)
         try await source.checkRoot(mustExist: true)
-        try await destination.checkRoot(mustExist: false)
+        try await destinationChecked
     }
 
     /// Neither side is this machine's disk: files are staged between their halves.

@@ -14,6 +14,9 @@ package struct ObjectStoreClient: Sendable {
     private let base: HTTPClient
     /// The remote's name, put before bucket names in messages (`backup:photos/a.jpg: no such object`).
     package var name: String?
+    /// Buckets this client saw exist (shared by its copies): asked once, not before every step of an operation
+    /// (a sync's root check, its root, a missing key's HEAD each asked again: three round trips in a row).
+    private let knownBuckets = LockedValue<Set<String>>([])
 
     /// The largest answer kept in memory (a listing page of 1,000 long keys is well below).
     static let answerLimit = 8 << 20
@@ -63,9 +66,9 @@ package struct ObjectStoreClient: Sendable {
         let label = "PUT \(bucket)"
         let response = try await send(
             HTTPRequest(method: "PUT", url: endpoint.url(bucket: bucket)), bucket: bucket, label: label)
-        if response.isSuccess { return }
+        if response.isSuccess { return remember(bucket) }
         let error = failure(response, label: label, bucket: bucket)
-        if case .server(_, 409, "BucketAlreadyOwnedByYou", _) = error { return }
+        if case .server(_, 409, "BucketAlreadyOwnedByYou", _) = error { return remember(bucket) }
         throw error
     }
 
@@ -75,15 +78,20 @@ package struct ObjectStoreClient: Sendable {
         let response = try await send(
             HTTPRequest(method: "DELETE", url: endpoint.url(bucket: bucket)), bucket: bucket, label: label)
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket) }
+        knownBuckets.withLock { _ = $0.remove(bucket) }
     }
+
+    private func remember(_ bucket: String) { knownBuckets.withLock { _ = $0.insert(bucket) } }
 
     /// Whether the bucket exists (and these keys may see it).
     package func bucketExists(_ bucket: String) async throws(ObjectStoreError) -> Bool {
+        if knownBuckets.withLock({ $0.contains(bucket) }) { return true }
         let label = "HEAD \(bucket)"
         let response = try await send(
             HTTPRequest(method: "HEAD", url: endpoint.url(bucket: bucket)), bucket: bucket, label: label)
         if response.status == 404 { return false }
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket) }
+        remember(bucket)
         return true
     }
 
@@ -124,13 +132,16 @@ package struct ObjectStoreClient: Sendable {
     // MARK: Objects
 
     /// The object's size, ETag, time and metadata; nil when there is none under `key`.
-    package func head(bucket: String, key: String) async throws(ObjectStoreError) -> ObjectInfo? {
+    /// With `bucketChecked` (its caller asks ``bucketExists(_:)`` beside it), a 404 is not followed by that question.
+    package func head(bucket: String, key: String, bucketChecked: Bool = false) async throws(ObjectStoreError)
+        -> ObjectInfo?
+    {
         let label = "HEAD \(bucket)/\(key)"
         let response = try await send(
             HTTPRequest(method: "HEAD", url: endpoint.url(bucket: bucket, key: key)), bucket: bucket, label: label)
         if response.status == 404 {
             // A HEAD has no body to say which is missing; an absent bucket must not read as an absent key.
-            if try await !bucketExists(bucket) { throw .noSuchBucket(bucket: shown(bucket)) }
+            if !bucketChecked, try await !bucketExists(bucket) { throw .noSuchBucket(bucket: shown(bucket)) }
             return nil
         }
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
