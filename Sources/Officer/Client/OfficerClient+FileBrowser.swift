@@ -27,6 +27,10 @@ extension OfficerClient {
     /// listing of itself), so every command works on a server with only the seed's endpoints.
     package func stat(_ path: RemotePath) async throws(OfficerError) -> FileEntry {
         if offers.offers(.stat) != false {
+            // Until `stat` answered in this run, a 404 from it needs the probe: asked beside it (with the features),
+            // not a round trip after it.
+            let probing = !offers.isConfirmed(.stat) && !path.isRoot
+            async let probe: Bool? = probing ? firstContactProbe(root: path.root) : nil
             do {
                 let entry = try await call("GET", Self.base + "stat", query: query(path), as: EntryResponse.self).entry
                 offers.learn(.stat, offered: true)
@@ -36,6 +40,7 @@ extension OfficerClient {
                 // offered in this run (a probe of the root tells, once); otherwise the listing answers.
                 guard case .notFound = error else { throw error }
                 _ = offers.doubt(.stat)
+                if let offered = await probe { offers.learn(.stat, offered: offered) }
                 if try await isOffered(.stat, root: path.root) { throw error }
             }
         }
@@ -47,6 +52,26 @@ extension OfficerClient {
             throw .notFound(request: "stat", message: "\(path): no such file or folder")
         }
         return entry
+    }
+
+    /// The server's features and whether it offers `stat`, asked at once: what a first `stat` may need to know of
+    /// its 404. Nil when the probe could not tell (its own failure is asked again, and thrown, by the caller).
+    private func firstContactProbe(root: String) async -> Bool? {
+        async let features: Void = learnFeaturesOnce()
+        let offered: Bool?
+        do {
+            _ = try await raw("GET", Self.base + "stat", query: [("path", "/"), ("root", root)])
+            offered = true
+        } catch {
+            offered = Self.offered(byProbeFailure: error)
+        }
+        await features
+        return offered
+    }
+
+    /// Takes in the plugins answer's features, unless they were.
+    private func learnFeaturesOnce() async {
+        if !offers.hasFeatures { _ = try? await serverInfo() }
     }
 
     /// What the server is known to offer of `proposal`: remembered, or named by its features (the plugins answer,
@@ -75,15 +100,19 @@ extension OfficerClient {
             offers.learn(proposal, offered: true)
             return true
         } catch {
-            switch error {
-            case .notFound:
-                offers.learn(proposal, offered: false)
-                return false
-            case .badRequest, .forbidden, .conflict:
-                offers.learn(proposal, offered: true)
-                return true
-            default: throw error
-            }
+            guard let offered = Self.offered(byProbeFailure: error) else { throw error }
+            offers.learn(proposal, offered: offered)
+            return offered
+        }
+    }
+
+    /// What a probe's failure says of the endpoint: a 404 that it is not there; a refusal of the root (400, 403,
+    /// 409) that it is; anything else nothing.
+    private static func offered(byProbeFailure error: OfficerError) -> Bool? {
+        switch error {
+        case .notFound: false
+        case .badRequest, .forbidden, .conflict: true
+        default: nil
         }
     }
 

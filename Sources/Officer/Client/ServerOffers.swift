@@ -124,6 +124,9 @@ package final class ServerOffers: Sendable {
         }
     }
 
+    /// Whether `proposal`'s endpoint answered in this run (a 404 from it is then the file's).
+    func isConfirmed(_ proposal: Proposal) -> Bool { learnt.withLock { $0.confirmed.contains(proposal) } }
+
     /// Whether the features of the plugins answer were taken in.
     var hasFeatures: Bool { learnt.withLock { $0.featuresLoaded } }
 

@@ -11,7 +11,7 @@ import Transfer
 /// otherwise be paid once a folder, one after another.
 actor ObjectTreeIterator: SyncRemoteIterator {
     /// Folders listed ahead at most.
-    static let listedAhead = 8
+    static let listedAhead = 32
     /// How far into each level the walk looks for the folders to list ahead.
     static let lookAhead = 64
     private var ahead: [SyncPath: Task<[Result<SyncItem, SyncNameError>], any Error>] = [:]

@@ -43,9 +43,24 @@ extension OfficerServerRemote {
     /// Checks the root folder (and that it exists where it must).
     func checkSyncRoot(_ root: SyncRoot, mustExist: Bool) async throws {
         let base = try base(root)
+        // A destination's uploads first ask what its upload endpoint offers: asked beside the root's check, not a
+        // round trip after the folders are made.
+        async let discovered: Void = mustExist ? () : discoverUploads(into: base)
         if try await !server.client.folderExists(base), mustExist {
             throw OfficerError.notFound(request: "sync", message: "\(base): no such folder")
         }
+        await discovered
+    }
+
+    /// Asks the upload endpoint's capabilities once (remembered for the uploads to come); a failure is left for
+    /// the first upload to meet.
+    private func discoverUploads(into folder: RemotePath) async {
+        guard let client = try? server.client, let journal = try? server.journal,
+            let target = try? client.uploadTarget(name: "probe", into: folder, mtime: nil, overwrite: true)
+        else { return }
+        let uploader = TusUploader.describingFiles(
+            http: client.http, journal: journal, server: client, endpoints: server.uploadEndpoints)
+        _ = try? await uploader.discover(target)
     }
 
     /// Makes a folder on the server (an existing one is fine).
