@@ -596,6 +596,13 @@ import Transfer
             #expect(try await cli.run(["ls", "st:\(name)/photos/d2"]).status == 4)
             let checksum = try await cli.run(["--json", "sync", "-n", "--checksum", local, "st:\(name)/photos"])
             #expect(checksum.stdout.contains("\"transferred\":0"), "\(checksum.stdout.suffix(300))")
+            // Under a thousand keys now: the whole tree comes in one listing, not one per folder (the walk by
+            // level above, for 1,003 keys, listed each of the 40 folders).
+            let listed = try await cli.run(["-v", "sync", "-n", local, "st:\(name)/photos"])
+            let listings = listed.stderr.split(separator: "\n").filter {
+                $0.hasPrefix("> GET") && $0.contains("list-type=2")
+            }
+            #expect(listed.status == 0 && listings.count == 1, "\(listings)")
         }
     }
 

@@ -9,6 +9,10 @@ import Transfer
 /// before `a/b`, which a merge cannot use. One level is held at a time per depth, and the next few folders the
 /// walk will enter are listed ahead, at once: a folder's listing costs a round trip, which on a slow link would
 /// otherwise be paid once a folder, one after another.
+///
+/// A tree that one flat page holds (at most 1,000 keys, asked first without a delimiter) is taken from that page
+/// alone, sorted into the same order: one round trip instead of one per level. A larger tree, or one whose keys
+/// the sync would refuse or that holds a file and a folder of one name, is walked by level as above.
 actor ObjectTreeIterator: SyncRemoteIterator {
     /// Folders listed ahead at most.
     static let listedAhead = 32
@@ -24,6 +28,8 @@ actor ObjectTreeIterator: SyncRemoteIterator {
     private var levels: [[Result<SyncItem, SyncNameError>]] = []
     private var started = false
     private var descendInto: SyncPath?
+    /// The whole tree came in one flat page: its folders are not listed again.
+    private var flat = false
 
     init(client: ObjectStoreClient, bucket: String, base: String, missingRootIsEmpty: Bool, journal: TransferJournal?) {
         self.journal = journal
@@ -37,11 +43,16 @@ actor ObjectTreeIterator: SyncRemoteIterator {
         if !started {
             started = true
             do {
-                levels.append(try await level(.root))
+                if let tree = try await wholeTreeInOnePage() {
+                    flat = true
+                    levels.append(tree.map { .success($0) }.reversed())
+                } else {
+                    levels.append(try await level(.root))
+                    listAhead()
+                }
             } catch ObjectStoreError.noSuchBucket(_) where missingRootIsEmpty {
                 return nil
             }
-            listAhead()
         }
         if let folder = descendInto {
             descendInto = nil
@@ -57,7 +68,7 @@ actor ObjectTreeIterator: SyncRemoteIterator {
                 levels.removeLast()
                 continue
             }
-            if case .success(let item) = entry, item.isDirectory { descendInto = item.path }
+            if !flat, case .success(let item) = entry, item.isDirectory { descendInto = item.path }
             return entry
         }
         return nil
@@ -80,6 +91,51 @@ actor ObjectTreeIterator: SyncRemoteIterator {
         }
     }
 
+    /// Every entry below the root in sync order, folders implied by the keys included, when one page without a
+    /// delimiter holds them all and every name is one the sync takes; nil when the tree must be walked by level.
+    private nonisolated func wholeTreeInOnePage() async throws -> [SyncItem]? {
+        let page = try await client.list(bucket: bucket, prefix: base)
+        guard page.nextToken == nil else { return nil }
+        let remembered =
+            (try? journal?.objectTimes(endpoint: client.endpoint.url, bucket: bucket, prefix: base, deep: true)) ?? [:]
+        var files: [SyncItem] = []
+        var folders = Set<SyncPath>()
+        for object in page.objects where object.key.hasPrefix(base) && object.key != base {
+            let relative = String(object.key.dropFirst(base.count))
+            let isMarker = relative.hasSuffix("/")
+            let components = (isMarker ? String(relative.dropLast()) : relative).split(
+                separator: "/", omittingEmptySubsequences: false
+            ).map(String.init)
+            guard
+                case .success(let path) = SyncPath.relative(
+                    entryPath: "/" + components.joined(separator: "/"), name: components.last ?? "", below: "/")
+            else { return nil }
+            for depth in 1..<components.count { folders.insert(SyncPath(Array(components.prefix(depth)))) }
+            if isMarker {
+                folders.insert(path)
+                continue
+            }
+            var item = SyncItem(path: path, kind: .file, size: object.size, mtime: object.lastModified)
+            Self.takeRememberedTime(of: object.key, etag: object.etag, into: &item, remembered)
+            files.append(item)
+        }
+        // A file and a folder of one name: the walk by level reports them as it always has.
+        if files.contains(where: { folders.contains($0.path) }) { return nil }
+        let items = files + folders.map { SyncItem(path: $0, kind: .directory, size: 0, mtime: 0) }
+        return items.sorted { $0.path < $1.path }
+    }
+
+    /// A listed object's time is when the store wrote it: exact only as remembered for this version.
+    private static func takeRememberedTime(
+        of key: String, etag: String?, into item: inout SyncItem, _ remembered: [String: TransferJournal.ObjectTime]
+    ) {
+        if let known = remembered[key], let etag, known.etag == ObjectInfo.unquoted(etag), known.size == item.size {
+            item.mtime = known.mtime
+        } else {
+            item.isTimeExact = false
+        }
+    }
+
     /// Every entry directly inside `folder`, in sync order, reversed for popping.
     private nonisolated func level(_ folder: SyncPath) async throws -> [Result<SyncItem, SyncNameError>] {
         let prefix = base + (folder == .root ? "" : folder.description + "/")
@@ -93,16 +149,7 @@ actor ObjectTreeIterator: SyncRemoteIterator {
             switch SyncPath.relative(entryPath: relative, name: name, below: "/") {
             case .success(let path):
                 var item = SyncItem(path: path, kind: kind, size: size, mtime: mtime)
-                if kind == .file {
-                    // The listing's time is when the store wrote it: exact only as remembered for this version.
-                    if let known = remembered[prefix + name], let etag, known.etag == ObjectInfo.unquoted(etag),
-                        known.size == size
-                    {
-                        item.mtime = known.mtime
-                    } else {
-                        item.isTimeExact = false
-                    }
-                }
+                if kind == .file { Self.takeRememberedTime(of: prefix + name, etag: etag, into: &item, remembered) }
                 items.append(item)
             case .failure(let error): refused.append(.failure(SyncNameError(name: prefix + name, reason: error.reason)))
             }

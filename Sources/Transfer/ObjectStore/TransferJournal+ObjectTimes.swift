@@ -21,9 +21,9 @@ extension TransferJournal {
         }
     }
 
-    /// The remembered times of the objects directly below `prefix` (no deeper), by key.
-    package func objectTimes(endpoint: String, bucket: String, prefix: String) throws(SQLiteError) -> [String:
-        ObjectTime]
+    /// The remembered times of the objects directly below `prefix` (no deeper; with `deep`, at any depth), by key.
+    package func objectTimes(endpoint: String, bucket: String, prefix: String, deep: Bool = false) throws(SQLiteError)
+        -> [String: ObjectTime]
     {
         try withDatabase { database throws(SQLiteError) -> [String: ObjectTime] in
             // Keys sort as bytes: everything starting with the prefix lies below prefix + U+10FFFF.
@@ -31,11 +31,11 @@ extension TransferJournal {
                 """
                 SELECT object_key, etag, size, mtime FROM object_times
                 WHERE endpoint = ? AND bucket = ? AND object_key >= ? AND object_key < ?
-                AND instr(substr(object_key, ?), '/') = 0
+                AND (? OR instr(substr(object_key, ?), '/') = 0)
                 """,
                 [
                     .text(endpoint), .text(bucket), .text(prefix), .text(prefix + "\u{10FFFF}"),
-                    .integer(Int64(prefix.utf8.count + 1)),
+                    .integer(deep ? 1 : 0), .integer(Int64(prefix.utf8.count + 1)),
                 ])
             var result: [String: ObjectTime] = [:]
             for row in rows {
