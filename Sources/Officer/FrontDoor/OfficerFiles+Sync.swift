@@ -57,7 +57,6 @@ extension OfficerFiles {
                 destinationRemote, root: SyncRoot(destination, options: options, isSource: false)),
             stagingFolder: stagingFolder, options: options)
         engine.locationNames = locationNames
-        try await engine.checkRoots()
         let report = try await engine.runUntilRefused { event in
             if case .done(let action) = event { destinationRemote.synced(action, below: destination) }
             onEvent(event)

@@ -30,6 +30,8 @@ actor ObjectTreeIterator: SyncRemoteIterator {
     private var descendInto: SyncPath?
     /// The whole tree came in one flat page: its folders are not listed again.
     private var flat = false
+    /// The first flat page, asked as the iterator is made (beside the sync's root check, not after it).
+    private let firstPage: Task<ObjectListPage, any Error>
 
     init(client: ObjectStoreClient, bucket: String, base: String, missingRootIsEmpty: Bool, journal: TransferJournal?) {
         self.journal = journal
@@ -37,6 +39,7 @@ actor ObjectTreeIterator: SyncRemoteIterator {
         self.bucket = bucket
         self.base = base
         self.missingRootIsEmpty = missingRootIsEmpty
+        firstPage = Task { try await client.list(bucket: bucket, prefix: base) }
     }
 
     func next() async throws -> Result<SyncItem, SyncNameError>? {
@@ -75,6 +78,7 @@ actor ObjectTreeIterator: SyncRemoteIterator {
     }
 
     deinit {
+        firstPage.cancel()
         for listing in ahead.values { listing.cancel() }
     }
 
@@ -93,8 +97,8 @@ actor ObjectTreeIterator: SyncRemoteIterator {
 
     /// Every entry below the root in sync order, folders implied by the keys included, when one page without a
     /// delimiter holds them all and every name is one the sync takes; nil when the tree must be walked by level.
-    private nonisolated func wholeTreeInOnePage() async throws -> [SyncItem]? {
-        let page = try await client.list(bucket: bucket, prefix: base)
+    private func wholeTreeInOnePage() async throws -> [SyncItem]? {
+        let page = try await firstPage.value
         guard page.nextToken == nil else { return nil }
         let remembered =
             (try? journal?.objectTimes(endpoint: client.endpoint.url, bucket: bucket, prefix: base, deep: true)) ?? [:]

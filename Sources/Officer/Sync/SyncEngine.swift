@@ -63,19 +63,23 @@ package struct SyncEngine: Sendable {
     /// of the token (no sign-in replaced it) stops it: nothing more is started, and the refusal is its one failure
     /// of category authentication (``runUntilRefused(onEvent:)`` throws it instead).
     package func run(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> SyncReport {
-        await run(
-            in: SyncState(
-                report: SyncReport(direction: options.direction, dryRun: options.dryRun), terms: locationNames,
-                clock: options.clock, onEvent: onEvent))
+        let state = SyncState(
+            report: SyncReport(direction: options.direction, dryRun: options.dryRun), terms: locationNames,
+            clock: options.clock, onEvent: onEvent)
+        return await run(in: state, listings: listings(in: state))
     }
 
     /// The same, throwing the refusal of the token that stopped the sync (an `OfficerError.notSignedIn` from an
-    /// Officer side): what the front door's sync does, so its caller is told to sign in again, once.
+    /// Officer side): what the front door's sync does, so its caller is told to sign in again, once. The roots are
+    /// checked first (``checkRoots()``'s problem thrown before anything moves), while the listings already start.
     func runUntilRefused(onEvent: @escaping @Sendable (SyncEvent) -> Void) async throws -> SyncReport {
         let state = SyncState(
             report: SyncReport(direction: options.direction, dryRun: options.dryRun), terms: locationNames,
             clock: options.clock, onEvent: onEvent)
-        let report = await run(in: state)
+        // The listings are made first: a side that can starts its first page at once, beside the roots' check.
+        let listings = listings(in: state)
+        try await checkRoots()
+        let report = await run(in: state, listings: listings)
         if var stopped = state.refusal as? SyncStopped {
             stopped.transferred = report.transferred
             throw stopped
@@ -84,19 +88,28 @@ package struct SyncEngine: Sendable {
         return report
     }
 
-    private func run(in state: SyncState) async -> SyncReport {
-        let started = Date()
-        // The root is made while the listings start (one round trip each, at once); nothing is sent before it.
-        let makingRoot = startMakingRoot()
+    /// Both sides' listings, their problems told to `state`.
+    private func listings(in state: SyncState) -> (sources: RemoteStream, destinations: RemoteStream) {
         let problem: @Sendable (SyncPath, String, Bool) -> Void = { path, message, isError in
             if isError { state.fail(path.description, "read", message) } else { state.warn("\(path): \(message)") }
         }
-        let sources = RemoteStream(
-            iterator: source.makeIterator(missingRootIsEmpty: false, onProblem: problem), filter: options.filter,
-            state: state)
-        let destinations = RemoteStream(
-            iterator: destination.makeIterator(missingRootIsEmpty: true, onProblem: problem), filter: options.filter,
-            state: state)
+        return (
+            RemoteStream(
+                iterator: source.makeIterator(missingRootIsEmpty: false, onProblem: problem), filter: options.filter,
+                state: state),
+            RemoteStream(
+                iterator: destination.makeIterator(missingRootIsEmpty: true, onProblem: problem),
+                filter: options.filter, state: state)
+        )
+    }
+
+    private func run(in state: SyncState, listings: (sources: RemoteStream, destinations: RemoteStream)) async
+        -> SyncReport
+    {
+        let started = Date()
+        let (sources, destinations) = listings
+        // The root is made while the listings go on (one round trip each, at once); nothing is sent before it.
+        let makingRoot = startMakingRoot()
         var merge = await SyncMerge(left: { await sources.next() }, right: { await destinations.next() })
         if let makingRoot, let error = await makingRoot.value {
             let what = destination.isLocalDisk ? "local" : source.isLocalDisk ? "remote" : "destination"
