@@ -321,8 +321,18 @@ package struct SegmentedDownloader: Downloading {
         partial: PartialFile, options: DownloadOptions, url: String, token: BearerCredential?,
         as first: RemoteFileInfo, headers: HTTPHeaders? = nil
     ) async throws -> (sha256: String?, check: ContentCheck) {
-        try await checkStillSame(url: url, token: token, as: first)
-        return try verify(partial: partial, expected: await options.expectedChecksum(headers: headers ?? first.headers))
+        // The server is asked while the bytes are hashed here (a round trip beside the hashing, not after it); a
+        // change it tells comes before what the hash says (bytes of two versions fail any checksum: a restart).
+        async let stillSame: Void = checkStillSame(url: url, token: token, as: first)
+        let hashed: Result<(verdict: Result<ContentCheck, ContentVerification.Mismatch>, sha256: String?), any Error>
+        do {
+            let expected = try await options.expectedChecksum(headers: headers ?? first.headers)
+            hashed = .success(try ContentVerification.check(file: partial.path, against: expected))
+        } catch {
+            hashed = .failure(error)
+        }
+        try await stillSame
+        return try settle(hashed.get(), partial: partial)
     }
 
     /// The bytes on disk against the checksum the options give, if any; a mismatch drops them.
@@ -333,7 +343,14 @@ package struct SegmentedDownloader: Downloading {
     }
 
     private func verify(partial: PartialFile, expected: Checksum?) throws -> (sha256: String?, check: ContentCheck) {
-        let (verdict, sha256) = try ContentVerification.check(file: partial.path, against: expected)
+        try settle(ContentVerification.check(file: partial.path, against: expected), partial: partial)
+    }
+
+    /// What a check of the bytes on disk means: the check that passed, or the bytes dropped and the mismatch thrown.
+    private func settle(
+        _ checked: (verdict: Result<ContentCheck, ContentVerification.Mismatch>, sha256: String?), partial: PartialFile
+    ) throws -> (sha256: String?, check: ContentCheck) {
+        let (verdict, sha256) = checked
         switch verdict {
         case .success(let check): return (sha256, check)
         case .failure(let mismatch):

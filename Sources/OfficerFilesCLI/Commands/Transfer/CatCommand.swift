@@ -28,7 +28,7 @@ enum CatCommand: Command {
             return location
         }
         let files = try context.files()
-        for source in sources where try await files.features(of: source).contains(.cached) {
+        for source in sources where try files.fixedFeatures(of: source).contains(.cached) {
             try context.announceCache(files)
             break
         }

@@ -99,7 +99,7 @@ enum GetCommand: Command {
             reporter: reporter, name: (destination as NSString).lastPathComponent, context: context)
         let files = try context.files()
         // A remote whose files are cached: the cache is opened (and what it repaired said) before the transfer.
-        if try await files.features(of: source).contains(.cached) { try context.announceCache(files) }
+        if try files.fixedFeatures(of: source).contains(.cached) { try context.announceCache(files) }
         let operation = files.download(source, toPath: destination, options: options)
         let result: DownloadResult
         do {
