@@ -50,6 +50,8 @@ extension OfficerClient {
         destination: RemotePath, namesFolder: Bool, several: Bool, createMissing: Bool
     ) async throws(OfficerError) -> UploadPlacement {
         let wantsFolder = namesFolder || several || destination.isRoot
+        // A single file's parent is asked beside its name (what is needed when the name is free), not after it.
+        async let parentExists = wantsFolder ? nil : folderState(destination.parent)
         if let existing = try await statIfExists(destination) {
             if existing.isDirectory { return .intoFolder(destination) }
             guard !wantsFolder else {
@@ -63,10 +65,15 @@ extension OfficerClient {
             return .intoFolder(destination)
         }
         let parent = destination.parent
-        if try await !folderExists(parent) {
+        if try await parentExists?.get() == false {
             guard createMissing else { throw .notFound(request: "upload", message: "\(parent): no such folder") }
             try await makeDirectory(parent, parents: true)
         }
         return .asFile(destination)
+    }
+
+    /// ``folderExists(_:)`` as a value, for a question asked beside another.
+    private func folderState(_ path: RemotePath) async -> Result<Bool, OfficerError> {
+        do throws(OfficerError) { return .success(try await folderExists(path)) } catch { return .failure(error) }
     }
 }
