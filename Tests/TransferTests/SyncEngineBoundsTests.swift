@@ -37,6 +37,43 @@ private final class BadNameIterator: SyncRemoteIterator, @unchecked Sendable {
 }
 
 @Suite(.timeLimit(.minutes(30))) struct SyncEngineBoundsTests {
+    /// The automatic budget follows the link: more in flight where round trips are long (up to s5cmd's 256), grown
+    /// one a transfer; halved by each answer asking to slow down, never below four; a budget the user gave is kept.
+    @Test func theChosenBudgetFollowsTheRoundTripAndBacksOffWhenAskedTo() async {
+        #expect(SyncWorkBounds.budget(forRoundTrip: nil) == 64)
+        #expect(SyncWorkBounds.budget(forRoundTrip: .milliseconds(20)) == 64)
+        #expect(SyncWorkBounds.budget(forRoundTrip: .milliseconds(150)) == 192)
+        #expect(SyncWorkBounds.budget(forRoundTrip: .seconds(2)) == 256)
+
+        let meter = LinkMeter()
+        meter.record(status: 200, elapsed: .milliseconds(400))
+        meter.record(status: 200, elapsed: .milliseconds(150))
+        meter.record(status: 200, elapsed: nil)  // a request with a body: not a round trip
+        #expect(meter.roundTrip == .milliseconds(150))
+        var bounds = SyncWorkBounds(options: SyncOptions(direction: .push), meters: [meter])
+        await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<300 { await bounds.add(to: &group, isCheck: false, size: 1000) {} }
+            #expect(bounds.currentBudget == 192, "grown one a transfer to the round trip's budget")
+            meter.record(status: 503, elapsed: .milliseconds(200))
+            await bounds.add(to: &group, isCheck: false, size: 1000) {}
+            #expect(bounds.currentBudget == 96, "halved by a slow-down answer")
+            for _ in 0..<6 {
+                meter.record(status: 429, elapsed: nil)
+                await bounds.add(to: &group, isCheck: false, size: 1000) {}
+            }
+            #expect(bounds.currentBudget == SyncWorkBounds.leastBudget)
+            await group.waitForAll()
+        }
+        var options = SyncOptions(direction: .push)
+        options.transfers = 8
+        var given = SyncWorkBounds(options: options, meters: [meter])
+        await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<20 { await given.add(to: &group, isCheck: false, size: 1000) {} }
+            #expect(given.currentBudget == 8)
+            await group.waitForAll()
+        }
+    }
+
     @Test func endlessRefusalsAreCountedNotKept() async throws {
         let local = TemporaryDirectory(prefix: "bounds")
         var options = SyncOptions(direction: .pull)

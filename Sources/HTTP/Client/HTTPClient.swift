@@ -124,8 +124,16 @@ package struct HTTPClient: Sendable {
                 }
                 let started = Date()
                 do {
-                    var response = try await configuration.engine.perform(
-                        attemptRequest, configuration: configuration, onProgress: onProgress)
+                    var answer: HTTPResponse?
+                    let elapsed = try await configuration.clock.measure {
+                        answer = try await configuration.engine.perform(
+                            attemptRequest, configuration: configuration, onProgress: onProgress)
+                    }
+                    guard var response = answer else { throw HTTPError.cancelled(request: label) }
+                    // Only a request without a body times the link: a body's own sending is not a round trip.
+                    let bodiless: Bool
+                    if case .empty = attemptRequest.body { bodiless = true } else { bodiless = false }
+                    configuration.linkMeter.record(status: response.status, elapsed: bodiless ? elapsed : nil)
                     response.attempts = loop.attempt
                     log(
                         "< \(response.status) \(label) "

@@ -48,6 +48,9 @@ package struct HTTPClientConfiguration: Sendable {
     /// What waits and intervals are measured on (backoff, `Retry-After`, job polling): the continuous clock in use,
     /// a manual one in tests, so no test waits for time to pass.
     package var clock: any Clock<Duration> = ContinuousClock()
+    /// What this configuration's answers say of the link (round trip, answers asking to slow down), measured on
+    /// ``clock``; shared by its copies.
+    package var linkMeter = LinkMeter()
     /// The User-Agent sent.
     package var userAgent = "officer-files"
     /// Renews a request's credential after a 401 and sends the request once more; nil: a 401 is the answer.

@@ -30,6 +30,9 @@ extension ObjectStoreBucketRemote {
     /// A prefix exists once a key lies below it.
     var impliesFolders: Bool { true }
 
+    /// The store's requests' meter.
+    var linkMeter: LinkMeter? { client.http(bucket: nil).configuration.linkMeter }
+
     /// The bucket walked below the prefix, in sync order.
     func syncListing(
         _ root: SyncRoot, missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void

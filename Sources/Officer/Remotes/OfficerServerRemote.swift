@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import HTTP
 import Preview
 import Transfer
 
@@ -18,6 +19,9 @@ struct OfficerServerRemote: Remote {
             .cached,
         ]
     }
+
+    /// The server's requests' meter.
+    var linkMeter: LinkMeter? { (try? server.client)?.http.configuration.linkMeter }
 
     func features() async -> RemoteFeatures {
         var features = fixedFeatures

@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import HTTP
 import Transfer
 
 /// What a sync needs of a remote, written over its ordinary operations: any remote that lists, reads and writes
@@ -12,6 +13,8 @@ extension Remote {
     package var isLocalDisk: Bool { false }
     /// Folders are made before what goes in them.
     package var impliesFolders: Bool { false }
+    /// No link measured.
+    package var linkMeter: LinkMeter? { nil }
 
     /// Folder by folder (``streamedListing(_:)``), depth first, each folder right before what is in it.
     package func syncListing(

@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import HTTP
 import Preview
 import Transfer
 
@@ -74,6 +75,8 @@ package protocol Remote: Sendable {
     var isLocalDisk: Bool { get }
     /// True where a folder exists as soon as anything is written inside it (an object store's prefix).
     var impliesFolders: Bool { get }
+    /// What this remote's answers say of the link (round trip, answers asking to slow down); nil for the local disk.
+    var linkMeter: LinkMeter? { get }
     /// Every entry below the root, depth first with siblings in UTF-8 byte order, fetched as it is consumed;
     /// an unsafe name comes as a refusal; a missing root lists as empty with `missingRootIsEmpty`; problems that
     /// skip an entry go to `onProblem` (`true`: one that blocks deletions).

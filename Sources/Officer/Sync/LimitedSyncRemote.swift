@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import HTTP
 
 /// A side of a sync whose transfers take a slot of their own limit (``SyncSideLimit``): a server that takes few
 /// connections caps its own side, not the other (a staged copy fetches from a fast source while the slow
@@ -16,6 +17,7 @@ struct LimitedSyncRemote: SyncRemote {
     var description: String { base.description }
     var isLocalDisk: Bool { base.isLocalDisk }
     var impliesFolders: Bool { base.impliesFolders }
+    var linkMeter: LinkMeter? { base.linkMeter }
 
     func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
         base.makeIterator(missingRootIsEmpty: missingRootIsEmpty)

@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import HTTP
 import Transfer
 
 /// A remote as one side of a sync, rooted at a folder: the sync engine's view (``SyncRemote``) derived from the
@@ -25,6 +26,7 @@ package struct RemoteSyncSide: SyncRemote {
     package var isLocalDisk: Bool { remote.isLocalDisk }
     /// True for an object store's prefixes.
     package var impliesFolders: Bool { remote.impliesFolders }
+    package var linkMeter: LinkMeter? { remote.linkMeter }
 
     package func makeIterator(missingRootIsEmpty: Bool) -> any SyncRemoteIterator {
         remote.syncListing(root, missingRootIsEmpty: missingRootIsEmpty) { _, _, _ in }

@@ -116,7 +116,8 @@ package struct SyncEngine: Sendable {
             state.fail("", "create the \(what) folder", error)
             return state.finish(started)
         }
-        var plan = SyncPlan(state: state, bounds: SyncWorkBounds(options: options))
+        let meters = [source.linkMeter, destination.linkMeter].compactMap { $0 }
+        var plan = SyncPlan(state: state, bounds: SyncWorkBounds(options: options, meters: meters))
         await withTaskGroup(of: Int.self) { group in
             while let (listed, existing) = await merge.next() {
                 if Task.isCancelled || state.refusal != nil { break }

@@ -52,6 +52,9 @@ package protocol SyncRemote: Sendable {
     /// then makes a new folder only when nothing will be written in it (an empty folder's marker), instead of one
     /// request a folder ahead of its files.
     var impliesFolders: Bool { get }
+    /// What the side's answers say of its link: the sync keeps more in flight where round trips are long, and less
+    /// once the far end asks it to slow down. Nil: nothing measured (the local disk).
+    var linkMeter: LinkMeter? { get }
     /// The listing, with problems (`true`: an error that blocks deletions) told to `onProblem`.
     func makeIterator(missingRootIsEmpty: Bool, onProblem: @escaping @Sendable (SyncPath, String, Bool) -> Void)
         -> any SyncRemoteIterator
@@ -108,6 +111,8 @@ extension SyncRemote {
     }
     /// A remote over the network.
     package var isLocalDisk: Bool { false }
+    /// Nothing measured.
+    package var linkMeter: LinkMeter? { nil }
     /// Folders are made before what goes in them.
     package var impliesFolders: Bool { false }
     /// The listing; a remote's problems come as failures of the listing itself.

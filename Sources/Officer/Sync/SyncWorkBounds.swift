@@ -1,28 +1,67 @@
+import HTTP
+
 /// The work a sync runs while its listings merge: transfers and light remote steps (a HEAD, a checksum, a
 /// folder made), each under its own bound.
 ///
 /// Transfers share a budget by weight. Given `--transfers N`, each file weighs one and N go at once. Chosen
 /// (``SyncOptions/transfers`` nil), a file weighs one plus a unit per MiB, at most ``heaviest``: while files are
-/// small the round trip decides their time, so up to ``automaticBudget`` go at once; large files fill the link
-/// with a few (four at once, as a budget of 64 holds four of 16).
+/// small the round trip decides their time, so up to ``automaticBudget`` go at once where round trips are short,
+/// more where they are long (``budget(forRoundTrip:)``: up to 256, as s5cmd keeps), grown one a transfer; large
+/// files fill the link with a few (four at once, as a budget of 64 holds four of 16). An answer asking to slow down
+/// (503, 429, on either side's ``LinkMeter``) halves the chosen budget, down to ``leastBudget``.
 struct SyncWorkBounds {
     /// The automatic budget: small files in flight at once when `transfers` is not given.
     static let automaticBudget = 64
+    /// The most the automatic budget grows to on a long round trip.
+    static let mostBudget = 256
+    /// The least a store's requests to slow down bring the automatic budget to.
+    static let leastBudget = 4
     /// The weight of a file of 15 MiB or more under the automatic budget.
     static let heaviest = 16
 
     private var used = 0
     private var checks = 0
-    private let budget: Int
+    private var budget: Int
     private let checkers: Int
     private let weighsBySize: Bool
+    /// The sides' meters, read as transfers are added (the automatic budget only).
+    private let meters: [LinkMeter]
+    /// Slow-down answers already taken in.
+    private var throttledSeen = 0
 
-    /// Bounds from `options` (`transfers`, `checkers`).
-    init(options: SyncOptions) {
+    /// Bounds from `options` (`transfers`, `checkers`); the automatic budget follows `meters`.
+    init(options: SyncOptions, meters: [LinkMeter] = []) {
         budget = max(1, options.transfers ?? Self.automaticBudget)
         checkers = max(1, options.checkers)
         weighsBySize = options.transfers == nil
+        self.meters = weighsBySize ? meters : []
+        throttledSeen = self.meters.reduce(0) { $0 + $1.throttledAnswers }
     }
+
+    /// The automatic budget for a round trip: 64 up to 50 ms, then in proportion (a link's bandwidth-delay product
+    /// in small files), at most ``mostBudget``.
+    static func budget(forRoundTrip roundTrip: Duration?) -> Int {
+        guard let roundTrip else { return automaticBudget }
+        let milliseconds = Double(roundTrip.components.seconds) * 1000 + Double(roundTrip.components.attoseconds) / 1e15
+        return min(mostBudget, max(automaticBudget, Int(Double(automaticBudget) * milliseconds / 50)))
+    }
+
+    /// Takes in what the meters say: a new answer asking to slow down halves the budget; otherwise it grows by one
+    /// towards what the longest round trip calls for.
+    private mutating func followMeters() {
+        guard !meters.isEmpty else { return }
+        let throttled = meters.reduce(0) { $0 + $1.throttledAnswers }
+        if throttled > throttledSeen {
+            throttledSeen = throttled
+            budget = max(Self.leastBudget, budget / 2)
+            return
+        }
+        let target = Self.budget(forRoundTrip: meters.compactMap(\.roundTrip).max())
+        if budget < target { budget += 1 }
+    }
+
+    /// The budget in use now.
+    var currentBudget: Int { budget }
 
     /// What a transfer of `size` bytes takes of the budget.
     func weight(ofSize size: Int64) -> Int {
@@ -37,6 +76,7 @@ struct SyncWorkBounds {
     ) async {
         // A check weighs nothing in the budget and is returned as -1.
         let weight = isCheck ? -1 : self.weight(ofSize: size)
+        if !isCheck { followMeters() }
         while isCheck ? checks >= checkers : used > 0 && used + weight > budget, let finished = await group.next() {
             if finished < 0 { checks -= 1 } else { used -= finished }
         }
