@@ -14,7 +14,7 @@ import Transfer
     let work = TemporaryDirectory(prefix: "background-daemon")
 
     func downloadedSoFar() throws -> Int64 {
-        try TransferJournal(path: cli.journalPath).downloads().reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.done } }
+        try (cli.watchedJournal()?.downloads() ?? []).reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.done } }
     }
 
     struct LoggedRequest: Decodable {
@@ -24,7 +24,7 @@ import Transfer
     }
 
     func uploadedSoFar() throws -> Int64 {
-        try TransferJournal(path: cli.journalPath).uploads().reduce(0) { $0 + $1.parts.reduce(0) { $0 + $1.offset } }
+        try (cli.watchedJournal()?.uploads() ?? []).reduce(0) { $0 + $1.parts.reduce(0) { $0 + $1.offset } }
     }
 
     func daemonLog(_ daemon: BackgroundService) throws -> [LoggedRequest] {

@@ -18,11 +18,11 @@ import Testing
     }
 
     func journaledUpload() throws -> Int64 {
-        try TransferJournal(path: cli.journalPath).uploads().reduce(0) { $0 + $1.parts.reduce(0) { $0 + $1.offset } }
+        try (cli.watchedJournal()?.uploads() ?? []).reduce(0) { $0 + $1.parts.reduce(0) { $0 + $1.offset } }
     }
 
     func journaledDownload() throws -> Int64 {
-        try TransferJournal(path: cli.journalPath).downloads().reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.done } }
+        try (cli.watchedJournal()?.downloads() ?? []).reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.done } }
     }
 
     /// The server's root on a small tmpfs, its tus state elsewhere: the last request cannot be placed. Before, `put`

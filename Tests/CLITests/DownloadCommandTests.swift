@@ -111,7 +111,7 @@ import Transfer
         let process = try cli.launch(["get", "officer:/big.bin"], environment: viaProxy, in: work.path)
         #expect(
             await Eventually.signal(SIGKILL, to: [process], timeout: 90) {
-                (try TransferJournal(path: cli.journalPath).downloads().first?.segments.reduce(0) { $0 + $1.done } ?? 0)
+                (try (cli.watchedJournal()?.downloads() ?? []).first?.segments.reduce(0) { $0 + $1.done } ?? 0)
                     > 600_000
             })
         process.waitUntilExit()
@@ -232,7 +232,7 @@ import Transfer
     }
 
     func downloaded() throws -> Int64 {
-        try TransferJournal(path: cli.journalPath).downloads().reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.done } }
+        try (cli.watchedJournal()?.downloads() ?? []).reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.done } }
     }
 
     @Test func catPrintsTheBytes() async throws {

@@ -39,7 +39,7 @@ import Transfer
             environment: ["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": token])
         #expect(
             await Eventually.signal(SIGKILL, to: [killed]) {
-                (try? TransferJournal(path: cli.journalPath).uploads().isEmpty) == false
+                (try? (cli.watchedJournal()?.uploads() ?? []).isEmpty) == false
             })
         killed.waitUntilExit()
         for output in outputs {

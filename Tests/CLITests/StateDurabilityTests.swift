@@ -271,7 +271,7 @@ import Transfer
         let cleaned = LockedValue<ProcessResult?>(nil)
         #expect(
             await Eventually.wait(timeout: 30) {
-                ((try? TransferJournal(path: cli.journalPath).uploads()) ?? []).count == 1
+                ((try? (cli.watchedJournal()?.uploads() ?? [])) ?? []).count == 1
             } then: {
                 let result = try? ProcessRunner.run(
                     ProcessRunner.cliPath, ["transfers", "clean"], environment: cli.environment())

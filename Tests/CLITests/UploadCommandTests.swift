@@ -19,11 +19,11 @@ import Transfer
     }
 
     func uploadedSoFar() throws -> Int64 {
-        try TransferJournal(path: cli.journalPath).uploads().reduce(0) { $0 + $1.parts.reduce(0) { $0 + $1.offset } }
+        try (cli.watchedJournal()?.uploads() ?? []).reduce(0) { $0 + $1.parts.reduce(0) { $0 + $1.offset } }
     }
 
     func downloadedSoFar() throws -> Int64 {
-        try TransferJournal(path: cli.journalPath).downloads().reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.done } }
+        try (cli.watchedJournal()?.downloads() ?? []).reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.done } }
     }
 
     func bytes(_ count: Int, seed: Int) -> Data {

@@ -28,7 +28,7 @@ import Transfer
     /// only once the killed run's PATCH has ended). A run killed before it created (and journaled) its upload left
     /// nothing on the server: 0.
     func serverOffset(token: String? = nil) async throws -> Int64 {
-        guard let url = try TransferJournal(path: cli.journalPath).uploads().first?.parts.first?.url else { return 0 }
+        guard let url = try (cli.watchedJournal()?.uploads() ?? []).first?.parts.first?.url else { return 0 }
         var head = HTTPRequest(
             method: "HEAD", url: url, credential: try token.map { try BearerCredential(token: $0, issuedBy: url) })
         head.headers.add("Tus-Resumable", "1.0.0")
