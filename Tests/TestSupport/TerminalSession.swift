@@ -80,8 +80,19 @@ public final class TerminalSession: @unchecked Sendable {
     /// screen the command left with its `EXIT=N`; the session is stopped. The interruption follows what the
     /// display shows, never a guessed time.
     public func interrupt(once pattern: String, timeout: Double = 60) async throws -> [String] {
-        _ = try await wait(matching: pattern, timeout: timeout)
-        try await send("C-c")
+        // Typed from the polling thread the moment the line shows: a test whose task waits for a thread of a busy
+        // pool must not let the command run on (a loaded machine once sent it after the whole upload).
+        let expression = try NSRegularExpression(pattern: pattern)
+        let (socket, name) = (socket, name)
+        let matches: @Sendable (String) -> Bool = {
+            expression.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil
+        }
+        let seen = await Eventually.wait(timeout: timeout) {
+            Self.lines(Self.tmux(socket, ["capture-pane", "-p", "-t", name])).contains(where: matches)
+        } then: {
+            _ = Self.tmux(socket, ["send-keys", "-t", name, "C-c"])
+        }
+        if !seen { try await send("C-c") }
         let screen = try await wait(for: "EXIT=", timeout: 30)
         await stop()
         return screen
