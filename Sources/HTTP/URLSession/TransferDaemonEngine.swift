@@ -140,7 +140,9 @@ package final class TransferDaemonEngine: HTTPEngine, Sendable {
             request.httpBody = try JSONSerialization.data(withJSONObject: json)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let (data, _) = try await URLSession.shared.data(for: request)
+        // Never cancelled: FoundationNetworking's async `data(for:)` can deadlock when its task is cancelled while the
+        // answer is being delivered (the cancel waits for the session's queue, which waits for the task's lock).
+        let (data, _) = try await Task.detached { [request] in try await URLSession.shared.data(for: request) }.value
         return data
     }
 }

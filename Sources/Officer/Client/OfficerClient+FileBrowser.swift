@@ -34,13 +34,17 @@ extension OfficerClient {
             do {
                 let entry = try await call("GET", Self.base + "stat", query: query(path), as: EntryResponse.self).entry
                 offers.learn(.stat, offered: true)
+                // Awaited, not cancelled: its answer comes as soon (asked at once), and a cancelled request costs
+                // its connection.
+                _ = await probe
                 return entry
             } catch {
                 // A 404 from an endpoint the server may not have: "no such file" only once `stat` is known to be
                 // offered in this run (a probe of the root tells, once); otherwise the listing answers.
+                let offered = await probe
                 guard case .notFound = error else { throw error }
                 _ = offers.doubt(.stat)
-                if let offered = await probe { offers.learn(.stat, offered: offered) }
+                if let offered { offers.learn(.stat, offered: offered) }
                 if try await isOffered(.stat, root: path.root) { throw error }
             }
         }

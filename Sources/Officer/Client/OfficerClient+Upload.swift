@@ -51,8 +51,18 @@ extension OfficerClient {
     ) async throws(OfficerError) -> UploadPlacement {
         let wantsFolder = namesFolder || several || destination.isRoot
         // A single file's parent is asked beside its name (what is needed when the name is free), not after it.
-        async let parentExists = wantsFolder ? nil : folderState(destination.parent)
-        if let existing = try await statIfExists(destination) {
+        async let parentAnswer = wantsFolder ? nil : folderState(destination.parent)
+        // Awaited on every way out, never cancelled (a cancelled request costs its connection).
+        let existing: FileEntry?
+        let parentExists: Result<Bool, OfficerError>?
+        do {
+            existing = try await statIfExists(destination)
+            parentExists = await parentAnswer
+        } catch {
+            _ = await parentAnswer
+            throw error
+        }
+        if let existing {
             if existing.isDirectory { return .intoFolder(destination) }
             guard !wantsFolder else {
                 throw .conflict(request: "upload", message: "\(destination): is a file, not a folder")
@@ -65,7 +75,7 @@ extension OfficerClient {
             return .intoFolder(destination)
         }
         let parent = destination.parent
-        if try await parentExists?.get() == false {
+        if try parentExists?.get() == false {
             guard createMissing else { throw .notFound(request: "upload", message: "\(parent): no such folder") }
             try await makeDirectory(parent, parents: true)
         }

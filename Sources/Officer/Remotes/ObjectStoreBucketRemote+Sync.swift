@@ -62,19 +62,24 @@ extension ObjectStoreBucketRemote {
         let base = try base(root)
         let client = client
         let asksObject = !base.key.isEmpty && !base.key.hasSuffix("/")
-        async let bucketExists = client.bucketExists(base.bucket)
-        async let object = asksObject ? client.head(bucket: base.bucket, key: base.objectKey, bucketChecked: true) : nil
-        async let firstBelow =
+        // Each answer awaited whatever the others say, never cancelled (a cancelled request costs its connection).
+        async let bucketAnswer = SyncEngine.outcome { try await client.bucketExists(base.bucket) }
+        async let objectAnswer = SyncEngine.outcome {
+            asksObject ? try await client.head(bucket: base.bucket, key: base.objectKey, bucketChecked: true) : nil
+        }
+        async let belowAnswer = SyncEngine.outcome {
             mustExist && !base.key.isEmpty
-            ? client.list(bucket: base.bucket, prefix: base.folderPrefix, maxKeys: 1).objects.first : nil
-        guard try await bucketExists else {
+                ? try await client.list(bucket: base.bucket, prefix: base.folderPrefix, maxKeys: 1).objects.first : nil
+        }
+        let (bucketExists, object, firstBelow) = await (bucketAnswer, objectAnswer, belowAnswer)
+        guard try bucketExists.get() else {
             if mustExist { throw ObjectStoreError.noSuchBucket(bucket: client.shown(base.bucket)) }
             return
         }
-        if let info = try await object, !info.key.hasSuffix("/") {
+        if let info = try object.get(), !info.key.hasSuffix("/") {
             throw SyncRootError.notAFolder(path: base.description)
         }
-        if mustExist, !base.key.isEmpty, try await firstBelow == nil {
+        if mustExist, !base.key.isEmpty, try firstBelow.get() == nil {
             throw SyncRootError.missing(path: base.description)
         }
     }

@@ -46,10 +46,15 @@ extension OfficerServerRemote {
         // A destination's uploads first ask what its upload endpoint offers: asked beside the root's check, not a
         // round trip after the folders are made.
         async let discovered: Void = mustExist ? () : discoverUploads(into: base)
-        if try await !server.client.folderExists(base), mustExist {
-            throw OfficerError.notFound(request: "sync", message: "\(base): no such folder")
+        let exists: Bool
+        do {
+            exists = try await server.client.folderExists(base)
+        } catch {
+            await discovered
+            throw error
         }
         await discovered
+        if !exists, mustExist { throw OfficerError.notFound(request: "sync", message: "\(base): no such folder") }
     }
 
     /// Asks the upload endpoint's capabilities once (remembered for the uploads to come); a failure is left for
