@@ -51,7 +51,9 @@ extension OfficerClient {
     ) async throws(OfficerError) -> UploadPlacement {
         let wantsFolder = namesFolder || several || destination.isRoot
         // A single file's parent is asked beside its name (what is needed when the name is free), not after it.
-        async let parentAnswer = wantsFolder ? nil : folderState(destination.parent)
+        async let parentAnswer =
+            wantsFolder
+            ? nil : Result.awaiting { () async throws(OfficerError) in try await folderExists(destination.parent) }
         // Awaited on every way out, never cancelled (a cancelled request costs its connection).
         let existing: FileEntry?
         let parentExists: Result<Bool, OfficerError>?
@@ -80,10 +82,5 @@ extension OfficerClient {
             try await makeDirectory(parent, parents: true)
         }
         return .asFile(destination)
-    }
-
-    /// ``folderExists(_:)`` as a value, for a question asked beside another.
-    private func folderState(_ path: RemotePath) async -> Result<Bool, OfficerError> {
-        do throws(OfficerError) { return .success(try await folderExists(path)) } catch { return .failure(error) }
     }
 }

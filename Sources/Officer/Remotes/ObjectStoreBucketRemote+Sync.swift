@@ -63,11 +63,13 @@ extension ObjectStoreBucketRemote {
         let client = client
         let asksObject = !base.key.isEmpty && !base.key.hasSuffix("/")
         // Each answer awaited whatever the others say, never cancelled (a cancelled request costs its connection).
-        async let bucketAnswer = SyncEngine.outcome { try await client.bucketExists(base.bucket) }
-        async let objectAnswer = SyncEngine.outcome {
+        async let bucketAnswer = Result.awaiting { () async throws(ObjectStoreError) in
+            try await client.bucketExists(base.bucket)
+        }
+        async let objectAnswer = Result.awaiting { () async throws(ObjectStoreError) in
             asksObject ? try await client.head(bucket: base.bucket, key: base.objectKey, bucketChecked: true) : nil
         }
-        async let belowAnswer = SyncEngine.outcome {
+        async let belowAnswer = Result.awaiting { () async throws(ObjectStoreError) in
             mustExist && !base.key.isEmpty
                 ? try await client.list(bucket: base.bucket, prefix: base.folderPrefix, maxKeys: 1).objects.first : nil
         }

@@ -51,20 +51,12 @@ package struct SyncEngine: Sendable {
     package func checkRoots() async throws {
         // Both sides asked at once (a sync between two remotes waits one round trip, not two); the source's
         // problem is told first.
-        async let destinationChecked = Self.outcome { try await destination.checkRoot(mustExist: false) }
-        let sourceChecked = await Self.outcome { try await source.checkRoot(mustExist: true) }
+        async let destinationChecked = Result<Void, any Error>.awaiting {
+            try await destination.checkRoot(mustExist: false)
+        }
+        let sourceChecked = await Result<Void, any Error>.awaiting { try await source.checkRoot(mustExist: true) }
         try sourceChecked.get()
         try await destinationChecked.get()
-    }
-
-    /// What `work` ended with, as a value: a question asked beside another is awaited on every way out, never
-    /// cancelled (a cancelled request costs its connection).
-    static func outcome<Value>(_ work: () async throws -> Value) async -> Result<Value, any Error> {
-        do {
-            return .success(try await work())
-        } catch {
-            return .failure(error)
-        }
     }
 
     /// Neither side is this machine's disk: files are staged between their halves.

@@ -324,12 +324,9 @@ package struct SegmentedDownloader: Downloading {
         // The server is asked while the bytes are hashed here (a round trip beside the hashing, not after it); a
         // change it tells comes before what the hash says (bytes of two versions fail any checksum: a restart).
         async let stillSame: Void = checkStillSame(url: url, token: token, as: first)
-        let hashed: Result<(verdict: Result<ContentCheck, ContentVerification.Mismatch>, sha256: String?), any Error>
-        do {
-            let expected = try await options.expectedChecksum(headers: headers ?? first.headers)
-            hashed = .success(try ContentVerification.check(file: partial.path, against: expected))
-        } catch {
-            hashed = .failure(error)
+        let hashed = await Result.awaiting { () async throws(any Error) in
+            try ContentVerification.check(
+                file: partial.path, against: try await options.expectedChecksum(headers: headers ?? first.headers))
         }
         try await stillSame
         return try settle(hashed.get(), partial: partial)
