@@ -60,11 +60,9 @@ extension OfficerServerRemote {
     /// Asks the upload endpoint's capabilities once (remembered for the uploads to come); a failure is left for
     /// the first upload to meet.
     private func discoverUploads(into folder: RemotePath) async {
-        guard let client = try? server.client, let journal = try? server.journal,
+        guard let client = try? server.client, let uploader = try? server.uploader(),
             let target = try? client.uploadTarget(name: "probe", into: folder, mtime: nil, overwrite: true)
         else { return }
-        let uploader = TusUploader.describingFiles(
-            http: client.http, journal: journal, server: client, endpoints: server.uploadEndpoints)
         _ = try? await uploader.discover(target)
     }
 
