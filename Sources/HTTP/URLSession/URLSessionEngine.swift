@@ -24,10 +24,15 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
     /// The dispatch queue the delegate's operations run on.
     private let delegateQueue: DispatchQueue
     private let session: URLSession
+    /// Where data tasks go: the session itself, but beside a background session on Apple platforms, which carries
+    /// only upload tasks from a file and download tasks (a data task there fails once the app is suspended).
+    private let dataSession: URLSession
     /// Where snapshot bodies are written for the time of one request.
     private let temporaryFolder: URL
     /// The session's identifier, when it is the app's background session.
     package let sessionIdentifier: String?
+    /// This launch was ended by ``simulateTermination()``: nothing more is sent until ``simulateRelaunch()``.
+    private let terminated = LockedValue(false)
 
     /// The engines of the named sessions made in this process: the system allows one session per identifier.
     private static let named = LockedValue<[String: URLSessionEngine]>([:])
@@ -63,6 +68,14 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
         session = URLSession(
             configuration: Self.sessionConfiguration(identifier: sessionIdentifier), delegate: delegate,
             delegateQueue: queue)
+        #if canImport(FoundationNetworking)
+            dataSession = session
+        #else
+            dataSession =
+                sessionIdentifier == nil
+                ? session
+                : URLSession(configuration: Self.sessionConfiguration(), delegate: delegate, delegateQueue: queue)
+        #endif
     }
 
     /// Keeps the completion handler the system gave the app for this session's events
@@ -122,11 +135,16 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
         try request.checkBeforeSending(label: label)
         try Self.checkSupported(request, configuration: configuration, label: label)
         guard let url = URL(string: request.url) else { throw HTTPError.unsupportedURL(request.url) }
+        if terminated.withLock({ $0 }) { throw CancellationError() }
         let receiver = try ResponseReceiver(request: request, onProgress: onProgress)
         let body = try await SnapshotBody(request: request, folder: temporaryFolder)
         defer { body.remove() }
 
         var urlRequest = Self.urlRequest(for: request, url: url, body: body, configuration: configuration)
+        if let answer = await claimedAnswer(to: request, urlRequest) {
+            defer { try? FileManager.default.removeItem(at: answer.file) }
+            return try Self.hand(answer, to: receiver)
+        }
 
         // A fresh connection is a session of its own, invalidated after this one request.
         let session =
@@ -140,14 +158,11 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
             expectedSend: body.length, request: request, configuration: configuration)
         let task: URLSessionTask
         switch body.source {
-        case .none where request.method == "GET" && request.sink.isFile && request.headers["Range"] != nil:
-            // A range into a file is a download task: the session writes the body to a file as it comes (bounded
-            // memory, however slow the disk), and a background session can carry it while the app is away. A whole
-            // unbounded stream stays a data task: its bytes are stored as they come, not copied once more at the end.
+        case .none where Self.isDownloadTask(request):
             task = session.downloadTask(with: urlRequest)
         case .none:
             if !["GET", "HEAD"].contains(request.method) { urlRequest.httpBody = Data() }
-            task = session.dataTask(with: urlRequest)
+            task = (request.freshConnection ? session : dataSession).dataTask(with: urlRequest)
         case .file(let file, let length):
             urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
             task = session.uploadTask(with: urlRequest, fromFile: file)
@@ -170,6 +185,31 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
             try Self.hand(file, to: receiver)
             return try receiver.response(status: status, effectiveURL: effectiveURL)
         }
+    }
+
+    /// The answer an orphan download task of the same label and fields brought (a background session's, run while
+    /// the app was away), if one did: the range is then not asked again.
+    private func claimedAnswer(to request: HTTPRequest, _ urlRequest: URLRequest) async -> URLSessionOrphans.Answer? {
+        guard let label = request.transferLabel, Self.isDownloadTask(request) else { return nil }
+        return await delegate.claim(label, asking: urlRequest, in: session)
+    }
+
+    /// A range into a file goes as a download task: the session writes the body to a file as it comes (bounded
+    /// memory, however slow the disk), and a background session can carry it while the app is away. A whole
+    /// unbounded stream stays a data task: its bytes are stored as they come, not copied once more at the end.
+    static func isDownloadTask(_ request: HTTPRequest) -> Bool {
+        request.method == "GET" && request.sink.isFile && request.headers["Range"] != nil
+    }
+
+    /// Gives the receiver an orphan's answer as its own task's would have come.
+    static func hand(_ answer: URLSessionOrphans.Answer, to receiver: ResponseReceiver) throws -> HTTPResponse {
+        receiver.begin(status: answer.response.statusCode)
+        for (name, value) in answer.response.allHeaderFields { receiver.addHeader(name: "\(name)", value: "\(value)") }
+        receiver.endHead()
+        if let rejection = receiver.rejection { throw rejection }
+        try hand(answer.file, to: receiver)
+        return try receiver.response(
+            status: answer.response.statusCode, effectiveURL: answer.response.url?.absoluteString)
     }
 
     /// The `URLRequest` of one attempt: its method, its fields (the user agent, the request's own, the token, the
@@ -221,6 +261,29 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
     package func labelsOfTasksUnderWay(_ report: @escaping @Sendable ([String]) -> Void) {
         session.getAllTasks { tasks in report(tasks.filter { $0.state == .running }.compactMap(\.taskDescription)) }
     }
+
+    /// Waits for the orphan tasks (an earlier launch's, carried on while the app was away) whose labels start with
+    /// `prefix`: an upload's next HEAD then reads the offset they reached instead of racing them.
+    package func settleTasks(labelled prefix: String) async {
+        for task in await URLSessionEngineDelegate.runningTasks(of: session)
+        where (task.taskDescription ?? "").hasPrefix(prefix) {
+            await delegate.waitForEnd(of: task)
+        }
+    }
+
+    /// Drops an orphan's answer labelled `label` nobody claimed (the journal holds that piece already).
+    package func releaseTask(labelled label: String) async { delegate.forget(label) }
+
+    /// What the system does to an app it terminates, for the tests of adoption (FoundationNetworking has no
+    /// background session to outlive a process): every request under way ends with `CancellationError` while its
+    /// task goes on in the session, and nothing more is sent until ``simulateRelaunch()``.
+    package func simulateTermination() {
+        terminated.withLock { $0 = true }
+        delegate.abandonAll()
+    }
+
+    /// The app was launched again: requests are sent (or claim what the tasks of the last launch brought).
+    package func simulateRelaunch() { terminated.withLock { $0 = false } }
 
     /// Refuses, before anything is sent, what this engine cannot do as asked.
     private static func checkSupported(

@@ -4,13 +4,15 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The session's delegate: hands each task's callbacks to its ``URLSessionTaskState`` and follows no redirect
+/// The session's delegate: hands each task's callbacks to its ``URLSessionTaskState``, keeps the ends and answers of
+/// the labelled tasks no request of this launch waits for (``URLSessionOrphans``), and follows no redirect
 /// (``HTTPClient`` checks and follows each hop itself).
 final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate,
     @unchecked Sendable
 {  // Serial queue.
     private let lock = NSLock()
     private var states: [ObjectIdentifier: URLSessionTaskState] = [:]
+    private var orphans = URLSessionOrphans()
     /// Where a finished download task's file is moved before the session removes it.
     private let downloadFolder: URL
     /// The system's completion handler for a background session's events, called once they are all delivered.
@@ -56,43 +58,53 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
         guard let state = state(dataTask), let http = response as? HTTPURLResponse else {
-            completionHandler(.cancel)
+            completionHandler(URLSessionOrphans.isOrphan(dataTask) ? .allow : .cancel)
             return
         }
         completionHandler(state.receive(response: http) ? .allow : .cancel)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let state = state(dataTask), state.receive(data, task: dataTask) else {
-            dataTask.cancel()
+        // An orphan's answer to a chunk is not needed: the upload asks the server's offset after it.
+        guard let state = state(dataTask) else {
+            if !URLSessionOrphans.isOrphan(dataTask) { dataTask.cancel() }
             return
         }
+        if !state.receive(data, task: dataTask) { dataTask.cancel() }
     }
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        guard let state = state(task), state.sent(total: totalBytesSent, task: task) else {
-            task.cancel()
+        guard let state = state(task) else {
+            if !URLSessionOrphans.isOrphan(task) { task.cancel() }
             return
         }
+        if !state.sent(total: totalBytesSent, task: task) { task.cancel() }
     }
 
     func urlSession(
         _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
         totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
     ) {
-        guard let state = state(downloadTask), state.wrote(total: totalBytesWritten, task: downloadTask) else {
-            downloadTask.cancel()
+        guard let state = state(downloadTask) else {
+            if !URLSessionOrphans.isOrphan(downloadTask) { downloadTask.cancel() }
             return
         }
+        if !state.wrote(total: totalBytesWritten, task: downloadTask) { downloadTask.cancel() }
     }
 
     func urlSession(
         _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
     ) {
-        state(downloadTask)?.finishedDownloading(to: location, task: downloadTask, folder: downloadFolder)
+        if let state = state(downloadTask) {
+            state.finishedDownloading(to: location, task: downloadTask, folder: downloadFolder)
+        } else if URLSessionOrphans.isOrphan(downloadTask) {
+            let kept = downloadFolder.appendingPathComponent("officer-files-download-\(UUID().uuidString)")
+            guard (try? FileManager.default.moveItem(at: location, to: kept)) != nil else { return }
+            lock.withLock { orphans.downloaded(downloadTask, into: kept) }
+        }
     }
 
     func urlSession(
@@ -103,7 +115,59 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let state = lock.withLock { states.removeValue(forKey: ObjectIdentifier(task)) }
+        let (state, ended) = lock.withLock { () -> (URLSessionTaskState?, ([CheckedContinuation<Void, Never>], URL?)) in
+            if let state = states.removeValue(forKey: ObjectIdentifier(task)) { return (state, ([], nil)) }
+            guard URLSessionOrphans.isOrphan(task) else { return (nil, ([], nil)) }
+            return (nil, orphans.end(task, failed: error != nil))
+        }
         state?.complete(error: error, response: task.response)
+        if let drop = ended.1 { try? FileManager.default.removeItem(at: drop) }
+        for waiter in ended.0 { waiter.resume() }
+    }
+
+    // MARK: Orphans
+
+    /// Ends every wait of this launch with `CancellationError` while the tasks go on, as the system does to an app it
+    /// terminates: their callbacks from now on are an orphan's.
+    func abandonAll() {
+        let abandoned = lock.withLock { () -> [URLSessionTaskState] in
+            defer { states = [:] }
+            return Array(states.values)
+        }
+        for state in abandoned { state.abandon() }
+    }
+
+    /// Waits for the end of `task` if it is an orphan (a task this launch tracks is its own request's to wait for).
+    func waitForEnd(of task: URLSessionTask) async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let waits = lock.withLock {
+                states[ObjectIdentifier(task)] == nil && URLSessionOrphans.isOrphan(task)
+                    && orphans.wait(for: task, waiter)
+            }
+            if !waits { waiter.resume() }
+        }
+    }
+
+    /// The answer of an orphan labelled `label` that asked what `request` asks: an ended one at once; one under way
+    /// in `session` once it ends. Nil: none, the request is sent.
+    func claim(_ label: String, asking request: URLRequest, in session: URLSession) async -> URLSessionOrphans.Answer? {
+        if let answer = lock.withLock({ orphans.claim(label, asking: request) }) { return answer }
+        for task in await Self.runningTasks(of: session)
+        where task.taskDescription == label && URLSessionOrphans.asksTheSame(task.originalRequest, request) {
+            await waitForEnd(of: task)
+        }
+        return lock.withLock { orphans.claim(label, asking: request) }
+    }
+
+    /// Forgets an unclaimed answer labelled `label`.
+    func forget(_ label: String) {
+        for file in lock.withLock({ orphans.forget(label) }) { try? FileManager.default.removeItem(at: file) }
+    }
+
+    /// The session's tasks under way.
+    static func runningTasks(of session: URLSession) async -> [URLSessionTask] {
+        await withCheckedContinuation { (done: CheckedContinuation<[URLSessionTask], Never>) in
+            session.getAllTasks { tasks in done.resume(returning: tasks.filter { $0.state == .running }) }
+        }
     }
 }

@@ -34,6 +34,8 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
     // Crosses threads: guarded by `lock`.
     private let lock = NSLock()
     private var cancelled = false
+    /// The wait was ended while the task goes on (``abandon()``): a cancel no longer reaches the task.
+    private var abandoned = false
     private var suspended = false
     private var continuation: CheckedContinuation<Completion, any Error>?
     private var clock: Task<Void, Never>?
@@ -59,13 +61,27 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
 
     /// Marks the task cancelled; a task held by the pacer is let go so its cancellation can complete.
     func cancel(_ task: URLSessionTask) {
-        let wasSuspended = lock.withLock { () -> Bool in
+        let wasSuspended = lock.withLock { () -> Bool? in
+            if abandoned { return nil }
             cancelled = true
             defer { suspended = false }
             return suspended
         }
+        guard let wasSuspended else { return }
         task.cancel()
         if wasSuspended { task.resume() }
+    }
+
+    /// Ends the wait with `CancellationError` and leaves the task to go on, its callbacks no longer this state's: what
+    /// the system does to a terminated app's background tasks.
+    func abandon() {
+        let waiting = lock.withLock { () -> CheckedContinuation<Completion, any Error>? in
+            abandoned = true
+            clock?.cancel()
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(throwing: CancellationError())
     }
 
     /// Holds the task for `seconds` (at most once at a time), then lets it go on unless it was cancelled meanwhile.
