@@ -38,7 +38,8 @@ private final class BadNameIterator: SyncRemoteIterator, @unchecked Sendable {
 
 @Suite(.timeLimit(.minutes(30))) struct SyncEngineBoundsTests {
     /// The automatic budget follows the link: more in flight where round trips are long (up to s5cmd's 256), grown
-    /// one a transfer; halved by each answer asking to slow down, never below four; a budget the user gave is kept.
+    /// one a transfer; halved by each answer asking to slow down and by a climbing latency, never below four; a budget
+    /// the user gave is kept.
     @Test func theChosenBudgetFollowsTheRoundTripAndBacksOffWhenAskedTo() async {
         #expect(SyncWorkBounds.budget(forRoundTrip: nil) == 64)
         #expect(SyncWorkBounds.budget(forRoundTrip: .milliseconds(20)) == 64)
@@ -46,17 +47,31 @@ private final class BadNameIterator: SyncRemoteIterator, @unchecked Sendable {
         #expect(SyncWorkBounds.budget(forRoundTrip: .seconds(2)) == 256)
 
         let meter = LinkMeter()
-        meter.record(status: 200, elapsed: .milliseconds(400))
+        meter.record(status: 200, elapsed: .milliseconds(160))
         meter.record(status: 200, elapsed: .milliseconds(150))
-        meter.record(status: 200, elapsed: nil)  // a request with a body: not a round trip
+        meter.record(status: 200, elapsed: .milliseconds(90), roundTrip: false)  // a request with a body
         #expect(meter.roundTrip == .milliseconds(150))
+        #expect(!meter.latencyClimbs)
         var bounds = SyncWorkBounds(options: SyncOptions(direction: .push), meters: [meter])
         await withTaskGroup(of: Int.self) { group in
             for _ in 0..<300 { await bounds.add(to: &group, isCheck: false, size: 1000) {} }
             #expect(bounds.currentBudget == 192, "grown one a transfer to the round trip's budget")
-            meter.record(status: 503, elapsed: .milliseconds(200))
+            meter.record(status: 503, elapsed: .milliseconds(150))
             await bounds.add(to: &group, isCheck: false, size: 1000) {}
             #expect(bounds.currentBudget == 96, "halved by a slow-down answer")
+            // Queues build up: the recent time of small exchanges climbs past four times the shortest. A quarter off
+            // once a budget's worth of transfers went since the last cut, and not grown meanwhile.
+            for _ in 0..<30 { meter.record(status: 200, elapsed: .milliseconds(600)) }
+            #expect(meter.latencyClimbs)
+            for _ in 0..<95 { await bounds.add(to: &group, isCheck: false, size: 1000) {} }
+            #expect(bounds.currentBudget == 96, "not cut again before the last cut drained")
+            await bounds.add(to: &group, isCheck: false, size: 1000) {}
+            #expect(bounds.currentBudget == 72, "a quarter off for a climbing latency")
+            // The queues drain: the budget grows again.
+            for _ in 0..<30 { meter.record(status: 200, elapsed: .milliseconds(150)) }
+            #expect(!meter.latencyClimbs)
+            await bounds.add(to: &group, isCheck: false, size: 1000) {}
+            #expect(bounds.currentBudget == 73)
             for _ in 0..<6 {
                 meter.record(status: 429, elapsed: nil)
                 await bounds.add(to: &group, isCheck: false, size: 1000) {}

@@ -130,10 +130,13 @@ package struct HTTPClient: Sendable {
                             attemptRequest, configuration: configuration, onProgress: onProgress)
                     }
                     guard var response = answer else { throw HTTPError.cancelled(request: label) }
-                    // Only a request without a body times the link: a body's own sending is not a round trip.
+                    // Only a request without a body times the round trip: a body's own sending is not one.
                     let bodiless: Bool
                     if case .empty = attemptRequest.body { bodiless = true } else { bodiless = false }
-                    configuration.linkMeter.record(status: response.status, elapsed: bodiless ? elapsed : nil)
+                    let answered = Int64(response.body.count) + response.bytesWritten
+                    configuration.linkMeter.record(
+                        status: response.status, elapsed: elapsed, roundTrip: bodiless,
+                        small: !attemptRequest.isBulk && answered <= LinkMeter.smallExchangeBytes)
                     response.attempts = loop.attempt
                     log(
                         "< \(response.status) \(label) "

@@ -8,7 +8,9 @@ import HTTP
 /// small the round trip decides their time, so up to ``automaticBudget`` go at once where round trips are short,
 /// more where they are long (``budget(forRoundTrip:)``: up to 256, as s5cmd keeps), grown one a transfer; large
 /// files fill the link with a few (four at once, as a budget of 64 holds four of 16). An answer asking to slow down
-/// (503, 429, on either side's ``LinkMeter``) halves the chosen budget, down to ``leastBudget``.
+/// (503, 429, on either side's ``LinkMeter``) halves the chosen budget, down to ``leastBudget``; a latency that climbs
+/// (``LinkMeter/latencyClimbs``: queues building up) takes a quarter off, at most once a budget's worth of
+/// transfers, and while it stays high the budget does not grow.
 struct SyncWorkBounds {
     /// The automatic budget: small files in flight at once when `transfers` is not given.
     static let automaticBudget = 64
@@ -28,6 +30,8 @@ struct SyncWorkBounds {
     private let meters: [LinkMeter]
     /// Slow-down answers already taken in.
     private var throttledSeen = 0
+    /// Transfers added since the budget was last cut.
+    private var addedSinceCut = 0
 
     /// Bounds from `options` (`transfers`, `checkers`); the automatic budget follows `meters`.
     init(options: SyncOptions, meters: [LinkMeter] = []) {
@@ -46,18 +50,32 @@ struct SyncWorkBounds {
         return min(mostBudget, max(automaticBudget, Int(Double(automaticBudget) * milliseconds / 50)))
     }
 
-    /// Takes in what the meters say: a new answer asking to slow down halves the budget; otherwise it grows by one
+    /// Takes in what the meters say: a new answer asking to slow down halves the budget, a climbing latency takes a quarter off;
+    /// otherwise it grows by one
     /// towards what the longest round trip calls for.
     private mutating func followMeters() {
         guard !meters.isEmpty else { return }
         let throttled = meters.reduce(0) { $0 + $1.throttledAnswers }
         if throttled > throttledSeen {
             throttledSeen = throttled
-            budget = max(Self.leastBudget, budget / 2)
+            cut(by: 2)
+            return
+        }
+        // A climbing latency takes a quarter off, at most once a budget's worth of transfers: the cut takes that long
+        // to drain the queue it built. Gentler than a slow-down answer: on a store whose own rate bounds the work,
+        // more in flight only queues there, and fewer still keep it busy.
+        if meters.contains(where: \.latencyClimbs) {
+            if addedSinceCut >= budget { cut(by: 4) }
             return
         }
         let target = Self.budget(forRoundTrip: meters.compactMap(\.roundTrip).max())
         if budget < target { budget += 1 }
+    }
+
+    /// Takes `1/divisor` of the budget off (a half for 2, a quarter for 4), down to ``leastBudget``.
+    private mutating func cut(by divisor: Int) {
+        budget = max(Self.leastBudget, budget - budget / divisor)
+        addedSinceCut = 0
     }
 
     /// The budget in use now.
@@ -76,7 +94,10 @@ struct SyncWorkBounds {
     ) async {
         // A check weighs nothing in the budget and is returned as -1.
         let weight = isCheck ? -1 : self.weight(ofSize: size)
-        if !isCheck { followMeters() }
+        if !isCheck {
+            addedSinceCut += 1
+            followMeters()
+        }
         while isCheck ? checks >= checkers : used > 0 && used + weight > budget, let finished = await group.next() {
             if finished < 0 { checks -= 1 } else { used -= finished }
         }
