@@ -37,8 +37,8 @@ private final class BadNameIterator: SyncRemoteIterator, @unchecked Sendable {
 }
 
 @Suite(.timeLimit(.minutes(30))) struct SyncEngineBoundsTests {
-    /// The automatic budget follows the link: more in flight where round trips are long (up to s5cmd's 256), grown
-    /// one a transfer; halved by each answer asking to slow down and by a climbing latency, never below four; a budget
+    /// The automatic budget follows the link: more in flight where round trips are long (up to s5cmd's 256), at once
+    /// until a first cut and one a transfer after; halved by each answer asking to slow down and by a climbing latency, never below four; a budget
     /// the user gave is kept.
     @Test func theChosenBudgetFollowsTheRoundTripAndBacksOffWhenAskedTo() async {
         #expect(SyncWorkBounds.budget(forRoundTrip: nil) == 64)
@@ -54,8 +54,10 @@ private final class BadNameIterator: SyncRemoteIterator, @unchecked Sendable {
         #expect(!meter.latencyClimbs)
         var bounds = SyncWorkBounds(options: SyncOptions(direction: .push), meters: [meter])
         await withTaskGroup(of: Int.self) { group in
+            await bounds.add(to: &group, isCheck: false, size: 1000) {}
+            #expect(bounds.currentBudget == 192, "the round trip's budget at once, before any cut")
             for _ in 0..<300 { await bounds.add(to: &group, isCheck: false, size: 1000) {} }
-            #expect(bounds.currentBudget == 192, "grown one a transfer to the round trip's budget")
+            #expect(bounds.currentBudget == 192)
             meter.record(status: 503, elapsed: .milliseconds(150))
             await bounds.add(to: &group, isCheck: false, size: 1000) {}
             #expect(bounds.currentBudget == 96, "halved by a slow-down answer")

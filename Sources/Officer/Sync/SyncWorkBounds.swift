@@ -6,7 +6,8 @@ import HTTP
 /// Transfers share a budget by weight. Given `--transfers N`, each file weighs one and N go at once. Chosen
 /// (``SyncOptions/transfers`` nil), a file weighs one plus a unit per MiB, at most ``heaviest``: while files are
 /// small the round trip decides their time, so up to ``automaticBudget`` go at once where round trips are short,
-/// more where they are long (``budget(forRoundTrip:)``: up to 256, as s5cmd keeps), grown one a transfer; large
+/// more where they are long (``budget(forRoundTrip:)``: up to 256, as s5cmd keeps) — at once until a first cut (the
+/// listings measured the round trip before the first transfer), one a transfer after it; large
 /// files fill the link with a few (four at once, as a budget of 64 holds four of 16). An answer asking to slow down
 /// (503, 429, on either side's ``LinkMeter``) halves the chosen budget, down to ``leastBudget``; a latency that climbs
 /// (``LinkMeter/latencyClimbs``: queues building up) takes a quarter off, at most once a budget's worth of
@@ -30,6 +31,8 @@ struct SyncWorkBounds {
     private let meters: [LinkMeter]
     /// Slow-down answers already taken in.
     private var throttledSeen = 0
+    /// Cuts so far.
+    private var cuts = 0
     /// Transfers added since the budget was last cut.
     private var addedSinceCut = 0
 
@@ -50,9 +53,8 @@ struct SyncWorkBounds {
         return min(mostBudget, max(automaticBudget, Int(Double(automaticBudget) * milliseconds / 50)))
     }
 
-    /// Takes in what the meters say: a new answer asking to slow down halves the budget, a climbing latency takes a quarter off;
-    /// otherwise it grows by one
-    /// towards what the longest round trip calls for.
+    /// Takes in what the meters say: a new answer asking to slow down halves the budget, a climbing latency takes a
+    /// quarter off; otherwise it goes towards what the longest round trip calls for.
     private mutating func followMeters() {
         guard !meters.isEmpty else { return }
         let throttled = meters.reduce(0) { $0 + $1.throttledAnswers }
@@ -69,12 +71,15 @@ struct SyncWorkBounds {
             return
         }
         let target = Self.budget(forRoundTrip: meters.compactMap(\.roundTrip).max())
-        if budget < target { budget += 1 }
+        // Until the first cut the budget goes straight to what the round trip calls for (the listings measured it
+        // before the first transfer); after one, it grows one a transfer.
+        if budget < target { budget = cuts == 0 ? target : budget + 1 }
     }
 
     /// Takes `1/divisor` of the budget off (a half for 2, a quarter for 4), down to ``leastBudget``.
     private mutating func cut(by divisor: Int) {
         budget = max(Self.leastBudget, budget - budget / divisor)
+        cuts += 1
         addedSinceCut = 0
     }
 
