@@ -54,6 +54,14 @@ public struct DownloadOptions: Sendable {
         return headers.flatMap { checksumInHeaders?($0) }
     }
 
+    /// Whether the bytes will be checked by a SHA-256 (given, asked of the server — its `sha256` — or carried by
+    /// `headers`): a download then hashes them as they land instead of after the last byte.
+    func expectsSHA256(headers: HTTPHeaders?) -> Bool {
+        if let checksum { return checksum.algorithm == .sha256 }
+        if pendingChecksum != nil { return true }
+        return headers.flatMap { checksumInHeaders?($0) }?.algorithm == .sha256
+    }
+
     /// Segments used for a file of `total` bytes on a server that serves ranges.
     /// The ranges a file of `total` bytes is fetched in when `wanted` are asked for (nil: by size).
     static func segmentCount(total: Int64, wanted: Int?) -> Int {

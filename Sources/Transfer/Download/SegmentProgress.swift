@@ -3,7 +3,8 @@ import Foundation
 import HTTP
 import Journal
 
-/// Live offsets of a download's ranges, shared by the transfers that advance them and the journal writer.
+/// Live offsets of a download's ranges, shared by the transfers that advance them, the journal writer and the
+/// digest taken as the bytes land (told each new frontier: the bytes written without a gap from the first).
 final class SegmentProgress: Sendable {
     private struct Counts {
         var segments: [TransferJournal.Segment]
@@ -14,7 +15,25 @@ final class SegmentProgress: Sendable {
     /// Held while the offsets are written to the journal, so a snapshot taken earlier is never written after a later one.
     private let journalWrites = LockedValue(())
 
-    init(_ segments: [TransferJournal.Segment]) { counts = LockedValue(Counts(segments: segments)) }
+    private let landing: LandingDigest?
+
+    init(_ segments: [TransferJournal.Segment], landing: LandingDigest? = nil) {
+        counts = LockedValue(Counts(segments: segments))
+        self.landing = landing
+        landing?.advance(to: Self.frontier(of: segments))
+    }
+
+    /// Where the bytes written without a gap from the file's first byte end: through every whole range from the
+    /// first, and the done part of the first range that is not whole.
+    static func frontier(of segments: [TransferJournal.Segment]) -> Int64 {
+        var frontier: Int64 = 0
+        for segment in segments.sorted(by: { $0.start < $1.start }) {
+            guard segment.start == frontier else { break }
+            frontier = segment.start + segment.done
+            if segment.done < segment.length { break }
+        }
+        return frontier
+    }
 
     var snapshot: [TransferJournal.Segment] { counts.withLock { $0.segments } }
     var fetchedBytes: Int64 { counts.withLock { $0.refetched } }
@@ -23,7 +42,12 @@ final class SegmentProgress: Sendable {
 
     /// Records progress; offsets only move forward, except when an attempt restarts behind what was counted.
     func setDone(_ index: Int, _ done: Int64) {
-        counts.withLock { $0.segments[index].done = min(done, $0.segments[index].length) }
+        counts.withLock { counts in
+            counts.segments[index].done = min(done, counts.segments[index].length)
+            // Told under the lock: two ranges' updates reach the digest in the order they were made (a frontier
+            // seen to go back would start the digest over).
+            landing?.advance(to: Self.frontier(of: counts.segments))
+        }
     }
 
     /// Counts bytes received in this run (an attempt reports its total when it ends).

@@ -86,6 +86,8 @@ package struct SegmentedDownloader: Downloading {
         var onEvent: (@Sendable (TransferEvent) -> Void)?
         /// Bytes the ranges received in this run.
         var fetched: Int64 = 0
+        /// The SHA-256 of the ranges' bytes, taken as they landed in this run.
+        var landing: LandingDigest?
 
         var known: SegmentedDownloadMachine.Known {
             .init(length: options.knownLength, etag: options.knownETag, servesRanges: options.knownServesRanges)
@@ -114,14 +116,18 @@ package struct SegmentedDownloader: Downloading {
             try await checkOverlaps(plan.segments, url: url, token: token, partial: partial, info: plan.info)
             return .event(.overlapsMatched)
         case .fetch(let plan):
-            let written = try await fetchRanges(plan, job: job)
+            let landing =
+                job.options.expectsSHA256(headers: plan.info.headers) ? LandingDigest(path: partial.path) : nil
+            let written = try await fetchRanges(plan, job: job, landing: landing)
             job.fetched = written.fetched
+            job.landing = landing
             return .event(.fetched(written: written.bytes, fileSize: partial.size))
         case .verify(let plan):
             return .finished(try await finishRanges(plan, job: job))
         case .streamWhole(let info, let journaled):
             return .finished(try await streamWhole(info: info, journaled: journaled, job: job))
         case .restart(let reason, let refresh):
+            job.landing = nil
             return .restart(reason: reason, refresh: refresh)
         case .fail(let failure):
             throw failed(failure, job: job)
@@ -162,16 +168,16 @@ package struct SegmentedDownloader: Downloading {
 
     /// Fetches the plan's ranges in parallel into the temp file, journaling their progress; returns the bytes the
     /// ranges hold in all, and those fetched in this run.
-    private func fetchRanges(_ plan: SegmentedDownloadMachine.Plan, job: Job) async throws -> (
-        bytes: Int64, fetched: Int64
-    ) {
+    private func fetchRanges(_ plan: SegmentedDownloadMachine.Plan, job: Job, landing: LandingDigest?) async throws
+        -> (bytes: Int64, fetched: Int64)
+    {
         let partial = job.partial
         try start(plan, job: job)
         job.onEvent?(
             .started(
                 total: plan.total, partSizes: plan.segments.map(\.length), resumedBytes: plan.resumed, method: .ranges,
                 partsResumed: plan.segments.map(\.done)))
-        let progress = SegmentProgress(plan.segments)
+        let progress = SegmentProgress(plan.segments, landing: landing)
         let rate = job.options.bandwidthLimit.map { $0 / Int64(max(1, plan.segments.count)) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             let journalTask = Task { await journalLoop(progress, partial: partial) }
@@ -218,7 +224,8 @@ package struct SegmentedDownloader: Downloading {
         let partial = job.partial
         job.onEvent?(.verifying)
         let (digest, check) = try await verifyAndCheckStillSame(
-            partial: partial, options: job.options, url: job.url, token: job.token, as: plan.info)
+            partial: partial, options: job.options, url: job.url, token: job.token, as: plan.info,
+            landed: job.landing.map { ($0, plan.total) })
         try partial.commit(
             force: job.options.force,
             modificationTime: job.options.settledModificationTime(lastModified: plan.info.lastModified))
@@ -319,14 +326,20 @@ package struct SegmentedDownloader: Downloading {
     /// else the one the answer's headers carry). Returns the SHA-256 where that was the check, and the check.
     func verifyAndCheckStillSame(
         partial: PartialFile, options: DownloadOptions, url: String, token: BearerCredential?,
-        as first: RemoteFileInfo, headers: HTTPHeaders? = nil
+        as first: RemoteFileInfo, headers: HTTPHeaders? = nil, landed: (digest: LandingDigest, length: Int64)? = nil
     ) async throws -> (sha256: String?, check: ContentCheck) {
         // The server is asked while the bytes are hashed here (a round trip beside the hashing, not after it); a
         // change it tells comes before what the hash says (bytes of two versions fail any checksum: a restart).
         async let stillSame: Void = checkStillSame(url: url, token: token, as: first)
         let hashed = await Result.awaiting { () async throws(any Error) in
-            try ContentVerification.check(
-                file: partial.path, against: try await options.expectedChecksum(headers: headers ?? first.headers))
+            let expected = try await options.expectedChecksum(headers: headers ?? first.headers)
+            // Hashed as the bytes landed, where the check is a SHA-256: what is left is what came after the frontier.
+            if let landed, expected?.algorithm == .sha256,
+                let actual = await landed.digest.finish(length: landed.length)
+            {
+                return (verdict: ContentVerification.check(actual: actual, against: expected), sha256: Optional(actual))
+            }
+            return try ContentVerification.check(file: partial.path, against: expected)
         }
         try await stillSame
         return try settle(hashed.get(), partial: partial)
