@@ -3,7 +3,7 @@ import HTTP
 /// Sizes tus PATCH requests from the rate they go at, so that each takes about ``targetSeconds``: a killed or
 /// cut upload then loses seconds of work, not a fixed 64 MiB, on a phone link and on loopback alike.
 ///
-/// It starts at ``initial``, grows (at most sixteenfold a step while small, fourfold above) while chunks finish fast, shrinks when they are slow
+/// It starts at ``initial``, grows (at most fourfold a step) while chunks finish fast, shrinks when they are slow
 /// or fail, and never leaves [``floor``, ``ceiling``]. A server's body limit (a 413) lowers the ceiling for good.
 /// A fixed size (`--chunk-size`) turns the adaptation off.
 struct ChunkSizer: Sendable {
@@ -48,14 +48,9 @@ struct ChunkSizer: Sendable {
         let rate = Double(bytes) / max(seconds, 0.001)
         let ideal = Int64(rate * Self.targetSeconds)
         let before = size
-        set(min(max(ideal, size / 4), size * Self.mostGrowth(from: size)))
+        set(min(max(ideal, size / 4), size * 4))
         lastGrowth = size > before ? max(1, size / max(1, before)) : 1
     }
-
-    /// How much larger the next chunk may be than one of `size` that went well: sixteenfold while chunks are small
-    /// (below 16 MiB a round trip weighs on the time measured, so the rate reads low, and each step up costs a round
-    /// trip of its own: 1 → 16 → 64 MiB, not 1 → 4 → 16 → 64), fourfold above.
-    static func mostGrowth(from size: Int64) -> Int64 { size < 16 << 20 ? 16 : 4 }
 
     /// A chunk failed: the link may be worse than measured; halve.
     mutating func failed() {
