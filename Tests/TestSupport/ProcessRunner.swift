@@ -41,6 +41,9 @@ public enum ProcessRunner {
         try spawnLock.withLock(body)
     }
 
+    /// A write to a child that already ended fails with EPIPE instead of ending the test process (once).
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     /// Runs `executable` with `arguments`, feeding `stdin`, and waits for it.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, stdin: String? = nil,
@@ -53,17 +56,30 @@ public enum ProcessRunner {
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         let (output, errors, input) = try spawning { () throws -> (Pipe, Pipe, Pipe) in
             let output = Pipe(), errors = Pipe(), input = Pipe()
+            // This side's ends stay out of any other child (a server another test starts meanwhile would hold the
+            // stdin pipe's write end open, and the child would wait for an end of its input that never comes).
+            for end in [input.fileHandleForWriting, output.fileHandleForReading, errors.fileHandleForReading] {
+                _ = fcntl(end.fileDescriptor, F_SETFD, FD_CLOEXEC)
+            }
             process.standardOutput = output
             process.standardError = errors
             process.standardInput = input
             try process.run()
-            if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-            try? input.fileHandleForWriting.close()
             return (output, errors, input)
         }
-        _ = input
-        // Read both pipes concurrently so a chatty child cannot block on a full pipe.
         let group = DispatchGroup()
+        // The input is written beside the reading of the output, outside the spawn lock: a child that writes much
+        // before it reads all of its input must not wait on a full pipe while this waits on it, nor hold up the
+        // other tests' spawns.
+        group.enter()
+        ignoreBrokenPipes
+        DispatchQueue.global().async {
+            // A child that ended before reading its input is its own failure to report, not this process's end.
+            if let stdin { try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
+            try? input.fileHandleForWriting.close()
+            group.leave()
+        }
+        // Read both pipes concurrently so a chatty child cannot block on a full pipe.
         nonisolated(unsafe) var errorData = Data()
         group.enter()
         DispatchQueue.global().async {
