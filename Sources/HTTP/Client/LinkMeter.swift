@@ -40,9 +40,6 @@ package final class LinkMeter: Sendable {
     /// The shortest request seen; nil before any.
     package var roundTrip: Duration? { readings.withLock { $0.fastest } }
 
-    /// The recent time of small exchanges (a moving average); nil before any.
-    package var recentTime: Duration? { readings.withLock { $0.recent } }
-
     /// Whether the recent time of small exchanges climbed past four times the shortest one and by more than 50 ms
     /// (a queue building up, not a loopback's jitter): the far end or the link is taking more than it can move.
     package var latencyClimbs: Bool {

@@ -74,8 +74,20 @@ package final class ResponseReceiver: @unchecked Sendable {  // Used by one engi
         return true
     }
 
-    /// One parsed header field.
-    package func addHeader(name: String, value: String) { headers.add(name, value) }
+    /// A whole head handed over parsed (URLSession's response, the transfer daemon's answer): its status, then its
+    /// fields, then ``endHead()``. Nil when the body may come; else why not: a head larger than any real server's
+    /// (counted as the lines would be), or the response check's refusal.
+    package func takeHead(status: Int, fields: [(name: String, value: String)]) -> HTTPError? {
+        begin(status: status)
+        var headBytes = 0
+        for field in fields {
+            headBytes += field.name.utf8.count + field.value.utf8.count + 4
+            headers.add(field.name, field.value)
+        }
+        guard headBytes <= Self.maxHeaderBytes else { return .headersTooLarge(request: label) }
+        endHead()
+        return rejection
+    }
 
     /// The head is complete: a final response is checked (unless it is a redirect ``HTTPClient`` will follow) and
     /// a 2xx body's limit fixed.

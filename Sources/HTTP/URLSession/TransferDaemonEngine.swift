@@ -88,10 +88,8 @@ package final class TransferDaemonEngine: HTTPEngine, Sendable {
             throw HTTPError.transport(
                 request: label, code: TransportCode.receiveError, message: outcome.error ?? "the task failed")
         }
-        receiver.begin(status: status)
-        for field in outcome.headers where field.count == 2 { receiver.addHeader(name: field[0], value: field[1]) }
-        receiver.endHead()
-        if let rejection = receiver.rejection { throw rejection }
+        let answered = outcome.headers.filter { $0.count == 2 }.map { (name: $0[0], value: $0[1]) }
+        if let refusal = receiver.takeHead(status: status, fields: answered) { throw refusal }
         if let file {
             try URLSessionEngine.hand(file, to: receiver)
         } else if let text = outcome.body, let data = Data(base64Encoded: text), !data.isEmpty {

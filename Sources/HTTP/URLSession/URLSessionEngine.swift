@@ -203,10 +203,9 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
 
     /// Gives the receiver an orphan's answer as its own task's would have come.
     static func hand(_ answer: URLSessionOrphans.Answer, to receiver: ResponseReceiver) throws -> HTTPResponse {
-        receiver.begin(status: answer.response.statusCode)
-        for (name, value) in answer.response.allHeaderFields { receiver.addHeader(name: "\(name)", value: "\(value)") }
-        receiver.endHead()
-        if let rejection = receiver.rejection { throw rejection }
+        if let refusal = receiver.takeHead(status: answer.response.statusCode, fields: answer.response.fields) {
+            throw refusal
+        }
         try hand(answer.file, to: receiver)
         return try receiver.response(
             status: answer.response.statusCode, effectiveURL: answer.response.url?.absoluteString)

@@ -132,23 +132,9 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
 
     /// The final response's head: false stops the task before any body byte is stored.
     func receive(response: HTTPURLResponse) -> Bool {
-        receiver.begin(status: response.statusCode)
-        var headBytes = 0
-        for (name, value) in response.allHeaderFields {
-            let field = (name: "\(name)", value: "\(value)")
-            headBytes += field.name.utf8.count + field.value.utf8.count + 4
-            receiver.addHeader(name: field.name, value: field.value)
-        }
-        guard headBytes <= ResponseReceiver.maxHeaderBytes else {
-            receiver.failure = .headersTooLarge(request: receiver.label)
-            return false
-        }
-        receiver.endHead()
-        if let rejection = receiver.rejection {
-            receiver.failure = rejection
-            return false
-        }
-        return true
+        guard let refusal = receiver.takeHead(status: response.statusCode, fields: response.fields) else { return true }
+        receiver.failure = refusal
+        return false
     }
 
     /// One chunk of the body; false stops the task.
@@ -288,4 +274,9 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
         }
         return .transport(request: label, code: code, message: urlError.localizedDescription)
     }
+}
+
+extension HTTPURLResponse {
+    /// The response's header fields as ``ResponseReceiver/takeHead(status:fields:)`` takes them.
+    var fields: [(name: String, value: String)] { allHeaderFields.map { (name: "\($0.key)", value: "\($0.value)") } }
 }
