@@ -91,6 +91,53 @@ import Testing
         #expect(digests.sha256 == "d7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592")
     }
 
+    /// Above a few MiB the MD5 goes on a thread of its own beside the SHA-256, and the time that leaves is spent on
+    /// the parts' MD5s from the last back: the same digests as one pass, and every part's MD5 its own bytes'.
+    @Test func digestsOnTwoThreadsAreOnePassDigestsAndPartsHashedFromTheBack() throws {
+        let path = NSTemporaryDirectory() + "digests-two-\(getpid())"
+        let bytes = Data((0..<(4 << 20) + 12345).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        let parts = ObjectStoreUploader.plan(size: Int64(bytes.count), partSize: 256 << 10)
+        let digests = try ObjectMetadata.digests(of: path, parts: parts)
+        let onePass = try ObjectMetadata.digestsInOnePass(of: path)
+        #expect(digests.md5 == onePass.md5 && digests.sha256 == onePass.sha256)
+        #expect(digests.sha256 == SHA256Hasher.digest([UInt8](bytes)).map { String(format: "%02x", $0) }.joined())
+        let lastThree = try ObjectMetadata.partMD5s(of: path, parts) { true }.filter { $0.key > parts.count - 3 }
+        var asked = 0
+        let fromTheBack = try ObjectMetadata.partMD5s(of: path, parts) {
+            asked += 1
+            return asked <= 3
+        }
+        #expect(fromTheBack == lastThree && fromTheBack.count == 3)
+        for (number, md5) in digests.partMD5s.merging(fromTheBack, uniquingKeysWith: { first, _ in first }) {
+            let part = parts[number - 1]
+            #expect(md5 == ObjectStoreClient.md5(bytes.subdata(in: Int(part.start)..<Int(part.start + part.length))))
+        }
+        #expect(throws: HTTPError.self) {
+            try ObjectMetadata.digests(of: path + "-gone", parts: parts)
+        }
+    }
+
+    /// Parts grow with the file, a 32nd of it between 8 and 64 MiB, beyond that only as S3's 10,000 parts ask.
+    @Test func partsAreAThirtySecondOfTheFileWithinBounds() throws {
+        let uploader = ObjectStoreUploader(
+            client: ObjectStoreClient(
+                endpoint: try ObjectStoreEndpoint(url: "http://127.0.0.1:9"), accessKey: "k", secretKey: "s",
+                http: HTTPClient()),
+            journal: nil)
+        let mebibyte: Int64 = 1 << 20
+        #expect(uploader.partSize(for: 40 * mebibyte) == 8 * mebibyte)
+        #expect(uploader.partSize(for: 1024 * mebibyte) == 32 * mebibyte)
+        #expect(uploader.partSize(for: 1056 * mebibyte - 1) == 33 * mebibyte)
+        #expect(uploader.partSize(for: 100 << 30) == 64 * mebibyte)
+        let huge: Int64 = 2 << 40
+        #expect(uploader.partSize(for: huge) * 10_000 >= huge && uploader.partSize(for: huge) % mebibyte == 0)
+        var chosen = uploader
+        chosen.partSize = 1
+        #expect(chosen.partSize(for: 1024 * mebibyte) == 5 * mebibyte, "S3's smallest part")
+    }
+
     @Test func signsOnlyItsOwnOriginAndHashesBodiesInMemory() {
         let signer = ObjectStoreSigner(
             origin: URLOrigin(url: "http://127.0.0.1:9000")!,

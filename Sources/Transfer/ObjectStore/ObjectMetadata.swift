@@ -8,35 +8,6 @@ import Platform
 /// `sha256` (hex, for `--checksum`: a multipart ETag is no content hash) and `md5chksum` (base64, where rclone
 /// looks for the MD5 of an object stored in parts).
 package enum ObjectMetadata {
-    /// A file's MD5 and SHA-256, read in one pass.
-    package struct Digests: Sendable {
-        /// Raw MD5.
-        package var md5: [UInt8]
-        /// Hex SHA-256.
-        package var sha256: String
-    }
-
-    /// Reads the file once, hashing both ways.
-    package static func digests(of file: String) throws(HTTPError) -> Digests {
-        let opened: OpenFile
-        do { opened = try OpenFile(file, O_RDONLY) } catch { throw .localFile(path: file, message: "\(error)") }
-        let fd = opened.descriptor
-        defer { withExtendedLifetime(opened) {} }
-        let md5 = SHA256Hasher(algorithm: .md5)
-        let sha256 = SHA256Hasher()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = SystemCalls.retryingInterrupts { read(fd, buffer.baseAddress, buffer.count) }
-            if count == 0 { break }
-            if count < 0 { throw .localFile(path: file, message: String(cString: strerror(errno))) }
-            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            md5.update(bytes)
-            sha256.update(bytes)
-        }
-        return Digests(md5: md5.finalize(), sha256: sha256.finalizeHex())
-    }
-
     /// The metadata for a file of this version with these digests.
     package static func metadata(fingerprint: FileFingerprint, digests: Digests) -> [String: String] {
         [
