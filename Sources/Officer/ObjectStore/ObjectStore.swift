@@ -116,15 +116,27 @@ package struct ObjectStore: Sendable {
             }
             return ObjectEntry(path: path, isFolder: true)
         }
-        if !path.key.hasSuffix("/"), let info = try await client.head(bucket: path.bucket, key: path.objectKey) {
-            return Self.entry(path, info)
-        }
-        let page = try await client.list(bucket: path.bucket, prefix: path.folderPrefix, maxKeys: 1)
-        guard !page.objects.isEmpty else {
+        let standing = try await standing(at: path)
+        if let info = standing.object { return Self.entry(path, info) }
+        guard standing.isFolder else {
             throw ObjectStoreError.noSuchKey(bucket: client.shown(path.bucket), key: path.objectKey)
         }
         return ObjectEntry(
             path: ObjectStorePath(remote: path.remote, bucket: path.bucket, key: path.folderPrefix), isFolder: true)
+    }
+
+    /// What stands at a key: the object under it (none for a key written with `/`), else whether objects lie
+    /// below it; both asked at once — one round trip, not three (the object, its bucket, the folder). A missing bucket is
+    /// told by the listing's `NoSuchBucket`.
+    func standing(at path: ObjectStorePath) async throws -> (object: ObjectInfo?, isFolder: Bool) {
+        let asksObject = !path.key.hasSuffix("/")
+        async let object = asksObject ? client.head(bucket: path.bucket, key: path.objectKey, bucketChecked: true) : nil
+        async let below = client.list(bucket: path.bucket, prefix: path.folderPrefix, maxKeys: 1)
+        if let info = try await object {
+            _ = try? await below  // awaited, not cancelled (its connection stays usable); unneeded, may be refused
+            return (info, false)
+        }
+        return (nil, !(try await below).objects.isEmpty)
     }
 
     static func entry(_ path: ObjectStorePath, _ info: ObjectInfo) -> ObjectEntry {
@@ -275,19 +287,23 @@ package struct ObjectStore: Sendable {
 
     /// Where an upload of `localFile` to `path` goes: into the bucket or folder it names (a bucket, or a key
     /// ending in `/`), else to that key.
-    package func uploadDestination(of localFile: String, to path: ObjectStorePath) async throws -> ObjectStorePath {
+    /// The object that stands at that key comes with it when the answer told it (nil: none there, or not asked).
+    package func uploadDestination(of localFile: String, to path: ObjectStorePath) async throws
+        -> (path: ObjectStorePath, standing: ObjectInfo?)
+    {
         guard !path.isRemoteRoot else {
             throw FrontDoorRefusal.invalidValue("\(path): name a bucket to upload into (\(path.remote):BUCKET/...)")
         }
         let name = (localFile as NSString).lastPathComponent
-        if path.isBucket || path.key.hasSuffix("/") { return path.appending(name) }
+        if path.isBucket || path.key.hasSuffix("/") { return (path.appending(name), nil) }
         // As `cp` places a copy: a name that is a folder already (objects below `key/`) takes the file in.
-        if try await client.head(bucket: path.bucket, key: path.objectKey) == nil,
-            !(try await client.list(bucket: path.bucket, prefix: path.objectKey + "/", maxKeys: 1)).objects.isEmpty
-        {
-            return ObjectStorePath(remote: path.remote, bucket: path.bucket, key: path.objectKey + "/").appending(name)
+        let standing = try await standing(at: path)
+        if standing.object == nil, standing.isFolder {
+            return (
+                ObjectStorePath(remote: path.remote, bucket: path.bucket, key: path.folderPrefix).appending(name), nil
+            )
         }
-        return path
+        return (path, standing.object)
     }
 
     /// Uploads a local file to `path` (see ``uploadDestination(of:to:)``); an existing object is replaced only
@@ -296,10 +312,11 @@ package struct ObjectStore: Sendable {
         _ localFile: String, to path: ObjectStorePath, force: Bool = false, options: UploadOptions = UploadOptions()
     ) -> TransferOperation<UploadResult> {
         TransferOperation { report in
-            let target = try await uploadDestination(of: localFile, to: path)
+            let (target, standing) = try await uploadDestination(of: localFile, to: path)
             // The same command run again after an interruption continues its own upload, whatever stands there now.
             if !force, !uploader.isUnfinished(localFile, bucket: target.bucket, key: target.objectKey),
-                try await client.head(bucket: target.bucket, key: target.objectKey) != nil
+                target == path
+                    ? standing != nil : try await client.head(bucket: target.bucket, key: target.objectKey) != nil
             {
                 throw FrontDoorRefusal.exists(target.description)
             }
