@@ -14,13 +14,8 @@ package final class OpenFile: @unchecked Sendable {  // The descriptor changes o
     /// The descriptor, for the calls that take one; -1 once closed.
     package private(set) var descriptor: Int32
 
-    /// Why a file could not be opened: the error number, in words by ``description``.
-    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        /// The `errno` of the failed call.
-        package var code: Int32
-        /// The C library's words for it (`No such file or directory`).
-        package var description: String { String(cString: strerror(code)) }
-    }
+    /// Why a file could not be opened: the error number, in words by its `description`.
+    package typealias Failure = SystemCalls.Errno
 
     /// Opens `path` with `flags` (and `mode` when it is created).
     package init(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(Failure) {

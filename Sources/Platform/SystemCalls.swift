@@ -45,6 +45,36 @@ package enum SystemCalls {
         return nil
     }
 
+    /// Reads from `descriptor` until `buffer` is full or the file ends, again after an interruption or a short
+    /// read: the bytes read, or the error number if a read failed.
+    package static func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno>
+    {
+        var filled = 0
+        while filled < buffer.count {
+            let count = retryingInterrupts { () -> Int in
+                #if canImport(Glibc)
+                    Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+                #else
+                    Darwin.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+                #endif
+            }
+            if count < 0 { return .failure(Errno(code: errno)) }
+            if count == 0 { break }
+            filled += count
+        }
+        return .success(filled)
+    }
+
+    /// An error number as an `Error`, in the C library's words.
+    package struct Errno: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The `errno` value.
+        package var code: Int32
+        /// The error `code` names.
+        package init(code: Int32) { self.code = code }
+        /// The C library's words for it (`Permission denied`).
+        package var description: String { String(cString: strerror(code)) }
+    }
+
     /// Reserves `length` bytes of disk for `descriptor` so later writes anywhere below it cannot fail for space;
     /// 0 on success, else an error number (a file system that cannot reserve: the caller sets the length instead).
     package static func preallocate(_ descriptor: Int32, length: Int64) -> Int32 {

@@ -19,6 +19,22 @@ import Testing
         #expect((folder[.posixPermissions] as? Int) == 0o700)
     }
 
+    /// A command parses every argument with the configuration: it is read once while the file stays as it is,
+    /// and read again as soon as it changes (in place or renamed over) or is opened to others.
+    @Test func theFileIsReadAgainOnlyWhenItChanged() throws {
+        let home = TemporaryDirectory()
+        let store = ConfigStore(environment: ["XDG_CONFIG_HOME": home.path])
+        try store.save(OfficerConfig(server: "http://127.0.0.1:1", root: "home"))
+        #expect(try store.load().server == "http://127.0.0.1:1")
+        try Data(#"{"version":1,"root":"home","server":"http://127.0.0.1:22"}"#.utf8)
+            .write(to: URL(fileURLWithPath: store.path))
+        #expect(try store.load().server == "http://127.0.0.1:22")
+        try store.save(OfficerConfig(server: "http://127.0.0.1:3", root: "home"))
+        #expect(try store.load().server == "http://127.0.0.1:3")
+        chmod(store.path, 0o644)
+        #expect(throws: ConfigError.tooOpen(path: store.path, mode: 0o644)) { _ = try store.load() }
+    }
+
     @Test func aVersionOneConfigIsReadAndANewerOneRefusedAndNeverOverwritten() throws {
         let home = TemporaryDirectory()
         let store = ConfigStore(environment: ["XDG_CONFIG_HOME": home.path])

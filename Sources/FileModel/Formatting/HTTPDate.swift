@@ -27,11 +27,12 @@ package enum HTTPDate {
             "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60)) GMT"
     }
 
-    /// `2026-11-29 16:02` in UTC: sortable, unambiguous, and with no locale machinery behind it.
-    package static func minuteStamp(_ seconds: Double) -> String {
+    /// `2026-11-29 16:02` in UTC (`separator` between the day and the time): sortable, unambiguous, and with no
+    /// locale machinery behind it.
+    package static func minuteStamp(_ seconds: Double, separator: String = " ") -> String {
         let (days, rest) = split(seconds)
         let (year, month, day) = civilFromDays(days)
-        return "\(year)-\(two(month))-\(two(day)) \(two(rest / 3600)):\(two(rest / 60 % 60))"
+        return "\(year)-\(two(month))-\(two(day))\(separator)\(two(rest / 3600)):\(two(rest / 60 % 60))"
     }
 
     /// Whole days since 1970 and seconds into that day (floored, so times before 1970 stay in their day).

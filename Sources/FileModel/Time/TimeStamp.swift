@@ -10,7 +10,7 @@ package enum TimeStamp {
         let milliseconds = Int64((seconds * 1000).rounded(.down))
         let whole = Double(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
         let fraction = Int(((milliseconds % 1000) + 1000) % 1000)
-        let day = HTTPDate.minuteStamp(whole).replacing(" ", with: "T")
+        let day = HTTPDate.minuteStamp(whole, separator: "T")
         let second = Int(((Int64(whole) % 60) + 60) % 60)
         return day + ":" + pad(second, 2) + "." + pad(fraction, 3) + "Z"
     }

@@ -61,4 +61,35 @@ struct FactsRecord: Encodable, Sendable {
         firstLines = facts.firstLines
         pdfPages = facts.pdfPages
     }
+
+    /// The record as one JSON line, written directly (``JSONLineWriter``): what `jsonLine` would make of it.
+    var jsonLine: String {
+        var writer = JSONLineWriter()
+        writer.add("actions", actions)
+        writer.add("charset", charset)
+        writer.add("description", description)
+        writer.add("firstLines", firstLines)
+        writer.add("image", present: image != nil) { fields in
+            guard let image else { return }
+            fields.add("camera", image.camera)
+            fields.add("hasGPS", image.hasGPS)
+            fields.add("height", image.height)
+            fields.add("latitude", image.latitude)
+            fields.add("longitude", image.longitude)
+            fields.add("orientation", image.orientation)
+            fields.add("taken", image.taken)
+            fields.add("width", image.width)
+        }
+        writer.add("language", language)
+        writer.add("lines", lines)
+        writer.add("mime", mime)
+        writer.add("mode", mode)
+        writer.add("modified", modified.text)
+        writer.add("path", path)
+        writer.add("pdfPages", pdfPages)
+        writer.add("size", size)
+        writer.add("typeFromName", typeFromName)
+        writer.add("viewer", viewer)
+        return writer.line
+    }
 }

@@ -15,6 +15,9 @@ struct JSONTime: Encodable, Sendable, Equatable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(TimeStamp.json(seconds))
+        try container.encode(text)
     }
+
+    /// The time as it is written (`2026-12-05T10:00:00.000Z`).
+    var text: String { TimeStamp.json(seconds) }
 }

@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import Platform
 
 /// MIME type and viewer detection: the installed ``FileTypeDetecting`` (libmagic on Linux) reads the first bytes,
 /// the extension settles what it leaves generic.
@@ -31,13 +32,22 @@ package struct FileTypeDetector: Sendable {
 
     /// The first bytes of a local file (up to ``prefixLength``).
     package func prefix(of path: String) throws(MagicError) -> Data {
-        do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            return try handle.read(upToCount: Self.prefixLength) ?? Data()
-        } catch {
-            throw .detectionFailed(file: path, message: (error as NSError).localizedDescription)
+        switch Self.readPrefix(path) {
+        case .success(let bytes): return bytes
+        case .failure(let error): throw .detectionFailed(file: path, message: error.description)
         }
+    }
+
+    /// The first ``prefixLength`` bytes of a local file (all of a shorter one), or why they could not be read:
+    /// one open and one read into a buffer of the call's own, the bytes copied out at their length (`info` reads
+    /// thousands of small files; Foundation's file handle cost more than libmagic's look at a small one).
+    package static func readPrefix(_ path: String) -> Result<Data, SystemCalls.Errno> {
+        let file: OpenFile
+        do { file = try OpenFile(path, O_RDONLY) } catch { return .failure(error) }
+        defer { withExtendedLifetime(file) {} }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: prefixLength, alignment: 16)
+        defer { buffer.deallocate() }
+        return SystemCalls.readFully(file.descriptor, into: buffer).map { Data(bytes: buffer.baseAddress!, count: $0) }
     }
 
     /// Detects from the first bytes of a file (a local prefix, or a remote one fetched with Range) and its name.

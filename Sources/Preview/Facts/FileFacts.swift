@@ -93,9 +93,13 @@ public struct FileFacts: Sendable, Codable, Equatable {
         var status = stat()
         guard stat(path, &status) == 0 else { throw .unreadable(path: path, message: String(cString: strerror(errno))) }
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(path: path) }
+        let prefix: Data
+        switch FileTypeDetector.readPrefix(path) {
+        case .success(let bytes): prefix = bytes
+        case .failure(let error): throw .unreadable(path: path, message: error.description)
+        }
         var facts: FileFacts
         do {
-            let prefix = try FileTypeDetector().prefix(of: path)
             facts = try FileFacts(
                 prefix: prefix, name: (path as NSString).lastPathComponent, path: path, size: Int64(status.st_size),
                 modificationTime: status.modificationSeconds,

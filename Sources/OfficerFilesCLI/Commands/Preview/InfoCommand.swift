@@ -22,7 +22,7 @@ enum InfoCommand: Command {
         let output = OutputBuffer()
         // What was found is printed even when another path failed; the failure then sets the exit status.
         defer { context.console.printRaw(output.take()) }
-        try await BatchRunner.run(locations, context: context) { _ in
+        try await BatchRunner.run(locations, context: context) { location in
             let info: FileFacts
             do {
                 guard let facts = try await results.next()?.get() else { throw CancellationError() }
@@ -33,7 +33,7 @@ enum InfoCommand: Command {
                 throw error
             }
             if context.global.json {
-                output.append(context.jsonLine(FactsRecord(info, path: context.shownLocation(info.path))) + "\n")
+                output.append(FactsRecord(info, path: context.fullLocation(location)).jsonLine + "\n")
             } else {
                 output.append((output.isEmpty ? "" : "\n") + render(info) + "\n")
             }
