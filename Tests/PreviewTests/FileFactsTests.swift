@@ -41,6 +41,38 @@ import Testing
         #expect(FileFacts.jpegSize(jpeg)! == (40, 30))
     }
 
+    /// A JPEG's size and EXIF facts come from its first bytes, as libvips tells them, without loading it; one
+    /// whose frame header lies past them is read by libvips.
+    @Test func aJPEGsEXIFFactsFromItsFirstBytesAreLibvipssOwn() throws {
+        let photo = try image("e.jpg", width: 64, height: 48)
+        let tagged = try ProcessRunner.run(
+            "/usr/bin/exiftool",
+            [
+                "-q", "-overwrite_original", "-Orientation#=6", "-Model=Pocket  ",
+                "-DateTimeOriginal=2024:01:02 10:00:00",
+                "-GPSLatitude=48.1", "-GPSLatitudeRef=S", "-GPSLongitude=11.5", "-GPSLongitudeRef=W", photo,
+            ])
+        #expect(tagged.status == 0, "\(tagged.stderr)")
+        let prefix = try FileTypeDetector().prefix(of: photo)
+        let ours = try #require(FileFacts.jpegImageFacts(prefix))
+        let theirs = try #require(ImagePreparer.plugin.value?.imageFacts(file: photo))
+        #expect(ours == theirs)
+        #expect(ours.orientation == 6 && ours.camera == "Pocket" && ours.latitude.map { $0 < 0 } == true)
+        #expect(try FileFacts.local(photo).image == theirs)
+        let plain = try image("p.jpg", width: 5, height: 7)
+        #expect(FileFacts.jpegImageFacts(try FileTypeDetector().prefix(of: plain)) == theirsFacts(plain))
+
+        // 64 KiB of another segment before the frame: the first bytes cannot tell, libvips does.
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain)))
+        let padding: [UInt8] = [0xFF, 0xE2, 0xFF, 0xFF] + [UInt8](repeating: 0x20, count: 0xFFFF - 2)
+        let late = folder.file("late.jpg")
+        try Data(bytes[0..<2] + padding + bytes[2...]).write(to: URL(fileURLWithPath: late))
+        #expect(FileFacts.jpegImageFacts(try FileTypeDetector().prefix(of: late)) == nil)
+        #expect(try FileFacts.local(late).image?.width == 5)
+    }
+
+    func theirsFacts(_ path: String) -> FileFacts.ImageFacts? { ImagePreparer.plugin.value?.imageFacts(file: path) }
+
     @Test func localFactsReadEXIFAndCountLines() throws {
         let photo = try image("c.jpg", width: 64, height: 48)
         let facts = try FileFacts.local(photo)

@@ -48,8 +48,17 @@ extension FileFacts {
     /// Width and height from a JPEG's start-of-frame marker, walking the segments before it (APPn, EXIF with its
     /// thumbnail, tables) by their lengths; nil when the frame header is not within `bytes`.
     package static func jpegSize(_ bytes: Data) -> (Int, Int)? {
+        jpegImageFacts(bytes).map { ($0.width, $0.height) }
+    }
+
+    /// A JPEG's size and EXIF facts from its first bytes: the segments before the frame header, walked by their
+    /// lengths, the first `Exif` APP1 read as ``ExifTags``. Nil when the frame header is not within `bytes` (the
+    /// image plug-in reads such a file). What libvips would say of it, without loading it: `info` over a folder
+    /// of photos, and an app without an image plug-in.
+    package static func jpegImageFacts(_ bytes: Data) -> ImageFacts? {
         let b = [UInt8](bytes)
         guard b.count > 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
+        var exif: ExifTags?
         var at = 2
         while at + 4 <= b.count {
             guard b[at] == 0xFF else { return nil }
@@ -63,9 +72,19 @@ extension FileFacts {
                 guard at + 9 <= b.count else { return nil }
                 let height = Int(b[at + 5]) << 8 | Int(b[at + 6])
                 let width = Int(b[at + 7]) << 8 | Int(b[at + 8])
-                return width > 0 && height > 0 ? (width, height) : nil
+                guard width > 0, height > 0 else { return nil }
+                return ImageFacts(
+                    width: width, height: height, orientation: exif?.orientation ?? 1, camera: exif?.camera,
+                    taken: exif?.taken, hasGPS: exif?.hasGPS ?? false, latitude: exif?.latitude,
+                    longitude: exif?.longitude)
             }
             if marker == 0xDA || marker == 0xD9 { return nil }  // scan data or end before any frame header
+            let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
+            if marker == 0xE1, exif == nil, at + 4 + length - 2 <= b.count, length >= 8,
+                Array(b[(at + 4)..<(at + 10)]) == exifHeader
+            {
+                exif = ExifTags(tiff: Array(b[(at + 10)..<(at + 2 + length)]))
+            }
             at += 2 + length
         }
         return nil

@@ -76,8 +76,10 @@ public struct FileFacts: Sendable, Codable, Equatable {
         self.mode = mode
         self.type = type
         description = try Self.describe(type, prefix, detector)
-        if let (width, height) = Self.plainImageSize(type.mime, prefix) {
-            // The headers give the size without loading libvips (a JPEG's EXIF facts need a local file).
+        if type.mime == "image/jpeg" {
+            image = Self.jpegImageFacts(prefix)  // size and EXIF from the segments before the frame
+        } else if let (width, height) = Self.plainImageSize(type.mime, prefix) {
+            // The headers give the size without loading libvips.
             image = ImageFacts(width: width, height: height, orientation: 1, camera: nil, taken: nil, hasGPS: false)
         }
         if type.viewer == .pdf { pdfPages = Self.pdfPageCount(prefix) }
@@ -145,9 +147,10 @@ public struct FileFacts: Sendable, Codable, Equatable {
     }
 
     /// Images whose size and EXIF facts need their header read by libvips: PNG and GIF sizes come from the
-    /// first bytes, and they carry no EXIF.
+    /// first bytes, and they carry no EXIF; a JPEG's come from there too when its frame header is among them.
     var wantsImageHeader: Bool {
         type.viewer == .image && !["image/png", "image/gif", "image/svg+xml"].contains(type.mime)
+            && !(type.mime == "image/jpeg" && image != nil)
     }
 
     /// libmagic's own words for audio and video (codec, bit rate, channels): what a media viewer shows. Other
