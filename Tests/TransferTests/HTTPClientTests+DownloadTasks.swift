@@ -48,7 +48,9 @@ extension HTTPClientTests {
             try await downloader(engine, journal: journal).download(
                 from: url, credential: .forTests(token, url), to: destination, options: options)
         }
-        // Labelled with its transfer and its first piece, at most 16 MiB (the engine's piece limit).
+        // Labelled with its transfer and its first piece, at most 16 MiB (the engine's piece limit); on a loaded
+        // run the piece may have been asked again from where an attempt broke off (`#0 N-16777215`).
+        let seen = LockedValue<Set<String>>([])  // every label seen, for the message if the one looked for is not
         let labelled = await Eventually.wait(timeout: 120) {
             // Asked of the session as a relaunched app asks it (the answer comes on the session's queue).
             let answered = DispatchSemaphore(value: 0)
@@ -58,9 +60,14 @@ extension HTTPClientTests {
                 answered.signal()
             }
             answered.wait()
-            return labels.withLock { $0 }.contains { $0.hasSuffix("#0 0-\((16 << 20) - 1)") }
+            let found = labels.withLock { $0 }
+            seen.withLock { $0.formUnion(found) }
+            return found.contains { $0.contains(" #0 ") && $0.hasSuffix("-\((16 << 20) - 1)") }
         }
-        #expect(labelled, "no task labelled with the download's first piece")
+        #expect(
+            labelled,
+            "no task labelled with the download's first piece; seen: \(seen.current.sorted()), journal: \(journaledBytes(journal))"
+        )
         // Stopped once a piece is whole in the journal: what the next run continues from.
         #expect(await Eventually.wait(timeout: 120) { journaledBytes(journal) >= 16 << 20 })
         first.cancel()
