@@ -38,8 +38,6 @@ extension FileFacts {
             return (be32(16), be32(20))
         case "image/gif" where b.count >= 10:
             return (Int(b[6]) | Int(b[7]) << 8, Int(b[8]) | Int(b[9]) << 8)
-        case "image/jpeg":
-            return jpegSize(bytes)
         default:
             return nil
         }
@@ -79,9 +77,8 @@ extension FileFacts {
                     longitude: exif?.longitude)
             }
             if marker == 0xDA || marker == 0xD9 { return nil }  // scan data or end before any frame header
-            let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
-            if marker == 0xE1, exif == nil, at + 4 + length - 2 <= b.count, length >= 8,
-                Array(b[(at + 4)..<(at + 10)]) == exifHeader
+            if marker == 0xE1, exif == nil, at + 2 + length <= b.count, length >= 8,
+                b[(at + 4)..<(at + 10)].elementsEqual("Exif\0\0".utf8)
             {
                 exif = ExifTags(tiff: Array(b[(at + 10)..<(at + 2 + length)]))
             }
