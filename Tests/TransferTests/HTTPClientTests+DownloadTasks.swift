@@ -44,9 +44,18 @@ extension HTTPClientTests {
         let destination = local.file("big.bin")
         var options = DownloadOptions()
         options.segments = 1
+        // How the first run ended, if it did before being stopped: a wait below ends with it and says so.
+        let ended = LockedValue<String?>(nil)
         let first = Task {
-            try await downloader(engine, journal: journal).download(
-                from: url, credential: .forTests(token, url), to: destination, options: options)
+            do {
+                let result = try await downloader(engine, journal: journal).download(
+                    from: url, credential: .forTests(token, url), to: destination, options: options)
+                ended.withLock { $0 = "finished: \(result)" }
+                return result
+            } catch {
+                ended.withLock { $0 = "failed: \(error)" }
+                throw error
+            }
         }
         // Labelled with its transfer and its first piece, at most 16 MiB (the engine's piece limit); on a loaded
         // run the piece may have been asked again from where an attempt broke off (`#0 N-16777215`).
@@ -63,13 +72,19 @@ extension HTTPClientTests {
             let found = labels.withLock { $0 }
             seen.withLock { $0.formUnion(found) }
             return found.contains { $0.contains(" #0 ") && $0.hasSuffix("-\((16 << 20) - 1)") }
+                || ended.current != nil
         }
         #expect(
-            labelled,
-            "no task labelled with the download's first piece; seen: \(seen.current.sorted()), journal: \(journaledBytes(journal))"
+            labelled && ended.current == nil,
+            """
+            no task labelled with the download's first piece; seen: \(seen.current.sorted()), \
+            journal: \(journaledBytes(journal)), first run: \(ended.current ?? "under way")
+            """
         )
         // Stopped once a piece is whole in the journal: what the next run continues from.
-        #expect(await Eventually.wait(timeout: 120) { journaledBytes(journal) >= 16 << 20 })
+        #expect(
+            await Eventually.wait(timeout: 120) { journaledBytes(journal) >= 16 << 20 || ended.current != nil }
+                && ended.current == nil, "first run: \(ended.current ?? "under way")")
         first.cancel()
         _ = await first.result
         let kept = journaledBytes(journal)
