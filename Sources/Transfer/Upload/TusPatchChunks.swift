@@ -23,7 +23,9 @@ struct TusPatchChunks {
     /// The final chunk, read once into memory and sent again as it was after a failure.
     private var finalChunk: (offset: Int64, data: Data)?
     /// The next chunk's checksum, computed while the current chunk is on the wire.
-    private var nextChecksum: (chunk: TusPatchMachine.Chunk, task: Task<String, any Error>)?
+    private var nextChecksum: AheadChecksum?
+    /// The length of the last chunk sent from the file.
+    private var lastLength: Int64 = 0
 
     /// The chunks of `part` of `path`.
     init(
@@ -38,11 +40,17 @@ struct TusPatchChunks {
         self.rate = rate
     }
 
-    /// The PATCH of `length` bytes from `offset`; `ahead`'s checksum starts computing.
-    mutating func request(offset: Int64, length: Int64, token: BearerCredential?, ahead: TusPatchMachine.Chunk?)
-        async throws -> HTTPRequest
-    {
+    /// The PATCH of `length` bytes from `offset`, or of a prefix whose checksum was computed ahead, at least as
+    /// long as the chunk before or half of this one (on a link faster than the hashing, it goes at once rather than
+    /// waiting for the rest to be hashed; the machine takes a shorter chunk as it takes a server keeping less,
+    /// and the sizes still grow, by what is hashed while a chunk is on the wire), with the length it sends;
+    /// the checksum of the chunk `likely` says follows it starts computing.
+    mutating func request(
+        offset: Int64, length: Int64, token: BearerCredential?,
+        likely: (_ start: Int64) -> TusPatchMachine.Chunk?
+    ) async throws -> (request: HTTPRequest, length: Int64) {
         var request = HTTPRequest(method: "PATCH", url: part.url!, credential: token, isIdempotent: false)
+        var length = length
         if let identity, length == part.length - offset {
             if finalChunk?.offset != offset {
                 finalChunk = (offset, try TusUploader.read(path, at: part.start + offset, length: length))
@@ -55,18 +63,20 @@ struct TusPatchChunks {
                 request.headers.add(field.name, field.value)
             }
         } else {
-            request.body = .file(
-                path: path, offset: part.start + offset, length: length,
-                contentType: dialect.appendContentType)
             if let algorithm {
-                let chunk = TusPatchMachine.Chunk(offset: offset, length: length)
-                let computed = nextChecksum?.chunk == chunk ? nextChecksum?.task : nil
-                if computed == nil { nextChecksum?.task.cancel() }
-                let current = computed ?? checksum(of: chunk, algorithm)
-                let field = dialect.checksumField(try await current.value)
+                let checksum = try await checksum(offset: offset, length: length, algorithm)
+                let field = dialect.checksumField(checksum.header)
                 request.headers.add(field.name, field.value)
-                nextChecksum = ahead.map { ($0, checksum(of: $0, algorithm)) }
+                length = checksum.length
+                lastLength = length
+                if let next = likely(offset + length) {
+                    nextChecksum = AheadChecksum(
+                        path: path, fileOffset: part.start + next.offset, start: next.offset, length: next.length,
+                        algorithm: algorithm, plugins: PluginScope.overrides)
+                }
             }
+            request.body = .file(
+                path: path, offset: part.start + offset, length: length, contentType: dialect.appendContentType)
         }
         dialect.mark(&request)
         request.transferLabel = "upload \(path) #\(part.index) \(offset)+\(length)"
@@ -74,22 +84,33 @@ struct TusPatchChunks {
         // The IETF form says which request completes the upload; tus knows it from the length.
         dialect.markCompletion(&request, complete: offset + length == part.length)
         request.maxSendBytesPerSecond = rate
-        return request
+        return (request, length)
     }
 
     /// Stops a checksum computed ahead that no request will take.
-    func cancelAhead() { nextChecksum?.task.cancel() }
+    func cancelAhead() { nextChecksum?.cancel() }
 
-    /// The `Upload-Checksum` of `chunk`, computed off the caller's task (owned by this value: taken by the request
-    /// that needs it, or cancelled).
-    private func checksum(of chunk: TusPatchMachine.Chunk, _ algorithm: String) -> Task<String, any Error> {
-        let (path, start) = (path, part.start + chunk.offset)
+    /// The checksum of the chunk at `offset`: the one computed ahead from there (all of `length`, or a prefix as
+    /// long as the chunk before or half of this one), else computed now, off the caller's task.
+    private mutating func checksum(offset: Int64, length: Int64, _ algorithm: String) async throws
+        -> AheadChecksum.Taken
+    {
+        let running = nextChecksum
+        nextChecksum = nil
+        if let running, running.start == offset,
+            let taken = await running.take(minimum: min((length + 1) / 2, lastLength), maximum: length)
+        {
+            return taken
+        }
+        running?.cancel()
+        let (path, start) = (path, part.start + offset)
         // Detached tasks inherit no task-locals: the front door's digests go along (PluginScope).
         let plugins = PluginScope.overrides
-        return Task.detached {
+        let header = try await Task.detached {
             try PluginScope.$overrides.withValue(plugins) {
-                try TusUploader.checksumHeader(algorithm, path: path, offset: start, length: chunk.length)
+                try TusUploader.checksumHeader(algorithm, path: path, offset: start, length: length)
             }
-        }
+        }.value
+        return AheadChecksum.Taken(length: length, header: header)
     }
 }

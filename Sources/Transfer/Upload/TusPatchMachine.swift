@@ -16,7 +16,9 @@ struct TusPatchMachine: Sendable {
     /// What the driver does next.
     enum Action: Equatable, Sendable {
         /// PATCH `length` bytes from `offset` (on a fresh connection when `freshConnection`); `ahead` is the chunk
-        /// most likely to follow, whose checksum may be computed while this one is on the wire.
+        /// most likely to follow, whose checksum may be computed while this one is on the wire. The driver may send
+        /// a prefix whose checksum is ready, as long as the chunk before or half this one (the answer confirms
+        /// less; the next chunk starts there), so a link faster than the hashing does not wait for it.
         case send(offset: Int64, length: Int64, freshConnection: Bool, ahead: Chunk?)
         /// HEAD: the server's offset, answered with ``Event/offsetAnswered(_:)``.
         case askOffset
@@ -260,13 +262,20 @@ struct TusPatchMachine: Sendable {
             chunk.length = ahead.length
         }
         phase = .sending(chunk)
-        let following = chunk.offset + chunk.length
-        // Nothing follows the chunk that reaches the part's end (the whole file's tail, from memory).
-        proposedAhead =
-            checksums && following < length
-            ? Chunk(offset: following, length: chunkLength(at: following, wanted: sizer.predictedNext)) : nil
+        proposedAhead = likelyChunk(at: chunk.offset + chunk.length)
         return .send(
             offset: chunk.offset, length: chunk.length, freshConnection: freshConnections, ahead: proposedAhead)
+    }
+
+    /// The chunk most likely to go from `start` once the bytes before it are confirmed, for its checksum to be
+    /// computed ahead: the size the sizer will likely want, within the rules for the part's tail. Nothing follows
+    /// the chunk that reaches the part's end, and a whole file's tail is hashed as it is read into memory; nothing
+    /// is computed ahead for chunks that carry no checksum.
+    func likelyChunk(at start: Int64) -> Chunk? {
+        guard checksums, start < length, !finalChunkInMemory || length - start > Self.finalChunkLimit else {
+            return nil
+        }
+        return Chunk(offset: start, length: chunkLength(at: start, wanted: sizer.predictedNext))
     }
 
     /// How long the chunk at `start` is when the sizer wants `wanted` bytes. The last bytes of a whole file go from

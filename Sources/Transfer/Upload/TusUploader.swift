@@ -479,8 +479,10 @@ package struct TusUploader: Uploading {
             try Task.checkCancellation()
             let event: TusPatchMachine.Event
             switch action {
-            case .send(let offset, let length, let fresh, let ahead):
-                var request = try await chunks.request(offset: offset, length: length, token: token, ahead: ahead)
+            case .send(let offset, let length, let fresh, _):
+                let rules = machine
+                var (request, length) = try await chunks.request(
+                    offset: offset, length: length, token: token, likely: { rules.likelyChunk(at: $0) })
                 request.freshConnection = fresh
                 let outcome = try await patch(
                     request, offset: offset, length: length, part: part, chunks: chunks, counter: counter,
@@ -891,7 +893,12 @@ package struct TusUploader: Uploading {
     {
         let hasher = SHA256Hasher(sha1: algorithm == "sha1")
         try feed(hasher)
-        return algorithm + " " + Data(hasher.finalize()).base64EncodedString()
+        return checksumHeader(algorithm, digest: hasher.finalize())
+    }
+
+    /// `Upload-Checksum` of a digest computed elsewhere.
+    static func checksumHeader(_ algorithm: String, digest: [UInt8]) -> String {
+        algorithm + " " + Data(digest).base64EncodedString()
     }
 
     static func resolve(_ location: String, against base: String) -> String? {

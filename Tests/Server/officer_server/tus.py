@@ -28,25 +28,36 @@ ALGORITHMS = {"sha1": hashlib.sha1, "sha256": hashlib.sha256, "md5": hashlib.md5
 
 
 class Hasher:
-    """Updates `digest` with the pieces fed to it, in a thread of its own (hashlib releases the GIL)."""
+    """Updates `digest` with the pieces fed to it, in a thread of its own (hashlib releases the GIL). Pieces go to
+    the thread in batches of about 4 MiB: a hand-off per ~256 KiB piece cost a third as much CPU as the hashing."""
+
+    BATCH = 4 << 20
 
     def __init__(self, digest):
         self.digest = digest
-        self.queue = queue.Queue(maxsize=32)  # at most ~8 MiB waits; beyond, the loop waits for the hash
+        self.queue = queue.Queue(maxsize=4)  # at most ~16 MiB waits; beyond, the loop waits for the hash
+        self.pending, self.pending_bytes = [], 0
         self.done = asyncio.get_running_loop().create_future()
         loop = asyncio.get_running_loop()
 
         def run():
-            while (piece := self.queue.get()) is not None:
-                self.digest.update(piece)
+            while (batch := self.queue.get()) is not None:
+                for piece in batch:
+                    self.digest.update(piece)
             loop.call_soon_threadsafe(lambda: self.done.done() or self.done.set_result(None))
 
         threading.Thread(target=run, daemon=True).start()
 
     def feed(self, piece):
-        self.queue.put(piece)
+        self.pending.append(piece)
+        self.pending_bytes += len(piece)
+        if self.pending_bytes >= self.BATCH:
+            self.queue.put(self.pending)
+            self.pending, self.pending_bytes = [], 0
 
     async def result(self):
+        if self.pending:
+            self.queue.put(self.pending)
         self.queue.put(None)
         await self.done
 
