@@ -97,7 +97,9 @@ struct TusPatchChunks {
     {
         let running = nextChecksum
         nextChecksum = nil
-        if let running, running.start == offset,
+        // One planned for less than half of what is asked now (the sizer grew more than foreseen) is not taken:
+        // the chunks would lag behind the sizes the link can carry.
+        if let running, running.start == offset, running.length >= (length + 1) / 2,
             let taken = await running.take(minimum: min((length + 1) / 2, lastLength), maximum: length)
         {
             return taken
