@@ -12,6 +12,8 @@ final class JournalCheckingEngine: HTTPEngine, Sendable {
     let journal: String
     /// Each release: the label and whether the journal held the piece then.
     let releases = LockedValue<[(label: String, recorded: Bool)]>([])
+    /// The labels of the requests sent, in order.
+    let sent = LockedValue<[String]>([])
 
     init(_ engine: any HTTPEngine, journal: String) {
         self.engine = engine
@@ -25,7 +27,8 @@ final class JournalCheckingEngine: HTTPEngine, Sendable {
         _ request: HTTPRequest, configuration: HTTPClientConfiguration,
         onProgress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> HTTPResponse {
-        try await engine.perform(request, configuration: configuration, onProgress: onProgress)
+        if let label = request.transferLabel { sent.withLock { $0.append(label) } }
+        return try await engine.perform(request, configuration: configuration, onProgress: onProgress)
     }
 
     func settleTasks(labelled prefix: String) async { await engine.settleTasks(labelled: prefix) }
