@@ -64,14 +64,17 @@ extension HTTPClientTests {
         // run the piece may have been asked again from where an attempt broke off (`#0 N-16777215`).
         let isFirstPiece: @Sendable (String) -> Bool = { $0.contains(" #0 ") && $0.hasSuffix("-\((16 << 20) - 1)") }
         let underWay = LockedValue<Set<String>>([])  // every label the session reported under way
-        let asked = await Eventually.wait(timeout: 600) {
-            // The session is asked too, as a relaunched app asks it (the answer comes on the session's queue).
+        // The session is asked too, as a relaunched app asks it (the answer comes on the session's queue).
+        let askSession: @Sendable () -> Void = {
             let answered = DispatchSemaphore(value: 0)
             engine.labelsOfTasksUnderWay { found in
                 underWay.withLock { $0.formUnion(found) }
                 answered.signal()
             }
             answered.wait()
+        }
+        let asked = await Eventually.wait(timeout: 600) {
+            askSession()
             return watched.sent.current.contains(where: isFirstPiece) || ended.current != nil
         }
         #expect(
@@ -84,7 +87,10 @@ extension HTTPClientTests {
         )
         // Stopped once a piece is whole in the journal: what the next run continues from.
         #expect(
-            await Eventually.wait(timeout: 600) { journaledBytes(journal) >= 16 << 20 || ended.current != nil }
+            await Eventually.wait(timeout: 600) {
+                askSession()
+                return journaledBytes(journal) >= 16 << 20 || ended.current != nil
+            }
                 && ended.current == nil, "first run: \(ended.current ?? "under way")")
         // The session carried the label on its task (what adoption after a relaunch matches), when a poll landed
         // while the piece ran: told, not required (a loaded machine may not let one land).
