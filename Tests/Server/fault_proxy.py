@@ -69,7 +69,6 @@ class Link:
         self.connection = connection  # {"writers": (client, server), "reset": bool}
         self.sent = 0
         self.stalled = False
-        self.due = None  # when the bytes sent so far are due, at the --throttle rate
 
     def reset(self, hard=False):
         # A reset is an abort, not an orderly close: the peer sees a broken connection. `hard` makes it an RST
@@ -123,17 +122,10 @@ class Link:
                 writer.write(piece)
                 await writer.drain()
         elif applies and args.throttle:
-            # Paced against a schedule, not by a sleep after each piece: a loaded machine that oversleeps catches
-            # up (within a second's bytes), so the rate holds on average instead of falling with the load.
-            loop = asyncio.get_running_loop()
             for i in range(0, len(data), 4096):
-                piece = data[i:i + 4096]
-                now = loop.time()
-                self.due = max(self.due or now, now - 1.0) + len(piece) / args.throttle
-                writer.write(piece)
+                writer.write(data[i:i + 4096])
                 await writer.drain()
-                if self.due > now:
-                    await asyncio.sleep(self.due - loop.time())
+                await asyncio.sleep(len(data[i:i + 4096]) / args.throttle)
         else:
             writer.write(data)
             await writer.drain()

@@ -55,7 +55,7 @@ import Testing
         #expect(all == .init(length: 2 << 20, header: try Self.expected(path, offset: 0, length: 2 << 20)))
     }
 
-    @Test func anUnreadableFileOrACancelGivesNone() async throws {
+    @Test func anUnreadableFileACancelOrNothingToHashGivesNone() async throws {
         let missing = AheadChecksum(
             path: "/nonexistent/chunks.bin", fileOffset: 0, start: 0, length: 8 << 20, algorithm: "sha256",
             plugins: [:])
@@ -66,6 +66,9 @@ import Testing
             path: path, fileOffset: 0, start: 0, length: 8 << 20, algorithm: "sha256", plugins: [:])
         cancelled.cancel()
         #expect(await cancelled.take(minimum: 1, maximum: 8 << 20) == nil)
+        // Nothing to hash gives no checksum of nothing: a request is never built for no bytes.
+        let empty = AheadChecksum(path: path, fileOffset: 0, start: 0, length: 0, algorithm: "sha256", plugins: [:])
+        #expect(await empty.take(minimum: 1, maximum: 8 << 20) == nil)
     }
 
     /// The requests of a part: each one's checksum is of the bytes its body names, when a chunk goes as a prefix of

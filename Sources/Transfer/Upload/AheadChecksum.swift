@@ -60,7 +60,7 @@ final class AheadChecksum: Sendable {
     func take(minimum: Int64, maximum: Int64) async -> Taken? {
         await withCheckedContinuation { continuation in
             let answer: Taken?? = state.withLock { state in
-                if let finished = state.finished { return finished.length <= maximum ? finished : .some(nil) }
+                if let finished = state.finished { return Self.fits(finished, maximum) ? finished : .some(nil) }
                 if state.failed || state.cancelled || state.hashed > maximum { return .some(nil) }
                 state.wanted = (max(1, minimum), maximum, continuation)
                 return nil
@@ -110,10 +110,13 @@ final class AheadChecksum: Sendable {
             state.finished = taken
             defer { state.wanted = nil }
             // A step under way when the ask came may have passed its maximum: that caller hashes afresh.
-            return state.wanted.map { ($0.answer, taken.length <= $0.maximum ? taken : nil) }
+            return state.wanted.map { ($0.answer, Self.fits(taken, $0.maximum) ? taken : nil) }
         }
         if let (answer, taken) = waiting { answer.resume(returning: taken) }
     }
+
+    /// A prefix a caller may send: some bytes, no more than it may.
+    private static func fits(_ taken: Taken, _ maximum: Int64) -> Bool { taken.length > 0 && taken.length <= maximum }
 
     private func fail() {
         let waiting = state.withLock { state in
