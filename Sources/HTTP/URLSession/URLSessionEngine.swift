@@ -165,7 +165,7 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
             task = (request.freshConnection ? session : dataSession).dataTask(with: urlRequest)
         case .file(let file, let length):
             urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
-            task = session.uploadTask(with: urlRequest, fromFile: file)
+            task = Self.uploadTask(in: session, urlRequest, file: file, length: length)
         }
         task.taskDescription = request.transferLabel
         let completion = try await withTaskCancellationHandler {
@@ -252,6 +252,27 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
             let taken = buffer.withUnsafeBytes { receiver.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             if !taken, let failure = receiver.failure { throw failure }
         }
+    }
+
+    /// Bodies up to this size go from memory where FoundationNetworking runs. Its upload from a file reads the file
+    /// asynchronously and resumes the paused transfer when a read completes; a read that completes after the
+    /// transfer ended (the task cancelled, the server answering before the whole body) makes it resume a handle that
+    /// is gone, and its `try!` ends the process (`_EasyHandle._PauseState.setState`, seen in the tests twice). From
+    /// memory nothing is read later. Small bodies only (each is copied once more inside): a cancel during a large
+    /// one can still meet it there.
+    static let memoryBodyLimit: Int64 = 4 << 20
+
+    /// The upload task of a snapshot file: from the file (what a background session needs), or, where
+    /// FoundationNetworking runs, a small one from memory (``memoryBodyLimit``).
+    static func uploadTask(in session: URLSession, _ request: URLRequest, file: URL, length: Int64)
+        -> URLSessionUploadTask
+    {
+        #if canImport(FoundationNetworking)
+            if length <= memoryBodyLimit, let data = try? Data(contentsOf: file) {
+                return session.uploadTask(with: request, from: data)
+            }
+        #endif
+        return session.uploadTask(with: request, fromFile: file)
     }
 
     /// The labels (``HTTPRequest/transferLabel``) of the tasks the session has under way, handed to `report` on the
