@@ -32,7 +32,7 @@ import Testing
     static let again = RetryVerdict.again(reason: "503", retryAfter: "2")
 
     func sends(_ action: Machine.Action) -> (offset: Int64, length: Int64, fresh: Bool)? {
-        guard case .send(let offset, let length, let fresh, _) = action else { return nil }
+        guard case .send(let offset, let length, let fresh) = action else { return nil }
         return (offset, length, fresh)
     }
 
@@ -179,9 +179,9 @@ import Testing
         var action = part.start()
         var lengths: [Int64] = []
         var aheads: [Machine.Chunk?] = []
-        while case .send(let offset, let length, _, let ahead) = action {
+        while case .send(let offset, let length, _) = action {
             lengths.append(length)
-            aheads.append(ahead)
+            aheads.append(part.likelyChunk(at: offset + length))
             action = part.handle(confirmed(offset + length, sent: length)).action
         }
         // The chunk before the tail takes the sliver with it (1 MiB wanted, 100 bytes more), then the 2 MiB tail

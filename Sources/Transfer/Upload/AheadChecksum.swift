@@ -70,18 +70,12 @@ final class AheadChecksum: Sendable {
     }
 
     /// Stops the hashing (nothing will take it); a caller waiting in ``take(minimum:maximum:)`` gets nil.
-    func cancel() {
-        let waiting = state.withLock { state in
-            state.cancelled = true
-            defer { state.wanted = nil }
-            return state.wanted?.answer
-        }
-        waiting?.resume(returning: nil)
-    }
+    func cancel() { endWithout { $0.cancelled = true } }
 
     /// The thread's loop: a step at a time, looking between steps at what is asked.
     private func hash(path: String, from fileOffset: Int64, algorithm: String) {
         let hasher = SHA256Hasher(sha1: algorithm == "sha1")
+        var hashed: Int64 = 0  // this thread's own count; `state.hashed` publishes it
         while true {
             let next: Int64? = state.withLock { state in
                 guard !state.cancelled else { return nil }
@@ -90,14 +84,14 @@ final class AheadChecksum: Sendable {
                 return state.hashed >= cap || enough ? nil : min(Self.step, cap - state.hashed)
             }
             guard let next else { break }
-            let hashed = state.current.hashed
             do {
                 try hasher.update(file: path, offset: fileOffset + hashed, length: next)
             } catch {
-                fail()
+                endWithout { $0.failed = true }
                 return
             }
-            state.withLock { $0.hashed += next }
+            hashed += next
+            state.withLock { $0.hashed = hashed }
         }
         finish(TusUploader.checksumHeader(algorithm, digest: hasher.finalize()))
     }
@@ -118,9 +112,10 @@ final class AheadChecksum: Sendable {
     /// A prefix a caller may send: some bytes, no more than it may.
     private static func fits(_ taken: Taken, _ maximum: Int64) -> Bool { taken.length > 0 && taken.length <= maximum }
 
-    private func fail() {
+    /// Marks the hashing ended without a checksum (`mark`: cancelled or failed); whoever waits gets nil.
+    private func endWithout(_ mark: (inout State) -> Void) {
         let waiting = state.withLock { state in
-            state.failed = true
+            mark(&state)
             defer { state.wanted = nil }
             return state.wanted?.answer
         }

@@ -15,11 +15,11 @@ import HTTP
 struct TusPatchMachine: Sendable {
     /// What the driver does next.
     enum Action: Equatable, Sendable {
-        /// PATCH `length` bytes from `offset` (on a fresh connection when `freshConnection`); `ahead` is the chunk
-        /// most likely to follow, whose checksum may be computed while this one is on the wire. The driver may send
-        /// a prefix whose checksum is ready, as long as the chunk before or half this one (the answer confirms
+        /// PATCH `length` bytes from `offset` (on a fresh connection when `freshConnection`). The checksum of the
+        /// chunk after it (``likelyChunk(at:)``) may be computed while this one is on the wire, and the driver may
+        /// send a prefix whose checksum is ready, as long as the chunk before or half this one (the answer confirms
         /// less; the next chunk starts there), so a link faster than the hashing does not wait for it.
-        case send(offset: Int64, length: Int64, freshConnection: Bool, ahead: Chunk?)
+        case send(offset: Int64, length: Int64, freshConnection: Bool)
         /// HEAD: the server's offset, answered with ``Event/offsetAnswered(_:)``.
         case askOffset
         /// Wait the policy's backoff after failure number `attempt` (the server's `Retry-After` when given), told to
@@ -263,8 +263,7 @@ struct TusPatchMachine: Sendable {
         }
         phase = .sending(chunk)
         proposedAhead = likelyChunk(at: chunk.offset + chunk.length)
-        return .send(
-            offset: chunk.offset, length: chunk.length, freshConnection: freshConnections, ahead: proposedAhead)
+        return .send(offset: chunk.offset, length: chunk.length, freshConnection: freshConnections)
     }
 
     /// The chunk most likely to go from `start` once the bytes before it are confirmed, for its checksum to be

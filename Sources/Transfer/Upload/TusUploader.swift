@@ -479,7 +479,7 @@ package struct TusUploader: Uploading {
             try Task.checkCancellation()
             let event: TusPatchMachine.Event
             switch action {
-            case .send(let offset, let length, let fresh, _):
+            case .send(let offset, let length, let fresh):
                 let rules = machine
                 var (request, length) = try await chunks.request(
                     offset: offset, length: length, token: token, likely: { rules.likelyChunk(at: $0) })
