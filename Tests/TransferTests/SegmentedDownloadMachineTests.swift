@@ -69,6 +69,28 @@ import Testing
         #expect(download.handle(.recordRead(nil, partialSize: 0)) == .probe)
     }
 
+    /// A HEAD the caller asked beside its own first question is the probe's answer: no second HEAD, and every rule
+    /// a probe's answer meets applies to it (a journaled download of that version continues; a server that does not
+    /// say it serves ranges is asked).
+    @Test func aHeadTheCallerAskedIsTheProbesAnswer() throws {
+        var fresh = machine()
+        _ = fresh.begin(known: .init(headAnswer: Self.strong))
+        let planned = try #require(plan(fresh.handle(.recordRead(nil, partialSize: 0))))
+        #expect(planned.info == Self.strong && planned.segments.count == 4)
+
+        var resumed = machine()
+        _ = resumed.begin(known: .init(headAnswer: Self.strong))
+        let saved = halves(done: 10 * Self.mib, synced: 10 * Self.mib)
+        let continued = try #require(plan(resumed.handle(.recordRead(record(saved), partialSize: 100 * Self.mib))))
+        #expect(continued.begin == .resume && continued.resumed == 20 * Self.mib)
+
+        var silent = machine()
+        var unsaid = Self.strong
+        unsaid.acceptsRanges = false
+        _ = silent.begin(known: .init(headAnswer: unsaid))
+        #expect(silent.handle(.recordRead(nil, partialSize: 0)) == .askRanges(acceptRanges: nil))
+    }
+
     @Test func newRangesCoverTheFileExactlyAndASingleRangeGrowsTheFile() throws {
         var download = machine(segments: 3)
         _ = download.begin(known: .init())

@@ -36,6 +36,10 @@ public struct DownloadOptions: Sendable {
     package var knownETag: String?
     /// The caller knows the server serves ranges (an object store always does).
     package var knownServesRanges = false
+    /// The header fields of a HEAD of the file the caller already made, beside its own first question
+    /// (``SegmentedDownloader/headAnswer(from:credential:)``): the download starts from them instead of a HEAD of its
+    /// own, a round trip less. A restart asks the server again.
+    package var headAnswer: HTTPHeaders?
     /// Asked when the server's file changed during the download, before it starts over: the caller's
     /// ``modificationTime`` and `checksum` belonged to the version first seen, and this gives the new
     /// version's (a file saved with the old version's time would look changed to the next sync).

@@ -69,11 +69,16 @@ final class PartialFile: Sendable {
     /// Empties the file (a fresh start) and reserves `length` bytes when known, so parallel ranges land in place.
     func reset(length: Int64?) throws(DownloadError) {
         guard ftruncate(fd, 0) == 0 else { throw failure() }
-        if let length, length > 0 {
-            let status = SystemCalls.preallocate(fd, length: length)
-            // Filesystems without fallocate (tmpfs on old kernels) still get the right length.
-            if status != 0, ftruncate(fd, off_t(length)) != 0 { throw failure() }
-        }
+        if let length { try reserve(length) }
+    }
+
+    /// Makes the file `length` bytes long, reserved on disk where the file system can. Safe while ranges write
+    /// into it: it never shortens the file, and bytes already written stay.
+    func reserve(_ length: Int64) throws(DownloadError) {
+        guard length > 0 else { return }
+        let status = SystemCalls.preallocate(fd, length: length)
+        // Filesystems without fallocate (tmpfs on old kernels) still get the right length.
+        if status != 0, ftruncate(fd, off_t(length)) != 0 { throw failure() }
     }
 
     /// Replaces the contents with everything readable from `source` (a cache entry).

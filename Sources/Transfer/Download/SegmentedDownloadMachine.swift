@@ -8,7 +8,8 @@ import Journal
 /// in tests by tables of events alone.
 ///
 /// Rules: a small file the caller knows the length of, with nothing journaled, comes in one GET without a HEAD; a
-/// version the caller knows (strong ETag, ranges served) needs no HEAD either; a server that does not say it serves
+/// version the caller knows (strong ETag, ranges served) needs no HEAD either, nor does a file whose HEAD the caller
+/// already asked (that answer is the probe's); a server that does not say it serves
 /// ranges is asked with one; ranges need a length and a validator, else one journaled stream; a journaled download
 /// continues only for the same URL, length and version (strong ETag, else Last-Modified), with every range trusted
 /// up to what the temp file holds (after a reboot, up to what was flushed); continuing on Last-Modified alone
@@ -23,6 +24,9 @@ struct SegmentedDownloadMachine: Sendable {
         var etag: String?
         /// The server serves ranges of it.
         var servesRanges = false
+        /// The answer to a HEAD the caller already made (beside its own first question): taken as the download's
+        /// own probe, so no HEAD is asked again. Only a first attempt has one: a restart asks anew.
+        var headAnswer: RemoteFileInfo?
     }
 
     /// How the ranges of a plan begin.
@@ -181,6 +185,7 @@ struct SegmentedDownloadMachine: Sendable {
             return plan(RemoteFileInfo(total: total, etag: etag, lastModified: nil, acceptsRanges: true))
         }
         phase = .probing
+        if let answer = known.headAnswer { return handle(.probed(answer)) }
         return .probe
     }
 

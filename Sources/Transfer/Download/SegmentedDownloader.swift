@@ -64,6 +64,7 @@ package struct SegmentedDownloader: Downloading {
                     return result
                 case .restart(let reason, let refresh):
                     onEvent?(.restarted(reason: reason))
+                    job.options.headAnswer = nil  // of the version that was: the next attempt asks again
                     if refresh, let update = job.options.refreshOnChange { job.options = await update(job.options) }
                     action = machine.begin(known: job.known)
                 }
@@ -90,7 +91,9 @@ package struct SegmentedDownloader: Downloading {
         var landing: LandingDigest?
 
         var known: SegmentedDownloadMachine.Known {
-            .init(length: options.knownLength, etag: options.knownETag, servesRanges: options.knownServesRanges)
+            .init(
+                length: options.knownLength, etag: options.knownETag, servesRanges: options.knownServesRanges,
+                headAnswer: options.headAnswer.map(RemoteFileInfo.init(headers:)))
         }
     }
 
@@ -172,7 +175,7 @@ package struct SegmentedDownloader: Downloading {
         -> (bytes: Int64, fetched: Int64)
     {
         let partial = job.partial
-        try start(plan, job: job)
+        let reservation = try start(plan, job: job)
         job.onEvent?(
             .started(
                 total: plan.total, partSizes: plan.segments.map(\.length), resumedBytes: plan.resumed, method: .ranges,
@@ -182,6 +185,11 @@ package struct SegmentedDownloader: Downloading {
         try await withThrowingTaskGroup(of: Void.self) { group in
             let journalTask = Task { await journalLoop(progress, partial: partial) }
             defer { journalTask.cancel() }
+            if let reservation {
+                // Beside the first requests: reserving a large file takes tens of milliseconds (tmpfs zeroes its
+                // pages), and the ranges may write into it meanwhile.
+                group.addTask { try partial.reserve(reservation) }
+            }
             for segment in plan.segments where segment.done < segment.length {
                 group.addTask {
                     try await fetch(segment: segment.index, plan: plan, job: job, progress: progress, rate: rate)
@@ -202,20 +210,22 @@ package struct SegmentedDownloader: Downloading {
         return (progress.snapshot.reduce(0) { $0 + $1.done }, progress.fetchedBytes)
     }
 
-    /// Makes the temp file and the journal record ready for the plan's ranges.
-    private func start(_ plan: SegmentedDownloadMachine.Plan, job: Job) throws {
+    /// Makes the temp file and the journal record ready for the plan's ranges; returns the length to reserve beside
+    /// the first requests (parallel ranges land in place in a preallocated file; a single range just grows it).
+    private func start(_ plan: SegmentedDownloadMachine.Plan, job: Job) throws -> Int64? {
         let destination = job.partial.destination
         switch plan.begin {
         case .resume:
             try journalCall { () throws(SQLiteError) in try journal?.claimBoot(destination: destination) }
+            return nil
         case .fresh(let preallocated):
-            // Parallel ranges land in place in a preallocated file; a single range just grows it.
-            try job.partial.reset(length: preallocated)
+            try job.partial.reset(length: nil)
             let record = TransferJournal.Download(
                 destination: destination, url: job.url, tempPath: job.partial.path, etag: plan.info.etag,
                 lastModified: plan.info.lastModified, total: plan.total, bootID: TransferJournal.currentBootID,
                 segments: plan.segments, source: sourceName)
             try journalCall { () throws(SQLiteError) in try journal?.save(record) }
+            return preallocated
         }
     }
 
@@ -301,9 +311,9 @@ package struct SegmentedDownloader: Downloading {
         }
     }
 
-    /// After the last byte and before the final name, the server is asked again for the file's version: a server
-    /// reads a file as it sends it, so an edit while the last (or only) range streamed gives early bytes of one
-    /// version and late bytes of another, which no `If-Range` sees. Any validator it gives counts (ETag, size,
+    /// After the last byte and before the final name, where no checksum vouches for the bytes, the server is asked
+    /// again for the file's version: a server reads a file as it sends it, so an edit while the last (or only) range
+    /// streamed gives early bytes of one version and late bytes of another, which no `If-Range` sees. Any validator it gives counts (ETag, size,
     /// Last-Modified); a difference restarts the download.
     private func checkStillSame(url: String, token: BearerCredential?, as first: RemoteFileInfo) async throws {
         // An object store replaces an object whole, and every range asked `If-Match` its strong ETag: all the
@@ -319,20 +329,22 @@ package struct SegmentedDownloader: Downloading {
         }
     }
 
-    /// The bytes on disk are the server's current version of the file, and the one expected: the server asked
-    /// again for the version (``checkStillSame(url:token:as:)``: bytes that match an older version's checksum are
-    /// whole, but not the file the server holds now), then checked by ``ContentVerification`` against the strongest
-    /// validator there is (the checksum given or asked while the bytes came, ``DownloadOptions/pendingChecksum``,
-    /// else the one the answer's headers carry). Returns the SHA-256 where that was the check, and the check.
+    /// The bytes on disk are one version of the file whole, and the one expected: checked by
+    /// ``ContentVerification`` against the strongest validator there is (the checksum given or asked while the bytes
+    /// came, ``DownloadOptions/pendingChecksum``, else the one the answer's headers carry). Bytes that match a
+    /// checksum of the file are that version whole; without one, the server is asked again for the version
+    /// (``checkStillSame(url:token:as:)``: a server reads a file as it sends it, so an edit while the last range
+    /// streamed gives a mix no length shows), beside the check, not after it. A mismatch asks it too, to tell an
+    /// edit (start over with the new version) from bytes damaged on the way. Returns the SHA-256 where that was the
+    /// check, and the check.
     func verifyAndCheckStillSame(
         partial: PartialFile, options: DownloadOptions, url: String, token: BearerCredential?,
         as first: RemoteFileInfo, headers: HTTPHeaders? = nil, landed: (digest: LandingDigest, length: Int64)? = nil
     ) async throws -> (sha256: String?, check: ContentCheck) {
-        // The server is asked while the bytes are hashed here (a round trip beside the hashing, not after it); a
-        // change it tells comes before what the hash says (bytes of two versions fail any checksum: a restart).
-        async let stillSame: Void = checkStillSame(url: url, token: token, as: first)
+        let expected = try await options.expectedChecksum(headers: headers ?? first.headers)
+        // A change the server tells comes before what the check says (bytes of two versions fail any checksum).
+        async let stillSame: Void = expected == nil ? checkStillSame(url: url, token: token, as: first) : ()
         let hashed = await Result.awaiting { () async throws(any Error) in
-            let expected = try await options.expectedChecksum(headers: headers ?? first.headers)
             // Hashed as the bytes landed, where the check is a SHA-256: what is left is what came after the frontier.
             if let landed, expected?.algorithm == .sha256,
                 let actual = await landed.digest.finish(length: landed.length)
@@ -342,6 +354,12 @@ package struct SegmentedDownloader: Downloading {
             return try ContentVerification.check(file: partial.path, against: expected)
         }
         try await stillSame
+        // Left while its bytes were checked (a screen closed as the last range came): nothing takes the name, and
+        // journaled bytes stay for the next open.
+        try Task.checkCancellation()
+        if expected != nil, case .success((.failure, _)) = hashed {
+            try await checkStillSame(url: url, token: token, as: first)
+        }
         return try settle(hashed.get(), partial: partial)
     }
 
@@ -372,6 +390,15 @@ package struct SegmentedDownloader: Downloading {
     }
 
     // MARK: The server's view
+
+    /// The header fields of a HEAD of `url` when the server answers it with success, else nil (no HEAD, a refusal,
+    /// no answer): for a caller to ask beside its own first question and hand over as
+    /// ``DownloadOptions/headAnswer``. Its failures are not told: the download asks again and tells its own.
+    package func headAnswer(from url: String, credential: BearerCredential?) async -> HTTPHeaders? {
+        let request = HTTPRequest(method: "HEAD", url: url, credential: credential, redirects: .anyOrigin)
+        guard let response = try? await http.send(request), response.isSuccess else { return nil }
+        return response.headers
+    }
 
     private func probe(url: String, token: BearerCredential?) async throws -> RemoteFileInfo? {
         let response: HTTPResponse
