@@ -79,7 +79,10 @@ package enum SystemCalls {
     /// 0 on success, else an error number (a file system that cannot reserve: the caller sets the length instead).
     package static func preallocate(_ descriptor: Int32, length: Int64) -> Int32 {
         #if canImport(Glibc)
-            return posix_fallocate(descriptor, 0, off_t(length))
+            // fallocate(2) itself, never posix_fallocate: on a file system without it (ext2, exFAT, NFSv3) glibc's
+            // posix_fallocate writes every block of the length, a download's whole size before its first byte.
+            guard let fallocate = LinuxFallocate.function else { return ENOSYS }
+            return retryingInterrupts { fallocate(descriptor, 0, 0, off_t(length)) } == 0 ? 0 : errno
         #else
             var store = fstore_t(
                 fst_flags: UInt32(F_ALLOCATEALL), fst_posmode: F_PEOFPOSMODE, fst_offset: 0, fst_length: off_t(length),
