@@ -69,6 +69,23 @@ import Testing
         #expect(download.handle(.recordRead(nil, partialSize: 0)) == .probe)
     }
 
+    /// A server the caller knows serves ranges (an object store) is not asked with a range when its HEAD does not
+    /// say so (OpenStack Swift's S3 layer sends no Accept-Ranges): a round trip less before a large object's GETs.
+    @Test func aServerKnownToServeRangesIsNotAskedWhenItsHeadIsSilent() throws {
+        var silent = Self.strong
+        silent.acceptsRanges = false
+        var known = machine()
+        _ = known.begin(known: .init(length: 100 * Self.mib, servesRanges: true))
+        #expect(known.handle(.recordRead(nil, partialSize: 0)) == .probe)
+        let planned = try #require(plan(known.handle(.probed(silent))))
+        #expect(planned.info.acceptsRanges && planned.segments.count == 4)
+
+        var unknown = machine()
+        _ = unknown.begin(known: .init(length: 100 * Self.mib))
+        _ = unknown.handle(.recordRead(nil, partialSize: 0))
+        #expect(unknown.handle(.probed(silent)) == .askRanges(acceptRanges: nil))
+    }
+
     /// A HEAD the caller asked beside its own first question is the probe's answer: no second HEAD, and every rule
     /// a probe's answer meets applies to it (a journaled download of that version continues; a server that does not
     /// say it serves ranges is asked).

@@ -122,6 +122,8 @@ extension ObjectStoreBucketRemote {
         onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws -> SyncFetched {
         var options = DownloadOptions.syncFetch(size: size)
+        // An object store serves ranges (OpenStack Swift's S3 layer without saying so): no range asked to find out.
+        options.knownServesRanges = true
         // The object's own digest (its stored SHA-256, its MD5 ETag) comes with the HEAD or GET that finds it.
         let objectKey = try key(path, in: root)
         let bucket = try base(root).bucket

@@ -9,8 +9,8 @@ import Journal
 ///
 /// Rules: a small file the caller knows the length of, with nothing journaled, comes in one GET without a HEAD; a
 /// version the caller knows (strong ETag, ranges served) needs no HEAD either, nor does a file whose HEAD the caller
-/// already asked (that answer is the probe's); a server that does not say it serves
-/// ranges is asked with one; ranges need a length and a validator, else one journaled stream; a journaled download
+/// already asked (that answer is the probe's); a server that does not say it serves ranges is asked with one, unless
+/// the caller knows it does; ranges need a length and a validator, else one journaled stream; a journaled download
 /// continues only for the same URL, length and version (strong ETag, else Last-Modified), with every range trusted
 /// up to what the temp file holds (after a reboot, up to what was flushed); continuing on Last-Modified alone
 /// re-checks the bytes before each resume point; a restart ignores the journal; the third restart, or the second
@@ -149,7 +149,10 @@ struct SegmentedDownloadMachine: Sendable {
             saved = record
             partialSize = size
             return afterRecord()
-        case (.probing, .probed(let info)):
+        case (.probing, .probed(var info)):
+            // A server the caller knows serves ranges (an object store; OpenStack Swift's S3 layer sends no
+            // Accept-Ranges) is not asked again.
+            if known.servesRanges { info?.acceptsRanges = true }
             guard let info, !info.acceptsRanges, let total = info.total, total > 0, info.rangeValidator != nil else {
                 return plan(info)
             }
