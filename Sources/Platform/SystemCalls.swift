@@ -75,6 +75,15 @@ package enum SystemCalls {
         package var description: String { String(cString: strerror(code)) }
     }
 
+    /// Whether ``preallocate(_:length:)`` may run while other threads write into the file: Linux's `fallocate`
+    /// only allocates what is not yet and never moves the end below `length`; Darwin's `F_PREALLOCATE` counts from
+    /// the file's physical end, which those writes move.
+    #if canImport(Glibc)
+        package static let preallocatesBesideWrites = true
+    #else
+        package static let preallocatesBesideWrites = false
+    #endif
+
     /// Reserves `length` bytes of disk for `descriptor` so later writes anywhere below it cannot fail for space;
     /// 0 on success, else an error number (a file system that cannot reserve: the caller sets the length instead).
     package static func preallocate(_ descriptor: Int32, length: Int64) -> Int32 {

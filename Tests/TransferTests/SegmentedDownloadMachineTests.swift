@@ -84,6 +84,14 @@ import Testing
         _ = unknown.begin(known: .init(length: 100 * Self.mib))
         _ = unknown.handle(.recordRead(nil, partialSize: 0))
         #expect(unknown.handle(.probed(silent)) == .askRanges(acceptRanges: nil))
+
+        // A server that says it serves none is believed.
+        var refusing = silent
+        refusing.acceptRanges = "none"
+        var said = machine()
+        _ = said.begin(known: .init(length: 100 * Self.mib, servesRanges: true))
+        _ = said.handle(.recordRead(nil, partialSize: 0))
+        #expect(said.handle(.probed(refusing)) == .askRanges(acceptRanges: "none"))
     }
 
     /// A HEAD the caller asked beside its own first question is the probe's answer: no second HEAD, and every rule

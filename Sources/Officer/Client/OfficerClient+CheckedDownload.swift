@@ -72,8 +72,8 @@ extension OfficerClient {
         onEvent?(.restarted(reason: "the bytes that arrived do not match the server's checksum"))
         options = await options.refreshOnChange?(options) ?? options
         options.pendingChecksum = nil
-        // A HEAD the caller asked stands: the downloader asked again after the mismatch and found the same version
-        // (a change restarts within it), and a change since is refused by every range's If-Range.
+        // The HEAD asked beside the stat may be of a version the first download already left behind.
+        options.headAnswer = nil
         return try await downloader.download(
             from: url, credential: credential, to: destination, options: options, onEvent: onEvent)
     }

@@ -66,19 +66,28 @@ final class PartialFile: Sendable {
         return data.prefix(done)
     }
 
-    /// Empties the file (a fresh start) and reserves `length` bytes when known, so parallel ranges land in place.
-    func reset(length: Int64?) throws(DownloadError) {
+    /// Empties the file (a fresh start) and gives it `length` bytes when known, so parallel ranges land in place.
+    /// Its disk is reserved now, or, where the platform reserves safely beside writes and `reserveLater` asks it,
+    /// left to ``reserveBlocks(_:)``: returns the length still to reserve then.
+    @discardableResult
+    func reset(length: Int64?, reserveLater: Bool = false) throws(DownloadError) -> Int64? {
         guard ftruncate(fd, 0) == 0 else { throw failure() }
-        if let length { try reserve(length) }
-    }
-
-    /// Makes the file `length` bytes long, reserved on disk where the file system can. Safe while ranges write
-    /// into it: it never shortens the file, and bytes already written stay.
-    func reserve(_ length: Int64) throws(DownloadError) {
-        guard length > 0 else { return }
+        guard let length, length > 0 else { return nil }
+        if reserveLater, SystemCalls.preallocatesBesideWrites {
+            guard ftruncate(fd, off_t(length)) == 0 else { throw failure() }
+            return length
+        }
         let status = SystemCalls.preallocate(fd, length: length)
         // Filesystems without fallocate (tmpfs on old kernels) still get the right length.
         if status != 0, ftruncate(fd, off_t(length)) != 0 { throw failure() }
+        return nil
+    }
+
+    /// Reserves disk for the first `length` bytes of a file that has its length already, while ranges write into
+    /// it (``SystemCalls/preallocatesBesideWrites``): best effort, as a file system that cannot reserve still takes
+    /// the writes, and a full disk is told by the write that meets it.
+    func reserveBlocks(_ length: Int64) {
+        _ = SystemCalls.preallocate(fd, length: length)
     }
 
     /// Replaces the contents with everything readable from `source` (a cache entry).

@@ -65,7 +65,8 @@ struct SegmentedDownloadMachine: Sendable {
         case checkOverlaps(Plan)
         /// Fetch the plan's ranges: ``Event/fetched(written:fileSize:)``.
         case fetch(Plan)
-        /// Verify the bytes, check the server still holds that version, and rename them into place: the end.
+        /// Verify the bytes (where no checksum vouches, check the server still holds that version) and rename them
+        /// into place: the end.
         case verify(Plan)
         /// One GET from the start, not resumable (`info` from the HEAD, if one was asked); `journaled` keeps a
         /// record without ranges so a killed run's temp file is listed and cleaned: the end.
@@ -152,7 +153,7 @@ struct SegmentedDownloadMachine: Sendable {
         case (.probing, .probed(var info)):
             // A server the caller knows serves ranges (an object store; OpenStack Swift's S3 layer sends no
             // Accept-Ranges) is not asked again.
-            if known.servesRanges { info?.acceptsRanges = true }
+            if known.servesRanges, info?.acceptRanges == nil { info?.acceptsRanges = true }
             guard let info, !info.acceptsRanges, let total = info.total, total > 0, info.rangeValidator != nil else {
                 return plan(info)
             }

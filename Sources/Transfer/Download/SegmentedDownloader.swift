@@ -188,7 +188,7 @@ package struct SegmentedDownloader: Downloading {
             if let reservation {
                 // Beside the first requests: reserving a large file takes tens of milliseconds (tmpfs zeroes its
                 // pages), and the ranges may write into it meanwhile.
-                group.addTask { try partial.reserve(reservation) }
+                group.addTask { partial.reserveBlocks(reservation) }
             }
             for segment in plan.segments where segment.done < segment.length {
                 group.addTask {
@@ -210,8 +210,9 @@ package struct SegmentedDownloader: Downloading {
         return (progress.snapshot.reduce(0) { $0 + $1.done }, progress.fetchedBytes)
     }
 
-    /// Makes the temp file and the journal record ready for the plan's ranges; returns the length to reserve beside
-    /// the first requests (parallel ranges land in place in a preallocated file; a single range just grows it).
+    /// Makes the temp file and the journal record ready for the plan's ranges (parallel ranges land in place in a
+    /// file of the whole length; a single range just grows it); returns the length whose disk is to be reserved
+    /// beside the first requests, if any.
     private func start(_ plan: SegmentedDownloadMachine.Plan, job: Job) throws -> Int64? {
         let destination = job.partial.destination
         switch plan.begin {
@@ -219,17 +220,19 @@ package struct SegmentedDownloader: Downloading {
             try journalCall { () throws(SQLiteError) in try journal?.claimBoot(destination: destination) }
             return nil
         case .fresh(let preallocated):
-            try job.partial.reset(length: nil)
+            // The file has its length before the record names it: a resume trusts ranges up to the file's size.
+            let reservation = try job.partial.reset(length: preallocated, reserveLater: true)
             let record = TransferJournal.Download(
                 destination: destination, url: job.url, tempPath: job.partial.path, etag: plan.info.etag,
                 lastModified: plan.info.lastModified, total: plan.total, bootID: TransferJournal.currentBootID,
                 segments: plan.segments, source: sourceName)
             try journalCall { () throws(SQLiteError) in try journal?.save(record) }
-            return preallocated
+            return reservation
         }
     }
 
-    /// The ranges' bytes verified, checked to be the server's current version, and renamed into place.
+    /// The ranges' bytes verified (and, where no checksum vouches, checked to be the server's version still), and
+    /// renamed into place.
     private func finishRanges(_ plan: SegmentedDownloadMachine.Plan, job: Job) async throws -> DownloadResult {
         let partial = job.partial
         job.onEvent?(.verifying)
@@ -313,8 +316,8 @@ package struct SegmentedDownloader: Downloading {
 
     /// After the last byte and before the final name, where no checksum vouches for the bytes, the server is asked
     /// again for the file's version: a server reads a file as it sends it, so an edit while the last (or only) range
-    /// streamed gives early bytes of one version and late bytes of another, which no `If-Range` sees. Any validator it gives counts (ETag, size,
-    /// Last-Modified); a difference restarts the download.
+    /// streamed gives early bytes of one version and late bytes of another, which no `If-Range` sees. Any validator
+    /// it gives counts (ETag, size, Last-Modified); a difference restarts the download.
     private func checkStillSame(url: String, token: BearerCredential?, as first: RemoteFileInfo) async throws {
         // An object store replaces an object whole, and every range asked `If-Match` its strong ETag: all the
         // bytes are of that one version already, and a second HEAD would only cost a request per object.
@@ -354,12 +357,17 @@ package struct SegmentedDownloader: Downloading {
             return try ContentVerification.check(file: partial.path, against: expected)
         }
         try await stillSame
+        if expected != nil, case .success((.failure, _)) = hashed {
+            // An edit restarts the download with the new version; otherwise (the same version, or no answer) the
+            // mismatch stands and its bytes are dropped.
+            do { try await checkStillSame(url: url, token: token, as: first) } catch let restart as Restart {
+                throw restart
+            } catch {}
+            return try settle(hashed.get(), partial: partial)
+        }
         // Left while its bytes were checked (a screen closed as the last range came): nothing takes the name, and
         // journaled bytes stay for the next open.
         try Task.checkCancellation()
-        if expected != nil, case .success((.failure, _)) = hashed {
-            try await checkStillSame(url: url, token: token, as: first)
-        }
         return try settle(hashed.get(), partial: partial)
     }
 
