@@ -275,17 +275,21 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
         return session.uploadTask(with: request, fromFile: file)
     }
 
-    /// The labels (``HTTPRequest/transferLabel``) of the tasks the session has under way, handed to `report` on the
-    /// session's queue: what a background session reports after a relaunch, for the journal's transfers to be matched
-    /// with.
+    /// The labels (``HTTPRequest/transferLabel``) of the tasks the session has under way, handed to `report` (on the
+    /// session's queue where the system answers): what a background session reports after a relaunch, for the
+    /// journal's transfers to be matched with.
     package func labelsOfTasksUnderWay(_ report: @escaping @Sendable ([String]) -> Void) {
-        session.getAllTasks { tasks in report(tasks.filter { $0.state == .running }.compactMap(\.taskDescription)) }
+        #if canImport(FoundationNetworking)
+            report(delegate.startedAndNotEnded().compactMap(\.taskDescription))
+        #else
+            session.getAllTasks { tasks in report(tasks.filter { $0.state == .running }.compactMap(\.taskDescription)) }
+        #endif
     }
 
     /// Waits for the orphan tasks (an earlier launch's, carried on while the app was away) whose labels start with
     /// `prefix`: an upload's next HEAD then reads the offset they reached instead of racing them.
     package func settleTasks(labelled prefix: String) async {
-        for task in await URLSessionEngineDelegate.runningTasks(of: session)
+        for task in await delegate.runningTasks(in: session)
         where (task.taskDescription ?? "").hasPrefix(prefix) {
             await delegate.waitForEnd(of: task)
         }

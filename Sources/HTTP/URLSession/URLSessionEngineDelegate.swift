@@ -12,6 +12,10 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
 {  // Serial queue.
     private let lock = NSLock()
     private var states: [ObjectIdentifier: URLSessionTaskState] = [:]
+    /// Every task started in this process and not yet ended, orphans included: what FoundationNetworking's session
+    /// is asked for. Its `getAllTasks` reads the session's task registry on the delegate queue while tasks are added
+    /// on its work queue, a data race that ended the process (seen with four ranges on the way at once).
+    private var started: [ObjectIdentifier: URLSessionTask] = [:]
     private var orphans = URLSessionOrphans()
     /// Where a finished download task's file is moved before the session removes it.
     private let downloadFolder: URL
@@ -46,7 +50,10 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
     #endif
 
     func track(_ task: URLSessionTask, _ state: URLSessionTaskState) {
-        lock.withLock { states[ObjectIdentifier(task)] = state }
+        lock.withLock {
+            states[ObjectIdentifier(task)] = state
+            started[ObjectIdentifier(task)] = task
+        }
     }
 
     private func state(_ task: URLSessionTask) -> URLSessionTaskState? {
@@ -116,6 +123,7 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let (state, ended) = lock.withLock { () -> (URLSessionTaskState?, ([CheckedContinuation<Void, Never>], URL?)) in
+            started[ObjectIdentifier(task)] = nil
             if let state = states.removeValue(forKey: ObjectIdentifier(task)) { return (state, ([], nil)) }
             guard URLSessionOrphans.isOrphan(task) else { return (nil, ([], nil)) }
             return (nil, orphans.end(task, failed: error != nil))
@@ -152,7 +160,7 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
     /// in `session` once it ends. Nil: none, the request is sent.
     func claim(_ label: String, asking request: URLRequest, in session: URLSession) async -> URLSessionOrphans.Answer? {
         if let answer = lock.withLock({ orphans.claim(label, asking: request) }) { return answer }
-        for task in await Self.runningTasks(of: session)
+        for task in await runningTasks(in: session)
         where task.taskDescription == label && URLSessionOrphans.asksTheSame(task.originalRequest, request) {
             await waitForEnd(of: task)
         }
@@ -164,10 +172,21 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
         for file in lock.withLock({ orphans.forget(label) }) { try? FileManager.default.removeItem(at: file) }
     }
 
-    /// The session's tasks under way.
-    static func runningTasks(of session: URLSession) async -> [URLSessionTask] {
-        await withCheckedContinuation { (done: CheckedContinuation<[URLSessionTask], Never>) in
-            session.getAllTasks { tasks in done.resume(returning: tasks.filter { $0.state == .running }) }
-        }
+    #if canImport(FoundationNetworking)
+        /// The tasks this process started and has not seen end (FoundationNetworking's session cannot be asked).
+        func startedAndNotEnded() -> [URLSessionTask] { lock.withLock { Array(started.values) } }
+    #endif
+
+    /// The session's tasks under way: the system's answer where tasks outlive the process (a background session's
+    /// after a relaunch); where they cannot (FoundationNetworking), the ones this process started and has not seen
+    /// end.
+    func runningTasks(in session: URLSession) async -> [URLSessionTask] {
+        #if canImport(FoundationNetworking)
+            return startedAndNotEnded()
+        #else
+            return await withCheckedContinuation { (done: CheckedContinuation<[URLSessionTask], Never>) in
+                session.getAllTasks { tasks in done.resume(returning: tasks.filter { $0.state == .running }) }
+            }
+        #endif
     }
 }
