@@ -125,8 +125,7 @@ import Testing
     }
 
     /// The server's file edited in place while its only range streams: before, the saved file had the old bytes
-    /// first and the new ones after, exit 0. Now the torn bytes fail the server's checksum, the version asked
-    /// after the mismatch shows the edit, and the download starts over with the new version.
+    /// first and the new ones after, exit 0. Now the version is asked again after the last byte.
     @Test func aServerFileEditedDuringGetIsNeverSavedTorn() async throws {
         let server = try await ReferenceServer.start(inMemory: true)
         #expect(try await cli.login(server).status == 0)

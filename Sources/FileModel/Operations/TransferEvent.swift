@@ -19,9 +19,8 @@ public enum TransferEvent: Sendable, Equatable {
     case paused(confirmed: Int64, total: Int64?)
     /// Something the user should know that did not stop the transfer (its journal could not be updated).
     case warning(String)
-    /// Every byte is in; they are being checked against the strongest validator the remote offers (hashed, or,
-    /// where no checksum vouches, the version asked again) before they take their name: a large file's last
-    /// seconds, not a stall at 100%.
+    /// Every byte is in; they are being checked against the strongest validator the remote offers (hashed, the
+    /// version asked again) before they take their name: a large file's last seconds, not a stall at 100%.
     case verifying
 }
 

@@ -65,8 +65,7 @@ struct SegmentedDownloadMachine: Sendable {
         case checkOverlaps(Plan)
         /// Fetch the plan's ranges: ``Event/fetched(written:fileSize:)``.
         case fetch(Plan)
-        /// Verify the bytes (where no checksum vouches, check the server still holds that version) and rename them
-        /// into place: the end.
+        /// Verify the bytes, check the server still holds that version, and rename them into place: the end.
         case verify(Plan)
         /// One GET from the start, not resumable (`info` from the HEAD, if one was asked); `journaled` keeps a
         /// record without ranges so a killed run's temp file is listed and cleaned: the end.

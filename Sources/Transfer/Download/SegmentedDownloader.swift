@@ -231,8 +231,7 @@ package struct SegmentedDownloader: Downloading {
         }
     }
 
-    /// The ranges' bytes verified (and, where no checksum vouches, checked to be the server's version still), and
-    /// renamed into place.
+    /// The ranges' bytes verified, checked to be the server's current version, and renamed into place.
     private func finishRanges(_ plan: SegmentedDownloadMachine.Plan, job: Job) async throws -> DownloadResult {
         let partial = job.partial
         job.onEvent?(.verifying)
@@ -314,10 +313,10 @@ package struct SegmentedDownloader: Downloading {
         }
     }
 
-    /// After the last byte and before the final name, where no checksum vouches for the bytes, the server is asked
-    /// again for the file's version: a server reads a file as it sends it, so an edit while the last (or only) range
-    /// streamed gives early bytes of one version and late bytes of another, which no `If-Range` sees. Any validator
-    /// it gives counts (ETag, size, Last-Modified); a difference restarts the download.
+    /// After the last byte and before the final name, the server is asked again for the file's version: a server
+    /// reads a file as it sends it, so an edit while the last (or only) range streamed gives early bytes of one
+    /// version and late bytes of another, which no `If-Range` sees. Any validator it gives counts (ETag, size,
+    /// Last-Modified); a difference restarts the download.
     private func checkStillSame(url: String, token: BearerCredential?, as first: RemoteFileInfo) async throws {
         // An object store replaces an object whole, and every range asked `If-Match` its strong ETag: all the
         // bytes are of that one version already, and a second HEAD would only cost a request per object.
@@ -332,22 +331,20 @@ package struct SegmentedDownloader: Downloading {
         }
     }
 
-    /// The bytes on disk are one version of the file whole, and the one expected: checked by
-    /// ``ContentVerification`` against the strongest validator there is (the checksum given or asked while the bytes
-    /// came, ``DownloadOptions/pendingChecksum``, else the one the answer's headers carry). Bytes that match a
-    /// checksum of the file are that version whole; without one, the server is asked again for the version
-    /// (``checkStillSame(url:token:as:)``: a server reads a file as it sends it, so an edit while the last range
-    /// streamed gives a mix no length shows), beside the check, not after it. A mismatch asks it too, to tell an
-    /// edit (start over with the new version) from bytes damaged on the way. Returns the SHA-256 where that was the
-    /// check, and the check.
+    /// The bytes on disk are the server's current version of the file, and the one expected: the server asked
+    /// again for the version (``checkStillSame(url:token:as:)``: bytes that match an older version's checksum are
+    /// whole, but not the file the server holds now), then checked by ``ContentVerification`` against the strongest
+    /// validator there is (the checksum given or asked while the bytes came, ``DownloadOptions/pendingChecksum``,
+    /// else the one the answer's headers carry). Returns the SHA-256 where that was the check, and the check.
     func verifyAndCheckStillSame(
         partial: PartialFile, options: DownloadOptions, url: String, token: BearerCredential?,
         as first: RemoteFileInfo, headers: HTTPHeaders? = nil, landed: (digest: LandingDigest, length: Int64)? = nil
     ) async throws -> (sha256: String?, check: ContentCheck) {
-        let expected = try await options.expectedChecksum(headers: headers ?? first.headers)
-        // A change the server tells comes before what the check says (bytes of two versions fail any checksum).
-        async let stillSame: Void = expected == nil ? checkStillSame(url: url, token: token, as: first) : ()
+        // The server is asked while the bytes are hashed here (a round trip beside the hashing, not after it); a
+        // change it tells comes before what the hash says (bytes of two versions fail any checksum: a restart).
+        async let stillSame: Void = checkStillSame(url: url, token: token, as: first)
         let hashed = await Result.awaiting { () async throws(any Error) in
+            let expected = try await options.expectedChecksum(headers: headers ?? first.headers)
             // Hashed as the bytes landed, where the check is a SHA-256: what is left is what came after the frontier.
             if let landed, expected?.algorithm == .sha256,
                 let actual = await landed.digest.finish(length: landed.length)
@@ -357,17 +354,11 @@ package struct SegmentedDownloader: Downloading {
             return try ContentVerification.check(file: partial.path, against: expected)
         }
         try await stillSame
-        if expected != nil, case .success((.failure, _)) = hashed {
-            // An edit restarts the download with the new version; otherwise (the same version, or no answer) the
-            // mismatch stands and its bytes are dropped.
-            do { try await checkStillSame(url: url, token: token, as: first) } catch let restart as Restart {
-                throw restart
-            } catch {}
-            return try settle(hashed.get(), partial: partial)
+        if case .success((.success, _)) = hashed {
+            // Left while its bytes were checked (a screen closed as the last range came): nothing takes the name,
+            // and journaled bytes stay for the next open. Bytes that failed their check are dropped first.
+            try Task.checkCancellation()
         }
-        // Left while its bytes were checked (a screen closed as the last range came): nothing takes the name, and
-        // journaled bytes stay for the next open.
-        try Task.checkCancellation()
         return try settle(hashed.get(), partial: partial)
     }
 
