@@ -34,7 +34,8 @@ package final class WakeSignal: Sendable {
         }
     }
 
-    private func wait() async {
+    /// Returns once the signal is given (at once for one given since the last wait), or when the task is cancelled.
+    package func wait() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let given = state.withLock { state in

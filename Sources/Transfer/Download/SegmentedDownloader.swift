@@ -55,6 +55,7 @@ package struct SegmentedDownloader: Downloading {
         var machine = SegmentedDownloadMachine(
             url: url, wantedSegments: given.segments, bootID: TransferJournal.currentBootID)
         var action = machine.begin(known: job.known)
+        defer { job.versionAtTail?.cancel() }
         while true {
             do {
                 switch try await perform(action, job: &job) {
@@ -89,6 +90,8 @@ package struct SegmentedDownloader: Downloading {
         var fetched: Int64 = 0
         /// The SHA-256 of the ranges' bytes, taken as they landed in this run.
         var landing: LandingDigest?
+        /// The server's version, asked as the ranges' last bytes came (``TailWatch``).
+        var versionAtTail: Task<RemoteFileInfo?, any Error>?
 
         var known: SegmentedDownloadMachine.Known {
             .init(
@@ -124,6 +127,7 @@ package struct SegmentedDownloader: Downloading {
             let written = try await fetchRanges(plan, job: job, landing: landing)
             job.fetched = written.fetched
             job.landing = landing
+            job.versionAtTail = written.versionAtTail
             return .event(.fetched(written: written.bytes, fileSize: partial.size))
         case .verify(let plan):
             return .finished(try await finishRanges(plan, job: job))
@@ -131,6 +135,8 @@ package struct SegmentedDownloader: Downloading {
             return .finished(try await streamWhole(info: info, journaled: journaled, job: job))
         case .restart(let reason, let refresh):
             job.landing = nil
+            job.versionAtTail?.cancel()
+            job.versionAtTail = nil
             return .restart(reason: reason, refresh: refresh)
         case .fail(let failure):
             throw failed(failure, job: job)
@@ -170,9 +176,9 @@ package struct SegmentedDownloader: Downloading {
     // MARK: The ways a file comes
 
     /// Fetches the plan's ranges in parallel into the temp file, journaling their progress; returns the bytes the
-    /// ranges hold in all, and those fetched in this run.
+    /// ranges hold in all, those fetched in this run, and the server's version asked as the last bytes came.
     private func fetchRanges(_ plan: SegmentedDownloadMachine.Plan, job: Job, landing: LandingDigest?) async throws
-        -> (bytes: Int64, fetched: Int64)
+        -> (bytes: Int64, fetched: Int64, versionAtTail: Task<RemoteFileInfo?, any Error>?)
     {
         let partial = job.partial
         let reservation = try start(plan, job: job)
@@ -180,7 +186,11 @@ package struct SegmentedDownloader: Downloading {
             .started(
                 total: plan.total, partSizes: plan.segments.map(\.length), resumedBytes: plan.resumed, method: .ranges,
                 partsResumed: plan.segments.map(\.done)))
-        let progress = SegmentProgress(plan.segments, landing: landing)
+        // Where the bytes are checked by a SHA-256, the version is asked as the last bytes come, not after them.
+        let asksAtTail = landing != nil && asksVersionAfterBytes(plan.info)
+        let progress = SegmentProgress(
+            plan.segments, landing: landing, watchingTailOn: asksAtTail ? http.configuration.clock : nil)
+        let versionAtTail = asksAtTail ? askVersion(when: progress.tailReached, job: job, info: plan.info) : nil
         let rate = job.options.bandwidthLimit.map { $0 / Int64(max(1, plan.segments.count)) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             let journalTask = Task { await journalLoop(progress, partial: partial) }
@@ -199,6 +209,7 @@ package struct SegmentedDownloader: Downloading {
                 try await group.waitForAll()
             } catch {
                 group.cancelAll()
+                versionAtTail?.cancel()
                 journalTask.cancel()
                 await journalTask.value
                 try? flushJournal(progress, partial: partial, sync: false)
@@ -207,7 +218,24 @@ package struct SegmentedDownloader: Downloading {
             journalTask.cancel()
             await journalTask.value
         }
-        return (progress.snapshot.reduce(0) { $0 + $1.done }, progress.fetchedBytes)
+        progress.tailReached.fire()  // every byte is in: if the tail was never seen, now is the time
+        return (progress.snapshot.reduce(0) { $0 + $1.done }, progress.fetchedBytes, versionAtTail)
+    }
+
+    /// The server's version of the file, asked once `signal` is given where the bytes will be checked by a
+    /// SHA-256 (its answer awaited by ``checkStillSame(url:token:as:atTail:)``); else not asked (it fails).
+    private func askVersion(when signal: WakeSignal, job: Job, info: RemoteFileInfo) -> Task<
+        RemoteFileInfo?, any Error
+    > {
+        Task { [url = job.url, token = job.token, options = job.options] in
+            await signal.wait()
+            // The server's checksum was asked beside the first requests: by now it said whether it has one.
+            guard try await options.expectedChecksum(headers: info.headers)?.algorithm == .sha256 else {
+                throw CancellationError()
+            }
+            try Task.checkCancellation()
+            return try await probe(url: url, token: token)
+        }
     }
 
     /// Makes the temp file and the journal record ready for the plan's ranges (parallel ranges land in place in a
@@ -237,7 +265,7 @@ package struct SegmentedDownloader: Downloading {
         job.onEvent?(.verifying)
         let (digest, check) = try await verifyAndCheckStillSame(
             partial: partial, options: job.options, url: job.url, token: job.token, as: plan.info,
-            landed: job.landing.map { ($0, plan.total) })
+            landed: job.landing.map { ($0, plan.total) }, versionAtTail: job.versionAtTail)
         try partial.commit(
             force: job.options.force,
             modificationTime: job.options.settledModificationTime(lastModified: plan.info.lastModified))
@@ -313,15 +341,35 @@ package struct SegmentedDownloader: Downloading {
         }
     }
 
+    /// Whether the server is asked for the file's version once the bytes are in
+    /// (``checkStillSame(url:token:as:atTail:)``). An object store replaces an object whole, and every
+    /// range asked `If-Match` its strong ETag: all the bytes are of that one version already, and a second HEAD
+    /// would only cost a request per object.
+    private func asksVersionAfterBytes(_ first: RemoteFileInfo) -> Bool {
+        !(rangeCondition == .ifMatch && first.strongETag != nil)
+    }
+
     /// After the last byte and before the final name, the server is asked again for the file's version: a server
     /// reads a file as it sends it, so an edit while the last (or only) range streamed gives early bytes of one
     /// version and late bytes of another, which no `If-Range` sees. Any validator it gives counts (ETag, size,
     /// Last-Modified); a difference restarts the download.
-    private func checkStillSame(url: String, token: BearerCredential?, as first: RemoteFileInfo) async throws {
-        // An object store replaces an object whole, and every range asked `If-Match` its strong ETag: all the
-        // bytes are of that one version already, and a second HEAD would only cost a request per object.
-        if rangeCondition == .ifMatch, first.strongETag != nil { return }
-        guard let now = try await probe(url: url, token: token) else { return }  // no HEAD: nothing more to ask
+    ///
+    /// Where the bytes are checked by a SHA-256, the answer asked as the last bytes came (`atTail`, asked only
+    /// then) serves: an edit the server's answer came too early to see either tore the bytes (the checksum fails
+    /// them, and the file is fetched again) or touched only bytes already sent (the old version whole, as an edit
+    /// just after the last byte would leave it); a round trip less. Without a checksum, or where that question
+    /// failed, the server is asked after the last byte.
+    private func checkStillSame(
+        url: String, token: BearerCredential?, as first: RemoteFileInfo, atTail: Task<RemoteFileInfo?, any Error>?
+    ) async throws {
+        guard asksVersionAfterBytes(first) else { return }
+        let now: RemoteFileInfo?
+        if let atTail, case .success(let answer) = await atTail.result {
+            now = answer
+        } else {
+            now = try await probe(url: url, token: token)
+        }
+        guard let now else { return }  // no HEAD: nothing more to ask
         let differs =
             (first.etag != nil && now.etag != nil && first.etag != now.etag)
             || (first.lastModified != nil && now.lastModified != nil && first.lastModified != now.lastModified)
@@ -338,11 +386,12 @@ package struct SegmentedDownloader: Downloading {
     /// else the one the answer's headers carry). Returns the SHA-256 where that was the check, and the check.
     func verifyAndCheckStillSame(
         partial: PartialFile, options: DownloadOptions, url: String, token: BearerCredential?,
-        as first: RemoteFileInfo, headers: HTTPHeaders? = nil, landed: (digest: LandingDigest, length: Int64)? = nil
+        as first: RemoteFileInfo, headers: HTTPHeaders? = nil, landed: (digest: LandingDigest, length: Int64)? = nil,
+        versionAtTail: Task<RemoteFileInfo?, any Error>? = nil
     ) async throws -> (sha256: String?, check: ContentCheck) {
         // The server is asked while the bytes are hashed here (a round trip beside the hashing, not after it); a
         // change it tells comes before what the hash says (bytes of two versions fail any checksum: a restart).
-        async let stillSame: Void = checkStillSame(url: url, token: token, as: first)
+        async let stillSame: Void = checkStillSame(url: url, token: token, as: first, atTail: versionAtTail)
         let hashed = await Result.awaiting { () async throws(any Error) in
             let expected = try await options.expectedChecksum(headers: headers ?? first.headers)
             // Hashed as the bytes landed, where the check is a SHA-256: what is left is what came after the frontier.
