@@ -39,4 +39,16 @@ import Testing
             #expect(record.jsonLine == String(decoding: try encoder.encode(record), as: UTF8.self))
         }
     }
+
+    /// A path `info --json` names as given (absolute, nothing to resolve) and one it resolves, told by byte as
+    /// Foundation's URL would have them.
+    @Test func pathsNeedingNoResolvingAreToldByByte() {
+        for path in ["/a", "/a/b.txt", "/.../x", "/a/.b", "/a/..b"] {
+            #expect(CommandContext.isStandardAbsolute(path), "\(path)")
+            #expect(URL(fileURLWithPath: path).standardizedFileURL.path == path, "\(path)")
+        }
+        for path in ["/", "a", "", "/a/", "//a", "/a//b", "/./a", "/a/.", "/a/..", "/a/../b", "./a"] {
+            #expect(!CommandContext.isStandardAbsolute(path), "\(path)")
+        }
+    }
 }

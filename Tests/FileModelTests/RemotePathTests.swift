@@ -64,6 +64,10 @@ import Testing
         }
         #expect(try Location(parsing: "notes.txt", plain: .officer) == .officer(try RemotePath(path: "/notes.txt")))
         #expect(try Location(parsing: "./local.txt", plain: .local) == .local("./local.txt"))
+        // A colon that names no remote leaves a plain path; a path without one is plain at once.
+        #expect(try Location(parsing: "/tmp/a:b.txt", plain: .local) == .local("/tmp/a:b.txt"))
+        #expect(try Location(parsing: "/tmp/HTTP.txt", plain: .local) == .local("/tmp/HTTP.txt"))
+        #expect(try Location(parsing: "HTTP://example.com/a", plain: .local) == .url("HTTP://example.com/a"))
     }
 
     /// A place's parent on every kind of remote (where `cp -p` and `put -p` make folders).

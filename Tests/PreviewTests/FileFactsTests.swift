@@ -84,4 +84,17 @@ import Testing
         #expect(throws: FileFactsError.notAFile(path: folder.path)) { try FileFacts.local(folder.path) }
         #expect(throws: FileFactsError.self) { try FileFacts.local(folder.file("missing")) }
     }
+
+    /// The first three lines of a text, CRLF or LF (a CRLF file was one long line), and libmagic's answer split
+    /// into type and charset.
+    @Test func firstLinesEndAtEitherLineBreakAndMagicsAnswerIsSplit() {
+        #expect(FileFacts.firstLines(Data("one\r\ntwo\r\n\r\nfour\n".utf8)) == ["one", "two"])
+        #expect(FileFacts.firstLines(Data("a\nb\nc\nd\n".utf8)) == ["a", "b", "c"])
+        #expect(FileFacts.firstLines(Data()) == [])
+        let long = String(repeating: "é", count: 300)
+        #expect(FileFacts.firstLines(Data(long.utf8)) == [String(repeating: "é", count: 120)])
+        #expect(FileTypeDetector.mimeAndCharset("text/plain; charset=us-ascii") == ("text/plain", "us-ascii"))
+        #expect(FileTypeDetector.mimeAndCharset("image/png") == ("image/png", "binary"))
+        #expect(FileTypeDetector.mimeAndCharset("") == ("application/octet-stream", "binary"))
+    }
 }

@@ -29,19 +29,15 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
         parsing text: String, officerRemotes: Set<String> = [], objectRemotes: Set<String> = [],
         defaultRoot: String = RemotePath.defaultRoot, plain: PlainPath = .local
     ) throws(RemotePathError) {
-        let lowered = text.lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
-            self = .url(text)
-            return
-        }
-        try Self.checkRemoteName(text, known: officerRemotes.union(objectRemotes))
-        if RemotePath.isRemote(text, remotes: officerRemotes) {
-            self = .officer(try RemotePath(parsing: text, defaultRoot: defaultRoot, remotes: officerRemotes))
-            return
-        }
-        if let object = try ObjectStorePath(parsing: text, remotes: objectRemotes) {
-            self = .object(object)
-            return
+        // Every other form has a colon (`http:`, `officer:`, `NAME:`): a plain path is told at once (`info` may be
+        // given thousands).
+        if text.utf8.contains(UInt8(ascii: ":")) {
+            if let remote = try Self.remote(
+                parsing: text, officerRemotes: officerRemotes, objectRemotes: objectRemotes, defaultRoot: defaultRoot)
+            {
+                self = remote
+                return
+            }
         }
         switch plain {
         case .local: self = .local(text)
@@ -54,6 +50,19 @@ public enum Location: Sendable, Hashable, CustomStringConvertible {
             path.namesFolder = text.count > 1 && text.hasSuffix("/") && !path.isRoot
             self = .officer(path)
         }
+    }
+
+    /// A URL, an Officer path or an object-store path, or nil for a plain path.
+    private static func remote(
+        parsing text: String, officerRemotes: Set<String>, objectRemotes: Set<String>, defaultRoot: String
+    ) throws(RemotePathError) -> Location? {
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return .url(text) }
+        try checkRemoteName(text, known: officerRemotes.union(objectRemotes))
+        if RemotePath.isRemote(text, remotes: officerRemotes) {
+            return .officer(try RemotePath(parsing: text, defaultRoot: defaultRoot, remotes: officerRemotes))
+        }
+        return try ObjectStorePath(parsing: text, remotes: objectRemotes).map(Location.object)
     }
 
     /// Refuses `NAME:…` whose NAME looks like a remote's name (a letter, then letters, digits, `-`, `_`; two or

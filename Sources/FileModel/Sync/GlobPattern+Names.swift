@@ -1,13 +1,14 @@
 extension GlobPattern {
     /// Whether `name` holds an unescaped `*`, `?` or `[` — a pattern to expand rather than a name.
-    package static func hasWildcards(_ name: String) -> Bool {
+    package static func hasWildcards<Name: StringProtocol>(_ name: Name) -> Bool {
+        // By byte: the three wildcards and the backslash are ASCII, and no byte of another character is one.
         var escaped = false
-        for character in name {
+        for byte in name.utf8 {
             if escaped {
                 escaped = false
-            } else if character == "\\" {
+            } else if byte == UInt8(ascii: "\\") {
                 escaped = true
-            } else if character == "*" || character == "?" || character == "[" {
+            } else if byte == UInt8(ascii: "*") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "[") {
                 return true
             }
         }

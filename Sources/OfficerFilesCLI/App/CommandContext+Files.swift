@@ -89,10 +89,27 @@ extension CommandContext {
         guard case .local(let path) = location else { return location.description }
         // An absolute path with no empty, `.` or `..` component is its own standard form; Foundation's URL
         // costs more than an `info` over thousands of files can spare.
-        let components = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
-        let plain =
-            path.utf8.first == UInt8(ascii: "/") && !components.isEmpty
-            && !components.contains { $0.isEmpty || $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8) }
-        return plain ? path : URL(fileURLWithPath: path).standardizedFileURL.path
+        return Self.isStandardAbsolute(path) ? path : URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// Whether `path` starts with `/` and has no empty, `.` or `..` component after it (read by byte: one pass,
+    /// nothing allocated).
+    static func isStandardAbsolute(_ path: String) -> Bool {
+        let slash = UInt8(ascii: "/")
+        let dot = UInt8(ascii: ".")
+        guard path.utf8.first == slash, path.utf8.count > 1 else { return false }
+        // The current component's length, and whether it is only dots so far.
+        var length = 0
+        var dotsOnly = true
+        for byte in path.utf8.dropFirst() {
+            if byte == slash {
+                if length == 0 || (dotsOnly && length <= 2) { return false }
+                (length, dotsOnly) = (0, true)
+            } else {
+                length += 1
+                dotsOnly = dotsOnly && byte == dot
+            }
+        }
+        return !(length == 0 || (dotsOnly && length <= 2))
     }
 }

@@ -32,11 +32,20 @@ extension CommandContext {
     /// What an argument names, parsed once by the library's rule with the configured remotes' names; a plain
     /// path is read as this command reads it (``plainPaths``) unless `plain` says otherwise.
     func location(_ argument: String, plain: Location.PlainPath? = nil) throws -> Location {
+        try locations([argument], plain: plain)[0]
+    }
+
+    /// ``location(_:plain:)`` of each argument, the configuration read once (`info` may be given thousands).
+    func locations(_ arguments: [String], plain: Location.PlainPath? = nil) throws -> [Location] {
         let config = try configStore.load()
-        return try Location(
-            parsing: argument, officerRemotes: Set((config.officers ?? [:]).keys),
-            objectRemotes: Set((config.remotes ?? [:]).keys).union(registeredRemotes.keys),
-            defaultRoot: defaultRoot, plain: plain ?? plainPaths)
+        let officerRemotes = Set((config.officers ?? [:]).keys)
+        let objectRemotes = Set((config.remotes ?? [:]).keys).union(registeredRemotes.keys)
+        let (root, plain) = (defaultRoot, plain ?? plainPaths)
+        return try arguments.map { argument in
+            try Location(
+                parsing: argument, officerRemotes: officerRemotes, objectRemotes: objectRemotes, defaultRoot: root,
+                plain: plain)
+        }
     }
 
     /// How this command reads a plain path: on the default Officer server for the commands that take only
@@ -96,7 +105,7 @@ extension CommandContext {
     func expandingPatterns(_ arguments: [String], plain: Location.PlainPath, nothingIsFine: Bool = false) async throws
         -> [String]
     {
-        guard arguments.contains(where: { GlobPattern.hasWildcards(($0 as NSString).lastPathComponent) }) else {
+        guard arguments.contains(where: { GlobPattern.hasWildcards(FileName.last(ofPath: $0)) }) else {
             return arguments
         }
         let files = try files()

@@ -22,7 +22,7 @@ package struct FileTypeDetector: Sendable {
 
     /// Detects a local file from its first ``prefixLength`` bytes and its name.
     package func detect(file path: String) throws(MagicError) -> FileType {
-        try detect(bytes: try prefix(of: path), name: (path as NSString).lastPathComponent)
+        try detect(bytes: try prefix(of: path), name: String(FileName.last(ofPath: path)))
     }
 
     /// libmagic's description of the first bytes, as `file(1)` prints it (codec, bit rate, dimensions, …).
@@ -52,12 +52,16 @@ package struct FileTypeDetector: Sendable {
 
     /// Detects from the first bytes of a file (a local prefix, or a remote one fetched with Range) and its name.
     package func detect(bytes: Data, name: String) throws(MagicError) -> FileType {
-        let answer = try Self.installed().describe(bytes: bytes, mime: true)
-        let parts = answer.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-        let mime = parts.first ?? "application/octet-stream"
-        let charset =
-            parts.dropFirst().first { $0.hasPrefix("charset=") }.map { String($0.dropFirst("charset=".count)) }
-            ?? "binary"
+        let (mime, charset) = Self.mimeAndCharset(try Self.installed().describe(bytes: bytes, mime: true))
         return FileType(contentMIME: mime, charset: charset, fileName: name)
+    }
+
+    /// The type and charset of an answer such as `text/plain; charset=us-ascii` (no charset: `binary`).
+    static func mimeAndCharset(_ answer: String) -> (mime: String, charset: String) {
+        // Neither a type nor a parameter holds a space: the ones around them are dropped with Foundation's
+        // trimming, which cost more than the rest of reading a small file's facts.
+        let parts = answer.split(separator: ";").map { $0.filter { !$0.isWhitespace } }
+        let charset = parts.dropFirst().first { $0.hasPrefix("charset=") }?.dropFirst("charset=".count)
+        return (parts.first ?? "application/octet-stream", charset.map(String.init) ?? "binary")
     }
 }

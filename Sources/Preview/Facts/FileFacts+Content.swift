@@ -3,8 +3,21 @@ import Foundation
 extension FileFacts {
     /// Up to three lines from the start, each cut at 120 characters.
     package static func firstLines(_ prefix: Data) -> [String] {
-        String(decoding: prefix.prefix(4096), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            .prefix(3).map { String($0.prefix(120)) }.filter { !$0.isEmpty }
+        // Cut at newline bytes (one never sits inside another character), only the three lines decoded; a CRLF
+        // ends a line too (as one Character it was never a "\n", and a Windows file came as one long line).
+        let head = prefix.prefix(4096)
+        var lines: [String] = []
+        var start = head.startIndex
+        for _ in 0..<3 {
+            let end = head[start...].firstIndex(of: UInt8(ascii: "\n")) ?? head.endIndex
+            var line = head[start..<end]
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            let text = String(decoding: line, as: UTF8.self)
+            if !text.isEmpty { lines.append(String(text.prefix(120))) }
+            guard end < head.endIndex else { break }
+            start = head.index(after: end)
+        }
+        return lines
     }
     /// The page count when it is cheaply known: the root `/Type /Pages` dictionary's `/Count` in the first
     /// 64 KiB (where linearized and most small PDFs keep it). nil otherwise; no parsing of the whole file.

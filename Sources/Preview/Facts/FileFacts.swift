@@ -103,7 +103,7 @@ public struct FileFacts: Sendable, Codable, Equatable {
         var facts: FileFacts
         do {
             facts = try FileFacts(
-                prefix: prefix, name: (path as NSString).lastPathComponent, path: path, size: Int64(status.st_size),
+                prefix: prefix, name: String(FileName.last(ofPath: path)), path: path, size: Int64(status.st_size),
                 modificationTime: status.modificationSeconds,
                 mode: Int(status.st_mode & 0o7777))
         } catch {

@@ -17,7 +17,7 @@ enum InfoCommand: Command {
         // Local files are read on every core at once; remote ones one request at a time. Output keeps the
         // order of the arguments and is written in one piece per batch of results.
         let files = try context.files()
-        let locations = try parsed.positionals.map { try context.location($0) }
+        let locations = try context.locations(parsed.positionals)
         var results = files.facts(of: locations).makeAsyncIterator()
         let output = OutputBuffer()
         // What was found is printed even when another path failed; the failure then sets the exit status.

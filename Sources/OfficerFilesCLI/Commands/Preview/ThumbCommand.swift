@@ -37,7 +37,7 @@ enum ThumbCommand: Command {
         let folder = parsed.value("output") ?? FileManager.default.currentDirectoryPath
         try LocalFiles.makeOutputFolder(folder)
         let files = try context.files()
-        let locations = try parsed.positionals.map { try context.location($0) }
+        let locations = try context.locations(parsed.positionals)
         for location in locations where try files.fixedFeatures(of: location).contains(.cached) {
             try context.announceCache(files)
             break
