@@ -18,7 +18,7 @@ import Testing
 
     /// The length set, then the disk reserved as a download's ranges begin (beside them where the platform allows).
     func reserveAsADownloadDoes(_ partial: PartialFile) throws {
-        if let later = try partial.reset(length: Self.length, reserveLater: true) { partial.reserveBlocks(later) }
+        if let later = try partial.reset(length: Self.length) { partial.reserveBlocks(later) }
     }
 
     func size(_ path: String) -> Int64 {

@@ -48,4 +48,25 @@ import Testing
         #expect(!told(&watch, remaining: 1_000, received: 10, at: 60))
         #expect(!watch.reached)
     }
+
+    /// Seen here under load: the first byte after 0.5 s, then a rate limit's allowance for that wait (1.5 MB) at
+    /// once. Taken for a rate, it sent the question with 10 of 12 MB still to come.
+    @Test func whatArrivesAtOnceAfterTheFirstByteIsNoRate() {
+        var watch = TailWatch()
+        #expect(!told(&watch, remaining: 12_000_000, received: 16_000, at: 0.5))
+        #expect(!told(&watch, remaining: 10_500_000, received: 1_500_000, at: 0.51))
+        // Then 3 MB a second: the moment is with 1.5 MB left (half a second's worth), not before.
+        var received: Int64 = 1_500_000
+        var seconds = 0.51
+        var toldAt: Int64?
+        while received < 12_000_000, toldAt == nil {
+            received += 30_000
+            seconds += 0.01
+            if told(&watch, remaining: 12_000_000 - received, received: received, at: seconds) {
+                toldAt = 12_000_000 - received
+            }
+        }
+        let left = try? #require(toldAt)
+        #expect((1_400_000...1_500_000).contains(left ?? 0), "told with \(left ?? -1) bytes left")
+    }
 }

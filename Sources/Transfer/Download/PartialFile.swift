@@ -67,13 +67,14 @@ final class PartialFile: Sendable {
     }
 
     /// Empties the file (a fresh start) and gives it `length` bytes when known, so parallel ranges land in place.
-    /// Its disk is reserved now, or, where the platform reserves safely beside writes and `reserveLater` asks it,
-    /// left to ``reserveBlocks(_:)``: returns the length still to reserve then.
+    /// Its disk is reserved now, or, where the platform reserves safely beside writes
+    /// (``SystemCalls/preallocatesBesideWrites``), left to ``reserveBlocks(_:)``: returns the length still to
+    /// reserve then.
     @discardableResult
-    func reset(length: Int64?, reserveLater: Bool = false) throws(DownloadError) -> Int64? {
+    func reset(length: Int64?) throws(DownloadError) -> Int64? {
         guard ftruncate(fd, 0) == 0 else { throw failure() }
         guard let length, length > 0 else { return nil }
-        if reserveLater, SystemCalls.preallocatesBesideWrites {
+        if SystemCalls.preallocatesBesideWrites {
             guard ftruncate(fd, off_t(length)) == 0 else { throw failure() }
             return length
         }

@@ -229,10 +229,12 @@ package struct SegmentedDownloader: Downloading {
     > {
         Task { [url = job.url, token = job.token, options = job.options] in
             await signal.wait()
-            // The server's checksum was asked beside the first requests: by now it said whether it has one.
-            guard try await options.expectedChecksum(headers: info.headers)?.algorithm == .sha256 else {
-                throw CancellationError()
-            }
+            try Task.checkCancellation()
+            // The server's checksum was asked beside the first requests: by now it said whether it has one. Awaited
+            // from a task of its own: a pending checksum's wait gives up the ask itself when its waiter is cancelled,
+            // and this question's end (a restart) must not end the checksum the next attempt awaits.
+            let checked = Task { (try? await options.expectedChecksum(headers: info.headers))?.algorithm == .sha256 }
+            guard await checked.value else { throw CancellationError() }
             try Task.checkCancellation()
             return try await probe(url: url, token: token)
         }
@@ -249,7 +251,7 @@ package struct SegmentedDownloader: Downloading {
             return nil
         case .fresh(let preallocated):
             // The file has its length before the record names it: a resume trusts ranges up to the file's size.
-            let reservation = try job.partial.reset(length: preallocated, reserveLater: true)
+            let reservation = try job.partial.reset(length: preallocated)
             let record = TransferJournal.Download(
                 destination: destination, url: job.url, tempPath: job.partial.path, etag: plan.info.etag,
                 lastModified: plan.info.lastModified, total: plan.total, bootID: TransferJournal.currentBootID,
