@@ -68,8 +68,9 @@ final class CurlEngine: @unchecked Sendable {  // `active` is the engine thread'
             }
             // Sleeps until a socket is ready, a timeout is due, or perform()/cancel wakes it.
             let nextResume = active.values.compactMap(\.resumeAt).min()
-            let wait = nextResume.map { max(1, Int32(($0 - ProcessInfo.processInfo.systemUptime) * 1000)) } ?? 250
-            CurlCalls.multiPoll(multi, timeoutMilliseconds: active.isEmpty ? 10_000 : min(250, wait))
+            // Clamped as a Double first: a resume long due (or due "at once", 0) is no Int32 overflow.
+            let wait = nextResume.map { Int32(min(250, max(1, ($0 - ProcessInfo.processInfo.systemUptime) * 1000))) }
+            CurlCalls.multiPoll(multi, timeoutMilliseconds: active.isEmpty ? 10_000 : wait ?? 250)
         }
     }
 }

@@ -31,7 +31,9 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
     private var pacer: Pace?
     private var sendPacer: Pace?
     /// When a paced transfer may receive again (engine thread only).
-    private(set) var resumeAt: Double?
+    private var receiveResumeAt: Double?
+    /// When a paced transfer may send again: kept until the read callback runs again (engine thread only).
+    private var sendResumeAt: Double?
     private var failure: HTTPError? {
         get { receiver.failure }
         set { receiver.failure = newValue }
@@ -39,8 +41,21 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
 
     /// What crosses threads: the caller's continuation and cancellation, and a pipe's news for the engine thread.
     private let crossing = LockedValue(Crossing())
-    /// The read callback paused for a pipe that had nothing yet (engine thread only).
+    /// The read callback paused for a pipe that had nothing yet: kept until it runs again (engine thread only).
     private var waitingForStream = false
+    /// When the pipe's pause was last asked to end (engine thread only; ``resumeIfDue(now:)``).
+    private var streamUnpausedAt: Double?
+    /// How soon an unpause the read callback has not answered yet is repeated.
+    static let unpauseRepeat = 0.02
+
+    /// When the engine is to look at this transfer again at the latest: a pacing pause's end, or soon for a pipe
+    /// that has bytes for a read callback that has not run since (engine thread only).
+    var resumeAt: Double? {
+        let streamDue: Double? =
+            waitingForStream && crossing.withLock({ $0.streamReadable })
+            ? (streamUnpausedAt.map { $0 + Self.unpauseRepeat } ?? 0) : nil
+        return [receiveResumeAt, sendResumeAt, streamDue].compactMap { $0 }.min()
+    }
 
     private struct Crossing {
         var cancelled = false
@@ -260,14 +275,27 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
 
     func cancel() { crossing.withLock { $0.cancelled = true } }
 
-    /// Unpauses a paced transfer whose bytes are due (engine thread only).
+    /// Unpauses a transfer whose bytes are due (engine thread only).
+    ///
+    /// A pause the read callback asks for may take effect only at libcurl's next read: a multipart body's read
+    /// returns the part's header first and keeps the callback's pause for the next one, and an unpause before then
+    /// changes nothing (libcurl 7.88 returns early when the transfer is not paused yet). So a sending pause ends
+    /// only when the read callback runs again, and until then the unpause is repeated every ``unpauseRepeat``.
+    /// Clearing it at the first unpause lost it there: a pipe whose bytes came in that window was never read again,
+    /// and the upload stalled until the low-speed limit gave up on it (`put -`, one run in a loaded suite).
     func resumeIfDue(now: Double) {
-        if waitingForStream, crossing.withLock({ $0.streamReadable }) {
-            waitingForStream = false
+        if waitingForStream, crossing.withLock({ $0.streamReadable }),
+            streamUnpausedAt.map({ now - $0 >= Self.unpauseRepeat }) ?? true
+        {
+            streamUnpausedAt = now
             CurlCalls.unpause(easy)
         }
-        guard let due = resumeAt, due <= now else { return }
-        resumeAt = nil
+        if let due = sendResumeAt, due <= now {
+            sendResumeAt = now + Self.unpauseRepeat
+            CurlCalls.unpause(easy)
+        }
+        guard let due = receiveResumeAt, due <= now else { return }
+        receiveResumeAt = nil
         CurlCalls.unpause(easy)
     }
 
@@ -324,7 +352,7 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
         if isCancelled { return 0 }
         if receiver.rejection == nil, pacer != nil, let wait = pacer!.admit(bytes.count) {
             // libcurl keeps the data and offers it again once the engine unpauses us.
-            resumeAt = ProcessInfo.processInfo.systemUptime + wait
+            receiveResumeAt = ProcessInfo.processInfo.systemUptime + wait
             return CurlCalls.writePause
         }
         return receiver.receive(bytes) ? bytes.count : 0
@@ -362,12 +390,14 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
     static let streamedDataLimit = 64 << 10
 
     fileprivate func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        // Called again: whatever pause the last call asked for has ended (``resumeIfDue(now:)``).
+        (sendResumeAt, waitingForStream, streamUnpausedAt) = (nil, false, nil)
         if isCancelled { return CurlCalls.readAbort }
         if let sourceData {
             let wanted = min(buffer.count, sourceData.count - sourceDataSent)
             guard wanted > 0 else { return 0 }
             if sendPacer != nil, let wait = sendPacer!.admit(wanted) {
-                resumeAt = ProcessInfo.processInfo.systemUptime + wait
+                sendResumeAt = ProcessInfo.processInfo.systemUptime + wait
                 return CurlCalls.readPause
             }
             let start = sourceData.startIndex + sourceDataSent
@@ -378,7 +408,7 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
         if let sourceStream {
             let wanted = sendPacer == nil ? buffer.count : min(buffer.count, 64 << 10)
             if sendPacer != nil, let wait = sendPacer!.admit(wanted) {
-                resumeAt = ProcessInfo.processInfo.systemUptime + wait
+                sendResumeAt = ProcessInfo.processInfo.systemUptime + wait
                 return CurlCalls.readPause
             }
             // Cleared before looking: bytes that come after the look set it again, and wake the engine.
@@ -400,7 +430,7 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
         let wanted = Int(min(Int64(buffer.count), sourceRemaining))
         guard wanted > 0 else { return 0 }
         if sendPacer != nil, let wait = sendPacer!.admit(wanted) {
-            resumeAt = ProcessInfo.processInfo.systemUptime + wait
+            sendResumeAt = ProcessInfo.processInfo.systemUptime + wait
             return CurlCalls.readPause
         }
         if Int64(wanted) == sourceRemaining, !lastBytesChecked, let check = request.beforeLastBodyBytes {

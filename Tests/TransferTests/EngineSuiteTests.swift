@@ -101,6 +101,30 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: server.root.file("thinking.bin"))) == piped)
     }
 
+    /// A pipe with nothing in it when the form's first read comes (`slow-command | put -`), its bytes coming just
+    /// after: libcurl returns the part's header and keeps the read callback's pause for its next read, so an unpause
+    /// in between changed nothing, and the upload stalled until the low-speed limit gave up (one run in a loaded
+    /// suite; the window is microseconds, so each engine goes through it twenty times here).
+    @Test(arguments: TestEngine.allCases)
+    func aPipeEmptyWhenTheFormStartsIsSentWhenItsBytesCome(_ engine: TestEngine) async throws {
+        var configuration = HTTPClientConfiguration()
+        configuration.lowSpeedWindow = 30  // with the pause lost, a failure in 30 s rather than a minute
+        let client = engine.client(configuration)
+        for round in 0..<20 {
+            let stream = BodyStream(limit: 64 << 10)
+            let name = "late-\(engine)-\(round).txt"
+            let sending = Task {
+                try await client.send(upload([.stream(name: "file", source: stream, filename: name, contentType: nil)]))
+            }
+            await stream.drained()
+            try await stream.append(Data("piped \(round)\n".utf8))
+            stream.finish()
+            let response = try await sending.value
+            #expect(response.status == 201, "\(String(decoding: response.body, as: UTF8.self))")
+            #expect(try String(contentsOfFile: server.root.file(name), encoding: .utf8) == "piped \(round)\n")
+        }
+    }
+
     @Test(arguments: TestEngine.allCases)
     func aFileThatChangedIsNeverSentWhole(_ engine: TestEngine) async throws {
         let file = try local.write("changing.bin", bytes(300_000, seed: 3))
