@@ -35,6 +35,8 @@ class Faults:
         self.stalls = 0  # connections stalled so far, for --stall-once
         self.up_bytes = 0  # every byte forwarded in --count-direction (default client -> server), for --count-file
         self.link_free_at = 0.0  # --link-rate: when the shared link has sent what was queued so far
+        self.forwarded = 0  # bytes forwarded in --direction over every connection, for --hold-after
+        self.released = None  # --hold-after: an asyncio.Event set by SIGUSR1 (made in serve, on its loop)
 
     def write_count(self):
         if self.args.count_file:
@@ -99,6 +101,20 @@ class Link:
                 await writer.drain()
             self.reset()
             return False
+        if (applies and args.hold_after is not None and not faults.released.is_set()
+                and faults.forwarded + len(data) > args.hold_after):
+            # Held, every connection, once --hold-after bytes went: until the test says so (SIGUSR1), whatever the
+            # machine's load; no rate decides what happens meanwhile.
+            cut = max(0, args.hold_after - faults.forwarded)
+            if cut:
+                writer.write(data[:cut])
+                await writer.drain()
+                self.sent += cut
+                faults.forwarded += cut
+                if count and direction == args.count_direction:
+                    faults.up_bytes += cut
+            data = data[cut:]
+            await faults.released.wait()
         if (applies and args.stall_after is not None and not self.stalled and self.sent + len(data) > args.stall_after
                 and not (args.stall_once and faults.stalls > 0)):
             faults.stalls += 1
@@ -130,6 +146,8 @@ class Link:
             writer.write(data)
             await writer.drain()
         self.sent += len(data)
+        if applies:
+            faults.forwarded += len(data)
         if count and direction == args.count_direction:
             faults.up_bytes += len(data)
         return True
@@ -436,6 +454,10 @@ async def serve(args):
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    faults.released = asyncio.Event()
+    loop.add_signal_handler(signal.SIGUSR1, faults.released.set)
+    # A parent may start it with SIGUSR1 blocked (seen: the Swift test runner's Process), and the mask is inherited.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
     try:
         await asyncio.wait_for(stop.wait(), args.lifetime)
     except asyncio.TimeoutError:
@@ -457,6 +479,9 @@ def main(argv=None):
     p.add_argument("--stall-once", action="store_true",
                    help="stall only the first connection that passes --stall-after (later ones flow: a retry gets through)")
     p.add_argument("--throttle", type=int, help="bytes per second, per connection")
+    p.add_argument("--hold-after", type=int,
+                   help="once this many bytes went in --direction (over all connections), hold every connection's "
+                        "bytes in that direction until the proxy gets SIGUSR1, then forward them as before")
     p.add_argument("--link-rate", type=int,
                    help="bytes per second server -> client shared by every connection (an emulated slow link)")
     p.add_argument("--fail-request", type=int, action="append",

@@ -46,6 +46,9 @@ public final class BackgroundService: @unchecked Sendable {
         kill()
     }
 
+    /// Sends it `signal` (the fault proxy releases what `--hold-after` held on SIGUSR1).
+    public func send(signal: Int32) { Foundation.kill(process.processIdentifier, signal) }
+
     /// Kills it at once (SIGKILL), as a crash would.
     public func kill() {
         if process.isRunning {

@@ -109,7 +109,8 @@ import Transfer
 
     /// A download in pieces of 16 MiB, one after another: the launch ends while the second is under way. Launched
     /// again at once, the download waits for that task and takes its answer; launched once the task ended, it takes
-    /// the answer the session kept.
+    /// the answer the session kept. The proxy holds the bytes 2 MiB into the second piece until the launch has ended
+    /// (it was a throttle: on a loaded machine the second piece could be over before the launch ended).
     @Test(arguments: [false, true])
     func aDownloadWhoseLaunchEndedIsClaimedFromTheSessionWithNoByteFetchedTwice(relaunchedAfterTheTaskEnded: Bool)
         async throws
@@ -117,7 +118,7 @@ import Transfer
         let server = try await ReferenceServer.start()
         let bytes = Data((0..<36_000_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 11) })
         try server.root.write("big.bin", bytes)
-        let app = try await app(behindProxyTo: server, counting: "down", ["--throttle", "4000000"])
+        let app = try await app(behindProxyTo: server, counting: "down", ["--hold-after", String(18 << 20)])
         defer { app.proxy.stop() }
         let first = try app.launch()
         try await first.signIn(email: server.email, password: server.password)
@@ -136,6 +137,7 @@ import Transfer
                     try downloadedSoFar(journal) > 0 && app.bytesCounted > (16 << 20) + (1 << 20)
                 }, then: { engine.simulateTermination() })
         )
+        app.proxy.send(signal: SIGUSR1)  // the launch is over: the second piece's task goes on, in the session
         await #expect(throws: (any Error).self) { try await download.value }
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(app.bytesCounted < Int64(bytes.count), "the whole file came before the launch ended")

@@ -3,6 +3,7 @@ clients (requests, curl, a raw socket for pipelining)."""
 import base64
 import os
 import re
+import signal
 import socket
 import subprocess
 
@@ -210,3 +211,16 @@ def test_byte_faults_still_apply(server, proxy):
     _, base = proxy("--fail-writes-every", "2", "--reset-after", "100000")  # both: the reset still cuts
     with pytest.raises(requests.exceptions.ChunkedEncodingError):
         requests.get(base + FB + "raw", params={"path": "/r.bin"}, headers=server["auth"]).content
+
+
+def test_hold_after_holds_until_sigusr1(server, proxy):
+    """--hold-after: the bytes up to the mark go, the rest waits for SIGUSR1 (a test's own moment, not a rate), then
+    every byte arrives as sent; later requests flow."""
+    data = os.urandom(3 * MB)
+    (server["root"] / "h.bin").write_bytes(data)
+    process, base = proxy("--hold-after", str(MB))
+    response = requests.get(base + FB + "raw", params={"path": "/h.bin"}, headers=server["auth"], stream=True)
+    first = response.raw.read(MB // 2)  # within the first MiB: forwarded before the hold
+    process.send_signal(signal.SIGUSR1)
+    assert first + response.raw.read() == data
+    assert requests.get(base + FB + "raw", params={"path": "/h.bin"}, headers=server["auth"]).content == data
