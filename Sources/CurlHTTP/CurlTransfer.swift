@@ -34,6 +34,9 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
     private var receiveResumeAt: Double?
     /// When a paced transfer may send again: kept until the read callback runs again (engine thread only).
     private var sendResumeAt: Double?
+    /// When the last sending pause was due to end: the low-speed watch excuses it up to then, not while libcurl
+    /// has not come back for the body (a server's answer stalling instead is judged).
+    private var sendPausedUntil: Double?
     private var failure: HTTPError? {
         get { receiver.failure }
         set { receiver.failure = newValue }
@@ -398,6 +401,7 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
             guard wanted > 0 else { return 0 }
             if sendPacer != nil, let wait = sendPacer!.admit(wanted) {
                 sendResumeAt = ProcessInfo.processInfo.systemUptime + wait
+                sendPausedUntil = sendResumeAt
                 return CurlCalls.readPause
             }
             let start = sourceData.startIndex + sourceDataSent
@@ -409,6 +413,7 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
             let wanted = sendPacer == nil ? buffer.count : min(buffer.count, 64 << 10)
             if sendPacer != nil, let wait = sendPacer!.admit(wanted) {
                 sendResumeAt = ProcessInfo.processInfo.systemUptime + wait
+                sendPausedUntil = sendResumeAt
                 return CurlCalls.readPause
             }
             // Cleared before looking: bytes that come after the look set it again, and wake the engine.
@@ -431,6 +436,7 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
         guard wanted > 0 else { return 0 }
         if sendPacer != nil, let wait = sendPacer!.admit(wanted) {
             sendResumeAt = ProcessInfo.processInfo.systemUptime + wait
+            sendPausedUntil = sendResumeAt
             return CurlCalls.readPause
         }
         if Int64(wanted) == sourceRemaining, !lastBytesChecked, let check = request.beforeLastBodyBytes {
@@ -468,7 +474,10 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
     fileprivate func reportProgress(received: Int64, expectedReceive: Int64, sent: Int64, expectedSend: Int64) -> Int32
     {
         if isCancelled { return 1 }
-        if lowSpeed.isTooSlow(moved: received + sent, paused: resumeAt != nil || waitingForStream) {
+        let pausedToSend =
+            (waitingForStream && !crossing.withLock { $0.streamReadable })
+            || sendPausedUntil.map { ProcessInfo.processInfo.systemUptime < $0 } ?? false
+        if lowSpeed.isTooSlow(moved: received + sent, paused: receiveResumeAt != nil || pausedToSend) {
             failure = lowSpeed.failure(label: label)
             return 1
         }

@@ -107,10 +107,10 @@ class Link:
             # machine's load; no rate decides what happens meanwhile.
             cut = max(0, args.hold_after - faults.forwarded)
             if cut:
+                faults.forwarded += cut
                 writer.write(data[:cut])
                 await writer.drain()
                 self.sent += cut
-                faults.forwarded += cut
                 if count and direction == args.count_direction:
                     faults.up_bytes += cut
             data = data[cut:]
@@ -125,6 +125,8 @@ class Link:
             self.stalled = True
             data = data[cut:]
             self.sent += cut
+        if applies:
+            faults.forwarded += len(data)  # counted before any await: another connection sees the mark at once
         if direction == "down" and args.link_rate:
             # One link for every connection: each piece waits for the bytes queued before it, whoever sent them.
             loop = asyncio.get_running_loop()
@@ -146,8 +148,6 @@ class Link:
             writer.write(data)
             await writer.drain()
         self.sent += len(data)
-        if applies:
-            faults.forwarded += len(data)
         if count and direction == args.count_direction:
             faults.up_bytes += len(data)
         return True

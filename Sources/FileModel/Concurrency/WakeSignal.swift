@@ -43,6 +43,9 @@ package final class WakeSignal: Sendable {
                         state.pending = false
                         return true
                     }
+                    // Cancelled already: the handler ran (or runs) with no waiter to resume. Looked at under the lock
+                    // the handler takes, so a cancel is either seen here or finds the waiter stored.
+                    if Task.isCancelled { return true }
                     state.waiter = continuation
                     return false
                 }

@@ -191,6 +191,9 @@ package struct SegmentedDownloader: Downloading {
         let progress = SegmentProgress(
             plan.segments, landing: landing, watchingTailOn: asksAtTail ? http.configuration.clock : nil)
         let versionAtTail = asksAtTail ? askVersion(when: progress.tailReached, job: job, info: plan.info) : nil
+        // Every way out gives the signal: every byte in, the tail never seen, now is the time; a failure has
+        // cancelled the question, which then ends instead of waiting for good.
+        defer { progress.tailReached.fire() }
         let rate = job.options.bandwidthLimit.map { $0 / Int64(max(1, plan.segments.count)) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             let journalTask = Task { await journalLoop(progress, partial: partial) }
@@ -218,7 +221,6 @@ package struct SegmentedDownloader: Downloading {
             journalTask.cancel()
             await journalTask.value
         }
-        progress.tailReached.fire()  // every byte is in: if the tail was never seen, now is the time
         return (progress.snapshot.reduce(0) { $0 + $1.done }, progress.fetchedBytes, versionAtTail)
     }
 
@@ -361,17 +363,26 @@ package struct SegmentedDownloader: Downloading {
     /// them, and the file is fetched again) or touched only bytes already sent (the old version whole, as an edit
     /// just after the last byte would leave it); a round trip less. Without a checksum, or where that question
     /// failed, the server is asked after the last byte.
+    /// Returns whether the answer asked at the tail served.
+    @discardableResult
     private func checkStillSame(
         url: String, token: BearerCredential?, as first: RemoteFileInfo, atTail: Task<RemoteFileInfo?, any Error>?
-    ) async throws {
-        guard asksVersionAfterBytes(first) else { return }
-        let now: RemoteFileInfo?
-        if let atTail, case .success(let answer) = await atTail.result {
-            now = answer
-        } else {
-            now = try await probe(url: url, token: token)
+    ) async throws -> Bool {
+        guard asksVersionAfterBytes(first) else { return false }
+        // A download left while its bytes are checked ends the question asked at the tail too.
+        let early = await withTaskCancellationHandler {
+            await atTail?.result
+        } onCancel: {
+            atTail?.cancel()
         }
-        guard let now else { return }  // no HEAD: nothing more to ask
+        let now: RemoteFileInfo?
+        let served: Bool
+        if case .success(let answer) = early {
+            (now, served) = (answer, true)
+        } else {
+            (now, served) = (try await probe(url: url, token: token), false)
+        }
+        guard let now else { return served }  // no HEAD: nothing more to ask
         let differs =
             (first.etag != nil && now.etag != nil && first.etag != now.etag)
             || (first.lastModified != nil && now.lastModified != nil && first.lastModified != now.lastModified)
@@ -379,6 +390,7 @@ package struct SegmentedDownloader: Downloading {
         if differs {
             throw Restart(reason: "the file changed on the server while it was being downloaded", afterLastByte: true)
         }
+        return served
     }
 
     /// The bytes on disk are the server's current version of the file, and the one expected: the server asked
@@ -393,7 +405,7 @@ package struct SegmentedDownloader: Downloading {
     ) async throws -> (sha256: String?, check: ContentCheck) {
         // The server is asked while the bytes are hashed here (a round trip beside the hashing, not after it); a
         // change it tells comes before what the hash says (bytes of two versions fail any checksum: a restart).
-        async let stillSame: Void = checkStillSame(url: url, token: token, as: first, atTail: versionAtTail)
+        async let stillSame = checkStillSame(url: url, token: token, as: first, atTail: versionAtTail)
         let hashed = await Result.awaiting { () async throws(any Error) in
             let expected = try await options.expectedChecksum(headers: headers ?? first.headers)
             // Hashed as the bytes landed, where the check is a SHA-256: what is left is what came after the frontier.
@@ -404,7 +416,12 @@ package struct SegmentedDownloader: Downloading {
             }
             return try ContentVerification.check(file: partial.path, against: expected)
         }
-        try await stillSame
+        let answeredAtTail = try await stillSame
+        if answeredAtTail, case .success((.failure, _)) = hashed {
+            // The answer asked at the tail may have come just before an edit that tore these bytes: the server is
+            // asked once more before they are called damaged (a change is a restart, as it was before that answer).
+            try await checkStillSame(url: url, token: token, as: first, atTail: nil)
+        }
         if case .success((.success, _)) = hashed {
             // Left while its bytes were checked (a screen closed as the last range came): nothing takes the name,
             // and journaled bytes stay for the next open. Bytes that failed their check are dropped first.

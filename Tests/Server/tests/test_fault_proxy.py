@@ -214,13 +214,25 @@ def test_byte_faults_still_apply(server, proxy):
 
 
 def test_hold_after_holds_until_sigusr1(server, proxy):
-    """--hold-after: the bytes up to the mark go, the rest waits for SIGUSR1 (a test's own moment, not a rate), then
-    every byte arrives as sent; later requests flow."""
+    """--hold-after: the bytes up to the mark go, nothing past it before SIGUSR1 (a test's own moment, not a rate),
+    then every byte arrives as sent; later requests flow."""
     data = os.urandom(3 * MB)
     (server["root"] / "h.bin").write_bytes(data)
     process, base = proxy("--hold-after", str(MB))
-    response = requests.get(base + FB + "raw", params={"path": "/h.bin"}, headers=server["auth"], stream=True)
-    first = response.raw.read(MB // 2)  # within the first MiB: forwarded before the hold
-    process.send_signal(signal.SIGUSR1)
-    assert first + response.raw.read() == data
+    port = int(base.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port)) as raw:
+        raw.sendall(f"GET {FB}raw?path=/h.bin HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {server['token']}\r\n"
+                    "Connection: close\r\n\r\n".encode())
+        got = b""
+        while len(got) < MB:
+            got += raw.recv(1 << 16)
+        assert len(got) == MB  # the mark exactly: head and body bytes together
+        raw.settimeout(0.3)
+        with pytest.raises(socket.timeout):
+            raw.recv(1 << 16)  # held
+        raw.settimeout(None)
+        process.send_signal(signal.SIGUSR1)
+        while chunk := raw.recv(1 << 20):
+            got += chunk
+    assert got.split(b"\r\n\r\n", 1)[1] == data
     assert requests.get(base + FB + "raw", params={"path": "/h.bin"}, headers=server["auth"]).content == data
