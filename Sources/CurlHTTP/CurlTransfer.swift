@@ -54,10 +54,14 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
     /// When the engine is to look at this transfer again at the latest: a pacing pause's end, or soon for a pipe
     /// that has bytes for a read callback that has not run since (engine thread only).
     var resumeAt: Double? {
-        let streamDue: Double? =
-            waitingForStream && crossing.withLock({ $0.streamReadable })
-            ? (streamUnpausedAt.map { $0 + Self.unpauseRepeat } ?? 0) : nil
-        return [receiveResumeAt, sendResumeAt, streamDue].compactMap { $0 }.min()
+        // Read on every turn of the engine's loop: no array, no lock unless a pipe is waited for.
+        var due = receiveResumeAt
+        if let send = sendResumeAt { due = min(due ?? send, send) }
+        if waitingForStream, crossing.withLock({ $0.streamReadable }) {
+            let stream = streamUnpausedAt.map { $0 + Self.unpauseRepeat } ?? 0
+            due = min(due ?? stream, stream)
+        }
+        return due
     }
 
     private struct Crossing {
