@@ -396,6 +396,15 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
     /// In-memory bodies from this size up go through the read callback (smaller ones, JSON, are copied to libcurl).
     static let streamedDataLimit = 64 << 10
 
+    /// Whether the send limit holds `wanted` bytes back for now; if so the sending pause begins, to end when the
+    /// read callback runs again (``resumeIfDue(now:)``).
+    private func sendPaceHolds(_ wanted: Int) -> Bool {
+        guard sendPacer != nil, let wait = sendPacer!.admit(wanted) else { return false }
+        sendResumeAt = ProcessInfo.processInfo.systemUptime + wait
+        sendPausedUntil = sendResumeAt
+        return true
+    }
+
     fileprivate func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         // Called again: whatever pause the last call asked for has ended (``resumeIfDue(now:)``).
         (sendResumeAt, waitingForStream, streamUnpausedAt) = (nil, false, nil)
@@ -403,11 +412,7 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
         if let sourceData {
             let wanted = min(buffer.count, sourceData.count - sourceDataSent)
             guard wanted > 0 else { return 0 }
-            if sendPacer != nil, let wait = sendPacer!.admit(wanted) {
-                sendResumeAt = ProcessInfo.processInfo.systemUptime + wait
-                sendPausedUntil = sendResumeAt
-                return CurlCalls.readPause
-            }
+            if sendPaceHolds(wanted) { return CurlCalls.readPause }
             let start = sourceData.startIndex + sourceDataSent
             sourceData.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: start..<(start + wanted))
             sourceDataSent += wanted
@@ -415,11 +420,7 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
         }
         if let sourceStream {
             let wanted = sendPacer == nil ? buffer.count : min(buffer.count, 64 << 10)
-            if sendPacer != nil, let wait = sendPacer!.admit(wanted) {
-                sendResumeAt = ProcessInfo.processInfo.systemUptime + wait
-                sendPausedUntil = sendResumeAt
-                return CurlCalls.readPause
-            }
+            if sendPaceHolds(wanted) { return CurlCalls.readPause }
             // Cleared before looking: bytes that come after the look set it again, and wake the engine.
             crossing.withLock { $0.streamReadable = false }
             switch sourceStream.take(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted])) {
@@ -438,11 +439,7 @@ final class CurlTransfer: @unchecked Sendable {  // Confined to the engine threa
         }
         let wanted = Int(min(Int64(buffer.count), sourceRemaining))
         guard wanted > 0 else { return 0 }
-        if sendPacer != nil, let wait = sendPacer!.admit(wanted) {
-            sendResumeAt = ProcessInfo.processInfo.systemUptime + wait
-            sendPausedUntil = sendResumeAt
-            return CurlCalls.readPause
-        }
+        if sendPaceHolds(wanted) { return CurlCalls.readPause }
         if Int64(wanted) == sourceRemaining, !lastBytesChecked, let check = request.beforeLastBodyBytes {
             lastBytesChecked = true
             if let reason = check() {

@@ -14,11 +14,9 @@ package enum TerminalText {
 
     /// `text` with C0 controls, DEL, C1 controls and bidirectional formatting characters escaped.
     package static func escaped(_ text: String, _ mode: Mode = .name) -> String {
-        // Printable ASCII is judged by byte (most output is; `info --json` over thousands of files writes
-        // megabytes): only a control byte or a non-ASCII one needs the scalars looked at.
-        if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || (mode == .block && ($0 == 0x0A || $0 == 0x09)) }) {
-            return text
-        }
+        // ASCII is judged by byte (most output is; `info --json` over thousands of files writes megabytes), by the
+        // one rule: only a non-ASCII byte needs the scalars decoded.
+        if text.utf8.allSatisfy({ $0 < 0x80 && !needsEscape(Unicode.Scalar($0), mode) }) { return text }
         guard text.unicodeScalars.contains(where: { needsEscape($0, mode) }) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 16)

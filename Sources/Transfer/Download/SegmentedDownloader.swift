@@ -419,8 +419,13 @@ package struct SegmentedDownloader: Downloading {
         let answeredAtTail = try await stillSame
         if answeredAtTail, case .success((.failure, _)) = hashed {
             // The answer asked at the tail may have come just before an edit that tore these bytes: the server is
-            // asked once more before they are called damaged (a change is a restart, as it was before that answer).
-            try await checkStillSame(url: url, token: token, as: first, atTail: nil)
+            // asked once more before they are called damaged (a change is a restart, as it was before that answer;
+            // no answer leaves the mismatch standing, and its bytes are dropped).
+            do {
+                try await checkStillSame(url: url, token: token, as: first, atTail: nil)
+            } catch let restart as Restart {
+                throw restart
+            } catch {}
         }
         if case .success((.success, _)) = hashed {
             // Left while its bytes were checked (a screen closed as the last range came): nothing takes the name,
