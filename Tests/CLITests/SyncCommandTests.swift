@@ -444,7 +444,8 @@ private final class EditFlag: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: errors, contents: nil)
         let sync = Process()
         sync.executableURL = URL(fileURLWithPath: ProcessRunner.cliPath)
-        sync.arguments = ["sync", "--transfers", "2", work.file("tree"), "officer:/pushed"]
+        // Waited for as long as a loaded machine may take to start the server again (the default 60 s was not).
+        sync.arguments = ["sync", "--transfers", "2", "--server-wait", "900", work.file("tree"), "officer:/pushed"]
         sync.environment = cli.environment(["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()])
         sync.standardOutput = FileHandle.nullDevice
         sync.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
@@ -460,7 +461,8 @@ private final class EditFlag: @unchecked Sendable {
         // Down until the sync, its own retries spent, says it waits for the server: then back, started from the
         // polling thread (in a full run the test's own task got a thread back after the sync's 60 s were over).
         let said: @Sendable () -> Bool = {
-            ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("waiting up to 60 s for the server")
+            ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains(
+                "waiting up to 900 s for the server")
         }
         let restarted = LockedValue<ReferenceServer?>(nil)
         #expect(

@@ -23,8 +23,8 @@ public struct SyncOptions: Sendable {
     /// How files are compared.
     package var comparison = SyncComparison.sizeAndTime
     /// Seconds a server that stopped answering is waited for (each failing transfer waits and is tried again)
-    /// before the sync stops.
-    package var serverWaitLimit: Double = 60
+    /// before the sync stops; 0 stops at the first failure the network causes.
+    public var serverWaitLimit: Double = 60
     /// What the waits for a server gone, and the outage's age, are measured on (a manual clock in tests).
     package var clock: any Clock<Duration> = ContinuousClock()
     /// Plan only: report what would be done and change nothing.

@@ -56,6 +56,9 @@ enum SyncCommand: Command {
                 help: "at most N of them sent to DST at once; the other side is not held back"),
             OptionSpec(["--progress", "-P"], help: "show progress"),
             OptionSpec(
+                ["--server-wait"], .value(placeholder: "SECONDS"),
+                help: "how long a server that stopped answering is waited for before the sync stops (default: 60)"),
+            OptionSpec(
                 ["--bwlimit"], .value(placeholder: "RATE"),
                 help: "at most RATE bytes/s in all, each way, however many files are in flight (e.g. 500K, 2M)"),
             OptionSpec(
@@ -121,6 +124,7 @@ enum SyncCommand: Command {
         options.transfersPerSide.source = try parsed.number("source-transfers", in: 1...256)
         options.transfersPerSide.destination = try parsed.number("destination-transfers", in: 1...256)
         options.filter = try filter(parsed)
+        if let seconds = try parsed.number("server-wait", in: 0...86_400) { options.serverWaitLimit = Double(seconds) }
         return options
     }
 
