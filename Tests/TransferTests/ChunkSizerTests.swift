@@ -22,6 +22,17 @@ import Testing
         #expect(sizer.size == 30 << 20)
     }
 
+    /// An upload goes on from the last body the server took: the creation's first chunk (1 MiB) grows fourfold
+    /// as a chunk would; a chunk of the file before at 20 MiB/s starts the next file at its size, not at 1 MiB.
+    @Test func aNewPartGoesOnFromTheLastBodyTheServerTook() {
+        let creation = ChunkSizer(ceiling: nil, after: BodyTiming(bytes: 1 << 20, seconds: 0.01))
+        #expect(creation.size == 4 << 20 && creation.adaptive)
+        let fileBefore = ChunkSizer(ceiling: nil, after: BodyTiming(bytes: 60 << 20, seconds: 3))
+        #expect(fileBefore.size == 60 << 20)
+        // A server's known body limit still caps it.
+        #expect(ChunkSizer(ceiling: 8 << 20, after: BodyTiming(bytes: 60 << 20, seconds: 3)).size == 8 << 20)
+    }
+
     @Test func staysWithinFloorCeilingAndServerLimits() {
         var sizer = ChunkSizer()
         for _ in 0..<10 { sizer.succeeded(bytes: 1024, seconds: 10) }

@@ -7,7 +7,7 @@ import Journal
 /// A real engine whose task releases are checked against the journal: when a download's piece is released, the
 /// journal must already hold it (the property that lets a process be killed at any moment without a piece asked
 /// twice of an engine whose tasks outlive it). It records what it saw; it changes nothing it carries.
-final class JournalCheckingEngine: HTTPEngine, Sendable {
+final class JournalCheckingEngine: WrappingEngine, Sendable {
     let engine: any HTTPEngine
     let journal: String
     /// Each release: the label and whether the journal held the piece then.
@@ -20,9 +20,6 @@ final class JournalCheckingEngine: HTTPEngine, Sendable {
         self.journal = journal
     }
 
-    var versionDescription: String { engine.versionDescription }
-    var fileBodyPieceLimit: Int64? { engine.fileBodyPieceLimit }
-
     func perform(
         _ request: HTTPRequest, configuration: HTTPClientConfiguration,
         onProgress: (@Sendable (TransferProgress) -> Void)?
@@ -30,8 +27,6 @@ final class JournalCheckingEngine: HTTPEngine, Sendable {
         if let label = request.transferLabel { sent.withLock { $0.append(label) } }
         return try await engine.perform(request, configuration: configuration, onProgress: onProgress)
     }
-
-    func settleTasks(labelled prefix: String) async { await engine.settleTasks(labelled: prefix) }
 
     func releaseTask(labelled label: String) async {
         releases.withLock { $0.append((label, journalHolds(label))) }

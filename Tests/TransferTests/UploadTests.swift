@@ -112,6 +112,35 @@ import Testing
         #expect(try await client.stat(try RemotePath(path: "/in/empty")).size == 0)
     }
 
+    /// A large file's first chunk rides with its creation, and its last bytes with the chunk before them (hashed,
+    /// then the file checked to be the version the upload began with): neither costs a round trip of its own.
+    /// Without checksums the last bytes still go alone, from memory, read after the check.
+    @Test(arguments: [true, false])
+    func aLargeFilesFirstChunkGoesWithItsCreation(checksums: Bool) async throws {
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let path = try file("large.bin", 6_000_000, seed: 3)
+        let engine = RequestLogEngine(TestEngine.curl.engine)
+        var configuration = HTTPClientConfiguration()
+        configuration.engine = engine
+        let uploader = TusUploader(http: HTTPClient(configuration: configuration), journal: nil)
+        var options = UploadOptions()
+        options.checksums = checksums
+        // Fixed sizes, so that no rate (a loaded machine's) decides them.
+        options.chunkSize = 1 << 20
+        let result = try await uploader.upload(file: path, to: try target(client, "large.bin"), options: options)
+        #expect(result.sentBytes == 6_000_000 && result.resumedBytes == 0)
+        try await expectSameOnServer(path, "/in/large.bin")
+        let bodies = engine.entries.current.filter { $0.method == "POST" || $0.method == "PATCH" }
+        #expect(bodies.map(\.method) == ["POST"] + Array(repeating: "PATCH", count: bodies.count - 1))
+        #expect(bodies.map(\.status) == [201] + Array(repeating: 204, count: bodies.count - 1), "\(bodies)")
+        let mib: Int64 = 1 << 20
+        // Checksummed, the last 757,120 bytes ride with the chunk before them; else the last 2 MiB go apart (in
+        // chunks of the fixed size, the last from memory).
+        let lengths: [Int64?] =
+            checksums ? [mib, mib, mib, mib, mib, 757_120] : [mib, mib, mib, 757_120, mib, mib]
+        #expect(bodies.map(\.bodyLength) == lengths, "\(bodies)")
+    }
+
     @Test func parallelPartsAreJoined() async throws {
         try await client.makeDirectory(try RemotePath(path: "/in"))
         let path = try file("p.bin", 5_000_000, seed: 3)

@@ -42,6 +42,16 @@ struct ChunkSizer: Sendable {
         }
     }
 
+    /// Adaptive sizes below `ceiling` that go on from a request to the same server: `bytes` that went through in
+    /// `seconds` (the creation request that carried the first chunk, or the last chunk of an upload before), as if
+    /// it had been this part's chunk before: the first chunk grows from it by the usual rule (at most fourfold)
+    /// instead of starting again from ``initial``.
+    init(ceiling: Int64?, after measured: BodyTiming) {
+        self.init(ceiling: ceiling)
+        set(measured.bytes)
+        succeeded(bytes: measured.bytes, seconds: measured.seconds)
+    }
+
     /// A chunk of `bytes` went through in `seconds`: aim the next one at ``targetSeconds`` at that rate.
     mutating func succeeded(bytes: Int64, seconds: Double) {
         guard adaptive, bytes > 0 else { return }

@@ -16,6 +16,7 @@ package struct TusUploader: Uploading {
     package let endpoints: UploadEndpoints
     private var discovered: EndpointMemo<TusServerInfo?> { endpoints.discovered }
     private var bodyLimits: EndpointMemo<Int64> { endpoints.bodyLimits }
+    private var lastBodies: EndpointMemo<BodyTiming> { endpoints.lastBodies }
     /// Files up to this size go up inside the creation request (creation-with-upload).
     static let inlineLimit: Int64 = 4 << 20
     /// Names a local file's MIME type for the `filetype` metadata item; nil sends none. The uploader knows no
@@ -215,12 +216,14 @@ package struct TusUploader: Uploading {
         return (record, false)
     }
 
-    /// The creation request in the upload's dialect, and whether it carries the part (a small one goes inside it;
-    /// an empty one in the IETF form is created complete, as tus completes a length of 0 by itself).
+    /// The creation request in the upload's dialect, whether it carries the whole part (a small one goes inside
+    /// it; an empty one in the IETF form is created complete, as tus completes a length of 0 by itself), and the
+    /// bytes of the part it carries (a large file's first chunk rides with a tus creation: its round trip is the
+    /// creation's).
     private func creationRequest(
         target: UploadTarget, info: TusServerInfo, path: String, part: TransferJournal.UploadPart, partial: Bool,
-        options: UploadOptions
-    ) throws -> (request: HTTPRequest, inline: Bool) {
+        options: UploadOptions, firstChunk: Bool
+    ) throws -> (request: HTTPRequest, inline: Bool, carried: Int64) {
         let dialect = info.dialect
         let endpoint = target.endpoint(in: dialect)
         // The IETF form carries the destination in the creation URL's query, built from the same items tus's
@@ -246,40 +249,52 @@ package struct TusUploader: Uploading {
         let algorithm = options.checksums ? info.checksumAlgorithm : nil
         let inlineLimit = min(
             options.chunkSize ?? Self.inlineLimit, bodyLimits[endpoint] ?? Self.inlineLimit, Self.inlineLimit)
-        let inline =
-            info.extensions.contains("creation-with-upload") && part.length <= inlineLimit
-            && (part.length > 0 || dialect != .tus)
-        if inline, part.length > 0 {
+        let offersBody = info.extensions.contains("creation-with-upload")
+        let inline = offersBody && part.length <= inlineLimit && (part.length > 0 || dialect != .tus)
+        // Only tus: an IETF creation that carries part of the body answers only once the body is in (a 104 first).
+        let carriesFirstChunk = firstChunk && offersBody && dialect == .tus && part.length > inlineLimit
+        let carried = inline ? part.length : carriesFirstChunk ? min(ChunkSizer.initial, inlineLimit) : 0
+        if carried > 0 {
             request.body = .file(
-                path: path, offset: part.start, length: part.length, contentType: dialect.creationContentType)
+                path: path, offset: part.start, length: carried, contentType: dialect.creationContentType)
             if let algorithm {
                 let field = dialect.checksumField(
-                    try Self.checksumHeader(algorithm, path: path, offset: part.start, length: part.length))
+                    try Self.checksumHeader(algorithm, path: path, offset: part.start, length: carried))
                 request.headers.add(field.name, field.value)
             }
         }
         dialect.markCompletion(&request, complete: inline)
-        return (request, inline)
+        return (request, inline, carried)
     }
 
-    /// POST: creates an upload; small files go up in the same request (creation-with-upload).
+    /// POST: creates an upload; small files go up in the same request, a large one's first chunk with it
+    /// (creation-with-upload); `firstChunk: false` creates it without a body.
     private func create(
         target: UploadTarget, info: TusServerInfo, path: String, part: TransferJournal.UploadPart, partial: Bool,
-        fingerprint: FileFingerprint, options: UploadOptions, onProgress: (@Sendable (Int64) -> Void)? = nil
+        fingerprint: FileFingerprint, options: UploadOptions, firstChunk: Bool = true,
+        onProgress: (@Sendable (Int64) -> Void)? = nil
     ) async throws -> (url: String, offset: Int64) {
         let endpoint = target.endpoint(in: info.dialect)
         let creation = try creationRequest(
-            target: target, info: info, path: path, part: part, partial: partial, options: options)
+            target: target, info: info, path: path, part: part, partial: partial, options: options,
+            firstChunk: firstChunk && !partial)
         var request = creation.request
-        let inline = creation.inline
+        let (inline, carried) = (creation.inline, creation.carried)
         request.maxSendBytesPerSecond = options.bandwidthLimit
         let response: HTTPResponse
+        let started = ContinuousClock.now
         do {
-            response = try await sendRetrying(request, onProgress: inline ? onProgress : nil)
+            response = try await sendRetrying(request, onProgress: carried > 0 ? onProgress : nil)
         } catch UploadError.transfer(let error) where inline && !partial {
             // Cut on every attempt: the server may hold the whole file all the same.
             try await confirmAfterLostAnswers(path, part: part, target: target, or: .transfer(error))
             throw AlreadyStored()
+        } catch UploadError.transfer where carried > 0 {
+            // A link that cuts every body this long: the upload is created without one, and its chunks shrink
+            // below what gets through (an upload an attempt may have created expires unused).
+            return try await create(
+                target: target, info: info, path: path, part: part, partial: partial, fingerprint: fingerprint,
+                options: options, firstChunk: false, onProgress: onProgress)
         }
         if inline, !partial, response.status >= 500, response.status != 507 {
             // Every attempt answered with a failure: one may have been applied before its answer was lost.
@@ -288,13 +303,12 @@ package struct TusUploader: Uploading {
                 or: Self.failure("POST", endpoint, response, destination: target.label))
             throw AlreadyStored()
         }
-        if inline, Self.isBodyTooLarge(response, bodyLength: part.length) {
-            // The server takes smaller bodies than this file: remember it, and create the upload without one.
-            bodyLimits[endpoint] = max(ChunkSizer.floor, part.length / 2)
+        if carried > 0, Self.isBodyTooLarge(response, bodyLength: carried) {
+            // The server takes smaller bodies than this: remember it, and create the upload without one.
+            bodyLimits[endpoint] = max(ChunkSizer.floor, carried / 2)
             return try await create(
                 target: target, info: info, path: path, part: part, partial: partial, fingerprint: fingerprint,
-                options: options,
-                onProgress: onProgress)
+                options: options, firstChunk: false, onProgress: onProgress)
         }
         if response.status == 409, response.attempts > 1, !partial, let confirmer {
             // A creation answered with a failure was tried again, and the name is taken now: the first attempt may
@@ -310,7 +324,10 @@ package struct TusUploader: Uploading {
             throw UploadError.protocolViolation(request: "POST \(endpoint)", detail: "201 without a Location")
         }
         try Self.checkSameOrigin(url, as: endpoint)
-        let offset = inline ? Int64(response.headers["Upload-Offset"] ?? "") ?? 0 : 0
+        let offset = carried > 0 ? min(carried, max(0, Int64(response.headers["Upload-Offset"] ?? "") ?? 0)) : 0
+        if offset > 0, !inline {
+            lastBodies[endpoint] = BodyTiming(bytes: offset, seconds: Self.seconds(since: started))
+        }
         return (url, offset)
     }
 
@@ -464,11 +481,17 @@ package struct TusUploader: Uploading {
     ) async throws -> Bool {
         let policy = http.configuration.retry
         let algorithm = options.checksums ? info.checksumAlgorithm : nil
+        // Adaptive chunks grow from the last body this server took (this upload's creation, or the file before).
+        let sizer =
+            options.chunkSize == nil
+            ? lastBodies[endpoint].map { ChunkSizer(ceiling: bodyLimits[endpoint], after: $0) } : nil
         var machine = TusPatchMachine(
             offset: start, length: part.length,
-            sizer: ChunkSizer(fixed: options.chunkSize, ceiling: bodyLimits[endpoint]),
+            sizer: sizer ?? ChunkSizer(fixed: options.chunkSize, ceiling: bodyLimits[endpoint]),
             limit: options.maxAttemptsWithoutProgress ?? policy.maxAttemptsWithoutProgress,
-            checksums: algorithm != nil, finalChunkInMemory: identity != nil)
+            checksums: algorithm != nil,
+            finalChunkInMemory: TusPatchChunks.tailFromMemory(
+                identity: identity, algorithm: algorithm, dialect: info.dialect))
         var chunks = TusPatchChunks(
             part: part, path: path, identity: identity, algorithm: algorithm, dialect: info.dialect,
             rate: options.bandwidthLimit.map { max(1, $0 / Int64(max(1, state.partCount))) })
@@ -489,6 +512,9 @@ package struct TusUploader: Uploading {
                     onEvent: onEvent)
                 event = outcome.event
                 last = outcome.last
+                if case .answered(200...204, let confirmed?, _, _, let seconds, _) = event, confirmed > offset {
+                    lastBodies[endpoint] = BodyTiming(bytes: confirmed - offset, seconds: seconds)
+                }
             case .askOffset:
                 event = .offsetAnswered(try await head(part.url!, token: token, dialect: info.dialect))
             case .wait(let attempt, let reason, let retryAfter, let announced):
@@ -525,6 +551,12 @@ package struct TusUploader: Uploading {
         }
     }
 
+    /// Seconds from `start` until now, for the rate a body went at.
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = start.duration(to: .now)
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
     /// What the last PATCH ended with, for the words of a failure.
     enum PatchOutcome {
         case none
@@ -548,8 +580,7 @@ package struct TusUploader: Uploading {
                     onEvent?(.progress(part: part.index, done: offset + snapshot.sent))
                 })
             counter.add(inFlight.sent)
-            let elapsed = started.duration(to: .now)
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = Self.seconds(since: started)
             let event = TusPatchMachine.Event.answered(
                 status: chunks.dialect.machineStatus(of: response),
                 uploadOffset: response.headers["Upload-Offset"].flatMap { Int64($0) },
