@@ -16,8 +16,13 @@ final class RequestLogEngine: WrappingEngine, Sendable {
     let engine: any HTTPEngine
     /// The requests sent, in order.
     let entries = LockedValue<[Entry]>([])
+    /// Runs before a request is handed on, with the request (a test's edit of a file at a chosen request).
+    let beforeSending: (@Sendable (HTTPRequest) -> Void)?
 
-    init(_ engine: any HTTPEngine) { self.engine = engine }
+    init(_ engine: any HTTPEngine, beforeSending: (@Sendable (HTTPRequest) -> Void)? = nil) {
+        self.engine = engine
+        self.beforeSending = beforeSending
+    }
 
     func perform(
         _ request: HTTPRequest, configuration: HTTPClientConfiguration,
@@ -27,6 +32,7 @@ final class RequestLogEngine: WrappingEngine, Sendable {
             entries.append(Entry(method: request.method, bodyLength: Self.length(of: request.body), status: nil))
             return entries.count - 1
         }
+        beforeSending?(request)
         let response = try await engine.perform(request, configuration: configuration, onProgress: onProgress)
         entries.withLock { $0[index].status = response.status }
         return response

@@ -141,6 +141,39 @@ import Testing
         #expect(bodies.map(\.bodyLength) == lengths, "\(bodies)")
     }
 
+    /// The file's last bytes edited after they were hashed and the file was checked, before they went (the edit
+    /// lands as the last chunk's request leaves): the server refuses the chunk (its checksum is of the bytes
+    /// hashed), the chunk hashed again finds the file changed, and nothing is stored under the name.
+    @Test func anEditOfTheLastBytesAfterTheCheckIsRefusedAndNeverStored() async throws {
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let size = 6_000_000
+        let path = try file("edited.bin", size, seed: 4)
+        let edits = LockedValue(0)
+        let engine = RequestLogEngine(TestEngine.curl.engine) { request in
+            guard case .file(_, let offset, let length, _) = request.body, offset + length == Int64(size),
+                request.method == "PATCH",
+                edits.withLock({
+                    $0 += 1; return $0
+                }) == 1,
+                let handle = FileHandle(forUpdatingAtPath: path)
+            else { return }
+            try? handle.seek(toOffset: UInt64(size - 1000))
+            handle.write(Data(repeating: 0x5A, count: 1000))
+            try? handle.close()
+        }
+        var configuration = HTTPClientConfiguration()
+        configuration.engine = engine
+        let uploader = TusUploader(http: HTTPClient(configuration: configuration), journal: nil)
+        var options = UploadOptions()
+        options.chunkSize = 1 << 20
+        await #expect(throws: UploadError.sourceChanged(path: path)) {
+            try await uploader.upload(file: path, to: try target(client, "edited.bin"), options: options)
+        }
+        #expect(edits.current == 1, "the last chunk was sent")
+        #expect(engine.entries.current.last?.status == 460, "\(engine.entries.current)")
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("in/edited.bin")), "nothing stored")
+    }
+
     @Test func parallelPartsAreJoined() async throws {
         try await client.makeDirectory(try RemotePath(path: "/in"))
         let path = try file("p.bin", 5_000_000, seed: 3)
