@@ -60,7 +60,9 @@ package final class EndpointMemo<Value: Sendable>: Sendable {
 package final class UploadEndpoints: Sendable {
     let discovered = EndpointMemo<TusServerInfo?>()
     let bodyLimits = EndpointMemo<Int64>()
-    /// The last request with a body each endpoint confirmed: the next upload's first chunk grows from it.
+    /// The last request with a body each endpoint confirmed (a part's last chunk left out), and each new upload's
+    /// creation that carried its first chunk (under the upload's URL, until its PATCH loop takes it): the next
+    /// chunks grow from it.
     let lastBodies = EndpointMemo<BodyTiming>()
     /// Endpoints the user was told cannot resume (this run, or an earlier one the caller remembers).
     package let toldNotResumable = EndpointMemo<Bool>()

@@ -6,20 +6,12 @@ import Journal
 /// The PATCH requests of one tus part, as ``TusPatchMachine`` asks for them: a chunk from the file (its checksum
 /// computed ahead while the chunk before is on the wire), or the whole file's last bytes from memory, read once and
 /// sent only while the file is still the version they were read from.
-///
-/// Why the last bytes of a whole file with a tus checksum need no copy in memory: the file is checked to be the
-/// version the upload began with after those bytes were hashed, and the server stores a chunk only when its bytes
-/// are the ones hashed. An edit before the check fails it; an edit after it either touches bytes already sent (the old
-/// version arrives whole, as an edit just after the last byte leaves it) or bytes still to go (they differ from the
-/// checksum: refused, and the chunk sent again finds the file changed). So the tail rides with the chunk before
-/// it, and the upload saves the round trip of a request of its own.
 struct TusPatchChunks {
     /// The part.
     let part: TransferJournal.UploadPart
     /// The file it is read from.
     let path: String
-    /// The file's version when the upload began, when the part is the whole file: checked before its last bytes
-    /// go (from memory when no checksum guards them).
+    /// The file's version when the upload began, when the part is the whole file (its last bytes go from memory).
     let identity: FileIdentity?
     /// The checksum algorithm the server verifies (`sha256`, `sha1`); nil sends none.
     let algorithm: String?
@@ -59,9 +51,7 @@ struct TusPatchChunks {
     ) async throws -> (request: HTTPRequest, length: Int64) {
         var request = HTTPRequest(method: "PATCH", url: part.url!, credential: token, isIdempotent: false)
         var length = length
-        if let identity, Self.tailFromMemory(identity: identity, algorithm: algorithm, dialect: dialect),
-            length == part.length - offset
-        {
+        if let identity, length == part.length - offset {
             if finalChunk?.offset != offset {
                 finalChunk = (offset, try TusUploader.read(path, at: part.start + offset, length: length))
             }
@@ -79,8 +69,6 @@ struct TusPatchChunks {
                 request.headers.add(field.name, field.value)
                 length = checksum.length
                 lastLength = length
-                // The file's last bytes are hashed: the file must still be the version the upload began with.
-                if let identity, offset + length == part.length { try identity.check(path) }
                 if let next = likely(offset + length) {
                     nextChecksum = AheadChecksum(
                         path: path, fileOffset: part.start + next.offset, start: next.offset, length: next.length,
@@ -97,13 +85,6 @@ struct TusPatchChunks {
         dialect.markCompletion(&request, complete: offset + length == part.length)
         request.maxSendBytesPerSecond = rate
         return (request, length)
-    }
-
-    /// Whether a whole file's last bytes go from memory: unless a tus checksum guards them. The tus `checksum`
-    /// extension makes the server refuse a chunk whose bytes are not the ones hashed; a `Content-Digest` (the
-    /// IETF form) a server may ignore, so there the bytes sent are the ones read before the check.
-    static func tailFromMemory(identity: FileIdentity?, algorithm: String?, dialect: UploadDialect) -> Bool {
-        identity != nil && (algorithm == nil || dialect != .tus)
     }
 
     /// Stops a checksum computed ahead that no request will take.

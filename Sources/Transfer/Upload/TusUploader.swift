@@ -289,7 +289,7 @@ package struct TusUploader: Uploading {
             // Cut on every attempt: the server may hold the whole file all the same.
             try await confirmAfterLostAnswers(path, part: part, target: target, or: .transfer(error))
             throw AlreadyStored()
-        } catch UploadError.transfer where carried > 0 {
+        } catch UploadError.transfer(let error) where carried > 0 && !inline && error.isRetryable {
             // A link that cuts every body this long: the upload is created without one, and its chunks shrink
             // below what gets through (an upload an attempt may have created expires unused).
             return try await create(
@@ -303,12 +303,18 @@ package struct TusUploader: Uploading {
                 or: Self.failure("POST", endpoint, response, destination: target.label))
             throw AlreadyStored()
         }
-        if carried > 0, Self.isBodyTooLarge(response, bodyLength: carried) {
-            // The server takes smaller bodies than this: remember it, and create the upload without one.
-            bodyLimits[endpoint] = max(ChunkSizer.floor, carried / 2)
-            return try await create(
+        if carried > 0, Self.isBodyTooLarge(response, bodyLength: carried) || (!inline && response.status == 460) {
+            // The body refused: the server takes smaller ones (remembered once an upload without it is created: a
+            // 400 may have meant something else), or a first chunk's bytes changed after they were hashed (the
+            // upload's last check finds the file changed). The upload is created without one.
+            let limit = max(ChunkSizer.floor, carried / 2)
+            // A whole file refused as too large goes in chunks below that (its creation made without a body).
+            if inline { bodyLimits[endpoint] = limit }
+            let created = try await create(
                 target: target, info: info, path: path, part: part, partial: partial, fingerprint: fingerprint,
                 options: options, firstChunk: false, onProgress: onProgress)
+            if !inline, response.status != 460 { bodyLimits[endpoint] = limit }
+            return created
         }
         if response.status == 409, response.attempts > 1, !partial, let confirmer {
             // A creation answered with a failure was tried again, and the name is taken now: the first attempt may
@@ -324,9 +330,14 @@ package struct TusUploader: Uploading {
             throw UploadError.protocolViolation(request: "POST \(endpoint)", detail: "201 without a Location")
         }
         try Self.checkSameOrigin(url, as: endpoint)
-        let offset = carried > 0 ? min(carried, max(0, Int64(response.headers["Upload-Offset"] ?? "") ?? 0)) : 0
-        if offset > 0, !inline {
-            lastBodies[endpoint] = BodyTiming(bytes: offset, seconds: Self.seconds(since: started))
+        let offset = carried > 0 ? max(0, Int64(response.headers["Upload-Offset"] ?? "") ?? 0) : 0
+        guard offset <= carried else {
+            throw UploadError.protocolViolation(
+                request: "POST \(endpoint)", detail: "Upload-Offset \(offset) after a body of \(carried)")
+        }
+        if offset > 0, !inline, response.attempts == 1 {
+            // This upload's chunks grow from it (taken by its first PATCH loop).
+            lastBodies[url] = BodyTiming(bytes: offset, seconds: Self.seconds(since: started))
         }
         return (url, offset)
     }
@@ -481,17 +492,17 @@ package struct TusUploader: Uploading {
     ) async throws -> Bool {
         let policy = http.configuration.retry
         let algorithm = options.checksums ? info.checksumAlgorithm : nil
-        // Adaptive chunks grow from the last body this server took (this upload's creation, or the file before).
+        // Adaptive chunks grow from the last body this server took: this upload's creation, or the file before's
+        // last chunk but one.
+        let measured = lastBodies[part.url!] ?? lastBodies[endpoint]
+        lastBodies[part.url!] = nil
         let sizer =
-            options.chunkSize == nil
-            ? lastBodies[endpoint].map { ChunkSizer(ceiling: bodyLimits[endpoint], after: $0) } : nil
+            options.chunkSize == nil ? measured.map { ChunkSizer(ceiling: bodyLimits[endpoint], after: $0) } : nil
         var machine = TusPatchMachine(
             offset: start, length: part.length,
             sizer: sizer ?? ChunkSizer(fixed: options.chunkSize, ceiling: bodyLimits[endpoint]),
             limit: options.maxAttemptsWithoutProgress ?? policy.maxAttemptsWithoutProgress,
-            checksums: algorithm != nil,
-            finalChunkInMemory: TusPatchChunks.tailFromMemory(
-                identity: identity, algorithm: algorithm, dialect: info.dialect))
+            checksums: algorithm != nil, finalChunkInMemory: identity != nil)
         var chunks = TusPatchChunks(
             part: part, path: path, identity: identity, algorithm: algorithm, dialect: info.dialect,
             rate: options.bandwidthLimit.map { max(1, $0 / Int64(max(1, state.partCount))) })
@@ -512,7 +523,10 @@ package struct TusUploader: Uploading {
                     onEvent: onEvent)
                 event = outcome.event
                 last = outcome.last
-                if case .answered(200...204, let confirmed?, _, _, let seconds, _) = event, confirmed > offset {
+                // A part's last chunk is what was left, often a sliver: no measure of the link.
+                if case .answered(200...204, let confirmed?, _, _, let seconds, _) = event, confirmed > offset,
+                    confirmed < part.length
+                {
                     lastBodies[endpoint] = BodyTiming(bytes: confirmed - offset, seconds: seconds)
                 }
             case .askOffset:

@@ -211,7 +211,13 @@ class Tus:
         self.save(state)
         headers = {"Location": f"{BASE}/{upload_id}", "Upload-Expires": self.expires_header(state)}
         if request.content_length and request.content_type == "application/offset+octet-stream":
-            state = await self._append(request, state, self.digest(request))
+            try:
+                state = await self._append(request, state, self.digest(request))
+            except BaseException:
+                # Refused (a checksum that does not match, no room) or cut: the client got no Location, so the
+                # upload could never be continued or terminated; it goes now rather than when it expires.
+                self._delete(upload_id)
+                raise
             headers["Upload-Offset"] = str(state["offset"])
         elif length == 0:
             state = self._finish(state, 0)

@@ -67,6 +67,24 @@ async def test_creation_with_upload_and_version_check(client, auth, root):
     assert evil.status == 400
 
 
+async def test_a_first_chunk_inside_the_creation_is_checked_and_a_refused_one_leaves_nothing(client, auth, root, tmp_path):
+    body = os.urandom(3000)
+    good = "sha256 " + base64.b64encode(hashlib.sha256(body[:1000]).digest()).decode()
+    headers = {"Upload-Length": "3000", "Content-Type": "application/offset+octet-stream",
+               "Upload-Metadata": meta(filename="first.bin", path="/")}
+    def uploads():
+        return sorted(str(p) for p in (tmp_path / "state").rglob("*") if p.suffix in (".json", ".part"))
+    before = uploads()
+    refused = await client.post(TUS, data=body[:1000], headers=tus(auth, **headers, **{"Upload-Checksum": good[:-4] + "AAA="}))
+    assert refused.status == 460
+    assert uploads() == before, "a refused creation leaves no upload behind"
+    created = await client.post(TUS, data=body[:1000], headers=tus(auth, **headers, **{"Upload-Checksum": good}))
+    assert created.status == 201 and created.headers["Upload-Offset"] == "1000"
+    rest = await client.patch(created.headers["Location"], data=body[1000:], headers=tus(auth, **{
+        "Upload-Offset": "1000", "Content-Type": "application/offset+octet-stream"}))
+    assert rest.status == 204 and (root / "first.bin").read_bytes() == body
+
+
 async def test_termination(client, auth):
     created = await client.post(TUS, headers=tus(auth, **{"Upload-Length": "10", "Upload-Metadata": meta(filename="t")}))
     url = created.headers["Location"]
