@@ -55,8 +55,8 @@ package final class EndpointMemo<Value: Sendable>: Sendable {
 }
 
 /// What every upload of one front door learns of its endpoints: whether each speaks tus (its OPTIONS answer, or
-/// none), the largest body it takes, how fast its last body went, and whether the user was told it cannot resume. Shared, so a batch or a sync
-/// asks each endpoint once, not once per file and per worker.
+/// none), the largest body it takes, how fast its last body went, and whether the user was told it cannot resume.
+/// Shared, so a batch or a sync asks each endpoint once, not once per file and per worker.
 package final class UploadEndpoints: Sendable {
     let discovered = EndpointMemo<TusServerInfo?>()
     let bodyLimits = EndpointMemo<Int64>()

@@ -492,15 +492,8 @@ package struct TusUploader: Uploading {
     ) async throws -> Bool {
         let policy = http.configuration.retry
         let algorithm = options.checksums ? info.checksumAlgorithm : nil
-        // Adaptive chunks grow from the last body this server took: this upload's creation, or the file before's
-        // last chunk but one.
-        let measured = lastBodies[part.url!] ?? lastBodies[endpoint]
-        lastBodies[part.url!] = nil
-        let sizer =
-            options.chunkSize == nil ? measured.map { ChunkSizer(ceiling: bodyLimits[endpoint], after: $0) } : nil
         var machine = TusPatchMachine(
-            offset: start, length: part.length,
-            sizer: sizer ?? ChunkSizer(fixed: options.chunkSize, ceiling: bodyLimits[endpoint]),
+            offset: start, length: part.length, sizer: chunkSizer(for: part, endpoint: endpoint, options: options),
             limit: options.maxAttemptsWithoutProgress ?? policy.maxAttemptsWithoutProgress,
             checksums: algorithm != nil, finalChunkInMemory: identity != nil)
         var chunks = TusPatchChunks(
@@ -523,12 +516,7 @@ package struct TusUploader: Uploading {
                     onEvent: onEvent)
                 event = outcome.event
                 last = outcome.last
-                // A part's last chunk is what was left, often a sliver: no measure of the link.
-                if case .answered(200...204, let confirmed?, _, _, let seconds, _) = event, confirmed > offset,
-                    confirmed < part.length
-                {
-                    lastBodies[endpoint] = BodyTiming(bytes: confirmed - offset, seconds: seconds)
-                }
+                remember(event, of: part, from: offset, endpoint: endpoint)
             case .askOffset:
                 event = .offsetAnswered(try await head(part.url!, token: token, dialect: info.dialect))
             case .wait(let attempt, let reason, let retryAfter, let announced):
@@ -563,6 +551,30 @@ package struct TusUploader: Uploading {
             }
             action = next
         }
+    }
+
+    /// The chunk sizes of `part`: fixed (`--chunk-size`), else grown from the last body this server took (this
+    /// upload's creation, taken once, else the file before's last full chunk), else from ``ChunkSizer/initial``.
+    private func chunkSizer(for part: TransferJournal.UploadPart, endpoint: String, options: UploadOptions)
+        -> ChunkSizer
+    {
+        let measured = lastBodies[part.url!] ?? lastBodies[endpoint]
+        lastBodies[part.url!] = nil
+        guard options.chunkSize == nil, let measured else {
+            return ChunkSizer(fixed: options.chunkSize, ceiling: bodyLimits[endpoint])
+        }
+        return ChunkSizer(ceiling: bodyLimits[endpoint], after: measured)
+    }
+
+    /// Keeps a confirmed PATCH's timing for the next part's sizes; a part's last chunk is what was left, often a
+    /// sliver: no measure of the link.
+    private func remember(
+        _ event: TusPatchMachine.Event, of part: TransferJournal.UploadPart, from offset: Int64, endpoint: String
+    ) {
+        guard case .answered(200...204, let confirmed?, _, _, let seconds, _) = event, confirmed > offset,
+            confirmed < part.length
+        else { return }
+        lastBodies[endpoint] = BodyTiming(bytes: confirmed - offset, seconds: seconds)
     }
 
     /// Seconds from `start` until now, for the rate a body went at.
