@@ -17,7 +17,7 @@ private struct ScriptedRemote: SyncRemote {
     func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws
     {}
-    func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
+    func download(_ item: SyncItem, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws -> SyncFetched
     { SyncFetched() }
     func delete(_ path: SyncPath, isDirectory: Bool) async throws {}
@@ -183,7 +183,7 @@ private final class RecordingRemote: SyncRemote, @unchecked Sendable {
         lock.withLock { uploaded.append(path.description) }
         if uploadFails.contains(path.description) { throw RemotePathError.invalidComponent(path.name) }
     }
-    func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
+    func download(_ item: SyncItem, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws -> SyncFetched
     { SyncFetched() }
     func delete(_ path: SyncPath, isDirectory: Bool) async throws {}

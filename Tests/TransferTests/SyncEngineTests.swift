@@ -53,11 +53,11 @@ final class MemoryRemote: SyncRemote, @unchecked Sendable {
         lock.withLock { nodes[path] = Node(isDirectory: false, data: data, mtime: mtime) }
     }
 
-    func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
+    func download(_ item: SyncItem, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws -> SyncFetched
     {
-        guard let node = lock.withLock({ nodes[path] }) else {
-            throw OfficerError.notFound(request: "download", message: "\(path)")
+        guard let node = lock.withLock({ nodes[item.path] }) else {
+            throw OfficerError.notFound(request: "download", message: "\(item.path)")
         }
         try node.data.write(to: URL(fileURLWithPath: localFile))
         let date = Date(timeIntervalSince1970: node.mtime)

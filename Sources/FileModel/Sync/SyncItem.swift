@@ -21,6 +21,9 @@ package struct SyncItem: Sendable, Equatable {
     package var isTimeExact = true
     /// For a local image prepared before upload: the source file's own name (the item carries the uploaded name).
     package var sourceName: String?
+    /// The version the listing gave, where it gives one (an object's ETag): a fetch holds its ranges to it and asks
+    /// no HEAD first to learn it.
+    package var listedVersion: String?
 
     /// Creates an item.
     package init(path: SyncPath, kind: Kind, size: Int64, mtime: Double, sourceName: String? = nil) {

@@ -235,6 +235,20 @@ package struct ObjectStore: Sendable {
             options.knownServesRanges = true
             let refetchOnDamage = options.checksum == nil
             if refetchOnDamage { options.checksum = entry.checksum }
+            // Replaced while it came (its ranges refused, 412): the download starts over with the version there now.
+            let timeIsTheObjects = given.modificationTime == nil
+            options.refreshOnChange = { [self] stale in
+                var fresh = stale
+                guard let now = try? await stat(path), !now.isFolder else {
+                    fresh.knownETag = nil
+                    return fresh
+                }
+                fresh.knownETag = now.etag
+                fresh.knownLength = now.size
+                if refetchOnDamage { fresh.checksum = now.checksum }
+                if timeIsTheObjects { fresh.modificationTime = now.mtime }
+                return fresh
+            }
             return try await checkedDownload(
                 bucket: path.bucket, key: path.objectKey, to: destination, options: options,
                 refetchOnDamage: refetchOnDamage

@@ -120,6 +120,7 @@ actor ObjectTreeIterator: SyncRemoteIterator {
                 continue
             }
             var item = SyncItem(path: path, kind: .file, size: object.size, mtime: object.lastModified)
+            item.listedVersion = object.etag
             Self.takeRememberedTime(of: object.key, etag: object.etag, into: &item, remembered)
             files.append(item)
         }
@@ -153,7 +154,10 @@ actor ObjectTreeIterator: SyncRemoteIterator {
             switch SyncPath.relative(entryPath: relative, name: name, below: "/") {
             case .success(let path):
                 var item = SyncItem(path: path, kind: kind, size: size, mtime: mtime)
-                if kind == .file { Self.takeRememberedTime(of: prefix + name, etag: etag, into: &item, remembered) }
+                if kind == .file {
+                    item.listedVersion = etag
+                    Self.takeRememberedTime(of: prefix + name, etag: etag, into: &item, remembered)
+                }
                 items.append(item)
             case .failure(let error): refused.append(.failure(SyncNameError(name: prefix + name, reason: error.reason)))
             }

@@ -117,10 +117,10 @@ extension LocalDiskRemote {
 
     /// Copies a file out (the other side of a sync between two local folders).
     func syncDownload(
-        _ path: SyncPath, size: Int64, in root: SyncRoot, to local: String,
+        _ item: SyncItem, in root: SyncRoot, to local: String,
         onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws -> SyncFetched {
-        try LocalSide.copy(file(path, in: root), to: local, onProgress: onProgress)
+        try LocalSide.copy(file(item.path, in: root), to: local, onProgress: onProgress)
         return SyncFetched()
     }
 

@@ -106,17 +106,17 @@ extension OfficerServerRemote {
 
     /// Downloads a file, checked against the server's checksum where it offers one.
     func syncDownload(
-        _ path: SyncPath, size: Int64, in root: SyncRoot, to local: String,
+        _ item: SyncItem, in root: SyncRoot, to local: String,
         onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws -> SyncFetched {
         let client = try server.client
-        let options = DownloadOptions.syncFetch(size: size)
+        let options = DownloadOptions.syncFetch(size: item.size)
         let downloader = SegmentedDownloader(http: client.http, journal: try server.journal)
         let progress = PartProgressSum()
         let result: DownloadResult
         do {
             result = try await client.checkedDownload(
-                try remotePath(path, in: root), with: downloader, to: local, options: options
+                try remotePath(item.path, in: root), with: downloader, to: local, options: options
             ) { event in
                 if case .progress(let segment, let done) = event {
                     onProgress(progress.update(part: segment, done: done))

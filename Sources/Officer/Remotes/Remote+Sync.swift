@@ -57,11 +57,11 @@ extension Remote {
 
     /// Downloads the file, checked against what the remote offers.
     package func syncDownload(
-        _ path: SyncPath, size: Int64, in root: SyncRoot, to local: String,
+        _ item: SyncItem, in root: SyncRoot, to local: String,
         onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws -> SyncFetched {
-        let options = DownloadOptions.syncFetch(size: size)
-        let operation = download(try root.location(of: path), to: local, options: options)
+        let options = DownloadOptions.syncFetch(size: item.size)
+        let operation = download(try root.location(of: item.path), to: local, options: options)
         let progress = PartProgressSum()
         for await event in operation {
             if case .progress(let part, let done) = event { onProgress(progress.update(part: part, done: done)) }

@@ -91,10 +91,10 @@ package protocol Remote: Sendable {
     func syncUpload(
         _ local: String, to path: SyncPath, in root: SyncRoot, mtime: Double,
         onProgress: @escaping @Sendable (Int64) -> Void) async throws
-    /// Fetches `path` (`size` bytes as listed) to a local file, checked; what it was checked against, and the
+    /// Fetches `item` (its size, and its version where the listing gave one) to a local file, checked; what it was checked against, and the
     /// exact time of the version fetched where the answer carried one.
     func syncDownload(
-        _ path: SyncPath, size: Int64, in root: SyncRoot, to local: String,
+        _ item: SyncItem, in root: SyncRoot, to local: String,
         onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws -> SyncFetched
     /// Removes a file, or a folder with everything in it.

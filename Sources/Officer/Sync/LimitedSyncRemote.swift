@@ -33,10 +33,10 @@ struct LimitedSyncRemote: SyncRemote {
     {
         try await limit.run { try await base.upload(localFile, to: path, mtime: mtime, onProgress: onProgress) }
     }
-    func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
+    func download(_ item: SyncItem, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws -> SyncFetched
     {
-        try await limit.run { try await base.download(path, size: size, to: localFile, onProgress: onProgress) }
+        try await limit.run { try await base.download(item, to: localFile, onProgress: onProgress) }
     }
     func delete(_ path: SyncPath, isDirectory: Bool) async throws {
         try await base.delete(path, isDirectory: isDirectory)

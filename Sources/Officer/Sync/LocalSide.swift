@@ -56,7 +56,7 @@ enum LocalSide {
         // A link where the file goes was left out of the listing (with a warning): said as what it is, and not
         // fetched for nothing.
         try refuseLink(at: final)
-        let fetched = try await remote.download(item.path, size: item.size, to: temp, onProgress: onProgress)
+        let fetched = try await remote.download(item, to: temp, onProgress: onProgress)
         var info = stat()
         let exists = lstat(final, &info) == 0
         if exists, info.st_mode & S_IFMT == S_IFLNK {

@@ -49,9 +49,9 @@ package struct RemoteSyncSide: SyncRemote {
     }
 
     package func download(
-        _ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void
+        _ item: SyncItem, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void
     ) async throws -> SyncFetched {
-        try await remote.syncDownload(path, size: size, in: root, to: localFile, onProgress: onProgress)
+        try await remote.syncDownload(item, in: root, to: localFile, onProgress: onProgress)
     }
 
     package func delete(_ path: SyncPath, isDirectory: Bool) async throws {

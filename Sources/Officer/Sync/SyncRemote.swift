@@ -22,12 +22,12 @@ package protocol SyncRemote: Sendable {
     /// across runs where the server allows.
     func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws
-    /// Downloads `path` (`size` bytes when listed) to `localFile`, replacing it; resumable across runs where the
-    /// server allows. Returns what its bytes were checked against and the exact modification time of the version
+    /// Downloads `item` (as listed: its size, and its version where the listing gives one) to `localFile`,
+    /// replacing it; resumable across runs where the server allows. Returns what its bytes were checked against and the exact modification time of the version
     /// fetched when its answer carried one (an object's stored time), so an item whose listed time is not exact
     /// needs no ``exactItem(_:)`` after it.
     @discardableResult
-    func download(_ path: SyncPath, size: Int64, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
+    func download(_ item: SyncItem, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws -> SyncFetched
     /// Removes a file, or a folder with everything in it.
     func delete(_ path: SyncPath, isDirectory: Bool) async throws
@@ -145,7 +145,7 @@ extension SyncRemote {
         let stagedTime =
             stat(staging, &info) == 0 ? info.modificationSeconds : -1
         if Int64(info.st_size) != item.size || abs(stagedTime - item.mtime) >= SyncComparison.timeTolerance {
-            try await download(item.path, size: item.size, to: staging, onProgress: onProgress)
+            try await download(item, to: staging, onProgress: onProgress)
             try LocalSide.setModificationTime(staging, to: item.mtime)
         }
         return SyncSentFile(path: staging, wasFetched: true, isCopy: true)
