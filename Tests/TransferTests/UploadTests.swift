@@ -135,6 +135,29 @@ import Testing
         #expect(bodies.map(\.bodyLength) == [mib, mib, mib, 757_120, mib, mib], "\(bodies)")
     }
 
+    /// On FoundationNetworking a body sent from a file is unsafe to cancel (a read that completes after the
+    /// transfer ended ends the process): the URLSession engine keeps every tus chunk within what it sends from
+    /// memory, however large the chunk asked for; elsewhere the chunk asked for goes whole.
+    @Test func theURLSessionEnginesChunksStayWithinWhatItSendsSafely() async throws {
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let size = 40 << 20
+        let path = try file("sessions.bin", size, seed: 5)
+        let engine = RequestLogEngine(TestEngine.urlSession.engine)
+        var configuration = HTTPClientConfiguration()
+        configuration.engine = engine
+        let uploader = TusUploader(http: HTTPClient(configuration: configuration), journal: nil)
+        var options = UploadOptions()
+        options.chunkSize = 64 << 20
+        _ = try await uploader.upload(file: path, to: try target(client, "sessions.bin"), options: options)
+        try await expectSameOnServer(path, "/in/sessions.bin")
+        let largest = engine.entries.current.filter { $0.method == "PATCH" }.compactMap(\.bodyLength).max() ?? 0
+        #if canImport(FoundationNetworking)
+            #expect(largest <= URLSessionEngine.memoryBodyLimit, "\(engine.entries.current)")
+        #else
+            #expect(largest > URLSessionEngine.memoryBodyLimit, "\(engine.entries.current)")
+        #endif
+    }
+
     /// The file's last bytes edited as the request carrying them leaves (after they were read and the file
     /// checked): the server holds the version read, whole — never its first bytes with the edited last ones.
     @Test func anEditAsTheLastBytesLeaveLeavesTheVersionReadWhole() async throws {

@@ -9,6 +9,7 @@ protocol WrappingEngine: HTTPEngine {
 extension WrappingEngine {
     var versionDescription: String { engine.versionDescription }
     var fileBodyPieceLimit: Int64? { engine.fileBodyPieceLimit }
+    var uploadBodyPieceLimit: Int64? { engine.uploadBodyPieceLimit }
 
     func settleTasks(labelled prefix: String) async { await engine.settleTasks(labelled: prefix) }
 

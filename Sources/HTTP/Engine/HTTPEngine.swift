@@ -20,6 +20,10 @@ package protocol HTTPEngine: Sendable {
     /// (a download task) loses what an interruption cut of at most this; nil stores the bytes as they come.
     var fileBodyPieceLimit: Int64? { get }
 
+    /// The most one request body of a resumable upload (a tus chunk) should carry: an engine that sends larger bodies
+    /// only in a way that is unsafe to cancel keeps each chunk within what it sends safely; nil: no limit.
+    var uploadBodyPieceLimit: Int64? { get }
+
     /// Waits for the tasks an earlier process left under way whose labels start with `prefix`.
     func settleTasks(labelled prefix: String) async
 
@@ -31,6 +35,9 @@ package protocol HTTPEngine: Sendable {
 extension HTTPEngine {
     /// Bytes are stored as they come: a range is asked whole.
     package var fileBodyPieceLimit: Int64? { nil }
+
+    /// Any body is sent safely: chunks are sized by the link alone.
+    package var uploadBodyPieceLimit: Int64? { nil }
 
     /// Waits for the tasks an earlier process left under way whose labels start with `prefix` (a background session's,
     /// carried on while the app was away), so that what follows asks the server after them, not beside them; an

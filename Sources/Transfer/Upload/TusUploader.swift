@@ -561,9 +561,14 @@ package struct TusUploader: Uploading {
         let measured = lastBodies[part.url!] ?? lastBodies[endpoint]
         lastBodies[part.url!] = nil
         guard options.chunkSize == nil, let measured else {
-            return ChunkSizer(fixed: options.chunkSize, ceiling: bodyLimits[endpoint])
+            return ChunkSizer(fixed: options.chunkSize, ceiling: chunkCeiling(endpoint))
         }
-        return ChunkSizer(ceiling: bodyLimits[endpoint], after: measured)
+        return ChunkSizer(ceiling: chunkCeiling(endpoint), after: measured)
+    }
+
+    /// The largest chunk for `endpoint`: what it is known to take, within what the engine sends safely.
+    private func chunkCeiling(_ endpoint: String) -> Int64? {
+        [bodyLimits[endpoint], http.configuration.engine.uploadBodyPieceLimit].compactMap { $0 }.min()
     }
 
     /// Keeps a confirmed PATCH's timing for the next part's sizes; a part's last chunk is what was left, often a
