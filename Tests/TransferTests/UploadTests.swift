@@ -32,6 +32,13 @@ import Testing
         return try local.write(name, Data(bytes))
     }
 
+    /// An uploader over `engine` (a test engine around a real one), with no journal.
+    func uploader(over engine: any HTTPEngine) -> TusUploader {
+        var configuration = HTTPClientConfiguration()
+        configuration.engine = engine
+        return TusUploader(http: HTTPClient(configuration: configuration), journal: nil)
+    }
+
     func uploader(stall: Double = 30) throws -> TusUploader {
         var configuration = HTTPClientConfiguration()
         configuration.retry.baseDelay = 0.05
@@ -118,9 +125,7 @@ import Testing
         try await client.makeDirectory(try RemotePath(path: "/in"))
         let path = try file("large.bin", 6_000_000, seed: 3)
         let engine = RequestLogEngine(TestEngine.curl.engine)
-        var configuration = HTTPClientConfiguration()
-        configuration.engine = engine
-        let uploader = TusUploader(http: HTTPClient(configuration: configuration), journal: nil)
+        let uploader = uploader(over: engine)
         var options = UploadOptions()
         // Fixed sizes, so that no rate (a loaded machine's) decides them.
         options.chunkSize = 1 << 20
@@ -143,9 +148,7 @@ import Testing
         let size = 40 << 20
         let path = try file("sessions.bin", size, seed: 5)
         let engine = RequestLogEngine(TestEngine.urlSession.engine)
-        var configuration = HTTPClientConfiguration()
-        configuration.engine = engine
-        let uploader = TusUploader(http: HTTPClient(configuration: configuration), journal: nil)
+        let uploader = uploader(over: engine)
         var options = UploadOptions()
         options.chunkSize = 64 << 20
         _ = try await uploader.upload(file: path, to: try target(client, "sessions.bin"), options: options)
@@ -177,9 +180,7 @@ import Testing
             handle.write(Data(repeating: 0x5A, count: 1000))
             try? handle.close()
         }
-        var configuration = HTTPClientConfiguration()
-        configuration.engine = engine
-        let uploader = TusUploader(http: HTTPClient(configuration: configuration), journal: nil)
+        let uploader = uploader(over: engine)
         _ = try await uploader.upload(file: path, to: try target(client, "edited.bin"))
         #expect(edits.current == 1, "the last bytes went from memory")
         let stored = try await client.sha256(try RemotePath(path: "/in/edited.bin"))
