@@ -265,16 +265,16 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
     }
 
     /// Bodies up to this size go from memory where FoundationNetworking runs (read from their snapshot file). Its
-    /// upload from a file reads the file asynchronously and resumes the paused transfer when
-    /// a read completes; a read that completes after the transfer ended (the task cancelled, the server answering
-    /// before the whole body) makes it resume a handle that is gone, and its `try!` ends the process
+    /// upload from a file reads the file asynchronously and resumes the paused transfer when a read completes; a
+    /// read that completes after the transfer ended (the task cancelled, the server answering before the whole
+    /// body) makes it resume a handle that is gone, and its `try!` ends the process
     /// (`_EasyHandle._PauseState.setState`, seen in the tests three times). From memory nothing is read later, and
-    /// it goes faster (512 MiB by tus on loopback: 4.0 s from files, 2.0-2.1 s in 16 MiB chunks from memory). Each
-    /// such body is held twice (FoundationNetworking copies it once more), so the limit bounds memory; tus chunks
-    /// and S3 parts stay within it (``uploadBodyPieceLimit``). A larger body in one request (a seed server's
-    /// multipart form, a single S3 PUT of 16 to 32 MiB) still goes from its file, and a cancel during it can still
-    /// meet the crash there.
-    static let memoryBodyLimit: Int64 = 16 << 20
+    /// tus chunks stay within this (``uploadBodyPieceLimit``); it is faster too (1 GiB by tus on loopback: 10.7 s
+    /// from files, 5.0 s in chunks of 4 MiB from memory). Each such body costs about three times its size at the
+    /// peak (FoundationNetworking copies it once more), so the limit is what keeps a 200 MiB upload within 64 MiB
+    /// (57 MiB; 16 MiB chunks took 106 MiB, 3.9 s). A larger body in one request (a seed server's multipart form,
+    /// a single S3 PUT, an S3 part) still goes from its file, and a cancel during it can still meet the crash there.
+    static let memoryBodyLimit: Int64 = 4 << 20
 
     /// The upload task of a snapshot file: from the file (what a background session needs), or, where
     /// FoundationNetworking runs, one up to ``memoryBodyLimit`` from memory.

@@ -30,15 +30,12 @@ package struct ObjectStoreUploader: Sendable {
     /// The part size for a file of `size` bytes: a 32nd of it in whole MiB, at least 8 MiB and at most 64 MiB,
     /// larger only where S3's 10,000 parts demand it. Each part costs the store a request of its own (on the test
     /// store a 1 GiB upload took a second longer in 8 MiB parts than in 32 MiB ones), and a part cut off by a kill
-    /// or a failure is sent again whole: a bounded part keeps that, at four in flight, within 256 MiB. Within what
-    /// the engine sends safely (``HTTPEngine/uploadBodyPieceLimit``) where it has a limit.
+    /// or a failure is sent again whole: a bounded part keeps that, at four in flight, within 256 MiB.
     package func partSize(for size: Int64) -> Int64 {
         if let partSize { return max(5 << 20, partSize) }
         let mebibyte: Int64 = 1 << 20
         func wholeMiB(_ bytes: Int64) -> Int64 { (bytes + mebibyte - 1) / mebibyte * mebibyte }
-        let largest = max(
-            8 << 20, min(64 << 20, client.http(bucket: nil).configuration.engine.uploadBodyPieceLimit ?? .max))
-        let chosen = min(largest, max(8 << 20, wholeMiB(size / 32)))
+        let chosen = min(64 << 20, max(8 << 20, wholeMiB(size / 32)))
         return max(chosen, wholeMiB((size + 9_999) / 10_000))
     }
 
