@@ -95,6 +95,72 @@ extension ObjectStorePullTests {
     }
 }
 
+extension ObjectStorePullTests {
+    /// The HEAD asked beside the ranges finds the object replaced after the ranges came whole (they were held to
+    /// the listed version): that version's stored digest is gone with it, so its bytes are not saved unchecked; the
+    /// object is fetched again as it is now, and the file holds the new version.
+    @Test func aHeadBesideThatFindsANewerVersionFetchesItAgain() async throws {
+        let bucket = ObjectStoreServer.freshBucket("swapped")
+        let old = Data((0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) })
+        let new = Data((0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 40_503 >> 5) })
+        let oldFile = try work.write("up/old/f.bin", old)
+        let newFile = try work.write("up/new/f.bin", new)
+        let filesBox = LockedValue<OfficerFiles?>(nil)
+        let engine = HeadAfterRangeEngine(TestEngine.curl.engine, key: "f.bin") {
+            let files = try #require(filesBox.current)
+            _ = try await files.upload(
+                URL(fileURLWithPath: newFile), to: try files.location("st:\(bucket)/"), overwrite: true
+            ).value
+        }
+        let files = try await frontDoor(engine)
+        filesBox.withLock { $0 = files }
+        _ = try await files.makeFolder(try files.location("st:\(bucket)"), parents: true)
+        _ = try await files.upload(URL(fileURLWithPath: oldFile), to: try files.location("st:\(bucket)/")).value
+
+        engine.armed.withLock { $0 = true }
+        _ = try await files.sync(
+            from: try files.location("st:\(bucket)"), to: .local(work.file("down")),
+            options: SyncOptions(direction: .pull)
+        ).value
+        #expect(engine.swapped.current == true, "the HEAD went after a range came whole, the object replaced")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: work.file("down/f.bin"))) == new)
+    }
+}
+
+/// A real engine that, while armed, sends the first HEAD of `key` only once a range of it has been answered, after
+/// a test's step (the object replaced): the HEAD then sees another version than the ranges brought.
+final class HeadAfterRangeEngine: WrappingEngine, Sendable {
+    let engine: any HTTPEngine
+    let key: String
+    let armed = LockedValue(false)
+    /// Whether the HEAD went after a range was answered and the step ran (nil: no HEAD of the key while armed).
+    let swapped = LockedValue<Bool?>(nil)
+    private let step: @Sendable () async throws -> Void
+    private let rangeAnswered = AsyncGate()
+
+    init(_ engine: any HTTPEngine, key: String, step: @escaping @Sendable () async throws -> Void) {
+        self.engine = engine
+        self.key = key
+        self.step = step
+    }
+
+    func perform(
+        _ request: HTTPRequest, configuration: HTTPClientConfiguration,
+        onProgress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> HTTPResponse {
+        let ofKey = request.url.hasSuffix("/" + key) && armed.current
+        if ofKey, request.method == "HEAD", swapped.current == nil {
+            swapped.withLock { $0 = false }
+            let answered = await rangeAnswered.wait(seconds: 60)
+            if answered { try await step() }
+            swapped.withLock { $0 = answered }
+        }
+        let response = try await engine.perform(request, configuration: configuration, onProgress: onProgress)
+        if ofKey, request.method == "GET", request.headers["Range"] != nil { rangeAnswered.open() }
+        return response
+    }
+}
+
 /// A real engine that holds the answer to a HEAD of `key` until a GET of a range of it has been sent (or 60 s
 /// have passed: then the HEAD was what the GETs waited for), and runs a test's step before the first range.
 final class HeadHoldingEngine: WrappingEngine, Sendable {

@@ -142,7 +142,7 @@ import Testing
 
     /// On FoundationNetworking a body sent from a file is unsafe to cancel (a read that completes after the
     /// transfer ended ends the process): the URLSession engine keeps every tus chunk within what it sends from
-    /// memory, however large the chunk asked for; elsewhere the chunk asked for goes whole.
+    /// memory, however large the chunk asked for, a file's or a stream's; elsewhere the chunk asked for goes whole.
     @Test func theURLSessionEnginesChunksStayWithinWhatItSendsSafely() async throws {
         try await client.makeDirectory(try RemotePath(path: "/in"))
         let size = 40 << 20
@@ -153,6 +153,18 @@ import Testing
         options.chunkSize = 64 << 20
         _ = try await uploader.upload(file: path, to: try target(client, "sessions.bin"), options: options)
         try await expectSameOnServer(path, "/in/sessions.bin")
+        // A stream (`put -`) goes in chunks of its own size: within the same bound.
+        let content = try Data(contentsOf: URL(fileURLWithPath: path))
+        let stream = AsyncThrowingStream<Data, any Error> { continuation in
+            var offset = 0
+            while offset < content.count {
+                continuation.yield(content[offset..<min(content.count, offset + (1 << 20))])
+                offset += 1 << 20
+            }
+            continuation.finish()
+        }
+        _ = try await uploader.upload(stream: stream, label: "-", to: try target(client, "streamed.bin"))
+        try await expectSameOnServer(path, "/in/streamed.bin")
         let largest = engine.entries.current.filter { $0.method == "PATCH" }.compactMap(\.bodyLength).max() ?? 0
         #if canImport(FoundationNetworking)
             #expect(largest <= URLSessionEngine.memoryBodyLimit, "\(engine.entries.current)")

@@ -240,7 +240,11 @@ package struct ObjectStore: Sendable {
             options.refreshOnChange = { [self] stale in
                 var fresh = stale
                 guard let now = try? await stat(path), !now.isFolder else {
+                    // Nothing known of the new version: the download's own HEAD finds it.
                     fresh.knownETag = nil
+                    fresh.knownLength = nil
+                    if refetchOnDamage { fresh.checksum = nil }
+                    if timeIsTheObjects { fresh.modificationTime = nil }
                     return fresh
                 }
                 fresh.knownETag = now.etag

@@ -129,24 +129,41 @@ extension ObjectStoreBucketRemote {
         let objectKey = try key(item.path, in: root)
         let bucket = try base(root).bucket
         options.checksumInHeaders = { ObjectStoreClient.info(key: objectKey, headers: $0).contentChecksum }
+        let plain = options
         let beside = headBeside(item, bucket: bucket, key: objectKey, options: &options)
         defer { beside?.cancel() }
         let progress = PartProgressSum()
-        let result: DownloadResult
-        do {
-            result = try await store.checkedDownload(bucket: bucket, key: objectKey, to: local, options: options) {
-                event in
+        func fetch(_ options: DownloadOptions) async throws -> DownloadResult {
+            try await store.checkedDownload(bucket: bucket, key: objectKey, to: local, options: options) { event in
                 if case .progress(let segment, let done) = event {
                     onProgress(progress.update(part: segment, done: done))
                 }
             }
-        } catch {
-            throw beside?.failureAwaited ?? error
         }
-        // The GET's headers are the HEAD's: the time comes with the bytes (and is remembered, as a HEAD's is); for
-        // ranges, the HEAD asked beside them.
+        let result: DownloadResult
+        do {
+            result = try await fetch(options)
+        } catch {
+            guard let beside, beside.foundAnotherVersion else { throw beside?.failureAwaited ?? error }
+            // The HEAD found the object replaced or gone since the listing: bytes held to the listed version cannot
+            // be checked by the stored digest of another. Fetched again as any download is, a HEAD first.
+            return try await fetched(fetch(plain), key: objectKey, bucket: bucket, beside: nil)
+        }
+        return try await fetched(result, key: objectKey, bucket: bucket, beside: beside)
+    }
+
+    /// What a fetch brought: its check, and the stored time of the version fetched — from the GET's headers (the
+    /// HEAD's), else from the HEAD asked beside the ranges when the ranges were of its version (not after a restart
+    /// that fetched a newer one). The time is remembered, as a HEAD's is.
+    private func fetched(_ result: DownloadResult, key objectKey: String, bucket: String, beside: ObjectHeadBeside?)
+        async -> SyncFetched
+    {
         var answered = result.responseHeaders.map { ObjectStoreClient.info(key: objectKey, headers: $0) }
-        if answered == nil, let beside { answered = try? await beside.sameVersion() }
+        if answered == nil, let beside, let etag = result.etag,
+            ObjectInfo.unquoted(etag) == ObjectInfo.unquoted(beside.listedETag)
+        {
+            answered = try? await beside.sameVersion()
+        }
         guard let info = answered else { return SyncFetched(checked: result.checkedBy) }
         store.rememberStoredTime(of: info, bucket: bucket)
         return SyncFetched(mtime: info.modificationTime, checked: result.checkedBy)
@@ -170,6 +187,7 @@ extension ObjectStoreBucketRemote {
         options.refreshOnChange = { stale in
             var fresh = stale
             fresh.knownETag = nil
+            fresh.knownLength = nil
             fresh.pendingChecksum = nil
             return fresh
         }
@@ -212,6 +230,7 @@ extension ObjectStoreBucketRemote {
         exact.mtime = info.modificationTime
         exact.size = info.size
         exact.isTimeExact = true
+        exact.listedVersion = info.etag
         store.rememberStoredTime(of: info, bucket: bucket)
         return exact
     }

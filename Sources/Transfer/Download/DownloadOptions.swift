@@ -59,7 +59,9 @@ public struct DownloadOptions: Sendable {
     }
 
     /// Whether the bytes will be checked by a SHA-256 (given, asked of the server — its `sha256` — or carried by
-    /// `headers`): a download then hashes them as they land instead of after the last byte.
+    /// `headers`): a download then hashes them as they land instead of after the last byte. A pending checksum
+    /// counts as one: an object's HEAD asked beside its ranges may answer an MD5 instead (one not uploaded by us),
+    /// and that hash is then spent for nothing.
     func expectsSHA256(headers: HTTPHeaders?) -> Bool {
         if let checksum { return checksum.algorithm == .sha256 }
         if pendingChecksum != nil { return true }

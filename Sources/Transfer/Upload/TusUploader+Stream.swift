@@ -30,7 +30,11 @@ extension TusUploader {
             uploadURL = url
             onEvent?(.started(total: nil, partSizes: [], resumedBytes: 0, method: .tus))
             let chunkSize = Int(
-                max(Int64(ChunkSizer.floor), min(options.chunkSize ?? Int64(Self.streamChunkSize), 512 << 20)))
+                max(
+                    Int64(ChunkSizer.floor),
+                    min(
+                        options.chunkSize ?? Int64(Self.streamChunkSize), chunkCeiling(target.tusEndpoint) ?? .max,
+                        512 << 20)))
             let algorithm = options.checksums ? info.checksumAlgorithm : nil
             let whole = SHA256Hasher()
             var chunks = ChunkReader(stream.makeAsyncIterator(), size: chunkSize, label: label)

@@ -567,7 +567,7 @@ package struct TusUploader: Uploading {
     }
 
     /// The largest chunk for `endpoint`: what it is known to take, within what the engine sends safely.
-    private func chunkCeiling(_ endpoint: String) -> Int64? {
+    func chunkCeiling(_ endpoint: String) -> Int64? {
         [bodyLimits[endpoint], http.configuration.engine.uploadBodyPieceLimit].compactMap { $0 }.min()
     }
 
