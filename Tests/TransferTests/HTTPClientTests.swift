@@ -48,6 +48,30 @@ import Testing
         #expect(part.headers["Content-Range"] == "bytes 1000-1999/3000000")
     }
 
+    /// A request whose task is cancelled as it begins (a Ctrl-C just then) ends with `CancellationError` on every
+    /// engine, with or without a body (on URLSession the task is tracked before anything can cancel it, and a wait
+    /// attached after its cancel ends at once: a task's end that found no state was never heard of).
+    @Test(.timeLimit(.minutes(1)), arguments: TestEngine.allCases)
+    func aRequestCancelledAsItBeginsEnds(_ engine: TestEngine) async throws {
+        let local = TemporaryDirectory()
+        let body = try local.write("body.bin", Data(repeating: 7, count: 3 << 20))
+        let url = server.url + "/api/file-browser/tus"
+        for withBody in [false, true] {
+            let attempt = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                let request =
+                    withBody
+                    ? HTTPRequest(
+                        method: "PUT", url: url,
+                        body: .file(path: body, offset: 0, length: 3 << 20, contentType: "application/octet-stream"))
+                    : HTTPRequest(url: url)
+                return try await engine.engine.perform(
+                    request, configuration: HTTPClientConfiguration(), onProgress: nil)
+            }
+            await #expect(throws: CancellationError.self) { try await attempt.value }
+        }
+    }
+
     @Test(arguments: TestEngine.allCases) func anErrorBodyNeverLandsInTheFileSink(_ engine: TestEngine) async throws {
         let local = TemporaryDirectory()
         let response = try await engine.client().send(

@@ -317,6 +317,43 @@ import Testing
         #expect(status == 404, "HEAD of the stale upload answered \(status)")
     }
 
+    /// A cancel (a Ctrl-C) while a resumed upload asks whether the server holds the file, after its last bytes,
+    /// pauses it as a cancel anywhere else does: it failed as "not stored … could not ask the server whether it holds
+    /// the file (GET …/sha256…: cancelled)", exit 7, and gave the server's upload up, so the next run sent it all again.
+    @Test func aCancelWhileTheServerIsAskedPausesTheUpload() async throws {
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let path = try file("asked.bin", 3_000_000, seed: 9)
+        var options = UploadOptions()
+        options.chunkSize = 256 << 10
+        let target = try target(client, "asked.bin")
+        try await uploadInterrupted(path, to: target, options: options)
+        let interrupter = UploadInterrupter()
+        let asking = RequestLogEngine(TestEngine.curl.engine) { request in
+            if request.url.contains("/sha256") { interrupter.check { true } }
+        }
+        var confirmer = client
+        confirmer.http = HTTPClient(
+            configuration: {
+                var c = HTTPClientConfiguration(); c.engine = asking; return c
+            }())
+        var resuming = try uploader()
+        resuming.confirmer = confirmer
+        let task = Task { try await resuming.upload(file: path, to: target, options: options) }
+        interrupter.attach(task)
+        let outcome = await task.result
+        #expect(interrupter.fired, "the server was asked")
+        guard case .failure(UploadError.paused) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        // The next run finds every byte on the server: nothing is sent again.
+        var rerun = try uploader()
+        rerun.confirmer = client
+        let result = try await rerun.upload(file: path, to: target, options: options)
+        #expect(result.sentBytes == 0 && result.resumedBytes == 3_000_000, "\(result)")
+        try await expectSameOnServer(path, "/in/asked.bin")
+    }
+
     /// Kill an upload, overwrite 8 bytes of what the server kept, rerun: the resumed upload's end is checked against
     /// the server's SHA-256 and, as it differs, the file goes again from zero, once, with a warning (it said
     /// "resumed", exit 0, while the server held other bytes).

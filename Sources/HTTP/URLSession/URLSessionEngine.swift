@@ -178,10 +178,16 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
             task = Self.uploadTask(in: session, urlRequest, file: file, length: length)
         }
         task.taskDescription = request.transferLabel
+        // Tracked before anything can cancel it: a task's end always finds its state, even one cancelled (by a
+        // Ctrl-C as the request began) before its wait was attached, which otherwise never ended.
+        delegate.track(task, state)
         let completion = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                state.attach(continuation)
-                delegate.track(task, state)
+                guard state.attach(continuation) else {
+                    delegate.untrack(task)
+                    task.cancel()
+                    return
+                }
                 state.startClock(total: configuration.totalTimeout, on: configuration.clock, task: task)
                 task.resume()
             }

@@ -56,6 +56,14 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
         }
     }
 
+    /// Forgets a task that never ran (its request was cancelled before it started): nothing waits for its end.
+    func untrack(_ task: URLSessionTask) {
+        lock.withLock {
+            states[ObjectIdentifier(task)] = nil
+            started[ObjectIdentifier(task)] = nil
+        }
+    }
+
     private func state(_ task: URLSessionTask) -> URLSessionTaskState? {
         lock.withLock { states[ObjectIdentifier(task)] }
     }

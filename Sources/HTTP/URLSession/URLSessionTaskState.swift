@@ -38,6 +38,8 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
     private var abandoned = false
     private var suspended = false
     private var continuation: CheckedContinuation<Completion, any Error>?
+    /// How the task ended when it ended before a wait was attached (a cancel as the request began).
+    private var endedUnwaited: Result<Completion, any Error>?
     private var clock: Task<Void, Never>?
 
     init(
@@ -55,8 +57,19 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
         #endif
     }
 
-    func attach(_ continuation: CheckedContinuation<Completion, any Error>) {
-        lock.withLock { self.continuation = continuation }
+    /// Takes the wait for the task's end. False when there is nothing to start: the request was cancelled before
+    /// (a task cancelled before it ran may never report an end), or the task already ended; the wait then ends at
+    /// once, with `CancellationError` or that end.
+    func attach(_ continuation: CheckedContinuation<Completion, any Error>) -> Bool {
+        let ended = lock.withLock { () -> Result<Completion, any Error>? in
+            if let endedUnwaited { return endedUnwaited }
+            if cancelled { return .failure(CancellationError()) }
+            self.continuation = continuation
+            return nil
+        }
+        guard let ended else { return true }
+        continuation.resume(with: ended)
+        return false
     }
 
     /// Marks the task cancelled; a task held by the pacer is let go so its cancellation can complete.
@@ -240,6 +253,7 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
         if case .failure = outcome, let downloaded { try? FileManager.default.removeItem(at: downloaded) }
         let waiting = lock.withLock { () -> CheckedContinuation<Completion, any Error>? in
             defer { continuation = nil }
+            if continuation == nil { endedUnwaited = outcome }
             return continuation
         }
         waiting?.resume(with: outcome)

@@ -88,6 +88,12 @@ package struct TusUploader: Uploading {
             return try await placeRestarting(
                 key: key, path: path, fingerprint: fingerprint, identity: identity, target: &target, info: info,
                 options: options, counter: counter, record: &record, onEvent: onEvent)
+        } catch  where Task.isCancelled && record != nil {
+            // Whatever step met the cancel (the question after the last bytes whether the server holds the file, cut
+            // short): a pause where the same call continues, never a failure that gives the server's upload up.
+            throw await stopped(
+                record!, key: key, path: path, size: fingerprint.size, target: target, options: options,
+                onEvent: onEvent)
         } catch let error as UploadError where error.isNotStored {
             // The server's upload says complete but no such file (or not these bytes) is there: its bytes can never be
             // placed now, so a rerun starts afresh instead of asking the same upload again.
@@ -103,14 +109,9 @@ package struct TusUploader: Uploading {
             throw error
         } catch is CancellationError {
             guard let record else { throw UploadError.cancelled(path: path) }
-            if options.terminateOnCancel {
-                await terminate(record, credential: target.credential)
-                throw UploadError.cancelled(path: path)
-            }
-            // What the server confirmed, as the journal last recorded it: where the same call will continue.
-            let confirmed = ((try? journal?.upload(key: key)) ?? nil)?.parts.reduce(0) { $0 + $1.offset } ?? 0
-            onEvent?(.paused(confirmed: confirmed, total: fingerprint.size))
-            throw UploadError.paused(path: path, confirmed: confirmed, total: fingerprint.size)
+            throw await stopped(
+                record, key: key, path: path, size: fingerprint.size, target: target, options: options,
+                onEvent: onEvent)
         } catch let error as SQLiteError {
             throw UploadError.journal(error)
         } catch {
@@ -551,6 +552,21 @@ package struct TusUploader: Uploading {
             }
             action = next
         }
+    }
+
+    /// What a cancelled upload with a `record` ends as: given up on the server (`terminateOnCancel`), else paused
+    /// where the same call continues (what the server confirmed, as the journal last recorded it).
+    private func stopped(
+        _ record: TransferJournal.Upload, key: String, path: String, size: Int64, target: UploadTarget,
+        options: UploadOptions, onEvent: (@Sendable (TransferEvent) -> Void)?
+    ) async -> UploadError {
+        if options.terminateOnCancel {
+            await terminate(record, credential: target.credential)
+            return .cancelled(path: path)
+        }
+        let confirmed = ((try? journal?.upload(key: key)) ?? nil)?.parts.reduce(0) { $0 + $1.offset } ?? 0
+        onEvent?(.paused(confirmed: confirmed, total: size))
+        return .paused(path: path, confirmed: confirmed, total: size)
     }
 
     /// The chunk sizes of `part`: fixed (`--chunk-size`), else grown from the last body this server took (this
