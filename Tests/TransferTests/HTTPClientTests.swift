@@ -51,7 +51,7 @@ import Testing
     /// A request whose task is cancelled as it begins (a Ctrl-C just then) ends with `CancellationError` on every
     /// engine, with or without a body (on URLSession the task is tracked before anything can cancel it, and a wait
     /// attached after its cancel ends at once: a task's end that found no state was never heard of).
-    @Test(.timeLimit(.minutes(1)), arguments: TestEngine.allCases)
+    @Test(.timeLimit(.minutes(30)), arguments: TestEngine.allCases)
     func aRequestCancelledAsItBeginsEnds(_ engine: TestEngine) async throws {
         let local = TemporaryDirectory()
         let body = try local.write("body.bin", Data(repeating: 7, count: 3 << 20))
