@@ -239,18 +239,12 @@ package struct ObjectStore: Sendable {
             let timeIsTheObjects = given.modificationTime == nil
             options.refreshOnChange = { [self] stale in
                 var fresh = stale
-                guard let now = try? await stat(path), !now.isFolder else {
-                    // Nothing known of the new version: the download's own HEAD finds it.
-                    fresh.knownETag = nil
-                    fresh.knownLength = nil
-                    if refetchOnDamage { fresh.checksum = nil }
-                    if timeIsTheObjects { fresh.modificationTime = nil }
-                    return fresh
-                }
-                fresh.knownETag = now.etag
-                fresh.knownLength = now.size
-                if refetchOnDamage { fresh.checksum = now.checksum }
-                if timeIsTheObjects { fresh.modificationTime = now.mtime }
+                // Nothing known of the new version when it cannot be asked: the download's own HEAD finds it.
+                let now = (try? await stat(path)).flatMap { $0.isFolder ? nil : $0 }
+                fresh.knownETag = now?.etag
+                fresh.knownLength = now?.size
+                if refetchOnDamage { fresh.checksum = now?.checksum }
+                if timeIsTheObjects { fresh.modificationTime = now?.mtime }
                 return fresh
             }
             return try await checkedDownload(

@@ -120,7 +120,6 @@ actor ObjectTreeIterator: SyncRemoteIterator {
                 continue
             }
             var item = SyncItem(path: path, kind: .file, size: object.size, mtime: object.lastModified)
-            item.listedVersion = object.etag
             Self.takeRememberedTime(of: object.key, etag: object.etag, into: &item, remembered)
             files.append(item)
         }
@@ -130,10 +129,12 @@ actor ObjectTreeIterator: SyncRemoteIterator {
         return items.sorted { $0.path < $1.path }
     }
 
-    /// A listed object's time is when the store wrote it: exact only as remembered for this version.
+    /// A listed object's version is its ETag (a fetch holds its ranges to it); its time is when the store wrote it:
+    /// exact only as remembered for this version.
     private static func takeRememberedTime(
         of key: String, etag: String?, into item: inout SyncItem, _ remembered: [String: TransferJournal.ObjectTime]
     ) {
+        item.listedVersion = etag
         if let known = remembered[key], let etag, known.etag == ObjectInfo.unquoted(etag), known.size == item.size {
             item.mtime = known.mtime
         } else {
@@ -154,10 +155,7 @@ actor ObjectTreeIterator: SyncRemoteIterator {
             switch SyncPath.relative(entryPath: relative, name: name, below: "/") {
             case .success(let path):
                 var item = SyncItem(path: path, kind: kind, size: size, mtime: mtime)
-                if kind == .file {
-                    item.listedVersion = etag
-                    Self.takeRememberedTime(of: prefix + name, etag: etag, into: &item, remembered)
-                }
+                if kind == .file { Self.takeRememberedTime(of: prefix + name, etag: etag, into: &item, remembered) }
                 items.append(item)
             case .failure(let error): refused.append(.failure(SyncNameError(name: prefix + name, reason: error.reason)))
             }

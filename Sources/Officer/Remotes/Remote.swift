@@ -91,8 +91,8 @@ package protocol Remote: Sendable {
     func syncUpload(
         _ local: String, to path: SyncPath, in root: SyncRoot, mtime: Double,
         onProgress: @escaping @Sendable (Int64) -> Void) async throws
-    /// Fetches `item` (its size, and its version where the listing gave one) to a local file, checked; what it was checked against, and the
-    /// exact time of the version fetched where the answer carried one.
+    /// Fetches `item` (its size, and its version where the listing gave one) to a local file, checked; what it was
+    /// checked against, and the exact time of the version fetched where the answer carried one.
     func syncDownload(
         _ item: SyncItem, in root: SyncRoot, to local: String,
         onProgress: @escaping @Sendable (Int64) -> Void

@@ -23,9 +23,9 @@ package protocol SyncRemote: Sendable {
     func upload(_ localFile: String, to path: SyncPath, mtime: Double, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws
     /// Downloads `item` (as listed: its size, and its version where the listing gives one) to `localFile`,
-    /// replacing it; resumable across runs where the server allows. Returns what its bytes were checked against and the exact modification time of the version
-    /// fetched when its answer carried one (an object's stored time), so an item whose listed time is not exact
-    /// needs no ``exactItem(_:)`` after it.
+    /// replacing it; resumable across runs where the server allows. Returns what its bytes were checked against and
+    /// the exact modification time of the version fetched when its answer carried one (an object's stored time), so
+    /// an item whose listed time is not exact needs no ``exactItem(_:)`` after it.
     @discardableResult
     func download(_ item: SyncItem, to localFile: String, onProgress: @escaping @Sendable (Int64) -> Void)
         async throws -> SyncFetched

@@ -88,11 +88,12 @@ package struct TusUploader: Uploading {
             return try await placeRestarting(
                 key: key, path: path, fingerprint: fingerprint, identity: identity, target: &target, info: info,
                 options: options, counter: counter, record: &record, onEvent: onEvent)
-        } catch  where Task.isCancelled && record != nil {
+        } catch  where error is CancellationError || (Task.isCancelled && record != nil) {
             // Whatever step met the cancel (the question after the last bytes whether the server holds the file, cut
-            // short): a pause where the same call continues, never a failure that gives the server's upload up.
+            // short, too): a pause where the same call continues, never a failure that gives the server's upload up.
+            guard let record else { throw UploadError.cancelled(path: path) }
             throw await stopped(
-                record!, key: key, path: path, size: fingerprint.size, target: target, options: options,
+                record, key: key, path: path, size: fingerprint.size, target: target, options: options,
                 onEvent: onEvent)
         } catch let error as UploadError where error.isNotStored {
             // The server's upload says complete but no such file (or not these bytes) is there: its bytes can never be
@@ -107,11 +108,6 @@ package struct TusUploader: Uploading {
             throw UploadError.serverFull(destination: destination, message: message, givenBack: kept != nil)
         } catch let error as UploadError {
             throw error
-        } catch is CancellationError {
-            guard let record else { throw UploadError.cancelled(path: path) }
-            throw await stopped(
-                record, key: key, path: path, size: fingerprint.size, target: target, options: options,
-                onEvent: onEvent)
         } catch let error as SQLiteError {
             throw UploadError.journal(error)
         } catch {
