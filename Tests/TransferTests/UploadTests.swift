@@ -39,6 +39,15 @@ import Testing
         return TusUploader(http: HTTPClient(configuration: configuration), journal: nil)
     }
 
+    /// The test's client, its requests sent through `engine`.
+    func client(over engine: any HTTPEngine) -> OfficerClient {
+        var configuration = HTTPClientConfiguration()
+        configuration.engine = engine
+        var over = client
+        over.http = HTTPClient(configuration: configuration)
+        return over
+    }
+
     func uploader(stall: Double = 30) throws -> TusUploader {
         var configuration = HTTPClientConfiguration()
         configuration.retry.baseDelay = 0.05
@@ -331,13 +340,8 @@ import Testing
         let asking = RequestLogEngine(TestEngine.curl.engine) { request in
             if request.url.contains("/sha256") { interrupter.check { true } }
         }
-        var confirmer = client
-        confirmer.http = HTTPClient(
-            configuration: {
-                var c = HTTPClientConfiguration(); c.engine = asking; return c
-            }())
         var resuming = try uploader()
-        resuming.confirmer = confirmer
+        resuming.confirmer = client(over: asking)
         let task = Task { try await resuming.upload(file: path, to: target, options: options) }
         interrupter.attach(task)
         let outcome = await task.result
@@ -506,6 +510,31 @@ import Testing
         #expect(result.method == .multipart)
         try await expectSameOnServer(path, "/in/m.bin")
         #expect(try await client.stat(try RemotePath(path: "/in/m.bin")).mtime == 1_600_000_000)
+    }
+
+    /// A cancel (a Ctrl-C) while a multipart upload asks whether its name is free ends as a cancel: it failed as
+    /// "not stored … could not ask the server whether the name is free (GET …: cancelled)", an API URL in the line.
+    @Test func aCancelWhileTheNameIsAskedEndsAsACancel() async throws {
+        try await client.makeDirectory(try RemotePath(path: "/in"))
+        let path = try file("named.bin", 700_000, seed: 11)
+        var target = try target(client, "named.bin")
+        target.tusEndpoint = server.url + "/api/no-tus-here"
+        target.resumableEndpoint = server.url + "/api/no-resumable-here"
+        let interrupter = UploadInterrupter()
+        let asking = RequestLogEngine(TestEngine.curl.engine) { request in
+            if request.method == "GET" { interrupter.check { true } }
+        }
+        var uploader = try uploader()
+        uploader.confirmer = client(over: asking)
+        let task = Task { try await uploader.upload(file: path, to: target) }
+        interrupter.attach(task)
+        let outcome = await task.result
+        #expect(interrupter.fired, "the server was asked")
+        guard case .failure(UploadError.cancelled(path)) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(!FileManager.default.fileExists(atPath: server.root.file("in/named.bin")))
     }
 
     @Test func refusesWhatCannotWork() async throws {

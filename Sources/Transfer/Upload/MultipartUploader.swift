@@ -177,14 +177,8 @@ struct MultipartUploader {
     private func checkNameIsFree(_ path: String, at target: UploadTarget, endpoint: String) async throws(UploadError) {
         guard let confirmer, target.multipartFields.contains(where: { $0.key == "overwrite" && $0.value == "false" })
         else { return }
-        let existing: StoredFile
-        do {
-            existing = try await confirmer.stored(at: target, withChecksum: false)
-        } catch {
-            throw .notStored(
-                path: path, destination: target.label,
-                detail: "could not ask the server whether the name is free (\(error))")
-        }
+        let existing = try await confirmer.ask(
+            at: target, withChecksum: false, for: path, question: "whether the name is free")
         if existing != .absent, existing != .unknown {
             throw .server(request: "POST \(endpoint)", status: 409, message: "\(target.label): already exists")
         }

@@ -56,16 +56,8 @@ extension UploadConfirming {
     )
         async throws(UploadError) -> ContentCheck
     {
-        let stored: StoredFile
-        do {
-            stored = try await self.stored(at: target, withChecksum: true)
-        } catch let error as UploadError {
-            throw error
-        } catch {
-            throw .notStored(
-                path: path, destination: target.label,
-                detail: "could not ask the server whether it holds the file (\(error))")
-        }
+        let stored = try await ask(
+            at: target, withChecksum: true, for: path, question: "whether it holds the file")
         switch stored {
         case .unknown: return .size
         case .absent:
@@ -93,6 +85,22 @@ extension UploadConfirming {
                 throw .storedBytesDiffer(path: path, destination: target.label)
             }
             return check
+        }
+    }
+
+    /// ``stored(at:withChecksum:)`` for an upload of `path`: a question cut short by the task's cancel (a Ctrl-C)
+    /// ends as ``UploadError/cancelled(path:)`` — what the uploader pauses or gives up by its own rule — and any
+    /// other failure to answer as ``UploadError/notStored(path:destination:detail:)`` naming the `question`.
+    func ask(at target: UploadTarget, withChecksum: Bool, for path: String, question: String)
+        async throws(UploadError) -> StoredFile
+    {
+        do {
+            return try await stored(at: target, withChecksum: withChecksum)
+        } catch {
+            if Task.isCancelled || error is CancellationError { throw .cancelled(path: path) }
+            if let error = error as? UploadError { throw error }
+            throw .notStored(
+                path: path, destination: target.label, detail: "could not ask the server \(question) (\(error))")
         }
     }
 }
