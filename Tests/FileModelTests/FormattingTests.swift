@@ -70,6 +70,34 @@ import Testing
         }
     }
 
+    /// RFC 3339 as S3 listings write it, read by hand: the same seconds Foundation's ISO 8601 formatter reads.
+    @Test func readsRFC3339AsFoundationDoes() {
+        #expect(HTTPDate.parseRFC3339("2026-11-30T12:00:00.500Z") == 1_796_040_000.5)
+        #expect(HTTPDate.parseRFC3339("2026-11-30T13:00:00+01:00") == 1_796_040_000)
+        #expect(HTTPDate.parseRFC3339("1970-01-01T00:00:00Z") == 0)
+        let formatter = ISO8601DateFormatter()
+        for seconds in stride(from: 0.0, to: 4_000_000_000, by: 86_413_957) {
+            let text = formatter.string(from: Date(timeIntervalSince1970: seconds))
+            #expect(HTTPDate.parseRFC3339(text) == seconds, "\(text)")
+            #expect(
+                HTTPDate.basicStamp(seconds)
+                    == text.replacingOccurrences(of: "-", with: "")
+                    .replacingOccurrences(of: ":", with: ""))
+        }
+        for text in [
+            "", "2026-11-30", "2026-11-30T12:00:00", "2026-13-30T12:00:00Z", "2026-11-30T12:00:00.Z",
+            "2026-11-30T12:00:00Zjunk", "2026-11-30T12:00:00+0100", "２026-11-30T12:00:00Z",
+        ] {
+            #expect(HTTPDate.parseRFC3339(text) == nil, "\(text)")
+        }
+    }
+
+    @Test func writesHexDigits() {
+        #expect(HexDigits.lowercase([0x00, 0x0F, 0xA5, 0xFF]) == "000fa5ff")
+        #expect(HexDigits.uppercase([0x00, 0x0F, 0xA5, 0xFF]) == "000FA5FF")
+        #expect(HexDigits.lowercase([]) == "")
+    }
+
     @Test func refusesOtherShapes() {
         for text in [
             "", "yesterday", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",

@@ -35,6 +35,64 @@ package enum HTTPDate {
         return "\(year)-\(two(month))-\(two(day))\(separator)\(two(rest / 3600)):\(two(rest / 60 % 60))"
     }
 
+    /// Seconds since 1970 for an RFC 3339 time (`2026-11-30T12:00:00Z`, `…T12:00:00.500Z`, `…T13:00:00+01:00`), as
+    /// S3 listings write them; nil for anything else. Read by hand: a formatter per listed object cost more CPU than
+    /// the rest of its listing.
+    package static func parseRFC3339(_ text: String) -> Double? {
+        let bytes = Array(text.utf8)
+        func number(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[start..<start + count] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        func at(_ index: Int, _ character: Character) -> Bool {
+            index < bytes.count && bytes[index] == character.asciiValue
+        }
+        guard bytes.count >= 20, let year = number(0, 4), at(4, "-"), let month = number(5, 2), at(7, "-"),
+            let day = number(8, 2), at(10, "T") || at(10, "t") || at(10, " "), let hour = number(11, 2), at(13, ":"),
+            let minute = number(14, 2), at(16, ":"), let second = number(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+        else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if at(index, ".") {
+            var scale = 0.1
+            index += 1
+            let digitsStart = index
+            while index < bytes.count, let digit = number(index, 1) {
+                fraction += Double(digit) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > digitsStart else { return nil }
+        }
+        var offset = 0
+        if at(index, "Z") || at(index, "z") {
+            index += 1
+        } else if at(index, "+") || at(index, "-"), let hours = number(index + 1, 2), at(index + 3, ":"),
+            let minutes = number(index + 4, 2)
+        {
+            offset = (hours * 3600 + minutes * 60) * (at(index, "-") ? -1 : 1)
+            index += 6
+        } else {
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        return Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
+    }
+
+    /// `20130524T000000Z`: the basic ISO 8601 form in UTC that AWS signatures carry.
+    package static func basicStamp(_ seconds: Double) -> String {
+        let (days, rest) = split(seconds)
+        let (year, month, day) = civilFromDays(days)
+        return "\(year)\(two(month))\(two(day))T\(two(rest / 3600))\(two(rest / 60 % 60))\(two(rest % 60))Z"
+    }
+
     /// Whole days since 1970 and seconds into that day (floored, so times before 1970 stay in their day).
     private static func split(_ seconds: Double) -> (days: Int, secondOfDay: Int) {
         let total = Int(seconds.rounded(.down))

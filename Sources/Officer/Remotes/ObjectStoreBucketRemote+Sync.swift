@@ -149,7 +149,7 @@ extension ObjectStoreBucketRemote {
             // be checked by the stored digest of another. Fetched again as any download is, a HEAD first.
             return try await fetched(fetch(plain), key: objectKey, bucket: bucket, beside: nil)
         }
-        return try await fetched(result, key: objectKey, bucket: bucket, beside: beside)
+        return await fetched(result, key: objectKey, bucket: bucket, beside: beside)
     }
 
     /// What a fetch brought: its check, and the stored time of the version fetched — from the GET's headers (the

@@ -101,7 +101,7 @@ extension SyncEngine {
         // Named after the path: a rerun finds the same staging file (and the journal its download or upload).
         let staged =
             stagingFolder + "/"
-            + SHA256Hasher.digest(Array(label.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+            + HexDigits.lowercase(SHA256Hasher.digest(Array(label.utf8)).prefix(16))
         // The destination gets the source's exact time, which its listing may not carry; into this machine it
         // comes with the download's answer (the local side asks for it only when the answer lacked it).
         let exact = destination.isLocalDisk ? item : try await exactSource(item)

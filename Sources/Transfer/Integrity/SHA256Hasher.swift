@@ -33,10 +33,7 @@ package final class SHA256Hasher {
 
     /// The digest as lowercase hex; the hasher must not be used afterwards.
     package func finalizeHex() -> String {
-        finalize().map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        HexDigits.lowercase(finalize())
     }
 
     /// The SHA-256 of bytes in memory.

@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 
 /// A bucket as ListBuckets names it.
@@ -46,7 +47,7 @@ package struct ObjectInfo: Sendable, Equatable {
         if let sha256 { return Checksum(algorithm: .sha256, hex: sha256) }
         if let etag = etag.map(Self.unquoted), let md5 = Checksum(algorithm: .md5, hex: etag) { return md5 }
         guard let md5 = metadata["md5chksum"].flatMap({ Data(base64Encoded: $0) }), md5.count == 16 else { return nil }
-        return Checksum(algorithm: .md5, hex: md5.map { String(format: "%02x", $0) }.joined())
+        return Checksum(algorithm: .md5, hex: HexDigits.lowercase(md5))
     }
 }
 
@@ -79,12 +80,5 @@ package struct UploadedPart: Sendable, Equatable, Codable {
 
 enum S3Time {
     /// ISO 8601 with or without fractional seconds (`2026-11-30T12:00:00.000Z`).
-    static func parse(_ text: String) -> Double? {
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = fractional.date(from: text) { return date.timeIntervalSince1970 }
-        let plain = ISO8601DateFormatter()
-        plain.formatOptions = [.withInternetDateTime]
-        return plain.date(from: text)?.timeIntervalSince1970
-    }
+    static func parse(_ text: String) -> Double? { HTTPDate.parseRFC3339(text) }
 }

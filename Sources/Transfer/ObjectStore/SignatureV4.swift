@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 
 /// The keys of an S3-compatible store and the region its requests are signed for.
@@ -72,14 +73,7 @@ package struct SignatureV4: Sendable {
     }
 
     /// `20130524T000000Z`.
-    static func timestamp(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return String(format: "%04d", c.year ?? 1970) + two(c.month) + two(c.day) + "T" + two(c.hour) + two(c.minute)
-            + two(c.second) + "Z"
-    }
+    static func timestamp(_ date: Date) -> String { HTTPDate.basicStamp(date.timeIntervalSince1970) }
 
     /// Header values are signed with surrounding spaces removed and inner runs of spaces made one.
     static func trimmed(_ value: String) -> String {
@@ -118,11 +112,11 @@ package struct SignatureV4: Sendable {
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 result.append(Character(UnicodeScalar(byte)))
             default:
-                result += String(format: "%%%02X", byte)
+                result += "%" + HexDigits.uppercase(CollectionOfOne(byte))
             }
         }
         return result
     }
 
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ bytes: [UInt8]) -> String { HexDigits.lowercase(bytes) }
 }
