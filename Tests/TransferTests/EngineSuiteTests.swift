@@ -139,6 +139,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: server.root.file("changing.bin")))
     }
 
+    /// A file range (a tus chunk's shape; held in memory on FoundationNetworking's engine, not in a snapshot file)
+    /// is checked after it was read whole: a file that changed meanwhile is never sent.
+    @Test(arguments: TestEngine.allCases)
+    func aFileRangeThatChangedIsNeverSent(_ engine: TestEngine) async throws {
+        let file = try local.write("range.bin", bytes(300_000, seed: 5))
+        var request = HTTPRequest(
+            method: "POST", url: server.url + "/api/file-browser/upload",
+            body: .file(path: file, offset: 1000, length: 200_000, contentType: "application/octet-stream"))
+        request.beforeLastBodyBytes = { "changed while it was sent" }
+        await #expect {
+            try await engine.client().send(request)
+        } throws: { error in
+            guard case HTTPError.localFile(let path, let message) = error else { return false }
+            return path == file && message == "changed while it was sent"
+        }
+    }
+
     @Test(arguments: TestEngine.allCases)
     func tusUploadsInChunksOnEitherEngine(_ engine: TestEngine) async throws {
         var client = OfficerClient(server: server.url, http: engine.client())

@@ -79,7 +79,7 @@ import Testing
             Issue.record("expected a pause")
         } catch {
             // An operation's value throws the front door's one error type.
-            let paused = try #require(error as? OfficerFilesError, "\(type(of: error))")
+            let paused = error  // typed: OfficerFilesError
             #expect(paused.category == .cancelled, "\(paused)")
             #expect(
                 paused.message.contains(work.file("noise.jpg")) && !paused.message.contains("prepared"),

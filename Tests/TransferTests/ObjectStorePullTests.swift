@@ -232,7 +232,7 @@ actor AsyncGate {
             }
             let first = await group.next() ?? false
             group.cancelAll()
-            if !first { await self.opening() }  // lets the other child end
+            if !first { self.opening() }  // lets the other child end
             return first
         }
     }

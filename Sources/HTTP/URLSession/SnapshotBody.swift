@@ -1,7 +1,9 @@
 import Foundation
+import Platform
 
 /// A request body as the URLSession engine sends it: nothing, or a file — every body, bytes in memory too (a JSON
-/// request, a tus chunk, a stream's piece, an S3 `put(data:)`), since a background session sends only files. A
+/// request, a tus chunk, a stream's piece, an S3 `put(data:)`), since a background session sends only files
+/// (where FoundationNetworking runs, a small body is held in memory instead: ``Source/memory(_:)``). A
 /// file range or a multipart body is written to a snapshot file first, and the request's
 /// ``HTTPRequest/beforeLastBodyBytes`` check runs once the snapshot holds every byte: what the server then
 /// receives is exactly a copy that was checked, so it never receives the end of a file that changed while it was
@@ -10,6 +12,9 @@ struct SnapshotBody {
     enum Source {
         case none
         case file(URL, length: Int64)
+        /// The snapshot held in memory (FoundationNetworking, bodies up to the engine's limit: no file written and
+        /// read back for each tus chunk).
+        case memory(Data)
     }
 
     let source: Source
@@ -22,13 +27,22 @@ struct SnapshotBody {
         switch source {
         case .none: 0
         case .file(_, let length): length
+        case .memory(let data): Int64(data.count)
         }
     }
 
-    init(request: HTTPRequest, folder: URL) async throws(HTTPError) {
+    /// The snapshot of `request`'s body: in a file in `folder`, or, for bytes or a file range of at most
+    /// `memoryLimit` bytes, in memory (nil: always a file, as a background session's daemon needs).
+    init(request: HTTPRequest, folder: URL, memoryLimit: Int64? = nil) async throws(HTTPError) {
         switch request.body {
         case .empty:
             (source, contentType, snapshot) = (.none, nil, nil)
+        case .data(let data, let type) where Int64(data.count) <= memoryLimit ?? -1:
+            (source, contentType, snapshot) = (.memory(data), type, nil)
+        case .file(let path, let offset, let length, let type) where length <= memoryLimit ?? -1:
+            let bytes = try Self.read(path, offset: offset, length: length)
+            try Self.check(request, path: path)
+            (source, contentType, snapshot) = (.memory(bytes), type, nil)
         case .data(let data, let type):
             let file = Self.snapshotURL(in: folder)
             let writer = try SnapshotWriter(url: file)
@@ -83,6 +97,26 @@ struct SnapshotBody {
     /// Removes the snapshot, if one was made.
     func remove() {
         if let snapshot { try? FileManager.default.removeItem(at: snapshot) }
+    }
+
+    /// `length` bytes of `path` from `offset`, read whole (a file that ends sooner fails as one that shrank).
+    private static func read(_ path: String, offset: Int64, length: Int64) throws(HTTPError) -> Data {
+        let opened: OpenFile
+        do { opened = try OpenFile(path, O_RDONLY) } catch { throw HTTPError.localFile(path: path, errno: error.code) }
+        var bytes = Data(count: Int(length))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                SystemCalls.retryingInterrupts {
+                    pread(
+                        opened.descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+                }
+            }
+            if count < 0 { throw HTTPError.localFile(path: path, errno: errno) }
+            if count == 0 { throw HTTPError.localFile(path: path, message: "file shrank while being sent") }
+            done += count
+        }
+        return bytes
     }
 
     private static func snapshotURL(in folder: URL) -> URL {

@@ -147,7 +147,8 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
         guard let url = URL(string: request.url) else { throw HTTPError.unsupportedURL(request.url) }
         if terminated.withLock({ $0 }) { throw CancellationError() }
         let receiver = try ResponseReceiver(request: request, onProgress: onProgress)
-        let body = try await SnapshotBody(request: request, folder: temporaryFolder)
+        let body = try await SnapshotBody(
+            request: request, folder: temporaryFolder, memoryLimit: Self.memoryBodyTaskLimit)
         defer { body.remove() }
 
         var urlRequest = Self.urlRequest(for: request, url: url, body: body, configuration: configuration)
@@ -176,6 +177,9 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
         case .file(let file, let length):
             urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
             task = Self.uploadTask(in: session, urlRequest, file: file, length: length)
+        case .memory(let data):
+            urlRequest.setValue(String(data.count), forHTTPHeaderField: "Content-Length")
+            task = session.uploadTask(with: urlRequest, from: data)
         }
         task.taskDescription = request.transferLabel
         // Tracked before anything can cancel it: a task's end always finds its state, even one cancelled (by a
@@ -281,6 +285,17 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
     /// (57 MiB; 16 MiB chunks took 106 MiB, 3.9 s). A larger body in one request (a seed server's multipart form,
     /// a single S3 PUT, an S3 part) still goes from its file, and a cancel during it can still meet the crash there.
     static let memoryBodyLimit: Int64 = 4 << 20
+
+    /// The largest body snapshotted in memory rather than in a file: ``memoryBodyLimit`` where FoundationNetworking
+    /// runs (the bytes go from memory there anyway; writing and reading back a file for each tus chunk took about
+    /// half the upload's time), nil on Apple platforms, where a background session sends only files.
+    static var memoryBodyTaskLimit: Int64? {
+        #if canImport(FoundationNetworking)
+            memoryBodyLimit
+        #else
+            nil
+        #endif
+    }
 
     /// The upload task of a snapshot file: from the file (what a background session needs), or, where
     /// FoundationNetworking runs, one up to ``memoryBodyLimit`` from memory.
