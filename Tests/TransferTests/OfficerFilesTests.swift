@@ -197,7 +197,7 @@ import Testing
                 all.append(update)
                 let confirmed =
                     FileManager.default.fileExists(atPath: journalPath)
-                    ? ((try? TransferJournal(watching: journalPath).uploads().first?.parts.first?.offset) ?? 0) ?? 0 : 0
+                    ? ((try? TransferJournal(watching: journalPath).uploads().first?.parts.first?.offset) ?? 0) : 0
                 if !cancelled, confirmed > 0 {
                     cancelled = true
                     waiter.cancel()
