@@ -1,18 +1,22 @@
+import FileModel
+
 /// Builds query strings that every server decodes the same way: only RFC 3986 unreserved characters
 /// stay literal, so `+`, `&`, `=`, `#` and non-ASCII names survive the trip.
 package enum URLQuery {
-    /// Percent-encodes one query component.
-    package static func escape(_ text: String) -> String {
+    /// Percent-encodes one query component (`/` kept literal unless `keepingSlashes` is false: S3 signs a path
+    /// segment with its slashes encoded) in upper-case hex.
+    package static func escape(_ text: String, keepingSlashes: Bool = true) -> String {
         var result = ""
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"), UInt8(ascii: "/"):
+                UInt8(ascii: "~"):
                 result.append(Character(UnicodeScalar(byte)))
+            case UInt8(ascii: "/") where keepingSlashes:
+                result.append("/")
             default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                result += "%" + (hex.count == 1 ? "0" + hex : hex)
+                result += "%" + HexDigits.uppercase(CollectionOfOne(byte))
             }
         }
         return result

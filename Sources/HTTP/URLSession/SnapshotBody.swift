@@ -103,20 +103,17 @@ struct SnapshotBody {
     private static func read(_ path: String, offset: Int64, length: Int64) throws(HTTPError) -> Data {
         let opened: OpenFile
         do { opened = try OpenFile(path, O_RDONLY) } catch { throw HTTPError.localFile(path: path, errno: error.code) }
-        var bytes = Data(count: Int(length))
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                SystemCalls.retryingInterrupts {
-                    pread(
-                        opened.descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
-                }
-            }
-            if count < 0 { throw HTTPError.localFile(path: path, errno: errno) }
-            if count == 0 { throw HTTPError.localFile(path: path, message: "file shrank while being sent") }
-            done += count
+        guard lseek(opened.descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw HTTPError.localFile(path: path, message: "cannot seek to offset \(offset)")
         }
-        return bytes
+        var bytes = Data(count: Int(length))
+        let read = bytes.withUnsafeMutableBytes { SystemCalls.readFully(opened.descriptor, into: $0) }
+        switch read {
+        case .failure(let error): throw HTTPError.localFile(path: path, errno: error.code)
+        case .success(let count) where count < bytes.count:
+            throw HTTPError.localFile(path: path, message: "file shrank while being sent")
+        case .success: return bytes
+        }
     }
 
     private static func snapshotURL(in folder: URL) -> URL {

@@ -1,5 +1,6 @@
 import FileModel
 import Foundation
+import HTTP
 
 /// The keys of an S3-compatible store and the region its requests are signed for.
 package struct ObjectStoreCredentials: Sendable, Equatable {
@@ -103,20 +104,7 @@ package struct SignatureV4: Sendable {
     }
 
     /// Percent-encoding of everything but RFC 3986's unreserved characters, in upper-case hex.
-    static func encode(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                result.append(Character(UnicodeScalar(byte)))
-            default:
-                result += "%" + HexDigits.uppercase(CollectionOfOne(byte))
-            }
-        }
-        return result
-    }
+    static func encode(_ text: String) -> String { URLQuery.escape(text, keepingSlashes: false) }
 
     static func hex(_ bytes: [UInt8]) -> String { HexDigits.lowercase(bytes) }
 }
