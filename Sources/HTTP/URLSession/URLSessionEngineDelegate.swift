@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The session's delegate: hands each task's callbacks to its ``URLSessionTaskState``, keeps the ends and answers of
+/// The session's delegate: hands each task's callbacks to its ``URLSessionTaskState`` on that task's own queue, keeps the ends and answers of
 /// the labelled tasks no request of this launch waits for (``URLSessionOrphans``), and follows no redirect
 /// (``HTTPClient`` checks and follows each hop itself).
 final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate,
@@ -76,7 +76,7 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
             completionHandler(URLSessionOrphans.isOrphan(dataTask) ? .allow : .cancel)
             return
         }
-        completionHandler(state.receive(response: http) ? .allow : .cancel)
+        completionHandler(state.callbacks.sync { state.receive(response: http) } ? .allow : .cancel)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -85,7 +85,7 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
             if !URLSessionOrphans.isOrphan(dataTask) { dataTask.cancel() }
             return
         }
-        if !state.receive(data, task: dataTask) { dataTask.cancel() }
+        state.callbacks.async { if !state.receive(data, task: dataTask) { dataTask.cancel() } }
     }
 
     func urlSession(
@@ -96,7 +96,7 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
             if !URLSessionOrphans.isOrphan(task) { task.cancel() }
             return
         }
-        if !state.sent(total: totalBytesSent, task: task) { task.cancel() }
+        state.callbacks.async { if !state.sent(total: totalBytesSent, task: task) { task.cancel() } }
     }
 
     func urlSession(
@@ -107,14 +107,18 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
             if !URLSessionOrphans.isOrphan(downloadTask) { downloadTask.cancel() }
             return
         }
-        if !state.wrote(total: totalBytesWritten, task: downloadTask) { downloadTask.cancel() }
+        state.callbacks.async {
+            if !state.wrote(total: totalBytesWritten, task: downloadTask) { downloadTask.cancel() }
+        }
     }
 
     func urlSession(
         _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
     ) {
         if let state = state(downloadTask) {
-            state.finishedDownloading(to: location, task: downloadTask, folder: downloadFolder)
+            // The session removes `location` once this returns: the file is moved before, after the task's
+            // callbacks queued ahead of this one.
+            state.callbacks.sync { state.finishedDownloading(to: location, task: downloadTask, folder: downloadFolder) }
         } else if URLSessionOrphans.isOrphan(downloadTask) {
             let kept = downloadFolder.appendingPathComponent("officer-files-download-\(UUID().uuidString)")
             guard (try? FileManager.default.moveItem(at: location, to: kept)) != nil else { return }
@@ -136,7 +140,10 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
             guard URLSessionOrphans.isOrphan(task) else { return (nil, ([], nil)) }
             return (nil, orphans.end(task, failed: error != nil))
         }
-        state?.complete(error: error, response: task.response)
+        if let state {
+            let response = task.response
+            state.callbacks.async { state.complete(error: error, response: response) }
+        }
         if let drop = ended.1 { try? FileManager.default.removeItem(at: drop) }
         for waiter in ended.0 { waiter.resume() }
     }

@@ -4,11 +4,15 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One task's side of the URLSession engine: the receiver its delegate callbacks feed (on the engine's serial
-/// queue), the low-speed rule, the bandwidth limit, and the continuation resumed exactly once when the task
+/// One task's side of the URLSession engine: the receiver its delegate callbacks feed (on the task's own serial
+/// queue, ``callbacks``), the low-speed rule, the bandwidth limit, and the continuation resumed exactly once when the task
 /// completes. A download task's body is in a file of the engine's when it completes: the engine hands it to the
 /// receiver then (``Completion/downloaded(_:status:effectiveURL:)``).
-final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on the session's serial queue.
+final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks run on its own serial queue.
+    /// Where the delegate runs this task's callbacks, in the order the session gave them: off the session's one
+    /// delegate queue, so that one task's disk writes (a data task's body stored as it comes) never hold up another
+    /// task's answer, and the ranges of one download are written side by side.
+    let callbacks = DispatchQueue(label: "officer-files.urlsession.task", qos: .userInitiated)
     /// How a task ended well.
     enum Completion: Sendable {
         /// A data or upload task: its response, its body taken as it came.
@@ -141,7 +145,7 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks come on
         task.cancel()
     }
 
-    // MARK: Delegate callbacks (the engine's serial queue)
+    // MARK: Delegate callbacks (on ``callbacks``)
 
     /// The final response's head: false stops the task before any body byte is stored.
     func receive(response: HTTPURLResponse) -> Bool {
