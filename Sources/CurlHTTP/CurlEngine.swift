@@ -1,17 +1,18 @@
 import CCurl
+import FileModel
 import Foundation
 import HTTP
 
 /// Drives libcurl's multi interface on one dedicated thread and hands results back to async callers.
 ///
 /// One multi handle means one connection pool: consecutive requests to the same server reuse connections.
-final class CurlEngine: @unchecked Sendable {  // `active` is the engine thread's alone; `incoming` holds `lock`.
+final class CurlEngine: @unchecked Sendable {  // `active` is the engine thread's alone; the rest is Sendable.
     /// The process-wide engine.
     static let shared = CurlEngine()
 
     private let multi: CurlCalls.Multi
-    private let lock = NSLock()
-    private var incoming: [CurlTransfer] = []
+    /// Transfers handed over by callers, taken by the engine thread at its next turn.
+    private let incoming = LockedValue<[CurlTransfer]>([])
     // Touched only on the engine thread.
     private var active: [CurlCalls.Easy: CurlTransfer] = [:]
 
@@ -32,7 +33,7 @@ final class CurlEngine: @unchecked Sendable {  // `active` is the engine thread'
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.attach(continuation, wakeEngine: { [self] in CurlCalls.multiWakeup(self.multi) })
-                lock.withLock { incoming.append(transfer) }
+                incoming.withLock { $0.append(transfer) }
                 CurlCalls.multiWakeup(multi)
             }
         } onCancel: {
@@ -43,7 +44,7 @@ final class CurlEngine: @unchecked Sendable {  // `active` is the engine thread'
 
     private func run() {
         while true {
-            let fresh = lock.withLock { () -> [CurlTransfer] in
+            let fresh = incoming.withLock { incoming -> [CurlTransfer] in
                 defer { incoming.removeAll() }
                 return incoming
             }

@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -7,34 +8,36 @@ import Foundation
 /// The session's delegate: hands each task's callbacks to its ``URLSessionTaskState`` on that task's own queue, keeps the ends and answers of
 /// the labelled tasks no request of this launch waits for (``URLSessionOrphans``), and follows no redirect
 /// (``HTTPClient`` checks and follows each hop itself).
-final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate,
-    @unchecked Sendable
-{  // Serial queue.
-    private let lock = NSLock()
-    private var states: [ObjectIdentifier: URLSessionTaskState] = [:]
-    /// Every task started in this process and not yet ended, orphans included: what FoundationNetworking's session
-    /// is asked for. Its `getAllTasks` reads the session's task registry on the delegate queue while tasks are added
-    /// on its work queue, a data race that ended the process (seen with four ranges on the way at once).
-    private var started: [ObjectIdentifier: URLSessionTask] = [:]
-    private var orphans = URLSessionOrphans()
+final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, Sendable {
+    /// The tasks and what is kept for them, reached from the delegate queue, the engine's requests and the tasks'
+    /// own queues: only in their box.
+    private struct Tasks {
+        var states: [ObjectIdentifier: URLSessionTaskState] = [:]
+        /// Every task started in this process and not yet ended, orphans included: what FoundationNetworking's
+        /// session is asked for. Its `getAllTasks` reads the session's task registry on the delegate queue while
+        /// tasks are added on its work queue, a data race that ended the process (seen with four ranges at once).
+        var started: [ObjectIdentifier: URLSessionTask] = [:]
+        var orphans = URLSessionOrphans()
+        /// The system's completion handler for a background session's events, called once they are all delivered.
+        var backgroundEventsHandler: (@Sendable () -> Void)?
+    }
+    private let tasks = LockedValue(Tasks())
     /// Where a finished download task's file is moved before the session removes it.
     private let downloadFolder: URL
-    /// The system's completion handler for a background session's events, called once they are all delivered.
-    private var backgroundEventsHandler: (@Sendable () -> Void)?
 
     init(downloadFolder: URL) {
         self.downloadFolder = downloadFolder
     }
 
     func keepBackgroundEventsHandler(_ handler: @escaping @Sendable () -> Void) {
-        lock.withLock { backgroundEventsHandler = handler }
+        tasks.withLock { $0.backgroundEventsHandler = handler }
     }
 
     /// Every event of a background session was delivered: the system's handler is called, once.
     func backgroundEventsDelivered() {
-        let handler = lock.withLock { () -> (@Sendable () -> Void)? in
-            defer { backgroundEventsHandler = nil }
-            return backgroundEventsHandler
+        let handler = tasks.withLock { tasks -> (@Sendable () -> Void)? in
+            defer { tasks.backgroundEventsHandler = nil }
+            return tasks.backgroundEventsHandler
         }
         guard let handler else { return }
         #if canImport(FoundationNetworking)
@@ -50,22 +53,22 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
     #endif
 
     func track(_ task: URLSessionTask, _ state: URLSessionTaskState) {
-        lock.withLock {
-            states[ObjectIdentifier(task)] = state
-            started[ObjectIdentifier(task)] = task
+        tasks.withLock { tasks in
+            tasks.states[ObjectIdentifier(task)] = state
+            tasks.started[ObjectIdentifier(task)] = task
         }
     }
 
     /// Forgets a task that never ran (its request was cancelled before it started): nothing waits for its end.
     func untrack(_ task: URLSessionTask) {
-        lock.withLock {
-            states[ObjectIdentifier(task)] = nil
-            started[ObjectIdentifier(task)] = nil
+        tasks.withLock { tasks in
+            tasks.states[ObjectIdentifier(task)] = nil
+            tasks.started[ObjectIdentifier(task)] = nil
         }
     }
 
     private func state(_ task: URLSessionTask) -> URLSessionTaskState? {
-        lock.withLock { states[ObjectIdentifier(task)] }
+        tasks.withLock { $0.states[ObjectIdentifier(task)] }
     }
 
     func urlSession(
@@ -96,7 +99,8 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
             if !URLSessionOrphans.isOrphan(task) { task.cancel() }
             return
         }
-        state.callbacks.async { if !state.sent(total: totalBytesSent, task: task) { task.cancel() } }
+        // Progress only: run on this thread (a sync onto the task's queue, idle while a body goes out, hops nowhere).
+        if !state.callbacks.sync(execute: { state.sent(total: totalBytesSent, task: task) }) { task.cancel() }
     }
 
     func urlSession(
@@ -107,8 +111,9 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
             if !URLSessionOrphans.isOrphan(downloadTask) { downloadTask.cancel() }
             return
         }
-        state.callbacks.async {
-            if !state.wrote(total: totalBytesWritten, task: downloadTask) { downloadTask.cancel() }
+        // Progress only (the session writes the file): run on this thread, as a body's sending is.
+        if !state.callbacks.sync(execute: { state.wrote(total: totalBytesWritten, task: downloadTask) }) {
+            downloadTask.cancel()
         }
     }
 
@@ -122,7 +127,7 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
         } else if URLSessionOrphans.isOrphan(downloadTask) {
             let kept = downloadFolder.appendingPathComponent("officer-files-download-\(UUID().uuidString)")
             guard (try? FileManager.default.moveItem(at: location, to: kept)) != nil else { return }
-            lock.withLock { orphans.downloaded(downloadTask, into: kept) }
+            tasks.withLock { $0.orphans.downloaded(downloadTask, into: kept) }
         }
     }
 
@@ -134,11 +139,12 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (state, ended) = lock.withLock { () -> (URLSessionTaskState?, ([CheckedContinuation<Void, Never>], URL?)) in
-            started[ObjectIdentifier(task)] = nil
-            if let state = states.removeValue(forKey: ObjectIdentifier(task)) { return (state, ([], nil)) }
+        let (state, ended) = tasks.withLock {
+            tasks -> (URLSessionTaskState?, ([CheckedContinuation<Void, Never>], URL?)) in
+            tasks.started[ObjectIdentifier(task)] = nil
+            if let state = tasks.states.removeValue(forKey: ObjectIdentifier(task)) { return (state, ([], nil)) }
             guard URLSessionOrphans.isOrphan(task) else { return (nil, ([], nil)) }
-            return (nil, orphans.end(task, failed: error != nil))
+            return (nil, tasks.orphans.end(task, failed: error != nil))
         }
         if let state {
             let response = task.response
@@ -153,9 +159,9 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
     /// Ends every wait of this launch with `CancellationError` while the tasks go on, as the system does to an app it
     /// terminates: their callbacks from now on are an orphan's.
     func abandonAll() {
-        let abandoned = lock.withLock { () -> [URLSessionTaskState] in
-            defer { states = [:] }
-            return Array(states.values)
+        let abandoned = tasks.withLock { tasks -> [URLSessionTaskState] in
+            defer { tasks.states = [:] }
+            return Array(tasks.states.values)
         }
         for state in abandoned { state.abandon() }
     }
@@ -163,9 +169,9 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
     /// Waits for the end of `task` if it is an orphan (a task this launch tracks is its own request's to wait for).
     func waitForEnd(of task: URLSessionTask) async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            let waits = lock.withLock {
-                states[ObjectIdentifier(task)] == nil && URLSessionOrphans.isOrphan(task)
-                    && orphans.wait(for: task, waiter)
+            let waits = tasks.withLock { tasks in
+                tasks.states[ObjectIdentifier(task)] == nil && URLSessionOrphans.isOrphan(task)
+                    && tasks.orphans.wait(for: task, waiter)
             }
             if !waits { waiter.resume() }
         }
@@ -174,22 +180,22 @@ final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessi
     /// The answer of an orphan labelled `label` that asked what `request` asks: an ended one at once; one under way
     /// in `session` once it ends. Nil: none, the request is sent.
     func claim(_ label: String, asking request: URLRequest, in session: URLSession) async -> URLSessionOrphans.Answer? {
-        if let answer = lock.withLock({ orphans.claim(label, asking: request) }) { return answer }
+        if let answer = tasks.withLock({ $0.orphans.claim(label, asking: request) }) { return answer }
         for task in await runningTasks(in: session)
         where task.taskDescription == label && URLSessionOrphans.asksTheSame(task.originalRequest, request) {
             await waitForEnd(of: task)
         }
-        return lock.withLock { orphans.claim(label, asking: request) }
+        return tasks.withLock { $0.orphans.claim(label, asking: request) }
     }
 
     /// Forgets an unclaimed answer labelled `label`.
     func forget(_ label: String) {
-        for file in lock.withLock({ orphans.forget(label) }) { try? FileManager.default.removeItem(at: file) }
+        for file in tasks.withLock({ $0.orphans.forget(label) }) { try? FileManager.default.removeItem(at: file) }
     }
 
     #if canImport(FoundationNetworking)
         /// The tasks this process started and has not seen end (FoundationNetworking's session cannot be asked).
-        func startedAndNotEnded() -> [URLSessionTask] { lock.withLock { Array(started.values) } }
+        func startedAndNotEnded() -> [URLSessionTask] { tasks.withLock { Array($0.started.values) } }
     #endif
 
     /// The session's tasks under way: the system's answer where tasks outlive the process (a background session's

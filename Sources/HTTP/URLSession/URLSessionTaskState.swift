@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -8,7 +9,7 @@ import Foundation
 /// queue, ``callbacks``), the low-speed rule, the bandwidth limit, and the continuation resumed exactly once when the task
 /// completes. A download task's body is in a file of the engine's when it completes: the engine hands it to the
 /// receiver then (``Completion/downloaded(_:status:effectiveURL:)``).
-final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks run on its own serial queue.
+final class URLSessionTaskState: @unchecked Sendable {  // Confined to `callbacks`, but for `ending`'s box.
     /// Where the delegate runs this task's callbacks, in the order the session gave them: off the session's one
     /// delegate queue, so that one task's disk writes (a data task's body stored as it comes) never hold up another
     /// task's answer, and the ranges of one download are written side by side.
@@ -35,16 +36,19 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks run on 
     /// Where a download task's body was moved when the session finished writing it.
     private var downloaded: URL?
 
-    // Crosses threads: guarded by `lock`.
-    private let lock = NSLock()
-    private var cancelled = false
-    /// The wait was ended while the task goes on (``abandon()``): a cancel no longer reaches the task.
-    private var abandoned = false
-    private var suspended = false
-    private var continuation: CheckedContinuation<Completion, any Error>?
-    /// How the task ended when it ended before a wait was attached (a cancel as the request began).
-    private var endedUnwaited: Result<Completion, any Error>?
-    private var clock: Task<Void, Never>?
+    /// What crosses threads (a cancel from the request's task, the pacer's timer, the clock, the callbacks): only
+    /// in its box.
+    private struct Ending {
+        var cancelled = false
+        /// The wait was ended while the task goes on (``abandon()``): a cancel no longer reaches the task.
+        var abandoned = false
+        var suspended = false
+        var continuation: CheckedContinuation<Completion, any Error>?
+        /// How the task ended when it ended before a wait was attached (a cancel as the request began).
+        var endedUnwaited: Result<Completion, any Error>?
+        var clock: Task<Void, Never>?
+    }
+    private let ending = LockedValue(Ending())
 
     init(
         receiver: ResponseReceiver, lowSpeed: LowSpeedWatch, expectedSend: Int64?, request: HTTPRequest,
@@ -65,10 +69,10 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks run on 
     /// (a task cancelled before it ran may never report an end), or the task already ended; the wait then ends at
     /// once, with `CancellationError` or that end.
     func attach(_ continuation: CheckedContinuation<Completion, any Error>) -> Bool {
-        let ended = lock.withLock { () -> Result<Completion, any Error>? in
-            if let endedUnwaited { return endedUnwaited }
-            if cancelled { return .failure(CancellationError()) }
-            self.continuation = continuation
+        let ended = ending.withLock { ending -> Result<Completion, any Error>? in
+            if let endedUnwaited = ending.endedUnwaited { return endedUnwaited }
+            if ending.cancelled { return .failure(CancellationError()) }
+            ending.continuation = continuation
             return nil
         }
         guard let ended else { return true }
@@ -78,11 +82,11 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks run on 
 
     /// Marks the task cancelled; a task held by the pacer is let go so its cancellation can complete.
     func cancel(_ task: URLSessionTask) {
-        let wasSuspended = lock.withLock { () -> Bool? in
-            if abandoned { return nil }
-            cancelled = true
-            defer { suspended = false }
-            return suspended
+        let wasSuspended = ending.withLock { ending -> Bool? in
+            if ending.abandoned { return nil }
+            ending.cancelled = true
+            defer { ending.suspended = false }
+            return ending.suspended
         }
         guard let wasSuspended else { return }
         task.cancel()
@@ -92,11 +96,11 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks run on 
     /// Ends the wait with `CancellationError` and leaves the task to go on, its callbacks no longer this state's: what
     /// the system does to a terminated app's background tasks.
     func abandon() {
-        let waiting = lock.withLock { () -> CheckedContinuation<Completion, any Error>? in
-            abandoned = true
-            clock?.cancel()
-            defer { continuation = nil }
-            return continuation
+        let waiting = ending.withLock { ending -> CheckedContinuation<Completion, any Error>? in
+            ending.abandoned = true
+            ending.clock?.cancel()
+            defer { ending.continuation = nil }
+            return ending.continuation
         }
         waiting?.resume(throwing: CancellationError())
     }
@@ -104,9 +108,9 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks run on 
     /// Holds the task for `seconds` (at most once at a time), then lets it go on unless it was cancelled meanwhile.
     private func pause(_ task: URLSessionTask, for seconds: Double) {
         guard seconds > 0.001 else { return }
-        let holds = lock.withLock { () -> Bool in
-            guard !cancelled, !suspended else { return false }
-            suspended = true
+        let holds = ending.withLock { ending -> Bool in
+            guard !ending.cancelled, !ending.suspended else { return false }
+            ending.suspended = true
             return true
         }
         guard holds else { return }
@@ -114,15 +118,15 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks run on 
         task.suspend()
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
             guard let self else { return }
-            let resumes = self.lock.withLock { () -> Bool in
-                defer { self.suspended = false }
-                return self.suspended && !self.cancelled
+            let resumes = self.ending.withLock { ending -> Bool in
+                defer { ending.suspended = false }
+                return ending.suspended && !ending.cancelled
             }
             if resumes { task.resume() }
         }
     }
 
-    private var isCancelled: Bool { lock.withLock { cancelled } }
+    private var isCancelled: Bool { ending.withLock { $0.cancelled } }
 
     /// The whole transfer's time limit, if the configuration sets one: past it on `clock`, the task fails as
     /// timed out.
@@ -136,7 +140,7 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks run on 
                     request: self.receiver.label, code: TransportCode.timedOut,
                     message: "timed out after \(Int(total)) s"), task: task)
         }
-        lock.withLock { self.clock = started }
+        ending.withLock { $0.clock = started }
     }
 
     /// Stops the task with `failure` (reported when it completes).
@@ -230,7 +234,7 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks run on 
 
     /// Resumes the waiting task exactly once.
     func complete(error: (any Error)?, response: URLResponse?) {
-        lock.withLock { clock }?.cancel()
+        ending.withLock { $0.clock }?.cancel()
         let outcome: Result<Completion, any Error>
         if error == nil, !isCancelled, receiver.failure == nil, let downloaded {
             outcome = .success(
@@ -255,10 +259,10 @@ final class URLSessionTaskState: @unchecked Sendable {  // Its callbacks run on 
             }.mapError { $0 as any Error }
         }
         if case .failure = outcome, let downloaded { try? FileManager.default.removeItem(at: downloaded) }
-        let waiting = lock.withLock { () -> CheckedContinuation<Completion, any Error>? in
-            defer { continuation = nil }
-            if continuation == nil { endedUnwaited = outcome }
-            return continuation
+        let waiting = ending.withLock { ending -> CheckedContinuation<Completion, any Error>? in
+            defer { ending.continuation = nil }
+            if ending.continuation == nil { ending.endedUnwaited = outcome }
+            return ending.continuation
         }
         waiting?.resume(with: outcome)
     }

@@ -5,13 +5,13 @@ import Platform
 /// The durable record of unfinished transfers (SQLite in WAL mode), so a rerun after any interruption —
 /// SIGKILL included — continues from what is on disk. Safe to share between tasks; several processes
 /// may use one file (SQLite's locking and a busy timeout).
-package final class TransferJournal: @unchecked Sendable {  // Its connection is SQLite's serialized mode.
-    private let database: SQLiteDatabase
-    private let lock = NSLock()
+package final class TransferJournal: Sendable {
+    /// The connection, used by one caller at a time.
+    private let database: LockedValue<SQLiteDatabase>
     /// Told after each write of this process through this journal (``observeWrites(_:)``).
     private let writeObservers = LockedValue<[UUID: @Sendable () -> Void]>([:])
     /// The journal file.
-    package var path: String { database.path }
+    package let path: String
     /// How the local paths it keeps are written: relative to the base folders this run declares, so a moved
     /// container finds its half-done transfers again.
     package let anchors: PathAnchors
@@ -93,7 +93,9 @@ package final class TransferJournal: @unchecked Sendable {  // Its connection is
     /// Opens an existing journal as it is, with no check, repair or migration: for a reader that watches a
     /// journal another connection writes (a test following an upload), and must never replace it.
     package init(watching path: String, anchors: PathAnchors = PathAnchors()) throws(SQLiteError) {
-        database = try SQLiteDatabase(path: path)
+        let opened = try SQLiteDatabase(path: path)
+        database = LockedValue(opened)
+        self.path = opened.path
         self.anchors = anchors
         openingReport = nil
     }
@@ -106,7 +108,8 @@ package final class TransferJournal: @unchecked Sendable {  // Its connection is
         try? FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let (database, damaged) = try SQLiteStateFile.open(path: path, schema: Self.schema, ifDamaged: .moveAside)
-        self.database = database
+        self.database = LockedValue(database)
+        self.path = database.path
         openingReport = damaged.map { JournalRecovery(damaged: $0, into: database) }
     }
 
@@ -179,7 +182,7 @@ package final class TransferJournal: @unchecked Sendable {  // Its connection is
     /// Runs journal SQL under the connection lock (for extensions in other files).
     @discardableResult
     package func withDatabase<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
-        try locked { () throws(SQLiteError) -> T in try body(database) }
+        try locked(body)
     }
 
     /// Every unfinished download, oldest first; one kept under a base folder this run does not declare is left
@@ -245,13 +248,13 @@ package final class TransferJournal: @unchecked Sendable {  // Its connection is
     package func remove(destination: String) throws(SQLiteError) { try removeState(Download.self, key: destination) }
 
     @discardableResult
-    private func locked<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
-        lock.lock()
-        let before = database.totalChanges
-        let result: Result<T, SQLiteError>
-        do throws(SQLiteError) { result = .success(try body()) } catch { result = .failure(error) }
-        let wrote = database.totalChanges != before
-        lock.unlock()
+    private func locked<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        let (result, wrote) = database.withLock { database -> (Result<T, SQLiteError>, Bool) in
+            let before = database.totalChanges
+            let result: Result<T, SQLiteError>
+            do throws(SQLiteError) { result = .success(try body(database)) } catch { result = .failure(error) }
+            return (result, database.totalChanges != before)
+        }
         if wrote { for observer in writeObservers.current.values { observer() } }
         return try result.get()
     }
