@@ -4,8 +4,19 @@ protocol BlockCompression {
     static var bigEndian: Bool { get }
     /// Mixes one 64-byte block into the state.
     mutating func compress(_ block: UnsafeRawBufferPointer)
+    /// Mixes whole 64-byte blocks into the state, in order.
+    mutating func compress(blocks: UnsafeRawBufferPointer)
     /// The state as the digest's words.
     var words: [UInt32] { get }
+}
+
+extension BlockCompression {
+    /// One block at a time.
+    mutating func compress(blocks: UnsafeRawBufferPointer) {
+        for start in stride(from: 0, to: blocks.count, by: 64) {
+            compress(UnsafeRawBufferPointer(rebasing: blocks[start..<start + 64]))
+        }
+    }
 }
 
 /// The Merkle–Damgård frame the three digests share: buffering to whole blocks, and the final padding with the
@@ -31,9 +42,10 @@ final class BlockDigest<Compression: BlockCompression>: DigestContext {
             pending.withUnsafeBytes { compression.compress($0) }
             pending.removeAll(keepingCapacity: true)
         }
-        while bytes.count - offset >= 64 {
-            compression.compress(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 64]))
-            offset += 64
+        let whole = (bytes.count - offset) / 64 * 64
+        if whole > 0 {
+            compression.compress(blocks: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + whole]))
+            offset += whole
         }
         pending.append(contentsOf: bytes[offset...])
     }
@@ -46,11 +58,7 @@ final class BlockDigest<Compression: BlockCompression>: DigestContext {
             let shift = Compression.bigEndian ? (7 - index) * 8 : index * 8
             tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
         }
-        tail.withUnsafeBytes { all in
-            for start in stride(from: 0, to: all.count, by: 64) {
-                compression.compress(UnsafeRawBufferPointer(rebasing: all[start..<start + 64]))
-            }
-        }
+        tail.withUnsafeBytes { compression.compress(blocks: $0) }
         return compression.words.flatMap { word in
             (0..<4).map { index in
                 UInt8(truncatingIfNeeded: word >> UInt32(Compression.bigEndian ? (3 - index) * 8 : index * 8))

@@ -12,55 +12,83 @@ struct SHA256Compression: BlockCompression {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    private var state: [UInt32] = [
-        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-    ]
+    private var state: Working = (
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+    )
     private var schedule = [UInt32](repeating: 0, count: 64)
 
-    var words: [UInt32] { state }
+    var words: [UInt32] { [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] }
 
-    /// One 64-byte block into the state. The constants and the schedule are read through buffer pointers: an
-    /// array subscript here (a bounds check, the constants' lazy global) cost a fifth of the time.
-    mutating func compress(_ block: UnsafeRawBufferPointer) {
-        let start = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        let sums = Self.roundConstants.withUnsafeBufferPointer { constants in
+    mutating func compress(_ block: UnsafeRawBufferPointer) { compress(blocks: block) }
+
+    /// Whole 64-byte blocks into the state. The constants and the schedule are read through buffer pointers, taken
+    /// once for all the blocks: an array subscript here (a bounds check, the constants' lazy global) cost a fifth
+    /// of the time.
+    mutating func compress(blocks: UnsafeRawBufferPointer) {
+        var state = self.state
+        Self.roundConstants.withUnsafeBufferPointer { constants in
             schedule.withUnsafeMutableBufferPointer { words in
-                Self.rounds(block, from: start, constants: constants, words: words)
+                for start in stride(from: 0, to: blocks.count, by: 64) {
+                    let block = UnsafeRawBufferPointer(rebasing: blocks[start..<start + 64])
+                    let sums = Self.rounds(block, from: state, constants: constants, words: words)
+                    state = (
+                        state.0 &+ sums.0, state.1 &+ sums.1, state.2 &+ sums.2, state.3 &+ sums.3,
+                        state.4 &+ sums.4, state.5 &+ sums.5, state.6 &+ sums.6, state.7 &+ sums.7
+                    )
+                }
             }
         }
-        state[0] &+= sums.0
-        state[1] &+= sums.1
-        state[2] &+= sums.2
-        state[3] &+= sums.3
-        state[4] &+= sums.4
-        state[5] &+= sums.5
-        state[6] &+= sums.6
-        state[7] &+= sums.7
+        self.state = state
     }
 
-    /// The 64 rounds over `block` from `state`; the eight working variables at their end.
+    /// The 64 rounds over `block` from `state`; the eight working variables at their end. Eight rounds to a turn
+    /// of the loop, the variables' roles rotating from one round to the next (no round moves all eight).
     private static func rounds(
         _ block: UnsafeRawBufferPointer, from state: Working, constants: UnsafeBufferPointer<UInt32>,
         words: UnsafeMutableBufferPointer<UInt32>
     ) -> Working {
-        for index in 0..<16 { words[index] = block.bigEndianWord(at: index * 4) }
-        for index in 16..<64 {
-            let early = words[index - 15], late = words[index - 2]
-            let s0 = early.rotatedLeft(25) ^ early.rotatedLeft(14) ^ (early >> 3)
-            let s1 = late.rotatedLeft(15) ^ late.rotatedLeft(13) ^ (late >> 10)
-            words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
+        for index in 0..<16 {
+            words[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
         }
         var (a, b, c, d, e, f, g, h) = state
-        for index in 0..<64 {
-            let s1 = e.rotatedLeft(26) ^ e.rotatedLeft(21) ^ e.rotatedLeft(7)
-            let choice = g ^ (e & (f ^ g))
-            let first = h &+ s1 &+ choice &+ constants[index] &+ words[index]
-            let s0 = a.rotatedLeft(30) ^ a.rotatedLeft(19) ^ a.rotatedLeft(10)
-            let majority = (a & b) | (c & (a | b))
-            let second = s0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ first, c, b, a, first &+ second)
+        for index in stride(from: 0, to: 64, by: 8) {
+            // The schedule's next eight words beside the rounds that use them: the two chains interleave.
+            if index >= 16 { for next in index..<index + 8 { schedule(next, words) } }
+            round(a, b, c, &d, e, f, g, &h, constants[index] &+ words[index])
+            round(h, a, b, &c, d, e, f, &g, constants[index + 1] &+ words[index + 1])
+            round(g, h, a, &b, c, d, e, &f, constants[index + 2] &+ words[index + 2])
+            round(f, g, h, &a, b, c, d, &e, constants[index + 3] &+ words[index + 3])
+            round(e, f, g, &h, a, b, c, &d, constants[index + 4] &+ words[index + 4])
+            round(d, e, f, &g, h, a, b, &c, constants[index + 5] &+ words[index + 5])
+            round(c, d, e, &f, g, h, a, &b, constants[index + 6] &+ words[index + 6])
+            round(b, c, d, &e, f, g, h, &a, constants[index + 7] &+ words[index + 7])
         }
         return (a, b, c, d, e, f, g, h)
+    }
+
+    /// The schedule's word `index` (16 or more) from the ones before it.
+    @inline(__always)
+    private static func schedule(_ index: Int, _ words: UnsafeMutableBufferPointer<UInt32>) {
+        let early = words[index - 15], late = words[index - 2]
+        let s0 = early.rotatedLeft(25) ^ early.rotatedLeft(14) ^ (early >> 3)
+        let s1 = late.rotatedLeft(15) ^ late.rotatedLeft(13) ^ (late >> 10)
+        words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
+    }
+
+    /// One round, its variables named as FIPS 180-4 names them at the round: `d` becomes the next `e`, `h` the
+    /// next `a` (the others only change names).
+    @inline(__always)
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32,
+        _ h: inout UInt32, _ constantAndWord: UInt32
+    ) {
+        let s1 = e.rotatedLeft(26) ^ e.rotatedLeft(21) ^ e.rotatedLeft(7)
+        let choice = g ^ (e & (f ^ g))
+        let first = h &+ s1 &+ choice &+ constantAndWord
+        let s0 = a.rotatedLeft(30) ^ a.rotatedLeft(19) ^ a.rotatedLeft(10)
+        let majority = (a & b) | (c & (a | b))
+        d &+= first
+        h = first &+ s0 &+ majority
     }
 
     /// The eight working variables.
