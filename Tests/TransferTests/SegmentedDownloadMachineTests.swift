@@ -63,6 +63,21 @@ import Testing
         #expect(planned.segments.count == 4 && planned.begin == .fresh(preallocated: 100 * Self.mib))
     }
 
+    /// Bytes hashed as they land: the ranges cut in pieces, in order, covering the file without a gap or an
+    /// overlap; a resumed plan keeps the pieces it was journaled in.
+    @Test func aPlanHashedAsItLandsIsCutInPiecesInOrder() throws {
+        var download = machine()
+        _ = download.begin(known: .init(length: 100 * Self.mib, etag: "\"v1\"", servesRanges: true))
+        let planned = try #require(plan(download.handle(.recordRead(nil, partialSize: 0))))
+        let pieces = planned.inPieces(4)
+        #expect(pieces.segments.map(\.index) == Array(0..<16) && pieces.total == planned.total)
+        #expect(pieces.segments.first?.start == 0 && pieces.segments.last?.end == 100 * Self.mib - 1)
+        #expect(zip(pieces.segments, pieces.segments.dropFirst()).allSatisfy { $0.end + 1 == $1.start })
+        var resumed = pieces
+        resumed.begin = .resume
+        #expect(resumed.inPieces(4) == resumed)
+    }
+
     @Test func aWeakETagTheCallerKnowsIsNotEnoughToSkipTheHead() {
         var download = machine()
         _ = download.begin(known: .init(length: 100 * Self.mib, etag: "W/\"v1\"", servesRanges: true))

@@ -51,6 +51,18 @@ struct SegmentedDownloadMachine: Sendable {
 
         /// Bytes already on disk.
         var resumed: Int64 { segments.reduce(0) { $0 + $1.done } }
+
+        /// A fresh plan of several ranges cut into `perRange` times as many (at most 16, none under 1 MiB), fetched
+        /// a connection's worth at a time in order: where the bytes are hashed as they land, the hash then follows
+        /// the download instead of waiting for the first range and hashing the others after the last byte (four
+        /// ranges of a GiB left three quarters of it, half a second, to hash at the end).
+        func inPieces(_ perRange: Int) -> Plan {
+            guard case .fresh = begin, segments.count > 1, perRange > 1 else { return self }
+            let count = DownloadOptions.segmentCount(total: total, wanted: segments.count * perRange)
+            var pieces = self
+            pieces.segments = SegmentedDownloadMachine.ranges(count, of: total)
+            return pieces
+        }
     }
 
     /// What the driver does next.
@@ -207,15 +219,20 @@ struct SegmentedDownloadMachine: Sendable {
             return .streamWhole(info: info, journaled: true)
         }
         let count = DownloadOptions.segmentCount(total: total, wanted: wantedSegments)
-        let segments = (0..<count).map { index in
+        let plan = Plan(
+            info: info, total: total, segments: Self.ranges(count, of: total),
+            begin: .fresh(preallocated: count > 1 ? total : nil))
+        phase = .fetching(plan)
+        return .fetch(plan)
+    }
+
+    /// `count` ranges of equal length (within a byte) over `total` bytes, none done.
+    static func ranges(_ count: Int, of total: Int64) -> [TransferJournal.Segment] {
+        (0..<count).map { index in
             TransferJournal.Segment(
                 index: index, start: total * Int64(index) / Int64(count),
                 end: total * Int64(index + 1) / Int64(count) - 1, done: 0, synced: 0)
         }
-        let plan = Plan(
-            info: info, total: total, segments: segments, begin: .fresh(preallocated: count > 1 ? total : nil))
-        phase = .fetching(plan)
-        return .fetch(plan)
     }
 
     /// The journaled ranges continued, when they are of this URL, length and version and the temp file holds their

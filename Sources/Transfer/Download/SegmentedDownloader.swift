@@ -121,10 +121,14 @@ package struct SegmentedDownloader: Downloading {
         case .checkOverlaps(let plan):
             try await checkOverlaps(plan.segments, url: url, token: token, partial: partial, info: plan.info)
             return .event(.overlapsMatched)
-        case .fetch(let plan):
+        case .fetch(var plan):
             let landing =
                 job.options.expectsSHA256(headers: plan.info.headers) ? LandingDigest(path: partial.path) : nil
-            let written = try await fetchRanges(plan, job: job, landing: landing)
+            // As many at once as asked (a resumed plan may be in pieces already); hashed as they land, in pieces.
+            let connections = min(
+                plan.segments.count, DownloadOptions.segmentCount(total: plan.total, wanted: job.options.segments))
+            if landing != nil { plan = plan.inPieces(Self.piecesPerRange) }
+            let written = try await fetchRanges(plan, connections: connections, job: job, landing: landing)
             job.fetched = written.fetched
             job.landing = landing
             job.versionAtTail = written.versionAtTail
@@ -175,9 +179,15 @@ package struct SegmentedDownloader: Downloading {
 
     // MARK: The ways a file comes
 
-    /// Fetches the plan's ranges in parallel into the temp file, journaling their progress; returns the bytes the
-    /// ranges hold in all, those fetched in this run, and the server's version asked as the last bytes came.
-    private func fetchRanges(_ plan: SegmentedDownloadMachine.Plan, job: Job, landing: LandingDigest?) async throws
+    /// How many pieces each range of a download hashed as it lands is cut into (``SegmentedDownloadMachine/Plan/inPieces(_:)``).
+    package static let piecesPerRange = 4
+
+    /// Fetches the plan's ranges into the temp file, `connections` at once in their order, journaling their
+    /// progress; returns the bytes the ranges hold in all, those fetched in this run, and the server's version
+    /// asked as the last bytes came.
+    private func fetchRanges(
+        _ plan: SegmentedDownloadMachine.Plan, connections: Int, job: Job, landing: LandingDigest?
+    ) async throws
         -> (bytes: Int64, fetched: Int64, versionAtTail: Task<RemoteFileInfo?, any Error>?)
     {
         let partial = job.partial
@@ -194,22 +204,33 @@ package struct SegmentedDownloader: Downloading {
         // Every way out gives the signal: every byte in, the tail never seen, now is the time; a failure has
         // cancelled the question, which then ends instead of waiting for good.
         defer { progress.tailReached.fire() }
-        let rate = job.options.bandwidthLimit.map { $0 / Int64(max(1, plan.segments.count)) }
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        let rate = job.options.bandwidthLimit.map { $0 / Int64(max(1, connections)) }
+        // A child task's answer: whether a range ended (a connection is free for the next).
+        try await withThrowingTaskGroup(of: Bool.self) { group in
             let journalTask = Task { await journalLoop(progress, partial: partial) }
             defer { journalTask.cancel() }
             if let reservation {
                 // Beside the first requests: reserving a large file takes tens of milliseconds (tmpfs zeroes its
                 // pages), and the ranges may write into it meanwhile.
-                group.addTask { partial.reserveBlocks(reservation) }
-            }
-            for segment in plan.segments where segment.done < segment.length {
                 group.addTask {
-                    try await fetch(segment: segment.index, plan: plan, job: job, progress: progress, rate: rate)
+                    partial.reserveBlocks(reservation)
+                    return false
                 }
             }
+            var waiting = plan.segments.filter { $0.done < $0.length }.map(\.index)[...]
+            var running = 0
             do {
-                try await group.waitForAll()
+                while true {
+                    while running < max(1, connections), let index = waiting.popFirst() {
+                        group.addTask {
+                            try await fetch(segment: index, plan: plan, job: job, progress: progress, rate: rate)
+                            return true
+                        }
+                        running += 1
+                    }
+                    guard let rangeEnded = try await group.next() else { break }
+                    if rangeEnded { running -= 1 }
+                }
             } catch {
                 group.cancelAll()
                 versionAtTail?.cancel()
