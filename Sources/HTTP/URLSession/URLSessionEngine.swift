@@ -92,8 +92,9 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
     /// A download task's bytes are the receiver's only once the task is whole: a range goes in pieces of 16 MiB, so
     /// an interruption (or a pause the journal records) loses at most one piece per range. Where FoundationNetworking
     /// runs, a piece of an unnamed session is a data task (``asDownloadTask(_:)``) whose bytes wait in the queues
-    /// (FoundationNetworking's, the task's own ``URLSessionTaskState/callbacks``) with nothing holding the network back: pieces of 2 MiB bound that wait (a 1 GiB download in four ranges: 50–57 MiB peak;
-    /// 58–66 MiB in pieces of 4 MiB, no faster).
+    /// (FoundationNetworking's, the task's own ``URLSessionTaskState/callbacks``) with nothing holding the network
+    /// back: pieces of 2 MiB bound that wait (a 1 GiB download in four ranges: 50–57 MiB peak; 58–66 MiB in pieces
+    /// of 4 MiB, no faster).
     package var fileBodyPieceLimit: Int64? { usesDownloadTasks ? 16 << 20 : 2 << 20 }
 
     /// Whether a range into a file goes as a download task (``asDownloadTask(_:)``): always on Apple platforms;

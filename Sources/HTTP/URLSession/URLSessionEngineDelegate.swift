@@ -5,9 +5,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The session's delegate: hands each task's callbacks to its ``URLSessionTaskState`` on that task's own queue, keeps the ends and answers of
-/// the labelled tasks no request of this launch waits for (``URLSessionOrphans``), and follows no redirect
-/// (``HTTPClient`` checks and follows each hop itself).
+/// The session's delegate: hands each task's callbacks to its ``URLSessionTaskState`` on that task's own queue,
+/// keeps the ends and answers of the labelled tasks no request of this launch waits for (``URLSessionOrphans``),
+/// and follows no redirect (``HTTPClient`` checks and follows each hop itself).
 final class URLSessionEngineDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, Sendable {
     /// The tasks and what is kept for them, reached from the delegate queue, the engine's requests and the tasks'
     /// own queues: only in their box.

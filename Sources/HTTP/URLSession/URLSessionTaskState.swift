@@ -6,9 +6,9 @@ import Foundation
 #endif
 
 /// One task's side of the URLSession engine: the receiver its delegate callbacks feed (on the task's own serial
-/// queue, ``callbacks``), the low-speed rule, the bandwidth limit, and the continuation resumed exactly once when the task
-/// completes. A download task's body is in a file of the engine's when it completes: the engine hands it to the
-/// receiver then (``Completion/downloaded(_:status:effectiveURL:)``).
+/// queue, ``callbacks``), the low-speed rule, the bandwidth limit, and the continuation resumed exactly once when
+/// the task completes. A download task's body is in a file of the engine's when it completes: the engine hands it
+/// to the receiver then (``Completion/downloaded(_:status:effectiveURL:)``).
 final class URLSessionTaskState: @unchecked Sendable {  // Confined to `callbacks`, but for `ending`'s box.
     /// Where the delegate runs this task's callbacks, in the order the session gave them: off the session's one
     /// delegate queue, so that one task's disk writes (a data task's body stored as it comes) never hold up another

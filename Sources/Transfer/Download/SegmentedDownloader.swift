@@ -179,7 +179,8 @@ package struct SegmentedDownloader: Downloading {
 
     // MARK: The ways a file comes
 
-    /// How many pieces each range of a download hashed as it lands is cut into (``SegmentedDownloadMachine/Plan/inPieces(_:)``).
+    /// How many pieces each range of a download hashed as it lands is cut into
+    /// (``SegmentedDownloadMachine/Plan/inPieces(_:)``).
     package static let piecesPerRange = 4
 
     /// Fetches the plan's ranges into the temp file, `connections` at once in their order, journaling their

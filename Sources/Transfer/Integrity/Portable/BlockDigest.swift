@@ -68,16 +68,14 @@ final class BlockDigest<Compression: BlockCompression>: DigestContext {
 }
 
 extension UnsafeRawBufferPointer {
-    /// The big-endian 32-bit word at `offset`.
+    /// The big-endian 32-bit word at `offset`: one unaligned load, not four byte reads.
     @inline(__always) func bigEndianWord(at offset: Int) -> UInt32 {
-        UInt32(self[offset]) << 24 | UInt32(self[offset + 1]) << 16 | UInt32(self[offset + 2]) << 8
-            | UInt32(self[offset + 3])
+        UInt32(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 
-    /// The little-endian 32-bit word at `offset`.
+    /// The little-endian 32-bit word at `offset`: one unaligned load.
     @inline(__always) func littleEndianWord(at offset: Int) -> UInt32 {
-        UInt32(self[offset]) | UInt32(self[offset + 1]) << 8 | UInt32(self[offset + 2]) << 16
-            | UInt32(self[offset + 3]) << 24
+        UInt32(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 }
 

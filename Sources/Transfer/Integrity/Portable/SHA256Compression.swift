@@ -47,9 +47,7 @@ struct SHA256Compression: BlockCompression {
         _ block: UnsafeRawBufferPointer, from state: Working, constants: UnsafeBufferPointer<UInt32>,
         words: UnsafeMutableBufferPointer<UInt32>
     ) -> Working {
-        for index in 0..<16 {
-            words[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
-        }
+        for index in 0..<16 { words[index] = block.bigEndianWord(at: index * 4) }
         var (a, b, c, d, e, f, g, h) = state
         for index in stride(from: 0, to: 64, by: 8) {
             // The schedule's next eight words beside the rounds that use them: the two chains interleave.
