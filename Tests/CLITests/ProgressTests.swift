@@ -170,6 +170,30 @@ import Transfer
         #expect(events[1]["doneBytes"] as? Int == 5 && events[1]["size"] as? Int == 10)
     }
 
+    /// A file in parts: a part whose bytes are all in leaves the display and counts as done at once, not when the
+    /// whole file is ("0/16 parts" while four showed 100 % before); the end finishes only the others, once each.
+    @Test func aPartWhoseBytesAreAllInCountsAsDone() throws {
+        let sink = Sink()
+        let reporter = ProgressReporter(mode: .json, write: sink.write, clock: { 0 })
+        let context = CommandContext(
+            console: Console(environment: [:]), global: GlobalOptions(ParsedCommand(path: ["get"])),
+            environment: [:], configStore: ConfigStore(environment: [:]))
+        let display = PartsDisplay(reporter: reporter, name: "o.bin", context: context)
+        display.handle(.started(total: 30, partSizes: [10, 10, 10], resumedBytes: 0, method: .ranges))
+        display.handle(.progress(part: 1, done: 4))
+        display.handle(.progress(part: 1, done: 10))
+        display.handle(.progress(part: 1, done: 10))
+        display.finish(failed: true)
+        let events = try sink.text.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+        let ends = events.filter { $0["type"] as? String != "start" && $0["type"] as? String != "progress" }
+        #expect(
+            ends.map { "\($0["type"]!) \($0["name"]!)" } == [
+                "done o.bin [2/3]", "failed o.bin [1/3]", "failed o.bin [3/3]",
+            ], "\(sink.text)")
+    }
+
     @Test func offModeWritesNothing() {
         let sink = Sink()
         let reporter = ProgressReporter(mode: .off, write: sink.write)

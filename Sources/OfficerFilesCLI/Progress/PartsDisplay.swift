@@ -11,8 +11,15 @@ final class PartsDisplay: Sendable {
     /// `-q`: results and notes are not shown.
     let quiet: Bool
     private let console: Console
-    /// The reporter's ids of the lines shown, one per part.
-    private let ids = LockedValue<[Int]>([])
+    /// The lines shown, one per part: the reporter's id, the part's size, and whether it is finished (a part
+    /// whose bytes are all in leaves the display and counts as done at once, not when the whole file is).
+    private let parts = LockedValue<[Part]>([])
+
+    private struct Part {
+        var id: Int
+        var size: Int64?
+        var finished = false
+    }
 
     init(reporter: ProgressReporter, name: String, context: CommandContext) {
         self.reporter = reporter
@@ -26,24 +33,34 @@ final class PartsDisplay: Sendable {
     /// `resumed` bytes were in place before this run.
     func start(total: Int64?, partSizes: [Int64], resumed: Int64 = 0) {
         let (reporter, name) = (reporter, name)
-        ids.withLock { ids in
-            for id in ids { reporter.discard(id) }
+        parts.withLock { parts in
+            for part in parts { reporter.discard(part.id) }
             if partSizes.count <= 1 {
-                ids = [reporter.start(name: name, total: total, resumed: resumed)]
+                // The single line finishes with the file (its last bytes are checked before they take its name).
+                parts = [Part(id: reporter.start(name: name, total: total, resumed: resumed), size: nil)]
             } else {
                 reporter.itemLabel = "parts"
                 // Each part's share of the resumed bytes is what it first reports.
                 reporter.noteResumed(resumed)
-                ids = partSizes.enumerated().map { index, size in
-                    reporter.start(name: "\(name) [\(index + 1)/\(partSizes.count)]", total: size, resumed: nil)
+                parts = partSizes.enumerated().map { index, size in
+                    let label = "\(name) [\(index + 1)/\(partSizes.count)]"
+                    return Part(id: reporter.start(name: label, total: size, resumed: nil), size: size)
                 }
             }
         }
     }
 
-    /// Bytes of a part done.
-    func progress(part: Int, done: Int64) {
-        if let id = ids.withLock({ part < $0.count ? $0[part] : nil }) { reporter.update(id, done: done) }
+    /// Bytes of a part done; a part of several whose bytes are all in is finished.
+    func progress(part index: Int, done: Int64) {
+        let (shown, complete) = parts.withLock { parts -> (Part?, Bool) in
+            guard index < parts.count, !parts[index].finished else { return (nil, false) }
+            let complete = parts[index].size.map { done >= $0 } ?? false
+            if complete { parts[index].finished = true }
+            return (parts[index], complete)
+        }
+        guard let shown else { return }
+        reporter.update(shown.id, done: done)
+        if complete { reporter.finish(shown.id) }
     }
 
     /// A line for `-v` only.
@@ -51,9 +68,9 @@ final class PartsDisplay: Sendable {
         if verbose { console.message("\(name): \(text)") }
     }
 
-    /// Marks every part finished.
+    /// Marks every part not finished yet finished.
     func finish(failed: Bool) {
-        for id in ids.current { reporter.finish(id, failed: failed) }
+        for part in parts.current where !part.finished { reporter.finish(part.id, failed: failed) }
     }
 }
 

@@ -40,7 +40,7 @@ package enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible 
         case .noSuchFolder(let path): "\(path): no such folder"
         case .server(let url, let status, let message): "\(url): server answered \(status): \(message)"
         case .checksumMismatch(let path, let expected, let actual):
-            "\(path): the bytes that arrived hash to \(actual), not the \(expected) the remote gives; nothing was saved"
+            "\(path): the bytes that arrived hash to \(actual), not the expected \(expected); nothing was saved"
         case .lengthMismatch(let path, let expected, let actual): "\(path): got \(actual) bytes, expected \(expected)"
         case .unstable(let url): "\(url): the file kept changing on the server; try again later"
         case .damagedStream(let url, let output, let expected, let actual):
