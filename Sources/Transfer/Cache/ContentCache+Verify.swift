@@ -12,27 +12,25 @@ extension ContentCache {
         var report = CacheVerification()
         let check = try? sql { db throws(SQLiteError) in try db.query("PRAGMA quick_check").first?.first?.text }
         if check != "ok" {
-            let path = indexPath
-            try index.withLock { database in
-                Result { () throws(CacheError) in database = try Self.recreateIndex(path) }
-            }.get()
+            lock.lock()
+            defer { lock.unlock() }
+            database = try Self.recreateIndex(indexPath)
             report.rebuiltIndex = true
         }
-        try withWriteTransaction { db throws(CacheError) in
+        try withWriteTransaction { () throws(CacheError) in
             for name in Self.names(in: temporaryDirectory) where !Self.isAlive(writerOf: name) {
                 if unlink(temporaryDirectory + "/" + name) == 0 { report.staleTempFilesRemoved += 1 }
             }
-            let rows = try Self.sql(db) { db throws(SQLiteError) in try db.query("SELECT \(Self.columns) FROM entries")
-            }
+            let rows = try sql { db throws(SQLiteError) in try db.query("SELECT \(Self.columns) FROM entries") }
             var known = Set<String>()
             for row in rows {
                 let (rowID, entry) = decode(row)
                 var info = stat()
                 if stat(entry.path, &info) != 0 || Int64(info.st_size) != entry.size {
-                    try deleteRow(rowID, file: entry.path, in: db)
+                    try deleteRow(rowID, file: entry.path)
                     report.entriesDropped += 1
                 } else if entry.sha256 == nil || Self.digest(ofFile: entry.path) != entry.sha256 {
-                    try deleteRow(rowID, file: entry.path, in: db)
+                    try deleteRow(rowID, file: entry.path)
                     report.damagedEntries.append(entry)
                 } else {
                     known.insert(entry.path)
@@ -44,7 +42,7 @@ extension ContentCache {
                     if unlink(folderPath + "/" + name) == 0 { report.orphanFilesRemoved += 1 }
                 }
             }
-            if trimming { report.entriesEvicted = try evict(toFit: 0, in: db) }
+            if trimming { report.entriesEvicted = try evict(toFit: 0) }
         }
         return report
     }
