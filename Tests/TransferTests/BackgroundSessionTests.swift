@@ -55,7 +55,7 @@ import Transfer
 /// (``URLSessionEngine/simulateTermination()``, as the system does to a terminated app: FoundationNetworking has no
 /// session that outlives a process, so the launch ends inside this one), and a new front door on the same journal
 /// claims what those tasks brought instead of asking it again.
-@Suite(.timeLimit(.minutes(10))) struct BackgroundSessionAdoptionTests {
+@Suite(.timeLimit(.minutes(30))) struct BackgroundSessionAdoptionTests {
     let work = TemporaryDirectory(prefix: "background-adoption")
 
     func downloadedSoFar(_ journal: String) throws -> Int64 {
