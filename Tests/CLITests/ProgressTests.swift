@@ -334,6 +334,26 @@ import Transfer
             }, "\(shown)")
     }
 
+    /// A finished `get` on a terminal ends with its result line and no frame: the line went out beside the frame
+    /// and the frame's clearing at the end erased it, leaving the last "Transferred:" line on the screen.
+    @Test func aFinishedGetLeavesItsResultLineAndNoFrame() async throws {
+        let server = try await ReferenceServer.start(inMemory: true)
+        #expect(try await cli.login(server).status == 0)
+        _ = try server.root.write("done.bin", Data((0..<(8 << 20)).map { UInt8($0 % 249) }))
+        for ranges in ["1", "4"] {
+            let destination = work.file("done-\(ranges).bin")
+            let get = try await TerminalSession.start(
+                [ProcessRunner.cliPath, "get", "-x", ranges, "officer:/done.bin", destination],
+                environment: cli.environment())
+            let screen = try await get.wait(for: "EXIT=", timeout: 120)
+            await get.stop()
+            let shown = screen.joined(separator: "\n")
+            #expect(screen.contains("EXIT=0"), "\(shown)")
+            #expect(screen.contains { $0.hasPrefix("Saved \(destination) (8.00 MiB)") }, "\(shown)")
+            #expect(!screen.contains { $0.hasPrefix("Transferred:") }, "\(shown)")
+        }
+    }
+
     /// Interrupted, a download in parallel ranges and a `sync -P` say what they did not do: never "4/4 parts"
     /// or 100 % for bytes that never came. Each is paced to take minutes (the interrupt comes after its first
     /// bytes): a loaded run once sent Ctrl-C two minutes late, after a 256 KiB/s get had finished.

@@ -70,11 +70,13 @@ enum TransfersCommand: Command {
                     result, shown: from, destination: to, seconds: Date().timeIntervalSince(started),
                     reporter: reporter, context: context)
             case .downloaded(let result) where context.global.json:
-                GetCommand.report(result, source: from, started, context)
-            case .downloaded(let result):
-                context.say(
+                GetCommand.report(result, source: from, started, reporter: reporter, context)
+            case .downloaded(let result) where !context.global.quiet:
+                // Through the reporter, as every result line under a progress display: its frame is cleared first.
+                reporter.message(
                     "Saved \(result.path) (\(ByteCountFormat.string(result.bytes))), resumed after \(ByteCountFormat.string(result.resumedBytes))"
                 )
+            case .downloaded: break
             }
         }
     }
