@@ -315,8 +315,10 @@ import Transfer
             [ProcessRunner.cliPath, "put", "--bwlimit", "256K", "--chunk-size", "1M", file, "officer:/"],
             environment: cli.environment(), columns: 60)
         // Three minutes at 256 KiB/s: interrupted well before its end, however slow the machine and its tmux
-        // (a loaded CI machine once took 40 s over the screen reads before the Ctrl-C went).
-        let screen = try await terminal.interrupt(once: TerminalSession.bytesMoved)
+        // (a loaded CI machine once took 40 s over the screen reads before the Ctrl-C went), and once 2 MiB went:
+        // past the first chunk (1 MiB, inside the creation), so the server holds the upload and it pauses (on a
+        // quiet machine the first bytes shown came during the creation, and nothing could be kept).
+        let screen = try await terminal.interrupt(once: #"^Transferred: ([2-9]|[1-4][0-9])\.[0-9]+ MiB"#)
         let shown = screen.joined(separator: "\n")
         #expect(screen.contains("EXIT=130"), "\(shown)")
         let totals = screen.filter { $0.hasPrefix("Transferred:") || $0.hasPrefix("Stopped:") }

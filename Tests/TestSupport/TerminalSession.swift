@@ -79,20 +79,24 @@ public final class TerminalSession: @unchecked Sendable {
     /// Ctrl-C once a line of the screen matches `pattern` (the display shows that bytes moved, say), then the
     /// screen the command left with its `EXIT=N`; the session is stopped. The interruption follows what the
     /// display shows, never a guessed time.
-    public func interrupt(once pattern: String, timeout: Double = 60) async throws -> [String] {
-        // Typed from the polling thread the moment the line shows: a test whose task waits for a thread of a busy
-        // pool must not let the command run on (a loaded machine once sent it after the whole upload).
+    public func interrupt(once pattern: String, timeout: Double = 120) async throws -> [String] {
+        // Typed from the polling thread the moment the line shows, or when the wait gives up: a test whose task
+        // waits for a thread of a busy pool must not let the command run on (a loaded machine twice sent it after
+        // a whole three-minute upload, once the line had shown, then once it had not within a minute).
         let expression = try NSRegularExpression(pattern: pattern)
         let (socket, name) = (socket, name)
         let matches: @Sendable (String) -> Bool = {
             expression.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil
         }
-        let seen = await Eventually.wait(timeout: timeout) {
-            Self.lines(Self.tmux(socket, ["capture-pane", "-p", "-t", name])).contains(where: matches)
-        } then: {
-            _ = Self.tmux(socket, ["send-keys", "-t", name, "C-c"])
+        await withCheckedContinuation { (typed: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                Eventually.blocking(timeout: timeout) {
+                    Self.lines(Self.tmux(socket, ["capture-pane", "-p", "-t", name])).contains(where: matches)
+                }
+                _ = Self.tmux(socket, ["send-keys", "-t", name, "C-c"])
+                typed.resume()
+            }
         }
-        if !seen { try await send("C-c") }
         let screen = try await wait(for: "EXIT=", timeout: 30)
         await stop()
         return screen
