@@ -130,6 +130,33 @@ import Transfer
             "\(sink.text.suffix(120))")
     }
 
+    /// Any command's console message goes through the display drawn at the time: the frame is cleared, the line
+    /// written, the frame drawn below it. Written beside the frame, the next redraw moved up over it.
+    @Test func aConsoleMessageGoesThroughTheDrawnDisplay() throws {
+        let sink = Sink()
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0)
+        defer { close(pipeEnds[0]) }
+        let console = Console(environment: [:], outputFD: pipeEnds[1], errorFD: pipeEnds[1])
+        let reporter = ProgressReporter(
+            mode: .terminal(width: 80, color: false), write: sink.write, clock: { sink.lock.withLock { sink.now } })
+        console.showMessages(through: reporter)
+        let id = reporter.start(name: "big.bin", total: 100)
+        reporter.update(id, done: 50)
+        let drawn = sink.text
+        #expect(drawn.contains("big.bin"))
+        console.message("warning: skipped odd.bin")
+        let after = String(sink.text.dropFirst(drawn.count))
+        let parts = after.components(separatedBy: "warning: skipped odd.bin\n")
+        #expect(parts.count == 2, "\(after.debugDescription)")
+        #expect(parts[0].contains("\u{1B}[2K"), "the frame is cleared first: \(parts[0].debugDescription)")
+        #expect(parts[1].contains("big.bin"), "and drawn again below: \(parts[1].debugDescription)")
+        close(pipeEnds[1])
+        let direct = FileHandle(fileDescriptor: pipeEnds[0]).readDataToEndOfFile()
+        #expect(direct.isEmpty, "nothing went beside the display: \(String(decoding: direct, as: UTF8.self))")
+        reporter.close()
+    }
+
     @Test func terminalModeRedrawsInPlace() {
         let sink = Sink()
         let reporter = ProgressReporter(

@@ -128,6 +128,44 @@ import Testing
         #expect(bytesOnDisk(caches[0]) == (try caches[0].statistics().bytes))
     }
 
+    /// One cache shared by threads: writers, readers and a verify at once. The index was one connection that
+    /// reads reached without the writers' lock (SQLite opened without its own mutex), and verify replaced it while
+    /// readers could hold it.
+    @Test func oneCacheReadsWritesAndVerifiesFromSeveralThreads() throws {
+        let limit: Int64 = 64 << 10
+        let cache = try ContentCache(directory: folder.path + "/c", limit: limit)
+        let failures = LockedValue<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { role in
+            do {
+                for index in 0..<120 {
+                    switch role {
+                    case 0, 1:
+                        try cache.store(
+                            bytes(1 + (index * 97) % (8 << 10)), for: key("/t\(role)/\(index % 30)"),
+                            version: "\(index)")
+                    case 2:
+                        let statistics = try cache.statistics()
+                        if statistics.bytes > limit {
+                            failures.withLock { $0.append("over the limit: \(statistics.bytes)") }
+                        }
+                        _ = try cache.entries()
+                    default:
+                        if index % 20 == 0 {
+                            _ = try cache.verify()
+                        } else {
+                            _ = try cache.entry(for: key("/t0/\(index % 30)"))
+                        }
+                    }
+                }
+            } catch {
+                failures.withLock { $0.append("role \(role): \(error)") }
+            }
+        }
+        #expect(failures.current.isEmpty)
+        #expect(!(try cache.verify().repairedAnything))
+        #expect(bytesOnDisk(cache) == (try cache.statistics().bytes))
+    }
+
     @Test func healsWhatACrashLeft() throws {
         let directory = folder.path + "/c"
         var first: ContentCache? = try ContentCache(directory: directory)

@@ -142,14 +142,17 @@ package struct CommandContext: Sendable {
     /// The names of the configured Officer remotes (`remote add NAME --officer URL`).
     var officerRemoteNames: Set<String> { Set(((try? configStore.load().officers) ?? nil)?.keys ?? [:].keys) }
 
-    /// The progress display for this run's options and terminal.
+    /// The progress display for this run's options and terminal; the console's messages go through it from now
+    /// on, so a line written while it draws is never drawn over.
     package func progressReporter() -> ProgressReporter {
         let console = console
-        return ProgressReporter(
+        let reporter = ProgressReporter(
             mode: ProgressReporter.mode(
                 json: global.json, quiet: global.quiet, noProgress: global.noProgress, console: console,
                 environment: environment),
             write: { console.messageRaw($0) })
+        console.showMessages(through: reporter)
+        return reporter
     }
 
     /// Prints a value as one line of JSON (docs/JSON.md).

@@ -9,9 +9,18 @@ package final class Console: Sendable {
     /// What the writes share, held while one writes: a line goes out whole, and `cat`'s escaping keeps its place.
     private let writing = LockedValue(Writing())
 
+    /// The progress display drawing on stderr now, if any: a message goes through it, which clears its frame,
+    /// writes the line and draws the frame again below, so no command has to remember to (a redraw would move
+    /// up over a line written beside the frame). Weak: a display that is gone writes nothing.
+    private let display = LockedValue(DisplayReference())
+
     private struct Writing {
         var escaper = TerminalByteEscaper()
         var outputWasClosed = false
+    }
+
+    private struct DisplayReference {
+        weak var reporter: ProgressReporter?
     }
     /// stdout is a terminal.
     package let outputIsTerminal: Bool
@@ -45,8 +54,17 @@ package final class Console: Sendable {
     /// Writes text without adding a newline to stdout (control characters escaped, line breaks kept).
     package func printRaw(_ text: String) { write(outputFD, TerminalText.escaped(text, .block)) }
 
-    /// Writes a line to stderr; the whole message is one line, so a line break inside it is escaped too.
-    package func message(_ text: String) { write(errorFD, TerminalText.escaped(text, .name) + "\n") }
+    /// Writes a line to stderr; the whole message is one line, so a line break inside it is escaped too. While a
+    /// progress display is shown (``showMessages(through:)``), the line goes through it.
+    package func message(_ text: String) {
+        if let reporter = display.withLock({ $0.reporter }) { return reporter.message(text) }
+        write(errorFD, TerminalText.escaped(text, .name) + "\n")
+    }
+
+    /// Sends every ``message(_:)`` through `reporter` from now on (the latest display made for this console).
+    package func showMessages(through reporter: ProgressReporter) {
+        display.withLock { $0.reporter = reporter }
+    }
 
     /// Writes text as it is to stderr (progress redraws, which escape the names they show themselves).
     package func messageRaw(_ text: String) { write(errorFD, text) }

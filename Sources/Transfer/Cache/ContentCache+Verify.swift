@@ -12,25 +12,30 @@ extension ContentCache {
         var report = CacheVerification()
         let check = try? sql { db throws(SQLiteError) in try db.query("PRAGMA quick_check").first?.first?.text }
         if check != "ok" {
-            lock.lock()
-            defer { lock.unlock() }
-            database = try Self.recreateIndex(indexPath)
+            let path = indexPath
+            try index.withLock { database in
+                Result { () throws(CacheError) in database = try Self.recreateIndex(path) }
+            }.get()
+            try reader.withLock { database in
+                Result { () throws(SQLiteError) in database = try SQLiteDatabase(path: path) }
+            }.mapError { CacheError.index($0) }.get()
             report.rebuiltIndex = true
         }
-        try withWriteTransaction { () throws(CacheError) in
+        try withWriteTransaction { db throws(CacheError) in
             for name in Self.names(in: temporaryDirectory) where !Self.isAlive(writerOf: name) {
                 if unlink(temporaryDirectory + "/" + name) == 0 { report.staleTempFilesRemoved += 1 }
             }
-            let rows = try sql { db throws(SQLiteError) in try db.query("SELECT \(Self.columns) FROM entries") }
+            let rows = try Self.sql(db) { db throws(SQLiteError) in try db.query("SELECT \(Self.columns) FROM entries")
+            }
             var known = Set<String>()
             for row in rows {
                 let (rowID, entry) = decode(row)
                 var info = stat()
                 if stat(entry.path, &info) != 0 || Int64(info.st_size) != entry.size {
-                    try deleteRow(rowID, file: entry.path)
+                    try deleteRow(rowID, file: entry.path, in: db)
                     report.entriesDropped += 1
                 } else if entry.sha256 == nil || Self.digest(ofFile: entry.path) != entry.sha256 {
-                    try deleteRow(rowID, file: entry.path)
+                    try deleteRow(rowID, file: entry.path, in: db)
                     report.damagedEntries.append(entry)
                 } else {
                     known.insert(entry.path)
@@ -42,7 +47,7 @@ extension ContentCache {
                     if unlink(folderPath + "/" + name) == 0 { report.orphanFilesRemoved += 1 }
                 }
             }
-            if trimming { report.entriesEvicted = try evict(toFit: 0) }
+            if trimming { report.entriesEvicted = try evict(toFit: 0, in: db) }
         }
         return report
     }

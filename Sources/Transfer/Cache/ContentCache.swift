@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import HTTP
 import Journal
@@ -15,7 +16,7 @@ import Platform
 ///
 /// A crash leaves its temp file (named by process id) in `tmp/`; the next open sees a temp file of a dead
 /// process and runs ``verify()``, which drops entries without files and files without entries.
-package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; its SQLite is serialized.
+package final class ContentCache: Sendable {
     /// Where the cache lives.
     package let directory: String
     /// The most bytes it holds.
@@ -25,10 +26,15 @@ package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; 
     /// The wall time in seconds since 1970 that expiry and use times are written in (the system's; a test's own).
     package let now: @Sendable () -> Double
     /// What opening found and repaired (a crash's leftovers, a corrupt index).
-    package private(set) var openingReport = CacheVerification()
+    package var openingReport: CacheVerification { opening.current }
+    private let opening = LockedValue(CacheVerification())
 
-    var database: SQLiteDatabase
-    let lock = NSLock()
+    /// The index's writing connection, one caller at a time: a write transaction holds it from `BEGIN` to `COMMIT`
+    /// and hands it to its body (``withWriteTransaction(_:)``). Verifying may put a new one in its place.
+    let index: LockedValue<SQLiteDatabase>
+    /// A second connection for reads outside a transaction (``sql(_:)``), so a listing never waits behind a write
+    /// (which may itself wait for another process): in WAL a reader sees the last commit and is not blocked.
+    let reader: LockedValue<SQLiteDatabase>
     var indexPath: String { directory + "/index.sqlite" }
     var objectsDirectory: String { directory + "/objects" }
     var temporaryDirectory: String { directory + "/tmp" }
@@ -68,14 +74,16 @@ package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; 
         do {
             let (opened, damaged) = try SQLiteStateFile.open(
                 path: directory + "/index.sqlite", schema: Self.indexSchema, ifDamaged: .delete)
-            database = opened
+            index = LockedValue(opened)
+            reader = LockedValue(try SQLiteDatabase(path: opened.path))
             rebuilt = damaged != nil
         } catch {
             throw .index(error)
         }
         if rebuilt || hasStaleTemporaryFiles() {
-            openingReport = try verify(trimming: false)
-            openingReport.rebuiltIndex = rebuilt
+            var report = try verify(trimming: false)
+            report.rebuiltIndex = rebuilt
+            opening.withLock { $0 = report }
         }
     }
 
@@ -84,18 +92,18 @@ package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; 
     /// The entry for `key` — only if it was stored for `version` when one is given — marking it used.
     /// Expired entries and entries whose file vanished are dropped and reported as misses.
     package func entry(for key: CacheKey, version: String? = nil) throws(CacheError) -> CacheEntry? {
-        try withWriteTransaction { () throws(CacheError) -> CacheEntry? in
-            guard let (rowID, entry) = try row(for: key) else { return nil }
+        try withWriteTransaction { db throws(CacheError) -> CacheEntry? in
+            guard let (rowID, entry) = try row(for: key, in: db) else { return nil }
             if let version, entry.version != version { return nil }
             let now = self.now()
             var info = stat()
             if (!entry.pinned && (entry.expires ?? .infinity) < now) || stat(entry.path, &info) != 0
                 || Int64(info.st_size) != entry.size
             {
-                try deleteRow(rowID, file: entry.path)
+                try deleteRow(rowID, file: entry.path, in: db)
                 return nil
             }
-            try sql { db throws(SQLiteError) in
+            try Self.sql(db) { db throws(SQLiteError) in
                 try db.execute("UPDATE totals SET clock = clock + 1 WHERE id = 1")
                 try db.execute(
                     "UPDATE entries SET accessed = ?, seq = (SELECT clock FROM totals WHERE id = 1) WHERE rowid = ?",
@@ -130,9 +138,9 @@ package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; 
 
     /// Forgets an entry whose bytes failed their check, unless the key was stored anew meanwhile.
     package func dropDamaged(_ entry: CacheEntry) {
-        _ = try? withWriteTransaction { () throws(CacheError) in
-            if let (rowID, current) = try row(for: entry.key), current.path == entry.path {
-                try deleteRow(rowID, file: current.path)
+        _ = try? withWriteTransaction { db throws(CacheError) in
+            if let (rowID, current) = try row(for: entry.key, in: db), current.path == entry.path {
+                try deleteRow(rowID, file: current.path, in: db)
             }
         }
     }
@@ -140,9 +148,9 @@ package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; 
     /// Records that the entry's bytes (still the ones at `entry.path`) matched the remote's `check`: an entry kept
     /// as checked by size alone is verified once the server's digest is asked and equal.
     package func markChecked(_ entry: CacheEntry, by check: ContentCheck) throws(CacheError) {
-        try withWriteTransaction { () throws(CacheError) in
-            guard let (rowID, current) = try row(for: entry.key), current.path == entry.path else { return }
-            _ = try sql { db throws(SQLiteError) in
+        try withWriteTransaction { db throws(CacheError) in
+            guard let (rowID, current) = try row(for: entry.key, in: db), current.path == entry.path else { return }
+            _ = try Self.sql(db) { db throws(SQLiteError) in
                 try db.execute(
                     "UPDATE entries SET checked = ? WHERE rowid = ?", [.text(check.rawValue), .integer(rowID)])
             }
@@ -268,18 +276,18 @@ package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; 
         let path = folder + "/" + name
         let now = self.now()
         let metadataText = String(decoding: (try? JSONEncoder().encode(metadata)) ?? Data("{}".utf8), as: UTF8.self)
-        let entry = try withWriteTransaction { () throws(CacheError) -> CacheEntry in
-            let existing = try row(for: key)
+        let entry = try withWriteTransaction { db throws(CacheError) -> CacheEntry in
+            let existing = try row(for: key, in: db)
             let keepPinned = pinned || existing?.1.pinned == true
             let pinnedElsewhere =
-                try sql { db throws(SQLiteError) in
+                try Self.sql(db) { db throws(SQLiteError) in
                     try db.query("SELECT pinned_bytes FROM totals WHERE id = 1").first?.first?.int64 ?? 0
                 } - (existing?.1.pinned == true ? existing!.1.size : 0)
             guard size <= limit - pinnedElsewhere else {
                 throw .tooLarge(key: key, size: size, available: max(0, limit - pinnedElsewhere))
             }
-            if let (rowID, old) = existing { try deleteRow(rowID, file: old.path) }
-            _ = try evict(toFit: size)
+            if let (rowID, old) = existing { try deleteRow(rowID, file: old.path, in: db) }
+            _ = try evict(toFit: size, in: db)
             if mkdir(folder, 0o700) != 0, errno != EEXIST {
                 throw .io(path: folder, message: String(cString: strerror(errno)))
             }
@@ -287,7 +295,7 @@ package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; 
             guard link(staged.path, path) == 0 else { throw .io(path: path, message: String(cString: strerror(errno))) }
             let expires = keepPinned ? nil : timeToLive.map { now + $0 }
             do throws(CacheError) {
-                try sql { db throws(SQLiteError) in
+                try Self.sql(db) { db throws(SQLiteError) in
                     try db.execute("UPDATE totals SET clock = clock + 1 WHERE id = 1")
                     try db.execute(
                         """
@@ -320,16 +328,16 @@ package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; 
     /// never hold more than the limit: a pin that would pass it is refused (``CacheError/tooLarge(key:size:available:)``),
     /// as a commit of the same entry would be.
     package func setPinned(_ pinned: Bool, for key: CacheKey) throws(CacheError) {
-        try withWriteTransaction { () throws(CacheError) in
-            if pinned, let (_, entry) = try row(for: key), !entry.pinned {
-                let pinnedBytes = try sql { db throws(SQLiteError) in
+        try withWriteTransaction { db throws(CacheError) in
+            if pinned, let (_, entry) = try row(for: key, in: db), !entry.pinned {
+                let pinnedBytes = try Self.sql(db) { db throws(SQLiteError) in
                     try db.query("SELECT pinned_bytes FROM totals WHERE id = 1").first?.first?.int64 ?? 0
                 }
                 guard entry.size <= limit - pinnedBytes else {
                     throw .tooLarge(key: key, size: entry.size, available: max(0, limit - pinnedBytes))
                 }
             }
-            let changed = try sql { db throws(SQLiteError) in
+            let changed = try Self.sql(db) { db throws(SQLiteError) in
                 try db.execute(
                     "UPDATE entries SET pinned = ?, expires = ? WHERE server = ? AND root = ? AND path = ? AND kind = ?",
                     [
@@ -345,9 +353,9 @@ package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; 
     /// Removes the entry for `key`; returns whether there was one.
     @discardableResult
     package func remove(_ key: CacheKey) throws(CacheError) -> Bool {
-        try withWriteTransaction { () throws(CacheError) -> Bool in
-            guard let (rowID, entry) = try row(for: key) else { return false }
-            try deleteRow(rowID, file: entry.path)
+        try withWriteTransaction { db throws(CacheError) -> Bool in
+            guard let (rowID, entry) = try row(for: key, in: db) else { return false }
+            try deleteRow(rowID, file: entry.path, in: db)
             return true
         }
     }
@@ -355,11 +363,13 @@ package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; 
     /// Removes every unpinned entry (every entry with `includingPinned`); returns how many and their bytes.
     @discardableResult
     package func clear(includingPinned: Bool = false) throws(CacheError) -> (entries: Int, bytes: Int64) {
-        try withWriteTransaction { () throws(CacheError) -> (entries: Int, bytes: Int64) in
-            let victims = try sql { db throws(SQLiteError) in
+        try withWriteTransaction { db throws(CacheError) -> (entries: Int, bytes: Int64) in
+            let victims = try Self.sql(db) { db throws(SQLiteError) in
                 try db.query("SELECT rowid, file, size FROM entries" + (includingPinned ? "" : " WHERE pinned = 0"))
             }
-            for victim in victims { try deleteRow(victim[0].int64, file: Self.file(victim[1].text, in: directory)) }
+            for victim in victims {
+                try deleteRow(victim[0].int64, file: Self.file(victim[1].text, in: directory), in: db)
+            }
             return (victims.count, victims.reduce(0) { $0 + $1[2].int64 })
         }
     }
@@ -369,8 +379,9 @@ package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; 
     static let columns =
         "rowid, server, root, path, kind, version, size, file, created, accessed, expires, pinned, metadata, sha256, checked"
 
-    func row(for key: CacheKey) throws(CacheError) -> (Int64, CacheEntry)? {
-        try sql { db throws(SQLiteError) in
+    /// The row of `key` in the index `db` (held by the caller).
+    func row(for key: CacheKey, in db: SQLiteDatabase) throws(CacheError) -> (Int64, CacheEntry)? {
+        try Self.sql(db) { db throws(SQLiteError) in
             try db.query(
                 "SELECT \(Self.columns) FROM entries WHERE server = ? AND root = ? AND path = ? AND kind = ?",
                 [.text(key.server), .text(key.root), .text(key.path), .text(key.kind)]
@@ -406,14 +417,16 @@ package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; 
 
     /// Removes the file first: should the transaction then roll back, the row points at nothing and is
     /// dropped as a miss, while the opposite order could leave bytes that no limit counts.
-    func deleteRow(_ rowID: Int64, file: String) throws(CacheError) {
+    func deleteRow(_ rowID: Int64, file: String, in db: SQLiteDatabase) throws(CacheError) {
         if unlink(file) != 0, errno != ENOENT { throw .io(path: file, message: String(cString: strerror(errno))) }
-        _ = try sql { db throws(SQLiteError) in try db.execute("DELETE FROM entries WHERE rowid = ?", [.integer(rowID)])
+        _ = try Self.sql(db) { db throws(SQLiteError) in
+            try db.execute("DELETE FROM entries WHERE rowid = ?", [.integer(rowID)])
         }
     }
 
-    /// Evicts expired, then least recently used, unpinned entries until `incoming` more bytes fit. Call inside a write transaction.
-    func evict(toFit incoming: Int64) throws(CacheError) -> Int {
+    /// Evicts expired, then least recently used, unpinned entries until `incoming` more bytes fit, in the index `db`
+    /// of a write transaction.
+    func evict(toFit incoming: Int64, in db: SQLiteDatabase) throws(CacheError) -> Int {
         var evicted = 0
         let now = self.now()
         for query in [
@@ -422,15 +435,15 @@ package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; 
             "SELECT rowid, file, size FROM entries WHERE pinned = 0 ORDER BY seq LIMIT 64",
         ] {
             while true {
-                let stored = try sql { db throws(SQLiteError) in
+                let stored = try Self.sql(db) { db throws(SQLiteError) in
                     try db.query("SELECT bytes FROM totals WHERE id = 1").first?.first?.int64 ?? 0
                 }
                 var excess = stored + incoming - limit
                 guard excess > 0 else { return evicted }
-                let victims = try sql { db throws(SQLiteError) in try db.query(query) }
+                let victims = try Self.sql(db) { db throws(SQLiteError) in try db.query(query) }
                 if victims.isEmpty { break }
                 for victim in victims where excess > 0 {
-                    try deleteRow(victim[0].int64, file: Self.file(victim[1].text, in: directory))
+                    try deleteRow(victim[0].int64, file: Self.file(victim[1].text, in: directory), in: db)
                     excess -= victim[2].int64
                     evicted += 1
                 }
@@ -439,22 +452,33 @@ package final class ContentCache: @unchecked Sendable {  // Writes hold `lock`; 
         return evicted
     }
 
-    func withWriteTransaction<T>(_ body: () throws(CacheError) -> T) throws(CacheError) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        do { try database.execute("BEGIN IMMEDIATE") } catch { throw .index(error) }
-        do throws(CacheError) {
-            let result = try body()
-            do { try database.execute("COMMIT") } catch { throw CacheError.index(error) }
-            return result
-        } catch {
-            _ = try? database.execute("ROLLBACK")
-            throw error
-        }
+    /// Runs `body` in a write transaction on the index, which it is handed (and nothing else reaches meanwhile):
+    /// committed when it returns, rolled back when it throws.
+    func withWriteTransaction<T>(_ body: (SQLiteDatabase) throws(CacheError) -> T) throws(CacheError) -> T {
+        try index.withLock { database -> Result<T, CacheError> in
+            do throws(SQLiteError) { try database.execute("BEGIN IMMEDIATE") } catch { return .failure(.index(error)) }
+            do throws(CacheError) {
+                let result = try body(database)
+                do throws(SQLiteError) { try database.execute("COMMIT") } catch { throw CacheError.index(error) }
+                return .success(result)
+            } catch {
+                _ = try? database.execute("ROLLBACK")
+                return .failure(error)
+            }
+        }.get()
     }
 
+    /// Runs reading statements on the index outside a write transaction, on the reading connection.
     func sql<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(CacheError) -> T {
-        do { return try body(database) } catch { throw .index(error) }
+        try reader.withLock { database in Result { () throws(SQLiteError) in try body(database) } }
+            .mapError { CacheError.index($0) }.get()
+    }
+
+    /// Runs statements on the index `db` a caller holds (inside ``withWriteTransaction(_:)``).
+    static func sql<T>(_ db: SQLiteDatabase, _ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(CacheError)
+        -> T
+    {
+        do { return try body(db) } catch { throw .index(error) }
     }
 
     static func randomName() -> String {
