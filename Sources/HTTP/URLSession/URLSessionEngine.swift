@@ -27,6 +27,15 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
     /// Where data tasks go: the session itself, but beside a background session on Apple platforms, which carries
     /// only upload tasks from a file and download tasks (a data task there fails once the app is suspended).
     private let dataSession: URLSession
+    /// Where FoundationNetworking runs, the ranges an unnamed session sends as data tasks (``asDownloadTask(_:)``)
+    /// go in a session of their own, with a delegate queue of its own: a range's bytes come 16 KiB at a time
+    /// through FoundationNetworking's session queue and the delegate's, and another request there (a stat, an
+    /// upload's chunk) is never queued behind them. The session itself elsewhere.
+    private let rangeSession: URLSession
+    /// The range session's delegate queue (where it is a session of its own).
+    private let rangeQueue: OperationQueue
+    /// The dispatch queue ``rangeQueue``'s operations run on (the operation queue does not keep it).
+    private let rangeDelegateQueue: DispatchQueue
     /// Where snapshot bodies are written for the time of one request.
     private let temporaryFolder: URL
     /// The session's identifier, when it is the app's background session.
@@ -68,9 +77,19 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
         session = URLSession(
             configuration: Self.sessionConfiguration(identifier: sessionIdentifier), delegate: delegate,
             delegateQueue: queue)
+        rangeQueue = OperationQueue()
+        rangeQueue.maxConcurrentOperationCount = 1
+        rangeQueue.name = "officer-files.urlsession.ranges"
+        rangeDelegateQueue = DispatchQueue(label: "officer-files.urlsession.ranges", qos: .userInitiated)
+        rangeQueue.underlyingQueue = rangeDelegateQueue
         #if canImport(FoundationNetworking)
             dataSession = session
+            rangeSession =
+                sessionIdentifier == nil
+                ? URLSession(configuration: Self.sessionConfiguration(), delegate: delegate, delegateQueue: rangeQueue)
+                : session
         #else
+            rangeSession = session
             dataSession =
                 sessionIdentifier == nil
                 ? session
@@ -90,8 +109,22 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
     package func backgroundEventsDelivered() { delegate.backgroundEventsDelivered() }
 
     /// A download task's bytes are the receiver's only once the task is whole: a range goes in pieces of 16 MiB, so
-    /// an interruption (or a pause the journal records) loses at most one piece per range.
-    package var fileBodyPieceLimit: Int64? { 16 << 20 }
+    /// an interruption (or a pause the journal records) loses at most one piece per range. Where FoundationNetworking
+    /// runs, a piece of an unnamed session is a data task (``asDownloadTask(_:)``) whose bytes wait in the queues
+    /// (FoundationNetworking's, the task's own ``URLSessionTaskState/callbacks``) with nothing holding the network
+    /// back: pieces of 2 MiB bound that wait (a 1 GiB download in four ranges: 50–57 MiB peak; 58–66 MiB in pieces
+    /// of 4 MiB, no faster).
+    package var fileBodyPieceLimit: Int64? { usesDownloadTasks ? 16 << 20 : 2 << 20 }
+
+    /// Whether a range into a file goes as a download task (``asDownloadTask(_:)``): always on Apple platforms;
+    /// where FoundationNetworking runs, only for a named session (an app's, which stands for a background one).
+    private var usesDownloadTasks: Bool {
+        #if canImport(FoundationNetworking)
+            sessionIdentifier != nil
+        #else
+            true
+        #endif
+    }
 
     /// Where FoundationNetworking runs, a tus chunk is at most what goes from memory (``memoryBodyLimit``): a body
     /// sent from a file there is unsafe to cancel.
@@ -169,11 +202,13 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
             expectedSend: body.length, request: request, configuration: configuration)
         let task: URLSessionTask
         switch body.source {
-        case .none where Self.isDownloadTask(request):
+        case .none where asDownloadTask(request):
             task = session.downloadTask(with: urlRequest)
         case .none:
             if !["GET", "HEAD"].contains(request.method) { urlRequest.httpBody = Data() }
-            task = (request.freshConnection ? session : dataSession).dataTask(with: urlRequest)
+            let dataSession =
+                request.freshConnection ? session : Self.isRangeIntoFile(request) ? rangeSession : dataSession
+            task = dataSession.dataTask(with: urlRequest)
         case .file(let file, let length):
             urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
             task = Self.uploadTask(in: session, urlRequest, file: file, length: length)
@@ -210,16 +245,24 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
     /// The answer an orphan download task of the same label and fields brought (a background session's, run while
     /// the app was away), if one did: the range is then not asked again.
     private func claimedAnswer(to request: HTTPRequest, _ urlRequest: URLRequest) async -> URLSessionOrphans.Answer? {
-        guard let label = request.transferLabel, Self.isDownloadTask(request) else { return nil }
+        guard let label = request.transferLabel, asDownloadTask(request) else { return nil }
         return await delegate.claim(label, asking: urlRequest, in: session)
     }
 
     /// A range into a file goes as a download task: the session writes the body to a file as it comes (bounded
     /// memory, however slow the disk), and a background session can carry it while the app is away. A whole
     /// unbounded stream stays a data task: its bytes are stored as they come, not copied once more at the end.
-    /// (Ranges as data tasks on FoundationNetworking were tried twice and reverted: twice a clean-clone CI run had
-    /// a request on the tests' shared engine unanswered for 60 s while many tests downloaded; docs/PORTING.md.)
-    static func isDownloadTask(_ request: HTTPRequest) -> Bool {
+    /// Where FoundationNetworking runs, an unnamed session (the CLI's; a named one stands for an app's background
+    /// session) makes every request a data task: its download task opens, seeks, writes and closes its file for
+    /// every 16 KiB, and its `try!` ends the process if that file is gone (a 1 GiB range took 3.8 s that way,
+    /// 2.1–2.3 s as data tasks). Suspending a data task there to hold the network back delivers bytes again (seen:
+    /// 9 GB delivered for a 1 GiB file), so the wait is bounded by the piece's size instead (``fileBodyPieceLimit``).
+    func asDownloadTask(_ request: HTTPRequest) -> Bool {
+        usesDownloadTasks && Self.isRangeIntoFile(request)
+    }
+
+    /// A GET of a range whose bytes go into a file: a download task, or a data task in ``rangeSession``.
+    static func isRangeIntoFile(_ request: HTTPRequest) -> Bool {
         request.method == "GET" && request.sink.isFile && request.headers["Range"] != nil
     }
 
