@@ -340,12 +340,12 @@ import Transfer
         let file = try work.write("video.mkv", Data((0..<(48 << 20)).map { UInt8($0 % 253) }))
         let terminal = try await TerminalSession.start(
             [ProcessRunner.cliPath, "put", "--bwlimit", "256K", "--chunk-size", "1M", file, "officer:/"],
-            environment: cli.environment(), columns: 60)
-        // Three minutes at 256 KiB/s: interrupted well before its end, however slow the machine and its tmux
-        // (a loaded CI machine once took 40 s over the screen reads before the Ctrl-C went), and once 2 MiB went:
-        // past the first chunk (1 MiB, inside the creation), so the server holds the upload and it pauses (on a
-        // quiet machine the first bytes shown came during the creation, and nothing could be kept).
-        let screen = try await terminal.interrupt(once: #"^Transferred: ([2-9]|[1-4][0-9])\.[0-9]+ MiB"#)
+            environment: cli.environment(), columns: 60,
+            // Three minutes at 256 KiB/s, interrupted once 2 MiB went: past the first chunk (1 MiB, inside the
+            // creation), so the server holds the upload and it pauses (on a quiet machine the first bytes shown came
+            // during the creation, and nothing could be kept).
+            interruptingOnce: #"^Transferred: ([2-9]|[1-4][0-9])\.[0-9]+ MiB"#)
+        let screen = try await terminal.interrupted()
         let shown = screen.joined(separator: "\n")
         #expect(screen.contains("EXIT=130"), "\(shown)")
         let totals = screen.filter { $0.hasPrefix("Transferred:") || $0.hasPrefix("Stopped:") }
@@ -392,8 +392,8 @@ import Transfer
         _ = try server.root.write("big.bin", Data((0..<(32 << 20)).map { UInt8($0 % 251) }))
         let get = try await TerminalSession.start(
             [ProcessRunner.cliPath, "get", "-x", "4", "--bwlimit", "64K", "officer:/big.bin", work.file("big.bin")],
-            environment: cli.environment())
-        let getScreen = try await get.interrupt(once: TerminalSession.bytesMoved)
+            environment: cli.environment(), interruptingOnce: TerminalSession.bytesMoved)
+        let getScreen = try await get.interrupted()
         let gotShown = getScreen.joined(separator: "\n")
         #expect(getScreen.contains("EXIT=130") && !gotShown.contains("4/4 parts"), "\(gotShown)")
         #expect(
@@ -407,8 +407,9 @@ import Transfer
         defer { proxy.stop() }
         let sync = try await TerminalSession.start(
             [ProcessRunner.cliPath, "sync", "-P", tree, "officer:/Tree"],
-            environment: cli.environment(["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]))
-        let syncScreen = try await sync.interrupt(once: TerminalSession.bytesMoved)
+            environment: cli.environment(["OFFICER_SERVER": proxy.url, "OFFICER_TOKEN": try cli.savedToken()]),
+            interruptingOnce: TerminalSession.bytesMoved)
+        let syncScreen = try await sync.interrupted()
         let syncShown = syncScreen.joined(separator: "\n")
         #expect(
             syncScreen.contains("EXIT=130") && !syncShown.contains("100%") && !syncShown.contains("4/4 files"),

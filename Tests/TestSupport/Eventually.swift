@@ -47,7 +47,8 @@ public enum Eventually {
     ///
     /// The one sleep of the tests' waits: every wait for an outside process (a server that starts, a screen
     /// that shows a line, a count that settles) polls here, bounded by its timeout; a wait for something in
-    /// this process awaits the event itself.
+    /// this process awaits the event itself. (One wait lives outside this process: the watcher that types a
+    /// terminal test's Ctrl-C, ``TerminalSession``, polls the screen from a process of its own.)
     @discardableResult
     public static func blocking(timeout: Double, every interval: Double = 0.02, _ condition: () throws -> Bool) -> Bool
     {

@@ -11,26 +11,61 @@ public final class TerminalSession: @unchecked Sendable {
 
     /// Starts `arguments` (with `environment`) in a terminal of `columns` × `rows`; after the command ends its exit
     /// status is printed as `EXIT=N` and the session stays for reading until ``stop()``.
-    public static func start(_ arguments: [String], environment: [String: String], columns: Int = 80, rows: Int = 24)
-        async throws -> TerminalSession
-    {
+    ///
+    /// With `interruptingOnce`, a regular expression, Ctrl-C is typed once a line of the screen matches it (or after
+    /// `interruptTimeout` seconds) by a watcher process of its own, started with the session: a test process whose
+    /// cooperative pool is busy (two threads on this machine, a hundred suites beside) once resumed its task only
+    /// after a whole three-minute upload, so the keys must not wait for it. ``interrupted()`` reads the result.
+    public static func start(
+        _ arguments: [String], environment: [String: String], columns: Int = 80, rows: Int = 24,
+        interruptingOnce pattern: String? = nil, interruptTimeout: Double = 120
+    ) async throws -> TerminalSession {
         let session = TerminalSession(socket: "officer-files-test-\(getpid())-\(UUID().uuidString.prefix(8))")
         let assignments = environment.map { "\($0.key)=\(quoted($0.value))" }.joined(separator: " ")
         let command =
             "env \(assignments) \(arguments.map(quoted).joined(separator: " ")); echo EXIT=$?; exec tail -f /dev/null"
         // tmux's server would keep every descriptor this process lets it inherit (a pipe of the caller's stays
-        // open, and whoever reads it waits for the server): python starts it with none but the standard three.
+        // open, and whoever reads it waits for the server): python starts it with none but the standard three, and
+        // its watcher with none at all.
         let started = try await ProcessRunner.runDetached(
             "/usr/bin/python3",
             [
-                "-c",
-                "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL).returncode)",
-                "/usr/bin/tmux", "-L", session.socket, "new-session", "-d", "-s", session.name, "-x", String(columns),
-                "-y", String(rows), command,
+                "-c", launcher, "/usr/bin/tmux", session.socket, session.name, pattern ?? "", String(interruptTimeout),
+                "new-session", "-d", "-s", session.name, "-x", String(columns), "-y", String(rows), command,
             ])
         guard started.status == 0 else { throw NotStarted(output: started.stderr) }
         return session
     }
+
+    /// Starts the tmux session, then (given a pattern) forks the watcher that types Ctrl-C: detached, its standard
+    /// descriptors on /dev/null and no other open, polling the screen (tmux is a process of its own) until a line
+    /// matches, the session is gone, or the time is up.
+    private static let launcher = #"""
+        import os, re, subprocess, sys, time
+        tmux, socket, name, pattern, timeout = sys.argv[1:6]
+        status = subprocess.run([tmux, "-L", socket] + sys.argv[6:], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL).returncode
+        if status != 0 or not pattern:
+            sys.exit(status)
+        if os.fork() == 0:
+            os.setsid()
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            os.closerange(3, 65536)
+            expression, deadline = re.compile(pattern, re.M), time.monotonic() + float(timeout)
+            while time.monotonic() < deadline:
+                screen = subprocess.run([tmux, "-L", socket, "capture-pane", "-p", "-t", name],
+                                        stdin=subprocess.DEVNULL, capture_output=True)
+                if screen.returncode != 0:
+                    os._exit(0)
+                if expression.search(screen.stdout.decode(errors="replace")):
+                    break
+                time.sleep(0.05)
+            subprocess.run([tmux, "-L", socket, "send-keys", "-t", name, "C-c"], stdin=subprocess.DEVNULL,
+                           capture_output=True)
+            os._exit(0)
+        """#
 
     /// Ends the session and its tmux server. The session is killed first: tmux 3.3a answers `kill-server` with
     /// status 0 and leaves a server whose pane waits in `tail -f` running (every session of a test run stayed).
@@ -76,28 +111,10 @@ public final class TerminalSession: @unchecked Sendable {
         }
     }
 
-    /// Ctrl-C once a line of the screen matches `pattern` (the display shows that bytes moved, say), then the
-    /// screen the command left with its `EXIT=N`; the session is stopped. The interruption follows what the
-    /// display shows, never a guessed time.
-    public func interrupt(once pattern: String, timeout: Double = 120) async throws -> [String] {
-        // Typed from the polling thread the moment the line shows, or when the wait gives up: a test whose task
-        // waits for a thread of a busy pool must not let the command run on (a loaded machine twice sent it after
-        // a whole three-minute upload, once the line had shown, then once it had not within a minute).
-        let expression = try NSRegularExpression(pattern: pattern)
-        let (socket, name) = (socket, name)
-        let matches: @Sendable (String) -> Bool = {
-            expression.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil
-        }
-        await withCheckedContinuation { (typed: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                Eventually.blocking(timeout: timeout) {
-                    Self.lines(Self.tmux(socket, ["capture-pane", "-p", "-t", name])).contains(where: matches)
-                }
-                _ = Self.tmux(socket, ["send-keys", "-t", name, "C-c"])
-                typed.resume()
-            }
-        }
-        let screen = try await wait(for: "EXIT=", timeout: 30)
+    /// The screen the command left once the Ctrl-C of `start(…interruptingOnce:)` ended it, with its `EXIT=N`;
+    /// the session is stopped. The interruption follows what the display shows, never a guessed time.
+    public func interrupted(timeout: Double = 300) async throws -> [String] {
+        let screen = try await wait(for: "EXIT=", timeout: timeout)
         await stop()
         return screen
     }
