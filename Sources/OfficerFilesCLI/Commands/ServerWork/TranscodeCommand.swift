@@ -64,7 +64,7 @@ enum TranscodeCommand: Command {
         let display = PartsDisplay(reporter: reporter, name: result.name, context: context)
         let download = try await context.show(
             files.download(.officer(result), toPath: destination, options: options), on: display)
-        GetCommand.report(download, source: result.description, started, reporter: reporter, context)
+        GetCommand.report(download, source: result.description, started, context)
     }
 
     /// A server without transcoding into a file (the seed's) streams the transcode instead: it is saved here as it
@@ -90,6 +90,6 @@ enum TranscodeCommand: Command {
         let download = try await context.show(
             try context.files().server(of: video).transcodeStream(video, to: destination, options: options), on: display
         )
-        GetCommand.report(download, source: video.description, started, reporter: reporter, context)
+        GetCommand.report(download, source: video.description, started, context)
     }
 }

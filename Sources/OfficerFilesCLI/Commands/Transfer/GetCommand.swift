@@ -107,7 +107,7 @@ enum GetCommand: Command {
         } catch  where context.report(error).category == .cancelled {
             throw interruption(of: destination, files)
         }
-        report(result, source: source.description, started, reporter: reporter, context)
+        report(result, source: source.description, started, context)
     }
 
     /// What Ctrl-C left, told as it is: a download the journal kept continues, one that could not be kept (a server
@@ -143,14 +143,12 @@ enum GetCommand: Command {
         let files = try context.files()
         let result = try await context.show(
             files.downloadZip(of: sources, to: destination, options: options), on: display)
-        report(result, source: sources.map(\.description).joined(separator: " "), started, reporter: reporter, context)
+        report(result, source: sources.map(\.description).joined(separator: " "), started, context)
     }
 
-    /// The result line (or JSON object) of a finished download, through `reporter` on a terminal: its frame is
-    /// cleared first, so the line is never erased by the frame's last redraw or its clearing at the end.
-    static func report(
-        _ result: DownloadResult, source: String, _ started: Date, reporter: ProgressReporter, _ context: CommandContext
-    ) {
+    /// The result line (or JSON object) of a finished download. The console sends the line through the progress
+    /// display, whose frame is cleared first, so the line is never erased by the frame's clearing at the end.
+    static func report(_ result: DownloadResult, source: String, _ started: Date, _ context: CommandContext) {
         let seconds = Date().timeIntervalSince(started)
         if context.global.json {
             context.printJSON(
@@ -171,7 +169,7 @@ enum GetCommand: Command {
             // Said where a claim was made before: a cached copy is never called verified unless it matched the server.
             case .size: if result.fromCache { line += ", checked by size only (the server offers no checksum)" }
             }
-            reporter.message(line)
+            context.console.message(line)
         }
     }
 }

@@ -146,15 +146,14 @@ enum PutCommand: Command {
         func send(_ local: String, _ prepared: Result<UploadImagePreparation.Item, ImageError>) async throws {
             do {
                 let item = try prepared.get()
-                // Through the reporter: a line beside its drawn frame is overwritten by the next redraw.
-                if let warning = item.warning { reporter.message("warning: \(warning)") }
+                if let warning = item.warning { context.console.message("warning: \(warning)") }
                 try await upload(
                     item.path, plan, name: item.name, options: options, reporter: reporter, context: context,
                     shownAs: local)
                 if let temporary = item.temporary { unlink(temporary) }
             } catch {
                 if locals.count == 1 || Task.isCancelled { throw error }
-                reporter.message(
+                context.console.message(
                     "officer-files: " + context.describe(error) + (error is ImageError ? "; not uploaded" : ""))
                 failures.append(error)
             }

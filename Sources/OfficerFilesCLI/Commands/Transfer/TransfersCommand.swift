@@ -70,10 +70,10 @@ enum TransfersCommand: Command {
                     result, shown: from, destination: to, seconds: Date().timeIntervalSince(started),
                     reporter: reporter, context: context)
             case .downloaded(let result) where context.global.json:
-                GetCommand.report(result, source: from, started, reporter: reporter, context)
+                GetCommand.report(result, source: from, started, context)
             case .downloaded(let result) where !context.global.quiet:
-                // Through the reporter, as every result line under a progress display: its frame is cleared first.
-                reporter.message(
+                // To stderr like every message (the console clears the progress frame first), not stdout beside it.
+                context.console.message(
                     "Saved \(result.path) (\(ByteCountFormat.string(result.bytes))), resumed after \(ByteCountFormat.string(result.resumedBytes))"
                 )
             case .downloaded: break
