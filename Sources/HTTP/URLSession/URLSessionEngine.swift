@@ -65,23 +65,11 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
         self.temporaryFolder = temporaryFolder
         self.sessionIdentifier = sessionIdentifier
         delegate = URLSessionEngineDelegate(downloadFolder: temporaryFolder)
-        queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        queue.name = "officer-files.urlsession"
-        // FoundationNetworking queues a download task's every 16 KiB for the delegate, each holding its bytes until
-        // it runs, with nothing holding the network back: on a dispatch queue of its own the delegate keeps up (a
-        // 1 GiB download in four ranges peaked at 150 MiB on the default one, 54 MiB here; bench/download).
-        // The operation queue does not keep its underlying queue (`unowned(unsafe)`): the engine does.
-        delegateQueue = DispatchQueue(label: "officer-files.urlsession.delegate", qos: .userInitiated)
-        queue.underlyingQueue = delegateQueue
+        (queue, delegateQueue) = Self.serialDelegateQueue("officer-files.urlsession")
         session = URLSession(
             configuration: Self.sessionConfiguration(identifier: sessionIdentifier), delegate: delegate,
             delegateQueue: queue)
-        rangeQueue = OperationQueue()
-        rangeQueue.maxConcurrentOperationCount = 1
-        rangeQueue.name = "officer-files.urlsession.ranges"
-        rangeDelegateQueue = DispatchQueue(label: "officer-files.urlsession.ranges", qos: .userInitiated)
-        rangeQueue.underlyingQueue = rangeDelegateQueue
+        (rangeQueue, rangeDelegateQueue) = Self.serialDelegateQueue("officer-files.urlsession.ranges")
         #if canImport(FoundationNetworking)
             dataSession = session
             rangeSession =
@@ -95,6 +83,20 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
                 ? session
                 : URLSession(configuration: Self.sessionConfiguration(), delegate: delegate, delegateQueue: queue)
         #endif
+    }
+
+    /// A serial delegate queue running on a dispatch queue of its own, and that dispatch queue. FoundationNetworking
+    /// queues a download task's every 16 KiB for the delegate, each holding its bytes until it runs, with nothing
+    /// holding the network back: on a dispatch queue of its own the delegate keeps up (a 1 GiB download in four
+    /// ranges peaked at 150 MiB on the default one, 54 MiB here; bench/download). The operation queue does not keep
+    /// its underlying queue (`unowned(unsafe)`): the engine keeps it.
+    private static func serialDelegateQueue(_ name: String) -> (OperationQueue, DispatchQueue) {
+        let operations = OperationQueue()
+        operations.maxConcurrentOperationCount = 1
+        operations.name = name
+        let underlying = DispatchQueue(label: name + ".delegate", qos: .userInitiated)
+        operations.underlyingQueue = underlying
+        return (operations, underlying)
     }
 
     /// Keeps the completion handler the system gave the app for this session's events
@@ -206,9 +208,9 @@ package final class URLSessionEngine: HTTPEngine, Sendable {
             task = session.downloadTask(with: urlRequest)
         case .none:
             if !["GET", "HEAD"].contains(request.method) { urlRequest.httpBody = Data() }
-            let dataSession =
+            let carrier =
                 request.freshConnection ? session : Self.isRangeIntoFile(request) ? rangeSession : dataSession
-            task = dataSession.dataTask(with: urlRequest)
+            task = carrier.dataTask(with: urlRequest)
         case .file(let file, let length):
             urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
             task = Self.uploadTask(in: session, urlRequest, file: file, length: length)
