@@ -16,9 +16,7 @@ extension ContentCache {
             try index.withLock { database in
                 Result { () throws(CacheError) in database = try Self.recreateIndex(path) }
             }.get()
-            try reader.withLock { database in
-                Result { () throws(SQLiteError) in database = try SQLiteDatabase(path: path) }
-            }.mapError { CacheError.index($0) }.get()
+            reader.withLock { $0 = nil }  // it read the old file; the next read opens the new one
             report.rebuiltIndex = true
         }
         try withWriteTransaction { db throws(CacheError) in

@@ -34,7 +34,8 @@ package final class ContentCache: Sendable {
     let index: LockedValue<SQLiteDatabase>
     /// A second connection for reads outside a transaction (``sql(_:)``), so a listing never waits behind a write
     /// (which may itself wait for another process): in WAL a reader sees the last commit and is not blocked.
-    let reader: LockedValue<SQLiteDatabase>
+    /// Opened by the first such read (most runs only look entries up, in transactions); verifying closes it.
+    let reader = LockedValue<SQLiteDatabase?>(nil)
     var indexPath: String { directory + "/index.sqlite" }
     var objectsDirectory: String { directory + "/objects" }
     var temporaryDirectory: String { directory + "/tmp" }
@@ -75,7 +76,6 @@ package final class ContentCache: Sendable {
             let (opened, damaged) = try SQLiteStateFile.open(
                 path: directory + "/index.sqlite", schema: Self.indexSchema, ifDamaged: .delete)
             index = LockedValue(opened)
-            reader = LockedValue(try SQLiteDatabase(path: opened.path))
             rebuilt = damaged != nil
         } catch {
             throw .index(error)
@@ -470,8 +470,15 @@ package final class ContentCache: Sendable {
 
     /// Runs reading statements on the index outside a write transaction, on the reading connection.
     func sql<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(CacheError) -> T {
-        try reader.withLock { database in Result { () throws(SQLiteError) in try body(database) } }
-            .mapError { CacheError.index($0) }.get()
+        let path = indexPath
+        return try reader.withLock { database in
+            Result { () throws(SQLiteError) in
+                let opened: SQLiteDatabase
+                if let database { opened = database } else { opened = try SQLiteDatabase(path: path) }
+                database = opened
+                return try body(opened)
+            }
+        }.mapError { CacheError.index($0) }.get()
     }
 
     /// Runs statements on the index `db` a caller holds (inside ``withWriteTransaction(_:)``).
