@@ -87,15 +87,6 @@ public final class TerminalSession: @unchecked Sendable {
         try await wait(timeout: timeout) { $0.contains(text) }
     }
 
-    /// Waits until a line of the screen matches `pattern`, a regular expression (at most `timeout` seconds); the
-    /// screen then.
-    public func wait(matching pattern: String, timeout: Double) async throws -> [String] {
-        let expression = try NSRegularExpression(pattern: pattern)
-        return try await wait(timeout: timeout) {
-            expression.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil
-        }
-    }
-
     /// Polls the screen (``Eventually``: tmux is a process of its own) until a line satisfies `matches`.
     private func wait(timeout: Double, until matches: @escaping @Sendable (String) -> Bool) async throws -> [String] {
         let (socket, name) = (socket, name)
