@@ -162,26 +162,28 @@ import Testing
         #expect(try await bashComplete(#"officer-files ls "officer:/X/with s"#) == ["officer:/X/with space/"])
         #expect(try await bashComplete("officer-files ls officer:/X/") == [#"/X/with\ space/"#])
 
-        // zsh, in a pseudo-terminal: what the line holds after TAB.
+        // zsh, in a pseudo-terminal: what the line holds after TAB. The widget bound to ^X writes the line into a
+        // FIFO this shell holds open for reading and writing, so the read waits for that line itself (however long
+        // a loaded machine takes to complete it) and opening the FIFO never blocks either side.
         func zshComplete(_ line: String) async throws -> String {
-            let out = work.file("zsh-\(UUID().uuidString).txt")
+            let fifo = work.file("zsh-\(UUID().uuidString).fifo")
             var env = environment
             env["LINE"] = line
             let run = try await shell(
                 "/usr/bin/zsh",
                 """
                 zmodload zsh/zpty
-                : > '\(out)'
+                mkfifo '\(fifo)' && exec {answer}<>'\(fifo)'
                 zpty z 'zsh -f -i'
                 zpty -w z "autoload -Uz compinit; compinit -u -D; source '\(zsh)'"
-                zpty -w z "show() { print -r -- \\"<\\$BUFFER>\\" >> '\(out)' }; zle -N show; bindkey '^X' show"
+                zpty -w z "show() { print -r -- \\"<\\$BUFFER>\\" > '\(fifo)' }; zle -N show; bindkey '^X' show"
                 zpty -w -n z "$LINE"$'\\t'$'\\x18'
-                for i in {1..50}; do [[ -s '\(out)' ]] && break; sleep 0.1; done
+                read -r -t 600 -u $answer shown
                 zpty -d z
+                print -r -- "$shown"
                 """, environment: env)
             #expect(run.status == 0, "\(run.stderr)")
-            return (try? String(contentsOfFile: out, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-                ?? ""
+            return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         #expect(
             try await zshComplete("officer-files ls officer:/X/wi") == #"<officer-files ls officer:/X/with\ space/>"#)

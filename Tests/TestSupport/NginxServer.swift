@@ -78,7 +78,7 @@ public final class NginxServer: @unchecked Sendable {
             ((try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "").contains(
                 "bind() to 127.0.0.1:\(port) failed")
         }
-        if Eventually.blocking(timeout: 5, { !started.isRunning || Self.canConnect(port) }) {
+        if Eventually.blocking(timeout: 60, { !started.isRunning || Self.canConnect(port) }) {
             guard started.isRunning else {
                 try? FileManager.default.removeItem(atPath: errorLog)
                 return false
