@@ -51,7 +51,7 @@ import Transfer
     @Test func aKilledUploadContinuesAfterTheDaemonsChunkWithNoByteSentTwice() async throws {
         let server = try await ReferenceServer.start()
         #expect(try await cli.login(server).status == 0)
-        let big = try work.write("up.bin", Data((0..<6_000_000).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ $0 >> 9) }))
+        let big = try work.write("up.bin", TestBytes.pattern(6_000_000, seed: 17))
         let (proxy, daemon, environment) = try await daemonBehindProxy(
             server, ["--direction", "up", "--throttle", "1000000"])
         defer {
@@ -72,7 +72,7 @@ import Transfer
     @Test func aKilledDownloadIsAdoptedFromTheDaemonWithNoByteFetchedTwice() async throws {
         let server = try await ReferenceServer.start()
         #expect(try await cli.login(server).status == 0)
-        let bytes = Data((0..<30_000_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 11) })
+        let bytes = TestBytes.pattern(30_000_000, seed: 131)
         try server.root.write("big.bin", bytes)
         let (proxy, daemon, environment) = try await daemonBehindProxy(server, ["--throttle", "3000000"])
         defer {

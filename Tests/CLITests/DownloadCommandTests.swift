@@ -18,7 +18,7 @@ import Transfer
     }
 
     func bytes(_ count: Int, seed: UInt8) -> Data {
-        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ Int(seed) &* 7 &+ $0 / 1000) })
+        TestBytes.pattern(count, seed: UInt64(seed))
     }
 
     /// Modification time in seconds with the nanoseconds.

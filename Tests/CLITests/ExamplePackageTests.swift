@@ -52,7 +52,7 @@ import Testing
         let bin = try await build()
         let server = try await ReferenceServer.start()
         for index in 0..<23 { _ = try server.root.write("Screen/note-\(index).txt", "note \(index)\n") }
-        let big = Data((0..<12_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let big = TestBytes.pattern(12_000_000, seed: 7)
         _ = try server.root.write("Screen/big.bin", big)
         let photo = work.file("camera.jpg")
         #expect(try ProcessRunner.run("/usr/bin/vips", ["gaussnoise", photo, "3000", "2000"]).status == 0)
@@ -89,7 +89,7 @@ import Testing
         let bin = try await build()
         let server = try await ReferenceServer.start()
         for index in 0..<23 { _ = try server.root.write("Phone/note-\(index).txt", "note \(index)\n") }
-        _ = try server.root.write("Phone/big.bin", Data((0..<12_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }))
+        _ = try server.root.write("Phone/big.bin", TestBytes.pattern(12_000_000, seed: 13))
         // Answers come at 2 MB/s a connection, so a download left after its first bytes leaves most of it behind.
         let link = try await startFaultProxy(
             target: "127.0.0.1:\(server.service.port)", ["--throttle", "2000000", "--direction", "down"])

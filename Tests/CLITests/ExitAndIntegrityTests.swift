@@ -15,8 +15,7 @@ import Testing
     }
 
     func random(_ name: String, bytes: Int) throws -> String {
-        var generator = SystemRandomNumberGenerator()
-        let data = Data((0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let data = TestBytes.random(bytes)
         return try server.root.write(name, data)
     }
 
@@ -101,8 +100,7 @@ import Testing
         // The new version is ready before the download starts, and put in place by the polling thread the moment
         // bytes of the old one land: a test body that waits for a thread of the shared pool cannot be late.
         let replacement = work.file("replacement.bin")
-        var generator = SystemRandomNumberGenerator()
-        try Data((0..<(2 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(
+        try TestBytes.random(2 << 20).write(
             to: URL(fileURLWithPath: replacement))
         try FileManager.default.setAttributes(
             [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000.5)], ofItemAtPath: replacement)

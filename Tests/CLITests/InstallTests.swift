@@ -5,7 +5,7 @@ import Testing
 @testable import OfficerFilesCLI
 
 /// `make install`, the completions, the man page and `make deb`, as a user installs and uses them: one release
-/// build (made by `make test` beside the tests; `make` waits for it or finds it current) shared by every step.
+/// build shared by every step (`make test-release` builds it, then runs this test; `make test` skips it).
 @Suite struct InstallTests {
     let cli = CLIRunner()
     let work = TemporaryDirectory(prefix: "install-work")
@@ -24,8 +24,8 @@ import Testing
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Not one of the heavy tests: `make test` builds the release beside the suite, and a test in that chain
-    /// waiting for it would hold every other heavy test back.
+    /// Not one of the heavy tests: run alone, after the release build (`make test-release`); a plain `swift test`
+    /// builds the release here, and a test in the heavy chain waiting for that would hold the others back.
     @Test func installsCompletesDocumentsAndPackages() async throws {
         try await installAndUninstall()
         try await package()

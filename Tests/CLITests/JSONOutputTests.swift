@@ -75,7 +75,7 @@ import Testing
 
         // Fixtures, made here.
         _ = try server.root.write("Documents/notes.md", "# notes\nsecond line\n")
-        _ = try server.root.write("big.bin", Data((0..<3_000_000).map { UInt8($0 % 251) }))
+        _ = try server.root.write("big.bin", TestBytes.pattern(3_000_000, seed: 251))
         let photo = work.file("photo.jpg")
         try await tool("/usr/bin/vips", ["gaussnoise", photo + "[Q=90]", "640", "480"])
         try FileManager.default.copyItem(atPath: photo, toPath: server.root.file("Documents/photo.jpg"))

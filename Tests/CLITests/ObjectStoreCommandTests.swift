@@ -41,7 +41,7 @@ import Transfer
     }
 
     func bytes(_ count: Int, seed: Int) -> Data {
-        Data((0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13 &+ seed) })
+        TestBytes.pattern(count, seed: UInt64(seed))
     }
 
     /// A file of random MiB written by dd, off Swift's shared pool: building tens of megabytes byte by byte in a

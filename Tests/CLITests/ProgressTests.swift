@@ -337,7 +337,7 @@ import Transfer
     @Test func anInterruptedPutSaysWhatIsNotDoneInSixtyColumns() async throws {
         let server = try await ReferenceServer.start(inMemory: true)
         #expect(try await cli.login(server).status == 0)
-        let file = try work.write("video.mkv", Data((0..<(48 << 20)).map { UInt8($0 % 253) }))
+        let file = try work.write("video.mkv", TestBytes.pattern(48 << 20, seed: 253))
         let terminal = try await TerminalSession.start(
             [ProcessRunner.cliPath, "put", "--bwlimit", "256K", "--chunk-size", "1M", file, "officer:/"],
             environment: cli.environment(), columns: 60,
@@ -368,7 +368,7 @@ import Transfer
     @Test func aFinishedGetLeavesItsResultLineAndNoFrame() async throws {
         let server = try await ReferenceServer.start(inMemory: true)
         #expect(try await cli.login(server).status == 0)
-        _ = try server.root.write("done.bin", Data((0..<(8 << 20)).map { UInt8($0 % 249) }))
+        _ = try server.root.write("done.bin", TestBytes.pattern(8 << 20, seed: 249))
         for ranges in ["1", "4"] {
             let destination = work.file("done-\(ranges).bin")
             let get = try await TerminalSession.start(
@@ -389,7 +389,7 @@ import Transfer
     @Test func anInterruptedGetAndSyncSayWhatIsNotDone() async throws {
         let server = try await ReferenceServer.start(inMemory: true)
         #expect(try await cli.login(server).status == 0)
-        _ = try server.root.write("big.bin", Data((0..<(32 << 20)).map { UInt8($0 % 251) }))
+        _ = try server.root.write("big.bin", TestBytes.pattern(32 << 20, seed: 251))
         let get = try await TerminalSession.start(
             [ProcessRunner.cliPath, "get", "-x", "4", "--bwlimit", "64K", "officer:/big.bin", work.file("big.bin")],
             environment: cli.environment(), interruptingOnce: TerminalSession.bytesMoved)

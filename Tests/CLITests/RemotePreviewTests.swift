@@ -70,7 +70,7 @@ import Testing
         #expect(try await cli.login(server).status == 0)
         let work = TemporaryDirectory(prefix: "remote-tar")
         try work.write("in/notes/a.txt", "alpha\n")
-        try work.write("in/big.bin", Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }))
+        try work.write("in/big.bin", TestBytes.pattern(3_000_000))
         try FileManager.default.createDirectory(atPath: server.root.file("Archives"), withIntermediateDirectories: true)
         let tarred = try ProcessRunner.run(
             "/usr/bin/bsdtar",

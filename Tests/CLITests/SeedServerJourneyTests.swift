@@ -25,7 +25,7 @@ import Testing
     }
 
     func bytes(_ count: Int, seed: Int) -> Data {
-        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ seed &+ $0 / 991) })
+        TestBytes.pattern(count, seed: UInt64(seed))
     }
 
     @Test(arguments: serversAndFalseFeatures)

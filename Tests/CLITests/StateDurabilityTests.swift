@@ -156,7 +156,7 @@ import Transfer
     @Test func aFinishedDownloadIsDoneWhenItsJournalDiskFillsAndLeavesNoEntry() async throws {
         let server = try await ReferenceServer.start()
         #expect(try await cli.login(server).status == 0)
-        let source = try server.root.write("big.bin", Data((0..<12_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
+        let source = try server.root.write("big.bin", TestBytes.pattern(12_000_000, seed: 7))
         let state = work.file("state")
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         #expect(try Self.shell(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", state]).status == 0)
@@ -263,7 +263,7 @@ import Transfer
     @Test func transfersCleanLeavesAnUploadThatARunningPutHolds() async throws {
         let server = try await ReferenceServer.start()
         #expect(try await cli.login(server).status == 0)
-        let local = try work.write("up.bin", Data((0..<8_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }))
+        let local = try work.write("up.bin", TestBytes.pattern(8_000_000, seed: 13))
         let cli = cli
         let put = Task { try await cli.run(["put", "--bwlimit", "1M", local, "officer:/up.bin"]) }
         // Cleaned from the polling thread the moment the upload is journaled: under a full run's load, the test's

@@ -29,7 +29,7 @@ import Transfer
     }
 
     func bytes(_ count: Int, seed: Int) -> Data {
-        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ seed &* 7) })
+        TestBytes.pattern(count, seed: UInt64(seed))
     }
 
     /// Relative path → (sha256, mtime) of every file below `folder`.

@@ -27,7 +27,7 @@ import Transfer
     }
 
     func bytes(_ count: Int, seed: Int) -> Data {
-        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ seed &+ $0 / 777) })
+        TestBytes.pattern(count, seed: UInt64(seed))
     }
 
     @Test func putsFilesIntoAFolder() async throws {

@@ -36,7 +36,7 @@ extension HTTPClientTests {
     @Test func aDownloadIsTasksLabelledWithTheirRangeAndContinuedFromTheJournal() async throws {
         let local = TemporaryDirectory(prefix: "download-tasks")
         let journal = local.file("journal.sqlite")
-        let bytes = Data((0..<40_000_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 13) })
+        let bytes = TestBytes.pattern(40_000_000, seed: 131)
         try server.root.write("big.bin", bytes)
         // 2 MB/s: a 16 MiB piece takes about eight seconds, long enough to be seen under way on a loaded machine
         // (at 4 MB/s a loaded CI run once missed it).
@@ -122,7 +122,7 @@ extension HTTPClientTests {
     @Test func aPieceIsReleasedOnlyOnceTheJournalHoldsIt() async throws {
         let local = TemporaryDirectory(prefix: "download-release")
         let journal = local.file("journal.sqlite")
-        let bytes = Data((0..<40_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 12) })
+        let bytes = TestBytes.pattern(40_000_000, seed: 7)
         try server.root.write("big.bin", bytes)
         let engine = JournalCheckingEngine(
             URLSessionEngine(temporaryFolder: URL(fileURLWithPath: local.path), sessionIdentifier: named()),

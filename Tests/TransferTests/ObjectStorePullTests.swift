@@ -30,7 +30,7 @@ import Testing
         let bucket = ObjectStoreServer.freshBucket("beside")
         let engine = HeadHoldingEngine(TestEngine.curl.engine, key: "big.bin")
         let files = try await frontDoor(engine)
-        let content = Data((0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) })
+        let content = TestBytes.pattern(6 << 20, seed: 1)
         let source = try work.write("up/big.bin", content)
         _ = try await files.makeFolder(try files.location("st:\(bucket)"), parents: true)
         // Its own time, stored with it: the pull must give the file that time.
@@ -59,8 +59,8 @@ extension ObjectStorePullTests {
         async throws
     {
         let bucket = ObjectStoreServer.freshBucket("relisted")
-        let old = Data((0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) })
-        let new = Data((0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 40_503 >> 5) })
+        let old = TestBytes.pattern(6 << 20, seed: 1)
+        let new = TestBytes.pattern(6 << 20, seed: 2)
         let oldFile = try work.write("up/old/f.bin", old)
         let newFile = try work.write("up/new/f.bin", new)
         let replaced = LockedValue(false)
@@ -101,8 +101,8 @@ extension ObjectStorePullTests {
     /// object is fetched again as it is now, and the file holds the new version.
     @Test func aHeadBesideThatFindsANewerVersionFetchesItAgain() async throws {
         let bucket = ObjectStoreServer.freshBucket("swapped")
-        let old = Data((0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) })
-        let new = Data((0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 40_503 >> 5) })
+        let old = TestBytes.pattern(6 << 20, seed: 1)
+        let new = TestBytes.pattern(6 << 20, seed: 2)
         let oldFile = try work.write("up/old/f.bin", old)
         let newFile = try work.write("up/new/f.bin", new)
         let filesBox = LockedValue<OfficerFiles?>(nil)
