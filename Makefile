@@ -1,7 +1,7 @@
 # The two commands a newcomer needs: `make demo` and `make test`. Both install what is missing first.
 # `make install [PREFIX=/usr/local] [DESTDIR=…]`, `make uninstall`, `make deb`: the release build, installed.
 # `make lint` / `make format`: swift-format with the repo's .swift-format; `make bench-smoke`: every bench, short.
-.PHONY: bootstrap build demo test test-beside test-release test-swift test-server clean release install uninstall deb lint format bench-smoke docs
+.PHONY: bootstrap build demo test test-server-timed test-products test-swift test-server clean release install uninstall deb lint format bench-smoke docs
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -46,34 +46,34 @@ $(BENCH_BIN): $(SOURCES)
 	@touch $(BENCH_BIN)
 
 # Each step says when it ended (seconds since the test began), so a slow one is seen in CI's log. The Swift tests
-# leave part of two cores idle (they wait on servers and subprocesses), so the example package and the server's own
-# tests run beside them, their output kept in .build/test-beside.log and shown if they fail (the example's test
-# waits for its build: SwiftPM finds it current or waits). The release build is not part of it: built beside the
-# suite it doubled the suite's time; `make test-release` checks it as installed (CI runs both).
-RELEASE_TEST := InstallTests/installsCompletesDocumentsAndPackages
+# leave part of two cores idle (they wait on servers and subprocesses), so the server's own tests run beside them,
+# their output kept in .build/test-server.log and shown after. What builds another product is not part of it: the
+# release build and the example app package (each a build of the whole library again) beside the suite doubled
+# its time; `make test-products` builds and checks them (CI runs both).
+PRODUCT_TESTS := InstallTests/installsCompletesDocumentsAndPackages|ExamplePackageTests
 test: bootstrap
 	@mkdir -p .build && date +%s > .build/test-started
 	swift build --build-tests
 	@echo "test: debug build done at $$(( $$(date +%s) - $$(cat .build/test-started) )) s"
-	@nice -n 10 $(MAKE) --no-print-directory test-beside > .build/test-beside.log 2>&1 & beside=$$!; \
-	swift test --skip-build --parallel --num-workers 2 --skip '$(RELEASE_TEST)'; swift_status=$$?; \
+	@nice -n 5 $(MAKE) --no-print-directory test-server-timed > .build/test-server.log 2>&1 & server=$$!; \
+	swift test --skip-build --parallel --num-workers 2 --skip '$(PRODUCT_TESTS)'; swift_status=$$?; \
 	echo "test: Swift tests done at $$(( $$(date +%s) - $$(cat .build/test-started) )) s"; \
-	wait $$beside; beside_status=$$?; \
-	cat .build/test-beside.log; \
+	wait $$server; server_status=$$?; \
+	cat .build/test-server.log; \
 	echo "test: all done at $$(( $$(date +%s) - $$(cat .build/test-started) )) s"; \
-	[ $$swift_status -eq 0 ] && [ $$beside_status -eq 0 ]
+	[ $$swift_status -eq 0 ] && [ $$server_status -eq 0 ]
 
-# What runs beside the Swift tests: the example package (its test waits for it), then the server's tests.
-test-beside:
-	swift build --package-path Examples/PhotoBackup
-	@echo "test: example package done at $$(( $$(date +%s) - $$(cat .build/test-started) )) s"
+test-server-timed:
 	$(MAKE) --no-print-directory test-server
 	@echo "test: server tests done at $$(( $$(date +%s) - $$(cat .build/test-started) )) s"
 
-# The release build as a user installs it: `make install`, the completions and man page it puts in place, `make deb`.
-test-release: bootstrap release
+# The products others build from this package, checked as they use them: the release build as a user installs it
+# (`make install`, completions, man page, `make deb`) and the example app package (Examples/PhotoBackup: the
+# library through its front door only, the README's library code word for word).
+test-products: bootstrap release
+	swift build --package-path Examples/PhotoBackup
 	swift build --build-tests
-	swift test --skip-build --filter '$(RELEASE_TEST)'
+	swift test --skip-build --parallel --num-workers 2 --filter '$(PRODUCT_TESTS)'
 
 test-swift:
 	swift test --skip-build --parallel --num-workers 2

@@ -9,8 +9,8 @@ import Testing
     static let package = ProcessRunner.packageRoot + "/Examples/PhotoBackup"
     let work = TemporaryDirectory(prefix: "example-work")
 
-    /// Builds the example package (a no-op when `make test` built it already, a wait while it builds it beside the
-    /// tests) and returns its binaries' folder.
+    /// Builds the example package (a no-op when `make test-products` built it already; `make test` skips this
+    /// suite) and returns its binaries' folder.
     func build() async throws -> String {
         var built = try await ProcessRunner.runDetached(
             "/usr/bin/env", ["swift", "build", "--package-path", Self.package])

@@ -5,7 +5,7 @@ import Testing
 @testable import OfficerFilesCLI
 
 /// `make install`, the completions, the man page and `make deb`, as a user installs and uses them: one release
-/// build shared by every step (`make test-release` builds it, then runs this test; `make test` skips it).
+/// build shared by every step (`make test-products` builds it, then runs this test; `make test` skips it).
 @Suite struct InstallTests {
     let cli = CLIRunner()
     let work = TemporaryDirectory(prefix: "install-work")
@@ -24,7 +24,7 @@ import Testing
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Not one of the heavy tests: run alone, after the release build (`make test-release`); a plain `swift test`
+    /// Not one of the heavy tests: run after the release build (`make test-products`); a plain `swift test`
     /// builds the release here, and a test in the heavy chain waiting for that would hold the others back.
     @Test func installsCompletesDocumentsAndPackages() async throws {
         try await installAndUninstall()
