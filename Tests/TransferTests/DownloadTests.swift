@@ -13,18 +13,7 @@ import Testing
 @Suite struct DownloadTests {
     let local = TemporaryDirectory(prefix: "downloads")
 
-    func randomData(_ count: Int, seed: UInt64 = 42) -> Data {
-        var state = seed
-        var data = Data(count: count)
-        data.withUnsafeMutableBytes { bytes in
-            let words = bytes.bindMemory(to: UInt64.self)
-            for index in 0..<words.count {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
-                words[index] = state
-            }
-        }
-        return data
-    }
+    func randomData(_ count: Int, seed: UInt64 = 42) -> Data { TestBytes.pattern(count, seed: seed) }
 
     func downloader(stall: Double = 30) throws -> SegmentedDownloader {
         var configuration = HTTPClientConfiguration()

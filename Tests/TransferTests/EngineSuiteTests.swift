@@ -22,14 +22,7 @@ import Testing
         ).token
     }
 
-    func bytes(_ count: Int, seed: UInt64) -> Data {
-        var state = seed
-        return Data(
-            (0..<count).map { _ in
-                state = state &* 6364136223846793005 &+ 1442695040888963407
-                return UInt8(truncatingIfNeeded: state >> 33)
-            })
-    }
+    func bytes(_ count: Int, seed: UInt64) -> Data { TestBytes.pattern(count, seed: seed) }
 
     /// A multipart upload into the server's root: the `path` field, then `parts`.
     func upload(_ parts: [HTTPRequest.MultipartPart]) -> HTTPRequest {

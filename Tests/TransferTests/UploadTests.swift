@@ -23,13 +23,7 @@ import Testing
     }
 
     func file(_ name: String, _ count: Int, seed: UInt64 = 1) throws -> String {
-        var state = seed
-        var bytes = [UInt8](repeating: 0, count: count)
-        for index in 0..<count {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            bytes[index] = UInt8(truncatingIfNeeded: state >> 33)
-        }
-        return try local.write(name, Data(bytes))
+        try local.write(name, TestBytes.pattern(count, seed: seed))
     }
 
     /// An uploader over `engine` (a test engine around a real one), with no journal.
