@@ -2,7 +2,13 @@ import Foundation
 
 /// A helper program (reference server, fault proxy) that prints `listening on URL` first and runs until stopped.
 public final class BackgroundService: @unchecked Sendable {
-    private let process: Process
+    /// What runs: a child of this process, or a reference server the warm starter forked.
+    private enum Running {
+        case process(Process)
+        case forked(ForkedServer)
+    }
+
+    private let running: Running
     /// The URL from its first line, e.g. `http://127.0.0.1:40123`.
     public let url: String
     /// The port it listens on.
@@ -34,26 +40,73 @@ public final class BackgroundService: @unchecked Sendable {
             throw ServiceError.didNotStart(script: script, output: text)
         }
         url = String(text[range.upperBound...].prefix { !$0.isNewline })
-        self.process = process
+        running = .process(process)
+    }
+
+    /// Starts a reference server with `arguments`: warm (``WarmServerStarter``) unless servers start cold.
+    static func referenceServer(arguments: [String]) throws -> BackgroundService {
+        guard let starter = WarmServerStarter.shared else {
+            return try BackgroundService(script: "reference-server", arguments: arguments)
+        }
+        let (server, url) = try starter.get().start(arguments: arguments)
+        return BackgroundService(forked: server, url: url)
+    }
+
+    private init(forked: ForkedServer, url: String) {
+        running = .forked(forked)
+        self.url = url
+    }
+
+    /// ``referenceServer(arguments:)`` off Swift's cooperative thread pool.
+    static func startReferenceServer(arguments: [String]) async throws -> BackgroundService {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try referenceServer(arguments: arguments) })
+            }
+        }
+    }
+
+    /// Whether it still runs.
+    public var isRunning: Bool {
+        switch running {
+        case .process(let process): process.isRunning
+        case .forked(let server): server.isRunning
+        }
     }
 
     /// Stops it (SIGTERM, then SIGKILL after two seconds) and waits.
     public func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let process = process
-        Eventually.blocking(timeout: 2) { !process.isRunning }
+        switch running {
+        case .process(let process):
+            guard process.isRunning else { return }
+            process.terminate()
+            Eventually.blocking(timeout: 2) { !process.isRunning }
+        case .forked(let server):
+            server.send(SIGTERM)
+            server.waitForEnd(timeout: 2)
+        }
         kill()
     }
 
     /// Sends it `signal` (the fault proxy releases what `--hold-after` held on SIGUSR1).
-    public func send(signal: Int32) { Foundation.kill(process.processIdentifier, signal) }
+    public func send(signal: Int32) {
+        switch running {
+        case .process(let process): Foundation.kill(process.processIdentifier, signal)
+        case .forked(let server): server.send(signal)
+        }
+    }
 
-    /// Kills it at once (SIGKILL), as a crash would.
+    /// Kills it at once (SIGKILL), as a crash would, and waits for its end.
     public func kill() {
-        if process.isRunning {
-            Foundation.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        switch running {
+        case .process(let process):
+            if process.isRunning {
+                Foundation.kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        case .forked(let server):
+            server.send(SIGKILL)
+            server.waitForEnd(timeout: 600)
         }
     }
 
@@ -111,8 +164,8 @@ public final class ReferenceServer: @unchecked Sendable {
     public static func start(root: TemporaryDirectory, state: TemporaryDirectory, port: Int, arguments: [String] = [])
         async throws -> ReferenceServer
     {
-        let service = try await BackgroundService.start(
-            script: "reference-server", arguments: inPlaceArguments(root: root, state: state, port: port) + arguments)
+        let service = try await BackgroundService.startReferenceServer(
+            arguments: inPlaceArguments(root: root, state: state, port: port) + arguments)
         return ReferenceServer(root: root, state: state, service: service)
     }
 
@@ -122,8 +175,8 @@ public final class ReferenceServer: @unchecked Sendable {
     public static func startBlocking(root: TemporaryDirectory, state: TemporaryDirectory, port: Int) throws
         -> ReferenceServer
     {
-        let service = try BackgroundService(
-            script: "reference-server", arguments: inPlaceArguments(root: root, state: state, port: port))
+        let service = try BackgroundService.referenceServer(
+            arguments: inPlaceArguments(root: root, state: state, port: port))
         return ReferenceServer(root: root, state: state, service: service)
     }
 
@@ -138,8 +191,7 @@ public final class ReferenceServer: @unchecked Sendable {
     public static func start(arguments: [String] = [], inMemory: Bool = false) async throws -> ReferenceServer {
         let root = TemporaryDirectory(prefix: "officer-root", inMemory: inMemory)
         let state = TemporaryDirectory(prefix: "officer-state", inMemory: inMemory)
-        let service = try await BackgroundService.start(
-            script: "reference-server",
+        let service = try await BackgroundService.startReferenceServer(
             arguments: [
                 "--root", root.path, "--state", state.path, "--port", "0", "--user", "ann@example.org:correct horse",
             ]
