@@ -61,7 +61,7 @@ let package = Package(
         // The Linux plug-ins behind Preview's `FileTypeDetecting`, `ArchiveReading` and `ImagePreparing`.
         .target(name: "MagicFileTypes", dependencies: ["Preview", "CMagic"]),
         .target(name: "LibArchiveReading", dependencies: ["Preview", "CArchive"]),
-        .target(name: "VipsImaging", dependencies: ["Preview", "CVips"]),
+        .target(name: "VipsImaging", dependencies: ["FileModel", "Preview", "CVips"]),
         .target(name: "HTTP", dependencies: ["FileModel", "Platform"]),
         // The libcurl engine, a Linux plug-in behind HTTP's `HTTPEngine`.
         .target(name: "CurlHTTP", dependencies: ["FileModel", "HTTP", "Platform", "CCurl"]),

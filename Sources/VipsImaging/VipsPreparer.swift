@@ -1,3 +1,4 @@
+import FileModel
 import Foundation
 import Preview
 
@@ -60,7 +61,7 @@ struct VipsPreparer: Sendable {
         } catch {
             throw .undecodable(file: input, message: Self.message(error))
         }
-        let temp = output + ".officer-tmp-\(getpid())"
+        let temp = TemporaryNames.path(beside: output, suffix: ".officer-tmp-\(getpid())", hidden: false)
         do {
             let strip = !options.keepMetadata
             switch facts.output {
@@ -117,7 +118,7 @@ struct VipsPreparer: Sendable {
         guard stat(folder.isEmpty ? "." : folder, &folderInfo) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR else {
             throw .writeFailed(file: output, message: "the folder \(folder.isEmpty ? "." : folder) does not exist")
         }
-        let staged = output + ".officer-out-\(getpid())"
+        let staged = TemporaryNames.path(beside: output, suffix: ".officer-out-\(getpid())", hidden: false)
         unlink(staged)
         var image = try prepare(input, to: staged, named: output)
         if image.usedOriginal {

@@ -120,6 +120,22 @@ import Testing
         }
     }
 
+    /// `copy "$SRC" "$DST"` with a variable unset: refused, naming the argument, never read as the top of a tree.
+    @Test func refusesAnEmptyArgumentNamingIt() {
+        #expect(throws: ArgumentError.emptyArgument(command: "tool copy", name: "DST")) {
+            try parser.parse(["copy", "a", ""])
+        }
+        #expect(throws: ArgumentError.emptyArgument(command: "tool copy", name: "SRC")) {
+            try parser.parse(["copy", "", "b", "c"])
+        }
+        #expect(throws: ArgumentError.emptyArgument(command: "tool cache pin", name: "PATH")) {
+            try parser.parse(["cache", "pin", ""])
+        }
+        #expect(
+            ArgumentError.emptyArgument(command: "officer-files mv", name: "DEST").description
+                == "'officer-files mv' got an empty DEST: nothing was done")
+    }
+
     @Test func helpSkipsValidation() throws {
         let parsed = try parser.parse(["copy", "--help"])
         #expect(parsed.wantsHelp && parsed.path == ["copy"])

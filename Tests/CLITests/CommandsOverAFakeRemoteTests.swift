@@ -77,6 +77,13 @@ import Testing
 
         #expect(try await run(["cp", "mem:box/readme.txt", "mem:box/in"]).status == 0)
         #expect(remote.files["box/in/readme.txt"] == Data("read me\n".utf8), "into the folder, by its name")
+        // A destination variable with no value: refused as such, nothing moved to the top of the remote.
+        let unset = try await run(["mv", "mem:box/in/other.txt", ""])
+        #expect(
+            unset.status == 2
+                && unset.stderr == "officer-files: 'officer-files mv' got an empty DEST: nothing was done\n",
+            "\(unset.stderr)")
+        #expect(remote.files["box/in/other.txt"] != nil)
         let moved = try await run(["mv", "-p", "mem:box/in/other.txt", "mem:box/done/"])
         #expect(moved.status == 0, "\(moved.stderr)")
         #expect(remote.files["box/done/other.txt"] != nil && remote.files["box/in/other.txt"] == nil)

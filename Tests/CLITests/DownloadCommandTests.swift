@@ -28,6 +28,40 @@ import Transfer
         return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
     }
 
+    /// A name of 255 bytes (the most a file can have) comes back under itself by `get` and by a sync's pull, on a
+    /// server with the proposals and on one with the seed's endpoints only: the temp files it grows in fit too.
+    @Test(arguments: [false, true])
+    func theLongestNamesComeBackUnderThemselves(seedOnly: Bool) async throws {
+        let server = seedOnly ? try await ReferenceServer.start(arguments: ["--api", "seed"]) : self.server
+        let cli = seedOnly ? CLIRunner() : self.cli
+        if seedOnly { #expect(try await cli.login(server).status == 0) }
+        let names = [
+            String(repeating: "L", count: 251) + ".txt", String(repeating: "é", count: 123) + ".bin",
+            String(repeating: "n", count: 224) + ".md",
+        ]
+        for (index, name) in names.enumerated() {
+            try server.root.write("long/" + name, bytes(70_000 + index, seed: UInt8(index)))
+        }
+        let gets = work.path + "/long-get-\(seedOnly)"
+        try FileManager.default.createDirectory(atPath: gets, withIntermediateDirectories: true)
+        for name in names {
+            let got = try await cli.run(["get", "officer:/long/" + name, gets + "/"])
+            #expect(got.status == 0, "\(got.stderr)")
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: gets + "/" + name))
+                    == Data(contentsOf: URL(fileURLWithPath: server.root.file("long/" + name))))
+        }
+        let pulled = work.path + "/long-sync-\(seedOnly)"
+        let sync = try await cli.run(["sync", "officer:/long", pulled])
+        #expect(sync.status == 0, "\(sync.stdout)\(sync.stderr)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: pulled)) == Set(names))
+        for name in names {
+            #expect(
+                try ProcessRunner.sha256(of: pulled + "/" + name)
+                    == ProcessRunner.sha256(of: server.root.file("long/" + name)))
+        }
+    }
+
     @Test func getKeepsTheServersMillisecondTimeFromTheNetworkAndTheCache() async throws {
         let source = try server.root.write("timed/f.txt", "timed\n")
         let listed = 1_796_033_062.101

@@ -62,7 +62,17 @@ import Testing
     @Test func aCopyCachedFromASeedServerIsNeverCalledVerified() async throws {
         let server = try await ReferenceServer.start(arguments: ["--api", "seed"], inMemory: true)
         _ = try server.root.write("s.txt", "seed bytes\n")
+        _ = try server.root.write("pulled/t.txt", "pulled\n")
         #expect(try await cli.login(server).status == 0)
+        // Fetched from the network, by `get` and by a sync's pull: said to be checked by size only too.
+        let fetched = try await cli.run(["--no-cache", "get", "officer:/s.txt", work.file("fetched.txt")])
+        #expect(
+            fetched.status == 0 && fetched.stderr.contains(", checked by size only (the server offers no checksum)"),
+            "\(fetched.stderr)")
+        let pulled = try await cli.run(["sync", "officer:/pulled", work.file("pulled")])
+        #expect(
+            pulled.status == 0 && pulled.stderr.contains("1 file checked by size only (the server offers no checksum)"),
+            "\(pulled.stdout)\(pulled.stderr)")
         #expect(try await cli.run(["cat", "officer:/s.txt"]).stdout == "seed bytes\n")
         let got = try await cli.run(["get", "officer:/s.txt", work.file("s.txt")])
         #expect(got.status == 0, "\(got.stderr)")

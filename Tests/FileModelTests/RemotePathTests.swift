@@ -120,4 +120,26 @@ import Testing
         #expect(TemporaryNames.shown("cannot write .a b.txt.officer-sync") == "cannot write a b.txt")
         #expect(TemporaryNames.shown("/home/.config/officer-files: fine") == "/home/.config/officer-files: fine")
     }
+
+    @Test func everyNameAFileCanHaveGetsATempBesideItTheSameEachTime() {
+        #expect(
+            TemporaryNames.path(beside: "/a/notes.md", suffix: ".officer-download") == "/a/.notes.md.officer-download")
+        #expect(TemporaryNames.path(beside: "notes.md", suffix: ".t", hidden: false) == "notes.md.t")
+        #expect(TemporaryNames.path(beside: "/notes.md", suffix: ".t") == "/.notes.md.t")
+        for name in [
+            String(repeating: "L", count: 255), String(repeating: "é", count: 127) + "x",
+            "日本" + String(repeating: "x", count: 240),
+        ] {
+            let temp = TemporaryNames.name(for: name, suffix: ".officer-download")
+            #expect(temp.utf8.count <= 255 && temp.hasPrefix(".") && temp.hasSuffix(".officer-download"), "\(temp)")
+            #expect(temp == TemporaryNames.name(for: name, suffix: ".officer-download"))
+            // A temp of a temp (a sync's pull into `.NAME.officer-sync`, downloaded through its own temp) fits too.
+            let nested = TemporaryNames.name(
+                for: TemporaryNames.name(for: name, suffix: ".officer-sync"), suffix: ".officer-download")
+            #expect(nested.utf8.count <= 255, "\(nested)")
+        }
+        let one = TemporaryNames.name(for: String(repeating: "a", count: 250) + "1", suffix: ".s")
+        let two = TemporaryNames.name(for: String(repeating: "a", count: 250) + "2", suffix: ".s")
+        #expect(one != two)
+    }
 }

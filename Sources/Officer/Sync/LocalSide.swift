@@ -51,8 +51,7 @@ enum LocalSide {
     ) async throws -> SyncFetched {
         try checkParents(of: item.path, in: root)
         let final = root + "/" + item.path.description
-        let folder = (final as NSString).deletingLastPathComponent
-        let temp = folder + "/." + item.name + ".officer-sync"
+        let temp = TemporaryNames.path(beside: final, suffix: ".officer-sync")
         // A link where the file goes was left out of the listing (with a warning): said as what it is, and not
         // fetched for nothing.
         try refuseLink(at: final)
@@ -109,8 +108,7 @@ enum LocalSide {
     /// Copies a file through a temp file beside the target (a reader never sees half of it), telling the bytes
     /// copied so far.
     static func copy(_ source: String, to target: String, onProgress: @escaping @Sendable (Int64) -> Void) throws {
-        let folder = (target as NSString).deletingLastPathComponent
-        let temp = folder + "/." + (target as NSString).lastPathComponent + ".officer-sync"
+        let temp = TemporaryNames.path(beside: target, suffix: ".officer-sync")
         let input: OpenFile
         do { input = try OpenFile(source, O_RDONLY) } catch {
             throw HTTPError.localFile(path: source, message: "\(error)")

@@ -183,6 +183,10 @@ public struct SyncReport: Sendable, Codable, Equatable {
     /// which a rerun continues, not a failure of each file.
     package var interruptedTransfers: Int?
 
+    /// Files received checked by their size alone (the remote offers no checksum): a byte damaged on the way
+    /// would have gone unnoticed.
+    package var checkedBySizeOnly = 0
+
     /// Failures in all, listed or not.
     public var failureCount: Int { failures.count + unlistedFailures }
 

@@ -50,6 +50,7 @@ final class SyncState: Sendable {
         tally.withLock {
             $0.report.transferred += 1
             $0.report.bytes += bytes
+            if action.checked == .size { $0.report.checkedBySizeOnly += 1 }
         }
         done(action)
     }

@@ -10,6 +10,8 @@ package enum ArgumentError: Error, Equatable, Sendable, CustomStringConvertible 
     case unexpectedValue(option: String)
     /// A required positional argument is missing.
     case missingArgument(command: String, name: String)
+    /// A positional argument that is empty (`""`: an unset variable, most often).
+    case emptyArgument(command: String, name: String)
     /// More positional arguments than the command takes.
     case unexpectedArgument(command: String, argument: String)
     /// A value the command cannot use.
@@ -29,6 +31,7 @@ package enum ArgumentError: Error, Equatable, Sendable, CustomStringConvertible 
         case .unexpectedValue(let option): "option '\(option)' takes no value"
         case .missingArgument(let command, let name): "'\(command)' needs \(name)"
         case .unexpectedArgument(let command, let argument): "'\(command)' does not take the argument '\(argument)'"
+        case .emptyArgument(let command, let name): "'\(command)' got an empty \(name): nothing was done"
         case .invalidValue(let option, let value, let reason): "invalid value '\(value)' for \(option): \(reason)"
         case .missingSubcommand(let command, let choices):
             "'\(command)' needs one of: \(choices.joined(separator: ", "))"

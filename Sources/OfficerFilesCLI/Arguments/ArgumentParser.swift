@@ -138,6 +138,12 @@ package struct ArgumentParser: Sendable {
         if !command.subcommands.isEmpty, !result.path.isEmpty {
             throw .missingSubcommand(command: name, choices: command.subcommands.map(\.name))
         }
+        // An empty argument is most often a variable with no value (`mv "$SRC" "$DEST"`): never read as the top of
+        // a remote or the current folder, where it would do work nobody asked for.
+        if let index = result.positionals.firstIndex(of: "") {
+            throw .emptyArgument(
+                command: name, name: Self.positionalName(at: index, of: result.positionals.count, in: command))
+        }
         let required = command.positionals.filter { !$0.isOptional }
         if result.positionals.count < required.count {
             throw .missingArgument(command: name, name: required[result.positionals.count].name)
@@ -146,6 +152,20 @@ package struct ArgumentParser: Sendable {
         if !command.positionals.contains(where: \.isVariadic), result.positionals.count > command.positionals.count {
             throw .unexpectedArgument(command: name, argument: result.positionals[command.positionals.count])
         }
+    }
+
+    /// The name of the positional that the argument at `index` of `count` fills (`SOURCE... DEST`: the extra
+    /// arguments fill the variadic one).
+    static func positionalName(at index: Int, of count: Int, in command: CommandSpec) -> String {
+        let specs = command.positionals
+        guard !specs.isEmpty else { return "an argument" }
+        guard let variadic = specs.firstIndex(where: \.isVariadic) else {
+            return specs[min(index, specs.count - 1)].name
+        }
+        let extra = max(0, count - specs.count)
+        if index < variadic { return specs[index].name }
+        if index <= variadic + extra { return specs[variadic].name }
+        return specs[min(index - extra, specs.count - 1)].name
     }
 
     /// The subcommand a mistyped one most likely meant: the nearest by spelling, else the one a habit from

@@ -14,8 +14,7 @@ final class PartialFile: Sendable {
     private var fd: Int32 { file.descriptor }
 
     static func tempPath(for destination: String) -> String {
-        let url = URL(fileURLWithPath: destination)
-        return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".officer-download"
+        TemporaryNames.path(beside: URL(fileURLWithPath: destination).path, suffix: ".officer-download")
     }
 
     init(destination: String) throws(DownloadError) {

@@ -118,6 +118,11 @@ final class SyncDisplay: Sendable {
                 + (dryRun ? ", would delete \(report.deleted)" : ", \(report.deleted) deleted")
                 + ", \(report.failureCount) error\(report.failureCount == 1 ? "" : "s")"
         ]
+        if report.checkedBySizeOnly > 0 {
+            let count = report.checkedBySizeOnly
+            lines.append(
+                "\(count) file\(count == 1 ? "" : "s") checked by size only (the server offers no checksum)")
+        }
         if report.extraneous > 0, !deleteAsked {
             lines.append(
                 "\(report.extraneous) entr\(report.extraneous == 1 ? "y is" : "ies are") only in \(destination) (sync --delete removes them)"

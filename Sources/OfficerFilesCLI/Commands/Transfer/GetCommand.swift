@@ -166,8 +166,8 @@ enum GetCommand: Command {
             switch result.checkedBy {
             case .sha256: if let digest = result.sha256 { line += ", sha256 verified (\(digest.prefix(12))…)" }
             case .md5: line += ", md5 verified"
-            // Said where a claim was made before: a cached copy is never called verified unless it matched the server.
-            case .size: if result.fromCache { line += ", checked by size only (the server offers no checksum)" }
+            // Said of every copy, fetched or cached: bytes damaged on the way go unnoticed where nothing can check them.
+            case .size: line += ", checked by size only (the server offers no checksum)"
             }
             context.console.message(line)
         }
