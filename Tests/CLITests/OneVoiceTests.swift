@@ -64,8 +64,17 @@ import Testing
             ["mkdir", "/x/y/z"], status: 4,
             says: "officer:/x/y/z: parent folder does not exist (-p creates the missing folders)")
         #expect(try await cli.run(["mkdir", "-p", "/x/y/z"]).status == 0, "the option named works as printed")
+        // A file above it: said so, with no -p to suggest (it would not create it either).
+        _ = try await fails(
+            ["mkdir", "/Documents/notes.md/a/b"], status: 5,
+            says: "officer:/Documents/notes.md/a/b: a parent is a file (officer:/Documents/notes.md)")
         _ = try await fails(
             ["get", "officer:/Documents/notes.md", "sub/notes.md"], status: 8, says: "\(work.path)/sub/: no such folder"
+        )
+        _ = try work.write("afile", "a file, not a folder\n")
+        _ = try await fails(
+            ["get", "officer:/Documents/notes.md", "afile/"], status: 8,
+            says: "\(work.path)/afile: is a file, not a folder"
         )
         _ = try await fails(
             ["get", "officer:/Documents"], status: 9,

@@ -261,6 +261,29 @@ extension OfficerClient {
     /// Creates a folder; with `parents`, missing parents too and an existing folder is fine.
     @discardableResult
     package func makeDirectory(_ path: RemotePath, parents: Bool = false) async throws(OfficerError) -> FileEntry {
+        do {
+            return try await makeDirectoryOnce(path, parents: parents)
+        } catch .notFound(let request, let message, "parent_not_found") where !parents {
+            // Said as what it is where a file stands above it: `-p` would not create it either.
+            if let file = await fileAbove(path) {
+                throw .conflict(
+                    request: request, message: "\(path): a parent is a file (\(file))", code: "not_a_directory")
+            }
+            throw .notFound(request: request, message: message, code: "parent_not_found")
+        }
+    }
+
+    /// The nearest of `path`'s parents that is a file, when the nearest that exists is one.
+    private func fileAbove(_ path: RemotePath) async -> RemotePath? {
+        var above = path.parent
+        while !above.isRoot {
+            if let entry = await listedEntry(above) { return entry.isDirectory ? nil : above }
+            above = above.parent
+        }
+        return nil
+    }
+
+    private func makeDirectoryOnce(_ path: RemotePath, parents: Bool) async throws(OfficerError) -> FileEntry {
         try await repeatingWrite {
             () async throws(OfficerError) in
             try await call(

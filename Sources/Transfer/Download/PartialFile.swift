@@ -37,9 +37,10 @@ final class PartialFile: Sendable {
             if !force { throw .destinationExists(path: destination) }
         }
         let folder = (destination as NSString).deletingLastPathComponent
-        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
             throw .noSuchFolder(path: folder + "/")
         }
+        guard isDirectory.boolValue else { throw .localFile(path: folder, message: "is a file, not a folder") }
         return try PartialFile(destination: destination)
     }
 
