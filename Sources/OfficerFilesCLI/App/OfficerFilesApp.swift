@@ -112,6 +112,10 @@ package enum OfficerFilesApp {
             return ExitCode.usage.rawValue
         }
         if let code = answerWithoutCommand(parsed, console: console) { return code }
+        console.showPaths(
+            asTyped: TypedPaths(
+                arguments: parsed.positionals + parsed.values.values.flatMap { $0 },
+                currentDirectory: FileManager.default.currentDirectoryPath))
         guard let command = commands.first(where: { $0.spec.name == parsed.path[0] }) else {
             return ExitCode.usage.rawValue
         }

@@ -13,6 +13,8 @@ package final class Console: Sendable {
     /// writes the line and draws the frame again below, so no command has to remember to (a redraw would move
     /// up over a line written beside the frame). Weak: a display that is gone writes nothing.
     private let display = LockedValue(DisplayReference())
+    /// The run's local paths as typed, which messages show them as.
+    private let typedPaths = LockedValue(TypedPaths())
 
     private struct Writing {
         var escaper = TerminalByteEscaper()
@@ -57,8 +59,14 @@ package final class Console: Sendable {
     /// Writes a line to stderr; the whole message is one line, so a line break inside it is escaped too. While a
     /// progress display is shown (``showMessages(through:)``), the line goes through it.
     package func message(_ text: String) {
+        let text = typedPaths.withLock { $0 }.shown(text)
         if let reporter = display.withLock({ $0.reporter }) { return reporter.message(text) }
         write(errorFD, TerminalText.escaped(text, .name) + "\n")
+    }
+
+    /// Shows the local paths in every ``message(_:)`` from now on as `paths` has them typed.
+    package func showPaths(asTyped paths: TypedPaths) {
+        typedPaths.withLock { $0 = paths }
     }
 
     /// Sends every ``message(_:)`` through `reporter` from now on (the latest display made for this console).
