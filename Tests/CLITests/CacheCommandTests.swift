@@ -66,7 +66,8 @@ import Transfer
         #expect(missing.status == 4 && missing.stderr.contains("not in the cache"))
         let down = try await cli.run(["ls", "officer:/docs"])
         #expect(
-            down.status == 6 && down.stderr.contains("officer-files ls --offline officer:/docs shows it"),
+            down.status == 6 && down.stderr.split(separator: "\n").count == 1
+                && down.stderr.hasSuffix("; officer-files ls --offline officer:/docs shows its cached listing\n"),
             "\(down.stderr)")
         let noCache = try await cli.run(["--no-cache", "cat", "officer:/docs/notes.txt"])
         #expect(noCache.status == 6)

@@ -51,10 +51,12 @@ enum ListCommand: Command {
         do {
             listing = try await files.list(target)
         } catch {
+            // The failure and the command that shows what is kept of it, in one line.
             if ErrorCategory.of(error) == .network, !context.global.offline, files.hasCachedListing(target) {
-                context.console.message(
-                    "hint: \(target) has a cached listing: officer-files ls --offline \(ShellWord.quoted(target.description)) shows it"
-                )
+                throw CLIError.refused(
+                    context.describe(error)
+                        + "; officer-files ls --offline \(ShellWord.quoted(target.description)) shows its cached listing",
+                    ExitCode.of(error))
             }
             throw error
         }
