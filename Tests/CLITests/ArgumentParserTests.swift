@@ -120,6 +120,16 @@ import Testing
         }
     }
 
+    /// A refused value names the option as it was written: `-t`, not the `--transfers` nobody typed.
+    @Test func aRefusedNumberNamesTheOptionAsWritten() throws {
+        #expect(throws: ArgumentError.invalidValue(option: "-t", value: "abc", reason: "a number from 1 to 8")) {
+            try parser.parse(["copy", "-t", "abc", "a", "b"]).number("transfers", in: 1...8)
+        }
+        #expect(throws: ArgumentError.invalidValue(option: "--transfers", value: "0", reason: "a number from 1 to 8")) {
+            try parser.parse(["copy", "--transfers=0", "a", "b"]).number("transfers", in: 1...8)
+        }
+    }
+
     /// `copy "$SRC" "$DST"` with a variable unset: refused, naming the argument, never read as the top of a tree.
     @Test func refusesAnEmptyArgumentNamingIt() {
         #expect(throws: ArgumentError.emptyArgument(command: "tool copy", name: "DST")) {

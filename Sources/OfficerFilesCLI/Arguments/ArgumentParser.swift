@@ -89,10 +89,10 @@ package struct ArgumentParser: Sendable {
                 record(spec, value: nil, into: &result)
             case .optionalValue:
                 record(spec, value: nil, into: &result)
-                if let inlineValue { record(spec, value: inlineValue, into: &result) }
+                if let inlineValue { record(spec, value: inlineValue, spelled: name, into: &result) }
             case .value, .repeated:
                 if let inlineValue {
-                    record(spec, value: inlineValue, into: &result)
+                    record(spec, value: inlineValue, spelled: name, into: &result)
                 } else {
                     guard index < arguments.count else { throw .missingValue(option: name) }
                     // `--server --email x`: the value was forgotten, and the next option would be taken for it.
@@ -102,7 +102,7 @@ package struct ArgumentParser: Sendable {
                     {
                         throw .missingValue(option: name)
                     }
-                    record(spec, value: next, into: &result)
+                    record(spec, value: next, spelled: name, into: &result)
                     index += 1
                 }
             }
@@ -121,11 +121,14 @@ package struct ArgumentParser: Sendable {
 
     private let helpOption = OptionSpec(["--help", "-h"], help: "show help for this command")
 
-    private func record(_ spec: OptionSpec, value: String?, into result: inout ParsedCommand) {
+    private func record(
+        _ spec: OptionSpec, value: String?, spelled: String? = nil, into result: inout ParsedCommand
+    ) {
         if spec.key == "help" {
             result.wantsHelp = true
         } else if let value {
             result.values[spec.key, default: []].append(value)
+            if let spelled { result.spellings[spec.key] = spelled }
             result.sequence.append(ParsedCommand.OptionValue(key: spec.key, value: value))
         } else {
             result.flags.insert(spec.key)

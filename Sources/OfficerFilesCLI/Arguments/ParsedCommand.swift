@@ -10,11 +10,15 @@ package struct ParsedCommand: Sendable, Equatable {
     package var sequence: [OptionValue] = []
     /// Positional arguments, in order (everything after `--` included).
     package var positionals: [String] = []
+    /// How each option with a value was written last (`-x` for `--segments`), by key: a refusal names it so.
+    package var spellings: [String: String] = [:]
     /// `-h`/`--help` was given.
     package var wantsHelp = false
 
     /// True when the flag was given.
     package func flag(_ key: String) -> Bool { flags.contains(key) }
+    /// The option `key` as the command line wrote it, else its long name.
+    package func spelling(_ key: String) -> String { spellings[key] ?? "--" + key }
     /// The last value of an option.
     package func value(_ key: String) -> String? { values[key]?.last }
     /// All values of a repeated option.
@@ -24,7 +28,7 @@ package struct ParsedCommand: Sendable, Equatable {
         guard let text = value(key) else { return nil }
         guard let number = Int(text), range.contains(number) else {
             throw .invalidValue(
-                option: "--" + key, value: text, reason: "a number from \(range.lowerBound) to \(range.upperBound)")
+                option: spelling(key), value: text, reason: "a number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
