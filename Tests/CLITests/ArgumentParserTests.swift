@@ -120,6 +120,18 @@ import Testing
         }
     }
 
+    /// `put -r` as scp has it: refused with what does it here.
+    @Test func anOptionFromAnotherToolsHabitSaysWhatDoesItHere() throws {
+        let real = OfficerFilesApp.parser
+        #expect(
+            throws: ArgumentError.unknownOptionHabit(
+                "-r", command: "officer-files put", hint: "a folder goes up with sync, file by file")
+        ) { try real.parse(["put", "-r", "dir", "officer:/x/"]) }
+        #expect(
+            ArgumentError.unknownOptionHabit("--recursive", command: "officer-files get", hint: "h").description
+                == "unknown option '--recursive' for 'officer-files get': h")
+    }
+
     /// A refused value names the option as it was written: `-t`, not the `--transfers` nobody typed.
     @Test func aRefusedNumberNamesTheOptionAsWritten() throws {
         #expect(throws: ArgumentError.invalidValue(option: "-t", value: "abc", reason: "a number from 1 to 8")) {

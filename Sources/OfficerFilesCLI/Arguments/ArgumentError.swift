@@ -4,6 +4,8 @@ package enum ArgumentError: Error, Equatable, Sendable, CustomStringConvertible 
     case unknownCommand(String, parent: String, suggestion: String?)
     /// No such option for this command.
     case unknownOption(String, command: String, suggestion: String?)
+    /// No such option, but one another tool has, which this command does another way (`hint`).
+    case unknownOptionHabit(String, command: String, hint: String)
     /// An option that takes a value was last on the line.
     case missingValue(option: String)
     /// A flag was written `--flag=value`.
@@ -27,6 +29,7 @@ package enum ArgumentError: Error, Equatable, Sendable, CustomStringConvertible 
                 + " (see '\(parent)--help')"
         case .unknownOption(let name, let command, let suggestion):
             "unknown option '\(name)' for '\(command)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+        case .unknownOptionHabit(let name, let command, let hint): "unknown option '\(name)' for '\(command)': \(hint)"
         case .missingValue(let option): "option '\(option)' needs a value"
         case .unexpectedValue(let option): "option '\(option)' takes no value"
         case .missingArgument(let command, let name): "'\(command)' needs \(name)"

@@ -80,6 +80,9 @@ package struct ArgumentParser: Sendable {
             }
             guard let spec = options().first(where: { $0.names.contains(name) }) else {
                 let candidates = options().flatMap(\.names).filter { $0.hasPrefix("--") }
+                if let habit = Self.optionHabit(name, command: result.path) {
+                    throw .unknownOptionHabit(name, command: commandName(), hint: habit)
+                }
                 throw .unknownOption(
                     name, command: commandName(), suggestion: EditDistance.suggestion(for: name, among: candidates))
             }
@@ -169,6 +172,16 @@ package struct ArgumentParser: Sendable {
         if index < variadic { return specs[index].name }
         if index <= variadic + extra { return specs[variadic].name }
         return specs[min(index - extra, specs.count - 1)].name
+    }
+
+    /// What an option another tool has means here (`put -r`, `get -r` as scp and curl's users type them).
+    static func optionHabit(_ name: String, command: [String]) -> String? {
+        guard ["-r", "-R", "--recursive"].contains(name) else { return nil }
+        switch command {
+        case ["put"]: return "a folder goes up with sync, file by file"
+        case ["get"]: return "a folder comes down with sync, file by file, or as one zip with get --zip"
+        default: return nil
+        }
     }
 
     /// The subcommand a mistyped one most likely meant: the nearest by spelling, else the one a habit from
