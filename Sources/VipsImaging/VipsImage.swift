@@ -33,7 +33,7 @@ package final class VipsImage {
     package convenience init(contentsOf path: String, sequential: Bool = false) throws(VipsError) {
         try VipsRuntime.ensureInitialized()
         guard let handle = VipsCalls.open(path, sequential: sequential, failOnError: true) else {
-            throw .loadFailed(file: path, message: VipsCalls.lastError())
+            throw .loadFailed(file: path, message: VipsError.message(VipsCalls.lastError(), about: path))
         }
         self.init(handle: handle)
     }
@@ -53,7 +53,7 @@ package final class VipsImage {
     {
         try VipsRuntime.ensureInitialized()
         guard let handle = VipsCalls.thumbnail(path, maxEdge: Int32(maxEdge), exportSRGB: exportSRGB) else {
-            throw .loadFailed(file: path, message: VipsCalls.lastError())
+            throw .loadFailed(file: path, message: VipsError.message(VipsCalls.lastError(), about: path))
         }
         return VipsImage(handle: handle)
     }

@@ -59,7 +59,7 @@ struct VipsPreparer: Sendable {
             thumbnail = try VipsImage.thumbnail(
                 of: input, maxEdge: options.maxEdge, exportSRGB: facts.needsColourManagement)
         } catch {
-            throw .undecodable(file: input, message: Self.message(error))
+            throw .undecodable(file: input, message: VipsError.message(Self.message(error), about: input))
         }
         let temp = TemporaryNames.path(beside: output, suffix: ".officer-tmp-\(getpid())", hidden: false)
         do {
@@ -76,7 +76,7 @@ struct VipsPreparer: Sendable {
             unlink(temp)
             // A decode error surfaces only when pixels are read, that is while saving.
             if case .saveFailed(_, let message) = error, !VipsError.isWriteProblem(message) {
-                throw .undecodable(file: input, message: message)
+                throw .undecodable(file: input, message: VipsError.message(message, about: input))
             }
             throw .writeFailed(file: output, message: Self.message(error))
         }
@@ -170,7 +170,7 @@ struct VipsPreparer: Sendable {
             if message.contains("not a known file format") || message.contains("is not in a known format") {
                 throw .unsupported(file: input, detail: "unknown format")
             }
-            throw .undecodable(file: input, message: message)
+            throw .undecodable(file: input, message: VipsError.message(message, about: input))
         }
         let loader = header.loader ?? "unknown"
         guard let known = Self.loaders.first(where: { loader.hasPrefix($0.prefix) }) else {

@@ -33,7 +33,7 @@ enum VipsThumbnails {
             try image.writeJPEG(to: output, quality: quality, stripMetadata: true)
         } catch .saveFailed(_, let message) where !VipsError.isWriteProblem(message) {
             // Pixels are decoded only as they are written: a damaged input fails here, and is the input's fault.
-            throw VipsError.loadFailed(file: name, message: message)
+            throw VipsError.loadFailed(file: name, message: VipsError.message(message, about: name))
         }
         return ThumbnailImage(
             jpeg: try Data(contentsOf: URL(fileURLWithPath: output)), width: image.width, height: image.height)

@@ -104,12 +104,23 @@ import Transfer
     @Test func preparesABatchInParallel() async throws {
         let photos = try (0..<4).map { try photo("p\($0).jpg", width: 3000, height: 2000) }
         let broken = try work.write("broken.jpg", try Data(contentsOf: URL(fileURLWithPath: photos[0])).prefix(5000))
+        // A PNG cut short: libvips finds it out only while writing, and says "unable to write to target" then.
+        let png = work.file("whole.png")
+        #expect(
+            try ProcessRunner.run("/usr/bin/vips", ["perlin", png, "1500", "1500", "--uchar", "--seed", "3"]).status
+                == 0)
+        let cutPNG = try work.write("cut.png", try Data(contentsOf: URL(fileURLWithPath: png)).prefix(100_000))
         let out = work.file("out")
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let result = try await cli.run(
-            ["image", "prepare", "--max-edge", "1000", "--format", "webp"] + photos + [broken, out])
+            ["image", "prepare", "--max-edge", "1000", "--format", "webp"] + photos + [broken, cutPNG, out])
+        // Each named by its own format, though both failed at once (libvips' error text is one for the process).
         #expect(
-            result.status == 1 && result.stderr.contains("broken.jpg: damaged or truncated JPEG"), "\(result.stderr)")
+            result.status == 1 && result.stderr.contains("broken.jpg: damaged or truncated JPEG")
+                && result.stderr.contains("cut.png: damaged or truncated PNG"), "\(result.stderr)")
+        let cut = try await cli.run(["image", "prepare", "--max-edge", "100", cutPNG, out + "/"])
+        #expect(
+            cut.status == 9 && cut.stderr == "officer-files: \(cutPNG): damaged or truncated PNG\n", "\(cut.stderr)")
         for index in 0..<4 { #expect(try width(out + "/p\(index).webp") == "1000") }
         let single = try await cli.run(["image", "prepare", broken, work.file("x.jpg")])
         #expect(single.status == 9 && single.stderr.split(separator: "\n").count == 1)

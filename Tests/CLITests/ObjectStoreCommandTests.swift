@@ -211,7 +211,9 @@ import Transfer
             // Twenty 8 MiB parts, four at a time: enough parts that half of them are a real resume.
             let size = 160 << 20
             let file = try await randomFile("big.bin", mebibytes: size >> 20)
-            let first = try cli.launch(["put", "--bwlimit", "40M", file, "st:\(name)/"])
+            // Named as typed in its folder, relative: the journal keeps it absolute, so the rerun, `transfers list`
+            // and a sync find it from any folder.
+            let first = try cli.launch(["put", "--bwlimit", "40M", "big.bin", "st:\(name)/"], in: work.path)
             // Killed once about half of it has gone through the proxy.
             let killed = await Eventually.signal(SIGKILL, to: [first], timeout: 60) {
                 ((try? String(contentsOfFile: counted, encoding: .utf8)).flatMap { Int($0) } ?? 0) > size / 2
@@ -220,7 +222,7 @@ import Transfer
             first.waitUntilExit()
             let beforeRerun = await settledCount(counted) ?? 0
             #expect(try await cli.run(["transfers", "list"]).stdout.contains("in parts"))
-            let rerun = try await cli.run(["--json", "put", file, "st:\(name)/"])
+            let rerun = try await cli.run(["--json", "put", "big.bin", "st:\(name)/"], in: work.path)
             #expect(rerun.status == 0, "\(rerun.stderr)")
             let row =
                 try JSONSerialization.jsonObject(with: Data(rerun.stdout.split(separator: "\n").last!.utf8))

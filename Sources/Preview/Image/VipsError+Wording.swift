@@ -28,13 +28,27 @@ extension VipsError {
         message.contains("not a known file format") || message.contains("is not in a known format")
     }
 
-    /// True when a failed save failed at writing (the disk), not at decoding its input.
+    /// True when a failed save failed at writing (the disk says why), not at decoding its input: libvips' own
+    /// "unable to write to target" comes as well when a truncated input stopped the writer.
     package static func isWriteProblem(_ message: String) -> Bool {
-        message.contains("unable to write") || message.contains("No such file") || message.contains("No space")
+        [
+            "No space", "No such file", "Permission denied", "Read-only file system", "Disk quota", "File too large",
+            "Input/output error",
+        ].contains { message.contains($0) }
+    }
+
+    /// libvips' `message` about the file at `path`, led by the format the file's own first bytes show
+    /// (``ImageSignature``), which the wording names before any format the message mentions.
+    package static func message(_ message: String, about path: String) -> String {
+        guard !message.hasPrefix("["), let format = ImageSignature.format(ofFileAt: path) else { return message }
+        return "[\(format)] " + message
     }
 
     /// The image format a libvips message is about, from the loader that wrote it (`VipsJpeg: …`).
     static func format(in message: String) -> String {
+        if message.hasPrefix("["), let end = message.firstIndex(of: "]") {
+            return String(message[message.index(after: message.startIndex)..<end])
+        }
         let lowered = message.lowercased()
         let formats = [
             ("jpeg", "JPEG"), ("jpg", "JPEG"), ("png", "PNG"), ("webp", "WebP"), ("gif", "GIF"), ("tiff", "TIFF"),

@@ -20,7 +20,9 @@ package struct FileFingerprint: Sendable, Equatable, Codable {
     package init(path: String) throws(UploadError) {
         let identity = try FileIdentity(path: path)
         guard identity.isRegularFile else { throw .localFile(path: path, message: "not a regular file") }
-        self.path = path
+        // Absolute, whatever the caller gave: a journal's record of it is found again from any folder (a relative
+        // one was kept as given, and a rerun, `transfers list` and a sync's settling missed it).
+        self.path = URL(fileURLWithPath: path).standardizedFileURL.path
         size = identity.size
         modificationTime = identity.modified
         let window: Int64 = 1 << 20
