@@ -530,6 +530,11 @@ import Transfer
         let denied = try await cli.run(["ls", "bad:"])
         #expect(denied.status == 3 && denied.stderr.contains("access denied"), "\(denied.stderr)")
         #expect(!denied.stderr.contains("wrong"))
+        // Named as typed, never by the request's method (`HEAD somebucket/x.txt`).
+        let deniedGet = try await cli.run(["get", "bad:somebucket/x.txt", work.file("denied.txt")])
+        #expect(
+            deniedGet.status == 3 && deniedGet.stderr.hasPrefix("officer-files: bad:somebucket/x.txt: access denied")
+                && !deniedGet.stderr.contains("HEAD"), "\(deniedGet.stderr)")
         try await addRemote()
         let nothing = try await cli.run(["ls", "st:no-such-bucket-\(getpid())"])
         #expect(nothing.status == 4 && nothing.stderr.contains("no such bucket"))

@@ -148,6 +148,8 @@ import Testing
         #expect(added.status == 0, "\(added.stderr)")
         for command in [
             ["ls", "st:b"], ["mkdir", "st:b"], ["put", try work.write("a.txt", "a"), "st:Bad Bucket/a.txt"],
+            // An old store's name, listed as it is, but none a new bucket can have.
+            ["mkdir", "st:Bad_Name"],
         ] {
             let bucket = command.last!.dropFirst(3).split(separator: "/").first.map(String.init) ?? ""
             _ = try await fails(

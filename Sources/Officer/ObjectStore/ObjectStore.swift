@@ -157,6 +157,10 @@ package struct ObjectStore: Sendable {
             throw FrontDoorRefusal.invalidValue(
                 "\(path): only buckets are created (NAME:bucket); folders exist by the files in them")
         }
+        // A name no new bucket can have is said as such before the store is asked (it answers a bare 400).
+        do { try ObjectStoreClient.checkBucketName(path.bucket) } catch {
+            throw RemotePathError.invalidBucket(path: path.description, bucket: path.bucket)
+        }
         if !existingIsFine, try await client.bucketExists(path.bucket) {
             throw FrontDoorRefusal.exists(path.description)
         }

@@ -12,7 +12,7 @@ extension ObjectStoreClient {
         for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
             request.headers.add("x-amz-meta-" + name, value)
         }
-        let label = "start upload \(bucket)/\(key)"
+        let label = label("start upload", bucket, key)
         let response = try await send(request, bucket: bucket, label: label)
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
         guard let id = try xml(response, label: label).text(of: "UploadId"), !id.isEmpty else {
@@ -34,7 +34,7 @@ extension ObjectStoreClient {
             body: .file(path: file, offset: offset, length: length, contentType: "application/octet-stream"))
         request.headers.add("Content-MD5", Data(md5).base64EncodedString())
         request.maxSendBytesPerSecond = maxBytesPerSecond
-        let label = "PUT \(bucket)/\(key) part \(number)"
+        let label = label("PUT part \(number)", bucket, key)
         let response = try await send(request, bucket: bucket, label: label, onProgress: Self.sentBytes(onProgress))
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
         return try Self.checkETag(response.headers["ETag"], md5: md5, label: label)
@@ -48,7 +48,7 @@ extension ObjectStoreClient {
     {
         var parts: [UploadedPart] = []
         var marker: String?
-        let label = "list parts \(bucket)/\(key)"
+        let label = label("list parts", bucket, key)
         while true {
             var query: [(String, String?)] = [("uploadId", uploadID), ("max-parts", "1000")]
             if let marker { query.append(("part-number-marker", marker)) }
@@ -85,7 +85,7 @@ extension ObjectStoreClient {
     {
         var uploads: [UnfinishedUpload] = []
         var markers: (key: String, id: String)?
-        let label = "list uploads \(bucket)/\(prefix)"
+        let label = label("list uploads", bucket, prefix)
         while true {
             var query: [(String, String?)] = [("uploads", nil), ("prefix", prefix)]
             if let markers { query += [("key-marker", markers.key), ("upload-id-marker", markers.id)] }
@@ -118,7 +118,7 @@ extension ObjectStoreClient {
         let request = HTTPRequest(
             method: "POST", url: endpoint.url(bucket: bucket, key: key, query: [("uploadId", uploadID)]),
             body: .data(body, contentType: "application/xml"), isIdempotent: true)
-        let label = "complete upload \(bucket)/\(key)"
+        let label = label("complete upload", bucket, key)
         let response = try await send(request, bucket: bucket, label: label)
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
         let root = try xml(response, label: label)
@@ -132,7 +132,7 @@ extension ObjectStoreClient {
 
     /// Drops an unfinished upload and the parts the store holds for it; one already gone is fine.
     package func abortMultipart(bucket: String, key: String, uploadID: String) async throws(ObjectStoreError) {
-        let label = "abort upload \(bucket)/\(key)"
+        let label = label("abort upload", bucket, key)
         let response = try await send(
             HTTPRequest(method: "DELETE", url: endpoint.url(bucket: bucket, key: key, query: [("uploadId", uploadID)])),
             bucket: bucket, label: label)

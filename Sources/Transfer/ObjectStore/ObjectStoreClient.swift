@@ -14,6 +14,15 @@ package struct ObjectStoreClient: Sendable {
     private let base: HTTPClient
     /// The remote's name, put before bucket names in messages (`backup:photos/a.jpg: no such object`).
     package var name: String?
+
+    /// A request's label: what it does, ` on `, then the object as the user writes it (`HEAD on
+    /// backup:photos/a.jpg`); a message names the object alone (``labelSeparator``), `-v`'s details the whole.
+    package func label(_ action: String, _ bucket: String, _ key: String? = nil) -> String {
+        action + Self.labelSeparator + (name.map { $0 + ":" } ?? "") + bucket + (key.map { "/" + $0 } ?? "")
+    }
+
+    /// What parts a request's action from its object in a label.
+    package static let labelSeparator = " on "
     /// Buckets this client saw exist (shared by its copies): asked once, not before every step of an operation
     /// (a sync's root check, its root, a missing key's HEAD each asked again: three round trips in a row).
     private let knownBuckets = LockedValue<Set<String>>([])
@@ -63,7 +72,7 @@ package struct ObjectStoreClient: Sendable {
     /// Creates a bucket; one the account already owns is fine.
     package func createBucket(_ bucket: String) async throws(ObjectStoreError) {
         try Self.checkBucketName(bucket)
-        let label = "PUT \(bucket)"
+        let label = label("PUT", bucket)
         let response = try await send(
             HTTPRequest(method: "PUT", url: endpoint.url(bucket: bucket)), bucket: bucket, label: label)
         if response.isSuccess { return remember(bucket) }
@@ -74,7 +83,7 @@ package struct ObjectStoreClient: Sendable {
 
     /// Removes an empty bucket.
     package func deleteBucket(_ bucket: String) async throws(ObjectStoreError) {
-        let label = "DELETE \(bucket)"
+        let label = label("DELETE", bucket)
         let response = try await send(
             HTTPRequest(method: "DELETE", url: endpoint.url(bucket: bucket)), bucket: bucket, label: label)
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket) }
@@ -86,7 +95,7 @@ package struct ObjectStoreClient: Sendable {
     /// Whether the bucket exists (and these keys may see it).
     package func bucketExists(_ bucket: String) async throws(ObjectStoreError) -> Bool {
         if knownBuckets.withLock({ $0.contains(bucket) }) { return true }
-        let label = "HEAD \(bucket)"
+        let label = label("HEAD", bucket)
         let response = try await send(
             HTTPRequest(method: "HEAD", url: endpoint.url(bucket: bucket)), bucket: bucket, label: label)
         if response.status == 404 { return false }
@@ -105,7 +114,7 @@ package struct ObjectStoreClient: Sendable {
         if !prefix.isEmpty { query.append(("prefix", prefix)) }
         if let delimiter { query.append(("delimiter", delimiter)) }
         if let continuation { query.append(("continuation-token", continuation)) }
-        let label = "list \(bucket)/\(prefix)"
+        let label = label("list", bucket, prefix)
         let response = try await send(
             HTTPRequest(url: endpoint.url(bucket: bucket, query: query)), bucket: bucket, label: label)
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket) }
@@ -136,7 +145,7 @@ package struct ObjectStoreClient: Sendable {
     package func head(bucket: String, key: String, bucketChecked: Bool = false) async throws(ObjectStoreError)
         -> ObjectInfo?
     {
-        let label = "HEAD \(bucket)/\(key)"
+        let label = label("HEAD", bucket, key)
         let response = try await send(
             HTTPRequest(method: "HEAD", url: endpoint.url(bucket: bucket, key: key)), bucket: bucket, label: label)
         if response.status == 404 {
@@ -165,7 +174,7 @@ package struct ObjectStoreClient: Sendable {
         for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
             request.headers.add("x-amz-meta-" + name, value)
         }
-        let label = "PUT \(bucket)/\(key)"
+        let label = label("PUT", bucket, key)
         let response = try await send(request, bucket: bucket, label: label, onProgress: Self.sentBytes(onProgress))
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
         return try Self.checkETag(response.headers["ETag"], md5: md5, label: label)
@@ -184,7 +193,7 @@ package struct ObjectStoreClient: Sendable {
         for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
             request.headers.add("x-amz-meta-" + name, value)
         }
-        let label = "PUT \(bucket)/\(key)"
+        let label = label("PUT", bucket, key)
         let response = try await send(request, bucket: bucket, label: label)
         guard response.isSuccess else { throw failure(response, label: label, bucket: bucket, key: key) }
         return try Self.checkETag(response.headers["ETag"], md5: md5, label: label)
@@ -192,7 +201,7 @@ package struct ObjectStoreClient: Sendable {
 
     /// Removes an object; one already gone is fine (S3 answers 204 either way).
     package func delete(bucket: String, key: String) async throws(ObjectStoreError) {
-        let label = "DELETE \(bucket)/\(key)"
+        let label = label("DELETE", bucket, key)
         let response = try await send(
             HTTPRequest(method: "DELETE", url: endpoint.url(bucket: bucket, key: key)), bucket: bucket, label: label)
         if response.status == 404, case .noSuchKey = failure(response, label: label, bucket: bucket, key: key) {
@@ -228,7 +237,7 @@ package struct ObjectStoreClient: Sendable {
                 request.headers.add("x-amz-meta-" + name, value)
             }
         }
-        let label = "copy \(bucket)/\(key)"
+        let label = label("copy", bucket, key)
         let response = try await send(request, bucket: targetBucket, label: label)
         // A copy can fail after its 200 has started: the error then comes in the body.
         if response.isSuccess, let root = XMLTree(data: response.body)?.root, root.name == "Error" {

@@ -1,6 +1,7 @@
 import FileModel
 import Foundation
 import HTTP
+import Transfer
 
 /// What the front door knows of the servers and stores a request can go to, so a failure names what the user
 /// wrote (`officer:/docs`, `work:/x`, `backup:photos/a.jpg`, the server's address) instead of a request's URL.
@@ -58,6 +59,11 @@ package struct LocationNames: Sendable {
     package func subject(ofRequest label: String) -> (subject: String, server: String) {
         let url = label.split(separator: " ", maxSplits: 1).last.map(String.init) ?? label
         guard let origin = URLOrigin(url: url), let components = URLComponents(string: url) else {
+            // An object store's request: `HEAD on backup:photos/a.jpg` names `backup:photos/a.jpg`.
+            if let range = label.range(of: ObjectStoreClient.labelSeparator) {
+                let subject = String(label[range.upperBound...])
+                return (subject, subject)
+            }
             return (label, label)
         }
         if let officer = officers.first(where: { $0.origin == origin && url.hasPrefix($0.base) }) {
