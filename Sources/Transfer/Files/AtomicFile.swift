@@ -7,10 +7,7 @@ import Foundation
 package enum AtomicFile {
     /// Writes `data` to `path`; an existing file is a ``LocalFileError/Problem/exists`` unless `replace`.
     package static func write(_ data: Data, to path: String, replace: Bool) throws(LocalFileError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        let temp = TemporaryNames.path(
-            beside: (folder.isEmpty ? "." : folder) + "/" + (path as NSString).lastPathComponent,
-            suffix: ".\(getpid()).officer-tmp")
+        let temp = TemporaryNames.path(beside: path, suffix: ".\(getpid()).officer-tmp")
         guard FileManager.default.createFile(atPath: temp, contents: data) else {
             throw LocalFileError(path: path, problem: .unwritable(String(cString: strerror(errno))))
         }

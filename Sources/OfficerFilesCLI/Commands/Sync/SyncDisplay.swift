@@ -120,8 +120,7 @@ final class SyncDisplay: Sendable {
         ]
         if report.checkedBySizeOnly > 0 {
             let count = report.checkedBySizeOnly
-            lines.append(
-                "\(count) file\(count == 1 ? "" : "s") checked by size only (the server offers no checksum)")
+            lines.append("\(count) file\(count == 1 ? "" : "s") " + ContentCheck.sizeOnlyWords)
         }
         if report.extraneous > 0, !deleteAsked {
             lines.append(

@@ -167,7 +167,7 @@ enum GetCommand: Command {
             case .sha256: if let digest = result.sha256 { line += ", sha256 verified (\(digest.prefix(12))…)" }
             case .md5: line += ", md5 verified"
             // Said of every copy, fetched or cached: bytes damaged on the way go unnoticed where nothing can check them.
-            case .size: line += ", checked by size only (the server offers no checksum)"
+            case .size: line += ", " + ContentCheck.sizeOnlyWords
             }
             context.console.message(line)
         }
