@@ -90,7 +90,7 @@ let package = Package(
         .plugin(name: "VersionStamp", capability: .buildTool(), dependencies: ["version-stamp"]),
         .executableTarget(name: "officer-files", dependencies: ["OfficerFilesCLI"]),
         // Drives library code for the bench/ scripts; not part of the product.
-        .executableTarget(name: "officer-files-bench", dependencies: ["HTTP", "Journal", "Transfer"]),
+        .executableTarget(name: "officer-files-bench", dependencies: ["FileModel", "HTTP", "Journal", "Transfer"]),
         // libFuzzer targets (scripts/fuzz); built normally it replays inputs, so found crashes stay tests.
         .executableTarget(
             name: "officer-files-fuzz",

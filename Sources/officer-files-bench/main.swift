@@ -10,6 +10,12 @@
 //
 // Hashes FILE with the portable SHA-256 (the Swift one every build without a hashing plug-in uses: an Apple app's
 // without its own), reading 1 MiB at a time, and prints one JSON object: the seconds and the hex digest.
+//
+//   officer-files-bench urlsession-get data|download URL OUT [TOKEN]
+//   officer-files-bench urlsession-put TUS_URL FILE TOKEN NAME
+//
+// The platform's URLSession alone (BareURLSession.swift): one GET to OUT by a data or a download task; a tus
+// creation and one PATCH from FILE. Each prints {"seconds": S}: the floor the URLSession engine is measured against.
 import Foundation
 import HTTP
 import Transfer
@@ -109,8 +115,11 @@ do {
     switch arguments.first {
     case "cache": try cacheBenchmark(Array(arguments.dropFirst()))
     case "hash": try hashBenchmark(Array(arguments.dropFirst()))
+    case "urlsession-get": try bareURLSessionGet(Array(arguments.dropFirst()))
+    case "urlsession-put": try bareURLSessionPut(Array(arguments.dropFirst()))
     default:
-        FileHandle.standardError.write(Data("usage: officer-files-bench cache ... | hash FILE\n".utf8))
+        FileHandle.standardError.write(
+            Data("usage: officer-files-bench cache ... | hash FILE | urlsession-get ... | urlsession-put ...\n".utf8))
         exit(2)
     }
 } catch {

@@ -34,6 +34,21 @@ def pinned_tools(here):
     return os.path.join(venv, "bin", "rclone"), os.path.join(venv, "bin", "s5cmd")
 
 
+def bench_binary(here, build=True):
+    """officer-files-bench (library code driven for the benches): OFFICER_FILES_BENCH, else the one beside
+    OFFICER_FILES_CLI's binary, else .build/release/officer-files-bench, built first when `build`."""
+    if os.environ.get("OFFICER_FILES_BENCH"):
+        return os.environ["OFFICER_FILES_BENCH"]
+    if os.environ.get("OFFICER_FILES_CLI"):
+        beside = os.path.join(os.path.dirname(os.path.abspath(os.environ["OFFICER_FILES_CLI"])), "officer-files-bench")
+        if os.access(beside, os.X_OK):
+            return beside
+    if build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "officer-files-bench"], cwd=here, check=True,
+                       stdout=subprocess.DEVNULL)
+    return os.path.join(here, ".build", "release", "officer-files-bench")
+
+
 def small_files(folder, count, seed=1):
     """`count` files of 4-12 KiB in 10 folders under `folder`: the many small files a slow link's round trips
     decide (bench/wan, bench/h2)."""
