@@ -157,6 +157,7 @@ struct VipsPreparer: Sendable {
         }
         // What the bytes are, before any loader runs: a PDF or an SVG is not an image we prepare, and saying so
         // beats libvips' "operation is blocked" for its untrusted loaders.
+        if Self.size(input) == 0 { throw .unsupported(file: input, detail: ImageError.emptyFileDetail) }
         if let type = try? FileTypeDetector().detect(file: input),
             !type.mime.hasPrefix("image/") || type.mime == "image/svg+xml"
         {

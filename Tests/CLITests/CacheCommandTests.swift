@@ -69,8 +69,27 @@ import Transfer
             down.status == 6 && down.stderr.split(separator: "\n").count == 1
                 && down.stderr.hasSuffix("; officer-files ls --offline officer:/docs shows its cached listing\n"),
             "\(down.stderr)")
+        // cat and get say it too, with a command that works as printed; nothing cached, or no cache, says nothing more.
+        let catDown = try await cli.run(["cat", "officer:/docs/notes.txt"])
+        #expect(
+            catDown.status == 6 && catDown.stderr.split(separator: "\n").count == 1
+                && catDown.stderr.hasSuffix(
+                    "; officer-files cat --offline officer:/docs/notes.txt prints its cached copy\n"),
+            "\(catDown.stderr)")
+        let getDown = try await cli.run(["get", "officer:/docs/notes.txt", "again.txt"], in: work.path)
+        #expect(
+            getDown.status == 6 && getDown.stderr.split(separator: "\n").count == 1
+                && getDown.stderr.hasSuffix(
+                    "; officer-files get --offline officer:/docs/notes.txt again.txt saves its cached copy\n"),
+            "\(getDown.stderr)")
+        let asPrinted = try await cli.run(
+            ["get", "--offline", "officer:/docs/notes.txt", "again.txt"], in: work.path)
+        #expect(
+            asPrinted.status == 0 && (try? String(contentsOfFile: work.file("again.txt"), encoding: .utf8)) == changed)
+        let notKept = try await cli.run(["cat", "officer:/docs/never.txt"])
+        #expect(notKept.status == 6 && !notKept.stderr.contains("--offline"), "\(notKept.stderr)")
         let noCache = try await cli.run(["--no-cache", "cat", "officer:/docs/notes.txt"])
-        #expect(noCache.status == 6)
+        #expect(noCache.status == 6 && !noCache.stderr.contains("--offline"), "\(noCache.stderr)")
     }
 
     @Test func pinnedFilesSurviveEvictionAndClear() async throws {

@@ -63,6 +63,10 @@ import Transfer
             notImage.status == 8
                 && notImage.stderr.contains("spec.pdf: not an image officer-files prepares (application/pdf)"),
             "\(notImage.stderr)")
+        let empty = try work.write("empty.jpg", "")
+        let nothing = try await cli.run(["image", "prepare", empty, work.file("e.jpg")])
+        #expect(
+            nothing.status == 8 && nothing.stderr.contains("empty.jpg: is empty, not an image"), "\(nothing.stderr)")
         let text = try work.write("notes.jpg", "not a picture\n")
         for arguments in [["image", "prepare", text, work.file("t.jpg")], ["put", "--resize", text, "officer:/"]] {
             let refused = try await cli.run(arguments)
@@ -141,7 +145,12 @@ import Transfer
         #expect(refused.stderr.split(separator: "\n").count == 1, "said once: \(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: server.root.file("Photos/cut.jpg")))
         let bestEffort = try await cli.run(["put", "--resize=best-effort", broken, "officer:/Photos/"])
-        #expect(bestEffort.status == 0 && bestEffort.stderr.contains("uploading it unchanged"))
+        // The warning in the user's terms, as the refusal: never libvips' own words ("VipsJpeg: Premature end …").
+        #expect(
+            bestEffort.status == 0
+                && bestEffort.stderr.contains(
+                    "cut.jpg: damaged or truncated JPEG; uploading it unchanged (best effort)")
+                && !bestEffort.stderr.contains("Vips"), "\(bestEffort.stderr)")
         #expect(
             try ProcessRunner.sha256(of: server.root.file("Photos/cut.jpg")) == (try ProcessRunner.sha256(of: broken)))
     }

@@ -191,6 +191,15 @@ import Transfer
             missing.status == 4 && missing.stderr.contains("st:\(name)/nothing.txt: no such object"),
             "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: work.path + "/x"))
+        // A folder that is not there is told as one, and found missing as Officer's are (exit 4, not a local file's 8).
+        let noFolder = try await cli.run(["ls", "st:\(name)/nothing/"])
+        #expect(
+            noFolder.status == 4 && noFolder.stderr.contains("st:\(name)/nothing/: no such folder"),
+            "\(noFolder.stderr)")
+        let noSource = try await cli.run(["sync", "st:\(name)/nothing", work.path + "/pulled"])
+        #expect(
+            noSource.status == 4 && noSource.stderr.contains("st:\(name)/nothing: no such folder"),
+            "\(noSource.stderr)")
         #expect(try await cli.run(["get", "st:\(name)/deep", work.path + "/x"]).status == 9)  // a folder, not a file
         let folder = try await cli.run(["rm", "st:\(name)/deep"])
         #expect(folder.status == 9 && folder.stderr.contains("-r"))

@@ -1,5 +1,7 @@
 """Serving an aiohttp app on 127.0.0.1 at an ephemeral port, for the tests' helper servers."""
 import asyncio
+import os
+import time
 
 from aiohttp import web
 
@@ -15,8 +17,14 @@ async def start(app, **runner_options):
 
 
 async def serve(app, seconds=7200, **runner_options):
-    """Starts `app`, prints `listening on URL` first (what the tests wait for), and serves for `seconds`: a net
-    for a server its test never stopped, long enough for the slowest loaded run (the test kills it when done)."""
+    """Starts `app`, prints `listening on URL` first (what the tests wait for), and serves until its parent process
+    (the test that started it) ends, or for `seconds` at most: a net for a server its test never stopped, long
+    enough for the slowest loaded run (the test kills it when done; a test process killed itself cannot)."""
     url = await start(app, **runner_options)
     print(f"listening on {url}", flush=True)
-    await asyncio.sleep(seconds)
+    parent = os.getppid()
+    deadline = time.monotonic() + seconds
+    # Asked every half second: no signal tells a process its parent ended (PR_SET_PDEATHSIG follows the parent's
+    # thread, and a Swift test starts it from any thread of its pool, which may end first).
+    while os.getppid() == parent and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)

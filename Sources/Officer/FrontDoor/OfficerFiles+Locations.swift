@@ -71,6 +71,12 @@ extension OfficerFiles {
         cachedListing(of: location) != nil
     }
 
+    /// True when the bytes of the file at `location` are kept in the cache (an Officer file read before), so
+    /// `--offline` could give them.
+    package func hasCachedCopy(_ location: Location) -> Bool {
+        (try? remote(for: location).hasCachedCopy(location)) ?? false
+    }
+
     /// Every entry below a folder, depth first, fetched in pages while the caller consumes them.
     public func walk(_ location: Location) -> ReportedStream<RemoteEntry> {
         do {

@@ -84,7 +84,7 @@ package struct UploadImagePreparation: Sendable {
                 // As it is means with its metadata: never with a GPS position preparing would have stripped.
                 guard preparer.mayGoUpUnchanged(local) else { return .failure(.wouldSendPosition(error)) }
                 return .success(
-                    Item(path: local, name: name, warning: "\(error); uploading it unchanged (best effort)"))
+                    Item(path: local, name: name, warning: "\(error.wording); uploading it unchanged (best effort)"))
             }
             return .failure(error)
         } catch {

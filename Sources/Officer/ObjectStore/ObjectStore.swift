@@ -90,6 +90,10 @@ package struct ObjectStore: Sendable {
                         if page.objects.contains(where: { $0.key == prefix }) { found = true }
                         token = page.nextToken
                     } while token != nil
+                    if !found, path.key.hasSuffix("/") {
+                        // Named as a folder, and none is there (an object under the name without its `/` is not it).
+                        throw ObjectStoreError.noSuchFolder(bucket: client.shown(path.bucket), key: path.key)
+                    }
                     if !found, !path.key.isEmpty {
                         // Not a folder: perhaps one object.
                         guard let info = try await client.head(bucket: path.bucket, key: path.objectKey) else {

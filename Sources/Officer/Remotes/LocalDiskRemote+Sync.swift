@@ -39,7 +39,7 @@ extension LocalDiskRemote {
         let folder = folder(root)
         let info = FileStatus.of(folder)
         if let info, info.st_mode & S_IFMT != S_IFDIR { throw SyncRootError.notAFolder(path: folder) }
-        if info == nil, mustExist { throw SyncRootError.missing(path: folder) }
+        if info == nil, mustExist { throw SyncRootError.missing(path: folder, onThisMachine: true) }
     }
 
     /// Makes a local folder.

@@ -82,7 +82,7 @@ extension ObjectStoreBucketRemote {
             throw SyncRootError.notAFolder(path: base.description)
         }
         if mustExist, !base.key.isEmpty, try firstBelow.get() == nil {
-            throw SyncRootError.missing(path: base.description)
+            throw SyncRootError.missing(path: base.description, onThisMachine: false)
         }
     }
 

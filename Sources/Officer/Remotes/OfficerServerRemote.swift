@@ -125,6 +125,11 @@ struct OfficerServerRemote: Remote {
         }
     }
 
+    func hasCachedCopy(_ location: Location) -> Bool {
+        guard let path = try? path(location) else { return false }
+        return server.hasCachedCopy(path)
+    }
+
     func cachedListing(_ location: Location) throws -> RemoteListing? {
         let path = try path(location)
         guard let cached = try server.cachedListing(path) else { return nil }

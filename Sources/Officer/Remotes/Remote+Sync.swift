@@ -32,7 +32,7 @@ extension Remote {
             throw SyncRootError.notAFolder(path: root.location.description)
         case .success: return
         case .failure(let error) where ErrorCategory.of(error) == .notFound:
-            if mustExist { throw SyncRootError.missing(path: root.location.description) }
+            if mustExist { throw SyncRootError.missing(path: root.location.description, onThisMachine: false) }
         case .failure(let error): throw error
         }
     }

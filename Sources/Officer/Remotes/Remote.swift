@@ -133,6 +133,8 @@ package protocol Remote: Sendable {
         -> TransferOperation<DownloadResult>
     /// The folder's listing as it was last read, without a request; nil when none is kept.
     func cachedListing(_ location: Location) throws -> RemoteListing?
+    /// True when the file's bytes are kept in the cache (read before), so an offline read could give them.
+    func hasCachedCopy(_ location: Location) -> Bool
     /// Where an archive's bytes are read from: a file here, or ranges of the remote's file.
     func archiveBytes(_ location: Location) async throws -> ArchiveBytes
 }
@@ -185,6 +187,7 @@ extension Remote {
         throw unavailable("the server's AI actions", location)
     }
     package func cachedListing(_ location: Location) throws -> RemoteListing? { nil }
+    package func hasCachedCopy(_ location: Location) -> Bool { false }
     package func synced(_ action: SyncAction, below location: Location) {}
     package func settleUploads(from localRoot: String, to location: Location) async {}
     package func downloadZip(of locations: [Location], to local: String, options: DownloadOptions)

@@ -27,6 +27,12 @@ extension OfficerServer {
         return listing
     }
 
+    /// True when the bytes of the file at `path` are kept in the cache (`--offline` reads them).
+    package func hasCachedCopy(_ path: RemotePath) -> Bool {
+        guard let key = try? cacheKey(path, kind: CacheKey.Kind.body) else { return false }
+        return (try? usableCache()?.entry(for: key)) != nil
+    }
+
     /// The last listing of `path` kept in the cache and when it was made (seconds since 1970), if any.
     package func cachedListing(_ path: RemotePath) throws -> (listing: DirectoryListing, listedAt: Double)? {
         guard let entry = try usableCache()?.entry(for: try cacheKey(path, kind: CacheKey.Kind.listing)),

@@ -471,14 +471,14 @@ actor RemoteStream {
 package enum SyncRootError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A file is where the folder should be.
     case notAFolder(path: String)
-    /// The source folder does not exist.
-    case missing(path: String)
+    /// The source folder does not exist (on this machine, or on a remote).
+    case missing(path: String, onThisMachine: Bool)
 
     /// A one-line message.
     package var description: String {
         switch self {
         case .notAFolder(let path): "\(path): is a file, not a folder"
-        case .missing(let path): "\(path): no such folder"
+        case .missing(let path, _): "\(path): no such folder"
         }
     }
 }

@@ -34,3 +34,19 @@ extension CommandContext {
         }
     }
 }
+
+extension CommandContext {
+    /// A failure to reach the server, said with the command that gives what the cache keeps of `location` (its
+    /// listing for `ls`, its bytes for `cat` and `get`) when something is kept: one line, the failure first. Any
+    /// other failure, or nothing kept, is the failure as it is.
+    func offlineHint(
+        _ error: any Error, command: String, location: Location, arguments: String = "", gives words: String,
+        kept: @autoclosure () -> Bool
+    ) -> any Error {
+        guard ErrorCategory.of(error) == .network, !global.offline, kept() else { return error }
+        return CLIError.refused(
+            describe(error)
+                + "; officer-files \(command) --offline \(ShellWord.quoted(location.description))\(arguments) \(words)",
+            ExitCode.of(error))
+    }
+}

@@ -60,6 +60,9 @@ extension VipsError {
 
 /// Image preparation's failures in the user's terms.
 extension ImageError {
+    /// The detail of ``unsupported(file:detail:)`` for a file of no bytes.
+    package static let emptyFileDetail = "empty file"
+
     /// One line naming the file, without libvips' own message (``description`` keeps it, for `-v`).
     package var wording: String {
         switch self {
@@ -68,9 +71,11 @@ extension ImageError {
                 ? "\(file): not an image officer-files reads"
                 : "\(file): damaged or truncated \(VipsError.format(in: message))"
         case .unsupported(let file, let detail):
-            detail == "unknown format"
-                ? "\(file): not an image officer-files reads"
-                : "\(file): not an image officer-files prepares (\(detail))"
+            switch detail {
+            case "unknown format": "\(file): not an image officer-files reads"
+            case Self.emptyFileDetail: "\(file): is empty, not an image"
+            default: "\(file): not an image officer-files prepares (\(detail))"
+            }
         case .wouldSendPosition(let reason): "\(reason.wording); not uploaded as it is: it may hold a GPS position"
         default: description
         }

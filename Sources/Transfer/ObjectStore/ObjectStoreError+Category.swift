@@ -6,7 +6,7 @@ extension ObjectStoreError: CategorizedError {
     package var category: ErrorCategory {
         switch self {
         case .server(_, let status, _, _): .of(httpStatus: status)
-        case .noSuchBucket, .noSuchKey: .notFound
+        case .noSuchBucket, .noSuchKey, .noSuchFolder: .notFound
         case .accessDenied: .authentication
         case .clockSkewed: .refused
         case .malformedAnswer: .server

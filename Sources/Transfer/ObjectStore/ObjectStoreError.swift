@@ -9,6 +9,8 @@ package enum ObjectStoreError: Error, Equatable, Sendable, CustomStringConvertib
     case noSuchBucket(bucket: String)
     /// No object under this key.
     case noSuchKey(bucket: String, key: String)
+    /// Neither an object nor any object below this key, which was named as a folder (`photos/2024/`).
+    case noSuchFolder(bucket: String, key: String)
     /// The keys were refused (`InvalidAccessKeyId`, `SignatureDoesNotMatch`, `AccessDenied`).
     case accessDenied(request: String, code: String?, message: String)
     /// The store refused the request's time (`RequestTimeTooSkewed`): this machine's clock is off from the store's
@@ -38,6 +40,7 @@ package enum ObjectStoreError: Error, Equatable, Sendable, CustomStringConvertib
             "\(request): the store answered \(status)\(code.map { " \($0)" } ?? ""): \(message)"
         case .noSuchBucket(let bucket): "\(bucket): no such bucket"
         case .noSuchKey(let bucket, let key): "\(bucket)/\(key): no such object"
+        case .noSuchFolder(let bucket, let key): "\(bucket)/\(key): no such folder"
         case .accessDenied(let request, let code, let message):
             "\(request): access denied\(code.map { " (\($0))" } ?? ""): \(message); check the remote's access key and secret"
         case .clockSkewed(let request, let storeTime):

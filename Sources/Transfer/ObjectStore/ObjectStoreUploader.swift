@@ -163,7 +163,7 @@ package struct ObjectStoreUploader: Sendable {
                 job.held = try Self.verified(
                     parts, of: job.file, partSize: job.upload!.partSize, size: job.fingerprint.size)
             } catch {
-                throw Self.uploadError(error, path: job.file)
+                throw uploadError(error, path: job.file)
             }
             return .partsListed(held: Set(job.held.keys))
         case .failure(.server(_, 404, "NoSuchUpload", _)):
@@ -171,7 +171,7 @@ package struct ObjectStoreUploader: Sendable {
             try journalCall { () throws(SQLiteError) in try journal?.removeObjectUpload(key: journalKey) }
             return .uploadGone
         case .failure(let error):
-            throw Self.uploadError(error, path: job.file)
+            throw uploadError(error, path: job.file)
         }
     }
 
@@ -194,7 +194,7 @@ package struct ObjectStoreUploader: Sendable {
                 onEvent?(.progress(part: 0, done: sent))
             }
         } catch {
-            throw Self.uploadError(error, path: file)
+            throw uploadError(error, path: file)
         }
         try identity.check(file)
         remember(bucket: bucket, key: key, etag: etag, size: size, mtime: metadata["mtime"].flatMap(Double.init))
@@ -212,7 +212,7 @@ package struct ObjectStoreUploader: Sendable {
             uploadID = try await client.startMultipart(
                 bucket: bucket, key: key, metadata: metadata, contentType: contentType)
         } catch {
-            throw Self.uploadError(error, path: file)
+            throw uploadError(error, path: file)
         }
         let fresh = TransferJournal.ObjectUpload(
             key: journalKey, endpoint: client.endpoint.url, bucket: bucket, objectKey: key,
@@ -267,7 +267,7 @@ package struct ObjectStoreUploader: Sendable {
                 throw .paused(path: file, confirmed: resumed + sent.completed, total: size)
             }
             if let error = error as? UploadError { throw error }
-            throw Self.uploadError(error, path: file)
+            throw uploadError(error, path: file)
         }
         try journalCall { () throws(SQLiteError) in try journal?.removeObjectUpload(key: upload.key) }
         return Finished(
@@ -289,7 +289,7 @@ package struct ObjectStoreUploader: Sendable {
         do {
             try await client.abortMultipart(bucket: upload.bucket, key: upload.objectKey, uploadID: upload.uploadID)
         } catch {
-            throw Self.uploadError(error, path: upload.localPath)
+            throw uploadError(error, path: upload.localPath)
         }
         try journalCall { () throws(SQLiteError) in try journal?.removeObjectUpload(key: upload.key) }
     }
@@ -440,7 +440,7 @@ package struct ObjectStoreUploader: Sendable {
         }
     }
 
-    static func uploadError(_ error: any Error, path: String) -> UploadError {
+    func uploadError(_ error: any Error, path: String) -> UploadError {
         switch error {
         case let error as UploadError: return error
         case ObjectStoreError.transfer(let inner): return .transfer(inner)
@@ -448,7 +448,7 @@ package struct ObjectStoreUploader: Sendable {
         case ObjectStoreError.server(let request, let status, let code, let message):
             return .server(request: request, status: status, message: code.map { "\($0): \(message)" } ?? message)
         case ObjectStoreError.noSuchBucket(let bucket):
-            return .server(request: "PUT \(bucket)", status: 404, message: "\(bucket): no such bucket")
+            return .server(request: client.label("PUT", bucket), status: 404, message: "\(bucket): no such bucket")
         case ObjectStoreError.accessDenied(let request, _, _):
             return .server(request: request, status: 403, message: "\(error)")
         case ObjectStoreError.integrity(let request, let detail):

@@ -91,7 +91,8 @@ enum RemoteActionCommand {
         var targets: [ActionTarget] = []
         if let text = parsed.value("text") {
             guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-                throw ArgumentError.invalidValue(option: "--text", value: text, reason: "nothing to speak")
+                throw ArgumentError.invalidValue(
+                    option: parsed.spelling("text"), value: text, reason: "nothing to speak")
             }
             targets.append(.text(text))
         }
@@ -105,7 +106,8 @@ enum RemoteActionCommand {
         }
         let format = parsed.value("format") ?? "mp3"
         guard ["mp3", "wav", "ogg", "m4a"].contains(format) else {
-            throw ArgumentError.invalidValue(option: "--format", value: format, reason: "mp3, wav, ogg or m4a")
+            throw ArgumentError.invalidValue(
+                option: parsed.spelling("format"), value: format, reason: "mp3, wav, ogg or m4a")
         }
         let produces = action == .tts || action == .extractAudio
         let cwd = FileManager.default.currentDirectoryPath + "/"

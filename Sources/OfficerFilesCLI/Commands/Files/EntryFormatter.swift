@@ -56,7 +56,7 @@ enum EntryFormatter {
             lines.append("    Size: \(entry.size) (\(ByteCountFormat.string(entry.size)))")
         }
         if let mode = entry.mode { lines.append("    Mode: \(modeString(entry)) (\(String(mode, radix: 8)))") }
-        if let mtime = entry.mtime { lines.append("Modified: \(date(mtime)) (\(mtime))") }
+        if let mtime = entry.mtime { lines.append("Modified: \(date(mtime)) (\(TimeStamp.json(mtime)))") }
         if let etag = entry.etag { lines.append("    ETag: \(etag)") }
         if let sha256 = entry.sha256 { lines.append("  SHA256: \(sha256)") }
         if !entry.isFolder { lines.append("    MIME: \(entry.mime ?? "-")") }

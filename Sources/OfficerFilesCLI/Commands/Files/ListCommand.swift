@@ -51,14 +51,9 @@ enum ListCommand: Command {
         do {
             listing = try await files.list(target)
         } catch {
-            // The failure and the command that shows what is kept of it, in one line.
-            if ErrorCategory.of(error) == .network, !context.global.offline, files.hasCachedListing(target) {
-                throw CLIError.refused(
-                    context.describe(error)
-                        + "; officer-files ls --offline \(ShellWord.quoted(target.description)) shows its cached listing",
-                    ExitCode.of(error))
-            }
-            throw error
+            throw context.offlineHint(
+                error, command: "ls", location: target, gives: "shows its cached listing",
+                kept: files.hasCachedListing(target))
         }
         if let listedAt = listing.listedAt, !context.global.quiet {
             context.console.message("offline: \(target) as listed \(TimeStamp.shown(listedAt))")

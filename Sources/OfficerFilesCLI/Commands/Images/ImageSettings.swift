@@ -27,7 +27,8 @@ enum ImageSettings {
         if let quality = try parsed.number("quality", in: 1...100) { options.quality = quality }
         if let text = parsed.value("format") {
             guard let format = ImageFormatChoice(rawValue: text.lowercased()) else {
-                throw ArgumentError.invalidValue(option: "--format", value: text, reason: "jpeg, webp or keep")
+                throw ArgumentError.invalidValue(
+                    option: parsed.spelling("format"), value: text, reason: "jpeg, webp or keep")
             }
             options.format = format
         }

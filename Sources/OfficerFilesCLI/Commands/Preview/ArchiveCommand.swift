@@ -41,7 +41,8 @@ enum ArchiveCommand: Command {
             var limit: Int64 = 1 << 30
             if let text = parsed.value("max-size") {
                 guard let value = ByteCountFormat.parse(text), value > 0 else {
-                    throw ArgumentError.invalidValue(option: "--max-size", value: text, reason: "a size such as 10M")
+                    throw ArgumentError.invalidValue(
+                        option: parsed.spelling("max-size"), value: text, reason: "a size such as 10M")
                 }
                 limit = value
             }

@@ -96,9 +96,10 @@ enum QueueCommand: Command {
                 "Queue: \(summary.applied) applied, \(CountFormat.string(summary.conflicts, "conflict")), \(summary.blocked) held behind them."
             )
         }
-        if summary.conflicts + summary.blocked > 0 {
+        let notApplied = summary.conflicts + summary.blocked
+        if notApplied > 0 {
             throw CLIError.refused(
-                "\(CountFormat.string(summary.conflicts + summary.blocked, "queued change", "queued changes")) not applied; they are listed by: officer-files queue list",
+                "\(CountFormat.string(notApplied, "queued change", "queued changes")) not applied; officer-files queue list shows \(notApplied == 1 ? "it" : "them")",
                 .conflict)
         }
     }

@@ -28,7 +28,7 @@ enum TranscodeCommand: Command {
         let height = try parsed.number("height", in: 64...4320)
         let format = parsed.value("format") ?? "mp4"
         guard format == "mp4" else {
-            throw ArgumentError.invalidValue(option: "--format", value: format, reason: "only mp4")
+            throw ArgumentError.invalidValue(option: parsed.spelling("format"), value: format, reason: "only mp4")
         }
         if parsed.flag("get"), parsed.flag("detach") {
             throw CLIError.usage("--get needs the result: give --wait, not --detach")

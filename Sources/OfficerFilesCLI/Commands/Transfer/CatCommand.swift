@@ -34,13 +34,19 @@ enum CatCommand: Command {
         }
         for source in sources {
             // An Officer file comes through the cache (304, offline); every remote resumes a broken connection.
-            if context.console.outputIsTerminal {
-                try await TerminalPipe.run(context.console) { descriptor in
-                    _ = try await files.read(source, to: descriptor, outputName: "<stdout>", bandwidthLimit: rate)
+            do {
+                if context.console.outputIsTerminal {
+                    try await TerminalPipe.run(context.console) { descriptor in
+                        _ = try await files.read(source, to: descriptor, outputName: "<stdout>", bandwidthLimit: rate)
+                    }
+                } else {
+                    try await files.read(
+                        source, to: context.console.outputDescriptor, outputName: "<stdout>", bandwidthLimit: rate)
                 }
-            } else {
-                try await files.read(
-                    source, to: context.console.outputDescriptor, outputName: "<stdout>", bandwidthLimit: rate)
+            } catch {
+                throw context.offlineHint(
+                    error, command: "cat", location: source, gives: "prints its cached copy",
+                    kept: files.hasCachedCopy(source))
             }
         }
     }

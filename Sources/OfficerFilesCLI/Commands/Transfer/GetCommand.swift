@@ -106,6 +106,10 @@ enum GetCommand: Command {
             result = try await context.show(operation, on: display)
         } catch  where context.report(error).category == .cancelled {
             throw interruption(of: destination, files)
+        } catch {
+            throw context.offlineHint(
+                error, command: "get", location: source, arguments: " " + ShellWord.quoted(destination),
+                gives: "saves its cached copy", kept: files.hasCachedCopy(source))
         }
         report(result, source: source.description, started, context)
     }

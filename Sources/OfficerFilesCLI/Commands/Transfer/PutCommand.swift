@@ -69,7 +69,8 @@ enum PutCommand: Command {
         options.checksums = !parsed.flag("no-checksum")
         if let form = parsed.value("resumable") {
             guard let chosen = ResumableUploadForm(rawValue: form), chosen != .automatic else {
-                throw ArgumentError.invalidValue(option: "--resumable", value: form, reason: "tus or ietf")
+                throw ArgumentError.invalidValue(
+                    option: parsed.spelling("resumable"), value: form, reason: "tus or ietf")
             }
             options.resumableForm = chosen
         }

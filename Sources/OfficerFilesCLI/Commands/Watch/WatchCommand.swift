@@ -49,7 +49,8 @@ enum WatchCommand: Command {
         var options = WatchOptions()
         if let text = parsed.value("settle") {
             guard let seconds = Double(text), seconds >= 0.1, seconds <= 3600 else {
-                throw ArgumentError.invalidValue(option: "--settle", value: text, reason: "seconds from 0.1 to 3600")
+                throw ArgumentError.invalidValue(
+                    option: parsed.spelling("settle"), value: text, reason: "seconds from 0.1 to 3600")
             }
             options.settleSeconds = seconds
         }
