@@ -40,8 +40,9 @@ enum ArchiveCalls {
         archive_read_next_header(archive, &entry)
     }
     static func skipData(_ archive: OpaquePointer) -> Int32 { archive_read_data_skip(archive) }
+    /// libarchive's words for its last failure; empty when it gave none (a zip cut where its directory begins).
     static func errorString(_ archive: OpaquePointer) -> String {
-        archive_error_string(archive).map { String(cString: $0) } ?? "unknown libarchive error"
+        archive_error_string(archive).map { String(cString: $0) } ?? ""
     }
     static func formatName(_ archive: OpaquePointer) -> String? {
         archive_format_name(archive).map { String(cString: $0) }

@@ -92,6 +92,17 @@ import Testing
         } throws: { error in
             "\(error)".hasPrefix(cut + ":")
         }
+        // A zip cut where its central directory begins: libarchive gives no words; the message needs none of its own.
+        try bsdtar(["-cf", folder.file("whole.zip"), "--format", "zip", "-C", folder.file("in"), "readme.txt", "docs"])
+        let zip = try Data(contentsOf: URL(fileURLWithPath: folder.file("whole.zip")))
+        let directory = try #require(zip.range(of: Data([0x50, 0x4B, 0x01, 0x02])))
+        let noDirectory = try folder.write("nodirectory.zip", zip.prefix(upTo: directory.lowerBound))
+        #expect {
+            try ArchiveInspection.inspect(noDirectory)
+        } throws: { error in
+            "\(error)".hasPrefix(noDirectory + ": archive damaged or cut short after entry")
+                && !"\(error)".contains("libarchive") && !"\(error)".hasSuffix(": ")
+        }
         let fake = try folder.write("fake.zip", "this is just text pretending\n")
         #expect {
             try ArchiveInspection.inspect(fake)

@@ -22,10 +22,11 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .notAvailable(let file): "\(file): reading archives is not available on this platform"
         case .allocationFailed: "libarchive: could not allocate a reader"
-        case .openFailed(let file, let message): "\(file): cannot open archive: \(message)"
+        case .openFailed(let file, let message):
+            "\(file): cannot open archive" + (message.isEmpty ? "" : ": \(message)")
         case .notAnArchive(let file): "\(file): not an archive (its bytes are in no archive format this reads)"
         case .readFailed(let file, let entries, let message):
-            "\(file): archive damaged after entry \(entries): \(message)"
+            "\(file): archive damaged or cut short after entry \(entries)" + (message.isEmpty ? "" : ": \(message)")
         case .notAFile(let file, let entry): "\(file): \(entry) is not a file"
         case .encrypted(let file, let entry): "\(file): \(entry) is encrypted"
         case .tooLarge(let file, let entry, let limit): "\(file): \(entry) is larger than the limit of \(limit) bytes"
