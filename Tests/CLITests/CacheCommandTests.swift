@@ -86,6 +86,16 @@ import Transfer
             ["get", "--offline", "officer:/docs/notes.txt", "again.txt"], in: work.path)
         #expect(
             asPrinted.status == 0 && (try? String(contentsOfFile: work.file("again.txt"), encoding: .utf8)) == changed)
+        // Replacing a file needs --force offline too: the printed command carries it.
+        let forced = try await cli.run(["get", "-f", "officer:/docs/notes.txt", "again.txt"], in: work.path)
+        #expect(
+            forced.status == 6
+                && forced.stderr.hasSuffix(
+                    "; officer-files get --offline --force officer:/docs/notes.txt again.txt saves its cached copy\n"),
+            "\(forced.stderr)")
+        let forcedAsPrinted = try await cli.run(
+            ["get", "--offline", "--force", "officer:/docs/notes.txt", "again.txt"], in: work.path)
+        #expect(forcedAsPrinted.status == 0, "\(forcedAsPrinted.stderr)")
         let notKept = try await cli.run(["cat", "officer:/docs/never.txt"])
         #expect(notKept.status == 6 && !notKept.stderr.contains("--offline"), "\(notKept.stderr)")
         let noCache = try await cli.run(["--no-cache", "cat", "officer:/docs/notes.txt"])

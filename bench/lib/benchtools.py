@@ -36,13 +36,16 @@ def pinned_tools(here):
 
 def bench_binary(here, build=True):
     """officer-files-bench (library code driven for the benches): OFFICER_FILES_BENCH, else the one beside
-    OFFICER_FILES_CLI's binary, else .build/release/officer-files-bench, built first when `build`."""
+    OFFICER_FILES_CLI's binary, else .build/release/officer-files-bench, built first when `build` and neither
+    variable is set (OFFICER_FILES_CLI means nothing is built: a missing binary is then the caller's error)."""
     if os.environ.get("OFFICER_FILES_BENCH"):
         return os.environ["OFFICER_FILES_BENCH"]
     if os.environ.get("OFFICER_FILES_CLI"):
         beside = os.path.join(os.path.dirname(os.path.abspath(os.environ["OFFICER_FILES_CLI"])), "officer-files-bench")
-        if os.access(beside, os.X_OK):
+        if os.access(beside, os.X_OK) or not build:
             return beside
+        raise SystemExit(f"no officer-files-bench beside {os.environ['OFFICER_FILES_CLI']} (OFFICER_FILES_CLI); set "
+                         "OFFICER_FILES_BENCH, or build it: swift build -c release --product officer-files-bench")
     if build:
         subprocess.run(["swift", "build", "-c", "release", "--product", "officer-files-bench"], cwd=here, check=True,
                        stdout=subprocess.DEVNULL)

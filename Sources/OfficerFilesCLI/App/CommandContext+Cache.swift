@@ -38,15 +38,18 @@ extension CommandContext {
 extension CommandContext {
     /// A failure to reach the server, said with the command that gives what the cache keeps of `location` (its
     /// listing for `ls`, its bytes for `cat` and `get`) when something is kept: one line, the failure first. Any
-    /// other failure, or nothing kept, is the failure as it is.
+    /// other failure, or nothing kept, is the failure as it is. The command works as printed: with the server and
+    /// root this run was given (the cache is kept per server and root), the command's own `options` that still
+    /// apply offline, then the location and what follows it (`arguments`, each a word as typed).
     func offlineHint(
-        _ error: any Error, command: String, location: Location, arguments: String = "", gives words: String,
-        kept: @autoclosure () -> Bool
+        _ error: any Error, command: String, options: [String] = [], location: Location, arguments: [String] = [],
+        gives words: String, kept: @autoclosure () -> Bool
     ) -> any Error {
         guard ErrorCategory.of(error) == .network, !global.offline, kept() else { return error }
+        let chosen = (global.server.map { ["--server", $0] } ?? []) + (global.root.map { ["--root", $0] } ?? [])
+        let line = ["officer-files"] + chosen + [command, "--offline"] + options + [location.description] + arguments
         return CLIError.refused(
-            describe(error)
-                + "; officer-files \(command) --offline \(ShellWord.quoted(location.description))\(arguments) \(words)",
+            describe(error) + "; " + line.map(ShellWord.quoted).joined(separator: " ") + " " + words,
             ExitCode.of(error))
     }
 }

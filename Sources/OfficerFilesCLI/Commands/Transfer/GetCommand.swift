@@ -107,8 +107,10 @@ enum GetCommand: Command {
         } catch  where context.report(error).category == .cancelled {
             throw interruption(of: destination, files)
         } catch {
+            // What still applies offline goes with it: a DEST that exists is replaced only with --force.
+            let kept = (options.force ? ["--force"] : []) + (options.checksum.map { ["--checksum", "\($0)"] } ?? [])
             throw context.offlineHint(
-                error, command: "get", location: source, arguments: " " + ShellWord.quoted(destination),
+                error, command: "get", options: kept, location: source, arguments: [destination],
                 gives: "saves its cached copy", kept: files.hasCachedCopy(source))
         }
         report(result, source: source.description, started, context)
